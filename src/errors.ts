@@ -1,0 +1,109 @@
+// Typed errors. Commands throw these; src/main.ts alone turns them into an
+// exit code and a message (house style: one exit site).
+
+/** The four-field error body of the service (spec, "Errors"). */
+export interface ErrorBody {
+  type: string;
+  title: string;
+  status: number | null;
+  detail: string;
+}
+
+export const ExitCode = {
+  ok: 0,
+  rejected: 1,
+  usage: 2,
+  forbidden: 3,
+  notFound: 4,
+  conflict: 5,
+  network: 6,
+  interrupted: 130,
+} as const;
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+
+export abstract class AhsError extends Error {
+  abstract readonly exitCode: ExitCode;
+  /** The JSON document printed on stderr in json mode. */
+  abstract toBody(): ErrorBody;
+}
+
+/** Bad or missing input; nothing was sent. Exit 2. */
+export class UsageError extends AhsError {
+  readonly exitCode = ExitCode.usage;
+  toBody(): ErrorBody {
+    return { type: 'urn:ahs:usage', title: this.message, status: null, detail: this.message };
+  }
+}
+
+/** The service answered with an error status. */
+export class ApiError extends AhsError {
+  readonly exitCode: ExitCode;
+  constructor(
+    readonly status: number,
+    readonly body: ErrorBody,
+    /** Set when the command knows the 400 means "the named thing does not exist". */
+    notFound = false,
+  ) {
+    super(body.title || `the service answered ${status}`);
+    this.exitCode = exitCodeForStatus(status, notFound || looksLikeNotFound(body.title));
+  }
+  toBody(): ErrorBody {
+    return this.body;
+  }
+}
+
+/** A local conflict: an --expect-current that did not hold, or a 409 still standing. Exit 5. */
+export class ConflictError extends AhsError {
+  readonly exitCode = ExitCode.conflict;
+  toBody(): ErrorBody {
+    return { type: 'urn:ahs:conflict', title: this.message, status: null, detail: this.message };
+  }
+}
+
+/** No answer: connection refused, DNS, TLS, timeout. Exit 6. */
+export class NetworkError extends AhsError {
+  readonly exitCode = ExitCode.network;
+  toBody(): ErrorBody {
+    return { type: 'urn:ahs:network', title: this.message, status: null, detail: this.message };
+  }
+}
+
+/** Ctrl-C or a cancelled prompt. Exit 130. */
+export class CancelledError extends AhsError {
+  readonly exitCode = ExitCode.interrupted;
+  constructor(message = 'interrupted') {
+    super(message);
+  }
+  toBody(): ErrorBody {
+    return { type: 'urn:ahs:interrupted', title: this.message, status: null, detail: this.message };
+  }
+}
+
+/**
+ * Some parts of a multi-part job failed (several files); each failure was
+ * already reported. Exit 1, or the given code.
+ */
+export class PartialFailureError extends AhsError {
+  constructor(
+    message: string,
+    readonly exitCode: ExitCode = ExitCode.rejected,
+  ) {
+    super(message);
+  }
+  toBody(): ErrorBody {
+    return { type: 'urn:ahs:partial', title: this.message, status: null, detail: this.message };
+  }
+}
+
+export function exitCodeForStatus(status: number, notFound = false): ExitCode {
+  if (status === 403) return ExitCode.forbidden;
+  if (status === 404 || (notFound && status === 400)) return ExitCode.notFound;
+  if (status === 409) return ExitCode.conflict;
+  return ExitCode.rejected;
+}
+
+// The service answers 400 for a missing collection on most collection
+// endpoints; cli.md wants exit 4 for "the thing you named does not exist".
+function looksLikeNotFound(title: string): boolean {
+  return /\bnot found\b|does not exist/i.test(title);
+}

@@ -1,0 +1,96 @@
+// The one exit site: builds the tree, runs it, and maps every error to the
+// exit codes of cli.md.
+import { CommanderError } from 'commander';
+import { buildProgram } from './program.js';
+import { makeActionFactory } from './commands/lazy.js';
+import { createContext } from './context.js';
+import { AhsError, CancelledError, ExitCode, type ErrorBody } from './errors.js';
+import { systemIO, type IO } from './io/streams.js';
+
+export interface MainOptions {
+  io?: IO;
+}
+
+export async function main(argv: string[], options: MainOptions = {}): Promise<number> {
+  const io = options.io ?? systemIO(ioOptionsFrom(argv));
+  const interrupt = new AbortController();
+  const stopSignals = trapSignals(interrupt);
+  const program = buildProgram(makeActionFactory((command) => createContext(command, { io, signal: interrupt.signal })));
+  program.exitOverride().configureOutput({
+    writeOut: (text) => io.out.write(text),
+    writeErr: (text) => io.err.write(text),
+  });
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return interrupt.signal.aborted && !isLongRunningServer(argv) ? ExitCode.interrupted : ExitCode.ok;
+  } catch (error) {
+    return reportError(io, error, wantsJson(argv));
+  } finally {
+    stopSignals();
+  }
+}
+
+/** Prints an error once, in the chosen format, and returns its exit code. */
+export function reportError(io: IO, error: unknown, json: boolean): number {
+  if (error instanceof CommanderError) {
+    // commander already printed its message (or the help/version text).
+    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') {
+      return ExitCode.ok;
+    }
+    return ExitCode.usage;
+  }
+  const known = asAhsError(error);
+  if (known) {
+    writeError(io, known.toBody(), json);
+    return known.exitCode;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  writeError(io, { type: 'urn:ahs:internal', title: `unexpected error: ${message}`, status: null, detail: `unexpected error: ${message}` }, json);
+  if (process.env.AHS_DEBUG && error instanceof Error) io.err.write(`${error.stack}\n`);
+  return ExitCode.rejected;
+}
+
+function writeError(io: IO, body: ErrorBody, json: boolean): void {
+  if (json) io.err.write(`${JSON.stringify(body)}\n`);
+  else io.err.write(`error: ${body.title}${body.status ? ` (HTTP ${body.status})` : ''}\n`);
+}
+
+function asAhsError(error: unknown): AhsError | undefined {
+  if (error instanceof AhsError) return error;
+  // @inquirer/prompts throws ExitPromptError on Ctrl-C at a prompt.
+  if (error instanceof Error && error.name === 'ExitPromptError') return new CancelledError('cancelled at a prompt');
+  if (error instanceof Error && error.name === 'AbortError') return new CancelledError();
+  return undefined;
+}
+
+// Ctrl-C aborts the running operation, which cleans up and ends with 130;
+// a second Ctrl-C exits at once.
+function trapSignals(interrupt: AbortController): () => void {
+  const onSignal = () => {
+    if (interrupt.signal.aborted) process.exit(ExitCode.interrupted);
+    interrupt.abort(new CancelledError());
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return () => {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  };
+}
+
+// The emulator's clean stop on a signal is a success (emulator.md).
+function isLongRunningServer(argv: string[]): boolean {
+  return argv.includes('emulator');
+}
+
+// Flags needed before commander has parsed anything (to build the IO).
+function ioOptionsFrom(argv: string[]) {
+  return { noInput: argv.includes('--no-input'), noColor: argv.includes('--no-color') };
+}
+
+function wantsJson(argv: string[]): boolean {
+  if (argv.includes('--json')) return true;
+  const index = argv.findIndex((arg) => arg === '-o' || arg === '--output');
+  if (index >= 0) return argv[index + 1] === 'json';
+  return argv.some((arg) => arg === '--output=json' || arg === '-ojson');
+}

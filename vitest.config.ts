@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+// Tests run on a slow, busy 2-core machine: generous timeouts, no timing asserts.
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+    maxWorkers: 2,
+  },
+});
