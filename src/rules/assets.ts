@@ -1,0 +1,68 @@
+// Asset and version rules: the version id sequence, the delete guards and
+// undeploy (spec, "Resources" > "Version" and "Other rules").
+import { allow, reject, type Decision } from './decision.js';
+import type { DeploymentState } from './version-deploy.js';
+
+/**
+ * versionId = first three letters of the platform code, uppercased, plus the
+ * next number of the asset's per-platform sequence (numbers never reused).
+ */
+export function nextVersionId(platform: string, lastSequence: number): { versionId: string; version: number } {
+  const version = lastSequence + 1;
+  return { versionId: `${platform.slice(0, 3).toUpperCase()}${version}`, version };
+}
+
+export interface DeploymentRecordRef {
+  envId: string;
+  state: DeploymentState;
+}
+
+/** A version may be deleted only when it is not LIVE or DEFAULT in any environment. */
+export function decideVersionDelete(versionId: string, records: DeploymentRecordRef[]): Decision<'deleted'> {
+  const blocking = records.filter((record) => record.state === 'LIVE' || record.state === 'DEFAULT');
+  if (blocking.length > 0) {
+    const where = blocking.map((record) => `${record.state} in ${record.envId}`).join(', ');
+    return reject(400, `Version ${versionId} is ${where}; set it OFFLINE in all environments before deleting it`);
+  }
+  return allow(204, 'deleted');
+}
+
+/** A virtual asset may be deleted only when it has no versions. */
+export function decideAssetDelete(assetId: string, versionCount: number): Decision<'deleted'> {
+  if (versionCount > 0) {
+    return reject(400, `Virtual Asset ${assetId} has ${versionCount} version(s); make sure the Virtual Asset contains no versions before deleting it`);
+  }
+  return allow(204, 'deleted');
+}
+
+export interface UndeployRecord {
+  versionId: string;
+  targetPlatform: string;
+}
+
+export const ASSET_UNDEPLOYED = 'Asset Container undeployed successfully.';
+
+/**
+ * Undeploy removes every version's record for the given platforms in one
+ * environment. Platform codes are checked against the domain's platforms
+ * before this (404 when unknown); `records` are the env's records of the asset.
+ */
+export function decideAssetUndeploy(envId: string, platforms: string[], records: UndeployRecord[]): Decision<{ totalUndeployedVersions: number }> {
+  if (platforms.length === 0) return reject(404, 'targetPlatforms must name at least one target platform');
+  const removed = records.filter((record) => platforms.includes(record.targetPlatform));
+  const total = removed.length;
+  return allow(
+    200,
+    { totalUndeployedVersions: total },
+    [
+      {
+        kind: 'removeRecords',
+        envId,
+        platforms,
+        count: total,
+        description: `${total} deployment record(s) removed in ${envId} for ${platforms.join(', ')}${total ? ` (${removed.map((r) => r.versionId).join(', ')})` : ''}`,
+      },
+    ],
+    ASSET_UNDEPLOYED,
+  );
+}

@@ -1,0 +1,117 @@
+// Version deployment (spec, "States and transitions" > "Version deployment
+// state"): one channel is one asset, one target platform, one environment.
+import { allow, reject, type Decision, type Effect } from './decision.js';
+
+export const DEPLOYMENT_STATES = ['LIVE', 'OFFLINE', 'DEFAULT'] as const;
+export type DeploymentState = (typeof DEPLOYMENT_STATES)[number];
+
+export interface ChannelSnapshot {
+  /** The channel's deployment records: versionId -> state. */
+  records: Record<string, DeploymentState>;
+  /**
+   * Versions that held the Default pointer on this channel and lost it. A
+   * `currentVersionId` naming one of them means the pointer moved between the
+   * client's read and its write: 409, not 400.
+   */
+  formerDefaults: string[];
+  /** A deployment of this channel is still running. */
+  midDeployment: boolean;
+}
+
+export interface VersionDeployRequest {
+  versionId: string;
+  intent?: string;
+  createdBy?: string;
+  updatedBy?: string;
+  currentVersionId?: string;
+  currentAssetIntent?: string;
+}
+
+export const DEPLOY_COMPLETED = 'Deployment has been completed.';
+
+export function emptyChannel(): ChannelSnapshot {
+  return { records: {}, formerDefaults: [], midDeployment: false };
+}
+
+export function defaultOf(channel: ChannelSnapshot): string | undefined {
+  return Object.entries(channel.records).find(([, state]) => state === 'DEFAULT')?.[0];
+}
+
+function isDeploymentState(value: string | undefined): value is DeploymentState {
+  return (DEPLOYMENT_STATES as readonly string[]).includes(value ?? '');
+}
+
+/**
+ * Decides a deploy request against the channel's current records. Existence
+ * of the asset, environment, platform and version is checked before this
+ * (404s); this function knows the states.
+ */
+export function decideVersionDeploy(channel: ChannelSnapshot, request: VersionDeployRequest): Decision<DeploymentState> {
+  if (channel.midDeployment) {
+    return reject(500, 'The channel is already mid-deployment; wait for the running deployment to finish and try again');
+  }
+  const current = channel.records[request.versionId];
+  return current === undefined ? decideFirstDeploy(request) : decideRepublish(channel, current, request);
+}
+
+function decideFirstDeploy(request: VersionDeployRequest): Decision<DeploymentState> {
+  const { intent } = request;
+  if (intent !== 'LIVE' && intent !== 'OFFLINE') {
+    return reject(404, `Intent ${intent ?? '(missing)'} is not valid for a first deploy; only LIVE or OFFLINE can be used until the version is deployed`);
+  }
+  if (!request.createdBy) return reject(500, 'createdBy is required for the first deploy of a version');
+  return allow(201, intent, [], DEPLOY_COMPLETED);
+}
+
+function decideRepublish(channel: ChannelSnapshot, current: DeploymentState, request: VersionDeployRequest): Decision<DeploymentState> {
+  const { intent, versionId } = request;
+  if (!isDeploymentState(intent)) {
+    return reject(400, `Intent ${intent ?? '(missing)'} is not recognized; use LIVE, OFFLINE or DEFAULT`);
+  }
+  if (!request.updatedBy) return reject(500, 'updatedBy is required to change a deployed version');
+  if (current === 'DEFAULT') {
+    if (intent === 'DEFAULT') return reject(400, `Version ${versionId} is already in the target state DEFAULT`);
+    return reject(400, `Version ${versionId} is the current DEFAULT; promote another version to DEFAULT first, which demotes this one`);
+  }
+  if (intent === current) return reject(400, `Version ${versionId} is already in the target state ${intent}`);
+  if (intent !== 'DEFAULT') return allow(201, intent, [], DEPLOY_COMPLETED);
+  if (current === 'OFFLINE') {
+    return reject(400, `Version ${versionId} is OFFLINE; deploy it LIVE before promoting it to DEFAULT`);
+  }
+  return decidePromotion(channel, request);
+}
+
+function decidePromotion(channel: ChannelSnapshot, request: VersionDeployRequest): Decision<DeploymentState> {
+  const currentDefault = defaultOf(channel);
+  const named = request.currentVersionId;
+  if (named === undefined || named === '') {
+    if (currentDefault === undefined) return allow(201, 'DEFAULT', [], DEPLOY_COMPLETED);
+    return reject(400, `Version ${currentDefault} is already DEFAULT on this channel; send currentVersionId=${currentDefault} and currentAssetIntent=LIVE to demote it`);
+  }
+  if (named !== currentDefault) {
+    if (channel.formerDefaults.includes(named)) {
+      return reject(409, `The Default pointer moved: ${named} is no longer DEFAULT${currentDefault ? ` (now ${currentDefault})` : ''}; retry with a fresh currentVersionId`);
+    }
+    if (!(named in channel.records)) return reject(404, `Current Default version ${named} not found on this channel`);
+    return reject(400, `Version ${named} is not the DEFAULT on this channel; it cannot be demoted`);
+  }
+  if (request.currentAssetIntent !== 'LIVE') {
+    // The spec leaves any other value undefined (the next write fails); refuse it.
+    return reject(400, `currentAssetIntent must be LIVE when demoting the current Default (got ${request.currentAssetIntent ?? '(missing)'})`);
+  }
+  const demote: Effect = { kind: 'demote', versionId: named, to: 'LIVE', description: `previous Default ${named} becomes LIVE` };
+  return allow(201, 'DEFAULT', [demote], DEPLOY_COMPLETED);
+}
+
+/** Applies an allowed deploy to a channel: the state both the emulator stores and a dry-run shows. */
+export function applyVersionDeploy(channel: ChannelSnapshot, versionId: string, decision: Extract<Decision<DeploymentState>, { ok: true }>): ChannelSnapshot {
+  const records = { ...channel.records, [versionId]: decision.next };
+  const formerDefaults = [...channel.formerDefaults];
+  for (const effect of decision.effects) {
+    if (effect.kind === 'demote') {
+      records[effect.versionId] = effect.to;
+      if (!formerDefaults.includes(effect.versionId)) formerDefaults.push(effect.versionId);
+    }
+  }
+  return { ...channel, records, formerDefaults: formerDefaults.filter((id) => records[id] !== 'DEFAULT') };
+}
