@@ -1,14 +1,62 @@
 // Everything a command needs, built lazily (house style, after gh's Factory):
-// nothing heavy is constructed until a command asks for it.
+// nothing heavy is constructed until a command asks for it. Heavy modules
+// (conf, undici, cli-table3, inquirer) are imported on first use, so the
+// --help/--version path never loads them.
 import type { Command } from 'commander';
 import type { GlobalOptions } from './program.js';
 import type { IO } from './io/streams.js';
+import type { Settings, SettingName } from './config/settings.js';
+import type { ProfileStore } from './config/profiles.js';
+import type { ApiClient } from './http/client.js';
+import type { Output, Format } from './io/output.js';
+import type { Prompter, Choice } from './io/prompt.js';
+import type { Progress } from './io/progress.js';
+import { Redactor } from './http/redact.js';
+import { CancelledError, UsageError } from './errors.js';
+
+export interface NeedOptions<T = string> {
+  /** The flag that gives the value (named in the usage error). */
+  flag: string;
+  /** Prompt message. */
+  message: string;
+  /** Offer a list to pick from instead of free text (loaded only when prompting). */
+  choices?: () => Promise<Choice<T>[]>;
+  validate?: (value: string) => true | string;
+}
 
 export interface Context {
   io: IO;
   globals: GlobalOptions;
   /** Aborted on Ctrl-C / SIGTERM; long operations listen to it and clean up. */
   signal: AbortSignal;
+  /** table or json (from -o / --json). */
+  format: Format;
+  /** Every secret the CLI knows (the API key) is replaced by *** in traces and output. */
+  redactor: Redactor;
+  /** The profile store (conf), opened on first use. */
+  profiles(): Promise<ProfileStore>;
+  /** Settings resolved flag > env > profile > default. */
+  settings(): Promise<Settings>;
+  /** The API client for the resolved base URL, domain and key. */
+  api(): Promise<ApiClient>;
+  /** The exporter: json / table, messages on stderr. */
+  output(): Promise<Output>;
+  prompter(): Promise<Prompter>;
+  /** A transfer progress bar on stderr (silent with --quiet). */
+  progress(label: string, total?: number): Promise<Progress>;
+  /**
+   * A setting (platform, envId, user, ...) from flag/env/profile; in a
+   * terminal, asked for (from `choices` when given); otherwise a UsageError
+   * naming the flag.
+   */
+  setting(name: SettingName, ask?: Omit<NeedOptions, 'flag'>): Promise<string>;
+  /** A required value: `value` when given, else prompted, else a UsageError naming the flag. */
+  need<T = string>(value: T | undefined, options: NeedOptions<T>): Promise<T>;
+  /**
+   * Confirmation of a destructive action: --yes passes; in a terminal it
+   * asks; elsewhere a UsageError (exit 2). Declining is a CancelledError.
+   */
+  confirm(message: string): Promise<void>;
 }
 
 export interface ContextInputs {
@@ -16,7 +64,102 @@ export interface ContextInputs {
   signal: AbortSignal;
 }
 
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let value: Promise<T> | undefined;
+  return () => (value ??= make());
+}
+
 export async function createContext(command: Command, inputs: ContextInputs): Promise<Context> {
   const globals = command.optsWithGlobals() as GlobalOptions;
-  return { io: inputs.io, globals, signal: inputs.signal };
+  const { io, signal } = inputs;
+  const format: Format = globals.json ? 'json' : (globals.output ?? 'table');
+  const redactor = new Redactor();
+
+  const profiles = once(async () => (await import('./config/profiles.js')).openProfileStore(io.env));
+  const settings = once(async () => {
+    const { resolveSettings } = await import('./config/settings.js');
+    const store = await profiles();
+    const resolved = resolveSettings(globals, io.env, store);
+    redactor.add(resolved.get('apiKey'));
+    return resolved;
+  });
+  const output = once(async () => {
+    const { Output } = await import('./io/output.js');
+    return new Output(io, { format, quiet: globals.quiet, redactor });
+  });
+  const prompter = once(async () => {
+    const { Prompter } = await import('./io/prompt.js');
+    return new Prompter(io, signal);
+  });
+  const api = once(async () => {
+    const s = await settings();
+    const [{ ApiClient }] = await Promise.all([import('./http/client.js')]);
+    const apiKey = s.get('apiKey');
+    if (!apiKey) {
+      (await output()).warn('no API key: set AHS_API_KEY or add one to the profile (ahs profile add NAME --api-key-stdin); the service will refuse the request');
+    }
+    return new ApiClient({
+      baseUrl: s.require('baseUrl'),
+      domainId: s.require('domainId'),
+      apiKey,
+      timeoutMs: s.timeoutMs,
+      retries: s.retries,
+      signal,
+      trace: globals.verbose ? io.err : undefined,
+      redactor,
+      env: io.env,
+    });
+  });
+
+  const ctx: Context = {
+    io,
+    globals,
+    signal,
+    format,
+    redactor,
+    profiles,
+    settings,
+    api,
+    output,
+    prompter,
+    async progress(label, total) {
+      const { createProgress } = await import('./io/progress.js');
+      return createProgress(io, { label, total, quiet: globals.quiet });
+    },
+    async need<T>(value: T | undefined, options: NeedOptions<T>): Promise<T> {
+      if (value !== undefined && value !== null && value !== '') return value;
+      if (!io.canPrompt) throw new UsageError(`${options.flag} is required${why(io)}`);
+      const p = await prompter();
+      if (options.choices) {
+        const choices = await options.choices();
+        if (choices.length === 0) throw new UsageError(`${options.flag} is required (nothing to choose from)`);
+        return p.select<T>(options.message, choices);
+      }
+      return (await p.input(options.message, { validate: options.validate })) as T;
+    },
+    async setting(name, ask) {
+      const s = await settings();
+      const value = s.get(name);
+      if (value !== undefined) return value;
+      if (!io.canPrompt || !ask) {
+        const { missingSetting } = await import('./config/settings.js');
+        throw missingSetting(name, s.profileName);
+      }
+      const { SETTINGS } = await import('./config/settings.js');
+      return ctx.need<string>(undefined, { flag: SETTINGS[name].flag ?? SETTINGS[name].env, ...ask });
+    },
+    async confirm(message) {
+      if (globals.yes) return;
+      if (!io.canPrompt) throw new UsageError(`${message.replace(/\?$/, '')}: this is destructive; pass --yes to confirm${why(io)}`);
+      const ok = await (await prompter()).confirm(message, false);
+      if (!ok) throw new CancelledError('not confirmed; nothing was changed');
+    },
+  };
+  return ctx;
+}
+
+function why(io: IO): string {
+  if (io.ci) return ' (CI is set: no prompts)';
+  if (!io.inIsTTY || !io.outIsTTY) return ' (no terminal to prompt in)';
+  return ' (--no-input: no prompts)';
 }

@@ -1,0 +1,103 @@
+// Settings resolution: flag > environment variable > profile > default
+// (cli.md, "Where settings come from"). --platform and --env have no built-in
+// default. A setting a command needs but nobody gave is a UsageError that
+// names the flag (or the prompt asks for it, see Context.need).
+import type { GlobalOptions } from '../program.js';
+import { UsageError } from '../errors.js';
+import type { Profile, ProfileStore } from './profiles.js';
+
+export type SettingName = 'baseUrl' | 'deliveryUrl' | 'domainId' | 'envId' | 'platform' | 'user' | 'apiKey';
+
+export type Source = 'flag' | 'env' | 'profile' | 'default';
+
+export interface Resolved {
+  value: string | undefined;
+  source: Source | undefined;
+}
+
+/** How each setting is given: flag (GlobalOptions key and spelling), environment variable. */
+export const SETTINGS: Record<SettingName, { option?: keyof GlobalOptions; flag?: string; env: string; label: string }> = {
+  baseUrl: { option: 'baseUrl', flag: '--base-url', env: 'AHS_BASE_URL', label: 'API base URL' },
+  deliveryUrl: { option: 'deliveryUrl', flag: '--delivery-url', env: 'AHS_DELIVERY_URL', label: 'delivery URL' },
+  domainId: { option: 'domain', flag: '--domain', env: 'AHS_DOMAIN', label: 'domain' },
+  envId: { option: 'env', flag: '--env', env: 'AHS_ENV', label: 'environment' },
+  platform: { option: 'platform', flag: '--platform', env: 'AHS_PLATFORM', label: 'target platform' },
+  user: { option: 'user', flag: '--user', env: 'AHS_USER', label: 'acting user e-mail' },
+  apiKey: { env: 'AHS_API_KEY', label: 'API key' },
+};
+
+export const DEFAULT_TIMEOUT_SECONDS = 30;
+export const DEFAULT_RETRIES = 2;
+
+export interface Settings {
+  /** The profile in use (by --profile, AHS_PROFILE or the current one), if any. */
+  profileName: string | undefined;
+  profile: Profile | undefined;
+  resolve(name: SettingName): Resolved;
+  /** The value, or undefined. */
+  get(name: SettingName): string | undefined;
+  /** The value, or a UsageError naming the flag / variable / profile key. */
+  require(name: SettingName): string;
+  timeoutMs: number;
+  retries: number;
+}
+
+export function resolveSettings(globals: GlobalOptions, env: NodeJS.ProcessEnv, store: ProfileStore | undefined): Settings {
+  const requested = globals.profile ?? nonEmpty(env.AHS_PROFILE);
+  let profileName: string | undefined;
+  let profile: Profile | undefined;
+  if (requested !== undefined) {
+    profile = store?.get(requested);
+    if (!profile) {
+      const from = globals.profile !== undefined ? '--profile' : 'AHS_PROFILE';
+      throw new UsageError(`no profile named ${JSON.stringify(requested)} (from ${from}); see: ahs profile list`);
+    }
+    profileName = requested;
+  } else if (store) {
+    profileName = store.current();
+    profile = profileName ? store.get(profileName) : undefined;
+  }
+
+  const resolve = (name: SettingName): Resolved => {
+    const spec = SETTINGS[name];
+    const flagValue = spec.option ? globals[spec.option] : undefined;
+    if (typeof flagValue === 'string' && flagValue !== '') return { value: flagValue, source: 'flag' };
+    const envValue = nonEmpty(env[spec.env]);
+    if (envValue !== undefined) return { value: name === 'apiKey' ? envValue.trim() : envValue, source: 'env' };
+    const profileValue = profile?.[name];
+    if (profileValue) return { value: profileValue, source: 'profile' };
+    // The delivery network defaults to the API host (the emulator serves both).
+    if (name === 'deliveryUrl') {
+      const base = resolve('baseUrl');
+      if (base.value) return { value: base.value, source: 'default' };
+    }
+    return { value: undefined, source: undefined };
+  };
+
+  return {
+    profileName,
+    profile,
+    resolve,
+    get: (name) => resolve(name).value,
+    require(name) {
+      const { value } = resolve(name);
+      if (value !== undefined) return value;
+      throw missingSetting(name, profileName);
+    },
+    timeoutMs: (globals.timeout ?? DEFAULT_TIMEOUT_SECONDS) * 1000,
+    retries: globals.retries ?? DEFAULT_RETRIES,
+  };
+}
+
+export function missingSetting(name: SettingName, profileName?: string): UsageError {
+  const spec = SETTINGS[name];
+  const ways = [spec.flag ? `pass ${spec.flag}` : undefined, `set ${spec.env}`, `or set ${name} in ${profileName ? `profile ${JSON.stringify(profileName)}` : 'a profile'} (ahs profile add)`]
+    .filter(Boolean)
+    .join(', ');
+  const what = spec.flag ? `${spec.flag} is required` : `no ${spec.label}`;
+  return new UsageError(`${what} (${spec.label}): ${ways}`);
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value === '' ? undefined : value;
+}

@@ -1,0 +1,90 @@
+// Turns an error answer into an ApiError carrying the service's 4-field body
+// (or one built from a plain-text body, which undeploy's 500 may be), and
+// undici/socket failures into NetworkError.
+import { ApiError, CancelledError, NetworkError, type ErrorBody } from '../errors.js';
+
+export const SERVICE_ERROR_TYPE_FALLBACK = 'urn:ahs:http';
+
+export function parseErrorBody(status: number, text: string, statusText = ''): ErrorBody {
+  const trimmed = text.trim();
+  if (trimmed.startsWith('{')) {
+    try {
+      const body = JSON.parse(trimmed) as Partial<ErrorBody> & Record<string, unknown>;
+      if (body && typeof body === 'object' && (typeof body.title === 'string' || typeof body.detail === 'string')) {
+        const title = String(body.title ?? body.detail);
+        return {
+          ...body,
+          type: typeof body.type === 'string' ? body.type : SERVICE_ERROR_TYPE_FALLBACK,
+          title,
+          status: typeof body.status === 'number' ? body.status : status,
+          detail: typeof body.detail === 'string' ? body.detail : title,
+        };
+      }
+    } catch {
+      /* not JSON after all: fall through */
+    }
+  }
+  const message = trimmed ? oneLine(trimmed).slice(0, 300) : statusText || `HTTP ${status}`;
+  const title = `the service answered ${status}: ${message}`;
+  return { type: SERVICE_ERROR_TYPE_FALLBACK, title, status, detail: title };
+}
+
+export function apiError(status: number, text: string, notFound = false): ApiError {
+  return new ApiError(status, parseErrorBody(status, text), notFound);
+}
+
+const NETWORK_CODES: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'host lookup failed',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  ETIMEDOUT: 'timed out',
+  EPIPE: 'connection closed',
+  UND_ERR_CONNECT_TIMEOUT: 'connect timed out',
+  UND_ERR_HEADERS_TIMEOUT: 'no answer within the timeout',
+  UND_ERR_BODY_TIMEOUT: 'the answer stalled past the timeout',
+  UND_ERR_SOCKET: 'connection closed unexpectedly',
+  UND_ERR_CLOSED: 'connection closed',
+  UND_ERR_REQ_CONTENT_LENGTH_MISMATCH: 'request body length mismatch',
+};
+
+/** True when the request surely never reached the server (safe to retry even a write). */
+export function neverSent(error: unknown): boolean {
+  const code = errorCode(error);
+  return code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'UND_ERR_CONNECT_TIMEOUT';
+}
+
+export function isAbort(error: unknown): boolean {
+  return error instanceof Error && (error.name === 'AbortError' || errorCode(error) === 'UND_ERR_ABORTED' || error instanceof CancelledError);
+}
+
+/** Maps a thrown transport error to NetworkError (or rethrows what is not one). */
+export function toNetworkError(error: unknown, target: string): Error {
+  if (error instanceof CancelledError) return error;
+  if (isAbort(error)) return new CancelledError();
+  const code = errorCode(error);
+  if (code && NETWORK_CODES[code]) return new NetworkError(`could not reach ${target}: ${NETWORK_CODES[code]} (${code})`);
+  if (code && /^E[A-Z]+$/.test(code)) return new NetworkError(`could not reach ${target}: ${code}`);
+  if (error instanceof Error && /fetch failed|socket|network|TLS|certificate|proxy/i.test(error.message)) {
+    return new NetworkError(`could not reach ${target}: ${error.message}`);
+  }
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+export function errorCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    // AggregateError (happy eyeballs) and wrapped causes.
+    const inner = (current as { errors?: unknown[] }).errors?.[0] ?? (current as { cause?: unknown }).cause;
+    current = inner;
+  }
+  return undefined;
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ');
+}

@@ -1,0 +1,202 @@
+// The one exporter (house style, after gh's Exporter): every command hands its
+// data here. json = the API body unchanged (or the documented envelope), one
+// document on stdout; table = a rendering for people, with colour only when
+// io.color. Messages (not data) go to stderr; --quiet silences the
+// informational ones, never warnings or errors.
+import Table from 'cli-table3';
+import { Chalk, type ChalkInstance } from 'chalk';
+import type { IO } from './streams.js';
+import type { Redactor } from '../http/redact.js';
+
+export type Format = 'table' | 'json';
+
+export interface Column<T> {
+  header: string;
+  get: (row: T) => unknown;
+}
+
+export interface Field<T> {
+  label: string;
+  get: (value: T) => unknown;
+}
+
+/** What a render function gets to draw with. */
+export interface Kit {
+  /** A table of rows (bordered in a terminal, tab-separated elsewhere). */
+  table<T>(columns: Column<T>[], rows: T[]): string;
+  /** A vertical key/value table. */
+  record<T>(value: T, fields: Field<T>[]): string;
+  /** key/value of every scalar field of an object, in its order. */
+  object(value: Record<string, unknown>): string;
+  /** Cell text for any value (dates relative in a terminal, ISO in a pipe). */
+  cell(value: unknown): string;
+  /** Colour a deployment state. */
+  state(state: string | undefined | null): string;
+  style: ChalkInstance;
+  terminal: boolean;
+}
+
+export interface ListEnvelope<T> {
+  totalResults: number;
+  pageNumber: number;
+  pageSize: number;
+  results: T[];
+}
+
+/** The envelope of cli.md for --all and merged reads. */
+export function listEnvelope<T>(results: T[]): ListEnvelope<T> {
+  return { totalResults: results.length, pageNumber: 1, pageSize: results.length, results };
+}
+
+export class Output {
+  readonly format: Format;
+  readonly kit: Kit;
+  private readonly errStyle: ChalkInstance;
+
+  constructor(
+    private readonly io: IO,
+    options: { format: Format; quiet?: boolean; redactor?: Redactor },
+  ) {
+    this.format = options.format;
+    this.quiet = Boolean(options.quiet);
+    this.redactor = options.redactor;
+    this.kit = makeKit(io.color, io.outIsTTY);
+    this.errStyle = new Chalk({ level: io.errColor ? 1 : 0 });
+  }
+  private readonly quiet: boolean;
+  private readonly redactor: Redactor | undefined;
+
+  get json(): boolean {
+    return this.format === 'json';
+  }
+
+  /**
+   * Prints a command's result: `doc` as JSON in json mode (unchanged), or
+   * what `render` draws from it in table mode (default: a key/value view).
+   */
+  print<T>(doc: T, render?: (doc: T, kit: Kit) => string | undefined): void {
+    if (this.json) {
+      this.write(`${JSON.stringify(doc, null, 2)}\n`);
+      return;
+    }
+    const text = render ? render(doc, this.kit) : defaultRender(doc, this.kit);
+    if (text) this.write(text.endsWith('\n') ? text : `${text}\n`);
+  }
+
+  /** A list: json prints `doc` (an API envelope or listEnvelope), table prints rows + a footer. */
+  list<T>(doc: unknown, rows: T[], columns: Column<T>[], footer?: string): void {
+    this.print(doc, (_doc, kit) => {
+      if (rows.length === 0) {
+        this.info('no results');
+        return undefined;
+      }
+      const table = kit.table(columns, rows);
+      if (footer) this.info(footer);
+      return table;
+    });
+  }
+
+  /** Informational message on stderr (not with --quiet). */
+  info(text: string): void {
+    if (!this.quiet) this.io.err.write(`${this.clean(text)}\n`);
+  }
+  /** A success line on stderr in table mode (the data, if any, went to stdout). */
+  success(text: string): void {
+    if (!this.quiet) this.io.err.write(`${this.errStyle.green('✓')} ${this.clean(text)}\n`);
+  }
+  /** Warnings always show. */
+  warn(text: string): void {
+    this.io.err.write(`${this.errStyle.yellow('warning:')} ${this.clean(text)}\n`);
+  }
+
+  private write(text: string): void {
+    this.io.out.write(this.clean(text));
+  }
+  private clean(text: string): string {
+    return this.redactor ? this.redactor.redact(text) : text;
+  }
+}
+
+function makeKit(color: boolean, terminal: boolean): Kit {
+  const style = new Chalk({ level: color ? 1 : 0 });
+  const cell = (value: unknown): string => formatCell(value, terminal);
+  const kit: Kit = {
+    style,
+    terminal,
+    cell,
+    state: (state) => {
+      if (!state) return terminal ? style.dim('-') : '-';
+      if (state === 'DEFAULT') return style.bold.green(state);
+      if (state === 'LIVE') return style.green(state);
+      if (state === 'OFFLINE') return style.yellow(state);
+      return state;
+    },
+    table<T>(columns: Column<T>[], rows: T[]): string {
+      const header = columns.map((c) => c.header);
+      const body = rows.map((row) => columns.map((c) => cell(c.get(row))));
+      if (!terminal) return [header, ...body].map((r) => r.join('\t')).join('\n');
+      const table = new Table({ head: header.map((h) => style.bold(h)), style: { head: [], border: [] } });
+      table.push(...body);
+      return table.toString();
+    },
+    record<T>(value: T, fields: Field<T>[]): string {
+      const rows = fields.map((f) => [f.label, cell(f.get(value))] as const);
+      if (!terminal) return rows.map((r) => r.join('\t')).join('\n');
+      const table = new Table({ style: { head: [], border: [] } });
+      for (const [label, text] of rows) table.push({ [style.bold(label)]: text });
+      return table.toString();
+    },
+    object(value: Record<string, unknown>): string {
+      return kit.record(
+        value,
+        Object.keys(value).map((key) => ({ label: key, get: (v: Record<string, unknown>) => v[key] })),
+      );
+    },
+  };
+  return kit;
+}
+
+function defaultRender(doc: unknown, kit: Kit): string | undefined {
+  if (doc === undefined || doc === null) return undefined;
+  if (typeof doc !== 'object') return String(doc);
+  if (Array.isArray(doc)) {
+    if (doc.length === 0) return undefined;
+    const keys = [...new Set(doc.flatMap((row) => (row && typeof row === 'object' ? Object.keys(row) : [])))];
+    return kit.table(
+      keys.map((key) => ({ header: key, get: (row: Record<string, unknown>) => row[key] })),
+      doc as Record<string, unknown>[],
+    );
+  }
+  return kit.object(doc as Record<string, unknown>);
+}
+
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
+
+export function formatCell(value: unknown, terminal: boolean): string {
+  if (value === undefined || value === null || value === '') return terminal ? '' : '';
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  if (typeof value === 'string' && terminal && ISO.test(value)) return relativeTime(value);
+  if (Array.isArray(value)) return value.map((v) => formatCell(v, terminal)).join(', ');
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+export function relativeTime(iso: string, now = Date.now()): string {
+  const then = Date.parse(iso);
+  if (!Number.isFinite(then)) return iso;
+  const seconds = Math.round((now - then) / 1000);
+  const abs = Math.abs(seconds);
+  const suffix = seconds >= 0 ? 'ago' : 'from now';
+  if (abs < 45) return seconds >= 0 ? 'just now' : 'in a moment';
+  const units: Array<[number, string]> = [
+    [60, 'minute'],
+    [3600, 'hour'],
+    [86400, 'day'],
+    [2592000, 'month'],
+    [31536000, 'year'],
+  ];
+  let chosen: [number, string] = units[0]!;
+  for (const unit of units) if (abs >= unit[0]) chosen = unit;
+  const n = Math.max(1, Math.round(abs / chosen[0]));
+  return `${n} ${chosen[1]}${n === 1 ? '' : 's'} ${suffix}`;
+}
