@@ -1,0 +1,118 @@
+// One case per row of the spec's "Version deployment state" table
+// (asset-hosting-api-v2.md, "States and transitions"), in the table's order.
+import { describe, expect, it } from 'vitest';
+import {
+  applyVersionDeploy,
+  decideVersionDeploy,
+  type ChannelSnapshot,
+  type DeploymentState,
+  type VersionDeployRequest,
+} from '../../src/rules/index.js';
+
+const by = { createdBy: 'owner@demo.test', updatedBy: 'owner@demo.test' };
+
+function channel(records: Record<string, DeploymentState> = {}, extra: Partial<ChannelSnapshot> = {}): ChannelSnapshot {
+  return { records, formerDefaults: [], midDeployment: false, ...extra };
+}
+
+interface Row {
+  row: string;
+  channel: ChannelSnapshot;
+  request: VersionDeployRequest;
+  status: number;
+  next?: DeploymentState;
+  demotes?: string;
+  title?: RegExp;
+}
+
+const rows: Row[] = [
+  { row: 'no record | deploy LIVE | createdBy sent -> LIVE, 201', channel: channel(), request: { versionId: 'IOS1', intent: 'LIVE', ...by }, status: 201, next: 'LIVE' },
+  { row: 'no record | deploy OFFLINE | createdBy sent -> OFFLINE, 201', channel: channel(), request: { versionId: 'IOS1', intent: 'OFFLINE', ...by }, status: 201, next: 'OFFLINE' },
+  { row: 'no record | deploy DEFAULT | always -> 404, only LIVE/OFFLINE on a first deploy', channel: channel(), request: { versionId: 'IOS1', intent: 'DEFAULT', ...by }, status: 404, title: /only LIVE or OFFLINE/ },
+  { row: 'OFFLINE | deploy LIVE | updatedBy sent -> LIVE, 201', channel: channel({ IOS1: 'OFFLINE' }), request: { versionId: 'IOS1', intent: 'LIVE', ...by }, status: 201, next: 'LIVE' },
+  { row: 'LIVE | deploy OFFLINE | updatedBy sent -> OFFLINE, 201', channel: channel({ IOS1: 'LIVE' }), request: { versionId: 'IOS1', intent: 'OFFLINE', ...by }, status: 201, next: 'OFFLINE' },
+  { row: 'LIVE | deploy LIVE | already in target state -> 400', channel: channel({ IOS1: 'LIVE' }), request: { versionId: 'IOS1', intent: 'LIVE', ...by }, status: 400, title: /already in the target state LIVE/ },
+  { row: 'OFFLINE | deploy OFFLINE | already in target state -> 400', channel: channel({ IOS1: 'OFFLINE' }), request: { versionId: 'IOS1', intent: 'OFFLINE', ...by }, status: 400, title: /already in the target state OFFLINE/ },
+  { row: 'LIVE | deploy DEFAULT, no current Default on channel -> DEFAULT, 201', channel: channel({ IOS1: 'LIVE' }), request: { versionId: 'IOS1', intent: 'DEFAULT', ...by }, status: 201, next: 'DEFAULT' },
+  {
+    row: 'LIVE | deploy DEFAULT with currentVersionId and currentAssetIntent=LIVE | matches -> DEFAULT, previous Default becomes LIVE',
+    channel: channel({ IOS1: 'DEFAULT', IOS2: 'LIVE' }),
+    request: { versionId: 'IOS2', intent: 'DEFAULT', currentVersionId: 'IOS1', currentAssetIntent: 'LIVE', ...by },
+    status: 201,
+    next: 'DEFAULT',
+    demotes: 'IOS1',
+  },
+  { row: 'LIVE | deploy DEFAULT without current Default info while a Default exists -> 400', channel: channel({ IOS1: 'DEFAULT', IOS2: 'LIVE' }), request: { versionId: 'IOS2', intent: 'DEFAULT', ...by }, status: 400, title: /send currentVersionId=IOS1/ },
+  { row: 'OFFLINE | deploy DEFAULT | always -> 400', channel: channel({ IOS1: 'OFFLINE' }), request: { versionId: 'IOS1', intent: 'DEFAULT', ...by }, status: 400, title: /OFFLINE; deploy it LIVE/ },
+  { row: 'DEFAULT | deploy LIVE | always -> 400, promote another first', channel: channel({ IOS1: 'DEFAULT' }), request: { versionId: 'IOS1', intent: 'LIVE', ...by }, status: 400, title: /promote another version/ },
+  { row: 'DEFAULT | deploy OFFLINE | always -> 400, promote another first', channel: channel({ IOS1: 'DEFAULT' }), request: { versionId: 'IOS1', intent: 'OFFLINE', ...by }, status: 400, title: /promote another version/ },
+  {
+    row: 'any | demote path | currentVersionId is not Default -> 400',
+    channel: channel({ IOS1: 'DEFAULT', IOS2: 'LIVE', IOS3: 'LIVE' }),
+    request: { versionId: 'IOS2', intent: 'DEFAULT', currentVersionId: 'IOS3', currentAssetIntent: 'LIVE', ...by },
+    status: 400,
+    title: /IOS3 is not the DEFAULT/,
+  },
+  {
+    row: 'any | demote path | currentAssetIntent other than LIVE -> refused (spec: undefined, next write fails)',
+    channel: channel({ IOS1: 'DEFAULT', IOS2: 'LIVE' }),
+    request: { versionId: 'IOS2', intent: 'DEFAULT', currentVersionId: 'IOS1', currentAssetIntent: 'OFFLINE', ...by },
+    status: 400,
+    title: /currentAssetIntent must be LIVE/,
+  },
+];
+
+// Other rules and the error table of "Version deploy and asset undeploy".
+const otherRules: Row[] = [
+  {
+    row: 'Default pointer moved between read and write -> 409',
+    channel: channel({ IOS1: 'LIVE', IOS2: 'DEFAULT', IOS3: 'LIVE' }, { formerDefaults: ['IOS1'] }),
+    request: { versionId: 'IOS3', intent: 'DEFAULT', currentVersionId: 'IOS1', currentAssetIntent: 'LIVE', ...by },
+    status: 409,
+    title: /Default pointer moved.*now IOS2/,
+  },
+  { row: 'channel mid-deployment -> 500', channel: channel({ IOS1: 'LIVE' }, { midDeployment: true }), request: { versionId: 'IOS1', intent: 'OFFLINE', ...by }, status: 500, title: /mid-deployment/ },
+  { row: 'first deploy without createdBy -> 500', channel: channel(), request: { versionId: 'IOS1', intent: 'LIVE', updatedBy: 'a@b' }, status: 500, title: /createdBy/ },
+  { row: 'change without updatedBy -> 500', channel: channel({ IOS1: 'LIVE' }), request: { versionId: 'IOS1', intent: 'OFFLINE', createdBy: 'a@b' }, status: 500, title: /updatedBy/ },
+  { row: 'intent missing on a first deploy -> 404', channel: channel(), request: { versionId: 'IOS1', ...by }, status: 404 },
+  { row: 'unrecognized intent on a re-publish -> 400', channel: channel({ IOS1: 'LIVE' }), request: { versionId: 'IOS1', intent: 'GONE', ...by }, status: 400, title: /not recognized/ },
+  {
+    row: 'old Default not found when demoting -> 404',
+    channel: channel({ IOS2: 'LIVE' }),
+    request: { versionId: 'IOS2', intent: 'DEFAULT', currentVersionId: 'IOS9', currentAssetIntent: 'LIVE', ...by },
+    status: 404,
+    title: /IOS9 not found/,
+  },
+];
+
+describe.each([...rows, ...otherRules])('$row', ({ channel: before, request, status, next, demotes, title }) => {
+  const decision = decideVersionDeploy(before, request);
+
+  it(`answers ${status}`, () => {
+    expect(decision.status).toBe(status);
+    if (!decision.ok) expect(decision.title).toMatch(title ?? /./);
+  });
+
+  if (next) {
+    it(`moves the version to ${next}${demotes ? ` and demotes ${demotes} to LIVE` : ''}`, () => {
+      if (!decision.ok) throw new Error(decision.title);
+      expect(decision.next).toBe(next);
+      const after = applyVersionDeploy(before, request.versionId, decision);
+      expect(after.records[request.versionId]).toBe(next);
+      if (demotes) expect(after.records[demotes]).toBe('LIVE');
+      expect(Object.values(after.records).filter((state) => state === 'DEFAULT').length).toBeLessThanOrEqual(1);
+    });
+  }
+});
+
+describe('the demoted Default is remembered, so a stale currentVersionId is a 409', () => {
+  it('records the former Default after a promotion', () => {
+    const before = channel({ IOS1: 'DEFAULT', IOS2: 'LIVE' });
+    const decision = decideVersionDeploy(before, { versionId: 'IOS2', intent: 'DEFAULT', currentVersionId: 'IOS1', currentAssetIntent: 'LIVE', ...by });
+    if (!decision.ok) throw new Error(decision.title);
+    const after = applyVersionDeploy(before, 'IOS2', decision);
+    expect(after.formerDefaults).toEqual(['IOS1']);
+    const stale = decideVersionDeploy({ ...after, records: { ...after.records, IOS3: 'LIVE' } }, { versionId: 'IOS3', intent: 'DEFAULT', currentVersionId: 'IOS1', currentAssetIntent: 'LIVE', ...by });
+    expect(stale.status).toBe(409);
+  });
+});
