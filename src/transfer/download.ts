@@ -1,0 +1,275 @@
+// Parallel, atomic downloads. Each file streams (undici `request` piped with
+// stream/promises.pipeline, memory flat in the file size) into a temporary
+// `.NAME.ahs-partial-XXXXXXXX` inside the target folder and is renamed to its
+// name only when the body is complete and its length matches content-length
+// and the expected size. A failed file never stops the others. On abort
+// (Ctrl-C) every stream is destroyed, every partial file removed, and
+// CancelledError thrown once the cleanup is done.
+import { createWriteStream } from 'node:fs';
+import { lstat, mkdir, rename, rm } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { CancelledError } from '../errors.js';
+import { assertInside } from './safe-name.js';
+
+export const DEFAULT_CONCURRENCY = 8;
+export const PARTIAL_MARKER = '.ahs-partial-';
+
+export interface DownloadTask {
+  /** Item id: names the file in events and the summary. */
+  id: string;
+  /** Absolute URL of the file. */
+  url: string;
+  /** The file name inside the folder: a safe single segment (see safe-name.ts). */
+  name: string;
+  /** Size the file must have, when known (item records carry it). */
+  expectedSize?: number;
+  /** Extra request headers (e.g. the apikey for a secured item). */
+  headers?: Record<string, string>;
+}
+
+export interface OpenedBody {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Readable;
+}
+
+/** Starts a GET and resolves with the unread body of a success; throws on an error answer. */
+export type Opener = (task: DownloadTask, signal: AbortSignal) => Promise<OpenedBody>;
+
+export type DownloadEvent =
+  | { type: 'start'; task: DownloadTask; size?: number }
+  | { type: 'progress'; task: DownloadTask; bytes: number; size?: number; transferred: number }
+  | { type: 'done'; task: DownloadTask; path: string; bytes: number }
+  | { type: 'skipped'; task: DownloadTask; path: string; reason: string }
+  | { type: 'failed'; task: DownloadTask; error: Error };
+
+export interface DownloadOptions {
+  /** Target folder; created when missing. */
+  dir: string;
+  concurrency?: number;
+  /** Overwrite existing files of the same name and size. */
+  force?: boolean;
+  signal?: AbortSignal;
+  /** How to start each request (default: undici `request`). */
+  open?: Opener;
+  onEvent?: (event: DownloadEvent) => void;
+}
+
+export interface DownloadedFile {
+  id: string;
+  name: string;
+  path: string;
+  bytes: number;
+}
+export interface SkippedFile {
+  id: string;
+  name: string;
+  path: string;
+  reason: string;
+}
+export interface FailedFile {
+  id: string;
+  name: string;
+  error: string;
+}
+export interface DownloadSummary {
+  downloaded: DownloadedFile[];
+  skipped: SkippedFile[];
+  failed: FailedFile[];
+}
+
+/** An error answer to a download request. */
+export class DownloadHttpError extends Error {
+  override readonly name = 'DownloadHttpError';
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export async function downloadAll(tasks: DownloadTask[], options: DownloadOptions): Promise<DownloadSummary> {
+  const signal = options.signal ?? new AbortController().signal;
+  const concurrency = Math.max(1, Math.floor(options.concurrency ?? DEFAULT_CONCURRENCY));
+  const open = options.open ?? undiciOpener();
+  const emit = options.onEvent ?? (() => {});
+  const summary: DownloadSummary = { downloaded: [], skipped: [], failed: [] };
+  const partials = new Set<string>();
+  let transferred = 0;
+
+  if (signal.aborted) throw new CancelledError();
+  if (tasks.length > 0) await mkdir(options.dir, { recursive: true });
+
+  const one = async (task: DownloadTask): Promise<void> => {
+    let target: string;
+    try {
+      target = assertInside(options.dir, task.name);
+    } catch (error) {
+      fail(task, error as Error);
+      return;
+    }
+    try {
+      const existing = await lstat(target).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return undefined;
+        throw error;
+      });
+      if (existing && !existing.isFile()) throw new Error(`${target} exists and is not a regular file`);
+      if (existing && !options.force && task.expectedSize !== undefined && existing.size === task.expectedSize) {
+        skip(task, target, `${task.name} exists with the same size`);
+        return;
+      }
+      const response = await raceAbort(open(task, signal), signal);
+      const length = contentLength(response.headers);
+      if (existing && !options.force && task.expectedSize === undefined && length !== undefined && existing.size === length) {
+        response.body.destroy();
+        skip(task, target, `${task.name} exists with the same size`);
+        return;
+      }
+      const size = length ?? task.expectedSize;
+      emit({ type: 'start', task, size });
+      const partial = join(options.dir, `.${task.name}${PARTIAL_MARKER}${randomBytes(4).toString('hex')}`);
+      partials.add(partial);
+      let bytes = 0;
+      const counter = new Transform({
+        transform(chunk: Buffer, _encoding, callback) {
+          bytes += chunk.length;
+          transferred += chunk.length;
+          emit({ type: 'progress', task, bytes, size, transferred });
+          callback(null, chunk);
+        },
+      });
+      try {
+        await pipeline(response.body, counter, createWriteStream(partial, { flags: 'wx' }), { signal });
+        if (length !== undefined && bytes !== length) throw new Error(`incomplete download: got ${bytes} of ${length} bytes`);
+        if (task.expectedSize !== undefined && bytes !== task.expectedSize) {
+          throw new Error(`size mismatch: got ${bytes} bytes, expected ${task.expectedSize}`);
+        }
+        await rename(partial, target);
+        partials.delete(partial);
+      } finally {
+        if (partials.has(partial)) {
+          await rm(partial, { force: true });
+          partials.delete(partial);
+        }
+      }
+      summary.downloaded.push({ id: task.id, name: task.name, path: target, bytes });
+      emit({ type: 'done', task, path: target, bytes });
+    } catch (error) {
+      if (signal.aborted) return; // reported once, below, after the cleanup
+      fail(task, error as Error);
+    }
+  };
+
+  function skip(task: DownloadTask, path: string, reason: string): void {
+    summary.skipped.push({ id: task.id, name: task.name, path, reason });
+    emit({ type: 'skipped', task, path, reason });
+  }
+  function fail(task: DownloadTask, error: Error): void {
+    summary.failed.push({ id: task.id, name: task.name, error: describe(error) });
+    emit({ type: 'failed', task, error });
+  }
+
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < tasks.length && !signal.aborted) {
+      const task = tasks[next++]!;
+      await one(task);
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.min(concurrency, tasks.length) }, worker));
+  } finally {
+    // Belt and braces: nothing half-written survives, whatever happened.
+    await Promise.all([...partials].map((path) => rm(path, { force: true })));
+  }
+  if (signal.aborted) {
+    throw signal.reason instanceof CancelledError ? signal.reason : new CancelledError('interrupted; partial downloads removed');
+  }
+  return summary;
+}
+
+function contentLength(headers: OpenedBody['headers']): number | undefined {
+  const raw = headers['content-length'];
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  if (value === undefined || value === '') return undefined;
+  const number = Number(value);
+  return Number.isSafeInteger(number) && number >= 0 ? number : undefined;
+}
+
+/** Rejects as soon as the signal aborts, and discards a response that arrives afterwards. */
+function raceAbort(promise: Promise<OpenedBody>, signal: AbortSignal): Promise<OpenedBody> {
+  if (signal.aborted) {
+    promise.then((late) => late.body.destroy(), () => {});
+    return Promise.reject(new CancelledError());
+  }
+  return new Promise((resolvePromise, rejectPromise) => {
+    const onAbort = () => {
+      promise.then((late) => late.body.destroy(), () => {});
+      rejectPromise(new CancelledError());
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        if (signal.aborted) value.body.destroy();
+        resolvePromise(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        rejectPromise(error);
+      },
+    );
+  });
+}
+
+function describe(error: Error): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (error.name === 'DownloadHttpError' || error.name === 'ApiError' || error.name === 'UnsafePathError') return error.message;
+  if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || error.message === 'other side closed') {
+    return 'connection closed before the file was complete';
+  }
+  if (code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT') return 'timed out';
+  if (code === 'ECONNREFUSED') return 'connection refused';
+  return error.message || String(error);
+}
+
+export interface UndiciOpenerOptions {
+  /** Per-request timeout for headers and between body chunks. */
+  timeoutMs?: number;
+  headers?: Record<string, string>;
+  dispatcher?: import('undici').Dispatcher;
+}
+
+/** The default opener: a plain undici GET; an error status becomes DownloadHttpError with the service's title when there is one. */
+export function undiciOpener(options: UndiciOpenerOptions = {}): Opener {
+  return async (task, signal) => {
+    const { request } = await import('undici');
+    const response = await request(task.url, {
+      method: 'GET',
+      headers: { 'user-agent': 'ahs-cli', ...options.headers, ...task.headers },
+      signal,
+      dispatcher: options.dispatcher,
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+    });
+    if (response.statusCode >= 400) {
+      const text = await response.body.text().catch(() => '');
+      throw new DownloadHttpError(response.statusCode, `HTTP ${response.statusCode}${titleOf(text)}`);
+    }
+    return { status: response.statusCode, headers: response.headers, body: response.body };
+  };
+}
+
+function titleOf(text: string): string {
+  try {
+    const body = JSON.parse(text) as { title?: unknown };
+    if (typeof body.title === 'string' && body.title) return `: ${body.title}`;
+  } catch {
+    // not JSON
+  }
+  return '';
+}

@@ -1,0 +1,202 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { CancelledError } from '../../src/errors.js';
+import { downloadAll, type DownloadEvent, type DownloadTask } from '../../src/transfer/download.js';
+
+// Deterministic bodies: byte i of file `name` is a function of both.
+function body(name: string, size: number): Buffer {
+  const seed = createHash('sha256').update(name).digest();
+  const buffer = Buffer.alloc(size);
+  for (let i = 0; i < size; i++) buffer[i] = (seed[i % seed.length]! + i) & 0xff;
+  return buffer;
+}
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+let server: Server;
+let base: string;
+let handler: Handler;
+let requests: string[];
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    requests.push(req.url ?? '');
+    handler(req, res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'ahs-dl-'));
+  requests = [];
+  handler = serveFiles;
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const SIZES: Record<string, number> = { a: 1000, b: 300_000, c: 0, d: 70_000 };
+function serveFiles(req: IncomingMessage, res: ServerResponse): void {
+  const name = (req.url ?? '').slice(1);
+  const size = SIZES[name];
+  if (size === undefined) {
+    res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ title: `no file ${name}` }));
+    return;
+  }
+  res.writeHead(200, { 'content-length': String(size), 'content-type': 'application/octet-stream' });
+  res.end(body(name, size));
+}
+
+const task = (name: string, extra: Partial<DownloadTask> = {}): DownloadTask => ({ id: `ID-${name}`, url: `${base}/${name}`, name: `${name}.bin`, ...extra });
+
+describe('downloadAll', () => {
+  it('downloads several files in parallel, byte for byte, with events and a summary', async () => {
+    const events: DownloadEvent[] = [];
+    const summary = await downloadAll([task('a'), task('b'), task('c'), task('d')], { dir, concurrency: 2, onEvent: (e) => events.push(e) });
+    expect(summary.failed).toEqual([]);
+    expect(summary.skipped).toEqual([]);
+    expect(summary.downloaded.map((f) => f.id).sort()).toEqual(['ID-a', 'ID-b', 'ID-c', 'ID-d']);
+    for (const name of Object.keys(SIZES)) {
+      expect((await readFile(join(dir, `${name}.bin`))).equals(body(name, SIZES[name]!))).toBe(true);
+    }
+    expect((await readdir(dir)).sort()).toEqual(['a.bin', 'b.bin', 'c.bin', 'd.bin']);
+    const last = events.filter((e) => e.type === 'progress').at(-1);
+    expect(last && last.type === 'progress' && last.transferred).toBe(1000 + 300_000 + 70_000);
+    expect(events.filter((e) => e.type === 'done')).toHaveLength(4);
+  });
+
+  it('creates the folder when missing', async () => {
+    const nested = join(dir, 'x', 'y');
+    await downloadAll([task('a')], { dir: nested });
+    expect((await stat(join(nested, 'a.bin'))).size).toBe(1000);
+  });
+
+  it('reports a failed file and carries on with the others', async () => {
+    const summary = await downloadAll([task('a'), task('missing'), task('d')], { dir });
+    expect(summary.downloaded.map((f) => f.id).sort()).toEqual(['ID-a', 'ID-d']);
+    expect(summary.failed).toEqual([{ id: 'ID-missing', name: 'missing.bin', error: 'HTTP 404: no file missing' }]);
+    expect((await readdir(dir)).sort()).toEqual(['a.bin', 'd.bin']);
+  });
+
+  it('skips an existing file of the same size (without a request when the size is known), unless forced', async () => {
+    await writeFile(join(dir, 'a.bin'), Buffer.alloc(1000, 7));
+    await writeFile(join(dir, 'd.bin'), Buffer.alloc(70_000, 7));
+    await writeFile(join(dir, 'b.bin'), Buffer.alloc(10, 7)); // different size: replaced
+    const summary = await downloadAll([task('a', { expectedSize: 1000 }), task('d'), task('b')], { dir });
+    expect(summary.skipped.map((f) => f.id).sort()).toEqual(['ID-a', 'ID-d']);
+    expect(summary.downloaded.map((f) => f.id)).toEqual(['ID-b']);
+    expect(requests).not.toContain('/a');
+    expect((await readFile(join(dir, 'b.bin'))).equals(body('b', 300_000))).toBe(true);
+    expect((await readFile(join(dir, 'a.bin')))[0]).toBe(7);
+
+    const forced = await downloadAll([task('a', { expectedSize: 1000 })], { dir, force: true });
+    expect(forced.downloaded).toHaveLength(1);
+    expect((await readFile(join(dir, 'a.bin'))).equals(body('a', 1000))).toBe(true);
+  });
+
+  it('fails a file whose size does not match the expected one, leaving nothing behind', async () => {
+    const summary = await downloadAll([task('a', { expectedSize: 999 })], { dir });
+    expect(summary.failed[0]?.error).toMatch(/size mismatch/);
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('refuses a name that would leave the folder', async () => {
+    const summary = await downloadAll([task('a', { name: '../escape.bin' })], { dir });
+    expect(summary.failed[0]?.error).toMatch(/outside/);
+    expect(requests).toEqual([]);
+  });
+
+  it('leaves no partial file when the server dies mid-body', async () => {
+    handler = (_req, res) => {
+      res.writeHead(200, { 'content-length': '100000' });
+      res.write(Buffer.alloc(30_000, 1), () => setImmediate(() => res.socket?.destroy()));
+    };
+    const summary = await downloadAll([task('a')], { dir });
+    expect(summary.downloaded).toEqual([]);
+    expect(summary.failed).toHaveLength(1);
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('leaves no partial file when a chunked body ends early', async () => {
+    handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      res.write(Buffer.alloc(30_000, 1), () => setImmediate(() => res.socket?.destroy()));
+    };
+    const summary = await downloadAll([task('a')], { dir });
+    expect(summary.failed).toHaveLength(1);
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('on abort mid-download destroys the streams, removes partial files and throws CancelledError', async () => {
+    const controller = new AbortController();
+    let started = 0;
+    handler = (req, res) => {
+      if (req.url === '/a') return serveFiles(req, res);
+      // Half a body, then silence: the download stays in flight until aborted.
+      res.writeHead(200, { 'content-length': '100000' });
+      res.write(Buffer.alloc(40_000, 2));
+    };
+    const promise = downloadAll([task('a'), task('slow1'), task('slow2'), task('slow3')], {
+      dir,
+      concurrency: 3,
+      signal: controller.signal,
+      onEvent: (event) => {
+        if (event.type === 'progress' && event.task.id !== 'ID-a' && event.bytes >= 40_000) {
+          started++;
+          if (started === 2) {
+            // Both slow files now have partial files on disk.
+            void readdir(dir).then((names) => {
+              expect(names.filter((n) => n.includes('.ahs-partial-')).length).toBeGreaterThanOrEqual(1);
+              controller.abort(new CancelledError());
+            });
+          }
+        }
+      },
+    });
+    await expect(promise).rejects.toBeInstanceOf(CancelledError);
+    const left = await readdir(dir);
+    expect(left.filter((n) => n.includes('ahs-partial'))).toEqual([]);
+    expect(left.filter((n) => n.startsWith('slow'))).toEqual([]);
+  });
+
+  it('on abort while waiting for headers, gives up at once', async () => {
+    const controller = new AbortController();
+    handler = () => {
+      controller.abort();
+    }; // never answers
+    await expect(downloadAll([task('a')], { dir, signal: controller.signal })).rejects.toBeInstanceOf(CancelledError);
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('throws CancelledError without a request when already aborted', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    await expect(downloadAll([task('a')], { dir, signal: controller.signal })).rejects.toBeInstanceOf(CancelledError);
+    expect(requests).toEqual([]);
+  });
+
+  it('never holds more than `concurrency` requests at once', async () => {
+    let inFlight = 0;
+    let peak = 0;
+    handler = (req, res) => {
+      inFlight++;
+      peak = Math.max(peak, inFlight);
+      res.on('close', () => inFlight--);
+      setImmediate(() => serveFiles({ ...req, url: '/a' } as IncomingMessage, res));
+    };
+    const tasks = Array.from({ length: 12 }, (_, i) => task('a', { id: `i${i}`, name: `f${i}.bin` }));
+    const summary = await downloadAll(tasks, { dir, concurrency: 3 });
+    expect(summary.downloaded).toHaveLength(12);
+    expect(peak).toBeLessThanOrEqual(3);
+  });
+});
