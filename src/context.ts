@@ -39,6 +39,8 @@ export interface Context {
   settings(): Promise<Settings>;
   /** The API client for the resolved base URL, domain and key. */
   api(): Promise<ApiClient>;
+  /** An API client for other settings (profile check NAME). */
+  clientFor(settings: Settings): Promise<ApiClient>;
   /** The exporter: json / table, messages on stderr. */
   output(): Promise<Output>;
   prompter(): Promise<Prompter>;
@@ -91,10 +93,10 @@ export async function createContext(command: Command, inputs: ContextInputs): Pr
     const { Prompter } = await import('./io/prompt.js');
     return new Prompter(io, signal);
   });
-  const api = once(async () => {
-    const s = await settings();
-    const [{ ApiClient }] = await Promise.all([import('./http/client.js')]);
+  const clientFor = async (s: Settings) => {
+    const { ApiClient } = await import('./http/client.js');
     const apiKey = s.get('apiKey');
+    redactor.add(apiKey);
     if (!apiKey) {
       (await output()).warn('no API key: set AHS_API_KEY or add one to the profile (ahs profile add NAME --api-key-stdin); the service will refuse the request');
     }
@@ -109,7 +111,8 @@ export async function createContext(command: Command, inputs: ContextInputs): Pr
       redactor,
       env: io.env,
     });
-  });
+  };
+  const api = once(async () => clientFor(await settings()));
 
   const ctx: Context = {
     io,
@@ -120,6 +123,7 @@ export async function createContext(command: Command, inputs: ContextInputs): Pr
     profiles,
     settings,
     api,
+    clientFor,
     output,
     prompter,
     async progress(label, total) {

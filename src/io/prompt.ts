@@ -1,7 +1,7 @@
 // Prompts (@inquirer/prompts) on stderr, only when io.canPrompt. Callers go
 // through Context.need/confirm, which turn "cannot prompt" into a UsageError
 // naming the flag.
-import { confirm, input, select, search } from '@inquirer/prompts';
+import { confirm, input, password, select, search } from '@inquirer/prompts';
 import type { IO } from './streams.js';
 
 export interface Choice<T> {
@@ -42,6 +42,11 @@ export class Prompter {
       );
     }
     return select<T>({ message, choices, default: options.default }, this.context());
+  }
+
+  /** Masked input (the API key). */
+  secret(message: string): Promise<string> {
+    return password({ message, mask: '*', validate: (value) => (value.trim() ? true : 'required') }, this.context());
   }
 
   confirm(message: string, defaultValue = false): Promise<boolean> {

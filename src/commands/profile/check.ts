@@ -1,0 +1,43 @@
+// Asks the service whether the key is accepted: a cheap read of the domain's
+// asset list (pageSize 1). 403 means refused (exit 3).
+import type { Invocation } from '../lazy.js';
+import type { Context } from '../../context.js';
+import { resolveSettings } from '../../config/settings.js';
+import { UsageError } from '../../errors.js';
+import { isApiError } from '../../http/client.js';
+
+export async function run({ args }: Invocation, ctx: Context): Promise<void> {
+  const store = await ctx.profiles();
+  const out = await ctx.output();
+  const settings = args[0] ? resolveSettings({ ...ctx.globals, profile: args[0] }, ctx.io.env, store) : await ctx.settings();
+  const apiKey = settings.get('apiKey');
+  if (!apiKey) throw new UsageError(`no API key${settings.profileName ? ` in profile ${settings.profileName}` : ''}: add one with ahs profile add NAME --api-key-stdin, or set AHS_API_KEY`);
+  const api = await ctx.clientFor(settings);
+  const domainId = settings.require('domainId');
+  const env = settings.resolve('envId');
+  const report = {
+    profile: settings.profileName ?? null,
+    baseUrl: api.baseUrl,
+    domainId,
+    envId: env.value ?? null,
+    accepted: true,
+  };
+  try {
+    await api.get(api.path('va'), { pageNumber: 1, pageSize: 1 });
+  } catch (error) {
+    if (isApiError(error, 403)) {
+      out.warn(`the service refused the API key${settings.profileName ? ` of profile ${settings.profileName}` : ''} for domain ${domainId}`);
+    }
+    throw error;
+  }
+  out.print(report, (r, kit) => {
+    out.success(`API key accepted for domain ${r.domainId}${r.envId ? `, environment ${r.envId} (${env.source})` : ''}`);
+    return kit.record(r, [
+      { label: 'profile', get: (v) => v.profile ?? '(none: environment variables)' },
+      { label: 'base URL', get: (v) => v.baseUrl },
+      { label: 'domain', get: (v) => v.domainId },
+      { label: 'environment', get: (v) => v.envId ?? '(not set)' },
+      { label: 'key', get: () => 'accepted' },
+    ]);
+  });
+}

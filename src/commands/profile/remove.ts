@@ -1,0 +1,12 @@
+import type { Invocation } from '../lazy.js';
+import type { Context } from '../../context.js';
+
+export async function run({ args }: Invocation, ctx: Context): Promise<void> {
+  const store = await ctx.profiles();
+  const out = await ctx.output();
+  const name = args[0]!;
+  const wasCurrent = store.current() === name;
+  store.remove(name);
+  if (out.json) out.print({ removed: name, current: store.current() ?? null });
+  else out.success(`Removed profile ${name}${wasCurrent ? ' (it was the current profile; pick another with ahs profile use NAME)' : ''}`);
+}

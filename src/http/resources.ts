@@ -1,0 +1,82 @@
+// Typed reads shared by the asset, version, deploy and promote-default
+// commands (and usable by part 2): the asset, its versions, and every
+// deployment record of an asset (OFFLINE included: the API hides OFFLINE
+// records unless the `state` filter asks for them).
+import type { ApiClient } from './client.js';
+import { fetchAll } from './paging.js';
+import type { Asset, AssetUrl, Version } from '../rules/schemas.js';
+import type { ChannelSnapshot, DeploymentState } from '../rules/index.js';
+
+export function assetPath(api: ApiClient, assetId: string, ...rest: string[]): string {
+  return api.path('va', assetId, ...rest);
+}
+
+export function getAsset(api: ApiClient, assetId: string): Promise<Asset> {
+  return api.get<Asset>(assetPath(api, assetId));
+}
+
+/** The asset, or undefined on 404. */
+export async function findAsset(api: ApiClient, assetId: string): Promise<Asset | undefined> {
+  try {
+    return await getAsset(api, assetId);
+  } catch (error) {
+    if ((error as { status?: number }).status === 404) return undefined;
+    throw error;
+  }
+}
+
+export function getVersion(api: ApiClient, assetId: string, versionId: string): Promise<Version> {
+  return api.get<Version>(assetPath(api, assetId, 'versions', versionId));
+}
+
+export function listAllVersions(api: ApiClient, assetId: string): Promise<Version[]> {
+  return fetchAll<Version>(api, assetPath(api, assetId, 'versions'));
+}
+
+export interface RecordFilter {
+  platform?: string;
+  envId?: string;
+  state?: DeploymentState;
+}
+
+/**
+ * Every deployment record of an asset matching the filters. Without a state
+ * filter, reads the default listing (LIVE and DEFAULT) and the OFFLINE
+ * records, and merges them (one entry per version, platform and env).
+ */
+export async function listRecords(api: ApiClient, assetId: string, filter: RecordFilter = {}): Promise<AssetUrl[]> {
+  const path = assetPath(api, assetId, 'asset-urls');
+  const base = { targetPlatform: filter.platform, envId: filter.envId };
+  if (filter.state) return (await fetchAll<AssetUrl>(api, path, { ...base, state: filter.state })).filter((r) => r.state === filter.state);
+  const [visible, offline] = await Promise.all([fetchAll<AssetUrl>(api, path, base), fetchAll<AssetUrl>(api, path, { ...base, state: 'OFFLINE' })]);
+  const seen = new Map<string, AssetUrl>();
+  for (const record of [...visible, ...offline]) {
+    if (filter.platform && record.targetPlatform !== filter.platform) continue;
+    if (filter.envId && record.envId !== filter.envId) continue;
+    seen.set(`${record.versionId}\u0000${record.targetPlatform}\u0000${record.envId}`, record);
+  }
+  return sortRecords([...seen.values()]);
+}
+
+export function sortRecords(records: AssetUrl[]): AssetUrl[] {
+  const rank: Record<string, number> = { DEFAULT: 0, LIVE: 1, OFFLINE: 2 };
+  return records.sort(
+    (a, b) =>
+      a.targetPlatform.localeCompare(b.targetPlatform) ||
+      a.envId.localeCompare(b.envId) ||
+      (rank[a.state] ?? 9) - (rank[b.state] ?? 9) ||
+      b.version - a.version,
+  );
+}
+
+/** One channel (asset, platform, env) as the rules see it. */
+export async function readChannel(api: ApiClient, assetId: string, platform: string, envId: string): Promise<{ channel: ChannelSnapshot; records: AssetUrl[] }> {
+  const records = await listRecords(api, assetId, { platform, envId });
+  const channel: ChannelSnapshot = { records: {}, formerDefaults: [], midDeployment: false };
+  for (const record of records) channel.records[record.versionId] = record.state;
+  return { channel, records };
+}
+
+export function currentDefault(channel: ChannelSnapshot): string | undefined {
+  return Object.entries(channel.records).find(([, state]) => state === 'DEFAULT')?.[0];
+}
