@@ -1,0 +1,86 @@
+// `ahs emulator start`: runs the emulator until Ctrl-C/SIGTERM (ctx.signal),
+// then stops after in-flight requests finish. Exit 0 on a clean stop.
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { FixtureError, startEmulator, type Fixture, type RunningEmulator } from '../../emulator/index.js';
+import type { Invocation } from '../lazy.js';
+
+interface StartOptions {
+  host: string;
+  port: number;
+  config?: string;
+  dataDir?: string;
+  json?: boolean;
+  output?: string;
+  quiet?: boolean;
+}
+
+export async function run({ opts }: Invocation<StartOptions>, ctx: Context): Promise<void> {
+  const { io } = ctx;
+  const json = opts.json === true || opts.output === 'json';
+  let emu: RunningEmulator;
+  try {
+    emu = await startEmulator({
+      host: opts.host,
+      port: opts.port,
+      ...(opts.config !== undefined ? { config: opts.config } : {}),
+      ...(opts.dataDir !== undefined ? { dataDir: opts.dataDir } : {}),
+      log: (line) => {
+        if (!opts.quiet) io.err.write(`${line}\n`);
+      },
+    });
+  } catch (error) {
+    if (error instanceof FixtureError) throw new UsageError(error.message);
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
+      throw new UsageError(`cannot listen on ${opts.host}:${opts.port} (${code}); choose another --host or --port`);
+    }
+    throw error;
+  }
+
+  if (json) io.out.write(`${JSON.stringify({ baseUrl: emu.baseUrl, deliveryUrl: emu.deliveryUrl })}\n`);
+  else io.out.write(readyText(emu, opts));
+
+  await new Promise<void>((resolve) => {
+    if (ctx.signal.aborted) resolve();
+    else ctx.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  if (!opts.quiet) io.err.write('stopping: waiting for in-flight requests to finish\n');
+  await emu.close();
+  if (!opts.quiet) io.err.write('emulator stopped\n');
+}
+
+function readyText(emu: RunningEmulator, opts: StartOptions): string {
+  const lines = [
+    'Asset Hosting Service emulator is running.',
+    '',
+    `  API (--base-url)          ${emu.baseUrl}`,
+    `  Delivery (--delivery-url) ${emu.deliveryUrl}`,
+    `  Data                      ${opts.dataDir ? `${opts.dataDir} (kept across restarts)` : 'in memory (gone when it stops)'}`,
+    '',
+  ];
+  for (const domain of emu.fixture.domains) lines.push(...domainLines(domain));
+  const first = emu.fixture.domains[0]!;
+  const key = first.apiKeys[0]?.key;
+  lines.push(
+    'Try:',
+    `  curl -H "apikey: ${key ?? 'KEY'}" ${emu.baseUrl}/api/v2/${first.domainId}/va`,
+    '',
+    'Press Ctrl-C to stop.',
+    '',
+  );
+  return lines.join('\n');
+}
+
+function domainLines(domain: Fixture['domains'][number]): string[] {
+  const actors = domain.users.filter((user) => user.active && (user.role === 'owner' || user.role === 'admin'));
+  return [
+    `  Domain (--domain)         ${domain.domainId}`,
+    `  API key                   ${domain.apiKeys.map((key) => (key.envId ? `${key.key} (${key.envId} only)` : key.key)).join(', ') || '(none)'}`,
+    `  User (--user)             ${actors.map((user) => `${user.email} (${user.role})`).join(', ') || '(no active admin or owner)'}`,
+    `  Environments (--env)      ${domain.environments.join(', ')}`,
+    `  Platforms (--platform)    ${domain.targetPlatforms.join(', ')}`,
+    `  Asset types               ${domain.assetTypes.filter((type) => type.active).map((type) => (type.name ? `${type.code} (${type.name})` : type.code)).join(', ')}`,
+    '',
+  ];
+}

@@ -1,0 +1,30 @@
+// What a handler works with: the request, the caller's domain and key, the
+// domain's data, and the emulator (store, fixture, URLs).
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ApiKeyFixture, DomainFixture, Fixture } from './fixture.js';
+import type { DomainState } from './state.js';
+import type { Store } from './store.js';
+
+export interface Emulator {
+  readonly fixture: Fixture;
+  readonly store: Store;
+  /** Where the API is served, e.g. http://127.0.0.1:PORT */
+  baseUrl: string;
+  /** Where the delivery network is served (the same server). */
+  deliveryUrl: string;
+  /** Channels and collection environments with a deployment running. */
+  readonly midDeployment: Set<string>;
+  log(line: string): void;
+}
+
+export interface RequestContext {
+  emu: Emulator;
+  req: IncomingMessage;
+  res: ServerResponse;
+  url: URL;
+  query: URLSearchParams;
+  domainId: string;
+  domain: DomainFixture;
+  data: DomainState;
+  key: ApiKeyFixture;
+}

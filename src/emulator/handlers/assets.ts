@@ -1,0 +1,153 @@
+// Virtual assets: create, get, list, search, update, delete, asset-urls,
+// version-count (spec, Endpoints > Virtual assets).
+import { decideAssetDelete } from '../../rules/index.js';
+import { assetCreateBody, assetUpdateBody, deleteBody } from '../../rules/schemas.js';
+import type { RequestContext } from '../context.js';
+import { paginate, readJson, sendEmpty, sendJson, type Router } from '../http.js';
+import { fail, problem } from '../problem.js';
+import type { AssetRecord } from '../state.js';
+import { activeAssetType, check, findAsset, now, requireActingUser } from './common.js';
+import { assetUrlEntries } from './versions.js';
+
+/** The asset object of responses: no `description` (spec), no internal fields. */
+export function assetView(asset: AssetRecord) {
+  return {
+    assetId: asset.assetId,
+    assetName: asset.assetName,
+    assetType: asset.assetType,
+    secured: asset.secured,
+    localCacheControl: asset.localCacheControl,
+    localCacheMaxAge: asset.localCacheMaxAge,
+    createdBy: asset.createdBy,
+    updatedBy: asset.updatedBy,
+    active: asset.active,
+    createdAt: asset.createdAt,
+    updatedAt: asset.updatedAt,
+  };
+}
+
+function searchHit(ctx: RequestContext, asset: AssetRecord) {
+  return {
+    _id: asset.assetId,
+    _score: null,
+    _source: {
+      assetId: asset.assetId,
+      assetName: asset.assetName,
+      assetType: asset.assetType,
+      description: asset.description ?? '',
+      secured: asset.secured,
+      active: asset.active,
+      domain: ctx.domainId,
+      createdAt: asset.createdAt,
+      updatedAt: asset.updatedAt,
+    },
+  };
+}
+
+export function registerAssets(router: Router<RequestContext>): void {
+  router.add('POST', '/va', async (ctx) => {
+    const body = check(assetCreateBody, await readJson(ctx.req));
+    requireActingUser(ctx, body.createdBy, 'createdBy');
+    requireActingUser(ctx, body.updatedBy, 'updatedBy');
+    if (!activeAssetType(ctx, body.assetType)) {
+      throw problem(404, `Asset type ${body.assetType} not found or not active in domain ${ctx.domainId}`);
+    }
+    if (ctx.data.assets[body.assetId]) throw problem(409, `Virtual Asset id ${body.assetId} is already in use; choose another assetId`);
+    const at = now();
+    const asset: AssetRecord = {
+      assetId: body.assetId,
+      assetName: body.assetName,
+      assetType: body.assetType,
+      secured: body.secured ?? true,
+      localCacheControl: body.localCacheControl ?? false,
+      localCacheMaxAge: body.localCacheMaxAge ?? 30,
+      createdBy: body.createdBy,
+      updatedBy: body.updatedBy ?? body.createdBy,
+      active: true,
+      createdAt: at,
+      updatedAt: at,
+      sequences: {},
+    };
+    if (body.description !== undefined) asset.description = body.description;
+    ctx.data.assets[asset.assetId] = asset;
+    await ctx.emu.store.commit();
+    sendJson(ctx.res, 201, assetView(asset));
+  });
+
+  router.add('GET', '/va', async (ctx) => {
+    const all = Object.values(ctx.data.assets).map(assetView);
+    sendJson(ctx.res, 200, paginate(all, ctx.query));
+  });
+
+  // Search: plain-text match on assetId, assetName and description (emulator.md).
+  router.add('GET', '/va/search', async (ctx) => {
+    const text = (ctx.query.get('text') ?? '').trim().toLowerCase();
+    const matches = Object.values(ctx.data.assets).filter(
+      (asset) =>
+        text === '' ||
+        asset.assetId.toLowerCase().includes(text) ||
+        asset.assetName.toLowerCase().includes(text) ||
+        (asset.description ?? '').toLowerCase().includes(text),
+    );
+    const page = paginate(matches, ctx.query, 'page');
+    sendJson(ctx.res, 200, { results: { pageSize: page.pageSize, total: page.totalResults, hits: page.results.map((asset) => searchHit(ctx, asset)) } });
+  });
+
+  router.add('GET', '/va/:assetId', async (ctx, { assetId }) => {
+    sendJson(ctx.res, 200, assetView(findAsset(ctx, assetId!)));
+  });
+
+  router.add('PUT', '/va/:assetId', async (ctx, { assetId }) => {
+    const asset = findAsset(ctx, assetId!);
+    const body = check(assetUpdateBody, await readJson(ctx.req));
+    requireActingUser(ctx, body.updatedBy, 'updatedBy');
+    if (!activeAssetType(ctx, body.assetType)) {
+      throw problem(404, `Asset type ${body.assetType} not found or not active in domain ${ctx.domainId}`);
+    }
+    // assetType is required but cannot actually change (spec): the stored one stays.
+    if (body.assetName !== undefined) asset.assetName = body.assetName;
+    if (body.description !== undefined) asset.description = body.description;
+    if (body.localCacheControl !== undefined) asset.localCacheControl = body.localCacheControl;
+    if (body.localCacheMaxAge !== undefined) asset.localCacheMaxAge = body.localCacheMaxAge;
+    if (body.active !== undefined) asset.active = body.active;
+    asset.updatedBy = body.updatedBy;
+    asset.updatedAt = now();
+    await ctx.emu.store.commit();
+    sendJson(ctx.res, 200, assetView(asset));
+  });
+
+  router.add('DELETE', '/va/:assetId', async (ctx, { assetId }) => {
+    const asset = findAsset(ctx, assetId!);
+    const body = check(deleteBody, await readJson(ctx.req));
+    requireActingUser(ctx, body.deletedBy, 'deletedBy');
+    const versionCount = Object.keys(ctx.data.versions[asset.assetId] ?? {}).length;
+    const decision = decideAssetDelete(asset.assetId, versionCount);
+    if (!decision.ok) fail(decision);
+    delete ctx.data.assets[asset.assetId];
+    delete ctx.data.versions[asset.assetId];
+    delete ctx.data.channels[asset.assetId];
+    await ctx.emu.store.commit();
+    sendEmpty(ctx.res, 204);
+  });
+
+  router.add('GET', '/va/:assetId/asset-urls', async (ctx, { assetId }) => {
+    const asset = findAsset(ctx, assetId!);
+    const state = ctx.query.get('state') || undefined;
+    const entries = assetUrlEntries(ctx, asset, {
+      platform: ctx.query.get('targetPlatform') || undefined,
+      envId: ctx.query.get('envId') || undefined,
+      // Without `state`, OFFLINE records are left out; with it, an exact match (emulator.md).
+      accept: (recordState) => (state === undefined ? recordState !== 'OFFLINE' : recordState === state),
+    });
+    sendJson(ctx.res, 200, paginate(entries, ctx.query));
+  });
+
+  router.add('GET', '/va/:assetId/version-count', async (ctx, { assetId }) => {
+    const asset = findAsset(ctx, assetId!);
+    const active = ctx.query.get('active');
+    if (active !== null && active !== 'true' && active !== 'false') throw problem(400, `active must be true or false (got ${active})`);
+    const versions = Object.values(ctx.data.versions[asset.assetId] ?? {});
+    const counts = versions.filter((version) => active === null || version.active === (active === 'true')).length;
+    sendJson(ctx.res, 200, { counts });
+  });
+}

@@ -1,0 +1,354 @@
+// Collections (create, get, list, update, delete, restore, purge) and their
+// deployments (deploy, reconcile, status, per-env URL, undeploy). Decisions
+// come from src/rules; this file holds the data and applies them.
+import {
+  decideCollectionCreate,
+  decideCollectionDelete,
+  decideCollectionDeploy,
+  decideCollectionGet,
+  decideCollectionPurge,
+  decideCollectionReconcile,
+  decideCollectionRestore,
+  decideCollectionUndeploy,
+  decideCollectionUpdate,
+  decideDeployedUrl,
+  decideDeploymentStatus,
+  resolveCollectionDeployEnv,
+  type CollectionSnapshot,
+} from '../../rules/index.js';
+import { collectionCreateBody, collectionDeployBody, collectionUpdateBody, deleteBody, restoreBody } from '../../rules/schemas.js';
+import { z } from 'zod';
+import type { RequestContext } from '../context.js';
+import { paginate, readJson, sendJson, type Router } from '../http.js';
+import { fail, failWith, problem } from '../problem.js';
+import type { CollectionRecord } from '../state.js';
+import { check, knownAssetType, now, requireActingUser, requireAnyActingUser, requireEnvironment, requireKeyScope } from './common.js';
+
+export function collectionSnapshot(ctx: RequestContext, collectionId: string): CollectionSnapshot | undefined {
+  const collection = ctx.data.collections[collectionId];
+  if (!collection) return undefined;
+  const deployments: CollectionSnapshot['deployments'] = {};
+  for (const [envId, record] of Object.entries(ctx.data.collectionDeployments[collectionId] ?? {})) deployments[envId] = record.state;
+  return {
+    collectionId,
+    deleted: collection.deleted,
+    deployable: collection.deployable,
+    editable: collection.editable,
+    itemCount: collection.assetItems.length,
+    maxAssets: collection.maxAssets,
+    deployments,
+  };
+}
+
+/** The collection object of responses: never `secured` (spec). */
+export function collectionView(collection: CollectionRecord) {
+  return {
+    collectionId: collection.collectionId,
+    domainId: collection.domainId,
+    collectionName: collection.collectionName,
+    ...(collection.description !== undefined ? { description: collection.description } : {}),
+    allowedAssetTypes: collection.allowedAssetTypes,
+    maxAssets: collection.maxAssets,
+    editable: collection.editable,
+    deployable: collection.deployable,
+    ...(collection.anchorAsset !== undefined ? { anchorAsset: collection.anchorAsset } : {}),
+    assetItems: collection.assetItems,
+    targetPlatform: collection.targetPlatform,
+    createdBy: collection.createdBy,
+    updatedBy: collection.updatedBy,
+    deleted: collection.deleted,
+    deletedAt: collection.deletedAt,
+    localCacheControl: collection.localCacheControl,
+    localCacheMaxAge: collection.localCacheMaxAge,
+    createdAt: collection.createdAt,
+    updatedAt: collection.updatedAt,
+  };
+}
+
+/** Delivery path of a collection's document, relative to {deliveryUrl}/api/vi. */
+export function collectionDeliveryPath(domainId: string, collectionId: string, envId: string): string {
+  return `/${[domainId, 'vc', collectionId, envId].map(encodeURIComponent).join('/')}`;
+}
+
+function collectionDownloadUrl(ctx: RequestContext, collectionId: string, envId: string): string {
+  return `${ctx.emu.deliveryUrl}/api/vi${collectionDeliveryPath(ctx.domainId, collectionId, envId)}`;
+}
+
+function collectionKey(domainId: string, collectionId: string, envId: string): string {
+  return JSON.stringify(['collection', domainId, collectionId, envId]);
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+const optionalEmail = z.string({ error: 'must be an e-mail address' }).regex(/^[^\s@]+@[^\s@]+$/, { error: 'must be an e-mail address' }).optional();
+const reconcileBody = z.object({ createdBy: optionalEmail, updatedBy: optionalEmail });
+const undeployRequest = z.object({ updatedBy: optionalEmail });
+
+export function registerCollections(router: Router<RequestContext>): void {
+  router.add('POST', '/vc', async (ctx) => {
+    const body = check(collectionCreateBody(ctx.emu.fixture.maxAssetsCeiling), await readJson(ctx.req));
+    requireActingUser(ctx, body.createdBy, 'createdBy');
+    requireActingUser(ctx, body.updatedBy, 'updatedBy');
+    const unknownTypes = body.allowedAssetTypes.filter((code) => !knownAssetType(ctx, code));
+    if (unknownTypes.length > 0) {
+      throw problem(400, `allowedAssetTypes: asset type ${unknownTypes.join(', ')} not found in domain ${ctx.domainId}; use ${ctx.domain.assetTypes.map((type) => type.code).join(', ')}`);
+    }
+    const targetPlatform = body.targetPlatform ?? 'generic';
+    if (!ctx.domain.targetPlatforms.includes(targetPlatform)) {
+      throw problem(400, `targetPlatform ${targetPlatform} not found in domain ${ctx.domainId}; use one of ${ctx.domain.targetPlatforms.join(', ')}`);
+    }
+    const decision = decideCollectionCreate(body.collectionId, collectionSnapshot(ctx, body.collectionId));
+    if (!decision.ok) fail(decision);
+    const at = now();
+    const collection: CollectionRecord = {
+      collectionId: body.collectionId,
+      domainId: ctx.domainId,
+      collectionName: body.collectionName,
+      allowedAssetTypes: [...new Set(body.allowedAssetTypes)],
+      maxAssets: body.maxAssets ?? ctx.emu.fixture.maxAssetsCeiling,
+      editable: body.editable ?? true,
+      deployable: body.deployable ?? true,
+      assetItems: [],
+      targetPlatform,
+      secured: body.secured ?? true,
+      createdBy: body.createdBy,
+      updatedBy: body.updatedBy ?? body.createdBy,
+      deleted: false,
+      deletedAt: null,
+      everDeployed: false,
+      localCacheControl: body.localCacheControl ?? false,
+      localCacheMaxAge: body.localCacheMaxAge ?? 30,
+      createdAt: at,
+      updatedAt: at,
+    };
+    if (body.description !== undefined) collection.description = body.description;
+    if (body.anchorAsset !== undefined) collection.anchorAsset = body.anchorAsset;
+    ctx.data.collections[collection.collectionId] = collection;
+    await ctx.emu.store.commit();
+    sendJson(ctx.res, decision.status, collectionView(collection));
+  });
+
+  router.add('GET', '/vc', async (ctx) => {
+    sendJson(ctx.res, 200, paginate(Object.values(ctx.data.collections).map(collectionView), ctx.query));
+  });
+
+  router.add('GET', '/vc/:collectionId', async (ctx, { collectionId }) => {
+    const decision = decideCollectionGet(collectionId!, collectionSnapshot(ctx, collectionId!));
+    if (!decision.ok) fail(decision);
+    sendJson(ctx.res, 200, collectionView(ctx.data.collections[collectionId!]!));
+  });
+
+  router.add('PATCH', '/vc/:collectionId', async (ctx, { collectionId }) => {
+    const raw = await readJson(ctx.req);
+    const decision = decideCollectionUpdate(collectionId!, collectionSnapshot(ctx, collectionId!), raw);
+    if (!decision.ok) fail(decision);
+    const body = check(collectionUpdateBody(ctx.emu.fixture.maxAssetsCeiling), raw);
+    // updatedBy is not enforced: without it any active admin/owner of the domain will do (spec).
+    if (body.updatedBy !== undefined) requireActingUser(ctx, body.updatedBy, 'updatedBy');
+    else requireAnyActingUser(ctx);
+    // Re-decided synchronously with the validated body, then applied.
+    const collection = ctx.data.collections[collectionId!]!;
+    const again = decideCollectionUpdate(collectionId!, collectionSnapshot(ctx, collectionId!), raw);
+    if (!again.ok) fail(again);
+    if (body.anchorAsset !== undefined && body.anchorAsset !== '' && !collection.assetItems.includes(body.anchorAsset)) {
+      throw problem(400, `anchorAsset: item ${body.anchorAsset} not found in collection ${collectionId}; name one of its items`);
+    }
+    if (body.collectionName !== undefined) collection.collectionName = body.collectionName;
+    if (body.description !== undefined) collection.description = body.description;
+    if (body.maxAssets !== undefined) collection.maxAssets = body.maxAssets;
+    if (body.editable !== undefined) collection.editable = body.editable;
+    if (body.deployable !== undefined) collection.deployable = body.deployable;
+    if (body.anchorAsset !== undefined) {
+      if (body.anchorAsset === '') delete collection.anchorAsset;
+      else collection.anchorAsset = body.anchorAsset;
+    }
+    if (body.localCacheControl !== undefined) collection.localCacheControl = body.localCacheControl;
+    if (body.localCacheMaxAge !== undefined) collection.localCacheMaxAge = body.localCacheMaxAge;
+    collection.updatedBy = body.updatedBy ?? collection.updatedBy;
+    collection.updatedAt = now();
+    await ctx.emu.store.commit();
+    sendJson(ctx.res, 200, collectionView(collection));
+  });
+
+  router.add('DELETE', '/vc/:collectionId', async (ctx, { collectionId }) => {
+    const raw = await readJson(ctx.req);
+    if (!ctx.data.collections[collectionId!]) failWith(decideCollectionDelete(collectionId!, undefined));
+    const body = check(deleteBody, raw);
+    requireActingUser(ctx, body.deletedBy, 'deletedBy');
+    const decision = decideCollectionDelete(collectionId!, collectionSnapshot(ctx, collectionId!));
+    if (!decision.ok) fail(decision);
+    const collection = ctx.data.collections[collectionId!]!;
+    const at = now();
+    collection.deleted = true;
+    collection.deletedAt = at;
+    collection.deletedBy = body.deletedBy;
+    collection.updatedAt = at;
+    await ctx.emu.store.commit();
+    sendJson(ctx.res, decision.status, { message: decision.message });
+  });
+
+  router.add('POST', '/vc/:collectionId/restore', async (ctx, { collectionId }) => {
+    const raw = await readJson(ctx.req);
+    if (!ctx.data.collections[collectionId!]) failWith(decideCollectionRestore(collectionId!, undefined));
+    const body = check(restoreBody, raw);
+    requireActingUser(ctx, body.createdBy, 'createdBy');
+    const decision = decideCollectionRestore(collectionId!, collectionSnapshot(ctx, collectionId!));
+    if (!decision.ok) fail(decision);
+    const collection = ctx.data.collections[collectionId!]!;
+    collection.deleted = false;
+    collection.deletedAt = null;
+    delete collection.deletedBy;
+    collection.updatedBy = body.createdBy;
+    collection.updatedAt = now();
+    await ctx.emu.store.commit();
+    sendJson(ctx.res, decision.status, { message: decision.message });
+  });
+
+  router.add('POST', '/vc/:collectionId/purge', async (ctx, { collectionId }) => {
+    const raw = await readJson(ctx.req);
+    if (!ctx.data.collections[collectionId!]) failWith(decideCollectionPurge(collectionId!, undefined, []));
+    const body = check(restoreBody, raw);
+    requireActingUser(ctx, body.createdBy, 'createdBy');
+    const collection = ctx.data.collections[collectionId!]!;
+    const parents = collection.assetItems.flatMap((itemId) => {
+      const item = ctx.data.items[itemId];
+      return item ? [{ assetItemId: itemId, parentCollections: item.parentCollections }] : [];
+    });
+    const decision = decideCollectionPurge(collectionId!, collectionSnapshot(ctx, collectionId!), parents);
+    if (!decision.ok) fail(decision);
+    const blobs: string[] = [];
+    for (const effect of decision.effects) {
+      if (effect.kind === 'removeDeployments') {
+        const records = ctx.data.collectionDeployments[collectionId!];
+        for (const envId of effect.envIds) delete records?.[envId];
+      } else if (effect.kind === 'removeItems') {
+        for (const itemId of effect.itemIds) {
+          const item = ctx.data.items[itemId];
+          if (item) blobs.push(item.blobId);
+          delete ctx.data.items[itemId];
+        }
+      } else if (effect.kind === 'detachItems') {
+        for (const itemId of effect.itemIds) {
+          const item = ctx.data.items[itemId];
+          if (item) item.parentCollections = item.parentCollections.filter((parent) => parent !== collectionId);
+        }
+      }
+    }
+    delete ctx.data.collectionDeployments[collectionId!];
+    delete ctx.data.collections[collectionId!];
+    await ctx.emu.store.commit();
+    for (const blobId of blobs) await ctx.emu.store.removeBlob(blobId);
+    sendJson(ctx.res, decision.status, { message: decision.message });
+  });
+
+  // --- deployments -----------------------------------------------------------
+
+  router.add('POST', '/vc/:collectionId/deployments', async (ctx, { collectionId }) => {
+    const cid = collectionId!;
+    const raw = await readJson(ctx.req);
+    if (ctx.query.get('reconcile') === 'true') {
+      const body = check(reconcileBody, raw);
+      const decision = decideCollectionReconcile(cid, collectionSnapshot(ctx, cid), body.createdBy);
+      if (!decision.ok) fail(decision);
+      requireActingUser(ctx, body.createdBy, 'createdBy');
+      const at = now();
+      for (const effect of decision.effects) {
+        if (effect.kind !== 'redeploy') continue;
+        for (const envId of effect.envIds) {
+          const record = ctx.data.collectionDeployments[cid]?.[envId];
+          if (record) {
+            record.updatedAt = at;
+            record.updatedBy = body.createdBy!;
+          }
+        }
+      }
+      await ctx.emu.store.commit();
+      sendJson(ctx.res, decision.status, { message: decision.message });
+      return;
+    }
+    const snapshot = collectionSnapshot(ctx, cid);
+    if (!snapshot || snapshot.deleted) failWith(decideCollectionDeploy(cid, snapshot, { envId: '' }));
+    const resolved = resolveCollectionDeployEnv(ctx.key.envId, typeof raw.envId === 'string' ? raw.envId : undefined);
+    if (!resolved.ok) fail(resolved);
+    const envId = requireEnvironment(ctx, resolved.envId, 400);
+    const body = check(collectionDeployBody, raw);
+    const request = {
+      envId,
+      ...(body.state !== undefined ? { state: body.state } : {}),
+      ...(body.createdBy !== undefined ? { createdBy: body.createdBy } : {}),
+      ...(body.updatedBy !== undefined ? { updatedBy: body.updatedBy } : {}),
+    };
+    const key = collectionKey(ctx.domainId, cid, envId);
+    if (ctx.emu.midDeployment.has(key)) throw problem(500, `Collection ${cid} is already mid-deployment in ${envId}; wait for it to finish and try again`);
+    let decision = decideCollectionDeploy(cid, collectionSnapshot(ctx, cid), request);
+    if (!decision.ok) fail(decision);
+    requireActingUser(ctx, body.createdBy, 'createdBy');
+    requireActingUser(ctx, body.updatedBy, 'updatedBy');
+    const delay = ctx.emu.fixture.deployDelayMs;
+    if (delay > 0) {
+      ctx.emu.midDeployment.add(key);
+      try {
+        await sleep(delay);
+      } finally {
+        ctx.emu.midDeployment.delete(key);
+      }
+      decision = decideCollectionDeploy(cid, collectionSnapshot(ctx, cid), request);
+      if (!decision.ok) fail(decision);
+    }
+    const at = now();
+    const records = (ctx.data.collectionDeployments[cid] ??= {});
+    const actor = body.updatedBy ?? body.createdBy ?? '';
+    const existing = records[envId];
+    if (existing) {
+      existing.state = decision.next;
+      existing.updatedBy = actor;
+      existing.updatedAt = at;
+    } else {
+      records[envId] = { state: decision.next, createdBy: body.createdBy ?? actor, updatedBy: actor, createdAt: at, updatedAt: at };
+    }
+    if (decision.next === 'LIVE') ctx.data.collections[cid]!.everDeployed = true;
+    await ctx.emu.store.commit();
+    if (decision.next === 'LIVE') sendJson(ctx.res, decision.status, { downloadUrl: collectionDownloadUrl(ctx, cid, envId) });
+    else sendJson(ctx.res, decision.status, { message: decision.message });
+  });
+
+  router.add('GET', '/vc/:collectionId/deployments', async (ctx, { collectionId }) => {
+    const cid = collectionId!;
+    const collection = ctx.data.collections[cid];
+    const decision = decideDeploymentStatus(cid, collectionSnapshot(ctx, cid), collection?.everDeployed ?? false);
+    if (!decision.ok) fail(decision);
+    const records = ctx.data.collectionDeployments[cid] ?? {};
+    const items = ctx.domain.environments.map((envId) => {
+      const state = records[envId]?.state;
+      const ids = [...collection!.assetItems];
+      return { envId, live: state === 'LIVE' ? ids : [], offline: state === 'OFFLINE' ? ids : [], undeployed: state === undefined ? ids : [] };
+    });
+    sendJson(ctx.res, 200, { collectionId: cid, collectionName: collection!.collectionName, items });
+  });
+
+  router.add('GET', '/vc/:collectionId/deployments/:envId', async (ctx, { collectionId, envId }) => {
+    const decision = decideDeployedUrl(collectionId!, collectionSnapshot(ctx, collectionId!), envId!);
+    if (!decision.ok) fail(decision);
+    sendJson(ctx.res, 200, { downloadUrl: collectionDownloadUrl(ctx, collectionId!, envId!) });
+  });
+
+  router.add('DELETE', '/vc/:collectionId/deployments/:envId', async (ctx, { collectionId, envId }) => {
+    const cid = collectionId!;
+    const raw = await readJson(ctx.req);
+    const snapshot = collectionSnapshot(ctx, cid);
+    if (!snapshot || snapshot.deleted) failWith(decideCollectionUndeploy(cid, snapshot, envId!));
+    requireKeyScope(ctx, envId!);
+    const body = check(undeployRequest, raw);
+    const decision = decideCollectionUndeploy(cid, snapshot, envId!, body.updatedBy);
+    if (!decision.ok) fail(decision);
+    requireActingUser(ctx, body.updatedBy, 'updatedBy');
+    for (const effect of decision.effects) {
+      if (effect.kind !== 'removeDeployments') continue;
+      for (const env of effect.envIds) delete ctx.data.collectionDeployments[cid]?.[env];
+    }
+    await ctx.emu.store.commit();
+    sendJson(ctx.res, decision.status, { message: decision.message });
+  });
+}

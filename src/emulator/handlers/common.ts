@@ -1,0 +1,165 @@
+// Helpers shared by the handlers: body validation with the rules' schemas,
+// the acting-user check, lookups that answer 404, uploads.
+import { extname } from 'node:path';
+import type { z } from 'zod';
+import { fieldLabel, validate } from '../../rules/schemas.js';
+import type { RequestContext } from '../context.js';
+import type { AssetTypeFixture } from '../fixture.js';
+import { isMultipart, parseMultipart, type MultipartBody, type UploadedFile } from '../multipart.js';
+import { problem } from '../problem.js';
+import { storedBytes, type AssetRecord } from '../state.js';
+
+export function now(): string {
+  return new Date().toISOString();
+}
+
+/** Validates a body with one of the rules' schemas; 400 with every issue otherwise. */
+export function check<T extends z.ZodType>(schema: T, value: unknown, status = 400): z.infer<T> {
+  const result = validate(schema, value, fieldLabel);
+  if (!result.ok) throw problem(status, result.messages.join('; '));
+  return result.data;
+}
+
+export function isActingUser(ctx: RequestContext, email: string): boolean {
+  const wanted = email.toLowerCase();
+  return ctx.domain.users.some((user) => user.active && (user.role === 'owner' || user.role === 'admin') && user.email.toLowerCase() === wanted);
+}
+
+/** 400 unless `email` is an active admin or owner of the domain (spec, Authentication 4). */
+export function requireActingUser(ctx: RequestContext, email: string | undefined, field: string): void {
+  if (email === undefined) return;
+  if (!isActingUser(ctx, email)) {
+    throw problem(400, `${field} ${email} is not an active admin or owner of domain ${ctx.domainId}; use the e-mail of an active admin or owner`);
+  }
+}
+
+export function requireAnyActingUser(ctx: RequestContext): void {
+  if (!ctx.domain.users.some((user) => user.active && (user.role === 'owner' || user.role === 'admin'))) {
+    throw problem(400, `Domain ${ctx.domainId} has no active admin or owner to act as; send updatedBy`);
+  }
+}
+
+export function findAsset(ctx: RequestContext, assetId: string): AssetRecord {
+  const asset = ctx.data.assets[assetId];
+  if (!asset) throw problem(404, `Virtual Asset ${assetId} not found in domain ${ctx.domainId}`);
+  return asset;
+}
+
+/** Version paths need an existing, active asset (spec, Versions). */
+export function findActiveAsset(ctx: RequestContext, assetId: string): AssetRecord {
+  const asset = findAsset(ctx, assetId);
+  if (!asset.active) throw problem(404, `Virtual Asset ${assetId} not found: it is inactive; set active to true to use its versions`);
+  return asset;
+}
+
+export function requirePlatform(ctx: RequestContext, platform: string | null | undefined, field = 'targetPlatformId'): string {
+  if (!platform) throw problem(404, `Target platform not found: ${field} is required (one of ${ctx.domain.targetPlatforms.join(', ')})`);
+  if (!ctx.domain.targetPlatforms.includes(platform)) {
+    throw problem(404, `Target platform ${platform} not found in domain ${ctx.domainId}; use one of ${ctx.domain.targetPlatforms.join(', ')}`);
+  }
+  return platform;
+}
+
+export function requireEnvironment(ctx: RequestContext, envId: unknown, status = 404): string {
+  if (typeof envId !== 'string' || envId === '') throw problem(status, `Environment not found: envId is required (one of ${ctx.domain.environments.join(', ')})`);
+  if (!ctx.domain.environments.includes(envId)) {
+    throw problem(status, `Environment ${envId} not found in domain ${ctx.domainId}; use one of ${ctx.domain.environments.join(', ')}`);
+  }
+  return envId;
+}
+
+/** Environment-scoped keys act only in their own environment (403 otherwise). */
+export function requireKeyScope(ctx: RequestContext, envId: string): void {
+  if (ctx.key.envId !== undefined && ctx.key.envId !== envId) {
+    throw problem(403, `This API key is scoped to environment ${ctx.key.envId}; it cannot act in ${envId}`);
+  }
+}
+
+export function activeAssetType(ctx: RequestContext, code: string): AssetTypeFixture | undefined {
+  return ctx.domain.assetTypes.find((type) => type.code === code && type.active);
+}
+
+export function knownAssetType(ctx: RequestContext, code: string): AssetTypeFixture | undefined {
+  return ctx.domain.assetTypes.find((type) => type.code === code);
+}
+
+/** Decimal units with one decimal place: "512 B", "1.5 KB", "12.3 MB" (emulator.md). */
+export function formatSize(bytes: number): string {
+  if (bytes < 1000) return `${bytes} B`;
+  const units = ['KB', 'MB', 'GB', 'TB', 'PB'];
+  let value = bytes / 1000;
+  let unit = 0;
+  while (value >= 999.95 && unit < units.length - 1) {
+    value /= 1000;
+    unit += 1;
+  }
+  return `${value.toFixed(1)} ${units[unit]}`;
+}
+
+const MIME_BY_EXTENSION: Record<string, string> = {
+  '.json': 'application/json',
+  '.js': 'text/javascript',
+  '.zip': 'application/zip',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.svg': 'image/svg+xml',
+  '.txt': 'text/plain',
+  '.html': 'text/html',
+  '.css': 'text/css',
+  '.pdf': 'application/pdf',
+  '.mp4': 'video/mp4',
+  '.mp3': 'audio/mpeg',
+  '.wasm': 'application/wasm',
+};
+
+export function mimeTypeOf(file: UploadedFile): string {
+  if (file.mimeType && file.mimeType !== 'application/octet-stream') return file.mimeType;
+  return MIME_BY_EXTENSION[extname(file.fileName).toLowerCase()] ?? 'application/octet-stream';
+}
+
+/** Reads a multipart upload, the file streamed to a temp file, cut at the plan's upload limit. */
+export async function receiveUpload(ctx: RequestContext): Promise<MultipartBody> {
+  if (!isMultipart(ctx.req)) return { fields: {} };
+  const maxUploadBytes = ctx.domain.plan?.maxUploadBytes;
+  return parseMultipart(ctx.req, ctx.emu.store, maxUploadBytes === undefined ? {} : { maxFileBytes: maxUploadBytes });
+}
+
+/** The file checks of an upload: present (400), type allowed for the asset type (400). */
+export function checkFile(ctx: RequestContext, file: UploadedFile | undefined, assetType: string): UploadedFile {
+  if (!file || file.fileName === '') throw problem(400, 'No file uploaded: send the file in the multipart field assetFile');
+  const type = knownAssetType(ctx, assetType);
+  const allowed = type?.allowedExtensions;
+  if (allowed && allowed.length > 0) {
+    const extension = extname(file.fileName).toLowerCase();
+    if (!allowed.some((candidate) => candidate.toLowerCase() === extension)) {
+      throw problem(400, `File type ${extension || '(none)'} of ${file.fileName} is not allowed for asset type ${assetType}; allowed: ${allowed.join(', ')}`);
+    }
+  }
+  return file;
+}
+
+/** The plan limits (403): upload size, then the domain's storage. Call synchronously before recording the file. */
+export function checkPlan(ctx: RequestContext, file: UploadedFile): void {
+  const plan = ctx.domain.plan;
+  if (plan?.maxUploadBytes !== undefined && (file.truncated || file.size > plan.maxUploadBytes)) {
+    throw problem(403, `The file is larger than the plan's upload limit of ${plan.maxUploadBytes} bytes; upload a smaller file or raise the plan`);
+  }
+  if (plan?.maxStorageBytes !== undefined) {
+    const used = storedBytes(ctx.data);
+    if (used + file.size > plan.maxStorageBytes) {
+      throw problem(403, `The plan's storage limit of ${plan.maxStorageBytes} bytes is reached (${used} bytes stored); remove versions or items first`);
+    }
+  }
+}
+
+/** Runs `work` with the upload; discards the temp file when `work` fails before adopting it. */
+export async function withUpload<T>(ctx: RequestContext, body: MultipartBody, work: (file: UploadedFile | undefined) => Promise<T>): Promise<T> {
+  try {
+    return await work(body.file);
+  } catch (error) {
+    if (body.file) await ctx.emu.store.discard(body.file.pending);
+    throw error;
+  }
+}

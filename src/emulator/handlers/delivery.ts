@@ -1,0 +1,130 @@
+// The delivery network (served on the same port under /api/vi): a deployed
+// collection's document, its items' bytes, and deployed versions' bytes.
+// `apikey` is needed only for secured collections and assets (any valid key
+// of the domain); errors use the service's four-field body (emulator.md).
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { pipeline } from 'node:stream/promises';
+import type { Emulator } from '../context.js';
+import type { DomainFixture } from '../fixture.js';
+import { sendJson, type Router } from '../http.js';
+import { problem } from '../problem.js';
+import type { CollectionRecord, DomainState, ItemRecord, VersionRecord } from '../state.js';
+import { collectionDeliveryPath } from './collections.js';
+
+export interface DeliveryContext {
+  emu: Emulator;
+  req: IncomingMessage;
+  res: ServerResponse;
+  url: URL;
+  query: URLSearchParams;
+}
+
+function domainOf(ctx: DeliveryContext, domainId: string): { domain: DomainFixture; data: DomainState } {
+  const domain = ctx.emu.fixture.domains.find((candidate) => candidate.domainId === domainId);
+  const data = ctx.emu.store.state.domains[domainId];
+  if (!domain || !data) throw problem(404, `Nothing deployed at this path: domain ${domainId} not found`);
+  return { domain, data };
+}
+
+function requireKeyIfSecured(ctx: DeliveryContext, domain: DomainFixture, secured: boolean): void {
+  if (!secured) return;
+  const header = ctx.req.headers.apikey;
+  const presented = Array.isArray(header) ? header[0] : header;
+  if (!presented) throw problem(403, 'This content is secured; send an API key of its domain in the apikey header');
+  if (!domain.apiKeys.some((key) => key.key === presented)) throw problem(403, `Invalid apikey for domain ${domain.domainId}`);
+}
+
+function liveCollection(ctx: DeliveryContext, domainId: string, collectionId: string, envId: string) {
+  const { domain, data } = domainOf(ctx, domainId);
+  const collection = data.collections[collectionId];
+  if (!collection || collection.deleted || data.collectionDeployments[collectionId]?.[envId]?.state !== 'LIVE') {
+    throw problem(404, `Collection ${collectionId} not found LIVE in ${envId}; deploy it LIVE there first`);
+  }
+  requireKeyIfSecured(ctx, domain, collection.secured);
+  return { domain, data, collection };
+}
+
+function itemPath(domainId: string, collection: CollectionRecord, envId: string, item: ItemRecord): string {
+  return `${collectionDeliveryPath(domainId, collection.collectionId, envId)}/items/${encodeURIComponent(item.assetItemId)}/${encodeURIComponent(item.fileName || 'file')}`;
+}
+
+async function streamBlob(ctx: DeliveryContext, blobId: string, mimetype: string, fileName: string): Promise<void> {
+  const size = await ctx.emu.store.blobSize(blobId).catch(() => {
+    throw problem(404, `The file ${fileName} not found in the store`);
+  });
+  ctx.res.writeHead(200, {
+    'content-type': mimetype,
+    'content-length': size,
+    'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(fileName)}`,
+  });
+  if (ctx.req.method === 'HEAD') {
+    ctx.res.end();
+    return;
+  }
+  await pipeline(ctx.emu.store.openBlob(blobId), ctx.res).catch(() => ctx.res.destroy());
+}
+
+export function registerDelivery(router: Router<DeliveryContext>): void {
+  // The collection's downloadUrl: the delivery document, not a file.
+  router.add('GET', '/:domainId/vc/:collectionId/:envId', async (ctx, { domainId, collectionId, envId }) => {
+    const { data, collection } = liveCollection(ctx, domainId!, collectionId!, envId!);
+    const entries = collection.assetItems.flatMap((itemId) => {
+      const item = data.items[itemId];
+      if (!item) return [];
+      return [
+        {
+          assetItemId: item.assetItemId,
+          assetItemName: item.assetItemName,
+          downloadUrl: itemPath(domainId!, collection, envId!, item),
+          targetPlatform: collection.targetPlatform,
+          mimetype: item.mimetype,
+        },
+      ];
+    });
+    const anchor = entries.find((entry) => entry.assetItemId === collection.anchorAsset) ?? entries[0] ?? null;
+    sendJson(ctx.res, 200, {
+      downloadUrl: collectionDeliveryPath(domainId!, collection.collectionId, envId!),
+      anchorAsset: anchor,
+      assetItemUrls: entries,
+      collectionId: collection.collectionId,
+      domainId: domainId!,
+      envId: envId!,
+      secured: collection.secured,
+      localCacheControl: collection.localCacheControl,
+      localCacheMaxAge: collection.localCacheMaxAge,
+      targetPlatform: collection.targetPlatform,
+    });
+  });
+
+  router.add('GET', '/:domainId/vc/:collectionId/:envId/items/:itemId/:fileName', async (ctx, { domainId, collectionId, envId, itemId }) => {
+    const { data, collection } = liveCollection(ctx, domainId!, collectionId!, envId!);
+    const item = data.items[itemId!];
+    if (!item || !collection.assetItems.includes(item.assetItemId)) throw problem(404, `Item ${itemId} not found in collection ${collectionId}`);
+    await streamBlob(ctx, item.blobId, item.mimetype, item.fileName);
+  });
+
+  // A deployed version's bytes (asset-urls downloadUrl): LIVE or DEFAULT only.
+  router.add('GET', '/:domainId/va/:assetId/:platform/:envId/:versionId/:fileName', async (ctx, { domainId, assetId, platform, envId, versionId }) => {
+    const { domain, data } = domainOf(ctx, domainId!);
+    const asset = data.assets[assetId!];
+    const version = data.versions[assetId!]?.[versionId!];
+    const state = data.channels[assetId!]?.[platform!]?.[envId!]?.records[versionId!]?.state;
+    if (!asset || !version || version.targetPlatform !== platform || (state !== 'LIVE' && state !== 'DEFAULT')) {
+      throw problem(404, `Version ${versionId} of ${assetId} not found deployed (LIVE or DEFAULT) for ${platform} in ${envId}`);
+    }
+    requireKeyIfSecured(ctx, domain, asset.secured);
+    await streamBlob(ctx, version.blobId, version.mimetype, version.fileName);
+  });
+
+  // The channel's current Default version (a convenience of the emulator).
+  router.add('GET', '/:domainId/va/:assetId/:platform/:envId/default', async (ctx, { domainId, assetId, platform, envId }) => {
+    const { domain, data } = domainOf(ctx, domainId!);
+    const asset = data.assets[assetId!];
+    const records = data.channels[assetId!]?.[platform!]?.[envId!]?.records ?? {};
+    const versionId = Object.entries(records).find(([, record]) => record.state === 'DEFAULT')?.[0];
+    const version: VersionRecord | undefined = versionId ? data.versions[assetId!]?.[versionId] : undefined;
+    if (!asset || !version) throw problem(404, `No DEFAULT version of ${assetId} for ${platform} in ${envId}: not found`);
+    requireKeyIfSecured(ctx, domain, asset.secured);
+    await streamBlob(ctx, version.blobId, version.mimetype, version.fileName);
+  });
+}

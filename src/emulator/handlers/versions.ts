@@ -1,0 +1,355 @@
+// Versions (upload, get, list, delete, asset-urls), version deploy and asset
+// undeploy. Every state change is decided by src/rules; this file holds the
+// data and applies the decision.
+import { z } from 'zod';
+import {
+  applyVersionDeploy,
+  decideAssetUndeploy,
+  decideVersionDelete,
+  decideVersionDeploy,
+  nextVersionId,
+  type Allowed,
+  type ChannelSnapshot,
+  type DeploymentState,
+} from '../../rules/index.js';
+import { deployBody, undeployBody, versionUploadFields } from '../../rules/schemas.js';
+import type { RequestContext } from '../context.js';
+import { drain, paginate, readJson, sendEmpty, sendJson, type Router } from '../http.js';
+import { fail, Problem, problem } from '../problem.js';
+import type { AssetRecord, ChannelRecord, DeploymentRecord, VersionRecord } from '../state.js';
+import {
+  check,
+  checkFile,
+  checkPlan,
+  findActiveAsset,
+  findAsset,
+  formatSize,
+  mimeTypeOf,
+  now,
+  receiveUpload,
+  requireActingUser,
+  requireEnvironment,
+  requireKeyScope,
+  requirePlatform,
+  withUpload,
+} from './common.js';
+
+export function versionView(asset: AssetRecord, version: VersionRecord) {
+  return {
+    versionId: version.versionId,
+    version: version.version,
+    versionName: version.versionName,
+    targetPlatform: version.targetPlatform,
+    assetType: asset.assetType,
+    secured: asset.secured,
+    size: version.size,
+    fileName: version.fileName,
+    uploadStatus: 'Committed' as const,
+    createdBy: version.createdBy,
+    updatedBy: version.updatedBy,
+    active: version.active,
+    createdAt: version.createdAt,
+    updatedAt: version.updatedAt,
+  };
+}
+
+function deploymentView(asset: AssetRecord, version: VersionRecord, envId: string, record: DeploymentRecord) {
+  return {
+    version: version.version,
+    assetType: asset.assetType,
+    versionId: version.versionId,
+    versionName: version.versionName,
+    envId,
+    fallback: false,
+    lock: false,
+    state: record.state,
+    createdBy: record.createdBy,
+    updatedBy: record.updatedBy,
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
+    active: version.active,
+    secured: asset.secured,
+    size: version.size,
+    targetPlatform: version.targetPlatform,
+    uploadStatus: 'Committed',
+  };
+}
+
+/** Delivery path of a deployed version, relative to {deliveryUrl}/api/vi. */
+export function versionDeliveryPath(domainId: string, assetId: string, platform: string, envId: string, version: VersionRecord): string {
+  return `/${[domainId, 'va', assetId, platform, envId, version.versionId, version.fileName || 'file'].map(encodeURIComponent).join('/')}`;
+}
+
+export function channelKey(domainId: string, assetId: string, platform: string, envId: string): string {
+  return JSON.stringify(['channel', domainId, assetId, platform, envId]);
+}
+
+export function getChannel(ctx: RequestContext, assetId: string, platform: string, envId: string, create: boolean): ChannelRecord | undefined {
+  const byPlatform = ctx.data.channels[assetId] ?? (create ? (ctx.data.channels[assetId] = {}) : undefined);
+  const byEnv = byPlatform?.[platform] ?? (create && byPlatform ? (byPlatform[platform] = {}) : undefined);
+  return byEnv?.[envId] ?? (create && byEnv ? (byEnv[envId] = { records: {}, formerDefaults: [] }) : undefined);
+}
+
+function snapshotOf(channel: ChannelRecord | undefined, midDeployment: boolean): ChannelSnapshot {
+  const records: Record<string, DeploymentState> = {};
+  for (const [versionId, record] of Object.entries(channel?.records ?? {})) records[versionId] = record.state;
+  return { records, formerDefaults: [...(channel?.formerDefaults ?? [])], midDeployment };
+}
+
+export interface UrlFilter {
+  platform?: string;
+  envId?: string;
+  versionId?: string;
+  accept: (state: DeploymentState) => boolean;
+}
+
+/** Deployed URL entries of an asset (asset-urls), in platform, environment and version order. */
+export function assetUrlEntries(ctx: RequestContext, asset: AssetRecord, filter: UrlFilter) {
+  const versions = ctx.data.versions[asset.assetId] ?? {};
+  const entries = [];
+  const channels = ctx.data.channels[asset.assetId] ?? {};
+  const platforms = ctx.domain.targetPlatforms.filter((platform) => channels[platform] && (!filter.platform || filter.platform === platform));
+  for (const platform of platforms) {
+    for (const envId of ctx.domain.environments) {
+      if (filter.envId && filter.envId !== envId) continue;
+      const channel = channels[platform]?.[envId];
+      if (!channel) continue;
+      const rows = Object.entries(channel.records)
+        .filter(([versionId, record]) => (!filter.versionId || filter.versionId === versionId) && filter.accept(record.state) && versions[versionId])
+        .sort(([a], [b]) => versions[a]!.version - versions[b]!.version);
+      for (const [versionId, record] of rows) {
+        const version = versions[versionId]!;
+        const entry: Record<string, unknown> = {
+          assetId: asset.assetId,
+          version: version.version,
+          versionId,
+          versionName: version.versionName,
+          targetPlatform: platform,
+          assetType: asset.assetType,
+          secured: asset.secured,
+          state: record.state,
+          envId,
+        };
+        if (record.state !== 'OFFLINE') {
+          entry.downloadUrl = `${ctx.emu.deliveryUrl}/api/vi${versionDeliveryPath(ctx.domainId, asset.assetId, platform, envId, version)}`;
+        }
+        entries.push(entry);
+      }
+    }
+  }
+  return entries;
+}
+
+function findVersion(ctx: RequestContext, asset: AssetRecord, versionId: string): VersionRecord {
+  const version = ctx.data.versions[asset.assetId]?.[versionId];
+  if (!version) throw problem(404, `Version ${versionId} not found under Virtual Asset ${asset.assetId}`);
+  return version;
+}
+
+// The deploy body, with `intent` and `currentAssetIntent` left to the rules:
+// their statuses depend on the channel (404 on a first deploy, 400 after).
+const deployRequest = deployBody.extend({
+  intent: z.string({ error: 'must be a string' }).optional(),
+  currentAssetIntent: z.string({ error: 'must be a string' }).optional(),
+});
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+export function registerVersions(router: Router<RequestContext>): void {
+  router.add('POST', '/va/:assetId/versions', async (ctx, { assetId }) => {
+    findActiveAsset(ctx, assetId!);
+    const platform = requirePlatform(ctx, ctx.query.get('targetPlatformId'));
+    const upload = await receiveUpload(ctx);
+    const created = await withUpload(ctx, upload, async (file) => {
+      const fields = check(versionUploadFields, upload.fields);
+      requireActingUser(ctx, fields.createdBy, 'createdBy');
+      const asset = findActiveAsset(ctx, assetId!);
+      const uploaded = checkFile(ctx, file, asset.assetType);
+      checkPlan(ctx, uploaded);
+      const blobId = await ctx.emu.store.adopt(uploaded.pending);
+      try {
+        // Synchronous from here: the sequence and the storage total cannot race.
+        const current = findActiveAsset(ctx, assetId!);
+        checkPlan(ctx, uploaded);
+        const { versionId, version } = nextVersionId(platform, current.sequences[platform] ?? 0);
+        current.sequences[platform] = version;
+        const at = now();
+        const record: VersionRecord = {
+          versionId,
+          version,
+          versionName: fields.versionName,
+          targetPlatform: platform,
+          size: formatSize(uploaded.size),
+          sizeBytes: uploaded.size,
+          fileName: uploaded.fileName,
+          mimetype: mimeTypeOf(uploaded),
+          blobId,
+          createdBy: fields.createdBy,
+          updatedBy: fields.createdBy,
+          active: true,
+          createdAt: at,
+          updatedAt: at,
+        };
+        (ctx.data.versions[current.assetId] ??= {})[versionId] = record;
+        return { asset: current, record };
+      } catch (error) {
+        await ctx.emu.store.removeBlob(blobId);
+        throw error;
+      }
+    });
+    await ctx.emu.store.commit();
+    sendJson(ctx.res, 201, versionView(created.asset, created.record));
+  });
+
+  router.add('GET', '/va/:assetId/versions', async (ctx, { assetId }) => {
+    const asset = findActiveAsset(ctx, assetId!);
+    const all = Object.values(ctx.data.versions[asset.assetId] ?? {}).map((version) => versionView(asset, version));
+    sendJson(ctx.res, 200, paginate(all, ctx.query));
+  });
+
+  router.add('GET', '/va/:assetId/versions/:versionId', async (ctx, { assetId, versionId }) => {
+    const asset = findActiveAsset(ctx, assetId!);
+    sendJson(ctx.res, 200, versionView(asset, findVersion(ctx, asset, versionId!)));
+  });
+
+  router.add('DELETE', '/va/:assetId/versions/:versionId', async (ctx, { assetId, versionId }) => {
+    await drain(ctx.req);
+    const asset = findActiveAsset(ctx, assetId!);
+    const version = findVersion(ctx, asset, versionId!);
+    const channels = ctx.data.channels[asset.assetId]?.[version.targetPlatform] ?? {};
+    const refs = Object.entries(channels).flatMap(([envId, channel]) => {
+      const record = channel.records[version.versionId];
+      return record ? [{ envId, state: record.state }] : [];
+    });
+    const decision = decideVersionDelete(version.versionId, refs);
+    if (!decision.ok) fail(decision);
+    for (const channel of Object.values(channels)) delete channel.records[version.versionId];
+    delete ctx.data.versions[asset.assetId]![version.versionId];
+    await ctx.emu.store.commit();
+    await ctx.emu.store.removeBlob(version.blobId);
+    sendEmpty(ctx.res, 204);
+  });
+
+  // This version's records: every state, OFFLINE included (without downloadUrl).
+  router.add('GET', '/va/:assetId/versions/:versionId/asset-urls', async (ctx, { assetId, versionId }) => {
+    const asset = findActiveAsset(ctx, assetId!);
+    const version = findVersion(ctx, asset, versionId!);
+    const envId = ctx.query.get('envId') || undefined;
+    if (envId !== undefined) requireEnvironment(ctx, envId);
+    const entries = assetUrlEntries(ctx, asset, { versionId: version.versionId, platform: version.targetPlatform, ...(envId ? { envId } : {}), accept: () => true });
+    sendJson(ctx.res, 200, paginate(entries, ctx.query));
+  });
+
+  router.add('POST', '/va/:assetId/versions/:versionId/deploy', async (ctx, { assetId, versionId }) => {
+    const asset = findActiveAsset(ctx, assetId!);
+    const platform = requirePlatform(ctx, ctx.query.get('targetPlatformId'));
+    const raw = await readJson(ctx.req);
+    const envId = requireEnvironment(ctx, raw.envId);
+    requireKeyScope(ctx, envId);
+    const version = ctx.data.versions[asset.assetId]?.[versionId!];
+    if (!version || !version.active || version.targetPlatform !== platform) {
+      throw problem(404, `Version ${versionId} not found for platform ${platform} under Virtual Asset ${asset.assetId}${version && version.targetPlatform !== platform ? ` (it is a ${version.targetPlatform} version)` : ''}`);
+    }
+    const body = check(deployRequest, raw);
+    const request = {
+      versionId: version.versionId,
+      ...(body.intent !== undefined ? { intent: body.intent } : {}),
+      ...(body.createdBy !== undefined ? { createdBy: body.createdBy } : {}),
+      ...(body.updatedBy !== undefined ? { updatedBy: body.updatedBy } : {}),
+      ...(body.currentVersionId !== undefined ? { currentVersionId: body.currentVersionId } : {}),
+      ...(body.currentAssetIntent !== undefined ? { currentAssetIntent: body.currentAssetIntent } : {}),
+    };
+    const key = channelKey(ctx.domainId, asset.assetId, platform, envId);
+    const decide = () => decideVersionDeploy(snapshotOf(getChannel(ctx, asset.assetId, platform, envId, false), ctx.emu.midDeployment.has(key)), request);
+    let decision = decide();
+    if (!decision.ok) fail(decision);
+    requireActingUser(ctx, body.createdBy, 'createdBy');
+    requireActingUser(ctx, body.updatedBy, 'updatedBy');
+    const delay = ctx.emu.fixture.deployDelayMs;
+    if (delay > 0) {
+      // The channel is mid-deployment meanwhile: another deploy to it gets 500.
+      ctx.emu.midDeployment.add(key);
+      try {
+        await sleep(delay);
+      } finally {
+        ctx.emu.midDeployment.delete(key);
+      }
+      findActiveAsset(ctx, asset.assetId);
+      if (!ctx.data.versions[asset.assetId]?.[version.versionId]) throw problem(404, `Version ${version.versionId} not found under Virtual Asset ${asset.assetId}`);
+      decision = decide();
+      if (!decision.ok) fail(decision);
+    }
+    const record = applyDeploy(ctx, asset.assetId, platform, envId, version.versionId, decision, body.createdBy, body.updatedBy);
+    await ctx.emu.store.commit();
+    sendJson(ctx.res, decision.status, { assetVersion: deploymentView(asset, version, envId, record), message: decision.message ?? 'Deployment has been completed.' });
+  });
+
+  router.add('POST', '/va/:assetId/undeploy', async (ctx, { assetId }) => {
+    try {
+      const asset = findAsset(ctx, assetId!);
+      const raw = await readJson(ctx.req);
+      const envId = requireEnvironment(ctx, raw.envId);
+      const platforms = raw.targetPlatforms;
+      if (!Array.isArray(platforms) || platforms.length === 0) {
+        throw problem(404, `targetPlatforms must name at least one target platform (one of ${ctx.domain.targetPlatforms.join(', ')})`);
+      }
+      for (const platform of platforms) requirePlatform(ctx, typeof platform === 'string' ? platform : String(platform), 'targetPlatforms');
+      const body = check(undeployBody, raw);
+      requireKeyScope(ctx, envId);
+      const channels = ctx.data.channels[asset.assetId] ?? {};
+      const records = body.targetPlatforms.flatMap((platform) =>
+        Object.keys(channels[platform]?.[envId]?.records ?? {}).map((versionId) => ({ versionId, targetPlatform: platform })),
+      );
+      const decision = decideAssetUndeploy(envId, [...new Set(body.targetPlatforms)], records);
+      if (!decision.ok) fail(decision);
+      for (const effect of decision.effects) {
+        if (effect.kind !== 'removeRecords') continue;
+        for (const platform of effect.platforms) {
+          const channel = channels[platform]?.[effect.envId];
+          if (!channel) continue;
+          for (const [versionId, record] of Object.entries(channel.records)) {
+            // A removed Default lost the pointer: a promotion naming it later is a 409.
+            if (record.state === 'DEFAULT' && !channel.formerDefaults.includes(versionId)) channel.formerDefaults.push(versionId);
+          }
+          channel.records = {};
+        }
+      }
+      await ctx.emu.store.commit();
+      sendJson(ctx.res, decision.status, { message: decision.message ?? 'Asset Container undeployed successfully.', totalUndeployedVersions: decision.next.totalUndeployedVersions });
+    } catch (error) {
+      if (error instanceof Problem) throw error;
+      // The spec: undeploy's 500 may not be an error body of the usual shape.
+      throw new Problem(500, `Internal Server Error: ${(error as Error).message}`, true);
+    }
+  });
+}
+
+function applyDeploy(
+  ctx: RequestContext,
+  assetId: string,
+  platform: string,
+  envId: string,
+  versionId: string,
+  decision: Allowed<DeploymentState>,
+  createdBy: string | undefined,
+  updatedBy: string | undefined,
+): DeploymentRecord {
+  const channel = getChannel(ctx, assetId, platform, envId, true)!;
+  const next = applyVersionDeploy(snapshotOf(channel, false), versionId, decision);
+  const at = now();
+  const actor = updatedBy ?? createdBy ?? '';
+  for (const [id, state] of Object.entries(next.records)) {
+    const existing = channel.records[id];
+    if (!existing) {
+      channel.records[id] = { state, createdBy: createdBy ?? actor, updatedBy: actor, createdAt: at, updatedAt: at };
+    } else if (existing.state !== state || id === versionId) {
+      existing.state = state;
+      existing.updatedBy = actor;
+      existing.updatedAt = at;
+    }
+  }
+  channel.formerDefaults = next.formerDefaults;
+  return channel.records[versionId]!;
+}

@@ -1,0 +1,123 @@
+// The HTTP server: API under /api/v2/{domainId}/..., delivery under
+// /api/vi/..., both on one port. Authentication, routing, error bodies and
+// the request log live here; handlers/ hold the resources.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { RequestContext, Emulator } from './context.js';
+import { registerAssets } from './handlers/assets.js';
+import { registerCollections } from './handlers/collections.js';
+import { registerDelivery, type DeliveryContext } from './handlers/delivery.js';
+import { registerItems } from './handlers/items.js';
+import { registerVersions } from './handlers/versions.js';
+import { Router, sendJson, sendText } from './http.js';
+import { Problem, problem } from './problem.js';
+import { emptyDomainState } from './state.js';
+
+const API_PREFIX = /^\/api\/v2\/([^/]+)(\/.*)?$/;
+const DELIVERY_PREFIX = '/api/vi/';
+
+export interface EmulatorServer {
+  server: Server;
+  /** Stops accepting, lets in-flight requests finish, then resolves. */
+  close(): Promise<void>;
+}
+
+export function createEmulatorServer(emu: Emulator): EmulatorServer {
+  const api = new Router<RequestContext>();
+  registerAssets(api);
+  registerVersions(api);
+  registerCollections(api);
+  registerItems(api);
+  const delivery = new Router<DeliveryContext>();
+  registerDelivery(delivery);
+
+  let inFlight = 0;
+  let closing = false;
+  let onIdle: (() => void) | undefined;
+
+  const server = createServer({ requestTimeout: 0, keepAliveTimeout: 5_000 }, (req, res) => {
+    inFlight += 1;
+    const started = Date.now();
+    if (closing) res.setHeader('connection', 'close');
+    res.on('close', () => {
+      emu.log(`${req.method} ${req.url} ${res.statusCode} ${Date.now() - started}ms`);
+      inFlight -= 1;
+      if (inFlight === 0 && onIdle) onIdle();
+    });
+    void handle(emu, api, delivery, req, res);
+  });
+
+  return {
+    server,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        closing = true;
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeIdleConnections();
+        const whenIdle = () => server.closeIdleConnections();
+        if (inFlight === 0) whenIdle();
+        else onIdle = whenIdle;
+      }),
+  };
+}
+
+async function handle(emu: Emulator, api: Router<RequestContext>, delivery: Router<DeliveryContext>, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  try {
+    const url = new URL(req.url ?? '/', 'http://emulator.invalid');
+    const method = req.method ?? 'GET';
+    const path = url.pathname;
+    const apiMatch = API_PREFIX.exec(path);
+    if (apiMatch) {
+      const domainId = decodeURIComponent(apiMatch[1]!);
+      const rest = apiMatch[2] ?? '/';
+      const found = api.match(method, rest);
+      if (!('route' in found)) throw notRouted(method, path, found.methodMismatch);
+      const ctx = authenticate(emu, req, res, url, domainId);
+      await found.route.handler(ctx, found.params);
+      return;
+    }
+    if (path.startsWith(DELIVERY_PREFIX)) {
+      const found = delivery.match(method === 'HEAD' ? 'GET' : method, path.slice(DELIVERY_PREFIX.length - 1));
+      if (!('route' in found)) throw notRouted(method, path, found.methodMismatch);
+      await found.route.handler({ emu, req, res, url, query: url.searchParams }, found.params);
+      return;
+    }
+    if (path === '/' || path === '/healthz') {
+      sendJson(res, 200, { service: 'ahs-emulator', api: `${emu.baseUrl}/api/v2`, delivery: `${emu.deliveryUrl}/api/vi` });
+      return;
+    }
+    throw notRouted(method, path, false);
+  } catch (error) {
+    writeError(emu, res, error);
+  }
+}
+
+function notRouted(method: string, path: string, methodMismatch: boolean): Problem {
+  return methodMismatch ? problem(405, `Method ${method} is not allowed on ${path}`) : problem(404, `No endpoint ${method} ${path}: not found`);
+}
+
+/** Every API endpoint needs an `apikey` of the path's domain (spec, Authentication 1-2). */
+function authenticate(emu: Emulator, req: IncomingMessage, res: ServerResponse, url: URL, domainId: string): RequestContext {
+  const header = req.headers.apikey;
+  const presented = Array.isArray(header) ? header[0] : header;
+  if (!presented) throw problem(403, 'Missing apikey header; send the API key of the domain in the apikey header');
+  for (const domain of emu.fixture.domains) {
+    const key = domain.apiKeys.find((candidate) => candidate.key === presented);
+    if (!key) continue;
+    if (domain.domainId !== domainId) throw problem(403, `Invalid apikey for domain ${domainId}; the key belongs to another domain`);
+    const data = (emu.store.state.domains[domainId] ??= emptyDomainState());
+    return { emu, req, res, url, query: url.searchParams, domainId, domain, data, key };
+  }
+  throw problem(403, 'Invalid apikey; check the API key of the domain');
+}
+
+function writeError(emu: Emulator, res: ServerResponse, error: unknown): void {
+  const known = error instanceof Problem ? error : undefined;
+  if (!known) emu.log(`unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  const answer = known ?? problem(500, `Unexpected error: ${error instanceof Error ? error.message : String(error)}`);
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  if (answer.plainText) sendText(res, answer.status, answer.title);
+  else sendJson(res, answer.status, answer.body());
+}
