@@ -31,7 +31,7 @@ export function createProgress(io: IO, options: ProgressOptions): Progress {
   const interval = options.intervalMs ?? (live ? 100 : 5000);
   let total = options.total ?? 0;
   let done = 0;
-  let lastDraw = 0;
+  let lastDraw = live ? 0 : started;
   let drawn = false;
   let finished = false;
 

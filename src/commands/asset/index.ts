@@ -1,5 +1,74 @@
+import { Option } from 'commander';
 import type { RegisterGroup } from '../lazy.js';
+import { parsePositiveInt } from '../../program.js';
 
-export const registerAsset: RegisterGroup = (_program, _action) => {
-  // not yet implemented
+export const registerAsset: RegisterGroup = (program, action) => {
+  const asset = program.command('asset').description('virtual assets: create, read, update, delete, deployment status, undeploy');
+  asset
+    .command('create')
+    .description('create a virtual asset')
+    .argument('[assetId]', 'asset id (max 64 characters)')
+    .option('--name <name>', 'asset name (max 64 characters)')
+    .option('--type <code>', 'asset type code')
+    .option('--description <text>', 'description (max 400 characters)')
+    .option('--no-secured', 'deliver without an API key (default: secured)')
+    .option('--local-cache-control', 'let clients cache the asset locally')
+    .option('--local-cache-max-age <n>', 'local cache max age, 1 to 525600', numberish)
+    .action(action(() => import('./create.js')));
+  asset.command('get').description('show a virtual asset').argument('<assetId>').action(action(() => import('./get.js')));
+  asset
+    .command('list')
+    .description('list virtual assets')
+    .option('--page <n>', 'page number', parsePositiveInt('--page'))
+    .option('--page-size <n>', 'results per page', parsePositiveInt('--page-size'))
+    .option('--all', 'read every page')
+    .action(action(() => import('./list.js')));
+  asset
+    .command('search')
+    .description('search virtual assets by id, name and description')
+    .argument('[text]', 'free text')
+    .option('--page <n>', 'page number', parsePositiveInt('--page'))
+    .option('--page-size <n>', 'results per page', parsePositiveInt('--page-size'))
+    .action(action(() => import('./search.js')));
+  asset
+    .command('update')
+    .description('update a virtual asset (the current asset type is sent when --type is not given)')
+    .argument('<assetId>')
+    .option('--name <name>', 'new asset name')
+    .option('--description <text>', 'new description')
+    .option('--type <code>', 'asset type code (the service requires it; it cannot actually change)')
+    .option('--local-cache-control', 'enable local caching')
+    .option('--no-local-cache-control', 'disable local caching')
+    .option('--local-cache-max-age <n>', 'local cache max age, 1 to 525600', numberish)
+    .addOption(new Option('--active', 'mark the asset active').conflicts('inactive'))
+    .addOption(new Option('--inactive', 'mark the asset inactive').conflicts('active'))
+    .action(action(() => import('./update.js')));
+  asset
+    .command('delete')
+    .description('delete a virtual asset (it must have no versions)')
+    .argument('<assetId>')
+    .action(action(() => import('./delete.js')));
+  asset
+    .command('status')
+    .description('every deployment record of the asset (OFFLINE included): a platform x environment matrix')
+    .argument('<assetId>')
+    .addOption(new Option('--state <state>', 'only records in this state').choices(['LIVE', 'OFFLINE', 'DEFAULT']))
+    .action(action(() => import('./status.js')));
+  asset
+    .command('undeploy')
+    .description('remove every version\'s deployment record for the given platforms in one environment (--env, --platform P[,P...])')
+    .argument('<assetId>')
+    .action(action(() => import('./undeploy.js')));
+  asset
+    .command('version-count')
+    .description('count the asset\'s versions')
+    .argument('<assetId>')
+    .addOption(new Option('--active', 'only active versions').conflicts('inactive'))
+    .addOption(new Option('--inactive', 'only inactive versions').conflicts('active'))
+    .action(action(() => import('./version-count.js')));
 };
+
+/** Numbers stay numbers; anything else is kept so validation can say what was given. */
+function numberish(value: string): number | string {
+  return /^-?\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : value;
+}

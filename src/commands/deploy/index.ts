@@ -1,5 +1,13 @@
+import { Option } from 'commander';
 import type { RegisterGroup } from '../lazy.js';
 
-export const registerDeploy: RegisterGroup = (_program, _action) => {
-  // not yet implemented
+export const registerDeploy: RegisterGroup = (program, action) => {
+  program
+    .command('deploy')
+    .description('deploy a version LIVE or OFFLINE on one channel (asset, --platform, --env)')
+    .argument('<assetId>')
+    .argument('<versionId>')
+    .addOption(new Option('--state <state>', 'target state').choices(['LIVE', 'OFFLINE']).default('LIVE'))
+    .option('--idempotent', 'already in the target state: say so, send nothing, exit 0')
+    .action(action(() => import('./deploy.js')));
 };

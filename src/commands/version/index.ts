@@ -1,5 +1,34 @@
 import type { RegisterGroup } from '../lazy.js';
+import { parsePositiveInt } from '../../program.js';
 
-export const registerVersion: RegisterGroup = (_program, _action) => {
-  // not yet implemented
+export const registerVersion: RegisterGroup = (program, action) => {
+  const version = program.command('version').description('versions of a virtual asset: upload, read, list, delete, deployed URLs');
+  version
+    .command('upload')
+    .description('upload a file as a new version for one target platform (--platform), streamed with progress')
+    .argument('[assetId]', 'asset id')
+    .argument('[file]', 'file to upload')
+    .option('--name <versionName>', 'version name (max 64 characters)')
+    .action(action(() => import('./upload.js')));
+  version.command('get').description('show a version').argument('<assetId>').argument('<versionId>').action(action(() => import('./get.js')));
+  version
+    .command('list')
+    .description('list the versions of an asset')
+    .argument('<assetId>')
+    .option('--page <n>', 'page number', parsePositiveInt('--page'))
+    .option('--page-size <n>', 'results per page', parsePositiveInt('--page-size'))
+    .option('--all', 'read every page')
+    .action(action(() => import('./list.js')));
+  version
+    .command('delete')
+    .description('delete a version (it must not be LIVE or DEFAULT anywhere)')
+    .argument('<assetId>')
+    .argument('<versionId>')
+    .action(action(() => import('./delete.js')));
+  version
+    .command('urls')
+    .description('the deployed URL of a version in one environment (--env)')
+    .argument('<assetId>')
+    .argument('<versionId>')
+    .action(action(() => import('./urls.js')));
 };

@@ -1,0 +1,69 @@
+import type { Invocation } from '../lazy.js';
+import type { Context } from '../../context.js';
+import { assetCreateBody, type Asset } from '../../rules/schemas.js';
+import { allow, reject } from '../../rules/index.js';
+import { printDryRun, validateInput } from '../../dryrun/index.js';
+import { findAsset } from '../../http/resources.js';
+import { renderAsset } from './view.js';
+
+interface Options {
+  name?: string;
+  type?: string;
+  description?: string;
+  secured: boolean;
+  localCacheControl?: boolean;
+  localCacheMaxAge?: number | string;
+}
+
+export const FLAGS = { assetId: 'ASSET_ID', assetName: '--name', assetType: '--type', description: '--description' };
+
+export async function run({ args, opts }: Invocation<Options>, ctx: Context): Promise<void> {
+  const assetId = await ctx.need(args[0], { flag: 'ASSET_ID', message: 'Asset id' });
+  const assetName = await ctx.need(opts.name, { flag: '--name', message: 'Asset name' });
+  const assetType = await ctx.need(opts.type, { flag: '--type', message: 'Asset type code' });
+  const user = await ctx.setting('user', { message: 'Acting user e-mail' });
+  const body = validateInput(
+    assetCreateBody,
+    {
+      assetId,
+      assetName,
+      assetType,
+      createdBy: user,
+      description: opts.description,
+      secured: opts.secured === false ? false : undefined,
+      localCacheControl: opts.localCacheControl,
+      localCacheMaxAge: opts.localCacheMaxAge,
+    },
+    FLAGS,
+  );
+  const api = await ctx.api();
+  const out = await ctx.output();
+  const path = api.path('va');
+  if (ctx.globals.dryRun) {
+    const existing = await findAsset(api, assetId);
+    const now = new Date().toISOString();
+    const predicted: Asset = {
+      assetId,
+      assetName,
+      assetType,
+      secured: body.secured ?? true,
+      localCacheControl: body.localCacheControl ?? false,
+      localCacheMaxAge: body.localCacheMaxAge ?? 30,
+      createdBy: user,
+      updatedBy: user,
+      active: true,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await printDryRun(ctx, {
+      request: { method: 'POST', path, body },
+      current: existing ?? null,
+      decision: existing ? reject(409, `Virtual Asset ${assetId} already exists`) : allow(201, predicted),
+      notes: ['the asset type and the acting user are checked by the service (404 / 400 when unknown)'],
+    });
+    return;
+  }
+  const created = await api.post<Asset>(path, body);
+  out.success(`Created asset ${created.assetId}`);
+  out.print(created, renderAsset);
+}

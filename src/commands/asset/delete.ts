@@ -1,0 +1,29 @@
+import type { Invocation } from '../lazy.js';
+import type { Context } from '../../context.js';
+import { decideAssetDelete } from '../../rules/index.js';
+import { deleteBody } from '../../rules/schemas.js';
+import { printDryRun, validateInput } from '../../dryrun/index.js';
+import { getAsset } from '../../http/resources.js';
+
+export async function run({ args }: Invocation, ctx: Context): Promise<void> {
+  const assetId = args[0]!;
+  const user = await ctx.setting('user', { message: 'Acting user e-mail' });
+  const body = validateInput(deleteBody, { deletedBy: user });
+  const api = await ctx.api();
+  const out = await ctx.output();
+  const path = api.path('va', assetId);
+  if (ctx.globals.dryRun) {
+    const asset = await getAsset(api, assetId);
+    const { counts } = await api.get<{ counts: number }>(api.path('va', assetId, 'version-count'));
+    await printDryRun(ctx, {
+      request: { method: 'DELETE', path, body },
+      current: { asset, versionCount: counts },
+      decision: decideAssetDelete(assetId, counts),
+      unchanged: 'exists',
+    });
+    return;
+  }
+  await ctx.confirm(`Delete asset ${assetId}? This cannot be undone`);
+  await api.delete(path, body);
+  out.success(`Deleted asset ${assetId}`);
+}

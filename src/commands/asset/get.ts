@@ -1,0 +1,10 @@
+import type { Invocation } from '../lazy.js';
+import type { Context } from '../../context.js';
+import { getAsset } from '../../http/resources.js';
+import { renderAsset } from './view.js';
+
+export async function run({ args }: Invocation, ctx: Context): Promise<void> {
+  const api = await ctx.api();
+  const out = await ctx.output();
+  out.print(await getAsset(api, args[0]!), renderAsset);
+}

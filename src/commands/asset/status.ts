@@ -1,0 +1,51 @@
+// Every deployment record of the asset, OFFLINE included (the API hides
+// OFFLINE records unless asked). json: one list envelope of asset-url
+// entries; terminal: a platform x environment matrix; pipe: one row per record.
+import Table from 'cli-table3';
+import type { Invocation } from '../lazy.js';
+import type { Context } from '../../context.js';
+import { listEnvelope } from '../../io/output.js';
+import { listRecords } from '../../http/resources.js';
+import type { AssetUrl } from '../../rules/schemas.js';
+import type { DeploymentState } from '../../rules/index.js';
+import { recordColumns } from './view.js';
+
+interface Options {
+  state?: DeploymentState;
+}
+
+export async function run({ args, opts }: Invocation<Options>, ctx: Context): Promise<void> {
+  const assetId = args[0]!;
+  const api = await ctx.api();
+  const out = await ctx.output();
+  // --platform / --env here are filters, taken from the command line only: a
+  // profile's default platform must not hide the other platforms' records.
+  const records = await listRecords(api, assetId, { platform: ctx.globals.platform, envId: ctx.globals.env, state: opts.state });
+  out.print(listEnvelope(records), (_doc, kit) => {
+    if (records.length === 0) {
+      out.info(`asset ${assetId} has no deployment records${opts.state || ctx.globals.platform || ctx.globals.env ? ' matching the filters' : ''}`);
+      return undefined;
+    }
+    if (!kit.terminal) return kit.table(recordColumns(kit), records);
+    const platforms = [...new Set(records.map((r) => r.targetPlatform))].sort();
+    const envs = [...new Set(records.map((r) => r.envId))].sort(envOrder);
+    const table = new Table({ head: [kit.style.bold(`${assetId}`), ...envs.map((e) => kit.style.bold(e))], style: { head: [], border: [] } });
+    for (const platform of platforms) {
+      table.push([
+        kit.style.bold(platform),
+        ...envs.map((env) =>
+          records
+            .filter((r) => r.targetPlatform === platform && r.envId === env)
+            .map((r: AssetUrl) => `${r.versionId} ${kit.state(r.state)}${r.versionName ? kit.style.dim(` ${r.versionName}`) : ''}`)
+            .join('\n') || kit.style.dim('-'),
+        ),
+      ]);
+    }
+    return table.toString();
+  });
+}
+
+const ENV_RANK: Record<string, number> = { dev: 0, development: 0, test: 1, qa: 1, staging: 2, stage: 2, preprod: 3, prod: 4, production: 4 };
+function envOrder(a: string, b: string): number {
+  return (ENV_RANK[a] ?? 2.5) - (ENV_RANK[b] ?? 2.5) || a.localeCompare(b);
+}

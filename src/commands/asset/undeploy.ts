@@ -1,0 +1,35 @@
+// Removes every version's deployment record for the given platforms in one
+// environment (there is no per-version undeploy).
+import type { Invocation } from '../lazy.js';
+import type { Context } from '../../context.js';
+import { decideAssetUndeploy } from '../../rules/index.js';
+import { undeployBody } from '../../rules/schemas.js';
+import { printDryRun, validateInput } from '../../dryrun/index.js';
+import { getAsset, listRecords } from '../../http/resources.js';
+
+export async function run({ args }: Invocation, ctx: Context): Promise<void> {
+  const assetId = args[0]!;
+  const envId = await ctx.setting('envId', { message: 'Environment' });
+  const platformList = await ctx.setting('platform', { message: 'Target platform(s), comma-separated' });
+  const targetPlatforms = [...new Set(platformList.split(',').map((p) => p.trim()).filter(Boolean))];
+  const body = validateInput(undeployBody, { envId, targetPlatforms });
+  const api = await ctx.api();
+  const out = await ctx.output();
+  const path = api.path('va', assetId, 'undeploy');
+  if (ctx.globals.dryRun) {
+    await getAsset(api, assetId);
+    const records = await listRecords(api, assetId, { envId });
+    const current = records.filter((r) => targetPlatforms.includes(r.targetPlatform)).map((r) => ({ versionId: r.versionId, targetPlatform: r.targetPlatform, state: r.state }));
+    await printDryRun(ctx, {
+      request: { method: 'POST', path, body },
+      current,
+      decision: decideAssetUndeploy(envId, targetPlatforms, records),
+      notes: ['unknown environment or platform codes are checked by the service (404)'],
+    });
+    return;
+  }
+  await ctx.confirm(`Undeploy every version of ${assetId} for ${targetPlatforms.join(', ')} in ${envId}?`);
+  const answer = await api.post<{ message: string; totalUndeployedVersions: number }>(path, body);
+  out.success(`${answer?.message ?? 'Undeployed.'} ${answer?.totalUndeployedVersions ?? 0} deployment record(s) removed from ${envId} (${targetPlatforms.join(', ')})`);
+  if (out.json) out.print(answer);
+}

@@ -1,0 +1,64 @@
+// deploy ASSET VERSION --platform P --env E [--state LIVE|OFFLINE] [--idempotent]
+import type { Invocation } from '../lazy.js';
+import type { Context } from '../../context.js';
+import { decideVersionDeploy, reject, type Decision, type DeploymentState } from '../../rules/index.js';
+import { deployBody, type Version } from '../../rules/schemas.js';
+import { printDryRun, validateInput } from '../../dryrun/index.js';
+import { getVersion, readChannel } from '../../http/resources.js';
+import { isApiError } from '../../http/client.js';
+import { renderDeployment, type DeployResponse } from './view.js';
+
+interface Options {
+  state: 'LIVE' | 'OFFLINE';
+  idempotent?: boolean;
+}
+
+export async function run({ args, opts }: Invocation<Options>, ctx: Context): Promise<void> {
+  const [assetId, versionId] = [args[0]!, args[1]!];
+  const platform = await ctx.setting('platform', { message: 'Target platform code' });
+  const envId = await ctx.setting('envId', { message: 'Environment' });
+  const user = await ctx.setting('user', { message: 'Acting user e-mail' });
+  // createdBy for a first deploy, updatedBy for a change: send both (spec).
+  const body = validateInput(deployBody, { envId, intent: opts.state, createdBy: user, updatedBy: user });
+  const api = await ctx.api();
+  const out = await ctx.output();
+  const path = api.path('va', assetId, 'versions', versionId, 'deploy');
+  const query = { targetPlatformId: platform };
+
+  if (opts.idempotent || ctx.globals.dryRun) {
+    const { channel } = await readChannel(api, assetId, platform, envId);
+    const current = channel.records[versionId];
+    if (opts.idempotent && current === opts.state) {
+      const message = `${versionId} is already ${current} on ${assetId}/${platform}/${envId}; nothing sent`;
+      out.print({ changed: false, state: current, message }, () => {
+        out.success(message);
+        return undefined;
+      });
+      return;
+    }
+    if (ctx.globals.dryRun) {
+      let decision: Decision<DeploymentState>;
+      let version: Version | undefined;
+      try {
+        version = await getVersion(api, assetId, versionId);
+      } catch (error) {
+        if (!isApiError(error, 404)) throw error;
+      }
+      if (!version) decision = reject(404, `Version ${versionId} not found under asset ${assetId}`);
+      else if (version.targetPlatform !== platform || !version.active) decision = reject(404, `Version ${versionId} is missing or inactive for platform ${platform}`);
+      else decision = decideVersionDeploy(channel, { versionId, ...body });
+      await printDryRun(ctx, {
+        request: { method: 'POST', path, query, body },
+        current: current ?? null,
+        decision,
+        notes: ['the environment and platform codes are checked by the service (404 when unknown)'],
+      });
+      return;
+    }
+  }
+  const answer = await api.post<DeployResponse>(path, body, query);
+  out.print(answer, (doc, kit) => {
+    out.success(`${versionId} is now ${doc.assetVersion?.state ?? opts.state} on ${assetId}/${platform}/${envId}`);
+    return renderDeployment(doc, kit);
+  });
+}

@@ -1,0 +1,25 @@
+import type { Invocation } from '../lazy.js';
+import type { Context } from '../../context.js';
+import { decideVersionDelete } from '../../rules/index.js';
+import { printDryRun } from '../../dryrun/index.js';
+import { getVersion, listRecords } from '../../http/resources.js';
+
+export async function run({ args }: Invocation, ctx: Context): Promise<void> {
+  const [assetId, versionId] = [args[0]!, args[1]!];
+  const api = await ctx.api();
+  const out = await ctx.output();
+  const path = api.path('va', assetId, 'versions', versionId);
+  if (ctx.globals.dryRun) {
+    const version = await getVersion(api, assetId, versionId);
+    const records = (await listRecords(api, assetId, { platform: version.targetPlatform })).filter((r) => r.versionId === versionId);
+    await printDryRun(ctx, {
+      request: { method: 'DELETE', path },
+      current: records.map((r) => ({ envId: r.envId, state: r.state })),
+      decision: decideVersionDelete(versionId, records.map((r) => ({ envId: r.envId, state: r.state }))),
+    });
+    return;
+  }
+  await ctx.confirm(`Delete version ${versionId} of ${assetId}? This cannot be undone`);
+  await api.delete(path);
+  out.success(`Deleted version ${versionId} of ${assetId}`);
+}

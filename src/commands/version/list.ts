@@ -1,0 +1,18 @@
+import type { Invocation } from '../lazy.js';
+import type { Context } from '../../context.js';
+import { listPages, pageFooter } from '../../http/paging.js';
+import type { Version } from '../../rules/schemas.js';
+import { versionColumns } from '../asset/view.js';
+
+interface Options {
+  page?: number;
+  pageSize?: number;
+  all?: boolean;
+}
+
+export async function run({ args, opts }: Invocation<Options>, ctx: Context): Promise<void> {
+  const api = await ctx.api();
+  const out = await ctx.output();
+  const { doc, rows, merged } = await listPages<Version>(api, api.path('va', args[0]!, 'versions'), opts);
+  out.list(doc, rows, versionColumns, pageFooter(doc, merged));
+}

@@ -1,0 +1,21 @@
+import type { Invocation } from '../lazy.js';
+import type { Context } from '../../context.js';
+import type { Envelope } from '../../http/paging.js';
+import type { AssetUrl } from '../../rules/schemas.js';
+import { recordColumns } from '../asset/view.js';
+
+export async function run({ args }: Invocation, ctx: Context): Promise<void> {
+  const [assetId, versionId] = [args[0]!, args[1]!];
+  const envId = await ctx.setting('envId', { message: 'Environment' });
+  const api = await ctx.api();
+  const out = await ctx.output();
+  const doc = await api.get<Envelope<AssetUrl>>(api.path('va', assetId, 'versions', versionId, 'asset-urls'), { envId });
+  const rows = doc?.results ?? [];
+  out.print(doc, (_d, kit) => {
+    if (rows.length === 0) {
+      out.info(`${versionId} has no deployed URL in ${envId} (not deployed there, or OFFLINE)`);
+      return undefined;
+    }
+    return kit.table(recordColumns(kit), rows);
+  });
+}
