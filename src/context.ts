@@ -58,7 +58,7 @@ export interface Context {
    * Confirmation of a destructive action: --yes passes; in a terminal it
    * asks; elsewhere a UsageError (exit 2). Declining is a CancelledError.
    */
-  confirm(message: string): Promise<void>;
+  confirm(message: string, action?: string): Promise<void>;
 }
 
 export interface ContextInputs {
@@ -152,9 +152,9 @@ export async function createContext(command: Command, inputs: ContextInputs): Pr
       const { SETTINGS } = await import('./config/settings.js');
       return ctx.need<string>(undefined, { flag: SETTINGS[name].flag ?? SETTINGS[name].env, ...ask });
     },
-    async confirm(message) {
+    async confirm(message, action) {
       if (globals.yes) return;
-      if (!io.canPrompt) throw new UsageError(`${message.replace(/\?$/, '')}: this is destructive; pass --yes to confirm${why(io)}`);
+      if (!io.canPrompt) throw new UsageError(`${action ?? 'this destructive command'} needs confirmation: pass --yes${why(io)}`);
       const ok = await (await prompter()).confirm(message, false);
       if (!ok) throw new CancelledError('not confirmed; nothing was changed');
     },

@@ -23,7 +23,7 @@ export async function run({ args }: Invocation, ctx: Context): Promise<void> {
     });
     return;
   }
-  await ctx.confirm(`Delete asset ${assetId}? This cannot be undone`);
+  await ctx.confirm(`Delete asset ${assetId}? This cannot be undone`, `asset delete ${assetId}`);
   await api.delete(path, body);
   out.success(`Deleted asset ${assetId}`);
 }

@@ -28,7 +28,7 @@ export async function run({ args }: Invocation, ctx: Context): Promise<void> {
     });
     return;
   }
-  await ctx.confirm(`Undeploy every version of ${assetId} for ${targetPlatforms.join(', ')} in ${envId}?`);
+  await ctx.confirm(`Undeploy every version of ${assetId} for ${targetPlatforms.join(', ')} in ${envId}?`, `asset undeploy ${assetId}`);
   const answer = await api.post<{ message: string; totalUndeployedVersions: number }>(path, body);
   out.success(`${answer?.message ?? 'Undeployed.'} ${answer?.totalUndeployedVersions ?? 0} deployment record(s) removed from ${envId} (${targetPlatforms.join(', ')})`);
   if (out.json) out.print(answer);

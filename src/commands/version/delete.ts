@@ -19,7 +19,7 @@ export async function run({ args }: Invocation, ctx: Context): Promise<void> {
     });
     return;
   }
-  await ctx.confirm(`Delete version ${versionId} of ${assetId}? This cannot be undone`);
+  await ctx.confirm(`Delete version ${versionId} of ${assetId}? This cannot be undone`, `version delete ${versionId}`);
   await api.delete(path);
   out.success(`Deleted version ${versionId} of ${assetId}`);
 }
