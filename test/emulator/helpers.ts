@@ -119,3 +119,38 @@ export async function withEmulator(options: EmulatorOptions = {}): Promise<{ emu
   const emu = await startEmulator(options);
   return { emu, client: new Client(emu) };
 }
+
+/** A richer fixture for error cases: roles, scoped key, file types, plan limits. */
+export const ACME = {
+  maxAssetsCeiling: 5000,
+  domains: [
+    {
+      domainId: 'acme',
+      users: [
+        { email: 'owner@acme.test', role: 'owner', active: true },
+        { email: 'admin@acme.test', role: 'admin', active: true },
+        { email: 'viewer@acme.test', role: 'viewer', active: true },
+        { email: 'former@acme.test', role: 'admin', active: false },
+      ],
+      apiKeys: [{ key: 'acme-all-key' }, { key: 'acme-prod-key', envId: 'prod' }],
+      environments: ['dev', 'staging', 'prod'],
+      targetPlatforms: ['generic', 'ios', 'android', 'web'],
+      assetTypes: [
+        { code: '1001', name: 'Bundle', active: true, allowedExtensions: ['.zip', '.js', '.json'] },
+        { code: '1002', name: 'Image', active: true, allowedExtensions: ['.png', '.jpg'] },
+        { code: '1003', name: 'Retired', active: false },
+        { code: '9999', name: 'Other', active: true },
+      ],
+      plan: { maxUploadBytes: 1000, maxStorageBytes: 1_000_000 },
+    },
+    {
+      domainId: 'other',
+      users: [{ email: 'owner@other.test', role: 'owner', active: true }],
+      apiKeys: [{ key: 'other-key' }],
+      environments: ['dev'],
+      targetPlatforms: ['generic'],
+      assetTypes: [{ code: '1001', active: true }],
+    },
+  ],
+};
+export const ACME_USER = 'owner@acme.test';

@@ -123,7 +123,8 @@ export function mimeTypeOf(file: UploadedFile): string {
 export async function receiveUpload(ctx: RequestContext): Promise<MultipartBody> {
   if (!isMultipart(ctx.req)) return { fields: {} };
   const maxUploadBytes = ctx.domain.plan?.maxUploadBytes;
-  return parseMultipart(ctx.req, ctx.emu.store, maxUploadBytes === undefined ? {} : { maxFileBytes: maxUploadBytes });
+  // One byte over the limit is enough to know the file is too large; the rest is drained.
+  return parseMultipart(ctx.req, ctx.emu.store, maxUploadBytes === undefined ? {} : { maxFileBytes: maxUploadBytes + 1 });
 }
 
 /** The file checks of an upload: present (400), type allowed for the asset type (400). */
@@ -143,7 +144,7 @@ export function checkFile(ctx: RequestContext, file: UploadedFile | undefined, a
 /** The plan limits (403): upload size, then the domain's storage. Call synchronously before recording the file. */
 export function checkPlan(ctx: RequestContext, file: UploadedFile): void {
   const plan = ctx.domain.plan;
-  if (plan?.maxUploadBytes !== undefined && (file.truncated || file.size > plan.maxUploadBytes)) {
+  if (plan?.maxUploadBytes !== undefined && file.size > plan.maxUploadBytes) {
     throw problem(403, `The file is larger than the plan's upload limit of ${plan.maxUploadBytes} bytes; upload a smaller file or raise the plan`);
   }
   if (plan?.maxStorageBytes !== undefined) {
