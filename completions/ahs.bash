@@ -1,0 +1,146 @@
+# bash completion for ahs                                -*- shell-script -*-
+# Generated from the command tree by `npm run gen`; do not edit. `ahs completion SHELL` prints the same.
+# Use: source this file from ~/.bashrc, or save it as
+#   ~/.local/share/bash-completion/completions/ahs  (or /usr/share/bash-completion/completions/ahs)
+
+# global options: accepted anywhere on the line
+_ahs_global_options='-V --version -o --output --json --dry-run -y --yes --no-input -q --quiet -v --verbose --no-color --timeout --retries --profile --base-url --delivery-url --domain --env --platform --user -h --help'
+_ahs_global_value_options='-o --output --timeout --retries --profile --base-url --delivery-url --domain --env --platform --user'
+
+# subcommands of a command path
+_ahs_subcommands() {
+    case "$1" in
+        '') echo 'profile asset version deploy promote-default collection item collection-deploy emulator completion help' ;;
+        'profile') echo 'add list show use remove check help' ;;
+        'asset') echo 'create get list search update delete status undeploy version-count help' ;;
+        'version') echo 'upload get list delete urls help' ;;
+        'collection') echo 'create get list update delete restore purge status url undeploy help' ;;
+        'item') echo 'upload get list remove help' ;;
+        'emulator') echo 'start help' ;;
+    esac
+}
+
+# options of a command path, besides the global ones
+_ahs_options() {
+    case "$1" in
+        'profile add') echo '--api-key-stdin --use' ;;
+        'asset create') echo '--name --type --description --no-secured --local-cache-control --local-cache-max-age' ;;
+        'asset list') echo '--page --page-size --all' ;;
+        'asset search') echo '--page --page-size' ;;
+        'asset update') echo '--name --description --type --local-cache-control --no-local-cache-control --local-cache-max-age --active --inactive' ;;
+        'asset status') echo '--state' ;;
+        'asset version-count') echo '--active --inactive' ;;
+        'version upload') echo '--name' ;;
+        'version list') echo '--page --page-size --all' ;;
+        'deploy') echo '--state --idempotent' ;;
+        'promote-default') echo '--make-live --expect-current --idempotent' ;;
+        'collection create') echo '--name --allowed-types --description --max-assets --no-editable --no-deployable --anchor --no-secured --local-cache-control --local-cache-max-age' ;;
+        'collection list') echo '--page --page-size --all --deleted --no-deleted' ;;
+        'collection update') echo '--name --description --max-assets --editable --no-editable --deployable --no-deployable --anchor --local-cache-control --no-local-cache-control --local-cache-max-age --from-json' ;;
+        'item upload') echo '--type --name --concurrency' ;;
+        'item list') echo '--since --until --page --page-size --all' ;;
+        'collection-deploy') echo '--state --idempotent --reconcile' ;;
+        'emulator start') echo '--host --port --config --data-dir' ;;
+    esac
+}
+
+# options of a command path that take a value, besides the global ones
+_ahs_value_options() {
+    case "$1" in
+        'asset create') echo '--name --type --description --local-cache-max-age' ;;
+        'asset list') echo '--page --page-size' ;;
+        'asset search') echo '--page --page-size' ;;
+        'asset update') echo '--name --description --type --local-cache-max-age' ;;
+        'asset status') echo '--state' ;;
+        'version upload') echo '--name' ;;
+        'version list') echo '--page --page-size' ;;
+        'deploy') echo '--state' ;;
+        'promote-default') echo '--expect-current' ;;
+        'collection create') echo '--name --allowed-types --description --max-assets --anchor --local-cache-max-age' ;;
+        'collection list') echo '--page --page-size' ;;
+        'collection update') echo '--name --description --max-assets --anchor --local-cache-max-age --from-json' ;;
+        'item upload') echo '--type --name --concurrency' ;;
+        'item list') echo '--since --until --page --page-size' ;;
+        'collection-deploy') echo '--state' ;;
+        'emulator start') echo '--host --port --config --data-dir' ;;
+    esac
+}
+
+# fixed values of an option: "PATH|OPTION"
+_ahs_option_choices() {
+    case "$1" in
+        'asset status|--state') echo 'LIVE OFFLINE DEFAULT' ;;
+        'deploy|--state') echo 'LIVE OFFLINE' ;;
+        'collection-deploy|--state') echo 'LIVE OFFLINE' ;;
+        *'|-o'|*'|--output') echo 'table json' ;;
+    esac
+}
+
+# fixed values of a positional argument: "PATH|INDEX"
+_ahs_argument_choices() {
+    case "$1" in
+        'completion|0') echo 'bash zsh fish' ;;
+    esac
+}
+
+_ahs_has() {
+    [[ " $1 " == *" $2 "* ]]
+}
+
+_ahs() {
+    local cur="${COMP_WORDS[COMP_CWORD]}" prev="" cmdpath="" npos=0 i w opt="" words
+    COMPREPLY=()
+    # Walk the words before the cursor: follow subcommands, skip options and their values, count positionals.
+    for ((i = 1; i < COMP_CWORD; i++)); do
+        w="${COMP_WORDS[i]}"
+        case "$w" in
+            --*=*) ;;
+            -*)
+                if _ahs_has "$(_ahs_value_options "$cmdpath") $_ahs_global_value_options" "$w"; then
+                    # `--opt=value` arrives as three words when = is in COMP_WORDBREAKS
+                    if [[ "${COMP_WORDS[i+1]}" == "=" ]]; then ((i += 2)); else ((i++)); fi
+                fi
+                ;;
+            *)
+                if ((npos == 0)) && _ahs_has "$(_ahs_subcommands "$cmdpath")" "$w"; then
+                    cmdpath="${cmdpath:+$cmdpath }$w"
+                else
+                    npos=$((npos + 1))
+                fi
+                ;;
+        esac
+    done
+    ((COMP_CWORD > 0)) && prev="${COMP_WORDS[COMP_CWORD-1]}"
+    # The value of an option: --opt VALUE, --opt=VALUE
+    if [[ "$cur" == "=" ]]; then
+        opt="$prev"
+        cur=""
+    elif [[ "$prev" == "=" ]] && ((COMP_CWORD >= 2)); then
+        opt="${COMP_WORDS[COMP_CWORD-2]}"
+    elif [[ "$cur" == --*=* ]]; then
+        opt="${cur%%=*}"
+        cur="${cur#*=}"
+    elif [[ "$prev" == -* ]]; then
+        opt="$prev"
+    fi
+    if [[ -n "$opt" ]] && _ahs_has "$(_ahs_value_options "$cmdpath") $_ahs_global_value_options" "$opt"; then
+        words="$(_ahs_option_choices "$cmdpath|$opt")"
+        # no fixed set: fall back to file names (complete -o default)
+        [[ -n "$words" ]] && COMPREPLY=($(compgen -W "$words" -- "$cur"))
+        return 0
+    fi
+    if [[ "$cur" == -* ]]; then
+        COMPREPLY=($(compgen -W "$(_ahs_options "$cmdpath") $_ahs_global_options" -- "$cur"))
+        return 0
+    fi
+    words="$(_ahs_subcommands "$cmdpath")"
+    if [[ -n "$words" ]] && ((npos == 0)); then
+        COMPREPLY=($(compgen -W "$words" -- "$cur"))
+        return 0
+    fi
+    words="$(_ahs_argument_choices "$cmdpath|$npos")"
+    [[ -n "$words" ]] && COMPREPLY=($(compgen -W "$words" -- "$cur"))
+    return 0
+}
+
+complete -o default -F _ahs ahs

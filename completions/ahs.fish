@@ -1,0 +1,300 @@
+# fish completion for ahs
+# Generated from the command tree by `npm run gen`; do not edit. `ahs completion SHELL` prints the same.
+# Use: save it as ~/.config/fish/completions/ahs.fish, or
+#   ahs completion fish | source
+
+# subcommands of a command path
+function __fish_ahs_subcommands --argument-names cmdpath
+    switch "$cmdpath"
+        case ''
+            printf '%s\n' 'profile' 'asset' 'version' 'deploy' 'promote-default' 'collection' 'item' 'collection-deploy' 'emulator' 'completion' 'help'
+        case 'profile'
+            printf '%s\n' 'add' 'list' 'show' 'use' 'remove' 'check' 'help'
+        case 'asset'
+            printf '%s\n' 'create' 'get' 'list' 'search' 'update' 'delete' 'status' 'undeploy' 'version-count' 'help'
+        case 'version'
+            printf '%s\n' 'upload' 'get' 'list' 'delete' 'urls' 'help'
+        case 'collection'
+            printf '%s\n' 'create' 'get' 'list' 'update' 'delete' 'restore' 'purge' 'status' 'url' 'undeploy' 'help'
+        case 'item'
+            printf '%s\n' 'upload' 'get' 'list' 'remove' 'help'
+        case 'emulator'
+            printf '%s\n' 'start' 'help'
+    end
+end
+
+# options of a command path that take a value, besides the global ones
+function __fish_ahs_value_options --argument-names cmdpath
+    switch "$cmdpath"
+        case 'asset create'
+            printf '%s\n' '--name' '--type' '--description' '--local-cache-max-age'
+        case 'asset list'
+            printf '%s\n' '--page' '--page-size'
+        case 'asset search'
+            printf '%s\n' '--page' '--page-size'
+        case 'asset update'
+            printf '%s\n' '--name' '--description' '--type' '--local-cache-max-age'
+        case 'asset status'
+            printf '%s\n' '--state'
+        case 'version upload'
+            printf '%s\n' '--name'
+        case 'version list'
+            printf '%s\n' '--page' '--page-size'
+        case 'deploy'
+            printf '%s\n' '--state'
+        case 'promote-default'
+            printf '%s\n' '--expect-current'
+        case 'collection create'
+            printf '%s\n' '--name' '--allowed-types' '--description' '--max-assets' '--anchor' '--local-cache-max-age'
+        case 'collection list'
+            printf '%s\n' '--page' '--page-size'
+        case 'collection update'
+            printf '%s\n' '--name' '--description' '--max-assets' '--anchor' '--local-cache-max-age' '--from-json'
+        case 'item upload'
+            printf '%s\n' '--type' '--name' '--concurrency'
+        case 'item list'
+            printf '%s\n' '--since' '--until' '--page' '--page-size'
+        case 'collection-deploy'
+            printf '%s\n' '--state'
+        case 'emulator start'
+            printf '%s\n' '--host' '--port' '--config' '--data-dir'
+    end
+end
+
+# The command path before the cursor ("asset create"), and how many positional arguments follow it
+function __fish_ahs_path
+    set -l tokens (commandline -opc)
+    set -e tokens[1]
+    set -l cmdpath ''
+    set -l npos 0
+    set -l skip 0
+    for t in $tokens
+        if test $skip -eq 1
+            set skip 0
+            continue
+        end
+        switch $t
+            case '--*=*'
+            case '-*'
+                if contains -- $t (__fish_ahs_value_options "$cmdpath") -o --output --timeout --retries --profile --base-url --delivery-url --domain --env --platform --user
+                    set skip 1
+                end
+            case '*'
+                if test $npos -eq 0; and contains -- $t (__fish_ahs_subcommands "$cmdpath")
+                    set cmdpath (string trim -- "$cmdpath $t")
+                else
+                    set npos (math $npos + 1)
+                end
+        end
+    end
+    echo $cmdpath
+    echo $npos
+end
+
+# True when the cursor is at that command path (and, if given, at that positional argument)
+function __fish_ahs_is --argument-names want index
+    set -l state (__fish_ahs_path)
+    test "$state[1]" = "$want"; or return 1
+    test -z "$index"; or test "$state[2]" = "$index"
+end
+
+# global options: anywhere on the line
+complete -c ahs -s V -l version -d 'print the version'
+complete -c ahs -s o -l output -x -a 'table json' -d 'output format'
+complete -c ahs -l json -d 'short for --output json'
+complete -c ahs -l dry-run -d 'predict the outcome of a write with the service\'s rules; send nothing'
+complete -c ahs -s y -l yes -d 'answer yes to confirmations (needed for destructive commands outside a terminal)'
+complete -c ahs -l no-input -d 'never prompt; a missing value is a usage error'
+complete -c ahs -s q -l quiet -d 'no progress or informational messages'
+complete -c ahs -s v -l verbose -d 'trace HTTP requests and responses on stderr (API key redacted)'
+complete -c ahs -l no-color -d 'no colour (NO_COLOR is honoured too)'
+complete -c ahs -l timeout -r -d 'per-request timeout in seconds'
+complete -c ahs -l retries -r -d 'retries of idempotent reads on network errors and 502/503/504'
+complete -c ahs -l profile -r -d 'profile to use (env AHS_PROFILE)'
+complete -c ahs -l base-url -r -d 'API base URL (env AHS_BASE_URL)'
+complete -c ahs -l delivery-url -r -d 'delivery network URL (env AHS_DELIVERY_URL)'
+complete -c ahs -l domain -r -d 'domain id (env AHS_DOMAIN)'
+complete -c ahs -l env -r -d 'environment id (env AHS_ENV)'
+complete -c ahs -l platform -r -d 'target platform code (env AHS_PLATFORM)'
+complete -c ahs -l user -r -d 'acting user e-mail for createdBy/updatedBy/deletedBy (env AHS_USER)'
+complete -c ahs -s h -l help -d 'show help for a command'
+
+# ahs
+complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'profile' -d 'manage connection profiles (base URL, domain, environment, platform, user, API key)'
+complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'asset' -d 'virtual assets: create, read, update, delete, deployment status, undeploy'
+complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'version' -d 'versions of a virtual asset: upload, read, list, delete, deployed URLs'
+complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'deploy' -d 'deploy a version LIVE or OFFLINE on one channel (asset, --platform, --env)'
+complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'promote-default' -d 'make a version the Default of its channel (asset, --platform, --env), demoting the previous Default to LIVE; in a terminal, missing values are picked from lists'
+complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'collection' -d 'virtual collections: bundles of items deployed as one unit'
+complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'item' -d 'items: the files inside a collection'
+complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'collection-deploy' -d 'deploy a collection LIVE or OFFLINE in an environment (the API key\'s own, or --env with a domain-wide key); --reconcile re-runs every Live deployment'
+complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'emulator' -d 'run a local, spec-faithful Asset Hosting Service for trying and testing ahs'
+complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'completion' -d 'print the shell completion script for bash, zsh or fish'
+complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'help' -d 'display help for command'
+
+# ahs profile
+complete -c ahs -f -n '__fish_ahs_is \'profile\'' -a 'add' -d 'add or update a profile from --base-url, --delivery-url, --domain, --env, --platform, --user; the API key comes from --api-key-stdin or AHS_API_KEY'
+complete -c ahs -f -n '__fish_ahs_is \'profile\'' -a 'list' -d 'list the profiles (key masked)'
+complete -c ahs -f -n '__fish_ahs_is \'profile\'' -a 'show' -d 'show a profile (default: the current one), key masked'
+complete -c ahs -f -n '__fish_ahs_is \'profile\'' -a 'use' -d 'make a profile the current one'
+complete -c ahs -f -n '__fish_ahs_is \'profile\'' -a 'remove' -d 'remove a profile'
+complete -c ahs -f -n '__fish_ahs_is \'profile\'' -a 'check' -d 'ask the service whether the profile\'s API key is accepted, for which domain and environment'
+complete -c ahs -f -n '__fish_ahs_is \'profile\'' -a 'help' -d 'display help for command'
+
+# ahs profile add
+complete -c ahs -n '__fish_ahs_is \'profile add\'' -l api-key-stdin -d 'read the API key from one line of stdin'
+complete -c ahs -n '__fish_ahs_is \'profile add\'' -l use -d 'make it the current profile'
+
+# ahs asset
+complete -c ahs -f -n '__fish_ahs_is \'asset\'' -a 'create' -d 'create a virtual asset'
+complete -c ahs -f -n '__fish_ahs_is \'asset\'' -a 'get' -d 'show a virtual asset'
+complete -c ahs -f -n '__fish_ahs_is \'asset\'' -a 'list' -d 'list virtual assets'
+complete -c ahs -f -n '__fish_ahs_is \'asset\'' -a 'search' -d 'search virtual assets by id, name and description'
+complete -c ahs -f -n '__fish_ahs_is \'asset\'' -a 'update' -d 'update a virtual asset (the current asset type is sent when --type is not given)'
+complete -c ahs -f -n '__fish_ahs_is \'asset\'' -a 'delete' -d 'delete a virtual asset (it must have no versions)'
+complete -c ahs -f -n '__fish_ahs_is \'asset\'' -a 'status' -d 'every deployment record of the asset (OFFLINE included): a platform x environment matrix'
+complete -c ahs -f -n '__fish_ahs_is \'asset\'' -a 'undeploy' -d 'remove every version\'s deployment record for the given platforms in one environment (--env, --platform P[,P...])'
+complete -c ahs -f -n '__fish_ahs_is \'asset\'' -a 'version-count' -d 'count the asset\'s versions'
+complete -c ahs -f -n '__fish_ahs_is \'asset\'' -a 'help' -d 'display help for command'
+
+# ahs asset create
+complete -c ahs -n '__fish_ahs_is \'asset create\'' -l name -r -d 'asset name (max 64 characters)'
+complete -c ahs -n '__fish_ahs_is \'asset create\'' -l type -r -d 'asset type code'
+complete -c ahs -n '__fish_ahs_is \'asset create\'' -l description -r -d 'description (max 400 characters)'
+complete -c ahs -n '__fish_ahs_is \'asset create\'' -l no-secured -d 'deliver without an API key (default: secured)'
+complete -c ahs -n '__fish_ahs_is \'asset create\'' -l local-cache-control -d 'let clients cache the asset locally'
+complete -c ahs -n '__fish_ahs_is \'asset create\'' -l local-cache-max-age -r -d 'local cache max age, 1 to 525600'
+
+# ahs asset list
+complete -c ahs -n '__fish_ahs_is \'asset list\'' -l page -r -d 'page number'
+complete -c ahs -n '__fish_ahs_is \'asset list\'' -l page-size -r -d 'results per page'
+complete -c ahs -n '__fish_ahs_is \'asset list\'' -l all -d 'read every page'
+
+# ahs asset search
+complete -c ahs -n '__fish_ahs_is \'asset search\'' -l page -r -d 'page number'
+complete -c ahs -n '__fish_ahs_is \'asset search\'' -l page-size -r -d 'results per page'
+
+# ahs asset update
+complete -c ahs -n '__fish_ahs_is \'asset update\'' -l name -r -d 'new asset name'
+complete -c ahs -n '__fish_ahs_is \'asset update\'' -l description -r -d 'new description'
+complete -c ahs -n '__fish_ahs_is \'asset update\'' -l type -r -d 'asset type code (the service requires it; it cannot actually change)'
+complete -c ahs -n '__fish_ahs_is \'asset update\'' -l local-cache-control -d 'enable local caching'
+complete -c ahs -n '__fish_ahs_is \'asset update\'' -l no-local-cache-control -d 'disable local caching'
+complete -c ahs -n '__fish_ahs_is \'asset update\'' -l local-cache-max-age -r -d 'local cache max age, 1 to 525600'
+complete -c ahs -n '__fish_ahs_is \'asset update\'' -l active -d 'mark the asset active'
+complete -c ahs -n '__fish_ahs_is \'asset update\'' -l inactive -d 'mark the asset inactive'
+
+# ahs asset status
+complete -c ahs -n '__fish_ahs_is \'asset status\'' -l state -x -a 'LIVE OFFLINE DEFAULT' -d 'only records in this state'
+
+# ahs asset version-count
+complete -c ahs -n '__fish_ahs_is \'asset version-count\'' -l active -d 'only active versions'
+complete -c ahs -n '__fish_ahs_is \'asset version-count\'' -l inactive -d 'only inactive versions'
+
+# ahs version
+complete -c ahs -f -n '__fish_ahs_is \'version\'' -a 'upload' -d 'upload a file as a new version for one target platform (--platform), streamed with progress'
+complete -c ahs -f -n '__fish_ahs_is \'version\'' -a 'get' -d 'show a version'
+complete -c ahs -f -n '__fish_ahs_is \'version\'' -a 'list' -d 'list the versions of an asset'
+complete -c ahs -f -n '__fish_ahs_is \'version\'' -a 'delete' -d 'delete a version (it must not be LIVE or DEFAULT anywhere)'
+complete -c ahs -f -n '__fish_ahs_is \'version\'' -a 'urls' -d 'the deployed URL of a version in one environment (--env)'
+complete -c ahs -f -n '__fish_ahs_is \'version\'' -a 'help' -d 'display help for command'
+
+# ahs version upload
+complete -c ahs -n '__fish_ahs_is \'version upload\'' -l name -r -d 'version name (max 64 characters)'
+
+# ahs version list
+complete -c ahs -n '__fish_ahs_is \'version list\'' -l page -r -d 'page number'
+complete -c ahs -n '__fish_ahs_is \'version list\'' -l page-size -r -d 'results per page'
+complete -c ahs -n '__fish_ahs_is \'version list\'' -l all -d 'read every page'
+
+# ahs deploy
+complete -c ahs -n '__fish_ahs_is \'deploy\'' -l state -x -a 'LIVE OFFLINE' -d 'target state'
+complete -c ahs -n '__fish_ahs_is \'deploy\'' -l idempotent -d 'already in the target state: say so, send nothing, exit 0'
+
+# ahs promote-default
+complete -c ahs -n '__fish_ahs_is \'promote-default\'' -l make-live -d 'deploy the version LIVE first when it is OFFLINE or not deployed on the channel'
+complete -c ahs -n '__fish_ahs_is \'promote-default\'' -l expect-current -r -d 'compare-and-set: promote only if the current Default is this version (none: no Default yet); otherwise exit 5'
+complete -c ahs -n '__fish_ahs_is \'promote-default\'' -l idempotent -d 'already the Default: say so, send nothing, exit 0'
+
+# ahs collection
+complete -c ahs -f -n '__fish_ahs_is \'collection\'' -a 'create' -d 'create a collection (empty; add files with `ahs item upload`)'
+complete -c ahs -f -n '__fish_ahs_is \'collection\'' -a 'get' -d 'show a collection'
+complete -c ahs -f -n '__fish_ahs_is \'collection\'' -a 'list' -d 'list collections (soft-deleted ones are marked)'
+complete -c ahs -f -n '__fish_ahs_is \'collection\'' -a 'update' -d 'change a collection\'s updatable fields'
+complete -c ahs -f -n '__fish_ahs_is \'collection\'' -a 'delete' -d 'soft-delete a collection (it must not be Live anywhere); restore or purge it later'
+complete -c ahs -f -n '__fish_ahs_is \'collection\'' -a 'restore' -d 'restore a soft-deleted collection'
+complete -c ahs -f -n '__fish_ahs_is \'collection\'' -a 'purge' -d 'remove a deleted collection for good, with its deployments and the items only it held'
+complete -c ahs -f -n '__fish_ahs_is \'collection\'' -a 'status' -d 'per environment: live, offline and undeployed items'
+complete -c ahs -f -n '__fish_ahs_is \'collection\'' -a 'url' -d 'the deployed URL of a collection in an environment (from --env)'
+complete -c ahs -f -n '__fish_ahs_is \'collection\'' -a 'undeploy' -d 'remove a collection\'s Live deployment in an environment (from --env)'
+complete -c ahs -f -n '__fish_ahs_is \'collection\'' -a 'help' -d 'display help for command'
+
+# ahs collection create
+complete -c ahs -n '__fish_ahs_is \'collection create\'' -l name -r -d 'collection name (at most 50 characters)'
+complete -c ahs -n '__fish_ahs_is \'collection create\'' -l allowed-types -r -d 'asset type codes items may have, comma-separated (9999 = Other is always allowed)'
+complete -c ahs -n '__fish_ahs_is \'collection create\'' -l description -r -d 'description (at most 400 characters)'
+complete -c ahs -n '__fish_ahs_is \'collection create\'' -l max-assets -r -d 'item limit (default: the service ceiling)'
+complete -c ahs -n '__fish_ahs_is \'collection create\'' -l no-editable -d 'items cannot be added or removed'
+complete -c ahs -n '__fish_ahs_is \'collection create\'' -l no-deployable -d 'the collection cannot be deployed'
+complete -c ahs -n '__fish_ahs_is \'collection create\'' -l anchor -r -d 'the anchor (default) item'
+complete -c ahs -n '__fish_ahs_is \'collection create\'' -l no-secured -d 'delivery without an API key'
+complete -c ahs -n '__fish_ahs_is \'collection create\'' -l local-cache-control -d 'let clients cache the files locally'
+complete -c ahs -n '__fish_ahs_is \'collection create\'' -l local-cache-max-age -r -d 'local cache max age, 1 to 525600'
+
+# ahs collection list
+complete -c ahs -n '__fish_ahs_is \'collection list\'' -l page -r -d 'page number'
+complete -c ahs -n '__fish_ahs_is \'collection list\'' -l page-size -r -d 'results per page'
+complete -c ahs -n '__fish_ahs_is \'collection list\'' -l all -d 'read every page'
+complete -c ahs -n '__fish_ahs_is \'collection list\'' -l deleted -d 'only soft-deleted collections'
+complete -c ahs -n '__fish_ahs_is \'collection list\'' -l no-deleted -d 'only collections that are not deleted'
+
+# ahs collection update
+complete -c ahs -n '__fish_ahs_is \'collection update\'' -l name -r -d 'collection name'
+complete -c ahs -n '__fish_ahs_is \'collection update\'' -l description -r -d 'description'
+complete -c ahs -n '__fish_ahs_is \'collection update\'' -l max-assets -r -d 'item limit (not below the current item count)'
+complete -c ahs -n '__fish_ahs_is \'collection update\'' -l editable -d 'items can be added and removed'
+complete -c ahs -n '__fish_ahs_is \'collection update\'' -l no-editable -d 'items cannot be added or removed'
+complete -c ahs -n '__fish_ahs_is \'collection update\'' -l deployable -d 'the collection can be deployed'
+complete -c ahs -n '__fish_ahs_is \'collection update\'' -l no-deployable -d 'the collection cannot be deployed'
+complete -c ahs -n '__fish_ahs_is \'collection update\'' -l anchor -r -d 'the anchor (default) item'
+complete -c ahs -n '__fish_ahs_is \'collection update\'' -l local-cache-control -d 'let clients cache the files locally'
+complete -c ahs -n '__fish_ahs_is \'collection update\'' -l no-local-cache-control -d 'no local caching'
+complete -c ahs -n '__fish_ahs_is \'collection update\'' -l local-cache-max-age -r -d 'local cache max age, 1 to 525600'
+complete -c ahs -n '__fish_ahs_is \'collection update\'' -l from-json -r -d 'read the fields to change from a JSON object (- for stdin); flags win'
+
+# ahs item
+complete -c ahs -f -n '__fish_ahs_is \'item\'' -a 'upload' -d 'upload files into a collection, several at once (a rejected file does not stop the others)'
+complete -c ahs -f -n '__fish_ahs_is \'item\'' -a 'get' -d 'show an item of a collection'
+complete -c ahs -f -n '__fish_ahs_is \'item\'' -a 'list' -d 'list a collection\'s items, optionally by creation date'
+complete -c ahs -f -n '__fish_ahs_is \'item\'' -a 'remove' -d 'remove an item from a collection (removed for good if it was its only collection)'
+complete -c ahs -f -n '__fish_ahs_is \'item\'' -a 'help' -d 'display help for command'
+
+# ahs item upload
+complete -c ahs -n '__fish_ahs_is \'item upload\'' -l type -r -d 'asset type code of the items (one of the collection\'s allowed types, or 9999 = Other)'
+complete -c ahs -n '__fish_ahs_is \'item upload\'' -l name -r -d 'item name (only with one file; default: the file name)'
+complete -c ahs -n '__fish_ahs_is \'item upload\'' -l concurrency -r -d 'files uploaded at the same time (default 4)'
+
+# ahs item list
+complete -c ahs -n '__fish_ahs_is \'item list\'' -l since -r -d 'created at or after DATE (YYYY-MM-DD or ISO 8601)'
+complete -c ahs -n '__fish_ahs_is \'item list\'' -l until -r -d 'created at or before DATE (a bare date includes the whole day)'
+complete -c ahs -n '__fish_ahs_is \'item list\'' -l page -r -d 'page number'
+complete -c ahs -n '__fish_ahs_is \'item list\'' -l page-size -r -d 'results per page'
+complete -c ahs -n '__fish_ahs_is \'item list\'' -l all -d 'read every page'
+
+# ahs collection-deploy
+complete -c ahs -n '__fish_ahs_is \'collection-deploy\'' -l state -x -a 'LIVE OFFLINE' -d 'target state'
+complete -c ahs -n '__fish_ahs_is \'collection-deploy\'' -l idempotent -d 'already in that state: say so, send nothing, exit 0'
+complete -c ahs -n '__fish_ahs_is \'collection-deploy\'' -l reconcile -d 're-run the Live deployment in every environment where it is Live (publishes items added since)'
+
+# ahs emulator
+complete -c ahs -f -n '__fish_ahs_is \'emulator\'' -a 'start' -d 'serve the API (/api/v2) and the delivery network (/api/vi) on one port until Ctrl-C'
+complete -c ahs -f -n '__fish_ahs_is \'emulator\'' -a 'help' -d 'display help for command'
+
+# ahs emulator start
+complete -c ahs -n '__fish_ahs_is \'emulator start\'' -l host -r -d 'interface to bind'
+complete -c ahs -n '__fish_ahs_is \'emulator start\'' -l port -r -d 'port to listen on; 0 picks a free one'
+complete -c ahs -n '__fish_ahs_is \'emulator start\'' -l config -r -d 'fixture JSON (domains, users, keys, environments, platforms, asset types); default: the built-in demo'
+complete -c ahs -n '__fish_ahs_is \'emulator start\'' -l data-dir -r -d 'keep metadata and uploaded files in DIR across restarts; default: memory'
+
+# ahs completion
+complete -c ahs -f -n '__fish_ahs_is \'completion\' 0' -a 'bash zsh fish'

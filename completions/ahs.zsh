@@ -1,0 +1,175 @@
+#compdef ahs
+# zsh completion for ahs
+# Generated from the command tree by `npm run gen`; do not edit. `ahs completion SHELL` prints the same.
+# Use: save it as _ahs in a directory on $fpath (before compinit runs), or
+#   source <(ahs completion zsh)   after compinit
+
+# global options: accepted anywhere on the line
+_ahs_global_options=('-V:print the version' '--version:print the version' '-o:output format' '--output:output format' '--json:short for --output json' '--dry-run:predict the outcome of a write with the service'\''s rules; send nothing' '-y:answer yes to confirmations (needed for destructive commands outside a terminal)' '--yes:answer yes to confirmations (needed for destructive commands outside a terminal)' '--no-input:never prompt; a missing value is a usage error' '-q:no progress or informational messages' '--quiet:no progress or informational messages' '-v:trace HTTP requests and responses on stderr (API key redacted)' '--verbose:trace HTTP requests and responses on stderr (API key redacted)' '--no-color:no colour (NO_COLOR is honoured too)' '--timeout:per-request timeout in seconds' '--retries:retries of idempotent reads on network errors and 502/503/504' '--profile:profile to use (env AHS_PROFILE)' '--base-url:API base URL (env AHS_BASE_URL)' '--delivery-url:delivery network URL (env AHS_DELIVERY_URL)' '--domain:domain id (env AHS_DOMAIN)' '--env:environment id (env AHS_ENV)' '--platform:target platform code (env AHS_PLATFORM)' '--user:acting user e-mail for createdBy/updatedBy/deletedBy (env AHS_USER)' '-h:show help for a command' '--help:show help for a command')
+_ahs_global_value_options=('-o' '--output' '--timeout' '--retries' '--profile' '--base-url' '--delivery-url' '--domain' '--env' '--platform' '--user')
+
+# subcommands of a command path, "name:description"
+_ahs_subcommands() {
+    reply=()
+    case "$1" in
+        ('') reply=('profile:manage connection profiles (base URL, domain, environment, platform, user, API key)' 'asset:virtual assets: create, read, update, delete, deployment status, undeploy' 'version:versions of a virtual asset: upload, read, list, delete, deployed URLs' 'deploy:deploy a version LIVE or OFFLINE on one channel (asset, --platform, --env)' 'promote-default:make a version the Default of its channel (asset, --platform, --env), demoting the previous Default to LIVE; in a terminal, missing values are picked from lists' 'collection:virtual collections: bundles of items deployed as one unit' 'item:items: the files inside a collection' 'collection-deploy:deploy a collection LIVE or OFFLINE in an environment (the API key'\''s own, or --env with a domain-wide key); --reconcile re-runs every Live deployment' 'emulator:run a local, spec-faithful Asset Hosting Service for trying and testing ahs' 'completion:print the shell completion script for bash, zsh or fish' 'help:display help for command') ;;
+        ('profile') reply=('add:add or update a profile from --base-url, --delivery-url, --domain, --env, --platform, --user; the API key comes from --api-key-stdin or AHS_API_KEY' 'list:list the profiles (key masked)' 'show:show a profile (default: the current one), key masked' 'use:make a profile the current one' 'remove:remove a profile' 'check:ask the service whether the profile'\''s API key is accepted, for which domain and environment' 'help:display help for command') ;;
+        ('asset') reply=('create:create a virtual asset' 'get:show a virtual asset' 'list:list virtual assets' 'search:search virtual assets by id, name and description' 'update:update a virtual asset (the current asset type is sent when --type is not given)' 'delete:delete a virtual asset (it must have no versions)' 'status:every deployment record of the asset (OFFLINE included): a platform x environment matrix' 'undeploy:remove every version'\''s deployment record for the given platforms in one environment (--env, --platform P[,P...])' 'version-count:count the asset'\''s versions' 'help:display help for command') ;;
+        ('version') reply=('upload:upload a file as a new version for one target platform (--platform), streamed with progress' 'get:show a version' 'list:list the versions of an asset' 'delete:delete a version (it must not be LIVE or DEFAULT anywhere)' 'urls:the deployed URL of a version in one environment (--env)' 'help:display help for command') ;;
+        ('collection') reply=('create:create a collection (empty; add files with `ahs item upload`)' 'get:show a collection' 'list:list collections (soft-deleted ones are marked)' 'update:change a collection'\''s updatable fields' 'delete:soft-delete a collection (it must not be Live anywhere); restore or purge it later' 'restore:restore a soft-deleted collection' 'purge:remove a deleted collection for good, with its deployments and the items only it held' 'status:per environment: live, offline and undeployed items' 'url:the deployed URL of a collection in an environment (from --env)' 'undeploy:remove a collection'\''s Live deployment in an environment (from --env)' 'help:display help for command') ;;
+        ('item') reply=('upload:upload files into a collection, several at once (a rejected file does not stop the others)' 'get:show an item of a collection' 'list:list a collection'\''s items, optionally by creation date' 'remove:remove an item from a collection (removed for good if it was its only collection)' 'help:display help for command') ;;
+        ('emulator') reply=('start:serve the API (/api/v2) and the delivery network (/api/vi) on one port until Ctrl-C' 'help:display help for command') ;;
+    esac
+}
+
+# subcommand names of a command path
+_ahs_subcommand_names() {
+    reply=()
+    case "$1" in
+        ('') reply=('profile' 'asset' 'version' 'deploy' 'promote-default' 'collection' 'item' 'collection-deploy' 'emulator' 'completion' 'help') ;;
+        ('profile') reply=('add' 'list' 'show' 'use' 'remove' 'check' 'help') ;;
+        ('asset') reply=('create' 'get' 'list' 'search' 'update' 'delete' 'status' 'undeploy' 'version-count' 'help') ;;
+        ('version') reply=('upload' 'get' 'list' 'delete' 'urls' 'help') ;;
+        ('collection') reply=('create' 'get' 'list' 'update' 'delete' 'restore' 'purge' 'status' 'url' 'undeploy' 'help') ;;
+        ('item') reply=('upload' 'get' 'list' 'remove' 'help') ;;
+        ('emulator') reply=('start' 'help') ;;
+    esac
+}
+
+# options of a command path besides the global ones, "option:description"
+_ahs_options() {
+    reply=()
+    case "$1" in
+        ('profile add') reply=('--api-key-stdin:read the API key from one line of stdin' '--use:make it the current profile') ;;
+        ('asset create') reply=('--name:asset name (max 64 characters)' '--type:asset type code' '--description:description (max 400 characters)' '--no-secured:deliver without an API key (default: secured)' '--local-cache-control:let clients cache the asset locally' '--local-cache-max-age:local cache max age, 1 to 525600') ;;
+        ('asset list') reply=('--page:page number' '--page-size:results per page' '--all:read every page') ;;
+        ('asset search') reply=('--page:page number' '--page-size:results per page') ;;
+        ('asset update') reply=('--name:new asset name' '--description:new description' '--type:asset type code (the service requires it; it cannot actually change)' '--local-cache-control:enable local caching' '--no-local-cache-control:disable local caching' '--local-cache-max-age:local cache max age, 1 to 525600' '--active:mark the asset active' '--inactive:mark the asset inactive') ;;
+        ('asset status') reply=('--state:only records in this state') ;;
+        ('asset version-count') reply=('--active:only active versions' '--inactive:only inactive versions') ;;
+        ('version upload') reply=('--name:version name (max 64 characters)') ;;
+        ('version list') reply=('--page:page number' '--page-size:results per page' '--all:read every page') ;;
+        ('deploy') reply=('--state:target state' '--idempotent:already in the target state: say so, send nothing, exit 0') ;;
+        ('promote-default') reply=('--make-live:deploy the version LIVE first when it is OFFLINE or not deployed on the channel' '--expect-current:compare-and-set: promote only if the current Default is this version (none: no Default yet); otherwise exit 5' '--idempotent:already the Default: say so, send nothing, exit 0') ;;
+        ('collection create') reply=('--name:collection name (at most 50 characters)' '--allowed-types:asset type codes items may have, comma-separated (9999 = Other is always allowed)' '--description:description (at most 400 characters)' '--max-assets:item limit (default: the service ceiling)' '--no-editable:items cannot be added or removed' '--no-deployable:the collection cannot be deployed' '--anchor:the anchor (default) item' '--no-secured:delivery without an API key' '--local-cache-control:let clients cache the files locally' '--local-cache-max-age:local cache max age, 1 to 525600') ;;
+        ('collection list') reply=('--page:page number' '--page-size:results per page' '--all:read every page' '--deleted:only soft-deleted collections' '--no-deleted:only collections that are not deleted') ;;
+        ('collection update') reply=('--name:collection name' '--description:description' '--max-assets:item limit (not below the current item count)' '--editable:items can be added and removed' '--no-editable:items cannot be added or removed' '--deployable:the collection can be deployed' '--no-deployable:the collection cannot be deployed' '--anchor:the anchor (default) item' '--local-cache-control:let clients cache the files locally' '--no-local-cache-control:no local caching' '--local-cache-max-age:local cache max age, 1 to 525600' '--from-json:read the fields to change from a JSON object (- for stdin); flags win') ;;
+        ('item upload') reply=('--type:asset type code of the items (one of the collection'\''s allowed types, or 9999 = Other)' '--name:item name (only with one file; default: the file name)' '--concurrency:files uploaded at the same time (default 4)') ;;
+        ('item list') reply=('--since:created at or after DATE (YYYY-MM-DD or ISO 8601)' '--until:created at or before DATE (a bare date includes the whole day)' '--page:page number' '--page-size:results per page' '--all:read every page') ;;
+        ('collection-deploy') reply=('--state:target state' '--idempotent:already in that state: say so, send nothing, exit 0' '--reconcile:re-run the Live deployment in every environment where it is Live (publishes items added since)') ;;
+        ('emulator start') reply=('--host:interface to bind' '--port:port to listen on; 0 picks a free one' '--config:fixture JSON (domains, users, keys, environments, platforms, asset types); default: the built-in demo' '--data-dir:keep metadata and uploaded files in DIR across restarts; default: memory') ;;
+    esac
+}
+
+# options of a command path that take a value, besides the global ones
+_ahs_value_options() {
+    reply=()
+    case "$1" in
+        ('asset create') reply=('--name' '--type' '--description' '--local-cache-max-age') ;;
+        ('asset list') reply=('--page' '--page-size') ;;
+        ('asset search') reply=('--page' '--page-size') ;;
+        ('asset update') reply=('--name' '--description' '--type' '--local-cache-max-age') ;;
+        ('asset status') reply=('--state') ;;
+        ('version upload') reply=('--name') ;;
+        ('version list') reply=('--page' '--page-size') ;;
+        ('deploy') reply=('--state') ;;
+        ('promote-default') reply=('--expect-current') ;;
+        ('collection create') reply=('--name' '--allowed-types' '--description' '--max-assets' '--anchor' '--local-cache-max-age') ;;
+        ('collection list') reply=('--page' '--page-size') ;;
+        ('collection update') reply=('--name' '--description' '--max-assets' '--anchor' '--local-cache-max-age' '--from-json') ;;
+        ('item upload') reply=('--type' '--name' '--concurrency') ;;
+        ('item list') reply=('--since' '--until' '--page' '--page-size') ;;
+        ('collection-deploy') reply=('--state') ;;
+        ('emulator start') reply=('--host' '--port' '--config' '--data-dir') ;;
+    esac
+}
+
+# fixed values of an option: "PATH|OPTION"
+_ahs_option_choices() {
+    reply=()
+    case "$1" in
+        ('asset status|--state') reply=('LIVE' 'OFFLINE' 'DEFAULT') ;;
+        ('deploy|--state') reply=('LIVE' 'OFFLINE') ;;
+        ('collection-deploy|--state') reply=('LIVE' 'OFFLINE') ;;
+        (*'|-o'|*'|--output') reply=('table' 'json') ;;
+    esac
+}
+
+# fixed values of a positional argument: "PATH|INDEX"
+_ahs_argument_choices() {
+    reply=()
+    case "$1" in
+        ('completion|0') reply=('bash' 'zsh' 'fish') ;;
+    esac
+}
+
+_ahs() {
+    local cur=${words[CURRENT]} prev=${words[CURRENT-1]} cmdpath='' npos=0 i w opt=''
+    local -a reply found
+    # Walk the words before the cursor: follow subcommands, skip options and their values, count positionals.
+    for ((i = 2; i < CURRENT; i++)); do
+        w=${words[i]}
+        case $w in
+            --*=*) ;;
+            -*)
+                _ahs_value_options "$cmdpath"
+                reply+=("${_ahs_global_value_options[@]}")
+                (( ${reply[(Ie)$w]} )) && ((i++))
+                ;;
+            *)
+                _ahs_subcommand_names "$cmdpath"
+                if ((npos == 0)) && (( ${reply[(Ie)$w]} )); then
+                    cmdpath=${cmdpath:+$cmdpath }$w
+                else
+                    npos=$((npos + 1))
+                fi
+                ;;
+        esac
+    done
+    # The value of an option: --opt VALUE, --opt=VALUE
+    if [[ $cur == --*=* ]]; then
+        opt=${cur%%=*}
+        compset -P '*='
+    elif [[ $prev == -* ]]; then
+        opt=$prev
+    fi
+    if [[ -n $opt ]]; then
+        _ahs_value_options "$cmdpath"
+        reply+=("${_ahs_global_value_options[@]}")
+        if (( ${reply[(Ie)$opt]} )); then
+            _ahs_option_choices "$cmdpath|$opt"
+            if (( ${#reply} )); then
+                found=("${reply[@]}")
+                compadd -a found
+            else
+                _files
+            fi
+            return
+        fi
+    fi
+    if [[ $cur == -* ]]; then
+        _ahs_options "$cmdpath"
+        found=("${reply[@]}" "${_ahs_global_options[@]}")
+        _describe -t options 'option' found
+        return
+    fi
+    _ahs_subcommands "$cmdpath"
+    if (( ${#reply} )) && ((npos == 0)); then
+        found=("${reply[@]}")
+        _describe -t commands 'ahs command' found
+        return
+    fi
+    _ahs_argument_choices "$cmdpath|$npos"
+    if (( ${#reply} )); then
+        found=("${reply[@]}")
+        compadd -a found
+    else
+        _files
+    fi
+}
+
+if [[ $zsh_eval_context[-1] == loadautofunc ]]; then
+    _ahs "$@"
+else
+    compdef _ahs ahs
+fi

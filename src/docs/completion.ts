@@ -1,0 +1,444 @@
+// Static shell completion scripts (bash, zsh, fish) generated from the
+// command tree: subcommands, flags, and the values of fixed sets (commander
+// `.choices()` on options and arguments). The scripts never call ahs.
+import { allCommands, optionNames, type CommandModel, type OptionModel } from './model.js';
+import type { Shell } from './shells.js';
+
+export { SHELLS, type Shell } from './shells.js';
+
+export function generateCompletion(shell: Shell, root: CommandModel): string {
+  switch (shell) {
+    case 'bash':
+      return generateBash(root);
+    case 'zsh':
+      return generateZsh(root);
+    case 'fish':
+      return generateFish(root);
+  }
+}
+
+const GENERATED = 'Generated from the command tree by `npm run gen`; do not edit. `ahs completion SHELL` prints the same.';
+
+// Commands whose words the walkers follow. commander's implicit `help [command]` is offered but not entered.
+function walkable(root: CommandModel): CommandModel[] {
+  return allCommands(root).filter((command) => !command.implicitHelp);
+}
+
+const key = (command: CommandModel) => command.path.join(' ');
+const valueOptions = (options: OptionModel[]) => options.filter((option) => option.takesValue).flatMap(optionNames);
+
+/** A command's own options; the root's (global, accepted anywhere) and the repeated help option are listed once apart. */
+function ownOptions(root: CommandModel, command: CommandModel): OptionModel[] {
+  if (command === root) return [];
+  const global = new Set(root.options.map((option) => option.flags));
+  return command.options.filter((option) => !global.has(option.flags));
+}
+
+/** (path, option names, choices) for options with a fixed set of values; root options apply everywhere. */
+function optionChoices(root: CommandModel): Array<{ path: string | null; names: string[]; choices: string[] }> {
+  const entries: Array<{ path: string | null; names: string[]; choices: string[] }> = [];
+  for (const command of walkable(root)) {
+    if (command === root) continue;
+    for (const option of command.options) {
+      if (option.choices) entries.push({ path: key(command), names: optionNames(option), choices: option.choices });
+    }
+  }
+  for (const option of root.options) {
+    if (option.choices) entries.push({ path: null, names: optionNames(option), choices: option.choices });
+  }
+  return entries;
+}
+
+function argumentChoices(root: CommandModel): Array<{ path: string; index: number; choices: string[] }> {
+  const entries: Array<{ path: string; index: number; choices: string[] }> = [];
+  for (const command of walkable(root)) {
+    command.arguments.forEach((argument, index) => {
+      if (argument.choices) entries.push({ path: key(command), index, choices: argument.choices });
+    });
+  }
+  return entries;
+}
+
+// ---------------------------------------------------------------- bash
+
+function sq(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+function bashCase(fn: string, comment: string, rows: Array<[string, string[]]>): string {
+  const body = rows
+    .filter(([, words]) => words.length > 0)
+    .map(([label, words]) => `        ${label}) echo ${sq(words.join(' '))} ;;`)
+    .join('\n');
+  return `# ${comment}\n${fn}() {\n    case "$1" in\n${body}\n    esac\n}\n`;
+}
+
+export function generateBash(root: CommandModel): string {
+  const commands = walkable(root);
+  const name = root.name;
+  const subcommands = bashCase(
+    `_${name}_subcommands`,
+    'subcommands of a command path',
+    commands.map((command) => [sq(key(command)), command.commands.map((sub) => sub.name)]),
+  );
+  const options = bashCase(
+    `_${name}_options`,
+    'options of a command path, besides the global ones',
+    commands.map((command) => [sq(key(command)), ownOptions(root, command).flatMap(optionNames)]),
+  );
+  const values = bashCase(
+    `_${name}_value_options`,
+    'options of a command path that take a value, besides the global ones',
+    commands.map((command) => [sq(key(command)), valueOptions(ownOptions(root, command))]),
+  );
+  const optionRows: Array<[string, string[]]> = optionChoices(root).map(({ path, names, choices }) => [
+    names.map((option) => (path === null ? `*'|${option}'` : sq(`${path}|${option}`))).join('|'),
+    choices,
+  ]);
+  const optionValues = bashCase(`_${name}_option_choices`, 'fixed values of an option: "PATH|OPTION"', optionRows);
+  const argumentRows: Array<[string, string[]]> = argumentChoices(root).map(({ path, index, choices }) => [
+    sq(`${path}|${index}`),
+    choices,
+  ]);
+  const argumentValues = bashCase(
+    `_${name}_argument_choices`,
+    'fixed values of a positional argument: "PATH|INDEX"',
+    argumentRows,
+  );
+
+  return `# bash completion for ${name}                                -*- shell-script -*-
+# ${GENERATED}
+# Use: source this file from ~/.bashrc, or save it as
+#   ~/.local/share/bash-completion/completions/${name}  (or /usr/share/bash-completion/completions/${name})
+
+# global options: accepted anywhere on the line
+_${name}_global_options=${sq(root.options.flatMap(optionNames).join(' '))}
+_${name}_global_value_options=${sq(valueOptions(root.options).join(' '))}
+
+${subcommands}
+${options}
+${values}
+${optionValues}
+${argumentValues}
+_${name}_has() {
+    [[ " $1 " == *" $2 "* ]]
+}
+
+_${name}() {
+    local cur="\${COMP_WORDS[COMP_CWORD]}" prev="" cmdpath="" npos=0 i w opt="" words
+    COMPREPLY=()
+    # Walk the words before the cursor: follow subcommands, skip options and their values, count positionals.
+    for ((i = 1; i < COMP_CWORD; i++)); do
+        w="\${COMP_WORDS[i]}"
+        case "$w" in
+            --*=*) ;;
+            -*)
+                if _${name}_has "$(_${name}_value_options "$cmdpath") $_${name}_global_value_options" "$w"; then
+                    # \`--opt=value\` arrives as three words when = is in COMP_WORDBREAKS
+                    if [[ "\${COMP_WORDS[i+1]}" == "=" ]]; then ((i += 2)); else ((i++)); fi
+                fi
+                ;;
+            *)
+                if ((npos == 0)) && _${name}_has "$(_${name}_subcommands "$cmdpath")" "$w"; then
+                    cmdpath="\${cmdpath:+$cmdpath }$w"
+                else
+                    npos=$((npos + 1))
+                fi
+                ;;
+        esac
+    done
+    ((COMP_CWORD > 0)) && prev="\${COMP_WORDS[COMP_CWORD-1]}"
+    # The value of an option: --opt VALUE, --opt=VALUE
+    if [[ "$cur" == "=" ]]; then
+        opt="$prev"
+        cur=""
+    elif [[ "$prev" == "=" ]] && ((COMP_CWORD >= 2)); then
+        opt="\${COMP_WORDS[COMP_CWORD-2]}"
+    elif [[ "$cur" == --*=* ]]; then
+        opt="\${cur%%=*}"
+        cur="\${cur#*=}"
+    elif [[ "$prev" == -* ]]; then
+        opt="$prev"
+    fi
+    if [[ -n "$opt" ]] && _${name}_has "$(_${name}_value_options "$cmdpath") $_${name}_global_value_options" "$opt"; then
+        words="$(_${name}_option_choices "$cmdpath|$opt")"
+        # no fixed set: fall back to file names (complete -o default)
+        [[ -n "$words" ]] && COMPREPLY=($(compgen -W "$words" -- "$cur"))
+        return 0
+    fi
+    if [[ "$cur" == -* ]]; then
+        COMPREPLY=($(compgen -W "$(_${name}_options "$cmdpath") $_${name}_global_options" -- "$cur"))
+        return 0
+    fi
+    words="$(_${name}_subcommands "$cmdpath")"
+    if [[ -n "$words" ]] && ((npos == 0)); then
+        COMPREPLY=($(compgen -W "$words" -- "$cur"))
+        return 0
+    fi
+    words="$(_${name}_argument_choices "$cmdpath|$npos")"
+    [[ -n "$words" ]] && COMPREPLY=($(compgen -W "$words" -- "$cur"))
+    return 0
+}
+
+complete -o default -F _${name} ${name}
+`;
+}
+
+// ---------------------------------------------------------------- zsh
+
+function zq(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+function zshCase(fn: string, comment: string, rows: Array<[string, string[]]>): string {
+  const body = rows
+    .filter(([, words]) => words.length > 0)
+    .map(([label, words]) => `        (${label}) reply=(${words.map(zq).join(' ')}) ;;`)
+    .join('\n');
+  return `# ${comment}\n${fn}() {\n    reply=()\n    case "$1" in\n${body}\n    esac\n}\n`;
+}
+
+// zsh case patterns: quote everything but the * of "any path".
+function zshLabel(text: string): string {
+  return text === '' ? "''" : zq(text);
+}
+
+export function generateZsh(root: CommandModel): string {
+  const commands = walkable(root);
+  const name = root.name;
+  const described = (word: string, description: string) => `${word.replace(/:/g, '\\:')}:${oneLine(description)}`;
+  const subcommands = zshCase(
+    `_${name}_subcommands`,
+    'subcommands of a command path, "name:description"',
+    commands.map((command) => [zshLabel(key(command)), command.commands.map((sub) => described(sub.name, sub.summary))]),
+  );
+  const names = zshCase(
+    `_${name}_subcommand_names`,
+    'subcommand names of a command path',
+    commands.map((command) => [zshLabel(key(command)), command.commands.map((sub) => sub.name)]),
+  );
+  const describedOptions = (options: OptionModel[]) =>
+    options.flatMap((option) => optionNames(option).map((word) => described(word, option.description)));
+  const options = zshCase(
+    `_${name}_options`,
+    'options of a command path besides the global ones, "option:description"',
+    commands.map((command) => [zshLabel(key(command)), describedOptions(ownOptions(root, command))]),
+  );
+  const values = zshCase(
+    `_${name}_value_options`,
+    'options of a command path that take a value, besides the global ones',
+    commands.map((command) => [zshLabel(key(command)), valueOptions(ownOptions(root, command))]),
+  );
+  const optionValues = zshCase(
+    `_${name}_option_choices`,
+    'fixed values of an option: "PATH|OPTION"',
+    optionChoices(root).map(({ path, names, choices }) => [
+      names.map((option) => (path === null ? `*${zq(`|${option}`)}` : zq(`${path}|${option}`))).join('|'),
+      choices,
+    ]),
+  );
+  const argumentValues = zshCase(
+    `_${name}_argument_choices`,
+    'fixed values of a positional argument: "PATH|INDEX"',
+    argumentChoices(root).map(({ path, index, choices }) => [zq(`${path}|${index}`), choices]),
+  );
+
+  return `#compdef ${name}
+# zsh completion for ${name}
+# ${GENERATED}
+# Use: save it as _${name} in a directory on $fpath (before compinit runs), or
+#   source <(${name} completion zsh)   after compinit
+
+# global options: accepted anywhere on the line
+_${name}_global_options=(${describedOptions(root.options).map(zq).join(' ')})
+_${name}_global_value_options=(${valueOptions(root.options).map(zq).join(' ')})
+
+${subcommands}
+${names}
+${options}
+${values}
+${optionValues}
+${argumentValues}
+_${name}() {
+    local cur=\${words[CURRENT]} prev=\${words[CURRENT-1]} cmdpath='' npos=0 i w opt=''
+    local -a reply found
+    # Walk the words before the cursor: follow subcommands, skip options and their values, count positionals.
+    for ((i = 2; i < CURRENT; i++)); do
+        w=\${words[i]}
+        case $w in
+            --*=*) ;;
+            -*)
+                _${name}_value_options "$cmdpath"
+                reply+=("\${_${name}_global_value_options[@]}")
+                (( \${reply[(Ie)$w]} )) && ((i++))
+                ;;
+            *)
+                _${name}_subcommand_names "$cmdpath"
+                if ((npos == 0)) && (( \${reply[(Ie)$w]} )); then
+                    cmdpath=\${cmdpath:+$cmdpath }$w
+                else
+                    npos=$((npos + 1))
+                fi
+                ;;
+        esac
+    done
+    # The value of an option: --opt VALUE, --opt=VALUE
+    if [[ $cur == --*=* ]]; then
+        opt=\${cur%%=*}
+        compset -P '*='
+    elif [[ $prev == -* ]]; then
+        opt=$prev
+    fi
+    if [[ -n $opt ]]; then
+        _${name}_value_options "$cmdpath"
+        reply+=("\${_${name}_global_value_options[@]}")
+        if (( \${reply[(Ie)$opt]} )); then
+            _${name}_option_choices "$cmdpath|$opt"
+            if (( \${#reply} )); then
+                found=("\${reply[@]}")
+                compadd -a found
+            else
+                _files
+            fi
+            return
+        fi
+    fi
+    if [[ $cur == -* ]]; then
+        _${name}_options "$cmdpath"
+        found=("\${reply[@]}" "\${_${name}_global_options[@]}")
+        _describe -t options 'option' found
+        return
+    fi
+    _${name}_subcommands "$cmdpath"
+    if (( \${#reply} )) && ((npos == 0)); then
+        found=("\${reply[@]}")
+        _describe -t commands '${name} command' found
+        return
+    fi
+    _${name}_argument_choices "$cmdpath|$npos"
+    if (( \${#reply} )); then
+        found=("\${reply[@]}")
+        compadd -a found
+    else
+        _files
+    fi
+}
+
+if [[ $zsh_eval_context[-1] == loadautofunc ]]; then
+    _${name} "$@"
+else
+    compdef _${name} ${name}
+fi
+`;
+}
+
+// ---------------------------------------------------------------- fish
+
+function fq(text: string): string {
+  return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+}
+
+function fishSwitch(fn: string, comment: string, rows: Array<[string, string[]]>): string {
+  const body = rows
+    .filter(([, words]) => words.length > 0)
+    .map(([label, words]) => `        case ${fq(label)}\n            printf '%s\\n' ${words.map(fq).join(' ')}`)
+    .join('\n');
+  return `# ${comment}\nfunction ${fn} --argument-names cmdpath\n    switch "$cmdpath"\n${body}\n    end\nend\n`;
+}
+
+export function generateFish(root: CommandModel): string {
+  const commands = walkable(root);
+  const name = root.name;
+  const fn = `__fish_${name.replace(/-/g, '_')}`;
+  const subcommands = fishSwitch(
+    `${fn}_subcommands`,
+    'subcommands of a command path',
+    commands.map((command) => [key(command), command.commands.map((sub) => sub.name)]),
+  );
+  const values = fishSwitch(
+    `${fn}_value_options`,
+    'options of a command path that take a value, besides the global ones',
+    commands.map((command) => [key(command), valueOptions(ownOptions(root, command))]),
+  );
+
+  const lines: string[] = [];
+  const optionLine = (option: OptionModel, condition: string | null) => {
+    const parts = [`complete -c ${name}`];
+    if (condition) parts.push(`-n ${fq(condition)}`);
+    if (option.short) parts.push(`-s ${option.short.replace(/^-/, '')}`);
+    if (option.long) parts.push(`-l ${option.long.replace(/^--/, '')}`);
+    if (option.choices) parts.push(`-x -a ${fq(option.choices.join(' '))}`);
+    else if (option.takesValue) parts.push('-r');
+    if (option.description) parts.push(`-d ${fq(oneLine(option.description))}`);
+    return parts.join(' ');
+  };
+  lines.push('# global options: anywhere on the line');
+  for (const option of root.options) lines.push(optionLine(option, null));
+  for (const command of commands) {
+    const condition = `${fn}_is ${fq(key(command))}`;
+    const entries: string[] = [];
+    for (const sub of command.commands) {
+      const description = oneLine(sub.summary);
+      entries.push(`complete -c ${name} -f -n ${fq(condition)} -a ${fq(sub.name)}${description ? ` -d ${fq(description)}` : ''}`);
+    }
+    for (const option of ownOptions(root, command)) entries.push(optionLine(option, condition));
+    command.arguments.forEach((argument, index) => {
+      if (!argument.choices) return;
+      const argCondition = `${fn}_is ${fq(key(command))} ${index}`;
+      entries.push(`complete -c ${name} -f -n ${fq(argCondition)} -a ${fq(argument.choices.join(' '))}`);
+    });
+    if (entries.length === 0) continue;
+    lines.push('', `# ${key(command) ? `${name} ${key(command)}` : name}`, ...entries);
+  }
+
+  return `# fish completion for ${name}
+# ${GENERATED}
+# Use: save it as ~/.config/fish/completions/${name}.fish, or
+#   ${name} completion fish | source
+
+${subcommands}
+${values}
+# The command path before the cursor ("asset create"), and how many positional arguments follow it
+function ${fn}_path
+    set -l tokens (commandline -opc)
+    set -e tokens[1]
+    set -l cmdpath ''
+    set -l npos 0
+    set -l skip 0
+    for t in $tokens
+        if test $skip -eq 1
+            set skip 0
+            continue
+        end
+        switch $t
+            case '--*=*'
+            case '-*'
+                if contains -- $t (${fn}_value_options "$cmdpath") ${valueOptions(root.options).join(' ')}
+                    set skip 1
+                end
+            case '*'
+                if test $npos -eq 0; and contains -- $t (${fn}_subcommands "$cmdpath")
+                    set cmdpath (string trim -- "$cmdpath $t")
+                else
+                    set npos (math $npos + 1)
+                end
+        end
+    end
+    echo $cmdpath
+    echo $npos
+end
+
+# True when the cursor is at that command path (and, if given, at that positional argument)
+function ${fn}_is --argument-names want index
+    set -l state (${fn}_path)
+    test "$state[1]" = "$want"; or return 1
+    test -z "$index"; or test "$state[2]" = "$index"
+end
+
+${lines.join('\n')}
+`;
+}
