@@ -1,0 +1,67 @@
+// ahs collection create COLLECTION_ID --name N --allowed-types CODE[,CODE...] [...]
+import type { Invocation } from '../lazy.js';
+import type { Context } from '../../context.js';
+import { decideCollectionCreate } from '../../rules/index.js';
+import { collectionCreateBody, type Collection } from '../../rules/schemas.js';
+import { printDryRun, validateInput } from '../../dryrun/index.js';
+import { actingUser, currentOf, given, readSnapshot, renderCollection } from './shared.js';
+
+interface Opts {
+  name?: string;
+  allowedTypes?: string;
+  description?: string;
+  maxAssets?: number;
+  editable: boolean;
+  deployable: boolean;
+  anchor?: string;
+  secured: boolean;
+  localCacheControl?: boolean;
+  localCacheMaxAge?: number;
+  platform?: string;
+}
+
+const FLAGS = { collectionName: '--name', allowedAssetTypes: '--allowed-types', anchorAsset: '--anchor', collectionId: 'COLLECTION_ID' };
+
+export async function run({ args, opts, command }: Invocation<Opts>, ctx: Context): Promise<void> {
+  const collectionId = await ctx.need(args[0], { flag: 'COLLECTION_ID', message: 'New collection id' });
+  const collectionName = await ctx.need(opts.name, { flag: '--name', message: 'Collection name' });
+  const types = await ctx.need(opts.allowedTypes, { flag: '--allowed-types', message: 'Allowed asset type codes (comma-separated)' });
+  const settings = await ctx.settings();
+  const user = await actingUser(ctx);
+  const platform = settings.get('platform');
+  const body = validateInput(
+    collectionCreateBody(),
+    {
+      collectionId,
+      collectionName,
+      allowedAssetTypes: types.split(',').map((code) => code.trim()).filter(Boolean),
+      createdBy: user,
+      updatedBy: user,
+      description: opts.description,
+      maxAssets: opts.maxAssets,
+      editable: given(command, 'editable') ? opts.editable : undefined,
+      deployable: given(command, 'deployable') ? opts.deployable : undefined,
+      anchorAsset: opts.anchor,
+      targetPlatform: platform,
+      secured: given(command, 'secured') ? opts.secured : undefined,
+      localCacheControl: opts.localCacheControl,
+      localCacheMaxAge: opts.localCacheMaxAge,
+    },
+    FLAGS,
+  );
+  const api = await ctx.api();
+  const path = api.path('vc');
+  if (ctx.globals.dryRun) {
+    const view = await readSnapshot(api, collectionId);
+    await printDryRun(ctx, {
+      request: { method: 'POST', path, body },
+      current: currentOf(view),
+      decision: decideCollectionCreate(collectionId, view.snapshot),
+    });
+    return;
+  }
+  const created = await api.post<Collection>(path, body);
+  const out = await ctx.output();
+  out.print(created, (c, kit) => renderCollection(c, kit));
+  out.success(`created collection ${collectionId}; add files with: ahs item upload ${collectionId} FILE... --type CODE`);
+}

@@ -1,0 +1,38 @@
+// ahs collection list [--page N] [--page-size N] [--all] [--deleted|--no-deleted]
+import type { Invocation } from '../lazy.js';
+import type { Context } from '../../context.js';
+import type { Collection } from '../../rules/schemas.js';
+import { listPages, pageFooter } from '../../http/paging.js';
+import { listEnvelope } from '../../io/output.js';
+
+interface Opts {
+  page?: number;
+  pageSize?: number;
+  all?: boolean;
+  deleted?: boolean;
+}
+
+export async function run({ opts }: Invocation<Opts>, ctx: Context): Promise<void> {
+  const api = await ctx.api();
+  const { doc, rows, merged } = await listPages<Collection>(api, api.path('vc'), { page: opts.page, pageSize: opts.pageSize, all: opts.all });
+  const out = await ctx.output();
+  const filter = opts.deleted;
+  const shown = filter === undefined ? rows : rows.filter((c) => Boolean(c.deleted) === filter);
+  // A filter changes the list, so json gets the CLI's envelope for it.
+  const json = filter === undefined ? doc : listEnvelope(shown);
+  const s = out.kit.style;
+  out.list(
+    json,
+    shown,
+    [
+      { header: 'COLLECTION', get: (c: Collection) => c.collectionId },
+      { header: 'NAME', get: (c: Collection) => c.collectionName },
+      { header: 'STATUS', get: (c: Collection) => (c.deleted ? s.red('deleted') : 'active') },
+      { header: 'ITEMS', get: (c: Collection) => `${c.assetItems?.length ?? 0}/${c.maxAssets}` },
+      { header: 'TYPES', get: (c: Collection) => c.allowedAssetTypes },
+      { header: 'PLATFORM', get: (c: Collection) => c.targetPlatform },
+      { header: 'UPDATED', get: (c: Collection) => c.updatedAt },
+    ],
+    filter === undefined ? pageFooter(doc, merged) : `${shown.length} of ${rows.length} shown (${filter ? 'deleted only' : 'not deleted'})${merged ? '' : '; --all to filter every page'}`,
+  );
+}

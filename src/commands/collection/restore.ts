@@ -1,0 +1,22 @@
+// ahs collection restore COLLECTION_ID
+import type { Invocation } from '../lazy.js';
+import type { Context } from '../../context.js';
+import { decideCollectionRestore } from '../../rules/index.js';
+import { printDryRun } from '../../dryrun/index.js';
+import { actingUser, collectionArg, currentOf, readSnapshot, vcPath } from './shared.js';
+
+export async function run({ args }: Invocation, ctx: Context): Promise<void> {
+  const collectionId = await collectionArg(ctx, args[0], { includeDeleted: true });
+  const user = await actingUser(ctx);
+  const api = await ctx.api();
+  const path = vcPath(api, collectionId, 'restore');
+  // The service reads createdBy here, not deletedBy.
+  const body = { createdBy: user };
+  if (ctx.globals.dryRun) {
+    const view = await readSnapshot(api, collectionId);
+    await printDryRun(ctx, { request: { method: 'POST', path, body }, current: currentOf(view), decision: decideCollectionRestore(collectionId, view.snapshot), notFound: !view.snapshot });
+    return;
+  }
+  const answer = await api.post<{ message: string }>(path, body);
+  (await ctx.output()).print(answer, (a) => a.message);
+}

@@ -1,0 +1,37 @@
+// ahs collection status COLLECTION_ID: per environment, the live, offline and
+// undeployed items.
+import type { Invocation } from '../lazy.js';
+import type { Context } from '../../context.js';
+import type { CollectionDeploymentStatus } from '../../rules/schemas.js';
+import { collectionArg, deploymentsFrom, NotFoundError, readCollection, readDeploymentStatus } from './shared.js';
+
+export async function run({ args }: Invocation, ctx: Context): Promise<void> {
+  const collectionId = await collectionArg(ctx, args[0]);
+  const api = await ctx.api();
+  let status = await readDeploymentStatus(api, collectionId);
+  if (!status) {
+    // 404 means "missing or never deployed": tell them apart.
+    const collection = await readCollection(api, collectionId);
+    if (!collection) throw new NotFoundError(`collection ${collectionId} not found`);
+    status = { collectionId, collectionName: collection.collectionName, items: [] } satisfies CollectionDeploymentStatus;
+  }
+  const out = await ctx.output();
+  const states = deploymentsFrom(status);
+  out.print(status, (doc, kit) => {
+    if (doc.items.length === 0) return `${doc.collectionName} (${doc.collectionId}) is not deployed in any environment`;
+    const ids = (list: string[]) => (list.length === 0 ? (kit.terminal ? kit.style.dim('-') : '-') : `${list.length}: ${list.join(', ')}`);
+    const table = kit.table(
+      [
+        { header: 'ENV', get: (row: CollectionDeploymentStatus['items'][number]) => row.envId },
+        { header: 'STATE', get: (row) => kit.state(states[row.envId] ?? 'not deployed') },
+        { header: 'LIVE', get: (row) => ids(row.live) },
+        { header: 'OFFLINE', get: (row) => ids(row.offline) },
+        { header: 'UNDEPLOYED', get: (row) => ids(row.undeployed) },
+      ],
+      doc.items,
+    );
+    const pending = doc.items.filter((row) => states[row.envId] === 'LIVE' && row.undeployed.length > 0);
+    const hint = pending.length ? `\n${pending.map((r) => r.envId).join(', ')}: items added since the last deploy; \`ahs collection-deploy ${doc.collectionId} --reconcile\` publishes them` : '';
+    return `${doc.collectionName} (${doc.collectionId})\n${table}${hint}`;
+  });
+}
