@@ -1,0 +1,40 @@
+// ahs item remove COLLECTION_ID ITEM_ID: detaches the item; if this was its
+// only collection, it is gone for good.
+import type { Invocation } from '../lazy.js';
+import type { Context } from '../../context.js';
+import { ApiError } from '../../errors.js';
+import { decideItemRemove, type ItemParents } from '../../rules/index.js';
+import type { Item } from '../../rules/schemas.js';
+import { printDryRun } from '../../dryrun/index.js';
+import { actingUser, collectionArg, currentOf, itemArg, readSnapshot, vcPath } from '../collection/shared.js';
+
+export async function run({ args }: Invocation, ctx: Context): Promise<void> {
+  const collectionId = await collectionArg(ctx, args[0]);
+  const itemId = await itemArg(ctx, collectionId, args[1]);
+  const user = await actingUser(ctx);
+  const api = await ctx.api();
+  const path = vcPath(api, collectionId, 'items', itemId);
+  const body = { deletedBy: user };
+  if (ctx.globals.dryRun) {
+    const view = await readSnapshot(api, collectionId);
+    let item: ItemParents | undefined;
+    if (view.snapshot) {
+      try {
+        const found = await api.get<Item>(path);
+        item = { assetItemId: found.assetItemId, parentCollections: found.parentCollections ?? [collectionId] };
+      } catch (error) {
+        if (!(error instanceof ApiError && error.status === 404)) throw error;
+      }
+    }
+    await printDryRun(ctx, {
+      request: { method: 'DELETE', path, body },
+      current: { ...(currentOf(view) as object | null), item: item ?? null },
+      decision: decideItemRemove(collectionId, view.snapshot, item, itemId),
+      notFound: !view.snapshot,
+    });
+    return;
+  }
+  await ctx.confirm(`Remove item ${itemId} from collection ${collectionId}? If it is in no other collection it is gone for good`);
+  const answer = await api.delete<{ message: string }>(path, body, undefined, { notFound: true });
+  (await ctx.output()).print(answer, (a) => `${a.message}: ${itemId} from ${collectionId}`);
+}
