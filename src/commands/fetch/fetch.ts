@@ -1,0 +1,261 @@
+// ahs fetch COLLECTION_ID [--env E] [--dir DIR] [--item ID...] [--concurrency N] [--manifest] [--force]
+// ahs fetch --url DOWNLOAD_URL [--dir DIR]
+// ahs fetch                      (in a terminal: browse, pick, download)
+//
+// Resolves the collection's deployed URL in the environment, reads the
+// delivery document and downloads the items in parallel into --dir, under
+// names that cannot leave it (src/transfer/safe-name.ts), atomically
+// (src/transfer/download.ts).
+import type { Invocation } from '../lazy.js';
+import type { Context } from '../../context.js';
+import { ApiClient } from '../../http/client.js';
+import { CancelledError, PartialFailureError, UsageError } from '../../errors.js';
+import { deliveryDocument, type DeliveryDocument, type DeliveryEntry, type Item } from '../../rules/schemas.js';
+import { downloadAll, DEFAULT_CONCURRENCY, type DownloadSummary, type DownloadTask } from '../../transfer/download.js';
+import { NameAllocator, safeFileName } from '../../transfer/safe-name.js';
+import { formatBytes } from '../../io/progress.js';
+import { collectionArg, envArg, listItems, NotFoundError, vcPath } from '../collection/shared.js';
+import { liveEnvs } from '../collection/url.js';
+
+interface Opts {
+  url?: string;
+  dir?: string;
+  item?: string[];
+  concurrency?: number;
+  manifest?: boolean;
+  force?: boolean;
+}
+
+export interface FetchResult extends DownloadSummary {
+  collectionId: string;
+  envId: string;
+  dir: string;
+}
+
+export async function run({ args, opts }: Invocation<Opts>, ctx: Context): Promise<void> {
+  if (opts.url && args[0]) throw new UsageError('give either COLLECTION_ID or --url, not both');
+  let doc: DeliveryDocument;
+  let deliveryBase: string;
+  let itemIds = opts.item;
+  let sizes = new Map<string, Item>();
+
+  if (opts.url) {
+    const url = parseUrl(opts.url);
+    deliveryBase = ctx.globals.deliveryUrl ?? url.origin;
+    doc = await readDelivery(ctx, url.toString());
+  } else {
+    let collectionId = args[0];
+    let envId: string | undefined;
+    if (!collectionId && ctx.io.canPrompt && !opts.manifest) {
+      const { browse } = await import('./browse.js');
+      const picked = await browse(ctx);
+      ({ collectionId, envId } = picked);
+      itemIds = picked.itemIds;
+    }
+    collectionId = await collectionArg(ctx, collectionId);
+    const api = await ctx.api();
+    envId ??= await envArg(ctx, async () => liveEnvs(ctx, collectionId!), 'Environment (where the collection is Live)');
+    const { downloadUrl } = await api.get<{ downloadUrl: string }>(vcPath(api, collectionId, 'deployments', envId));
+    const settings = await ctx.settings();
+    deliveryBase = settings.get('deliveryUrl') ?? new URL(downloadUrl, api.baseUrl).origin;
+    doc = await readDelivery(ctx, new URL(downloadUrl, deliveryBase).toString());
+    if (!opts.manifest) sizes = await itemRecords(ctx, collectionId);
+  }
+
+  const out = await ctx.output();
+  if (opts.manifest) {
+    out.print(doc, (d, kit) =>
+      kit.table(
+        [
+          { header: 'ITEM', get: (e: DeliveryEntry) => e.assetItemId },
+          { header: 'NAME', get: (e: DeliveryEntry) => e.assetItemName },
+          { header: 'TYPE', get: (e: DeliveryEntry) => e.mimetype },
+          { header: 'ANCHOR', get: (e: DeliveryEntry) => (d.anchorAsset?.assetItemId === e.assetItemId ? 'yes' : '') },
+          { header: 'URL', get: (e: DeliveryEntry) => deliveryFileUrl(deliveryBase, e.downloadUrl) },
+        ],
+        d.assetItemUrls,
+      ),
+    );
+    return;
+  }
+
+  let entries = uniqueEntries(doc.assetItemUrls);
+  if (itemIds && itemIds.length > 0) {
+    const known = new Set(entries.map((e) => e.assetItemId));
+    const missing = itemIds.filter((id) => !known.has(id));
+    if (missing.length > 0) throw new NotFoundError(`${missing.length > 1 ? 'items' : 'item'} ${missing.join(', ')} not in the deployed collection ${doc.collectionId} (${doc.envId})`);
+    entries = entries.filter((e) => itemIds!.includes(e.assetItemId));
+  }
+  const dir = opts.dir ?? safeFileName(doc.collectionId, 'collection');
+  const names = new NameAllocator();
+  const tasks: DownloadTask[] = entries.map((entry) => {
+    const record = sizes.get(entry.assetItemId);
+    return {
+      id: entry.assetItemId,
+      // The file's own name (with its extension) when the item record is at hand.
+      name: names.allocate(record?.fileName || entry.assetItemName, entry.assetItemId),
+      url: deliveryFileUrl(deliveryBase, entry.downloadUrl),
+      expectedSize: typeof record?.size === 'number' ? record.size : undefined,
+    };
+  });
+
+  const summary = await download(ctx, tasks, { dir, concurrency: opts.concurrency, force: opts.force, deliveryBase });
+  const result: FetchResult = { collectionId: doc.collectionId, envId: doc.envId, dir, ...summary };
+  out.print(result, (r, kit) => {
+    const rows = [
+      ...r.downloaded.map((f) => ({ name: f.name, id: f.id, result: kit.style.green('downloaded'), detail: formatBytes(f.bytes) })),
+      ...r.skipped.map((f) => ({ name: f.name, id: f.id, result: 'skipped', detail: 'same name and size; --force to overwrite' })),
+      ...r.failed.map((f) => ({ name: f.name, id: f.id, result: kit.style.red('failed'), detail: f.error })),
+    ];
+    if (rows.length === 0) return undefined;
+    return kit.table(
+      [
+        { header: 'FILE', get: (row: (typeof rows)[number]) => row.name },
+        { header: 'ITEM', get: (row) => row.id },
+        { header: 'RESULT', get: (row) => row.result },
+        { header: 'DETAIL', get: (row) => row.detail },
+      ],
+      rows,
+    );
+  });
+  out.info(`${summary.downloaded.length} downloaded, ${summary.skipped.length} skipped, ${summary.failed.length} failed → ${dir}`);
+  if (summary.failed.length > 0) throw new PartialFailureError(`${summary.failed.length} of ${tasks.length} file(s) failed to download`);
+}
+
+function parseUrl(value: string): URL {
+  try {
+    const url = new URL(value);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http(s)');
+    return url;
+  } catch {
+    throw new UsageError(`--url must be an http(s) URL (got ${JSON.stringify(value)})`);
+  }
+}
+
+/** {deliveryUrl}/api/vi{downloadUrl}; a path that tries to reach another host stays on the delivery host. */
+export function deliveryFileUrl(base: string, downloadPath: string): string {
+  const origin = new URL(base);
+  const prefix = origin.pathname.replace(/\/+$/, '');
+  const path = downloadPath.startsWith('/') ? downloadPath : `/${downloadPath}`;
+  const url = new URL(origin.origin);
+  url.pathname = `${prefix}/api/vi${path.split('?')[0]}`;
+  const query = path.includes('?') ? path.slice(path.indexOf('?')) : '';
+  return url.toString() + (query && !url.search ? query : '');
+}
+
+function uniqueEntries(entries: DeliveryEntry[]): DeliveryEntry[] {
+  const seen = new Set<string>();
+  return entries.filter((e) => !seen.has(e.assetItemId) && seen.add(e.assetItemId));
+}
+
+/** The API key goes only to the hosts of the configured service, never to another one. */
+async function deliveryClient(ctx: Context, base: string): Promise<ApiClient> {
+  const settings = await ctx.settings();
+  const origins = new Set([settings.get('baseUrl'), settings.get('deliveryUrl')].filter((v): v is string => Boolean(v)).map((v) => safeOrigin(v)));
+  const apiKey = origins.has(safeOrigin(base)) ? settings.get('apiKey') : undefined;
+  ctx.redactor.add(settings.get('apiKey'));
+  return new ApiClient({
+    baseUrl: base,
+    apiKey,
+    timeoutMs: settings.timeoutMs,
+    retries: settings.retries,
+    signal: ctx.signal,
+    trace: ctx.globals.verbose ? ctx.io.err : undefined,
+    redactor: ctx.redactor,
+    env: ctx.io.env,
+  });
+}
+
+function safeOrigin(value: string): string {
+  try {
+    return new URL(value).origin;
+  } catch {
+    return value;
+  }
+}
+
+async function readDelivery(ctx: Context, url: string): Promise<DeliveryDocument> {
+  const client = await deliveryClient(ctx, new URL(url).origin);
+  try {
+    const raw = await client.get<unknown>(url);
+    const parsed = deliveryDocument.safeParse(raw);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new UsageError(`${url} did not answer with a collection delivery document (${issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : 'unexpected shape'})`);
+    }
+    return parsed.data;
+  } finally {
+    await client.close();
+  }
+}
+
+/** Item records (file names with extensions, sizes for the integrity check), when the key can read them. */
+async function itemRecords(ctx: Context, collectionId: string): Promise<Map<string, Item>> {
+  try {
+    const api = await ctx.api();
+    const items = await listItems(api, collectionId);
+    return new Map(items.map((item) => [item.assetItemId, item]));
+  } catch (error) {
+    if (ctx.signal.aborted) throw error;
+    return new Map();
+  }
+}
+
+/** Downloads with a total progress bar and a line per file; Ctrl-C cleans up (CancelledError, exit 130). */
+export async function download(
+  ctx: Context,
+  tasks: DownloadTask[],
+  options: { dir: string; concurrency?: number; force?: boolean; deliveryBase: string },
+): Promise<DownloadSummary> {
+  const out = await ctx.output();
+  const client = await deliveryClient(ctx, options.deliveryBase);
+  const known = tasks.reduce((sum, t) => sum + (t.expectedSize ?? 0), 0);
+  const allKnown = tasks.every((t) => t.expectedSize !== undefined);
+  const bar = await ctx.progress(tasks.length === 1 ? `downloading ${tasks[0]!.name}` : `downloading ${tasks.length} files`, allKnown ? known : undefined);
+  const liveBar = ctx.io.errIsTTY && !ctx.io.ci && !ctx.globals.quiet;
+  const say = (write: () => void) => {
+    if (liveBar) ctx.io.err.write('\r\x1b[2K');
+    write();
+  };
+  const sizes = new Map<string, number>();
+  try {
+    return await downloadAll(tasks, {
+      dir: options.dir,
+      concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
+      force: options.force,
+      signal: ctx.signal,
+      open: async (task) => {
+        const response = await client.send({ method: 'GET', path: task.url, headers: { accept: '*/*' } });
+        return { status: response.status, headers: response.headers, body: response.body };
+      },
+      onEvent: (event) => {
+        switch (event.type) {
+          case 'start':
+            if (event.size !== undefined) sizes.set(event.task.id, event.size);
+            break;
+          case 'progress': {
+            const total = allKnown ? known : [...sizes.values()].reduce((a, b) => a + b, 0) || undefined;
+            bar.update(event.transferred, total);
+            break;
+          }
+          case 'done':
+            say(() => out.info(`✓ ${event.task.name} (${formatBytes(event.bytes)})`));
+            break;
+          case 'skipped':
+            say(() => out.info(`- ${event.task.name}: skipped, ${event.reason}`));
+            break;
+          case 'failed':
+            say(() => out.warn(`${event.task.name} (${event.task.id}): ${event.error.message}`));
+            break;
+        }
+      },
+    });
+  } catch (error) {
+    bar.stop();
+    if (error instanceof CancelledError) throw new CancelledError('interrupted; partial downloads removed');
+    throw error;
+  } finally {
+    bar.stop();
+    await client.close().catch(() => {});
+  }
+}
