@@ -1,6 +1,6 @@
 // The one exit site: builds the tree, runs it, and maps every error to the
 // exit codes of cli.md.
-import { CommanderError } from 'commander';
+import { CommanderError, type Command } from 'commander';
 import { buildProgram } from './program.js';
 import { makeActionFactory } from './commands/lazy.js';
 import { createContext } from './context.js';
@@ -16,10 +16,17 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   const interrupt = new AbortController();
   const stopSignals = trapSignals(interrupt);
   const program = buildProgram(makeActionFactory((command) => createContext(command, { io, signal: interrupt.signal })));
-  program.exitOverride().configureOutput({
-    writeOut: (text) => io.out.write(text),
-    writeErr: (text) => io.err.write(text),
-  });
+  // Subcommands copy these settings only when created, so apply them to the
+  // whole tree: every commander error (unknown option, missing argument) must
+  // come back here as a usage error (exit 2), never as commander's exit(1).
+  const route = (command: Command): void => {
+    command.exitOverride().configureOutput({
+      writeOut: (text) => io.out.write(text),
+      writeErr: (text) => io.err.write(text),
+    });
+    for (const sub of command.commands) route(sub);
+  };
+  route(program);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return interrupt.signal.aborted && !isLongRunningServer(argv) ? ExitCode.interrupted : ExitCode.ok;
@@ -34,9 +41,9 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
 export function reportError(io: IO, error: unknown, json: boolean): number {
   if (error instanceof CommanderError) {
     // commander already printed its message (or the help/version text).
-    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') {
-      return ExitCode.ok;
-    }
+    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return ExitCode.ok;
+    // A group run without a subcommand prints its help as an error.
+    if (error.code === 'commander.help') return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
     return ExitCode.usage;
   }
   const known = asAhsError(error);

@@ -1,0 +1,213 @@
+// e2e harness: the BUILT binary (`node bin/ahs.js`, run `npm run build` first)
+// driven with execa against an in-process emulator on port 0, with its own
+// AHS_CONFIG_DIR in a temp folder. Seeding and state checks talk to the
+// emulator directly over HTTP.
+import { execa, type Options as ExecaOptions } from 'execa';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { startEmulator, DEMO_API_KEY, DEMO_USER, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/index.js';
+
+export { DEMO_API_KEY, DEMO_USER };
+export const ROOT = join(import.meta.dirname, '..', '..');
+/** The built launcher; AHS_E2E_BIN points elsewhere (a private build) when set. */
+export const BIN = process.env.AHS_E2E_BIN ?? join(ROOT, 'bin', 'ahs.js');
+export const ERROR_TYPE = 'https://errors.asset-hosting.example/problem';
+
+if (!process.env.AHS_E2E_BIN && !existsSync(join(ROOT, 'dist', 'main.js'))) {
+  throw new Error('dist/main.js is missing: run `npm run build` before the e2e tests');
+}
+
+export interface Run {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+  json<T = any>(): T;
+  errJson<T = any>(): T;
+}
+
+export interface RunOptions {
+  env?: Record<string, string | undefined>;
+  input?: string;
+  /** Leave AHS_* settings out of the environment (profile tests). */
+  bare?: boolean;
+  timeout?: number;
+}
+
+export interface Harness {
+  emu: RunningEmulator;
+  configDir: string;
+  dir: string;
+  /** The environment every run gets (settings of the demo fixture, no colour, CI). */
+  env: Record<string, string>;
+  ahs(args: string[], options?: RunOptions): Promise<Run>;
+  call<T = any>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }>;
+  createAsset(assetId: string, assetType?: string): Promise<void>;
+  uploadVersion(assetId: string, platform: string, name?: string): Promise<string>;
+  deploy(assetId: string, versionId: string, platform: string, envId: string, intent: string, extra?: Record<string, string>): Promise<{ status: number; body: any }>;
+  /** Every record of an asset (OFFLINE included) as "platform/env/versionId=STATE", sorted. */
+  records(assetId: string): Promise<string[]>;
+  file(name: string, content: string | Buffer): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function harness(options: EmulatorOptions = {}): Promise<Harness> {
+  const emu = await startEmulator({ port: 0, ...options });
+  const dir = await mkdtemp(join(tmpdir(), 'ahs-e2e-'));
+  const configDir = join(dir, 'config');
+  const env: Record<string, string> = {
+    AHS_CONFIG_DIR: configDir,
+    AHS_BASE_URL: emu.baseUrl,
+    AHS_DELIVERY_URL: emu.deliveryUrl,
+    AHS_DOMAIN: 'demo',
+    AHS_USER: DEMO_USER,
+    AHS_API_KEY: DEMO_API_KEY,
+    NO_COLOR: '1',
+    CI: '1',
+  };
+  const call = async <T = any>(method: string, path: string, body?: unknown) => {
+    const headers: Record<string, string> = { apikey: DEMO_API_KEY };
+    let payload: string | FormData | undefined;
+    if (body instanceof FormData) payload = body;
+    else if (body !== undefined) {
+      headers['content-type'] = 'application/json';
+      payload = JSON.stringify(body);
+    }
+    const response = await fetch(`${emu.baseUrl}/api/v2/demo${path}`, { method, headers, ...(payload !== undefined ? { body: payload } : {}) });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      /* text */
+    }
+    return { status: response.status, body: parsed as T };
+  };
+  const h: Harness = {
+    emu,
+    dir,
+    configDir,
+    env,
+    async ahs(args, runOptions = {}) {
+      const base = runOptions.bare
+        ? { AHS_CONFIG_DIR: configDir, NO_COLOR: '1', CI: '1' }
+        : env;
+      const childEnv: Record<string, string | undefined> = { ...cleanEnv(), ...base, ...runOptions.env };
+      const execaOptions: ExecaOptions = {
+        reject: false,
+        env: childEnv,
+        extendEnv: false,
+        timeout: runOptions.timeout ?? 50_000,
+        ...(runOptions.input !== undefined ? { input: runOptions.input } : { stdin: 'ignore' }),
+      };
+      const result = await execa('node', [BIN, ...args], execaOptions);
+      const stdout = String(result.stdout ?? '');
+      const stderr = String(result.stderr ?? '');
+      return {
+        exitCode: result.exitCode ?? -1,
+        stdout,
+        stderr,
+        json: () => JSON.parse(stdout),
+        errJson: () => JSON.parse(stderr.trim().split('\n').filter(Boolean).pop() ?? ''),
+      };
+    },
+    call,
+    async createAsset(assetId, assetType = '1001') {
+      const r = await call('POST', '/va', { assetId, assetName: assetId, assetType, createdBy: DEMO_USER });
+      if (r.status !== 201) throw new Error(`seed asset ${assetId}: ${r.status} ${JSON.stringify(r.body)}`);
+    },
+    async uploadVersion(assetId, platform, name = 'v') {
+      const form = new FormData();
+      form.set('versionName', name);
+      form.set('createdBy', DEMO_USER);
+      form.set('assetFile', new Blob(['payload']), 'bundle.zip');
+      const r = await call('POST', `/va/${assetId}/versions?targetPlatformId=${platform}`, form);
+      if (r.status !== 201) throw new Error(`seed version: ${r.status} ${JSON.stringify(r.body)}`);
+      return r.body.versionId as string;
+    },
+    async deploy(assetId, versionId, platform, envId, intent, extra = {}) {
+      return call('POST', `/va/${assetId}/versions/${versionId}/deploy?targetPlatformId=${platform}`, {
+        envId,
+        intent,
+        createdBy: DEMO_USER,
+        updatedBy: DEMO_USER,
+        ...extra,
+      });
+    },
+    async records(assetId) {
+      const out: string[] = [];
+      for (const state of ['LIVE', 'OFFLINE', 'DEFAULT']) {
+        const r = await call('GET', `/va/${assetId}/asset-urls?state=${state}&pageSize=500`);
+        if (r.status !== 200) throw new Error(`records: ${r.status}`);
+        for (const e of r.body.results) if (e.state === state) out.push(`${e.targetPlatform}/${e.envId}/${e.versionId}=${e.state}`);
+      }
+      return out.sort();
+    },
+    async file(name, content) {
+      const path = join(dir, name);
+      await writeFile(path, content);
+      return path;
+    },
+    async close() {
+      await emu.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+  return h;
+}
+
+/** The parent's environment without anything that would change the CLI's behaviour. */
+function cleanEnv(): Record<string, string | undefined> {
+  const env: Record<string, string | undefined> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (/^(AHS_|CI$|NO_COLOR$|FORCE_COLOR$|HTTPS?_PROXY$|NO_PROXY$|https?_proxy$|no_proxy$)/.test(key)) continue;
+    env[key] = value;
+  }
+  return env;
+}
+
+let counter = 0;
+/** A unique id per test (deterministic within a run). */
+export function uid(prefix = 'a'): string {
+  counter += 1;
+  return `${prefix}-${process.pid}-${counter}`;
+}
+
+/**
+ * A programmable HTTP server in front of a target (or alone): `handle` may
+ * answer a request itself (return true) or let it through to the target.
+ */
+export async function stubServer(
+  handle: (req: IncomingMessage, res: ServerResponse, body: Buffer) => boolean | Promise<boolean>,
+  target?: string,
+): Promise<{ url: string; requests: Array<{ method: string; url: string; headers: IncomingMessage['headers']; body: string }>; close(): Promise<void> }> {
+  const requests: Array<{ method: string; url: string; headers: IncomingMessage['headers']; body: string }> = [];
+  const server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks);
+    requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: body.toString('utf8') });
+    if (await handle(req, res, body)) return;
+    if (!target) {
+      res.writeHead(500).end('no target');
+      return;
+    }
+    const upstream = new URL(req.url ?? '/', target);
+    const forward = httpRequest(upstream, { method: req.method, headers: { ...req.headers, host: upstream.host } }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    forward.on('error', () => res.writeHead(502).end());
+    forward.end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

@@ -1,0 +1,108 @@
+// ahs profile add|list|show|use|remove|check against the built binary.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { harness, DEMO_API_KEY, DEMO_USER, type Harness } from './helpers.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await harness();
+});
+afterAll(async () => h?.close());
+
+describe('ahs profile', () => {
+  it('adds profiles from flags and stdin, first becomes current, file is 0600, key masked everywhere', async () => {
+    const add = await h.ahs(['profile', 'add', 'local', '--base-url', h.emu.baseUrl, '--domain', 'demo', '--env', 'staging', '--platform', 'ios', '--user', DEMO_USER, '--api-key-stdin'], {
+      bare: true,
+      input: `  ${DEMO_API_KEY}  \nignored second line\n`,
+    });
+    expect(add.exitCode).toBe(0);
+    expect(add.stderr).toContain('Added profile local (now the current profile)');
+    expect(add.stdout + add.stderr).not.toContain(DEMO_API_KEY);
+
+    const file = join(h.configDir, 'config.json');
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    const stored = JSON.parse(await readFile(file, 'utf8'));
+    expect(stored.profiles.local.apiKey).toBe(DEMO_API_KEY); // trimmed, one line
+    expect(stored.current).toBe('local');
+
+    const second = await h.ahs(['profile', 'add', 'other', '--base-url', 'http://127.0.0.1:9', '--domain', 'x'], { bare: true });
+    expect(second.exitCode).toBe(0);
+    expect(second.stderr).toContain('no API key');
+
+    const list = await h.ahs(['profile', 'list', '--json'], { bare: true });
+    expect(list.exitCode).toBe(0);
+    const profiles = list.json();
+    expect(profiles.map((p: any) => [p.name, p.current])).toEqual([
+      ['local', true],
+      ['other', false],
+    ]);
+    expect(list.stdout).not.toContain(DEMO_API_KEY);
+    expect(profiles[0].apiKey).toMatch(/^\*+/);
+
+    const show = await h.ahs(['profile', 'show'], { bare: true });
+    expect(show.exitCode).toBe(0);
+    expect(show.stdout).toContain('local (current)');
+    expect(show.stdout).not.toContain(DEMO_API_KEY);
+    expect(show.stdout).toContain('********');
+
+    const showOther = await h.ahs(['profile', 'show', 'other', '--json'], { bare: true });
+    expect(showOther.json()).toMatchObject({ name: 'other', current: false, apiKey: null, domainId: 'x' });
+  });
+
+  it('uses the profile for settings, and flag > env > profile', async () => {
+    await h.createAsset('prof-asset');
+    const viaProfile = await h.ahs(['asset', 'get', 'prof-asset', '--json'], { bare: true, env: {} });
+    expect(viaProfile.exitCode).toBe(0);
+    expect(viaProfile.json().assetId).toBe('prof-asset');
+    // env beats profile: a wrong domain from AHS_DOMAIN is used (403: the key is not for that domain)
+    const viaEnv = await h.ahs(['asset', 'get', 'prof-asset'], { bare: true, env: { AHS_DOMAIN: 'nope' } });
+    expect(viaEnv.exitCode).toBe(3);
+    // flag beats env
+    const viaFlag = await h.ahs(['asset', 'get', 'prof-asset', '--domain', 'demo'], { bare: true, env: { AHS_DOMAIN: 'nope' } });
+    expect(viaFlag.exitCode).toBe(0);
+    // --profile selects another profile (its base URL refuses connections: exit 6)
+    const other = await h.ahs(['asset', 'get', 'prof-asset', '--profile', 'other', '--retries', '0'], { bare: true });
+    expect(other.exitCode).toBe(6);
+    const missing = await h.ahs(['asset', 'get', 'x', '--profile', 'ghost'], { bare: true });
+    expect(missing.exitCode).toBe(2);
+    expect(missing.stderr).toContain('no profile named "ghost"');
+  });
+
+  it('checks the key with the service', async () => {
+    const ok = await h.ahs(['profile', 'check'], { bare: true });
+    expect(ok.exitCode).toBe(0);
+    expect(ok.stderr).toContain('API key accepted for domain demo, environment staging');
+    const json = await h.ahs(['profile', 'check', 'local', '--json'], { bare: true });
+    expect(json.json()).toMatchObject({ profile: 'local', domainId: 'demo', envId: 'staging', accepted: true });
+
+    const bad = await h.ahs(['profile', 'check', 'local', '--json'], { bare: true, env: { AHS_API_KEY: 'wrong-key-123456' } });
+    expect(bad.exitCode).toBe(3);
+    expect(bad.errJson()).toMatchObject({ status: 403 });
+    expect(bad.stderr + bad.stdout).not.toContain('wrong-key-123456');
+
+    const noKey = await h.ahs(['profile', 'check', 'other'], { bare: true });
+    expect(noKey.exitCode).toBe(2);
+  });
+
+  it('switches and removes profiles', async () => {
+    const use = await h.ahs(['profile', 'use', 'other'], { bare: true });
+    expect(use.exitCode).toBe(0);
+    expect((await h.ahs(['profile', 'show', '--json'], { bare: true })).json().name).toBe('other');
+    const useMissing = await h.ahs(['profile', 'use', 'ghost'], { bare: true });
+    expect(useMissing.exitCode).toBe(2);
+    const remove = await h.ahs(['profile', 'remove', 'other'], { bare: true });
+    expect(remove.exitCode).toBe(0);
+    const none = await h.ahs(['profile', 'show'], { bare: true });
+    expect(none.exitCode).toBe(2);
+    expect(none.stderr).toContain('no current profile');
+    expect((await h.ahs(['profile', 'use', 'local'], { bare: true })).exitCode).toBe(0);
+  });
+
+  it('refuses an empty key on stdin and never accepts a key flag', async () => {
+    const empty = await h.ahs(['profile', 'add', 'empty', '--api-key-stdin'], { bare: true, input: '\n' });
+    expect(empty.exitCode).toBe(2);
+    const flag = await h.ahs(['profile', 'add', 'flag', '--api-key', 'abc'], { bare: true });
+    expect(flag.exitCode).toBe(2);
+  });
+});
