@@ -1,0 +1,77 @@
+// `ahs emulator start`: parsing (argv -> options) and behaviour (ready line,
+// human block, clean stop on the abort signal).
+import { describe, expect, it } from 'vitest';
+import { PassThrough } from 'node:stream';
+import { Command } from 'commander';
+import { registerEmulator } from '../../src/commands/emulator/index.js';
+import { run } from '../../src/commands/emulator/start.js';
+import type { Context } from '../../src/context.js';
+import type { IO } from '../../src/io/streams.js';
+import { UsageError } from '../../src/errors.js';
+
+function fakeIO() {
+  const out = new PassThrough();
+  const err = new PassThrough();
+  let outText = '';
+  let errText = '';
+  out.on('data', (chunk) => (outText += chunk));
+  err.on('data', (chunk) => (errText += chunk));
+  const io = { out, err, in: new PassThrough(), outIsTTY: false, errIsTTY: false, inIsTTY: false, color: false, errColor: false, canPrompt: false, ci: true, env: {} } as IO;
+  return { io, out: () => outText, err: () => errText };
+}
+
+function context(io: IO, signal: AbortSignal): Context {
+  return { io, signal, globals: { input: false, color: false } } as Context;
+}
+
+async function waitFor(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
+describe('ahs emulator start', () => {
+  it('parses its flags', async () => {
+    let seen: Record<string, unknown> = {};
+    const program = new Command().exitOverride().option('--json');
+    registerEmulator(program, () => async (...args: unknown[]) => {
+      seen = (args[args.length - 1] as Command).optsWithGlobals();
+    });
+    await program.parseAsync(['emulator', 'start', '--port', '8123', '--host', '0.0.0.0', '--config', 'f.json', '--data-dir', 'd', '--json'], { from: 'user' });
+    expect(seen).toMatchObject({ port: 8123, host: '0.0.0.0', config: 'f.json', dataDir: 'd', json: true });
+    await program.parseAsync(['emulator', 'start'], { from: 'user' });
+    expect(seen).toMatchObject({ port: 0, host: '127.0.0.1' });
+    expect(() => program.parse(['emulator', 'start', '--port', '70000'], { from: 'user' })).toThrow();
+  });
+
+  it('--json: the ready line is the first stdout line; stops cleanly on abort', async () => {
+    const { io, out, err } = fakeIO();
+    const stop = new AbortController();
+    const running = run({ args: [], opts: { host: '127.0.0.1', port: 0, json: true }, command: new Command() }, context(io, stop.signal));
+    await waitFor(() => out().includes('\n'));
+    const ready = JSON.parse(out().split('\n')[0]!);
+    expect(Object.keys(ready)).toEqual(['baseUrl', 'deliveryUrl']);
+    const res = await fetch(`${ready.baseUrl}/api/v2/demo/va`, { headers: { apikey: 'demo-key' } });
+    expect(res.status).toBe(200);
+    await res.text();
+    stop.abort();
+    await running;
+    expect(err()).toMatch(/GET \/api\/v2\/demo\/va 200/);
+    await expect(fetch(`${ready.baseUrl}/api/v2/demo/va`)).rejects.toThrow();
+  });
+
+  it('without --json prints the URLs, the demo key and user', async () => {
+    const { io, out } = fakeIO();
+    const stop = new AbortController();
+    const running = run({ args: [], opts: { host: '127.0.0.1', port: 0 }, command: new Command() }, context(io, stop.signal));
+    await waitFor(() => out().includes('Ctrl-C'));
+    expect(out()).toMatch(/http:\/\/127\.0\.0\.1:\d+/);
+    expect(out()).toContain('demo-key');
+    expect(out()).toContain('owner@demo.test');
+    stop.abort();
+    await running;
+  });
+
+  it('a bad fixture is a usage error', async () => {
+    const { io } = fakeIO();
+    await expect(run({ args: [], opts: { host: '127.0.0.1', port: 0, config: '/nonexistent/fixture.json' }, command: new Command() }, context(io, new AbortController().signal))).rejects.toBeInstanceOf(UsageError);
+  });
+});
