@@ -1,0 +1,428 @@
+#!/usr/bin/env node
+// `npm run bench`: measures ahs side by side with its baselines in one run and
+// prints the ratios against the targets of issue 6.
+//
+//   start-up  `ahs --version`, `ahs --help`      vs `node -e 0`             target < 1.5x
+//   read      `ahs asset list --json`            vs curl, same request       (reported)
+//   upload    `ahs version upload` of 1 GiB      vs `curl -F`                target < 1.2x, peak RSS < 150 MB
+//   download  `ahs fetch` of 200 x 1 MiB         vs `curl --parallel`, and
+//                                                vs curl one file after another  target < 1.2x, peak RSS < 150 MB
+//
+// Everything runs against `ahs emulator start --port 0` on loopback, through
+// the built binary (bin/ahs.js). Options:
+//   --quick             small sizes and few runs (64 MiB upload, 50 x 1 MiB, 10 start-up runs)
+//   --only LIST         comma-separated: startup,read,upload,download
+//   --runs N            runs per timed command (medians are reported)
+//   --upload-mib N      size of the uploaded file
+//   --items N           files in the fetched collection
+//   --item-kib N        size of each of them
+//   --concurrency N     parallel downloads for ahs fetch and curl --parallel (default 8, ahs's default)
+//   --record            write the results into bench/README.md (between its RESULTS markers)
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { createReadStream, existsSync, readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { cpus, totalmem, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const bin = join(root, 'bin', 'ahs.js');
+
+const { values: flags } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    only: { type: 'string' },
+    runs: { type: 'string' },
+    'upload-mib': { type: 'string' },
+    items: { type: 'string' },
+    'item-kib': { type: 'string' },
+    concurrency: { type: 'string' },
+    record: { type: 'boolean', default: false },
+  },
+});
+const quick = flags.quick;
+const only = new Set((flags.only ?? 'startup,read,upload,download').split(',').map((part) => part.trim()));
+const runs = Number(flags.runs ?? (quick ? 3 : 5));
+const startupRuns = Number(flags.runs ?? (quick ? 10 : 30));
+const uploadMiB = Number(flags['upload-mib'] ?? (quick ? 64 : 1024));
+const items = Number(flags.items ?? (quick ? 50 : 200));
+const itemKiB = Number(flags['item-kib'] ?? 1024);
+const concurrency = Number(flags.concurrency ?? 8);
+
+const DOMAIN = 'demo';
+const KEY = 'demo-key';
+const USER = 'owner@demo.test';
+const ENV = 'dev';
+const PLATFORM = 'generic';
+
+const has = (tool) => spawnSync('sh', ['-c', `command -v ${tool}`], { stdio: 'ignore' }).status === 0;
+const hyperfine = has('hyperfine');
+const gnuTime = existsSync('/usr/bin/time') && spawnSync('/usr/bin/time', ['-v', 'true'], { stdio: 'ignore' }).status === 0;
+if (!has('curl')) {
+  console.error('bench needs curl on PATH');
+  process.exit(2);
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+const fmtMs = (ms) => (ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(1)} ms`);
+const fmtMB = (kb) => `${(kb / 1024).toFixed(0)} MB`;
+const log = (text) => process.stderr.write(`${text}\n`);
+
+/** Rows of the results table: {group, command, median, baseline, ratio, target, ok, rss}. */
+const rows = [];
+function compare(group, command, ms, baselineName, baselineMs, target, rssKb) {
+  const ratio = ms / baselineMs;
+  rows.push({ group, command, ms, baselineName, baselineMs, ratio, target, ok: target === undefined ? undefined : ratio < target, rssKb });
+}
+
+// ------------------------------------------------------------------ running commands
+
+/** Runs a command to completion; returns wall time (ms) and, with /usr/bin/time or /proc polling, peak RSS (KiB). */
+function timed(command, args, { env, measureRss = false, cwd } = {}) {
+  return new Promise((resolve, reject) => {
+    const useTime = measureRss && gnuTime;
+    const file = useTime ? '/usr/bin/time' : command;
+    const argv = useTime ? ['-f', 'AHS_BENCH_MAXRSS=%M', command, ...args] : args;
+    const started = process.hrtime.bigint();
+    const child = spawn(file, argv, { env: env ?? process.env, cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    let peak = 0;
+    let poller;
+    if (measureRss && !useTime) {
+      poller = setInterval(() => {
+        try {
+          const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+          const hwm = /VmHWM:\s+(\d+)/.exec(status);
+          if (hwm) peak = Math.max(peak, Number(hwm[1]));
+        } catch {}
+      }, 10);
+    }
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+      if (stderr.length > 1_000_000) stderr = stderr.slice(-100_000);
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      if (poller) clearInterval(poller);
+      const match = /AHS_BENCH_MAXRSS=(\d+)/.exec(stderr);
+      if (match) peak = Number(match[1]);
+      if (code !== 0) reject(new Error(`${command} ${args.join(' ')} exited ${code}\n${stderr.slice(-2000)}`));
+      else resolve({ ms, rssKb: measureRss ? peak : undefined });
+    });
+  });
+}
+
+/** Start-up style measurement: hyperfine when installed, else interleaved runs with medians. */
+async function quickCommands(commands, count) {
+  if (hyperfine) {
+    const dir = await mkdtemp(join(tmpdir(), 'ahs-bench-hf-'));
+    const out = join(dir, 'hf.json');
+    try {
+      const quoted = commands.map(({ argv }) => argv.map(shellQuote).join(' '));
+      execFileSync('hyperfine', ['-N', '--warmup', '3', '--runs', String(count), '--export-json', out, ...quoted], {
+        stdio: ['ignore', 'ignore', 'inherit'],
+        env: commands[0].env ?? process.env,
+      });
+      const results = JSON.parse(readFileSync(out, 'utf8')).results;
+      return results.map((result) => result.median * 1000);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+  const samples = commands.map(() => []);
+  for (let warm = 0; warm < 3; warm++) for (const { argv, env } of commands) spawnSync(argv[0], argv.slice(1), { env: env ?? process.env, stdio: 'ignore' });
+  for (let run = 0; run < count; run++) {
+    commands.forEach(({ argv, env }, index) => {
+      const started = process.hrtime.bigint();
+      const result = spawnSync(argv[0], argv.slice(1), { env: env ?? process.env, stdio: 'ignore' });
+      if (result.status !== 0) throw new Error(`${argv.join(' ')} exited ${result.status}`);
+      samples[index].push(Number(process.hrtime.bigint() - started) / 1e6);
+    });
+  }
+  return samples.map(median);
+}
+
+function shellQuote(word) {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+// ------------------------------------------------------------------ the emulator
+
+async function startEmulator(dataDir) {
+  const child = spawn(process.execPath, [bin, 'emulator', 'start', '--port', '0', '--json', '--data-dir', dataDir], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  const lines = createInterface({ input: child.stdout });
+  const ready = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the emulator did not start in 30 s')), 30_000);
+    child.once('exit', (code) => reject(new Error(`the emulator exited ${code}`)));
+    lines.once('line', (line) => {
+      clearTimeout(timer);
+      resolve(JSON.parse(line));
+    });
+  });
+  return {
+    ...ready,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
+      if (child.exitCode === null) child.kill('SIGKILL');
+    },
+  };
+}
+
+async function api(emulator, method, path, body) {
+  const response = await fetch(`${emulator.baseUrl}/api/v2/${DOMAIN}${path}`, {
+    method,
+    headers: { apikey: KEY, ...(body && !(body instanceof FormData) ? { 'content-type': 'application/json' } : {}) },
+    body: body instanceof FormData ? body : body ? JSON.stringify(body) : undefined,
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
+// ------------------------------------------------------------------ the benchmarks
+
+async function benchStartup() {
+  log(`start-up: ${startupRuns} runs each${hyperfine ? ' (hyperfine)' : ' (node loop, hyperfine not installed)'}`);
+  const [node, version, help] = await quickCommands(
+    [
+      { argv: [process.execPath, '-e', '0'] },
+      { argv: [process.execPath, bin, '--version'] },
+      { argv: [process.execPath, bin, '--help'] },
+    ],
+    startupRuns,
+  );
+  compare('start-up', 'ahs --version', version, 'node -e 0', node, 1.5);
+  compare('start-up', 'ahs --help', help, 'node -e 0', node, 1.5);
+}
+
+async function benchRead(emulator, env) {
+  log('read: asset list');
+  for (let index = 0; index < 20; index++) {
+    await api(emulator, 'POST', '/va', { assetId: `bench-read-${index}`, assetName: `bench read ${index}`, assetType: '1001', createdBy: USER });
+  }
+  const url = `${emulator.baseUrl}/api/v2/${DOMAIN}/va?pageNumber=1&pageSize=50`;
+  const [ahs, curl] = await quickCommands(
+    [
+      { argv: [process.execPath, bin, 'asset', 'list', '--json'], env },
+      { argv: ['curl', '-sSf', '-H', `apikey: ${KEY}`, url], env },
+    ],
+    quick ? 10 : 20,
+  );
+  compare('read', 'ahs asset list --json', ahs, 'curl', curl);
+}
+
+async function makeFile(path, bytes) {
+  // Real bytes, not a sparse file: both tools read the same data from the page cache.
+  const { open } = await import('node:fs/promises');
+  const handle = await open(path, 'w');
+  const block = Buffer.alloc(4 * 1024 * 1024);
+  for (let offset = 0; offset < block.length; offset += 4) block.writeUInt32LE((offset * 2654435761) >>> 0, offset);
+  try {
+    let written = 0;
+    while (written < bytes) {
+      const size = Math.min(block.length, bytes - written);
+      await handle.write(block, 0, size);
+      written += size;
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+async function benchUpload(emulator, env, work) {
+  log(`upload: ${uploadMiB} MiB, ${runs} runs each`);
+  const file = join(work, `upload-${uploadMiB}MiB.bin`);
+  await makeFile(file, uploadMiB * 1024 * 1024);
+  await api(emulator, 'POST', '/va', { assetId: 'bench-upload', assetName: 'bench upload', assetType: '1001', createdBy: USER });
+  // warm the page cache
+  await new Promise((resolve, reject) => createReadStream(file).on('data', () => {}).on('end', resolve).on('error', reject));
+  const ahsTimes = [];
+  const curlTimes = [];
+  let peak = 0;
+  const url = `${emulator.baseUrl}/api/v2/${DOMAIN}/va/bench-upload/versions?targetPlatformId=${PLATFORM}`;
+  for (let run = 0; run < runs; run++) {
+    const ahs = await timed(process.execPath, [bin, 'version', 'upload', 'bench-upload', file, '--platform', PLATFORM, '--name', `ahs-${run}`, '--json', '--quiet'], { env, measureRss: true });
+    ahsTimes.push(ahs.ms);
+    peak = Math.max(peak, ahs.rssKb ?? 0);
+    const curl = await timed('curl', ['-sSf', '-o', '/dev/null', '-H', `apikey: ${KEY}`, '-F', `assetFile=@${file}`, '-F', `versionName=curl-${run}`, '-F', `createdBy=${USER}`, url]);
+    curlTimes.push(curl.ms);
+    // free the emulator's disk between runs
+    const versions = await api(emulator, 'GET', '/va/bench-upload/versions?pageSize=500');
+    for (const version of versions.results) await api(emulator, 'DELETE', `/va/bench-upload/versions/${version.versionId}`);
+  }
+  compare('upload', `ahs version upload (${uploadMiB} MiB)`, median(ahsTimes), 'curl -F', median(curlTimes), 1.2, peak);
+  await rm(file, { force: true });
+}
+
+async function benchDownload(emulator, env, work) {
+  log(`download: ${items} x ${itemKiB} KiB, ${runs} runs each, concurrency ${concurrency}`);
+  const collectionId = 'bench-fetch';
+  await api(emulator, 'POST', '/vc', {
+    collectionId,
+    collectionName: 'bench fetch',
+    allowedAssetTypes: ['9999'],
+    createdBy: USER,
+    secured: false,
+    maxAssets: Math.max(items, 1),
+  });
+  const itemFile = join(work, 'item.bin');
+  await makeFile(itemFile, itemKiB * 1024);
+  const bytes = readFileSync(itemFile);
+  for (let start = 0; start < items; start += 16) {
+    await Promise.all(
+      Array.from({ length: Math.min(16, items - start) }, async (_, offset) => {
+        const form = new FormData();
+        form.set('assetFile', new Blob([bytes]), `file-${String(start + offset).padStart(4, '0')}.bin`);
+        form.set('assetItemName', `file-${String(start + offset).padStart(4, '0')}.bin`);
+        form.set('assetType', '9999');
+        form.set('createdBy', USER);
+        await api(emulator, 'POST', `/vc/${collectionId}/items`, form);
+      }),
+    );
+  }
+  const { downloadUrl } = await api(emulator, 'POST', `/vc/${collectionId}/deployments`, { state: 'LIVE', createdBy: USER, envId: ENV });
+  const manifest = await (await fetch(downloadUrl)).json();
+  const entries = findDownloadUrls(manifest).map((path, index) => ({
+    url: `${emulator.deliveryUrl}/api/vi${path}`,
+    name: `f${index}.bin`,
+  }));
+  if (entries.length !== items) throw new Error(`the delivery document lists ${entries.length} files, expected ${items}`);
+  const curlConfig = join(work, 'curl.config');
+  await writeFile(curlConfig, entries.map(({ url, name }) => `url = "${url}"\noutput = "${name}"`).join('\n') + '\n');
+
+  const times = { ahs: [], parallel: [], sequential: [] };
+  let peak = 0;
+  for (let run = 0; run < runs; run++) {
+    const dirs = { ahs: join(work, `ahs-${run}`), parallel: join(work, `par-${run}`), sequential: join(work, `seq-${run}`) };
+    await Promise.all(Object.values(dirs).map((dir) => mkdir(dir, { recursive: true })));
+    const ahs = await timed(process.execPath, [bin, 'fetch', collectionId, '--env', ENV, '--dir', dirs.ahs, '--concurrency', String(concurrency), '--json', '--quiet'], { env, measureRss: true });
+    times.ahs.push(ahs.ms);
+    peak = Math.max(peak, ahs.rssKb ?? 0);
+    times.parallel.push((await timed('curl', ['-sSf', '--parallel', '--parallel-max', String(concurrency), '--config', curlConfig], { cwd: dirs.parallel })).ms);
+    times.sequential.push((await timed('curl', ['-sSf', '--config', curlConfig], { cwd: dirs.sequential })).ms);
+    const fetched = await countFiles(dirs.ahs);
+    if (fetched !== items) throw new Error(`ahs fetch wrote ${fetched} files, expected ${items}`);
+    await Promise.all(Object.values(dirs).map((dir) => rm(dir, { recursive: true, force: true })));
+  }
+  const label = `ahs fetch (${items} x ${itemKiB >= 1024 ? `${itemKiB / 1024} MiB` : `${itemKiB} KiB`})`;
+  compare('download', label, median(times.ahs), `curl --parallel (${concurrency})`, median(times.parallel), 1.2, peak);
+  compare('download', label, median(times.ahs), 'curl, one file after another', median(times.sequential));
+}
+
+function findDownloadUrls(document) {
+  const urls = [];
+  const visit = (value) => {
+    if (Array.isArray(value)) value.forEach(visit);
+    else if (value && typeof value === 'object') {
+      for (const [key, inner] of Object.entries(value)) {
+        if (key === 'downloadUrl' && typeof inner === 'string') urls.push(inner);
+        else visit(inner);
+      }
+    }
+  };
+  visit(document);
+  return urls;
+}
+
+async function countFiles(dir) {
+  let count = 0;
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    if (entry.isDirectory()) count += await countFiles(join(dir, entry.name));
+    else if ((await stat(join(dir, entry.name))).size > 0) count++;
+  }
+  return count;
+}
+
+// ------------------------------------------------------------------ report
+
+function machine() {
+  const cpu = cpus()[0]?.model?.trim() ?? 'unknown CPU';
+  const curl = execFileSync('curl', ['--version'], { encoding: 'utf8' }).split('\n')[0].split(' ').slice(0, 2).join(' ');
+  return `${cpus().length} cores (${cpu}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB memory, Linux, Node ${process.version}, ${curl}${hyperfine ? `, ${execFileSync('hyperfine', ['--version'], { encoding: 'utf8' }).trim()}` : ''}`;
+}
+
+function table() {
+  const lines = [
+    '| what | ahs (median) | baseline | baseline (median) | ratio | target | peak RSS |',
+    '|---|---|---|---|---|---|---|',
+  ];
+  for (const row of rows) {
+    const target = row.target === undefined ? '' : `< ${row.target}x ${row.ok ? 'ok' : 'MISSED'}`;
+    const rss = row.rssKb ? `${fmtMB(row.rssKb)} ${row.rssKb < 150 * 1024 ? 'ok' : 'MISSED'} (< 150 MB)` : '';
+    lines.push(`| ${row.command} | ${fmtMs(row.ms)} | ${row.baselineName} | ${fmtMs(row.baselineMs)} | ${row.ratio.toFixed(2)}x | ${target} | ${rss} |`);
+  }
+  return lines.join('\n');
+}
+
+const work = await mkdtemp(join(tmpdir(), 'ahs-bench-'));
+let emulator;
+let failed = false;
+try {
+  if (only.has('startup')) await benchStartup();
+  const needsServer = ['read', 'upload', 'download'].some((name) => only.has(name));
+  if (needsServer) {
+    emulator = await startEmulator(join(work, 'emulator-data'));
+    const configDir = join(work, 'config');
+    await mkdir(configDir);
+    const env = {
+      ...process.env,
+      CI: '1',
+      NO_COLOR: '1',
+      AHS_CONFIG_DIR: configDir,
+      AHS_BASE_URL: emulator.baseUrl,
+      AHS_DELIVERY_URL: emulator.deliveryUrl,
+      AHS_DOMAIN: DOMAIN,
+      AHS_API_KEY: KEY,
+      AHS_USER: USER,
+      AHS_ENV: ENV,
+      AHS_PLATFORM: PLATFORM,
+    };
+    for (const [name, fn] of [
+      ['read', benchRead],
+      ['upload', benchUpload],
+      ['download', benchDownload],
+    ]) {
+      if (!only.has(name)) continue;
+      try {
+        await fn(emulator, env, work);
+      } catch (error) {
+        failed = true;
+        log(`${name}: FAILED: ${error.message}`);
+      }
+    }
+  }
+} finally {
+  await emulator?.stop();
+  await rm(work, { recursive: true, force: true });
+}
+
+const report = `Machine: ${machine()}.\nRun: \`node bench/run.mjs${process.argv.slice(2).length ? ` ${process.argv.slice(2).join(' ')}` : ''}\` (${quick ? 'quick sizes' : 'full sizes'}; medians of ${runs} runs for transfers, ${startupRuns} for start-up).\n\n${table()}\n`;
+console.log(`\n${report}`);
+
+if (flags.record) {
+  const readmePath = join(root, 'bench', 'README.md');
+  const readme = readFileSync(readmePath, 'utf8');
+  const begin = '<!-- BEGIN RESULTS (bench/run.mjs --record) -->';
+  const end = '<!-- END RESULTS -->';
+  const from = readme.indexOf(begin);
+  const to = readme.indexOf(end);
+  if (from < 0 || to < from) throw new Error('bench/README.md has no RESULTS markers');
+  const dated = `Recorded ${new Date().toISOString().slice(0, 10)}. ${report}`;
+  await writeFile(readmePath, `${readme.slice(0, from + begin.length)}\n${dated}\n${readme.slice(to)}`);
+  log('results written to bench/README.md');
+}
+const missed = rows.some((row) => row.ok === false || (row.rssKb && row.rssKb >= 150 * 1024));
+if (missed) log('some targets were missed (see the table)');
+process.exitCode = failed ? 1 : 0;
