@@ -53,7 +53,8 @@ export function createEmulatorServer(emu: Emulator): EmulatorServer {
         closing = true;
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeIdleConnections();
-        const whenIdle = () => server.closeIdleConnections();
+        // A finished keep-alive socket turns idle just after its response closes.
+        const whenIdle = () => setImmediate(() => server.closeIdleConnections());
         if (inFlight === 0) whenIdle();
         else onIdle = whenIdle;
       }),
