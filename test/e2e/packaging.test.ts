@@ -1,0 +1,87 @@
+// Packaging: `npm pack` (which builds dist/ through `prepare`) gives a tarball
+// that installs globally into a temporary prefix, and the installed `ahs` runs:
+// --version, --help, `emulator start --port 0 --json`, and the man page is linked.
+// The pack runs in a copy of the project so the shared dist/ is never rebuilt
+// under other tests. Slow (npm install): generous timeout.
+import { execa } from 'execa';
+import { cp, mkdtemp, readFile, rm, stat, symlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = join(import.meta.dirname, '..', '..');
+const SKIP = new Set(['node_modules', '.git', 'dist', 'test', 'coverage']);
+let work: string;
+let prefix: string;
+let tarball: string;
+let packed: string[];
+const { version } = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { version: string };
+
+const ahs = () => join(prefix, 'bin', 'ahs');
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'ahs-pack-'));
+  const copy = join(work, 'project');
+  prefix = join(work, 'prefix');
+  await cp(root, copy, {
+    recursive: true,
+    filter: (source) => {
+      const rel = relative(root, source);
+      return rel === '' || !SKIP.has(rel.split(/[\\/]/)[0] ?? '');
+    },
+  });
+  await symlink(join(root, 'node_modules'), join(copy, 'node_modules'), 'dir');
+  const env = { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' };
+  const pack = await execa('npm', ['pack', '--json', '--pack-destination', work], { cwd: copy, env });
+  const info = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('['))) as Array<{ filename: string; files: Array<{ path: string }> }>;
+  tarball = join(work, info[0]!.filename);
+  packed = info[0]!.files.map((file) => file.path);
+  await execa('npm', ['install', '--global', '--prefix', prefix, '--prefer-offline', tarball], { cwd: work, env });
+}, 600_000);
+
+afterAll(async () => {
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+describe('npm pack and a global install', () => {
+  it('packs the launcher, the bundle, the man page, the completions and the README, not the sources', () => {
+    expect(packed).toEqual(
+      expect.arrayContaining(['package.json', 'README.md', 'bin/ahs.js', 'dist/main.js', 'man/ahs.1', 'completions/ahs.bash', 'completions/ahs.zsh', 'completions/ahs.fish']),
+    );
+    expect(packed.filter((path) => /^(src|test|bench|scripts)\//.test(path))).toEqual([]);
+  });
+
+  it('runs ahs --version and ahs --help from the prefix', async () => {
+    const versionRun = await execa(ahs(), ['--version']);
+    expect(versionRun.stdout.trim()).toBe(version);
+    const help = await execa(ahs(), ['--help']);
+    expect(help.stdout).toMatch(/^Usage: ahs /);
+    expect(help.stdout).toContain('completion');
+  });
+
+  it('links the man page into the prefix', async () => {
+    const page = join(prefix, 'share', 'man', 'man1', 'ahs.1');
+    expect((await stat(page)).isFile()).toBe(true);
+    expect(await readFile(page, 'utf8')).toMatch(/^\.TH AHS 1 /m);
+  });
+
+  it('starts the emulator from the prefix and stops it cleanly', async () => {
+    const child = execa(ahs(), ['emulator', 'start', '--port', '0', '--json'], { reject: false });
+    try {
+      const line = await new Promise<string>((resolve, reject) => {
+        const lines = createInterface({ input: child.stdout! });
+        lines.once('line', resolve);
+        child.once('exit', (code) => reject(new Error(`emulator exited ${code} before its ready line`)));
+      });
+      const ready = JSON.parse(line) as { baseUrl: string; deliveryUrl: string };
+      expect(ready.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const response = await fetch(`${ready.baseUrl}/api/v2/demo/va`, { headers: { apikey: 'demo-key' } });
+      expect(response.status).toBe(200);
+    } finally {
+      child.kill('SIGTERM');
+      const result = await child;
+      expect(result.exitCode).toBe(0);
+    }
+  });
+});
