@@ -9,10 +9,11 @@
 import type { Invocation } from '../lazy.js';
 import type { Context } from '../../context.js';
 import { ApiClient } from '../../http/client.js';
-import { CancelledError, PartialFailureError, UsageError } from '../../errors.js';
+import { ApiError, CancelledError, PartialFailureError, UsageError } from '../../errors.js';
 import { deliveryDocument, type DeliveryDocument, type DeliveryEntry, type Item } from '../../rules/schemas.js';
 import { downloadAll, DEFAULT_CONCURRENCY, type DownloadSummary, type DownloadTask } from '../../transfer/download.js';
 import { NameAllocator, safeFileName } from '../../transfer/safe-name.js';
+import { detachExitInterceptors } from '../../transfer/signals.js';
 import { formatBytes } from '../../io/progress.js';
 import { collectionArg, envArg, listItems, NotFoundError, vcPath } from '../collection/shared.js';
 import { liveEnvs } from '../collection/url.js';
@@ -42,7 +43,16 @@ export async function run({ args, opts }: Invocation<Opts>, ctx: Context): Promi
   if (opts.url) {
     const url = parseUrl(opts.url);
     deliveryBase = ctx.globals.deliveryUrl ?? url.origin;
-    doc = await readDelivery(ctx, url.toString());
+    try {
+      doc = await readDelivery(ctx, url.toString());
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 403 && ctx.format !== 'json') {
+        (await ctx.output()).info(
+          `hint: the collection is secured. The API key (AHS_API_KEY or the profile's) is sent only to the hosts of the configured service: set --delivery-url (or --base-url) to ${url.origin} if this is it.`,
+        );
+      }
+      throw error;
+    }
   } else {
     let collectionId = args[0];
     let envId: string | undefined;
@@ -209,6 +219,7 @@ export async function download(
 ): Promise<DownloadSummary> {
   const out = await ctx.output();
   const client = await deliveryClient(ctx, options.deliveryBase);
+  detachExitInterceptors();
   const known = tasks.reduce((sum, t) => sum + (t.expectedSize ?? 0), 0);
   const allKnown = tasks.every((t) => t.expectedSize !== undefined);
   const bar = await ctx.progress(tasks.length === 1 ? `downloading ${tasks[0]!.name}` : `downloading ${tasks.length} files`, allKnown ? known : undefined);
