@@ -1,0 +1,234 @@
+// fetch through the built binary: bytes equal the uploaded ones, hostile
+// names stay inside --dir, an interrupted fetch leaves no partial file (exit
+// 130), skip/force, --item, --manifest, --url.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execa } from 'execa';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { BIN, DEMO_API_KEY, harness, stubServer, type Harness } from './helpers.js';
+
+let h: Harness;
+const id = 'fetch-me';
+let big: Buffer;
+let paths: Record<string, string>;
+let itemIds: Record<string, string>;
+
+beforeAll(async () => {
+  h = await harness();
+  big = randomBytes(3 * 1024 * 1024 + 17);
+  paths = {
+    'big.bin': await h.file('big.bin', big),
+    'notes.txt': await h.file('notes.txt', 'release notes\n'),
+    'empty.json': await h.file('empty.json', ''),
+  };
+  expect((await h.ahs(['collection', 'create', id, '--name', 'Fetch me', '--allowed-types', '1001'])).exitCode).toBe(0);
+  const up = await h.ahs(['item', 'upload', id, ...Object.values(paths), '--type', '1001', '--json']);
+  expect(up.exitCode).toBe(0);
+  itemIds = Object.fromEntries(up.json().uploaded.map((i: { fileName: string; assetItemId: string }) => [i.fileName, i.assetItemId]));
+  expect((await h.ahs(['collection-deploy', id, '--env', 'dev'])).exitCode).toBe(0);
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+describe('fetch', () => {
+  it('downloads every item; the bytes equal the uploaded ones; a re-run skips; --force overwrites', async () => {
+    const dir = join(h.dir, 'out-all');
+    const run = await h.ahs(['fetch', id, '--env', 'dev', '--dir', dir, '--json']);
+    expect(run.exitCode).toBe(0);
+    const doc = run.json();
+    expect(doc).toMatchObject({ collectionId: id, envId: 'dev', skipped: [], failed: [] });
+    expect(doc.downloaded).toHaveLength(3);
+    expect((await readFile(join(dir, 'big.bin'))).equals(big)).toBe(true);
+    expect(await readFile(join(dir, 'notes.txt'), 'utf8')).toBe('release notes\n');
+    expect((await readFile(join(dir, 'empty.json'))).length).toBe(0);
+    expect((await readdir(dir)).sort()).toEqual(['big.bin', 'empty.json', 'notes.txt']);
+
+    const again = await h.ahs(['fetch', id, '--env', 'dev', '--dir', dir, '--json']);
+    expect(again.json().skipped).toHaveLength(3);
+    const forced = await h.ahs(['fetch', id, '--env', 'dev', '--dir', dir, '--force', '--json']);
+    expect(forced.json().downloaded).toHaveLength(3);
+  });
+
+  it('--item picks items; an unknown item is exit 4', async () => {
+    const dir = join(h.dir, 'out-one');
+    const run = await h.ahs(['fetch', id, '--env', 'dev', '--dir', dir, '--item', itemIds['notes.txt']!, '--json']);
+    expect(run.exitCode).toBe(0);
+    expect(await readdir(dir)).toEqual(['notes.txt']);
+    expect((await h.ahs(['fetch', id, '--env', 'dev', '--dir', dir, '--item', 'item-nope'])).exitCode).toBe(4);
+  });
+
+  it('--manifest prints the delivery document unchanged', async () => {
+    const run = await h.ahs(['fetch', id, '--env', 'dev', '--manifest', '--json']);
+    expect(run.exitCode).toBe(0);
+    const doc = run.json();
+    expect(doc).toMatchObject({ collectionId: id, envId: 'dev', domainId: 'demo' });
+    expect(doc.assetItemUrls).toHaveLength(3);
+  });
+
+  it('--url fetches from the deployed URL, without a configured service', async () => {
+    const url = (await h.ahs(['collection', 'url', id, '--env', 'dev'])).stdout.trim();
+    const dir = join(h.dir, 'out-url');
+    // The collection is secured (the default): without a key, 403 (exit 3), explained.
+    const refused = await h.ahs(['fetch', '--url', url, '--dir', dir], { bare: true });
+    expect(refused.exitCode).toBe(3);
+    expect(refused.stderr).toMatch(/secured/);
+    // The key goes only to the configured service's hosts.
+    const run = await h.ahs(['fetch', '--url', url, '--dir', dir, '--json'], { bare: true, env: { AHS_API_KEY: DEMO_API_KEY, AHS_DELIVERY_URL: h.emu.deliveryUrl } });
+    expect(run.exitCode).toBe(0);
+    expect((await readFile(join(dir, 'big.bin'))).equals(big)).toBe(true);
+  });
+
+  it('a collection not Live in the environment: the service\'s 400, exit 1', async () => {
+    const run = await h.ahs(['fetch', id, '--env', 'prod', '--dir', join(h.dir, 'none')]);
+    expect(run.exitCode).toBe(1);
+  });
+
+  it('without --env and without a terminal: usage error naming --env', async () => {
+    const run = await h.ahs(['fetch', id]);
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toMatch(/--env/);
+  });
+});
+
+describe('fetch from a hostile server', () => {
+  const entry = (assetItemId: string, assetItemName: string) => ({
+    assetItemId,
+    assetItemName,
+    downloadUrl: `/files/${assetItemId}`,
+    targetPlatform: 'generic',
+    mimetype: 'application/octet-stream',
+  });
+  const hostileDoc = {
+    downloadUrl: '/doc',
+    anchorAsset: null,
+    assetItemUrls: [
+      entry('i1', '../x'),
+      entry('i2', '/etc/x'),
+      entry('i3', '..\\x'),
+      entry('i4', '../../../../tmp/evil'),
+      entry('i5', '\u0000'),
+      entry('i6', '..'),
+    ],
+    collectionId: '../../escape',
+    domainId: 'demo',
+    envId: 'dev',
+    secured: false,
+    localCacheControl: false,
+    localCacheMaxAge: 30,
+    targetPlatform: 'generic',
+  };
+
+  it('writes every file inside --dir under a safe name, and never sends the API key to another host', async () => {
+    const stub = await stubServer((req: IncomingMessage, res: ServerResponse) => {
+      if (req.url === '/doc') {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(hostileDoc));
+        return true;
+      }
+      const match = /^\/api\/vi\/files\/(i\d)$/.exec(req.url ?? '');
+      if (match) {
+        res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(`content of ${match[1]}`);
+        return true;
+      }
+      res.writeHead(404).end();
+      return true;
+    });
+    const root = await mkdtemp(join(tmpdir(), 'ahs-hostile-'));
+    try {
+      const dir = join(root, 'inside');
+      const run = await h.ahs(['fetch', '--url', `${stub.url}/doc`, '--dir', dir, '--json']);
+      expect(run.exitCode).toBe(0);
+      const doc = run.json();
+      expect(doc.failed).toEqual([]);
+      expect(doc.downloaded).toHaveLength(6);
+      const names = (await readdir(dir)).sort();
+      expect(names).toEqual(['evil', 'i5', 'i6', 'x', 'x (2)', 'x (3)'].sort());
+      for (const file of doc.downloaded) expect(file.path.startsWith(`${dir}/`)).toBe(true);
+      expect(await readFile(join(dir, 'x'), 'utf8')).toBe('content of i1');
+      // Nothing landed next to the folder or anywhere above it.
+      expect(await readdir(root)).toEqual(['inside']);
+      // The key is configured for the emulator, not for this host.
+      expect(stub.requests.every((r) => r.headers.apikey === undefined)).toBe(true);
+    } finally {
+      await stub.close();
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+
+  it('defaults --dir to a safe folder named after the collection', async () => {
+    const stub = await stubServer((req, res) => {
+      if (req.url === '/doc') {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ...hostileDoc, assetItemUrls: [entry('i1', 'a.txt')] }));
+      } else res.writeHead(200).end('a');
+      return true;
+    });
+    const cwd = await mkdtemp(join(tmpdir(), 'ahs-cwd-'));
+    try {
+      const run = await execa('node', [BIN, 'fetch', '--url', `${stub.url}/doc`], { cwd, reject: false, env: { ...h.env }, stdin: 'ignore' });
+      expect(run.exitCode).toBe(0);
+      expect(await readdir(cwd)).toEqual(['escape']);
+      expect(await readdir(join(cwd, 'escape'))).toEqual(['a.txt']);
+    } finally {
+      await stub.close();
+      await rm(cwd, { recursive: true, force: true });
+    }
+  });
+
+  it('a file cut short by the server fails, leaves no partial file, and the others still arrive (exit 1)', async () => {
+    const stub = await stubServer((req, res) => {
+      if (req.url === '/doc') {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ...hostileDoc, assetItemUrls: [entry('ok', 'ok.bin'), entry('cut', 'cut.bin')] }));
+      } else if (req.url?.endsWith('/cut')) {
+        res.writeHead(200, { 'content-length': '100000' });
+        res.write(Buffer.alloc(10_000), () => setImmediate(() => res.socket?.destroy()));
+      } else res.writeHead(200).end('fine');
+      return true;
+    });
+    const dir = await mkdtemp(join(tmpdir(), 'ahs-cut-'));
+    try {
+      const run = await h.ahs(['fetch', '--url', `${stub.url}/doc`, '--dir', dir, '--json', '--retries', '0']);
+      expect(run.exitCode).toBe(1);
+      expect(run.json().failed.map((f: { id: string }) => f.id)).toEqual(['cut']);
+      expect(await readdir(dir)).toEqual(['ok.bin']);
+    } finally {
+      await stub.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('Ctrl-C mid-download removes the partial files and exits 130', async () => {
+    const stub = await stubServer((req, res) => {
+      if (req.url === '/doc') {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ...hostileDoc, assetItemUrls: [entry('s1', 'slow1.bin'), entry('s2', 'slow2.bin')] }));
+      } else {
+        // Half a body, then nothing: the download stays in flight.
+        res.writeHead(200, { 'content-length': '1000000' });
+        res.write(Buffer.alloc(200_000, 1));
+      }
+      return true;
+    });
+    const dir = await mkdtemp(join(tmpdir(), 'ahs-int-'));
+    try {
+      const child = execa('node', [BIN, 'fetch', '--url', `${stub.url}/doc`, '--dir', dir], { reject: false, env: { ...h.env }, stdin: 'ignore' });
+      // Wait until both partial files are on disk.
+      for (let i = 0; i < 400; i++) {
+        const names = await readdir(dir).catch(() => [] as string[]);
+        if (names.filter((n) => n.includes('.ahs-partial-')).length === 2) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect((await readdir(dir)).filter((n) => n.includes('.ahs-partial-'))).toHaveLength(2);
+      child.kill('SIGINT');
+      const result = await child;
+      expect(result.exitCode).toBe(130);
+      expect(String(result.stderr)).toMatch(/interrupted/);
+      expect(await readdir(dir)).toEqual([]);
+    } finally {
+      stub.close().catch(() => {});
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
