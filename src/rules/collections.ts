@@ -15,6 +15,8 @@ export interface CollectionSnapshot {
   maxAssets: number;
   /** Deployment record per environment; an environment without one is absent. */
   deployments: Record<string, CollectionDeploymentState>;
+  /** Environments where a deployment of this collection is still running. */
+  deploying?: string[];
 }
 
 export interface ItemParents {
@@ -205,6 +207,9 @@ export function decideCollectionDeploy(
 ): Decision<CollectionDeploymentState> {
   if (!collection || collection.deleted) return unavailable(collectionId, collection);
   const { state, envId } = request;
+  if (collection.deploying?.includes(envId)) {
+    return reject(500, `Collection ${collectionId} is already mid-deployment in ${envId}; wait for it to finish and try again`);
+  }
   if (state !== 'LIVE' && state !== 'OFFLINE') return reject(400, `state must be LIVE or OFFLINE (got ${state ?? '(missing)'})`);
   if (state === 'LIVE' && !request.createdBy) return reject(500, 'createdBy is required to deploy a collection LIVE');
   if (state === 'OFFLINE' && !request.updatedBy) return reject(500, 'updatedBy is required to take a collection OFFLINE');

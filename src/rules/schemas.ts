@@ -176,6 +176,16 @@ export const deployBody = z.strictObject({
 });
 export type DeployBody = z.infer<typeof deployBody>;
 
+/**
+ * The deploy body as the service takes it: `intent` and `currentAssetIntent`
+ * are left to the rules, because their status depends on the channel (404 on
+ * a first deploy, 400 on a re-publish).
+ */
+export const deployRequestBody = deployBody.extend({
+  intent: z.string({ error: 'must be a string' }).optional(),
+  currentAssetIntent: z.string({ error: 'must be a string' }).optional(),
+});
+
 export const deployResponse = z.object({ assetVersion: deploymentRecordSchema, message: z.string() });
 
 export const undeployBody = z.strictObject({
@@ -292,6 +302,10 @@ export const collectionDeployBody = z.strictObject({
   envId: text(64).optional(),
 });
 export const collectionUndeployBody = z.strictObject({ updatedBy: email });
+/** As the service takes them: a missing acting user is the rules' 500, not a 400. */
+export const collectionUndeployRequestBody = z.object({ updatedBy: email.optional() });
+/** Reconcile: `state` is ignored; createdBy names the acting user. */
+export const reconcileBody = z.object({ createdBy: email.optional(), updatedBy: email.optional() });
 
 export const downloadUrlResponse = z.object({ downloadUrl: z.string() });
 

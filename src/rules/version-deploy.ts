@@ -115,3 +115,14 @@ export function applyVersionDeploy(channel: ChannelSnapshot, versionId: string, 
   }
   return { ...channel, records, formerDefaults: formerDefaults.filter((id) => records[id] !== 'DEFAULT') };
 }
+
+/**
+ * Asset undeploy removes every record of the channel. A Default removed this
+ * way lost the pointer: a later promotion naming it is a 409, as after a
+ * demotion.
+ */
+export function applyAssetUndeploy(channel: ChannelSnapshot): ChannelSnapshot {
+  const removedDefault = defaultOf(channel);
+  const formerDefaults = removedDefault && !channel.formerDefaults.includes(removedDefault) ? [...channel.formerDefaults, removedDefault] : channel.formerDefaults;
+  return { ...channel, records: {}, formerDefaults };
+}

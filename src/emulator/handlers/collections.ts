@@ -16,7 +16,7 @@ import {
   resolveCollectionDeployEnv,
   type CollectionSnapshot,
 } from '../../rules/index.js';
-import { collectionCreateBody, collectionDeployBody, collectionUpdateBody, deleteBody, restoreBody } from '../../rules/schemas.js';
+import { collectionCreateBody, collectionDeployBody, collectionUndeployRequestBody, collectionUpdateBody, deleteBody, reconcileBody, restoreBody } from '../../rules/schemas.js';
 import { z } from 'zod';
 import type { RequestContext } from '../context.js';
 import { paginate, readJson, sendJson, type Router } from '../http.js';
@@ -37,6 +37,7 @@ export function collectionSnapshot(ctx: RequestContext, collectionId: string): C
     itemCount: collection.assetItems.length,
     maxAssets: collection.maxAssets,
     deployments,
+    deploying: ctx.domain.environments.filter((envId) => ctx.emu.midDeployment.has(collectionKey(ctx.domainId, collectionId, envId))),
   };
 }
 
@@ -82,9 +83,6 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-const optionalEmail = z.string({ error: 'must be an e-mail address' }).regex(/^[^\s@]+@[^\s@]+$/, { error: 'must be an e-mail address' }).optional();
-const reconcileBody = z.object({ createdBy: optionalEmail, updatedBy: optionalEmail });
-const undeployRequest = z.object({ updatedBy: optionalEmail });
 
 export function registerCollections(router: Router<RequestContext>): void {
   router.add('POST', '/vc', async (ctx) => {
@@ -281,7 +279,6 @@ export function registerCollections(router: Router<RequestContext>): void {
       ...(body.updatedBy !== undefined ? { updatedBy: body.updatedBy } : {}),
     };
     const key = collectionKey(ctx.domainId, cid, envId);
-    if (ctx.emu.midDeployment.has(key)) throw problem(500, `Collection ${cid} is already mid-deployment in ${envId}; wait for it to finish and try again`);
     let decision = decideCollectionDeploy(cid, collectionSnapshot(ctx, cid), request);
     if (!decision.ok) fail(decision);
     requireActingUser(ctx, body.createdBy, 'createdBy');
@@ -340,7 +337,7 @@ export function registerCollections(router: Router<RequestContext>): void {
     const snapshot = collectionSnapshot(ctx, cid);
     if (!snapshot || snapshot.deleted) failWith(decideCollectionUndeploy(cid, snapshot, envId!));
     requireKeyScope(ctx, envId!);
-    const body = check(undeployRequest, raw);
+    const body = check(collectionUndeployRequestBody, raw);
     const decision = decideCollectionUndeploy(cid, snapshot, envId!, body.updatedBy);
     if (!decision.ok) fail(decision);
     requireActingUser(ctx, body.updatedBy, 'updatedBy');

@@ -3,6 +3,7 @@
 // data and applies the decision.
 import { z } from 'zod';
 import {
+  applyAssetUndeploy,
   applyVersionDeploy,
   decideAssetUndeploy,
   decideVersionDelete,
@@ -12,7 +13,7 @@ import {
   type ChannelSnapshot,
   type DeploymentState,
 } from '../../rules/index.js';
-import { deployBody, undeployBody, versionUploadFields } from '../../rules/schemas.js';
+import { deployRequestBody, undeployBody, versionUploadFields } from '../../rules/schemas.js';
 import type { RequestContext } from '../context.js';
 import { drain, paginate, readJson, sendEmpty, sendJson, type Router } from '../http.js';
 import { fail, Problem, problem } from '../problem.js';
@@ -146,13 +147,6 @@ function findVersion(ctx: RequestContext, asset: AssetRecord, versionId: string)
   return version;
 }
 
-// The deploy body, with `intent` and `currentAssetIntent` left to the rules:
-// their statuses depend on the channel (404 on a first deploy, 400 after).
-const deployRequest = deployBody.extend({
-  intent: z.string({ error: 'must be a string' }).optional(),
-  currentAssetIntent: z.string({ error: 'must be a string' }).optional(),
-});
-
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
@@ -252,7 +246,7 @@ export function registerVersions(router: Router<RequestContext>): void {
     if (!version || !version.active || version.targetPlatform !== platform) {
       throw problem(404, `Version ${versionId} not found for platform ${platform} under Virtual Asset ${asset.assetId}${version && version.targetPlatform !== platform ? ` (it is a ${version.targetPlatform} version)` : ''}`);
     }
-    const body = check(deployRequest, raw);
+    const body = check(deployRequestBody, raw);
     const request = {
       versionId: version.versionId,
       ...(body.intent !== undefined ? { intent: body.intent } : {}),
@@ -309,10 +303,7 @@ export function registerVersions(router: Router<RequestContext>): void {
         for (const platform of effect.platforms) {
           const channel = channels[platform]?.[effect.envId];
           if (!channel) continue;
-          for (const [versionId, record] of Object.entries(channel.records)) {
-            // A removed Default lost the pointer: a promotion naming it later is a 409.
-            if (record.state === 'DEFAULT' && !channel.formerDefaults.includes(versionId)) channel.formerDefaults.push(versionId);
-          }
+          channel.formerDefaults = applyAssetUndeploy(snapshotOf(channel, false)).formerDefaults;
           channel.records = {};
         }
       }
