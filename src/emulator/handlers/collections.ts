@@ -17,7 +17,6 @@ import {
   type CollectionSnapshot,
 } from '../../rules/index.js';
 import { collectionCreateBody, collectionDeployBody, collectionUndeployRequestBody, collectionUpdateBody, deleteBody, reconcileBody, restoreBody } from '../../rules/schemas.js';
-import { z } from 'zod';
 import type { RequestContext } from '../context.js';
 import { paginate, readJson, sendJson, type Router } from '../http.js';
 import { fail, failWith, problem } from '../problem.js';

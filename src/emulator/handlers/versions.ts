@@ -1,7 +1,6 @@
 // Versions (upload, get, list, delete, asset-urls), version deploy and asset
 // undeploy. Every state change is decided by src/rules; this file holds the
 // data and applies the decision.
-import { z } from 'zod';
 import {
   applyAssetUndeploy,
   applyVersionDeploy,
