@@ -25,7 +25,7 @@ function refused(port: number): Promise<boolean> {
 
 describe('npm run demo', () => {
   it('runs a whole release through ahs, exits 0 and leaves nothing running', async () => {
-    const env = { ...process.env, TMPDIR: scratch, NO_COLOR: '1' };
+    const env: NodeJS.ProcessEnv = { ...process.env, TMPDIR: scratch, NO_COLOR: '1' };
     for (const name of Object.keys(env)) if (name.startsWith('AHS_')) delete env[name];
     const result = await execa('node', [join(root, 'scripts', 'demo.mjs')], { cwd: root, env, reject: false, timeout: 240_000 });
     expect(result.exitCode, result.stderr).toBe(0);
