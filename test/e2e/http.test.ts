@@ -1,0 +1,136 @@
+// The HTTP layer seen from the binary: auth, retries, timeouts, error bodies,
+// proxies, --verbose traces, and the key never appearing anywhere.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { harness, stubServer, uid, DEMO_API_KEY, type Harness } from './helpers.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await harness();
+});
+afterAll(async () => h?.close());
+
+describe('HTTP layer', () => {
+  it('sends the apikey header on /api/v2/{domain}/ paths; a wrong key is 403, exit 3', async () => {
+    const spy = await stubServer(() => false, h.emu.baseUrl);
+    try {
+      const ok = await h.ahs(['asset', 'list', '--json'], { env: { AHS_BASE_URL: spy.url } });
+      expect(ok.exitCode).toBe(0);
+      expect(spy.requests[0]).toMatchObject({ method: 'GET', url: '/api/v2/demo/va' });
+      expect(spy.requests[0]!.headers.apikey).toBe(DEMO_API_KEY);
+    } finally {
+      await spy.close();
+    }
+    const bad = await h.ahs(['asset', 'list', '--json'], { env: { AHS_API_KEY: 'not-the-key-9876' } });
+    expect(bad.exitCode).toBe(3);
+    expect(bad.errJson()).toMatchObject({ status: 403 });
+    const none = await h.ahs(['asset', 'list'], { env: { AHS_API_KEY: undefined } });
+    expect(none.exitCode).toBe(3);
+    expect(none.stderr).toContain('no API key');
+  });
+
+  it('--verbose traces requests and answers on stderr with the key redacted; the key appears nowhere', async () => {
+    const id = uid('trace');
+    const file = await h.file('t.zip', 'trace');
+    const runs = [
+      await h.ahs(['asset', 'create', id, '--name', 'n', '--type', '1001', '--verbose']),
+      await h.ahs(['version', 'upload', id, file, '--platform', 'ios', '--name', 'v', '-v', '--json']),
+      await h.ahs(['deploy', id, 'IOS1', '--platform', 'ios', '--env', 'dev', '-v']),
+      await h.ahs(['promote-default', id, 'IOS1', '--platform', 'ios', '--env', 'dev', '-v', '--dry-run']),
+      await h.ahs(['asset', 'status', id, '-v', '--json']),
+      await h.ahs(['asset', 'get', 'missing-one', '-v', '--json']),
+      await h.ahs(['profile', 'check', '-v']),
+    ];
+    for (const r of runs) {
+      expect(r.stdout + r.stderr).not.toContain(DEMO_API_KEY);
+    }
+    expect(runs[0]!.stderr).toMatch(/> POST http:\/\/127\.0\.0\.1:\d+\/api\/v2\/demo\/va/);
+    expect(runs[0]!.stderr).toContain('> apikey: ***');
+    expect(runs[0]!.stderr).toMatch(/< 201/);
+    expect(runs[5]!.exitCode).toBe(4);
+  });
+
+  it('connection refused is exit 6 (json: urn:ahs:network)', async () => {
+    const r = await h.ahs(['asset', 'list', '--json', '--retries', '0'], { env: { AHS_BASE_URL: 'http://127.0.0.1:9' } });
+    expect(r.exitCode).toBe(6);
+    expect(r.errJson()).toMatchObject({ type: 'urn:ahs:network', status: null });
+  });
+
+  it('retries idempotent reads on 502/503/504, never a write', async () => {
+    let failures = 2;
+    const flaky = await stubServer((req, res) => {
+      if (req.method === 'GET' && failures > 0) {
+        failures--;
+        res.writeHead(503, { 'content-type': 'text/plain' }).end('busy');
+        return true;
+      }
+      if (req.method === 'POST') {
+        res.writeHead(502, { 'content-type': 'text/plain' }).end('bad gateway');
+        return true;
+      }
+      return false;
+    }, h.emu.baseUrl);
+    try {
+      const read = await h.ahs(['asset', 'list', '--json', '--retries', '3'], { env: { AHS_BASE_URL: flaky.url } });
+      expect(read.exitCode).toBe(0);
+      expect(flaky.requests.filter((r) => r.method === 'GET')).toHaveLength(3);
+      const write = await h.ahs(['asset', 'create', uid('flaky'), '--name', 'n', '--type', '1001', '--retries', '3', '--json'], { env: { AHS_BASE_URL: flaky.url } });
+      expect(write.exitCode).toBe(1);
+      expect(flaky.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
+      expect(write.errJson()).toMatchObject({ status: 502 });
+      failures = 10;
+      const exhausted = await h.ahs(['asset', 'list', '--retries', '1'], { env: { AHS_BASE_URL: flaky.url } });
+      expect(exhausted.exitCode).toBe(1);
+    } finally {
+      await flaky.close();
+    }
+  });
+
+  it('times out with --timeout (exit 6)', async () => {
+    const slow = await stubServer(() => new Promise<boolean>(() => undefined));
+    try {
+      const r = await h.ahs(['asset', 'list', '--timeout', '1', '--retries', '0', '--json'], { env: { AHS_BASE_URL: slow.url } });
+      expect(r.exitCode).toBe(6);
+      expect(r.errJson().type).toBe('urn:ahs:network');
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('keeps a plain-text 500 (undeploy) readable', async () => {
+    const broken = await stubServer((req, res) => {
+      if (req.method === 'POST' && req.url?.endsWith('/undeploy')) {
+        res.writeHead(500, { 'content-type': 'text/plain' }).end('Internal Server Error: undeploy exploded');
+        return true;
+      }
+      return false;
+    }, h.emu.baseUrl);
+    try {
+      const id = uid('p500');
+      await h.createAsset(id);
+      const r = await h.ahs(['asset', 'undeploy', id, '--env', 'dev', '--platform', 'ios', '--yes'], { env: { AHS_BASE_URL: broken.url } });
+      expect(r.exitCode).toBe(1);
+      expect(r.stderr).toContain('the service answered 500: Internal Server Error: undeploy exploded');
+      const j = await h.ahs(['asset', 'undeploy', id, '--env', 'dev', '--platform', 'ios', '--yes', '--json'], { env: { AHS_BASE_URL: broken.url } });
+      expect(j.errJson()).toMatchObject({ status: 500 });
+    } finally {
+      await broken.close();
+    }
+  });
+
+  it('goes through HTTP_PROXY, and around it for NO_PROXY hosts', async () => {
+    const proxy = await stubServer(() => false, h.emu.baseUrl);
+    try {
+      const via = await h.ahs(['asset', 'list', '--json'], { env: { HTTP_PROXY: proxy.url } });
+      expect(via.exitCode).toBe(0);
+      expect(proxy.requests.length).toBe(1);
+      const [tunnel] = proxy.requests;
+      // undici tunnels through the proxy (CONNECT host:port), or sends the absolute URL
+      expect(tunnel!.method === 'CONNECT' ? tunnel!.url : new URL(tunnel!.url).host).toBe(new URL(h.emu.baseUrl).host);
+      const around = await h.ahs(['asset', 'list', '--json'], { env: { HTTP_PROXY: proxy.url, NO_PROXY: '127.0.0.1' } });
+      expect(around.exitCode).toBe(0);
+      expect(proxy.requests.length).toBe(1);
+    } finally {
+      await proxy.close();
+    }
+  });
+});
