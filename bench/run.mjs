@@ -294,7 +294,7 @@ async function benchDownload(emulator, env, work) {
   }
   const { downloadUrl } = await api(emulator, 'POST', `/vc/${collectionId}/deployments`, { state: 'LIVE', createdBy: USER, envId: ENV });
   const manifest = await (await fetch(downloadUrl)).json();
-  const entries = findDownloadUrls(manifest).map((path, index) => ({
+  const entries = (manifest.assetItemUrls ?? []).map((entry) => entry.downloadUrl).map((path, index) => ({
     url: `${emulator.deliveryUrl}/api/vi${path}`,
     name: `f${index}.bin`,
   }));
@@ -319,21 +319,6 @@ async function benchDownload(emulator, env, work) {
   const label = `ahs fetch (${items} x ${itemKiB >= 1024 ? `${itemKiB / 1024} MiB` : `${itemKiB} KiB`})`;
   compare('download', label, median(times.ahs), `curl --parallel (${concurrency})`, median(times.parallel), 1.2, peak);
   compare('download', label, median(times.ahs), 'curl, one file after another', median(times.sequential));
-}
-
-function findDownloadUrls(document) {
-  const urls = [];
-  const visit = (value) => {
-    if (Array.isArray(value)) value.forEach(visit);
-    else if (value && typeof value === 'object') {
-      for (const [key, inner] of Object.entries(value)) {
-        if (key === 'downloadUrl' && typeof inner === 'string') urls.push(inner);
-        else visit(inner);
-      }
-    }
-  };
-  visit(document);
-  return urls;
 }
 
 async function countFiles(dir) {
