@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { Output, listEnvelope, relativeTime } from '../../src/io/output.js';
+import { Redactor } from '../../src/http/redact.js';
+import { createProgress, formatBytes } from '../../src/io/progress.js';
+import { bufferIO } from './helpers.js';
+
+describe('Output', () => {
+  it('json prints the document unchanged on stdout', () => {
+    const io = bufferIO();
+    new Output(io, { format: 'json' }).print({ a: 1, b: [2] }, () => 'never');
+    expect(JSON.parse(io.out.text)).toEqual({ a: 1, b: [2] });
+    expect(io.err.text).toBe('');
+  });
+
+  it('table: tab-separated in a pipe, bordered in a terminal, colour only when allowed', () => {
+    const pipe = bufferIO();
+    const out = new Output(pipe, { format: 'table' });
+    out.list(listEnvelope([{ id: 'x', n: 1 }]), [{ id: 'x', n: 1 }], [
+      { header: 'ID', get: (r) => r.id },
+      { header: 'N', get: (r) => r.n },
+    ]);
+    expect(pipe.out.text).toBe('ID\tN\nx\t1\n');
+    const tty = bufferIO({ outIsTTY: true, color: false });
+    new Output(tty, { format: 'table' }).print({ id: 'x' });
+    expect(tty.out.text).toContain('│');
+    expect(tty.out.text).not.toMatch(/\x1b\[/);
+    const colour = bufferIO({ outIsTTY: true, color: true });
+    new Output(colour, { format: 'table' }).print({ id: 'x' });
+    expect(colour.out.text).toMatch(/\x1b\[/);
+  });
+
+  it('messages go to stderr, -q silences info but not warnings, secrets are redacted', () => {
+    const io = bufferIO();
+    const redactor = new Redactor();
+    redactor.add('topsecret');
+    const out = new Output(io, { format: 'table', quiet: true, redactor });
+    out.info('hello');
+    out.success('done');
+    out.warn('careful topsecret');
+    expect(io.err.text).toBe('warning: careful ***\n');
+    expect(io.out.text).toBe('');
+  });
+
+  it('envelopes and times', () => {
+    expect(listEnvelope([1, 2])).toEqual({ totalResults: 2, pageNumber: 1, pageSize: 2, results: [1, 2] });
+    expect(relativeTime('2020-01-01T00:00:00Z', Date.parse('2020-01-01T00:05:00Z'))).toBe('5 minutes ago');
+  });
+});
+
+describe('progress', () => {
+  it('prints plain lines every interval without a terminal, nothing with quiet', () => {
+    const io = bufferIO({ ci: true });
+    let now = 0;
+    const p = createProgress(io, { label: 'Uploading f', total: 1000, now: () => now });
+    p.update(100);
+    expect(io.err.text).toBe('');
+    now = 5000;
+    p.update(500);
+    expect(io.err.text).toBe('Uploading f: 50% (500 B / 1.0 KB, 100 B/s)\n');
+    now = 6000;
+    p.update(1000);
+    p.done('Uploaded f');
+    expect(io.err.text.split('\n').filter(Boolean)).toHaveLength(2);
+    const quiet = bufferIO();
+    const q = createProgress(quiet, { label: 'x', quiet: true });
+    q.update(1);
+    q.done();
+    expect(quiet.err.text).toBe('');
+  });
+
+  it('draws a live bar in a terminal', () => {
+    const io = bufferIO({ errIsTTY: true });
+    const p = createProgress(io, { label: 'Up', total: 100, now: () => 1000 });
+    p.update(50);
+    expect(io.err.text).toContain('\r');
+    expect(io.err.text).toContain('50%');
+    expect(formatBytes(1_500_000)).toBe('1.5 MB');
+  });
+});

@@ -1,0 +1,69 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { maskKey, openProfileStore, validateProfileName } from '../../src/config/profiles.js';
+import { resolveSettings } from '../../src/config/settings.js';
+import { UsageError } from '../../src/errors.js';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'ahs-unit-'));
+});
+afterEach(async () => rm(dir, { recursive: true, force: true }));
+
+describe('profile store', () => {
+  it('makes the first profile current, writes 0600, removes cleanly', async () => {
+    const store = openProfileStore({ AHS_CONFIG_DIR: dir });
+    expect(store.path).toBe(join(dir, 'config.json'));
+    expect(store.put('a', { baseUrl: 'http://a', apiKey: 'k' })).toBe(true);
+    expect(store.put('b', { baseUrl: 'http://b' })).toBe(false);
+    expect(store.current()).toBe('a');
+    expect((await stat(store.path)).mode & 0o777).toBe(0o600);
+    store.use('b');
+    expect(store.current()).toBe('b');
+    store.remove('b');
+    expect(store.current()).toBeUndefined();
+    expect(store.names()).toEqual(['a']);
+    expect(() => store.use('zzz')).toThrow(UsageError);
+  });
+
+  it('masks keys and checks names', () => {
+    expect(maskKey(undefined)).toBeNull();
+    expect(maskKey('short')).toBe('********');
+    expect(maskKey('0123456789abcdefWXYZ')).toBe('********WXYZ');
+    expect(() => validateProfileName('bad name')).toThrow(UsageError);
+  });
+});
+
+describe('settings resolution', () => {
+  it('flag > env > profile > default', () => {
+    const store = openProfileStore({ AHS_CONFIG_DIR: dir });
+    store.put('p', { baseUrl: 'http://profile', domainId: 'pd', envId: 'pe', platform: 'pp', user: 'p@x', apiKey: 'pk' });
+    const env = { AHS_DOMAIN: 'ed', AHS_ENV: 'ee', AHS_API_KEY: ' ek ' };
+    const s = resolveSettings({ input: true, color: true, env: 'fe' }, env, store);
+    expect(s.profileName).toBe('p');
+    expect(s.resolve('envId')).toEqual({ value: 'fe', source: 'flag' });
+    expect(s.resolve('domainId')).toEqual({ value: 'ed', source: 'env' });
+    expect(s.resolve('platform')).toEqual({ value: 'pp', source: 'profile' });
+    expect(s.get('apiKey')).toBe('ek');
+    expect(s.resolve('deliveryUrl')).toEqual({ value: 'http://profile', source: 'default' });
+    expect(s.timeoutMs).toBe(30_000);
+    expect(s.retries).toBe(2);
+  });
+
+  it('has no default platform or env, and names the flag when missing', () => {
+    const s = resolveSettings({ input: true, color: true }, {}, openProfileStore({ AHS_CONFIG_DIR: dir }));
+    expect(s.get('platform')).toBeUndefined();
+    expect(() => s.require('envId')).toThrow(/--env is required.*AHS_ENV/);
+  });
+
+  it('selects a profile by --profile or AHS_PROFILE and refuses an unknown one', () => {
+    const store = openProfileStore({ AHS_CONFIG_DIR: dir });
+    store.put('one', { domainId: '1' });
+    store.put('two', { domainId: '2' });
+    expect(resolveSettings({ input: true, color: true }, { AHS_PROFILE: 'two' }, store).get('domainId')).toBe('2');
+    expect(resolveSettings({ input: true, color: true, profile: 'one' }, { AHS_PROFILE: 'two' }, store).get('domainId')).toBe('1');
+    expect(() => resolveSettings({ input: true, color: true, profile: 'three' }, {}, store)).toThrow(/no profile named "three"/);
+  });
+});
