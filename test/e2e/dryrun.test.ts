@@ -55,7 +55,7 @@ async function channelWith(state: Setup, withOtherDefault = false) {
   if (state !== 'none') await h.deploy(id, v, 'ios', 'staging', 'LIVE');
   if (state === 'OFFLINE') await h.deploy(id, v, 'ios', 'staging', 'OFFLINE');
   if (state === 'DEFAULT') {
-    const cur = withOtherDefault ? { currentVersionId: other, currentAssetIntent: 'LIVE' } : {};
+    const cur: Record<string, string> = withOtherDefault ? { currentVersionId: other, currentAssetIntent: 'LIVE' } : {};
     await h.deploy(id, v, 'ios', 'staging', 'DEFAULT', cur);
   }
   return { id, v, other };

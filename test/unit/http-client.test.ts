@@ -59,12 +59,12 @@ describe('ApiClient', () => {
 
   it('maps error bodies and statuses to exit codes', async () => {
     plan = [(res) => res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ type: 't', title: 'gone', status: 404, detail: 'gone' }))];
-    const error = await client().get('/x').catch((e) => e);
+    const error = (await client().get('/x').catch((e: unknown) => e)) as ApiError;
     expect(error).toBeInstanceOf(ApiError);
     expect(error.exitCode).toBe(ExitCode.notFound);
     expect(error.toBody()).toEqual({ type: 't', title: 'gone', status: 404, detail: 'gone' });
     plan = [(res) => res.writeHead(400).end(JSON.stringify({ type: 't', title: 'bad', status: 400, detail: 'bad' }))];
-    expect((await client().get('/x', undefined, { notFound: true }).catch((e) => e)).exitCode).toBe(ExitCode.notFound);
+    expect(((await client().get('/x', undefined, { notFound: true }).catch((e: unknown) => e)) as ApiError).exitCode).toBe(ExitCode.notFound);
   });
 
   it('parses plain-text error bodies', () => {
