@@ -16,6 +16,8 @@ export interface PickChoice<T> {
   value: T;
   description?: string;
   checked?: boolean;
+  /** What the answer line shows once picked. */
+  short?: string;
 }
 
 export interface BrowsePrompts {
@@ -69,8 +71,9 @@ export async function browse(ctx: Context, prompts?: BrowsePrompts): Promise<Bro
     const itemIds = await ask.checkbox(
       'Items to download (space toggles, a toggles all, enter confirms)',
       items.map((item: Item) => ({
-        name: `${item.assetItemName}  ${dim(ctx, `${item.fileName ?? ''} · type ${item.assetType} · ${formatBytes(item.size ?? 0)}`)}`,
+        name: `${item.assetItemName}  ${dim(ctx, [item.fileName && item.fileName !== item.assetItemName ? item.fileName : undefined, `type ${item.assetType}`, formatBytes(item.size ?? 0)].filter(Boolean).join(' · '))}`,
         value: item.assetItemId,
+        short: item.assetItemName,
         checked: true,
       })),
     );
