@@ -10,7 +10,7 @@ _ahs_global_value_options='-o --output --timeout --retries --profile --base-url 
 # subcommands of a command path
 _ahs_subcommands() {
     case "$1" in
-        '') echo 'profile asset version deploy promote-default collection item collection-deploy emulator completion help' ;;
+        '') echo 'profile asset version deploy promote-default collection item collection-deploy fetch emulator completion help' ;;
         'profile') echo 'add list show use remove check help' ;;
         'asset') echo 'create get list search update delete status undeploy version-count help' ;;
         'version') echo 'upload get list delete urls help' ;;
@@ -40,6 +40,7 @@ _ahs_options() {
         'item upload') echo '--type --name --concurrency' ;;
         'item list') echo '--since --until --page --page-size --all' ;;
         'collection-deploy') echo '--state --idempotent --reconcile' ;;
+        'fetch') echo '--url --dir --item --concurrency --manifest --force' ;;
         'emulator start') echo '--host --port --config --data-dir' ;;
     esac
 }
@@ -62,6 +63,7 @@ _ahs_value_options() {
         'item upload') echo '--type --name --concurrency' ;;
         'item list') echo '--since --until --page --page-size' ;;
         'collection-deploy') echo '--state' ;;
+        'fetch') echo '--url --dir --item --concurrency' ;;
         'emulator start') echo '--host --port --config --data-dir' ;;
     esac
 }

@@ -7,7 +7,7 @@
 function __fish_ahs_subcommands --argument-names cmdpath
     switch "$cmdpath"
         case ''
-            printf '%s\n' 'profile' 'asset' 'version' 'deploy' 'promote-default' 'collection' 'item' 'collection-deploy' 'emulator' 'completion' 'help'
+            printf '%s\n' 'profile' 'asset' 'version' 'deploy' 'promote-default' 'collection' 'item' 'collection-deploy' 'fetch' 'emulator' 'completion' 'help'
         case 'profile'
             printf '%s\n' 'add' 'list' 'show' 'use' 'remove' 'check' 'help'
         case 'asset'
@@ -56,6 +56,8 @@ function __fish_ahs_value_options --argument-names cmdpath
             printf '%s\n' '--since' '--until' '--page' '--page-size'
         case 'collection-deploy'
             printf '%s\n' '--state'
+        case 'fetch'
+            printf '%s\n' '--url' '--dir' '--item' '--concurrency'
         case 'emulator start'
             printf '%s\n' '--host' '--port' '--config' '--data-dir'
     end
@@ -128,6 +130,7 @@ complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'promote-default' -d 'make a versi
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'collection' -d 'virtual collections: bundles of items deployed as one unit'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'item' -d 'items: the files inside a collection'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'collection-deploy' -d 'deploy a collection LIVE or OFFLINE in an environment (the API key\'s own, or --env with a domain-wide key); --reconcile re-runs every Live deployment'
+complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'fetch' -d 'download the items of a deployed collection into a folder (no arguments, in a terminal: browse and pick)'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'emulator' -d 'run a local, spec-faithful Asset Hosting Service for trying and testing ahs'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'completion' -d 'print the shell completion script for bash, zsh or fish'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'help' -d 'display help for command'
@@ -285,6 +288,14 @@ complete -c ahs -n '__fish_ahs_is \'item list\'' -l all -d 'read every page'
 complete -c ahs -n '__fish_ahs_is \'collection-deploy\'' -l state -x -a 'LIVE OFFLINE' -d 'target state'
 complete -c ahs -n '__fish_ahs_is \'collection-deploy\'' -l idempotent -d 'already in that state: say so, send nothing, exit 0'
 complete -c ahs -n '__fish_ahs_is \'collection-deploy\'' -l reconcile -d 're-run the Live deployment in every environment where it is Live (publishes items added since)'
+
+# ahs fetch
+complete -c ahs -n '__fish_ahs_is \'fetch\'' -l url -r -d 'fetch from a deployed collection URL directly (no key needed unless secured)'
+complete -c ahs -n '__fish_ahs_is \'fetch\'' -l dir -r -d 'target folder (default: a folder named after the collection)'
+complete -c ahs -n '__fish_ahs_is \'fetch\'' -l item -r -d 'only these items (repeatable)'
+complete -c ahs -n '__fish_ahs_is \'fetch\'' -l concurrency -r -d 'files downloaded at the same time (default 8)'
+complete -c ahs -n '__fish_ahs_is \'fetch\'' -l manifest -d 'print the delivery document instead of downloading'
+complete -c ahs -n '__fish_ahs_is \'fetch\'' -l force -d 'overwrite existing files of the same name and size'
 
 # ahs emulator
 complete -c ahs -f -n '__fish_ahs_is \'emulator\'' -a 'start' -d 'serve the API (/api/v2) and the delivery network (/api/vi) on one port until Ctrl-C'
