@@ -12,7 +12,7 @@ import { ApiClient } from '../../http/client.js';
 import { ApiError, CancelledError, PartialFailureError, UsageError } from '../../errors.js';
 import { deliveryDocument, type DeliveryDocument, type DeliveryEntry, type Item } from '../../rules/schemas.js';
 import { downloadAll, DEFAULT_CONCURRENCY, type DownloadSummary, type DownloadTask } from '../../transfer/download.js';
-import { NameAllocator, safeFileName } from '../../transfer/safe-name.js';
+import { NameAllocator, safeFileName, UnsafePathError } from '../../transfer/safe-name.js';
 import { detachExitInterceptors } from '../../transfer/signals.js';
 import { formatBytes } from '../../io/progress.js';
 import { collectionArg, envArg, listItems, NotFoundError, vcPath } from '../collection/shared.js';
@@ -98,18 +98,23 @@ export async function run({ args, opts }: Invocation<Opts>, ctx: Context): Promi
   }
   const dir = opts.dir ?? safeFileName(doc.collectionId, 'collection');
   const names = new NameAllocator();
-  const tasks: DownloadTask[] = entries.map((entry) => {
+  const tasks: DownloadTask[] = [];
+  const refused: DownloadSummary['failed'] = [];
+  for (const entry of entries) {
     const record = sizes.get(entry.assetItemId);
-    return {
-      id: entry.assetItemId,
-      // The file's own name (with its extension) when the item record is at hand.
-      name: names.allocate(record?.fileName || entry.assetItemName, entry.assetItemId),
-      url: deliveryFileUrl(deliveryBase, entry.downloadUrl),
-      expectedSize: typeof record?.size === 'number' ? record.size : undefined,
-    };
-  });
+    // The file's own name (with its extension) when the item record is at hand.
+    const name = names.allocate(record?.fileName || entry.assetItemName, entry.assetItemId);
+    try {
+      const url = deliveryFileUrl(deliveryBase, entry.downloadUrl);
+      tasks.push({ id: entry.assetItemId, name, url, expectedSize: typeof record?.size === 'number' ? record.size : undefined });
+    } catch (error) {
+      refused.push({ id: entry.assetItemId, name, error: (error as Error).message });
+      out.warn(`${name} (${entry.assetItemId}): ${(error as Error).message}`);
+    }
+  }
 
   const summary = await download(ctx, tasks, { dir, concurrency: opts.concurrency, force: opts.force, deliveryBase });
+  summary.failed.push(...refused);
   const result: FetchResult = { collectionId: doc.collectionId, envId: doc.envId, dir, ...summary };
   out.print(result, (r, kit) => {
     const rows = [
@@ -129,7 +134,7 @@ export async function run({ args, opts }: Invocation<Opts>, ctx: Context): Promi
     );
   });
   out.info(`${summary.downloaded.length} downloaded, ${summary.skipped.length} skipped, ${summary.failed.length} failed → ${dir}`);
-  if (summary.failed.length > 0) throw new PartialFailureError(`${summary.failed.length} of ${tasks.length} file(s) failed to download`);
+  if (summary.failed.length > 0) throw new PartialFailureError(`${summary.failed.length} of ${entries.length} file(s) failed to download`);
 }
 
 function parseUrl(value: string): URL {
@@ -149,6 +154,10 @@ export function deliveryFileUrl(base: string, downloadPath: string): string {
   const path = downloadPath.startsWith('/') ? downloadPath : `/${downloadPath}`;
   const url = new URL(origin.origin);
   url.pathname = `${prefix}/api/vi${path.split('?')[0]}`;
+  // `..` (plain or encoded) must not climb out of the delivery path onto the API's.
+  if (!url.pathname.startsWith(`${prefix}/api/vi/`) || /(^|\/)(\.|%2e){2}(\/|$)/i.test(path.split('?')[0]!)) {
+    throw new UnsafePathError(`refusing download path ${JSON.stringify(downloadPath)}: it leaves the delivery path`);
+  }
   const query = path.includes('?') ? path.slice(path.indexOf('?')) : '';
   return url.toString() + (query && !url.search ? query : '');
 }

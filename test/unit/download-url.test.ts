@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { deliveryFileUrl } from '../../src/commands/fetch/fetch.js';
+
+describe('deliveryFileUrl: {deliveryUrl}/api/vi{downloadUrl}', () => {
+  it.each([
+    ['http://cdn.test', '/demo/vc/c1/dev/items/i1/a.txt', 'http://cdn.test/api/vi/demo/vc/c1/dev/items/i1/a.txt'],
+    ['http://cdn.test/', 'demo/x', 'http://cdn.test/api/vi/demo/x'],
+    ['https://cdn.test/base/', '/x?sig=1', 'https://cdn.test/base/api/vi/x?sig=1'],
+  ])('%s + %s', (base, path, expected) => {
+    expect(deliveryFileUrl(base, path)).toBe(expected);
+  });
+
+  it.each(['//evil.test/x', 'http://evil.test/x', '\\\\evil.test\\x'])('a hostile path %j stays on the delivery host', (path) => {
+    const url = new URL(deliveryFileUrl('http://cdn.test', path));
+    expect(url.host).toBe('cdn.test');
+    expect(url.protocol).toBe('http:');
+    expect(url.pathname.startsWith('/api/vi/')).toBe(true);
+  });
+
+  it.each(['/../../../api/v2/demo/vc', '/x/../../v2/demo', '/%2e%2e/%2E%2E/api/v2', '/..', '..'])('refuses %j, which would climb out of /api/vi', (path) => {
+    expect(() => deliveryFileUrl('http://cdn.test', path)).toThrow(/leaves the delivery path/);
+  });
+});
