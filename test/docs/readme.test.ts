@@ -1,0 +1,35 @@
+// The README keeps its promises: a quick start of exactly two commands after
+// cloning, and scripts for the commands it names.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = join(import.meta.dirname, '..', '..');
+const readme = readFileSync(join(root, 'README.md'), 'utf8');
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+
+function section(title: string): string {
+  const start = readme.indexOf(`\n## ${title}\n`);
+  expect(start, `README section "${title}"`).toBeGreaterThanOrEqual(0);
+  const end = readme.indexOf('\n## ', start + 1);
+  return readme.slice(start, end < 0 ? undefined : end);
+}
+
+describe('README', () => {
+  it('has a quick start of exactly two commands: the demo and the tests', () => {
+    const block = /```sh\n([\s\S]*?)```/.exec(section('Quick start'))?.[1] ?? '';
+    expect(block.trim().split('\n')).toEqual(['npm ci && npm run demo', 'npm test']);
+  });
+
+  it('names only npm scripts that exist', () => {
+    for (const [, name] of readme.matchAll(/npm run ([\w:-]+)/g)) expect(Object.keys(pkg.scripts), `npm run ${name}`).toContain(name);
+  });
+
+  it('covers what a newcomer and a CI engineer need', () => {
+    for (const title of ['Install', 'Connecting: profiles and settings', 'CI example (GitHub Actions)', 'Dry run', 'Exit codes', 'The emulator', 'Troubleshooting', 'Command reference']) {
+      section(title);
+    }
+    const ci = section('CI example (GitHub Actions)');
+    for (const word of ['version upload', 'deploy', 'promote-default', '--json', 'jq']) expect(ci).toContain(word);
+  });
+});
