@@ -7,13 +7,13 @@ import { basename, extname } from 'node:path';
 import type { Invocation } from '../lazy.js';
 import type { Context } from '../../context.js';
 import { AhsError, CancelledError, ExitCode, PartialFailureError, UsageError, type ErrorBody } from '../../errors.js';
-import { decideItemAdd, type CollectionSnapshot } from '../../rules/index.js';
+import { decideItemAdd, OTHER_ASSET_TYPE, type CollectionSnapshot } from '../../rules/index.js';
 import { LIMITS, itemUploadFields, type Item } from '../../rules/schemas.js';
 import { dryRunDocument, DryRunRejection, validateInput } from '../../dryrun/index.js';
 import { prepareMultipart } from '../../transfer/upload.js';
 import { detachExitInterceptors } from '../../transfer/signals.js';
 import { formatBytes } from '../../io/progress.js';
-import { actingUser, collectionArg, currentOf, readSnapshot, vcPath } from '../collection/shared.js';
+import { actingUser, collectionArg, currentOf, readCollection, readSnapshot, vcPath } from '../collection/shared.js';
 
 interface Opts {
   type?: string;
@@ -33,7 +33,16 @@ export async function run({ args, opts }: Invocation<Opts>, ctx: Context): Promi
   const files = args.slice(1);
   if (files.length === 0) throw new UsageError('FILE is required: give one or more files to upload');
   if (opts.name !== undefined && files.length > 1) throw new UsageError(`--name names one item; it cannot be used with ${files.length} files (each item is named after its file)`);
-  const assetType = await ctx.need(opts.type, { flag: '--type', message: 'Asset type code of the items (9999 = Other)' });
+  const assetType = await ctx.need(opts.type, {
+    flag: '--type',
+    message: 'Asset type of the items',
+    choices: async () => {
+      const api = await ctx.api();
+      const collection = await readCollection(api, collectionId);
+      const codes = [...new Set([...(collection?.allowedAssetTypes ?? []), OTHER_ASSET_TYPE])];
+      return codes.map((code) => ({ name: code === OTHER_ASSET_TYPE ? `${code} (Other)` : code, value: code }));
+    },
+  });
   const user = await actingUser(ctx);
 
   // Every file must be readable before anything is sent.
