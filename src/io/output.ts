@@ -117,6 +117,9 @@ export class Output {
   }
 }
 
+/** No rule between body rows: easier to read, half the height. */
+const COMPACT = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' };
+
 function makeKit(color: boolean, terminal: boolean): Kit {
   const style = new Chalk({ level: color ? 1 : 0 });
   const cell = (value: unknown): string => formatCell(value, terminal);
@@ -135,14 +138,14 @@ function makeKit(color: boolean, terminal: boolean): Kit {
       const header = columns.map((c) => c.header);
       const body = rows.map((row) => columns.map((c) => cell(c.get(row))));
       if (!terminal) return [header, ...body].map((r) => r.join('\t')).join('\n');
-      const table = new Table({ head: header.map((h) => style.bold(h)), style: { head: [], border: [] } });
+      const table = new Table({ head: header.map((h) => style.bold(h)), style: { head: [], border: [] }, chars: COMPACT });
       table.push(...body);
       return table.toString();
     },
     record<T>(value: T, fields: Field<T>[]): string {
       const rows = fields.map((f) => [f.label, cell(f.get(value))] as const);
       if (!terminal) return rows.map((r) => r.join('\t')).join('\n');
-      const table = new Table({ style: { head: [], border: [] } });
+      const table = new Table({ style: { head: [], border: [] }, chars: COMPACT });
       for (const [label, text] of rows) table.push({ [style.bold(label)]: text });
       return table.toString();
     },

@@ -32,6 +32,7 @@ interface Options {
 }
 
 export const MAX_ATTEMPTS = 5;
+const OTHER = '\u0000other';
 
 export async function run({ args, opts }: Invocation<Options>, ctx: Context): Promise<void> {
   const interactive = ctx.io.canPrompt;
@@ -51,19 +52,20 @@ export async function run({ args, opts }: Invocation<Options>, ctx: Context): Pr
     message: 'Target platform',
     choices: async () => [...new Set((await versions()).map((v) => v.targetPlatform))].sort().map((p) => ({ name: p, value: p })),
   });
-  const envId = await ctx.setting('envId', {
+  const pickedEnv = await ctx.setting('envId', {
     message: 'Environment',
     choices: async () => {
-      const records = await listRecords(await apiForChoices(), assetId, { platform });
+      // The API lists no environments: offer those the asset is deployed in, and "other".
+      const records = await listRecords(await apiForChoices(), assetId);
+      const here = new Set(records.filter((r) => r.targetPlatform === platform).map((r) => r.envId));
       const envs = [...new Set(records.map((r) => r.envId))].sort();
-      if (envs.length === 0) return [];
-      return envs.map((e) => ({ name: e, value: e }));
+      return [
+        ...envs.map((e) => ({ name: here.has(e) ? e : `${e}  (nothing on ${platform} yet)`, value: e })),
+        { name: 'other…', value: OTHER },
+      ];
     },
-  }).catch(async (error) => {
-    // No deployment to pick an environment from: ask for it as text.
-    if (interactive && /nothing to choose from/.test(String((error as Error).message))) return (await ctx.prompter()).input('Environment');
-    throw error;
   });
+  const envId = pickedEnv === OTHER ? await (await ctx.prompter()).input('Environment id') : pickedEnv;
   const versionId = await ctx.need(args[1], {
     flag: 'VERSION_ID',
     message: 'Version to promote to Default',
@@ -101,7 +103,12 @@ export async function run({ args, opts }: Invocation<Options>, ctx: Context): Pr
   checkExpected(channel, expected, channelName);
 
   const liveBody: DeployBody = { envId, intent: 'LIVE', createdBy: user, updatedBy: user };
-  const needsLive = opts.makeLive && (state === undefined || state === 'OFFLINE');
+  let makeLive = Boolean(opts.makeLive);
+  if (!makeLive && (state === undefined || state === 'OFFLINE') && ctx.io.canPrompt && !ctx.globals.yes && !ctx.globals.dryRun) {
+    // A person picked a version that cannot be promoted as it is: offer --make-live.
+    makeLive = await (await ctx.prompter()).confirm(`${versionId} is ${state ?? 'not deployed'} on ${channelName}; deploy it LIVE first (--make-live)?`, true);
+  }
+  const needsLive = makeLive && (state === undefined || state === 'OFFLINE');
 
   if (ctx.globals.dryRun) {
     const prior: unknown[] = [];
