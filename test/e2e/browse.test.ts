@@ -112,6 +112,17 @@ describe.skipIf(!hasScript)('ahs fetch: interactive browse in a terminal', () =>
     expect((await readdir(join(h.dir, dir))).sort()).toEqual(['alpha.txt', 'beta.json']);
   });
 
+  it('the same prompts fill a missing argument of the other commands (collection status)', async () => {
+    const { code, screen } = await inPty(
+      ['collection', 'status'],
+      // Collections are listed in creation order: Browse One comes first.
+      [[/Collection[\s\S]*❯ Browse One[\s\S]*navigate/, '\r']],
+      h.dir,
+    );
+    expect(code, screen).toBe(0);
+    expect(screen).toMatch(/dev\s*│\s*LIVE/);
+  });
+
   it('Ctrl-C at a prompt exits 130 without writing anything', async () => {
     const { code } = await inPty(['fetch', '--dir', 'never'], [[/Collection \(type to search\)[\s\S]*navigate/, '\x03']], h.dir);
     expect(code).toBe(130);
