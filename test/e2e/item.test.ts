@@ -1,0 +1,51 @@
+// item upload dry-runs (predicted with src/rules, nothing sent) and limits.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { harness, type Harness } from './helpers.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await harness();
+  expect((await h.ahs(['collection', 'create', 'small', '--name', 'Small', '--allowed-types', '1001', '--max-assets', '1'])).exitCode).toBe(0);
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+describe('item upload --dry-run', () => {
+  it('predicts each file in turn: the second one is over maxAssets; nothing is sent', async () => {
+    const a = await h.file('a.zip', 'a');
+    const b = await h.file('b.zip', 'b');
+    const run = await h.ahs(['item', 'upload', 'small', a, b, '--type', '1001', '--dry-run', '--json']);
+    expect(run.exitCode).toBe(1);
+    const doc = run.json();
+    expect(doc.dryRun).toBe(true);
+    expect(doc.uploads.map((u: { predicted: { status: number } }) => u.predicted.status)).toEqual([201, 400]);
+    expect(doc.uploads[1].predicted.error.title).toMatch(/item limit/);
+    expect((await h.ahs(['item', 'list', 'small', '--json'])).json().totalResults).toBe(0);
+  });
+
+  it('predicts a type the collection does not allow; 9999 (Other) is always allowed', async () => {
+    const a = await h.file('c.zip', 'c');
+    const bad = await h.ahs(['item', 'upload', 'small', a, '--type', '2002', '--dry-run', '--json']);
+    expect(bad.exitCode).toBe(1);
+    expect(bad.json().predicted.error.title).toMatch(/not allowed/);
+    const other = await h.ahs(['item', 'upload', 'small', a, '--type', '9999', '--dry-run', '--json']);
+    expect(other.exitCode).toBe(0);
+    expect(other.json().predicted.status).toBe(201);
+  });
+
+  it('a missing collection is exit 4, in the dry-run and for real', async () => {
+    const a = await h.file('d.zip', 'd');
+    expect((await h.ahs(['item', 'upload', 'nope', a, '--type', '1001', '--dry-run'])).exitCode).toBe(4);
+    const real = await h.ahs(['item', 'upload', 'nope', a, '--type', '1001', '--json']);
+    expect(real.exitCode).toBe(4);
+    expect(real.json().failed[0].error.status).toBe(400);
+  });
+
+  it('without --type and without a terminal: usage error naming --type', async () => {
+    const a = await h.file('e.zip', 'e');
+    const run = await h.ahs(['item', 'upload', 'small', a]);
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toMatch(/--type/);
+  });
+});
