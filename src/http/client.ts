@@ -62,6 +62,8 @@ export interface ClientOptions {
   backoffMs?: number;
 }
 
+declare const AHS_VERSION: string;
+const USER_AGENT = `ahs-cli/${typeof AHS_VERSION === 'string' ? AHS_VERSION : 'dev'} node/${process.versions.node}`;
 const RETRY_STATUSES = new Set([502, 503, 504]);
 const TRACE_BODY_LIMIT = 4000;
 
@@ -164,7 +166,7 @@ export class ApiClient {
   }
 
   private async attempt(url: string, options: RequestOptions, attempt: number): Promise<Dispatcher.ResponseData> {
-    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.options.userAgent ?? 'ahs-cli', ...options.headers };
+    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.options.userAgent ?? USER_AGENT, ...options.headers };
     if (options.auth !== false && this.options.apiKey) headers.apikey = this.options.apiKey;
     let body: string | Readable | undefined;
     if (options.stream) {
