@@ -20,7 +20,7 @@
 //   --record            write the results into bench/README.md (between its RESULTS markers)
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createReadStream, existsSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { cpus, totalmem, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -28,7 +28,6 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const bin = join(root, 'bin', 'ahs.js');
 
 const { values: flags } = parseArgs({
   options: {
@@ -352,6 +351,11 @@ function table() {
 }
 
 const work = await mkdtemp(join(tmpdir(), 'ahs-bench-'));
+// Run a snapshot of the built binary (the bundle is self-contained), so a rebuild
+// of dist/ by someone else during the run cannot break or skew it.
+await cp(join(root, 'bin'), join(work, 'ahs', 'bin'), { recursive: true });
+await cp(join(root, 'dist'), join(work, 'ahs', 'dist'), { recursive: true });
+const bin = join(work, 'ahs', 'bin', 'ahs.js');
 let emulator;
 let failed = false;
 try {
