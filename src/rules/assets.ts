@@ -12,6 +12,12 @@ export function nextVersionId(platform: string, lastSequence: number): { version
   return { versionId: `${platform.slice(0, 3).toUpperCase()}${version}`, version };
 }
 
+/** An assetId is unique in its domain. */
+export function decideAssetCreate(assetId: string, exists: boolean): Decision<'created'> {
+  if (exists) return reject(409, `Virtual Asset id ${assetId} is already in use; choose another assetId`);
+  return allow(201, 'created');
+}
+
 export interface DeploymentRecordRef {
   envId: string;
   state: DeploymentState;

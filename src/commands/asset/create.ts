@@ -1,7 +1,7 @@
 import type { Invocation } from '../lazy.js';
 import type { Context } from '../../context.js';
 import { assetCreateBody, type Asset } from '../../rules/schemas.js';
-import { allow, reject } from '../../rules/index.js';
+import { allow, decideAssetCreate } from '../../rules/index.js';
 import { printDryRun, validateInput } from '../../dryrun/index.js';
 import { findAsset } from '../../http/resources.js';
 import { renderAsset } from './view.js';
@@ -41,6 +41,7 @@ export async function run({ args, opts }: Invocation<Options>, ctx: Context): Pr
   const path = api.path('va');
   if (ctx.globals.dryRun) {
     const existing = await findAsset(api, assetId);
+    const creation = decideAssetCreate(assetId, existing !== undefined);
     const now = new Date().toISOString();
     const predicted: Asset = {
       assetId,
@@ -58,7 +59,7 @@ export async function run({ args, opts }: Invocation<Options>, ctx: Context): Pr
     await printDryRun(ctx, {
       request: { method: 'POST', path, body },
       current: existing ?? null,
-      decision: existing ? reject(409, `Virtual Asset ${assetId} already exists`) : allow(201, predicted),
+      decision: creation.ok ? allow(201, predicted) : creation,
       notes: ['the asset type and the acting user are checked by the service (404 / 400 when unknown)'],
     });
     return;

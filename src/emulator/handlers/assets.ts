@@ -1,6 +1,6 @@
 // Virtual assets: create, get, list, search, update, delete, asset-urls,
 // version-count (spec, Endpoints > Virtual assets).
-import { decideAssetDelete } from '../../rules/index.js';
+import { decideAssetCreate, decideAssetDelete } from '../../rules/index.js';
 import { assetCreateBody, assetUpdateBody, deleteBody } from '../../rules/schemas.js';
 import type { RequestContext } from '../context.js';
 import { paginate, readJson, sendEmpty, sendJson, type Router } from '../http.js';
@@ -52,7 +52,8 @@ export function registerAssets(router: Router<RequestContext>): void {
     if (!activeAssetType(ctx, body.assetType)) {
       throw problem(404, `Asset type ${body.assetType} not found or not active in domain ${ctx.domainId}`);
     }
-    if (ctx.data.assets[body.assetId]) throw problem(409, `Virtual Asset id ${body.assetId} is already in use; choose another assetId`);
+    const decision = decideAssetCreate(body.assetId, Boolean(ctx.data.assets[body.assetId]));
+    if (!decision.ok) fail(decision);
     const at = now();
     const asset: AssetRecord = {
       assetId: body.assetId,
