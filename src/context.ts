@@ -12,6 +12,7 @@ import type { Output, Format } from './io/output.js';
 import type { Prompter, Choice } from './io/prompt.js';
 import type { Progress } from './io/progress.js';
 import { Redactor } from './http/redact.js';
+import { loadWithoutSignalHooks } from './signals.js';
 import { CancelledError, UsageError } from './errors.js';
 
 export interface NeedOptions<T = string> {
@@ -77,7 +78,8 @@ export async function createContext(command: Command, inputs: ContextInputs): Pr
   const format: Format = globals.json ? 'json' : (globals.output ?? 'table');
   const redactor = new Redactor();
 
-  const profiles = once(async () => (await import('./config/profiles.js')).openProfileStore(io.env));
+  // conf hooks the signals on import; main must stay their only owner.
+  const profiles = once(async () => (await loadWithoutSignalHooks(() => import('./config/profiles.js'))).openProfileStore(io.env));
   const settings = once(async () => {
     const { resolveSettings } = await import('./config/settings.js');
     const store = await profiles();

@@ -13,7 +13,6 @@ import { ApiError, CancelledError, PartialFailureError, UsageError } from '../..
 import { deliveryDocument, type DeliveryDocument, type DeliveryEntry, type Item } from '../../rules/schemas.js';
 import { downloadAll, DEFAULT_CONCURRENCY, type DownloadSummary, type DownloadTask } from '../../transfer/download.js';
 import { NameAllocator, safeFileName, UnsafePathError } from '../../transfer/safe-name.js';
-import { detachExitInterceptors } from '../../transfer/signals.js';
 import { formatBytes } from '../../io/progress.js';
 import { collectionArg, envArg, listItems, NotFoundError, vcPath } from '../collection/shared.js';
 import { liveEnvs } from '../collection/url.js';
@@ -228,7 +227,6 @@ export async function download(
 ): Promise<DownloadSummary> {
   const out = await ctx.output();
   const client = await deliveryClient(ctx, options.deliveryBase);
-  detachExitInterceptors();
   const known = tasks.reduce((sum, t) => sum + (t.expectedSize ?? 0), 0);
   const allKnown = tasks.every((t) => t.expectedSize !== undefined);
   const bar = await ctx.progress(tasks.length === 1 ? `downloading ${tasks[0]!.name}` : `downloading ${tasks.length} files`, allKnown ? known : undefined);

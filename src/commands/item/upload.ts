@@ -11,7 +11,6 @@ import { decideItemAdd, OTHER_ASSET_TYPE, type CollectionSnapshot } from '../../
 import { LIMITS, itemUploadFields, type Item } from '../../rules/schemas.js';
 import { dryRunDocument, DryRunRejection, validateInput } from '../../dryrun/index.js';
 import { prepareMultipart } from '../../transfer/upload.js';
-import { detachExitInterceptors } from '../../transfer/signals.js';
 import { formatBytes } from '../../io/progress.js';
 import { actingUser, collectionArg, currentOf, readCollection, readSnapshot, vcPath } from '../collection/shared.js';
 
@@ -66,7 +65,6 @@ export async function run({ args, opts }: Invocation<Opts>, ctx: Context): Promi
   if (ctx.globals.dryRun) return dryRun(ctx, collectionId, path, files, fields, sizes);
 
   const out = await ctx.output();
-  detachExitInterceptors();
   const total = sizes.reduce((a, b) => a + b, 0);
   const bar = await ctx.progress(files.length === 1 ? `uploading ${basename(files[0]!)}` : `uploading ${files.length} files`, total);
   const sent = files.map(() => 0);
