@@ -1,0 +1,59 @@
+// Ctrl-C in the middle of an upload: the CLI stops sending, says so on
+// stderr and exits 130; the service stores no version.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execa } from 'execa';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { BIN, harness, type Harness } from './helpers.js';
+
+let h: Harness;
+let stall: Server;
+let stallUrl: string;
+let uploadStarted: () => void;
+const uploadSeen = new Promise<void>((resolve) => (uploadStarted = resolve));
+
+beforeAll(async () => {
+  h = await harness();
+  await h.createAsset('app');
+  // In front of the emulator: reads pass through, the upload is never read or answered.
+  stall = createServer((req, res) => {
+    if (req.method === 'POST' && req.url?.includes('/versions')) {
+      req.pause();
+      uploadStarted();
+      return;
+    }
+    const upstream = new URL(req.url ?? '/', h.emu.baseUrl);
+    const forward = httpRequest(upstream, { method: req.method, headers: { ...req.headers, host: upstream.host } }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    req.pipe(forward);
+  });
+  await new Promise<void>((resolve) => stall.listen(0, '127.0.0.1', resolve));
+  stallUrl = `http://127.0.0.1:${(stall.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  stall.closeAllConnections();
+  await new Promise((resolve) => stall.close(resolve));
+  await h.close();
+});
+
+describe('Ctrl-C during an upload', () => {
+  it('aborts the request, exits 130 and leaves no version behind', async () => {
+    const file = await h.file('big.zip', Buffer.alloc(8 * 1024 * 1024, 7));
+    const child = execa('node', [BIN, 'version', 'upload', 'app', file, '--platform', 'ios', '--name', '1.0.0'], {
+      reject: false,
+      env: { ...h.env, AHS_BASE_URL: stallUrl },
+      stdin: 'ignore',
+    });
+    await uploadSeen;
+    child.kill('SIGINT');
+    const result = await child;
+    expect(result.exitCode).toBe(130);
+    expect(String(result.stderr)).toMatch(/interrupted/);
+    expect(String(result.stdout)).toBe('');
+    const versions = await h.call('GET', '/va/app/versions');
+    expect(versions.body.totalResults).toBe(0);
+  });
+});
