@@ -7,7 +7,7 @@ export const registerAsset: RegisterGroup = (program, action) => {
   asset
     .command('create')
     .description('create a virtual asset')
-    .argument('[assetId]', 'asset id (max 64 characters)')
+    .argument('[ASSET_ID]', 'asset id (max 64 characters)')
     .option('--name <name>', 'asset name (max 64 characters)')
     .option('--type <code>', 'asset type code')
     .option('--description <text>', 'description (max 400 characters)')
@@ -15,7 +15,7 @@ export const registerAsset: RegisterGroup = (program, action) => {
     .option('--local-cache-control', 'let clients cache the asset locally')
     .option('--local-cache-max-age <n>', 'local cache max age, 1 to 525600', numberish)
     .action(action(() => import('./create.js')));
-  asset.command('get').description('show a virtual asset').argument('<assetId>').action(action(() => import('./get.js')));
+  asset.command('get').description('show a virtual asset').argument('<ASSET_ID>', 'asset id').action(action(() => import('./get.js')));
   asset
     .command('list')
     .description('list virtual assets')
@@ -26,14 +26,14 @@ export const registerAsset: RegisterGroup = (program, action) => {
   asset
     .command('search')
     .description('search virtual assets by id, name and description')
-    .argument('[text]', 'free text')
+    .argument('[TEXT]', 'free text')
     .option('--page <n>', 'page number', parsePositiveInt('--page'))
     .option('--page-size <n>', 'results per page', parsePositiveInt('--page-size'))
     .action(action(() => import('./search.js')));
   asset
     .command('update')
     .description('update a virtual asset (the current asset type is sent when --type is not given)')
-    .argument('<assetId>')
+    .argument('<ASSET_ID>', 'asset id')
     .option('--name <name>', 'new asset name')
     .option('--description <text>', 'new description')
     .option('--type <code>', 'asset type code (the service requires it; it cannot actually change)')
@@ -46,23 +46,23 @@ export const registerAsset: RegisterGroup = (program, action) => {
   asset
     .command('delete')
     .description('delete a virtual asset (it must have no versions)')
-    .argument('<assetId>')
+    .argument('<ASSET_ID>', 'asset id')
     .action(action(() => import('./delete.js')));
   asset
     .command('status')
     .description('every deployment record of the asset (OFFLINE included): a platform x environment matrix')
-    .argument('<assetId>')
+    .argument('<ASSET_ID>', 'asset id')
     .addOption(new Option('--state <state>', 'only records in this state').choices(['LIVE', 'OFFLINE', 'DEFAULT']))
     .action(action(() => import('./status.js')));
   asset
     .command('undeploy')
     .description('remove every version\'s deployment record for the given platforms in one environment (--env, --platform P[,P...])')
-    .argument('<assetId>')
+    .argument('<ASSET_ID>', 'asset id')
     .action(action(() => import('./undeploy.js')));
   asset
     .command('version-count')
     .description('count the asset\'s versions')
-    .argument('<assetId>')
+    .argument('<ASSET_ID>', 'asset id')
     .addOption(new Option('--active', 'only active versions').conflicts('inactive'))
     .addOption(new Option('--inactive', 'only inactive versions').conflicts('active'))
     .action(action(() => import('./version-count.js')));
