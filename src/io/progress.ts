@@ -2,6 +2,7 @@
 // plain line every few seconds under CI or without a terminal, nothing with
 // --quiet.
 import type { IO } from './streams.js';
+import { formatSize } from '../rules/assets.js';
 
 export interface Progress {
   /** Bytes done so far (and the total, when it is known or changed). */
@@ -77,13 +78,5 @@ export function createProgress(io: IO, options: ProgressOptions): Progress {
   };
 }
 
-export function formatBytes(bytes: number): string {
-  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1000 && unit < units.length - 1) {
-    value /= 1000;
-    unit++;
-  }
-  return `${unit === 0 ? Math.round(value) : value.toFixed(1)} ${units[unit]}`;
-}
+/** Byte counts for people, in the same units as the service's version sizes. */
+export const formatBytes = formatSize;

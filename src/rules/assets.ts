@@ -18,6 +18,23 @@ export function decideAssetCreate(assetId: string, exists: boolean): Decision<'c
   return allow(201, 'created');
 }
 
+/**
+ * A version's `size`: decimal units, one decimal place ("512 B", "1.5 KB",
+ * "12.3 MB"; emulator.md). The dry-run predicts it, the emulator answers it.
+ */
+export function formatSize(bytes: number): string {
+  if (bytes < 1000) return `${Math.round(bytes)} B`;
+  const units = ['KB', 'MB', 'GB', 'TB', 'PB'];
+  let value = bytes / 1000;
+  let unit = 0;
+  // 999.95 KB would print as "1000.0 KB": move up a unit first.
+  while (value >= 999.95 && unit < units.length - 1) {
+    value /= 1000;
+    unit += 1;
+  }
+  return `${value.toFixed(1)} ${units[unit]}`;
+}
+
 export interface DeploymentRecordRef {
   envId: string;
   state: DeploymentState;

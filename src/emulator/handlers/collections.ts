@@ -21,7 +21,7 @@ import type { RequestContext } from '../context.js';
 import { paginate, readJson, sendJson, type Router } from '../http.js';
 import { fail, failWith, problem } from '../problem.js';
 import type { CollectionRecord } from '../state.js';
-import { check, knownAssetType, now, requireActingUser, requireAnyActingUser, requireEnvironment, requireKeyScope } from './common.js';
+import { check, deploymentDelay, knownAssetType, now, requireActingUser, requireAnyActingUser, requireEnvironment, requireKeyScope } from './common.js';
 
 export function collectionSnapshot(ctx: RequestContext, collectionId: string): CollectionSnapshot | undefined {
   const collection = ctx.data.collections[collectionId];
@@ -76,10 +76,6 @@ function collectionDownloadUrl(ctx: RequestContext, collectionId: string, envId:
 
 function collectionKey(domainId: string, collectionId: string, envId: string): string {
   return JSON.stringify(['collection', domainId, collectionId, envId]);
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 
@@ -282,14 +278,7 @@ export function registerCollections(router: Router<RequestContext>): void {
     if (!decision.ok) fail(decision);
     requireActingUser(ctx, body.createdBy, 'createdBy');
     requireActingUser(ctx, body.updatedBy, 'updatedBy');
-    const delay = ctx.emu.fixture.deployDelayMs;
-    if (delay > 0) {
-      ctx.emu.midDeployment.add(key);
-      try {
-        await sleep(delay);
-      } finally {
-        ctx.emu.midDeployment.delete(key);
-      }
+    if (await deploymentDelay(ctx, key)) {
       decision = decideCollectionDeploy(cid, collectionSnapshot(ctx, cid), request);
       if (!decision.ok) fail(decision);
     }

@@ -84,17 +84,6 @@ export function knownAssetType(ctx: RequestContext, code: string): AssetTypeFixt
 }
 
 /** Decimal units with one decimal place: "512 B", "1.5 KB", "12.3 MB" (emulator.md). */
-export function formatSize(bytes: number): string {
-  if (bytes < 1000) return `${bytes} B`;
-  const units = ['KB', 'MB', 'GB', 'TB', 'PB'];
-  let value = bytes / 1000;
-  let unit = 0;
-  while (value >= 999.95 && unit < units.length - 1) {
-    value /= 1000;
-    unit += 1;
-  }
-  return `${value.toFixed(1)} ${units[unit]}`;
-}
 
 const MIME_BY_EXTENSION: Record<string, string> = {
   '.json': 'application/json',
@@ -163,4 +152,21 @@ export async function withUpload<T>(ctx: RequestContext, body: MultipartBody, wo
     if (body.file) await ctx.emu.store.discard(body.file.pending);
     throw error;
   }
+}
+
+/**
+ * Holds `key` mid-deployment for the fixture's deployDelayMs (another deploy
+ * to it meanwhile gets the rules' 500), then returns true; false when there
+ * is no delay, so the caller's first decision stands.
+ */
+export async function deploymentDelay(ctx: RequestContext, key: string): Promise<boolean> {
+  const delay = ctx.emu.fixture.deployDelayMs;
+  if (delay <= 0) return false;
+  ctx.emu.midDeployment.add(key);
+  try {
+    await new Promise((resolve) => setTimeout(resolve, delay));
+  } finally {
+    ctx.emu.midDeployment.delete(key);
+  }
+  return true;
 }

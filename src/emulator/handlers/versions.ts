@@ -3,6 +3,7 @@
 // data and applies the decision.
 import {
   applyAssetUndeploy,
+  formatSize,
   applyVersionDeploy,
   decideAssetUndeploy,
   decideVersionDelete,
@@ -23,7 +24,6 @@ import {
   checkPlan,
   findActiveAsset,
   findAsset,
-  formatSize,
   mimeTypeOf,
   now,
   receiveUpload,
@@ -32,6 +32,7 @@ import {
   requireKeyScope,
   requirePlatform,
   withUpload,
+  deploymentDelay,
 } from './common.js';
 
 export function versionView(asset: AssetRecord, version: VersionRecord) {
@@ -146,10 +147,6 @@ function findVersion(ctx: RequestContext, asset: AssetRecord, versionId: string)
   return version;
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
 export function registerVersions(router: Router<RequestContext>): void {
   router.add('POST', '/va/:assetId/versions', async (ctx, { assetId }) => {
     findActiveAsset(ctx, assetId!);
@@ -260,15 +257,8 @@ export function registerVersions(router: Router<RequestContext>): void {
     if (!decision.ok) fail(decision);
     requireActingUser(ctx, body.createdBy, 'createdBy');
     requireActingUser(ctx, body.updatedBy, 'updatedBy');
-    const delay = ctx.emu.fixture.deployDelayMs;
-    if (delay > 0) {
-      // The channel is mid-deployment meanwhile: another deploy to it gets 500.
-      ctx.emu.midDeployment.add(key);
-      try {
-        await sleep(delay);
-      } finally {
-        ctx.emu.midDeployment.delete(key);
-      }
+    if (await deploymentDelay(ctx, key)) {
+      // Things may have changed meanwhile: decide again on the fresh state.
       findActiveAsset(ctx, asset.assetId);
       if (!ctx.data.versions[asset.assetId]?.[version.versionId]) throw problem(404, `Version ${version.versionId} not found under Virtual Asset ${asset.assetId}`);
       decision = decide();
