@@ -130,7 +130,7 @@ async function quickCommands(commands, count) {
         env: commands[0].env ?? process.env,
       });
       const results = JSON.parse(readFileSync(out, 'utf8')).results;
-      return results.map((result) => result.median * 1000);
+      return results.map((result) => ({ median: result.median * 1000, min: result.min * 1000 }));
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -145,7 +145,7 @@ async function quickCommands(commands, count) {
       samples[index].push(Number(process.hrtime.bigint() - started) / 1e6);
     });
   }
-  return samples.map(median);
+  return samples.map((values) => ({ median: median(values), min: Math.min(...values) }));
 }
 
 function shellQuote(word) {
@@ -202,8 +202,11 @@ async function benchStartup() {
     ],
     startupRuns,
   );
-  compare('start-up', 'ahs --version', version, 'node -e 0', node, 1.5);
-  compare('start-up', 'ahs --help', help, 'node -e 0', node, 1.5);
+  compare('start-up', 'ahs --version', version.median, 'node -e 0', node.median, 1.5);
+  compare('start-up', 'ahs --help', help.median, 'node -e 0', node.median, 1.5);
+  // the fastest runs: what the code costs when the shared machine leaves it alone
+  compare('start-up', 'ahs --version (fastest run)', version.min, 'node -e 0 (fastest run)', node.min, 1.5);
+  compare('start-up', 'ahs --help (fastest run)', help.min, 'node -e 0 (fastest run)', node.min, 1.5);
 }
 
 async function benchRead(emulator, env) {
@@ -219,7 +222,7 @@ async function benchRead(emulator, env) {
     ],
     quick ? 10 : 20,
   );
-  compare('read', 'ahs asset list --json', ahs, 'curl', curl);
+  compare('read', 'ahs asset list --json', ahs.median, 'curl', curl.median);
 }
 
 async function makeFile(path, bytes) {
@@ -309,7 +312,7 @@ async function benchDownload(emulator, env, work) {
     const ahs = await timed(process.execPath, [bin, 'fetch', collectionId, '--env', ENV, '--dir', dirs.ahs, '--concurrency', String(concurrency), '--json', '--quiet'], { env, measureRss: true });
     times.ahs.push(ahs.ms);
     peak = Math.max(peak, ahs.rssKb ?? 0);
-    times.parallel.push((await timed('curl', ['-sSf', '--parallel', '--parallel-max', String(concurrency), '--config', curlConfig], { cwd: dirs.parallel })).ms);
+    times.parallel.push((await timed('curl', ['-sSf', '--no-progress-meter', '--parallel', '--parallel-max', String(concurrency), '--config', curlConfig], { cwd: dirs.parallel })).ms);
     times.sequential.push((await timed('curl', ['-sSf', '--config', curlConfig], { cwd: dirs.sequential })).ms);
     const fetched = await countFiles(dirs.ahs);
     if (fetched !== items) throw new Error(`ahs fetch wrote ${fetched} files, expected ${items}`);
