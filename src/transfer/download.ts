@@ -125,7 +125,7 @@ export async function downloadAll(tasks: DownloadTask[], options: DownloadOption
       const response = await raceAbort(open(task, signal), signal);
       const length = contentLength(response.headers);
       if (existing && !options.force && task.expectedSize === undefined && length !== undefined && existing.size === length) {
-        response.body.destroy();
+        discard(response.body);
         skip(task, target, `${task.name} exists with the same size`);
         return;
       }
@@ -200,22 +200,32 @@ function contentLength(headers: OpenedBody['headers']): number | undefined {
   return Number.isSafeInteger(number) && number >= 0 ? number : undefined;
 }
 
+/**
+ * Drops a response body we will not read. undici's body emits
+ * RequestAbortedError when destroyed unread: without a listener that error
+ * would crash the process.
+ */
+function discard(body: Readable): void {
+  body.on('error', () => {});
+  body.destroy();
+}
+
 /** Rejects as soon as the signal aborts, and discards a response that arrives afterwards. */
 function raceAbort(promise: Promise<OpenedBody>, signal: AbortSignal): Promise<OpenedBody> {
   if (signal.aborted) {
-    promise.then((late) => late.body.destroy(), () => {});
+    promise.then((late) => discard(late.body), () => {});
     return Promise.reject(new CancelledError());
   }
   return new Promise((resolvePromise, rejectPromise) => {
     const onAbort = () => {
-      promise.then((late) => late.body.destroy(), () => {});
+      promise.then((late) => discard(late.body), () => {});
       rejectPromise(new CancelledError());
     };
     signal.addEventListener('abort', onAbort, { once: true });
     promise.then(
       (value) => {
         signal.removeEventListener('abort', onAbort);
-        if (signal.aborted) value.body.destroy();
+        if (signal.aborted) discard(value.body);
         resolvePromise(value);
       },
       (error: unknown) => {

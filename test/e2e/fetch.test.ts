@@ -82,6 +82,18 @@ describe('fetch', () => {
     expect((await readFile(join(dir, 'big.bin'))).equals(big)).toBe(true);
   });
 
+  it('--url run twice: the second run skips the files already there (no crash on the unread bodies)', async () => {
+    const url = (await h.ahs(['collection', 'url', id, '--env', 'dev'])).stdout.trim();
+    const dir = join(h.dir, 'out-url-twice');
+    const env = { AHS_API_KEY: DEMO_API_KEY, AHS_DELIVERY_URL: h.emu.deliveryUrl };
+    expect((await h.ahs(['fetch', '--url', url, '--dir', dir], { bare: true, env })).exitCode).toBe(0);
+    const again = await h.ahs(['fetch', '--url', url, '--dir', dir, '--json'], { bare: true, env });
+    expect(again.stderr).not.toMatch(/RequestAbortedError|Unhandled/);
+    expect(again.exitCode).toBe(0);
+    expect(again.json()).toMatchObject({ downloaded: [], failed: [] });
+    expect(again.json().skipped).toHaveLength(3);
+  });
+
   it('a collection not Live in the environment: the service\'s 400, exit 1', async () => {
     const run = await h.ahs(['fetch', id, '--env', 'prod', '--dir', join(h.dir, 'none')]);
     expect(run.exitCode).toBe(1);
