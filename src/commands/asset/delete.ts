@@ -4,9 +4,10 @@ import { decideAssetDelete } from '../../rules/index.js';
 import { deleteBody } from '../../rules/schemas.js';
 import { printDryRun, validateInput } from '../../dryrun/index.js';
 import { getAsset } from '../../http/resources.js';
+import { askAssetId } from './pick.js';
 
 export async function run({ args }: Invocation, ctx: Context): Promise<void> {
-  const assetId = args[0]!;
+  const assetId = await askAssetId(ctx, args[0], 'Asset to delete');
   const user = await ctx.setting('user', { message: 'Acting user e-mail' });
   const body = validateInput(deleteBody, { deletedBy: user });
   const api = await ctx.api();

@@ -15,7 +15,7 @@ export const registerAsset: RegisterGroup = (program, action) => {
     .option('--local-cache-control', 'let clients cache the asset locally')
     .option('--local-cache-max-age <n>', 'local cache max age, 1 to 525600', numberish)
     .action(action(() => import('./create.js')));
-  asset.command('get').description('show a virtual asset').argument('<ASSET_ID>', 'asset id').action(action(() => import('./get.js')));
+  asset.command('get').description('show a virtual asset').argument('[ASSET_ID]', 'asset id (picked from a list in a terminal)').action(action(() => import('./get.js')));
   asset
     .command('list')
     .description('list virtual assets')
@@ -33,7 +33,7 @@ export const registerAsset: RegisterGroup = (program, action) => {
   asset
     .command('update')
     .description('update a virtual asset (the current asset type is sent when --type is not given)')
-    .argument('<ASSET_ID>', 'asset id')
+    .argument('[ASSET_ID]', 'asset id (picked from a list in a terminal)')
     .option('--name <name>', 'new asset name')
     .option('--description <text>', 'new description')
     .option('--type <code>', 'asset type code (the service requires it; it cannot actually change)')
@@ -46,23 +46,23 @@ export const registerAsset: RegisterGroup = (program, action) => {
   asset
     .command('delete')
     .description('delete a virtual asset (it must have no versions)')
-    .argument('<ASSET_ID>', 'asset id')
+    .argument('[ASSET_ID]', 'asset id (picked from a list in a terminal)')
     .action(action(() => import('./delete.js')));
   asset
     .command('status')
     .description('every deployment record of the asset (OFFLINE included): a platform x environment matrix')
-    .argument('<ASSET_ID>', 'asset id')
+    .argument('[ASSET_ID]', 'asset id (picked from a list in a terminal)')
     .addOption(new Option('--state <state>', 'only records in this state').choices(['LIVE', 'OFFLINE', 'DEFAULT']))
     .action(action(() => import('./status.js')));
   asset
     .command('undeploy')
     .description('remove every version\'s deployment record for the given platforms in one environment (--env, --platform P[,P...])')
-    .argument('<ASSET_ID>', 'asset id')
+    .argument('[ASSET_ID]', 'asset id (picked from a list in a terminal)')
     .action(action(() => import('./undeploy.js')));
   asset
     .command('version-count')
     .description('count the asset\'s versions')
-    .argument('<ASSET_ID>', 'asset id')
+    .argument('[ASSET_ID]', 'asset id (picked from a list in a terminal)')
     .addOption(new Option('--active', 'only active versions').conflicts('inactive'))
     .addOption(new Option('--inactive', 'only inactive versions').conflicts('active'))
     .action(action(() => import('./version-count.js')));

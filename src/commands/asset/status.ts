@@ -9,13 +9,14 @@ import { listRecords } from '../../http/resources.js';
 import type { AssetUrl } from '../../rules/schemas.js';
 import type { DeploymentState } from '../../rules/index.js';
 import { recordColumns } from './view.js';
+import { askAssetId } from './pick.js';
 
 interface Options {
   state?: DeploymentState;
 }
 
 export async function run({ args, opts }: Invocation<Options>, ctx: Context): Promise<void> {
-  const assetId = args[0]!;
+  const assetId = await askAssetId(ctx, args[0]);
   const api = await ctx.api();
   const out = await ctx.output();
   // --platform / --env here are filters, taken from the command line only: a

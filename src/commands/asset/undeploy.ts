@@ -6,10 +6,11 @@ import { decideAssetUndeploy } from '../../rules/index.js';
 import { undeployBody } from '../../rules/schemas.js';
 import { printDryRun, validateInput } from '../../dryrun/index.js';
 import { getAsset, listRecords } from '../../http/resources.js';
+import { askAssetId, askEnv } from './pick.js';
 
 export async function run({ args }: Invocation, ctx: Context): Promise<void> {
-  const assetId = args[0]!;
-  const envId = await ctx.setting('envId', { message: 'Environment' });
+  const assetId = await askAssetId(ctx, args[0], 'Asset to undeploy');
+  const envId = await askEnv(ctx, assetId);
   const platformList = await ctx.setting('platform', { message: 'Target platform(s), comma-separated' });
   const targetPlatforms = [...new Set(platformList.split(',').map((p) => p.trim()).filter(Boolean))];
   const body = validateInput(undeployBody, { envId, targetPlatforms });

@@ -6,6 +6,7 @@ import { allow } from '../../rules/index.js';
 import { printDryRun, validateInput } from '../../dryrun/index.js';
 import { getAsset } from '../../http/resources.js';
 import { renderAsset } from './view.js';
+import { askAssetId } from './pick.js';
 
 interface Options {
   name?: string;
@@ -18,7 +19,7 @@ interface Options {
 }
 
 export async function run({ args, opts }: Invocation<Options>, ctx: Context): Promise<void> {
-  const assetId = args[0]!;
+  const assetId = await askAssetId(ctx, args[0]);
   const active = opts.active ? true : opts.inactive ? false : undefined;
   const changes = {
     assetName: opts.name,

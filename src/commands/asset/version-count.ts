@@ -1,5 +1,6 @@
 import type { Invocation } from '../lazy.js';
 import type { Context } from '../../context.js';
+import { askAssetId } from './pick.js';
 
 interface Options {
   active?: boolean;
@@ -7,9 +8,10 @@ interface Options {
 }
 
 export async function run({ args, opts }: Invocation<Options>, ctx: Context): Promise<void> {
+  const assetId = await askAssetId(ctx, args[0]);
   const api = await ctx.api();
   const out = await ctx.output();
   const active = opts.active ? 'true' : opts.inactive ? 'false' : undefined;
-  const answer = await api.get<{ counts: number }>(api.path('va', args[0]!, 'version-count'), { active });
+  const answer = await api.get<{ counts: number }>(api.path('va', assetId, 'version-count'), { active });
   out.print(answer, (doc) => String(doc.counts));
 }

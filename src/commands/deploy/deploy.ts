@@ -7,6 +7,7 @@ import { printDryRun, validateInput } from '../../dryrun/index.js';
 import { getVersion, readChannel } from '../../http/resources.js';
 import { isApiError } from '../../http/client.js';
 import { renderDeployment, type DeployResponse } from './view.js';
+import { askAssetId, askEnv, askVersionId, platformChoices } from '../asset/pick.js';
 
 interface Options {
   state: 'LIVE' | 'OFFLINE';
@@ -14,9 +15,10 @@ interface Options {
 }
 
 export async function run({ args, opts }: Invocation<Options>, ctx: Context): Promise<void> {
-  const [assetId, versionId] = [args[0]!, args[1]!];
-  const platform = await ctx.setting('platform', { message: 'Target platform code' });
-  const envId = await ctx.setting('envId', { message: 'Environment' });
+  const assetId = await askAssetId(ctx, args[0]);
+  const platform = args[1] !== undefined ? await ctx.setting('platform', { message: 'Target platform code' }) : await ctx.setting('platform', { message: 'Target platform', choices: () => platformChoices(ctx, assetId) });
+  const envId = await askEnv(ctx, assetId, platform);
+  const versionId = await askVersionId(ctx, assetId, args[1], { platform, envId, message: `Version to deploy ${opts.state}` });
   const user = await ctx.setting('user', { message: 'Acting user e-mail' });
   // createdBy for a first deploy, updatedBy for a change: send both (spec).
   const body = validateInput(deployBody, { envId, intent: opts.state, createdBy: user, updatedBy: user });

@@ -3,9 +3,11 @@ import type { Context } from '../../context.js';
 import { decideVersionDelete } from '../../rules/index.js';
 import { printDryRun } from '../../dryrun/index.js';
 import { getVersion, listRecords } from '../../http/resources.js';
+import { askAssetId, askVersionId } from '../asset/pick.js';
 
 export async function run({ args }: Invocation, ctx: Context): Promise<void> {
-  const [assetId, versionId] = [args[0]!, args[1]!];
+  const assetId = await askAssetId(ctx, args[0]);
+  const versionId = await askVersionId(ctx, assetId, args[1], { message: 'Version to delete' });
   const api = await ctx.api();
   const out = await ctx.output();
   const path = api.path('va', assetId, 'versions', versionId);

@@ -2,9 +2,12 @@ import type { Invocation } from '../lazy.js';
 import type { Context } from '../../context.js';
 import { getVersion } from '../../http/resources.js';
 import { renderVersion } from '../asset/view.js';
+import { askAssetId, askVersionId } from '../asset/pick.js';
 
 export async function run({ args }: Invocation, ctx: Context): Promise<void> {
+  const assetId = await askAssetId(ctx, args[0]);
+  const versionId = await askVersionId(ctx, assetId, args[1]);
   const api = await ctx.api();
   const out = await ctx.output();
-  out.print(await getVersion(api, args[0]!, args[1]!), renderVersion);
+  out.print(await getVersion(api, assetId, versionId), renderVersion);
 }

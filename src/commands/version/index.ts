@@ -6,15 +6,15 @@ export const registerVersion: RegisterGroup = (program, action) => {
   version
     .command('upload')
     .description('upload a file as a new version for one target platform (--platform), streamed with progress')
-    .argument('[ASSET_ID]', 'asset id')
+    .argument('[ASSET_ID]', 'asset id (picked from a list in a terminal)')
     .argument('[FILE]', 'file to upload')
     .option('--name <versionName>', 'version name (max 64 characters)')
     .action(action(() => import('./upload.js')));
-  version.command('get').description('show a version').argument('<ASSET_ID>', 'asset id').argument('<VERSION_ID>', 'version id, e.g. IOS3').action(action(() => import('./get.js')));
+  version.command('get').description('show a version').argument('[ASSET_ID]', 'asset id (picked from a list in a terminal)').argument('[VERSION_ID]', 'version id, e.g. IOS3 (picked from a list in a terminal)').action(action(() => import('./get.js')));
   version
     .command('list')
     .description('list the versions of an asset')
-    .argument('<ASSET_ID>', 'asset id')
+    .argument('[ASSET_ID]', 'asset id (picked from a list in a terminal)')
     .option('--page <n>', 'page number', parsePositiveInt('--page'))
     .option('--page-size <n>', 'results per page', parsePositiveInt('--page-size'))
     .option('--all', 'read every page')
@@ -22,13 +22,13 @@ export const registerVersion: RegisterGroup = (program, action) => {
   version
     .command('delete')
     .description('delete a version (it must not be LIVE or DEFAULT anywhere)')
-    .argument('<ASSET_ID>', 'asset id')
-    .argument('<VERSION_ID>', 'version id, e.g. IOS3')
+    .argument('[ASSET_ID]', 'asset id (picked from a list in a terminal)')
+    .argument('[VERSION_ID]', 'version id, e.g. IOS3 (picked from a list in a terminal)')
     .action(action(() => import('./delete.js')));
   version
     .command('urls')
     .description('the deployed URL of a version in one environment (--env)')
-    .argument('<ASSET_ID>', 'asset id')
-    .argument('<VERSION_ID>', 'version id, e.g. IOS3')
+    .argument('[ASSET_ID]', 'asset id (picked from a list in a terminal)')
+    .argument('[VERSION_ID]', 'version id, e.g. IOS3 (picked from a list in a terminal)')
     .action(action(() => import('./urls.js')));
 };

@@ -3,6 +3,7 @@ import type { Context } from '../../context.js';
 import { listPages, pageFooter } from '../../http/paging.js';
 import type { Version } from '../../rules/schemas.js';
 import { versionColumns } from '../asset/view.js';
+import { askAssetId } from '../asset/pick.js';
 
 interface Options {
   page?: number;
@@ -11,8 +12,9 @@ interface Options {
 }
 
 export async function run({ args, opts }: Invocation<Options>, ctx: Context): Promise<void> {
+  const assetId = await askAssetId(ctx, args[0]);
   const api = await ctx.api();
   const out = await ctx.output();
-  const { doc, rows, merged } = await listPages<Version>(api, api.path('va', args[0]!, 'versions'), opts);
+  const { doc, rows, merged } = await listPages<Version>(api, api.path('va', assetId, 'versions'), opts);
   out.list(doc, rows, versionColumns, pageFooter(doc, merged));
 }

@@ -9,13 +9,14 @@ import { getAsset, listAllVersions } from '../../http/resources.js';
 import { prepareMultipart } from '../../transfer/upload.js';
 import { formatBytes } from '../../io/progress.js';
 import { renderVersion } from '../asset/view.js';
+import { askAssetId } from '../asset/pick.js';
 
 interface Options {
   name?: string;
 }
 
 export async function run({ args, opts }: Invocation<Options>, ctx: Context): Promise<void> {
-  const assetId = await ctx.need(args[0], { flag: 'ASSET_ID', message: 'Asset id' });
+  const assetId = await askAssetId(ctx, args[0]);
   const file = await ctx.need(args[1], { flag: 'FILE', message: 'File to upload' });
   const platform = await ctx.setting('platform', { message: 'Target platform code' });
   const versionName = await ctx.need(opts.name, { flag: '--name', message: 'Version name' });

@@ -3,10 +3,12 @@ import type { Context } from '../../context.js';
 import type { Envelope } from '../../http/paging.js';
 import type { AssetUrl } from '../../rules/schemas.js';
 import { recordColumns } from '../asset/view.js';
+import { askAssetId, askEnv, askVersionId } from '../asset/pick.js';
 
 export async function run({ args }: Invocation, ctx: Context): Promise<void> {
-  const [assetId, versionId] = [args[0]!, args[1]!];
-  const envId = await ctx.setting('envId', { message: 'Environment' });
+  const assetId = await askAssetId(ctx, args[0]);
+  const versionId = await askVersionId(ctx, assetId, args[1]);
+  const envId = await askEnv(ctx, assetId);
   const api = await ctx.api();
   const out = await ctx.output();
   const doc = await api.get<Envelope<AssetUrl>>(api.path('va', assetId, 'versions', versionId, 'asset-urls'), { envId });

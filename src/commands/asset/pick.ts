@@ -1,0 +1,89 @@
+// Missing positional arguments (ASSET_ID, VERSION_ID) and the channel of a
+// deploy: in a terminal they are picked from lists read from the service;
+// without one (CI, --no-input, a pipe) they stay a usage error naming the
+// argument (Context.need). Nothing here is read unless a prompt is shown.
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { fetchAll } from '../../http/paging.js';
+import { listAllVersions, listRecords } from '../../http/resources.js';
+import type { Asset, AssetUrl, Version } from '../../rules/schemas.js';
+import type { Choice } from '../../io/prompt.js';
+
+/** ASSET_ID: given, or picked from the domain's assets in a terminal. */
+export function askAssetId(ctx: Context, given: string | undefined, message = 'Asset'): Promise<string> {
+  return ctx.need(given, {
+    flag: 'ASSET_ID',
+    message,
+    choices: async () => {
+      const api = await ctx.api();
+      const assets = await fetchAll<Asset>(api, api.path('va'));
+      if (assets.length === 0) throw new UsageError('ASSET_ID is required: the domain has no assets yet (create one with ahs asset create ASSET_ID)');
+      return assets.map((a) => ({ name: `${a.assetId}  ${a.assetName}`, value: a.assetId }));
+    },
+  });
+}
+
+export interface VersionFilter {
+  /** Only versions of this platform. */
+  platform?: string;
+  /** Show the state on this environment's channel (else every deployment of the version). */
+  envId?: string;
+  message?: string;
+}
+
+/** VERSION_ID: given, or picked from the asset's versions (with their deployment states) in a terminal. */
+export function askVersionId(ctx: Context, assetId: string, given: string | undefined, filter: VersionFilter = {}): Promise<string> {
+  return ctx.need(given, {
+    flag: 'VERSION_ID',
+    message: filter.message ?? 'Version',
+    choices: async () => {
+      const api = await ctx.api();
+      const [versions, records] = await Promise.all([listAllVersions(api, assetId), listRecords(api, assetId, { platform: filter.platform })]);
+      const candidates = versions.filter((v) => !filter.platform || v.targetPlatform === filter.platform);
+      if (candidates.length === 0) {
+        const where = filter.platform ? ` for platform ${filter.platform}` : '';
+        throw new UsageError(`VERSION_ID is required: asset ${assetId} has no versions${where} (upload one with ahs version upload ${assetId} FILE)`);
+      }
+      return candidates
+        .sort((a, b) => a.targetPlatform.localeCompare(b.targetPlatform) || b.version - a.version)
+        .map((v): Choice<string> => ({ name: versionLabel(v, records, filter), value: v.versionId }));
+    },
+  });
+}
+
+function versionLabel(v: Version, records: AssetUrl[], filter: VersionFilter): string {
+  const mine = records.filter((r) => r.versionId === v.versionId && r.targetPlatform === v.targetPlatform);
+  let state: string;
+  if (filter.envId) state = mine.find((r) => r.envId === filter.envId)?.state ?? `not deployed in ${filter.envId}`;
+  else state = mine.length ? mine.map((r) => `${r.envId} ${r.state}`).join(', ') : 'not deployed';
+  return [v.versionId, v.versionName, filter.platform ? '' : v.targetPlatform, state].filter(Boolean).join('  ');
+}
+
+/** The platforms an asset has versions for (choices for --platform). */
+export async function platformChoices(ctx: Context, assetId: string): Promise<Choice<string>[]> {
+  const versions = await listAllVersions(await ctx.api(), assetId);
+  return [...new Set(versions.map((v) => v.targetPlatform))].sort().map((p) => ({ name: p, value: p }));
+}
+
+const OTHER = '\u0000other';
+
+/**
+ * --env from flag/env/profile, or in a terminal picked among the environments
+ * the asset is already deployed in, with "other…" for a new one (the API
+ * lists no environments).
+ */
+export async function askEnv(ctx: Context, assetId: string, platform?: string): Promise<string> {
+  const picked = await ctx.setting('envId', {
+    message: 'Environment',
+    choices: async () => {
+      const records = await listRecords(await ctx.api(), assetId);
+      const here = new Set(records.filter((r) => !platform || r.targetPlatform === platform).map((r) => r.envId));
+      const envs = [...new Set(records.map((r) => r.envId))].sort();
+      return [
+        ...envs.map((e) => ({ name: here.has(e) ? e : `${e}  (nothing on ${platform} yet)`, value: e })),
+        { name: 'other…', value: OTHER },
+      ];
+    },
+  });
+  return picked === OTHER ? (await ctx.prompter()).input('Environment id') : picked;
+}

@@ -1,0 +1,117 @@
+// Missing ASSET_ID / VERSION_ID (issue 4: "in a terminal, a missing required
+// argument is asked for"): without a terminal, with CI or --no-input they are
+// a usage error (exit 2) naming the argument, never commander's "missing
+// required argument"; in a terminal they are picked from lists (assets; the
+// asset's versions with their state). The terminal runs go through a real
+// pty (util-linux `script`); keystrokes are sent only once their prompt is on
+// screen: no timing asserts.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn, spawnSync } from 'node:child_process';
+import { BIN, harness, uid, type Harness } from './helpers.js';
+
+const hasScript = process.platform === 'linux' && spawnSync('script', ['--version']).status === 0;
+
+let h: Harness;
+let asset: string;
+beforeAll(async () => {
+  h = await harness();
+  asset = uid('pick');
+  await h.createAsset(asset);
+  await h.uploadVersion(asset, 'ios'); // IOS1
+  await h.uploadVersion(asset, 'ios'); // IOS2
+  await h.deploy(asset, 'IOS1', 'ios', 'staging', 'LIVE');
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+describe('a missing ASSET_ID / VERSION_ID without a terminal is exit 2 naming it', () => {
+  it.each([
+    [['deploy'], 'ASSET_ID'],
+    [['deploy', '__ASSET__'], 'VERSION_ID'],
+    [['asset', 'get'], 'ASSET_ID'],
+    [['asset', 'status'], 'ASSET_ID'],
+    [['asset', 'update', '--name', 'x'], 'ASSET_ID'],
+    [['asset', 'delete', '--yes'], 'ASSET_ID'],
+    [['asset', 'undeploy', '--yes'], 'ASSET_ID'],
+    [['asset', 'version-count'], 'ASSET_ID'],
+    [['version', 'get'], 'ASSET_ID'],
+    [['version', 'get', '__ASSET__'], 'VERSION_ID'],
+    [['version', 'list'], 'ASSET_ID'],
+    [['version', 'delete', '__ASSET__', '--yes'], 'VERSION_ID'],
+    [['version', 'urls', '__ASSET__'], 'VERSION_ID'],
+  ])('ahs %j', async (argv, name) => {
+    const args = argv.map((a) => (a === '__ASSET__' ? asset : a));
+    const r = await h.ahs([...args, '--platform', 'ios', '--env', 'staging']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr.trim()).toBe(`error: ${name} is required (CI is set: no prompts)`);
+    const j = await h.ahs([...args, '--platform', 'ios', '--env', 'staging', '--json', '--no-input'], { env: { CI: '' } });
+    expect(j.exitCode).toBe(2);
+    expect(j.errJson()).toMatchObject({ type: 'urn:ahs:usage', title: `${name} is required (no terminal to prompt in)`, status: null });
+  });
+});
+
+type Step = [RegExp, string];
+
+function inPty(args: string[], steps: Step[]): Promise<{ code: number | null; screen: string }> {
+  const env: Record<string, string> = { ...(process.env as Record<string, string>), ...h.env, TERM: 'xterm', COLUMNS: '160', LINES: '50' };
+  delete env.CI;
+  delete env.AHS_ENV;
+  delete env.AHS_PLATFORM;
+  const command = ['node', BIN, ...args].map((part) => `'${part.replace(/'/g, `'\\''`)}'`).join(' ');
+  const child = spawn('script', ['-qfec', command, '/dev/null'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  let screen = '';
+  let seen = 0;
+  let step = 0;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`pty run stuck at step ${step}; screen:\n${screen.slice(-2000)}`));
+    }, 50_000);
+    child.stdout.on('data', (chunk: Buffer) => {
+      screen += chunk.toString('utf8');
+      while (step < steps.length) {
+        const [pattern, keys] = steps[step]!;
+        const match = pattern.exec(screen.slice(seen));
+        if (!match) break;
+        seen += match.index + match[0].length;
+        step++;
+        child.stdin.write(keys);
+      }
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, screen });
+    });
+  });
+}
+
+const DOWN = '\x1b[B';
+
+describe.skipIf(!hasScript)('in a terminal, missing arguments are picked from lists', () => {
+  it('ahs deploy: asset, platform, environment and version (with its state) from lists', async () => {
+    const { code, screen } = await inPty(
+      ['deploy'],
+      [
+        // This file's emulator holds one asset: it is the first (and only) choice.
+        [new RegExp(`Asset[\\s\\S]*❯ ${asset}[\\s\\S]*navigate`), '\r'],
+        [/Target platform[\s\S]*❯ ios[\s\S]*navigate/, '\r'],
+        [/Environment[\s\S]*❯ staging[\s\S]*other…[\s\S]*navigate/, '\r'],
+        [/Version to deploy LIVE[\s\S]*IOS2 [^\r\n]*not deployed in staging[\s\S]*IOS1 [^\r\n]*LIVE[\s\S]*navigate/, '\r'],
+      ],
+    );
+    expect(screen).toMatch(/IOS2 is now LIVE on .*\/ios\/staging/);
+    expect(code).toBe(0);
+    expect(await h.records(asset)).toEqual(['ios/staging/IOS1=LIVE', 'ios/staging/IOS2=LIVE']);
+  });
+
+  it('ahs version get ASSET_ID: the version is picked from the asset\'s versions', async () => {
+    const { code, screen } = await inPty(
+      ['version', 'get', asset],
+      [[/Version[\s\S]*❯ IOS2 [^\r\n]*ios[^\r\n]*staging LIVE[\s\S]*IOS1[\s\S]*navigate/, `${DOWN}`], [/❯ IOS1/, '\r']],
+    );
+    expect(code).toBe(0);
+    expect(screen).toMatch(/version id\s*│\s*IOS1/);
+  });
+});
