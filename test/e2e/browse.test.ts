@@ -123,6 +123,18 @@ describe.skipIf(!hasScript)('ahs fetch: interactive browse in a terminal', () =>
     expect(screen).toMatch(/dev\s*│\s*LIVE/);
   });
 
+  it('no environment to pick: a missing collection is exit 4, one Live nowhere says how to deploy it (exit 2)', async () => {
+    const missing = await inPty(['fetch', 'no-such-collection', '--dir', 'none'], [], h.dir);
+    expect(missing.code, missing.screen).toBe(4);
+    expect(missing.screen).toMatch(/collection no-such-collection not found/);
+    const undeploy = await inPty(['collection', 'undeploy', 'no-such-collection'], [], h.dir);
+    expect(undeploy.code, undeploy.screen).toBe(4);
+    const never = await inPty(['fetch', 'never-live', '--dir', 'none'], [], h.dir);
+    expect(never.code, never.screen).toBe(2);
+    expect(never.screen).toMatch(/never-live is not Live in any environment: deploy it with `ahs collection-deploy never-live --env ENV`/);
+    expect(await readdir(h.dir)).not.toContain('none');
+  });
+
   it('Ctrl-C at a prompt exits 130 without writing anything', async () => {
     const { code } = await inPty(['fetch', '--dir', 'never'], [[/Collection \(type to search\)[\s\S]*navigate/, '\x03']], h.dir);
     expect(code).toBe(130);

@@ -4,12 +4,12 @@ import type { Invocation } from '../lazy.js';
 import type { Context } from '../../context.js';
 import { decideCollectionUndeploy } from '../../rules/index.js';
 import { printDryRun } from '../../dryrun/index.js';
-import { actingUser, collectionArg, currentOf, envArg, readSnapshot, vcPath } from './shared.js';
-import { liveEnvs } from './url.js';
+import { actingUser, collectionArg, currentOf, readSnapshot, vcPath } from './shared.js';
+import { liveEnvArg } from './url.js';
 
 export async function run({ args }: Invocation, ctx: Context): Promise<void> {
   const collectionId = await collectionArg(ctx, args[0]);
-  const envId = await envArg(ctx, async () => liveEnvs(ctx, collectionId), 'Environment to undeploy from (where it is Live)');
+  const envId = await liveEnvArg(ctx, collectionId, 'Environment to undeploy from (where it is Live)');
   const user = await actingUser(ctx);
   const api = await ctx.api();
   const path = vcPath(api, collectionId, 'deployments', envId);

@@ -14,8 +14,8 @@ import { deliveryDocument, type DeliveryDocument, type DeliveryEntry, type Item 
 import { downloadAll, DEFAULT_CONCURRENCY, type DownloadSummary, type DownloadTask } from '../../transfer/download.js';
 import { NameAllocator, safeFileName, UnsafePathError } from '../../transfer/safe-name.js';
 import { formatBytes } from '../../io/progress.js';
-import { collectionArg, envArg, listItems, NotFoundError, vcPath } from '../collection/shared.js';
-import { liveEnvs } from '../collection/url.js';
+import { collectionArg, listItems, NotFoundError, vcPath } from '../collection/shared.js';
+import { liveEnvArg } from '../collection/url.js';
 
 interface Opts {
   url?: string;
@@ -63,7 +63,7 @@ export async function run({ args, opts }: Invocation<Opts>, ctx: Context): Promi
     }
     collectionId = await collectionArg(ctx, collectionId);
     const api = await ctx.api();
-    envId ??= await envArg(ctx, async () => liveEnvs(ctx, collectionId!), 'Environment (where the collection is Live)');
+    envId ??= await liveEnvArg(ctx, collectionId, 'Environment (where the collection is Live)');
     const { downloadUrl } = await api.get<{ downloadUrl: string }>(vcPath(api, collectionId, 'deployments', envId));
     const settings = await ctx.settings();
     deliveryBase = settings.get('deliveryUrl') ?? new URL(downloadUrl, api.baseUrl).origin;
