@@ -7,7 +7,7 @@
 import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
 import type { Readable, Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ApiError } from '../errors.js';
+import { ApiError, UsageError } from '../errors.js';
 import { apiError, neverSent, toNetworkError, isAbort } from './errors.js';
 import { Redactor } from './redact.js';
 
@@ -64,6 +64,8 @@ export interface ClientOptions {
 
 declare const AHS_VERSION: string;
 const USER_AGENT = `ahs-cli/${typeof AHS_VERSION === 'string' ? AHS_VERSION : 'dev'} node/${process.versions.node}`;
+/** Visible ASCII and inner blanks: what an HTTP header value may hold. */
+const VALID_HEADER_VALUE = /^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/;
 const RETRY_STATUSES = new Set([502, 503, 504]);
 const TRACE_BODY_LIMIT = 4000;
 
@@ -131,6 +133,10 @@ export class ApiClient {
    */
   async send(options: RequestOptions): Promise<RawResponse> {
     const url = this.url(options.path, options.query);
+    if (options.auth !== false && this.options.apiKey && !VALID_HEADER_VALUE.test(this.options.apiKey)) {
+      // undici would refuse the header with an "invalid apikey header" error after every retry.
+      throw new UsageError('the API key has characters an HTTP header cannot carry (control characters or non-ASCII): check AHS_API_KEY or the profile\'s key (ahs profile add NAME --api-key-stdin)');
+    }
     const idempotent = options.idempotent ?? (options.method === 'GET' || options.method === 'HEAD');
     const maxAttempts = 1 + Math.max(0, this.options.retries);
     for (let attempt = 1; ; attempt++) {

@@ -28,6 +28,20 @@ describe('HTTP layer', () => {
     expect(none.stderr).toContain('no API key');
   });
 
+  it('a key no HTTP header can carry is a usage error (exit 2), sent nowhere and not retried', async () => {
+    const spy = await stubServer(() => false, h.emu.baseUrl);
+    try {
+      const r = await h.ahs(['asset', 'list', '--json', '-v'], { env: { AHS_BASE_URL: spy.url, AHS_API_KEY: 'bad\u0001key-4242' } });
+      expect(r.exitCode).toBe(2);
+      expect(r.errJson()).toMatchObject({ type: 'urn:ahs:usage', status: null });
+      expect(r.errJson().title).toMatch(/API key .*AHS_API_KEY/);
+      expect(r.stdout + r.stderr).not.toContain('key-4242');
+      expect(spy.requests).toHaveLength(0);
+    } finally {
+      await spy.close();
+    }
+  });
+
   it('--verbose traces requests and answers on stderr with the key redacted; the key appears nowhere', async () => {
     const id = uid('trace');
     const file = await h.file('t.zip', 'trace');
