@@ -18,10 +18,9 @@ describe('ahs completion', () => {
     expect(result.stdout + '\n').toBe(generateCompletion(shell, describeCommand(docsProgram())));
   });
 
-  it('rejects an unknown shell', async () => {
+  it('rejects an unknown shell with a usage error (exit 2)', async () => {
     const result = await execa('node', [bin, 'completion', 'tcsh'], { reject: false });
-    // cli.md wants 2; commander errors of subcommands exit 1 until main.ts routes them through exitOverride
-    expect(result.exitCode).not.toBe(0);
+    expect(result.exitCode).toBe(2);
     expect(result.stderr).toMatch(/bash, zsh, fish|"bash", "zsh", "fish"/);
   });
 
