@@ -49,3 +49,20 @@ describe('item upload --dry-run', () => {
     expect(run.stderr).toMatch(/--type/);
   });
 });
+
+describe('dry-run == real run', () => {
+  it('item remove from a soft-deleted collection: the service\'s 400, exit 1 in both (not "not found")', async () => {
+    expect((await h.ahs(['collection', 'create', 'gone-soon', '--name', 'Gone soon', '--allowed-types', '1001'])).exitCode).toBe(0);
+    const up = await h.ahs(['item', 'upload', 'gone-soon', await h.file('g.zip', 'g'), '--type', '1001', '--json']);
+    const itemId = up.json().uploaded[0].assetItemId as string;
+    expect((await h.ahs(['collection', 'delete', 'gone-soon', '--yes'])).exitCode).toBe(0);
+    const dry = await h.ahs(['item', 'remove', 'gone-soon', itemId, '--dry-run', '--json']);
+    expect(dry.json().predicted.status).toBe(400);
+    expect(dry.exitCode).toBe(1);
+    const real = await h.ahs(['item', 'remove', 'gone-soon', itemId, '--yes', '--json']);
+    expect(real.errJson()).toMatchObject({ status: 400, title: dry.json().predicted.error.title });
+    expect(real.exitCode).toBe(1);
+    // A collection that does not exist still is exit 4.
+    expect((await h.ahs(['item', 'remove', 'no-such', itemId, '--yes'])).exitCode).toBe(4);
+  });
+});

@@ -6,7 +6,7 @@ import { ApiError } from '../../errors.js';
 import { decideItemRemove, type ItemParents } from '../../rules/index.js';
 import type { Item } from '../../rules/schemas.js';
 import { printDryRun } from '../../dryrun/index.js';
-import { actingUser, collectionArg, currentOf, itemArg, readSnapshot, vcPath } from '../collection/shared.js';
+import { actingUser, collectionArg, currentOf, itemArg, readCollection, readSnapshot, vcPath } from '../collection/shared.js';
 
 export async function run({ args }: Invocation, ctx: Context): Promise<void> {
   const collectionId = await collectionArg(ctx, args[0]);
@@ -35,6 +35,17 @@ export async function run({ args }: Invocation, ctx: Context): Promise<void> {
     return;
   }
   await ctx.confirm(`Remove item ${itemId} from collection ${collectionId}? If it is in no other collection it is gone for good`);
-  const answer = await api.delete<{ message: string }>(path, body, undefined, { notFound: true });
+  let answer: { message: string };
+  try {
+    answer = await api.delete<{ message: string }>(path, body);
+  } catch (error) {
+    // A 400 is "not found" (exit 4) only when the collection is really missing;
+    // a deleted or otherwise refusing collection is the service's 400 (exit 1).
+    if (error instanceof ApiError && error.status === 400) {
+      const exists = (await readCollection(api, collectionId).catch(() => undefined)) !== undefined;
+      throw new ApiError(error.status, error.body, !exists);
+    }
+    throw error;
+  }
   (await ctx.output()).print(answer, (a) => `${a.message}: ${itemId} from ${collectionId}`);
 }
