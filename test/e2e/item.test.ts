@@ -65,4 +65,17 @@ describe('dry-run == real run', () => {
     // A collection that does not exist still is exit 4.
     expect((await h.ahs(['item', 'remove', 'no-such', itemId, '--yes'])).exitCode).toBe(4);
   });
+
+  it('collection update --anchor naming an item not in the collection: predicted 400 as the service answers', async () => {
+    expect((await h.ahs(['collection', 'create', 'anchored', '--name', 'Anchored', '--allowed-types', '1001'])).exitCode).toBe(0);
+    const up = await h.ahs(['item', 'upload', 'anchored', await h.file('h.zip', 'h'), '--type', '1001', '--json']);
+    const itemId = up.json().uploaded[0].assetItemId as string;
+    const dry = await h.ahs(['collection', 'update', 'anchored', '--anchor', 'item-nope', '--dry-run', '--json']);
+    const real = await h.ahs(['collection', 'update', 'anchored', '--anchor', 'item-nope', '--json']);
+    expect(real.errJson().status).toBe(400);
+    expect(dry.json().predicted).toMatchObject({ status: 400, error: { title: real.errJson().title } });
+    expect(dry.exitCode).toBe(real.exitCode);
+    // A member is fine.
+    expect((await h.ahs(['collection', 'update', 'anchored', '--anchor', itemId, '--dry-run', '--json'])).json().predicted.status).toBe(200);
+  });
 });

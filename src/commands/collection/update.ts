@@ -6,7 +6,7 @@ import { text } from 'node:stream/consumers';
 import type { Invocation } from '../lazy.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { COLLECTION_REFUSED_UPDATE_FIELDS, decideCollectionUpdate } from '../../rules/index.js';
+import { COLLECTION_REFUSED_UPDATE_FIELDS, decideCollectionUpdate, type Decision } from '../../rules/index.js';
 import { collectionUpdateBody, type Collection } from '../../rules/schemas.js';
 import { printDryRun, validateInput } from '../../dryrun/index.js';
 import { actingUser, collectionArg, currentOf, given, NotFoundError, readSnapshot, renderCollection, vcPath } from './shared.js';
@@ -65,7 +65,13 @@ export async function run({ args, opts, command }: Invocation<Opts>, ctx: Contex
   const view = ctx.globals.dryRun || body.maxAssets !== undefined ? await readSnapshot(api, collectionId) : undefined;
   const decision = view ? decideCollectionUpdate(collectionId, view.snapshot, body) : undefined;
   if (ctx.globals.dryRun && view && decision) {
-    await printDryRun(ctx, { request: { method: 'PATCH', path, body }, current: currentOf(view), decision, notFound: !view.snapshot });
+    // The service takes an anchor only among the collection's items (400, "not found": exit 4).
+    const anchor = body.anchorAsset;
+    const strayAnchor = decision.ok && typeof anchor === 'string' && anchor !== '' && !(view.collection?.assetItems ?? []).includes(anchor);
+    const predicted: Decision<unknown> = strayAnchor
+      ? { ok: false, status: 400, title: `anchorAsset: item ${anchor} not found in collection ${collectionId}; name one of its items` }
+      : decision;
+    await printDryRun(ctx, { request: { method: 'PATCH', path, body }, current: currentOf(view), decision: predicted, notFound: !view.snapshot || strayAnchor });
     return;
   }
   if (view && !view.snapshot) throw new NotFoundError(`collection ${collectionId} not found`);
