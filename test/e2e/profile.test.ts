@@ -76,6 +76,16 @@ describe('ahs profile', () => {
     const json = await h.ahs(['profile', 'check', 'local', '--json'], { bare: true });
     expect(json.json()).toMatchObject({ profile: 'local', domainId: 'demo', envId: 'staging', accepted: true });
 
+    expect(json.json().apiKeySource).toBe('profile');
+    expect(json.stderr).not.toContain('overrides');
+
+    // A key in the environment wins over the profile's own: say which key was checked.
+    const viaEnv = await h.ahs(['profile', 'check', 'local', '--json'], { bare: true, env: { AHS_API_KEY: DEMO_API_KEY } });
+    expect(viaEnv.exitCode).toBe(0);
+    expect(viaEnv.json()).toMatchObject({ profile: 'local', apiKeySource: 'AHS_API_KEY', accepted: true });
+    expect(viaEnv.stderr).toMatch(/AHS_API_KEY is set and overrides the key of profile local/);
+    expect(viaEnv.stdout + viaEnv.stderr).not.toContain(DEMO_API_KEY);
+
     const bad = await h.ahs(['profile', 'check', 'local', '--json'], { bare: true, env: { AHS_API_KEY: 'wrong-key-123456' } });
     expect(bad.exitCode).toBe(3);
     expect(bad.errJson()).toMatchObject({ status: 403 });

@@ -15,11 +15,19 @@ export async function run({ args }: Invocation, ctx: Context): Promise<void> {
   const api = await ctx.clientFor(settings);
   const domainId = settings.require('domainId');
   const env = settings.resolve('envId');
+  const keySource = settings.resolve('apiKey').source === 'env' ? 'AHS_API_KEY' : 'profile';
+  if (keySource === 'AHS_API_KEY' && settings.profileName) {
+    // flag > env > profile: the key checked is the one every command would send, not the profile's own.
+    out.warn(
+      `AHS_API_KEY is set and overrides ${settings.profile?.apiKey ? 'the key of' : 'the (missing) key of'} profile ${settings.profileName}: checking the AHS_API_KEY key (unset AHS_API_KEY to check the profile's own)`,
+    );
+  }
   const report = {
     profile: settings.profileName ?? null,
     baseUrl: api.baseUrl,
     domainId,
     envId: env.value ?? null,
+    apiKeySource: keySource,
     accepted: true,
   };
   try {
@@ -37,7 +45,7 @@ export async function run({ args }: Invocation, ctx: Context): Promise<void> {
       { label: 'base URL', get: (v) => v.baseUrl },
       { label: 'domain', get: (v) => v.domainId },
       { label: 'environment', get: (v) => v.envId ?? '(not set)' },
-      { label: 'key', get: () => 'accepted' },
+      { label: 'key', get: (v) => `accepted (from ${v.apiKeySource === 'profile' ? 'the profile' : 'AHS_API_KEY'})` },
     ]);
   });
 }
