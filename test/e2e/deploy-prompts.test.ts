@@ -115,3 +115,15 @@ describe.skipIf(!hasScript)('in a terminal, missing arguments are picked from li
     expect(screen).toMatch(/version id\s*│\s*IOS1/);
   });
 });
+
+describe.skipIf(!hasScript)('in a terminal, a missing profile NAME is picked from the profiles', () => {
+  it('ahs profile use: pick a profile from the list', async () => {
+    for (const name of ['alpha', 'beta']) {
+      expect((await h.ahs(['profile', 'add', name, '--base-url', h.emu.baseUrl, '--domain', 'demo'])).exitCode).toBe(0);
+    }
+    const { code, screen } = await inPty(['profile', 'use'], [[/Profile to use[\s\S]*❯ alpha  \(current\)[\s\S]*beta[\s\S]*navigate/, DOWN], [/❯ beta/, '\r']]);
+    expect(code).toBe(0);
+    expect(screen).toContain('Now using profile beta');
+    expect((await h.ahs(['profile', 'show', '--json'])).json().name).toBe('beta');
+  });
+});

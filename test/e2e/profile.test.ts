@@ -109,6 +109,14 @@ describe('ahs profile', () => {
     expect((await h.ahs(['profile', 'use', 'local'], { bare: true })).exitCode).toBe(0);
   });
 
+  it('a missing NAME is a usage error naming it without a terminal', async () => {
+    for (const verb of ['add', 'use', 'remove']) {
+      const r = await h.ahs(['profile', verb], { bare: true });
+      expect(r.exitCode, verb).toBe(2);
+      expect(r.stderr.trim(), verb).toBe('error: NAME is required (CI is set: no prompts)');
+    }
+  });
+
   it('refuses an empty key on stdin and never accepts a key flag', async () => {
     const empty = await h.ahs(['profile', 'add', 'empty', '--api-key-stdin'], { bare: true, input: '\n' });
     expect(empty.exitCode).toBe(2);

@@ -11,7 +11,7 @@ interface Options {
 }
 
 export async function run({ args, opts }: Invocation<Options>, ctx: Context): Promise<void> {
-  const name = validateProfileName(args[0]!);
+  const name = validateProfileName(await ctx.need(args[0], { flag: 'NAME', message: 'Profile name' }));
   const store = await ctx.profiles();
   const out = await ctx.output();
   const g = ctx.globals;

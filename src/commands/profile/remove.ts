@@ -1,10 +1,11 @@
 import type { Invocation } from '../lazy.js';
 import type { Context } from '../../context.js';
+import { pickProfile } from './pick.js';
 
 export async function run({ args }: Invocation, ctx: Context): Promise<void> {
   const store = await ctx.profiles();
   const out = await ctx.output();
-  const name = args[0]!;
+  const name = await pickProfile(ctx, store, args[0], 'Profile to remove');
   const wasCurrent = store.current() === name;
   store.remove(name);
   if (out.json) out.print({ removed: name, current: store.current() ?? null });
