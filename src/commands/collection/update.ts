@@ -8,7 +8,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { COLLECTION_REFUSED_UPDATE_FIELDS, decideCollectionUpdate, type Decision } from '../../rules/index.js';
 import { collectionUpdateBody, type Collection } from '../../rules/schemas.js';
-import { printDryRun, validateInput } from '../../dryrun/index.js';
+import { DryRunRejection, printDryRun, validateInput } from '../../dryrun/index.js';
 import { actingUser, collectionArg, currentOf, given, NotFoundError, readSnapshot, renderCollection, vcPath } from './shared.js';
 
 interface Opts {
@@ -71,7 +71,13 @@ export async function run({ args, opts, command }: Invocation<Opts>, ctx: Contex
     const predicted: Decision<unknown> = strayAnchor
       ? { ok: false, status: 400, title: `anchorAsset: item ${anchor} not found in collection ${collectionId}; name one of its items` }
       : decision;
-    await printDryRun(ctx, { request: { method: 'PATCH', path, body }, current: currentOf(view), decision: predicted, notFound: !view.snapshot || strayAnchor });
+    try {
+      await printDryRun(ctx, { request: { method: 'PATCH', path, body }, current: currentOf(view), decision: predicted, notFound: !view.snapshot || strayAnchor });
+    } catch (error) {
+      // The real run refuses this one itself, before sending (exit 2): so does the dry run.
+      if (error instanceof DryRunRejection && view.snapshot && !decision.ok) throw new UsageError(`${decision.title}; nothing was sent`);
+      throw error;
+    }
     return;
   }
   if (view && !view.snapshot) throw new NotFoundError(`collection ${collectionId} not found`);
