@@ -23,6 +23,8 @@ export interface DryRunDocument {
   request: { method: string; path: string; query: Record<string, string>; body: unknown };
   current: unknown;
   predicted: { status: number; state: unknown; effects: Effect[]; error: ErrorBody | null };
+  /** Writes the command would send first, in order (promote-default --make-live): each with its own prediction. */
+  before?: Array<Omit<DryRunDocument, 'dryRun' | 'before'>>;
 }
 
 export class DryRunRejection extends AhsError {
@@ -50,12 +52,15 @@ export interface DryRunInput<S> {
   notFound?: boolean;
   /** Extra lines for the table rendering. */
   notes?: string[];
+  /** Writes sent before this one (their dry-run documents), shown in json as `before`. */
+  before?: DryRunDocument[];
 }
 
 export function dryRunDocument<S>(input: DryRunInput<S>): DryRunDocument {
   const { request, decision } = input;
   const query: Record<string, string> = {};
   for (const [key, value] of Object.entries(request.query ?? {})) if (value !== undefined && value !== null) query[key] = String(value);
+  const before = (input.before ?? []).map(({ request: r, current, predicted }) => ({ request: r, current, predicted }));
   return {
     dryRun: true,
     request: { method: request.method, path: request.path, query, body: request.body ?? null },
@@ -63,6 +68,7 @@ export function dryRunDocument<S>(input: DryRunInput<S>): DryRunDocument {
     predicted: decision.ok
       ? { status: decision.status, state: decision.next, effects: decision.effects, error: null }
       : { status: decision.status, state: input.unchanged ?? input.current ?? null, effects: [], error: errorBody(decision) },
+    ...(before.length > 0 ? { before } : {}),
   };
 }
 
@@ -75,8 +81,12 @@ export async function printDryRun<S>(ctx: Context, input: DryRunInput<S>): Promi
     const q = new URLSearchParams(d.request.query).toString();
     const lines = [
       s.bold('Dry run: nothing was sent.'),
-      `request:   ${d.request.method} ${d.request.path}${q ? `?${q}` : ''}`,
     ];
+    for (const step of d.before ?? []) {
+      const sq = new URLSearchParams(step.request.query).toString();
+      lines.push(`first:     ${step.request.method} ${step.request.path}${sq ? `?${sq}` : ''} ${JSON.stringify(step.request.body)} → ${step.predicted.status} ${describe(step.predicted.state)}`);
+    }
+    lines.push(`request:   ${d.request.method} ${d.request.path}${q ? `?${q}` : ''}`);
     if (d.request.body !== null) lines.push(`body:      ${JSON.stringify(d.request.body)}`);
     lines.push(`current:   ${describe(d.current)}`);
     if (d.predicted.error) {

@@ -115,6 +115,27 @@ describe('dry-run == outcome: version deployment table', () => {
   });
 });
 
+describe('dry-run of promote-default --make-live shows both writes', () => {
+  it('json: the LIVE deploy sent first is in `before`, with its own prediction; table: a `first:` line', async () => {
+    const { id, v } = await channelWith('OFFLINE', true);
+    const r = await h.ahs(['promote-default', id, v, ...CH, '--make-live', '--dry-run', '--json']);
+    expect(r.exitCode).toBe(0);
+    const doc = r.json();
+    expect(doc.request.body).toMatchObject({ intent: 'DEFAULT', currentAssetIntent: 'LIVE' });
+    expect(doc.before).toEqual([
+      {
+        request: { method: 'POST', path: `/api/v2/demo/va/${id}/versions/${v}/deploy`, query: { targetPlatformId: 'ios' }, body: expect.objectContaining({ envId: 'staging', intent: 'LIVE' }) },
+        current: 'OFFLINE',
+        predicted: { status: 201, state: 'LIVE', effects: [], error: null },
+      },
+    ]);
+    const table = await h.ahs(['promote-default', id, v, ...CH, '--make-live', '--dry-run']);
+    expect(table.stdout).toMatch(/first:\s+POST \/api\/v2\/demo\/va\/.*\/deploy\?targetPlatformId=ios .*"intent":"LIVE".* → 201 LIVE/);
+    // Without --make-live nothing is sent first.
+    expect((await h.ahs(['promote-default', id, v, ...CH, '--dry-run', '--json'])).stdout).not.toContain('"before"');
+  });
+});
+
 describe('dry-run == outcome: other writes', () => {
   it('asset undeploy', async () => {
     const { id } = await channelWith('LIVE', true);

@@ -111,7 +111,7 @@ export async function run({ args, opts }: Invocation<Options>, ctx: Context): Pr
   const needsLive = makeLive && (state === undefined || state === 'OFFLINE');
 
   if (ctx.globals.dryRun) {
-    const prior: unknown[] = [];
+    const prior: ReturnType<typeof dryRunDocument>[] = [];
     let simulated = channel;
     if (needsLive) {
       const live = decideVersionDeploy(channel, { versionId, ...liveBody });
@@ -130,7 +130,7 @@ export async function run({ args, opts }: Invocation<Options>, ctx: Context): Pr
       current: { state: state ?? null, default: defaultOf(channel) ?? null },
       decision,
       unchanged: state ?? null,
-      notes: needsLive ? [`--make-live: first POST ${path} with intent LIVE (${state ?? 'not deployed'} → LIVE)`] : [],
+      before: prior,
     });
     return;
   }
