@@ -163,6 +163,10 @@ describe('collection lifecycle', () => {
     const other = await h.ahs(['collection-deploy', id, '--env', 'dev'], { env: { AHS_API_KEY: 'prod-key' } });
     expect(other.exitCode).toBe(3);
     expect(other.stderr).toMatch(/scoped to another environment/);
+    // A domain-wide key without an environment: the service's 400, and how to fix it.
+    const unnamed = await h.ahs(['collection-deploy', id]);
+    expect(unnamed.exitCode).toBe(1);
+    expect(unnamed.stderr).toMatch(/pass --env ENV/);
     const own = await h.ahs(['collection-deploy', id], { env: { AHS_API_KEY: 'prod-key' } });
     expect(own.exitCode).toBe(0);
     const status = (await h.ahs(['collection', 'status', id, '--json'])).json();

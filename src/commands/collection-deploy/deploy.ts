@@ -64,6 +64,9 @@ export async function run({ args, opts, command }: Invocation<Opts>, ctx: Contex
   try {
     answer = await api.post<{ downloadUrl?: string; message?: string }>(path, body);
   } catch (error) {
+    if (error instanceof ApiError && error.status === 400 && !envId && !out.json) {
+      out.info('hint: no environment was named. A domain-wide API key must name one: pass --env ENV (or set AHS_ENV, or envId in the profile); an environment-scoped key deploys to its own.');
+    }
     if (error instanceof ApiError && error.status === 403 && envId && !out.json) {
       const from = envSetting.source === 'flag' ? '--env' : envSetting.source === 'env' ? 'AHS_ENV' : 'the profile\'s envId';
       out.info(
