@@ -99,6 +99,15 @@ describe('fetch', () => {
     expect(run.exitCode).toBe(1);
   });
 
+  it('--dir naming a file: a usage error naming --dir (exit 2), nothing written', async () => {
+    const file = await h.file('not-a-folder', 'keep me');
+    const run = await h.ahs(['fetch', id, '--env', 'dev', '--dir', file, '--json']);
+    expect(run.exitCode).toBe(2);
+    expect(run.errJson()).toMatchObject({ type: 'urn:ahs:usage', status: null });
+    expect(run.errJson().title).toMatch(/^--dir .*not a folder/);
+    expect(await readFile(file, 'utf8')).toBe('keep me');
+  });
+
   it('without --env and without a terminal: usage error naming --env', async () => {
     const run = await h.ahs(['fetch', id]);
     expect(run.exitCode).toBe(2);

@@ -6,6 +6,7 @@
 // delivery document and downloads the items in parallel into --dir, under
 // names that cannot leave it (src/transfer/safe-name.ts), atomically
 // (src/transfer/download.ts).
+import { mkdir } from 'node:fs/promises';
 import type { Invocation } from '../lazy.js';
 import type { Context } from '../../context.js';
 import { ApiClient } from '../../http/client.js';
@@ -112,6 +113,7 @@ export async function run({ args, opts }: Invocation<Opts>, ctx: Context): Promi
     }
   }
 
+  if (tasks.length > 0) await prepareDir(dir);
   const summary = await download(ctx, tasks, { dir, concurrency: opts.concurrency, force: opts.force, deliveryBase });
   summary.failed.push(...refused);
   const result: FetchResult = { collectionId: doc.collectionId, envId: doc.envId, dir, ...summary };
@@ -134,6 +136,17 @@ export async function run({ args, opts }: Invocation<Opts>, ctx: Context): Promi
   });
   out.info(`${summary.downloaded.length} downloaded, ${summary.skipped.length} skipped, ${summary.failed.length} failed → ${dir}`);
   if (summary.failed.length > 0) throw new PartialFailureError(`${summary.failed.length} of ${entries.length} file(s) failed to download`);
+}
+
+/** The target folder exists (created when missing) and is a folder: otherwise a usage error naming --dir. */
+async function prepareDir(dir: string): Promise<void> {
+  try {
+    await mkdir(dir, { recursive: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'EEXIST' || code === 'ENOTDIR' ? 'it (or a parent) exists and is not a folder' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (error as Error).message;
+    throw new UsageError(`--dir ${dir}: cannot download into it: ${why}; pass another --dir`);
+  }
 }
 
 function parseUrl(value: string): URL {
