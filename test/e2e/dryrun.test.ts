@@ -115,6 +115,24 @@ describe('dry-run == outcome: version deployment table', () => {
   });
 });
 
+describe('dry-run == outcome: a version missing or of another platform', () => {
+  it.each([
+    ['deploy', 'another platform'],
+    ['deploy', 'missing'],
+    ['promote', 'another platform'],
+    ['promote --make-live', 'missing'],
+  ])('%s, version %s: the same 404 body', async (command, which) => {
+    const { id, v } = await channelWith('LIVE');
+    const version = which === 'missing' ? 'IOS99' : v;
+    const platform = which === 'missing' ? 'ios' : 'android';
+    const ch = ['--platform', platform, '--env', 'staging'];
+    const args = command === 'deploy' ? ['deploy', id, version, ...ch] : ['promote-default', id, version, ...ch, ...(command.includes('make-live') ? ['--make-live'] : [])];
+    const { exitCode, predicted } = await differential(args);
+    expect(exitCode).toBe(4);
+    expect(predicted.error.title).toBe(`Version ${version} not found for platform ${platform} under Virtual Asset ${id}${which === 'missing' ? '' : ' (it is a ios version)'}`);
+  });
+});
+
 describe('dry-run of promote-default --make-live shows both writes', () => {
   it('json: the LIVE deploy sent first is in `before`, with its own prediction; table: a `first:` line', async () => {
     const { id, v } = await channelWith('OFFLINE', true);

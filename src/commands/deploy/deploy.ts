@@ -1,12 +1,12 @@
 // deploy ASSET VERSION --platform P --env E [--state LIVE|OFFLINE] [--idempotent]
 import type { Invocation } from '../lazy.js';
 import type { Context } from '../../context.js';
-import { decideVersionDeploy, reject, type Decision, type DeploymentState } from '../../rules/index.js';
-import { deployBody, type Version } from '../../rules/schemas.js';
+import { decideVersionDeploy, type Decision, type DeploymentState } from '../../rules/index.js';
+import { deployBody } from '../../rules/schemas.js';
 import { printDryRun, validateInput } from '../../dryrun/index.js';
-import { getVersion, readChannel } from '../../http/resources.js';
-import { isApiError } from '../../http/client.js';
+import { readChannel } from '../../http/resources.js';
 import { renderDeployment, type DeployResponse } from './view.js';
+import { deployableVersion } from './version-check.js';
 import { askAssetId, askEnv, askVersionId, platformChoices } from '../asset/pick.js';
 
 interface Options {
@@ -39,16 +39,7 @@ export async function run({ args, opts }: Invocation<Options>, ctx: Context): Pr
       return;
     }
     if (ctx.globals.dryRun) {
-      let decision: Decision<DeploymentState>;
-      let version: Version | undefined;
-      try {
-        version = await getVersion(api, assetId, versionId);
-      } catch (error) {
-        if (!isApiError(error, 404)) throw error;
-      }
-      if (!version) decision = reject(404, `Version ${versionId} not found under asset ${assetId}`);
-      else if (version.targetPlatform !== platform || !version.active) decision = reject(404, `Version ${versionId} is missing or inactive for platform ${platform}`);
-      else decision = decideVersionDeploy(channel, { versionId, ...body });
+      const decision: Decision<DeploymentState> = (await deployableVersion(api, assetId, versionId, platform)) ?? decideVersionDeploy(channel, { versionId, ...body });
       await printDryRun(ctx, {
         request: { method: 'POST', path, query, body },
         current: current ?? null,

@@ -19,11 +19,12 @@ import {
 import { deployBody, type DeployBody } from '../../rules/schemas.js';
 import { printDryRun, validateInput, dryRunDocument } from '../../dryrun/index.js';
 import { fetchAll } from '../../http/paging.js';
-import { getVersion, listAllVersions, listRecords, readChannel } from '../../http/resources.js';
-import { isApiError, type ApiClient } from '../../http/client.js';
+import { listAllVersions, listRecords, readChannel } from '../../http/resources.js';
+import { isApiError } from '../../http/client.js';
 import type { Asset } from '../../rules/schemas.js';
 import type { Choice } from '../../io/prompt.js';
 import { renderDeployment, type DeployResponse } from '../deploy/view.js';
+import { deployableVersion } from '../deploy/version-check.js';
 
 interface Options {
   makeLive?: boolean;
@@ -111,6 +112,13 @@ export async function run({ args, opts }: Invocation<Options>, ctx: Context): Pr
   const needsLive = makeLive && (state === undefined || state === 'OFFLINE');
 
   if (ctx.globals.dryRun) {
+    const missing = await deployableVersion(api, assetId, versionId, platform);
+    if (missing) {
+      // The first write (the --make-live deploy, or the promotion) is the one the service refuses.
+      const body = needsLive ? liveBody : promoteBody(channel, versionId, envId, user);
+      await printDryRun(ctx, { request: { method: 'POST', path, query, body }, current: state ?? null, decision: missing });
+      return;
+    }
     const prior: ReturnType<typeof dryRunDocument>[] = [];
     let simulated = channel;
     if (needsLive) {
@@ -122,7 +130,6 @@ export async function run({ args, opts }: Invocation<Options>, ctx: Context): Pr
       }
       simulated = applyVersionDeploy(channel, versionId, live);
     }
-    await verifyVersion(api, assetId, versionId);
     const body = promoteBody(simulated, versionId, envId, user);
     const decision: Decision<DeploymentState> = decideVersionDeploy(simulated, { versionId, ...body });
     await printDryRun(ctx, {
@@ -193,8 +200,4 @@ function checkExpected(channel: ChannelSnapshot, expected: string | null | undef
   if (found !== expected) {
     throw new ConflictError(`--expect-current ${expected ?? 'none'} did not hold: the Default of ${channelName} is ${found ?? 'none'}; nothing was written`);
   }
-}
-
-async function verifyVersion(api: ApiClient, assetId: string, versionId: string): Promise<void> {
-  await getVersion(api, assetId, versionId); // 404 -> exit 4, as the real request would
 }

@@ -1,0 +1,19 @@
+// The deploy endpoint's 404 for a version that is missing, inactive, or of
+// another platform, as a dry-run Rejection with the service's wording (the
+// emulator's), so the predicted error body equals the real one.
+import type { ApiClient } from '../../http/client.js';
+import { isApiError } from '../../http/client.js';
+import { getVersion } from '../../http/resources.js';
+import { reject, type Rejection } from '../../rules/index.js';
+
+export async function deployableVersion(api: ApiClient, assetId: string, versionId: string, platform: string): Promise<Rejection | undefined> {
+  let version: Awaited<ReturnType<typeof getVersion>> | undefined;
+  try {
+    version = await getVersion(api, assetId, versionId);
+  } catch (error) {
+    if (!isApiError(error, 404)) throw error;
+  }
+  if (version && version.active && version.targetPlatform === platform) return undefined;
+  const other = version && version.targetPlatform !== platform ? ` (it is a ${version.targetPlatform} version)` : '';
+  return reject(404, `Version ${versionId} not found for platform ${platform} under Virtual Asset ${assetId}${other}`);
+}
