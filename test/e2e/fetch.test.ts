@@ -61,6 +61,12 @@ describe('fetch', () => {
     expect((await h.ahs(['fetch', id, '--env', 'dev', '--dir', dir, '--item', 'item-nope'])).exitCode).toBe(4);
   });
 
+  it('--item before COLLECTION_ID (which --item swallows): a usage error that says to put COLLECTION_ID first', async () => {
+    const run = await h.ahs(['fetch', '--item', itemIds['notes.txt']!, id, '--env', 'dev', '--dir', join(h.dir, 'out-swallowed')]);
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toMatch(/put COLLECTION_ID first/);
+  });
+
   it('--manifest prints the delivery document unchanged', async () => {
     const run = await h.ahs(['fetch', id, '--env', 'dev', '--manifest', '--json']);
     expect(run.exitCode).toBe(0);

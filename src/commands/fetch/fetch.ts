@@ -55,6 +55,10 @@ export async function run({ args, opts }: Invocation<Opts>, ctx: Context): Promi
     }
   } else {
     let collectionId = args[0];
+    if (!collectionId && itemIds && itemIds.length > 0) {
+      // `--item` takes several values, so `ahs fetch --item ID COLLECTION_ID` reads the collection as an item.
+      throw new UsageError(`COLLECTION_ID is required with --item (got items ${itemIds.join(', ')}); --item takes several values, so put COLLECTION_ID first: ahs fetch COLLECTION_ID --item ITEM_ID...`);
+    }
     let envId: string | undefined;
     if (!collectionId && ctx.io.canPrompt && !opts.manifest) {
       const { browse } = await import('./browse.js');
