@@ -4,7 +4,7 @@ import { CommanderError, type Command } from 'commander';
 import { buildProgram } from './program.js';
 import { makeActionFactory } from './commands/lazy.js';
 import { createContext } from './context.js';
-import { AhsError, CancelledError, ExitCode, type ErrorBody } from './errors.js';
+import { AhsError, CancelledError, ExitCode, UsageError, type ErrorBody } from './errors.js';
 import { systemIO, type IO } from './io/streams.js';
 
 export interface MainOptions {
@@ -19,10 +19,13 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   // Subcommands copy these settings only when created, so apply them to the
   // whole tree: every commander error (unknown option, missing argument) must
   // come back here as a usage error (exit 2), never as commander's exit(1).
+  // In json mode stderr carries one JSON object: commander's own text is
+  // held back and reportError() prints the error as JSON instead.
+  const json = wantsJson(argv);
   const route = (command: Command): void => {
     command.exitOverride().configureOutput({
       writeOut: (text) => io.out.write(text),
-      writeErr: (text) => io.err.write(text),
+      writeErr: (text) => (json ? undefined : io.err.write(text)),
     });
     for (const sub of command.commands) route(sub);
   };
@@ -31,7 +34,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     await program.parseAsync(argv, { from: 'user' });
     return interrupt.signal.aborted && !isLongRunningServer(argv) ? ExitCode.interrupted : ExitCode.ok;
   } catch (error) {
-    return reportError(io, error, wantsJson(argv));
+    return reportError(io, error, json);
   } finally {
     stopSignals();
   }
@@ -43,7 +46,8 @@ export function reportError(io: IO, error: unknown, json: boolean): number {
     // commander already printed its message (or the help/version text).
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return ExitCode.ok;
     // A group run without a subcommand prints its help as an error.
-    if (error.code === 'commander.help') return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+    if (error.code === 'commander.help' && error.exitCode === 0) return ExitCode.ok;
+    if (json) writeError(io, new UsageError(commanderMessage(error)).toBody(), true);
     return ExitCode.usage;
   }
   const known = asAhsError(error);
@@ -55,6 +59,12 @@ export function reportError(io: IO, error: unknown, json: boolean): number {
   writeError(io, { type: 'urn:ahs:internal', title: `unexpected error: ${message}`, status: null, detail: `unexpected error: ${message}` }, json);
   if (process.env.AHS_DEBUG && error instanceof Error) io.err.write(`${error.stack}\n`);
   return ExitCode.rejected;
+}
+
+function commanderMessage(error: CommanderError): string {
+  if (error.code === 'commander.help') return 'a subcommand is required (see --help)';
+  // "option '--page <n>' argument '0' is invalid. --page must be ..." -> our own message.
+  return error.message.replace(/^error: /, '').replace(/^option '.*?' argument '.*?' is invalid\. /, '');
 }
 
 function writeError(io: IO, body: ErrorBody, json: boolean): void {

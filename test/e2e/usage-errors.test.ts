@@ -1,0 +1,32 @@
+// Usage errors found by the argument parser itself exit 2 and, in json mode,
+// leave stderr as exactly one JSON object (cli.md, "Output").
+import { describe, expect, it } from 'vitest';
+import { execa } from 'execa';
+import { BIN } from './helpers.js';
+
+async function ahs(args: string[]) {
+  return execa('node', [BIN, ...args], { reject: false, env: { NO_COLOR: '1', CI: '1' }, stdin: 'ignore' });
+}
+
+describe('usage errors from the parser', () => {
+  it.each([
+    [['asset', 'list', '--page', '0', '--json'], /^--page must be a whole number, 1 or more \(got 0\)$/],
+    [['asset', '--bogus', '--json'], /^unknown option '--bogus'$/],
+    [['-o', 'json', 'asset'], /^a subcommand is required/],
+    [['deploy', 'app', 'IOS1', '--state', 'PAUSED', '--json'], /PAUSED.*invalid|Allowed choices/i],
+  ])('%j: exit 2, one JSON object on stderr, nothing on stdout', async (args, title) => {
+    const result = await ahs(args);
+    expect(result.exitCode).toBe(2);
+    expect(result.stdout).toBe('');
+    const body = JSON.parse(result.stderr);
+    expect(body).toMatchObject({ type: 'urn:ahs:usage', status: null });
+    expect(body.title).toMatch(title);
+    expect(body.detail).toBe(body.title);
+  });
+
+  it('in table mode: commander\'s message and a hint, exit 2', async () => {
+    const result = await ahs(['asset', '--bogus']);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(/unknown option '--bogus'[\s\S]*--help/);
+  });
+});
