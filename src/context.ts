@@ -97,14 +97,17 @@ export async function createContext(command: Command, inputs: ContextInputs): Pr
   });
   const clientFor = async (s: Settings) => {
     const { ApiClient } = await import('./http/client.js');
+    // Where to send comes first: a missing base URL or domain is the one error to show.
+    const baseUrl = s.require('baseUrl');
+    const domainId = s.require('domainId');
     const apiKey = s.get('apiKey');
     redactor.add(apiKey);
     if (!apiKey) {
       (await output()).warn('no API key: set AHS_API_KEY or add one to the profile (ahs profile add NAME --api-key-stdin); the service will refuse the request');
     }
     return new ApiClient({
-      baseUrl: s.require('baseUrl'),
-      domainId: s.require('domainId'),
+      baseUrl,
+      domainId,
       apiKey,
       timeoutMs: s.timeoutMs,
       retries: s.retries,

@@ -2,10 +2,13 @@
 // leave stderr as exactly one JSON object (cli.md, "Output").
 import { describe, expect, it } from 'vitest';
 import { execa } from 'execa';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { BIN } from './helpers.js';
 
-async function ahs(args: string[]) {
-  return execa('node', [BIN, ...args], { reject: false, env: { NO_COLOR: '1', CI: '1' }, stdin: 'ignore' });
+async function ahs(args: string[], env: Record<string, string> = {}) {
+  return execa('node', [BIN, ...args], { reject: false, env: { NO_COLOR: '1', CI: '1', ...env }, extendEnv: false, stdin: 'ignore' });
 }
 
 describe('usage errors from the parser', () => {
@@ -28,5 +31,16 @@ describe('usage errors from the parser', () => {
     const result = await ahs(['asset', '--bogus']);
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toMatch(/unknown option '--bogus'[\s\S]*--help/);
+  });
+
+  it('nothing configured: one message naming --base-url and how to set it, exit 2', async () => {
+    const configDir = await mkdtemp(join(tmpdir(), 'ahs-empty-'));
+    try {
+      const result = await ahs(['asset', 'list'], { AHS_CONFIG_DIR: configDir, PATH: process.env.PATH ?? '' });
+      expect(result.exitCode).toBe(2);
+      expect(result.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^error: --base-url is required.*AHS_BASE_URL.*profile/)]);
+    } finally {
+      await rm(configDir, { recursive: true, force: true });
+    }
   });
 });
