@@ -45,7 +45,7 @@ export class ApiError extends AhsError {
     notFound = false,
   ) {
     super(body.title || `the service answered ${status}`);
-    this.exitCode = exitCodeForStatus(status, notFound || looksLikeNotFound(body.title));
+    this.exitCode = exitCodeForAnswer(status, body.title, notFound);
   }
   toBody(): ErrorBody {
     return this.body;
@@ -102,8 +102,15 @@ export function exitCodeForStatus(status: number, notFound = false): ExitCode {
   return ExitCode.rejected;
 }
 
-// The service answers 400 for a missing collection on most collection
-// endpoints; cli.md wants exit 4 for "the thing you named does not exist".
+/**
+ * The exit code of a service answer (real or predicted by --dry-run). The
+ * service answers 400 for a missing collection on most collection endpoints;
+ * cli.md wants exit 4 for "the thing you named does not exist".
+ */
+export function exitCodeForAnswer(status: number, title: string, notFound = false): ExitCode {
+  return exitCodeForStatus(status, notFound || looksLikeNotFound(title));
+}
+
 function looksLikeNotFound(title: string): boolean {
   return /\bnot found\b|does not exist/i.test(title);
 }

@@ -5,7 +5,7 @@
 // DryRunRejection carrying the exit code the real request would produce
 // when the rules say it would be rejected.
 import type { z } from 'zod';
-import { AhsError, UsageError, exitCodeForStatus, type ErrorBody, type ExitCode } from '../errors.js';
+import { AhsError, UsageError, exitCodeForAnswer, type ErrorBody, type ExitCode } from '../errors.js';
 import { errorBody, type Decision, type Effect } from '../rules/index.js';
 import { validate, flagFor } from '../rules/schemas.js';
 import type { Context } from '../context.js';
@@ -34,7 +34,7 @@ export class DryRunRejection extends AhsError {
     notFound = false,
   ) {
     super(`dry run: the service would answer ${body.status}: ${body.title}`);
-    this.exitCode = exitCodeForStatus(body.status ?? 400, notFound);
+    this.exitCode = exitCodeForAnswer(body.status ?? 400, body.title, notFound);
   }
   toBody(): ErrorBody {
     return { ...this.body, title: this.message, detail: this.message };
