@@ -168,6 +168,8 @@ export function decideItemRemove(
   if (!item || !item.parentCollections.includes(collectionId)) {
     return reject(404, `Item ${itemId} not found in collection ${collectionId}`);
   }
+  // The spec's item errors list "collection not editable" for the items endpoints: removal changes the list too.
+  if (!collection.editable) return reject(400, `Collection ${collectionId} is not editable; set editable to true to remove items`);
   const effects: Effect[] =
     item.parentCollections.length === 1
       ? [{ kind: 'removeItems', itemIds: [itemId], description: `item ${itemId} removed for good (this was its only collection)` }]

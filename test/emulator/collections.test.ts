@@ -168,6 +168,15 @@ describe('errors: items', () => {
       const id = await fresh({ editable: false });
       expect(isProblem(await item(id), 400)).toBe(true);
     });
+    it('collection not editable: removing an item is refused too', async () => {
+      const id = await fresh();
+      const added = await item(id);
+      expect(added.status).toBe(201);
+      expect((await api.patch(`/vc/${id}`, { editable: false, updatedBy: U })).status).toBe(200);
+      const res = await api.delete(`/vc/${id}/items/${added.body.assetItemId}`, { deletedBy: U });
+      expect(isProblem(res, 400)).toBe(true);
+      expect(res.body.title).toMatch(/not editable/);
+    });
     it('item limit reached', async () => {
       const id = await fresh({ maxAssets: 1 });
       expect((await item(id)).status).toBe(201);

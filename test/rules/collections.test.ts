@@ -201,7 +201,10 @@ describe('items', () => {
     const decision = decideItemRemove(ID, collection(), { assetItemId: 'i1', parentCollections: [ID, 'other'] }, 'i1');
     expect(decision.ok && decision.effects[0]?.kind).toBe('detachItems');
   });
-  it('removing an item that is not a member -> 404; from a missing collection -> 400', () => {
+  it('removing an item from a collection that is not editable -> 400', () => {
+    expect(decideItemRemove(ID, collection({ editable: false }), { assetItemId: 'i1', parentCollections: [ID] }, 'i1').status).toBe(400);
+  });
+    it('removing an item that is not a member -> 404; from a missing collection -> 400', () => {
     expect(decideItemRemove(ID, collection(), { assetItemId: 'i1', parentCollections: ['other'] }, 'i1').status).toBe(404);
     expect(decideItemRemove(ID, undefined, undefined, 'i1').status).toBe(400);
   });
