@@ -1,9 +1,15 @@
 // Profiles, stored with conf in AHS_CONFIG_DIR (or the user's config folder),
 // in a file readable by its owner only. The API key lives here and nowhere
 // else; everything that shows a profile masks it.
-import Conf from 'conf';
-import { chmodSync } from 'node:fs';
+//
+// Every command reads the profiles, few write them: reads parse conf's JSON
+// file directly and conf (ajv, semver: about 100 ms of start-up) is loaded
+// only to write.
+import envPaths from 'env-paths';
+import { chmodSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
+import { loadWithoutSignalHooks } from '../signals.js';
 
 /** The settings a profile may hold (cli.md, "Where settings come from"). */
 export interface Profile {
@@ -30,9 +36,9 @@ export interface ProfileStore {
   names(): string[];
   get(name: string): Profile | undefined;
   /** Adds or replaces; the first profile added becomes the current one. Returns whether it became current. */
-  put(name: string, profile: Profile, makeCurrent?: boolean): boolean;
-  use(name: string): void;
-  remove(name: string): void;
+  put(name: string, profile: Profile, makeCurrent?: boolean): Promise<boolean>;
+  use(name: string): Promise<void>;
+  remove(name: string): Promise<void>;
 }
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -42,54 +48,81 @@ export function validateProfileName(name: string): string {
   return name;
 }
 
+// conf's own options; profilesPath() must name the file conf writes.
+const PROJECT = { projectName: 'ahs', projectSuffix: '', configName: 'config' } as const;
+
+/** The profiles file: AHS_CONFIG_DIR/config.json, or config.json in the user's config folder for ahs. */
+export function profilesPath(env: NodeJS.ProcessEnv = process.env): string {
+  const dir = env.AHS_CONFIG_DIR ? resolve(env.AHS_CONFIG_DIR) : envPaths(PROJECT.projectName, { suffix: PROJECT.projectSuffix }).config;
+  return join(dir, `${PROJECT.configName}.json`);
+}
+
+function readStore(path: string): Store {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { profiles: {} };
+    throw new UsageError(`cannot read the profiles file ${path}: ${(error as Error).message}`);
+  }
+  let data: Partial<Store>;
+  try {
+    data = JSON.parse(text) as Partial<Store>;
+  } catch {
+    throw new UsageError(`the profiles file ${path} is not valid JSON: fix it, or remove it and add the profiles again`);
+  }
+  const profiles = data.profiles && typeof data.profiles === 'object' ? data.profiles : {};
+  return typeof data.current === 'string' ? { current: data.current, profiles } : { profiles };
+}
+
 export function openProfileStore(env: NodeJS.ProcessEnv = process.env): ProfileStore {
-  const conf = new Conf<Store>({
-    projectName: 'ahs',
-    projectSuffix: '',
-    ...(env.AHS_CONFIG_DIR ? { cwd: env.AHS_CONFIG_DIR } : {}),
-    configName: 'config',
-    configFileMode: 0o600,
-    defaults: { profiles: {} },
-  });
-  const profiles = (): Record<string, Profile> => ({ ...(conf.get('profiles') ?? {}) });
-  const secure = () => {
+  const path = profilesPath(env);
+  let store = readStore(path);
+  /** Runs a write through conf (atomic, mode 0600), then reads the result back. */
+  const write = async (change: (conf: import('conf').default<Store>) => void): Promise<void> => {
+    const { default: Conf } = await loadWithoutSignalHooks(() => import('conf'));
+    const conf = new Conf<Store>({
+      ...PROJECT,
+      ...(env.AHS_CONFIG_DIR ? { cwd: env.AHS_CONFIG_DIR } : {}),
+      configFileMode: 0o600,
+      defaults: { profiles: {} },
+    });
+    change(conf);
     // conf applies the mode when it writes; a file made by an older version may not have it.
-    try {
-      chmodSync(conf.path, 0o600);
-    } catch {
-      /* not written yet */
-    }
+    chmodSync(conf.path, 0o600);
+    store = readStore(path);
+  };
+  const profiles = (): Record<string, Profile> => ({ ...store.profiles });
+  const known = (name: string) => {
+    if (!store.profiles[name]) throw new UsageError(`no profile named ${JSON.stringify(name)} (see: ahs profile list)`);
   };
   return {
-    path: conf.path,
-    current: () => {
-      const name = conf.get('current');
-      return name && profiles()[name] ? name : undefined;
-    },
-    names: () => Object.keys(profiles()).sort(),
-    get: (name) => profiles()[name],
-    put(name, profile, makeCurrent = false) {
-      const all = profiles();
-      const first = Object.keys(all).length === 0 || !conf.get('current');
-      all[name] = stripUndefined(profile);
-      conf.set('profiles', all);
-      const becomesCurrent = first || makeCurrent;
-      if (becomesCurrent) conf.set('current', name);
-      secure();
+    path,
+    current: () => (store.current && store.profiles[store.current] ? store.current : undefined),
+    names: () => Object.keys(store.profiles).sort(),
+    get: (name) => store.profiles[name],
+    async put(name, profile, makeCurrent = false) {
+      const becomesCurrent = makeCurrent || !store.current || Object.keys(store.profiles).length === 0;
+      const all = { ...profiles(), [name]: stripUndefined(profile) };
+      await write((conf) => {
+        conf.set('profiles', all);
+        if (becomesCurrent) conf.set('current', name);
+      });
       return becomesCurrent;
     },
-    use(name) {
-      if (!profiles()[name]) throw new UsageError(`no profile named ${JSON.stringify(name)} (see: ahs profile list)`);
-      conf.set('current', name);
-      secure();
+    async use(name) {
+      known(name);
+      await write((conf) => conf.set('current', name));
     },
-    remove(name) {
+    async remove(name) {
+      known(name);
       const all = profiles();
-      if (!all[name]) throw new UsageError(`no profile named ${JSON.stringify(name)} (see: ahs profile list)`);
       delete all[name];
-      conf.set('profiles', all);
-      if (conf.get('current') === name) conf.delete('current');
-      secure();
+      const wasCurrent = store.current === name;
+      await write((conf) => {
+        conf.set('profiles', all);
+        if (wasCurrent) conf.delete('current');
+      });
     },
   };
 }

@@ -16,16 +16,16 @@ describe('profile store', () => {
   it('makes the first profile current, writes 0600, removes cleanly', async () => {
     const store = openProfileStore({ AHS_CONFIG_DIR: dir });
     expect(store.path).toBe(join(dir, 'config.json'));
-    expect(store.put('a', { baseUrl: 'http://a', apiKey: 'k' })).toBe(true);
-    expect(store.put('b', { baseUrl: 'http://b' })).toBe(false);
+    expect(await store.put('a', { baseUrl: 'http://a', apiKey: 'k' })).toBe(true);
+    expect(await store.put('b', { baseUrl: 'http://b' })).toBe(false);
     expect(store.current()).toBe('a');
     expect((await stat(store.path)).mode & 0o777).toBe(0o600);
-    store.use('b');
+    await store.use('b');
     expect(store.current()).toBe('b');
-    store.remove('b');
+    await store.remove('b');
     expect(store.current()).toBeUndefined();
     expect(store.names()).toEqual(['a']);
-    expect(() => store.use('zzz')).toThrow(UsageError);
+    await expect(store.use('zzz')).rejects.toThrow(UsageError);
   });
 
   it('masks keys and checks names', () => {
@@ -37,9 +37,9 @@ describe('profile store', () => {
 });
 
 describe('settings resolution', () => {
-  it('flag > env > profile > default', () => {
+  it('flag > env > profile > default', async () => {
     const store = openProfileStore({ AHS_CONFIG_DIR: dir });
-    store.put('p', { baseUrl: 'http://profile', domainId: 'pd', envId: 'pe', platform: 'pp', user: 'p@x', apiKey: 'pk' });
+    await store.put('p', { baseUrl: 'http://profile', domainId: 'pd', envId: 'pe', platform: 'pp', user: 'p@x', apiKey: 'pk' });
     const env = { AHS_DOMAIN: 'ed', AHS_ENV: 'ee', AHS_API_KEY: ' ek ' };
     const s = resolveSettings({ input: true, color: true, env: 'fe' }, env, store);
     expect(s.profileName).toBe('p');
@@ -58,10 +58,10 @@ describe('settings resolution', () => {
     expect(() => s.require('envId')).toThrow(/--env is required.*AHS_ENV/);
   });
 
-  it('selects a profile by --profile or AHS_PROFILE and refuses an unknown one', () => {
+  it('selects a profile by --profile or AHS_PROFILE and refuses an unknown one', async () => {
     const store = openProfileStore({ AHS_CONFIG_DIR: dir });
-    store.put('one', { domainId: '1' });
-    store.put('two', { domainId: '2' });
+    await store.put('one', { domainId: '1' });
+    await store.put('two', { domainId: '2' });
     expect(resolveSettings({ input: true, color: true }, { AHS_PROFILE: 'two' }, store).get('domainId')).toBe('2');
     expect(resolveSettings({ input: true, color: true, profile: 'one' }, { AHS_PROFILE: 'two' }, store).get('domainId')).toBe('1');
     expect(() => resolveSettings({ input: true, color: true, profile: 'three' }, {}, store)).toThrow(/no profile named "three"/);

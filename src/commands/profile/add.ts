@@ -47,7 +47,7 @@ export async function run({ args, opts }: Invocation<Options>, ctx: Context): Pr
     merged.user ??= await p.input('Acting user e-mail', { validate: (v) => (/^[^\s@]+@[^\s@]+$/.test(v) ? true : 'an e-mail address') });
     merged.apiKey ??= (await p.secret('API key')).trim();
   }
-  const becameCurrent = store.put(name, merged, opts.use);
+  const becameCurrent = await store.put(name, merged, opts.use);
   ctx.redactor.add(merged.apiKey);
   const current = store.current() === name;
   const view = profileView(name, merged, current);

@@ -7,7 +7,7 @@ export async function run({ args }: Invocation, ctx: Context): Promise<void> {
   const out = await ctx.output();
   const name = await pickProfile(ctx, store, args[0], 'Profile to remove');
   const wasCurrent = store.current() === name;
-  store.remove(name);
+  await store.remove(name);
   if (out.json) out.print({ removed: name, current: store.current() ?? null });
   else out.success(`Removed profile ${name}${wasCurrent ? ' (it was the current profile; pick another with ahs profile use NAME)' : ''}`);
 }
