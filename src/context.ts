@@ -12,7 +12,6 @@ import type { Output, Format } from './io/output.js';
 import type { Prompter, Choice } from './io/prompt.js';
 import type { Progress } from './io/progress.js';
 import { Redactor } from './http/redact.js';
-import { loadWithoutSignalHooks } from './signals.js';
 import { CancelledError, UsageError } from './errors.js';
 
 export interface NeedOptions<T = string> {
@@ -42,6 +41,8 @@ export interface Context {
   api(): Promise<ApiClient>;
   /** An API client for other settings (profile check NAME). */
   clientFor(settings: Settings): Promise<ApiClient>;
+  /** Releases what the command used (idle keep-alive connections would hold the process open). */
+  dispose(): Promise<void>;
   /** The exporter: json / table, messages on stderr. */
   output(): Promise<Output>;
   prompter(): Promise<Prompter>;
@@ -78,8 +79,7 @@ export async function createContext(command: Command, inputs: ContextInputs): Pr
   const format: Format = globals.json ? 'json' : (globals.output ?? 'table');
   const redactor = new Redactor();
 
-  // conf hooks the signals on import; main must stay their only owner.
-  const profiles = once(async () => (await loadWithoutSignalHooks(() => import('./config/profiles.js'))).openProfileStore(io.env));
+  const profiles = once(async () => (await import('./config/profiles.js')).openProfileStore(io.env));
   const settings = once(async () => {
     const { resolveSettings } = await import('./config/settings.js');
     const store = await profiles();
@@ -95,6 +95,7 @@ export async function createContext(command: Command, inputs: ContextInputs): Pr
     const { Prompter } = await import('./io/prompt.js');
     return new Prompter(io, signal);
   });
+  const clients: ApiClient[] = [];
   const clientFor = async (s: Settings) => {
     const { ApiClient } = await import('./http/client.js');
     // Where to send comes first: a missing base URL or domain is the one error to show.
@@ -105,7 +106,7 @@ export async function createContext(command: Command, inputs: ContextInputs): Pr
     if (!apiKey) {
       (await output()).warn('no API key: set AHS_API_KEY or add one to the profile (ahs profile add NAME --api-key-stdin); the service will refuse the request');
     }
-    return new ApiClient({
+    const client = new ApiClient({
       baseUrl,
       domainId,
       apiKey,
@@ -116,6 +117,8 @@ export async function createContext(command: Command, inputs: ContextInputs): Pr
       redactor,
       env: io.env,
     });
+    clients.push(client);
+    return client;
   };
   const api = once(async () => clientFor(await settings()));
 
@@ -129,6 +132,9 @@ export async function createContext(command: Command, inputs: ContextInputs): Pr
     settings,
     api,
     clientFor,
+    async dispose() {
+      await Promise.all(clients.splice(0).map((client) => client.destroy().catch(() => undefined)));
+    },
     output,
     prompter,
     async progress(label, total) {

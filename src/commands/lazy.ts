@@ -26,7 +26,11 @@ export function makeActionFactory(createContext: (command: Command) => Promise<C
     async (...actionArgs: unknown[]): Promise<void> => {
       const command = actionArgs[actionArgs.length - 1] as Command;
       const [mod, ctx] = await Promise.all([load(), createContext(command)]);
-      await mod.run({ args: positionalArgs(actionArgs), opts: command.optsWithGlobals(), command }, ctx);
+      try {
+        await mod.run({ args: positionalArgs(actionArgs), opts: command.optsWithGlobals(), command }, ctx);
+      } finally {
+        await ctx.dispose();
+      }
     };
 }
 

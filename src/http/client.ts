@@ -229,6 +229,11 @@ export class ApiClient {
     this.trace(`${direction} ${shown}`);
   }
 
+  /** Drops idle keep-alive connections at once, so the process can exit when the command is done. */
+  async destroy(): Promise<void> {
+    await this.dispatcher.destroy();
+  }
+
   async close(): Promise<void> {
     await this.dispatcher.close();
   }
