@@ -80,3 +80,262 @@ export function createProgress(io: IO, options: ProgressOptions): Progress {
 
 /** Byte counts for people, in the same units as the service's version sizes. */
 export const formatBytes = formatSize;
+
+// --- several files at once ---------------------------------------------------
+
+/**
+ * Progress of a multi-file transfer: one entry per file plus the total.
+ *
+ * - terminal (stderr a TTY, not CI): a live block redrawn in place with ANSI
+ *   cursor movement: one line per file in flight (name, bar, percent) and a
+ *   total line (percent, bytes, rate, files done). Lines printed through
+ *   `log` appear above the block (one per finished file), and the block is
+ *   cleared at the end, so only those lines remain.
+ * - CI or no terminal: a plain line every few seconds naming the files in
+ *   flight and the total.
+ * - --quiet: nothing (`log` still runs its writer: warnings always show).
+ */
+export interface MultiProgress {
+  /** A file starts (or its size becomes known). */
+  start(id: string, label: string, total?: number): void;
+  /** Bytes of that file done so far. */
+  update(id: string, done: number, total?: number): void;
+  /** The file is over (done or failed): its line leaves the live block; it counts as complete in the total. */
+  finish(id: string): void;
+  /** Changes the total size (e.g. a file skipped after all); undefined: the sum of the files' sizes. */
+  setTotal(total: number | undefined): void;
+  /** Prints above the live block: clears it, runs `write` (which writes whole lines to stderr), redraws. */
+  log(write: () => void): void;
+  /** Clears the live block and prints a final line with the amount, time and rate. */
+  done(message: string): void;
+  /** Clears the live block, no final line (failure, Ctrl-C). */
+  stop(): void;
+}
+
+export interface MultiProgressOptions {
+  /** Names the total line, e.g. `downloading 20 files`. */
+  label: string;
+  /** Total bytes, when known up front. */
+  total?: number;
+  /** Number of files, for the `n/m done` count. */
+  files?: number;
+  quiet?: boolean;
+  /** Force the live block on or off (default: stderr is a terminal and not CI). */
+  live?: boolean;
+  /** Plain-line interval (default 5 s). */
+  intervalMs?: number;
+  now?: () => number;
+  /** Redraw from a timer as well as on updates (default true; tests turn it off). */
+  timer?: boolean;
+  /** Most file lines in the live block (default 8, and never more than the terminal's rows allow). */
+  maxLines?: number;
+}
+
+interface Entry {
+  label: string;
+  done: number;
+  total?: number;
+  finished: boolean;
+  order: number;
+}
+
+const FILE_BAR_WIDTH = 16;
+const NAME_WIDTH = 28;
+const LIVE_REDRAW_MS = 100;
+const LIVE_TICK_MS = 250;
+
+export function createMultiProgress(io: IO, options: MultiProgressOptions): MultiProgress {
+  if (options.quiet) {
+    return { start() {}, update() {}, finish() {}, setTotal() {}, log: (write) => write(), done() {}, stop() {} };
+  }
+  const now = options.now ?? Date.now;
+  const started = now();
+  const live = options.live ?? (io.errIsTTY && !io.ci);
+  const interval = options.intervalMs ?? 5000;
+  const entries = new Map<string, Entry>();
+  let fixedTotal = options.total;
+  let transferred = 0; // bytes actually moved, for the rate
+  let order = 0;
+  let height = 0; // lines of the live block on screen
+  let lastDraw = live ? 0 : started;
+  let dirty = false;
+  let finished = false;
+
+  const columns = (): number => {
+    const value = (io.err as { columns?: number }).columns;
+    return typeof value === 'number' && value > 20 ? value : 80;
+  };
+  const rows = (): number => {
+    const value = (io.err as { rows?: number }).rows;
+    return typeof value === 'number' && value > 3 ? value : 24;
+  };
+  const totals = () => {
+    let done = 0;
+    let sum = 0;
+    let unknown = false;
+    let count = 0;
+    for (const entry of entries.values()) {
+      if (entry.finished) {
+        count += 1;
+        done += entry.total ?? entry.done;
+      } else done += entry.done;
+      if (entry.total === undefined && !entry.finished) unknown = true;
+      sum += entry.total ?? entry.done;
+    }
+    const total = fixedTotal ?? (unknown ? undefined : sum);
+    return { done: total !== undefined ? Math.min(done, total) : done, total, count };
+  };
+  const rate = (): number => transferred / Math.max((now() - started) / 1000, 0.001);
+  const percentOf = (done: number, total: number | undefined): number | undefined =>
+    total === undefined ? undefined : total === 0 ? 100 : Math.min(100, Math.floor((done / total) * 100));
+  const inFlight = (): Entry[] => [...entries.values()].filter((e) => !e.finished).sort((a, b) => a.order - b.order);
+  const filesPart = (count: number): string => (options.files !== undefined ? `${count}/${options.files} files` : `${count} files`);
+
+  const liveBlock = (): string[] => {
+    const width = columns() - 1;
+    // One file: the total line names it already.
+    const flying = options.files === 1 ? [] : inFlight();
+    const room = Math.max(1, Math.min(options.maxLines ?? 8, rows() - 3));
+    const shown = flying.length > room ? flying.slice(0, room - 1) : flying;
+    const nameWidth = Math.min(NAME_WIDTH, Math.max(8, ...shown.map((e) => e.label.length)));
+    const lines = shown.map((e) => {
+      const percent = percentOf(e.done, e.total);
+      const amount = e.total !== undefined ? `${formatBytes(e.done)} / ${formatBytes(e.total)}` : formatBytes(e.done);
+      return fitted(`  ${pad(e.label, nameWidth)}`, percent, FILE_BAR_WIDTH, `${percent === undefined ? '  ?' : String(percent).padStart(3)}%  ${amount}`, width);
+    });
+    if (flying.length > shown.length) lines.push(fit(`  … ${flying.length - shown.length} more in flight`, width));
+    const { done, total, count } = totals();
+    const percent = percentOf(done, total);
+    const amount = total !== undefined ? `${formatBytes(done)} / ${formatBytes(total)}` : formatBytes(done);
+    lines.push(fitted(options.label, percent, BAR_WIDTH, `${percent ?? '?'}%  ${amount}  ${formatBytes(rate())}/s  ${filesPart(count)} done`, width));
+    return lines;
+  };
+  const plainLine = (): string => {
+    const { done, total, count } = totals();
+    const percent = percentOf(done, total);
+    const amount = total !== undefined ? `${formatBytes(done)} / ${formatBytes(total)}` : formatBytes(done);
+    const flying = inFlight();
+    const names = flying.slice(0, 4).map((e) => {
+      const p = percentOf(e.done, e.total);
+      return `${e.label} ${p === undefined ? formatBytes(e.done) : `${p}%`}`;
+    });
+    if (flying.length > 4) names.push(`+${flying.length - 4} more`);
+    return `${options.label}: ${percent === undefined ? '' : `${percent}% `}(${amount}, ${formatBytes(rate())}/s), ${filesPart(count)} done${names.length ? `; in flight: ${names.join(', ')}` : ''}`;
+  };
+
+  const erase = (): string => (height > 0 ? `\x1b[${height}A\r\x1b[0J` : '');
+  const draw = (): void => {
+    if (finished) return;
+    if (live) {
+      const lines = liveBlock();
+      io.err.write(`${erase()}${lines.join('\n')}\n`);
+      height = lines.length;
+    } else {
+      io.err.write(`${plainLine()}\n`);
+    }
+    lastDraw = now();
+    dirty = false;
+  };
+  const maybeDraw = (): void => {
+    if (finished) return;
+    const elapsed = now() - lastDraw;
+    if (live ? elapsed >= LIVE_REDRAW_MS : elapsed >= interval) draw();
+  };
+  const clear = (): void => {
+    if (live && height > 0) io.err.write(erase());
+    height = 0;
+  };
+
+  const timer =
+    options.timer === false
+      ? undefined
+      : setInterval(() => {
+          if (finished) return;
+          if (live) {
+            if (dirty || now() - lastDraw >= 1000) draw();
+          } else maybeDraw();
+        }, live ? LIVE_TICK_MS : Math.min(interval, 1000));
+  timer?.unref?.();
+
+  const end = (): void => {
+    if (finished) return;
+    clear();
+    finished = true;
+    if (timer) clearInterval(timer);
+  };
+
+  return {
+    start(id, label, total) {
+      const entry = entries.get(id);
+      if (entry) {
+        entry.label = label;
+        if (total !== undefined) entry.total = total;
+      } else entries.set(id, { label, done: 0, total, finished: false, order: order++ });
+      dirty = true;
+      maybeDraw();
+    },
+    update(id, done, total) {
+      let entry = entries.get(id);
+      if (!entry) {
+        entry = { label: id, done: 0, total, finished: false, order: order++ };
+        entries.set(id, entry);
+      }
+      if (done > entry.done) transferred += done - entry.done;
+      entry.done = done;
+      if (total !== undefined) entry.total = total;
+      dirty = true;
+      maybeDraw();
+    },
+    finish(id) {
+      const entry = entries.get(id);
+      if (entry) entry.finished = true;
+      else entries.set(id, { label: id, done: 0, total: 0, finished: true, order: order++ });
+      dirty = true;
+      maybeDraw();
+    },
+    setTotal(total) {
+      fixedTotal = total;
+      dirty = true;
+    },
+    log(write) {
+      if (!live || finished || height === 0) {
+        write();
+        return;
+      }
+      clear();
+      write();
+      draw();
+    },
+    done(message) {
+      if (finished) return;
+      end();
+      const seconds = Math.max((now() - started) / 1000, 0.001);
+      io.err.write(`${message} (${formatBytes(transferred)} in ${seconds.toFixed(1)} s, ${formatBytes(transferred / seconds)}/s)\n`);
+    },
+    stop() {
+      end();
+    },
+  };
+}
+
+function bar(percent: number | undefined, width: number): string {
+  const filled = percent === undefined ? 0 : Math.round((percent / 100) * width);
+  return `[${'█'.repeat(filled)}${'░'.repeat(width - filled)}]`;
+}
+
+/** `head [bar] tail` in `width` columns: the bar gives way first (down to nothing), then the line is cut. */
+function fitted(head: string, percent: number | undefined, barWidth: number, tail: string, width: number): string {
+  const room = width - [...head].length - [...tail].length - 4;
+  const size = Math.min(barWidth, room);
+  return fit(size >= 6 ? `${head} ${bar(percent, size)} ${tail}` : `${head} ${tail}`, width);
+}
+
+function pad(text: string, width: number): string {
+  return text.length > width ? `${text.slice(0, width - 1)}…` : text.padEnd(width);
+}
+
+/** Cuts a line to the terminal's width, so that it never wraps (a wrapped line would break the cursor arithmetic). */
+function fit(text: string, width: number): string {
+  const chars = [...text];
+  return chars.length > width ? `${chars.slice(0, Math.max(1, width - 1)).join('')}…` : text;
+}

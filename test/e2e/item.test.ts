@@ -1,6 +1,6 @@
 // item upload dry-runs (predicted with src/rules, nothing sent) and limits.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { harness, type Harness } from './helpers.js';
+import { harness, stubServer, type Harness } from './helpers.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -77,5 +77,29 @@ describe('dry-run == real run', () => {
     expect(dry.exitCode).toBe(real.exitCode);
     // A member is fine.
     expect((await h.ahs(['collection', 'update', 'anchored', '--anchor', itemId, '--dry-run', '--json'])).json().predicted.status).toBe(200);
+  });
+});
+
+describe('item upload progress', () => {
+  it('in CI: plain periodic lines on stderr naming the files in flight and the total, a line per finished file; stdout is the JSON alone', async () => {
+    expect((await h.ahs(['collection', 'create', 'progress', '--name', 'Progress', '--allowed-types', '1001'])).exitCode).toBe(0);
+    // The service takes its time to answer the uploads: the files stay in flight past the 5 s period.
+    const slow = await stubServer(async (req) => {
+      if (req.method === 'POST' && /\/items$/.test(req.url ?? '')) await new Promise((resolve) => setTimeout(resolve, 6500));
+      return false;
+    }, h.emu.baseUrl);
+    try {
+      const a = await h.file('p1.zip', 'a'.repeat(3000));
+      const b = await h.file('p2.zip', 'b'.repeat(5000));
+      const run = await h.ahs(['item', 'upload', 'progress', a, b, '--type', '1001', '--json'], { env: { AHS_BASE_URL: slow.url } });
+      expect(run.exitCode).toBe(0);
+      expect(run.json().uploaded).toHaveLength(2);
+      expect(run.stderr).toMatch(/^uploading 2 files: 100% \(8\.0 KB \/ 8\.0 KB, .*\/s\), 0\/2 files done; in flight: p1\.zip 100%, p2\.zip 100%$/m);
+      expect(run.stderr).toMatch(/^✓ .*p1\.zip → item-/m);
+      expect(run.stderr).toMatch(/^✓ .*p2\.zip → item-/m);
+      expect(run.stderr).not.toContain('\x1b');
+    } finally {
+      await slow.close();
+    }
   });
 });

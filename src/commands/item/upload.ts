@@ -11,7 +11,7 @@ import { decideItemAdd, OTHER_ASSET_TYPE, type CollectionSnapshot } from '../../
 import { LIMITS, itemUploadFields, type Item } from '../../rules/schemas.js';
 import { dryRunDocument, DryRunRejection, validateInput } from '../../dryrun/index.js';
 import { prepareMultipart } from '../../transfer/upload.js';
-import { formatBytes } from '../../io/progress.js';
+import { createMultiProgress, formatBytes } from '../../io/progress.js';
 import { actingUser, collectionArg, currentOf, readCollection, readSnapshot, vcPath } from '../collection/shared.js';
 
 interface Opts {
@@ -66,13 +66,15 @@ export async function run({ args, opts }: Invocation<Opts>, ctx: Context): Promi
 
   const out = await ctx.output();
   const total = sizes.reduce((a, b) => a + b, 0);
-  const bar = await ctx.progress(files.length === 1 ? `uploading ${basename(files[0]!)}` : `uploading ${files.length} files`, total);
-  const sent = files.map(() => 0);
-  const liveBar = ctx.io.errIsTTY && !ctx.io.ci && !ctx.globals.quiet;
-  const say = (write: () => void) => {
-    if (liveBar) ctx.io.err.write('\r\x1b[2K');
-    write();
-  };
+  // Per-file lines and the total (live in a terminal, periodic lines in CI, nothing with -q).
+  const progress = createMultiProgress(ctx.io, {
+    label: files.length === 1 ? `uploading ${basename(files[0]!)}` : `uploading ${files.length} files`,
+    total,
+    files: files.length,
+    quiet: ctx.globals.quiet,
+    // --verbose traces requests on stderr between redraws: plain lines then.
+    live: ctx.globals.verbose ? false : undefined,
+  });
   const result: UploadResult = { uploaded: [], failed: [] };
   const codes: ExitCode[] = [];
   const byIndex: Array<Item | undefined> = files.map(() => undefined);
@@ -81,33 +83,33 @@ export async function run({ args, opts }: Invocation<Opts>, ctx: Context): Promi
     while (next < files.length && !ctx.signal.aborted) {
       const index = next++;
       const file = files[index]!;
+      const key = String(index);
+      progress.start(key, basename(file), sizes[index]);
       try {
         const body = await prepareMultipart({
           fields: fields[index]!,
           file: { field: 'assetFile', path: file },
-          onProgress: (bytes) => {
-            sent[index] = bytes;
-            bar.update(sent.reduce((a, b) => a + b, 0));
-          },
+          onProgress: (bytes) => progress.update(key, bytes),
         });
         const item = await api.json<Item>({ method: 'POST', path, stream: body, notFound: false });
         byIndex[index] = item;
-        say(() => out.success(`${file} → ${item.assetItemId} (${formatBytes(sizes[index]!)})`));
+        progress.finish(key);
+        progress.log(() => out.success(`${file} → ${item.assetItemId} (${formatBytes(sizes[index]!)})`));
       } catch (error) {
         if (ctx.signal.aborted) break;
-        sent[index] = sizes[index]!;
+        progress.finish(key);
         const known = error instanceof AhsError ? error : undefined;
         const body: ErrorBody = known ? known.toBody() : { type: 'urn:ahs:internal', title: String((error as Error).message ?? error), status: null, detail: String((error as Error).message ?? error) };
         codes.push(known ? known.exitCode : ExitCode.rejected);
         result.failed.push({ file, error: body });
-        say(() => out.warn(`${file}: ${body.title}${body.status ? ` (HTTP ${body.status})` : ''}`));
+        progress.log(() => out.warn(`${file}: ${body.title}${body.status ? ` (HTTP ${body.status})` : ''}`));
       }
     }
   };
   try {
     await Promise.all(Array.from({ length: Math.min(opts.concurrency ?? DEFAULT_UPLOAD_CONCURRENCY, files.length) }, worker));
   } finally {
-    bar.stop();
+    progress.stop();
   }
   if (ctx.signal.aborted) throw ctx.signal.reason instanceof AhsError ? ctx.signal.reason : new CancelledError();
 
