@@ -104,7 +104,26 @@ export async function downloadAll(tasks: DownloadTask[], options: DownloadOption
   if (signal.aborted) throw new CancelledError();
   if (tasks.length > 0) await mkdir(options.dir, { recursive: true });
 
+  // One abort listener on the caller's signal for the whole batch; each
+  // download listens on a signal of its own, dropped when it ends (a shared
+  // signal would collect a listener per download: MaxListenersExceededWarning).
+  const active = new Set<AbortController>();
+  const abortAll = () => {
+    for (const controller of active) controller.abort(signal.reason);
+  };
+  signal.addEventListener('abort', abortAll, { once: true });
+
   const one = async (task: DownloadTask): Promise<void> => {
+    const controller = new AbortController();
+    active.add(controller);
+    try {
+      await transfer(task, controller.signal);
+    } finally {
+      active.delete(controller);
+    }
+  };
+
+  const transfer = async (task: DownloadTask, taskSignal: AbortSignal): Promise<void> => {
     let target: string;
     try {
       target = assertInside(options.dir, task.name);
@@ -122,7 +141,7 @@ export async function downloadAll(tasks: DownloadTask[], options: DownloadOption
         skip(task, target, `${task.name} exists with the same size`);
         return;
       }
-      const response = await raceAbort(open(task, signal), signal);
+      const response = await raceAbort(open(task, taskSignal), taskSignal);
       const length = contentLength(response.headers);
       if (existing && !options.force && task.expectedSize === undefined && length !== undefined && existing.size === length) {
         discard(response.body);
@@ -143,7 +162,7 @@ export async function downloadAll(tasks: DownloadTask[], options: DownloadOption
         },
       });
       try {
-        await pipeline(response.body, counter, createWriteStream(partial, { flags: 'wx' }), { signal });
+        await pipeline(response.body, counter, createWriteStream(partial, { flags: 'wx' }), { signal: taskSignal });
         if (length !== undefined && bytes !== length) throw new Error(`incomplete download: got ${bytes} of ${length} bytes`);
         if (task.expectedSize !== undefined && bytes !== task.expectedSize) {
           throw new Error(`size mismatch: got ${bytes} bytes, expected ${task.expectedSize}`);
@@ -183,6 +202,7 @@ export async function downloadAll(tasks: DownloadTask[], options: DownloadOption
   try {
     await Promise.all(Array.from({ length: Math.min(concurrency, tasks.length) }, worker));
   } finally {
+    signal.removeEventListener('abort', abortAll);
     // Belt and braces: nothing half-written survives, whatever happened.
     await Promise.all([...partials].map((path) => rm(path, { force: true })));
   }

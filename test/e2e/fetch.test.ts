@@ -114,6 +114,22 @@ describe('fetch', () => {
     expect(await readFile(file, 'utf8')).toBe('keep me');
   });
 
+  it('20 items at once: no MaxListenersExceededWarning (or any other warning) on stderr; a progress line per file; stdout is the data', async () => {
+    const many = 'fetch-twenty';
+    const files = await Promise.all(Array.from({ length: 20 }, (_, i) => h.file(`m${i}.txt`, `file ${i}\n`.repeat(100 + i))));
+    expect((await h.ahs(['collection', 'create', many, '--name', 'Twenty', '--allowed-types', '1001'])).exitCode).toBe(0);
+    expect((await h.ahs(['item', 'upload', many, ...files, '--type', '1001', '--json'])).exitCode).toBe(0);
+    expect((await h.ahs(['collection-deploy', many, '--env', 'dev'])).exitCode).toBe(0);
+    for (const concurrency of ['8', '20']) {
+      const run = await h.ahs(['fetch', many, '--env', 'dev', '--dir', join(h.dir, `out-twenty-${concurrency}`), '--concurrency', concurrency, '--json']);
+      expect(run.exitCode).toBe(0);
+      expect(run.json().downloaded).toHaveLength(20);
+      expect(run.stderr).not.toMatch(/MaxListenersExceededWarning|Warning|abort listeners/);
+      expect(run.stderr.match(/^✓ m\d+\.txt/gm)).toHaveLength(20);
+      expect(run.stderr).not.toContain('\x1b');
+    }
+  });
+
   it('without --env and without a terminal: usage error naming --env', async () => {
     const run = await h.ahs(['fetch', id]);
     expect(run.exitCode).toBe(2);
@@ -255,6 +271,37 @@ describe('fetch from a hostile server', () => {
     } finally {
       stub.close().catch(() => {});
       await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('Ctrl-C into a --dir that fetch created: the folders it made go too; a folder that was there stays', async () => {
+    const stub = await stubServer((req, res) => {
+      if (req.url === '/doc') {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ...hostileDoc, assetItemUrls: [entry('s1', 'slow1.bin')] }));
+      } else {
+        res.writeHead(200, { 'content-length': '1000000' });
+        res.write(Buffer.alloc(100_000, 1));
+      }
+      return true;
+    });
+    const parent = await mkdtemp(join(tmpdir(), 'ahs-int-new-'));
+    const dir = join(parent, 'made', 'by-fetch');
+    try {
+      const child = execa('node', [BIN, 'fetch', '--url', `${stub.url}/doc`, '--dir', dir], { reject: false, env: { ...h.env }, stdin: 'ignore' });
+      for (const started = Date.now(); Date.now() - started < 45_000; ) {
+        const names = await readdir(dir).catch(() => [] as string[]);
+        if (names.some((n) => n.includes('.ahs-partial-'))) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect((await readdir(dir)).filter((n) => n.includes('.ahs-partial-'))).toHaveLength(1);
+      child.kill('SIGINT');
+      const result = await child;
+      expect(result.exitCode).toBe(130);
+      // `made` and `made/by-fetch` were created by this run and are empty: gone. The parent was there: kept.
+      expect(await readdir(parent)).toEqual([]);
+    } finally {
+      stub.close().catch(() => {});
+      await rm(parent, { recursive: true, force: true });
     }
   });
 });

@@ -5,6 +5,7 @@ import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
+import { getEventListeners } from 'node:events';
 import { CancelledError } from '../../src/errors.js';
 import { downloadAll, type DownloadEvent, type DownloadTask } from '../../src/transfer/download.js';
 
@@ -198,5 +199,33 @@ describe('downloadAll', () => {
     const summary = await downloadAll(tasks, { dir, concurrency: 3 });
     expect(summary.downloaded).toHaveLength(12);
     expect(peak).toBeLessThanOrEqual(3);
+  });
+
+  it('holds one abort listener on the caller\'s signal for the whole batch, none after: no MaxListenersExceededWarning at 20 at once', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      const controller = new AbortController();
+      let peak = 0;
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      let waiting = 0;
+      handler = (req, res) => {
+        peak = Math.max(peak, getEventListeners(controller.signal, 'abort').length);
+        // Hold every answer until all 20 are in flight.
+        if (++waiting === 20) release();
+        void gate.then(() => serveFiles({ ...req, url: '/a' } as IncomingMessage, res));
+      };
+      const tasks = Array.from({ length: 20 }, (_, i) => task('a', { id: `i${i}`, name: `f${i}.bin` }));
+      const summary = await downloadAll(tasks, { dir, concurrency: 20, signal: controller.signal });
+      expect(summary.downloaded).toHaveLength(20);
+      expect(peak).toBe(1);
+      expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
   });
 });

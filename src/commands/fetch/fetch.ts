@@ -6,7 +6,9 @@
 // delivery document and downloads the items in parallel into --dir, under
 // names that cannot leave it (src/transfer/safe-name.ts), atomically
 // (src/transfer/download.ts).
-import { mkdir } from 'node:fs/promises';
+import { setMaxListeners } from 'node:events';
+import { mkdir, rmdir } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import type { Invocation } from '../lazy.js';
 import type { Context } from '../../context.js';
 import { ApiClient } from '../../http/client.js';
@@ -14,7 +16,7 @@ import { ApiError, CancelledError, PartialFailureError, UsageError } from '../..
 import { deliveryDocument, type DeliveryDocument, type DeliveryEntry, type Item } from '../../rules/schemas.js';
 import { downloadAll, DEFAULT_CONCURRENCY, type DownloadSummary, type DownloadTask } from '../../transfer/download.js';
 import { NameAllocator, safeFileName, UnsafePathError } from '../../transfer/safe-name.js';
-import { formatBytes } from '../../io/progress.js';
+import { createMultiProgress, formatBytes } from '../../io/progress.js';
 import { collectionArg, listItems, NotFoundError, vcPath } from '../collection/shared.js';
 import { liveEnvArg } from '../collection/url.js';
 
@@ -117,8 +119,15 @@ export async function run({ args, opts }: Invocation<Opts>, ctx: Context): Promi
     }
   }
 
-  if (tasks.length > 0) await prepareDir(dir);
-  const summary = await download(ctx, tasks, { dir, concurrency: opts.concurrency, force: opts.force, deliveryBase });
+  const created = tasks.length > 0 ? await prepareDir(dir) : undefined;
+  let summary: DownloadSummary;
+  try {
+    summary = await download(ctx, tasks, { dir, concurrency: opts.concurrency, force: opts.force, deliveryBase });
+  } catch (error) {
+    // Interrupted (or worse) before anything landed: take back the folders this run made, if still empty.
+    if (created) await removeEmptyDirs(dir, created);
+    throw error;
+  }
   summary.failed.push(...refused);
   const result: FetchResult = { collectionId: doc.collectionId, envId: doc.envId, dir, ...summary };
   out.print(result, (r, kit) => {
@@ -142,14 +151,30 @@ export async function run({ args, opts }: Invocation<Opts>, ctx: Context): Promi
   if (summary.failed.length > 0) throw new PartialFailureError(`${summary.failed.length} of ${entries.length} file(s) failed to download`);
 }
 
-/** The target folder exists (created when missing) and is a folder: otherwise a usage error naming --dir. */
-async function prepareDir(dir: string): Promise<void> {
+/**
+ * The target folder exists (created when missing) and is a folder: otherwise a usage error naming --dir.
+ * Returns the first folder it created (dir itself or a parent), undefined when dir was already there.
+ */
+async function prepareDir(dir: string): Promise<string | undefined> {
   try {
-    await mkdir(dir, { recursive: true });
+    return await mkdir(dir, { recursive: true });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why = code === 'EEXIST' || code === 'ENOTDIR' ? 'it (or a parent) exists and is not a folder' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (error as Error).message;
     throw new UsageError(`--dir ${dir}: cannot download into it: ${why}; pass another --dir`);
+  }
+}
+
+/** Removes dir and its parents up to `top` (the first folder this run created), each only while empty. */
+async function removeEmptyDirs(dir: string, top: string): Promise<void> {
+  const stop = resolve(top);
+  for (let current = resolve(dir); ; current = dirname(current)) {
+    try {
+      await rmdir(current); // fails on a folder with anything in it: that one stays
+    } catch {
+      return;
+    }
+    if (current === stop || dirname(current) === current) return;
   }
 }
 
@@ -184,7 +209,7 @@ function uniqueEntries(entries: DeliveryEntry[]): DeliveryEntry[] {
 }
 
 /** The API key goes only to the hosts of the configured service, never to another one. */
-async function deliveryClient(ctx: Context, base: string): Promise<ApiClient> {
+async function deliveryClient(ctx: Context, base: string, signal: AbortSignal = ctx.signal): Promise<ApiClient> {
   const settings = await ctx.settings();
   const origins = new Set([settings.get('baseUrl'), settings.get('deliveryUrl')].filter((v): v is string => Boolean(v)).map((v) => safeOrigin(v)));
   const apiKey = origins.has(safeOrigin(base)) ? settings.get('apiKey') : undefined;
@@ -194,7 +219,7 @@ async function deliveryClient(ctx: Context, base: string): Promise<ApiClient> {
     apiKey,
     timeoutMs: settings.timeoutMs,
     retries: settings.retries,
-    signal: ctx.signal,
+    signal,
     trace: ctx.globals.verbose ? ctx.io.err : undefined,
     redactor: ctx.redactor,
     env: ctx.io.env,
@@ -236,27 +261,41 @@ async function itemRecords(ctx: Context, collectionId: string): Promise<Map<stri
   }
 }
 
-/** Downloads with a total progress bar and a line per file; Ctrl-C cleans up (CancelledError, exit 130). */
+/**
+ * Downloads with a line per file in flight and the total (live in a terminal,
+ * periodic lines in CI, nothing with -q), and a line per finished file;
+ * Ctrl-C cleans up (CancelledError, exit 130).
+ */
 export async function download(
   ctx: Context,
   tasks: DownloadTask[],
   options: { dir: string; concurrency?: number; force?: boolean; deliveryBase: string },
 ): Promise<DownloadSummary> {
   const out = await ctx.output();
-  const client = await deliveryClient(ctx, options.deliveryBase);
-  const known = tasks.reduce((sum, t) => sum + (t.expectedSize ?? 0), 0);
+  const concurrency = Math.max(1, Math.floor(options.concurrency ?? DEFAULT_CONCURRENCY));
+  // One listener on ctx.signal for the whole batch. The delivery client hands
+  // its signal to every request it sends (undici holds a listener on it while
+  // the request is in flight and removes it when the body ends), so at most
+  // `concurrency` requests listen at once: that is the bound we set.
+  const batch = new AbortController();
+  setMaxListeners(concurrency + 2, batch.signal);
+  const relay = () => batch.abort(ctx.signal.reason);
+  if (ctx.signal.aborted) relay();
+  else ctx.signal.addEventListener('abort', relay, { once: true });
+  const client = await deliveryClient(ctx, options.deliveryBase, batch.signal);
+  let known = tasks.reduce((sum, t) => sum + (t.expectedSize ?? 0), 0);
   const allKnown = tasks.every((t) => t.expectedSize !== undefined);
-  const bar = await ctx.progress(tasks.length === 1 ? `downloading ${tasks[0]!.name}` : `downloading ${tasks.length} files`, allKnown ? known : undefined);
-  const liveBar = ctx.io.errIsTTY && !ctx.io.ci && !ctx.globals.quiet;
-  const say = (write: () => void) => {
-    if (liveBar) ctx.io.err.write('\r\x1b[2K');
-    write();
-  };
-  const sizes = new Map<string, number>();
+  const progress = createMultiProgress(ctx.io, {
+    label: tasks.length === 1 ? `downloading ${tasks[0]!.name}` : `downloading ${tasks.length} files`,
+    total: allKnown ? known : undefined,
+    files: tasks.length,
+    quiet: ctx.globals.quiet,
+    live: ctx.globals.verbose ? false : undefined,
+  });
   try {
     return await downloadAll(tasks, {
       dir: options.dir,
-      concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
+      concurrency,
       force: options.force,
       signal: ctx.signal,
       open: async (task) => {
@@ -266,31 +305,34 @@ export async function download(
       onEvent: (event) => {
         switch (event.type) {
           case 'start':
-            if (event.size !== undefined) sizes.set(event.task.id, event.size);
+            progress.start(event.task.id, event.task.name, event.size);
             break;
-          case 'progress': {
-            const total = allKnown ? known : [...sizes.values()].reduce((a, b) => a + b, 0) || undefined;
-            bar.update(event.transferred, total);
+          case 'progress':
+            progress.update(event.task.id, event.bytes, event.size);
             break;
-          }
           case 'done':
-            say(() => out.info(`✓ ${event.task.name} (${formatBytes(event.bytes)})`));
+            progress.finish(event.task.id);
+            progress.log(() => out.info(`✓ ${event.task.name} (${formatBytes(event.bytes)})`));
             break;
           case 'skipped':
-            say(() => out.info(`- ${event.task.name}: skipped, ${event.reason}`));
+            // Nothing to transfer for it: out of the total.
+            if (allKnown) progress.setTotal((known -= event.task.expectedSize ?? 0));
+            progress.log(() => out.info(`- ${event.task.name}: skipped, ${event.reason}`));
             break;
           case 'failed':
-            say(() => out.warn(`${event.task.name} (${event.task.id}): ${event.error.message}`));
+            progress.finish(event.task.id);
+            progress.log(() => out.warn(`${event.task.name} (${event.task.id}): ${event.error.message}`));
             break;
         }
       },
     });
   } catch (error) {
-    bar.stop();
+    progress.stop();
     if (error instanceof CancelledError) throw new CancelledError('interrupted; partial downloads removed');
     throw error;
   } finally {
-    bar.stop();
+    progress.stop();
+    ctx.signal.removeEventListener('abort', relay);
     await client.close().catch(() => {});
   }
 }
