@@ -127,7 +127,9 @@ describe('collection lifecycle', () => {
     expect(idem.exitCode).toBe(0);
     expect(idem.json()).toMatchObject({ changed: false, state: 'LIVE' });
 
-    expect((await h.ahs(['collection-deploy', id, '--env', 'staging'])).exitCode).toBe(0);
+    const staging = await h.ahs(['collection-deploy', id, '--env', 'staging']);
+    expect(staging.exitCode).toBe(0);
+    expect(staging.stderr).toMatch(/fetch it with: ahs fetch life-1 --env staging$/m);
     const offDry = await h.ahs(['collection-deploy', id, '--env', 'staging', '--state', 'OFFLINE', '--dry-run', '--json']);
     expect(offDry.json().predicted).toMatchObject({ status: 201, state: 'OFFLINE' });
     expect((await h.ahs(['collection-deploy', id, '--env', 'staging', '--state', 'OFFLINE'])).exitCode).toBe(0);
@@ -169,6 +171,13 @@ describe('collection lifecycle', () => {
     expect(unnamed.stderr).toMatch(/pass --env ENV/);
     const own = await h.ahs(['collection-deploy', id], { env: { AHS_API_KEY: 'prod-key' } });
     expect(own.exitCode).toBe(0);
+    // The hint is a command that works as printed: no --env was named, so it gives the deployed URL.
+    const hint = /fetch it with: (ahs .*)$/m.exec(own.stderr)?.[1];
+    expect(hint).toBe(`ahs fetch --url ${own.stdout.trim()}`);
+    const fetched = await h.ahs([...hint!.split(' ').slice(1), '--dir', `${h.dir}/hint-out`, '--json'], { env: { AHS_API_KEY: 'prod-key' } });
+    expect(fetched.exitCode).toBe(0);
+    expect(fetched.json()).toMatchObject({ envId: 'prod', failed: [] });
+    expect(fetched.json().downloaded).toHaveLength(2);
     const status = (await h.ahs(['collection', 'status', id, '--json'])).json();
     expect(status.items.find((r: { envId: string }) => r.envId === 'prod').live).toHaveLength(2);
     expect((await h.ahs(['collection', 'undeploy', id, '--env', 'prod', '--yes'])).exitCode).toBe(0);

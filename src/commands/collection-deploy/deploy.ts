@@ -78,5 +78,20 @@ export async function run({ args, opts, command }: Invocation<Opts>, ctx: Contex
   out.print(answer, (a) =>
     a.downloadUrl ? a.downloadUrl : a.message ?? `collection ${collectionId} is now ${state}`,
   );
-  if (answer.downloadUrl) out.success(`collection ${collectionId} is LIVE${envId ? ` in ${envId}` : ''}; fetch it with: ahs fetch ${collectionId}${envId ? ` --env ${envId}` : ''}`);
+  if (answer.downloadUrl) out.success(`collection ${collectionId} is LIVE${envId ? ` in ${envId}` : ''}; fetch it with: ${fetchHint(collectionId, envId, answer.downloadUrl)}`);
+}
+
+/**
+ * A fetch command that works as printed. Without an environment named here
+ * (an environment-scoped key deployed to its own), `ahs fetch COLLECTION_ID`
+ * would stop for want of --env, which the CLI cannot see: the deployed URL
+ * says it all.
+ */
+export function fetchHint(collectionId: string, envId: string | undefined, downloadUrl: string): string {
+  return envId ? `ahs fetch ${shellWord(collectionId)} --env ${shellWord(envId)}` : `ahs fetch --url ${shellWord(downloadUrl)}`;
+}
+
+/** A word the shell reads back unchanged: bare when safe, else single-quoted. */
+function shellWord(value: string): string {
+  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
 }
