@@ -111,6 +111,14 @@ describe('collection lifecycle', () => {
     const items = await h.ahs(['collection', 'update', id, '--from-json', '-'], { input: '{"assetItems": [], "deleted": true}' });
     expect(items.exitCode).toBe(2);
     expect(items.stderr).toMatch(/assetItems/);
+    // A field of the file that is no update field: named as written in the file, not as a flag that does not exist.
+    const bogus = await h.ahs(['collection', 'update', id, '--from-json', '-'], { input: '{"bogus": 1, "maxAssets": 10}' });
+    expect(bogus.exitCode).toBe(2);
+    expect(bogus.stderr).toMatch(/--from-json -: unknown field "bogus"; the fields an update takes are collectionName, /);
+    expect(bogus.stderr).not.toMatch(/--bogus/);
+    const badValue = await h.ahs(['collection', 'update', id, '--from-json', '-'], { input: '{"maxAssets": 0}' });
+    expect(badValue.exitCode).toBe(2);
+    expect(badValue.stderr).toMatch(/maxAssets \(--from-json\) must be/);
     const ok = await h.ahs(['collection', 'update', id, '--name', 'Life 2', '--max-assets', '10', '--json']);
     expect(ok.exitCode).toBe(0);
     expect(ok.json()).toMatchObject({ collectionName: 'Life 2', maxAssets: 10 });

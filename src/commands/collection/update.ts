@@ -30,6 +30,7 @@ const FLAGS = { collectionName: '--name', anchorAsset: '--anchor' };
 export async function run({ args, opts, command }: Invocation<Opts>, ctx: Context): Promise<void> {
   const collectionId = await collectionArg(ctx, args[0]);
   const patch: Record<string, unknown> = opts.fromJson ? await readJsonObject(ctx, opts.fromJson) : {};
+  const jsonFields = new Set(Object.keys(patch));
   const flagged: Record<string, unknown> = {
     collectionName: opts.name,
     description: opts.description,
@@ -40,7 +41,11 @@ export async function run({ args, opts, command }: Invocation<Opts>, ctx: Contex
     localCacheControl: given(command, 'localCacheControl') ? opts.localCacheControl : undefined,
     localCacheMaxAge: opts.localCacheMaxAge,
   };
-  for (const [key, value] of Object.entries(flagged)) if (value !== undefined) patch[key] = value;
+  for (const [key, value] of Object.entries(flagged)) {
+    if (value === undefined) continue;
+    patch[key] = value;
+    jsonFields.delete(key); // the flag wins: messages name the flag
+  }
 
   // Permanent fields asked for by flag: say which flag, not which field.
   const refusedFlags: string[] = [];
@@ -54,10 +59,21 @@ export async function run({ args, opts, command }: Invocation<Opts>, ctx: Contex
   if (refused.length > 0) {
     throw new UsageError(`${refusedMessage(refused)}; nothing was sent`);
   }
+  // A field of the --from-json file that is no field of the update: name it as written there, not as a flag.
+  const updatable = Object.keys(collectionUpdateBody().shape).filter((key) => key !== 'updatedBy');
+  const unknown = [...jsonFields].filter((key) => !updatable.includes(key) && key !== 'updatedBy' && !(COLLECTION_REFUSED_UPDATE_FIELDS as readonly string[]).includes(key));
+  if (unknown.length > 0) {
+    throw new UsageError(
+      `--from-json ${opts.fromJson}: unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((key) => JSON.stringify(key)).join(', ')}; the fields an update takes are ${updatable.join(', ')}; nothing was sent`,
+    );
+  }
   const changes = Object.keys(patch).filter((key) => key !== 'updatedBy');
   if (changes.length === 0) throw new UsageError('nothing to update: give at least one of --name, --description, --max-assets, --[no-]editable, --[no-]deployable, --anchor, --[no-]local-cache-control, --local-cache-max-age');
   patch.updatedBy = await actingUser(ctx);
-  const body = validateInput(collectionUpdateBody().strict(), patch, FLAGS);
+  // Fields from the file are named as written there (e.g. `maxAssets (--from-json)`), flags as flags.
+  const names: Record<string, string> = { ...FLAGS };
+  for (const key of jsonFields) if (key !== 'updatedBy') names[key] = `${key} (--from-json)`;
+  const body = validateInput(collectionUpdateBody().strict(), patch, names);
 
   const api = await ctx.api();
   const path = vcPath(api, collectionId);
