@@ -1,5 +1,6 @@
 // The one exit site: builds the tree, runs it, and maps every error to the
 // exit codes of cli.md.
+import { setMaxListeners } from 'node:events';
 import { CommanderError, type Command } from 'commander';
 import { buildProgram } from './program.js';
 import { makeActionFactory } from './commands/lazy.js';
@@ -14,6 +15,9 @@ export interface MainOptions {
 export async function main(argv: string[], options: MainOptions = {}): Promise<number> {
   const io = options.io ?? systemIO(ioOptionsFrom(argv));
   const interrupt = new AbortController();
+  // One signal for everything the command runs: each request in flight listens
+  // to it (bounded by --concurrency), which is not the leak Node warns about.
+  setMaxListeners(0, interrupt.signal);
   const stopSignals = trapSignals(interrupt);
   const program = buildProgram(makeActionFactory((command) => createContext(command, { io, signal: interrupt.signal })));
   // Subcommands copy these settings only when created, so apply them to the

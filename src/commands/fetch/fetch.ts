@@ -6,7 +6,6 @@
 // delivery document and downloads the items in parallel into --dir, under
 // names that cannot leave it (src/transfer/safe-name.ts), atomically
 // (src/transfer/download.ts).
-import { setMaxListeners } from 'node:events';
 import { mkdir, rmdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { Invocation } from '../lazy.js';
@@ -209,7 +208,7 @@ function uniqueEntries(entries: DeliveryEntry[]): DeliveryEntry[] {
 }
 
 /** The API key goes only to the hosts of the configured service, never to another one. */
-async function deliveryClient(ctx: Context, base: string, signal: AbortSignal = ctx.signal): Promise<ApiClient> {
+async function deliveryClient(ctx: Context, base: string): Promise<ApiClient> {
   const settings = await ctx.settings();
   const origins = new Set([settings.get('baseUrl'), settings.get('deliveryUrl')].filter((v): v is string => Boolean(v)).map((v) => safeOrigin(v)));
   const apiKey = origins.has(safeOrigin(base)) ? settings.get('apiKey') : undefined;
@@ -219,7 +218,7 @@ async function deliveryClient(ctx: Context, base: string, signal: AbortSignal = 
     apiKey,
     timeoutMs: settings.timeoutMs,
     retries: settings.retries,
-    signal,
+    signal: ctx.signal,
     trace: ctx.globals.verbose ? ctx.io.err : undefined,
     redactor: ctx.redactor,
     env: ctx.io.env,
@@ -273,16 +272,7 @@ export async function download(
 ): Promise<DownloadSummary> {
   const out = await ctx.output();
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? DEFAULT_CONCURRENCY));
-  // One listener on ctx.signal for the whole batch. The delivery client hands
-  // its signal to every request it sends (undici holds a listener on it while
-  // the request is in flight and removes it when the body ends), so at most
-  // `concurrency` requests listen at once: that is the bound we set.
-  const batch = new AbortController();
-  setMaxListeners(concurrency + 2, batch.signal);
-  const relay = () => batch.abort(ctx.signal.reason);
-  if (ctx.signal.aborted) relay();
-  else ctx.signal.addEventListener('abort', relay, { once: true });
-  const client = await deliveryClient(ctx, options.deliveryBase, batch.signal);
+  const client = await deliveryClient(ctx, options.deliveryBase);
   let known = tasks.reduce((sum, t) => sum + (t.expectedSize ?? 0), 0);
   const allKnown = tasks.every((t) => t.expectedSize !== undefined);
   const progress = createMultiProgress(ctx.io, {
@@ -332,7 +322,6 @@ export async function download(
     throw error;
   } finally {
     progress.stop();
-    ctx.signal.removeEventListener('abort', relay);
     await client.close().catch(() => {});
   }
 }
