@@ -87,11 +87,20 @@ export class PartialFailureError extends AhsError {
   constructor(
     message: string,
     readonly exitCode: ExitCode = ExitCode.rejected,
+    /** The first failure's error body, when there is one. */
+    readonly first?: ErrorBody,
   ) {
     super(message);
   }
+  /**
+   * cli.md: the service's error body unchanged when the service answered
+   * (the first failure's); otherwise one of the ahs types, a transfer that
+   * broke off being a network failure.
+   */
   toBody(): ErrorBody {
-    return { type: 'urn:ahs:partial', title: this.message, status: null, detail: this.message };
+    if (this.first && this.first.status !== null) return this.first;
+    const type = this.first?.type ?? 'urn:ahs:network';
+    return { type, title: this.message, status: null, detail: this.message };
   }
 }
 

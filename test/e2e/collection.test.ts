@@ -3,6 +3,7 @@
 // reconcile/undeploy), update refusals, delete/restore/purge, dry-runs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_USER, harness, type Harness } from './helpers.js';
+import { ERROR_TYPE } from './helpers.js';
 import type { FixtureConfig } from '../../src/emulator/index.js';
 
 const FIXTURE: FixtureConfig = {
@@ -75,6 +76,9 @@ describe('collection lifecycle', () => {
     expect(doc.failed).toHaveLength(1);
     expect(doc.failed[0].file).toBe(b);
     expect(doc.failed[0].error.status).toBe(400);
+    // stderr: one JSON object, the service's error body of the failure, unchanged.
+    expect(run.errJson()).toEqual(doc.failed[0].error);
+    expect(run.errJson().type).toBe(ERROR_TYPE);
     const items = await h.ahs(['item', 'list', id, '--json']);
     expect(items.json().totalResults).toBe(2);
   });

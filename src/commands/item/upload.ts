@@ -99,7 +99,7 @@ export async function run({ args, opts }: Invocation<Opts>, ctx: Context): Promi
         if (ctx.signal.aborted) break;
         progress.finish(key);
         const known = error instanceof AhsError ? error : undefined;
-        const body: ErrorBody = known ? known.toBody() : { type: 'urn:ahs:internal', title: String((error as Error).message ?? error), status: null, detail: String((error as Error).message ?? error) };
+        const body: ErrorBody = known ? known.toBody() : { type: 'urn:ahs:network', title: String((error as Error).message ?? error), status: null, detail: String((error as Error).message ?? error) };
         codes.push(known ? known.exitCode : ExitCode.rejected);
         result.failed.push({ file, error: body });
         progress.log(() => out.warn(`${file}: ${body.title}${body.status ? ` (HTTP ${body.status})` : ''}`));
@@ -132,7 +132,7 @@ export async function run({ args, opts }: Invocation<Opts>, ctx: Context): Promi
   if (result.failed.length > 0) {
     // All failed the same way (e.g. the collection does not exist): that code; otherwise 1.
     const same = result.uploaded.length === 0 && codes.every((c) => c === codes[0]) ? codes[0]! : ExitCode.rejected;
-    throw new PartialFailureError(`${result.failed.length} of ${files.length} file(s) failed to upload`, same);
+    throw new PartialFailureError(`${result.failed.length} of ${files.length} file(s) failed to upload`, same, result.failed[0]?.error);
   }
   if (files.length > 1) out.info(`uploaded ${result.uploaded.length} file(s) to ${collectionId}`);
 }
