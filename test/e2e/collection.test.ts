@@ -2,8 +2,7 @@
 // in-process emulator: create, items, deploy table (LIVE/OFFLINE/idempotent/
 // reconcile/undeploy), update refusals, delete/restore/purge, dry-runs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_USER, harness, type Harness } from './helpers.js';
-import { ERROR_TYPE } from './helpers.js';
+import { DEMO_USER, ERROR_TYPE, harness, type Harness } from './helpers.js';
 import type { FixtureConfig } from '../../src/emulator/index.js';
 
 const FIXTURE: FixtureConfig = {
