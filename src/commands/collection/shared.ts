@@ -176,7 +176,7 @@ export async function envArg(ctx: Context, preferred?: () => Promise<string[]>, 
 export function renderCollection(collection: Collection, kit: Kit): string {
   const s = kit.style;
   return kit.record(collection, [
-    { label: 'collectionId', get: (c) => c.collectionId },
+    { label: 'collection id', get: (c) => c.collectionId },
     { label: 'name', get: (c) => c.collectionName },
     { label: 'description', get: (c) => c.description },
     { label: 'status', get: (c) => (c.deleted ? s.red(`deleted${c.deletedAt ? ` ${kit.cell(c.deletedAt)}` : ''}`) : 'active') },
