@@ -4,3 +4,4 @@ export * from './decision.js';
 export * from './version-deploy.js';
 export * from './assets.js';
 export * from './collections.js';
+export * from './access.js';

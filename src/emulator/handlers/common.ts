@@ -2,11 +2,12 @@
 // the acting-user check, lookups that answer 404, uploads.
 import { extname } from 'node:path';
 import type { z } from 'zod';
+import { decideActingUser, decideFileType, decideKeyScope, decidePlanLimits } from '../../rules/index.js';
 import { fieldLabel, validate } from '../../rules/schemas.js';
 import type { RequestContext } from '../context.js';
 import type { AssetTypeFixture } from '../fixture.js';
 import { isMultipart, parseMultipart, type MultipartBody, type UploadedFile } from '../multipart.js';
-import { problem } from '../problem.js';
+import { fail, problem } from '../problem.js';
 import { storedBytes, type AssetRecord } from '../state.js';
 
 export function now(): string {
@@ -20,17 +21,11 @@ export function check<T extends z.ZodType>(schema: T, value: unknown, status = 4
   return result.data;
 }
 
-export function isActingUser(ctx: RequestContext, email: string): boolean {
-  const wanted = email.toLowerCase();
-  return ctx.domain.users.some((user) => user.active && (user.role === 'owner' || user.role === 'admin') && user.email.toLowerCase() === wanted);
-}
-
 /** 400 unless `email` is an active admin or owner of the domain (spec, Authentication 4). */
 export function requireActingUser(ctx: RequestContext, email: string | undefined, field: string): void {
   if (email === undefined) return;
-  if (!isActingUser(ctx, email)) {
-    throw problem(400, `${field} ${email} is not an active admin or owner of domain ${ctx.domainId}; use the e-mail of an active admin or owner`);
-  }
+  const refused = decideActingUser(field, email, ctx.domain.users, ctx.domainId);
+  if (refused) fail(refused);
 }
 
 export function requireAnyActingUser(ctx: RequestContext): void {
@@ -70,9 +65,8 @@ export function requireEnvironment(ctx: RequestContext, envId: unknown, status =
 
 /** Environment-scoped keys act only in their own environment (403 otherwise). */
 export function requireKeyScope(ctx: RequestContext, envId: string): void {
-  if (ctx.key.envId !== undefined && ctx.key.envId !== envId) {
-    throw problem(403, `This API key is scoped to environment ${ctx.key.envId}; it cannot act in ${envId}`);
-  }
+  const refused = decideKeyScope(ctx.key.envId, envId);
+  if (refused) fail(refused);
 }
 
 export function activeAssetType(ctx: RequestContext, code: string): AssetTypeFixture | undefined {
@@ -82,8 +76,6 @@ export function activeAssetType(ctx: RequestContext, code: string): AssetTypeFix
 export function knownAssetType(ctx: RequestContext, code: string): AssetTypeFixture | undefined {
   return ctx.domain.assetTypes.find((type) => type.code === code);
 }
-
-/** Decimal units with one decimal place: "512 B", "1.5 KB", "12.3 MB" (emulator.md). */
 
 const MIME_BY_EXTENSION: Record<string, string> = {
   '.json': 'application/json',
@@ -118,30 +110,15 @@ export async function receiveUpload(ctx: RequestContext): Promise<MultipartBody>
 
 /** The file checks of an upload: present (400), type allowed for the asset type (400). */
 export function checkFile(ctx: RequestContext, file: UploadedFile | undefined, assetType: string): UploadedFile {
-  if (!file || file.fileName === '') throw problem(400, 'No file uploaded: send the file in the multipart field assetFile');
-  const type = knownAssetType(ctx, assetType);
-  const allowed = type?.allowedExtensions;
-  if (allowed && allowed.length > 0) {
-    const extension = extname(file.fileName).toLowerCase();
-    if (!allowed.some((candidate) => candidate.toLowerCase() === extension)) {
-      throw problem(400, `File type ${extension || '(none)'} of ${file.fileName} is not allowed for asset type ${assetType}; allowed: ${allowed.join(', ')}`);
-    }
-  }
-  return file;
+  const refused = decideFileType(file, assetType, knownAssetType(ctx, assetType)?.allowedExtensions);
+  if (refused) fail(refused);
+  return file!;
 }
 
 /** The plan limits (403): upload size, then the domain's storage. Call synchronously before recording the file. */
 export function checkPlan(ctx: RequestContext, file: UploadedFile): void {
-  const plan = ctx.domain.plan;
-  if (plan?.maxUploadBytes !== undefined && file.size > plan.maxUploadBytes) {
-    throw problem(403, `The file is larger than the plan's upload limit of ${plan.maxUploadBytes} bytes; upload a smaller file or raise the plan`);
-  }
-  if (plan?.maxStorageBytes !== undefined) {
-    const used = storedBytes(ctx.data);
-    if (used + file.size > plan.maxStorageBytes) {
-      throw problem(403, `The plan's storage limit of ${plan.maxStorageBytes} bytes is reached (${used} bytes stored); remove versions or items first`);
-    }
-  }
+  const refused = decidePlanLimits(file.size, storedBytes(ctx.data), ctx.domain.plan);
+  if (refused) fail(refused);
 }
 
 /** Runs `work` with the upload; discards the temp file when `work` fails before adopting it. */
