@@ -59,6 +59,12 @@ export function buildProgram(action: ActionFactory): Command {
   return program;
 }
 
+/** --page and --page-size, and --all where every page can be read and merged (cli.md). */
+export function pagingOptions(command: Command, { all = true }: { all?: boolean } = {}): Command {
+  command.option('--page <n>', 'page number', parsePositiveInt('--page')).option('--page-size <n>', 'results per page', parsePositiveInt('--page-size'));
+  return all ? command.option('--all', 'read every page') : command;
+}
+
 export function parsePositiveNumber(flag: string) {
   return (value: string): number => {
     const number = Number(value);

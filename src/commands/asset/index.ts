@@ -1,6 +1,6 @@
 import { Option } from 'commander';
 import type { RegisterGroup } from '../lazy.js';
-import { parsePositiveInt } from '../../program.js';
+import { pagingOptions } from '../../program.js';
 
 export const registerAsset: RegisterGroup = (program, action) => {
   const asset = program.command('asset').description('virtual assets: create, read, update, delete, deployment status, undeploy');
@@ -16,20 +16,10 @@ export const registerAsset: RegisterGroup = (program, action) => {
     .option('--local-cache-max-age <n>', 'local cache max age, 1 to 525600', numberish)
     .action(action(() => import('./create.js')));
   asset.command('get').description('show a virtual asset').argument('[ASSET_ID]', 'asset id (picked from a list in a terminal)').action(action(() => import('./get.js')));
-  asset
-    .command('list')
-    .description('list virtual assets')
-    .option('--page <n>', 'page number', parsePositiveInt('--page'))
-    .option('--page-size <n>', 'results per page', parsePositiveInt('--page-size'))
-    .option('--all', 'read every page')
-    .action(action(() => import('./list.js')));
-  asset
-    .command('search')
-    .description('search virtual assets by id, name and description')
-    .argument('[TEXT]', 'free text')
-    .option('--page <n>', 'page number', parsePositiveInt('--page'))
-    .option('--page-size <n>', 'results per page', parsePositiveInt('--page-size'))
-    .action(action(() => import('./search.js')));
+  pagingOptions(asset.command('list').description('list virtual assets')).action(action(() => import('./list.js')));
+  pagingOptions(asset.command('search').description('search virtual assets by id, name and description').argument('[TEXT]', 'free text'), { all: false }).action(
+    action(() => import('./search.js')),
+  );
   asset
     .command('update')
     .description('update a virtual asset (the current asset type is sent when --type is not given)')

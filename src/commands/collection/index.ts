@@ -1,7 +1,7 @@
 // `ahs collection ...`: flags only; each verb's logic loads when it runs.
 import { Option } from 'commander';
 import type { RegisterGroup } from '../lazy.js';
-import { parseCount, parsePositiveInt } from '../../program.js';
+import { pagingOptions, parseCount, parsePositiveInt } from '../../program.js';
 
 export const registerCollection: RegisterGroup = (program, action) => {
   const group = program
@@ -31,12 +31,7 @@ export const registerCollection: RegisterGroup = (program, action) => {
     .argument('[COLLECTION_ID]')
     .action(action(() => import('./get.js')));
 
-  group
-    .command('list')
-    .description('list collections (soft-deleted ones are marked)')
-    .option('--page <n>', 'page number', parsePositiveInt('--page'))
-    .option('--page-size <n>', 'results per page', parsePositiveInt('--page-size'))
-    .option('--all', 'read every page')
+  pagingOptions(group.command('list').description('list collections (soft-deleted ones are marked)'))
     .option('--deleted', 'only soft-deleted collections')
     .option('--no-deleted', 'only collections that are not deleted')
     .action(action(() => import('./list.js')));

@@ -1,6 +1,6 @@
 // `ahs item ...`: flags only; each verb's logic loads when it runs.
 import type { RegisterGroup } from '../lazy.js';
-import { parsePositiveInt } from '../../program.js';
+import { pagingOptions, parsePositiveInt } from '../../program.js';
 
 export const registerItem: RegisterGroup = (program, action) => {
   const group = program.command('item').description('items: the files inside a collection');
@@ -22,16 +22,13 @@ export const registerItem: RegisterGroup = (program, action) => {
     .argument('[ITEM_ID]')
     .action(action(() => import('./get.js')));
 
-  group
+  const itemList = group
     .command('list')
     .description('list a collection\'s items, optionally by creation date')
     .argument('[COLLECTION_ID]')
     .option('--since <date>', 'created at or after DATE (YYYY-MM-DD or ISO 8601)')
-    .option('--until <date>', 'created at or before DATE (a bare date includes the whole day)')
-    .option('--page <n>', 'page number', parsePositiveInt('--page'))
-    .option('--page-size <n>', 'results per page', parsePositiveInt('--page-size'))
-    .option('--all', 'read every page')
-    .action(action(() => import('./list.js')));
+    .option('--until <date>', 'created at or before DATE (a bare date includes the whole day)');
+  pagingOptions(itemList).action(action(() => import('./list.js')));
 
   group
     .command('remove')

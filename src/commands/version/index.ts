@@ -1,5 +1,5 @@
 import type { RegisterGroup } from '../lazy.js';
-import { parsePositiveInt } from '../../program.js';
+import { pagingOptions } from '../../program.js';
 
 export const registerVersion: RegisterGroup = (program, action) => {
   const version = program.command('version').description('versions of a virtual asset: upload, read, list, delete, deployed URLs');
@@ -11,14 +11,9 @@ export const registerVersion: RegisterGroup = (program, action) => {
     .option('--name <versionName>', 'version name (max 64 characters)')
     .action(action(() => import('./upload.js')));
   version.command('get').description('show a version').argument('[ASSET_ID]', 'asset id (picked from a list in a terminal)').argument('[VERSION_ID]', 'version id, e.g. IOS3 (picked from a list in a terminal)').action(action(() => import('./get.js')));
-  version
-    .command('list')
-    .description('list the versions of an asset')
-    .argument('[ASSET_ID]', 'asset id (picked from a list in a terminal)')
-    .option('--page <n>', 'page number', parsePositiveInt('--page'))
-    .option('--page-size <n>', 'results per page', parsePositiveInt('--page-size'))
-    .option('--all', 'read every page')
-    .action(action(() => import('./list.js')));
+  pagingOptions(version.command('list').description('list the versions of an asset').argument('[ASSET_ID]', 'asset id (picked from a list in a terminal)')).action(
+    action(() => import('./list.js')),
+  );
   version
     .command('delete')
     .description('delete a version (it must not be LIVE or DEFAULT anywhere)')
