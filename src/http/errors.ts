@@ -50,6 +50,15 @@ const NETWORK_CODES: Record<string, string> = {
   UND_ERR_REQ_CONTENT_LENGTH_MISMATCH: 'request body length mismatch',
 };
 
+// What to try next, by kind of failure: the address, or the patience.
+function networkHint(code: string): string {
+  if (['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'].includes(code)) {
+    return '; check the address (--base-url / AHS_BASE_URL, --delivery-url for downloads) and that the service is up';
+  }
+  if (/TIMEOUT$|^ETIMEDOUT$/.test(code)) return '; try again, or allow more time with --timeout SECONDS';
+  return '';
+}
+
 /** True when the request surely never reached the server (safe to retry even a write). */
 export function neverSent(error: unknown): boolean {
   const code = errorCode(error);
@@ -65,7 +74,7 @@ export function toNetworkError(error: unknown, target: string): Error {
   if (error instanceof CancelledError) return error;
   if (isAbort(error)) return new CancelledError();
   const code = errorCode(error);
-  if (code && NETWORK_CODES[code]) return new NetworkError(`could not reach ${target}: ${NETWORK_CODES[code]} (${code})`);
+  if (code && NETWORK_CODES[code]) return new NetworkError(`could not reach ${target}: ${NETWORK_CODES[code]} (${code})${networkHint(code)}`);
   if (code && /^E[A-Z]+$/.test(code)) return new NetworkError(`could not reach ${target}: ${code}`);
   if (error instanceof Error && /fetch failed|socket|network|TLS|certificate|proxy/i.test(error.message)) {
     return new NetworkError(`could not reach ${target}: ${error.message}`);

@@ -67,6 +67,7 @@ describe('HTTP layer', () => {
     const r = await h.ahs(['asset', 'list', '--json', '--retries', '0'], { env: { AHS_BASE_URL: 'http://127.0.0.1:9' } });
     expect(r.exitCode).toBe(6);
     expect(r.errJson()).toMatchObject({ type: 'urn:ahs:network', status: null });
+    expect(r.errJson().title).toMatch(/connection refused.*check the address \(--base-url/);
   });
 
   it('retries idempotent reads on 502/503/504, never a write', async () => {
@@ -105,6 +106,7 @@ describe('HTTP layer', () => {
       const r = await h.ahs(['asset', 'list', '--timeout', '1', '--retries', '0', '--json'], { env: { AHS_BASE_URL: slow.url } });
       expect(r.exitCode).toBe(6);
       expect(r.errJson().type).toBe('urn:ahs:network');
+      expect(r.errJson().title).toMatch(/--timeout SECONDS/);
     } finally {
       await slow.close();
     }
