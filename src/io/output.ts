@@ -6,13 +6,14 @@
 import Table from 'cli-table3';
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { IO } from './streams.js';
+import { formatSize } from '../rules/assets.js';
 import type { Redactor } from '../http/redact.js';
 
 export type Format = 'table' | 'json';
 
 export interface Column<T> {
   header: string;
-  get: (row: T) => unknown;
+  get: (row: T, kit: Kit) => unknown;
 }
 
 export interface Field<T> {
@@ -32,6 +33,8 @@ export interface Kit {
   cell(value: unknown): string;
   /** Colour a deployment state. */
   state(state: string | undefined | null): string;
+  /** A byte count: "1.5 MB" for people, the exact number in a pipe. */
+  bytes(count: number | undefined | null): string;
   style: ChalkInstance;
   terminal: boolean;
 }
@@ -136,7 +139,7 @@ function makeKit(color: boolean, terminal: boolean): Kit {
     },
     table<T>(columns: Column<T>[], rows: T[]): string {
       const header = columns.map((c) => c.header);
-      const body = rows.map((row) => columns.map((c) => cell(c.get(row))));
+      const body = rows.map((row) => columns.map((c) => cell(c.get(row, kit))));
       if (!terminal) return [header, ...body].map((r) => r.join('\t')).join('\n');
       const table = new Table({ head: header.map((h) => style.bold(h)), style: { head: [], border: [] }, chars: COMPACT });
       table.push(...body);
@@ -149,6 +152,7 @@ function makeKit(color: boolean, terminal: boolean): Kit {
       for (const [label, text] of rows) table.push({ [style.bold(label)]: text });
       return table.toString();
     },
+    bytes: (count) => (count === undefined || count === null ? cell(count) : terminal ? formatSize(count) : String(count)),
     object(value: Record<string, unknown>): string {
       return kit.record(
         value,

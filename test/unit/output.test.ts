@@ -77,3 +77,21 @@ describe('progress', () => {
     expect(formatBytes(1_500_000)).toBe('1.5 MB');
   });
 });
+
+describe('byte counts in tables', () => {
+  const rows = [{ size: 1_500_000 }];
+  const columns = [{ header: 'SIZE', get: (r: { size: number }, kit: import('../../src/io/output.js').Kit) => kit.bytes(r.size) }];
+
+  it('are the exact number in a pipe', () => {
+    const pipe = bufferIO();
+    new Output(pipe, { format: 'table' }).list(listEnvelope(rows), rows, columns);
+    expect(pipe.out.text).toBe('SIZE\n1500000\n');
+  });
+
+  it('read "1.5 MB" in a terminal', () => {
+    const tty = bufferIO({ outIsTTY: true });
+    new Output(tty, { format: 'table' }).list(listEnvelope(rows), rows, columns);
+    expect(tty.out.text).toContain('1.5 MB');
+    expect(tty.out.text).not.toContain('1500000');
+  });
+});

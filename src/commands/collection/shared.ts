@@ -210,6 +210,6 @@ export const itemColumns = [
   { header: 'NAME', get: (i: Item) => i.assetItemName },
   { header: 'FILE', get: (i: Item) => i.fileName },
   { header: 'TYPE', get: (i: Item) => i.assetType },
-  { header: 'SIZE', get: (i: Item) => i.size },
+  { header: 'SIZE', get: (i: Item, kit: Kit) => kit.bytes(i.size) },
   { header: 'CREATED', get: (i: Item) => i.createdAt },
 ];

@@ -124,7 +124,7 @@ export async function run({ args, opts }: Invocation<Opts>, ctx: Context): Promi
             { header: 'ITEM', get: (i: Item) => i.assetItemId },
             { header: 'NAME', get: (i: Item) => i.assetItemName },
             { header: 'TYPE', get: (i: Item) => i.assetType },
-            { header: 'SIZE', get: (i: Item) => i.size },
+            { header: 'SIZE', get: (i: Item) => kit.bytes(i.size) },
           ],
           doc.uploaded,
         ),
