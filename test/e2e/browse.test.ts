@@ -3,12 +3,9 @@
 // gives the built binary a pty (no extra installs on Linux CI). Keystrokes
 // are sent only once the prompt they answer is on screen: no timing asserts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn, spawnSync } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { BIN, harness, type Harness } from './helpers.js';
-
-const hasScript = process.platform === 'linux' && spawnSync('script', ['--version']).status === 0;
+import { harness, hasScript, runInPty, type Harness, type PtyStep } from './helpers.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -28,44 +25,11 @@ afterAll(async () => {
   await h?.close();
 });
 
-type Step = [RegExp, string];
 
 /** The search list once filtered down to exactly one match (Enter before that would pick from the stale list). */
 const only = (term: string, name: string) => new RegExp(`${term}\\r\\n❯ ${name}[^\\r\\n]*\\r\\n\\r\\n`);
 
 /** Runs the binary in a pty; each step waits for its pattern (in output not yet consumed) and then types its keys. */
-function inPty(args: string[], steps: Step[], cwd: string): Promise<{ code: number | null; screen: string }> {
-  const env: Record<string, string> = { ...(process.env as Record<string, string>), ...h.env, TERM: 'xterm', COLUMNS: '160', LINES: '50' };
-  delete env.CI;
-  const command = ['node', BIN, ...args].map((part) => `'${part.replace(/'/g, `'\\''`)}'`).join(' ');
-  const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
-  let screen = '';
-  let seen = 0;
-  let step = 0;
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`pty run stuck at step ${step}; screen:\n${screen.slice(-2000)}`));
-    }, 50_000);
-    child.stdout.on('data', (chunk: Buffer) => {
-      screen += chunk.toString('utf8');
-      while (step < steps.length) {
-        const [pattern, keys] = steps[step]!;
-        const rest = screen.slice(seen);
-        const match = pattern.exec(rest);
-        if (!match) break;
-        seen += match.index + match[0].length;
-        step++;
-        child.stdin.write(keys);
-      }
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, screen });
-    });
-  });
-}
 
 describe.skipIf(!hasScript)('ahs fetch: interactive browse in a terminal', () => {
   it('search a collection, pick an environment where it is Live, untick an item, download', async () => {
@@ -141,3 +105,7 @@ describe.skipIf(!hasScript)('ahs fetch: interactive browse in a terminal', () =>
     expect(await readdir(h.dir)).not.toContain('never');
   });
 });
+
+function inPty(args: string[], steps: PtyStep[], cwd: string) {
+  return runInPty(h.env, args, steps, { cwd });
+}

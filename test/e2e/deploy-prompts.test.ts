@@ -6,10 +6,7 @@
 // pty (util-linux `script`); keystrokes are sent only once their prompt is on
 // screen: no timing asserts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn, spawnSync } from 'node:child_process';
-import { BIN, harness, uid, type Harness } from './helpers.js';
-
-const hasScript = process.platform === 'linux' && spawnSync('script', ['--version']).status === 0;
+import { harness, hasScript, runInPty, uid, type Harness, type PtyStep } from './helpers.js';
 
 let h: Harness;
 let asset: string;
@@ -51,41 +48,7 @@ describe('a missing ASSET_ID / VERSION_ID without a terminal is exit 2 naming it
   });
 });
 
-type Step = [RegExp, string];
 
-function inPty(args: string[], steps: Step[]): Promise<{ code: number | null; screen: string }> {
-  const env: Record<string, string> = { ...(process.env as Record<string, string>), ...h.env, TERM: 'xterm', COLUMNS: '160', LINES: '50' };
-  delete env.CI;
-  delete env.AHS_ENV;
-  delete env.AHS_PLATFORM;
-  const command = ['node', BIN, ...args].map((part) => `'${part.replace(/'/g, `'\\''`)}'`).join(' ');
-  const child = spawn('script', ['-qfec', command, '/dev/null'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
-  let screen = '';
-  let seen = 0;
-  let step = 0;
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`pty run stuck at step ${step}; screen:\n${screen.slice(-2000)}`));
-    }, 50_000);
-    child.stdout.on('data', (chunk: Buffer) => {
-      screen += chunk.toString('utf8');
-      while (step < steps.length) {
-        const [pattern, keys] = steps[step]!;
-        const match = pattern.exec(screen.slice(seen));
-        if (!match) break;
-        seen += match.index + match[0].length;
-        step++;
-        child.stdin.write(keys);
-      }
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, screen });
-    });
-  });
-}
 
 const DOWN = '\x1b[B';
 
@@ -127,3 +90,8 @@ describe.skipIf(!hasScript)('in a terminal, a missing profile NAME is picked fro
     expect((await h.ahs(['profile', 'show', '--json'])).json().name).toBe('beta');
   });
 });
+
+/** Platform and environment are left out of the settings, so they are asked for too. */
+function inPty(args: string[], steps: PtyStep[]) {
+  return runInPty(h.env, args, steps, { unset: ['AHS_ENV', 'AHS_PLATFORM'] });
+}

@@ -3,6 +3,7 @@
 // AHS_CONFIG_DIR in a temp folder. Seeding and state checks talk to the
 // emulator directly over HTTP.
 import { execa, type Options as ExecaOptions } from 'execa';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -227,4 +228,54 @@ export async function stubServer(
         server.close(() => resolve());
       }),
   };
+}
+
+// --- pseudo-terminal runs ------------------------------------------------------
+
+/** util-linux `script` gives the built binary a pty (no extra installs on Linux CI). */
+export const hasScript = process.platform === 'linux' && spawnSync('script', ['--version']).status === 0;
+
+/** A prompt to wait for (in output not yet consumed), and the keys that answer it. */
+export type PtyStep = [RegExp, string];
+
+/**
+ * Runs the binary in a pty; each step waits for its pattern and only then
+ * types its keys, so nothing depends on timing. CI is removed from the
+ * environment (it would turn prompting off); `unset` removes more.
+ */
+export function runInPty(
+  env: Record<string, string>,
+  args: string[],
+  steps: PtyStep[],
+  options: { cwd?: string; unset?: string[] } = {},
+): Promise<{ code: number | null; screen: string }> {
+  const ptyEnv: Record<string, string> = { ...(process.env as Record<string, string>), ...env, TERM: 'xterm', COLUMNS: '160', LINES: '50' };
+  for (const name of ['CI', ...(options.unset ?? [])]) delete ptyEnv[name];
+  const command = ['node', BIN, ...args].map((part) => `'${part.replace(/'/g, `'\\''`)}'`).join(' ');
+  const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd: options.cwd, env: ptyEnv, stdio: ['pipe', 'pipe', 'pipe'] });
+  let screen = '';
+  let seen = 0;
+  let step = 0;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`pty run stuck at step ${step}; screen:\n${screen.slice(-2000)}`));
+    }, 50_000);
+    child.stdout.on('data', (chunk: Buffer) => {
+      screen += chunk.toString('utf8');
+      while (step < steps.length) {
+        const [pattern, keys] = steps[step]!;
+        const match = pattern.exec(screen.slice(seen));
+        if (!match) break;
+        seen += match.index + match[0].length;
+        step++;
+        child.stdin.write(keys);
+      }
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, screen });
+    });
+  });
 }
