@@ -36,7 +36,6 @@ export const MAX_ATTEMPTS = 5;
 const OTHER = '\u0000other';
 
 export async function run({ args, opts }: Invocation<Options>, ctx: Context): Promise<void> {
-  const interactive = ctx.io.canPrompt;
   const apiForChoices = () => ctx.api();
   const assetId = await ctx.need(args[0], {
     flag: 'ASSET_ID',
