@@ -123,6 +123,15 @@ export const COMMON_FLAGS: FlagNames = {
  * Local validation with the rules' zod schemas, before any request: a
  * UsageError (exit 2, nothing sent) whose message names the flags.
  */
+/**
+ * Checks only the values given on the command line (the others are asked for
+ * later), so a bad flag is refused before any question is asked.
+ */
+export function validateGiven(schema: z.ZodObject, value: Record<string, unknown>, flags: FlagNames = {}): void {
+  const given = Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined));
+  validateInput(schema.partial(), given, flags);
+}
+
 export function validateInput<T extends z.ZodType>(schema: T, value: unknown, flags: FlagNames = {}): z.infer<T> {
   const names = { ...COMMON_FLAGS, ...flags };
   const result = validate(schema, value, (path) => {

@@ -43,4 +43,19 @@ describe('usage errors from the parser', () => {
       await rm(configDir, { recursive: true, force: true });
     }
   });
+
+  it.each([
+    [['asset', 'create', 'app', '--name', 'x', '--type', '1001', '--local-cache-max-age', '0'], '--local-cache-max-age must be an integer from 1 to 525600 (got 0)'],
+    [['collection', 'create', 'bad id', '--name', 'x', '--allowed-types', '9999'], 'COLLECTION_ID may contain only letters, digits, _ and - (got "bad id")'],
+    [['version', 'upload', 'app', 'a.zip', '--name', 'v'.repeat(65)], '--name must be at most 64 characters (got 65 characters)'],
+  ])('a bad flag is refused before anything else is needed: %j', async (args, message) => {
+    const configDir = await mkdtemp(join(tmpdir(), 'ahs-empty-'));
+    try {
+      const result = await ahs(args, { AHS_CONFIG_DIR: configDir, PATH: process.env.PATH ?? '' });
+      expect(result.exitCode).toBe(2);
+      expect(result.stderr.trim()).toBe(`error: ${message}`);
+    } finally {
+      await rm(configDir, { recursive: true, force: true });
+    }
+  });
 });

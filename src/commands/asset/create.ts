@@ -2,7 +2,7 @@ import type { Invocation } from '../lazy.js';
 import type { Context } from '../../context.js';
 import { assetCreateBody, type Asset } from '../../rules/schemas.js';
 import { allow, decideAssetCreate } from '../../rules/index.js';
-import { printDryRun, validateInput } from '../../dryrun/index.js';
+import { printDryRun, validateGiven, validateInput } from '../../dryrun/index.js';
 import { findAsset } from '../../http/resources.js';
 import { renderAsset } from './view.js';
 
@@ -18,24 +18,21 @@ interface Options {
 export const FLAGS = { assetId: 'ASSET_ID', assetName: '--name', assetType: '--type', description: '--description' };
 
 export async function run({ args, opts }: Invocation<Options>, ctx: Context): Promise<void> {
-  const assetId = await ctx.need(args[0], { flag: 'ASSET_ID', message: 'Asset id' });
-  const assetName = await ctx.need(opts.name, { flag: '--name', message: 'Asset name' });
-  const assetType = await ctx.need(opts.type, { flag: '--type', message: 'Asset type code' });
+  const given = {
+    assetId: args[0],
+    assetName: opts.name,
+    assetType: opts.type,
+    description: opts.description,
+    secured: opts.secured === false ? false : undefined,
+    localCacheControl: opts.localCacheControl,
+    localCacheMaxAge: opts.localCacheMaxAge,
+  };
+  validateGiven(assetCreateBody, given, FLAGS);
+  const assetId = await ctx.need(given.assetId, { flag: 'ASSET_ID', message: 'Asset id' });
+  const assetName = await ctx.need(given.assetName, { flag: '--name', message: 'Asset name' });
+  const assetType = await ctx.need(given.assetType, { flag: '--type', message: 'Asset type code' });
   const user = await ctx.setting('user', { message: 'Acting user e-mail' });
-  const body = validateInput(
-    assetCreateBody,
-    {
-      assetId,
-      assetName,
-      assetType,
-      createdBy: user,
-      description: opts.description,
-      secured: opts.secured === false ? false : undefined,
-      localCacheControl: opts.localCacheControl,
-      localCacheMaxAge: opts.localCacheMaxAge,
-    },
-    FLAGS,
-  );
+  const body = validateInput(assetCreateBody, { ...given, assetId, assetName, assetType, createdBy: user }, FLAGS);
   const api = await ctx.api();
   const out = await ctx.output();
   const path = api.path('va');

@@ -3,7 +3,7 @@ import type { Invocation } from '../lazy.js';
 import type { Context } from '../../context.js';
 import { decideCollectionCreate } from '../../rules/index.js';
 import { collectionCreateBody, type Collection } from '../../rules/schemas.js';
-import { printDryRun, validateInput } from '../../dryrun/index.js';
+import { printDryRun, validateGiven, validateInput } from '../../dryrun/index.js';
 import { actingUser, currentOf, given, readSnapshot, renderCollection } from './shared.js';
 
 interface Opts {
@@ -23,30 +23,30 @@ interface Opts {
 const FLAGS = { collectionName: '--name', allowedAssetTypes: '--allowed-types', anchorAsset: '--anchor', collectionId: 'COLLECTION_ID' };
 
 export async function run({ args, opts, command }: Invocation<Opts>, ctx: Context): Promise<void> {
-  const collectionId = await ctx.need(args[0], { flag: 'COLLECTION_ID', message: 'New collection id' });
-  const collectionName = await ctx.need(opts.name, { flag: '--name', message: 'Collection name' });
-  const types = await ctx.need(opts.allowedTypes, { flag: '--allowed-types', message: 'Allowed asset type codes (comma-separated)' });
+  const fromFlags = {
+    collectionId: args[0],
+    collectionName: opts.name,
+    allowedAssetTypes: opts.allowedTypes === undefined ? undefined : splitCodes(opts.allowedTypes),
+    description: opts.description,
+    maxAssets: opts.maxAssets,
+    editable: given(command, 'editable') ? opts.editable : undefined,
+    deployable: given(command, 'deployable') ? opts.deployable : undefined,
+    anchorAsset: opts.anchor,
+    secured: given(command, 'secured') ? opts.secured : undefined,
+    localCacheControl: opts.localCacheControl,
+    localCacheMaxAge: opts.localCacheMaxAge,
+  };
+  // A bad flag is refused before any question is asked.
+  validateGiven(collectionCreateBody(), fromFlags, FLAGS);
+  const collectionId = await ctx.need(fromFlags.collectionId, { flag: 'COLLECTION_ID', message: 'New collection id' });
+  const collectionName = await ctx.need(fromFlags.collectionName, { flag: '--name', message: 'Collection name' });
+  const allowedAssetTypes =
+    fromFlags.allowedAssetTypes ?? splitCodes(await ctx.need<string>(undefined, { flag: '--allowed-types', message: 'Allowed asset type codes (comma-separated)' }));
   const settings = await ctx.settings();
   const user = await actingUser(ctx);
-  const platform = settings.get('platform');
   const body = validateInput(
     collectionCreateBody(),
-    {
-      collectionId,
-      collectionName,
-      allowedAssetTypes: types.split(',').map((code) => code.trim()).filter(Boolean),
-      createdBy: user,
-      updatedBy: user,
-      description: opts.description,
-      maxAssets: opts.maxAssets,
-      editable: given(command, 'editable') ? opts.editable : undefined,
-      deployable: given(command, 'deployable') ? opts.deployable : undefined,
-      anchorAsset: opts.anchor,
-      targetPlatform: platform,
-      secured: given(command, 'secured') ? opts.secured : undefined,
-      localCacheControl: opts.localCacheControl,
-      localCacheMaxAge: opts.localCacheMaxAge,
-    },
+    { ...fromFlags, collectionId, collectionName, allowedAssetTypes, createdBy: user, updatedBy: user, targetPlatform: settings.get('platform') },
     FLAGS,
   );
   const api = await ctx.api();
@@ -64,4 +64,11 @@ export async function run({ args, opts, command }: Invocation<Opts>, ctx: Contex
   const out = await ctx.output();
   out.print(created, (c, kit) => renderCollection(c, kit));
   out.success(`created collection ${collectionId}; add files with: ahs item upload ${collectionId} FILE... --type CODE`);
+}
+
+function splitCodes(codes: string): string[] {
+  return codes
+    .split(',')
+    .map((code) => code.trim())
+    .filter(Boolean);
 }

@@ -4,7 +4,7 @@ import type { Context } from '../../context.js';
 import { allow } from '../../rules/index.js';
 import { nextVersionId } from '../../rules/assets.js';
 import { versionUploadFields, type Version } from '../../rules/schemas.js';
-import { printDryRun, validateInput } from '../../dryrun/index.js';
+import { printDryRun, validateGiven, validateInput } from '../../dryrun/index.js';
 import { getAsset, listAllVersions } from '../../http/resources.js';
 import { prepareMultipart } from '../../transfer/upload.js';
 import { formatBytes } from '../../io/progress.js';
@@ -16,6 +16,7 @@ interface Options {
 }
 
 export async function run({ args, opts }: Invocation<Options>, ctx: Context): Promise<void> {
+  if (opts.name !== undefined) validateGiven(versionUploadFields, { versionName: opts.name }, { versionName: '--name' });
   const assetId = await askAssetId(ctx, args[0]);
   const file = await ctx.need(args[1], { flag: 'FILE', message: 'File to upload' });
   const platform = await ctx.setting('platform', { message: 'Target platform code' });
