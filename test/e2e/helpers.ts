@@ -1,15 +1,19 @@
-// e2e harness: the BUILT binary (`node bin/ahs.js`, run `npm run build` first)
-// driven with execa against an in-process emulator on port 0, with its own
-// AHS_CONFIG_DIR in a temp folder. Seeding and state checks talk to the
-// emulator directly over HTTP.
+// e2e harness: ahs against an in-process emulator on port 0, with its own
+// AHS_CONFIG_DIR in a temp folder. Runs call main() in this process over
+// buffers (fast: no Node start-up per run); `binary: true`, runInPty and the
+// BIN tests drive the BUILT binary (`npm run build` first, checked fresh). Seeding and state checks talk to the emulator
+// directly over HTTP.
 import { execa, type Options as ExecaOptions } from 'execa';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
+import { Readable, Writable } from 'node:stream';
+import { main } from '../../src/main.js';
+import { isCI, type IO } from '../../src/io/streams.js';
 import { startEmulator, DEMO_API_KEY, DEMO_USER, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/index.js';
 
 export { DEMO_API_KEY, DEMO_USER };
@@ -18,8 +22,28 @@ export const ROOT = join(import.meta.dirname, '..', '..');
 export const BIN = process.env.AHS_E2E_BIN ?? join(ROOT, 'bin', 'ahs.js');
 export const ERROR_TYPE = 'https://errors.asset-hosting.example/problem';
 
-if (!process.env.AHS_E2E_BIN && !existsSync(join(ROOT, 'dist', 'main.js'))) {
-  throw new Error('dist/main.js is missing: run `npm run build` before the e2e tests');
+if (!process.env.AHS_E2E_BIN) assertFreshBuild();
+
+/**
+ * The tests that drive the built binary must not run an old build: dist/
+ * must be newer than every source file (npm test builds first).
+ */
+function assertFreshBuild(): void {
+  const bundle = join(ROOT, 'dist', 'main.js');
+  if (!existsSync(bundle)) throw new Error('dist/main.js is missing: run `npm run build` before the e2e tests');
+  const built = statSync(bundle).mtimeMs;
+  const stale = newestSource(join(ROOT, 'src'));
+  if (stale.mtime > built) throw new Error(`dist/ is older than ${stale.path}: run \`npm run build\` (npm test does)`);
+}
+
+function newestSource(dir: string): { path: string; mtime: number } {
+  let newest = { path: dir, mtime: 0 };
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    const candidate = entry.isDirectory() ? newestSource(path) : { path, mtime: statSync(path).mtimeMs };
+    if (candidate.mtime > newest.mtime) newest = candidate;
+  }
+  return newest;
 }
 
 export interface Run {
@@ -36,6 +60,11 @@ export interface RunOptions {
   /** Leave AHS_* settings out of the environment (profile tests). */
   bare?: boolean;
   timeout?: number;
+  /**
+   * Run the built binary in a child process instead of main() in-process:
+   * for what only a real process shows (signals, start-up, the launcher).
+   */
+  binary?: boolean;
 }
 
 export interface Harness {
@@ -97,6 +126,7 @@ export async function harness(options: EmulatorOptions = {}): Promise<Harness> {
         ? { AHS_CONFIG_DIR: configDir, NO_COLOR: '1', CI: '1' }
         : env;
       const childEnv: Record<string, string | undefined> = { ...cleanEnv(), ...base, ...runOptions.env };
+      if (!runOptions.binary) return runInProcess(args, childEnv, runOptions.input);
       const execaOptions: ExecaOptions = {
         reject: false,
         env: childEnv,
@@ -158,6 +188,48 @@ export async function harness(options: EmulatorOptions = {}): Promise<Harness> {
     },
   };
   return h;
+}
+
+/** A text sink standing for stdout or stderr of a pipe. */
+class TextSink extends Writable {
+  text = '';
+  override _write(chunk: Buffer, _encoding: BufferEncoding, done: () => void): void {
+    this.text += chunk.toString('utf8');
+    done();
+  }
+}
+
+/**
+ * main() in this process over buffers, as a pipe would see it (no terminal):
+ * the same code as the binary without a Node start-up per run.
+ */
+export async function runInProcess(args: string[], env: Record<string, string | undefined>, input?: string): Promise<Run> {
+  const out = new TextSink();
+  const err = new TextSink();
+  const io: IO = {
+    out,
+    err,
+    in: Readable.from(input === undefined ? [] : [input]),
+    outIsTTY: false,
+    errIsTTY: false,
+    inIsTTY: false,
+    color: false,
+    errColor: false,
+    canPrompt: false,
+    ci: isCI(env),
+    env: env as NodeJS.ProcessEnv,
+  };
+  const exitCode = await main(args, { io });
+  // As execa gives a child's output: without its final newline.
+  const stdout = out.text.replace(/\n$/, '');
+  const stderr = err.text.replace(/\n$/, '');
+  return {
+    exitCode,
+    stdout,
+    stderr,
+    json: () => JSON.parse(stdout),
+    errJson: () => JSON.parse(stderr.trim().split('\n').filter(Boolean).pop() ?? ''),
+  };
 }
 
 /** The parent's environment without anything that would change the CLI's behaviour. */
