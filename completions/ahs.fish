@@ -101,7 +101,6 @@ function __fish_ahs_is --argument-names want index
 end
 
 # global options: anywhere on the line
-complete -c ahs -s V -l version -d 'print the version'
 complete -c ahs -s o -l output -x -a 'table json' -d 'output format'
 complete -c ahs -l json -d 'short for --output json'
 complete -c ahs -l dry-run -d 'predict the outcome of a write with the service\'s rules; send nothing'
@@ -110,7 +109,7 @@ complete -c ahs -l no-input -d 'never prompt; a missing value is a usage error'
 complete -c ahs -s q -l quiet -d 'no progress or informational messages'
 complete -c ahs -s v -l verbose -d 'trace HTTP requests and responses on stderr (API key redacted)'
 complete -c ahs -l no-color -d 'no colour (NO_COLOR is honoured too)'
-complete -c ahs -l timeout -r -d 'per-request timeout in seconds'
+complete -c ahs -l timeout -r -d 'time allowed for one request, in seconds'
 complete -c ahs -l retries -r -d 'retries of idempotent reads on network errors and 502/503/504'
 complete -c ahs -l profile -r -d 'profile to use (env AHS_PROFILE)'
 complete -c ahs -l base-url -r -d 'API base URL (env AHS_BASE_URL)'
@@ -119,6 +118,7 @@ complete -c ahs -l domain -r -d 'domain id (env AHS_DOMAIN)'
 complete -c ahs -l env -r -d 'environment id (env AHS_ENV)'
 complete -c ahs -l platform -r -d 'target platform code (env AHS_PLATFORM)'
 complete -c ahs -l user -r -d 'acting user e-mail for createdBy/updatedBy/deletedBy (env AHS_USER)'
+complete -c ahs -s V -l version -d 'print the version'
 complete -c ahs -s h -l help -d 'show help for a command'
 
 # ahs

@@ -12,6 +12,7 @@ import type { Output, Format } from './io/output.js';
 import type { Prompter, Choice } from './io/prompt.js';
 import type { Progress } from './io/progress.js';
 import { Redactor } from './http/redact.js';
+import { globalsOf } from './commands/tree.js';
 import { CancelledError, UsageError } from './errors.js';
 
 export interface NeedOptions<T = string> {
@@ -74,7 +75,7 @@ function once<T>(make: () => Promise<T>): () => Promise<T> {
 }
 
 export async function createContext(command: Command, inputs: ContextInputs): Promise<Context> {
-  const globals = command.optsWithGlobals() as GlobalOptions;
+  const globals = globalsOf(command) as GlobalOptions;
   const { io, signal } = inputs;
   const format: Format = globals.json ? 'json' : (globals.output ?? 'table');
   const redactor = new Redactor();

@@ -35,17 +35,25 @@ export class UsageError extends AhsError {
   }
 }
 
-/** The service answered with an error status. */
+/**
+ * The service answered with an error status. The exit code comes from the
+ * status and what the request named, never from the wording of the title
+ * (the real service words its titles its own way).
+ */
 export class ApiError extends AhsError {
   readonly exitCode: ExitCode;
   constructor(
     readonly status: number,
     readonly body: ErrorBody,
-    /** Set when the command knows the 400 means "the named thing does not exist". */
-    notFound = false,
+    /** A read settled it: the thing named on the command line does not exist (a 400 of a missing collection). */
+    readonly notFound = false,
   ) {
     super(body.title || `the service answered ${status}`);
-    this.exitCode = exitCodeForAnswer(status, body.title, notFound);
+    this.exitCode = exitCodeForStatus(status, notFound);
+  }
+  /** The same answer, known (by a settling read) to mean "the named thing does not exist": exit 4. */
+  asNotFound(): ApiError {
+    return new ApiError(this.status, this.body, true);
   }
   toBody(): ErrorBody {
     return this.body;
@@ -63,6 +71,8 @@ export class ConflictError extends AhsError {
 /** No answer: connection refused, DNS, TLS, timeout. Exit 6. */
 export class NetworkError extends AhsError {
   readonly exitCode = ExitCode.network;
+  /** The request may have reached the service before the answer was lost: a write must be settled with a read. */
+  readonly mayHaveApplied: boolean = false;
   toBody(): ErrorBody {
     return { type: 'urn:ahs:network', title: this.message, status: null, detail: this.message };
   }
@@ -111,15 +121,10 @@ export function exitCodeForStatus(status: number, notFound = false): ExitCode {
   return ExitCode.rejected;
 }
 
-/**
- * The exit code of a service answer (real or predicted by --dry-run). The
- * service answers 400 for a missing collection on most collection endpoints;
- * cli.md wants exit 4 for "the thing you named does not exist".
- */
-export function exitCodeForAnswer(status: number, title: string, notFound = false): ExitCode {
-  return exitCodeForStatus(status, notFound || looksLikeNotFound(title));
-}
-
-function looksLikeNotFound(title: string): boolean {
-  return /\bnot found\b|does not exist/i.test(title);
+/** Something named on the command line does not exist (exit 4), found by a read. */
+export class NotFoundError extends AhsError {
+  readonly exitCode = ExitCode.notFound;
+  toBody(): ErrorBody {
+    return { type: 'urn:ahs:usage', title: this.message, status: null, detail: this.message };
+  }
 }

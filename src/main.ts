@@ -3,13 +3,15 @@
 import { setMaxListeners } from 'node:events';
 import { CommanderError, type Command } from 'commander';
 import { buildProgram } from './program.js';
-import { makeActionFactory } from './commands/lazy.js';
+import type { Runner } from './commands/tree.js';
 import { createContext } from './context.js';
 import { AhsError, CancelledError, ExitCode, UsageError, type ErrorBody } from './errors.js';
 import { systemIO, type IO } from './io/streams.js';
 
 export interface MainOptions {
   io?: IO;
+  /** Runs the parsed command instead of its module (tests of parsing, as gh's runF). */
+  runner?: Runner;
 }
 
 export async function main(argv: string[], options: MainOptions = {}): Promise<number> {
@@ -19,7 +21,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   // to it (bounded by --concurrency), which is not the leak Node warns about.
   setMaxListeners(0, interrupt.signal);
   const stopSignals = trapSignals(interrupt);
-  const program = buildProgram(makeActionFactory((command) => createContext(command, { io, signal: interrupt.signal })));
+  const program = buildProgram(options.runner ?? runCommand({ io, signal: interrupt.signal }));
   // Subcommands copy these settings only when created, so apply them to the
   // whole tree: every commander error (unknown option, missing argument) must
   // come back here as a usage error (exit 2), never as commander's exit(1).
@@ -42,6 +44,22 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   } finally {
     stopSignals();
   }
+}
+
+/**
+ * Loads the command's module, runs it with a fresh context, and executes the
+ * Plan it returns (printing it with --dry-run, sending it otherwise).
+ */
+function runCommand(inputs: { io: IO; signal: AbortSignal }): Runner {
+  return async (leaf, options, command) => {
+    const [module, ctx] = await Promise.all([leaf.load(), createContext(command, inputs)]);
+    try {
+      const plan = await module.run(options, ctx);
+      if (plan) await (await import('./plan/execute.js')).executePlan(plan, ctx);
+    } finally {
+      await ctx.dispose();
+    }
+  };
 }
 
 /** Prints an error once, in the chosen format, and returns its exit code. */

@@ -1,10 +1,10 @@
-// The command tree as the generators see it: built with an action factory that
-// never runs anything.
+// The command tree as the generators see it: built with a runner that never
+// runs anything.
 import type { Command } from 'commander';
 import { buildProgram } from '../program.js';
 
 export function docsProgram(): Command {
-  return buildProgram(() => async () => {
+  return buildProgram(async () => {
     throw new Error('the docs program does not run commands');
   });
 }

@@ -41,7 +41,7 @@ describe('settings resolution', () => {
     const store = openProfileStore({ AHS_CONFIG_DIR: dir });
     await store.put('p', { baseUrl: 'http://profile', domainId: 'pd', envId: 'pe', platform: 'pp', user: 'p@x', apiKey: 'pk' });
     const env = { AHS_DOMAIN: 'ed', AHS_ENV: 'ee', AHS_API_KEY: ' ek ' };
-    const s = resolveSettings({ input: true, color: true, env: 'fe' }, env, store);
+    const s = resolveSettings({ env: 'fe' }, env, store);
     expect(s.profileName).toBe('p');
     expect(s.resolve('envId')).toEqual({ value: 'fe', source: 'flag' });
     expect(s.resolve('domainId')).toEqual({ value: 'ed', source: 'env' });
@@ -53,7 +53,7 @@ describe('settings resolution', () => {
   });
 
   it('has no default platform or env, and names the flag when missing', () => {
-    const s = resolveSettings({ input: true, color: true }, {}, openProfileStore({ AHS_CONFIG_DIR: dir }));
+    const s = resolveSettings({}, {}, openProfileStore({ AHS_CONFIG_DIR: dir }));
     expect(s.get('platform')).toBeUndefined();
     expect(() => s.require('envId')).toThrow(/--env is required.*AHS_ENV/);
   });
@@ -62,8 +62,8 @@ describe('settings resolution', () => {
     const store = openProfileStore({ AHS_CONFIG_DIR: dir });
     await store.put('one', { domainId: '1' });
     await store.put('two', { domainId: '2' });
-    expect(resolveSettings({ input: true, color: true }, { AHS_PROFILE: 'two' }, store).get('domainId')).toBe('2');
-    expect(resolveSettings({ input: true, color: true, profile: 'one' }, { AHS_PROFILE: 'two' }, store).get('domainId')).toBe('1');
-    expect(() => resolveSettings({ input: true, color: true, profile: 'three' }, {}, store)).toThrow(/no profile named "three"/);
+    expect(resolveSettings({}, { AHS_PROFILE: 'two' }, store).get('domainId')).toBe('2');
+    expect(resolveSettings({ profile: 'one' }, { AHS_PROFILE: 'two' }, store).get('domainId')).toBe('1');
+    expect(() => resolveSettings({ profile: 'three' }, {}, store)).toThrow(/no profile named "three"/);
   });
 });

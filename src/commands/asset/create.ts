@@ -1,10 +1,11 @@
-import type { Invocation } from '../lazy.js';
+import type { Invocation } from '../legacy.js';
 import type { Context } from '../../context.js';
 import { assetCreateBody, type Asset } from '../../rules/schemas.js';
 import { allow, decideAssetCreate } from '../../rules/index.js';
-import { printDryRun, validateGiven, validateInput } from '../../dryrun/index.js';
-import { findAsset } from '../../http/resources.js';
-import { renderAsset } from './view.js';
+import { printDryRun } from '../legacy.js';
+import { validateGiven, validateInput } from '../validate.js';
+import { findAsset } from '../../service/assets.js';
+import { renderAsset } from '../../io/views/assets.js';
 
 interface Options {
   name?: string;

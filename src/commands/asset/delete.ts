@@ -1,10 +1,11 @@
-import type { Invocation } from '../lazy.js';
+import type { Invocation } from '../legacy.js';
 import type { Context } from '../../context.js';
 import { decideAssetDelete } from '../../rules/index.js';
 import { deleteBody } from '../../rules/schemas.js';
-import { printDryRun, validateInput } from '../../dryrun/index.js';
-import { getAsset } from '../../http/resources.js';
-import { askAssetId } from './pick.js';
+import { printDryRun } from '../legacy.js';
+import { validateInput } from '../validate.js';
+import { getAsset } from '../../service/assets.js';
+import { askAssetId } from '../../service/pick-asset.js';
 
 export async function run({ args }: Invocation, ctx: Context): Promise<void> {
   const assetId = await askAssetId(ctx, args[0], 'Asset to delete');

@@ -1,8 +1,8 @@
-import type { Invocation } from '../lazy.js';
+import type { Invocation } from '../legacy.js';
 import type { Context } from '../../context.js';
-import { getAsset } from '../../http/resources.js';
-import { renderAsset } from './view.js';
-import { askAssetId } from './pick.js';
+import { getAsset } from '../../service/assets.js';
+import { renderAsset } from '../../io/views/assets.js';
+import { askAssetId } from '../../service/pick-asset.js';
 
 export async function run({ args }: Invocation, ctx: Context): Promise<void> {
   const assetId = await askAssetId(ctx, args[0]);

@@ -1,6 +1,6 @@
 import { Option } from 'commander';
-import type { RegisterGroup } from '../lazy.js';
-import { pagingOptions } from '../../program.js';
+import type { RegisterGroup } from '../legacy.js';
+import { pagingOptions } from '../legacy.js';
 
 export const registerAsset: RegisterGroup = (program, action) => {
   const asset = program.command('asset').description('virtual assets: create, read, update, delete, deployment status, undeploy');
@@ -62,3 +62,5 @@ export const registerAsset: RegisterGroup = (program, action) => {
 function numberish(value: string): number | string {
   return /^-?\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : value;
 }
+
+export const asset = { kind: 'legacy', register: registerAsset } as const;

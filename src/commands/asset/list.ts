@@ -1,8 +1,8 @@
-import type { Invocation } from '../lazy.js';
+import type { Invocation } from '../legacy.js';
 import type { Context } from '../../context.js';
 import { listPages, pageFooter } from '../../http/paging.js';
 import type { Asset } from '../../rules/schemas.js';
-import { assetColumns } from './view.js';
+import { assetColumns } from '../../io/views/assets.js';
 
 interface Options {
   page?: number;

@@ -2,14 +2,14 @@
 // OFFLINE records unless asked). json: one list envelope of asset-url
 // entries; terminal: a platform x environment matrix; pipe: one row per record.
 import Table from 'cli-table3';
-import type { Invocation } from '../lazy.js';
+import type { Invocation } from '../legacy.js';
 import type { Context } from '../../context.js';
 import { listEnvelope } from '../../io/output.js';
-import { listRecords } from '../../http/resources.js';
+import { listRecords } from '../../service/assets.js';
 import type { AssetUrl } from '../../rules/schemas.js';
 import type { DeploymentState } from '../../rules/index.js';
-import { recordColumns } from './view.js';
-import { askAssetId } from './pick.js';
+import { recordColumns } from '../../io/views/assets.js';
+import { askAssetId } from '../../service/pick-asset.js';
 
 interface Options {
   state?: DeploymentState;

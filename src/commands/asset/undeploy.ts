@@ -1,12 +1,13 @@
 // Removes every version's deployment record for the given platforms in one
 // environment (there is no per-version undeploy).
-import type { Invocation } from '../lazy.js';
+import type { Invocation } from '../legacy.js';
 import type { Context } from '../../context.js';
 import { decideAssetUndeploy } from '../../rules/index.js';
 import { undeployBody } from '../../rules/schemas.js';
-import { printDryRun, validateInput } from '../../dryrun/index.js';
-import { getAsset, listRecords } from '../../http/resources.js';
-import { askAssetId, askEnv } from './pick.js';
+import { printDryRun } from '../legacy.js';
+import { validateInput } from '../validate.js';
+import { getAsset, listRecords } from '../../service/assets.js';
+import { askAssetId, askEnv } from '../../service/pick-asset.js';
 
 export async function run({ args }: Invocation, ctx: Context): Promise<void> {
   const assetId = await askAssetId(ctx, args[0], 'Asset to undeploy');

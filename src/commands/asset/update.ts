@@ -1,12 +1,13 @@
-import type { Invocation } from '../lazy.js';
+import type { Invocation } from '../legacy.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { assetUpdateBody, type Asset } from '../../rules/schemas.js';
 import { allow } from '../../rules/index.js';
-import { printDryRun, validateInput } from '../../dryrun/index.js';
-import { getAsset } from '../../http/resources.js';
-import { renderAsset } from './view.js';
-import { askAssetId } from './pick.js';
+import { printDryRun } from '../legacy.js';
+import { validateInput } from '../validate.js';
+import { getAsset } from '../../service/assets.js';
+import { renderAsset } from '../../io/views/assets.js';
+import { askAssetId } from '../../service/pick-asset.js';
 
 interface Options {
   name?: string;

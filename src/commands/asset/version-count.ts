@@ -1,6 +1,6 @@
-import type { Invocation } from '../lazy.js';
+import type { Invocation } from '../legacy.js';
 import type { Context } from '../../context.js';
-import { askAssetId } from './pick.js';
+import { askAssetId } from '../../service/pick-asset.js';
 
 interface Options {
   active?: boolean;

@@ -2,12 +2,13 @@
 // The target environment is the API key's scope; a domain-wide key names it
 // in the body (envId). Naming another environment than a scoped key's is the
 // service's 403, which we explain.
-import type { Invocation } from '../lazy.js';
+import type { Invocation } from '../legacy.js';
 import type { Context } from '../../context.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { decideCollectionDeploy, decideCollectionReconcile, resolveCollectionDeployEnv, type Decision, type CollectionDeploymentState } from '../../rules/index.js';
-import { printDryRun } from '../../dryrun/index.js';
-import { actingUser, collectionArg, currentOf, readSnapshot, vcPath } from '../collection/shared.js';
+import { printDryRun } from '../legacy.js';
+import { currentOf, readSnapshot, vcPath } from '../../service/collections.js';
+import { actingUser, collectionArg } from '../../service/pick-collection.js';
 
 interface Opts {
   state: 'LIVE' | 'OFFLINE';

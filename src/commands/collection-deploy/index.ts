@@ -1,6 +1,6 @@
 // `ahs collection-deploy COLLECTION_ID [--state LIVE|OFFLINE] [--idempotent] | --reconcile`
 import { Option } from 'commander';
-import type { RegisterGroup } from '../lazy.js';
+import type { RegisterGroup } from '../legacy.js';
 
 export const registerCollectionDeploy: RegisterGroup = (program, action) => {
   program
@@ -16,3 +16,5 @@ export const registerCollectionDeploy: RegisterGroup = (program, action) => {
     )
     .action(action(() => import('./deploy.js')));
 };
+
+export const collectionDeploy = { kind: 'legacy', register: registerCollectionDeploy } as const;

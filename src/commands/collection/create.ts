@@ -1,10 +1,14 @@
+import { given } from '../legacy.js';
 // ahs collection create COLLECTION_ID --name N --allowed-types CODE[,CODE...] [...]
-import type { Invocation } from '../lazy.js';
+import type { Invocation } from '../legacy.js';
 import type { Context } from '../../context.js';
 import { decideCollectionCreate } from '../../rules/index.js';
 import { collectionCreateBody, type Collection } from '../../rules/schemas.js';
-import { printDryRun, validateGiven, validateInput } from '../../dryrun/index.js';
-import { actingUser, currentOf, given, readSnapshot, renderCollection } from './shared.js';
+import { printDryRun } from '../legacy.js';
+import { validateGiven, validateInput } from '../validate.js';
+import { currentOf, readSnapshot } from '../../service/collections.js';
+import { actingUser } from '../../service/pick-collection.js';
+import { renderCollection } from '../../io/views/collections.js';
 
 interface Opts {
   name?: string;

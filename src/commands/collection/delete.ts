@@ -1,9 +1,10 @@
 // ahs collection delete COLLECTION_ID: soft delete (must not be Live anywhere).
-import type { Invocation } from '../lazy.js';
+import type { Invocation } from '../legacy.js';
 import type { Context } from '../../context.js';
 import { decideCollectionDelete } from '../../rules/index.js';
-import { printDryRun } from '../../dryrun/index.js';
-import { actingUser, collectionArg, currentOf, readSnapshot, vcPath } from './shared.js';
+import { printDryRun } from '../legacy.js';
+import { currentOf, readSnapshot, vcPath } from '../../service/collections.js';
+import { actingUser, collectionArg } from '../../service/pick-collection.js';
 
 export async function run({ args }: Invocation, ctx: Context): Promise<void> {
   const collectionId = await collectionArg(ctx, args[0]);

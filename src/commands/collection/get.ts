@@ -1,8 +1,10 @@
 // ahs collection get COLLECTION_ID
-import type { Invocation } from '../lazy.js';
+import type { Invocation } from '../legacy.js';
 import type { Context } from '../../context.js';
 import type { Collection } from '../../rules/schemas.js';
-import { collectionArg, renderCollection, vcPath } from './shared.js';
+import { vcPath } from '../../service/collections.js';
+import { collectionArg } from '../../service/pick-collection.js';
+import { renderCollection } from '../../io/views/collections.js';
 
 export async function run({ args }: Invocation, ctx: Context): Promise<void> {
   const collectionId = await collectionArg(ctx, args[0], { includeDeleted: true });

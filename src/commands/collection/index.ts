@@ -1,7 +1,7 @@
 // `ahs collection ...`: flags only; each verb's logic loads when it runs.
 import { Option } from 'commander';
-import type { RegisterGroup } from '../lazy.js';
-import { pagingOptions, parseCount, parsePositiveInt } from '../../program.js';
+import type { RegisterGroup } from '../legacy.js';
+import { pagingOptions, parseCount, parsePositiveInt } from '../legacy.js';
 
 export const registerCollection: RegisterGroup = (program, action) => {
   const group = program
@@ -94,3 +94,5 @@ export const registerCollection: RegisterGroup = (program, action) => {
     .argument('[COLLECTION_ID]')
     .action(action(() => import('./undeploy.js')));
 };
+
+export const collection = { kind: 'legacy', register: registerCollection } as const;

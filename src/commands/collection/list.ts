@@ -1,5 +1,5 @@
 // ahs collection list [--page N] [--page-size N] [--all] [--deleted|--no-deleted]
-import type { Invocation } from '../lazy.js';
+import type { Invocation } from '../legacy.js';
 import type { Context } from '../../context.js';
 import type { Collection } from '../../rules/schemas.js';
 import { listPages, pageFooter } from '../../http/paging.js';

@@ -1,11 +1,13 @@
 // ahs collection purge COLLECTION_ID: irreversible. Says what goes (the
 // deployment records in every environment, the items only this collection
 // held) before asking.
-import type { Invocation } from '../lazy.js';
+import type { Invocation } from '../legacy.js';
 import type { Context } from '../../context.js';
 import { decideCollectionPurge } from '../../rules/index.js';
-import { printDryRun } from '../../dryrun/index.js';
-import { actingUser, collectionArg, currentOf, itemParents, NotFoundError, readSnapshot, vcPath } from './shared.js';
+import { printDryRun } from '../legacy.js';
+import { currentOf, itemParents, readSnapshot, vcPath } from '../../service/collections.js';
+import { actingUser, collectionArg } from '../../service/pick-collection.js';
+import { NotFoundError } from '../../errors.js';
 
 export async function run({ args }: Invocation, ctx: Context): Promise<void> {
   const collectionId = await collectionArg(ctx, args[0], { includeDeleted: true, message: 'Collection to purge' });

@@ -1,9 +1,11 @@
 // ahs collection status COLLECTION_ID: per environment, the live, offline and
 // undeployed items.
-import type { Invocation } from '../lazy.js';
+import type { Invocation } from '../legacy.js';
 import type { Context } from '../../context.js';
 import type { CollectionDeploymentStatus } from '../../rules/schemas.js';
-import { collectionArg, deploymentsFrom, NotFoundError, readCollection, readDeploymentStatus } from './shared.js';
+import { deploymentsFrom, readCollection, readDeploymentStatus } from '../../service/collections.js';
+import { collectionArg } from '../../service/pick-collection.js';
+import { NotFoundError } from '../../errors.js';
 
 export async function run({ args }: Invocation, ctx: Context): Promise<void> {
   const collectionId = await collectionArg(ctx, args[0]);

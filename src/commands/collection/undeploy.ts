@@ -1,11 +1,12 @@
 // ahs collection undeploy COLLECTION_ID --env E: removes the Live record
 // there; only a fresh deploy makes it Live again.
-import type { Invocation } from '../lazy.js';
+import type { Invocation } from '../legacy.js';
 import type { Context } from '../../context.js';
 import { decideCollectionUndeploy } from '../../rules/index.js';
-import { printDryRun } from '../../dryrun/index.js';
-import { actingUser, collectionArg, currentOf, readSnapshot, vcPath } from './shared.js';
-import { liveEnvArg } from './url.js';
+import { printDryRun } from '../legacy.js';
+import { currentOf, readSnapshot, vcPath } from '../../service/collections.js';
+import { actingUser, collectionArg } from '../../service/pick-collection.js';
+import { liveEnvArg } from '../../service/pick-collection.js';
 
 export async function run({ args }: Invocation, ctx: Context): Promise<void> {
   const collectionId = await collectionArg(ctx, args[0]);

@@ -1,15 +1,21 @@
+import { given } from '../legacy.js';
 // ahs collection update COLLECTION_ID [updatable fields] [--from-json FILE]
 // Refuses, before sending, what the service will not take: the permanent
 // fields, assetItems, deleted, and a maxAssets below the current item count.
 import { readFile } from 'node:fs/promises';
 import { text } from 'node:stream/consumers';
-import type { Invocation } from '../lazy.js';
+import type { Invocation } from '../legacy.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { COLLECTION_REFUSED_UPDATE_FIELDS, decideCollectionUpdate, type Decision } from '../../rules/index.js';
 import { collectionUpdateBody, type Collection } from '../../rules/schemas.js';
-import { DryRunRejection, printDryRun, validateInput } from '../../dryrun/index.js';
-import { actingUser, collectionArg, currentOf, given, NotFoundError, readSnapshot, renderCollection, vcPath } from './shared.js';
+import { printDryRun } from '../legacy.js';
+import { validateInput } from '../validate.js';
+import { DryRunRejection } from '../../plan/dryrun.js';
+import { currentOf, readSnapshot, vcPath } from '../../service/collections.js';
+import { actingUser, collectionArg } from '../../service/pick-collection.js';
+import { renderCollection } from '../../io/views/collections.js';
+import { NotFoundError } from '../../errors.js';
 
 interface Opts {
   name?: string;

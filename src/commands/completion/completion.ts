@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { generateCompletion, type Shell } from '../../docs/completion.js';
 import { describeCommand } from '../../docs/model.js';
-import type { Invocation } from '../lazy.js';
+import type { Invocation } from '../legacy.js';
 
 export async function run({ args, command }: Invocation, ctx: Context): Promise<void> {
   let root: Command = command;

@@ -1,6 +1,6 @@
 import { Argument } from 'commander';
 import { SHELLS } from '../../docs/shells.js';
-import type { RegisterGroup } from '../lazy.js';
+import type { RegisterGroup } from '../legacy.js';
 
 export const registerCompletion: RegisterGroup = (program, action) => {
   program
@@ -12,3 +12,5 @@ export const registerCompletion: RegisterGroup = (program, action) => {
     .addArgument(new Argument('<shell>', 'shell to complete for').choices(SHELLS))
     .action(action(() => import('./completion.js')));
 };
+
+export const completion = { kind: 'legacy', register: registerCompletion } as const;

@@ -1,13 +1,22 @@
-import { Option } from 'commander';
-import type { RegisterGroup } from '../lazy.js';
+// `ahs deploy`: one version LIVE or OFFLINE on one channel.
+import { arg, command, defineCommand, flag } from '../define.js';
 
-export const registerDeploy: RegisterGroup = (program, action) => {
-  program
-    .command('deploy')
-    .description('deploy a version LIVE or OFFLINE on one channel (asset, --platform, --env)')
-    .argument('[ASSET_ID]', 'asset id (picked from a list in a terminal)')
-    .argument('[VERSION_ID]', 'version id, e.g. IOS3 (picked from a list in a terminal)')
-    .addOption(new Option('--state <state>', 'target state').choices(['LIVE', 'OFFLINE']).default('LIVE'))
-    .option('--idempotent', 'already in the target state: say so, send nothing, exit 0')
-    .action(action(() => import('./deploy.js')));
-};
+export const deploySpec = defineCommand({
+  name: 'deploy',
+  summary: 'deploy a version LIVE or OFFLINE on one channel (asset, --platform, --env)',
+  args: {
+    assetId: arg.optional('ASSET_ID', 'asset id (picked from a list in a terminal)'),
+    versionId: arg.optional('VERSION_ID', 'version id, e.g. IOS3 (picked from a list in a terminal)'),
+  },
+  flags: {
+    state: flag.choiceOr('state', ['LIVE', 'OFFLINE'], 'LIVE', 'target state'),
+    idempotent: flag.bool('already in the target state: say so, send nothing, exit 0'),
+  },
+  examples: [
+    'ahs deploy my-bundle IOS3 --platform ios --env staging',
+    '# take a version off the channel, and succeed on a CI re-run',
+    'ahs deploy my-bundle IOS2 --platform ios --env prod --state OFFLINE --idempotent',
+  ],
+});
+
+export const deploy = command(deploySpec, () => import('./deploy.js'));

@@ -1,6 +1,6 @@
 // `ahs emulator start`: flags only; the server loads when the command runs.
 import { InvalidArgumentError } from 'commander';
-import type { RegisterGroup } from '../lazy.js';
+import type { RegisterGroup } from '../legacy.js';
 
 function parsePort(value: string): number {
   const port = Number(value);
@@ -25,3 +25,5 @@ export const registerEmulator: RegisterGroup = (program, action) => {
     )
     .action(action(() => import('./start.js')));
 };
+
+export const emulator = { kind: 'legacy', register: registerEmulator } as const;

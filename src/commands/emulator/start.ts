@@ -3,7 +3,7 @@
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { FixtureError, startEmulator, type Fixture, type RunningEmulator } from '../../emulator/index.js';
-import type { Invocation } from '../lazy.js';
+import type { Invocation } from '../legacy.js';
 
 interface StartOptions {
   host: string;

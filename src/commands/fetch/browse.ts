@@ -8,8 +8,8 @@ import { UsageError } from '../../errors.js';
 import { fetchAll } from '../../http/paging.js';
 import type { Collection, Item } from '../../rules/schemas.js';
 import { formatBytes } from '../../io/progress.js';
-import { listItems } from '../collection/shared.js';
-import { liveEnvs } from '../collection/url.js';
+import { listItems } from '../../service/collections.js';
+import { liveEnvs } from '../../service/pick-collection.js';
 
 export interface PickChoice<T> {
   name: string;

@@ -8,7 +8,7 @@
 // (src/transfer/download.ts).
 import { mkdir, rmdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import type { Invocation } from '../lazy.js';
+import type { Invocation } from '../legacy.js';
 import type { Context } from '../../context.js';
 import { ApiClient } from '../../http/client.js';
 import { ApiError, CancelledError, PartialFailureError, UsageError } from '../../errors.js';
@@ -16,8 +16,10 @@ import { deliveryDocument, type DeliveryDocument, type DeliveryEntry, type Item 
 import { downloadAll, DEFAULT_CONCURRENCY, type DownloadSummary, type DownloadTask } from '../../transfer/download.js';
 import { NameAllocator, safeFileName, UnsafePathError } from '../../transfer/safe-name.js';
 import { createMultiProgress, formatBytes } from '../../io/progress.js';
-import { collectionArg, listItems, NotFoundError, vcPath } from '../collection/shared.js';
-import { liveEnvArg } from '../collection/url.js';
+import { listItems, vcPath } from '../../service/collections.js';
+import { collectionArg } from '../../service/pick-collection.js';
+import { NotFoundError } from '../../errors.js';
+import { liveEnvArg } from '../../service/pick-collection.js';
 
 interface Opts {
   url?: string;

@@ -1,6 +1,6 @@
 // `ahs fetch`: download a deployed collection's items (or browse, in a terminal).
-import type { RegisterGroup } from '../lazy.js';
-import { parsePositiveInt } from '../../program.js';
+import type { RegisterGroup } from '../legacy.js';
+import { parsePositiveInt } from '../legacy.js';
 
 export const registerFetch: RegisterGroup = (program, action) => {
   program
@@ -19,3 +19,5 @@ export const registerFetch: RegisterGroup = (program, action) => {
     )
     .action(action(() => import('./fetch.js')));
 };
+
+export const fetch = { kind: 'legacy', register: registerFetch } as const;

@@ -1,8 +1,10 @@
 // ahs item get COLLECTION_ID ITEM_ID
-import type { Invocation } from '../lazy.js';
+import type { Invocation } from '../legacy.js';
 import type { Context } from '../../context.js';
 import type { Item } from '../../rules/schemas.js';
-import { collectionArg, itemArg, renderItem, vcPath } from '../collection/shared.js';
+import { vcPath } from '../../service/collections.js';
+import { collectionArg, itemArg } from '../../service/pick-collection.js';
+import { renderItem } from '../../io/views/collections.js';
 
 export async function run({ args }: Invocation, ctx: Context): Promise<void> {
   const collectionId = await collectionArg(ctx, args[0]);

@@ -1,6 +1,6 @@
 // `ahs item ...`: flags only; each verb's logic loads when it runs.
-import type { RegisterGroup } from '../lazy.js';
-import { pagingOptions, parsePositiveInt } from '../../program.js';
+import type { RegisterGroup } from '../legacy.js';
+import { pagingOptions, parsePositiveInt } from '../legacy.js';
 
 export const registerItem: RegisterGroup = (program, action) => {
   const group = program.command('item').description('items: the files inside a collection');
@@ -37,3 +37,5 @@ export const registerItem: RegisterGroup = (program, action) => {
     .argument('[ITEM_ID]')
     .action(action(() => import('./remove.js')));
 };
+
+export const item = { kind: 'legacy', register: registerItem } as const;

@@ -1,10 +1,12 @@
 // ahs item list COLLECTION_ID [--since DATE] [--until DATE] [--page N] [--page-size N] [--all]
-import type { Invocation } from '../lazy.js';
+import type { Invocation } from '../legacy.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { Item } from '../../rules/schemas.js';
 import { listPages, pageFooter } from '../../http/paging.js';
-import { collectionArg, itemColumns, vcPath } from '../collection/shared.js';
+import { vcPath } from '../../service/collections.js';
+import { collectionArg } from '../../service/pick-collection.js';
+import { itemColumns } from '../../io/views/collections.js';
 
 interface Opts {
   since?: string;

@@ -1,12 +1,13 @@
 // ahs item remove COLLECTION_ID ITEM_ID: detaches the item; if this was its
 // only collection, it is gone for good.
-import type { Invocation } from '../lazy.js';
+import type { Invocation } from '../legacy.js';
 import type { Context } from '../../context.js';
 import { ApiError } from '../../errors.js';
 import { decideItemRemove, type ItemParents } from '../../rules/index.js';
 import type { Item } from '../../rules/schemas.js';
-import { printDryRun } from '../../dryrun/index.js';
-import { actingUser, collectionArg, currentOf, itemArg, readCollection, readSnapshot, vcPath } from '../collection/shared.js';
+import { printDryRun } from '../legacy.js';
+import { currentOf, readCollection, readSnapshot, vcPath } from '../../service/collections.js';
+import { actingUser, collectionArg, itemArg } from '../../service/pick-collection.js';
 
 export async function run({ args }: Invocation, ctx: Context): Promise<void> {
   const collectionId = await collectionArg(ctx, args[0]);

@@ -1,18 +1,21 @@
 // ahs item upload COLLECTION_ID FILE... --type CODE [--name N] [--concurrency N]
+import { oldDryRunDocument } from '../legacy.js';
 // Files go up concurrently (bounded), each streamed from disk with progress;
 // a file the service rejects does not stop the others, and the exit code says
 // that some failed. JSON: {uploaded: [item...], failed: [{file, error}]}.
 import { stat } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
-import type { Invocation } from '../lazy.js';
+import type { Invocation } from '../legacy.js';
 import type { Context } from '../../context.js';
 import { AhsError, CancelledError, ExitCode, PartialFailureError, UsageError, type ErrorBody } from '../../errors.js';
 import { decideItemAdd, OTHER_ASSET_TYPE, type CollectionSnapshot } from '../../rules/index.js';
 import { LIMITS, itemUploadFields, type Item } from '../../rules/schemas.js';
-import { dryRunDocument, DryRunRejection, validateInput } from '../../dryrun/index.js';
+import { validateInput } from '../validate.js';
+import { DryRunRejection } from '../../plan/dryrun.js';
 import { prepareMultipart } from '../../transfer/upload.js';
 import { createMultiProgress, formatBytes } from '../../io/progress.js';
-import { actingUser, collectionArg, currentOf, readCollection, readSnapshot, vcPath } from '../collection/shared.js';
+import { currentOf, readCollection, readSnapshot, vcPath } from '../../service/collections.js';
+import { actingUser, collectionArg } from '../../service/pick-collection.js';
 
 interface Opts {
   type?: string;
@@ -160,7 +163,7 @@ async function dryRun(
   let snapshot: CollectionSnapshot | undefined = view.snapshot;
   const docs = files.map((file, index) => {
     const decision = decideItemAdd(collectionId, snapshot, { assetType: fields[index]!.assetType as string, allowedAssetTypes: allowed });
-    const doc = dryRunDocument({
+    const doc = oldDryRunDocument({
       request: { method: 'POST', path, body: { ...fields[index], assetFile: `@${file} (${sizes[index]} bytes)` } },
       current: currentOf(view),
       decision,

@@ -1,6 +1,6 @@
 // Asks the service whether the key is accepted: a cheap read of the domain's
 // asset list (pageSize 1). 403 means refused (exit 3).
-import type { Invocation } from '../lazy.js';
+import type { Invocation } from '../legacy.js';
 import type { Context } from '../../context.js';
 import { resolveSettings } from '../../config/settings.js';
 import { UsageError } from '../../errors.js';

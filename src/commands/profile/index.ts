@@ -1,4 +1,4 @@
-import type { RegisterGroup } from '../lazy.js';
+import type { RegisterGroup } from '../legacy.js';
 
 export const registerProfile: RegisterGroup = (program, action) => {
   const profile = program
@@ -25,3 +25,5 @@ export const registerProfile: RegisterGroup = (program, action) => {
     .argument('[NAME]', 'profile name (default: the one in use)')
     .action(action(() => import('./check.js')));
 };
+
+export const profile = { kind: 'legacy', register: registerProfile } as const;

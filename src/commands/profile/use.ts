@@ -1,4 +1,4 @@
-import type { Invocation } from '../lazy.js';
+import type { Invocation } from '../legacy.js';
 import type { Context } from '../../context.js';
 import { pickProfile } from './pick.js';
 

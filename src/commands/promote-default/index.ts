@@ -1,4 +1,4 @@
-import type { RegisterGroup } from '../lazy.js';
+import type { RegisterGroup } from '../legacy.js';
 
 export const registerPromoteDefault: RegisterGroup = (program, action) => {
   program
@@ -11,3 +11,5 @@ export const registerPromoteDefault: RegisterGroup = (program, action) => {
     .option('--idempotent', 'already the Default: say so, send nothing, exit 0')
     .action(action(() => import('./promote.js')));
 };
+
+export const promoteDefault = { kind: 'legacy', register: registerPromoteDefault } as const;

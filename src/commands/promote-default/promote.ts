@@ -1,11 +1,12 @@
 // The promotion dance: read the channel's Default, send DEFAULT with
+import { oldDryRunDocument } from '../legacy.js';
 // currentVersionId + currentAssetIntent=LIVE when there is one, and on a 409
 // (the pointer moved) or the stale-read 400 read again and retry, a bounded
 // number of times. --make-live deploys an OFFLINE/undeployed version LIVE
 // first; --expect-current is a compare-and-set (exit 5, nothing written);
 // --idempotent turns "already the Default" into success (checked first).
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Invocation } from '../lazy.js';
+import type { Invocation } from '../legacy.js';
 import type { Context } from '../../context.js';
 import { ConflictError } from '../../errors.js';
 import {
@@ -17,14 +18,15 @@ import {
   type DeploymentState,
 } from '../../rules/index.js';
 import { deployBody, type DeployBody } from '../../rules/schemas.js';
-import { printDryRun, validateInput, dryRunDocument } from '../../dryrun/index.js';
+import { printDryRun } from '../legacy.js';
+import { validateInput } from '../validate.js';
 import { fetchAll } from '../../http/paging.js';
-import { listAllVersions, listRecords, readChannel } from '../../http/resources.js';
+import { listAllVersions, listRecords, readChannel } from '../../service/assets.js';
 import { isApiError } from '../../http/client.js';
 import type { Asset } from '../../rules/schemas.js';
 import type { Choice } from '../../io/prompt.js';
-import { renderDeployment, type DeployResponse } from '../deploy/view.js';
-import { deployableVersion } from '../deploy/version-check.js';
+import { renderDeployment, type DeployResponse } from '../../io/views/deploy.js';
+import { deployableVersion } from '../../service/assets.js';
 
 interface Options {
   makeLive?: boolean;
@@ -118,11 +120,11 @@ export async function run({ args, opts }: Invocation<Options>, ctx: Context): Pr
       await printDryRun(ctx, { request: { method: 'POST', path, query, body }, current: state ?? null, decision: missing });
       return;
     }
-    const prior: ReturnType<typeof dryRunDocument>[] = [];
+    const prior: ReturnType<typeof oldDryRunDocument>[] = [];
     let simulated = channel;
     if (needsLive) {
       const live = decideVersionDeploy(channel, { versionId, ...liveBody });
-      prior.push(dryRunDocument({ request: { method: 'POST', path, query, body: liveBody }, current: state ?? null, decision: live }));
+      prior.push(oldDryRunDocument({ request: { method: 'POST', path, query, body: liveBody }, current: state ?? null, decision: live }));
       if (!live.ok) {
         await printDryRun(ctx, { request: { method: 'POST', path, query, body: liveBody }, current: state ?? null, decision: live, notes: ['--make-live: the LIVE deploy would fail'] });
         return;

@@ -1,9 +1,9 @@
-import type { Invocation } from '../lazy.js';
+import type { Invocation } from '../legacy.js';
 import type { Context } from '../../context.js';
 import { decideVersionDelete } from '../../rules/index.js';
-import { printDryRun } from '../../dryrun/index.js';
-import { getVersion, listRecords } from '../../http/resources.js';
-import { askAssetId, askVersionId } from '../asset/pick.js';
+import { printDryRun } from '../legacy.js';
+import { getVersion, listRecords } from '../../service/assets.js';
+import { askAssetId, askVersionId } from '../../service/pick-asset.js';
 
 export async function run({ args }: Invocation, ctx: Context): Promise<void> {
   const assetId = await askAssetId(ctx, args[0]);

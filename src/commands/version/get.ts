@@ -1,8 +1,8 @@
-import type { Invocation } from '../lazy.js';
+import type { Invocation } from '../legacy.js';
 import type { Context } from '../../context.js';
-import { getVersion } from '../../http/resources.js';
-import { renderVersion } from '../asset/view.js';
-import { askAssetId, askVersionId } from '../asset/pick.js';
+import { getVersion } from '../../service/assets.js';
+import { renderVersion } from '../../io/views/assets.js';
+import { askAssetId, askVersionId } from '../../service/pick-asset.js';
 
 export async function run({ args }: Invocation, ctx: Context): Promise<void> {
   const assetId = await askAssetId(ctx, args[0]);

@@ -1,5 +1,5 @@
-import type { RegisterGroup } from '../lazy.js';
-import { pagingOptions } from '../../program.js';
+import type { RegisterGroup } from '../legacy.js';
+import { pagingOptions } from '../legacy.js';
 
 export const registerVersion: RegisterGroup = (program, action) => {
   const version = program.command('version').description('versions of a virtual asset: upload, read, list, delete, deployed URLs');
@@ -27,3 +27,5 @@ export const registerVersion: RegisterGroup = (program, action) => {
     .argument('[VERSION_ID]', 'version id, e.g. IOS3 (picked from a list in a terminal)')
     .action(action(() => import('./urls.js')));
 };
+
+export const version = { kind: 'legacy', register: registerVersion } as const;

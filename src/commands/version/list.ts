@@ -1,9 +1,9 @@
-import type { Invocation } from '../lazy.js';
+import type { Invocation } from '../legacy.js';
 import type { Context } from '../../context.js';
 import { listPages, pageFooter } from '../../http/paging.js';
 import type { Version } from '../../rules/schemas.js';
-import { versionColumns } from '../asset/view.js';
-import { askAssetId } from '../asset/pick.js';
+import { versionColumns } from '../../io/views/assets.js';
+import { askAssetId } from '../../service/pick-asset.js';
 
 interface Options {
   page?: number;

@@ -1,15 +1,16 @@
 // Streams the file as multipart (assetFile), progress on stderr.
-import type { Invocation } from '../lazy.js';
+import type { Invocation } from '../legacy.js';
 import type { Context } from '../../context.js';
 import { allow } from '../../rules/index.js';
 import { nextVersionId } from '../../rules/assets.js';
 import { versionUploadFields, type Version } from '../../rules/schemas.js';
-import { printDryRun, validateGiven, validateInput } from '../../dryrun/index.js';
-import { getAsset, listAllVersions } from '../../http/resources.js';
+import { printDryRun } from '../legacy.js';
+import { validateGiven, validateInput } from '../validate.js';
+import { getAsset, listAllVersions } from '../../service/assets.js';
 import { prepareMultipart } from '../../transfer/upload.js';
 import { formatBytes } from '../../io/progress.js';
-import { renderVersion } from '../asset/view.js';
-import { askAssetId } from '../asset/pick.js';
+import { renderVersion } from '../../io/views/assets.js';
+import { askAssetId } from '../../service/pick-asset.js';
 
 interface Options {
   name?: string;

@@ -1,9 +1,9 @@
-import type { Invocation } from '../lazy.js';
+import type { Invocation } from '../legacy.js';
 import type { Context } from '../../context.js';
 import type { Envelope } from '../../http/paging.js';
 import type { AssetUrl } from '../../rules/schemas.js';
-import { recordColumns } from '../asset/view.js';
-import { askAssetId, askEnv, askVersionId } from '../asset/pick.js';
+import { recordColumns } from '../../io/views/assets.js';
+import { askAssetId, askEnv, askVersionId } from '../../service/pick-asset.js';
 
 export async function run({ args }: Invocation, ctx: Context): Promise<void> {
   const assetId = await askAssetId(ctx, args[0]);

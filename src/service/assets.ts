@@ -1,11 +1,12 @@
-// Typed reads shared by the asset, version, deploy and promote-default
-// commands (and usable by part 2): the asset, its versions, and every
-// deployment record of an asset (OFFLINE included: the API hides OFFLINE
-// records unless the `state` filter asks for them).
-import type { ApiClient } from './client.js';
-import { fetchAll } from './paging.js';
+// Reads of assets, versions and deployment records turned into the rules'
+// snapshots, shared by the asset, version, deploy and promote-default
+// commands: the asset, its versions, and every deployment record of an asset
+// (OFFLINE included: the API hides OFFLINE records unless the `state` filter
+// asks for them).
+import { isApiError, type ApiClient } from '../http/client.js';
+import { fetchAll } from '../http/paging.js';
 import type { Asset, AssetUrl, Version } from '../rules/schemas.js';
-import type { ChannelSnapshot, DeploymentState } from '../rules/index.js';
+import { reject, type ChannelSnapshot, type DeploymentState, type Rejection } from '../rules/index.js';
 
 export function assetPath(api: ApiClient, assetId: string, ...rest: string[]): string {
   return api.path('va', assetId, ...rest);
@@ -79,4 +80,21 @@ export async function readChannel(api: ApiClient, assetId: string, platform: str
 
 export function currentDefault(channel: ChannelSnapshot): string | undefined {
   return Object.entries(channel.records).find(([, state]) => state === 'DEFAULT')?.[0];
+}
+
+/**
+ * The deploy endpoint's 404 for a version that is missing, inactive, or of
+ * another platform, as a dry-run Rejection with the service's wording, so the
+ * predicted error body equals the real one; undefined when it is deployable.
+ */
+export async function deployableVersion(api: ApiClient, assetId: string, versionId: string, platform: string): Promise<Rejection | undefined> {
+  let version: Version | undefined;
+  try {
+    version = await getVersion(api, assetId, versionId);
+  } catch (error) {
+    if (!isApiError(error, 404)) throw error;
+  }
+  if (version && version.active && version.targetPlatform === platform) return undefined;
+  const other = version && version.targetPlatform !== platform ? ` (it is a ${version.targetPlatform} version)` : '';
+  return reject(404, `Version ${versionId} not found for platform ${platform} under Virtual Asset ${assetId}${other}`);
 }

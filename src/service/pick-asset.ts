@@ -2,12 +2,12 @@
 // deploy: in a terminal they are picked from lists read from the service;
 // without one (CI, --no-input, a pipe) they stay a usage error naming the
 // argument (Context.need). Nothing here is read unless a prompt is shown.
-import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
-import { fetchAll } from '../../http/paging.js';
-import { listAllVersions, listRecords } from '../../http/resources.js';
-import type { Asset, AssetUrl, Version } from '../../rules/schemas.js';
-import type { Choice } from '../../io/prompt.js';
+import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
+import { fetchAll } from '../http/paging.js';
+import { listAllVersions, listRecords } from './assets.js';
+import type { Asset, AssetUrl, Version } from '../rules/schemas.js';
+import type { Choice } from '../io/prompt.js';
 
 /** ASSET_ID: given, or picked from the domain's assets in a terminal. */
 export function askAssetId(ctx: Context, given: string | undefined, message = 'Asset'): Promise<string> {

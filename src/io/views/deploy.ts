@@ -1,4 +1,4 @@
-import type { Kit } from '../../io/output.js';
+import type { Kit } from '../output.js';
 import type { DeploymentRecord } from '../../rules/schemas.js';
 
 export interface DeployResponse {

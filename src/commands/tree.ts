@@ -1,0 +1,122 @@
+// Turns the declarations into commander's tree, and commander's parse back
+// into the typed options a command's `run` receives. Each command's module is
+// loaded only when it runs, so `ahs --help` never pays for undici, zod, conf,
+// ora or inquirer.
+import { Argument, Command, InvalidArgumentError, Option } from 'commander';
+import type { Arg, CommandSpec, Flag, Flags, Leaf, Node } from './define.js';
+import { flagName } from './define.js';
+import { legacyActions } from './legacy.js';
+
+/** What runs a parsed command: main() sends it to the module; tests of parsing capture it. */
+export type Runner = (leaf: Leaf, options: Record<string, unknown>, command: Command) => Promise<void>;
+
+const specs = new WeakMap<Command, CommandSpec>();
+
+/** The declaration a commander command was built from (for the docs generators). */
+export function specOf(command: Command): CommandSpec | undefined {
+  return specs.get(command);
+}
+
+export function attachNode(parent: Command, node: Node, runner: Runner): void {
+  if (node.kind === 'legacy') return node.register(parent, legacyActions(runner));
+  if (node.kind === 'group') {
+    const group = parent.command(node.name).description(node.summary);
+    for (const leaf of node.commands) attachNode(group, leaf, runner);
+    return;
+  }
+  const command = buildCommand(parent.command(node.spec.name), node.spec);
+  command.action(async (...actionArgs: unknown[]) => {
+    const invoked = actionArgs[actionArgs.length - 1] as Command;
+    await runner(node, optionsOf(node.spec, actionArgs.slice(0, -2), invoked), invoked);
+  });
+}
+
+/** Declares `spec`'s arguments, flags, help and examples on `command`. */
+export function buildCommand(command: Command, spec: CommandSpec): Command {
+  specs.set(command, spec);
+  command.description(spec.description ? `${spec.summary}\n\n${spec.description}` : spec.summary).summary(spec.summary);
+  for (const declared of Object.values(spec.args ?? {})) command.addArgument(toArgument(declared));
+  for (const [key, declared] of Object.entries(spec.flags ?? {})) for (const option of toOptions(key, declared)) command.addOption(option);
+  const after = [spec.notes, examplesText(spec.examples)].filter(Boolean).join('\n\n');
+  if (after) command.addHelpText('after', `\n${after}`);
+  return command;
+}
+
+/** The "Examples:" block of --help (gh's Example: blocks). */
+export function examplesText(examples: readonly string[] | undefined): string {
+  if (!examples?.length) return '';
+  return ['Examples:', ...examples.map((line) => (line.startsWith('#') ? `  ${line}` : `  $ ${line}`))].join('\n');
+}
+
+function toArgument(declared: Arg<unknown>): Argument {
+  const inner = `${declared.name}${declared.variadic ? '...' : ''}`;
+  const argument = new Argument(declared.required ? `<${inner}>` : `[${inner}]`, declared.description);
+  if (declared.choices) return argument.choices(declared.choices);
+  return argument.argParser((value: string, previous: unknown) => {
+    if (value.trim() === '') throw new InvalidArgumentError(`${declared.name} must not be empty`);
+    return declared.variadic ? [...((previous as string[] | undefined) ?? []), value] : value;
+  });
+}
+
+function toOptions(key: string, declared: Flag<unknown>): Option[] {
+  const long = flagName(key);
+  const short = declared.short ? `${declared.short}, ` : '';
+  switch (declared.kind) {
+    case 'boolean':
+      return [finish(new Option(`${short}${long}`, declared.description), declared)];
+    case 'negated':
+      return [finish(new Option(`${short}--no-${long.slice(2)}`, declared.description), declared)];
+    case 'toggle':
+      return [finish(new Option(long, declared.description), declared), finish(new Option(`--no-${long.slice(2)}`, declared.offDescription ?? ''), declared)];
+    case 'value': {
+      const option = new Option(`${short}${long} <${declared.valueName ?? 'value'}${declared.variadic ? '...' : ''}>`, declared.description);
+      if (declared.choices) option.choices(declared.choices);
+      const parse = declared.parse;
+      if (parse) {
+        option.argParser((raw: string) => {
+          try {
+            return parse(raw);
+          } catch (error) {
+            throw new InvalidArgumentError(error instanceof Error ? error.message : String(error));
+          }
+        });
+      }
+      if (declared.defaultValue !== undefined) option.default(declared.defaultValue);
+      return [finish(option, declared)];
+    }
+  }
+}
+
+function finish(option: Option, declared: Flag<unknown>): Option {
+  if (declared.conflicts?.length) option.conflicts([...declared.conflicts]);
+  if (declared.hidden) option.hideHelp();
+  return option;
+}
+
+/**
+ * The typed options of a run: positional arguments by their keys, then
+ * flags. A boolean flag is undefined unless it was given (commander would
+ * report `--no-x`'s default true as if the user had said so).
+ */
+export function optionsOf(spec: CommandSpec, positional: unknown[], command: Command): Record<string, unknown> {
+  const options: Record<string, unknown> = {};
+  Object.keys(spec.args ?? {}).forEach((key, index) => {
+    const value = positional[index];
+    options[key] = (spec.args ?? {})[key]?.variadic ? ((value as string[] | undefined) ?? []) : value;
+  });
+  const given = command.opts();
+  for (const [key, declared] of Object.entries(spec.flags ?? ({} as Flags))) {
+    const source = command.getOptionValueSource(key);
+    const fromUser = source === 'cli' || source === 'env';
+    options[key] = declared.kind === 'value' ? given[key] : fromUser ? given[key] : undefined;
+  }
+  return options;
+}
+
+/** The global options, typed and with the same "given or undefined" rule, read off the root. */
+export function globalsOf(command: Command): Record<string, unknown> {
+  let root = command;
+  while (root.parent) root = root.parent;
+  const spec = specOf(root);
+  return spec ? optionsOf(spec, [], root) : root.opts();
+}

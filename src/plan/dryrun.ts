@@ -1,0 +1,73 @@
+// The dry-run document of cli.md ({dryRun, request, current, predicted}) and
+// its rendering for a person, and the DryRunRejection that carries the exit
+// code the real request would produce.
+import { AhsError, exitCodeForStatus, ExitCode, type ErrorBody } from '../errors.js';
+import { errorBody, type Effect } from '../rules/index.js';
+import type { Kit } from '../io/output.js';
+import type { PlannedRequest, Prediction } from './plan.js';
+
+export interface DryRunDocument {
+  dryRun: true;
+  request: { method: string; path: string; query: Record<string, string>; body: unknown };
+  current: unknown;
+  predicted: { status: number; state: unknown; effects: Effect[]; error: ErrorBody | null };
+  /** Writes the command would send first, in order (promote-default --make-live): each with its own prediction. */
+  before?: Array<Omit<DryRunDocument, 'dryRun' | 'before'>>;
+}
+
+export class DryRunRejection extends AhsError {
+  readonly exitCode: ExitCode;
+  constructor(
+    readonly body: ErrorBody,
+    /** The rules' kind says the thing named on the command line does not exist (exit 4 whatever the status). */
+    notFound = false,
+  ) {
+    super(`dry run: the service would answer ${body.status}: ${body.title}`);
+    this.exitCode = notFound ? ExitCode.notFound : exitCodeForStatus(body.status ?? 400);
+  }
+  toBody(): ErrorBody {
+    return { ...this.body, title: this.message, detail: this.message };
+  }
+}
+
+export function dryRunDocument(request: PlannedRequest, prediction: Prediction): DryRunDocument {
+  const { decision } = prediction;
+  const query: Record<string, string> = {};
+  for (const [key, value] of Object.entries(request.query ?? {})) if (value !== undefined && value !== null) query[key] = String(value);
+  return {
+    dryRun: true,
+    request: { method: request.method, path: request.path, query, body: request.body ?? null },
+    current: prediction.current ?? null,
+    predicted: decision.ok
+      ? { status: decision.status, state: decision.next, effects: decision.effects, error: null }
+      : { status: decision.status, state: prediction.unchanged ?? prediction.current ?? null, effects: [], error: errorBody(decision) },
+  };
+}
+
+/** The dry-run document for a person: each request, what was read, what the service would answer. */
+export function renderDryRun(d: DryRunDocument, kit: Kit, notes: string[]): string {
+  const s = kit.style;
+  const lines = [s.bold('Dry run: nothing was sent.')];
+  for (const step of d.before ?? []) {
+    const sq = new URLSearchParams(step.request.query).toString();
+    lines.push(`first:     ${step.request.method} ${step.request.path}${sq ? `?${sq}` : ''} ${JSON.stringify(step.request.body)} → ${step.predicted.status} ${describe(step.predicted.state)}`);
+  }
+  const q = new URLSearchParams(d.request.query).toString();
+  lines.push(`request:   ${d.request.method} ${d.request.path}${q ? `?${q}` : ''}`);
+  if (d.request.body !== null) lines.push(`body:      ${JSON.stringify(d.request.body)}`);
+  lines.push(`current:   ${describe(d.current)}`);
+  if (d.predicted.error) {
+    lines.push(`predicted: ${s.red(`${d.predicted.status} rejected`)}: ${d.predicted.error.title}`);
+  } else {
+    lines.push(`predicted: ${s.green(String(d.predicted.status))} → ${describe(d.predicted.state)}`);
+    for (const effect of d.predicted.effects) lines.push(`effect:    ${effect.description}`);
+  }
+  for (const note of notes) lines.push(`note:      ${note}`);
+  return lines.join('\n');
+}
+
+function describe(value: unknown): string {
+  if (value === null || value === undefined) return '(none)';
+  if (typeof value === 'string') return value;
+  return JSON.stringify(value);
+}

@@ -1,0 +1,83 @@
+// Missing COLLECTION_ID / ITEM_ID / environment: in a terminal they are picked
+// from lists read from the service; elsewhere a usage error naming the
+// argument (Context.need).
+import type { Context } from '../context.js';
+import { NotFoundError, UsageError } from '../errors.js';
+import { fetchAll } from '../http/paging.js';
+import type { Collection } from '../rules/schemas.js';
+import { itemLabel } from '../io/views/collections.js';
+import { deploymentsFrom, listItems, readCollection, readDeploymentStatus } from './collections.js';
+
+export async function actingUser(ctx: Context): Promise<string> {
+  return ctx.setting('user', { message: 'Acting user e-mail (an admin or owner of the domain)' });
+}
+
+/** The collection id argument, or (in a terminal) a searchable pick of the collections. */
+export async function collectionArg(ctx: Context, value: string | undefined, options: { includeDeleted?: boolean; message?: string } = {}): Promise<string> {
+  return ctx.need<string>(value, {
+    flag: 'COLLECTION_ID',
+    message: options.message ?? 'Collection',
+    choices: async () => {
+      const api = await ctx.api();
+      const all = await fetchAll<Collection>(api, api.path('vc'));
+      return all
+        .filter((c) => options.includeDeleted || !c.deleted)
+        .map((c) => ({
+          name: `${c.collectionName} (${c.collectionId})${c.deleted ? ' [deleted]' : ''} · ${c.assetItems?.length ?? 0} item(s)`,
+          value: c.collectionId,
+        }));
+    },
+  });
+}
+
+export async function itemArg(ctx: Context, collectionId: string, value: string | undefined): Promise<string> {
+  return ctx.need<string>(value, {
+    flag: 'ITEM_ID',
+    message: 'Item',
+    choices: async () => {
+      const api = await ctx.api();
+      const items = await listItems(api, collectionId);
+      return items.map((item) => ({ name: itemLabel(item), value: item.assetItemId }));
+    },
+  });
+}
+
+/**
+ * The environment: --env / AHS_ENV / profile, else (in a terminal) a pick
+ * among `preferred` (e.g. where the collection is Live), else a usage error.
+ */
+export async function envArg(ctx: Context, preferred?: () => Promise<string[]>, message = 'Environment'): Promise<string> {
+  const settings = await ctx.settings();
+  const value = settings.get('envId');
+  if (value) return value;
+  return ctx.setting('envId', {
+    message,
+    choices: preferred ? async () => (await preferred()).map((envId) => ({ name: envId, value: envId })) : undefined,
+  });
+}
+
+export async function liveEnvs(ctx: Context, collectionId: string): Promise<string[]> {
+  const api = await ctx.api();
+  const states = deploymentsFrom(await readDeploymentStatus(api, collectionId));
+  return Object.entries(states)
+    .filter(([, state]) => state === 'LIVE')
+    .map(([envId]) => envId);
+}
+
+/**
+ * The environment of a command that needs the collection Live there: --env /
+ * AHS_ENV / profile, else (in a terminal) a pick among the environments where
+ * it is Live. When there is nothing to pick, say why: the collection does not
+ * exist (exit 4), or it is Live nowhere (exit 2, with how to deploy it).
+ */
+export async function liveEnvArg(ctx: Context, collectionId: string, message: string): Promise<string> {
+  const settings = await ctx.settings();
+  if (settings.get('envId') || !ctx.io.canPrompt) return envArg(ctx, undefined, message);
+  const live = await liveEnvs(ctx, collectionId);
+  if (live.length === 0) {
+    const api = await ctx.api();
+    if (!(await readCollection(api, collectionId))) throw new NotFoundError(`collection ${collectionId} not found`);
+    throw new UsageError(`collection ${collectionId} is not Live in any environment: deploy it with \`ahs collection-deploy ${collectionId} --env ENV\`, or pass --env`);
+  }
+  return envArg(ctx, async () => live, message);
+}
