@@ -165,7 +165,8 @@ export async function createContext(command: Command, inputs: ContextInputs): Pr
       return ctx.need<string>(undefined, { flag: SETTINGS[name].flag ?? SETTINGS[name].env, ...ask });
     },
     async confirm(message, action) {
-      if (globals.yes) return;
+      // A dry run sends nothing, so there is nothing to confirm.
+      if (globals.yes || globals.dryRun) return;
       if (!io.canPrompt) throw new UsageError(`${action ?? 'this destructive command'} needs confirmation: pass --yes${why(io)}`);
       const ok = await (await prompter()).confirm(message, false);
       if (!ok) throw new CancelledError('not confirmed; nothing was changed');

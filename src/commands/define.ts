@@ -184,6 +184,13 @@ export function nameOf<S extends CommandSpec<any, any>>(spec: S, key: (keyof Non
   return argument ? argument.name : flagName(key);
 }
 
+/** --page and --page-size, and --all where every page can be read and merged (cli.md). */
+export const pagingFlags = {
+  page: flag.parsed('n', 'page number', wholeNumber('--page', 1)),
+  pageSize: flag.parsed('n', 'results per page', wholeNumber('--page-size', 1)),
+  all: flag.bool('read every page'),
+};
+
 // --- parsers ----------------------------------------------------------------------
 
 function nonEmpty(valueName: string): Parser<string> {
