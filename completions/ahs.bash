@@ -33,7 +33,7 @@ _ahs_options() {
         'version upload') echo '--name' ;;
         'version list') echo '--page --page-size --all' ;;
         'deploy') echo '--state --idempotent' ;;
-        'promote-default') echo '--make-live --expect-current --idempotent' ;;
+        'promote-default') echo '--from-env --make-live --expect-current --idempotent' ;;
         'collection create') echo '--name --allowed-types --description --max-assets --no-editable --no-deployable --anchor --no-secured --local-cache-control --local-cache-max-age' ;;
         'collection list') echo '--page --page-size --all --deleted --no-deleted' ;;
         'collection update') echo '--name --description --max-assets --editable --no-editable --deployable --no-deployable --anchor --local-cache-control --no-local-cache-control --local-cache-max-age --from-json' ;;
@@ -56,7 +56,7 @@ _ahs_value_options() {
         'version upload') echo '--name' ;;
         'version list') echo '--page --page-size' ;;
         'deploy') echo '--state' ;;
-        'promote-default') echo '--expect-current' ;;
+        'promote-default') echo '--from-env --expect-current' ;;
         'collection create') echo '--name --allowed-types --description --max-assets --anchor --local-cache-max-age' ;;
         'collection list') echo '--page --page-size' ;;
         'collection update') echo '--name --description --max-assets --anchor --local-cache-max-age --from-json' ;;

@@ -13,7 +13,7 @@ import type { Prompter, Choice } from './io/prompt.js';
 import type { Progress } from './io/progress.js';
 import { Redactor } from './http/redact.js';
 import { globalsOf } from './commands/tree.js';
-import { CancelledError, UsageError } from './errors.js';
+import { UsageError } from './errors.js';
 
 export interface NeedOptions<T = string> {
   /** The flag that gives the value (named in the usage error). */
@@ -59,7 +59,7 @@ export interface Context {
   need<T = string>(value: T | undefined, options: NeedOptions<T>): Promise<T>;
   /**
    * Confirmation of a destructive action: --yes passes; in a terminal it
-   * asks; elsewhere a UsageError (exit 2). Declining is a CancelledError.
+   * asks; elsewhere a UsageError (exit 2). Declining is a UsageError too (exit 2).
    */
   confirm(message: string, action?: string): Promise<void>;
 }
@@ -169,7 +169,8 @@ export async function createContext(command: Command, inputs: ContextInputs): Pr
       if (globals.yes || globals.dryRun) return;
       if (!io.canPrompt) throw new UsageError(`${action ?? 'this destructive command'} needs confirmation: pass --yes${why(io)}`);
       const ok = await (await prompter()).confirm(message, false);
-      if (!ok) throw new CancelledError('not confirmed; nothing was changed');
+      // cli.md: declining is exit 2 (nothing was sent), not an interruption.
+      if (!ok) throw new UsageError('not confirmed; nothing was changed');
     },
   };
   return ctx;

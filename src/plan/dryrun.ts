@@ -21,8 +21,12 @@ export class DryRunRejection extends AhsError {
     readonly body: ErrorBody,
     /** The rules' kind says the thing named on the command line does not exist (exit 4 whatever the status). */
     notFound = false,
+    /** Said before the answer: a dry run, or a real run refused before sending. */
+    prefix = 'dry run: the service would answer',
+    /** How to get past it, for a person. */
+    hint?: string,
   ) {
-    super(`dry run: the service would answer ${body.status}: ${body.title}`);
+    super(`${prefix} ${body.status}: ${body.title}${hint ? `; ${hint}` : ''}`);
     this.exitCode = notFound ? ExitCode.notFound : exitCodeForStatus(body.status ?? 400);
   }
   toBody(): ErrorBody {

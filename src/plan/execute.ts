@@ -4,7 +4,7 @@
 // hands their answers to the plan's `done`. A lost answer or a 500 of a
 // deployment is settled here with a read, for every command alike.
 import { ApiError, NetworkError, type ErrorBody } from '../errors.js';
-import { errorBody } from '../rules/index.js';
+import { errorBody, type Rejection } from '../rules/index.js';
 import type { ApiClient } from '../http/client.js';
 import type { Context } from '../context.js';
 import { readCollection } from '../service/collections.js';
@@ -26,9 +26,16 @@ export async function executePlan(plan: Plan, ctx: Context): Promise<void> {
   const results: unknown[] = [];
   for (const entry of plan.steps) {
     const step = await resolve(entry, results);
-    if (step) results.push(await sendStep(step, api, ctx));
+    if (!step) continue;
+    if (step.refusal) throw refused(step.refusal.rejection, step.refusal.hint, results.length > 0);
+    results.push(await sendStep(step, api, ctx));
   }
   await plan.done(results);
+}
+
+function refused(rejection: Rejection, hint: string, sentBefore: boolean): DryRunRejection {
+  const prefix = sentBefore ? 'stopped before the next request: the service would answer' : 'nothing was sent: the service would answer';
+  return new DryRunRejection(errorBody(rejection), (rejection as { kind?: string }).kind === 'not-found', prefix, hint);
 }
 
 async function resolve(entry: Step | LaterStep, previous: unknown[]): Promise<Step | undefined> {

@@ -6,7 +6,7 @@
 // (promote-default --make-live, release, rollback, item sync) are longer
 // plans, never a second code path.
 import type { ApiClient, Query } from '../http/client.js';
-import type { Decision } from '../rules/index.js';
+import type { Decision, Rejection } from '../rules/index.js';
 
 export interface PlannedRequest {
   method: 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -40,6 +40,12 @@ export interface Step<R = unknown> {
   settle?(api: ApiClient): Promise<Settlement<R>>;
   /** The channel may be mid-deployment: a 500 is settled with a read and retried while the requested state does not hold. */
   retryOn500?: boolean;
+  /**
+   * The rules already say the service will refuse this request (what the
+   * command read settles it): a real run refuses before sending anything,
+   * with the exit code of that answer and how to get past it.
+   */
+  refusal?: { rejection: Rejection; hint: string };
   /** The collection the command line named: a 400 is checked with GET /vc/{id} and, when it is missing, is exit 4 (cli.md). */
   collectionId?: string;
 }

@@ -79,6 +79,18 @@ describe.skipIf(!hasScript)('in a terminal, missing arguments are picked from li
   });
 });
 
+describe.skipIf(!hasScript)('promote-default in a terminal, a version not LIVE on the channel', () => {
+  it('answering No to --make-live sends nothing and exits 2', async () => {
+    const id = uid('decline');
+    await h.createAsset(id);
+    const v = await h.uploadVersion(id, 'ios');
+    const { code, screen } = await runInPty(h.env, ['promote-default', id, v, '--platform', 'ios', '--env', 'prod'], [[/\(--make-live\)\? \(Y\/n\)/, 'n\r']]);
+    expect(screen).toContain('not confirmed');
+    expect(code).toBe(2);
+    expect(await h.records(id)).toEqual([]);
+  });
+});
+
 describe.skipIf(!hasScript)('in a terminal, a missing profile NAME is picked from the profiles', () => {
   it('ahs profile use: pick a profile from the list', async () => {
     for (const name of ['alpha', 'beta']) {

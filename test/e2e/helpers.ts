@@ -22,13 +22,13 @@ export const ROOT = join(import.meta.dirname, '..', '..');
 export const BIN = process.env.AHS_E2E_BIN ?? join(ROOT, 'bin', 'ahs.js');
 export const ERROR_TYPE = 'https://errors.asset-hosting.example/problem';
 
-if (!process.env.AHS_E2E_BIN) assertFreshBuild();
-
 /**
  * The tests that drive the built binary must not run an old build: dist/
- * must be newer than every source file (npm test builds first).
+ * must be newer than every source file (npm test builds first). Called by
+ * every path that runs BIN.
  */
-function assertFreshBuild(): void {
+export function assertFreshBuild(): void {
+  if (process.env.AHS_E2E_BIN) return;
   const bundle = join(ROOT, 'dist', 'main.js');
   if (!existsSync(bundle)) throw new Error('dist/main.js is missing: run `npm run build` before the e2e tests');
   const built = statSync(bundle).mtimeMs;
@@ -127,6 +127,7 @@ export async function harness(options: EmulatorOptions = {}): Promise<Harness> {
         : env;
       const childEnv: Record<string, string | undefined> = { ...cleanEnv(), ...base, ...runOptions.env };
       if (!runOptions.binary) return runInProcess(args, childEnv, runOptions.input);
+      assertFreshBuild();
       const execaOptions: ExecaOptions = {
         reject: false,
         env: childEnv,
@@ -321,6 +322,7 @@ export function runInPty(
   steps: PtyStep[],
   options: { cwd?: string; unset?: string[] } = {},
 ): Promise<{ code: number | null; screen: string }> {
+  assertFreshBuild();
   const ptyEnv: Record<string, string> = { ...(process.env as Record<string, string>), ...env, TERM: 'xterm', COLUMNS: '160', LINES: '50' };
   for (const name of ['CI', ...(options.unset ?? [])]) delete ptyEnv[name];
   const command = ['node', BIN, ...args].map((part) => `'${part.replace(/'/g, `'\\''`)}'`).join(' ');

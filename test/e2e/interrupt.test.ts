@@ -4,7 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { BIN, harness, type Harness } from './helpers.js';
+import { BIN, assertFreshBuild, harness, type Harness } from './helpers.js';
+
+assertFreshBuild();
 
 let h: Harness;
 let stall: Server;

@@ -179,4 +179,36 @@ describe('the CI path (issue 4, "Done when")', () => {
     const channelRecords = status.results.filter((e: any) => e.targetPlatform === 'ios' && e.envId === 'staging');
     expect(channelRecords.filter((e: any) => e.state === 'DEFAULT').map((e: any) => e.versionId)).toEqual([second]);
   });
+
+  it('a version not LIVE on the channel, without --make-live: refused before sending, saying to use --make-live', async () => {
+    const { id, ids } = await channel(1);
+    const [v1] = ids as [string];
+    const spy = await stubServer(() => false, h.emu.baseUrl);
+    try {
+      const r = await h.ahs(['promote-default', id, v1, ...CH], { env: { AHS_BASE_URL: spy.url } });
+      expect(r.exitCode).toBe(4); // the service's 404: nothing deployed yet on this channel
+      expect(r.stderr).toMatch(/^error: nothing was sent: the service would answer 404: .*; .* is not deployed on .*: add --make-live/);
+      expect(spy.requests.filter((q) => q.method !== 'GET')).toEqual([]);
+    } finally {
+      await spy.close();
+    }
+    expect(await h.records(id)).toEqual([]);
+  });
+
+  it('--from-env promotes what is Default in the source environment (no upload); a source without a Default is named', async () => {
+    const { id, ids } = await channel(2);
+    const [, v2] = ids as [string, string];
+    await h.deploy(id, v2, 'ios', 'dev', 'LIVE');
+    await h.deploy(id, v2, 'ios', 'dev', 'DEFAULT');
+    const r = await h.ahs(['promote-default', id, '--from-env', 'dev', ...CH, '--make-live', '--json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.json()).toMatchObject({ assetVersion: { versionId: v2, state: 'DEFAULT', envId: 'staging' }, previousDefault: null });
+    expect(await h.records(id)).toEqual([`ios/dev/${v2}=DEFAULT`, `ios/staging/${v2}=DEFAULT`]);
+    const none = await h.ahs(['promote-default', id, '--from-env', 'prod', ...CH]);
+    expect(none.exitCode).toBe(2);
+    expect(none.stderr).toBe(`error: prod has no Default for ${id} on ios: nothing to promote from --from-env prod`);
+    const both = await h.ahs(['promote-default', id, v2, '--from-env', 'dev', ...CH]);
+    expect(both.exitCode).toBe(2);
+    expect(both.stderr).toContain('give VERSION_ID or --from-env, not both');
+  });
 });

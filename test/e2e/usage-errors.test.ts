@@ -5,7 +5,9 @@ import { execa } from 'execa';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BIN } from './helpers.js';
+import { BIN, assertFreshBuild } from './helpers.js';
+
+assertFreshBuild();
 
 async function ahs(args: string[], env: Record<string, string> = {}) {
   return execa('node', [BIN, ...args], { reject: false, env: { NO_COLOR: '1', CI: '1', ...env }, extendEnv: false, stdin: 'ignore' });

@@ -16,3 +16,10 @@ export function renderDeployment(doc: DeployResponse, kit: Kit): string {
     { label: 'updated', get: (r) => `${kit.cell(r.updatedAt)} by ${r.updatedBy}` },
   ]);
 }
+
+/** A promotion for a person: the old and new Default, the attempts, and the record. */
+export function renderPromotion(doc: DeployResponse & { previousDefault: string | null; attempts: number }, kit: Kit): string {
+  const lines = [`old Default: ${doc.previousDefault ?? '(none)'}`, `new Default: ${doc.assetVersion.versionId}`];
+  if (doc.attempts > 1) lines.push(`attempts:    ${doc.attempts}`);
+  return `${lines.join('\n')}\n${renderDeployment(doc, kit)}`;
+}
