@@ -2,7 +2,7 @@
 // exit codes of cli.md.
 import { setMaxListeners } from 'node:events';
 import { CommanderError, type Command } from 'commander';
-import { buildProgram } from './program.js';
+import { buildProgram, globalsHelp } from './program.js';
 import type { Runner } from './commands/tree.js';
 import { createContext } from './context.js';
 import { AhsError, CancelledError, ExitCode, UsageError, type ErrorBody } from './errors.js';
@@ -37,7 +37,12 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   };
   route(program);
   try {
-    await program.parseAsync(argv, { from: 'user' });
+    if (argv[0] === 'help' && argv[1] === 'globals') {
+      io.out.write(globalsHelp(program));
+      return ExitCode.ok;
+    }
+    // `ahs help COMMAND...` is `ahs COMMAND... --help` (cli.md), at any depth.
+    await program.parseAsync(argv[0] === 'help' && argv.length > 1 ? [...argv.slice(1), '--help'] : argv, { from: 'user' });
     return interrupt.signal.aborted && !isLongRunningServer(argv) ? ExitCode.interrupted : ExitCode.ok;
   } catch (error) {
     return reportError(io, error, json);

@@ -5,6 +5,7 @@ import { Command } from 'commander';
 import { commandTree } from './commands/index.js';
 import { flag, positiveNumber, wholeNumber, type Flag } from './commands/define.js';
 import { attachNode, buildCommand, type Runner } from './commands/tree.js';
+import { nearest } from './commands/suggest.js';
 
 declare const AHS_VERSION: string;
 
@@ -42,8 +43,38 @@ export function buildProgram(runner: Runner): Command {
     .version(typeof AHS_VERSION === 'string' ? AHS_VERSION : '0.0.0-dev', '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help for a command')
     .showHelpAfterError('(run with --help for usage)')
-    .showSuggestionAfterError()
-    .configureHelp({ showGlobalOptions: true, sortSubcommands: false });
+    .configureHelp({ sortSubcommands: false });
   for (const node of commandTree) attachNode(program, node, runner);
+  for (const command of program.commands) finishHelp(command);
+  suggestCommands(program);
   return program;
+}
+
+export const GLOBALS_POINTER = 'Global options (--json, --dry-run, --profile, --env, --platform, --user, ...): run `ahs help globals`.';
+
+/** Subcommands and a command's own options first; the global options behind one line (gh, kubectl). */
+function finishHelp(command: Command): void {
+  command.addHelpText('after', `\n${GLOBALS_POINTER}`);
+  for (const sub of command.commands) finishHelp(sub);
+}
+
+/** An unknown command suggests the real one it begins, else the nearest (./commands/suggest.ts). */
+function suggestCommands(command: Command): void {
+  if (command.commands.length === 0) return;
+  (command as unknown as { unknownCommand: () => void }).unknownCommand = function unknownCommand(this: Command) {
+    const word = this.args[0] ?? '';
+    const names = this.commands.map((sub) => sub.name());
+    const suggestion = nearest(word, this.parent ? names : [...names, 'help']);
+    this.error(`error: unknown command '${word}'${suggestion ? `\n(Did you mean ${suggestion}?)` : ''}`, { code: 'commander.unknownCommand' });
+  };
+  for (const sub of command.commands) suggestCommands(sub);
+}
+
+/** `ahs help globals`: the options every command accepts. */
+export function globalsHelp(program: Command): string {
+  const help = program.createHelp();
+  const options = help.visibleOptions(program).filter((option) => option.long !== '--help' && option.long !== '--version');
+  const width = Math.max(...options.map((option) => help.optionTerm(option).length));
+  const lines = options.map((option) => `  ${help.optionTerm(option).padEnd(width)}  ${help.optionDescription(option)}`);
+  return `Global options: accepted by every command, anywhere on the line.\n\n${lines.join('\n')}\n`;
 }

@@ -116,6 +116,9 @@ export function generateMan(root: CommandModel, options: ManOptions): string {
       for (const option of own) lines.push('.TP', optionTerm(option), optionText(option) || '\\&');
       lines.push('.RE');
     }
+    if (command.examples.length) {
+      lines.push('.PP', 'Examples:', '.RS 4', '.nf', ...command.examples.map((line) => literal(line.startsWith('#') ? line : `$ ${line}`)), '.fi', '.RE');
+    }
   }
 
   lines.push('.SH ENVIRONMENT', ...factList(ENVIRONMENT, (term) => `\\fB${roff(term)}\\fR`));

@@ -46,6 +46,7 @@ export function generateReference(root: CommandModel): string {
       lines.push('', `- ${code(argumentTerm(argument))}: ${cell(argument.description)}${choices}`);
     }
     lines.push(...optionTable(command.options.filter((option) => option.long !== '--help')));
+    if (command.examples.length) lines.push('', '```sh', ...command.examples, '```');
   }
   lines.push('', REFERENCE_END);
   return lines.join('\n');

@@ -4,6 +4,7 @@
 // commands are added. Only commander is needed here (no heavy imports): the
 // `ahs completion` command uses it at run time.
 import type { Argument, Command, Option } from 'commander';
+import { specOf } from '../commands/tree.js';
 
 export interface OptionModel {
   /** As declared, e.g. `-o, --output <format>`. */
@@ -45,6 +46,8 @@ export interface CommandModel {
   commands: CommandModel[];
   /** commander's implicit `help [command]`. */
   implicitHelp: boolean;
+  /** Example command lines of the declaration (a `#` line is a comment). */
+  examples: string[];
 }
 
 /** Describes `command` and everything under it, in --help order. */
@@ -67,6 +70,7 @@ export function describeCommand(command: Command, parentPath: string[] = [], imp
       .visibleCommands(command)
       .map((sub) => describeCommand(sub, path, !ownCommands.has(sub))),
     implicitHelp,
+    examples: [...(specOf(command)?.examples ?? [])],
   };
 }
 
