@@ -1,7 +1,9 @@
 // Missing COLLECTION_ID / ITEM_ID / environment: in a terminal they are picked
 // from lists read from the service; elsewhere a usage error naming the
 // argument (Context.need).
+import { statSync } from 'node:fs';
 import type { Context } from '../context.js';
+import type { Source } from '../config/settings.js';
 import { NotFoundError, UsageError } from '../errors.js';
 import { fetchAll } from '../http/paging.js';
 import type { Collection } from '../rules/schemas.js';
@@ -42,6 +44,34 @@ export async function itemArg(ctx: Context, collectionId: string, value: string 
   });
 }
 
+/** FILE...: as given, or (in a terminal) asked for, each path checked at the prompt. */
+export async function filesArg(ctx: Context, files: string[]): Promise<string[]> {
+  if (files.length > 0) return files;
+  const answer = await ctx.need<string>(undefined, {
+    flag: 'FILE',
+    message: 'Files to upload (paths separated by spaces)',
+    validate: (value) => {
+      const paths = splitPaths(value);
+      if (paths.length === 0) return 'give one or more files';
+      const unreadable = paths.find((path) => !isFile(path));
+      return unreadable ? `${unreadable} is not a file` : true;
+    },
+  });
+  return splitPaths(answer);
+}
+
+function splitPaths(value: string): string[] {
+  return value.split(/\s+/).filter(Boolean);
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The environment: --env / AHS_ENV / profile, else (in a terminal) a pick
  * among `preferred` (e.g. where the collection is Live), else a usage error.
@@ -80,4 +110,22 @@ export async function liveEnvArg(ctx: Context, collectionId: string, message: st
     throw new UsageError(`collection ${collectionId} is not Live in any environment: deploy it with \`ahs collection-deploy ${collectionId} --env ENV\`, or pass --env`);
   }
   return envArg(ctx, async () => live, message);
+}
+
+/** Where the environment of a collection deploy came from (for the hint of a 403). */
+export type EnvSource = Source | 'prompt' | undefined;
+
+/**
+ * The environment of a collection deploy: --env / AHS_ENV / profile; else, in
+ * a terminal, asked for (a domain-wide key must name one, and an
+ * environment-scoped key may name its own), picked among the domain's
+ * environments when the collection's deployment status lists them. Outside a
+ * terminal, none: an environment-scoped key deploys to its own.
+ */
+export async function deployEnvArg(ctx: Context, collectionId: string): Promise<{ envId: string | undefined; source: EnvSource }> {
+  const resolved = (await ctx.settings()).resolve('envId');
+  if (resolved.value || !ctx.io.canPrompt) return { envId: resolved.value, source: resolved.source };
+  const known = (await readDeploymentStatus(await ctx.api(), collectionId))?.items.map((row) => row.envId) ?? [];
+  const envId = await envArg(ctx, known.length > 0 ? async () => known : undefined, 'Environment to deploy to');
+  return { envId, source: 'prompt' };
 }

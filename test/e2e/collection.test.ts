@@ -105,10 +105,11 @@ describe('collection lifecycle', () => {
     const low = await h.ahs(['collection', 'update', id, '--max-assets', '1']);
     expect(low.exitCode).toBe(2);
     expect(low.stderr).toMatch(/below .*item count 2/);
-    // The dry run exits as the real run does (2: refused locally), still showing the service's 400.
+    // The dry run refuses it as the real run does: before any request is planned (2), like every local validation.
     const lowDry = await h.ahs(['collection', 'update', id, '--max-assets', '1', '--dry-run', '--json']);
-    expect(lowDry.json().predicted.status).toBe(400);
     expect(lowDry.exitCode).toBe(2);
+    expect(lowDry.errJson().title).toMatch(/below .*item count 2/);
+    expect(lowDry.stdout).toBe('');
     const perm = await h.ahs(['collection', 'update', id, '--allowed-types', '9999']);
     expect(perm.exitCode).toBe(2);
     const items = await h.ahs(['collection', 'update', id, '--from-json', '-'], { input: '{"assetItems": [], "deleted": true}' });

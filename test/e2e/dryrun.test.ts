@@ -219,3 +219,47 @@ describe('dry-run == outcome: other writes', () => {
     expect(r.stdout).toMatch(/effect:\s+previous Default .* becomes LIVE/);
   });
 });
+
+describe('dry-run == outcome: collection writes', () => {
+  /** A collection with one item, LIVE in staging when asked. */
+  async function collectionWith(live: boolean): Promise<string> {
+    const id = uid('coll');
+    expect((await h.ahs(['collection', 'create', id, '--name', id, '--allowed-types', '1001'])).exitCode).toBe(0);
+    expect((await h.ahs(['item', 'upload', id, await h.file(`${id}.zip`, id), '--type', '1001'])).exitCode).toBe(0);
+    if (live) expect((await h.ahs(['collection-deploy', id, '--env', 'staging'])).exitCode).toBe(0);
+    return id;
+  }
+
+  it.each([
+    ['collection-deploy', '--env', 'staging'],
+    ['collection-deploy', '--reconcile'],
+    ['collection', 'undeploy', '--env', 'staging'],
+    ['collection', 'delete'],
+    ['collection', 'update', '--name', 'x'],
+    ['item', 'remove', 'item-none'],
+  ])('a missing collection: exit 4 predicted and real (%s %s)', async (...args) => {
+    const missing = uid('none');
+    const [first, ...rest] = args;
+    const argv = first === 'collection-deploy' ? [first, missing, ...rest] : [first!, rest[0]!, missing, ...rest.slice(1)];
+    expect((await differential(argv)).exitCode).toBe(4);
+  });
+
+  it('collection-deploy: LIVE (201), LIVE again (400, exit 1), OFFLINE (201)', async () => {
+    const id = await collectionWith(false);
+    expect((await differential(['collection-deploy', id, '--env', 'staging'])).predicted).toMatchObject({ status: 201, state: 'LIVE' });
+    expect((await differential(['collection-deploy', id, '--env', 'staging'])).exitCode).toBe(1);
+    expect((await differential(['collection-deploy', id, '--env', 'staging', '--state', 'OFFLINE'])).predicted).toMatchObject({ status: 201, state: 'OFFLINE' });
+  });
+
+  it('collection delete refused while LIVE; undeploy; delete; restore; purge refused unless deleted', async () => {
+    const id = await collectionWith(true);
+    expect((await differential(['collection', 'delete', id])).exitCode).toBe(1);
+    expect((await differential(['collection', 'undeploy', id, '--env', 'staging'])).exitCode).toBe(0);
+    expect((await differential(['collection', 'purge', id])).exitCode).toBe(1);
+    expect((await differential(['collection', 'delete', id])).exitCode).toBe(0);
+    expect((await differential(['collection', 'restore', id])).exitCode).toBe(0);
+    expect((await differential(['collection', 'delete', id])).exitCode).toBe(0);
+    expect((await differential(['collection', 'purge', id])).predicted.effects.map((e: { kind: string }) => e.kind)).toContain('removeItems');
+    expect((await h.call('GET', `/vc/${id}`)).status).toBe(400);
+  });
+});

@@ -1,6 +1,6 @@
 // item upload dry-runs (predicted with src/rules, nothing sent) and limits.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { harness, stubServer, type Harness } from './helpers.js';
+import { harness, hasScript, runInPty, stubServer, type Harness } from './helpers.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -19,8 +19,11 @@ describe('item upload --dry-run', () => {
     expect(run.exitCode).toBe(1);
     const doc = run.json();
     expect(doc.dryRun).toBe(true);
-    expect(doc.uploads.map((u: { predicted: { status: number } }) => u.predicted.status)).toEqual([201, 400]);
-    expect(doc.uploads[1].predicted.error.title).toMatch(/item limit/);
+    // One request per file: those before the last predicted are in `before`, with their own predictions.
+    expect(doc.before.map((u: { request: { body: { assetItemName: string } }; predicted: { status: number } }) => [u.request.body.assetItemName, u.predicted.status])).toEqual([['a.zip', 201]]);
+    expect(doc.request.body.assetItemName).toBe('b.zip');
+    expect(doc.predicted.status).toBe(400);
+    expect(doc.predicted.error.title).toMatch(/item limit/);
     expect((await h.ahs(['item', 'list', 'small', '--json'])).json().totalResults).toBe(0);
   });
 
@@ -101,5 +104,59 @@ describe('item upload progress', () => {
     } finally {
       await slow.close();
     }
+  });
+});
+
+describe('what the service refuses about a collection that exists is exit 1, with its message', () => {
+  it('collection create with an unknown asset type: 400, exit 1 (not "not found")', async () => {
+    const run = await h.ahs(['collection', 'create', 'c1', '--name', 'C1', '--allowed-types', '4242']);
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toMatch(/^error: allowedAssetTypes: asset type 4242 not found in domain demo.* \(HTTP 400\)$/m);
+  });
+
+  it('collection-deploy to an unknown environment: 400, exit 1', async () => {
+    expect((await h.ahs(['collection', 'create', 'envs', '--name', 'Envs', '--allowed-types', '1001'])).exitCode).toBe(0);
+    expect((await h.ahs(['item', 'upload', 'envs', await h.file('envs.zip', 'e'), '--type', '1001'])).exitCode).toBe(0);
+    const run = await h.ahs(['collection-deploy', 'envs', '--env', 'nosuch', '--json']);
+    expect(run.exitCode).toBe(1);
+    expect(run.errJson()).toMatchObject({ status: 400, title: expect.stringMatching(/^Environment nosuch not found/) });
+  });
+});
+
+describe('item upload: a partial failure ends with one summary line', () => {
+  it('text: "N of M uploaded; failed: FILE (HTTP 400: ...)", no warnings; json: the first failure\'s body alone as the error', async () => {
+    // One item fits: the second file is refused (item limit).
+    for (const id of ['partial', 'partial-json']) expect((await h.ahs(['collection', 'create', id, '--name', id, '--allowed-types', '1001', '--max-assets', '1'])).exitCode).toBe(0);
+    const a = await h.file('ok.zip', 'a');
+    const over = await h.file('over.zip', 'b');
+    const text = await h.ahs(['item', 'upload', 'partial', a, over, '--type', '1001', '--concurrency', '1']);
+    expect(text.exitCode).toBe(1);
+    expect(text.stderr).not.toMatch(/warning:/);
+    const errors = text.stderr.split('\n').filter((line) => line.startsWith('error:'));
+    expect(errors).toEqual([`error: 1 of 2 uploaded; failed: ${over} (HTTP 400: Collection partial has reached its item limit (maxAssets 1); raise maxAssets or remove items first)`]);
+    const json = await h.ahs(['item', 'upload', 'partial-json', a, over, '--type', '1001', '--concurrency', '1', '--json']);
+    expect(json.exitCode).toBe(1);
+    expect(json.stderr).not.toMatch(/warning:|error:/);
+    expect(json.errJson()).toEqual(json.json().failed[0].error);
+  });
+});
+
+describe.skipIf(!hasScript)('in a terminal, what is missing is asked for', () => {
+  it('item upload without FILE asks for the files', async () => {
+    const a = await h.file('asked-1.zip', 'a');
+    const b = await h.file('asked-2.zip', 'b');
+    expect((await h.ahs(['collection', 'create', 'asked', '--name', 'Asked', '--allowed-types', '1001'])).exitCode).toBe(0);
+    const { code, screen } = await runInPty(h.env, ['item', 'upload', 'asked', '--type', '1001'], [[/Files to upload/, `${a} /no/such.zip\r`], [/\/no\/such\.zip is not a file/, `${'\x7f'.repeat(' /no/such.zip'.length)} ${b}\r`]]);
+    expect(code).toBe(0);
+    expect(screen).toMatch(/uploaded 2 file\(s\) to asked/);
+    expect((await h.ahs(['item', 'list', 'asked', '--json'])).json().totalResults).toBe(2);
+  });
+
+  it('collection-deploy without an environment asks for it (a domain-wide key must name one)', async () => {
+    expect((await h.ahs(['collection', 'create', 'ask-env', '--name', 'Ask env', '--allowed-types', '1001'])).exitCode).toBe(0);
+    expect((await h.ahs(['item', 'upload', 'ask-env', await h.file('ask-env.zip', 'e'), '--type', '1001'])).exitCode).toBe(0);
+    const { code, screen } = await runInPty(h.env, ['collection-deploy', 'ask-env'], [[/Environment to deploy to/, 'staging\r']], { unset: ['AHS_ENV'] });
+    expect(code).toBe(0);
+    expect(screen).toMatch(/collection ask-env is LIVE in staging/);
   });
 });

@@ -1,48 +1,39 @@
-import { given } from '../legacy.js';
 // ahs collection create COLLECTION_ID --name N --allowed-types CODE[,CODE...] [...]
-import type { Invocation } from '../legacy.js';
-import type { Context } from '../../context.js';
+import type { Run } from '../define.js';
+import { nameOf } from '../define.js';
+import { createSpec } from './index.js';
 import { decideCollectionCreate } from '../../rules/index.js';
 import { collectionCreateBody, type Collection } from '../../rules/schemas.js';
-import { printDryRun } from '../legacy.js';
 import { validateGiven, validateInput } from '../validate.js';
-import { currentOf, readSnapshot } from '../../service/collections.js';
+import { readCollection, readSnapshot, currentOf } from '../../service/collections.js';
 import { actingUser } from '../../service/pick-collection.js';
 import { renderCollection } from '../../io/views/collections.js';
+import { plan, type Settlement } from '../../plan/plan.js';
+import type { ApiClient } from '../../http/client.js';
 
-interface Opts {
-  name?: string;
-  allowedTypes?: string;
-  description?: string;
-  maxAssets?: number;
-  editable: boolean;
-  deployable: boolean;
-  anchor?: string;
-  secured: boolean;
-  localCacheControl?: boolean;
-  localCacheMaxAge?: number;
-  platform?: string;
-}
-
-const FLAGS = { collectionName: '--name', allowedAssetTypes: '--allowed-types', anchorAsset: '--anchor', collectionId: 'COLLECTION_ID' };
-
-export async function run({ args, opts, command }: Invocation<Opts>, ctx: Context): Promise<void> {
+export const run: Run<typeof createSpec> = async (options, ctx) => {
+  const flags = {
+    collectionId: nameOf(createSpec, 'collectionId'),
+    collectionName: '--name',
+    allowedAssetTypes: '--allowed-types',
+    anchorAsset: '--anchor',
+  };
   const fromFlags = {
-    collectionId: args[0],
-    collectionName: opts.name,
-    allowedAssetTypes: opts.allowedTypes === undefined ? undefined : splitCodes(opts.allowedTypes),
-    description: opts.description,
-    maxAssets: opts.maxAssets,
-    editable: given(command, 'editable') ? opts.editable : undefined,
-    deployable: given(command, 'deployable') ? opts.deployable : undefined,
-    anchorAsset: opts.anchor,
-    secured: given(command, 'secured') ? opts.secured : undefined,
-    localCacheControl: opts.localCacheControl,
-    localCacheMaxAge: opts.localCacheMaxAge,
+    collectionId: options.collectionId,
+    collectionName: options.name,
+    allowedAssetTypes: options.allowedTypes === undefined ? undefined : splitCodes(options.allowedTypes),
+    description: options.description,
+    maxAssets: options.maxAssets,
+    editable: options.editable,
+    deployable: options.deployable,
+    anchorAsset: options.anchor,
+    secured: options.secured,
+    localCacheControl: options.localCacheControl,
+    localCacheMaxAge: options.localCacheMaxAge,
   };
   // A bad flag is refused before any question is asked.
-  validateGiven(collectionCreateBody(), fromFlags, FLAGS);
-  const collectionId = await ctx.need(fromFlags.collectionId, { flag: 'COLLECTION_ID', message: 'New collection id' });
+  validateGiven(collectionCreateBody(), fromFlags, flags);
+  const collectionId = await ctx.need(fromFlags.collectionId, { flag: flags.collectionId, message: 'New collection id' });
   const collectionName = await ctx.need(fromFlags.collectionName, { flag: '--name', message: 'Collection name' });
   const allowedAssetTypes =
     fromFlags.allowedAssetTypes ?? splitCodes(await ctx.need<string>(undefined, { flag: '--allowed-types', message: 'Allowed asset type codes (comma-separated)' }));
@@ -51,23 +42,42 @@ export async function run({ args, opts, command }: Invocation<Opts>, ctx: Contex
   const body = validateInput(
     collectionCreateBody(),
     { ...fromFlags, collectionId, collectionName, allowedAssetTypes, createdBy: user, updatedBy: user, targetPlatform: settings.get('platform') },
-    FLAGS,
+    flags,
   );
   const api = await ctx.api();
-  const path = api.path('vc');
-  if (ctx.globals.dryRun) {
-    const view = await readSnapshot(api, collectionId);
-    await printDryRun(ctx, {
-      request: { method: 'POST', path, body },
-      current: currentOf(view),
-      decision: decideCollectionCreate(collectionId, view.snapshot),
-    });
-    return;
-  }
-  const created = await api.post<Collection>(path, body);
   const out = await ctx.output();
-  out.print(created, (c, kit) => renderCollection(c, kit));
-  out.success(`created collection ${collectionId}; add files with: ahs item upload ${collectionId} FILE... --type CODE`);
+  const startedAt = Date.now();
+  // No collectionId on this step: a 400 of a create is never "the collection named does not exist".
+  return plan(
+    [
+      {
+        request: { method: 'POST', path: api.path('vc'), body },
+        async predict() {
+          const view = await readSnapshot(api, collectionId);
+          return {
+            current: currentOf(view),
+            decision: decideCollectionCreate(collectionId, view.snapshot),
+            notes: ['the asset type codes and the platform are checked by the service (400 when unknown)'],
+          };
+        },
+        settle: (client) => settleCreate(client, collectionId, user, startedAt),
+      },
+    ],
+    ([created]) => {
+      out.print(created as Collection, (c, kit) => renderCollection(c, kit));
+      out.success(`created collection ${collectionId}; add files with: ahs item upload ${collectionId} FILE... --type CODE`);
+    },
+  );
+};
+
+/** A lost answer: applied when the collection now exists, created by us since we started. */
+async function settleCreate(api: ApiClient, collectionId: string, user: string, startedAt: number): Promise<Settlement<Collection>> {
+  const found = await readCollection(api, collectionId);
+  if (!found) return { applied: false, how: `GET /vc/${collectionId} says it does not exist` };
+  // A second of slack: the service's clock is not ours.
+  const ours = found.createdBy === user && Date.parse(found.createdAt) >= startedAt - 1000;
+  if (ours) return { applied: true, result: found, how: `collection ${collectionId} exists, created by ${user}` };
+  return { applied: false, how: `collection ${collectionId} exists, created by ${found.createdBy} at ${found.createdAt}: not by this command` };
 }
 
 function splitCodes(codes: string): string[] {

@@ -1,24 +1,23 @@
 // ahs collection delete COLLECTION_ID: soft delete (must not be Live anywhere).
-import type { Invocation } from '../legacy.js';
-import type { Context } from '../../context.js';
-import { decideCollectionDelete } from '../../rules/index.js';
-import { printDryRun } from '../legacy.js';
-import { currentOf, readSnapshot, vcPath } from '../../service/collections.js';
+import type { Run } from '../define.js';
+import type { deleteSpec } from './index.js';
+import { collectionMessage, decideCollectionDelete } from '../../rules/index.js';
+import { collectionStep, settleBySnapshot, vcPath } from '../../service/collections.js';
 import { actingUser, collectionArg } from '../../service/pick-collection.js';
+import { plan } from '../../plan/plan.js';
 
-export async function run({ args }: Invocation, ctx: Context): Promise<void> {
-  const collectionId = await collectionArg(ctx, args[0]);
+export const run: Run<typeof deleteSpec> = async (options, ctx) => {
+  const collectionId = await collectionArg(ctx, options.collectionId);
   const user = await actingUser(ctx);
   const api = await ctx.api();
-  const path = vcPath(api, collectionId);
-  const body = { deletedBy: user };
-  if (ctx.globals.dryRun) {
-    const view = await readSnapshot(api, collectionId);
-    await printDryRun(ctx, { request: { method: 'DELETE', path, body }, current: currentOf(view), decision: decideCollectionDelete(collectionId, view.snapshot), notFound: !view.snapshot });
-    return;
-  }
   await ctx.confirm(`Delete collection ${collectionId}? (soft delete: \`ahs collection restore\` brings it back)`);
-  const answer = await api.delete<{ message: string }>(path, body);
   const out = await ctx.output();
-  out.print(answer, (a) => a.message);
-}
+  return plan(
+    [
+      collectionStep(api, collectionId, { method: 'DELETE', path: vcPath(api, collectionId), body: { deletedBy: user } }, (view) => ({ decision: decideCollectionDelete(collectionId, view.snapshot) }), {
+        settle: settleBySnapshot(collectionId, (view) => view.snapshot?.deleted === true, { message: collectionMessage(collectionId, 'deleted') }, 'deleted'),
+      }),
+    ],
+    ([answer]) => out.print(answer as { message: string }, (a) => a.message),
+  );
+};

@@ -1,15 +1,15 @@
 // ahs collection get COLLECTION_ID
-import type { Invocation } from '../legacy.js';
-import type { Context } from '../../context.js';
+import type { Run } from '../define.js';
+import type { getSpec } from './index.js';
 import type { Collection } from '../../rules/schemas.js';
 import { vcPath } from '../../service/collections.js';
 import { collectionArg } from '../../service/pick-collection.js';
 import { renderCollection } from '../../io/views/collections.js';
 
-export async function run({ args }: Invocation, ctx: Context): Promise<void> {
-  const collectionId = await collectionArg(ctx, args[0], { includeDeleted: true });
+export const run: Run<typeof getSpec> = async (options, ctx) => {
+  const collectionId = await collectionArg(ctx, options.collectionId, { includeDeleted: true });
   const api = await ctx.api();
-  // The service answers 400 for a missing collection here: exit 4.
+  // GET /vc/{id} answering 400 is itself the read that confirms a missing collection (cli.md): exit 4.
   const collection = await api.get<Collection>(vcPath(api, collectionId), undefined, { notFound: true });
   (await ctx.output()).print(collection, (c, kit) => renderCollection(c, kit));
-}
+};

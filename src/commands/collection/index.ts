@@ -1,98 +1,129 @@
-// `ahs collection ...`: flags only; each verb's logic loads when it runs.
-import { Option } from 'commander';
-import type { RegisterGroup } from '../legacy.js';
-import { pagingOptions, parseCount, parsePositiveInt } from '../legacy.js';
+// `ahs collection ...`: declarations only; each verb's logic loads when it runs.
+import { arg, command, defineCommand, flag, group, pagingFlags, wholeNumber } from '../define.js';
 
-export const registerCollection: RegisterGroup = (program, action) => {
-  const group = program
-    .command('collection')
-    .description('virtual collections: bundles of items deployed as one unit');
+const collectionId = arg.optional('COLLECTION_ID', 'collection id (picked from a list in a terminal)');
+const localCacheMaxAge = flag.parsed('n', 'local cache max age, 1 to 525600', wholeNumber('--local-cache-max-age', 0));
 
-  group
-    .command('create')
-    .description('create a collection (empty; add files with `ahs item upload`)')
-    .argument('[COLLECTION_ID]', 'collection id: letters, digits, _ and -, at most 50')
-    .option('--name <name>', 'collection name (at most 50 characters)')
-    .option('--allowed-types <codes>', 'asset type codes items may have, comma-separated (9999 = Other is always allowed)')
-    .option('--description <text>', 'description (at most 400 characters)')
-    .option('--max-assets <n>', 'item limit (default: the service ceiling)', parsePositiveInt('--max-assets'))
-    .option('--no-editable', 'items cannot be added or removed')
-    .option('--no-deployable', 'the collection cannot be deployed')
-    .option('--anchor <itemId>', 'the anchor (default) item')
-    .option('--no-secured', 'delivery without an API key')
-    .option('--local-cache-control', 'let clients cache the files locally')
-    .option('--local-cache-max-age <n>', 'local cache max age, 1 to 525600', parseCount('--local-cache-max-age'))
-    .addHelpText('after', '\nThe target platform comes from --platform (default on the service: generic).')
-    .action(action(() => import('./create.js')));
+export const createSpec = defineCommand({
+  name: 'create',
+  summary: 'create a collection (empty; add files with `ahs item upload`)',
+  args: {
+    collectionId: arg.optional('COLLECTION_ID', 'collection id: letters, digits, _ and -, at most 50'),
+  },
+  flags: {
+    name: flag.text('name', 'collection name (at most 50 characters)'),
+    allowedTypes: flag.text('codes', 'asset type codes items may have, comma-separated (9999 = Other is always allowed)'),
+    description: flag.text('text', 'description (at most 400 characters)'),
+    maxAssets: flag.parsed('n', 'item limit (default: the service ceiling)', wholeNumber('--max-assets', 1)),
+    editable: flag.no('items cannot be added or removed'),
+    deployable: flag.no('the collection cannot be deployed'),
+    anchor: flag.text('itemId', 'the anchor (default) item'),
+    secured: flag.no('delivery without an API key'),
+    localCacheControl: flag.bool('let clients cache the files locally'),
+    localCacheMaxAge,
+  },
+  examples: [
+    'ahs collection create launch-pack --name "Launch pack" --allowed-types 1001,1002',
+    '# at most 10 items, delivered without an API key',
+    'ahs collection create public-pack --name "Public pack" --allowed-types 1001 --max-assets 10 --no-secured',
+  ],
+  notes: 'The target platform comes from --platform (default on the service: generic).',
+});
 
-  group
-    .command('get')
-    .description('show a collection')
-    .argument('[COLLECTION_ID]')
-    .action(action(() => import('./get.js')));
+export const getSpec = defineCommand({
+  name: 'get',
+  summary: 'show a collection',
+  args: { collectionId },
+  examples: ['ahs collection get launch-pack', 'ahs collection get launch-pack --json'],
+});
 
-  pagingOptions(group.command('list').description('list collections (soft-deleted ones are marked)'))
-    .option('--deleted', 'only soft-deleted collections')
-    .option('--no-deleted', 'only collections that are not deleted')
-    .action(action(() => import('./list.js')));
+export const listSpec = defineCommand({
+  name: 'list',
+  summary: 'list collections (soft-deleted ones are marked)',
+  flags: {
+    ...pagingFlags,
+    deleted: flag.toggle('only soft-deleted collections', 'only collections that are not deleted'),
+  },
+  examples: ['ahs collection list', '# every page, soft-deleted collections only', 'ahs collection list --all --deleted'],
+});
 
-  group
-    .command('update')
-    .description('change a collection\'s updatable fields')
-    .argument('[COLLECTION_ID]')
-    .option('--name <name>', 'collection name')
-    .option('--description <text>', 'description')
-    .option('--max-assets <n>', 'item limit (not below the current item count)', parsePositiveInt('--max-assets'))
-    .option('--editable', 'items can be added and removed')
-    .option('--no-editable', 'items cannot be added or removed')
-    .option('--deployable', 'the collection can be deployed')
-    .option('--no-deployable', 'the collection cannot be deployed')
-    .option('--anchor <itemId>', 'the anchor (default) item')
-    .option('--local-cache-control', 'let clients cache the files locally')
-    .option('--no-local-cache-control', 'no local caching')
-    .option('--local-cache-max-age <n>', 'local cache max age, 1 to 525600', parseCount('--local-cache-max-age'))
-    .option('--from-json <file>', 'read the fields to change from a JSON object (- for stdin); flags win')
-    .addOption(new Option('--allowed-types <codes>', 'refused: permanent after create').hideHelp())
-    .addOption(new Option('--secured', 'refused: permanent after create').hideHelp())
-    .addOption(new Option('--no-secured', 'refused: permanent after create').hideHelp())
-    .addHelpText('after', '\ncollectionId, allowedAssetTypes, targetPlatform and secured are permanent; items change through `ahs item`;\ndeleted through `collection delete|restore`.')
-    .action(action(() => import('./update.js')));
+export const updateSpec = defineCommand({
+  name: 'update',
+  summary: "change a collection's updatable fields",
+  args: { collectionId },
+  flags: {
+    name: flag.text('name', 'collection name'),
+    description: flag.text('text', 'description'),
+    maxAssets: flag.parsed('n', 'item limit (not below the current item count)', wholeNumber('--max-assets', 1)),
+    editable: flag.toggle('items can be added and removed', 'items cannot be added or removed'),
+    deployable: flag.toggle('the collection can be deployed', 'the collection cannot be deployed'),
+    anchor: flag.text('itemId', 'the anchor (default) item'),
+    localCacheControl: flag.toggle('let clients cache the files locally', 'no local caching'),
+    localCacheMaxAge,
+    fromJson: flag.text('file', 'read the fields to change from a JSON object (- for stdin); flags win'),
+    allowedTypes: flag.text('codes', 'refused: permanent after create', { hidden: true }),
+    secured: flag.toggle('refused: permanent after create', 'refused: permanent after create', { hidden: true }),
+  },
+  examples: [
+    'ahs collection update launch-pack --name "Launch pack v2" --max-assets 20',
+    '# the fields of a JSON object, from stdin',
+    'echo \'{"description": "assets for the launch"}\' | ahs collection update launch-pack --from-json -',
+  ],
+  notes:
+    'collectionId, allowedAssetTypes, targetPlatform and secured are permanent; items change through `ahs item`;\ndeleted through `collection delete|restore`.',
+});
 
-  group
-    .command('delete')
-    .description('soft-delete a collection (it must not be Live anywhere); restore or purge it later')
-    .argument('[COLLECTION_ID]')
-    .action(action(() => import('./delete.js')));
+export const deleteSpec = defineCommand({
+  name: 'delete',
+  summary: 'soft-delete a collection (it must not be Live anywhere); restore or purge it later',
+  args: { collectionId },
+  examples: ['ahs collection delete launch-pack', '# in CI: no prompt', 'ahs collection delete launch-pack --yes'],
+});
 
-  group
-    .command('restore')
-    .description('restore a soft-deleted collection')
-    .argument('[COLLECTION_ID]')
-    .action(action(() => import('./restore.js')));
+export const restoreSpec = defineCommand({
+  name: 'restore',
+  summary: 'restore a soft-deleted collection',
+  args: { collectionId },
+  examples: ['ahs collection restore launch-pack', 'ahs collection restore launch-pack --dry-run'],
+});
 
-  group
-    .command('purge')
-    .description('remove a deleted collection for good, with its deployments and the items only it held')
-    .argument('[COLLECTION_ID]')
-    .action(action(() => import('./purge.js')));
+export const purgeSpec = defineCommand({
+  name: 'purge',
+  summary: 'remove a deleted collection for good, with its deployments and the items only it held',
+  args: { collectionId },
+  examples: ['# what would go, without sending anything', 'ahs collection purge launch-pack --dry-run', 'ahs collection purge launch-pack --yes'],
+});
 
-  group
-    .command('status')
-    .description('per environment: live, offline and undeployed items')
-    .argument('[COLLECTION_ID]')
-    .action(action(() => import('./status.js')));
+export const statusSpec = defineCommand({
+  name: 'status',
+  summary: 'per environment: live, offline and undeployed items',
+  args: { collectionId },
+  examples: ['ahs collection status launch-pack', 'ahs collection status launch-pack --json'],
+});
 
-  group
-    .command('url')
-    .description('the deployed URL of a collection in an environment (from --env)')
-    .argument('[COLLECTION_ID]')
-    .action(action(() => import('./url.js')));
+export const urlSpec = defineCommand({
+  name: 'url',
+  summary: 'the deployed URL of a collection in an environment (from --env)',
+  args: { collectionId },
+  examples: ['ahs collection url launch-pack --env prod', '# in a script: the URL alone on stdout', 'url=$(ahs collection url launch-pack --env prod)'],
+});
 
-  group
-    .command('undeploy')
-    .description('remove a collection\'s Live deployment in an environment (from --env)')
-    .argument('[COLLECTION_ID]')
-    .action(action(() => import('./undeploy.js')));
-};
+export const undeploySpec = defineCommand({
+  name: 'undeploy',
+  summary: "remove a collection's Live deployment in an environment (from --env)",
+  args: { collectionId },
+  examples: ['ahs collection undeploy launch-pack --env staging', '# in CI: no prompt', 'ahs collection undeploy launch-pack --env staging --yes'],
+});
 
-export const collection = { kind: 'legacy', register: registerCollection } as const;
+export const collection = group('collection', 'virtual collections: bundles of items deployed as one unit', [
+  command(createSpec, () => import('./create.js')),
+  command(getSpec, () => import('./get.js')),
+  command(listSpec, () => import('./list.js')),
+  command(updateSpec, () => import('./update.js')),
+  command(deleteSpec, () => import('./delete.js')),
+  command(restoreSpec, () => import('./restore.js')),
+  command(purgeSpec, () => import('./purge.js')),
+  command(statusSpec, () => import('./status.js')),
+  command(urlSpec, () => import('./url.js')),
+  command(undeploySpec, () => import('./undeploy.js')),
+]);

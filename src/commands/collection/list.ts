@@ -1,22 +1,15 @@
 // ahs collection list [--page N] [--page-size N] [--all] [--deleted|--no-deleted]
-import type { Invocation } from '../legacy.js';
-import type { Context } from '../../context.js';
+import type { Run } from '../define.js';
+import type { listSpec } from './index.js';
 import type { Collection } from '../../rules/schemas.js';
 import { listPages, pageFooter } from '../../http/paging.js';
 import { listEnvelope } from '../../io/output.js';
 
-interface Opts {
-  page?: number;
-  pageSize?: number;
-  all?: boolean;
-  deleted?: boolean;
-}
-
-export async function run({ opts }: Invocation<Opts>, ctx: Context): Promise<void> {
+export const run: Run<typeof listSpec> = async (options, ctx) => {
   const api = await ctx.api();
-  const { doc, rows, merged } = await listPages<Collection>(api, api.path('vc'), { page: opts.page, pageSize: opts.pageSize, all: opts.all });
+  const { doc, rows, merged } = await listPages<Collection>(api, api.path('vc'), { page: options.page, pageSize: options.pageSize, all: options.all });
   const out = await ctx.output();
-  const filter = opts.deleted;
+  const filter = options.deleted;
   const shown = filter === undefined ? rows : rows.filter((c) => Boolean(c.deleted) === filter);
   // A filter changes the list, so json gets the CLI's envelope for it.
   const json = filter === undefined ? doc : listEnvelope(shown);
@@ -35,4 +28,4 @@ export async function run({ opts }: Invocation<Opts>, ctx: Context): Promise<voi
     ],
     filter === undefined ? pageFooter(doc, merged) : `${shown.length} of ${rows.length} shown (${filter ? 'deleted only' : 'not deleted'})${merged ? '' : '; --all to filter every page'}`,
   );
-}
+};

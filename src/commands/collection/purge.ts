@@ -1,35 +1,38 @@
 // ahs collection purge COLLECTION_ID: irreversible. Says what goes (the
 // deployment records in every environment, the items only this collection
 // held) before asking.
-import type { Invocation } from '../legacy.js';
-import type { Context } from '../../context.js';
-import { decideCollectionPurge } from '../../rules/index.js';
-import { printDryRun } from '../legacy.js';
-import { currentOf, itemParents, readSnapshot, vcPath } from '../../service/collections.js';
+import type { Run } from '../define.js';
+import type { purgeSpec } from './index.js';
+import { collectionMessage, decideCollectionPurge } from '../../rules/index.js';
+import { collectionStep, currentOf, itemParents, readSnapshot, settleBySnapshot, vcPath } from '../../service/collections.js';
 import { actingUser, collectionArg } from '../../service/pick-collection.js';
-import { NotFoundError } from '../../errors.js';
+import { plan } from '../../plan/plan.js';
 
-export async function run({ args }: Invocation, ctx: Context): Promise<void> {
-  const collectionId = await collectionArg(ctx, args[0], { includeDeleted: true, message: 'Collection to purge' });
+export const run: Run<typeof purgeSpec> = async (options, ctx) => {
+  const collectionId = await collectionArg(ctx, options.collectionId, { includeDeleted: true, message: 'Collection to purge' });
   const user = await actingUser(ctx);
   const api = await ctx.api();
-  const path = vcPath(api, collectionId, 'purge');
-  const body = { createdBy: user };
+  const out = await ctx.output();
   const view = await readSnapshot(api, collectionId);
   const items = view.collection ? await itemParents(api, view.collection) : [];
   const decision = decideCollectionPurge(collectionId, view.snapshot, items);
-  if (ctx.globals.dryRun) {
-    await printDryRun(ctx, { request: { method: 'POST', path, body }, current: { ...(currentOf(view) as object | null), items }, decision, notFound: !view.snapshot });
-    return;
+  // A missing collection asks nothing: the request's 400, settled by a read, is exit 4.
+  if (view.snapshot) {
+    if (decision.ok) {
+      out.info(`Purging collection ${collectionId} removes, for good:`);
+      for (const effect of decision.effects) out.info(`  - ${effect.description}`);
+    }
+    // Asked even when the rules predict a refusal: the state may have moved since the read.
+    await ctx.confirm(`Purge collection ${collectionId}? This cannot be undone`);
   }
-  const out = await ctx.output();
-  if (!view.snapshot) throw new NotFoundError(`collection ${collectionId} not found`);
-  if (decision.ok) {
-    out.info(`Purging collection ${collectionId} removes, for good:`);
-    for (const effect of decision.effects) out.info(`  - ${effect.description}`);
-  }
-  // Asked even when the rules predict a refusal: the state may have moved since the read.
-  await ctx.confirm(`Purge collection ${collectionId}? This cannot be undone`);
-  const answer = await api.post<{ message: string }>(path, body);
-  out.print(answer, (a) => a.message);
-}
+  const request = { method: 'POST', path: vcPath(api, collectionId, 'purge'), body: { createdBy: user } } as const;
+  return plan(
+    [
+      collectionStep(api, collectionId, request, () => ({ decision, current: view.snapshot ? { ...(currentOf(view) as object), items } : null }), {
+        read: async () => view,
+        settle: settleBySnapshot(collectionId, (fresh) => !fresh.snapshot, { message: collectionMessage(collectionId, 'purged') }, 'gone'),
+      }),
+    ],
+    ([answer]) => out.print(answer as { message: string }, (a) => a.message),
+  );
+};

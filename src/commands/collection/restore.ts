@@ -1,23 +1,24 @@
 // ahs collection restore COLLECTION_ID
-import type { Invocation } from '../legacy.js';
-import type { Context } from '../../context.js';
-import { decideCollectionRestore } from '../../rules/index.js';
-import { printDryRun } from '../legacy.js';
-import { currentOf, readSnapshot, vcPath } from '../../service/collections.js';
+import type { Run } from '../define.js';
+import type { restoreSpec } from './index.js';
+import { collectionMessage, decideCollectionRestore } from '../../rules/index.js';
+import { collectionStep, settleBySnapshot, vcPath } from '../../service/collections.js';
 import { actingUser, collectionArg } from '../../service/pick-collection.js';
+import { plan } from '../../plan/plan.js';
 
-export async function run({ args }: Invocation, ctx: Context): Promise<void> {
-  const collectionId = await collectionArg(ctx, args[0], { includeDeleted: true });
+export const run: Run<typeof restoreSpec> = async (options, ctx) => {
+  const collectionId = await collectionArg(ctx, options.collectionId, { includeDeleted: true });
   const user = await actingUser(ctx);
   const api = await ctx.api();
-  const path = vcPath(api, collectionId, 'restore');
+  const out = await ctx.output();
   // The service reads createdBy here, not deletedBy.
-  const body = { createdBy: user };
-  if (ctx.globals.dryRun) {
-    const view = await readSnapshot(api, collectionId);
-    await printDryRun(ctx, { request: { method: 'POST', path, body }, current: currentOf(view), decision: decideCollectionRestore(collectionId, view.snapshot), notFound: !view.snapshot });
-    return;
-  }
-  const answer = await api.post<{ message: string }>(path, body);
-  (await ctx.output()).print(answer, (a) => a.message);
-}
+  const request = { method: 'POST', path: vcPath(api, collectionId, 'restore'), body: { createdBy: user } } as const;
+  return plan(
+    [
+      collectionStep(api, collectionId, request, (view) => ({ decision: decideCollectionRestore(collectionId, view.snapshot) }), {
+        settle: settleBySnapshot(collectionId, (view) => view.snapshot?.deleted === false, { message: collectionMessage(collectionId, 'restored') }, 'restored'),
+      }),
+    ],
+    ([answer]) => out.print(answer as { message: string }, (a) => a.message),
+  );
+};

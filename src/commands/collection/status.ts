@@ -1,14 +1,14 @@
 // ahs collection status COLLECTION_ID: per environment, the live, offline and
 // undeployed items.
-import type { Invocation } from '../legacy.js';
-import type { Context } from '../../context.js';
+import type { Run } from '../define.js';
+import type { statusSpec } from './index.js';
 import type { CollectionDeploymentStatus } from '../../rules/schemas.js';
 import { deploymentsFrom, readCollection, readDeploymentStatus } from '../../service/collections.js';
 import { collectionArg } from '../../service/pick-collection.js';
 import { NotFoundError } from '../../errors.js';
 
-export async function run({ args }: Invocation, ctx: Context): Promise<void> {
-  const collectionId = await collectionArg(ctx, args[0]);
+export const run: Run<typeof statusSpec> = async (options, ctx) => {
+  const collectionId = await collectionArg(ctx, options.collectionId);
   const api = await ctx.api();
   let status = await readDeploymentStatus(api, collectionId);
   if (!status) {
@@ -36,4 +36,4 @@ export async function run({ args }: Invocation, ctx: Context): Promise<void> {
     const hint = pending.length ? `\n${pending.map((r) => r.envId).join(', ')}: items added since the last deploy; \`ahs collection-deploy ${doc.collectionId} --reconcile\` publishes them` : '';
     return `${doc.collectionName} (${doc.collectionId})\n${table}${hint}`;
   });
-}
+};

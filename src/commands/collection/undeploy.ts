@@ -1,26 +1,26 @@
 // ahs collection undeploy COLLECTION_ID --env E: removes the Live record
 // there; only a fresh deploy makes it Live again.
-import type { Invocation } from '../legacy.js';
-import type { Context } from '../../context.js';
-import { decideCollectionUndeploy } from '../../rules/index.js';
-import { printDryRun } from '../legacy.js';
-import { currentOf, readSnapshot, vcPath } from '../../service/collections.js';
-import { actingUser, collectionArg } from '../../service/pick-collection.js';
-import { liveEnvArg } from '../../service/pick-collection.js';
+import type { Run } from '../define.js';
+import type { undeploySpec } from './index.js';
+import { collectionMessage, decideCollectionUndeploy } from '../../rules/index.js';
+import { collectionStep, settleBySnapshot, vcPath } from '../../service/collections.js';
+import { actingUser, collectionArg, liveEnvArg } from '../../service/pick-collection.js';
+import { plan } from '../../plan/plan.js';
 
-export async function run({ args }: Invocation, ctx: Context): Promise<void> {
-  const collectionId = await collectionArg(ctx, args[0]);
+export const run: Run<typeof undeploySpec> = async (options, ctx) => {
+  const collectionId = await collectionArg(ctx, options.collectionId);
   const envId = await liveEnvArg(ctx, collectionId, 'Environment to undeploy from (where it is Live)');
   const user = await actingUser(ctx);
   const api = await ctx.api();
-  const path = vcPath(api, collectionId, 'deployments', envId);
-  const body = { updatedBy: user };
-  if (ctx.globals.dryRun) {
-    const view = await readSnapshot(api, collectionId);
-    await printDryRun(ctx, { request: { method: 'DELETE', path, body }, current: currentOf(view), decision: decideCollectionUndeploy(collectionId, view.snapshot, envId, user), notFound: !view.snapshot });
-    return;
-  }
   await ctx.confirm(`Undeploy collection ${collectionId} from ${envId}? Its URL there stops working until a fresh deploy`);
-  const answer = await api.delete<{ message: string }>(path, body);
-  (await ctx.output()).print(answer, (a) => a.message);
-}
+  const out = await ctx.output();
+  const request = { method: 'DELETE', path: vcPath(api, collectionId, 'deployments', envId), body: { updatedBy: user } } as const;
+  return plan(
+    [
+      collectionStep(api, collectionId, request, (view) => ({ decision: decideCollectionUndeploy(collectionId, view.snapshot, envId, user) }), {
+        settle: settleBySnapshot(collectionId, (view) => view.snapshot !== undefined && view.snapshot.deployments[envId] === undefined, { message: collectionMessage(collectionId, 'undeployed') }, `undeployed from ${envId}`),
+      }),
+    ],
+    ([answer]) => out.print(answer as { message: string }, (a) => a.message),
+  );
+};

@@ -1,51 +1,35 @@
-import { given } from '../legacy.js';
 // ahs collection update COLLECTION_ID [updatable fields] [--from-json FILE]
 // Refuses, before sending, what the service will not take: the permanent
 // fields, assetItems, deleted, and a maxAssets below the current item count.
 import { readFile } from 'node:fs/promises';
 import { text } from 'node:stream/consumers';
-import type { Invocation } from '../legacy.js';
+import type { Run } from '../define.js';
+import type { updateSpec } from './index.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { COLLECTION_REFUSED_UPDATE_FIELDS, decideCollectionUpdate, type Decision } from '../../rules/index.js';
+import { COLLECTION_REFUSED_UPDATE_FIELDS, decideCollectionUpdate, reject, type Decision } from '../../rules/index.js';
 import { collectionUpdateBody, type Collection } from '../../rules/schemas.js';
-import { printDryRun } from '../legacy.js';
 import { validateInput } from '../validate.js';
-import { DryRunRejection } from '../../plan/dryrun.js';
-import { currentOf, readSnapshot, vcPath } from '../../service/collections.js';
+import { collectionStep, readSnapshot, vcPath, type CollectionView } from '../../service/collections.js';
 import { actingUser, collectionArg } from '../../service/pick-collection.js';
 import { renderCollection } from '../../io/views/collections.js';
-import { NotFoundError } from '../../errors.js';
-
-interface Opts {
-  name?: string;
-  description?: string;
-  maxAssets?: number;
-  editable?: boolean;
-  deployable?: boolean;
-  anchor?: string;
-  localCacheControl?: boolean;
-  localCacheMaxAge?: number;
-  fromJson?: string;
-  allowedTypes?: string;
-  secured?: boolean;
-}
+import { plan } from '../../plan/plan.js';
 
 const FLAGS = { collectionName: '--name', anchorAsset: '--anchor' };
 
-export async function run({ args, opts, command }: Invocation<Opts>, ctx: Context): Promise<void> {
-  const collectionId = await collectionArg(ctx, args[0]);
-  const patch: Record<string, unknown> = opts.fromJson ? await readJsonObject(ctx, opts.fromJson) : {};
+export const run: Run<typeof updateSpec> = async (options, ctx) => {
+  const collectionId = await collectionArg(ctx, options.collectionId);
+  const patch: Record<string, unknown> = options.fromJson ? await readJsonObject(ctx, options.fromJson) : {};
   const jsonFields = new Set(Object.keys(patch));
   const flagged: Record<string, unknown> = {
-    collectionName: opts.name,
-    description: opts.description,
-    maxAssets: opts.maxAssets,
-    editable: given(command, 'editable') ? opts.editable : undefined,
-    deployable: given(command, 'deployable') ? opts.deployable : undefined,
-    anchorAsset: opts.anchor,
-    localCacheControl: given(command, 'localCacheControl') ? opts.localCacheControl : undefined,
-    localCacheMaxAge: opts.localCacheMaxAge,
+    collectionName: options.name,
+    description: options.description,
+    maxAssets: options.maxAssets,
+    editable: options.editable,
+    deployable: options.deployable,
+    anchorAsset: options.anchor,
+    localCacheControl: options.localCacheControl,
+    localCacheMaxAge: options.localCacheMaxAge,
   };
   for (const [key, value] of Object.entries(flagged)) {
     if (value === undefined) continue;
@@ -55,9 +39,9 @@ export async function run({ args, opts, command }: Invocation<Opts>, ctx: Contex
 
   // Permanent fields asked for by flag: say which flag, not which field.
   const refusedFlags: string[] = [];
-  if (opts.allowedTypes !== undefined) refusedFlags.push('--allowed-types (allowedAssetTypes)');
-  if (given(command, 'secured')) refusedFlags.push(opts.secured ? '--secured' : '--no-secured');
-  if (command.parent?.parent?.getOptionValueSource('platform') === 'cli') refusedFlags.push('--platform (targetPlatform)');
+  if (options.allowedTypes !== undefined) refusedFlags.push('--allowed-types (allowedAssetTypes)');
+  if (options.secured !== undefined) refusedFlags.push(options.secured ? '--secured' : '--no-secured');
+  if (ctx.globals.platform !== undefined) refusedFlags.push('--platform (targetPlatform)');
   if (refusedFlags.length > 0) {
     throw new UsageError(`${refusedFlags.join(', ')}: permanent after create, the service does not update ${refusedFlags.length > 1 ? 'them' : 'it'}; nothing was sent`);
   }
@@ -70,7 +54,7 @@ export async function run({ args, opts, command }: Invocation<Opts>, ctx: Contex
   const unknown = [...jsonFields].filter((key) => !updatable.includes(key) && key !== 'updatedBy' && !(COLLECTION_REFUSED_UPDATE_FIELDS as readonly string[]).includes(key));
   if (unknown.length > 0) {
     throw new UsageError(
-      `--from-json ${opts.fromJson}: unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((key) => JSON.stringify(key)).join(', ')}; the fields an update takes are ${updatable.join(', ')}; nothing was sent`,
+      `--from-json ${options.fromJson}: unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((key) => JSON.stringify(key)).join(', ')}; the fields an update takes are ${updatable.join(', ')}; nothing was sent`,
     );
   }
   const changes = Object.keys(patch).filter((key) => key !== 'updatedBy');
@@ -82,33 +66,28 @@ export async function run({ args, opts, command }: Invocation<Opts>, ctx: Contex
   const body = validateInput(collectionUpdateBody().strict(), patch, names);
 
   const api = await ctx.api();
-  const path = vcPath(api, collectionId);
-  // maxAssets is checked against the current item count before sending.
-  const view = ctx.globals.dryRun || body.maxAssets !== undefined ? await readSnapshot(api, collectionId) : undefined;
-  const decision = view ? decideCollectionUpdate(collectionId, view.snapshot, body) : undefined;
-  if (ctx.globals.dryRun && view && decision) {
-    // The service takes an anchor only among the collection's items (400, "not found": exit 4).
-    const anchor = body.anchorAsset;
-    const strayAnchor = decision.ok && typeof anchor === 'string' && anchor !== '' && !(view.collection?.assetItems ?? []).includes(anchor);
-    const predicted: Decision<unknown> = strayAnchor
-      ? { ok: false, status: 400, title: `anchorAsset: item ${anchor} not found in collection ${collectionId}; name one of its items` }
-      : decision;
-    try {
-      await printDryRun(ctx, { request: { method: 'PATCH', path, body }, current: currentOf(view), decision: predicted, notFound: !view.snapshot || strayAnchor });
-    } catch (error) {
-      // The real run refuses this one itself, before sending (exit 2): so does the dry run.
-      if (error instanceof DryRunRejection && view.snapshot && !decision.ok) throw new UsageError(`${decision.title}; nothing was sent`);
-      throw error;
-    }
-    return;
+  // maxAssets is checked against the current item count before sending, in a dry run too (exit 2).
+  const view = body.maxAssets !== undefined ? await readSnapshot(api, collectionId) : undefined;
+  if (view?.snapshot) {
+    const decision = decideCollectionUpdate(collectionId, view.snapshot, body);
+    if (!decision.ok) throw new UsageError(`${decision.title}; nothing was sent`);
   }
-  if (view && !view.snapshot) throw new NotFoundError(`collection ${collectionId} not found`);
-  if (decision && !decision.ok) throw new UsageError(`${decision.title}; nothing was sent`);
-
-  const updated = await api.patch<Collection>(path, body);
   const out = await ctx.output();
-  out.print(updated, (c, kit) => renderCollection(c, kit));
-  out.success(`updated collection ${collectionId} (${changes.join(', ')})`);
+  return plan(
+    [collectionStep(api, collectionId, { method: 'PATCH', path: vcPath(api, collectionId), body }, (fresh) => ({ decision: predictUpdate(collectionId, fresh, body) }), { read: view && (async () => view) })],
+    ([updated]) => {
+      out.print(updated as Collection, (c, kit) => renderCollection(c, kit));
+      out.success(`updated collection ${collectionId} (${changes.join(', ')})`);
+    },
+  );
+};
+
+/** The rules' answer, and the service's 400 for an anchor that is none of the collection's items. */
+function predictUpdate(collectionId: string, view: CollectionView, body: Record<string, unknown>): Decision<unknown> {
+  const decision = decideCollectionUpdate(collectionId, view.snapshot, body);
+  const anchor = body.anchorAsset;
+  const strayAnchor = decision.ok && typeof anchor === 'string' && anchor !== '' && !(view.collection?.assetItems ?? []).includes(anchor);
+  return strayAnchor ? reject(400, `anchorAsset: item ${anchor} not found in collection ${collectionId}; name one of its items`) : decision;
 }
 
 function refusedMessage(fields: string[]): string {

@@ -1,52 +1,54 @@
 // ahs item remove COLLECTION_ID ITEM_ID: detaches the item; if this was its
 // only collection, it is gone for good.
-import type { Invocation } from '../legacy.js';
-import type { Context } from '../../context.js';
+import type { Run } from '../define.js';
+import type { removeSpec } from './index.js';
+import type { ApiClient } from '../../http/client.js';
 import { ApiError } from '../../errors.js';
-import { decideItemRemove, type ItemParents } from '../../rules/index.js';
+import { decideItemRemove, ITEM_REMOVED, type ItemParents } from '../../rules/index.js';
 import type { Item } from '../../rules/schemas.js';
-import { printDryRun } from '../legacy.js';
-import { currentOf, readCollection, readSnapshot, vcPath } from '../../service/collections.js';
+import { collectionStep, currentOf, vcPath } from '../../service/collections.js';
 import { actingUser, collectionArg, itemArg } from '../../service/pick-collection.js';
+import { plan } from '../../plan/plan.js';
 
-export async function run({ args }: Invocation, ctx: Context): Promise<void> {
-  const collectionId = await collectionArg(ctx, args[0]);
-  const itemId = await itemArg(ctx, collectionId, args[1]);
+export const run: Run<typeof removeSpec> = async (options, ctx) => {
+  const collectionId = await collectionArg(ctx, options.collectionId);
+  const itemId = await itemArg(ctx, collectionId, options.itemId);
   const user = await actingUser(ctx);
   const api = await ctx.api();
-  const path = vcPath(api, collectionId, 'items', itemId);
-  const body = { deletedBy: user };
-  if (ctx.globals.dryRun) {
-    const view = await readSnapshot(api, collectionId);
-    let item: ItemParents | undefined;
-    if (view.snapshot) {
-      try {
-        const found = await api.get<Item>(path);
-        item = { assetItemId: found.assetItemId, parentCollections: found.parentCollections ?? [collectionId] };
-      } catch (error) {
-        if (!(error instanceof ApiError && error.status === 404)) throw error;
-      }
-    }
-    await printDryRun(ctx, {
-      request: { method: 'DELETE', path, body },
-      current: { ...(currentOf(view) as object | null), item: item ?? null },
-      decision: decideItemRemove(collectionId, view.snapshot, item, itemId),
-      notFound: !view.snapshot,
-    });
-    return;
-  }
   await ctx.confirm(`Remove item ${itemId} from collection ${collectionId}? If it is in no other collection it is gone for good`);
-  let answer: { message: string };
+  const out = await ctx.output();
+  const path = vcPath(api, collectionId, 'items', itemId);
+  return plan(
+    [
+      collectionStep(
+        api,
+        collectionId,
+        { method: 'DELETE', path, body: { deletedBy: user } },
+        async (view) => {
+          const item = view.snapshot ? await readItemParents(api, path, collectionId) : undefined;
+          return { current: { ...(currentOf(view) as object | null), item: item ?? null }, decision: decideItemRemove(collectionId, view.snapshot, item, itemId) };
+        },
+        {
+          // A lost answer: removed when the collection no longer lists the item.
+          async settle(client) {
+            const item = await readItemParents(client, path, collectionId);
+            const how = `GET ${path} ${item ? 'still finds the item' : 'no longer finds the item'}`;
+            return item ? { applied: false, how } : { applied: true, how, result: { message: ITEM_REMOVED } };
+          },
+        },
+      ),
+    ],
+    ([answer]) => out.print(answer as { message: string }, (a) => `${a.message}: ${itemId} from ${collectionId}`),
+  );
+};
+
+/** The item's parents, or undefined when the collection does not hold it (404). */
+async function readItemParents(api: ApiClient, path: string, collectionId: string): Promise<ItemParents | undefined> {
   try {
-    answer = await api.delete<{ message: string }>(path, body);
+    const found = await api.get<Item>(path);
+    return { assetItemId: found.assetItemId, parentCollections: found.parentCollections ?? [collectionId] };
   } catch (error) {
-    // A 400 is "not found" (exit 4) only when the collection is really missing;
-    // a deleted or otherwise refusing collection is the service's 400 (exit 1).
-    if (error instanceof ApiError && error.status === 400) {
-      const exists = (await readCollection(api, collectionId).catch(() => undefined)) !== undefined;
-      throw new ApiError(error.status, error.body, !exists);
-    }
+    if (error instanceof ApiError && error.status === 404) return undefined;
     throw error;
   }
-  (await ctx.output()).print(answer, (a) => `${a.message}: ${itemId} from ${collectionId}`);
 }
