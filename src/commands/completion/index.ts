@@ -1,6 +1,7 @@
 // `ahs completion <shell>`: the completion script for a shell.
 import { SHELLS } from '../../docs/shells.js';
-import { arg, command, defineCommand } from '../define.js';
+import { arg, command, defineCommand, flag } from '../define.js';
+import { DYNAMIC_VALUES } from '../../docs/shells.js';
 
 export const completionSpec = defineCommand({
   name: 'completion',
@@ -10,6 +11,11 @@ export const completionSpec = defineCommand({
   args: {
     shell: arg.choice('shell', SHELLS, 'shell to complete for'),
   },
+  flags: {
+    // Called by the scripts themselves at <TAB> (as gh's __complete): the values of an option, from the local config only.
+    candidates: flag.choice('kind', DYNAMIC_VALUES, 'print the values to complete, one a line (used by the scripts)', { hidden: true }),
+  },
+  notes: '--profile <TAB> completes the profile names of the config (the scripts ask ahs; no network).',
   examples: [
     'ahs completion bash > ~/.local/share/bash-completion/completions/ahs',
     '# zsh: in ~/.zshrc, after compinit',
