@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { BIN, DEMO_API_KEY, harness, stubServer, type Harness } from './helpers.js';
+import { BIN, DEMO_API_KEY, harness, hasScript, stubServer, type Harness } from './helpers.js';
 
 let h: Harness;
 const id = 'fetch-me';
@@ -168,6 +168,22 @@ describe('fetch', () => {
       expect(run.stderr.match(/^✓ m\d+\.txt/gm)).toHaveLength(20);
       expect(run.stderr).not.toContain('\x1b');
     }
+  });
+
+  it.skipIf(!hasScript)('--manifest in an 80-column terminal: every line fits; long names and URLs lose their middle', async () => {
+    const long = `${'release-candidate-'.repeat(5)}final.txt`;
+    const narrow = 'fetch-narrow';
+    expect((await h.ahs(['collection', 'create', narrow, '--name', 'Narrow', '--allowed-types', '1001'])).exitCode).toBe(0);
+    expect((await h.ahs(['item', 'upload', narrow, await h.file(long, 'x'), '--type', '1001'])).exitCode).toBe(0);
+    expect((await h.ahs(['collection-deploy', narrow, '--env', 'dev'])).exitCode).toBe(0);
+    const env: Record<string, string> = { ...(process.env as Record<string, string>), ...h.env, TERM: 'xterm' };
+    delete env.CI;
+    const command = `stty cols 80 rows 40; node '${BIN}' fetch ${narrow} --env dev --manifest`;
+    const run = await execa('script', ['-qfec', command, '/dev/null'], { env, extendEnv: false, reject: false, stdin: 'ignore' });
+    expect(run.exitCode).toBe(0);
+    const lines = String(run.stdout).replace(/\x1b\[[0-9;]*m/g, '').split(/\r?\n/).filter(Boolean);
+    expect(lines.some((line) => /release-.*….*final\.txt/.test(line)), lines.join("\n")).toBe(true);
+    for (const line of lines) expect([...line].length, line).toBeLessThanOrEqual(80);
   });
 
   it('without --env and without a terminal: usage error naming --env', async () => {

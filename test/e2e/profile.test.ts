@@ -2,10 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { spawnSync } from 'node:child_process';
-import { harness, runInPty, DEMO_API_KEY, DEMO_USER, type Harness } from './helpers.js';
-
-const hasScript = spawnSync('script', ['--version']).status === 0;
+import { harness, hasScript, runInPty, DEMO_API_KEY, DEMO_USER, type Harness } from './helpers.js';
 
 let h: Harness;
 beforeAll(async () => {

@@ -73,18 +73,20 @@ export const run: Run<typeof fetchSpec> = async (options, ctx) => {
 
   const out = await ctx.output();
   if (options.manifest) {
-    out.print(doc, (d, kit) =>
-      kit.table(
+    out.print(doc, (d, kit) => {
+      const url = (e: DeliveryEntry) => deliveryFileUrl(deliveryBase, e.downloadUrl);
+      const fit = kit.terminal ? manifestFit(d.assetItemUrls, url, terminalColumns(ctx)) : { name: Infinity, url: Infinity };
+      return kit.table(
         [
           { header: 'ITEM', get: (e: DeliveryEntry) => e.assetItemId },
-          { header: 'NAME', get: (e: DeliveryEntry) => e.assetItemName },
+          { header: 'NAME', get: (e: DeliveryEntry) => middleCut(e.assetItemName, fit.name) },
           { header: 'TYPE', get: (e: DeliveryEntry) => e.mimetype },
           { header: 'ANCHOR', get: (e: DeliveryEntry) => (d.anchorAsset?.assetItemId === e.assetItemId ? 'yes' : '') },
-          { header: 'URL', get: (e: DeliveryEntry) => deliveryFileUrl(deliveryBase, e.downloadUrl) },
+          { header: 'URL', get: (e: DeliveryEntry) => middleCut(url(e), fit.url) },
         ],
         d.assetItemUrls,
-      ),
-    );
+      );
+    });
     return;
   }
 
@@ -220,6 +222,36 @@ async function removeEmptyDirs(dir: string, top: string): Promise<void> {
     }
     if (current === stop || dirname(current) === current) return;
   }
+}
+
+function terminalColumns(ctx: Context): number {
+  const columns = (ctx.io.out as { columns?: number }).columns;
+  return typeof columns === 'number' && columns > 20 ? columns : 80;
+}
+
+/**
+ * Widths of the NAME and URL columns of the manifest table so that a row fits
+ * `columns` (a wrapped bordered table is unreadable): the fixed columns keep
+ * their width, NAME and URL share the rest, each losing its middle.
+ */
+function manifestFit(entries: DeliveryEntry[], url: (e: DeliveryEntry) => string, columns: number): { name: number; url: number } {
+  const widest = (header: string, values: string[]) => Math.max(header.length, ...values.map((v) => [...v].length));
+  const fixed = widest('ITEM', entries.map((e) => e.assetItemId)) + widest('TYPE', entries.map((e) => e.mimetype)) + widest('ANCHOR', []);
+  const names = widest('NAME', entries.map((e) => e.assetItemName));
+  const urls = widest('URL', entries.map(url));
+  // Each of the 5 columns adds a space either side and a border; one more border closes the row.
+  const room = columns - fixed - 5 * 3 - 1;
+  if (names + urls <= room) return { name: names, url: urls };
+  const name = Math.min(names, Math.max(12, Math.floor(room / 2)));
+  return { name, url: Math.max(12, room - name) };
+}
+
+/** `text` in at most `max` characters, cut in the middle (the start and the end of a name or URL say the most). */
+function middleCut(text: string, max: number): string {
+  const chars = [...text];
+  if (chars.length <= max) return text;
+  const keep = max - 1;
+  return `${chars.slice(0, Math.ceil(keep / 2)).join('')}…${chars.slice(chars.length - Math.floor(keep / 2)).join('')}`;
 }
 
 function parseUrl(value: string): URL {

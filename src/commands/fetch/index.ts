@@ -20,7 +20,7 @@ export const fetchSpec = defineCommand({
     'ahs fetch my-collection --env prod --dir ./assets',
     '# only the images; a re-run keeps what is already there',
     'ahs fetch my-collection --env prod --dir ./assets --pattern \'*.png\' --pattern \'*.jpg\' --skip-existing',
-    'ahs fetch --url https://cdn.example.com/api/vi/acme/vc/my-collection/prod --dir ./assets --json',
+    'ahs fetch --url "$(ahs collection url my-collection --env prod)" --dir ./assets --json',
   ],
   notes: [
     'The environment comes from --env (AHS_ENV, the profile); in a terminal you can pick one where the collection is Live.',
