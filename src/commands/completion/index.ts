@@ -6,8 +6,7 @@ import { DYNAMIC_VALUES } from '../../docs/shells.js';
 export const completionSpec = defineCommand({
   name: 'completion',
   summary: 'print the shell completion script for bash, zsh or fish',
-  description:
-    'print the shell completion script (commands, flags and fixed values) for bash, zsh or fish; e.g. `ahs completion bash > ~/.local/share/bash-completion/completions/ahs`, `ahs completion fish | source`',
+  description: 'The script completes commands, flags and fixed values, and the profile names of the config after --profile (the script asks ahs at <TAB>; no network).',
   args: {
     shell: arg.choice('shell', SHELLS, 'shell to complete for'),
   },
@@ -15,7 +14,6 @@ export const completionSpec = defineCommand({
     // Called by the scripts themselves at <TAB> (as gh's __complete): the values of an option, from the local config only.
     candidates: flag.choice('kind', DYNAMIC_VALUES, 'print the values to complete, one a line (used by the scripts)', { hidden: true }),
   },
-  notes: '--profile <TAB> completes the profile names of the config (the scripts ask ahs; no network).',
   examples: [
     'ahs completion bash > ~/.local/share/bash-completion/completions/ahs',
     '# zsh: in ~/.zshrc, after compinit',
