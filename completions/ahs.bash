@@ -40,7 +40,7 @@ _ahs_options() {
         'item upload') echo '--type --name --concurrency' ;;
         'item list') echo '--since --until --page --page-size --all' ;;
         'collection-deploy') echo '--state --idempotent --reconcile' ;;
-        'fetch') echo '--url --dir --item --concurrency --manifest --force' ;;
+        'fetch') echo '--url --dir --item --pattern --skip-existing --concurrency --manifest' ;;
         'emulator start') echo '--host --port --config --data-dir' ;;
     esac
 }
@@ -63,7 +63,7 @@ _ahs_value_options() {
         'item upload') echo '--type --name --concurrency' ;;
         'item list') echo '--since --until --page --page-size' ;;
         'collection-deploy') echo '--state' ;;
-        'fetch') echo '--url --dir --item --concurrency' ;;
+        'fetch') echo '--url --dir --item --pattern --concurrency' ;;
         'emulator start') echo '--host --port --config --data-dir' ;;
     esac
 }
@@ -82,6 +82,13 @@ _ahs_option_choices() {
 _ahs_argument_choices() {
     case "$1" in
         'completion|0') echo 'bash zsh fish' ;;
+    esac
+}
+
+# values of an option that ahs lists itself, from the local config (no network): "OPTION"
+_ahs_dynamic_choices() {
+    case "$1" in
+        '--profile') "${COMP_WORDS[0]}" completion bash --candidates profiles 2>/dev/null ;;
     esac
 }
 
@@ -127,7 +134,8 @@ _ahs() {
     fi
     if [[ -n "$opt" ]] && _ahs_has "$(_ahs_value_options "$cmdpath") $_ahs_global_value_options" "$opt"; then
         words="$(_ahs_option_choices "$cmdpath|$opt")"
-        # no fixed set: fall back to file names (complete -o default)
+        [[ -z "$words" ]] && words="$(_ahs_dynamic_choices "$opt")"
+        # no values: fall back to file names (complete -o default)
         [[ -n "$words" ]] && COMPREPLY=($(compgen -W "$words" -- "$cur"))
         return 0
     fi

@@ -57,7 +57,7 @@ function __fish_ahs_value_options --argument-names cmdpath
         case 'collection-deploy'
             printf '%s\n' '--state'
         case 'fetch'
-            printf '%s\n' '--url' '--dir' '--item' '--concurrency'
+            printf '%s\n' '--url' '--dir' '--item' '--pattern' '--concurrency'
         case 'emulator start'
             printf '%s\n' '--host' '--port' '--config' '--data-dir'
     end
@@ -111,7 +111,7 @@ complete -c ahs -s v -l verbose -d 'trace HTTP requests and responses on stderr 
 complete -c ahs -l no-color -d 'no colour (NO_COLOR is honoured too)'
 complete -c ahs -l timeout -r -d 'time allowed for one request, in seconds'
 complete -c ahs -l retries -r -d 'retries of idempotent reads on network errors and 502/503/504'
-complete -c ahs -l profile -r -d 'profile to use (env AHS_PROFILE)'
+complete -c ahs -l profile -x -a '(ahs completion fish --candidates profiles 2>/dev/null)' -d 'profile to use (env AHS_PROFILE)'
 complete -c ahs -l base-url -r -d 'API base URL (env AHS_BASE_URL)'
 complete -c ahs -l delivery-url -r -d 'delivery network URL (env AHS_DELIVERY_URL)'
 complete -c ahs -l domain -r -d 'domain id (env AHS_DOMAIN)'
@@ -141,7 +141,7 @@ complete -c ahs -f -n '__fish_ahs_is \'profile\'' -a 'list' -d 'list the profile
 complete -c ahs -f -n '__fish_ahs_is \'profile\'' -a 'show' -d 'show a profile (default: the current one), key masked'
 complete -c ahs -f -n '__fish_ahs_is \'profile\'' -a 'use' -d 'make a profile the current one'
 complete -c ahs -f -n '__fish_ahs_is \'profile\'' -a 'remove' -d 'remove a profile'
-complete -c ahs -f -n '__fish_ahs_is \'profile\'' -a 'check' -d 'ask the service whether the profile\'s API key is accepted, for which domain and environment'
+complete -c ahs -f -n '__fish_ahs_is \'profile\'' -a 'check' -d 'ask the service whether the API key is accepted for the domain'
 complete -c ahs -f -n '__fish_ahs_is \'profile\'' -a 'help' -d 'display help for command'
 
 # ahs profile add
@@ -294,9 +294,10 @@ complete -c ahs -n '__fish_ahs_is \'collection-deploy\'' -l reconcile -d 're-run
 complete -c ahs -n '__fish_ahs_is \'fetch\'' -l url -r -d 'fetch from a deployed collection URL directly (no key needed unless secured)'
 complete -c ahs -n '__fish_ahs_is \'fetch\'' -l dir -r -d 'target folder (default: a folder named after the collection)'
 complete -c ahs -n '__fish_ahs_is \'fetch\'' -l item -r -d 'only these items (repeatable)'
+complete -c ahs -n '__fish_ahs_is \'fetch\'' -l pattern -r -d 'only items whose name matches a glob: * ? [abc] (repeatable; quote it for the shell)'
+complete -c ahs -n '__fish_ahs_is \'fetch\'' -l skip-existing -d 'keep a file already at an item\'s name as it is (default: overwrite it)'
 complete -c ahs -n '__fish_ahs_is \'fetch\'' -l concurrency -r -d 'files downloaded at the same time (default 8)'
 complete -c ahs -n '__fish_ahs_is \'fetch\'' -l manifest -d 'print the delivery document instead of downloading'
-complete -c ahs -n '__fish_ahs_is \'fetch\'' -l force -d 'overwrite existing files of the same name and size'
 
 # ahs emulator
 complete -c ahs -f -n '__fish_ahs_is \'emulator\'' -a 'start' -d 'serve the API (/api/v2) and the delivery network (/api/vi) on one port until Ctrl-C'

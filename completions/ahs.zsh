@@ -13,7 +13,7 @@ _ahs_subcommands() {
     reply=()
     case "$1" in
         ('') reply=('profile:manage connection profiles (base URL, domain, environment, platform, user, API key)' 'asset:virtual assets: create, read, update, delete, deployment status, undeploy' 'version:versions of a virtual asset: upload, read, list, delete, deployed URLs' 'deploy:deploy a version LIVE or OFFLINE on one channel (asset, --platform, --env)' 'promote-default:make a version the Default of its channel (asset, --platform, --env), demoting the previous Default to LIVE' 'collection:virtual collections: bundles of items deployed as one unit' 'item:items: the files inside a collection' 'collection-deploy:deploy a collection LIVE or OFFLINE in an environment (the API key'\''s own, or --env with a domain-wide key); --reconcile re-runs every Live deployment' 'fetch:download the items of a deployed collection into a folder (no arguments, in a terminal: browse and pick)' 'emulator:run a local, spec-faithful Asset Hosting Service for trying and testing ahs' 'completion:print the shell completion script for bash, zsh or fish' 'help:display help for command') ;;
-        ('profile') reply=('add:add or update a profile from --base-url, --delivery-url, --domain, --env, --platform, --user; the API key comes from --api-key-stdin or AHS_API_KEY' 'list:list the profiles (key masked)' 'show:show a profile (default: the current one), key masked' 'use:make a profile the current one' 'remove:remove a profile' 'check:ask the service whether the profile'\''s API key is accepted, for which domain and environment' 'help:display help for command') ;;
+        ('profile') reply=('add:add or update a profile from --base-url, --delivery-url, --domain, --env, --platform, --user; the API key comes from --api-key-stdin or AHS_API_KEY' 'list:list the profiles (key masked)' 'show:show a profile (default: the current one), key masked' 'use:make a profile the current one' 'remove:remove a profile' 'check:ask the service whether the API key is accepted for the domain' 'help:display help for command') ;;
         ('asset') reply=('create:create a virtual asset' 'get:show a virtual asset' 'list:list virtual assets' 'search:search virtual assets by id, name and description' 'update:update a virtual asset (the current asset type is sent when --type is not given)' 'delete:delete a virtual asset (it must have no versions)' 'status:every deployment record of the asset (OFFLINE included): a platform x environment matrix' 'undeploy:remove every version'\''s deployment record for the given platforms in one environment (--env, --platform P[,P...])' 'version-count:count the asset'\''s versions' 'help:display help for command') ;;
         ('version') reply=('upload:upload a file as a new version for one target platform (--platform), streamed with progress' 'get:show a version' 'list:list the versions of an asset' 'delete:delete a version (it must not be LIVE or DEFAULT anywhere)' 'urls:the deployed URL of a version in one environment (--env)' 'help:display help for command') ;;
         ('collection') reply=('create:create a collection (empty; add files with `ahs item upload`)' 'get:show a collection' 'list:list collections (soft-deleted ones are marked)' 'update:change a collection'\''s updatable fields' 'delete:soft-delete a collection (it must not be Live anywhere); restore or purge it later' 'restore:restore a soft-deleted collection' 'purge:remove a deleted collection for good, with its deployments and the items only it held' 'status:per environment: live, offline and undeployed items' 'url:the deployed URL of a collection in an environment (from --env)' 'undeploy:remove a collection'\''s Live deployment in an environment (from --env)' 'help:display help for command') ;;
@@ -57,7 +57,7 @@ _ahs_options() {
         ('item upload') reply=('--type:asset type code of the items (one of the collection'\''s allowed types, or 9999 = Other)' '--name:item name (only with one file; default: the file name)' '--concurrency:files uploaded at the same time (default 4)') ;;
         ('item list') reply=('--since:created at or after DATE (YYYY-MM-DD or ISO 8601)' '--until:created at or before DATE (a bare date includes the whole day)' '--page:page number' '--page-size:results per page' '--all:read every page') ;;
         ('collection-deploy') reply=('--state:target state' '--idempotent:already in that state: say so, send nothing, exit 0' '--reconcile:re-run the Live deployment in every environment where it is Live (publishes items added since)') ;;
-        ('fetch') reply=('--url:fetch from a deployed collection URL directly (no key needed unless secured)' '--dir:target folder (default: a folder named after the collection)' '--item:only these items (repeatable)' '--concurrency:files downloaded at the same time (default 8)' '--manifest:print the delivery document instead of downloading' '--force:overwrite existing files of the same name and size') ;;
+        ('fetch') reply=('--url:fetch from a deployed collection URL directly (no key needed unless secured)' '--dir:target folder (default: a folder named after the collection)' '--item:only these items (repeatable)' '--pattern:only items whose name matches a glob: * ? [abc] (repeatable; quote it for the shell)' '--skip-existing:keep a file already at an item'\''s name as it is (default: overwrite it)' '--concurrency:files downloaded at the same time (default 8)' '--manifest:print the delivery document instead of downloading') ;;
         ('emulator start') reply=('--host:interface to bind' '--port:port to listen on; 0 picks a free one' '--config:fixture JSON (domains, users, keys, environments, platforms, asset types); default: the built-in demo' '--data-dir:keep metadata and uploaded files in DIR across restarts; default: memory') ;;
     esac
 }
@@ -81,7 +81,7 @@ _ahs_value_options() {
         ('item upload') reply=('--type' '--name' '--concurrency') ;;
         ('item list') reply=('--since' '--until' '--page' '--page-size') ;;
         ('collection-deploy') reply=('--state') ;;
-        ('fetch') reply=('--url' '--dir' '--item' '--concurrency') ;;
+        ('fetch') reply=('--url' '--dir' '--item' '--pattern' '--concurrency') ;;
         ('emulator start') reply=('--host' '--port' '--config' '--data-dir') ;;
     esac
 }
@@ -102,6 +102,14 @@ _ahs_argument_choices() {
     reply=()
     case "$1" in
         ('completion|0') reply=('bash' 'zsh' 'fish') ;;
+    esac
+}
+
+# values of an option that ahs lists itself, from the local config (no network): "OPTION"
+_ahs_dynamic_choices() {
+    reply=()
+    case "$1" in
+        ('--profile') reply=(${(f)"$($words[1] completion zsh --candidates profiles 2>/dev/null)"}) ;;
     esac
 }
 
@@ -140,6 +148,7 @@ _ahs() {
         reply+=("${_ahs_global_value_options[@]}")
         if (( ${reply[(Ie)$opt]} )); then
             _ahs_option_choices "$cmdpath|$opt"
+            (( ${#reply} )) || _ahs_dynamic_choices "$opt"
             if (( ${#reply} )); then
                 found=("${reply[@]}")
                 compadd -a found

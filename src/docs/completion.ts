@@ -1,8 +1,9 @@
 // Static shell completion scripts (bash, zsh, fish) generated from the
 // command tree: subcommands, flags, and the values of fixed sets (commander
-// `.choices()` on options and arguments). The scripts never call ahs.
+// `.choices()` on options and arguments). The scripts call ahs only for the
+// values of DYNAMIC_OPTIONS (profile names from the local config, no network).
 import { allCommands, optionNames, type CommandModel, type OptionModel } from './model.js';
-import type { Shell } from './shells.js';
+import { DYNAMIC_OPTIONS, type DynamicValues, type Shell } from './shells.js';
 
 export { SHELLS, type Shell } from './shells.js';
 
@@ -45,6 +46,21 @@ function optionChoices(root: CommandModel): Array<{ path: string | null; names: 
   }
   for (const option of root.options) {
     if (option.choices) entries.push({ path: null, names: optionNames(option), choices: option.choices });
+  }
+  return entries;
+}
+
+/** (option names, kind) for the options whose values the scripts ask `ahs completion SHELL --candidates KIND` for. */
+function dynamicChoices(root: CommandModel): Array<{ names: string[]; kind: DynamicValues }> {
+  const seen = new Set<string>();
+  const entries: Array<{ names: string[]; kind: DynamicValues }> = [];
+  for (const command of walkable(root)) {
+    for (const option of command.options) {
+      const kind = option.long ? DYNAMIC_OPTIONS[option.long] : undefined;
+      if (!kind || !option.takesValue || seen.has(option.flags)) continue;
+      seen.add(option.flags);
+      entries.push({ names: optionNames(option), kind });
+    }
   }
   return entries;
 }
@@ -105,6 +121,10 @@ export function generateBash(root: CommandModel): string {
     'fixed values of a positional argument: "PATH|INDEX"',
     argumentRows,
   );
+  const dynamicRows = dynamicChoices(root)
+    .map(({ names, kind }) => `        ${names.map(sq).join('|')}) "\${COMP_WORDS[0]}" completion bash --candidates ${kind} 2>/dev/null ;;`)
+    .join('\n');
+  const dynamicValues = `# values of an option that ${name} lists itself, from the local config (no network): "OPTION"\n_${name}_dynamic_choices() {\n    case "$1" in\n${dynamicRows}\n    esac\n}\n`;
 
   return `# bash completion for ${name}                                -*- shell-script -*-
 # ${GENERATED}
@@ -120,6 +140,7 @@ ${options}
 ${values}
 ${optionValues}
 ${argumentValues}
+${dynamicValues}
 _${name}_has() {
     [[ " $1 " == *" $2 "* ]]
 }
@@ -162,7 +183,8 @@ _${name}() {
     fi
     if [[ -n "$opt" ]] && _${name}_has "$(_${name}_value_options "$cmdpath") $_${name}_global_value_options" "$opt"; then
         words="$(_${name}_option_choices "$cmdpath|$opt")"
-        # no fixed set: fall back to file names (complete -o default)
+        [[ -z "$words" ]] && words="$(_${name}_dynamic_choices "$opt")"
+        # no values: fall back to file names (complete -o default)
         [[ -n "$words" ]] && COMPREPLY=($(compgen -W "$words" -- "$cur"))
         return 0
     fi
@@ -246,6 +268,10 @@ export function generateZsh(root: CommandModel): string {
     'fixed values of a positional argument: "PATH|INDEX"',
     argumentChoices(root).map(({ path, index, choices }) => [zq(`${path}|${index}`), choices]),
   );
+  const dynamicRows = dynamicChoices(root)
+    .map(({ names, kind }) => `        (${names.map(zq).join('|')}) reply=(\${(f)"$($words[1] completion zsh --candidates ${kind} 2>/dev/null)"}) ;;`)
+    .join('\n');
+  const dynamicValues = `# values of an option that ${name} lists itself, from the local config (no network): "OPTION"\n_${name}_dynamic_choices() {\n    reply=()\n    case "$1" in\n${dynamicRows}\n    esac\n}\n`;
 
   return `#compdef ${name}
 # zsh completion for ${name}
@@ -263,6 +289,7 @@ ${options}
 ${values}
 ${optionValues}
 ${argumentValues}
+${dynamicValues}
 _${name}() {
     local cur=\${words[CURRENT]} prev=\${words[CURRENT-1]} cmdpath='' npos=0 i w opt=''
     local -a reply found
@@ -298,6 +325,7 @@ _${name}() {
         reply+=("\${_${name}_global_value_options[@]}")
         if (( \${reply[(Ie)$opt]} )); then
             _${name}_option_choices "$cmdpath|$opt"
+            (( \${#reply} )) || _${name}_dynamic_choices "$opt"
             if (( \${#reply} )); then
                 found=("\${reply[@]}")
                 compadd -a found
@@ -366,12 +394,16 @@ export function generateFish(root: CommandModel): string {
   );
 
   const lines: string[] = [];
+  const dynamic = new Map(dynamicChoices(root).flatMap(({ names, kind }) => names.map((option) => [option, kind] as const)));
   const optionLine = (option: OptionModel, condition: string | null) => {
     const parts = [`complete -c ${name}`];
     if (condition) parts.push(`-n ${fq(condition)}`);
     if (option.short) parts.push(`-s ${option.short.replace(/^-/, '')}`);
     if (option.long) parts.push(`-l ${option.long.replace(/^--/, '')}`);
-    if (option.choices) parts.push(`-x -a ${fq(option.choices.join(' '))}`);
+    const kind = option.long ? dynamic.get(option.long) : undefined;
+    // values ahs lists itself, from the local config (no network)
+    if (kind) parts.push(`-x -a ${fq(`(${name} completion fish --candidates ${kind} 2>/dev/null)`)}`);
+    else if (option.choices) parts.push(`-x -a ${fq(option.choices.join(' '))}`);
     else if (option.takesValue) parts.push('-r');
     if (option.description) parts.push(`-d ${fq(oneLine(option.description))}`);
     return parts.join(' ');

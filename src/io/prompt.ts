@@ -24,8 +24,9 @@ export class Prompter {
     return { input: this.io.in, output: this.io.err, signal: this.signal, clearPromptOnDone: false };
   }
 
-  input(message: string, options: { default?: string; validate?: (value: string) => true | string } = {}): Promise<string> {
-    return input({ message, default: options.default, required: true, validate: options.validate }, this.context());
+  /** Free text; `required: false` lets Enter give '' (an optional answer). */
+  input(message: string, options: { default?: string; required?: boolean; validate?: (value: string) => true | string } = {}): Promise<string> {
+    return input({ message, default: options.default, required: options.required ?? true, validate: options.validate }, this.context());
   }
 
   select<T>(message: string, choices: Choice<T>[], options: { default?: T } = {}): Promise<T> {

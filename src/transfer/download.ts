@@ -2,11 +2,14 @@
 // stream/promises.pipeline, memory flat in the file size) into a temporary
 // `.NAME.ahs-partial-XXXXXXXX` inside the target folder and is renamed to its
 // name only when the body is complete and its length matches content-length
-// and the expected size. A failed file never stops the others. On abort
-// (Ctrl-C) every stream is destroyed, every partial file removed, and
-// CancelledError thrown once the cleanup is done.
+// and the expected size: a file already at that name is replaced whole
+// (unless skipExisting keeps it). Only a 2xx answer is saved. A failed file
+// never stops the others. Partial files an earlier killed run left in the
+// folder are removed first. On abort (Ctrl-C) every stream is destroyed,
+// every partial file removed, and CancelledError thrown once the cleanup is
+// done.
 import { createWriteStream } from 'node:fs';
-import { lstat, mkdir, rename, rm } from 'node:fs/promises';
+import { lstat, mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
@@ -50,8 +53,8 @@ export interface DownloadOptions {
   /** Target folder; created when missing. */
   dir: string;
   concurrency?: number;
-  /** Overwrite existing files of the same name and size. */
-  force?: boolean;
+  /** Keep a file already at a task's name (default: replace it). */
+  skipExisting?: boolean;
   signal?: AbortSignal;
   /** How to start each request (default: undici `request`). */
   open?: Opener;
@@ -102,7 +105,10 @@ export async function downloadAll(tasks: DownloadTask[], options: DownloadOption
   let transferred = 0;
 
   if (signal.aborted) throw new CancelledError();
-  if (tasks.length > 0) await mkdir(options.dir, { recursive: true });
+  if (tasks.length > 0) {
+    await mkdir(options.dir, { recursive: true });
+    await removeStalePartials(options.dir);
+  }
 
   // One abort listener on the caller's signal for the whole batch; each
   // download listens on a signal of its own, dropped when it ends (a shared
@@ -137,17 +143,17 @@ export async function downloadAll(tasks: DownloadTask[], options: DownloadOption
         throw error;
       });
       if (existing && !existing.isFile()) throw new Error(`${target} exists and is not a regular file`);
-      if (existing && !options.force && task.expectedSize !== undefined && existing.size === task.expectedSize) {
-        skip(task, target, `${task.name} exists with the same size`);
+      if (existing && options.skipExisting) {
+        skip(task, target, 'a file of that name is already there (--skip-existing)');
         return;
       }
       const response = await raceAbort(open(task, taskSignal), taskSignal);
-      const length = contentLength(response.headers);
-      if (existing && !options.force && task.expectedSize === undefined && length !== undefined && existing.size === length) {
+      if (response.status < 200 || response.status >= 300) {
+        // A redirect (or any other non-success) is never saved as the file.
         discard(response.body);
-        skip(task, target, `${task.name} exists with the same size`);
-        return;
+        throw new DownloadHttpError(response.status, notSaved(response));
       }
+      const length = contentLength(response.headers);
       const size = length ?? task.expectedSize;
       emit({ type: 'start', task, size });
       const partial = join(options.dir, `.${task.name}${PARTIAL_MARKER}${randomBytes(4).toString('hex')}`);
@@ -210,6 +216,22 @@ export async function downloadAll(tasks: DownloadTask[], options: DownloadOption
     throw signal.reason instanceof CancelledError ? signal.reason : new CancelledError('interrupted; partial downloads removed');
   }
   return summary;
+}
+
+/** Removes the `.NAME.ahs-partial-*` files of an earlier run that was killed before it could clean up. */
+export async function removeStalePartials(dir: string): Promise<void> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const stale = names.filter((name) => name.startsWith('.') && PARTIAL_NAME.test(name));
+  await Promise.all(stale.map((name) => rm(join(dir, name), { force: true })));
+}
+
+const PARTIAL_NAME = new RegExp(`${PARTIAL_MARKER.replace(/[.]/g, '\\.')}[0-9a-f]{8}$`);
+
+function notSaved(response: OpenedBody): string {
+  const location = response.headers.location;
+  const target = Array.isArray(location) ? location[0] : location;
+  const redirect = response.status >= 300 && response.status < 400;
+  return `HTTP ${response.status}${redirect ? `: a redirect${target ? ` to ${target}` : ''}, not followed` : ''}; nothing saved`;
 }
 
 function contentLength(headers: OpenedBody['headers']): number | undefined {

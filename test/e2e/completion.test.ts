@@ -2,6 +2,8 @@
 // from the tree (the same text as completions/, see test/docs/drift.test.ts),
 // and the bash script it prints completes in a real bash.
 import { execa } from 'execa';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateCompletion } from '../../src/docs/completion.js';
@@ -38,5 +40,25 @@ describe('ahs completion', () => {
     expect(shells).toBe('bash zsh fish');
     expect(formats).toBe('table json');
     expect(commands?.split(' ')).toEqual(expect.arrayContaining(['completion', 'help']));
+  });
+
+  it('--profile <TAB> completes the profile names of the config (ahs is asked; no network)', async () => {
+    const configDir = await mkdtemp(join(tmpdir(), 'ahs-complete-'));
+    try {
+      await writeFile(join(configDir, 'config.json'), JSON.stringify({ current: 'prod', profiles: { prod: { domainId: 'acme' }, staging: { domainId: 'acme' }, 'dev-eu': {} } }));
+      const direct = await execa('node', [bin, 'completion', 'bash', '--candidates', 'profiles'], { env: { AHS_CONFIG_DIR: configDir } });
+      expect(direct.stdout.split('\n')).toEqual(['dev-eu', 'prod', 'staging']);
+      const script = [
+        `ahs() { node ${JSON.stringify(bin)} "$@"; }`,
+        `source <(node ${JSON.stringify(bin)} completion bash)`,
+        'COMP_WORDS=(ahs asset list --profile ""); COMP_CWORD=4; _ahs; echo "${COMPREPLY[*]}"',
+        'COMP_WORDS=(ahs --profile s); COMP_CWORD=2; _ahs; echo "${COMPREPLY[*]}"',
+        'COMP_WORDS=(ahs fetch --profile = d); COMP_CWORD=4; _ahs; echo "${COMPREPLY[*]}"',
+      ].join('\n');
+      const result = await execa('bash', ['--norc', '--noprofile', '-c', script], { env: { AHS_CONFIG_DIR: configDir } });
+      expect(result.stdout.split('\n')).toEqual(['dev-eu prod staging', 'staging', 'dev-eu']);
+    } finally {
+      await rm(configDir, { recursive: true, force: true });
+    }
   });
 });

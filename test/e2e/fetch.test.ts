@@ -1,14 +1,14 @@
 // fetch through the built binary: bytes equal the uploaded ones, hostile
 // names stay inside --dir, an interrupted fetch leaves no partial file (exit
-// 130), skip/force, --item, --manifest, --url.
+// 130), overwrite / --skip-existing, --pattern, --item, --manifest, --url.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { BIN, DEMO_API_KEY, harness, stubServer, type Harness } from './helpers.js';
+import { BIN, DEMO_API_KEY, harness, hasScript, stubServer, type Harness } from './helpers.js';
 
 let h: Harness;
 const id = 'fetch-me';
@@ -35,22 +35,53 @@ afterAll(async () => {
 });
 
 describe('fetch', () => {
-  it('downloads every item; the bytes equal the uploaded ones; a re-run skips; --force overwrites', async () => {
+  it('downloads every item; the bytes equal the uploaded ones; a re-run overwrites (a same-size edit too); --skip-existing keeps files', async () => {
     const dir = join(h.dir, 'out-all');
     const run = await h.ahs(['fetch', id, '--env', 'dev', '--dir', dir, '--json']);
     expect(run.exitCode).toBe(0);
     const doc = run.json();
-    expect(doc).toMatchObject({ collectionId: id, envId: 'dev', skipped: [], failed: [] });
+    expect(doc).toMatchObject({ collectionId: id, envId: 'dev', dir, skipped: [], failed: [] });
     expect(doc.downloaded).toHaveLength(3);
+    expect(doc.downloaded).toContainEqual({ id: itemIds['notes.txt'], name: 'notes.txt', path: join(dir, 'notes.txt'), bytes: 14 });
     expect((await readFile(join(dir, 'big.bin'))).equals(big)).toBe(true);
     expect(await readFile(join(dir, 'notes.txt'), 'utf8')).toBe('release notes\n');
     expect((await readFile(join(dir, 'empty.json'))).length).toBe(0);
     expect((await readdir(dir)).sort()).toEqual(['big.bin', 'empty.json', 'notes.txt']);
 
+    // A stale file of the same size is replaced, not kept.
+    await writeFile(join(dir, 'notes.txt'), 'stale notes!!\n');
     const again = await h.ahs(['fetch', id, '--env', 'dev', '--dir', dir, '--json']);
-    expect(again.json().skipped).toHaveLength(3);
-    const forced = await h.ahs(['fetch', id, '--env', 'dev', '--dir', dir, '--force', '--json']);
-    expect(forced.json().downloaded).toHaveLength(3);
+    expect(again.exitCode).toBe(0);
+    expect(again.json()).toMatchObject({ skipped: [], failed: [] });
+    expect(again.json().downloaded).toHaveLength(3);
+    expect(await readFile(join(dir, 'notes.txt'), 'utf8')).toBe('release notes\n');
+
+    await writeFile(join(dir, 'notes.txt'), 'my own notes\n');
+    const kept = await h.ahs(['fetch', id, '--env', 'dev', '--dir', dir, '--skip-existing']);
+    expect(kept.exitCode).toBe(0);
+    expect(kept.stderr).toMatch(/0 downloaded, 3 skipped, 0 failed/);
+    expect(await readFile(join(dir, 'notes.txt'), 'utf8')).toBe('my own notes\n');
+    expect((await readdir(dir)).sort()).toEqual(['big.bin', 'empty.json', 'notes.txt']);
+  });
+
+  it('--pattern narrows the download to items whose name matches a glob; no match at all is exit 4', async () => {
+    const dir = join(h.dir, 'out-pattern');
+    const run = await h.ahs(['fetch', id, '--env', 'dev', '--dir', dir, '--pattern', '*.txt', '--pattern', 'empty.[jy]son', '--json']);
+    expect(run.exitCode).toBe(0);
+    expect((await readdir(dir)).sort()).toEqual(['empty.json', 'notes.txt']);
+    const none = await h.ahs(['fetch', id, '--env', 'dev', '--dir', join(h.dir, 'out-pattern-none'), '--pattern', '*.png']);
+    expect(none.exitCode).toBe(4);
+    expect(none.stderr).toMatch(/--pattern \*\.png/);
+  });
+
+  it('removes the partial files an earlier killed run left in --dir', async () => {
+    const dir = join(h.dir, 'out-stale');
+    await rm(dir, { recursive: true, force: true });
+    await h.ahs(['fetch', id, '--env', 'dev', '--dir', dir, '--item', itemIds['notes.txt']!]);
+    await writeFile(join(dir, '.big.bin.ahs-partial-0a1b2c3d'), Buffer.alloc(1000));
+    const run = await h.ahs(['fetch', id, '--env', 'dev', '--dir', dir, '--item', itemIds['notes.txt']!]);
+    expect(run.exitCode).toBe(0);
+    expect(await readdir(dir)).toEqual(['notes.txt']);
   });
 
   it('--item picks items; an unknown item is exit 4', async () => {
@@ -88,16 +119,17 @@ describe('fetch', () => {
     expect((await readFile(join(dir, 'big.bin'))).equals(big)).toBe(true);
   });
 
-  it('--url run twice: the second run skips the files already there (no crash on the unread bodies)', async () => {
+  it('--url run twice with --skip-existing: the second run sends no file request and keeps the files', async () => {
     const url = (await h.ahs(['collection', 'url', id, '--env', 'dev'])).stdout.trim();
     const dir = join(h.dir, 'out-url-twice');
     const env = { AHS_API_KEY: DEMO_API_KEY, AHS_DELIVERY_URL: h.emu.deliveryUrl };
     expect((await h.ahs(['fetch', '--url', url, '--dir', dir], { bare: true, env })).exitCode).toBe(0);
-    const again = await h.ahs(['fetch', '--url', url, '--dir', dir, '--json'], { bare: true, env });
+    const again = await h.ahs(['fetch', '--url', url, '--dir', dir, '--skip-existing', '--json'], { bare: true, env });
     expect(again.stderr).not.toMatch(/RequestAbortedError|Unhandled/);
     expect(again.exitCode).toBe(0);
     expect(again.json()).toMatchObject({ downloaded: [], failed: [] });
     expect(again.json().skipped).toHaveLength(3);
+    expect(again.json().skipped[0]).toEqual({ id: expect.any(String), name: expect.any(String), path: expect.stringContaining(dir), reason: expect.stringMatching(/--skip-existing/) });
   });
 
   it('a collection not Live in the environment: the service\'s 400, exit 1', async () => {
@@ -114,6 +146,14 @@ describe('fetch', () => {
     expect(await readFile(file, 'utf8')).toBe('keep me');
   });
 
+  it('--dir that cannot be created (under /proc): exit 2 at once, naming --dir', async () => {
+    for (const dir of ['/proc/nope', '/proc/nope/x']) {
+      const run = await h.ahs(['fetch', id, '--env', 'dev', '--dir', dir]);
+      expect(run.exitCode, dir).toBe(2);
+      expect(run.stderr.trim(), dir).toBe(`error: --dir ${dir}: cannot download into it: folders cannot be created there; pass another --dir`);
+    }
+  });
+
   it('20 items at once: no MaxListenersExceededWarning (or any other warning) on stderr; a progress line per file; stdout is the data', async () => {
     const many = 'fetch-twenty';
     const files = await Promise.all(Array.from({ length: 20 }, (_, i) => h.file(`m${i}.txt`, `file ${i}\n`.repeat(100 + i))));
@@ -128,6 +168,22 @@ describe('fetch', () => {
       expect(run.stderr.match(/^✓ m\d+\.txt/gm)).toHaveLength(20);
       expect(run.stderr).not.toContain('\x1b');
     }
+  });
+
+  it.skipIf(!hasScript)('--manifest in an 80-column terminal: every line fits; long names and URLs lose their middle', async () => {
+    const long = `${'release-candidate-'.repeat(5)}final.txt`;
+    const narrow = 'fetch-narrow';
+    expect((await h.ahs(['collection', 'create', narrow, '--name', 'Narrow', '--allowed-types', '1001'])).exitCode).toBe(0);
+    expect((await h.ahs(['item', 'upload', narrow, await h.file(long, 'x'), '--type', '1001'])).exitCode).toBe(0);
+    expect((await h.ahs(['collection-deploy', narrow, '--env', 'dev'])).exitCode).toBe(0);
+    const env: Record<string, string> = { ...(process.env as Record<string, string>), ...h.env, TERM: 'xterm' };
+    delete env.CI;
+    const command = `stty cols 80 rows 40; node '${BIN}' fetch ${narrow} --env dev --manifest`;
+    const run = await execa('script', ['-qfec', command, '/dev/null'], { env, extendEnv: false, reject: false, stdin: 'ignore' });
+    expect(run.exitCode).toBe(0);
+    const lines = String(run.stdout).replace(/\x1b\[[0-9;]*m/g, '').split(/\r?\n/).filter(Boolean);
+    expect(lines.some((line) => /release-.*….*final\.txt/.test(line)), lines.join("\n")).toBe(true);
+    for (const line of lines) expect([...line].length, line).toBeLessThanOrEqual(80);
   });
 
   it('without --env and without a terminal: usage error naming --env', async () => {
@@ -235,6 +291,28 @@ describe('fetch from a hostile server', () => {
       const run = await h.ahs(['fetch', '--url', `${stub.url}/doc`, '--dir', dir, '--json', '--retries', '0']);
       expect(run.exitCode).toBe(1);
       expect(run.json().failed.map((f: { id: string }) => f.id)).toEqual(['cut']);
+      expect(await readdir(dir)).toEqual(['ok.bin']);
+    } finally {
+      await stub.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a redirect on a file download fails that file (exit 1) and is never saved as the file', async () => {
+    const stub = await stubServer((req, res) => {
+      if (req.url === '/doc') {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ...hostileDoc, assetItemUrls: [entry('ok', 'ok.bin'), entry('moved', 'moved.bin')] }));
+      } else if (req.url?.endsWith('/moved')) {
+        res.writeHead(302, { location: '/login', 'content-type': 'text/html' }).end('<html>sign in</html>');
+      } else res.writeHead(200).end('fine');
+      return true;
+    });
+    const dir = await mkdtemp(join(tmpdir(), 'ahs-302-'));
+    try {
+      const run = await h.ahs(['fetch', '--url', `${stub.url}/doc`, '--dir', dir, '--json']);
+      expect(run.exitCode).toBe(1);
+      expect(run.json().failed).toEqual([{ id: 'moved', name: 'moved.bin', error: 'HTTP 302: a redirect to /login, not followed; nothing saved' }]);
+      expect(run.json().downloaded.map((f: { id: string }) => f.id)).toEqual(['ok']);
       expect(await readdir(dir)).toEqual(['ok.bin']);
     } finally {
       await stub.close();

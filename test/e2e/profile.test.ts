@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { harness, DEMO_API_KEY, DEMO_USER, type Harness } from './helpers.js';
+import { harness, hasScript, runInPty, DEMO_API_KEY, DEMO_USER, type Harness } from './helpers.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -69,12 +69,14 @@ describe('ahs profile', () => {
     expect(missing.stderr).toContain('no profile named "ghost"');
   });
 
-  it('checks the key with the service', async () => {
+  it('checks the key with the service: says what was verified, and claims no environment', async () => {
     const ok = await h.ahs(['profile', 'check'], { bare: true });
     expect(ok.exitCode).toBe(0);
-    expect(ok.stderr).toContain('API key accepted for domain demo, environment staging');
+    expect(ok.stderr).toContain('API key accepted for domain demo\n');
+    expect(ok.stderr).toContain("the key's environment scope is not visible through the API");
+    expect(ok.stdout).toMatch(/environment\s+staging \(from profile; not checked against the key\)/);
     const json = await h.ahs(['profile', 'check', 'local', '--json'], { bare: true });
-    expect(json.json()).toMatchObject({ profile: 'local', domainId: 'demo', envId: 'staging', accepted: true });
+    expect(json.json()).toEqual({ profile: 'local', baseUrl: h.emu.baseUrl, domainId: 'demo', envId: 'staging', apiKeySource: 'profile', accepted: true, envScopeVerified: false });
 
     expect(json.json().apiKeySource).toBe('profile');
     expect(json.stderr).not.toContain('overrides');
@@ -122,5 +124,60 @@ describe('ahs profile', () => {
     expect(empty.exitCode).toBe(2);
     const flag = await h.ahs(['profile', 'add', 'flag', '--api-key', 'abc'], { bare: true });
     expect(flag.exitCode).toBe(2);
+  });
+
+  it('refuses a key with control characters on stdin: exit 2, one line, the key never echoed, nothing stored', async () => {
+    const secret = 'abc\u001b[2Jdef-key-987';
+    const run = await h.ahs(['profile', 'add', 'ctl', '--domain', 'demo', '--api-key-stdin'], { bare: true, input: `${secret}\n` });
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr.trim()).toBe('error: --api-key-stdin: the key holds control characters (a tab, escape or similar); the key was not stored');
+    expect(run.stderr).not.toContain('def-key-987');
+    expect(run.stdout).toBe('');
+    expect((await h.ahs(['profile', 'show', 'ctl'], { bare: true })).exitCode).toBe(2);
+  });
+});
+
+describe.skipIf(!hasScript)('ahs profile add in a terminal', () => {
+  it('asks for the delivery URL, environment and platform too; Enter skips them', async () => {
+    const env = { AHS_CONFIG_DIR: h.configDir, NO_COLOR: '1' };
+    const unset = ['AHS_BASE_URL', 'AHS_DELIVERY_URL', 'AHS_DOMAIN', 'AHS_USER', 'AHS_API_KEY', 'AHS_ENV', 'AHS_PLATFORM'];
+    const full = await runInPty(
+      env,
+      ['profile', 'add', 'asked'],
+      [
+        [/API base URL/, `${h.emu.baseUrl}\r`],
+        [/Domain id/, 'demo\r'],
+        [/Acting user e-mail/, `${DEMO_USER}\r`],
+        [/API key/, `${DEMO_API_KEY}\r`],
+        [/Delivery URL \(Enter to skip\)/, `${h.emu.deliveryUrl}\r`],
+        [/Environment \(Enter to skip\)/, 'staging\r'],
+        [/Target platform \(Enter to skip\)/, 'ios\r'],
+      ],
+      { unset },
+    );
+    expect(full.code).toBe(0);
+    expect(full.screen).not.toContain(DEMO_API_KEY);
+    expect((await h.ahs(['profile', 'show', 'asked', '--json'], { bare: true })).json()).toMatchObject({
+      baseUrl: h.emu.baseUrl,
+      deliveryUrl: h.emu.deliveryUrl,
+      domainId: 'demo',
+      envId: 'staging',
+      platform: 'ios',
+      user: DEMO_USER,
+    });
+
+    const skipped = await runInPty(
+      env,
+      ['profile', 'add', 'skipped', '--base-url', h.emu.baseUrl, '--domain', 'demo', '--user', DEMO_USER],
+      [
+        [/API key/, `${DEMO_API_KEY}\r`],
+        [/Delivery URL \(Enter to skip\)/, '\r'],
+        [/Environment \(Enter to skip\)/, '\r'],
+        [/Target platform \(Enter to skip\)/, '\r'],
+      ],
+      { unset },
+    );
+    expect(skipped.code).toBe(0);
+    expect((await h.ahs(['profile', 'show', 'skipped', '--json'], { bare: true })).json()).toMatchObject({ deliveryUrl: null, envId: null, platform: null });
   });
 });

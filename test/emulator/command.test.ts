@@ -2,8 +2,7 @@
 // human block, clean stop on the abort signal).
 import { describe, expect, it } from 'vitest';
 import { PassThrough } from 'node:stream';
-import { Command } from 'commander';
-import { registerEmulator } from '../../src/commands/emulator/index.js';
+import { main } from '../../src/main.js';
 import { run } from '../../src/commands/emulator/start.js';
 import type { Context } from '../../src/context.js';
 import type { IO } from '../../src/io/streams.js';
@@ -20,8 +19,8 @@ function fakeIO() {
   return { io, out: () => outText, err: () => errText };
 }
 
-function context(io: IO, signal: AbortSignal): Context {
-  return { io, signal, globals: { input: false, color: false } } as Context;
+function context(io: IO, signal: AbortSignal, format: 'json' | 'table' = 'table'): Context {
+  return { io, signal, format, globals: { input: false, color: false } } as Context;
 }
 
 async function waitFor(check: () => boolean): Promise<void> {
@@ -31,21 +30,24 @@ async function waitFor(check: () => boolean): Promise<void> {
 describe('ahs emulator start', () => {
   it('parses its flags', async () => {
     let seen: Record<string, unknown> = {};
-    const program = new Command().exitOverride().option('--json');
-    registerEmulator(program, () => async (...args: unknown[]) => {
-      seen = (args[args.length - 1] as Command).optsWithGlobals();
-    });
-    await program.parseAsync(['emulator', 'start', '--port', '8123', '--host', '0.0.0.0', '--config', 'f.json', '--data-dir', 'd', '--json'], { from: 'user' });
-    expect(seen).toMatchObject({ port: 8123, host: '0.0.0.0', config: 'f.json', dataDir: 'd', json: true });
-    await program.parseAsync(['emulator', 'start'], { from: 'user' });
+    const parse = (argv: string[]) =>
+      main(argv, {
+        io: fakeIO().io,
+        runner: async (_leaf, options) => {
+          seen = options;
+        },
+      });
+    expect(await parse(['emulator', 'start', '--port', '8123', '--host', '0.0.0.0', '--config', 'f.json', '--data-dir', 'd', '--json'])).toBe(0);
+    expect(seen).toMatchObject({ port: 8123, host: '0.0.0.0', config: 'f.json', dataDir: 'd' });
+    expect(await parse(['emulator', 'start'])).toBe(0);
     expect(seen).toMatchObject({ port: 0, host: '127.0.0.1' });
-    expect(() => program.parse(['emulator', 'start', '--port', '70000'], { from: 'user' })).toThrow();
+    expect(await parse(['emulator', 'start', '--port', '70000'])).toBe(2);
   });
 
   it('--json: the ready line is the first stdout line; stops cleanly on abort', async () => {
     const { io, out, err } = fakeIO();
     const stop = new AbortController();
-    const running = run({ args: [], opts: { host: '127.0.0.1', port: 0, json: true }, command: new Command() }, context(io, stop.signal));
+    const running = run({ host: '127.0.0.1', port: 0, config: undefined, dataDir: undefined }, context(io, stop.signal, 'json'));
     await waitFor(() => out().includes('\n'));
     const ready = JSON.parse(out().split('\n')[0]!);
     expect(Object.keys(ready)).toEqual(['baseUrl', 'deliveryUrl']);
@@ -61,7 +63,7 @@ describe('ahs emulator start', () => {
   it('without --json prints the URLs, the demo key and user', async () => {
     const { io, out } = fakeIO();
     const stop = new AbortController();
-    const running = run({ args: [], opts: { host: '127.0.0.1', port: 0 }, command: new Command() }, context(io, stop.signal));
+    const running = run({ host: '127.0.0.1', port: 0, config: undefined, dataDir: undefined }, context(io, stop.signal));
     await waitFor(() => out().includes('Ctrl-C'));
     expect(out()).toMatch(/http:\/\/127\.0\.0\.1:\d+/);
     expect(out()).toContain('demo-key');
@@ -72,6 +74,6 @@ describe('ahs emulator start', () => {
 
   it('a bad fixture is a usage error', async () => {
     const { io } = fakeIO();
-    await expect(run({ args: [], opts: { host: '127.0.0.1', port: 0, config: '/nonexistent/fixture.json' }, command: new Command() }, context(io, new AbortController().signal))).rejects.toBeInstanceOf(UsageError);
+    await expect(run({ host: '127.0.0.1', port: 0, config: '/nonexistent/fixture.json', dataDir: undefined }, context(io, new AbortController().signal))).rejects.toBeInstanceOf(UsageError);
   });
 });

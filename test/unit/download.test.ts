@@ -89,20 +89,41 @@ describe('downloadAll', () => {
     expect((await readdir(dir)).sort()).toEqual(['a.bin', 'd.bin']);
   });
 
-  it('skips an existing file of the same size (without a request when the size is known), unless forced', async () => {
-    await writeFile(join(dir, 'a.bin'), Buffer.alloc(1000, 7));
-    await writeFile(join(dir, 'd.bin'), Buffer.alloc(70_000, 7));
-    await writeFile(join(dir, 'b.bin'), Buffer.alloc(10, 7)); // different size: replaced
-    const summary = await downloadAll([task('a', { expectedSize: 1000 }), task('d'), task('b')], { dir });
-    expect(summary.skipped.map((f) => f.id).sort()).toEqual(['ID-a', 'ID-d']);
-    expect(summary.downloaded.map((f) => f.id)).toEqual(['ID-b']);
-    expect(requests).not.toContain('/a');
-    expect((await readFile(join(dir, 'b.bin'))).equals(body('b', 300_000))).toBe(true);
-    expect((await readFile(join(dir, 'a.bin')))[0]).toBe(7);
-
-    const forced = await downloadAll([task('a', { expectedSize: 1000 })], { dir, force: true });
-    expect(forced.downloaded).toHaveLength(1);
+  it('replaces an existing file whole, whatever its size; skipExisting keeps it without a request', async () => {
+    await writeFile(join(dir, 'a.bin'), Buffer.alloc(1000, 7)); // same size, other bytes: still replaced
+    await writeFile(join(dir, 'b.bin'), Buffer.alloc(10, 7));
+    const summary = await downloadAll([task('a', { expectedSize: 1000 }), task('b')], { dir });
+    expect(summary.skipped).toEqual([]);
+    expect(summary.downloaded.map((f) => f.id).sort()).toEqual(['ID-a', 'ID-b']);
     expect((await readFile(join(dir, 'a.bin'))).equals(body('a', 1000))).toBe(true);
+    expect((await readFile(join(dir, 'b.bin'))).equals(body('b', 300_000))).toBe(true);
+
+    await writeFile(join(dir, 'a.bin'), 'mine');
+    requests = [];
+    const kept = await downloadAll([task('a', { expectedSize: 1000 }), task('d')], { dir, skipExisting: true });
+    expect(kept.skipped.map((f) => f.id)).toEqual(['ID-a']);
+    expect(kept.downloaded.map((f) => f.id)).toEqual(['ID-d']);
+    expect(requests).toEqual(['/d']);
+    expect(await readFile(join(dir, 'a.bin'), 'utf8')).toBe('mine');
+  });
+
+  it('a redirect is a failure of that file, never saved as the file', async () => {
+    handler = (req, res) => {
+      if (req.url === '/moved') res.writeHead(302, { location: 'http://elsewhere.test/login' }).end('<html>sign in</html>');
+      else serveFiles(req, res);
+    };
+    const summary = await downloadAll([task('moved'), task('a')], { dir });
+    expect(summary.failed).toEqual([{ id: 'ID-moved', name: 'moved.bin', error: 'HTTP 302: a redirect to http://elsewhere.test/login, not followed; nothing saved' }]);
+    expect(await readdir(dir)).toEqual(['a.bin']);
+  });
+
+  it('removes the partial files an earlier killed run left in the folder, and nothing else', async () => {
+    await writeFile(join(dir, '.a.bin.ahs-partial-0123abcd'), 'half');
+    await writeFile(join(dir, '.old.zip.ahs-partial-deadbeef'), 'half');
+    await writeFile(join(dir, '.hidden'), 'keep');
+    await writeFile(join(dir, 'notes.ahs-partial-0123abcd'), 'keep: not hidden, not ours');
+    await downloadAll([task('c')], { dir });
+    expect((await readdir(dir)).sort()).toEqual(['.hidden', 'c.bin', 'notes.ahs-partial-0123abcd']);
   });
 
   it('fails a file whose size does not match the expected one, leaving nothing behind', async () => {

@@ -1,13 +1,17 @@
 // `ahs completion <shell>`: the same text as completions/ahs.<shell>, made at
-// run time from the tree this process parsed with (commander only).
-import type { Command } from 'commander';
-import type { Context } from '../../context.js';
-import { generateCompletion, type Shell } from '../../docs/completion.js';
+// run time from the command tree (commander only). With --candidates, the
+// values the scripts complete at <TAB> (profile names from the config).
+import type { Run } from '../define.js';
+import type { completionSpec } from './index.js';
+import { generateCompletion } from '../../docs/completion.js';
 import { describeCommand } from '../../docs/model.js';
-import type { Invocation } from '../legacy.js';
+import { docsProgram } from '../../docs/program.js';
 
-export async function run({ args, command }: Invocation, ctx: Context): Promise<void> {
-  let root: Command = command;
-  while (root.parent) root = root.parent;
-  ctx.io.out.write(generateCompletion(args[0] as Shell, describeCommand(root)));
-}
+export const run: Run<typeof completionSpec> = async (options, ctx) => {
+  if (options.candidates === 'profiles') {
+    const names = (await ctx.profiles()).names();
+    ctx.io.out.write(names.map((name) => `${name}\n`).join(''));
+    return;
+  }
+  ctx.io.out.write(generateCompletion(options.shell, describeCommand(docsProgram())));
+};

@@ -1,23 +1,16 @@
 // `ahs emulator start`: runs the emulator until Ctrl-C/SIGTERM (ctx.signal),
 // then stops after in-flight requests finish. Exit 0 on a clean stop.
-import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { FixtureError, startEmulator, type Fixture, type RunningEmulator } from '../../emulator/index.js';
-import type { Invocation } from '../legacy.js';
+import type { Options, Run } from '../define.js';
+import type { startSpec } from './index.js';
 
-interface StartOptions {
-  host: string;
-  port: number;
-  config?: string;
-  dataDir?: string;
-  json?: boolean;
-  output?: string;
-  quiet?: boolean;
-}
+type StartOptions = Options<typeof startSpec>;
 
-export async function run({ opts }: Invocation<StartOptions>, ctx: Context): Promise<void> {
+export const run: Run<typeof startSpec> = async (opts, ctx) => {
   const { io } = ctx;
-  const json = opts.json === true || opts.output === 'json';
+  const json = ctx.format === 'json';
+  const quiet = ctx.globals.quiet;
   let emu: RunningEmulator;
   try {
     emu = await startEmulator({
@@ -26,7 +19,7 @@ export async function run({ opts }: Invocation<StartOptions>, ctx: Context): Pro
       ...(opts.config !== undefined ? { config: opts.config } : {}),
       ...(opts.dataDir !== undefined ? { dataDir: opts.dataDir } : {}),
       log: (line) => {
-        if (!opts.quiet) io.err.write(`${line}\n`);
+        if (!quiet) io.err.write(`${line}\n`);
       },
     });
   } catch (error) {
@@ -45,10 +38,10 @@ export async function run({ opts }: Invocation<StartOptions>, ctx: Context): Pro
     if (ctx.signal.aborted) resolve();
     else ctx.signal.addEventListener('abort', () => resolve(), { once: true });
   });
-  if (!opts.quiet) io.err.write('stopping: waiting for in-flight requests to finish\n');
+  if (!quiet) io.err.write('stopping: waiting for in-flight requests to finish\n');
   await emu.close();
-  if (!opts.quiet) io.err.write('emulator stopped\n');
-}
+  if (!quiet) io.err.write('emulator stopped\n');
+};
 
 function readyText(emu: RunningEmulator, opts: StartOptions): string {
   const lines = [

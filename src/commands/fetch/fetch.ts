@@ -1,34 +1,26 @@
-// ahs fetch COLLECTION_ID [--env E] [--dir DIR] [--item ID...] [--concurrency N] [--manifest] [--force]
+// ahs fetch COLLECTION_ID [--env E] [--dir DIR] [--item ID...] [--pattern GLOB...] [--skip-existing] [--concurrency N] [--manifest]
 // ahs fetch --url DOWNLOAD_URL [--dir DIR]
 // ahs fetch                      (in a terminal: browse, pick, download)
 //
 // Resolves the collection's deployed URL in the environment, reads the
 // delivery document and downloads the items in parallel into --dir, under
-// names that cannot leave it (src/transfer/safe-name.ts), atomically
-// (src/transfer/download.ts).
-import { mkdir, rmdir } from 'node:fs/promises';
+// names that cannot leave it (src/transfer/safe-name.ts), atomically,
+// replacing what is there unless --skip-existing (src/transfer/download.ts).
+import { access, constants, mkdir, rmdir, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import type { Invocation } from '../legacy.js';
+import type { Run } from '../define.js';
+import { nameOf } from '../define.js';
+import { fetchSpec } from './index.js';
 import type { Context } from '../../context.js';
 import { ApiClient } from '../../http/client.js';
-import { ApiError, CancelledError, PartialFailureError, UsageError } from '../../errors.js';
+import { ApiError, CancelledError, NotFoundError, PartialFailureError, UsageError } from '../../errors.js';
 import { deliveryDocument, type DeliveryDocument, type DeliveryEntry, type Item } from '../../rules/schemas.js';
 import { downloadAll, DEFAULT_CONCURRENCY, type DownloadSummary, type DownloadTask } from '../../transfer/download.js';
+import { matchesAny } from '../../transfer/glob.js';
 import { NameAllocator, safeFileName, UnsafePathError } from '../../transfer/safe-name.js';
 import { createMultiProgress, formatBytes } from '../../io/progress.js';
 import { listItems, vcPath } from '../../service/collections.js';
-import { collectionArg } from '../../service/pick-collection.js';
-import { NotFoundError } from '../../errors.js';
-import { liveEnvArg } from '../../service/pick-collection.js';
-
-interface Opts {
-  url?: string;
-  dir?: string;
-  item?: string[];
-  concurrency?: number;
-  manifest?: boolean;
-  force?: boolean;
-}
+import { collectionArg, liveEnvArg } from '../../service/pick-collection.js';
 
 export interface FetchResult extends DownloadSummary {
   collectionId: string;
@@ -36,15 +28,15 @@ export interface FetchResult extends DownloadSummary {
   dir: string;
 }
 
-export async function run({ args, opts }: Invocation<Opts>, ctx: Context): Promise<void> {
-  if (opts.url && args[0]) throw new UsageError('give either COLLECTION_ID or --url, not both');
+export const run: Run<typeof fetchSpec> = async (options, ctx) => {
+  if (options.url && options.collectionId) throw new UsageError(`give either ${nameOf(fetchSpec, 'collectionId')} or ${nameOf(fetchSpec, 'url')}, not both`);
   let doc: DeliveryDocument;
   let deliveryBase: string;
-  let itemIds = opts.item;
+  let itemIds = options.item;
   let sizes = new Map<string, Item>();
 
-  if (opts.url) {
-    const url = parseUrl(opts.url);
+  if (options.url) {
+    const url = parseUrl(options.url);
     deliveryBase = ctx.globals.deliveryUrl ?? url.origin;
     try {
       doc = await readDelivery(ctx, url.toString());
@@ -57,13 +49,13 @@ export async function run({ args, opts }: Invocation<Opts>, ctx: Context): Promi
       throw error;
     }
   } else {
-    let collectionId = args[0];
+    let collectionId = options.collectionId;
     if (!collectionId && itemIds && itemIds.length > 0) {
       // `--item` takes several values, so `ahs fetch --item ID COLLECTION_ID` reads the collection as an item.
       throw new UsageError(`COLLECTION_ID is required with --item (got items ${itemIds.join(', ')}); --item takes several values, so put COLLECTION_ID first: ahs fetch COLLECTION_ID --item ITEM_ID...`);
     }
     let envId: string | undefined;
-    if (!collectionId && ctx.io.canPrompt && !opts.manifest) {
+    if (!collectionId && ctx.io.canPrompt && !options.manifest) {
       const { browse } = await import('./browse.js');
       const picked = await browse(ctx);
       ({ collectionId, envId } = picked);
@@ -76,34 +68,30 @@ export async function run({ args, opts }: Invocation<Opts>, ctx: Context): Promi
     const settings = await ctx.settings();
     deliveryBase = settings.get('deliveryUrl') ?? new URL(downloadUrl, api.baseUrl).origin;
     doc = await readDelivery(ctx, new URL(downloadUrl, deliveryBase).toString());
-    if (!opts.manifest) sizes = await itemRecords(ctx, collectionId);
+    if (!options.manifest) sizes = await itemRecords(ctx, collectionId);
   }
 
   const out = await ctx.output();
-  if (opts.manifest) {
-    out.print(doc, (d, kit) =>
-      kit.table(
+  if (options.manifest) {
+    out.print(doc, (d, kit) => {
+      const url = (e: DeliveryEntry) => deliveryFileUrl(deliveryBase, e.downloadUrl);
+      const fit = kit.terminal ? manifestFit(d.assetItemUrls, url, terminalColumns(ctx)) : { name: Infinity, url: Infinity };
+      return kit.table(
         [
           { header: 'ITEM', get: (e: DeliveryEntry) => e.assetItemId },
-          { header: 'NAME', get: (e: DeliveryEntry) => e.assetItemName },
+          { header: 'NAME', get: (e: DeliveryEntry) => middleCut(e.assetItemName, fit.name) },
           { header: 'TYPE', get: (e: DeliveryEntry) => e.mimetype },
           { header: 'ANCHOR', get: (e: DeliveryEntry) => (d.anchorAsset?.assetItemId === e.assetItemId ? 'yes' : '') },
-          { header: 'URL', get: (e: DeliveryEntry) => deliveryFileUrl(deliveryBase, e.downloadUrl) },
+          { header: 'URL', get: (e: DeliveryEntry) => middleCut(url(e), fit.url) },
         ],
         d.assetItemUrls,
-      ),
-    );
+      );
+    });
     return;
   }
 
-  let entries = uniqueEntries(doc.assetItemUrls);
-  if (itemIds && itemIds.length > 0) {
-    const known = new Set(entries.map((e) => e.assetItemId));
-    const missing = itemIds.filter((id) => !known.has(id));
-    if (missing.length > 0) throw new NotFoundError(`${missing.length > 1 ? 'items' : 'item'} ${missing.join(', ')} not in the deployed collection ${doc.collectionId} (${doc.envId})`);
-    entries = entries.filter((e) => itemIds!.includes(e.assetItemId));
-  }
-  const dir = opts.dir ?? safeFileName(doc.collectionId, 'collection');
+  const entries = selectEntries(doc, itemIds, options.pattern);
+  const dir = options.dir ?? safeFileName(doc.collectionId, 'collection');
   const names = new NameAllocator();
   const tasks: DownloadTask[] = [];
   const refused: DownloadSummary['failed'] = [];
@@ -123,7 +111,7 @@ export async function run({ args, opts }: Invocation<Opts>, ctx: Context): Promi
   const created = tasks.length > 0 ? await prepareDir(dir) : undefined;
   let summary: DownloadSummary;
   try {
-    summary = await download(ctx, tasks, { dir, concurrency: opts.concurrency, force: opts.force, deliveryBase });
+    summary = await download(ctx, tasks, { dir, concurrency: options.concurrency, skipExisting: options.skipExisting, deliveryBase });
   } catch (error) {
     // Interrupted (or worse) before anything landed: take back the folders this run made, if still empty.
     if (created) await removeEmptyDirs(dir, created);
@@ -134,7 +122,7 @@ export async function run({ args, opts }: Invocation<Opts>, ctx: Context): Promi
   out.print(result, (r, kit) => {
     const rows = [
       ...r.downloaded.map((f) => ({ name: f.name, id: f.id, result: kit.style.green('downloaded'), detail: formatBytes(f.bytes) })),
-      ...r.skipped.map((f) => ({ name: f.name, id: f.id, result: 'skipped', detail: 'same name and size; --force to overwrite' })),
+      ...r.skipped.map((f) => ({ name: f.name, id: f.id, result: 'skipped', detail: f.reason })),
       ...r.failed.map((f) => ({ name: f.name, id: f.id, result: kit.style.red('failed'), detail: f.error })),
     ];
     if (rows.length === 0) return undefined;
@@ -150,19 +138,76 @@ export async function run({ args, opts }: Invocation<Opts>, ctx: Context): Promi
   });
   out.info(`${summary.downloaded.length} downloaded, ${summary.skipped.length} skipped, ${summary.failed.length} failed → ${dir}`);
   if (summary.failed.length > 0) throw new PartialFailureError(`${summary.failed.length} of ${entries.length} file(s) failed to download`);
+};
+
+/** The document's entries, once each, narrowed by --item (every id must be there: exit 4) and --pattern (item names). */
+function selectEntries(doc: DeliveryDocument, itemIds: string[] | undefined, patterns: string[] | undefined): DeliveryEntry[] {
+  let entries = uniqueEntries(doc.assetItemUrls);
+  const where = `the deployed collection ${doc.collectionId} (${doc.envId})`;
+  if (itemIds && itemIds.length > 0) {
+    const known = new Set(entries.map((e) => e.assetItemId));
+    const missing = itemIds.filter((id) => !known.has(id));
+    if (missing.length > 0) throw new NotFoundError(`${missing.length > 1 ? 'items' : 'item'} ${missing.join(', ')} not in ${where}`);
+    entries = entries.filter((e) => itemIds.includes(e.assetItemId));
+  }
+  if (patterns && patterns.length > 0) {
+    entries = entries.filter((e) => matchesAny(e.assetItemName, patterns));
+    if (entries.length === 0) throw new NotFoundError(`no item of ${where} has a name matching ${nameOf(fetchSpec, 'pattern')} ${patterns.join(' ')}`);
+  }
+  return entries;
 }
 
 /**
- * The target folder exists (created when missing) and is a folder: otherwise a usage error naming --dir.
- * Returns the first folder it created (dir itself or a parent), undefined when dir was already there.
+ * The target folder exists (created when missing, one level at a time) and is
+ * a writable folder: otherwise a usage error naming --dir, at once. (A
+ * recursive mkdir under /proc never returns.) Returns the first folder it
+ * created (dir itself or a parent), undefined when dir was already there.
  */
 async function prepareDir(dir: string): Promise<string | undefined> {
-  try {
-    return await mkdir(dir, { recursive: true });
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'EEXIST' || code === 'ENOTDIR' ? 'it (or a parent) exists and is not a folder' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (error as Error).message;
-    throw new UsageError(`--dir ${dir}: cannot download into it: ${why}; pass another --dir`);
+  const refuse = (why: string) => new UsageError(`${nameOf(fetchSpec, 'dir')} ${dir}: cannot download into it: ${why}; pass another ${nameOf(fetchSpec, 'dir')}`);
+  const missing: string[] = [];
+  let existing = resolve(dir);
+  for (;;) {
+    const found = await stat(existing).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined;
+      throw refuse(reason(error));
+    });
+    if (found) {
+      if (!found.isDirectory()) throw refuse('it (or a parent) exists and is not a folder');
+      break;
+    }
+    missing.unshift(existing);
+    if (dirname(existing) === existing) throw refuse('no existing parent folder');
+    existing = dirname(existing);
+  }
+  await access(existing, constants.W_OK | constants.X_OK).catch((error: NodeJS.ErrnoException) => {
+    throw refuse(reason(error));
+  });
+  for (const [index, folder] of missing.entries()) {
+    try {
+      await mkdir(folder);
+    } catch (error) {
+      if (index > 0) await removeEmptyDirs(missing[index - 1]!, missing[0]!);
+      throw refuse(reason(error as NodeJS.ErrnoException));
+    }
+  }
+  return missing[0];
+}
+
+function reason(error: NodeJS.ErrnoException): string {
+  switch (error.code) {
+    case 'EEXIST':
+    case 'ENOTDIR':
+      return 'it (or a parent) exists and is not a folder';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'EROFS':
+      return 'read-only file system';
+    case 'ENOENT':
+      return 'folders cannot be created there';
+    default:
+      return error.message;
   }
 }
 
@@ -177,6 +222,36 @@ async function removeEmptyDirs(dir: string, top: string): Promise<void> {
     }
     if (current === stop || dirname(current) === current) return;
   }
+}
+
+function terminalColumns(ctx: Context): number {
+  const columns = (ctx.io.out as { columns?: number }).columns;
+  return typeof columns === 'number' && columns > 20 ? columns : 80;
+}
+
+/**
+ * Widths of the NAME and URL columns of the manifest table so that a row fits
+ * `columns` (a wrapped bordered table is unreadable): the fixed columns keep
+ * their width, NAME and URL share the rest, each losing its middle.
+ */
+function manifestFit(entries: DeliveryEntry[], url: (e: DeliveryEntry) => string, columns: number): { name: number; url: number } {
+  const widest = (header: string, values: string[]) => Math.max(header.length, ...values.map((v) => [...v].length));
+  const fixed = widest('ITEM', entries.map((e) => e.assetItemId)) + widest('TYPE', entries.map((e) => e.mimetype)) + widest('ANCHOR', []);
+  const names = widest('NAME', entries.map((e) => e.assetItemName));
+  const urls = widest('URL', entries.map(url));
+  // Each of the 5 columns adds a space either side and a border; one more border closes the row.
+  const room = columns - fixed - 5 * 3 - 1;
+  if (names + urls <= room) return { name: names, url: urls };
+  const name = Math.min(names, Math.max(12, Math.floor(room / 2)));
+  return { name, url: Math.max(12, room - name) };
+}
+
+/** `text` in at most `max` characters, cut in the middle (the start and the end of a name or URL say the most). */
+function middleCut(text: string, max: number): string {
+  const chars = [...text];
+  if (chars.length <= max) return text;
+  const keep = max - 1;
+  return `${chars.slice(0, Math.ceil(keep / 2)).join('')}…${chars.slice(chars.length - Math.floor(keep / 2)).join('')}`;
 }
 
 function parseUrl(value: string): URL {
@@ -270,7 +345,7 @@ async function itemRecords(ctx: Context, collectionId: string): Promise<Map<stri
 export async function download(
   ctx: Context,
   tasks: DownloadTask[],
-  options: { dir: string; concurrency?: number; force?: boolean; deliveryBase: string },
+  options: { dir: string; concurrency?: number; skipExisting?: boolean; deliveryBase: string },
 ): Promise<DownloadSummary> {
   const out = await ctx.output();
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? DEFAULT_CONCURRENCY));
@@ -288,7 +363,7 @@ export async function download(
     return await downloadAll(tasks, {
       dir: options.dir,
       concurrency,
-      force: options.force,
+      skipExisting: options.skipExisting,
       signal: ctx.signal,
       open: async (task) => {
         const response = await client.send({ method: 'GET', path: task.url, headers: { accept: '*/*' } });

@@ -1,23 +1,38 @@
 // `ahs fetch`: download a deployed collection's items (or browse, in a terminal).
-import type { RegisterGroup } from '../legacy.js';
-import { parsePositiveInt } from '../legacy.js';
+import { arg, command, defineCommand, flag, wholeNumber } from '../define.js';
 
-export const registerFetch: RegisterGroup = (program, action) => {
-  program
-    .command('fetch')
-    .description('download the items of a deployed collection into a folder (no arguments, in a terminal: browse and pick)')
-    .argument('[COLLECTION_ID]')
-    .option('--url <downloadUrl>', 'fetch from a deployed collection URL directly (no key needed unless secured)')
-    .option('--dir <dir>', 'target folder (default: a folder named after the collection)')
-    .option('--item <itemId...>', 'only these items (repeatable)')
-    .option('--concurrency <n>', 'files downloaded at the same time (default 8)', parsePositiveInt('--concurrency'))
-    .option('--manifest', 'print the delivery document instead of downloading')
-    .option('--force', 'overwrite existing files of the same name and size')
-    .addHelpText(
-      'after',
-      '\nThe environment comes from --env (AHS_ENV, the profile); in a terminal you can pick one where the collection is Live.\nFiles are written under temporary names and renamed when complete; Ctrl-C removes partial files (exit 130).',
-    )
-    .action(action(() => import('./fetch.js')));
-};
+export const fetchSpec = defineCommand({
+  name: 'fetch',
+  summary: 'download the items of a deployed collection into a folder (no arguments, in a terminal: browse and pick)',
+  args: {
+    collectionId: arg.optional('COLLECTION_ID', 'collection to download (browsed and picked in a terminal when omitted)'),
+  },
+  flags: {
+    url: flag.text('downloadUrl', 'fetch from a deployed collection URL directly (no key needed unless secured)'),
+    dir: flag.text('dir', 'target folder (default: a folder named after the collection)'),
+    item: flag.list('itemId', 'only these items (repeatable)'),
+    pattern: flag.list('glob', 'only items whose name matches a glob: * ? [abc] (repeatable; quote it for the shell)'),
+    skipExisting: flag.bool('keep a file already at an item\'s name as it is (default: overwrite it)'),
+    concurrency: flag.parsed('n', 'files downloaded at the same time (default 8)', wholeNumber('--concurrency', 1)),
+    manifest: flag.bool('print the delivery document instead of downloading'),
+  },
+  examples: [
+    'ahs fetch my-collection --env prod --dir ./assets',
+    '# only the images; a re-run keeps what is already there',
+    'ahs fetch my-collection --env prod --dir ./assets --pattern \'*.png\' --pattern \'*.jpg\' --skip-existing',
+    'ahs fetch --url "$(ahs collection url my-collection --env prod)" --dir ./assets --json',
+  ],
+  notes: [
+    'The environment comes from --env (AHS_ENV, the profile); in a terminal you can pick one where the collection is Live.',
+    'Files are written under temporary names and renamed when complete, so a file at an item\'s name is replaced whole',
+    '(or kept, with --skip-existing). Partial files of an earlier interrupted run in the folder are removed at the start;',
+    'Ctrl-C removes this run\'s partial files (exit 130). A redirect or error answer for a file fails that file; the others',
+    'still arrive, and any failure is exit 1.',
+    '',
+    'JSON: {"collectionId", "envId", "dir", "downloaded": [{"id", "name", "path", "bytes"}],',
+    '"skipped": [{"id", "name", "path", "reason"}], "failed": [{"id", "name", "error"}]} (id: the item id; name: the file',
+    'name in DIR; path: where it is). With --manifest: the delivery document unchanged.',
+  ].join('\n'),
+});
 
-export const fetch = { kind: 'legacy', register: registerFetch } as const;
+export const fetch = command(fetchSpec, () => import('./fetch.js'));

@@ -1,17 +1,18 @@
-import type { Invocation } from '../legacy.js';
+// ahs profile add NAME [--base-url] [--delivery-url] [--domain] [--env] [--platform] [--user] [--api-key-stdin] [--use]
+// A local write to the config file (no service request, so no Plan).
+import type { Run } from '../define.js';
+import { nameOf } from '../define.js';
+import { addSpec } from './index.js';
 import type { Context } from '../../context.js';
 import { validateProfileName, type Profile } from '../../config/profiles.js';
 import { UsageError } from '../../errors.js';
 import { readLine } from '../../io/stdin.js';
 import { profileView, renderProfile } from './view.js';
 
-interface Options {
-  apiKeyStdin?: boolean;
-  use?: boolean;
-}
+const HTTP_URL = /^https?:\/\/\S+$/i;
 
-export async function run({ args, opts }: Invocation<Options>, ctx: Context): Promise<void> {
-  const name = validateProfileName(await ctx.need(args[0], { flag: 'NAME', message: 'Profile name' }));
+export const run: Run<typeof addSpec> = async (options, ctx) => {
+  const name = validateProfileName(await ctx.need(options.name, { flag: nameOf(addSpec, 'name'), message: 'Profile name' }));
   const store = await ctx.profiles();
   const out = await ctx.output();
   const g = ctx.globals;
@@ -24,37 +25,48 @@ export async function run({ args, opts }: Invocation<Options>, ctx: Context): Pr
     platform: g.platform,
     user: g.user,
   };
-  for (const [key, value] of Object.entries({ baseUrl: given.baseUrl, deliveryUrl: given.deliveryUrl })) {
-    if (value !== undefined && !/^https?:\/\/[^\s]+$/i.test(value)) throw new UsageError(`--${key === 'baseUrl' ? 'base-url' : 'delivery-url'} must be an http(s) URL (got ${JSON.stringify(value)})`);
+  for (const [flag, value] of [['--base-url', given.baseUrl], ['--delivery-url', given.deliveryUrl]] as const) {
+    if (value !== undefined && !HTTP_URL.test(value)) throw new UsageError(`${flag} must be an http(s) URL (got ${JSON.stringify(value)})`);
   }
-  if (opts.apiKeyStdin) {
-    if (ctx.io.inIsTTY && ctx.io.canPrompt) {
-      given.apiKey = (await (await ctx.prompter()).secret('API key')).trim();
-    } else {
-      const line = (await readLine(ctx.io.in)).trim();
-      if (!line) throw new UsageError('--api-key-stdin: stdin gave no key (empty line or end of input)');
-      given.apiKey = line;
-    }
-  } else if (ctx.io.env.AHS_API_KEY?.trim()) {
-    given.apiKey = ctx.io.env.AHS_API_KEY.trim();
-  }
+  if (options.apiKeyStdin) given.apiKey = await keyFromStdin(ctx);
+  else if (ctx.io.env.AHS_API_KEY?.trim()) given.apiKey = ctx.io.env.AHS_API_KEY.trim();
   const merged: Profile = { ...existing, ...Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)) };
-  // In a terminal, ask for what a profile needs to be useful.
-  if (ctx.io.canPrompt) {
-    const p = await ctx.prompter();
-    merged.baseUrl ??= await p.input('API base URL', { validate: (v) => (/^https?:\/\/\S+$/i.test(v) ? true : 'an http(s) URL') });
-    merged.domainId ??= await p.input('Domain id');
-    merged.user ??= await p.input('Acting user e-mail', { validate: (v) => (/^[^\s@]+@[^\s@]+$/.test(v) ? true : 'an e-mail address') });
-    merged.apiKey ??= (await p.secret('API key')).trim();
-  }
-  const becameCurrent = await store.put(name, merged, opts.use);
+  if (ctx.io.canPrompt) await askWhatIsMissing(ctx, merged);
+  const becameCurrent = await store.put(name, merged, options.use);
   ctx.redactor.add(merged.apiKey);
-  const current = store.current() === name;
-  const view = profileView(name, merged, current);
+  const view = profileView(name, merged, store.current() === name);
   if (out.json) out.print(view);
   else {
     out.success(`${existing ? 'Updated' : 'Added'} profile ${name}${becameCurrent ? ' (now the current profile)' : ''}`);
     out.print(view, renderProfile);
   }
   if (!merged.apiKey) out.warn(`profile ${name} has no API key: add one with --api-key-stdin or set AHS_API_KEY`);
+};
+
+/** One line of stdin, trimmed (a masked prompt in a terminal); refused when empty or holding control characters. */
+async function keyFromStdin(ctx: Context): Promise<string> {
+  const flag = nameOf(addSpec, 'apiKeyStdin');
+  const key =
+    ctx.io.inIsTTY && ctx.io.canPrompt ? (await (await ctx.prompter()).secret('API key')).trim() : (await readLine(ctx.io.in)).trim();
+  if (!key) throw new UsageError(`${flag}: stdin gave no key (empty line or end of input)`);
+  // The service refuses such a key on every request; say so now. Never echo it.
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(key)) throw new UsageError(`${flag}: the key holds control characters (a tab, escape or similar); the key was not stored`);
+  return key;
+}
+
+/** In a terminal: what a profile needs to be useful, then what saves questions later (Enter skips). */
+async function askWhatIsMissing(ctx: Context, profile: Profile): Promise<void> {
+  const p = await ctx.prompter();
+  const url = (v: string) => (HTTP_URL.test(v) ? true : 'an http(s) URL');
+  profile.baseUrl ??= await p.input('API base URL', { validate: url });
+  profile.domainId ??= await p.input('Domain id');
+  profile.user ??= await p.input('Acting user e-mail', { validate: (v) => (/^[^\s@]+@[^\s@]+$/.test(v) ? true : 'an e-mail address') });
+  profile.apiKey ??= (await p.secret('API key')).trim();
+  profile.deliveryUrl ??= optional(await p.input('Delivery URL (Enter to skip)', { required: false, validate: (v) => (v.trim() === '' ? true : url(v.trim())) }));
+  profile.envId ??= optional(await p.input('Environment (Enter to skip)', { required: false }));
+  profile.platform ??= optional(await p.input('Target platform (Enter to skip)', { required: false }));
+}
+
+function optional(answer: string): string | undefined {
+  return answer.trim() || undefined;
 }

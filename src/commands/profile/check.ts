@@ -1,15 +1,17 @@
-// Asks the service whether the key is accepted: a cheap read of the domain's
-// asset list (pageSize 1). 403 means refused (exit 3).
-import type { Invocation } from '../legacy.js';
-import type { Context } from '../../context.js';
+// ahs profile check [NAME]: asks the service whether the key is accepted, with
+// a cheap read of the domain's asset list (pageSize 1). 403 means refused
+// (exit 3). What it cannot verify, it does not claim: a key's environment
+// scope is not visible through the API.
+import type { Run } from '../define.js';
+import type { checkSpec } from './index.js';
 import { resolveSettings } from '../../config/settings.js';
 import { UsageError } from '../../errors.js';
 import { isApiError } from '../../http/client.js';
 
-export async function run({ args }: Invocation, ctx: Context): Promise<void> {
+export const run: Run<typeof checkSpec> = async (options, ctx) => {
   const store = await ctx.profiles();
   const out = await ctx.output();
-  const settings = args[0] ? resolveSettings({ ...ctx.globals, profile: args[0] }, ctx.io.env, store) : await ctx.settings();
+  const settings = options.name ? resolveSettings({ ...ctx.globals, profile: options.name }, ctx.io.env, store) : await ctx.settings();
   const apiKey = settings.get('apiKey');
   if (!apiKey) throw new UsageError(`no API key${settings.profileName ? ` in profile ${settings.profileName}` : ''}: add one with ahs profile add NAME --api-key-stdin, or set AHS_API_KEY`);
   const api = await ctx.clientFor(settings);
@@ -22,14 +24,6 @@ export async function run({ args }: Invocation, ctx: Context): Promise<void> {
       `AHS_API_KEY is set and overrides ${settings.profile?.apiKey ? 'the key of' : 'the (missing) key of'} profile ${settings.profileName}: checking the AHS_API_KEY key (unset AHS_API_KEY to check the profile's own)`,
     );
   }
-  const report = {
-    profile: settings.profileName ?? null,
-    baseUrl: api.baseUrl,
-    domainId,
-    envId: env.value ?? null,
-    apiKeySource: keySource,
-    accepted: true,
-  };
   try {
     await api.get(api.path('va'), { pageNumber: 1, pageSize: 1 });
   } catch (error) {
@@ -38,14 +32,24 @@ export async function run({ args }: Invocation, ctx: Context): Promise<void> {
     }
     throw error;
   }
+  const report = {
+    profile: settings.profileName ?? null,
+    baseUrl: api.baseUrl,
+    domainId,
+    envId: env.value ?? null,
+    apiKeySource: keySource,
+    accepted: true,
+    envScopeVerified: false,
+  };
   out.print(report, (r, kit) => {
-    out.success(`API key accepted for domain ${r.domainId}${r.envId ? `, environment ${r.envId} (${env.source})` : ''}`);
+    out.success(`API key accepted for domain ${r.domainId}`);
+    out.info("the key's environment scope is not visible through the API: a key limited to other environments is refused there (403)");
     return kit.record(r, [
       { label: 'profile', get: (v) => v.profile ?? '(none: environment variables)' },
       { label: 'base URL', get: (v) => v.baseUrl },
-      { label: 'domain', get: (v) => v.domainId },
-      { label: 'environment', get: (v) => v.envId ?? '(not set)' },
+      { label: 'domain', get: (v) => `${v.domainId} (key accepted)` },
+      { label: 'environment', get: (v) => (v.envId ? `${v.envId} (from ${env.source}; not checked against the key)` : '(not set)') },
       { label: 'key', get: (v) => `accepted (from ${v.apiKeySource === 'profile' ? 'the profile' : 'AHS_API_KEY'})` },
     ]);
   });
-}
+};

@@ -1,8 +1,9 @@
-import type { Invocation } from '../legacy.js';
-import type { Context } from '../../context.js';
+// ahs profile list
+import type { Run } from '../define.js';
+import type { listSpec } from './index.js';
 import { profileView } from './view.js';
 
-export async function run(_inv: Invocation, ctx: Context): Promise<void> {
+export const run: Run<typeof listSpec> = async (_options, ctx) => {
   const store = await ctx.profiles();
   const out = await ctx.output();
   const current = store.current();
@@ -26,4 +27,4 @@ export async function run(_inv: Invocation, ctx: Context): Promise<void> {
       rows,
     );
   });
-}
+};

@@ -1,12 +1,13 @@
-import type { Invocation } from '../legacy.js';
-import type { Context } from '../../context.js';
+// ahs profile use NAME: a local write to the config file (no Plan).
+import type { Run } from '../define.js';
+import type { useSpec } from './index.js';
 import { pickProfile } from './pick.js';
 
-export async function run({ args }: Invocation, ctx: Context): Promise<void> {
+export const run: Run<typeof useSpec> = async (options, ctx) => {
   const store = await ctx.profiles();
   const out = await ctx.output();
-  const name = await pickProfile(ctx, store, args[0], 'Profile to use');
+  const name = await pickProfile(ctx, store, options.name, 'Profile to use');
   await store.use(name);
   if (out.json) out.print({ current: name });
   else out.success(`Now using profile ${name}`);
-}
+};
