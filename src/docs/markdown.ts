@@ -34,12 +34,12 @@ export function generateReference(root: CommandModel): string {
     if (command === root || command.implicitHelp) continue;
     const words = [root.name, ...command.path].join(' ');
     if (command.commands.length > 0) {
-      lines.push('', `### ${code(words)}`, '', cell(command.description));
+      lines.push('', `### ${code(words)}`, '', paragraphs(command.description));
       continue;
     }
     const synopsis = [words, ...command.arguments.map(argumentTerm)].join(' ');
     const heading = command.path.length > 1 ? '####' : '###';
-    lines.push('', `${heading} ${code(synopsis)}`, '', cell(command.description));
+    lines.push('', `${heading} ${code(synopsis)}`, '', paragraphs(command.description));
     const args = command.arguments.filter((argument) => argument.description || argument.choices);
     for (const argument of args) {
       const choices = argument.choices ? ` (one of ${argument.choices.map(code).join(', ')})` : '';
@@ -58,4 +58,9 @@ export function insertReference(readme: string, reference: string): string {
   const end = readme.indexOf(REFERENCE_END);
   if (begin < 0 || end < begin) return `${readme.trimEnd()}\n\n## Command reference\n\n${reference}\n`;
   return readme.slice(0, begin) + reference + readme.slice(end + REFERENCE_END.length);
+}
+
+/** A description's paragraphs, each on one line (the summary is the first). */
+function paragraphs(text: string): string {
+  return text.split(/\n\s*\n/).map(cell).filter(Boolean).join('\n\n');
 }
