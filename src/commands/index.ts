@@ -5,6 +5,7 @@ import { asset } from './asset/index.js';
 import { version } from './version/index.js';
 import { deploy } from './deploy/index.js';
 import { promoteDefault } from './promote-default/index.js';
+import { rollback } from './rollback/index.js';
 import { collection } from './collection/index.js';
 import { item } from './item/index.js';
 import { collectionDeploy } from './collection-deploy/index.js';
@@ -12,4 +13,4 @@ import { fetch } from './fetch/index.js';
 import { emulator } from './emulator/index.js';
 import { completion } from './completion/index.js';
 
-export const commandTree: Node[] = [profile, asset, version, deploy, promoteDefault, collection, item, collectionDeploy, fetch, emulator, completion];
+export const commandTree: Node[] = [profile, asset, version, deploy, promoteDefault, rollback, collection, item, collectionDeploy, fetch, emulator, completion];

@@ -1,0 +1,23 @@
+// `ahs rollback`: the channel's previous Default becomes the Default again.
+import { arg, command, defineCommand, flag } from '../define.js';
+
+export const rollbackSpec = defineCommand({
+  name: 'rollback',
+  summary: 'make the previous Default of a channel (asset, --platform, --env) the Default again',
+  description:
+    'The target is --to, or else the LIVE version of the channel with the highest version number below the current Default\'s; the output says which was picked and why. In a terminal without --to, the candidates are listed with their states to pick from. It is a compare-and-set on the Default read: if another writer moves it meanwhile, nothing is written and the exit code is 5.',
+  args: {
+    assetId: arg.optional('ASSET_ID', 'asset id (picked from a list in a terminal)'),
+  },
+  flags: {
+    to: flag.text('versionId', 'the version to make the Default again (it must be LIVE on the channel)'),
+  },
+  notes: 'JSON: as promote-default, {assetVersion, message, previousDefault, attempts}.',
+  examples: [
+    'ahs rollback my-bundle --platform ios --env prod',
+    '# back to a named version, without prompts',
+    'ahs rollback my-bundle --platform ios --env prod --to IOS7 --json',
+  ],
+});
+
+export const rollback = command(rollbackSpec, () => import('./rollback.js'));

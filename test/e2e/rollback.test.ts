@@ -1,0 +1,78 @@
+// ahs rollback: the previous Default again, by the rule of cli.md or --to,
+// as a compare-and-set on the Default read.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { harness, stubServer, uid, type Harness } from './helpers.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await harness();
+});
+afterAll(async () => h?.close());
+
+const CH = ['--platform', 'ios', '--env', 'prod'];
+
+/** IOS1 LIVE, IOS2 LIVE, IOS3 DEFAULT (and IOS4 OFFLINE) on ios/prod. */
+async function released() {
+  const id = uid('rb');
+  await h.createAsset(id);
+  const [v1, v2, v3, v4] = [await h.uploadVersion(id, 'ios', '1.0'), await h.uploadVersion(id, 'ios', '1.1'), await h.uploadVersion(id, 'ios', '1.2'), await h.uploadVersion(id, 'ios', '1.3')];
+  for (const v of [v1, v2, v3, v4]) await h.deploy(id, v, 'ios', 'prod', 'LIVE');
+  await h.deploy(id, v3, 'ios', 'prod', 'DEFAULT');
+  await h.deploy(id, v4, 'ios', 'prod', 'OFFLINE');
+  return { id, v1, v2, v3, v4 };
+}
+
+describe('ahs rollback', () => {
+  it('without --to: the LIVE version with the highest number below the Default, saying why', async () => {
+    const { id, v1, v2, v3, v4 } = await released();
+    const r = await h.ahs(['rollback', id, ...CH, '--json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.json()).toMatchObject({ assetVersion: { versionId: v2, state: 'DEFAULT' }, previousDefault: v3, attempts: 1 });
+    expect(r.stderr).toContain(`rolling back ${id}/ios/prod to ${v2}: the LIVE version with the highest number below the Default ${v3}`);
+    expect(await h.records(id)).toEqual([`ios/prod/${v1}=LIVE`, `ios/prod/${v2}=DEFAULT`, `ios/prod/${v3}=LIVE`, `ios/prod/${v4}=OFFLINE`]);
+  });
+
+  it('--to names the target; an OFFLINE one is refused before sending; no Default is nothing to roll back', async () => {
+    const { id, v1, v3, v4 } = await released();
+    const to = await h.ahs(['rollback', id, ...CH, '--to', v1]);
+    expect(to.exitCode, to.stderr).toBe(0);
+    expect(to.stderr).toContain(`${v1} is the Default of ${id}/ios/prod again; ${v3} is now LIVE`);
+    const offline = await h.ahs(['rollback', id, ...CH, '--to', v4]);
+    expect(offline.exitCode).toBe(1);
+    expect(offline.stderr).toMatch(/nothing was sent: the service would answer 400: .*deploy it LIVE first/);
+    expect((await h.records(id)).filter((r) => r.endsWith('=DEFAULT'))).toEqual([`ios/prod/${v1}=DEFAULT`]);
+    const none = await h.ahs(['rollback', id, '--platform', 'ios', '--env', 'dev']);
+    expect(none.exitCode).toBe(2);
+    expect(none.stderr).toBe(`error: ${id}/ios/dev has no Default: nothing to roll back (promote one with ahs promote-default)`);
+  });
+
+  it('racing another promotion: exit 5 and nothing written by the rollback', async () => {
+    const { id, v1, v2, v3, v4 } = await released();
+    let raced = false;
+    // The other pipeline promotes v1 between the rollback's read and its write.
+    const racer = await stubServer(async (req) => {
+      if (req.method === 'POST' && req.url?.includes('/deploy') && !raced) {
+        raced = true;
+        await h.deploy(id, v1, 'ios', 'prod', 'DEFAULT', { currentVersionId: v3, currentAssetIntent: 'LIVE' });
+      }
+      return false;
+    }, h.emu.baseUrl);
+    try {
+      const r = await h.ahs(['rollback', id, ...CH, '--json'], { env: { AHS_BASE_URL: racer.url } });
+      expect(r.exitCode, r.stderr).toBe(5);
+      expect(r.errJson()).toMatchObject({ type: 'urn:ahs:conflict', status: null });
+      expect(r.errJson().title).toContain(`the Default of ${id}/ios/prod is ${v1}`);
+    } finally {
+      await racer.close();
+    }
+    expect(await h.records(id)).toEqual([`ios/prod/${v1}=DEFAULT`, `ios/prod/${v2}=LIVE`, `ios/prod/${v3}=LIVE`, `ios/prod/${v4}=OFFLINE`]);
+  });
+
+  it('--dry-run shows the promotion it would send, with the compare-and-set target', async () => {
+    const { id, v2, v3 } = await released();
+    const r = await h.ahs(['rollback', id, ...CH, '--dry-run', '--json']);
+    expect(r.exitCode).toBe(0);
+    expect(r.json()).toMatchObject({ dryRun: true, request: { body: { intent: 'DEFAULT', currentVersionId: v3, currentAssetIntent: 'LIVE' } }, predicted: { status: 201, state: 'DEFAULT' } });
+    expect(r.json().request.path).toContain(`/versions/${v2}/deploy`);
+  });
+});
