@@ -4,13 +4,13 @@
 #   ~/.local/share/bash-completion/completions/ahs  (or /usr/share/bash-completion/completions/ahs)
 
 # global options: accepted anywhere on the line
-_ahs_global_options='-o --output --json --dry-run -y --yes --no-input -q --quiet -v --verbose --no-color --timeout --retries --profile --base-url --delivery-url --domain --env --platform --user -V --version -h --help'
-_ahs_global_value_options='-o --output --timeout --retries --profile --base-url --delivery-url --domain --env --platform --user'
+_ahs_global_options='-o --output --json --query --dry-run -y --yes --no-input -q --quiet -v --verbose --no-color --timeout --retries --profile --base-url --delivery-url --domain --env --platform --user -V --version -h --help'
+_ahs_global_value_options='-o --output --query --timeout --retries --profile --base-url --delivery-url --domain --env --platform --user'
 
 # subcommands of a command path
 _ahs_subcommands() {
     case "$1" in
-        '') echo 'profile asset version deploy promote-default collection item collection-deploy fetch emulator completion help' ;;
+        '') echo 'profile asset version deploy promote-default rollback collection item collection-deploy fetch emulator completion help' ;;
         'profile') echo 'add list show use remove check help' ;;
         'asset') echo 'create get list search update delete status undeploy version-count help' ;;
         'version') echo 'upload get list delete urls help' ;;
@@ -34,6 +34,7 @@ _ahs_options() {
         'version list') echo '--page --page-size --all' ;;
         'deploy') echo '--state --idempotent' ;;
         'promote-default') echo '--from-env --make-live --expect-current --idempotent' ;;
+        'rollback') echo '--to' ;;
         'collection create') echo '--name --allowed-types --description --max-assets --no-editable --no-deployable --anchor --no-secured --local-cache-control --local-cache-max-age' ;;
         'collection list') echo '--page --page-size --all --deleted --no-deleted' ;;
         'collection update') echo '--name --description --max-assets --editable --no-editable --deployable --no-deployable --anchor --local-cache-control --no-local-cache-control --local-cache-max-age --from-json' ;;
@@ -57,6 +58,7 @@ _ahs_value_options() {
         'version list') echo '--page --page-size' ;;
         'deploy') echo '--state' ;;
         'promote-default') echo '--from-env --expect-current' ;;
+        'rollback') echo '--to' ;;
         'collection create') echo '--name --allowed-types --description --max-assets --anchor --local-cache-max-age' ;;
         'collection list') echo '--page --page-size' ;;
         'collection update') echo '--name --description --max-assets --anchor --local-cache-max-age --from-json' ;;

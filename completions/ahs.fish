@@ -7,7 +7,7 @@
 function __fish_ahs_subcommands --argument-names cmdpath
     switch "$cmdpath"
         case ''
-            printf '%s\n' 'profile' 'asset' 'version' 'deploy' 'promote-default' 'collection' 'item' 'collection-deploy' 'fetch' 'emulator' 'completion' 'help'
+            printf '%s\n' 'profile' 'asset' 'version' 'deploy' 'promote-default' 'rollback' 'collection' 'item' 'collection-deploy' 'fetch' 'emulator' 'completion' 'help'
         case 'profile'
             printf '%s\n' 'add' 'list' 'show' 'use' 'remove' 'check' 'help'
         case 'asset'
@@ -44,6 +44,8 @@ function __fish_ahs_value_options --argument-names cmdpath
             printf '%s\n' '--state'
         case 'promote-default'
             printf '%s\n' '--from-env' '--expect-current'
+        case 'rollback'
+            printf '%s\n' '--to'
         case 'collection create'
             printf '%s\n' '--name' '--allowed-types' '--description' '--max-assets' '--anchor' '--local-cache-max-age'
         case 'collection list'
@@ -78,7 +80,7 @@ function __fish_ahs_path
         switch $t
             case '--*=*'
             case '-*'
-                if contains -- $t (__fish_ahs_value_options "$cmdpath") -o --output --timeout --retries --profile --base-url --delivery-url --domain --env --platform --user
+                if contains -- $t (__fish_ahs_value_options "$cmdpath") -o --output --query --timeout --retries --profile --base-url --delivery-url --domain --env --platform --user
                     set skip 1
                 end
             case '*'
@@ -103,6 +105,7 @@ end
 # global options: anywhere on the line
 complete -c ahs -s o -l output -x -a 'table json' -d 'output format'
 complete -c ahs -l json -d 'short for --output json'
+complete -c ahs -l query -r -d 'a JMESPath expression applied to the JSON output (implies json); a string result prints raw, e.g. --query versionId'
 complete -c ahs -l dry-run -d 'predict the outcome of a write with the service\'s rules; send nothing'
 complete -c ahs -s y -l yes -d 'answer yes to confirmations (needed for destructive commands outside a terminal)'
 complete -c ahs -l no-input -d 'never prompt; a missing value is a usage error'
@@ -127,6 +130,7 @@ complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'asset' -d 'virtual assets: create
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'version' -d 'versions of a virtual asset: upload, read, list, delete, deployed URLs'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'deploy' -d 'deploy a version LIVE or OFFLINE on one channel (asset, --platform, --env)'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'promote-default' -d 'make a version the Default of its channel (asset, --platform, --env), demoting the previous Default to LIVE'
+complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'rollback' -d 'make the previous Default of a channel (asset, --platform, --env) the Default again'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'collection' -d 'virtual collections: bundles of items deployed as one unit'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'item' -d 'items: the files inside a collection'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'collection-deploy' -d 'deploy a collection LIVE or OFFLINE in an environment (the API key\'s own, or --env with a domain-wide key); --reconcile re-runs every Live deployment'
@@ -219,6 +223,9 @@ complete -c ahs -n '__fish_ahs_is \'promote-default\'' -l from-env -r -d 'promot
 complete -c ahs -n '__fish_ahs_is \'promote-default\'' -l make-live -d 'deploy the version LIVE first when it is OFFLINE or not deployed on the channel'
 complete -c ahs -n '__fish_ahs_is \'promote-default\'' -l expect-current -r -d 'compare-and-set: promote only if the current Default is this version (none: no Default yet); otherwise exit 5'
 complete -c ahs -n '__fish_ahs_is \'promote-default\'' -l idempotent -d 'already the Default: say so, send nothing, exit 0'
+
+# ahs rollback
+complete -c ahs -n '__fish_ahs_is \'rollback\'' -l to -r -d 'the version to make the Default again (it must be LIVE on the channel)'
 
 # ahs collection
 complete -c ahs -f -n '__fish_ahs_is \'collection\'' -a 'create' -d 'create a collection (empty; add files with `ahs item upload`)'

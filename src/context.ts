@@ -77,7 +77,8 @@ function once<T>(make: () => Promise<T>): () => Promise<T> {
 export async function createContext(command: Command, inputs: ContextInputs): Promise<Context> {
   const globals = globalsOf(command) as GlobalOptions;
   const { io, signal } = inputs;
-  const format: Format = globals.json ? 'json' : (globals.output ?? 'table');
+  const format: Format = globals.json || globals.query !== undefined ? 'json' : (globals.output ?? 'table');
+  const query = globals.query === undefined ? undefined : await compileQuery(globals.query);
   const redactor = new Redactor();
 
   const profiles = once(async () => (await import('./config/profiles.js')).openProfileStore(io.env));
@@ -90,7 +91,7 @@ export async function createContext(command: Command, inputs: ContextInputs): Pr
   });
   const output = once(async () => {
     const { Output } = await import('./io/output.js');
-    return new Output(io, { format, quiet: globals.quiet, redactor });
+    return new Output(io, { format, quiet: globals.quiet, redactor, query });
   });
   const prompter = once(async () => {
     const { Prompter } = await import('./io/prompt.js');
@@ -174,6 +175,17 @@ export async function createContext(command: Command, inputs: ContextInputs): Pr
     },
   };
   return ctx;
+}
+
+/** --query EXPR: checked before anything is sent (a bad expression is exit 2), applied when printing. */
+async function compileQuery(expression: string): Promise<(doc: unknown) => unknown> {
+  const { search } = (await import('jmespath')).default;
+  try {
+    search({}, expression);
+  } catch (error) {
+    throw new UsageError(`--query is not a valid JMESPath expression: ${(error as Error).message} (in ${JSON.stringify(expression)})`);
+  }
+  return (doc) => search(doc as Parameters<typeof search>[0], expression);
 }
 
 function why(io: IO): string {

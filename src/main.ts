@@ -133,7 +133,7 @@ function ioOptionsFrom(argv: string[]) {
 }
 
 function wantsJson(argv: string[]): boolean {
-  if (argv.includes('--json')) return true;
+  if (argv.includes('--json') || argv.some((arg) => arg === '--query' || arg.startsWith('--query='))) return true;
   const index = argv.findIndex((arg) => arg === '-o' || arg === '--output');
   if (index >= 0) return argv[index + 1] === 'json';
   return argv.some((arg) => arg === '--output=json' || arg === '-ojson');

@@ -15,6 +15,7 @@ export const OUTPUT_FORMATS = ['table', 'json'] as const;
 export const globalFlags = {
   output: flag.choice('format', OUTPUT_FORMATS, 'output format', { short: '-o' }),
   json: flag.bool('short for --output json'),
+  query: flag.text('expr', 'a JMESPath expression applied to the JSON output (implies json); a string result prints raw, e.g. --query versionId'),
   dryRun: flag.bool('predict the outcome of a write with the service\'s rules; send nothing'),
   yes: flag.bool('answer yes to confirmations (needed for destructive commands outside a terminal)', { short: '-y' }),
   input: flag.no('never prompt; a missing value is a usage error'),

@@ -58,9 +58,10 @@ export class Output {
 
   constructor(
     private readonly io: IO,
-    options: { format: Format; quiet?: boolean; redactor?: Redactor },
+    options: { format: Format; quiet?: boolean; redactor?: Redactor; query?: (doc: unknown) => unknown },
   ) {
     this.format = options.format;
+    this.query = options.query;
     this.quiet = Boolean(options.quiet);
     this.redactor = options.redactor;
     this.kit = makeKit(io.color, io.outIsTTY);
@@ -68,6 +69,8 @@ export class Output {
   }
   private readonly quiet: boolean;
   private readonly redactor: Redactor | undefined;
+  /** --query: a JMESPath expression applied to every JSON document printed. */
+  private readonly query: ((doc: unknown) => unknown) | undefined;
 
   get json(): boolean {
     return this.format === 'json';
@@ -79,7 +82,9 @@ export class Output {
    */
   print<T>(doc: T, render?: (doc: T, kit: Kit) => string | undefined): void {
     if (this.json) {
-      this.write(`${JSON.stringify(doc, null, 2)}\n`);
+      const value = this.query ? this.query(doc) : doc;
+      // As the aws CLI: a string result prints raw, for `id=$(ahs … --query versionId)`.
+      this.write(typeof value === 'string' && this.query ? `${value}\n` : `${JSON.stringify(value, null, 2)}\n`);
       return;
     }
     const text = render ? render(doc, this.kit) : defaultRender(doc, this.kit);
