@@ -47,13 +47,18 @@ export class ApiError extends AhsError {
     readonly body: ErrorBody,
     /** A read settled it: the thing named on the command line does not exist (a 400 of a missing collection). */
     readonly notFound = false,
+    exitCode?: ExitCode,
   ) {
     super(body.title || `the service answered ${status}`);
-    this.exitCode = exitCodeForStatus(status, notFound);
+    this.exitCode = exitCode ?? exitCodeForStatus(status, notFound);
   }
   /** The same answer, known (by a settling read) to mean "the named thing does not exist": exit 4. */
   asNotFound(): ApiError {
     return new ApiError(this.status, this.body, true);
+  }
+  /** The same answer, known to mean contention (a channel kept mid-deployment by other writers through the retries): exit 5. */
+  asConflict(): ApiError {
+    return new ApiError(this.status, this.body, false, ExitCode.conflict);
   }
   toBody(): ErrorBody {
     return this.body;

@@ -90,7 +90,11 @@ async function sendStep(step: Step, api: ApiClient, ctx: Context): Promise<unkno
       }
       if (settled.applied === 'unknown') throw new NetworkError(`${(error as Error).message}; whether the write was applied is unknown: check with \`${settled.check}\``);
       if (lost) throw new NetworkError(`${(error as Error).message}; a read shows the write was not applied (${settled.how}): it is safe to retry`);
-      if (attempt >= (await ctx.settings()).retries) throw error;
+      const retries = (await ctx.settings()).retries;
+      // Still mid-deployment after every retry: other deployments hold the
+      // channel, a conflict (exit 5) like a 409 still standing, not a failure.
+      if (attempt >= retries) throw (error as ApiError).asConflict();
+      (await ctx.output()).info(`the service answered 500 (the channel may be mid-deployment) and ${settled.how}; retrying (${attempt + 1} of ${retries})`);
       await backoff(attempt, ctx.signal);
     }
   }
