@@ -205,8 +205,8 @@ export function wholeNumber(flagText: string, min: number, max = Number.MAX_SAFE
   return (raw) => {
     const value = /^\s*-?\d+\s*$/.test(raw) ? Number(raw) : Number.NaN;
     if (!Number.isSafeInteger(value) || value < min || value > max) {
-      const range = max === Number.MAX_SAFE_INTEGER ? `${min} or more` : `from ${min} to ${max}`;
-      throw new Error(`${flagText} must be a whole number ${range} (got ${raw})`);
+      const range = max === Number.MAX_SAFE_INTEGER ? `, ${min} or more` : ` from ${min} to ${max}`;
+      throw new Error(`${flagText} must be a whole number${range} (got ${raw})`);
     }
     return value;
   };
