@@ -91,7 +91,9 @@ export const undeploySpec = defineCommand({
     '# several platforms, no prompt',
     'ahs asset undeploy my-bundle --env staging --platform ios,android --yes',
   ],
-  notes: 'JSON output: the service\'s answer {"message": "...", "totalUndeployedVersions": <n>}.',
+  notes:
+    'The confirmation lists the records that will be removed (e.g. IOS3 LIVE, IOS2 OFFLINE).\n' +
+    'JSON output: the service\'s answer {"message": "...", "totalUndeployedVersions": <n>}.',
 });
 
 export const versionCountSpec = defineCommand({

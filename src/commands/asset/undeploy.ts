@@ -1,7 +1,8 @@
 // asset undeploy ASSET_ID --env E --platform P[,P...]: removes every
 // version's deployment record for the given platforms in one environment
-// (there is no per-version undeploy). The records are read first (the
-// dry-run's "current"); a lost answer is settled by reading them again.
+// (there is no per-version undeploy). The records are read first, so the
+// confirmation says what will be removed; a lost answer is settled by
+// reading them again.
 import type { Run } from '../define.js';
 import type { undeploySpec } from './index.js';
 import { decideAssetUndeploy } from '../../rules/index.js';
@@ -9,6 +10,7 @@ import { undeployBody, type AssetUrl } from '../../rules/schemas.js';
 import { validateInput } from '../validate.js';
 import { listRecords } from '../../service/assets.js';
 import { askAssetId, askEnv } from '../../service/pick-asset.js';
+import { recordList } from '../../io/views/assets.js';
 import { plan, type Step } from '../../plan/plan.js';
 import type { ApiClient } from '../../http/client.js';
 
@@ -26,7 +28,8 @@ export const run: Run<typeof undeploySpec> = async (options, ctx) => {
   const api = await ctx.api();
   const out = await ctx.output();
   const records = await targetedRecords(api, assetId, body);
-  await ctx.confirm(`Undeploy every version of ${assetId} for ${targetPlatforms.join(', ')} in ${envId}?`, `asset undeploy ${assetId}`);
+  const removed = records.length ? `removes ${recordList(records)}` : 'no deployment record there now';
+  await ctx.confirm(`Undeploy every version of ${assetId} for ${targetPlatforms.join(', ')} in ${envId} (${removed})?`, `asset undeploy ${assetId}`);
   return plan([undeployStep(api, assetId, body, records)], ([answer]) => {
     const { message, totalUndeployedVersions } = (answer ?? {}) as Partial<UndeployAnswer>;
     out.success(`${message ?? 'Undeployed.'} ${totalUndeployedVersions ?? 0} deployment record(s) removed from ${envId} (${targetPlatforms.join(', ')})`);
@@ -54,7 +57,7 @@ function undeployStep(api: ApiClient, assetId: string, body: { envId: string; ta
     // Applied when none of those records is left.
     async settle(client) {
       const left = await targetedRecords(client, assetId, body);
-      if (left.length) return { applied: false, how: `${envId} still has ${left.length} record(s) of ${targetPlatforms.join(', ')}` };
+      if (left.length) return { applied: false, how: `${envId} still has ${recordList(left)}` };
       const result = { message: 'Undeploy confirmed by a read of the records.', totalUndeployedVersions: records.length };
       return { applied: true, how: `${envId} has no record left for ${targetPlatforms.join(', ')}`, result };
     },
