@@ -148,6 +148,14 @@ describe('ahs asset delete', () => {
     expect((await h.call('GET', `/va/${id}`)).status).toBe(404);
     expect((await h.ahs(['asset', 'delete', id, '--yes'])).exitCode).toBe(4);
   });
+
+  it('--json prints a result object', async () => {
+    const id = uid('del');
+    await h.createAsset(id);
+    const r = await h.ahs(['asset', 'delete', id, '--yes', '--json']);
+    expect(r.exitCode).toBe(0);
+    expect(r.json()).toEqual({ deleted: true, assetId: id });
+  });
 });
 
 describe('ahs asset status', () => {

@@ -82,19 +82,24 @@ describe('ahs version get|list|urls|delete', () => {
     expect(noEnv.stderr).toContain('--env');
   });
 
-  it('deletes only versions not LIVE/DEFAULT anywhere, with --yes', async () => {
+  it('deletes a version deployed nowhere or OFFLINE, with --yes; --json prints a result object', async () => {
     const id = uid('vdel');
     await h.createAsset(id);
     const v1 = await h.uploadVersion(id, 'ios');
+    const v2 = await h.uploadVersion(id, 'ios');
     await h.deploy(id, v1, 'ios', 'prod', 'LIVE');
-    expect((await h.ahs(['version', 'delete', id, v1])).exitCode).toBe(2);
-    const refused = await h.ahs(['version', 'delete', id, v1, '--yes']);
-    expect(refused.exitCode).toBe(1);
-    expect(refused.stderr).toMatch(/OFFLINE/);
     await h.deploy(id, v1, 'ios', 'prod', 'OFFLINE');
-    const ok = await h.ahs(['version', 'delete', id, v1, '--yes']);
+    const noYes = await h.ahs(['version', 'delete', id, v1]);
+    expect(noYes.exitCode).toBe(2);
+    expect(noYes.stderr).toContain('--yes');
+    const ok = await h.ahs(['version', 'delete', id, v1, '--yes', '--json']);
     expect(ok.exitCode).toBe(0);
+    expect(ok.json()).toEqual({ deleted: true, assetId: id, versionId: v1 });
     expect((await h.call('GET', `/va/${id}/versions/${v1}`)).status).toBe(404);
+    const text = await h.ahs(['version', 'delete', id, v2, '--yes']);
+    expect(text.exitCode).toBe(0);
+    expect(text.stdout).toBe('');
+    expect(text.stderr).toContain(`Deleted version ${v2} of ${id}`);
     expect((await h.ahs(['version', 'delete', id, v1, '--yes'])).exitCode).toBe(4);
   });
 });

@@ -19,6 +19,7 @@ export const run: Run<typeof deleteSpec> = async (options, ctx) => {
   await ctx.confirm(`Delete asset ${assetId}? This cannot be undone`, `asset delete ${assetId}`);
   return plan([deleteStep(api, assetId, body)], () => {
     out.success(`Deleted asset ${assetId}`);
+    out.print({ deleted: true, assetId }, () => undefined);
   });
 };
 

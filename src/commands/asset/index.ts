@@ -71,7 +71,8 @@ export const deleteSpec = defineCommand({
   name: 'delete',
   summary: 'delete a virtual asset (it must have no versions)',
   args: { assetId: assetIdPicked() },
-  examples: ['ahs asset delete my-bundle', '# in CI: no prompt', 'ahs asset delete my-bundle --yes'],
+  examples: ['ahs asset delete my-bundle', '# in CI: no prompt, a JSON result', 'ahs asset delete my-bundle --yes --json'],
+  notes: 'JSON output: {"deleted": true, "assetId": "<id>"}.',
 });
 
 export const statusSpec = defineCommand({

@@ -16,6 +16,7 @@ export const run: Run<typeof deleteSpec> = async (options, ctx) => {
   await ctx.confirm(`Delete version ${versionId} of ${assetId}? This cannot be undone`, `version delete ${versionId}`);
   return plan([deleteStep(api, assetId, versionId)], () => {
     out.success(`Deleted version ${versionId} of ${assetId}`);
+    out.print({ deleted: true, assetId, versionId }, () => undefined);
   });
 };
 

@@ -36,7 +36,8 @@ export const deleteSpec = defineCommand({
   name: 'delete',
   summary: 'delete a version (it must not be LIVE or DEFAULT anywhere)',
   args: { assetId: assetIdPicked(), versionId: versionIdPicked() },
-  examples: ['ahs version delete my-bundle IOS1', '# in CI: no prompt', 'ahs version delete my-bundle IOS1 --yes'],
+  examples: ['ahs version delete my-bundle IOS1', '# in CI: no prompt, a JSON result', 'ahs version delete my-bundle IOS1 --yes --json'],
+  notes: 'JSON output: {"deleted": true, "assetId": "<id>", "versionId": "<id>"}.',
 });
 
 export const urlsSpec = defineCommand({
