@@ -1,6 +1,6 @@
 // ahs version upload|get|list|delete|urls
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { harness, uid, DEMO_USER, type Harness } from './helpers.js';
+import { harness, stubServer, uid, DEMO_USER, ERROR_TYPE, type Harness } from './helpers.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -80,6 +80,30 @@ describe('ahs version get|list|urls|delete', () => {
     const noEnv = await h.ahs(['version', 'urls', id, v1]);
     expect(noEnv.exitCode).toBe(2);
     expect(noEnv.stderr).toContain('--env');
+  });
+
+  it('refuses a version LIVE or DEFAULT somewhere before asking, sending nothing (exit 1, the service\'s error body)', async () => {
+    const id = uid('vdel');
+    await h.createAsset(id);
+    const v1 = await h.uploadVersion(id, 'ios');
+    await h.deploy(id, v1, 'ios', 'prod', 'LIVE');
+    const spy = await stubServer(() => false, h.emu.baseUrl);
+    try {
+      // Without --yes: refused before the confirmation would be needed.
+      const refused = await h.ahs(['version', 'delete', id, v1], { env: { AHS_BASE_URL: spy.url } });
+      expect(refused.exitCode).toBe(1);
+      expect(refused.stderr).toContain(`nothing was sent: the service would answer 400: Version ${v1} is LIVE in prod; set it OFFLINE in all environments before deleting it`);
+      expect(refused.stderr).toContain(`first ahs deploy ${id} ${v1} --platform ios --env prod --state OFFLINE`);
+      const json = await h.ahs(['version', 'delete', id, v1, '--yes', '--json'], { env: { AHS_BASE_URL: spy.url } });
+      expect(json.exitCode).toBe(1);
+      expect(json.stdout).toBe('');
+      expect(json.errJson()).toMatchObject({ type: ERROR_TYPE, status: 400 });
+      expect(json.errJson().title).toContain(`Version ${v1} is LIVE in prod; set it OFFLINE in all environments before deleting it`);
+      expect(spy.requests.filter((r) => r.method !== 'GET')).toEqual([]);
+    } finally {
+      await spy.close();
+    }
+    expect((await h.call('GET', `/va/${id}/versions/${v1}`)).status).toBe(200);
   });
 
   it('deletes a version deployed nowhere or OFFLINE, with --yes; --json prints a result object', async () => {

@@ -37,7 +37,10 @@ export const deleteSpec = defineCommand({
   summary: 'delete a version (it must not be LIVE or DEFAULT anywhere)',
   args: { assetId: assetIdPicked(), versionId: versionIdPicked() },
   examples: ['ahs version delete my-bundle IOS1', '# in CI: no prompt, a JSON result', 'ahs version delete my-bundle IOS1 --yes --json'],
-  notes: 'JSON output: {"deleted": true, "assetId": "<id>", "versionId": "<id>"}.',
+  notes:
+    'A version LIVE or DEFAULT in some environment is refused before any question\n' +
+    '(exit 1, the service\'s error, nothing sent): deploy it --state OFFLINE there first.\n' +
+    'JSON output: {"deleted": true, "assetId": "<id>", "versionId": "<id>"}.',
 });
 
 export const urlsSpec = defineCommand({
