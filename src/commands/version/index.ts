@@ -11,8 +11,8 @@ export const uploadSpec = defineCommand({
   flags: { name: flag.text('versionName', 'version name (max 64 characters)') },
   examples: [
     'ahs version upload my-bundle ./dist/app.zip --platform ios --name 1.4.0',
-    '# in CI: keep the new version (its versionId is for the deploy step)',
-    'ahs version upload my-bundle app.zip --platform android --name "$GITHUB_SHA" --json > version.json',
+    '# in CI: keep the new version id for the deploy step',
+    'version_id=$(ahs version upload my-bundle app.zip --platform android --name "$GITHUB_SHA" --query versionId)',
   ],
   notes: 'JSON output: the version object of the service (versionId, version, versionName, targetPlatform, size, ...).',
 });
@@ -47,7 +47,7 @@ export const urlsSpec = defineCommand({
   name: 'urls',
   summary: 'the deployed URL of a version in one environment (--env)',
   args: { assetId: assetIdPicked(), versionId: versionIdPicked() },
-  examples: ['ahs version urls my-bundle IOS3 --env prod', 'ahs version urls my-bundle IOS3 --env staging --json'],
+  examples: ['ahs version urls my-bundle IOS3 --env prod', '# just the URL', "ahs version urls my-bundle IOS3 --env prod --query 'results[0].downloadUrl'"],
 });
 
 export const version = group('version', 'versions of a virtual asset: upload, read, list, delete, deployed URLs', [
