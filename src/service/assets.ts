@@ -30,6 +30,16 @@ export function getVersion(api: ApiClient, assetId: string, versionId: string): 
   return api.get<Version>(assetPath(api, assetId, 'versions', versionId));
 }
 
+/** The version, or undefined on 404. */
+export async function findVersion(api: ApiClient, assetId: string, versionId: string): Promise<Version | undefined> {
+  try {
+    return await getVersion(api, assetId, versionId);
+  } catch (error) {
+    if (isApiError(error, 404)) return undefined;
+    throw error;
+  }
+}
+
 export function listAllVersions(api: ApiClient, assetId: string): Promise<Version[]> {
   return fetchAll<Version>(api, assetPath(api, assetId, 'versions'));
 }

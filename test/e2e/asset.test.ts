@@ -1,6 +1,6 @@
 // ahs asset create|get|list|search|update|delete|status|undeploy|version-count
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { harness, uid, DEMO_USER, type Harness } from './helpers.js';
+import { harness, hasScript, runInPty, uid, DEMO_USER, type Harness } from './helpers.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -148,6 +148,14 @@ describe('ahs asset delete', () => {
     expect((await h.call('GET', `/va/${id}`)).status).toBe(404);
     expect((await h.ahs(['asset', 'delete', id, '--yes'])).exitCode).toBe(4);
   });
+
+  it('--json prints a result object', async () => {
+    const id = uid('del');
+    await h.createAsset(id);
+    const r = await h.ahs(['asset', 'delete', id, '--yes', '--json']);
+    expect(r.exitCode).toBe(0);
+    expect(r.json()).toEqual({ deleted: true, assetId: id });
+  });
 });
 
 describe('ahs asset status', () => {
@@ -198,5 +206,20 @@ describe('ahs asset undeploy', () => {
     const noEnv = await h.ahs(['asset', 'undeploy', id, '--platform', 'ios', '--yes']);
     expect(noEnv.exitCode).toBe(2);
     expect(noEnv.stderr).toContain('--env');
+  });
+
+  it.skipIf(!hasScript)('in a terminal, the confirmation lists the records that will be removed', async () => {
+    const id = uid('undeploy');
+    await h.createAsset(id);
+    for (let i = 0; i < 3; i++) await h.uploadVersion(id, 'ios');
+    await h.deploy(id, 'IOS1', 'ios', 'prod', 'LIVE');
+    await h.deploy(id, 'IOS2', 'ios', 'prod', 'OFFLINE');
+    await h.deploy(id, 'IOS3', 'ios', 'prod', 'LIVE');
+    await h.deploy(id, 'IOS3', 'ios', 'staging', 'LIVE');
+    const { code, screen } = await runInPty(h.env, ['asset', 'undeploy', id, '--env', 'prod', '--platform', 'ios'], [[/IOS1 LIVE\)\?/, 'y\r']]);
+    // The prompt wraps at the terminal's width.
+    expect(screen.replace(/\s+/g, ' ')).toContain(`Undeploy every version of ${id} for ios in prod (removes IOS3 LIVE, IOS2 OFFLINE, IOS1 LIVE)?`);
+    expect(code).toBe(0);
+    expect(await h.records(id)).toEqual([`ios/staging/IOS3=LIVE`]);
   });
 });

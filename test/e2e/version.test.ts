@@ -1,6 +1,6 @@
 // ahs version upload|get|list|delete|urls
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { harness, uid, DEMO_USER, type Harness } from './helpers.js';
+import { harness, stubServer, uid, DEMO_USER, ERROR_TYPE, type Harness } from './helpers.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -82,19 +82,48 @@ describe('ahs version get|list|urls|delete', () => {
     expect(noEnv.stderr).toContain('--env');
   });
 
-  it('deletes only versions not LIVE/DEFAULT anywhere, with --yes', async () => {
+  it('refuses a version LIVE or DEFAULT somewhere before asking, sending nothing (exit 1, the service\'s error body)', async () => {
     const id = uid('vdel');
     await h.createAsset(id);
     const v1 = await h.uploadVersion(id, 'ios');
     await h.deploy(id, v1, 'ios', 'prod', 'LIVE');
-    expect((await h.ahs(['version', 'delete', id, v1])).exitCode).toBe(2);
-    const refused = await h.ahs(['version', 'delete', id, v1, '--yes']);
-    expect(refused.exitCode).toBe(1);
-    expect(refused.stderr).toMatch(/OFFLINE/);
+    const spy = await stubServer(() => false, h.emu.baseUrl);
+    try {
+      // Without --yes: refused before the confirmation would be needed.
+      const refused = await h.ahs(['version', 'delete', id, v1], { env: { AHS_BASE_URL: spy.url } });
+      expect(refused.exitCode).toBe(1);
+      expect(refused.stderr).toContain(`nothing was sent: the service would answer 400: Version ${v1} is LIVE in prod; set it OFFLINE in all environments before deleting it`);
+      expect(refused.stderr).toContain(`first ahs deploy ${id} ${v1} --platform ios --env prod --state OFFLINE`);
+      const json = await h.ahs(['version', 'delete', id, v1, '--yes', '--json'], { env: { AHS_BASE_URL: spy.url } });
+      expect(json.exitCode).toBe(1);
+      expect(json.stdout).toBe('');
+      expect(json.errJson()).toMatchObject({ type: ERROR_TYPE, status: 400 });
+      expect(json.errJson().title).toContain(`Version ${v1} is LIVE in prod; set it OFFLINE in all environments before deleting it`);
+      expect(spy.requests.filter((r) => r.method !== 'GET')).toEqual([]);
+    } finally {
+      await spy.close();
+    }
+    expect((await h.call('GET', `/va/${id}/versions/${v1}`)).status).toBe(200);
+  });
+
+  it('deletes a version deployed nowhere or OFFLINE, with --yes; --json prints a result object', async () => {
+    const id = uid('vdel');
+    await h.createAsset(id);
+    const v1 = await h.uploadVersion(id, 'ios');
+    const v2 = await h.uploadVersion(id, 'ios');
+    await h.deploy(id, v1, 'ios', 'prod', 'LIVE');
     await h.deploy(id, v1, 'ios', 'prod', 'OFFLINE');
-    const ok = await h.ahs(['version', 'delete', id, v1, '--yes']);
+    const noYes = await h.ahs(['version', 'delete', id, v1]);
+    expect(noYes.exitCode).toBe(2);
+    expect(noYes.stderr).toContain('--yes');
+    const ok = await h.ahs(['version', 'delete', id, v1, '--yes', '--json']);
     expect(ok.exitCode).toBe(0);
+    expect(ok.json()).toEqual({ deleted: true, assetId: id, versionId: v1 });
     expect((await h.call('GET', `/va/${id}/versions/${v1}`)).status).toBe(404);
+    const text = await h.ahs(['version', 'delete', id, v2, '--yes']);
+    expect(text.exitCode).toBe(0);
+    expect(text.stdout).toBe('');
+    expect(text.stderr).toContain(`Deleted version ${v2} of ${id}`);
     expect((await h.ahs(['version', 'delete', id, v1, '--yes'])).exitCode).toBe(4);
   });
 });

@@ -1,68 +1,84 @@
-import type { Invocation } from '../legacy.js';
-import type { Context } from '../../context.js';
-import { assetCreateBody, type Asset } from '../../rules/schemas.js';
+// asset create ASSET_ID --name N --type CODE [...]: one POST /va. A lost
+// answer is settled by reading the asset back.
+import { nameOf, type Run } from '../define.js';
+import { createSpec } from './index.js';
+import { LIMITS, assetCreateBody, type Asset, type AssetCreateBody } from '../../rules/schemas.js';
 import { allow, decideAssetCreate } from '../../rules/index.js';
-import { printDryRun } from '../legacy.js';
 import { validateGiven, validateInput } from '../validate.js';
 import { findAsset } from '../../service/assets.js';
 import { renderAsset } from '../../io/views/assets.js';
+import { plan, type Step } from '../../plan/plan.js';
+import type { ApiClient } from '../../http/client.js';
 
-interface Options {
-  name?: string;
-  type?: string;
-  description?: string;
-  secured: boolean;
-  localCacheControl?: boolean;
-  localCacheMaxAge?: number | string;
-}
-
-export const FLAGS = { assetId: 'ASSET_ID', assetName: '--name', assetType: '--type', description: '--description' };
-
-export async function run({ args, opts }: Invocation<Options>, ctx: Context): Promise<void> {
-  const given = {
-    assetId: args[0],
-    assetName: opts.name,
-    assetType: opts.type,
-    description: opts.description,
-    secured: opts.secured === false ? false : undefined,
-    localCacheControl: opts.localCacheControl,
-    localCacheMaxAge: opts.localCacheMaxAge,
+export const run: Run<typeof createSpec> = async (options, ctx) => {
+  const started = new Date();
+  const flags = {
+    assetId: nameOf(createSpec, 'assetId'),
+    assetName: nameOf(createSpec, 'name'),
+    assetType: nameOf(createSpec, 'type'),
   };
-  validateGiven(assetCreateBody, given, FLAGS);
-  const assetId = await ctx.need(given.assetId, { flag: 'ASSET_ID', message: 'Asset id' });
-  const assetName = await ctx.need(given.assetName, { flag: '--name', message: 'Asset name' });
-  const assetType = await ctx.need(given.assetType, { flag: '--type', message: 'Asset type code' });
+  const given = {
+    assetId: options.assetId,
+    assetName: options.name,
+    assetType: options.type,
+    description: options.description,
+    secured: options.secured,
+    localCacheControl: options.localCacheControl,
+    localCacheMaxAge: options.localCacheMaxAge,
+  };
+  validateGiven(assetCreateBody, given, flags);
+  const assetId = await ctx.need(given.assetId, { flag: flags.assetId, message: 'Asset id' });
+  const assetName = await ctx.need(given.assetName, { flag: flags.assetName, message: 'Asset name' });
+  const assetType = await ctx.need(given.assetType, { flag: flags.assetType, message: 'Asset type code' });
   const user = await ctx.setting('user', { message: 'Acting user e-mail' });
-  const body = validateInput(assetCreateBody, { ...given, assetId, assetName, assetType, createdBy: user }, FLAGS);
+  const body = validateInput(assetCreateBody, { ...given, assetId, assetName, assetType, createdBy: user }, flags);
   const api = await ctx.api();
   const out = await ctx.output();
-  const path = api.path('va');
-  if (ctx.globals.dryRun) {
-    const existing = await findAsset(api, assetId);
-    const creation = decideAssetCreate(assetId, existing !== undefined);
-    const now = new Date().toISOString();
-    const predicted: Asset = {
-      assetId,
-      assetName,
-      assetType,
-      secured: body.secured ?? true,
-      localCacheControl: body.localCacheControl ?? false,
-      localCacheMaxAge: body.localCacheMaxAge ?? 30,
-      createdBy: user,
-      updatedBy: user,
-      active: true,
-      createdAt: now,
-      updatedAt: now,
-    };
-    await printDryRun(ctx, {
-      request: { method: 'POST', path, body },
-      current: existing ?? null,
-      decision: creation.ok ? allow(201, predicted) : creation,
-      notes: ['the asset type and the acting user are checked by the service (404 / 400 when unknown)'],
-    });
-    return;
-  }
-  const created = await api.post<Asset>(path, body);
-  out.success(`Created asset ${created.assetId}`);
-  out.print(created, renderAsset);
+  return plan([createStep(api, body, started)], ([created]) => {
+    const asset = created as Asset;
+    out.success(`Created asset ${asset.assetId}`);
+    out.print(asset, renderAsset);
+  });
+};
+
+function createStep(api: ApiClient, body: AssetCreateBody, started: Date): Step<Asset> {
+  const { assetId } = body;
+  return {
+    request: { method: 'POST', path: api.path('va'), body },
+    async predict() {
+      const existing = await findAsset(api, assetId);
+      const creation = decideAssetCreate(assetId, existing !== undefined);
+      return {
+        current: existing ?? null,
+        decision: creation.ok ? allow(201, predictedAsset(body)) : creation,
+        notes: ['the asset type and the acting user are checked by the service (404 / 400 when unknown)'],
+      };
+    },
+    // Ours when it exists, was created by the acting user, and not before this command started.
+    async settle(client) {
+      const asset = await findAsset(client, assetId);
+      if (!asset) return { applied: false, how: `GET of asset ${assetId} answers 404` };
+      const how = `asset ${assetId} exists, created by ${asset.createdBy} at ${asset.createdAt}`;
+      if (asset.createdBy === body.createdBy && Date.parse(asset.createdAt) >= started.getTime()) return { applied: true, how, result: asset };
+      return { applied: false, how: `${how}, before this command: another create made it` };
+    },
+  };
+}
+
+/** The asset the service creates from `body`, with its defaults (spec). */
+function predictedAsset(body: AssetCreateBody): Asset {
+  const now = new Date().toISOString();
+  return {
+    assetId: body.assetId,
+    assetName: body.assetName,
+    assetType: body.assetType,
+    secured: body.secured ?? true,
+    localCacheControl: body.localCacheControl ?? false,
+    localCacheMaxAge: body.localCacheMaxAge ?? LIMITS.localCacheMaxAge.default,
+    createdBy: body.createdBy,
+    updatedBy: body.createdBy,
+    active: true,
+    createdAt: now,
+    updatedAt: now,
+  };
 }

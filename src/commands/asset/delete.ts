@@ -1,31 +1,39 @@
-import type { Invocation } from '../legacy.js';
-import type { Context } from '../../context.js';
+// asset delete ASSET_ID: one DELETE /va/{id}, after a confirmation. A lost
+// answer is settled by reading the asset (404: it was deleted).
+import type { Run } from '../define.js';
+import type { deleteSpec } from './index.js';
 import { decideAssetDelete } from '../../rules/index.js';
 import { deleteBody } from '../../rules/schemas.js';
-import { printDryRun } from '../legacy.js';
 import { validateInput } from '../validate.js';
-import { getAsset } from '../../service/assets.js';
+import { findAsset, getAsset } from '../../service/assets.js';
 import { askAssetId } from '../../service/pick-asset.js';
+import { plan, type Step } from '../../plan/plan.js';
+import type { ApiClient } from '../../http/client.js';
 
-export async function run({ args }: Invocation, ctx: Context): Promise<void> {
-  const assetId = await askAssetId(ctx, args[0], 'Asset to delete');
+export const run: Run<typeof deleteSpec> = async (options, ctx) => {
+  const assetId = await askAssetId(ctx, options.assetId, 'Asset to delete');
   const user = await ctx.setting('user', { message: 'Acting user e-mail' });
   const body = validateInput(deleteBody, { deletedBy: user });
   const api = await ctx.api();
   const out = await ctx.output();
-  const path = api.path('va', assetId);
-  if (ctx.globals.dryRun) {
-    const asset = await getAsset(api, assetId);
-    const { counts } = await api.get<{ counts: number }>(api.path('va', assetId, 'version-count'));
-    await printDryRun(ctx, {
-      request: { method: 'DELETE', path, body },
-      current: { asset, versionCount: counts },
-      decision: decideAssetDelete(assetId, counts),
-      unchanged: 'exists',
-    });
-    return;
-  }
   await ctx.confirm(`Delete asset ${assetId}? This cannot be undone`, `asset delete ${assetId}`);
-  await api.delete(path, body);
-  out.success(`Deleted asset ${assetId}`);
+  return plan([deleteStep(api, assetId, body)], () => {
+    out.success(`Deleted asset ${assetId}`);
+    out.print({ deleted: true, assetId }, () => undefined);
+  });
+};
+
+function deleteStep(api: ApiClient, assetId: string, body: { deletedBy: string }): Step<undefined> {
+  return {
+    request: { method: 'DELETE', path: api.path('va', assetId), body },
+    async predict() {
+      const asset = await getAsset(api, assetId);
+      const { counts } = await api.get<{ counts: number }>(api.path('va', assetId, 'version-count'));
+      return { current: { asset, versionCount: counts }, decision: decideAssetDelete(assetId, counts), unchanged: 'exists' };
+    },
+    async settle(client) {
+      if (await findAsset(client, assetId)) return { applied: false, how: `asset ${assetId} still exists` };
+      return { applied: true, how: `GET of asset ${assetId} answers 404`, result: undefined };
+    },
+  };
 }

@@ -1,12 +1,13 @@
-import type { Invocation } from '../legacy.js';
-import type { Context } from '../../context.js';
+// asset get ASSET_ID
+import type { Run } from '../define.js';
+import type { getSpec } from './index.js';
 import { getAsset } from '../../service/assets.js';
 import { renderAsset } from '../../io/views/assets.js';
 import { askAssetId } from '../../service/pick-asset.js';
 
-export async function run({ args }: Invocation, ctx: Context): Promise<void> {
-  const assetId = await askAssetId(ctx, args[0]);
+export const run: Run<typeof getSpec> = async (options, ctx) => {
+  const assetId = await askAssetId(ctx, options.assetId);
   const api = await ctx.api();
   const out = await ctx.output();
   out.print(await getAsset(api, assetId), renderAsset);
-}
+};

@@ -1,66 +1,121 @@
-import { Option } from 'commander';
-import type { RegisterGroup } from '../legacy.js';
-import { pagingOptions } from '../legacy.js';
+// `ahs asset ...`: virtual assets and their deployment records.
+import { arg, command, defineCommand, flag, group, numberish, pagingFlags } from '../define.js';
 
-export const registerAsset: RegisterGroup = (program, action) => {
-  const asset = program.command('asset').description('virtual assets: create, read, update, delete, deployment status, undeploy');
-  asset
-    .command('create')
-    .description('create a virtual asset')
-    .argument('[ASSET_ID]', 'asset id (max 64 characters)')
-    .option('--name <name>', 'asset name (max 64 characters)')
-    .option('--type <code>', 'asset type code')
-    .option('--description <text>', 'description (max 400 characters)')
-    .option('--no-secured', 'deliver without an API key (default: secured)')
-    .option('--local-cache-control', 'let clients cache the asset locally')
-    .option('--local-cache-max-age <n>', 'local cache max age, 1 to 525600', numberish)
-    .action(action(() => import('./create.js')));
-  asset.command('get').description('show a virtual asset').argument('[ASSET_ID]', 'asset id (picked from a list in a terminal)').action(action(() => import('./get.js')));
-  pagingOptions(asset.command('list').description('list virtual assets')).action(action(() => import('./list.js')));
-  pagingOptions(asset.command('search').description('search virtual assets by id, name and description').argument('[TEXT]', 'free text'), { all: false }).action(
-    action(() => import('./search.js')),
-  );
-  asset
-    .command('update')
-    .description('update a virtual asset (the current asset type is sent when --type is not given)')
-    .argument('[ASSET_ID]', 'asset id (picked from a list in a terminal)')
-    .option('--name <name>', 'new asset name')
-    .option('--description <text>', 'new description')
-    .option('--type <code>', 'asset type code (the service requires it; it cannot actually change)')
-    .option('--local-cache-control', 'enable local caching')
-    .option('--no-local-cache-control', 'disable local caching')
-    .option('--local-cache-max-age <n>', 'local cache max age, 1 to 525600', numberish)
-    .addOption(new Option('--active', 'mark the asset active').conflicts('inactive'))
-    .addOption(new Option('--inactive', 'mark the asset inactive').conflicts('active'))
-    .action(action(() => import('./update.js')));
-  asset
-    .command('delete')
-    .description('delete a virtual asset (it must have no versions)')
-    .argument('[ASSET_ID]', 'asset id (picked from a list in a terminal)')
-    .action(action(() => import('./delete.js')));
-  asset
-    .command('status')
-    .description('every deployment record of the asset (OFFLINE included): a platform x environment matrix')
-    .argument('[ASSET_ID]', 'asset id (picked from a list in a terminal)')
-    .addOption(new Option('--state <state>', 'only records in this state').choices(['LIVE', 'OFFLINE', 'DEFAULT']))
-    .action(action(() => import('./status.js')));
-  asset
-    .command('undeploy')
-    .description('remove every version\'s deployment record for the given platforms in one environment (--env, --platform P[,P...])')
-    .argument('[ASSET_ID]', 'asset id (picked from a list in a terminal)')
-    .action(action(() => import('./undeploy.js')));
-  asset
-    .command('version-count')
-    .description('count the asset\'s versions')
-    .argument('[ASSET_ID]', 'asset id (picked from a list in a terminal)')
-    .addOption(new Option('--active', 'only active versions').conflicts('inactive'))
-    .addOption(new Option('--inactive', 'only inactive versions').conflicts('active'))
-    .action(action(() => import('./version-count.js')));
-};
+const assetIdPicked = () => arg.optional('ASSET_ID', 'asset id (picked from a list in a terminal)');
+const localCacheMaxAge = () => flag.parsed('n', 'local cache max age, 1 to 525600', numberish);
+/** A description may be empty (`--description ''` clears it): no non-empty check. */
+const description = (help: string) => flag.parsed('text', help, (raw) => raw);
 
-/** Numbers stay numbers; anything else is kept so validation can say what was given. */
-function numberish(value: string): number | string {
-  return /^-?\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : value;
-}
+export const createSpec = defineCommand({
+  name: 'create',
+  summary: 'create a virtual asset',
+  args: { assetId: arg.optional('ASSET_ID', 'asset id (max 64 characters)') },
+  flags: {
+    name: flag.text('name', 'asset name (max 64 characters)'),
+    type: flag.text('code', 'asset type code'),
+    description: description('description (max 400 characters)'),
+    secured: flag.no('deliver without an API key (default: secured)'),
+    localCacheControl: flag.bool('let clients cache the asset locally'),
+    localCacheMaxAge: localCacheMaxAge(),
+  },
+  examples: [
+    'ahs asset create my-bundle --name "My bundle" --type 1001',
+    '# public (no API key needed to download), cached by clients for an hour',
+    'ahs asset create site-assets --name "Site" --type 1001 --no-secured --local-cache-control --local-cache-max-age 60',
+  ],
+});
 
-export const asset = { kind: 'legacy', register: registerAsset } as const;
+export const getSpec = defineCommand({
+  name: 'get',
+  summary: 'show a virtual asset',
+  args: { assetId: assetIdPicked() },
+  examples: ['ahs asset get my-bundle', 'ahs asset get my-bundle --json'],
+});
+
+export const listSpec = defineCommand({
+  name: 'list',
+  summary: 'list virtual assets',
+  flags: pagingFlags,
+  examples: ['ahs asset list', '# every asset, one JSON list', 'ahs asset list --all --json'],
+});
+
+export const searchSpec = defineCommand({
+  name: 'search',
+  summary: 'search virtual assets by id, name and description',
+  args: { text: arg.optional('TEXT', 'free text') },
+  flags: { page: pagingFlags.page, pageSize: pagingFlags.pageSize },
+  examples: ['ahs asset search bundle', 'ahs asset search "release candidate" --page 2 --page-size 20'],
+});
+
+export const updateSpec = defineCommand({
+  name: 'update',
+  summary: 'update a virtual asset (the current asset type is sent when --type is not given)',
+  args: { assetId: assetIdPicked() },
+  flags: {
+    name: flag.text('name', 'new asset name'),
+    description: description('new description'),
+    type: flag.text('code', 'asset type code (the service requires it; it cannot actually change)'),
+    localCacheControl: flag.toggle('enable local caching', 'disable local caching'),
+    localCacheMaxAge: localCacheMaxAge(),
+    active: flag.bool('mark the asset active', { conflicts: ['inactive'] }),
+    inactive: flag.bool('mark the asset inactive', { conflicts: ['active'] }),
+  },
+  examples: [
+    'ahs asset update my-bundle --name "My bundle v2"',
+    '# stop client-side caching and retire the asset',
+    'ahs asset update my-bundle --no-local-cache-control --inactive',
+  ],
+});
+
+export const deleteSpec = defineCommand({
+  name: 'delete',
+  summary: 'delete a virtual asset (it must have no versions)',
+  args: { assetId: assetIdPicked() },
+  examples: ['ahs asset delete my-bundle', '# in CI: no prompt, a JSON result', 'ahs asset delete my-bundle --yes --json'],
+  notes: 'JSON output: {"deleted": true, "assetId": "<id>"}.',
+});
+
+export const statusSpec = defineCommand({
+  name: 'status',
+  summary: 'every deployment record of the asset (OFFLINE included): a platform x environment matrix',
+  args: { assetId: assetIdPicked() },
+  flags: { state: flag.choice('state', ['LIVE', 'OFFLINE', 'DEFAULT'], 'only records in this state') },
+  examples: ['ahs asset status my-bundle', '# only what is LIVE on iOS', 'ahs asset status my-bundle --platform ios --state LIVE'],
+});
+
+export const undeploySpec = defineCommand({
+  name: 'undeploy',
+  summary: "remove every version's deployment record for the given platforms in one environment (--env, --platform P[,P...])",
+  args: { assetId: assetIdPicked() },
+  examples: [
+    'ahs asset undeploy my-bundle --env staging --platform ios',
+    '# several platforms, no prompt',
+    'ahs asset undeploy my-bundle --env staging --platform ios,android --yes',
+  ],
+  notes:
+    'The confirmation lists the records that will be removed (e.g. IOS3 LIVE, IOS2 OFFLINE).\n' +
+    'JSON output: the service\'s answer {"message": "...", "totalUndeployedVersions": <n>}.',
+});
+
+export const versionCountSpec = defineCommand({
+  name: 'version-count',
+  summary: "count the asset's versions",
+  args: { assetId: assetIdPicked() },
+  flags: {
+    active: flag.bool('only active versions', { conflicts: ['inactive'] }),
+    inactive: flag.bool('only inactive versions', { conflicts: ['active'] }),
+  },
+  examples: ['ahs asset version-count my-bundle', 'ahs asset version-count my-bundle --active'],
+});
+
+export const asset = group('asset', 'virtual assets: create, read, update, delete, deployment status, undeploy', [
+  command(createSpec, () => import('./create.js')),
+  command(getSpec, () => import('./get.js')),
+  command(listSpec, () => import('./list.js')),
+  command(searchSpec, () => import('./search.js')),
+  command(updateSpec, () => import('./update.js')),
+  command(deleteSpec, () => import('./delete.js')),
+  command(statusSpec, () => import('./status.js')),
+  command(undeploySpec, () => import('./undeploy.js')),
+  command(versionCountSpec, () => import('./version-count.js')),
+]);

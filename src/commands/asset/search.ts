@@ -1,10 +1,6 @@
-import type { Invocation } from '../legacy.js';
-import type { Context } from '../../context.js';
-
-interface Options {
-  page?: number;
-  pageSize?: number;
-}
+// asset search [TEXT] [--page N] [--page-size N]
+import type { Run } from '../define.js';
+import type { searchSpec } from './index.js';
 
 interface SearchHit {
   _id: string;
@@ -15,10 +11,10 @@ interface SearchAnswer {
   results: { pageSize: number; total: number; hits: SearchHit[] };
 }
 
-export async function run({ args, opts }: Invocation<Options>, ctx: Context): Promise<void> {
+export const run: Run<typeof searchSpec> = async (options, ctx) => {
   const api = await ctx.api();
   const out = await ctx.output();
-  const answer = await api.get<SearchAnswer>(api.path('va', 'search'), { text: args[0], page: opts.page, pageSize: opts.pageSize });
+  const answer = await api.get<SearchAnswer>(api.path('va', 'search'), { text: options.text, page: options.page, pageSize: options.pageSize });
   const hits = answer?.results?.hits ?? [];
   out.print(answer, (_doc, kit) => {
     if (hits.length === 0) {
@@ -39,4 +35,4 @@ export async function run({ args, opts }: Invocation<Options>, ctx: Context): Pr
       hits,
     );
   });
-}
+};

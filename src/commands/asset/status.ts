@@ -2,29 +2,24 @@
 // OFFLINE records unless asked). json: one list envelope of asset-url
 // entries; terminal: a platform x environment matrix; pipe: one row per record.
 import Table from 'cli-table3';
-import type { Invocation } from '../legacy.js';
-import type { Context } from '../../context.js';
+import type { Run } from '../define.js';
+import type { statusSpec } from './index.js';
 import { listEnvelope } from '../../io/output.js';
 import { listRecords } from '../../service/assets.js';
 import type { AssetUrl } from '../../rules/schemas.js';
-import type { DeploymentState } from '../../rules/index.js';
 import { recordColumns } from '../../io/views/assets.js';
 import { askAssetId } from '../../service/pick-asset.js';
 
-interface Options {
-  state?: DeploymentState;
-}
-
-export async function run({ args, opts }: Invocation<Options>, ctx: Context): Promise<void> {
-  const assetId = await askAssetId(ctx, args[0]);
+export const run: Run<typeof statusSpec> = async (options, ctx) => {
+  const assetId = await askAssetId(ctx, options.assetId);
   const api = await ctx.api();
   const out = await ctx.output();
   // --platform / --env here are filters, taken from the command line only: a
   // profile's default platform must not hide the other platforms' records.
-  const records = await listRecords(api, assetId, { platform: ctx.globals.platform, envId: ctx.globals.env, state: opts.state });
+  const records = await listRecords(api, assetId, { platform: ctx.globals.platform, envId: ctx.globals.env, state: options.state });
   out.print(listEnvelope(records), (_doc, kit) => {
     if (records.length === 0) {
-      out.info(`asset ${assetId} has no deployment records${opts.state || ctx.globals.platform || ctx.globals.env ? ' matching the filters' : ''}`);
+      out.info(`asset ${assetId} has no deployment records${options.state || ctx.globals.platform || ctx.globals.env ? ' matching the filters' : ''}`);
       return undefined;
     }
     if (!kit.terminal) return kit.table(recordColumns(kit), records);
@@ -44,7 +39,7 @@ export async function run({ args, opts }: Invocation<Options>, ctx: Context): Pr
     }
     return table.toString();
   });
-}
+};
 
 const ENV_RANK: Record<string, number> = { dev: 0, development: 0, test: 1, qa: 1, staging: 2, stage: 2, preprod: 3, prod: 4, production: 4 };
 function envOrder(a: string, b: string): number {

@@ -1,17 +1,13 @@
-import type { Invocation } from '../legacy.js';
-import type { Context } from '../../context.js';
+// asset version-count ASSET_ID [--active|--inactive]
+import type { Run } from '../define.js';
+import type { versionCountSpec } from './index.js';
 import { askAssetId } from '../../service/pick-asset.js';
 
-interface Options {
-  active?: boolean;
-  inactive?: boolean;
-}
-
-export async function run({ args, opts }: Invocation<Options>, ctx: Context): Promise<void> {
-  const assetId = await askAssetId(ctx, args[0]);
+export const run: Run<typeof versionCountSpec> = async (options, ctx) => {
+  const assetId = await askAssetId(ctx, options.assetId);
   const api = await ctx.api();
   const out = await ctx.output();
-  const active = opts.active ? 'true' : opts.inactive ? 'false' : undefined;
+  const active = options.active ? 'true' : options.inactive ? 'false' : undefined;
   const answer = await api.get<{ counts: number }>(api.path('va', assetId, 'version-count'), { active });
   out.print(answer, (doc) => String(doc.counts));
-}
+};

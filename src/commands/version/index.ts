@@ -1,31 +1,59 @@
-import type { RegisterGroup } from '../legacy.js';
-import { pagingOptions } from '../legacy.js';
+// `ahs version ...`: the versions of a virtual asset.
+import { arg, command, defineCommand, flag, group, pagingFlags } from '../define.js';
 
-export const registerVersion: RegisterGroup = (program, action) => {
-  const version = program.command('version').description('versions of a virtual asset: upload, read, list, delete, deployed URLs');
-  version
-    .command('upload')
-    .description('upload a file as a new version for one target platform (--platform), streamed with progress')
-    .argument('[ASSET_ID]', 'asset id (picked from a list in a terminal)')
-    .argument('[FILE]', 'file to upload')
-    .option('--name <versionName>', 'version name (max 64 characters)')
-    .action(action(() => import('./upload.js')));
-  version.command('get').description('show a version').argument('[ASSET_ID]', 'asset id (picked from a list in a terminal)').argument('[VERSION_ID]', 'version id, e.g. IOS3 (picked from a list in a terminal)').action(action(() => import('./get.js')));
-  pagingOptions(version.command('list').description('list the versions of an asset').argument('[ASSET_ID]', 'asset id (picked from a list in a terminal)')).action(
-    action(() => import('./list.js')),
-  );
-  version
-    .command('delete')
-    .description('delete a version (it must not be LIVE or DEFAULT anywhere)')
-    .argument('[ASSET_ID]', 'asset id (picked from a list in a terminal)')
-    .argument('[VERSION_ID]', 'version id, e.g. IOS3 (picked from a list in a terminal)')
-    .action(action(() => import('./delete.js')));
-  version
-    .command('urls')
-    .description('the deployed URL of a version in one environment (--env)')
-    .argument('[ASSET_ID]', 'asset id (picked from a list in a terminal)')
-    .argument('[VERSION_ID]', 'version id, e.g. IOS3 (picked from a list in a terminal)')
-    .action(action(() => import('./urls.js')));
-};
+const assetIdPicked = () => arg.optional('ASSET_ID', 'asset id (picked from a list in a terminal)');
+const versionIdPicked = () => arg.optional('VERSION_ID', 'version id, e.g. IOS3 (picked from a list in a terminal)');
 
-export const version = { kind: 'legacy', register: registerVersion } as const;
+export const uploadSpec = defineCommand({
+  name: 'upload',
+  summary: 'upload a file as a new version for one target platform (--platform), streamed with progress',
+  args: { assetId: assetIdPicked(), file: arg.optional('FILE', 'file to upload') },
+  flags: { name: flag.text('versionName', 'version name (max 64 characters)') },
+  examples: [
+    'ahs version upload my-bundle ./dist/app.zip --platform ios --name 1.4.0',
+    '# in CI: keep the new version id for the deploy step',
+    'version_id=$(ahs version upload my-bundle app.zip --platform android --name "$GITHUB_SHA" --query versionId)',
+  ],
+  notes: 'JSON output: the version object of the service (versionId, version, versionName, targetPlatform, size, ...).',
+});
+
+export const getSpec = defineCommand({
+  name: 'get',
+  summary: 'show a version',
+  args: { assetId: assetIdPicked(), versionId: versionIdPicked() },
+  examples: ['ahs version get my-bundle IOS3', 'ahs version get my-bundle IOS3 --json'],
+});
+
+export const listSpec = defineCommand({
+  name: 'list',
+  summary: 'list the versions of an asset',
+  args: { assetId: assetIdPicked() },
+  flags: pagingFlags,
+  examples: ['ahs version list my-bundle', '# every version, one JSON list', 'ahs version list my-bundle --all --json'],
+});
+
+export const deleteSpec = defineCommand({
+  name: 'delete',
+  summary: 'delete a version (it must not be LIVE or DEFAULT anywhere)',
+  args: { assetId: assetIdPicked(), versionId: versionIdPicked() },
+  examples: ['ahs version delete my-bundle IOS1', '# in CI: no prompt, a JSON result', 'ahs version delete my-bundle IOS1 --yes --json'],
+  notes:
+    'A version LIVE or DEFAULT in some environment is refused before any question\n' +
+    '(exit 1, the service\'s error, nothing sent): deploy it --state OFFLINE there first.\n' +
+    'JSON output: {"deleted": true, "assetId": "<id>", "versionId": "<id>"}.',
+});
+
+export const urlsSpec = defineCommand({
+  name: 'urls',
+  summary: 'the deployed URL of a version in one environment (--env)',
+  args: { assetId: assetIdPicked(), versionId: versionIdPicked() },
+  examples: ['ahs version urls my-bundle IOS3 --env prod', '# just the URL', "ahs version urls my-bundle IOS3 --env prod --query 'results[0].downloadUrl'"],
+});
+
+export const version = group('version', 'versions of a virtual asset: upload, read, list, delete, deployed URLs', [
+  command(uploadSpec, () => import('./upload.js')),
+  command(getSpec, () => import('./get.js')),
+  command(listSpec, () => import('./list.js')),
+  command(deleteSpec, () => import('./delete.js')),
+  command(urlsSpec, () => import('./urls.js')),
+]);

@@ -1,29 +1,37 @@
-// Streams the file as multipart (assetFile), progress on stderr.
-import type { Invocation } from '../legacy.js';
-import type { Context } from '../../context.js';
+// version upload ASSET_ID FILE --platform P --name N: one POST of the file as
+// a streamed multipart body (assetFile), progress on stderr. A lost answer is
+// settled by listing the asset's versions for the one this upload made.
+import { nameOf, type Run } from '../define.js';
+import { uploadSpec } from './index.js';
+import type { ApiClient } from '../../http/client.js';
 import { allow } from '../../rules/index.js';
 import { nextVersionId } from '../../rules/assets.js';
 import { versionUploadFields, type Version } from '../../rules/schemas.js';
-import { printDryRun } from '../legacy.js';
 import { validateGiven, validateInput } from '../validate.js';
 import { getAsset, listAllVersions } from '../../service/assets.js';
-import { prepareMultipart } from '../../transfer/upload.js';
-import { formatBytes } from '../../io/progress.js';
+import { prepareMultipart, type PreparedUpload } from '../../transfer/upload.js';
+import { formatBytes, type Progress } from '../../io/progress.js';
 import { renderVersion } from '../../io/views/assets.js';
 import { askAssetId } from '../../service/pick-asset.js';
+import { plan, type Step } from '../../plan/plan.js';
 
-interface Options {
-  name?: string;
+interface Upload {
+  assetId: string;
+  platform: string;
+  fields: { versionName: string; createdBy: string };
+  body: PreparedUpload;
 }
 
-export async function run({ args, opts }: Invocation<Options>, ctx: Context): Promise<void> {
-  if (opts.name !== undefined) validateGiven(versionUploadFields, { versionName: opts.name }, { versionName: '--name' });
-  const assetId = await askAssetId(ctx, args[0]);
-  const file = await ctx.need(args[1], { flag: 'FILE', message: 'File to upload' });
+export const run: Run<typeof uploadSpec> = async (options, ctx) => {
+  const flags = { versionName: nameOf(uploadSpec, 'name') };
+  if (options.name !== undefined) validateGiven(versionUploadFields, { versionName: options.name }, flags);
+  const assetId = await askAssetId(ctx, options.assetId);
+  const file = await ctx.need(options.file, { flag: nameOf(uploadSpec, 'file'), message: 'File to upload' });
   const platform = await ctx.setting('platform', { message: 'Target platform code' });
-  const versionName = await ctx.need(opts.name, { flag: '--name', message: 'Version name' });
+  const versionName = await ctx.need(options.name, { flag: flags.versionName, message: 'Version name' });
   const user = await ctx.setting('user', { message: 'Acting user e-mail' });
-  const fields = validateInput(versionUploadFields, { versionName, createdBy: user }, { versionName: '--name' });
+  const fields = validateInput(versionUploadFields, { versionName, createdBy: user }, flags);
+  // Nothing is drawn before the file is sent (so nothing for --dry-run).
   const progress = await ctx.progress(`Uploading ${file.split('/').pop()}`);
   const body = await prepareMultipart({
     fields,
@@ -32,49 +40,74 @@ export async function run({ args, opts }: Invocation<Options>, ctx: Context): Pr
   });
   const api = await ctx.api();
   const out = await ctx.output();
-  const path = api.path('va', assetId, 'versions');
-  const query = { targetPlatformId: platform };
-  if (ctx.globals.dryRun) {
-    progress.stop();
-    const asset = await getAsset(api, assetId);
-    const versions = await listAllVersions(api, assetId);
-    const last = Math.max(0, ...versions.filter((v) => v.targetPlatform === platform).map((v) => v.version));
-    const { versionId, version } = nextVersionId(platform, last);
-    const now = new Date().toISOString();
-    const predicted: Version = {
-      versionId,
-      version,
-      versionName,
-      targetPlatform: platform,
-      assetType: asset.assetType,
-      secured: asset.secured,
-      size: formatBytes(body.fileSize),
-      fileName: body.fileName,
-      uploadStatus: 'Committed',
-      createdBy: user,
-      updatedBy: user,
-      active: true,
-      createdAt: now,
-      updatedAt: now,
-    };
-    await printDryRun(ctx, {
-      request: { method: 'POST', path, query, body: { ...fields, assetFile: { fileName: body.fileName, size: body.fileSize, contentType: body.contentType.split(';')[0] } } },
-      current: { asset: asset.assetId, versionsOnPlatform: versions.filter((v) => v.targetPlatform === platform).map((v) => v.versionId) },
-      decision: allow(201, predicted),
-      notes: [
-        'the version id assumes no deleted version used a higher number on this platform',
-        'the platform code, the file type and the plan limits are checked by the service',
-      ],
-    });
-    return;
-  }
-  let created: Version;
-  try {
-    created = await api.json<Version>({ method: 'POST', path, query, stream: body });
-  } catch (error) {
-    progress.stop();
-    throw error;
-  }
-  progress.done(`Uploaded ${body.fileName} as ${created.versionId}`);
-  out.print(created, renderVersion);
+  const step = uploadStep(api, { assetId, platform, fields, body }, progress);
+  return plan([step], ([created]) => out.print(created as Version, renderVersion));
+};
+
+function uploadStep(api: ApiClient, upload: Upload, progress: Progress): Step<Version> {
+  const { assetId, platform, fields, body } = upload;
+  const request = {
+    method: 'POST' as const,
+    path: api.path('va', assetId, 'versions'),
+    query: { targetPlatformId: platform },
+    body: { ...fields, assetFile: { fileName: body.fileName, size: body.fileSize, contentType: body.contentType.split(';')[0] } },
+  };
+  /** When the upload began: a version created before it is not this upload's. */
+  let started = 0;
+  return {
+    request,
+    predict: () => predictUpload(api, upload),
+    async send(client) {
+      started = Date.now();
+      let created: Version;
+      try {
+        created = await client.json<Version>({ method: 'POST', path: request.path, query: request.query, stream: body });
+      } catch (error) {
+        progress.stop();
+        throw error;
+      }
+      progress.done(`Uploaded ${body.fileName} as ${created.versionId}`);
+      return created;
+    },
+    // Exactly one version of this name and platform created since the upload started is this upload's.
+    async settle(client) {
+      const versions = await listAllVersions(client, assetId);
+      const made = versions.filter((v) => v.versionName === fields.versionName && v.targetPlatform === platform && Date.parse(v.createdAt) >= started);
+      const what = `${platform} version named ${fields.versionName} created since the upload started`;
+      if (made.length === 1) return { applied: true, how: `the asset's versions show one ${what} (${made[0]!.versionId})`, result: made[0]! };
+      if (made.length === 0) return { applied: false, how: `the asset's versions show no ${what}` };
+      return { applied: 'unknown', check: `ahs version list ${assetId} --all` };
+    },
+  };
+}
+
+async function predictUpload(api: ApiClient, { assetId, platform, fields, body }: Upload) {
+  const asset = await getAsset(api, assetId);
+  const onPlatform = (await listAllVersions(api, assetId)).filter((v) => v.targetPlatform === platform);
+  const { versionId, version } = nextVersionId(platform, Math.max(0, ...onPlatform.map((v) => v.version)));
+  const now = new Date().toISOString();
+  const predicted: Version = {
+    versionId,
+    version,
+    versionName: fields.versionName,
+    targetPlatform: platform,
+    assetType: asset.assetType,
+    secured: asset.secured,
+    size: formatBytes(body.fileSize),
+    fileName: body.fileName,
+    uploadStatus: 'Committed',
+    createdBy: fields.createdBy,
+    updatedBy: fields.createdBy,
+    active: true,
+    createdAt: now,
+    updatedAt: now,
+  };
+  return {
+    current: { asset: asset.assetId, versionsOnPlatform: onPlatform.map((v) => v.versionId) },
+    decision: allow(201, predicted),
+    notes: [
+      'the version id assumes no deleted version used a higher number on this platform',
+      'the platform code, the file type and the plan limits are checked by the service',
+    ],
+  };
 }

@@ -1,13 +1,14 @@
-import type { Invocation } from '../legacy.js';
-import type { Context } from '../../context.js';
+// version urls ASSET_ID VERSION_ID --env E
+import type { Run } from '../define.js';
+import type { urlsSpec } from './index.js';
 import type { Envelope } from '../../http/paging.js';
 import type { AssetUrl } from '../../rules/schemas.js';
 import { recordColumns } from '../../io/views/assets.js';
 import { askAssetId, askEnv, askVersionId } from '../../service/pick-asset.js';
 
-export async function run({ args }: Invocation, ctx: Context): Promise<void> {
-  const assetId = await askAssetId(ctx, args[0]);
-  const versionId = await askVersionId(ctx, assetId, args[1]);
+export const run: Run<typeof urlsSpec> = async (options, ctx) => {
+  const assetId = await askAssetId(ctx, options.assetId);
+  const versionId = await askVersionId(ctx, assetId, options.versionId);
   const envId = await askEnv(ctx, assetId);
   const api = await ctx.api();
   const out = await ctx.output();
@@ -20,4 +21,4 @@ export async function run({ args }: Invocation, ctx: Context): Promise<void> {
     }
     return kit.table(recordColumns(kit), rows);
   });
-}
+};

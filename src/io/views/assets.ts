@@ -67,3 +67,12 @@ export function recordColumns(kit: Kit): Column<AssetUrl>[] {
     { header: 'DOWNLOAD URL', get: (r) => r.downloadUrl ?? '' },
   ];
 }
+
+/** Deployment records in one line for a person, newest version first: "IOS3 LIVE, IOS2 OFFLINE" (with the platform when there are several). */
+export function recordList(records: AssetUrl[]): string {
+  const severalPlatforms = new Set(records.map((r) => r.targetPlatform)).size > 1;
+  return [...records]
+    .sort((a, b) => a.targetPlatform.localeCompare(b.targetPlatform) || b.version - a.version)
+    .map((r) => `${severalPlatforms ? `${r.targetPlatform} ` : ''}${r.versionId} ${r.state}`)
+    .join(', ');
+}
