@@ -157,13 +157,7 @@ export interface Group {
   commands: Leaf[];
 }
 
-/** TEMPORARY: a group still registered the old way (./legacy.ts). */
-export interface LegacyGroup {
-  kind: 'legacy';
-  register: import('./legacy.js').RegisterGroup;
-}
-
-export type Node = Leaf | Group | LegacyGroup;
+export type Node = Leaf | Group;
 
 export function command<S extends CommandSpec<any, any>>(spec: S, load: () => Promise<CommandModule<S>>): Leaf {
   return { kind: 'command', spec, load: load as Leaf['load'] };

@@ -5,7 +5,6 @@
 import { Argument, Command, InvalidArgumentError, Option } from 'commander';
 import type { Arg, CommandSpec, Flag, Flags, Leaf, Node } from './define.js';
 import { flagName } from './define.js';
-import { legacyActions } from './legacy.js';
 
 /** What runs a parsed command: main() sends it to the module; tests of parsing capture it. */
 export type Runner = (leaf: Leaf, options: Record<string, unknown>, command: Command) => Promise<void>;
@@ -18,7 +17,6 @@ export function specOf(command: Command): CommandSpec | undefined {
 }
 
 export function attachNode(parent: Command, node: Node, runner: Runner): void {
-  if (node.kind === 'legacy') return node.register(parent, legacyActions(runner));
   if (node.kind === 'group') {
     const group = parent.command(node.name).description(node.summary);
     for (const leaf of node.commands) attachNode(group, leaf, runner);
