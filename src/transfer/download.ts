@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { CancelledError } from '../errors.js';
+import { AhsError, CancelledError } from '../errors.js';
 import { assertInside } from './safe-name.js';
 
 export const DEFAULT_CONCURRENCY = 8;
@@ -258,7 +258,7 @@ function raceAbort(promise: Promise<OpenedBody>, signal: AbortSignal): Promise<O
 
 function describe(error: Error): string {
   const code = (error as NodeJS.ErrnoException).code;
-  if (error.name === 'DownloadHttpError' || error.name === 'ApiError' || error.name === 'UnsafePathError') return error.message;
+  if (error instanceof AhsError || error.name === 'DownloadHttpError' || error.name === 'UnsafePathError') return error.message;
   if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || error.message === 'other side closed') {
     return 'connection closed before the file was complete';
   }
@@ -289,6 +289,12 @@ export function undiciOpener(options: UndiciOpenerOptions = {}): Opener {
     if (response.statusCode >= 400) {
       const text = await response.body.text().catch(() => '');
       throw new DownloadHttpError(response.statusCode, `HTTP ${response.statusCode}${titleOf(text)}`);
+    }
+    if (response.statusCode >= 300) {
+      // A redirect is never the file: undici follows none, and neither does ahs.
+      discard(response.body);
+      const location = response.headers.location ? ` to ${String(response.headers.location)}` : '';
+      throw new DownloadHttpError(response.statusCode, `HTTP ${response.statusCode}: a redirect${location}, not the file`);
     }
     return { status: response.statusCode, headers: response.headers, body: response.body };
   };

@@ -89,6 +89,18 @@ describe('downloadAll', () => {
     expect((await readdir(dir)).sort()).toEqual(['a.bin', 'd.bin']);
   });
 
+  it('never saves a redirect as the file', async () => {
+    handler = (req, res) => {
+      if (req.url === '/moved') res.writeHead(302, { location: `${base}/a`, 'content-type': 'text/html' }).end('<a href="/a">moved</a>');
+      else serveFiles(req, res);
+    };
+    const summary = await downloadAll([task('moved')], { dir });
+    expect(summary.downloaded).toEqual([]);
+    expect(summary.failed).toEqual([{ id: 'ID-moved', name: 'moved.bin', error: `HTTP 302: a redirect to ${base}/a, not the file` }]);
+    expect(requests).toEqual(['/moved']);
+    expect(await readdir(dir)).toEqual([]);
+  });
+
   it('skips an existing file of the same size (without a request when the size is known), unless forced', async () => {
     await writeFile(join(dir, 'a.bin'), Buffer.alloc(1000, 7));
     await writeFile(join(dir, 'd.bin'), Buffer.alloc(70_000, 7));
