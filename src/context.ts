@@ -66,6 +66,8 @@ export interface Context {
 export interface ContextInputs {
   io: IO;
   signal: AbortSignal;
+  /** The redactor of main()'s IO: the keys the context resolves are added to it. */
+  redactor?: Redactor;
 }
 
 function once<T>(make: () => Promise<T>): () => Promise<T> {
@@ -77,7 +79,7 @@ export async function createContext(command: Command, inputs: ContextInputs): Pr
   const globals = command.optsWithGlobals() as GlobalOptions;
   const { io, signal } = inputs;
   const format: Format = globals.json ? 'json' : (globals.output ?? 'table');
-  const redactor = new Redactor();
+  const redactor = inputs.redactor ?? new Redactor();
 
   const profiles = once(async () => (await import('./config/profiles.js')).openProfileStore(io.env));
   const settings = once(async () => {
@@ -96,6 +98,7 @@ export async function createContext(command: Command, inputs: ContextInputs): Pr
     return new Prompter(io, signal);
   });
   const clients: ApiClient[] = [];
+  const feedback = once(async () => (await import('./io/feedback.js')).createRequestFeedback(io, { quiet: globals.quiet, notices: format !== 'json' }));
   const clientFor = async (s: Settings) => {
     const { ApiClient } = await import('./http/client.js');
     // Where to send comes first: a missing base URL or domain is the one error to show.
@@ -116,6 +119,7 @@ export async function createContext(command: Command, inputs: ContextInputs): Pr
       trace: globals.verbose ? io.err : undefined,
       redactor,
       env: io.env,
+      feedback: await feedback(),
     });
     clients.push(client);
     return client;
