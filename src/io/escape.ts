@@ -1,7 +1,7 @@
 // Server strings shown to a person must not drive the terminal: an asset name
 // holding ESC[2J would clear the screen, ESC]52 write the clipboard, a tab or
 // a newline forge a table row. Control characters become visible escapes
-// (\e, \t, \n, \x07, \u009b, ...). JSON output never goes through here: JSON
+// (\e, \t, \n, \x07, \x9b, \u202e, ...). JSON output never goes through here: JSON
 // escapes them itself and stays exact.
 
 export interface EscapeOptions {
