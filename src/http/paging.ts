@@ -42,22 +42,26 @@ export async function fetchAll<T>(api: ApiClient, path: string, query: Query = {
     const envelope = await api.get<Envelope<T>>(path, { ...query, pageNumber: page, pageSize: size }, { notFound: options.notFound, schema });
     results.push(...envelope.results);
     if (results.length >= envelope.totalResults) return results;
-    if (page === 1) size = envelope.pageSize;
     const stuck = stall(envelope, page, size, previous);
     if (stuck) throw new ServiceError(`${request}: ${stuck} (${results.length} of ${envelope.totalResults} results read); the list cannot be read reliably`);
+    // Later pages ask for the size the service reported on the first, or
+    // fewer when it gave fewer than it claims (a cap applied silently to a
+    // size it echoes back).
+    if (page === 1) size = Math.min(envelope.pageSize, envelope.results.length);
     previous = JSON.stringify(envelope.results);
   }
 }
 
-/** Why the service is not advancing through a list, or undefined when it is. */
-function stall(envelope: Envelope<unknown>, page: number, size: number, previous: string | undefined): string | undefined {
+/** Why the service is not advancing through a list, or undefined when it is. `asked`: the page size of this request. */
+function stall(envelope: Envelope<unknown>, page: number, asked: number, previous: string | undefined): string | undefined {
   if (envelope.results.length === 0) return 'the service answered an empty page before the end of the list';
   if (envelope.pageSize <= 0) return `the service reported pageSize ${envelope.pageSize}`;
-  if (envelope.pageSize !== size) return `the service reported pageSize ${envelope.pageSize} after ${size}`;
-  if (envelope.results.length < size) return `a page held ${envelope.results.length} results where the service reported pageSize ${size}`;
-  if (previous !== undefined && JSON.stringify(envelope.results) === previous) return `the service answered the same page twice`;
+  if (page === 1) return undefined; // the first answer sets the size
+  if (envelope.pageSize !== asked) return `the service reported pageSize ${envelope.pageSize} for a page of ${asked}`;
+  if (envelope.results.length < asked) return `a page held ${envelope.results.length} results where the service reported pageSize ${asked}`;
+  if (JSON.stringify(envelope.results) === previous) return 'the service answered the same page twice';
   // Bounded: a page past the last one the total allows is not progress.
-  if (page > Math.ceil(envelope.totalResults / size)) return `the service answered past its last page`;
+  if (page > Math.ceil(envelope.totalResults / asked)) return 'the service answered past its last page';
   return undefined;
 }
 

@@ -63,6 +63,17 @@ describe('paging by the envelope', () => {
     expect(doc.results).toHaveLength(ASSETS);
   });
 
+  it('advances by the number of results when the service echoes a size it did not honour', async () => {
+    const echo = (pageNumber: number, ids: number[]) =>
+      JSON.stringify({ totalResults: 5, pageNumber, pageSize: 100, results: ids.map((i) => ({ assetId: `E${i}` })) });
+    proxy.inject({ kind: 'answer', contentType: 'application/json', body: echo(1, [0, 1]) });
+    proxy.inject({ kind: 'answer', contentType: 'application/json', body: JSON.stringify({ totalResults: 5, pageNumber: 2, pageSize: 2, results: [{ assetId: 'E2' }, { assetId: 'E3' }] }) });
+    proxy.inject({ kind: 'answer', contentType: 'application/json', body: JSON.stringify({ totalResults: 5, pageNumber: 3, pageSize: 2, results: [{ assetId: 'E4' }] }) });
+    const api = client();
+    expect((await fetchAll<{ assetId: string }>(api, api.path('va'))).map((a) => a.assetId)).toEqual(['E0', 'E1', 'E2', 'E3', 'E4']);
+    expect(proxy.log.map((r) => new URL(r.path, 'http://x').searchParams.get('pageSize'))).toEqual(['100', '2', '2']);
+  });
+
   it('stops with a clear error when the service answers the same page twice', async () => {
     const page = { totalResults: 50, pageNumber: 1, pageSize: 20, results: Array.from({ length: 20 }, (_, i) => ({ assetId: `S${i}` })) };
     proxy.inject({ kind: 'answer', contentType: 'application/json', body: JSON.stringify(page) }, { times: 3 });
