@@ -43,7 +43,7 @@ export function buildProgram(action: ActionFactory): Command {
     .option('-q, --quiet', 'no progress or informational messages')
     .option('-v, --verbose', 'trace HTTP requests and responses on stderr (API key redacted)')
     .option('--no-color', 'no colour (NO_COLOR is honoured too)')
-    .option('--timeout <seconds>', 'time budget of one request in seconds, its retries included (default 30; a transfer may run longer while data flows)', parsePositiveNumber('--timeout'))
+    .option('--timeout <seconds>', 'time budget of one request in seconds, retries included (default 30)', parsePositiveNumber('--timeout'))
     .option('--retries <n>', 'retries of idempotent reads on network errors and 502/503/504', parseCount('--retries'))
     .option('--profile <name>', 'profile to use (env AHS_PROFILE)')
     .option('--base-url <url>', 'API base URL (env AHS_BASE_URL)')
