@@ -28,8 +28,10 @@ export function createRequestFeedback(io: IO, options: FeedbackOptions = {}): Re
 
   const show = async () => {
     const { default: ora } = await import('ora');
-    if (waiting === 0 || spinner) return;
-    spinner = ora({ stream: rawStream(io.err), text: label, color: io.errColor ? 'cyan' : false, discardStdin: false, isEnabled: true }).start();
+    const stream = rawStream(io.err);
+    // A pseudo-terminal without a size (columns 0) would make ora clear lines without end.
+    if (waiting === 0 || spinner || ((stream as { columns?: number }).columns ?? 80) < 1) return;
+    spinner = ora({ stream, text: label, color: io.errColor ? 'cyan' : false, discardStdin: false, isEnabled: true }).start();
   };
   const hide = () => {
     clearTimeout(timer);
