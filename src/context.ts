@@ -67,6 +67,8 @@ export interface Context {
 export interface ContextInputs {
   io: IO;
   signal: AbortSignal;
+  /** The redactor of main()'s IO: the keys the context resolves are added to it. */
+  redactor?: Redactor;
 }
 
 function once<T>(make: () => Promise<T>): () => Promise<T> {
@@ -79,7 +81,7 @@ export async function createContext(command: Command, inputs: ContextInputs): Pr
   const { io, signal } = inputs;
   const format: Format = globals.json || globals.query !== undefined ? 'json' : (globals.output ?? 'table');
   const query = globals.query === undefined ? undefined : await compileQuery(globals.query);
-  const redactor = new Redactor();
+  const redactor = inputs.redactor ?? new Redactor();
 
   const profiles = once(async () => (await import('./config/profiles.js')).openProfileStore(io.env));
   const settings = once(async () => {
@@ -98,6 +100,7 @@ export async function createContext(command: Command, inputs: ContextInputs): Pr
     return new Prompter(io, signal);
   });
   const clients: ApiClient[] = [];
+  const feedback = once(async () => (await import('./io/feedback.js')).createRequestFeedback(io, { quiet: globals.quiet, notices: format !== 'json' }));
   const clientFor = async (s: Settings) => {
     const { ApiClient } = await import('./http/client.js');
     // Where to send comes first: a missing base URL or domain is the one error to show.
@@ -118,6 +121,7 @@ export async function createContext(command: Command, inputs: ContextInputs): Pr
       trace: globals.verbose ? io.err : undefined,
       redactor,
       env: io.env,
+      feedback: await feedback(),
     });
     clients.push(client);
     return client;

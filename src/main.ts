@@ -4,9 +4,11 @@ import { setMaxListeners } from 'node:events';
 import { CommanderError, type Command } from 'commander';
 import { buildProgram, globalsHelp } from './program.js';
 import type { Runner } from './commands/tree.js';
-import { createContext } from './context.js';
+import { createContext, type ContextInputs } from './context.js';
 import { AhsError, CancelledError, ExitCode, UsageError, type ErrorBody } from './errors.js';
-import { systemIO, type IO } from './io/streams.js';
+import { redactedIO, systemIO, type IO } from './io/streams.js';
+import { escapeControls } from './io/escape.js';
+import { Redactor } from './http/redact.js';
 
 export interface MainOptions {
   io?: IO;
@@ -15,13 +17,18 @@ export interface MainOptions {
 }
 
 export async function main(argv: string[], options: MainOptions = {}): Promise<number> {
-  const io = options.io ?? systemIO(ioOptionsFrom(argv));
+  // Every line printed passes through one redactor; the context adds the key it resolves.
+  const redactor = new Redactor();
+  const given = options.io ?? systemIO(ioOptionsFrom(argv));
+  redactor.add(given.env.AHS_API_KEY?.trim());
+  redactor.addFromArgv(argv);
+  const io = redactedIO(given, redactor);
   const interrupt = new AbortController();
   // One signal for everything the command runs: each request in flight listens
   // to it (bounded by --concurrency), which is not the leak Node warns about.
   setMaxListeners(0, interrupt.signal);
   const stopSignals = trapSignals(interrupt);
-  const program = buildProgram(options.runner ?? runCommand({ io, signal: interrupt.signal }));
+  const program = buildProgram(options.runner ?? runCommand({ io, signal: interrupt.signal, redactor }));
   // Subcommands copy these settings only when created, so apply them to the
   // whole tree: every commander error (unknown option, missing argument) must
   // come back here as a usage error (exit 2), never as commander's exit(1).
@@ -55,7 +62,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
  * Loads the command's module, runs it with a fresh context, and executes the
  * Plan it returns (printing it with --dry-run, sending it otherwise).
  */
-function runCommand(inputs: { io: IO; signal: AbortSignal }): Runner {
+function runCommand(inputs: ContextInputs): Runner {
   return async (leaf, options, command) => {
     const [module, ctx] = await Promise.all([leaf.load(), createContext(command, inputs)]);
     try {
@@ -96,7 +103,7 @@ function commanderMessage(error: CommanderError): string {
 
 function writeError(io: IO, body: ErrorBody, json: boolean): void {
   if (json) io.err.write(`${JSON.stringify(body)}\n`);
-  else io.err.write(`error: ${body.title}${body.status ? ` (HTTP ${body.status})` : ''}\n`);
+  else io.err.write(`error: ${escapeControls(body.title)}${body.status ? ` (HTTP ${body.status})` : ''}\n`);
 }
 
 function asAhsError(error: unknown): AhsError | undefined {

@@ -22,7 +22,7 @@ export const globalFlags = {
   quiet: flag.bool('no progress or informational messages', { short: '-q' }),
   verbose: flag.bool('trace HTTP requests and responses on stderr (API key redacted)', { short: '-v' }),
   color: flag.no('no colour (NO_COLOR is honoured too)'),
-  timeout: flag.parsed('seconds', 'time allowed for one request, in seconds', positiveNumber('--timeout')),
+  timeout: flag.parsed('seconds', 'time budget of one request in seconds, retries included (default 30)', positiveNumber('--timeout')),
   retries: flag.parsed('n', 'retries of idempotent reads on network errors and 502/503/504', wholeNumber('--retries', 0)),
   profile: flag.text('name', 'profile to use (env AHS_PROFILE)'),
   baseUrl: flag.text('url', 'API base URL (env AHS_BASE_URL)'),

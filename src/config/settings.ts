@@ -78,15 +78,52 @@ export function resolveSettings(globals: GlobalOptions, env: NodeJS.ProcessEnv, 
     profileName,
     profile,
     resolve,
-    get: (name) => resolve(name).value,
+    get: (name) => checked(name, resolve(name), profileName).value,
     require(name) {
-      const { value } = resolve(name);
+      const { value } = checked(name, resolve(name), profileName);
       if (value !== undefined) return value;
       throw missingSetting(name, profileName);
     },
     timeoutMs: (globals.timeout ?? DEFAULT_TIMEOUT_SECONDS) * 1000,
     retries: globals.retries ?? DEFAULT_RETRIES,
   };
+}
+
+/** The URL settings, and the path each must not end in (ahs adds it to every request). */
+const URL_SETTINGS: Partial<Record<SettingName, RegExp>> = {
+  baseUrl: /\/api\/v2\/?$/,
+  deliveryUrl: /\/api\/(v2|vi)\/?$/,
+};
+
+/** A URL setting that is not an http(s) URL is a usage error naming it and where it came from. */
+function checked(name: SettingName, resolved: Resolved, profileName: string | undefined): Resolved {
+  const apiPath = URL_SETTINGS[name];
+  if (!apiPath || resolved.value === undefined) return resolved;
+  const refuse = (why: string) =>
+    new UsageError(`invalid ${SETTINGS[name].label} ${JSON.stringify(resolved.value)} (from ${sourceOf(name, resolved.source, profileName)}): ${why}`);
+  let url: URL;
+  try {
+    url = new URL(resolved.value);
+  } catch {
+    throw refuse('not a URL; give one such as https://assets.example.com');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw refuse(`only http:// and https:// URLs are accepted, not ${url.protocol}//`);
+  if (!url.hostname) throw refuse('the URL names no host');
+  const suffix = apiPath.exec(url.pathname)?.[0];
+  if (suffix) {
+    const fixed = resolved.value.replace(/\/+$/, '').slice(0, -suffix.replace(/\/$/, '').length);
+    throw refuse(`ahs adds ${suffix.replace(/\/$/, '')} itself; drop it: ${fixed}`);
+  }
+  return resolved;
+}
+
+/** "--base-url", "environment variable AHS_BASE_URL", "profile \"prod\"". */
+export function sourceOf(name: SettingName, source: Source | undefined, profileName: string | undefined): string {
+  const spec = SETTINGS[name];
+  if (source === 'flag') return spec.flag ?? spec.env;
+  if (source === 'env') return `environment variable ${spec.env}`;
+  if (source === 'profile') return `profile ${JSON.stringify(profileName)}`;
+  return name === 'deliveryUrl' ? `the API base URL, its default` : 'the default';
 }
 
 export function missingSetting(name: SettingName, profileName?: string): UsageError {

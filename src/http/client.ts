@@ -1,18 +1,23 @@
 // The HTTP layer (undici `request`, never fetch): builds /api/v2/{domainId}/...
 // paths, sends the apikey header, maps error answers to ApiError and transport
-// failures to NetworkError, applies the timeout, retries idempotent reads on
-// network errors and 502/503/504 with backoff and jitter (a write only when
-// it surely never left this machine), honours HTTP(S)_PROXY/NO_PROXY and
-// traces on stderr with --verbose, key redacted.
+// failures to NetworkError, retries idempotent reads on network errors (a
+// body that breaks off included) and 502/503/504 with backoff and jitter (a
+// write only when it surely never left this machine; a write whose answer was
+// lost is an AnswerLostError), checks every success answer (no redirects,
+// JSON of the expected shape, at most MAX_JSON_BYTES), keeps one request and
+// its retries within --timeout, honours HTTP(S)_PROXY/NO_PROXY and traces on
+// stderr with --verbose, key redacted.
 import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
 import type { Readable, Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ApiError, UsageError } from '../errors.js';
-import { apiError, neverSent, toNetworkError, isAbort } from './errors.js';
+import { ApiError, CancelledError, NetworkError, UsageError } from '../errors.js';
+import { AnswerLostError, UnexpectedAnswerError, apiError, errorCode, neverSent, toNetworkError, isAbort, transportReason } from './errors.js';
+import { MAX_JSON_BYTES, checkJson, readCapped, type ResponseSchema } from './responses.js';
 import { Redactor } from './redact.js';
 
 export type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type Query = Record<string, string | number | boolean | undefined | null>;
+export type { ResponseSchema } from './responses.js';
 
 /** A request body that is streamed (multipart uploads): a factory so that it could be rebuilt. */
 export interface StreamBody {
@@ -37,6 +42,12 @@ export interface RequestOptions {
   /** Override: retry this request on network errors and 502/503/504 (default: only GET/HEAD). */
   idempotent?: boolean;
   headers?: Record<string, string>;
+  /**
+   * The shape the spec gives the success answer (a zod schema, e.g. from
+   * rules/schemas.ts). json() checks it and returns the body as received,
+   * extra fields included: the service may add fields.
+   */
+  schema?: ResponseSchema;
 }
 
 export interface RawResponse {
@@ -46,10 +57,19 @@ export interface RawResponse {
   url: string;
 }
 
+/** What a person sees while a request waits (spinner, retry notices); see io/feedback.ts. */
+export interface RequestFeedback {
+  /** A request starts waiting for its answer ("GET /va"); returns the function that ends the wait. */
+  waiting(request: string): () => void;
+  /** One line saying a retry is about to happen. */
+  retrying(notice: string): void;
+}
+
 export interface ClientOptions {
   baseUrl: string;
   domainId?: string;
   apiKey?: string;
+  /** The budget of one request, its retries included (--timeout). */
   timeoutMs: number;
   retries: number;
   signal?: AbortSignal;
@@ -60,6 +80,9 @@ export interface ClientOptions {
   userAgent?: string;
   /** Base delay of the retry backoff (tests make it small). */
   backoffMs?: number;
+  feedback?: RequestFeedback;
+  /** Largest JSON answer accepted (default MAX_JSON_BYTES; tests make it small). */
+  maxJsonBytes?: number;
 }
 
 declare const AHS_VERSION: string;
@@ -68,6 +91,12 @@ const USER_AGENT = `ahs-cli/${typeof AHS_VERSION === 'string' ? AHS_VERSION : 'd
 const VALID_HEADER_VALUE = /^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/;
 const RETRY_STATUSES = new Set([502, 503, 504]);
 const TRACE_BODY_LIMIT = 4000;
+
+/** A success answer: the headers, and the body read as text when asked for. */
+interface Answer {
+  response: RawResponse;
+  text?: string;
+}
 
 export class ApiClient {
   readonly baseUrl: string;
@@ -97,17 +126,19 @@ export class ApiClient {
     return url.toString();
   }
 
-  /** Sends a request and returns the parsed JSON answer (undefined for an empty one). Throws ApiError on >= 400. */
+  /**
+   * Sends a request and returns its JSON answer, checked: an empty answer is
+   * undefined only for a 204 or a DELETE; anything else that is not a JSON
+   * object or array (of `schema`'s shape when given) is an
+   * UnexpectedAnswerError. Throws ApiError on >= 400.
+   */
   async json<T = unknown>(options: RequestOptions): Promise<T> {
-    const response = await this.send(options);
-    const text = await response.body.text();
+    const { response, text = '' } = await this.exchange(options, true);
     this.traceBody('<', text);
-    if (!text) return undefined as T;
-    try {
-      return JSON.parse(text) as T;
-    } catch {
-      return text as T;
-    }
+    return checkJson(this.describe(options.method, response.url), response.status, response.headers, text, {
+      emptyAllowed: response.status === 204 || options.method === 'DELETE',
+      schema: options.schema,
+    }) as T;
   }
 
   get<T = unknown>(path: string, query?: Query, extra: Partial<RequestOptions> = {}): Promise<T> {
@@ -129,49 +160,112 @@ export class ApiClient {
   /**
    * Sends a request and returns the response with its body unread (for
    * streaming downloads). Error answers (>= 400) are read and thrown as
-   * ApiError; the caller must consume or dump the body of a success.
+   * ApiError, a redirect as UnexpectedAnswerError; the caller must consume
+   * or dump the body of a success.
    */
   async send(options: RequestOptions): Promise<RawResponse> {
+    return (await this.exchange(options, false)).response;
+  }
+
+  /** "GET /va/A": the request as messages name it (the /api/v2/{domain} prefix and the query left out). */
+  describe(method: string, url: string): string {
+    const { pathname, origin } = new URL(url);
+    const prefix = this.domainId ? `/api/v2/${encodeURIComponent(this.domainId)}` : undefined;
+    const path = prefix && pathname.startsWith(`${prefix}/`) ? pathname.slice(prefix.length) : pathname;
+    return `${method} ${origin === new URL(this.baseUrl).origin ? '' : origin}${decodeURIComponentSafe(path)}`;
+  }
+
+  /**
+   * One request and its retries, within the --timeout budget. With
+   * `readBody`, the body is read (capped) inside the same attempt, so a body
+   * that breaks off is retried like a reset.
+   */
+  private async exchange(options: RequestOptions, readBody: boolean): Promise<Answer> {
     const url = this.url(options.path, options.query);
     if (options.auth !== false && this.options.apiKey && !VALID_HEADER_VALUE.test(this.options.apiKey)) {
       // undici would refuse the header with an "invalid apikey header" error after every retry.
       throw new UsageError('the API key has characters an HTTP header cannot carry (control characters or non-ASCII): check AHS_API_KEY or the profile\'s key (ahs profile add NAME --api-key-stdin)');
     }
+    const label = this.describe(options.method, url);
     const idempotent = options.idempotent ?? (options.method === 'GET' || options.method === 'HEAD');
+    const isWrite = options.method !== 'GET' && options.method !== 'HEAD';
     const maxAttempts = 1 + Math.max(0, this.options.retries);
-    for (let attempt = 1; ; attempt++) {
-      const started = Date.now();
-      let response: Dispatcher.ResponseData;
-      try {
-        response = await this.attempt(url, options, attempt);
-      } catch (error) {
-        const mapped = toNetworkError(error, new URL(url).origin);
-        this.trace(`< ${isAbort(error) ? 'aborted' : `failed: ${mapped.message}`} (${Date.now() - started} ms)`);
-        const replayable = options.stream === undefined;
-        const mayRetry = !isAbort(error) && mapped.name !== 'CancelledError' && (idempotent || (replayable && neverSent(error)));
-        if (mayRetry && attempt < maxAttempts && !this.options.signal?.aborted) {
-          await this.backoff(attempt, undefined);
-          continue;
+    // A streamed upload may take longer than the budget while data flows: its
+    // attempts keep the per-attempt timeouts only.
+    const budgeted = options.stream === undefined;
+    const deadline = budgeted ? Date.now() + this.options.timeoutMs : Number.POSITIVE_INFINITY;
+    const endWait = readBody && budgeted ? this.options.feedback?.waiting(label) : undefined;
+    try {
+      for (let attempt = 1; ; attempt++) {
+        const started = Date.now();
+        const timer = new AbortController();
+        const remaining = budgeted ? Math.max(1, deadline - started) : this.options.timeoutMs;
+        const clock = budgeted ? setTimeout(() => timer.abort(), remaining) : undefined;
+        const signal = this.options.signal ? AbortSignal.any([this.options.signal, timer.signal]) : timer.signal;
+        const canRetry = () => attempt < maxAttempts && !this.options.signal?.aborted && (!budgeted || Date.now() < deadline);
+        let response: Dispatcher.ResponseData | undefined;
+        try {
+          response = await this.attempt(url, options, attempt, signal, remaining);
+          const { statusCode, headers, body } = response;
+          this.trace(`< ${statusCode} (${Date.now() - started} ms)`);
+          this.traceHeaders('<', headers);
+          if (statusCode >= 400) {
+            const text = await readCapped(body, this.maxJsonBytes, headers).catch(() => '');
+            this.traceBody('<', text);
+            if (idempotent && RETRY_STATUSES.has(statusCode) && canRetry()) {
+              await this.backoff(attempt, headers['retry-after'], deadline, `${label} (attempt ${attempt + 1} of ${maxAttempts}) after HTTP ${statusCode}`);
+              continue;
+            }
+            throw apiError(statusCode, text, options.notFound);
+          }
+          if (statusCode >= 300) {
+            // undici follows no redirect; neither does ahs: the API never redirects.
+            body.on('error', () => {}).destroy();
+            const location = headers.location ? ` to ${String(headers.location)}` : '';
+            throw new UnexpectedAnswerError(label, statusCode, `a redirect${location}`);
+          }
+          const raw: RawResponse = { status: statusCode, headers, body: body as RawResponse['body'], url };
+          if (!readBody) return { response: raw };
+          return { response: raw, text: await readCapped(body, this.maxJsonBytes, headers, label) };
+        } catch (error) {
+          if (error instanceof ApiError || error instanceof UnexpectedAnswerError || error instanceof UsageError) throw error;
+          response?.body.on('error', () => {}).destroy();
+          if (this.options.signal?.aborted || (isAbort(error) && !timer.signal.aborted)) throw new CancelledError();
+          const timedOut = timer.signal.aborted || /TIMEOUT$/.test(errorCode(error) ?? '');
+          const reason = timedOut ? `no complete answer within ${seconds(this.options.timeoutMs)}` : transportReason(error);
+          this.trace(`< failed: ${reason} (${Date.now() - started} ms)`);
+          const sentForSure = isWrite && !neverSent(error);
+          const mayRetry = idempotent || (options.stream === undefined && !sentForSure);
+          if (mayRetry && canRetry()) {
+            await this.backoff(attempt, undefined, deadline, `${label} (attempt ${attempt + 1} of ${maxAttempts}) after ${reason}`);
+            continue;
+          }
+          if (sentForSure) throw new AnswerLostError(label, reason);
+          throw this.networkError(error, label, timedOut);
+        } finally {
+          clearTimeout(clock);
         }
-        throw mapped;
       }
-      const { statusCode, headers, body } = response;
-      this.trace(`< ${statusCode} (${Date.now() - started} ms)`);
-      this.traceHeaders('<', headers);
-      if (statusCode >= 400) {
-        const text = await body.text().catch(() => '');
-        this.traceBody('<', text);
-        if (idempotent && RETRY_STATUSES.has(statusCode) && attempt < maxAttempts && !this.options.signal?.aborted) {
-          await this.backoff(attempt, headers['retry-after']);
-          continue;
-        }
-        throw apiError(statusCode, text, options.notFound);
-      }
-      return { status: statusCode, headers, body: body as RawResponse['body'], url };
+    } finally {
+      endWait?.();
     }
   }
 
-  private async attempt(url: string, options: RequestOptions, attempt: number): Promise<Dispatcher.ResponseData> {
+  private networkError(error: unknown, label: string, timedOut: boolean): Error {
+    const origin = new URL(this.baseUrl).origin;
+    if (timedOut) {
+      return new NetworkError(`no answer from ${origin} to ${label} within ${seconds(this.options.timeoutMs)} (--timeout, retries included); try again, or allow more time with --timeout SECONDS`);
+    }
+    const mapped = toNetworkError(error, origin);
+    // Whatever the library said, the user reads our words.
+    return mapped instanceof NetworkError || mapped instanceof CancelledError ? mapped : new NetworkError(`could not read the answer of ${origin} to ${label}: ${transportReason(error)}`);
+  }
+
+  private get maxJsonBytes(): number {
+    return this.options.maxJsonBytes ?? MAX_JSON_BYTES;
+  }
+
+  private async attempt(url: string, options: RequestOptions, attempt: number, signal: AbortSignal, timeoutMs: number): Promise<Dispatcher.ResponseData> {
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.options.userAgent ?? USER_AGENT, ...options.headers };
     if (options.auth !== false && this.options.apiKey) headers.apikey = this.options.apiKey;
     let body: string | Readable | undefined;
@@ -192,19 +286,22 @@ export class ApiClient {
       headers,
       body,
       dispatcher: this.dispatcher,
-      signal: this.options.signal,
-      headersTimeout: this.options.timeoutMs,
-      bodyTimeout: this.options.timeoutMs,
+      signal,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
     });
   }
 
-  private async backoff(attempt: number, retryAfter: string | string[] | undefined): Promise<void> {
+  private async backoff(attempt: number, retryAfter: string | string[] | undefined, deadline: number, notice: string): Promise<void> {
     const base = this.options.backoffMs ?? 300;
     let delay = Math.min(base * 2 ** (attempt - 1), 8000);
     delay = delay / 2 + Math.random() * (delay / 2); // jitter
     const after = Number(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter);
     if (Number.isFinite(after) && after > 0) delay = Math.max(delay, Math.min(after * 1000, 10_000));
+    // Never sleep past the budget: the next attempt gets what is left.
+    delay = Math.max(0, Math.min(delay, deadline - Date.now() - 1));
     this.trace(`* retrying in ${Math.round(delay)} ms`);
+    this.options.feedback?.retrying(`retrying ${notice}`);
     try {
       await sleep(delay, undefined, { signal: this.options.signal });
     } catch (error) {
@@ -236,6 +333,18 @@ export class ApiClient {
 
   async close(): Promise<void> {
     await this.dispatcher.close();
+  }
+}
+
+function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(1))} s`;
+}
+
+function decodeURIComponentSafe(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
   }
 }
 

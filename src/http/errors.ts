@@ -1,7 +1,7 @@
 // Turns an error answer into an ApiError carrying the service's 4-field body
 // (or one built from a plain-text body, which undeploy's 500 may be), and
 // undici/socket failures into NetworkError.
-import { ApiError, CancelledError, NetworkError, type ErrorBody } from '../errors.js';
+import { AhsError, ApiError, CancelledError, ExitCode, NetworkError, type ErrorBody } from '../errors.js';
 
 export const SERVICE_ERROR_TYPE_FALLBACK = 'urn:ahs:http';
 
@@ -96,4 +96,57 @@ export function errorCode(error: unknown): string | undefined {
 
 function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ');
+}
+
+/**
+ * An answer that is not what the spec says the request returns: a redirect,
+ * an HTML page, invalid JSON, `null`, an empty 200, a body of the wrong shape
+ * or too large. Exit 1, one line naming the request and what came back.
+ */
+export class UnexpectedAnswerError extends AhsError {
+  readonly exitCode = ExitCode.rejected;
+  constructor(
+    /** "GET /va/A" */
+    readonly request: string,
+    readonly status: number,
+    what: string,
+  ) {
+    super(`${request} answered ${status} with ${what}; this is not what the service returns (check --base-url / --delivery-url)`);
+  }
+  toBody(): ErrorBody {
+    return { type: 'urn:ahs:unexpected-answer', title: this.message, status: null, detail: this.message };
+  }
+}
+
+/**
+ * A write that left this machine and whose answer never came (reset, closed,
+ * timed out after sending): the service may have applied it. The caller
+ * settles it with a read (cli.md "Reading the service"). Exit 6.
+ */
+export class AnswerLostError extends NetworkError {
+  override readonly mayHaveApplied = true as const;
+  constructor(
+    /** "POST /va" */
+    readonly request: string,
+    /** Why the answer was lost, in our words ("connection reset"). */
+    readonly reason: string,
+  ) {
+    super(`the answer to ${request} was lost (${reason}) after the request was sent: it may have been applied; check before running it again`);
+  }
+}
+
+/** Why a connection failed, in our words ("connection reset"), never the library's. */
+export function transportReason(error: unknown): string {
+  const code = errorCode(error);
+  if (code && NETWORK_CODES[code]) return NETWORK_CODES[code]!;
+  if (code) return `connection failed (${code})`;
+  return 'connection failed';
+}
+
+/** The service answered, but not in a way ahs can go on with (a list that does not advance). Exit 1. */
+export class ServiceError extends AhsError {
+  readonly exitCode = ExitCode.rejected;
+  toBody(): ErrorBody {
+    return { type: 'urn:ahs:unexpected-answer', title: this.message, status: null, detail: this.message };
+  }
 }

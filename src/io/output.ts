@@ -8,6 +8,7 @@ import { Chalk, type ChalkInstance } from 'chalk';
 import type { IO } from './streams.js';
 import { formatSize } from '../rules/assets.js';
 import type { Redactor } from '../http/redact.js';
+import { escapeControls } from './escape.js';
 
 export type Format = 'table' | 'json';
 
@@ -65,12 +66,14 @@ export class Output {
     this.quiet = Boolean(options.quiet);
     this.redactor = options.redactor;
     this.kit = makeKit(io.color, io.outIsTTY);
+    this.colours = io.color || io.errColor;
     this.errStyle = new Chalk({ level: io.errColor ? 1 : 0 });
   }
   private readonly quiet: boolean;
   private readonly redactor: Redactor | undefined;
   /** --query: a JMESPath expression applied to every JSON document printed. */
   private readonly query: ((doc: unknown) => unknown) | undefined;
+  private readonly colours: boolean;
 
   get json(): boolean {
     return this.format === 'json';
@@ -88,7 +91,8 @@ export class Output {
       return;
     }
     const text = render ? render(doc, this.kit) : defaultRender(doc, this.kit);
-    if (text) this.write(text.endsWith('\n') ? text : `${text}\n`);
+    // Cells were escaped by the kit; this catches what a renderer wrote itself.
+    if (text) this.write(escapeControls(text.endsWith('\n') ? text : `${text}\n`, { newlines: true, tabs: true, colours: this.io.color }));
   }
 
   /** A list: json prints `doc` (an API envelope or listEnvelope), table prints rows + a footer. */
@@ -118,10 +122,12 @@ export class Output {
   }
 
   private write(text: string): void {
-    this.io.out.write(this.clean(text));
+    this.io.out.write(this.redactor ? this.redactor.redact(text) : text);
   }
+  /** A message for a person: secrets out, control characters escaped (newlines kept). */
   private clean(text: string): string {
-    return this.redactor ? this.redactor.redact(text) : text;
+    const escaped = escapeControls(text, { newlines: true, colours: this.colours });
+    return this.redactor ? this.redactor.redact(escaped) : escaped;
   }
 }
 
@@ -130,7 +136,8 @@ const COMPACT = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' };
 
 function makeKit(color: boolean, terminal: boolean): Kit {
   const style = new Chalk({ level: color ? 1 : 0 });
-  const cell = (value: unknown): string => formatCell(value, terminal);
+  // Server strings end up in cells: no control character gets through, not even a tab or a newline.
+  const cell = (value: unknown): string => escapeControls(formatCell(value, terminal), { colours: color });
   const kit: Kit = {
     style,
     terminal,

@@ -1,6 +1,7 @@
 // IO as an object (house style, after gh's IOStreams): commands never touch
 // process.stdout/stderr directly, so tests can build an IO over buffers.
 import type { Readable, Writable } from 'node:stream';
+import type { Redactor } from '../http/redact.js';
 
 export interface IO {
   out: Writable;
@@ -33,6 +34,7 @@ export function systemIO(options: IOOptions = {}, env: NodeJS.ProcessEnv = proce
   const errIsTTY = Boolean(process.stderr.isTTY);
   const inIsTTY = Boolean(process.stdin.isTTY);
   const ci = isCI(env);
+  endQuietlyOnClosedPipe();
   const colorAllowed = !options.noColor && env.NO_COLOR === undefined && env.TERM !== 'dumb';
   return {
     out: process.stdout,
@@ -52,4 +54,58 @@ export function systemIO(options: IOOptions = {}, env: NodeJS.ProcessEnv = proce
 export function isCI(env: NodeJS.ProcessEnv): boolean {
   const value = env.CI;
   return value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false';
+}
+
+/**
+ * The IO with every text written to out and err passed through the redactor:
+ * the one place the API key is kept out of what ahs prints (errors in table
+ * and json mode, traces, commander's own lines). Binary writes (a file on
+ * stdout) pass unchanged.
+ */
+export function redactedIO(io: IO, redactor: Redactor): IO {
+  return { ...io, out: redacting(io.out, redactor), err: redacting(io.err, redactor) };
+}
+
+const RAW = Symbol('raw stream');
+
+/**
+ * The stream under a redacting wrapper: for ora, which replaces the write
+ * method of the streams it draws on (through a wrapper it would wrap itself).
+ */
+export function rawStream(stream: Writable): Writable {
+  return ((stream as unknown as Record<symbol, Writable | undefined>)[RAW]) ?? stream;
+}
+
+function redacting(stream: Writable, redactor: Redactor): Writable {
+  const clean = (chunk: unknown) => (typeof chunk === 'string' ? redactor.redact(chunk) : chunk);
+  // A proxy, not a new stream: isTTY, columns and the stream's events stay
+  // the terminal's own (progress bars and spinners read them).
+  return new Proxy(stream, {
+    get(target, property) {
+      if (property === RAW) return target;
+      if (property === 'write') return (chunk: unknown, ...rest: unknown[]) => (target.write as (...a: unknown[]) => boolean).call(target, clean(chunk), ...rest);
+      if (property === 'end') return (chunk: unknown, ...rest: unknown[]) => (target.end as (...a: unknown[]) => Writable).call(target, clean(chunk), ...rest);
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+let pipeGuarded = false;
+
+/**
+ * Output to a closed pipe (`ahs ... | head -1`) ends the command quietly,
+ * exit 0, as git and gh do: an EPIPE on stdout exits, one on stderr is
+ * dropped (there is nowhere left to say anything).
+ */
+function endQuietlyOnClosedPipe(): void {
+  if (pipeGuarded) return;
+  pipeGuarded = true;
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    throw error;
+  });
+  process.stderr.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
 }

@@ -2,10 +2,12 @@
 // snapshots, shared by the asset, version, deploy and promote-default
 // commands: the asset, its versions, and every deployment record of an asset
 // (OFFLINE included: the API hides OFFLINE records unless the `state` filter
-// asks for them).
-import { isApiError, type ApiClient } from '../http/client.js';
+// asks for them). Each answer is checked against the spec's schema; lists
+// read every page (paging.ts), so a channel's view is complete whatever its
+// size.
+import { isApiError, type ApiClient, type Query } from '../http/client.js';
 import { fetchAll } from '../http/paging.js';
-import type { Asset, AssetUrl, Version } from '../rules/schemas.js';
+import { assetSchema, assetUrlSchema, versionSchema, type Asset, type AssetUrl, type Version } from '../rules/schemas.js';
 import { reject, type ChannelSnapshot, type DeploymentState, type Rejection } from '../rules/index.js';
 
 export function assetPath(api: ApiClient, assetId: string, ...rest: string[]): string {
@@ -13,7 +15,7 @@ export function assetPath(api: ApiClient, assetId: string, ...rest: string[]): s
 }
 
 export function getAsset(api: ApiClient, assetId: string): Promise<Asset> {
-  return api.get<Asset>(assetPath(api, assetId));
+  return api.get<Asset>(assetPath(api, assetId), undefined, { schema: assetSchema });
 }
 
 /** The asset, or undefined on 404. */
@@ -27,7 +29,7 @@ export async function findAsset(api: ApiClient, assetId: string): Promise<Asset 
 }
 
 export function getVersion(api: ApiClient, assetId: string, versionId: string): Promise<Version> {
-  return api.get<Version>(assetPath(api, assetId, 'versions', versionId));
+  return api.get<Version>(assetPath(api, assetId, 'versions', versionId), undefined, { schema: versionSchema });
 }
 
 /** The version, or undefined on 404. */
@@ -41,7 +43,7 @@ export async function findVersion(api: ApiClient, assetId: string, versionId: st
 }
 
 export function listAllVersions(api: ApiClient, assetId: string): Promise<Version[]> {
-  return fetchAll<Version>(api, assetPath(api, assetId, 'versions'));
+  return fetchAll<Version>(api, assetPath(api, assetId, 'versions'), {}, { item: versionSchema });
 }
 
 export interface RecordFilter {
@@ -58,8 +60,9 @@ export interface RecordFilter {
 export async function listRecords(api: ApiClient, assetId: string, filter: RecordFilter = {}): Promise<AssetUrl[]> {
   const path = assetPath(api, assetId, 'asset-urls');
   const base = { targetPlatform: filter.platform, envId: filter.envId };
-  if (filter.state) return (await fetchAll<AssetUrl>(api, path, { ...base, state: filter.state })).filter((r) => r.state === filter.state);
-  const [visible, offline] = await Promise.all([fetchAll<AssetUrl>(api, path, base), fetchAll<AssetUrl>(api, path, { ...base, state: 'OFFLINE' })]);
+  const read = (query: Query) => fetchAll<AssetUrl>(api, path, query, { item: assetUrlSchema });
+  if (filter.state) return (await read({ ...base, state: filter.state })).filter((r) => r.state === filter.state);
+  const [visible, offline] = await Promise.all([read(base), read({ ...base, state: 'OFFLINE' })]);
   const seen = new Map<string, AssetUrl>();
   for (const record of [...visible, ...offline]) {
     if (filter.platform && record.targetPlatform !== filter.platform) continue;

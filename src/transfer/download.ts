@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { CancelledError } from '../errors.js';
+import { AhsError, CancelledError } from '../errors.js';
 import { assertInside } from './safe-name.js';
 
 export const DEFAULT_CONCURRENCY = 8;
@@ -280,7 +280,7 @@ function raceAbort(promise: Promise<OpenedBody>, signal: AbortSignal): Promise<O
 
 function describe(error: Error): string {
   const code = (error as NodeJS.ErrnoException).code;
-  if (error.name === 'DownloadHttpError' || error.name === 'ApiError' || error.name === 'UnsafePathError') return error.message;
+  if (error instanceof AhsError || error.name === 'DownloadHttpError' || error.name === 'UnsafePathError') return error.message;
   if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || error.message === 'other side closed') {
     return 'connection closed before the file was complete';
   }

@@ -66,4 +66,48 @@ describe('settings resolution', () => {
     expect(resolveSettings({ profile: 'one' }, { AHS_PROFILE: 'two' }, store).get('domainId')).toBe('1');
     expect(() => resolveSettings({ profile: 'three' }, {}, store)).toThrow(/no profile named "three"/);
   });
+
+  describe('URL settings are checked, naming the setting and where it came from', () => {
+    const refused = (run: () => unknown): string => {
+      try {
+        run();
+      } catch (error) {
+        expect(error).toBeInstanceOf(UsageError);
+        return (error as Error).message;
+      }
+      throw new Error('expected a usage error');
+    };
+    const flags = {} as const;
+
+    it('refuses what is not an http(s) URL', () => {
+      expect(refused(() => resolveSettings({ ...flags, baseUrl: 'notaurl' }, {}, undefined).require('baseUrl'))).toBe(
+        'invalid API base URL "notaurl" (from --base-url): not a URL; give one such as https://assets.example.com',
+      );
+      expect(refused(() => resolveSettings({ ...flags, baseUrl: 'ftp://x' }, {}, undefined).require('baseUrl'))).toBe(
+        'invalid API base URL "ftp://x" (from --base-url): only http:// and https:// URLs are accepted, not ftp://',
+      );
+      expect(refused(() => resolveSettings(flags, { AHS_BASE_URL: 'http://' }, undefined).get('baseUrl'))).toMatch(
+        /^invalid API base URL "http:\/\/" \(from environment variable AHS_BASE_URL\): /,
+      );
+      expect(refused(() => resolveSettings({ ...flags, deliveryUrl: 'cdn.example.com' }, {}, undefined).get('deliveryUrl'))).toMatch(
+        /^invalid delivery URL "cdn.example.com" \(from --delivery-url\): not a URL/,
+      );
+    });
+
+    it('names the profile a bad URL came from', async () => {
+      const store = openProfileStore({ AHS_CONFIG_DIR: dir });
+      await store.put('prod', { baseUrl: 'ftp://old' });
+      expect(refused(() => resolveSettings(flags, {}, store).require('baseUrl'))).toMatch(/\(from profile "prod"\)/);
+    });
+
+    it('hints when the URL already ends in the API path', () => {
+      expect(refused(() => resolveSettings(flags, { AHS_BASE_URL: 'http://host:8080/api/v2/' }, undefined).require('baseUrl'))).toBe(
+        'invalid API base URL "http://host:8080/api/v2/" (from environment variable AHS_BASE_URL): ahs adds /api/v2 itself; drop it: http://host:8080',
+      );
+    });
+
+    it('accepts http(s) URLs with a path prefix', () => {
+      expect(resolveSettings({ ...flags, baseUrl: 'https://gw.example.com/ahs' }, {}, undefined).require('baseUrl')).toBe('https://gw.example.com/ahs');
+    });
+  });
 });

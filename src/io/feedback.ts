@@ -1,0 +1,62 @@
+// What a person sees while ahs waits on the service (issue 13): a spinner on
+// stderr once a request has waited DELAY_MS (only in a terminal, not under
+// CI, not with --quiet), and one line per retry ("retrying GET /va (attempt
+// 2 of 3) after connection reset"), in a terminal and in CI, not with --quiet.
+import type { Ora } from 'ora';
+import type { RequestFeedback } from '../http/client.js';
+import { escapeControls } from './escape.js';
+import { rawStream, type IO } from './streams.js';
+
+/** Below this a wait goes unnoticed; above it a still screen looks hung. */
+export const SPINNER_DELAY_MS = 100;
+
+export interface FeedbackOptions {
+  /** --quiet: neither spinner nor notices. */
+  quiet?: boolean;
+  /** No retry notices (json mode keeps stderr for its one JSON error). */
+  notices?: boolean;
+  delayMs?: number;
+}
+
+export function createRequestFeedback(io: IO, options: FeedbackOptions = {}): RequestFeedback {
+  const live = io.errIsTTY && !io.ci && !options.quiet;
+  const notices = !options.quiet && options.notices !== false;
+  let waiting = 0;
+  let label = '';
+  let timer: NodeJS.Timeout | undefined;
+  let spinner: Ora | undefined;
+
+  const show = async () => {
+    const { default: ora } = await import('ora');
+    const stream = rawStream(io.err);
+    // A pseudo-terminal without a size (columns 0) would make ora clear lines without end.
+    if (waiting === 0 || spinner || ((stream as { columns?: number }).columns ?? 80) < 1) return;
+    spinner = ora({ stream, text: label, color: io.errColor ? 'cyan' : false, discardStdin: false, isEnabled: true }).start();
+  };
+  const hide = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    spinner?.stop();
+    spinner = undefined;
+  };
+
+  return {
+    waiting(request) {
+      if (!live) return () => {};
+      waiting++;
+      label = escapeControls(request);
+      if (spinner) spinner.text = label;
+      else timer ??= setTimeout(() => void show(), options.delayMs ?? SPINNER_DELAY_MS).unref();
+      let ended = false;
+      return () => {
+        if (ended) return;
+        ended = true;
+        if (--waiting === 0) hide();
+      };
+    },
+    retrying(notice) {
+      // ora, while spinning, clears its line around this write and redraws below it.
+      if (notices) io.err.write(`${escapeControls(notice)}\n`);
+    },
+  };
+}

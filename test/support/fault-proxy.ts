@@ -1,0 +1,211 @@
+// A fault-injecting HTTP proxy for tests: it stands in front of a target (the
+// emulator) on port 0 and forwards every request unchanged, except those a
+// rule or the seeded chaos picks, which get a fault instead.
+//
+//   const proxy = await startFaultProxy(emulator.baseUrl, { pageSizeCap: 20 });
+//   proxy.inject({ kind: 'reset-after' }, { method: 'POST', path: '/va' });   // next POST .../va
+//   proxy.inject({ kind: 'status', status: 503 }, { times: 2 });            // a burst of two 503s
+//   ... drive ApiClient or the CLI at proxy.url ...
+//   expect(proxy.log.filter((r) => r.forwarded)).toHaveLength(1);
+//   await proxy.close();
+//
+// Faults (Fault['kind']):
+//   reset-before  the client's connection is reset before anything is forwarded: the server never sees it
+//   reset-after   forwarded, the server's answer read in full (a write IS applied), then the client's
+//                 connection is reset: the answer is lost
+//   status        an answer of `status` (502, 503, ...) with an optional body, not forwarded
+//   cut-body      forwarded; the client gets the headers and the first `after` bytes (default: half)
+//                 of the body, then a reset
+//   stall         `phase: 'headers'` (default): never answers; `phase: 'body'`: forwarded, the headers and
+//                 the first `after` bytes sent, then nothing more. Held until the client gives up or close()
+//   redirect      a 3xx (default 302) to `location`, not forwarded
+//   oversize      a 200 application/json answer of `bytes` bytes (a JSON array), generated, not forwarded
+//   answer        any canned answer, not forwarded: `status` (default 200), `contentType`, `body`
+//                 (an HTML page, invalid JSON, '', 'null', ...)
+//
+// Rules: inject(fault, match) queues a rule; a request takes the first rule
+// that matches it (method; path: a RegExp, or a string the URL's path - the
+// query left out - ends with) and uses one of its `times` (default 1).
+// chaos({ seed, rate, faults }) gives each request that no rule took a
+// fault with probability `rate`, picked from `faults` by a PRNG seeded with
+// `seed`: the same seed and the same requests give the same faults.
+// pageSizeCap rewrites every pageSize query parameter down to the cap before
+// forwarding: the target then answers like a service with that cap.
+// log lists every request (method, path with query, the fault taken,
+// whether it was forwarded to the target) in order of arrival.
+import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export type Fault =
+  | { kind: 'reset-before' }
+  | { kind: 'reset-after' }
+  | { kind: 'status'; status: number; body?: string; headers?: Record<string, string> }
+  | { kind: 'cut-body'; after?: number }
+  | { kind: 'stall'; phase?: 'headers' | 'body'; after?: number }
+  | { kind: 'redirect'; status?: number; location: string }
+  | { kind: 'oversize'; bytes: number }
+  | { kind: 'answer'; status?: number; contentType?: string; body: string };
+
+export interface Match {
+  method?: string;
+  path?: string | RegExp;
+  /** How many matching requests get the fault (default 1). */
+  times?: number;
+}
+
+export interface LoggedRequest {
+  method: string;
+  path: string;
+  fault?: Fault['kind'];
+  forwarded: boolean;
+}
+
+export interface FaultProxy {
+  /** http://127.0.0.1:PORT: use as --base-url / --delivery-url. */
+  url: string;
+  log: LoggedRequest[];
+  inject(fault: Fault, match?: Match): void;
+  chaos(options: { seed: number; rate: number; faults: Fault[] }): void;
+  /** Drops every rule and the chaos. */
+  reset(): void;
+  /** Resets every open connection (stalled ones included) and stops listening. */
+  close(): Promise<void>;
+}
+
+interface Rule {
+  fault: Fault;
+  match: Match;
+  left: number;
+}
+
+interface Upstream {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+export async function startFaultProxy(target: string, options: { pageSizeCap?: number } = {}): Promise<FaultProxy> {
+  const targetUrl = new URL(target);
+  let rules: Rule[] = [];
+  let chaos: { random: () => number; rate: number; faults: Fault[] } | undefined;
+  const log: LoggedRequest[] = [];
+
+  const pick = (req: IncomingMessage): Fault | undefined => {
+    const pathname = (req.url ?? '/').split('?')[0]!;
+    const rule = rules.find((r) => r.left > 0 && matches(r.match, req.method!, pathname));
+    if (rule) {
+      rule.left--;
+      return rule.fault;
+    }
+    if (chaos && chaos.random() < chaos.rate) return chaos.faults[Math.floor(chaos.random() * chaos.faults.length)];
+    return undefined;
+  };
+
+  const forward = async (req: IncomingMessage, body: Buffer): Promise<Upstream> => {
+    const url = new URL(req.url ?? '/', targetUrl);
+    if (options.pageSizeCap !== undefined && url.searchParams.has('pageSize')) {
+      url.searchParams.set('pageSize', String(Math.min(Number(url.searchParams.get('pageSize')), options.pageSizeCap)));
+    }
+    return new Promise((resolve, reject) => {
+      const upstream = httpRequest(url, { method: req.method, headers: { ...req.headers, host: url.host } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 502, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on('error', reject);
+      });
+      upstream.on('error', reject);
+      upstream.end(body);
+    });
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const fault = pick(req);
+    const entry: LoggedRequest = { method: req.method!, path: req.url ?? '/', fault: fault?.kind, forwarded: false };
+    log.push(entry);
+    if (fault?.kind === 'reset-before') return void req.socket.resetAndDestroy();
+    const body = await readAll(req);
+    const send = (status: number, headers: Record<string, string>, text: string) => res.writeHead(status, { 'content-length': String(Buffer.byteLength(text)), ...headers }).end(text);
+    switch (fault?.kind) {
+      case 'status':
+        return void send(fault.status, { 'content-type': 'text/plain', ...fault.headers }, fault.body ?? `proxy: ${fault.status}`);
+      case 'redirect':
+        return void send(fault.status ?? 302, { location: fault.location, 'content-type': 'text/html' }, `<a href="${fault.location}">moved</a>`);
+      case 'answer':
+        return void send(fault.status ?? 200, fault.contentType ? { 'content-type': fault.contentType } : {}, fault.body);
+      case 'oversize':
+        return void send(200, { 'content-type': 'application/json' }, oversizeJson(fault.bytes));
+      case 'stall':
+        if ((fault.phase ?? 'headers') === 'headers') return; // held until the client gives up or close()
+    }
+    const answer = await forward(req, body);
+    entry.forwarded = true;
+    if (fault?.kind === 'reset-after') return void req.socket.resetAndDestroy();
+    const headers = { ...answer.headers, 'content-length': String(answer.body.length) };
+    delete headers['transfer-encoding'];
+    if (fault?.kind === 'cut-body' || fault?.kind === 'stall') {
+      res.writeHead(answer.status, headers);
+      res.write(answer.body.subarray(0, fault.after ?? Math.floor(answer.body.length / 2)), () => {
+        if (fault.kind === 'cut-body') req.socket.resetAndDestroy();
+      });
+      return;
+    }
+    res.writeHead(answer.status, headers).end(answer.body);
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch(() => req.socket.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    log,
+    inject(fault, match = {}) {
+      rules.push({ fault, match, left: match.times ?? 1 });
+    },
+    chaos({ seed, rate, faults }) {
+      chaos = { random: mulberry32(seed), rate, faults };
+    },
+    reset() {
+      rules = [];
+      chaos = undefined;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function matches(match: Match, method: string, pathname: string): boolean {
+  if (match.method && match.method.toUpperCase() !== method) return false;
+  if (match.path === undefined) return true;
+  return typeof match.path === 'string' ? pathname.endsWith(match.path) : match.path.test(pathname);
+}
+
+async function readAll(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** A JSON array of exactly `bytes` bytes: `[0,0,...,0]` padded with spaces. */
+function oversizeJson(bytes: number): string {
+  const count = Math.max(1, Math.floor((bytes - 1) / 2));
+  const text = `[${'0,'.repeat(count - 1)}0]`;
+  return text.padEnd(bytes, ' ');
+}
+
+/** A small seeded PRNG (mulberry32): the same seed gives the same faults. */
+function mulberry32(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
