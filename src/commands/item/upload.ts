@@ -10,13 +10,13 @@ import type { Run } from '../define.js';
 import type { uploadSpec } from './index.js';
 import type { Context } from '../../context.js';
 import type { ApiClient } from '../../http/client.js';
-import { AhsError, ApiError, CancelledError, ExitCode, PartialFailureError, UsageError, type ErrorBody } from '../../errors.js';
+import { AhsError, ApiError, CancelledError, ExitCode, NetworkError, PartialFailureError, UsageError, type ErrorBody } from '../../errors.js';
 import { decideItemAdd, OTHER_ASSET_TYPE } from '../../rules/index.js';
 import { LIMITS, itemUploadFields, type Item } from '../../rules/schemas.js';
 import { validateInput } from '../validate.js';
 import { prepareMultipart } from '../../transfer/upload.js';
 import { createMultiProgress, formatBytes } from '../../io/progress.js';
-import { collectionStep, readCollection, readSnapshot, vcPath, type CollectionView } from '../../service/collections.js';
+import { collectionStep, readCollection, readSnapshot, settleItemUpload, vcPath, type CollectionView } from '../../service/collections.js';
 import { actingUser, collectionArg, filesArg } from '../../service/pick-collection.js';
 import { plan } from '../../plan/plan.js';
 
@@ -60,7 +60,7 @@ export const run: Run<typeof uploadSpec> = async (options, ctx) => {
 
   const api = await ctx.api();
   const path = vcPath(api, collectionId, 'items');
-  const pool = new UploadPool(ctx, api, path, uploads, options.concurrency ?? DEFAULT_UPLOAD_CONCURRENCY);
+  const pool = new UploadPool(ctx, api, path, collectionId, uploads, options.concurrency ?? DEFAULT_UPLOAD_CONCURRENCY);
   // The dry run reads the collection once; file i is predicted after the i files before it were added.
   let view: Promise<CollectionView> | undefined;
   const read = () => (view ??= readSnapshot(api, collectionId));
@@ -115,6 +115,7 @@ class UploadPool {
     private readonly ctx: Context,
     private readonly api: ApiClient,
     private readonly path: string,
+    private readonly collectionId: string,
     private readonly uploads: Upload[],
     private readonly concurrency: number,
   ) {
@@ -131,6 +132,15 @@ class UploadPool {
   /** Resolves once every upload has ended (and the progress display is cleared). */
   async finished(): Promise<void> {
     await this.running;
+  }
+
+  /** An upload whose answer was lost: the collection's items say whether it was stored (one item of that name since the start). */
+  private async settleLost(error: unknown, file: string, name: string, started: number): Promise<Outcome> {
+    if (!(error instanceof NetworkError && error.mayHaveApplied)) return { file, error: asAhsError(error) };
+    const settled = await settleItemUpload(this.api, this.collectionId, name, started);
+    if (settled.applied === true) return { file, item: settled.result };
+    const tail = settled.applied === false ? `a read shows it was not stored (${settled.how}): safe to retry` : `whether it was stored is unknown: check with \`${settled.check}\``;
+    return { file, error: new NetworkError(`${error.message}; ${tail}`) };
   }
 
   private async runAll(): Promise<void> {
@@ -152,6 +162,7 @@ class UploadPool {
         const { file, size, fields } = uploads[index]!;
         const key = String(index);
         progress.start(key, basename(file), size);
+        const started = Date.now();
         try {
           const stream = await prepareMultipart({ fields, file: { field: 'assetFile', path: file }, onProgress: (bytes) => progress.update(key, bytes) });
           const item = await this.api.json<Item>({ method: 'POST', path: this.path, stream });
@@ -161,7 +172,9 @@ class UploadPool {
         } catch (error) {
           progress.finish(key);
           if (ctx.signal.aborted) break;
-          this.settle[index]!({ file, error: asAhsError(error) });
+          const outcome = await this.settleLost(error, file, fields.assetItemName ?? '', started);
+          if ('item' in outcome) progress.log(() => out.success(`${file} → ${outcome.item.assetItemId} (the answer was lost; a read confirms the upload)`));
+          this.settle[index]!(outcome);
         }
       }
     };

@@ -1,0 +1,106 @@
+// Every write ends with a known outcome (issue 10): a proxy forwards the
+// write, the service applies it, and the answer is lost (the connection is
+// reset). ahs settles it with a read: exit 0 with the write confirmed, or 6
+// saying whether it was applied; never a second version or item.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { harness, uid, type Harness } from '../e2e/helpers.js';
+import { startFaultProxy, type FaultProxy } from '../support/fault-proxy.js';
+
+let h: Harness;
+let proxy: FaultProxy;
+beforeAll(async () => {
+  h = await harness();
+  proxy = await startFaultProxy(h.emu.baseUrl);
+});
+afterEach(() => proxy.reset());
+afterAll(async () => {
+  await proxy?.close();
+  await h?.close();
+});
+
+/** Runs ahs through the proxy, the next write matching `path` losing its answer. */
+async function lostAnswer(method: string, path: RegExp, args: string[]) {
+  proxy.inject({ kind: 'reset-after' }, { method, path });
+  const run = await h.ahs(args, { env: { AHS_BASE_URL: proxy.url } });
+  const writes = proxy.log.filter((r) => r.method === method && path.test(r.path.split('?')[0]!));
+  proxy.log.length = 0;
+  return { run, writes };
+}
+
+function confirmed(run: { exitCode: number; stderr: string }) {
+  expect(run.exitCode, run.stderr).toBe(0);
+  expect(run.stderr).toContain('a read confirms');
+}
+
+describe('a write whose answer is lost is settled by a read', () => {
+  it('asset create', async () => {
+    const id = uid('lost');
+    const { run, writes } = await lostAnswer('POST', /\/va$/, ['asset', 'create', id, '--name', 'n', '--type', '1001']);
+    confirmed(run);
+    expect(writes).toHaveLength(1);
+    expect((await h.call('GET', `/va/${id}`)).status).toBe(200);
+  });
+
+  it('version upload: one version, never two', async () => {
+    const id = uid('lost');
+    await h.createAsset(id);
+    const file = await h.file('lost.zip', 'payload');
+    const { run, writes } = await lostAnswer('POST', /\/versions$/, ['version', 'upload', id, file, '--platform', 'ios', '--name', '2.0', '--json']);
+    confirmed(run);
+    expect(run.json()).toMatchObject({ versionId: 'IOS1', versionName: '2.0' });
+    expect(writes).toHaveLength(1);
+    expect((await h.call('GET', `/va/${id}/versions`)).body.totalResults).toBe(1);
+  });
+
+  it('deploy and promote-default', async () => {
+    const id = uid('lost');
+    await h.createAsset(id);
+    const v = await h.uploadVersion(id, 'ios');
+    const deploy = await lostAnswer('POST', /\/deploy$/, ['deploy', id, v, '--platform', 'ios', '--env', 'dev']);
+    confirmed(deploy.run);
+    expect(deploy.writes).toHaveLength(1);
+    const promote = await lostAnswer('POST', /\/deploy$/, ['promote-default', id, v, '--platform', 'ios', '--env', 'dev', '--json']);
+    confirmed(promote.run);
+    expect(promote.run.json()).toMatchObject({ assetVersion: { versionId: v, state: 'DEFAULT' }, previousDefault: null });
+    expect(promote.writes).toHaveLength(1);
+    expect(await h.records(id)).toEqual([`ios/dev/${v}=DEFAULT`]);
+  });
+
+  it('item upload: one item, never two', async () => {
+    const c = uid('lostc');
+    expect((await h.call('POST', '/vc', { collectionId: c, collectionName: c, allowedAssetTypes: ['1001'], createdBy: h.env.AHS_USER })).status).toBe(201);
+    const file = await h.file('item.json', '{}');
+    const { run, writes } = await lostAnswer('POST', /\/items$/, ['item', 'upload', c, file, '--type', '1001', '--json']);
+    confirmed(run);
+    expect(run.json().uploaded).toHaveLength(1);
+    expect(writes).toHaveLength(1);
+    expect((await h.call('GET', `/vc/${c}/items`)).body.totalResults).toBe(1);
+  });
+
+  it('collection-deploy', async () => {
+    const c = uid('lostc');
+    expect((await h.call('POST', '/vc', { collectionId: c, collectionName: c, allowedAssetTypes: ['1001'], createdBy: h.env.AHS_USER })).status).toBe(201);
+    const form = new FormData();
+    form.set('assetItemName', 'a.json');
+    form.set('assetType', '1001');
+    form.set('createdBy', h.env.AHS_USER!);
+    form.set('assetFile', new Blob(['{}']), 'a.json');
+    expect((await h.call('POST', `/vc/${c}/items`, form)).status).toBe(201);
+    const { run, writes } = await lostAnswer('POST', /\/deployments$/, ['collection-deploy', c, '--env', 'dev']);
+    confirmed(run);
+    expect(writes).toHaveLength(1);
+    expect((await h.call('GET', `/vc/${c}/deployments/dev`)).status).toBe(200);
+  });
+
+  it('a write that never reached the service: exit 6, saying it is safe to retry', async () => {
+    const id = uid('lost');
+    await h.createAsset(id);
+    const v = await h.uploadVersion(id, 'ios');
+    // The answer is lost AND the write was never applied: the proxy resets before forwarding, for every attempt.
+    proxy.inject({ kind: 'reset-before' }, { method: 'POST', path: /\/deploy$/, times: 10 });
+    const run = await h.ahs(['deploy', id, v, '--platform', 'ios', '--env', 'dev'], { env: { AHS_BASE_URL: proxy.url } });
+    expect(run.exitCode).toBe(6);
+    expect(run.stderr).toContain('safe to retry');
+    expect(await h.records(id)).toEqual([]);
+  });
+});
