@@ -1,6 +1,7 @@
 // Request plumbing: a small router, JSON bodies, query parameters and paging.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { problem } from './problem.js';
+import { fail } from './problem.js';
+import { jsonBodyInvalid, jsonBodyNotObject, jsonBodyTooLarge, queryParamInvalid } from '../rules/rejections.js';
 
 export const MAX_PAGE_SIZE = 500;
 const MAX_JSON_BYTES = 1024 * 1024;
@@ -67,7 +68,7 @@ export async function readJson(req: IncomingMessage): Promise<Record<string, unk
   let length = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     length += chunk.length;
-    if (length > MAX_JSON_BYTES) throw problem(400, `The JSON body is larger than ${MAX_JSON_BYTES} bytes`);
+    if (length > MAX_JSON_BYTES) fail(jsonBodyTooLarge(MAX_JSON_BYTES));
     chunks.push(chunk);
   }
   const text = Buffer.concat(chunks).toString('utf8').trim();
@@ -76,10 +77,10 @@ export async function readJson(req: IncomingMessage): Promise<Record<string, unk
   try {
     value = JSON.parse(text);
   } catch {
-    throw problem(400, 'The request body is not valid JSON; send a JSON object with Content-Type: application/json');
+    fail(jsonBodyInvalid());
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw problem(400, 'The request body must be a JSON object');
+    fail(jsonBodyNotObject());
   }
   return value as Record<string, unknown>;
 }
@@ -116,7 +117,7 @@ export function intParam(query: URLSearchParams, name: string, fallback: number)
   const raw = query.get(name);
   if (raw === null || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw problem(400, `${name} must be an integer 1 or more (got ${raw})`);
+  if (!Number.isInteger(value) || value < 1) fail(queryParamInvalid(name, raw, 'an integer 1 or more'));
   return value;
 }
 

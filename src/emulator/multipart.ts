@@ -5,7 +5,8 @@
 import type { IncomingMessage } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
-import { problem } from './problem.js';
+import { Problem } from './problem.js';
+import { multipartMalformed, uploadAborted } from '../rules/rejections.js';
 import type { PendingBlob, Store } from './store.js';
 
 export const FILE_FIELD = 'assetFile';
@@ -48,7 +49,7 @@ export function parseMultipart(req: IncomingMessage, store: Store, options: Mult
       });
     } catch (error) {
       req.resume();
-      reject(problem(400, `Malformed multipart/form-data request: ${(error as Error).message}`));
+      reject(new Problem(multipartMalformed((error as Error).message)));
       return;
     }
     const fields: Record<string, string> = {};
@@ -84,7 +85,7 @@ export function parseMultipart(req: IncomingMessage, store: Store, options: Mult
       });
       writes.push(pipeline(stream, pending.stream));
     });
-    parser.on('error', (error) => fail(problem(400, `Malformed multipart/form-data request: ${(error as Error).message}`)));
+    parser.on('error', (error) => fail(new Problem(multipartMalformed((error as Error).message))));
     parser.on('close', () => {
       Promise.all(writes).then(
         () => {
@@ -93,7 +94,7 @@ export function parseMultipart(req: IncomingMessage, store: Store, options: Mult
         (error) => fail(error),
       );
     });
-    req.on('aborted', () => fail(problem(400, 'The upload was aborted by the client')));
+    req.on('aborted', () => fail(new Problem(uploadAborted())));
     req.on('error', (error) => fail(error));
     req.pipe(parser);
   });

@@ -9,8 +9,10 @@ import { registerDelivery, type DeliveryContext } from './handlers/delivery.js';
 import { registerItems } from './handlers/items.js';
 import { registerVersions } from './handlers/versions.js';
 import { Router, sendJson, sendText } from './http.js';
-import { Problem, problem } from './problem.js';
+import { fail, Problem } from './problem.js';
+import { apiKeyInvalid, apiKeyMissing, apiKeyOfAnotherDomain, methodNotAllowed, noEndpoint, unexpected } from '../rules/rejections.js';
 import { emptyDomainState } from './state.js';
+import { errorBody } from '../rules/index.js';
 
 const API_PREFIX = /^\/api\/v2\/([^/]+)(\/.*)?$/;
 const DELIVERY_PREFIX = '/api/vi/';
@@ -93,32 +95,32 @@ async function handle(emu: Emulator, api: Router<RequestContext>, delivery: Rout
 }
 
 function notRouted(method: string, path: string, methodMismatch: boolean): Problem {
-  return methodMismatch ? problem(405, `Method ${method} is not allowed on ${path}`) : problem(404, `No endpoint ${method} ${path}: not found`);
+  return new Problem(methodMismatch ? methodNotAllowed(method, path) : noEndpoint(method, path));
 }
 
 /** Every API endpoint needs an `apikey` of the path's domain (spec, Authentication 1-2). */
 function authenticate(emu: Emulator, req: IncomingMessage, res: ServerResponse, url: URL, domainId: string): RequestContext {
   const header = req.headers.apikey;
   const presented = Array.isArray(header) ? header[0] : header;
-  if (!presented) throw problem(403, 'Missing apikey header; send the API key of the domain in the apikey header');
+  if (!presented) fail(apiKeyMissing());
   for (const domain of emu.fixture.domains) {
     const key = domain.apiKeys.find((candidate) => candidate.key === presented);
     if (!key) continue;
-    if (domain.domainId !== domainId) throw problem(403, `Invalid apikey for domain ${domainId}; the key belongs to another domain`);
+    if (domain.domainId !== domainId) fail(apiKeyOfAnotherDomain(domainId));
     const data = (emu.store.state.domains[domainId] ??= emptyDomainState());
     return { emu, req, res, url, query: url.searchParams, domainId, domain, data, key };
   }
-  throw problem(403, 'Invalid apikey; check the API key of the domain');
+  fail(apiKeyInvalid());
 }
 
 function writeError(emu: Emulator, res: ServerResponse, error: unknown): void {
   const known = error instanceof Problem ? error : undefined;
   if (!known) emu.log(`unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-  const answer = known ?? problem(500, `Unexpected error: ${error instanceof Error ? error.message : String(error)}`);
+  const answer = known ?? new Problem(unexpected(error instanceof Error ? error.message : String(error)));
   if (res.headersSent) {
     res.destroy();
     return;
   }
-  if (answer.plainText) sendText(res, answer.status, answer.title);
-  else sendJson(res, answer.status, answer.body());
+  if (answer.plainText) sendText(res, answer.status, answer.rejection.title);
+  else sendJson(res, answer.status, errorBody(answer.rejection));
 }

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/errors.js';
 import { DryRunRejection } from '../../src/dryrun/index.js';
-import { errorBody, reject } from '../../src/rules/index.js';
+import { errorBody } from '../../src/rules/index.js';
 
 describe.each([
   [400, 'Collection bundle not found', 4],
@@ -13,7 +13,7 @@ describe.each([
   [409, 'The Default pointer moved', 5],
   [500, 'The channel is already mid-deployment', 1],
 ])('%i "%s"', (status, title, code) => {
-  const body = errorBody(reject(status, title));
+  const body = errorBody({ status, title });
   it(`real answer: exit ${code}`, () => expect(new ApiError(status, body).exitCode).toBe(code));
   it(`dry-run prediction: exit ${code}`, () => expect(new DryRunRejection(body).exitCode).toBe(code));
 });

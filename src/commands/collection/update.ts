@@ -6,7 +6,7 @@ import { text } from 'node:stream/consumers';
 import type { Invocation } from '../lazy.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { COLLECTION_REFUSED_UPDATE_FIELDS, decideCollectionUpdate, type Decision } from '../../rules/index.js';
+import { anchorNotInCollection, COLLECTION_REFUSED_UPDATE_FIELDS, decideCollectionUpdate, type Decision } from '../../rules/index.js';
 import { collectionUpdateBody, type Collection } from '../../rules/schemas.js';
 import { DryRunRejection, printDryRun, validateInput } from '../../dryrun/index.js';
 import { actingUser, collectionArg, currentOf, given, NotFoundError, readSnapshot, renderCollection, vcPath } from './shared.js';
@@ -85,7 +85,7 @@ export async function run({ args, opts, command }: Invocation<Opts>, ctx: Contex
     const anchor = body.anchorAsset;
     const strayAnchor = decision.ok && typeof anchor === 'string' && anchor !== '' && !(view.collection?.assetItems ?? []).includes(anchor);
     const predicted: Decision<unknown> = strayAnchor
-      ? { ok: false, status: 400, title: `anchorAsset: item ${anchor} not found in collection ${collectionId}; name one of its items` }
+      ? anchorNotInCollection(anchor, collectionId)
       : decision;
     try {
       await printDryRun(ctx, { request: { method: 'PATCH', path, body }, current: currentOf(view), decision: predicted, notFound: !view.snapshot || strayAnchor });

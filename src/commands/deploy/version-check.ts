@@ -4,7 +4,7 @@
 import type { ApiClient } from '../../http/client.js';
 import { isApiError } from '../../http/client.js';
 import { getVersion } from '../../http/resources.js';
-import { reject, type Rejection } from '../../rules/index.js';
+import { versionNotFoundForPlatform, type Rejection } from '../../rules/index.js';
 
 export async function deployableVersion(api: ApiClient, assetId: string, versionId: string, platform: string): Promise<Rejection | undefined> {
   let version: Awaited<ReturnType<typeof getVersion>> | undefined;
@@ -14,6 +14,5 @@ export async function deployableVersion(api: ApiClient, assetId: string, version
     if (!isApiError(error, 404)) throw error;
   }
   if (version && version.active && version.targetPlatform === platform) return undefined;
-  const other = version && version.targetPlatform !== platform ? ` (it is a ${version.targetPlatform} version)` : '';
-  return reject(404, `Version ${versionId} not found for platform ${platform} under Virtual Asset ${assetId}${other}`);
+  return versionNotFoundForPlatform(versionId, platform, assetId, version?.targetPlatform);
 }

@@ -4,7 +4,8 @@ import { decideAssetCreate, decideAssetDelete } from '../../rules/index.js';
 import { assetCreateBody, assetUpdateBody, deleteBody } from '../../rules/schemas.js';
 import type { RequestContext } from '../context.js';
 import { paginate, readJson, sendEmpty, sendJson, type Router } from '../http.js';
-import { fail, problem } from '../problem.js';
+import { fail } from '../problem.js';
+import { queryParamInvalid, unknownAssetType } from '../../rules/rejections.js';
 import type { AssetRecord } from '../state.js';
 import { activeAssetType, check, findAsset, now, requireActingUser } from './common.js';
 import { assetUrlEntries } from './versions.js';
@@ -50,7 +51,7 @@ export function registerAssets(router: Router<RequestContext>): void {
     requireActingUser(ctx, body.createdBy, 'createdBy');
     requireActingUser(ctx, body.updatedBy, 'updatedBy');
     if (!activeAssetType(ctx, body.assetType)) {
-      throw problem(404, `Asset type ${body.assetType} not found or not active in domain ${ctx.domainId}`);
+      fail(unknownAssetType(body.assetType, ctx.domainId));
     }
     const decision = decideAssetCreate(body.assetId, Boolean(ctx.data.assets[body.assetId]));
     if (!decision.ok) fail(decision);
@@ -103,7 +104,7 @@ export function registerAssets(router: Router<RequestContext>): void {
     const body = check(assetUpdateBody, await readJson(ctx.req));
     requireActingUser(ctx, body.updatedBy, 'updatedBy');
     if (!activeAssetType(ctx, body.assetType)) {
-      throw problem(404, `Asset type ${body.assetType} not found or not active in domain ${ctx.domainId}`);
+      fail(unknownAssetType(body.assetType, ctx.domainId));
     }
     // assetType is required but cannot actually change (spec): the stored one stays.
     if (body.assetName !== undefined) asset.assetName = body.assetName;
@@ -146,7 +147,7 @@ export function registerAssets(router: Router<RequestContext>): void {
   router.add('GET', '/va/:assetId/version-count', async (ctx, { assetId }) => {
     const asset = findAsset(ctx, assetId!);
     const active = ctx.query.get('active');
-    if (active !== null && active !== 'true' && active !== 'false') throw problem(400, `active must be true or false (got ${active})`);
+    if (active !== null && active !== 'true' && active !== 'false') fail(queryParamInvalid('active', active, 'true or false'));
     const versions = Object.values(ctx.data.versions[asset.assetId] ?? {});
     const counts = versions.filter((version) => active === null || version.active === (active === 'true')).length;
     sendJson(ctx.res, 200, { counts });

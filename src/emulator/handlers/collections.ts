@@ -13,13 +13,15 @@ import {
   decideCollectionUpdate,
   decideDeployedUrl,
   decideDeploymentStatus,
+  decideAnchor,
   resolveCollectionDeployEnv,
   type CollectionSnapshot,
 } from '../../rules/index.js';
 import { collectionCreateBody, collectionDeployBody, collectionUndeployRequestBody, collectionUpdateBody, deleteBody, reconcileBody, restoreBody } from '../../rules/schemas.js';
 import type { RequestContext } from '../context.js';
 import { paginate, readJson, sendJson, type Router } from '../http.js';
-import { fail, failWith, problem } from '../problem.js';
+import { fail, failWith } from '../problem.js';
+import { unknownAllowedAssetTypes, unknownCollectionPlatform } from '../../rules/rejections.js';
 import type { CollectionRecord } from '../state.js';
 import { check, deploymentDelay, knownAssetType, now, requireActingUser, requireAnyActingUser, requireEnvironment, requireKeyScope } from './common.js';
 
@@ -86,11 +88,11 @@ export function registerCollections(router: Router<RequestContext>): void {
     requireActingUser(ctx, body.updatedBy, 'updatedBy');
     const unknownTypes = body.allowedAssetTypes.filter((code) => !knownAssetType(ctx, code));
     if (unknownTypes.length > 0) {
-      throw problem(400, `allowedAssetTypes: asset type ${unknownTypes.join(', ')} not found in domain ${ctx.domainId}; use ${ctx.domain.assetTypes.map((type) => type.code).join(', ')}`);
+      fail(unknownAllowedAssetTypes(unknownTypes, ctx.domainId, ctx.domain.assetTypes.map((type) => type.code)));
     }
     const targetPlatform = body.targetPlatform ?? 'generic';
     if (!ctx.domain.targetPlatforms.includes(targetPlatform)) {
-      throw problem(400, `targetPlatform ${targetPlatform} not found in domain ${ctx.domainId}; use one of ${ctx.domain.targetPlatforms.join(', ')}`);
+      fail(unknownCollectionPlatform(targetPlatform, ctx.domainId, ctx.domain.targetPlatforms));
     }
     const decision = decideCollectionCreate(body.collectionId, collectionSnapshot(ctx, body.collectionId));
     if (!decision.ok) fail(decision);
@@ -145,9 +147,8 @@ export function registerCollections(router: Router<RequestContext>): void {
     const collection = ctx.data.collections[collectionId!]!;
     const again = decideCollectionUpdate(collectionId!, collectionSnapshot(ctx, collectionId!), raw);
     if (!again.ok) fail(again);
-    if (body.anchorAsset !== undefined && body.anchorAsset !== '' && !collection.assetItems.includes(body.anchorAsset)) {
-      throw problem(400, `anchorAsset: item ${body.anchorAsset} not found in collection ${collectionId}; name one of its items`);
-    }
+    const strayAnchor = decideAnchor(collectionId!, body.anchorAsset, collection.assetItems);
+    if (strayAnchor) fail(strayAnchor);
     if (body.collectionName !== undefined) collection.collectionName = body.collectionName;
     if (body.description !== undefined) collection.description = body.description;
     if (body.maxAssets !== undefined) collection.maxAssets = body.maxAssets;

@@ -7,7 +7,8 @@ import { pipeline } from 'node:stream/promises';
 import type { Emulator } from '../context.js';
 import type { DomainFixture } from '../fixture.js';
 import { sendJson, type Router } from '../http.js';
-import { problem } from '../problem.js';
+import { fail } from '../problem.js';
+import { collectionNotLiveAt, deliveryDomainNotFound, deliveryKeyInvalid, itemNotInCollection, noDefaultVersion, securedContentNeedsKey, storedFileMissing, versionNotDeployedAt } from '../../rules/rejections.js';
 import type { CollectionRecord, DomainState, ItemRecord, VersionRecord } from '../state.js';
 import { collectionDeliveryPath } from './collections.js';
 
@@ -22,7 +23,7 @@ export interface DeliveryContext {
 function domainOf(ctx: DeliveryContext, domainId: string): { domain: DomainFixture; data: DomainState } {
   const domain = ctx.emu.fixture.domains.find((candidate) => candidate.domainId === domainId);
   const data = ctx.emu.store.state.domains[domainId];
-  if (!domain || !data) throw problem(404, `Nothing deployed at this path: domain ${domainId} not found`);
+  if (!domain || !data) fail(deliveryDomainNotFound(domainId));
   return { domain, data };
 }
 
@@ -30,15 +31,15 @@ function requireKeyIfSecured(ctx: DeliveryContext, domain: DomainFixture, secure
   if (!secured) return;
   const header = ctx.req.headers.apikey;
   const presented = Array.isArray(header) ? header[0] : header;
-  if (!presented) throw problem(403, 'This content is secured; send an API key of its domain in the apikey header');
-  if (!domain.apiKeys.some((key) => key.key === presented)) throw problem(403, `Invalid apikey for domain ${domain.domainId}`);
+  if (!presented) fail(securedContentNeedsKey());
+  if (!domain.apiKeys.some((key) => key.key === presented)) fail(deliveryKeyInvalid(domain.domainId));
 }
 
 function liveCollection(ctx: DeliveryContext, domainId: string, collectionId: string, envId: string) {
   const { domain, data } = domainOf(ctx, domainId);
   const collection = data.collections[collectionId];
   if (!collection || collection.deleted || data.collectionDeployments[collectionId]?.[envId]?.state !== 'LIVE') {
-    throw problem(404, `Collection ${collectionId} not found LIVE in ${envId}; deploy it LIVE there first`);
+    fail(collectionNotLiveAt(collectionId, envId));
   }
   requireKeyIfSecured(ctx, domain, collection.secured);
   return { domain, data, collection };
@@ -50,7 +51,7 @@ function itemPath(domainId: string, collection: CollectionRecord, envId: string,
 
 async function streamBlob(ctx: DeliveryContext, blobId: string, mimetype: string, fileName: string): Promise<void> {
   const size = await ctx.emu.store.blobSize(blobId).catch(() => {
-    throw problem(404, `The file ${fileName} not found in the store`);
+    fail(storedFileMissing(fileName));
   });
   ctx.res.writeHead(200, {
     'content-type': mimetype,
@@ -99,7 +100,7 @@ export function registerDelivery(router: Router<DeliveryContext>): void {
   router.add('GET', '/:domainId/vc/:collectionId/:envId/items/:itemId/:fileName', async (ctx, { domainId, collectionId, envId, itemId }) => {
     const { data, collection } = liveCollection(ctx, domainId!, collectionId!, envId!);
     const item = data.items[itemId!];
-    if (!item || !collection.assetItems.includes(item.assetItemId)) throw problem(404, `Item ${itemId} not found in collection ${collectionId}`);
+    if (!item || !collection.assetItems.includes(item.assetItemId)) fail(itemNotInCollection(itemId!, collectionId!));
     await streamBlob(ctx, item.blobId, item.mimetype, item.fileName);
   });
 
@@ -110,7 +111,7 @@ export function registerDelivery(router: Router<DeliveryContext>): void {
     const version = data.versions[assetId!]?.[versionId!];
     const state = data.channels[assetId!]?.[platform!]?.[envId!]?.records[versionId!]?.state;
     if (!asset || !version || version.targetPlatform !== platform || (state !== 'LIVE' && state !== 'DEFAULT')) {
-      throw problem(404, `Version ${versionId} of ${assetId} not found deployed (LIVE or DEFAULT) for ${platform} in ${envId}`);
+      fail(versionNotDeployedAt(versionId!, assetId!, platform!, envId!));
     }
     requireKeyIfSecured(ctx, domain, asset.secured);
     await streamBlob(ctx, version.blobId, version.mimetype, version.fileName);
@@ -123,7 +124,7 @@ export function registerDelivery(router: Router<DeliveryContext>): void {
     const records = data.channels[assetId!]?.[platform!]?.[envId!]?.records ?? {};
     const versionId = Object.entries(records).find(([, record]) => record.state === 'DEFAULT')?.[0];
     const version: VersionRecord | undefined = versionId ? data.versions[assetId!]?.[versionId] : undefined;
-    if (!asset || !version) throw problem(404, `No DEFAULT version of ${assetId} for ${platform} in ${envId}: not found`);
+    if (!asset || !version) fail(noDefaultVersion(assetId!, platform!, envId!));
     requireKeyIfSecured(ctx, domain, asset.secured);
     await streamBlob(ctx, version.blobId, version.mimetype, version.fileName);
   });

@@ -3,7 +3,8 @@ import { decideCollectionGet, decideItemAdd, decideItemRemove, OTHER_ASSET_TYPE 
 import { deleteBody, itemUploadFields } from '../../rules/schemas.js';
 import type { RequestContext } from '../context.js';
 import { paginate, readJson, sendJson, type Router } from '../http.js';
-import { fail, problem } from '../problem.js';
+import { fail } from '../problem.js';
+import { itemNotInCollection, queryParamInvalid } from '../../rules/rejections.js';
 import type { ItemRecord } from '../state.js';
 import { check, checkFile, checkPlan, mimeTypeOf, now, receiveUpload, requireActingUser, withUpload } from './common.js';
 import { collectionSnapshot } from './collections.js';
@@ -37,7 +38,7 @@ function dateParam(ctx: RequestContext, name: string, endOfDay: boolean): number
   const raw = ctx.query.get(name);
   if (raw === null || raw === '') return undefined;
   const time = Date.parse(raw);
-  if (Number.isNaN(time)) throw problem(400, `${name} must be an ISO 8601 date or timestamp (got ${raw})`);
+  if (Number.isNaN(time)) fail(queryParamInvalid(name, raw, 'an ISO 8601 date or timestamp'));
   // A plain date as endDate includes that whole day.
   return endOfDay && /^\d{4}-\d{2}-\d{2}$/.test(raw) ? time + 86_400_000 - 1 : time;
 }
@@ -113,7 +114,7 @@ export function registerItems(router: Router<RequestContext>): void {
   router.add('GET', '/vc/:collectionId/items/:itemId', async (ctx, { collectionId, itemId }) => {
     const collection = requireCollection(ctx, collectionId!);
     const item = ctx.data.items[itemId!];
-    if (!item || !collection.assetItems.includes(item.assetItemId)) throw problem(404, `Item ${itemId} not found in collection ${collectionId}`);
+    if (!item || !collection.assetItems.includes(item.assetItemId)) fail(itemNotInCollection(itemId!, collectionId!));
     sendJson(ctx.res, 200, itemView(item));
   });
 

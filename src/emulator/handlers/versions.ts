@@ -16,7 +16,8 @@ import {
 import { deployRequestBody, undeployBody, versionUploadFields } from '../../rules/schemas.js';
 import type { RequestContext } from '../context.js';
 import { drain, paginate, readJson, sendEmpty, sendJson, type Router } from '../http.js';
-import { fail, Problem, problem } from '../problem.js';
+import { fail, Problem } from '../problem.js';
+import { undeployFailed, undeployPlatformsMissing, versionNotFound, versionNotFoundForPlatform } from '../../rules/rejections.js';
 import type { AssetRecord, ChannelRecord, DeploymentRecord, VersionRecord } from '../state.js';
 import {
   check,
@@ -143,7 +144,7 @@ export function assetUrlEntries(ctx: RequestContext, asset: AssetRecord, filter:
 
 function findVersion(ctx: RequestContext, asset: AssetRecord, versionId: string): VersionRecord {
   const version = ctx.data.versions[asset.assetId]?.[versionId];
-  if (!version) throw problem(404, `Version ${versionId} not found under Virtual Asset ${asset.assetId}`);
+  if (!version) fail(versionNotFound(versionId, asset.assetId));
   return version;
 }
 
@@ -240,7 +241,7 @@ export function registerVersions(router: Router<RequestContext>): void {
     requireKeyScope(ctx, envId);
     const version = ctx.data.versions[asset.assetId]?.[versionId!];
     if (!version || !version.active || version.targetPlatform !== platform) {
-      throw problem(404, `Version ${versionId} not found for platform ${platform} under Virtual Asset ${asset.assetId}${version && version.targetPlatform !== platform ? ` (it is a ${version.targetPlatform} version)` : ''}`);
+      fail(versionNotFoundForPlatform(versionId!, platform, asset.assetId, version?.targetPlatform));
     }
     const body = check(deployRequestBody, raw);
     const request = {
@@ -260,7 +261,7 @@ export function registerVersions(router: Router<RequestContext>): void {
     if (await deploymentDelay(ctx, key)) {
       // Things may have changed meanwhile: decide again on the fresh state.
       findActiveAsset(ctx, asset.assetId);
-      if (!ctx.data.versions[asset.assetId]?.[version.versionId]) throw problem(404, `Version ${version.versionId} not found under Virtual Asset ${asset.assetId}`);
+      if (!ctx.data.versions[asset.assetId]?.[version.versionId]) fail(versionNotFound(version.versionId, asset.assetId));
       decision = decide();
       if (!decision.ok) fail(decision);
     }
@@ -276,7 +277,7 @@ export function registerVersions(router: Router<RequestContext>): void {
       const envId = requireEnvironment(ctx, raw.envId);
       const platforms = raw.targetPlatforms;
       if (!Array.isArray(platforms) || platforms.length === 0) {
-        throw problem(404, `targetPlatforms must name at least one target platform (one of ${ctx.domain.targetPlatforms.join(', ')})`);
+        fail(undeployPlatformsMissing(ctx.domain.targetPlatforms));
       }
       for (const platform of platforms) requirePlatform(ctx, typeof platform === 'string' ? platform : String(platform), 'targetPlatforms');
       const body = check(undeployBody, raw);
@@ -301,7 +302,7 @@ export function registerVersions(router: Router<RequestContext>): void {
     } catch (error) {
       if (error instanceof Problem) throw error;
       // The spec: undeploy's 500 may not be an error body of the usual shape.
-      throw new Problem(500, `Internal Server Error: ${(error as Error).message}`, true);
+      throw new Problem(undeployFailed((error as Error).message), true);
     }
   });
 }
