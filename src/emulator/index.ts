@@ -8,6 +8,8 @@ import { loadFixture, type Fixture, type FixtureConfig } from './fixture.js';
 import { createEmulatorServer } from './server.js';
 import { DiskStore, MemoryStore, type Store } from './store.js';
 
+export { DataDirError } from './store.js';
+
 export {
   DEMO_API_KEY,
   DEMO_ASSET_TYPES,

@@ -54,13 +54,16 @@ export function parseMultipart(req: IncomingMessage, store: Store, options: Mult
     }
     const fields: Record<string, string> = {};
     let file: UploadedFile | undefined;
-    const writes: Promise<void>[] = [];
+    // Each settles to whether the file was written whole; none ever rejects,
+    // so a failure after fail() can never go unhandled and end the process.
+    const writes: Promise<boolean>[] = [];
     let failed = false;
 
     const fail = (error: unknown) => {
       if (failed) return;
       failed = true;
       req.unpipe(parser);
+      parser.destroy();
       req.resume();
       const cleanup = file ? store.discard(file.pending) : Promise.resolve();
       void cleanup.finally(() => reject(error));
@@ -70,7 +73,7 @@ export function parseMultipart(req: IncomingMessage, store: Store, options: Mult
       if (!(name in fields)) fields[name] = value;
     });
     parser.on('file', (name, stream, info) => {
-      if (name !== FILE_FIELD || file) {
+      if (name !== FILE_FIELD || file || failed) {
         stream.resume();
         return;
       }
@@ -83,18 +86,26 @@ export function parseMultipart(req: IncomingMessage, store: Store, options: Mult
       stream.on('limit', () => {
         upload.truncated = true;
       });
-      writes.push(pipeline(stream, pending.stream));
+      writes.push(
+        pipeline(stream, pending.stream).then(
+          () => true,
+          (error: unknown) => {
+            fail(error);
+            return false;
+          },
+        ),
+      );
     });
     parser.on('error', (error) => fail(new Problem(multipartMalformed((error as Error).message))));
     parser.on('close', () => {
-      Promise.all(writes).then(
-        () => {
-          if (!failed) resolve(file ? { fields, file } : { fields });
-        },
-        (error) => fail(error),
-      );
+      void Promise.all(writes).then(() => {
+        if (!failed) resolve(file ? { fields, file } : { fields });
+      });
     });
-    req.on('aborted', () => fail(new Problem(uploadAborted())));
+    // A client that goes away mid-body: nothing is stored.
+    req.on('close', () => {
+      if (!req.complete) fail(new Problem(uploadAborted()));
+    });
     req.on('error', (error) => fail(error));
     req.pipe(parser);
   });

@@ -45,13 +45,18 @@ export function createEmulatorServer(emu: Emulator): EmulatorServer {
       inFlight -= 1;
       if (inFlight === 0 && onIdle) onIdle();
     });
-    void handle(emu, api, delivery, req, res);
+    const running = handle(emu, api, delivery, req, res);
+    handlers.add(running);
+    void running.finally(() => handlers.delete(running));
   });
+  // Handlers still running, also those whose client went away (an aborted
+  // upload cleaning up its temporary file): close() waits for them.
+  const handlers = new Set<Promise<void>>();
 
   return {
     server,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
+    close: async () => {
+      await new Promise<void>((resolve, reject) => {
         closing = true;
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeIdleConnections();
@@ -59,7 +64,9 @@ export function createEmulatorServer(emu: Emulator): EmulatorServer {
         const whenIdle = () => setImmediate(() => server.closeIdleConnections());
         if (inFlight === 0) whenIdle();
         else onIdle = whenIdle;
-      }),
+      });
+      await Promise.all(handlers);
+    },
   };
 }
 
@@ -117,7 +124,7 @@ function writeError(emu: Emulator, res: ServerResponse, error: unknown): void {
   const known = error instanceof Problem ? error : undefined;
   if (!known) emu.log(`unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   const answer = known ?? new Problem(unexpected(error instanceof Error ? error.message : String(error)));
-  if (res.headersSent) {
+  if (res.headersSent || res.destroyed) {
     res.destroy();
     return;
   }

@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream, type ReadStream, type WriteStream } from 'node:fs';
 import { mkdir, mkdtemp, open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { emptyState, referencedBlobs, type EmulatorState } from './state.js';
 
 export interface PendingBlob {
@@ -56,7 +56,14 @@ abstract class FileBlobs {
   }
 
   async discard(pending: PendingBlob): Promise<void> {
-    pending.stream.destroy();
+    // The file is opened asynchronously: remove it only once the stream is
+    // closed, or a late open would leave it behind.
+    if (!pending.stream.closed) {
+      await new Promise<void>((resolve) => {
+        pending.stream.once('close', () => resolve());
+        pending.stream.destroy();
+      });
+    }
     await rm(pending.path, { force: true });
   }
 
@@ -108,7 +115,9 @@ export class DiskStore extends FileBlobs implements Store {
   }
 
   static async open(dataDir: string): Promise<DiskStore> {
+    await ensureDirectory(dataDir);
     await mkdir(join(dataDir, 'blobs'), { recursive: true });
+    await removeCommitLeftovers(dataDir);
     // Uploads that never finished before a stop are dropped.
     await rm(join(dataDir, 'tmp'), { recursive: true, force: true });
     await mkdir(join(dataDir, 'tmp'), { recursive: true });
@@ -182,5 +191,44 @@ async function fsyncDir(path: string): Promise<void> {
     }
   } catch {
     // Some file systems refuse fsync on a directory; the rename is still atomic.
+  }
+}
+
+/** The data directory cannot be used (it names a file, or cannot be created). */
+export class DataDirError extends Error {}
+
+/**
+ * Creates a folder and its missing parents one step at a time: Node's
+ * recursive mkdir spins forever on some paths under /proc.
+ */
+async function ensureDirectory(path: string): Promise<void> {
+  const missing: string[] = [];
+  for (let current = path; ; current = dirname(current)) {
+    try {
+      if ((await stat(current)).isDirectory()) break;
+      throw new DataDirError(`${current} is not a directory`);
+    } catch (error) {
+      if (error instanceof DataDirError) throw error;
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOTDIR') throw new DataDirError(`${current} is not a directory`);
+      if (code !== 'ENOENT') throw new DataDirError(`cannot use ${current} (${code ?? (error as Error).message})`);
+      missing.unshift(current);
+      if (dirname(current) === current) break;
+    }
+  }
+  for (const folder of missing) {
+    try {
+      await mkdir(folder);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'EEXIST') throw new DataDirError(`cannot create ${folder} (${code ?? (error as Error).message})`);
+    }
+  }
+}
+
+/** `state.json.<pid>.tmp` files of a commit cut short by a crash. */
+async function removeCommitLeftovers(dataDir: string): Promise<void> {
+  for (const name of await readdir(dataDir)) {
+    if (/^state\.json\..+\.tmp$/.test(name)) await rm(join(dataDir, name), { force: true });
   }
 }

@@ -70,6 +70,17 @@ describe('ahs emulator start', () => {
     await running;
   });
 
+  it('a --data-dir that cannot be used is a usage error naming it, at once', async () => {
+    const { io } = fakeIO();
+    for (const dataDir of ['/proc/self/nope', '/proc/nope/x', process.execPath]) {
+      const started = Date.now();
+      const running = run({ args: [], opts: { host: '127.0.0.1', port: 0, dataDir }, command: new Command() }, context(io, new AbortController().signal));
+      await expect(running).rejects.toBeInstanceOf(UsageError);
+      await expect(running).rejects.toThrow(/--data-dir/);
+      expect(Date.now() - started).toBeLessThan(1000);
+    }
+  });
+
   it('a bad fixture is a usage error', async () => {
     const { io } = fakeIO();
     await expect(run({ args: [], opts: { host: '127.0.0.1', port: 0, config: '/nonexistent/fixture.json' }, command: new Command() }, context(io, new AbortController().signal))).rejects.toBeInstanceOf(UsageError);

@@ -2,7 +2,7 @@
 // then stops after in-flight requests finish. Exit 0 on a clean stop.
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { FixtureError, startEmulator, type Fixture, type RunningEmulator } from '../../emulator/index.js';
+import { DataDirError, FixtureError, startEmulator, type Fixture, type RunningEmulator } from '../../emulator/index.js';
 import type { Invocation } from '../lazy.js';
 
 interface StartOptions {
@@ -31,6 +31,7 @@ export async function run({ opts }: Invocation<StartOptions>, ctx: Context): Pro
     });
   } catch (error) {
     if (error instanceof FixtureError) throw new UsageError(error.message);
+    if (error instanceof DataDirError) throw new UsageError(`--data-dir ${opts.dataDir}: ${error.message}`);
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
       throw new UsageError(`cannot listen on ${opts.host}:${opts.port} (${code}); choose another --host or --port`);
