@@ -44,6 +44,14 @@ describe('collection endpoints', () => {
     expect(list.body.results.every((c: any) => !('secured' in c))).toBe(true);
   });
 
+  it('returns every field the spec lists, null when unset', async () => {
+    const id = await fresh();
+    const fields = ['collectionId', 'domainId', 'collectionName', 'description', 'allowedAssetTypes', 'maxAssets', 'editable', 'deployable', 'anchorAsset', 'assetItems', 'targetPlatform', 'createdBy', 'updatedBy', 'deleted', 'deletedAt', 'localCacheControl', 'localCacheMaxAge', 'createdAt', 'updatedAt'];
+    const got = (await api.get(`/vc/${id}`)).body;
+    expect(Object.keys(got).sort()).toEqual([...fields].sort());
+    expect(got).toMatchObject({ description: null, anchorAsset: null, deletedAt: null });
+  });
+
   it('updates with PATCH; delete, restore and purge answer with messages', async () => {
     const id = await fresh();
     const patched = await api.patch(`/vc/${id}`, { collectionName: 'Renamed', maxAssets: 10, updatedBy: 'admin@acme.test' });

@@ -42,18 +42,18 @@ export function collectionSnapshot(ctx: RequestContext, collectionId: string): C
   };
 }
 
-/** The collection object of responses: never `secured` (spec). */
+/** The collection object of responses: every field the spec returns, `null` when unset; never `secured` (spec). */
 export function collectionView(collection: CollectionRecord) {
   return {
     collectionId: collection.collectionId,
     domainId: collection.domainId,
     collectionName: collection.collectionName,
-    ...(collection.description !== undefined ? { description: collection.description } : {}),
+    description: collection.description ?? null,
     allowedAssetTypes: collection.allowedAssetTypes,
     maxAssets: collection.maxAssets,
     editable: collection.editable,
     deployable: collection.deployable,
-    ...(collection.anchorAsset !== undefined ? { anchorAsset: collection.anchorAsset } : {}),
+    anchorAsset: collection.anchorAsset ?? null,
     assetItems: collection.assetItems,
     targetPlatform: collection.targetPlatform,
     createdBy: collection.createdBy,
