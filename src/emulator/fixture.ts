@@ -3,6 +3,7 @@
 // (emulator.md, "Fixture"). Without one, the built-in demo fixture.
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
+import { variationSchema } from './variation.js';
 
 const userSchema = z.object({
   email: z.string().min(1),
@@ -40,6 +41,8 @@ const domainSchema = z.object({
 export const fixtureSchema = z.object({
   maxAssetsCeiling: z.number().int().min(1).max(5000).default(5000),
   deployDelayMs: z.number().int().min(0).default(0),
+  /** Other silent choices (emulator.md, "Variations"); absent: the defaults. */
+  variation: variationSchema.optional(),
   domains: z.array(domainSchema).min(1),
 });
 

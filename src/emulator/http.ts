@@ -1,9 +1,9 @@
 // Request plumbing: a small router, JSON bodies, query parameters and paging.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fail } from './problem.js';
+import { PAGING } from '../rules/index.js';
 import { jsonBodyInvalid, jsonBodyNotObject, jsonBodyTooLarge, queryParamInvalid } from '../rules/rejections.js';
 
-export const MAX_PAGE_SIZE = 500;
 const MAX_JSON_BYTES = 1024 * 1024;
 
 export type Params = Record<string, string>;
@@ -128,10 +128,14 @@ export interface Page<T> {
   results: T[];
 }
 
-/** The spec's pagination envelope; pageSize is clamped to 500 (emulator.md). */
-export function paginate<T>(all: T[], query: URLSearchParams, pageName = 'pageNumber'): Page<T> {
-  const pageNumber = intParam(query, pageName, 1);
-  const pageSize = Math.min(intParam(query, 'pageSize', 50), MAX_PAGE_SIZE);
+/**
+ * The spec's pagination envelope. pageSize is clamped to the emulator's
+ * maximum (500, or the variation's), and the envelope says the size used.
+ */
+export function paginate<T>(all: T[], ctx: { query: URLSearchParams; emu: { variation: { maxPageSize: number } } }, pageName = 'pageNumber'): Page<T> {
+  const { query } = ctx;
+  const pageNumber = intParam(query, pageName, PAGING.defaultPageNumber);
+  const pageSize = Math.min(intParam(query, 'pageSize', PAGING.defaultPageSize), ctx.emu.variation.maxPageSize);
   const start = (pageNumber - 1) * pageSize;
   return { totalResults: all.length, pageNumber, pageSize, results: all.slice(start, start + pageSize) };
 }

@@ -1,5 +1,6 @@
 // The HTTP server: API under /api/v2/{domainId}/..., delivery under
-// /api/vi/..., both on one port. Authentication, routing, error bodies and
+// /api/vi/..., both on one port (or delivery on its own, under a prefix,
+// with the `deliveryPrefix` variation). Authentication, routing, error bodies and
 // the request log live here; handlers/ hold the resources.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { RequestContext, Emulator } from './context.js';
@@ -13,6 +14,7 @@ import { fail, Problem } from './problem.js';
 import { apiKeyInvalid, apiKeyMissing, apiKeyOfAnotherDomain, methodNotAllowed, noEndpoint, unexpected } from '../rules/rejections.js';
 import { emptyDomainState } from './state.js';
 import { errorBody } from '../rules/index.js';
+import { titleOf } from './variation.js';
 
 const API_PREFIX = /^\/api\/v2\/([^/]+)(\/.*)?$/;
 const DELIVERY_PREFIX = '/api/vi/';
@@ -23,7 +25,13 @@ export interface EmulatorServer {
   close(): Promise<void>;
 }
 
-export function createEmulatorServer(emu: Emulator): EmulatorServer {
+/** What one server answers: the API, and the delivery network under a prefix ('' for none). */
+export interface Serves {
+  api: boolean;
+  deliveryPrefix?: string;
+}
+
+export function createEmulatorServer(emu: Emulator, serves: Serves): EmulatorServer {
   const api = new Router<RequestContext>();
   registerAssets(api);
   registerVersions(api);
@@ -45,7 +53,7 @@ export function createEmulatorServer(emu: Emulator): EmulatorServer {
       inFlight -= 1;
       if (inFlight === 0 && onIdle) onIdle();
     });
-    const running = handle(emu, api, delivery, req, res);
+    const running = handle(emu, serves, api, delivery, req, res);
     handlers.add(running);
     void running.finally(() => handlers.delete(running));
   });
@@ -70,12 +78,12 @@ export function createEmulatorServer(emu: Emulator): EmulatorServer {
   };
 }
 
-async function handle(emu: Emulator, api: Router<RequestContext>, delivery: Router<DeliveryContext>, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(emu: Emulator, serves: Serves, api: Router<RequestContext>, delivery: Router<DeliveryContext>, req: IncomingMessage, res: ServerResponse): Promise<void> {
   try {
     const url = new URL(req.url ?? '/', 'http://emulator.invalid');
     const method = req.method ?? 'GET';
     const path = url.pathname;
-    const apiMatch = API_PREFIX.exec(path);
+    const apiMatch = serves.api ? API_PREFIX.exec(path) : null;
     if (apiMatch) {
       const domainId = decodeURIComponent(apiMatch[1]!);
       const rest = apiMatch[2] ?? '/';
@@ -85,8 +93,9 @@ async function handle(emu: Emulator, api: Router<RequestContext>, delivery: Rout
       await found.route.handler(ctx, found.params);
       return;
     }
-    if (path.startsWith(DELIVERY_PREFIX)) {
-      const found = delivery.match(method === 'HEAD' ? 'GET' : method, path.slice(DELIVERY_PREFIX.length - 1));
+    const deliveryPath = serves.deliveryPrefix === undefined ? undefined : `${serves.deliveryPrefix}${DELIVERY_PREFIX}`;
+    if (deliveryPath !== undefined && path.startsWith(deliveryPath)) {
+      const found = delivery.match(method === 'HEAD' ? 'GET' : method, path.slice(deliveryPath.length - 1));
       if (!('route' in found)) throw notRouted(method, path, found.methodMismatch);
       await found.route.handler({ emu, req, res, url, query: url.searchParams }, found.params);
       return;
@@ -128,6 +137,7 @@ function writeError(emu: Emulator, res: ServerResponse, error: unknown): void {
     res.destroy();
     return;
   }
-  if (answer.plainText) sendText(res, answer.status, answer.rejection.title);
-  else sendJson(res, answer.status, errorBody(answer.rejection));
+  const title = titleOf(emu.variation, answer.rejection);
+  if (answer.plainText) sendText(res, answer.status, title);
+  else sendJson(res, answer.status, errorBody({ status: answer.status, title }));
 }

@@ -328,4 +328,18 @@ describe('errors: collection deployment', () => {
     await goLive(id);
     expect(isProblem(await api.post(`/vc/${id}/deployments`, { state: 'OFFLINE', envId: 'dev' }), 500)).toBe(true);
   });
+  it('500: the collection is already mid-deployment in that environment (a held deployment)', async () => {
+    const id = await fresh();
+    await item(id);
+    const hold = emu.holdDeployments();
+    const first = goLive(id, 'dev');
+    await hold.held();
+    expect(isProblem(await goLive(id, 'dev'), 500)).toBe(true);
+    // Another environment is not blocked: it reaches the hold too.
+    const other = goLive(id, 'staging');
+    await hold.held(2);
+    hold();
+    expect((await first).status).toBe(201);
+    expect((await other).status).toBe(201);
+  });
 });

@@ -16,16 +16,23 @@ function fakeIO() {
   let errText = '';
   out.on('data', (chunk) => (outText += chunk));
   err.on('data', (chunk) => (errText += chunk));
+  /** Resolves once stdout holds what `check` looks for (on each write, no polling). */
+  const outUntil = (check: (text: string) => boolean) =>
+    new Promise<void>((resolve) => {
+      if (check(outText)) return resolve();
+      const onData = () => {
+        if (!check(outText)) return;
+        out.off('data', onData);
+        resolve();
+      };
+      out.on('data', onData);
+    });
   const io = { out, err, in: new PassThrough(), outIsTTY: false, errIsTTY: false, inIsTTY: false, color: false, errColor: false, canPrompt: false, ci: true, env: {} } as IO;
-  return { io, out: () => outText, err: () => errText };
+  return { io, out: () => outText, err: () => errText, outUntil };
 }
 
 function context(io: IO, signal: AbortSignal): Context {
   return { io, signal, globals: { input: false, color: false } } as Context;
-}
-
-async function waitFor(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
 describe('ahs emulator start', () => {
@@ -43,10 +50,10 @@ describe('ahs emulator start', () => {
   });
 
   it('--json: the ready line is the first stdout line; stops cleanly on abort', async () => {
-    const { io, out, err } = fakeIO();
+    const { io, out, err, outUntil } = fakeIO();
     const stop = new AbortController();
     const running = run({ args: [], opts: { host: '127.0.0.1', port: 0, json: true }, command: new Command() }, context(io, stop.signal));
-    await waitFor(() => out().includes('\n'));
+    await outUntil((text) => text.includes('\n'));
     const ready = JSON.parse(out().split('\n')[0]!);
     expect(Object.keys(ready)).toEqual(['baseUrl', 'deliveryUrl']);
     const res = await fetch(`${ready.baseUrl}/api/v2/demo/va`, { headers: { apikey: 'demo-key' } });
@@ -59,10 +66,10 @@ describe('ahs emulator start', () => {
   });
 
   it('without --json prints the URLs, the demo key and user', async () => {
-    const { io, out } = fakeIO();
+    const { io, out, outUntil } = fakeIO();
     const stop = new AbortController();
     const running = run({ args: [], opts: { host: '127.0.0.1', port: 0 }, command: new Command() }, context(io, stop.signal));
-    await waitFor(() => out().includes('Ctrl-C'));
+    await outUntil((text) => text.includes('Ctrl-C'));
     expect(out()).toMatch(/http:\/\/127\.0\.0\.1:\d+/);
     expect(out()).toContain('demo-key');
     expect(out()).toContain('owner@demo.test');

@@ -84,32 +84,19 @@ describe('persistence', () => {
   });
 
   it('close waits for in-flight requests', async () => {
-    const { emu, client } = await withEmulator({ config: slowDemo() });
+    const { emu, client } = await withEmulator();
     await client.createAsset('slow');
     await client.uploadVersion('slow', 'ios', 'x');
+    const hold = emu.holdDeployments();
     const pending = client.deploy('slow', 'IOS1', 'ios', { envId: 'dev', intent: 'LIVE', createdBy: DEMO_USER });
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    await emu.close();
+    await hold.held();
+    const closing = emu.close();
+    hold();
+    await closing;
     expect((await pending).status).toBe(201);
   });
 });
 
 function isMissing(res: { status: number }): boolean {
   return res.status === 404;
-}
-
-function slowDemo() {
-  return {
-    deployDelayMs: 300,
-    domains: [
-      {
-        domainId: 'demo',
-        users: [{ email: DEMO_USER, role: 'owner', active: true }],
-        apiKeys: [{ key: DEMO_API_KEY }],
-        environments: ['dev'],
-        targetPlatforms: ['ios'],
-        assetTypes: [{ code: '1001', active: true }],
-      },
-    ],
-  };
 }

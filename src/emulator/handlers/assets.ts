@@ -3,11 +3,11 @@
 import { decideAssetCreate, decideAssetDelete } from '../../rules/index.js';
 import { assetCreateBody, assetUpdateBody, deleteBody } from '../../rules/schemas.js';
 import type { RequestContext } from '../context.js';
-import { paginate, readJson, sendEmpty, sendJson, type Router } from '../http.js';
+import { paginate, readJson, sendEmpty, type Router } from '../http.js';
 import { fail } from '../problem.js';
 import { queryParamInvalid, unknownAssetType } from '../../rules/rejections.js';
 import type { AssetRecord } from '../state.js';
-import { activeAssetType, check, findAsset, now, requireActingUser } from './common.js';
+import { activeAssetType, check, findAsset, now, reply, requireActingUser } from './common.js';
 import { assetUrlEntries } from './versions.js';
 
 /** The asset object of responses: no `description` (spec), no internal fields. */
@@ -73,12 +73,12 @@ export function registerAssets(router: Router<RequestContext>): void {
     if (body.description !== undefined) asset.description = body.description;
     ctx.data.assets[asset.assetId] = asset;
     await ctx.emu.store.commit();
-    sendJson(ctx.res, 201, assetView(asset));
+    reply(ctx, 201, assetView(asset));
   });
 
   router.add('GET', '/va', async (ctx) => {
     const all = Object.values(ctx.data.assets).map(assetView);
-    sendJson(ctx.res, 200, paginate(all, ctx.query));
+    reply(ctx, 200, paginate(all, ctx));
   });
 
   // Search: plain-text match on assetId, assetName and description (emulator.md).
@@ -91,12 +91,12 @@ export function registerAssets(router: Router<RequestContext>): void {
         asset.assetName.toLowerCase().includes(text) ||
         (asset.description ?? '').toLowerCase().includes(text),
     );
-    const page = paginate(matches, ctx.query, 'page');
-    sendJson(ctx.res, 200, { results: { pageSize: page.pageSize, total: page.totalResults, hits: page.results.map((asset) => searchHit(ctx, asset)) } });
+    const page = paginate(matches, ctx, 'page');
+    reply(ctx, 200, { results: { pageSize: page.pageSize, total: page.totalResults, hits: page.results.map((asset) => searchHit(ctx, asset)) } });
   });
 
   router.add('GET', '/va/:assetId', async (ctx, { assetId }) => {
-    sendJson(ctx.res, 200, assetView(findAsset(ctx, assetId!)));
+    reply(ctx, 200, assetView(findAsset(ctx, assetId!)));
   });
 
   router.add('PUT', '/va/:assetId', async (ctx, { assetId }) => {
@@ -115,7 +115,7 @@ export function registerAssets(router: Router<RequestContext>): void {
     asset.updatedBy = body.updatedBy;
     asset.updatedAt = now();
     await ctx.emu.store.commit();
-    sendJson(ctx.res, 200, assetView(asset));
+    reply(ctx, 200, assetView(asset));
   });
 
   router.add('DELETE', '/va/:assetId', async (ctx, { assetId }) => {
@@ -141,7 +141,7 @@ export function registerAssets(router: Router<RequestContext>): void {
       // Without `state`, OFFLINE records are left out; with it, an exact match (emulator.md).
       accept: (recordState) => (state === undefined ? recordState !== 'OFFLINE' : recordState === state),
     });
-    sendJson(ctx.res, 200, paginate(entries, ctx.query));
+    reply(ctx, 200, paginate(entries, ctx));
   });
 
   router.add('GET', '/va/:assetId/version-count', async (ctx, { assetId }) => {
@@ -150,6 +150,6 @@ export function registerAssets(router: Router<RequestContext>): void {
     if (active !== null && active !== 'true' && active !== 'false') fail(queryParamInvalid('active', active, 'true or false'));
     const versions = Object.values(ctx.data.versions[asset.assetId] ?? {});
     const counts = versions.filter((version) => active === null || version.active === (active === 'true')).length;
-    sendJson(ctx.res, 200, { counts });
+    reply(ctx, 200, { counts });
   });
 }

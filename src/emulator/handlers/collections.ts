@@ -19,11 +19,11 @@ import {
 } from '../../rules/index.js';
 import { collectionCreateBody, collectionDeployBody, collectionUndeployRequestBody, collectionUpdateBody, deleteBody, reconcileBody, restoreBody } from '../../rules/schemas.js';
 import type { RequestContext } from '../context.js';
-import { paginate, readJson, sendJson, type Router } from '../http.js';
+import { paginate, readJson, type Router } from '../http.js';
 import { fail, failWith } from '../problem.js';
 import { unknownAllowedAssetTypes, unknownCollectionPlatform } from '../../rules/rejections.js';
 import type { CollectionRecord } from '../state.js';
-import { check, deploymentDelay, knownAssetType, now, requireActingUser, requireAnyActingUser, requireEnvironment, requireKeyScope } from './common.js';
+import { check, deploymentDelay, knownAssetType, now, reply, requireActingUser, requireAnyActingUser, requireEnvironment, requireKeyScope } from './common.js';
 
 export function collectionSnapshot(ctx: RequestContext, collectionId: string): CollectionSnapshot | undefined {
   const collection = ctx.data.collections[collectionId];
@@ -38,7 +38,7 @@ export function collectionSnapshot(ctx: RequestContext, collectionId: string): C
     itemCount: collection.assetItems.length,
     maxAssets: collection.maxAssets,
     deployments,
-    deploying: ctx.domain.environments.filter((envId) => ctx.emu.midDeployment.has(collectionKey(ctx.domainId, collectionId, envId))),
+    deploying: ctx.domain.environments.filter((envId) => ctx.emu.deployments.isRunning(collectionKey(ctx.domainId, collectionId, envId))),
   };
 }
 
@@ -122,17 +122,17 @@ export function registerCollections(router: Router<RequestContext>): void {
     if (body.anchorAsset !== undefined) collection.anchorAsset = body.anchorAsset;
     ctx.data.collections[collection.collectionId] = collection;
     await ctx.emu.store.commit();
-    sendJson(ctx.res, decision.status, collectionView(collection));
+    reply(ctx, decision.status, collectionView(collection));
   });
 
   router.add('GET', '/vc', async (ctx) => {
-    sendJson(ctx.res, 200, paginate(Object.values(ctx.data.collections).map(collectionView), ctx.query));
+    reply(ctx, 200, paginate(Object.values(ctx.data.collections).map(collectionView), ctx));
   });
 
   router.add('GET', '/vc/:collectionId', async (ctx, { collectionId }) => {
     const decision = decideCollectionGet(collectionId!, collectionSnapshot(ctx, collectionId!));
     if (!decision.ok) fail(decision);
-    sendJson(ctx.res, 200, collectionView(ctx.data.collections[collectionId!]!));
+    reply(ctx, 200, collectionView(ctx.data.collections[collectionId!]!));
   });
 
   router.add('PATCH', '/vc/:collectionId', async (ctx, { collectionId }) => {
@@ -163,7 +163,7 @@ export function registerCollections(router: Router<RequestContext>): void {
     collection.updatedBy = body.updatedBy ?? collection.updatedBy;
     collection.updatedAt = now();
     await ctx.emu.store.commit();
-    sendJson(ctx.res, 200, collectionView(collection));
+    reply(ctx, 200, collectionView(collection));
   });
 
   router.add('DELETE', '/vc/:collectionId', async (ctx, { collectionId }) => {
@@ -180,7 +180,7 @@ export function registerCollections(router: Router<RequestContext>): void {
     collection.deletedBy = body.deletedBy;
     collection.updatedAt = at;
     await ctx.emu.store.commit();
-    sendJson(ctx.res, decision.status, { message: decision.message });
+    reply(ctx, decision.status, { message: decision.message });
   });
 
   router.add('POST', '/vc/:collectionId/restore', async (ctx, { collectionId }) => {
@@ -197,7 +197,7 @@ export function registerCollections(router: Router<RequestContext>): void {
     collection.updatedBy = body.createdBy;
     collection.updatedAt = now();
     await ctx.emu.store.commit();
-    sendJson(ctx.res, decision.status, { message: decision.message });
+    reply(ctx, decision.status, { message: decision.message });
   });
 
   router.add('POST', '/vc/:collectionId/purge', async (ctx, { collectionId }) => {
@@ -234,7 +234,7 @@ export function registerCollections(router: Router<RequestContext>): void {
     delete ctx.data.collections[collectionId!];
     await ctx.emu.store.commit();
     for (const blobId of blobs) await ctx.emu.store.removeBlob(blobId);
-    sendJson(ctx.res, decision.status, { message: decision.message });
+    reply(ctx, decision.status, { message: decision.message });
   });
 
   // --- deployments -----------------------------------------------------------
@@ -259,7 +259,7 @@ export function registerCollections(router: Router<RequestContext>): void {
         }
       }
       await ctx.emu.store.commit();
-      sendJson(ctx.res, decision.status, { message: decision.message });
+      reply(ctx, decision.status, { message: decision.message });
       return;
     }
     const snapshot = collectionSnapshot(ctx, cid);
@@ -296,8 +296,8 @@ export function registerCollections(router: Router<RequestContext>): void {
     }
     if (decision.next === 'LIVE') ctx.data.collections[cid]!.everDeployed = true;
     await ctx.emu.store.commit();
-    if (decision.next === 'LIVE') sendJson(ctx.res, decision.status, { downloadUrl: collectionDownloadUrl(ctx, cid, envId) });
-    else sendJson(ctx.res, decision.status, { message: decision.message });
+    if (decision.next === 'LIVE') reply(ctx, decision.status, { downloadUrl: collectionDownloadUrl(ctx, cid, envId) });
+    else reply(ctx, decision.status, { message: decision.message });
   });
 
   router.add('GET', '/vc/:collectionId/deployments', async (ctx, { collectionId }) => {
@@ -311,13 +311,13 @@ export function registerCollections(router: Router<RequestContext>): void {
       const ids = [...collection!.assetItems];
       return { envId, live: state === 'LIVE' ? ids : [], offline: state === 'OFFLINE' ? ids : [], undeployed: state === undefined ? ids : [] };
     });
-    sendJson(ctx.res, 200, { collectionId: cid, collectionName: collection!.collectionName, items });
+    reply(ctx, 200, { collectionId: cid, collectionName: collection!.collectionName, items });
   });
 
   router.add('GET', '/vc/:collectionId/deployments/:envId', async (ctx, { collectionId, envId }) => {
     const decision = decideDeployedUrl(collectionId!, collectionSnapshot(ctx, collectionId!), envId!);
     if (!decision.ok) fail(decision);
-    sendJson(ctx.res, 200, { downloadUrl: collectionDownloadUrl(ctx, collectionId!, envId!) });
+    reply(ctx, 200, { downloadUrl: collectionDownloadUrl(ctx, collectionId!, envId!) });
   });
 
   router.add('DELETE', '/vc/:collectionId/deployments/:envId', async (ctx, { collectionId, envId }) => {
@@ -335,6 +335,6 @@ export function registerCollections(router: Router<RequestContext>): void {
       for (const env of effect.envIds) delete ctx.data.collectionDeployments[cid]?.[env];
     }
     await ctx.emu.store.commit();
-    sendJson(ctx.res, decision.status, { message: decision.message });
+    reply(ctx, decision.status, { message: decision.message });
   });
 }

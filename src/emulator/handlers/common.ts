@@ -4,7 +4,10 @@ import { extname } from 'node:path';
 import type { z } from 'zod';
 import { canAct, decideActingUser, decideFileType, decideKeyScope, decidePlanLimits } from '../../rules/index.js';
 import { fieldLabel, validate } from '../../rules/schemas.js';
-import type { RequestContext } from '../context.js';
+import type { ServerResponse } from 'node:http';
+import type { Emulator, RequestContext } from '../context.js';
+import { sendJson } from '../http.js';
+import { withExtraFields } from '../variation.js';
 import type { AssetTypeFixture } from '../fixture.js';
 import { isMultipart, parseMultipart, type MultipartBody, type UploadedFile } from '../multipart.js';
 import { fail } from '../problem.js';
@@ -127,18 +130,15 @@ export async function withUpload<T>(ctx: RequestContext, body: MultipartBody, wo
 }
 
 /**
- * Holds `key` mid-deployment for the fixture's deployDelayMs (another deploy
- * to it meanwhile gets the rules' 500), then returns true; false when there
- * is no delay, so the caller's first decision stands.
+ * Keeps `key` mid-deployment for the fixture's deployDelayMs or while a test
+ * holds deployments (another deploy to it meanwhile gets the rules' 500);
+ * true when it waited, so the caller decides again on the fresh state.
  */
-export async function deploymentDelay(ctx: RequestContext, key: string): Promise<boolean> {
-  const delay = ctx.emu.fixture.deployDelayMs;
-  if (delay <= 0) return false;
-  ctx.emu.midDeployment.add(key);
-  try {
-    await new Promise((resolve) => setTimeout(resolve, delay));
-  } finally {
-    ctx.emu.midDeployment.delete(key);
-  }
-  return true;
+export function deploymentDelay(ctx: RequestContext, key: string): Promise<boolean> {
+  return ctx.emu.deployments.pass(key);
+}
+
+/** A JSON answer, with the extra fields of the variation when it is on. */
+export function reply(ctx: { res: ServerResponse; emu: Emulator }, status: number, body: unknown): void {
+  sendJson(ctx.res, status, withExtraFields(ctx.emu.variation, body));
 }

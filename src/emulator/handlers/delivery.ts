@@ -6,7 +6,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import type { Emulator } from '../context.js';
 import type { DomainFixture } from '../fixture.js';
-import { sendJson, type Router } from '../http.js';
+import type { Router } from '../http.js';
+import { reply } from './common.js';
 import { fail } from '../problem.js';
 import { collectionNotLiveAt, deliveryDomainNotFound, deliveryKeyInvalid, itemNotInCollection, noDefaultVersion, securedContentNeedsKey, storedFileMissing, versionNotDeployedAt } from '../../rules/rejections.js';
 import type { CollectionRecord, DomainState, ItemRecord, VersionRecord } from '../state.js';
@@ -83,7 +84,7 @@ export function registerDelivery(router: Router<DeliveryContext>): void {
       ];
     });
     const anchor = entries.find((entry) => entry.assetItemId === collection.anchorAsset) ?? entries[0] ?? null;
-    sendJson(ctx.res, 200, {
+    reply(ctx, 200, {
       downloadUrl: collectionDeliveryPath(domainId!, collection.collectionId, envId!),
       anchorAsset: anchor,
       assetItemUrls: entries,

@@ -2,11 +2,11 @@
 import { decideCollectionGet, decideItemAdd, decideItemRemove, OTHER_ASSET_TYPE } from '../../rules/index.js';
 import { deleteBody, itemUploadFields } from '../../rules/schemas.js';
 import type { RequestContext } from '../context.js';
-import { paginate, readJson, sendJson, type Router } from '../http.js';
+import { paginate, readJson, type Router } from '../http.js';
 import { fail } from '../problem.js';
 import { itemNotInCollection, queryParamInvalid } from '../../rules/rejections.js';
 import type { ItemRecord } from '../state.js';
-import { check, checkFile, checkPlan, mimeTypeOf, now, receiveUpload, requireActingUser, withUpload } from './common.js';
+import { check, checkFile, checkPlan, mimeTypeOf, now, receiveUpload, reply, requireActingUser, withUpload } from './common.js';
 import { collectionSnapshot } from './collections.js';
 
 export function itemView(item: ItemRecord) {
@@ -93,7 +93,7 @@ export function registerItems(router: Router<RequestContext>): void {
       }
     });
     await ctx.emu.store.commit();
-    sendJson(ctx.res, 201, itemView(item));
+    reply(ctx, 201, itemView(item));
   });
 
   router.add('GET', '/vc/:collectionId/items', async (ctx, { collectionId }) => {
@@ -108,14 +108,14 @@ export function registerItems(router: Router<RequestContext>): void {
         return (from === undefined || created >= from) && (to === undefined || created <= to);
       })
       .map(itemView);
-    sendJson(ctx.res, 200, paginate(items, ctx.query));
+    reply(ctx, 200, paginate(items, ctx));
   });
 
   router.add('GET', '/vc/:collectionId/items/:itemId', async (ctx, { collectionId, itemId }) => {
     const collection = requireCollection(ctx, collectionId!);
     const item = ctx.data.items[itemId!];
     if (!item || !collection.assetItems.includes(item.assetItemId)) fail(itemNotInCollection(itemId!, collectionId!));
-    sendJson(ctx.res, 200, itemView(item));
+    reply(ctx, 200, itemView(item));
   });
 
   router.add('DELETE', '/vc/:collectionId/items/:itemId', async (ctx, { collectionId, itemId }) => {
@@ -153,6 +153,6 @@ export function registerItems(router: Router<RequestContext>): void {
     }
     await ctx.emu.store.commit();
     if (blob) await ctx.emu.store.removeBlob(blob);
-    sendJson(ctx.res, decision.status, { message: decision.message });
+    reply(ctx, decision.status, { message: decision.message });
   });
 }

@@ -3,7 +3,6 @@
 // data and applies the decision.
 import {
   applyAssetUndeploy,
-  formatSize,
   applyVersionDeploy,
   decideAssetUndeploy,
   decideVersionDelete,
@@ -15,7 +14,8 @@ import {
 } from '../../rules/index.js';
 import { deployRequestBody, undeployBody, versionUploadFields } from '../../rules/schemas.js';
 import type { RequestContext } from '../context.js';
-import { drain, paginate, readJson, sendEmpty, sendJson, type Router } from '../http.js';
+import { sizeString } from '../variation.js';
+import { drain, paginate, readJson, sendEmpty, type Router } from '../http.js';
 import { fail, Problem } from '../problem.js';
 import { undeployFailed, undeployPlatformsMissing, versionNotFound, versionNotFoundForPlatform } from '../../rules/rejections.js';
 import type { AssetRecord, ChannelRecord, DeploymentRecord, VersionRecord } from '../state.js';
@@ -34,10 +34,11 @@ import {
   requirePlatform,
   withUpload,
   deploymentDelay,
+  reply,
 } from './common.js';
 
-export function versionView(asset: AssetRecord, version: VersionRecord) {
-  return {
+export function versionView(ctx: RequestContext, asset: AssetRecord, version: VersionRecord) {
+  const view = {
     versionId: version.versionId,
     version: version.version,
     versionName: version.versionName,
@@ -45,7 +46,7 @@ export function versionView(asset: AssetRecord, version: VersionRecord) {
     assetType: asset.assetType,
     secured: asset.secured,
     size: version.size,
-    fileName: version.fileName,
+    fileName: version.fileName as string | undefined,
     uploadStatus: 'Committed' as const,
     createdBy: version.createdBy,
     updatedBy: version.updatedBy,
@@ -53,6 +54,9 @@ export function versionView(asset: AssetRecord, version: VersionRecord) {
     createdAt: version.createdAt,
     updatedAt: version.updatedAt,
   };
+  // The spec: older versions lack fileName; a variation answers like that.
+  if (!ctx.emu.variation.versionFileName) delete view.fileName;
+  return view;
 }
 
 function deploymentView(asset: AssetRecord, version: VersionRecord, envId: string, record: DeploymentRecord) {
@@ -164,7 +168,7 @@ export function registerVersions(router: Router<RequestContext>): void {
         // Synchronous from here: the sequence and the storage total cannot race.
         const current = findActiveAsset(ctx, assetId!);
         checkPlan(ctx, uploaded);
-        const { versionId, version } = nextVersionId(platform, current.sequences[platform] ?? 0);
+        const { versionId, version } = nextVersionId(platform, current.sequences[platform] ?? ctx.emu.variation.versionSequenceStart - 1);
         current.sequences[platform] = version;
         const at = now();
         const record: VersionRecord = {
@@ -172,7 +176,7 @@ export function registerVersions(router: Router<RequestContext>): void {
           version,
           versionName: fields.versionName,
           targetPlatform: platform,
-          size: formatSize(uploaded.size),
+          size: sizeString(ctx.emu.variation, uploaded.size),
           sizeBytes: uploaded.size,
           fileName: uploaded.fileName,
           mimetype: mimeTypeOf(uploaded),
@@ -191,18 +195,18 @@ export function registerVersions(router: Router<RequestContext>): void {
       }
     });
     await ctx.emu.store.commit();
-    sendJson(ctx.res, 201, versionView(created.asset, created.record));
+    reply(ctx, 201, versionView(ctx, created.asset, created.record));
   });
 
   router.add('GET', '/va/:assetId/versions', async (ctx, { assetId }) => {
     const asset = findActiveAsset(ctx, assetId!);
-    const all = Object.values(ctx.data.versions[asset.assetId] ?? {}).map((version) => versionView(asset, version));
-    sendJson(ctx.res, 200, paginate(all, ctx.query));
+    const all = Object.values(ctx.data.versions[asset.assetId] ?? {}).map((version) => versionView(ctx, asset, version));
+    reply(ctx, 200, paginate(all, ctx));
   });
 
   router.add('GET', '/va/:assetId/versions/:versionId', async (ctx, { assetId, versionId }) => {
     const asset = findActiveAsset(ctx, assetId!);
-    sendJson(ctx.res, 200, versionView(asset, findVersion(ctx, asset, versionId!)));
+    reply(ctx, 200, versionView(ctx, asset, findVersion(ctx, asset, versionId!)));
   });
 
   router.add('DELETE', '/va/:assetId/versions/:versionId', async (ctx, { assetId, versionId }) => {
@@ -230,7 +234,7 @@ export function registerVersions(router: Router<RequestContext>): void {
     const envId = ctx.query.get('envId') || undefined;
     if (envId !== undefined) requireEnvironment(ctx, envId);
     const entries = assetUrlEntries(ctx, asset, { versionId: version.versionId, platform: version.targetPlatform, ...(envId ? { envId } : {}), accept: () => true });
-    sendJson(ctx.res, 200, paginate(entries, ctx.query));
+    reply(ctx, 200, paginate(entries, ctx));
   });
 
   router.add('POST', '/va/:assetId/versions/:versionId/deploy', async (ctx, { assetId, versionId }) => {
@@ -253,7 +257,7 @@ export function registerVersions(router: Router<RequestContext>): void {
       ...(body.currentAssetIntent !== undefined ? { currentAssetIntent: body.currentAssetIntent } : {}),
     };
     const key = channelKey(ctx.domainId, asset.assetId, platform, envId);
-    const decide = () => decideVersionDeploy(snapshotOf(getChannel(ctx, asset.assetId, platform, envId, false), ctx.emu.midDeployment.has(key)), request);
+    const decide = () => decideVersionDeploy(snapshotOf(getChannel(ctx, asset.assetId, platform, envId, false), ctx.emu.deployments.isRunning(key)), request);
     let decision = decide();
     if (!decision.ok) fail(decision);
     requireActingUser(ctx, body.createdBy, 'createdBy');
@@ -267,7 +271,7 @@ export function registerVersions(router: Router<RequestContext>): void {
     }
     const record = applyDeploy(ctx, asset.assetId, platform, envId, version.versionId, decision, body.createdBy, body.updatedBy);
     await ctx.emu.store.commit();
-    sendJson(ctx.res, decision.status, { assetVersion: deploymentView(asset, version, envId, record), message: decision.message ?? 'Deployment has been completed.' });
+    reply(ctx, decision.status, { assetVersion: deploymentView(asset, version, envId, record), message: decision.message ?? 'Deployment has been completed.' });
   });
 
   router.add('POST', '/va/:assetId/undeploy', async (ctx, { assetId }) => {
@@ -282,6 +286,9 @@ export function registerVersions(router: Router<RequestContext>): void {
       for (const platform of platforms) requirePlatform(ctx, typeof platform === 'string' ? platform : String(platform), 'targetPlatforms');
       const body = check(undeployBody, raw);
       requireKeyScope(ctx, envId);
+      const busy = body.targetPlatforms.some((platform) => ctx.emu.deployments.isRunning(channelKey(ctx.domainId, asset.assetId, platform, envId)));
+      // A variation: another service may fail an undeploy that meets a running deployment, in plain text.
+      if (busy && ctx.emu.variation.undeployPlainText500) throw new Problem(undeployFailed('a deployment of this channel is still running'), true);
       const channels = ctx.data.channels[asset.assetId] ?? {};
       const records = body.targetPlatforms.flatMap((platform) =>
         Object.keys(channels[platform]?.[envId]?.records ?? {}).map((versionId) => ({ versionId, targetPlatform: platform })),
@@ -298,7 +305,7 @@ export function registerVersions(router: Router<RequestContext>): void {
         }
       }
       await ctx.emu.store.commit();
-      sendJson(ctx.res, decision.status, { message: decision.message ?? 'Asset Container undeployed successfully.', totalUndeployedVersions: decision.next.totalUndeployedVersions });
+      reply(ctx, decision.status, { message: decision.message ?? 'Asset Container undeployed successfully.', totalUndeployedVersions: decision.next.totalUndeployedVersions });
     } catch (error) {
       if (error instanceof Problem) throw error;
       // The spec: undeploy's 500 may not be an error body of the usual shape.
