@@ -2,7 +2,7 @@
 // domain's data, and the emulator (store, fixture, URLs).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApiKeyFixture, DomainFixture, Fixture } from './fixture.js';
-import type { DomainState } from './state.js';
+import type { DomainState, Frozen } from './state.js';
 import type { Store } from './store.js';
 import type { Deployments } from './deployments.js';
 import type { Variation } from './variation.js';
@@ -29,6 +29,7 @@ export interface RequestContext {
   query: URLSearchParams;
   domainId: string;
   domain: DomainFixture;
-  data: DomainState;
+  /** The domain's data, read only: change it through `emu.store`. */
+  data: Frozen<DomainState>;
   key: ApiKeyFixture;
 }

@@ -12,7 +12,6 @@ import { registerVersions } from './handlers/versions.js';
 import { Router, sendJson, sendText } from './http.js';
 import { fail, Problem } from './problem.js';
 import { apiKeyInvalid, apiKeyMissing, apiKeyOfAnotherDomain, methodNotAllowed, noEndpoint, unexpected } from '../rules/rejections.js';
-import { emptyDomainState } from './state.js';
 import { errorBody } from '../rules/index.js';
 import { titleOf } from './variation.js';
 
@@ -123,7 +122,7 @@ function authenticate(emu: Emulator, req: IncomingMessage, res: ServerResponse, 
     const key = domain.apiKeys.find((candidate) => candidate.key === presented);
     if (!key) continue;
     if (domain.domainId !== domainId) fail(apiKeyOfAnotherDomain(domainId));
-    const data = (emu.store.state.domains[domainId] ??= emptyDomainState());
+    const data = emu.store.domain(domainId);
     return { emu, req, res, url, query: url.searchParams, domainId, domain, data, key };
   }
   fail(apiKeyInvalid());

@@ -49,7 +49,7 @@ export interface CollectionSnapshot {
 
 export interface ItemParents {
   assetItemId: string;
-  parentCollections: string[];
+  parentCollections: readonly string[];
 }
 
 export type Lifecycle = 'exists' | 'deleted' | 'removed';
@@ -168,7 +168,7 @@ export const ITEM_REMOVED = 'Asset Item removed successfully';
 export function decideItemAdd(
   collectionId: string,
   collection: CollectionSnapshot | undefined,
-  item: { assetType?: string; allowedAssetTypes: string[] },
+  item: { assetType?: string; allowedAssetTypes: readonly string[] },
 ): Decision<{ itemCount: number }> {
   if (!collection || collection.deleted) return unavailable(collectionId, collection);
   if (!collection.editable) return collectionNotEditable(collectionId, 'add');

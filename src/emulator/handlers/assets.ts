@@ -1,17 +1,18 @@
 // Virtual assets: create, get, list, search, update, delete, asset-urls,
 // version-count (spec, Endpoints > Virtual assets).
-import { decideAssetCreate, decideAssetDelete } from '../../rules/index.js';
+import { ASSET_DEFAULTS, decideAssetCreate, decideAssetDelete } from '../../rules/index.js';
 import { assetCreateBody, assetUpdateBody, deleteBody } from '../../rules/schemas.js';
 import type { RequestContext } from '../context.js';
 import { paginate, readJson, sendEmpty, type Router } from '../http.js';
 import { fail } from '../problem.js';
 import { queryParamInvalid, unknownAssetType } from '../../rules/rejections.js';
-import type { AssetRecord } from '../state.js';
+import type { AssetChanges } from '../operations.js';
+import type { AssetRecord, Frozen } from '../state.js';
 import { activeAssetType, check, findAsset, now, reply, requireActingUser } from './common.js';
 import { assetUrlEntries } from './versions.js';
 
 /** The asset object of responses: no `description` (spec), no internal fields. */
-export function assetView(asset: AssetRecord) {
+export function assetView(asset: Frozen<AssetRecord>) {
   return {
     assetId: asset.assetId,
     assetName: asset.assetName,
@@ -27,7 +28,7 @@ export function assetView(asset: AssetRecord) {
   };
 }
 
-function searchHit(ctx: RequestContext, asset: AssetRecord) {
+function searchHit(ctx: RequestContext, asset: Frozen<AssetRecord>) {
   return {
     _id: asset.assetId,
     _score: null,
@@ -60,9 +61,9 @@ export function registerAssets(router: Router<RequestContext>): void {
       assetId: body.assetId,
       assetName: body.assetName,
       assetType: body.assetType,
-      secured: body.secured ?? true,
-      localCacheControl: body.localCacheControl ?? false,
-      localCacheMaxAge: body.localCacheMaxAge ?? 30,
+      secured: body.secured ?? ASSET_DEFAULTS.secured,
+      localCacheControl: body.localCacheControl ?? ASSET_DEFAULTS.localCacheControl,
+      localCacheMaxAge: body.localCacheMaxAge ?? ASSET_DEFAULTS.localCacheMaxAge,
       createdBy: body.createdBy,
       updatedBy: body.updatedBy ?? body.createdBy,
       active: true,
@@ -71,8 +72,7 @@ export function registerAssets(router: Router<RequestContext>): void {
       sequences: {},
     };
     if (body.description !== undefined) asset.description = body.description;
-    ctx.data.assets[asset.assetId] = asset;
-    await ctx.emu.store.commit();
+    await ctx.emu.store.createAsset(ctx.domainId, asset);
     reply(ctx, 201, assetView(asset));
   });
 
@@ -107,14 +107,13 @@ export function registerAssets(router: Router<RequestContext>): void {
       fail(unknownAssetType(body.assetType, ctx.domainId));
     }
     // assetType is required but cannot actually change (spec): the stored one stays.
-    if (body.assetName !== undefined) asset.assetName = body.assetName;
-    if (body.description !== undefined) asset.description = body.description;
-    if (body.localCacheControl !== undefined) asset.localCacheControl = body.localCacheControl;
-    if (body.localCacheMaxAge !== undefined) asset.localCacheMaxAge = body.localCacheMaxAge;
-    if (body.active !== undefined) asset.active = body.active;
-    asset.updatedBy = body.updatedBy;
-    asset.updatedAt = now();
-    await ctx.emu.store.commit();
+    const changes: AssetChanges = { updatedBy: body.updatedBy, updatedAt: now() };
+    if (body.assetName !== undefined) changes.assetName = body.assetName;
+    if (body.description !== undefined) changes.description = body.description;
+    if (body.localCacheControl !== undefined) changes.localCacheControl = body.localCacheControl;
+    if (body.localCacheMaxAge !== undefined) changes.localCacheMaxAge = body.localCacheMaxAge;
+    if (body.active !== undefined) changes.active = body.active;
+    await ctx.emu.store.updateAsset(ctx.domainId, asset.assetId, changes);
     reply(ctx, 200, assetView(asset));
   });
 
@@ -125,10 +124,7 @@ export function registerAssets(router: Router<RequestContext>): void {
     const versionCount = Object.keys(ctx.data.versions[asset.assetId] ?? {}).length;
     const decision = decideAssetDelete(asset.assetId, versionCount);
     if (!decision.ok) fail(decision);
-    delete ctx.data.assets[asset.assetId];
-    delete ctx.data.versions[asset.assetId];
-    delete ctx.data.channels[asset.assetId];
-    await ctx.emu.store.commit();
+    await ctx.emu.store.deleteAsset(ctx.domainId, asset.assetId);
     sendEmpty(ctx.res, 204);
   });
 

@@ -13,6 +13,7 @@ import {
   decideCollectionUpdate,
   decideDeployedUrl,
   decideDeploymentStatus,
+  COLLECTION_DEFAULTS,
   decideAnchor,
   resolveCollectionDeployEnv,
   type CollectionSnapshot,
@@ -22,7 +23,8 @@ import type { RequestContext } from '../context.js';
 import { paginate, readJson, type Router } from '../http.js';
 import { fail, failWith } from '../problem.js';
 import { unknownAllowedAssetTypes, unknownCollectionPlatform } from '../../rules/rejections.js';
-import type { CollectionRecord } from '../state.js';
+import type { CollectionChanges } from '../operations.js';
+import type { CollectionRecord, Frozen } from '../state.js';
 import { check, deploymentDelay, knownAssetType, now, reply, requireActingUser, requireAnyActingUser, requireEnvironment, requireKeyScope } from './common.js';
 
 export function collectionSnapshot(ctx: RequestContext, collectionId: string): CollectionSnapshot | undefined {
@@ -43,7 +45,7 @@ export function collectionSnapshot(ctx: RequestContext, collectionId: string): C
 }
 
 /** The collection object of responses: every field the spec returns, `null` when unset; never `secured` (spec). */
-export function collectionView(collection: CollectionRecord) {
+export function collectionView(collection: Frozen<CollectionRecord>) {
   return {
     collectionId: collection.collectionId,
     domainId: collection.domainId,
@@ -80,7 +82,6 @@ function collectionKey(domainId: string, collectionId: string, envId: string): s
   return JSON.stringify(['collection', domainId, collectionId, envId]);
 }
 
-
 export function registerCollections(router: Router<RequestContext>): void {
   router.add('POST', '/vc', async (ctx) => {
     const body = check(collectionCreateBody(ctx.emu.fixture.maxAssetsCeiling), await readJson(ctx.req));
@@ -90,7 +91,7 @@ export function registerCollections(router: Router<RequestContext>): void {
     if (unknownTypes.length > 0) {
       fail(unknownAllowedAssetTypes(unknownTypes, ctx.domainId, ctx.domain.assetTypes.map((type) => type.code)));
     }
-    const targetPlatform = body.targetPlatform ?? 'generic';
+    const targetPlatform = body.targetPlatform ?? COLLECTION_DEFAULTS.targetPlatform;
     if (!ctx.domain.targetPlatforms.includes(targetPlatform)) {
       fail(unknownCollectionPlatform(targetPlatform, ctx.domainId, ctx.domain.targetPlatforms));
     }
@@ -103,25 +104,24 @@ export function registerCollections(router: Router<RequestContext>): void {
       collectionName: body.collectionName,
       allowedAssetTypes: [...new Set(body.allowedAssetTypes)],
       maxAssets: body.maxAssets ?? ctx.emu.fixture.maxAssetsCeiling,
-      editable: body.editable ?? true,
-      deployable: body.deployable ?? true,
+      editable: body.editable ?? COLLECTION_DEFAULTS.editable,
+      deployable: body.deployable ?? COLLECTION_DEFAULTS.deployable,
       assetItems: [],
       targetPlatform,
-      secured: body.secured ?? true,
+      secured: body.secured ?? COLLECTION_DEFAULTS.secured,
       createdBy: body.createdBy,
       updatedBy: body.updatedBy ?? body.createdBy,
       deleted: false,
       deletedAt: null,
       everDeployed: false,
-      localCacheControl: body.localCacheControl ?? false,
-      localCacheMaxAge: body.localCacheMaxAge ?? 30,
+      localCacheControl: body.localCacheControl ?? COLLECTION_DEFAULTS.localCacheControl,
+      localCacheMaxAge: body.localCacheMaxAge ?? COLLECTION_DEFAULTS.localCacheMaxAge,
       createdAt: at,
       updatedAt: at,
     };
     if (body.description !== undefined) collection.description = body.description;
     if (body.anchorAsset !== undefined) collection.anchorAsset = body.anchorAsset;
-    ctx.data.collections[collection.collectionId] = collection;
-    await ctx.emu.store.commit();
+    await ctx.emu.store.createCollection(ctx.domainId, collection);
     reply(ctx, decision.status, collectionView(collection));
   });
 
@@ -149,20 +149,12 @@ export function registerCollections(router: Router<RequestContext>): void {
     if (!again.ok) fail(again);
     const strayAnchor = decideAnchor(collectionId!, body.anchorAsset, collection.assetItems);
     if (strayAnchor) fail(strayAnchor);
-    if (body.collectionName !== undefined) collection.collectionName = body.collectionName;
-    if (body.description !== undefined) collection.description = body.description;
-    if (body.maxAssets !== undefined) collection.maxAssets = body.maxAssets;
-    if (body.editable !== undefined) collection.editable = body.editable;
-    if (body.deployable !== undefined) collection.deployable = body.deployable;
-    if (body.anchorAsset !== undefined) {
-      if (body.anchorAsset === '') delete collection.anchorAsset;
-      else collection.anchorAsset = body.anchorAsset;
+    const changes: CollectionChanges = { updatedBy: body.updatedBy ?? collection.updatedBy, updatedAt: now() };
+    for (const field of ['collectionName', 'description', 'maxAssets', 'editable', 'deployable', 'localCacheControl', 'localCacheMaxAge'] as const) {
+      if (body[field] !== undefined) Object.assign(changes, { [field]: body[field] });
     }
-    if (body.localCacheControl !== undefined) collection.localCacheControl = body.localCacheControl;
-    if (body.localCacheMaxAge !== undefined) collection.localCacheMaxAge = body.localCacheMaxAge;
-    collection.updatedBy = body.updatedBy ?? collection.updatedBy;
-    collection.updatedAt = now();
-    await ctx.emu.store.commit();
+    if (body.anchorAsset !== undefined) changes.anchorAsset = body.anchorAsset === '' ? null : body.anchorAsset;
+    await ctx.emu.store.updateCollection(ctx.domainId, collection.collectionId, changes);
     reply(ctx, 200, collectionView(collection));
   });
 
@@ -173,13 +165,7 @@ export function registerCollections(router: Router<RequestContext>): void {
     requireActingUser(ctx, body.deletedBy, 'deletedBy');
     const decision = decideCollectionDelete(collectionId!, collectionSnapshot(ctx, collectionId!));
     if (!decision.ok) fail(decision);
-    const collection = ctx.data.collections[collectionId!]!;
-    const at = now();
-    collection.deleted = true;
-    collection.deletedAt = at;
-    collection.deletedBy = body.deletedBy;
-    collection.updatedAt = at;
-    await ctx.emu.store.commit();
+    await ctx.emu.store.deleteCollection(ctx.domainId, collectionId!, body.deletedBy, now());
     reply(ctx, decision.status, { message: decision.message });
   });
 
@@ -190,13 +176,7 @@ export function registerCollections(router: Router<RequestContext>): void {
     requireActingUser(ctx, body.createdBy, 'createdBy');
     const decision = decideCollectionRestore(collectionId!, collectionSnapshot(ctx, collectionId!));
     if (!decision.ok) fail(decision);
-    const collection = ctx.data.collections[collectionId!]!;
-    collection.deleted = false;
-    collection.deletedAt = null;
-    delete collection.deletedBy;
-    collection.updatedBy = body.createdBy;
-    collection.updatedAt = now();
-    await ctx.emu.store.commit();
+    await ctx.emu.store.restoreCollection(ctx.domainId, collectionId!, body.createdBy, now());
     reply(ctx, decision.status, { message: decision.message });
   });
 
@@ -212,28 +192,8 @@ export function registerCollections(router: Router<RequestContext>): void {
     });
     const decision = decideCollectionPurge(collectionId!, collectionSnapshot(ctx, collectionId!), parents);
     if (!decision.ok) fail(decision);
-    const blobs: string[] = [];
-    for (const effect of decision.effects) {
-      if (effect.kind === 'removeDeployments') {
-        const records = ctx.data.collectionDeployments[collectionId!];
-        for (const envId of effect.envIds) delete records?.[envId];
-      } else if (effect.kind === 'removeItems') {
-        for (const itemId of effect.itemIds) {
-          const item = ctx.data.items[itemId];
-          if (item) blobs.push(item.blobId);
-          delete ctx.data.items[itemId];
-        }
-      } else if (effect.kind === 'detachItems') {
-        for (const itemId of effect.itemIds) {
-          const item = ctx.data.items[itemId];
-          if (item) item.parentCollections = item.parentCollections.filter((parent) => parent !== collectionId);
-        }
-      }
-    }
-    delete ctx.data.collectionDeployments[collectionId!];
-    delete ctx.data.collections[collectionId!];
-    await ctx.emu.store.commit();
-    for (const blobId of blobs) await ctx.emu.store.removeBlob(blobId);
+    const itemsOf = (kind: 'removeItems' | 'detachItems') => decision.effects.flatMap((effect) => (effect.kind === kind ? effect.itemIds : []));
+    await ctx.emu.store.purgeCollection(ctx.domainId, collectionId!, itemsOf('removeItems'), itemsOf('detachItems'));
     reply(ctx, decision.status, { message: decision.message });
   });
 
@@ -247,18 +207,8 @@ export function registerCollections(router: Router<RequestContext>): void {
       const decision = decideCollectionReconcile(cid, collectionSnapshot(ctx, cid), body.createdBy);
       if (!decision.ok) fail(decision);
       requireActingUser(ctx, body.createdBy, 'createdBy');
-      const at = now();
-      for (const effect of decision.effects) {
-        if (effect.kind !== 'redeploy') continue;
-        for (const envId of effect.envIds) {
-          const record = ctx.data.collectionDeployments[cid]?.[envId];
-          if (record) {
-            record.updatedAt = at;
-            record.updatedBy = body.createdBy!;
-          }
-        }
-      }
-      await ctx.emu.store.commit();
+      const envIds = decision.effects.flatMap((effect) => (effect.kind === 'redeploy' ? effect.envIds : []));
+      await ctx.emu.store.reconcileCollection(ctx.domainId, cid, envIds, body.createdBy!, now());
       reply(ctx, decision.status, { message: decision.message });
       return;
     }
@@ -284,18 +234,12 @@ export function registerCollections(router: Router<RequestContext>): void {
       if (!decision.ok) fail(decision);
     }
     const at = now();
-    const records = (ctx.data.collectionDeployments[cid] ??= {});
     const actor = body.updatedBy ?? body.createdBy ?? '';
-    const existing = records[envId];
-    if (existing) {
-      existing.state = decision.next;
-      existing.updatedBy = actor;
-      existing.updatedAt = at;
-    } else {
-      records[envId] = { state: decision.next, createdBy: body.createdBy ?? actor, updatedBy: actor, createdAt: at, updatedAt: at };
-    }
-    if (decision.next === 'LIVE') ctx.data.collections[cid]!.everDeployed = true;
-    await ctx.emu.store.commit();
+    const existing = ctx.data.collectionDeployments[cid]?.[envId];
+    const record = existing
+      ? { ...existing, state: decision.next, updatedBy: actor, updatedAt: at }
+      : { state: decision.next, createdBy: body.createdBy ?? actor, updatedBy: actor, createdAt: at, updatedAt: at };
+    await ctx.emu.store.putCollectionDeployment(ctx.domainId, cid, envId, record);
     if (decision.next === 'LIVE') reply(ctx, decision.status, { downloadUrl: collectionDownloadUrl(ctx, cid, envId) });
     else reply(ctx, decision.status, { message: decision.message });
   });
@@ -330,11 +274,7 @@ export function registerCollections(router: Router<RequestContext>): void {
     const decision = decideCollectionUndeploy(cid, snapshot, envId!, body.updatedBy);
     if (!decision.ok) fail(decision);
     requireActingUser(ctx, body.updatedBy, 'updatedBy');
-    for (const effect of decision.effects) {
-      if (effect.kind !== 'removeDeployments') continue;
-      for (const env of effect.envIds) delete ctx.data.collectionDeployments[cid]?.[env];
-    }
-    await ctx.emu.store.commit();
+    await ctx.emu.store.removeCollectionDeployment(ctx.domainId, cid, envId!);
     reply(ctx, decision.status, { message: decision.message });
   });
 }

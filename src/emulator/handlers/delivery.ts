@@ -9,8 +9,9 @@ import type { DomainFixture } from '../fixture.js';
 import type { Router } from '../http.js';
 import { reply } from './common.js';
 import { fail } from '../problem.js';
+import { defaultOf, effectiveAnchor, emptyChannel } from '../../rules/index.js';
 import { collectionNotLiveAt, deliveryDomainNotFound, deliveryKeyInvalid, itemNotInCollection, noDefaultVersion, securedContentNeedsKey, storedFileMissing, versionNotDeployedAt } from '../../rules/rejections.js';
-import type { CollectionRecord, DomainState, ItemRecord, VersionRecord } from '../state.js';
+import type { CollectionRecord, DomainState, Frozen, ItemRecord, VersionRecord } from '../state.js';
 import { collectionDeliveryPath } from './collections.js';
 
 export interface DeliveryContext {
@@ -21,11 +22,10 @@ export interface DeliveryContext {
   query: URLSearchParams;
 }
 
-function domainOf(ctx: DeliveryContext, domainId: string): { domain: DomainFixture; data: DomainState } {
+function domainOf(ctx: DeliveryContext, domainId: string): { domain: DomainFixture; data: Frozen<DomainState> } {
   const domain = ctx.emu.fixture.domains.find((candidate) => candidate.domainId === domainId);
-  const data = ctx.emu.store.state.domains[domainId];
-  if (!domain || !data) fail(deliveryDomainNotFound(domainId));
-  return { domain, data };
+  if (!domain) fail(deliveryDomainNotFound(domainId));
+  return { domain, data: ctx.emu.store.domain(domainId) };
 }
 
 function requireKeyIfSecured(ctx: DeliveryContext, domain: DomainFixture, secured: boolean): void {
@@ -46,7 +46,7 @@ function liveCollection(ctx: DeliveryContext, domainId: string, collectionId: st
   return { domain, data, collection };
 }
 
-function itemPath(domainId: string, collection: CollectionRecord, envId: string, item: ItemRecord): string {
+function itemPath(domainId: string, collection: Frozen<CollectionRecord>, envId: string, item: Frozen<ItemRecord>): string {
   return `${collectionDeliveryPath(domainId, collection.collectionId, envId)}/items/${encodeURIComponent(item.assetItemId)}/${encodeURIComponent(item.fileName || 'file')}`;
 }
 
@@ -83,7 +83,8 @@ export function registerDelivery(router: Router<DeliveryContext>): void {
         },
       ];
     });
-    const anchor = entries.find((entry) => entry.assetItemId === collection.anchorAsset) ?? entries[0] ?? null;
+    const anchorId = effectiveAnchor(collection.anchorAsset, entries.map((entry) => entry.assetItemId));
+    const anchor = entries.find((entry) => entry.assetItemId === anchorId) ?? null;
     reply(ctx, 200, {
       downloadUrl: collectionDeliveryPath(domainId!, collection.collectionId, envId!),
       anchorAsset: anchor,
@@ -123,8 +124,8 @@ export function registerDelivery(router: Router<DeliveryContext>): void {
     const { domain, data } = domainOf(ctx, domainId!);
     const asset = data.assets[assetId!];
     const records = data.channels[assetId!]?.[platform!]?.[envId!]?.records ?? {};
-    const versionId = Object.entries(records).find(([, record]) => record.state === 'DEFAULT')?.[0];
-    const version: VersionRecord | undefined = versionId ? data.versions[assetId!]?.[versionId] : undefined;
+    const versionId = defaultOf({ ...emptyChannel(), records: Object.fromEntries(Object.entries(records).map(([id, record]) => [id, record.state])) });
+    const version: Frozen<VersionRecord> | undefined = versionId ? data.versions[assetId!]?.[versionId] : undefined;
     if (!asset || !version) fail(noDefaultVersion(assetId!, platform!, envId!));
     requireKeyIfSecured(ctx, domain, asset.secured);
     await streamBlob(ctx, version.blobId, version.mimetype, version.fileName);

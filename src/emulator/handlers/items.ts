@@ -5,11 +5,11 @@ import type { RequestContext } from '../context.js';
 import { paginate, readJson, type Router } from '../http.js';
 import { fail } from '../problem.js';
 import { itemNotInCollection, queryParamInvalid } from '../../rules/rejections.js';
-import type { ItemRecord } from '../state.js';
+import type { Frozen, ItemRecord } from '../state.js';
 import { check, checkFile, checkPlan, mimeTypeOf, now, receiveUpload, reply, requireActingUser, withUpload } from './common.js';
 import { collectionSnapshot } from './collections.js';
 
-export function itemView(item: ItemRecord) {
+export function itemView(item: Frozen<ItemRecord>) {
   return {
     assetItemId: item.assetItemId,
     assetItemName: item.assetItemName,
@@ -59,16 +59,14 @@ export function registerItems(router: Router<RequestContext>): void {
       requireActingUser(ctx, fields.createdBy, 'createdBy');
       const uploaded = checkFile(ctx, file, fields.assetType);
       checkPlan(ctx, uploaded);
-      const blobId = await ctx.emu.store.adopt(uploaded.pending);
-      try {
-        // Synchronous from here: the item limit and the storage total cannot race.
+      return ctx.emu.store.addItem(ctx.domainId, cid, uploaded.pending, (blobId, sequence) => {
+        // Called synchronously once the file is stored: the item limit and the storage total cannot race.
         const again = decideItemAdd(cid, collectionSnapshot(ctx, cid), { assetType: fields.assetType, allowedAssetTypes: allowedAssetTypes() });
         if (!again.ok) fail(again);
         checkPlan(ctx, uploaded);
-        ctx.data.itemSequence += 1;
         const at = now();
-        const record: ItemRecord = {
-          assetItemId: `item-${String(ctx.data.itemSequence).padStart(6, '0')}`,
+        return {
+          assetItemId: `item-${String(sequence).padStart(6, '0')}`,
           assetItemName: fields.assetItemName,
           assetType: fields.assetType,
           mimetype: mimeTypeOf(uploaded),
@@ -82,17 +80,8 @@ export function registerItems(router: Router<RequestContext>): void {
           updatedAt: at,
           blobId,
         };
-        ctx.data.items[record.assetItemId] = record;
-        const collection = ctx.data.collections[cid]!;
-        collection.assetItems.push(record.assetItemId);
-        collection.updatedAt = at;
-        return record;
-      } catch (error) {
-        await ctx.emu.store.removeBlob(blobId);
-        throw error;
-      }
+      });
     });
-    await ctx.emu.store.commit();
     reply(ctx, 201, itemView(item));
   });
 
@@ -132,27 +121,8 @@ export function registerItems(router: Router<RequestContext>): void {
     requireActingUser(ctx, body.deletedBy, 'deletedBy');
     const decision = decideItemRemove(cid, collectionSnapshot(ctx, cid), parents(itemId!), itemId!);
     if (!decision.ok) fail(decision);
-    const collection = ctx.data.collections[cid]!;
-    const at = now();
-    collection.assetItems = collection.assetItems.filter((id) => id !== itemId);
-    if (collection.anchorAsset === itemId) delete collection.anchorAsset;
-    collection.updatedAt = at;
-    let blob: string | undefined;
-    for (const effect of decision.effects) {
-      for (const id of 'itemIds' in effect ? effect.itemIds : []) {
-        const item = ctx.data.items[id];
-        if (!item) continue;
-        if (effect.kind === 'removeItems') {
-          blob = item.blobId;
-          delete ctx.data.items[id];
-        } else if (effect.kind === 'detachItems') {
-          item.parentCollections = item.parentCollections.filter((parent) => parent !== cid);
-          item.updatedAt = at;
-        }
-      }
-    }
-    await ctx.emu.store.commit();
-    if (blob) await ctx.emu.store.removeBlob(blob);
+    const forGood = decision.effects.some((effect) => effect.kind === 'removeItems');
+    await ctx.emu.store.removeItem(ctx.domainId, cid, itemId!, forGood, now());
     reply(ctx, decision.status, { message: decision.message });
   });
 }

@@ -3,6 +3,8 @@
 // data and applies the decision.
 import {
   applyAssetUndeploy,
+  ASSET_UNDEPLOYED,
+  DEPLOY_COMPLETED,
   applyVersionDeploy,
   decideAssetUndeploy,
   decideVersionDelete,
@@ -18,7 +20,7 @@ import { sizeString } from '../variation.js';
 import { drain, paginate, readJson, sendEmpty, type Router } from '../http.js';
 import { fail, Problem } from '../problem.js';
 import { undeployFailed, undeployPlatformsMissing, versionNotFound, versionNotFoundForPlatform } from '../../rules/rejections.js';
-import type { AssetRecord, ChannelRecord, DeploymentRecord, VersionRecord } from '../state.js';
+import type { AssetRecord, ChannelRecord, DeploymentRecord, Frozen, VersionRecord } from '../state.js';
 import {
   check,
   checkFile,
@@ -90,13 +92,11 @@ export function channelKey(domainId: string, assetId: string, platform: string, 
   return JSON.stringify(['channel', domainId, assetId, platform, envId]);
 }
 
-export function getChannel(ctx: RequestContext, assetId: string, platform: string, envId: string, create: boolean): ChannelRecord | undefined {
-  const byPlatform = ctx.data.channels[assetId] ?? (create ? (ctx.data.channels[assetId] = {}) : undefined);
-  const byEnv = byPlatform?.[platform] ?? (create && byPlatform ? (byPlatform[platform] = {}) : undefined);
-  return byEnv?.[envId] ?? (create && byEnv ? (byEnv[envId] = { records: {}, formerDefaults: [] }) : undefined);
+function channelOf(ctx: RequestContext, assetId: string, platform: string, envId: string): Frozen<ChannelRecord> | undefined {
+  return ctx.data.channels[assetId]?.[platform]?.[envId];
 }
 
-function snapshotOf(channel: ChannelRecord | undefined, midDeployment: boolean): ChannelSnapshot {
+function snapshotOf(channel: Frozen<ChannelRecord> | undefined, midDeployment: boolean): ChannelSnapshot {
   const records: Record<string, DeploymentState> = {};
   for (const [versionId, record] of Object.entries(channel?.records ?? {})) records[versionId] = record.state;
   return { records, formerDefaults: [...(channel?.formerDefaults ?? [])], midDeployment };
@@ -163,15 +163,13 @@ export function registerVersions(router: Router<RequestContext>): void {
       const asset = findActiveAsset(ctx, assetId!);
       const uploaded = checkFile(ctx, file, asset.assetType);
       checkPlan(ctx, uploaded);
-      const blobId = await ctx.emu.store.adopt(uploaded.pending);
-      try {
-        // Synchronous from here: the sequence and the storage total cannot race.
+      const record = await ctx.emu.store.addVersion(ctx.domainId, asset.assetId, uploaded.pending, (blobId) => {
+        // Called synchronously once the file is stored: the sequence and the storage total cannot race.
         const current = findActiveAsset(ctx, assetId!);
         checkPlan(ctx, uploaded);
         const { versionId, version } = nextVersionId(platform, current.sequences[platform] ?? ctx.emu.variation.versionSequenceStart - 1);
-        current.sequences[platform] = version;
         const at = now();
-        const record: VersionRecord = {
+        return {
           versionId,
           version,
           versionName: fields.versionName,
@@ -187,14 +185,9 @@ export function registerVersions(router: Router<RequestContext>): void {
           createdAt: at,
           updatedAt: at,
         };
-        (ctx.data.versions[current.assetId] ??= {})[versionId] = record;
-        return { asset: current, record };
-      } catch (error) {
-        await ctx.emu.store.removeBlob(blobId);
-        throw error;
-      }
+      });
+      return { asset: findAsset(ctx, asset.assetId), record };
     });
-    await ctx.emu.store.commit();
     reply(ctx, 201, versionView(ctx, created.asset, created.record));
   });
 
@@ -220,10 +213,7 @@ export function registerVersions(router: Router<RequestContext>): void {
     });
     const decision = decideVersionDelete(version.versionId, refs);
     if (!decision.ok) fail(decision);
-    for (const channel of Object.values(channels)) delete channel.records[version.versionId];
-    delete ctx.data.versions[asset.assetId]![version.versionId];
-    await ctx.emu.store.commit();
-    await ctx.emu.store.removeBlob(version.blobId);
+    await ctx.emu.store.deleteVersion(ctx.domainId, asset.assetId, version.versionId);
     sendEmpty(ctx.res, 204);
   });
 
@@ -257,7 +247,7 @@ export function registerVersions(router: Router<RequestContext>): void {
       ...(body.currentAssetIntent !== undefined ? { currentAssetIntent: body.currentAssetIntent } : {}),
     };
     const key = channelKey(ctx.domainId, asset.assetId, platform, envId);
-    const decide = () => decideVersionDeploy(snapshotOf(getChannel(ctx, asset.assetId, platform, envId, false), ctx.emu.deployments.isRunning(key)), request);
+    const decide = () => decideVersionDeploy(snapshotOf(channelOf(ctx, asset.assetId, platform, envId), ctx.emu.deployments.isRunning(key)), request);
     let decision = decide();
     if (!decision.ok) fail(decision);
     requireActingUser(ctx, body.createdBy, 'createdBy');
@@ -269,9 +259,9 @@ export function registerVersions(router: Router<RequestContext>): void {
       decision = decide();
       if (!decision.ok) fail(decision);
     }
-    const record = applyDeploy(ctx, asset.assetId, platform, envId, version.versionId, decision, body.createdBy, body.updatedBy);
-    await ctx.emu.store.commit();
-    reply(ctx, decision.status, { assetVersion: deploymentView(asset, version, envId, record), message: decision.message ?? 'Deployment has been completed.' });
+    const channel = deployedChannel(channelOf(ctx, asset.assetId, platform, envId), version.versionId, decision, body.createdBy, body.updatedBy);
+    await ctx.emu.store.putChannels(ctx.domainId, asset.assetId, [{ platform, envId, channel }]);
+    reply(ctx, decision.status, { assetVersion: deploymentView(asset, version, envId, channel.records[version.versionId]!), message: decision.message ?? DEPLOY_COMPLETED });
   });
 
   router.add('POST', '/va/:assetId/undeploy', async (ctx, { assetId }) => {
@@ -295,17 +285,16 @@ export function registerVersions(router: Router<RequestContext>): void {
       );
       const decision = decideAssetUndeploy(envId, [...new Set(body.targetPlatforms)], records);
       if (!decision.ok) fail(decision);
-      for (const effect of decision.effects) {
-        if (effect.kind !== 'removeRecords') continue;
-        for (const platform of effect.platforms) {
-          const channel = channels[platform]?.[effect.envId];
-          if (!channel) continue;
-          channel.formerDefaults = applyAssetUndeploy(snapshotOf(channel, false)).formerDefaults;
-          channel.records = {};
-        }
-      }
-      await ctx.emu.store.commit();
-      reply(ctx, decision.status, { message: decision.message ?? 'Asset Container undeployed successfully.', totalUndeployedVersions: decision.next.totalUndeployedVersions });
+      const emptied = decision.effects.flatMap((effect) =>
+        effect.kind !== 'removeRecords'
+          ? []
+          : effect.platforms.flatMap((platform) => {
+              const channel = channels[platform]?.[effect.envId];
+              return channel ? [{ platform, envId: effect.envId, channel: { records: {}, formerDefaults: applyAssetUndeploy(snapshotOf(channel, false)).formerDefaults } }] : [];
+            }),
+      );
+      await ctx.emu.store.putChannels(ctx.domainId, asset.assetId, emptied);
+      reply(ctx, decision.status, { message: decision.message ?? ASSET_UNDEPLOYED, totalUndeployedVersions: decision.next.totalUndeployedVersions });
     } catch (error) {
       if (error instanceof Problem) throw error;
       // The spec: undeploy's 500 may not be an error body of the usual shape.
@@ -314,30 +303,23 @@ export function registerVersions(router: Router<RequestContext>): void {
   });
 }
 
-function applyDeploy(
-  ctx: RequestContext,
-  assetId: string,
-  platform: string,
-  envId: string,
+/** The channel after an allowed deploy: the records the rules' next state names, stamped with who and when. */
+function deployedChannel(
+  channel: Frozen<ChannelRecord> | undefined,
   versionId: string,
   decision: Allowed<DeploymentState>,
   createdBy: string | undefined,
   updatedBy: string | undefined,
-): DeploymentRecord {
-  const channel = getChannel(ctx, assetId, platform, envId, true)!;
+): ChannelRecord {
   const next = applyVersionDeploy(snapshotOf(channel, false), versionId, decision);
   const at = now();
   const actor = updatedBy ?? createdBy ?? '';
+  const records: ChannelRecord['records'] = {};
   for (const [id, state] of Object.entries(next.records)) {
-    const existing = channel.records[id];
-    if (!existing) {
-      channel.records[id] = { state, createdBy: createdBy ?? actor, updatedBy: actor, createdAt: at, updatedAt: at };
-    } else if (existing.state !== state || id === versionId) {
-      existing.state = state;
-      existing.updatedBy = actor;
-      existing.updatedAt = at;
-    }
+    const existing = channel?.records[id];
+    if (!existing) records[id] = { state, createdBy: createdBy ?? actor, updatedBy: actor, createdAt: at, updatedAt: at };
+    else if (existing.state !== state || id === versionId) records[id] = { ...existing, state, updatedBy: actor, updatedAt: at };
+    else records[id] = { ...existing };
   }
-  channel.formerDefaults = next.formerDefaults;
-  return channel.records[versionId]!;
+  return { records, formerDefaults: next.formerDefaults };
 }
