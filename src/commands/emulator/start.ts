@@ -4,6 +4,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { DataDirError, FixtureError, startEmulator, type Fixture, type RunningEmulator } from '../../emulator/index.js';
 import type { Invocation } from '../lazy.js';
+import { canAct } from '../../rules/index.js';
 
 interface StartOptions {
   host: string;
@@ -74,7 +75,7 @@ function readyText(emu: RunningEmulator, opts: StartOptions): string {
 }
 
 function domainLines(domain: Fixture['domains'][number]): string[] {
-  const actors = domain.users.filter((user) => user.active && (user.role === 'owner' || user.role === 'admin'));
+  const actors = domain.users.filter(canAct);
   return [
     `  Domain (--domain)         ${domain.domainId}`,
     `  API key                   ${domain.apiKeys.map((key) => (key.envId ? `${key.key} (${key.envId} only)` : key.key)).join(', ') || '(none)'}`,
