@@ -3,6 +3,8 @@
 // (emulator.md, "Fixture"). Without one, the built-in demo fixture.
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
+import { LIMITS } from '../rules/schemas.js';
+import { variationSchema } from './variation.js';
 
 const userSchema = z.object({
   email: z.string().min(1),
@@ -38,8 +40,10 @@ const domainSchema = z.object({
 });
 
 export const fixtureSchema = z.object({
-  maxAssetsCeiling: z.number().int().min(1).max(5000).default(5000),
+  maxAssetsCeiling: z.number().int().min(1).max(LIMITS.maxAssetsCeiling).default(LIMITS.maxAssetsCeiling),
   deployDelayMs: z.number().int().min(0).default(0),
+  /** Other silent choices (emulator.md, "Variations"); absent: the defaults. */
+  variation: variationSchema.optional(),
   domains: z.array(domainSchema).min(1),
 });
 
@@ -60,7 +64,7 @@ export const DEMO_PLATFORMS = ['generic', 'ios', 'android', 'web'] as const;
 export const DEMO_ASSET_TYPES = ['1001', '9999'] as const;
 
 export const DEMO_FIXTURE: FixtureConfig = {
-  maxAssetsCeiling: 5000,
+  maxAssetsCeiling: LIMITS.maxAssetsCeiling,
   deployDelayMs: 0,
   domains: [
     {

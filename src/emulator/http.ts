@@ -1,8 +1,9 @@
 // Request plumbing: a small router, JSON bodies, query parameters and paging.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { problem } from './problem.js';
+import { fail } from './problem.js';
+import { PAGING } from '../rules/index.js';
+import { jsonBodyInvalid, jsonBodyNotObject, jsonBodyTooLarge, queryParamInvalid } from '../rules/rejections.js';
 
-export const MAX_PAGE_SIZE = 500;
 const MAX_JSON_BYTES = 1024 * 1024;
 
 export type Params = Record<string, string>;
@@ -67,7 +68,7 @@ export async function readJson(req: IncomingMessage): Promise<Record<string, unk
   let length = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     length += chunk.length;
-    if (length > MAX_JSON_BYTES) throw problem(400, `The JSON body is larger than ${MAX_JSON_BYTES} bytes`);
+    if (length > MAX_JSON_BYTES) fail(jsonBodyTooLarge(MAX_JSON_BYTES));
     chunks.push(chunk);
   }
   const text = Buffer.concat(chunks).toString('utf8').trim();
@@ -76,10 +77,10 @@ export async function readJson(req: IncomingMessage): Promise<Record<string, unk
   try {
     value = JSON.parse(text);
   } catch {
-    throw problem(400, 'The request body is not valid JSON; send a JSON object with Content-Type: application/json');
+    fail(jsonBodyInvalid());
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw problem(400, 'The request body must be a JSON object');
+    fail(jsonBodyNotObject());
   }
   return value as Record<string, unknown>;
 }
@@ -116,7 +117,7 @@ export function intParam(query: URLSearchParams, name: string, fallback: number)
   const raw = query.get(name);
   if (raw === null || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw problem(400, `${name} must be an integer 1 or more (got ${raw})`);
+  if (!Number.isInteger(value) || value < 1) fail(queryParamInvalid(name, raw, 'an integer 1 or more'));
   return value;
 }
 
@@ -127,10 +128,14 @@ export interface Page<T> {
   results: T[];
 }
 
-/** The spec's pagination envelope; pageSize is clamped to 500 (emulator.md). */
-export function paginate<T>(all: T[], query: URLSearchParams, pageName = 'pageNumber'): Page<T> {
-  const pageNumber = intParam(query, pageName, 1);
-  const pageSize = Math.min(intParam(query, 'pageSize', 50), MAX_PAGE_SIZE);
+/**
+ * The spec's pagination envelope. pageSize is clamped to the emulator's
+ * maximum (500, or the variation's), and the envelope says the size used.
+ */
+export function paginate<T>(all: T[], ctx: { query: URLSearchParams; emu: { variation: { maxPageSize: number } } }, pageName = 'pageNumber'): Page<T> {
+  const { query } = ctx;
+  const pageNumber = intParam(query, pageName, PAGING.defaultPageNumber);
+  const pageSize = Math.min(intParam(query, 'pageSize', PAGING.defaultPageSize), ctx.emu.variation.maxPageSize);
   const start = (pageNumber - 1) * pageSize;
   return { totalResults: all.length, pageNumber, pageSize, results: all.slice(start, start + pageSize) };
 }

@@ -3,11 +3,17 @@
 // its URLs and a close(). `ahs emulator start` is a thin wrapper around it.
 import { resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import type { Emulator } from './context.js';
+import { Deployments, type DeploymentHold } from './deployments.js';
 import { loadFixture, type Fixture, type FixtureConfig } from './fixture.js';
-import { createEmulatorServer } from './server.js';
+import { createEmulatorServer, type EmulatorServer } from './server.js';
 import { DiskStore, MemoryStore, type Store } from './store.js';
+import { resolveVariation, type Variation, type VariationConfig } from './variation.js';
 
+export { DataDirError } from './store.js';
+export { ALL_VARIATIONS, ALTERNATE_TITLES, DEFAULT_VARIATION, type Variation, type VariationConfig } from './variation.js';
+export type { DeploymentHold } from './deployments.js';
 export {
   DEMO_API_KEY,
   DEMO_ASSET_TYPES,
@@ -31,6 +37,8 @@ export interface EmulatorOptions {
   port?: number;
   /** The fixture, or the path of its JSON file; default the built-in demo fixture. */
   config?: FixtureConfig | string;
+  /** Variations over the fixture's own `variation` (e.g. ALL_VARIATIONS). */
+  variation?: VariationConfig;
   /** Persist metadata and files here; default memory plus a temporary folder. */
   dataDir?: string;
   /** One line per request and per unexpected error. */
@@ -40,55 +48,85 @@ export interface EmulatorOptions {
 export interface RunningEmulator {
   /** API base URL, e.g. http://127.0.0.1:PORT (paths /api/v2/...). */
   baseUrl: string;
-  /** Delivery URL (the same server; paths /api/vi/...). */
+  /** Delivery URL (paths /api/vi/...): the same server, or its own port and prefix with the `deliveryPrefix` variation. */
   deliveryUrl: string;
   fixture: Fixture;
+  /** The silent choices in force. */
+  variation: Variation;
+  /**
+   * From now on every version or collection deployment stays in progress
+   * (a deploy to the same channel gets the 500) until the returned function
+   * is called; `await hold.held()` waits until one is held.
+   */
+  holdDeployments(): DeploymentHold;
   /** Stops accepting, lets in-flight requests finish, flushes the store. */
   close(): Promise<void>;
 }
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const fixture = await loadFixture(options.config);
+  const variation = resolveVariation(fixture.variation, options.variation);
   const store: Store = options.dataDir ? await DiskStore.open(resolve(options.dataDir)) : await MemoryStore.create();
   const emu: Emulator = {
     fixture,
     store,
+    variation,
     baseUrl: '',
     deliveryUrl: '',
-    midDeployment: new Set(),
+    deployments: new Deployments(fixture.deployDelayMs),
     log: options.log ?? (() => undefined),
   };
-  const { server, close } = createEmulatorServer(emu);
   const host = options.host ?? '127.0.0.1';
+  const prefix = variation.deliveryPrefix;
+  const servers: EmulatorServer[] = [];
   try {
-    await new Promise<void>((resolveListen, rejectListen) => {
-      server.once('error', rejectListen);
-      server.listen(options.port ?? 0, host, () => {
-        server.off('error', rejectListen);
-        resolveListen();
-      });
-    });
+    if (prefix === undefined) {
+      const both = createEmulatorServer(emu, { api: true, deliveryPrefix: '' });
+      servers.push(both);
+      emu.baseUrl = await listen(both.server, host, options.port ?? 0);
+      emu.deliveryUrl = emu.baseUrl;
+    } else {
+      const api = createEmulatorServer(emu, { api: true });
+      servers.push(api);
+      emu.baseUrl = await listen(api.server, host, options.port ?? 0);
+      const delivery = createEmulatorServer(emu, { api: false, deliveryPrefix: prefix });
+      servers.push(delivery);
+      emu.deliveryUrl = `${await listen(delivery.server, host, 0)}${prefix}`;
+    }
   } catch (error) {
+    await Promise.all(servers.map((server) => (server.server.listening ? server.close() : undefined)));
     await store.close();
     throw error;
   }
-  const address = server.address() as AddressInfo;
-  emu.baseUrl = `http://${urlHost(host, address)}:${address.port}`;
-  emu.deliveryUrl = emu.baseUrl;
   let closed: Promise<void> | undefined;
   return {
     baseUrl: emu.baseUrl,
     deliveryUrl: emu.deliveryUrl,
     fixture,
+    variation,
+    holdDeployments: () => emu.deployments.holdDeployments(),
     close: () =>
       (closed ??= (async () => {
         try {
-          await close();
+          await Promise.all(servers.map((server) => server.close()));
         } finally {
           await store.close();
         }
       })()),
   };
+}
+
+/** Listens and answers the server's base URL. */
+async function listen(server: Server, host: string, port: number): Promise<string> {
+  await new Promise<void>((resolveListen, rejectListen) => {
+    server.once('error', rejectListen);
+    server.listen(port, host, () => {
+      server.off('error', rejectListen);
+      resolveListen();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  return `http://${urlHost(host, address)}:${address.port}`;
 }
 
 // A wildcard bind is reached through the loopback address.

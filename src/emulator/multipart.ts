@@ -5,7 +5,8 @@
 import type { IncomingMessage } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
-import { problem } from './problem.js';
+import { Problem } from './problem.js';
+import { multipartMalformed, uploadAborted } from '../rules/rejections.js';
 import type { PendingBlob, Store } from './store.js';
 
 export const FILE_FIELD = 'assetFile';
@@ -48,18 +49,21 @@ export function parseMultipart(req: IncomingMessage, store: Store, options: Mult
       });
     } catch (error) {
       req.resume();
-      reject(problem(400, `Malformed multipart/form-data request: ${(error as Error).message}`));
+      reject(new Problem(multipartMalformed((error as Error).message)));
       return;
     }
     const fields: Record<string, string> = {};
     let file: UploadedFile | undefined;
-    const writes: Promise<void>[] = [];
+    // Each settles to whether the file was written whole; none ever rejects,
+    // so a failure after fail() can never go unhandled and end the process.
+    const writes: Promise<boolean>[] = [];
     let failed = false;
 
     const fail = (error: unknown) => {
       if (failed) return;
       failed = true;
       req.unpipe(parser);
+      parser.destroy();
       req.resume();
       const cleanup = file ? store.discard(file.pending) : Promise.resolve();
       void cleanup.finally(() => reject(error));
@@ -69,7 +73,7 @@ export function parseMultipart(req: IncomingMessage, store: Store, options: Mult
       if (!(name in fields)) fields[name] = value;
     });
     parser.on('file', (name, stream, info) => {
-      if (name !== FILE_FIELD || file) {
+      if (name !== FILE_FIELD || file || failed) {
         stream.resume();
         return;
       }
@@ -82,18 +86,26 @@ export function parseMultipart(req: IncomingMessage, store: Store, options: Mult
       stream.on('limit', () => {
         upload.truncated = true;
       });
-      writes.push(pipeline(stream, pending.stream));
-    });
-    parser.on('error', (error) => fail(problem(400, `Malformed multipart/form-data request: ${(error as Error).message}`)));
-    parser.on('close', () => {
-      Promise.all(writes).then(
-        () => {
-          if (!failed) resolve(file ? { fields, file } : { fields });
-        },
-        (error) => fail(error),
+      writes.push(
+        pipeline(stream, pending.stream).then(
+          () => true,
+          (error: unknown) => {
+            fail(error);
+            return false;
+          },
+        ),
       );
     });
-    req.on('aborted', () => fail(problem(400, 'The upload was aborted by the client')));
+    parser.on('error', (error) => fail(new Problem(multipartMalformed((error as Error).message))));
+    parser.on('close', () => {
+      void Promise.all(writes).then(() => {
+        if (!failed) resolve(file ? { fields, file } : { fields });
+      });
+    });
+    // A client that goes away mid-body: nothing is stored.
+    req.on('close', () => {
+      if (!req.complete) fail(new Problem(uploadAborted()));
+    });
     req.on('error', (error) => fail(error));
     req.pipe(parser);
   });

@@ -1,5 +1,6 @@
 // The HTTP server: API under /api/v2/{domainId}/..., delivery under
-// /api/vi/..., both on one port. Authentication, routing, error bodies and
+// /api/vi/..., both on one port (or delivery on its own, under a prefix,
+// with the `deliveryPrefix` variation). Authentication, routing, error bodies and
 // the request log live here; handlers/ hold the resources.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { RequestContext, Emulator } from './context.js';
@@ -9,8 +10,10 @@ import { registerDelivery, type DeliveryContext } from './handlers/delivery.js';
 import { registerItems } from './handlers/items.js';
 import { registerVersions } from './handlers/versions.js';
 import { Router, sendJson, sendText } from './http.js';
-import { Problem, problem } from './problem.js';
-import { emptyDomainState } from './state.js';
+import { fail, Problem } from './problem.js';
+import { apiKeyInvalid, apiKeyMissing, apiKeyOfAnotherDomain, methodNotAllowed, noEndpoint, unexpected } from '../rules/rejections.js';
+import { errorBody } from '../rules/index.js';
+import { titleOf } from './variation.js';
 
 const API_PREFIX = /^\/api\/v2\/([^/]+)(\/.*)?$/;
 const DELIVERY_PREFIX = '/api/vi/';
@@ -21,7 +24,13 @@ export interface EmulatorServer {
   close(): Promise<void>;
 }
 
-export function createEmulatorServer(emu: Emulator): EmulatorServer {
+/** What one server answers: the API, and the delivery network under a prefix ('' for none). */
+export interface Serves {
+  api: boolean;
+  deliveryPrefix?: string;
+}
+
+export function createEmulatorServer(emu: Emulator, serves: Serves): EmulatorServer {
   const api = new Router<RequestContext>();
   registerAssets(api);
   registerVersions(api);
@@ -43,13 +52,18 @@ export function createEmulatorServer(emu: Emulator): EmulatorServer {
       inFlight -= 1;
       if (inFlight === 0 && onIdle) onIdle();
     });
-    void handle(emu, api, delivery, req, res);
+    const running = handle(emu, serves, api, delivery, req, res);
+    handlers.add(running);
+    void running.finally(() => handlers.delete(running));
   });
+  // Handlers still running, also those whose client went away (an aborted
+  // upload cleaning up its temporary file): close() waits for them.
+  const handlers = new Set<Promise<void>>();
 
   return {
     server,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
+    close: async () => {
+      await new Promise<void>((resolve, reject) => {
         closing = true;
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeIdleConnections();
@@ -57,16 +71,18 @@ export function createEmulatorServer(emu: Emulator): EmulatorServer {
         const whenIdle = () => setImmediate(() => server.closeIdleConnections());
         if (inFlight === 0) whenIdle();
         else onIdle = whenIdle;
-      }),
+      });
+      await Promise.all(handlers);
+    },
   };
 }
 
-async function handle(emu: Emulator, api: Router<RequestContext>, delivery: Router<DeliveryContext>, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(emu: Emulator, serves: Serves, api: Router<RequestContext>, delivery: Router<DeliveryContext>, req: IncomingMessage, res: ServerResponse): Promise<void> {
   try {
     const url = new URL(req.url ?? '/', 'http://emulator.invalid');
     const method = req.method ?? 'GET';
     const path = url.pathname;
-    const apiMatch = API_PREFIX.exec(path);
+    const apiMatch = serves.api ? API_PREFIX.exec(path) : null;
     if (apiMatch) {
       const domainId = decodeURIComponent(apiMatch[1]!);
       const rest = apiMatch[2] ?? '/';
@@ -76,8 +92,9 @@ async function handle(emu: Emulator, api: Router<RequestContext>, delivery: Rout
       await found.route.handler(ctx, found.params);
       return;
     }
-    if (path.startsWith(DELIVERY_PREFIX)) {
-      const found = delivery.match(method === 'HEAD' ? 'GET' : method, path.slice(DELIVERY_PREFIX.length - 1));
+    const deliveryPath = serves.deliveryPrefix === undefined ? undefined : `${serves.deliveryPrefix}${DELIVERY_PREFIX}`;
+    if (deliveryPath !== undefined && path.startsWith(deliveryPath)) {
+      const found = delivery.match(method === 'HEAD' ? 'GET' : method, path.slice(deliveryPath.length - 1));
       if (!('route' in found)) throw notRouted(method, path, found.methodMismatch);
       await found.route.handler({ emu, req, res, url, query: url.searchParams }, found.params);
       return;
@@ -93,32 +110,33 @@ async function handle(emu: Emulator, api: Router<RequestContext>, delivery: Rout
 }
 
 function notRouted(method: string, path: string, methodMismatch: boolean): Problem {
-  return methodMismatch ? problem(405, `Method ${method} is not allowed on ${path}`) : problem(404, `No endpoint ${method} ${path}: not found`);
+  return new Problem(methodMismatch ? methodNotAllowed(method, path) : noEndpoint(method, path));
 }
 
 /** Every API endpoint needs an `apikey` of the path's domain (spec, Authentication 1-2). */
 function authenticate(emu: Emulator, req: IncomingMessage, res: ServerResponse, url: URL, domainId: string): RequestContext {
   const header = req.headers.apikey;
   const presented = Array.isArray(header) ? header[0] : header;
-  if (!presented) throw problem(403, 'Missing apikey header; send the API key of the domain in the apikey header');
+  if (!presented) fail(apiKeyMissing());
   for (const domain of emu.fixture.domains) {
     const key = domain.apiKeys.find((candidate) => candidate.key === presented);
     if (!key) continue;
-    if (domain.domainId !== domainId) throw problem(403, `Invalid apikey for domain ${domainId}; the key belongs to another domain`);
-    const data = (emu.store.state.domains[domainId] ??= emptyDomainState());
+    if (domain.domainId !== domainId) fail(apiKeyOfAnotherDomain(domainId));
+    const data = emu.store.domain(domainId);
     return { emu, req, res, url, query: url.searchParams, domainId, domain, data, key };
   }
-  throw problem(403, 'Invalid apikey; check the API key of the domain');
+  fail(apiKeyInvalid());
 }
 
 function writeError(emu: Emulator, res: ServerResponse, error: unknown): void {
   const known = error instanceof Problem ? error : undefined;
   if (!known) emu.log(`unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-  const answer = known ?? problem(500, `Unexpected error: ${error instanceof Error ? error.message : String(error)}`);
-  if (res.headersSent) {
+  const answer = known ?? new Problem(unexpected(error instanceof Error ? error.message : String(error)));
+  if (res.headersSent || res.destroyed) {
     res.destroy();
     return;
   }
-  if (answer.plainText) sendText(res, answer.status, answer.title);
-  else sendJson(res, answer.status, answer.body());
+  const title = titleOf(emu.variation, answer.rejection);
+  if (answer.plainText) sendText(res, answer.status, title);
+  else sendJson(res, answer.status, errorBody({ status: answer.status, title }));
 }

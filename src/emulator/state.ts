@@ -1,6 +1,10 @@
 // The emulator's data: plain JSON-able records, one DomainState per domain.
-// The stores (store.ts) keep it in memory or persist it to --data-dir.
+// The stores (store.ts) keep it in memory or persist it to --data-dir;
+// handlers see it Frozen and change it only through the store's operations.
 import type { DeploymentState } from '../rules/index.js';
+
+/** A read-only view, all the way down. */
+export type Frozen<T> = T extends (infer U)[] ? readonly Frozen<U>[] : T extends object ? { readonly [K in keyof T]: Frozen<T[K]> } : T;
 
 export interface AssetRecord {
   assetId: string;
@@ -129,7 +133,7 @@ export function emptyState(): EmulatorState {
 }
 
 /** Every blob id the state refers to (for sweeping orphans after a crash). */
-export function referencedBlobs(state: EmulatorState): Set<string> {
+export function referencedBlobs(state: Frozen<EmulatorState>): Set<string> {
   const ids = new Set<string>();
   for (const domain of Object.values(state.domains)) {
     for (const versions of Object.values(domain.versions)) for (const version of Object.values(versions)) ids.add(version.blobId);
@@ -139,7 +143,7 @@ export function referencedBlobs(state: EmulatorState): Set<string> {
 }
 
 /** Bytes a domain stores (versions and items), for the plan's storage limit. */
-export function storedBytes(domain: DomainState): number {
+export function storedBytes(domain: Frozen<DomainState>): number {
   let total = 0;
   for (const versions of Object.values(domain.versions)) for (const version of Object.values(versions)) total += version.sizeBytes;
   for (const item of Object.values(domain.items)) total += item.size;

@@ -1,17 +1,35 @@
-// Storage behind the emulator (after Azurite): one interface, an in-memory
-// implementation (files in a temporary folder removed on close) and an
-// on-disk one (--data-dir) where metadata and files survive a restart.
+// Storage behind the emulator (after Azurite's metadata store): one method
+// per operation. Handlers read the state and never change it; each method
+// applies its operation, makes it durable, and only then removes the files
+// it released, while an upload's file is made durable before the metadata
+// that names it. Two implementations: in memory (files in a temporary folder
+// removed on close) and on disk (--data-dir), where metadata and files
+// survive a restart and a kill -9 loses no acknowledged write.
 //
-// Metadata is one JSON document, rewritten atomically (temp file, fsync,
-// rename) before a write is acknowledged; concurrent commits are grouped
-// into one write. Files are streamed to a temp file, fsynced and renamed
-// into place before the metadata that names them is committed.
+// On disk, metadata is a snapshot (`state.json`) plus an append-only journal
+// (`journal.ndjson`) of the operations since: a write appends one line and
+// fsyncs, so its cost does not grow with the state. Concurrent writes share
+// one fsync. The journal is folded into the snapshot at start, at close and
+// every COMPACT_EVERY operations.
 import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream, type ReadStream, type WriteStream } from 'node:fs';
-import { mkdir, mkdtemp, open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, readdir, readFile, rename, rm, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { emptyState, referencedBlobs, type EmulatorState } from './state.js';
+import { dirname, join } from 'node:path';
+import { applyOperation, blobsReleasedBy, type AssetChanges, type ChannelWrite, type CollectionChanges, type Operation } from './operations.js';
+import {
+  emptyDomainState,
+  emptyState,
+  referencedBlobs,
+  type AssetRecord,
+  type CollectionDeploymentRecord,
+  type CollectionRecord,
+  type DomainState,
+  type EmulatorState,
+  type Frozen,
+  type ItemRecord,
+  type VersionRecord,
+} from './state.js';
 
 export interface PendingBlob {
   /** Where the upload is being written. */
@@ -20,34 +38,152 @@ export interface PendingBlob {
 }
 
 export interface Store {
-  readonly state: EmulatorState;
-  /** Makes every mutation of `state` so far durable; resolves once stored. */
-  commit(): Promise<void>;
+  /** Read only: change it through the methods below. */
+  readonly state: Frozen<EmulatorState>;
+  /** A domain's data (empty when nothing was stored in it yet). */
+  domain(domainId: string): Frozen<DomainState>;
+
+  createAsset(domainId: string, asset: AssetRecord): Promise<void>;
+  updateAsset(domainId: string, assetId: string, changes: AssetChanges): Promise<void>;
+  deleteAsset(domainId: string, assetId: string): Promise<void>;
+  /** Stores the upload's file, then the version `make` builds with its blob id (synchronously, so it sees the latest state). */
+  addVersion(domainId: string, assetId: string, upload: PendingBlob, make: (blobId: string) => VersionRecord): Promise<VersionRecord>;
+  /** Removes the version and its deployment records, then its file. */
+  deleteVersion(domainId: string, assetId: string, versionId: string): Promise<void>;
+  /** Replaces channels of an asset (a deploy, an undeploy) in one write. */
+  putChannels(domainId: string, assetId: string, channels: ChannelWrite[]): Promise<void>;
+
+  createCollection(domainId: string, collection: CollectionRecord): Promise<void>;
+  updateCollection(domainId: string, collectionId: string, changes: CollectionChanges): Promise<void>;
+  deleteCollection(domainId: string, collectionId: string, deletedBy: string, at: string): Promise<void>;
+  restoreCollection(domainId: string, collectionId: string, by: string, at: string): Promise<void>;
+  /** Removes the collection, its deployments and `removeItems` (then their files); detaches `detachItems`. */
+  purgeCollection(domainId: string, collectionId: string, removeItems: string[], detachItems: string[]): Promise<void>;
+  /** Stores the upload's file, then the item `make` builds from its blob id and the domain's next item number. */
+  addItem(domainId: string, collectionId: string, upload: PendingBlob, make: (blobId: string, sequence: number) => ItemRecord): Promise<ItemRecord>;
+  /** Detaches an item from a collection; `forGood` also removes it (then its file). */
+  removeItem(domainId: string, collectionId: string, itemId: string, forGood: boolean, at: string): Promise<void>;
+  putCollectionDeployment(domainId: string, collectionId: string, envId: string, record: CollectionDeploymentRecord): Promise<void>;
+  reconcileCollection(domainId: string, collectionId: string, envIds: string[], by: string, at: string): Promise<void>;
+  removeCollectionDeployment(domainId: string, collectionId: string, envId: string): Promise<void>;
+
   /** A fresh temporary file for an upload in progress. */
   createPending(): PendingBlob;
-  /** Moves a finished upload into the store (durably); returns its blob id. */
-  adopt(pending: PendingBlob): Promise<string>;
-  /** Drops an upload that was rejected. */
+  /** Drops an upload that was rejected or broke off. */
   discard(pending: PendingBlob): Promise<void>;
   openBlob(blobId: string): ReadStream;
   blobSize(blobId: string): Promise<number>;
-  removeBlob(blobId: string): Promise<void>;
   close(): Promise<void>;
 }
 
-abstract class FileBlobs {
-  constructor(
+/** The operations, over files in `blobDir`; subclasses say how an operation is made durable. */
+abstract class RecordStore implements Store {
+  protected constructor(
+    protected readonly data: EmulatorState,
     protected readonly blobDir: string,
     protected readonly tmpDir: string,
     private readonly durable: boolean,
   ) {}
+
+  get state(): Frozen<EmulatorState> {
+    return this.data;
+  }
+
+  domain(domainId: string): Frozen<DomainState> {
+    // An empty domain is the same as an absent one: creating it stores nothing.
+    return (this.data.domains[domainId] ??= emptyDomainState());
+  }
+
+  /** Resolves once `operation` (already applied in memory) is durable. */
+  protected abstract persist(operation: Operation): Promise<void>;
+  abstract close(): Promise<void>;
+
+  private async commit(operation: Operation): Promise<void> {
+    const released = blobsReleasedBy(this.data, operation);
+    applyOperation(this.data, operation);
+    await this.persist(operation);
+    for (const blobId of released) await this.removeBlob(blobId);
+  }
+
+  private async commitUpload<T>(upload: PendingBlob, build: (blobId: string) => { record: T; operation: Operation }): Promise<T> {
+    const blobId = await this.adopt(upload);
+    let built: { record: T; operation: Operation };
+    try {
+      built = build(blobId);
+    } catch (error) {
+      await this.removeBlob(blobId);
+      throw error;
+    }
+    applyOperation(this.data, built.operation);
+    await this.persist(built.operation);
+    return built.record;
+  }
+
+  createAsset(domainId: string, asset: AssetRecord) {
+    return this.commit({ domainId, op: 'createAsset', asset });
+  }
+  updateAsset(domainId: string, assetId: string, changes: AssetChanges) {
+    return this.commit({ domainId, op: 'updateAsset', assetId, changes });
+  }
+  deleteAsset(domainId: string, assetId: string) {
+    return this.commit({ domainId, op: 'deleteAsset', assetId });
+  }
+  addVersion(domainId: string, assetId: string, upload: PendingBlob, make: (blobId: string) => VersionRecord) {
+    return this.commitUpload(upload, (blobId) => {
+      const version = make(blobId);
+      return { record: version, operation: { domainId, op: 'addVersion', assetId, version } };
+    });
+  }
+  deleteVersion(domainId: string, assetId: string, versionId: string) {
+    return this.commit({ domainId, op: 'deleteVersion', assetId, versionId });
+  }
+  putChannels(domainId: string, assetId: string, channels: ChannelWrite[]) {
+    return this.commit({ domainId, op: 'putChannels', assetId, channels });
+  }
+  createCollection(domainId: string, collection: CollectionRecord) {
+    return this.commit({ domainId, op: 'createCollection', collection });
+  }
+  updateCollection(domainId: string, collectionId: string, changes: CollectionChanges) {
+    return this.commit({ domainId, op: 'updateCollection', collectionId, changes });
+  }
+  deleteCollection(domainId: string, collectionId: string, deletedBy: string, at: string) {
+    return this.commit({ domainId, op: 'deleteCollection', collectionId, deletedBy, at });
+  }
+  restoreCollection(domainId: string, collectionId: string, by: string, at: string) {
+    return this.commit({ domainId, op: 'restoreCollection', collectionId, by, at });
+  }
+  purgeCollection(domainId: string, collectionId: string, removeItems: string[], detachItems: string[]) {
+    return this.commit({ domainId, op: 'purgeCollection', collectionId, removeItems, detachItems });
+  }
+  addItem(domainId: string, collectionId: string, upload: PendingBlob, make: (blobId: string, sequence: number) => ItemRecord) {
+    return this.commitUpload(upload, (blobId) => {
+      const sequence = this.domain(domainId).itemSequence + 1;
+      const item = make(blobId, sequence);
+      return { record: item, operation: { domainId, op: 'addItem', collectionId, item, sequence } };
+    });
+  }
+  removeItem(domainId: string, collectionId: string, itemId: string, forGood: boolean, at: string) {
+    return this.commit({ domainId, op: 'removeItem', collectionId, itemId, forGood, at });
+  }
+  putCollectionDeployment(domainId: string, collectionId: string, envId: string, record: CollectionDeploymentRecord) {
+    return this.commit({ domainId, op: 'putCollectionDeployment', collectionId, envId, record });
+  }
+  reconcileCollection(domainId: string, collectionId: string, envIds: string[], by: string, at: string) {
+    return this.commit({ domainId, op: 'reconcileCollection', collectionId, envIds, by, at });
+  }
+  removeCollectionDeployment(domainId: string, collectionId: string, envId: string) {
+    return this.commit({ domainId, op: 'removeCollectionDeployment', collectionId, envId });
+  }
+
+  // --- files -------------------------------------------------------------------
 
   createPending(): PendingBlob {
     const path = join(this.tmpDir, `${randomUUID()}.part`);
     return { path, stream: createWriteStream(path, { flags: 'wx' }) };
   }
 
-  async adopt(pending: PendingBlob): Promise<string> {
+  /** Moves a finished upload into the store (durably); returns its blob id. */
+  private async adopt(pending: PendingBlob): Promise<string> {
     const blobId = randomUUID();
     if (this.durable) await fsyncFile(pending.path);
     await rename(pending.path, join(this.blobDir, blobId));
@@ -56,7 +192,14 @@ abstract class FileBlobs {
   }
 
   async discard(pending: PendingBlob): Promise<void> {
-    pending.stream.destroy();
+    // The file is opened asynchronously: remove it only once the stream is
+    // closed, or a late open would leave it behind.
+    if (!pending.stream.closed) {
+      await new Promise<void>((resolve) => {
+        pending.stream.once('close', () => resolve());
+        pending.stream.destroy();
+      });
+    }
     await rm(pending.path, { force: true });
   }
 
@@ -68,17 +211,15 @@ abstract class FileBlobs {
     return (await stat(join(this.blobDir, blobId))).size;
   }
 
-  async removeBlob(blobId: string): Promise<void> {
+  protected async removeBlob(blobId: string): Promise<void> {
     await unlink(join(this.blobDir, blobId)).catch(() => undefined);
   }
 }
 
 /** State in memory; files in a temporary folder that close() removes. */
-export class MemoryStore extends FileBlobs implements Store {
-  readonly state: EmulatorState = emptyState();
-
+export class MemoryStore extends RecordStore {
   private constructor(private readonly root: string) {
-    super(join(root, 'blobs'), join(root, 'tmp'), false);
+    super(emptyState(), join(root, 'blobs'), join(root, 'tmp'), false);
   }
 
   static async create(): Promise<MemoryStore> {
@@ -88,79 +229,185 @@ export class MemoryStore extends FileBlobs implements Store {
     return new MemoryStore(root);
   }
 
-  async commit(): Promise<void> {}
+  protected async persist(): Promise<void> {}
 
   async close(): Promise<void> {
     await rm(this.root, { recursive: true, force: true });
   }
 }
 
+/** Operations between two snapshots; a compaction costs a full write of the state. */
+const COMPACT_EVERY = 20_000;
+const SNAPSHOT = 'state.json';
+const JOURNAL = 'journal.ndjson';
+
+interface Snapshot extends EmulatorState {
+  /** The sequence number of the last journal operation the snapshot includes. */
+  journalSeq?: number;
+}
+
+interface QueuedWrite {
+  seq: number;
+  line: string;
+  done: () => void;
+  failed: (error: unknown) => void;
+}
+
 /** State and files under a data directory; survives a restart. */
-export class DiskStore extends FileBlobs implements Store {
-  private running: Promise<void> = Promise.resolve();
-  private queued: Promise<void> | null = null;
+export class DiskStore extends RecordStore {
+  private seq: number;
+  private sinceSnapshot = 0;
+  private queue: QueuedWrite[] = [];
+  private flushing: Promise<void> | undefined;
 
   private constructor(
     private readonly dataDir: string,
-    readonly state: EmulatorState,
+    data: EmulatorState,
+    seq: number,
+    private journal: FileHandle,
+    private readonly compactEvery: number,
   ) {
-    super(join(dataDir, 'blobs'), join(dataDir, 'tmp'), true);
+    super(data, join(dataDir, 'blobs'), join(dataDir, 'tmp'), true);
+    this.seq = seq;
   }
 
-  static async open(dataDir: string): Promise<DiskStore> {
+  static async open(dataDir: string, compactEvery = COMPACT_EVERY): Promise<DiskStore> {
+    await ensureDirectory(dataDir);
     await mkdir(join(dataDir, 'blobs'), { recursive: true });
+    await removeCommitLeftovers(dataDir);
     // Uploads that never finished before a stop are dropped.
     await rm(join(dataDir, 'tmp'), { recursive: true, force: true });
     await mkdir(join(dataDir, 'tmp'), { recursive: true });
-    let state = emptyState();
-    try {
-      const parsed = JSON.parse(await readFile(join(dataDir, 'state.json'), 'utf8')) as EmulatorState;
-      if (parsed.formatVersion !== 1 || typeof parsed.domains !== 'object') throw new Error(`unknown format in ${join(dataDir, 'state.json')}`);
-      state = parsed;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    }
-    const store = new DiskStore(dataDir, state);
+    const { state, seq } = await recover(dataDir);
+    // Fold the journal into a fresh snapshot, and start an empty journal.
+    await writeSnapshot(dataDir, snapshotText(state, seq));
+    // Append mode: after a compaction truncates it, writes start again at the beginning.
+    const journal = await open(join(dataDir, JOURNAL), 'a');
+    await journal.truncate(0);
+    await journal.sync();
+    await fsyncDir(dataDir);
+    const store = new DiskStore(dataDir, state, seq, journal, compactEvery);
     await store.sweepOrphans();
     return store;
   }
 
-  commit(): Promise<void> {
-    if (this.queued) return this.queued;
-    const write = this.running.then(() => {
-      this.queued = null;
-      return this.writeState();
+  protected persist(operation: Operation): Promise<void> {
+    this.seq += 1;
+    const seq = this.seq;
+    const line = `${JSON.stringify({ seq, operation })}\n`;
+    return new Promise<void>((done, failed) => {
+      this.queue.push({ seq, line, done, failed });
+      this.flushing ??= this.flush();
     });
-    this.queued = write;
-    this.running = write.catch(() => undefined);
-    return write;
+  }
+
+  /**
+   * Writes every queued line, one fsync per batch, until the queue is empty.
+   * `flushing` is cleared in the same step that finds the queue empty, so a
+   * write queued after that starts a new flush.
+   */
+  private async flush(): Promise<void> {
+    while (this.queue.length > 0) {
+      const batch = this.queue.splice(0);
+      try {
+        await this.journal.write(batch.map((write) => write.line).join(''));
+        await this.journal.datasync();
+        this.sinceSnapshot += batch.length;
+        for (const write of batch) write.done();
+      } catch (error) {
+        for (const write of batch) write.failed(error);
+      }
+      // A failed compaction leaves the journal whole: it is tried again later.
+      if (this.sinceSnapshot >= this.compactEvery) await this.compact().catch(() => undefined);
+    }
+    this.flushing = undefined;
+  }
+
+  /**
+   * Folds the journal into a new snapshot. The snapshot holds every operation
+   * applied in memory so far, so queued ones are durable with it too; the
+   * journal is emptied only once the snapshot is.
+   */
+  private async compact(): Promise<void> {
+    const seq = this.seq;
+    // Taken now, in one step: operations applied while it is written belong to the journal.
+    await writeSnapshot(this.dataDir, snapshotText(this.data, seq));
+    await this.journal.truncate(0);
+    await this.journal.sync();
+    this.sinceSnapshot = 0;
+    const covered = this.queue.filter((write) => write.seq <= seq);
+    this.queue = this.queue.filter((write) => write.seq > seq);
+    for (const write of covered) write.done();
   }
 
   async close(): Promise<void> {
-    await this.running;
-  }
-
-  private async writeState(): Promise<void> {
-    const target = join(this.dataDir, 'state.json');
-    const temp = `${target}.${process.pid}.tmp`;
-    const handle = await open(temp, 'w');
-    try {
-      await handle.writeFile(JSON.stringify(this.state));
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temp, target);
-    await fsyncDir(this.dataDir);
+    while (this.flushing) await this.flushing;
+    await this.compact();
+    await this.journal.close();
   }
 
   // Files whose metadata never got committed (a stop between the two).
   private async sweepOrphans(): Promise<void> {
-    const referenced = referencedBlobs(this.state);
+    const referenced = referencedBlobs(this.data);
     for (const name of await readdir(this.blobDir)) {
       if (!referenced.has(name)) await this.removeBlob(name);
     }
   }
+}
+
+/** The last snapshot with the journal's later operations applied. */
+async function recover(dataDir: string): Promise<{ state: EmulatorState; seq: number }> {
+  let state: Snapshot = emptyState();
+  try {
+    const parsed = JSON.parse(await readFile(join(dataDir, SNAPSHOT), 'utf8')) as Snapshot;
+    if (parsed.formatVersion !== 1 || typeof parsed.domains !== 'object') throw new Error(`unknown format in ${join(dataDir, SNAPSHOT)}`);
+    state = parsed;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  let seq = state.journalSeq ?? 0;
+  delete state.journalSeq;
+  let text = '';
+  try {
+    text = await readFile(join(dataDir, JOURNAL), 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  const lines = text.split('\n');
+  for (const [index, line] of lines.entries()) {
+    if (line === '') continue;
+    let entry: { seq: number; operation: Operation };
+    try {
+      entry = JSON.parse(line) as { seq: number; operation: Operation };
+    } catch (error) {
+      // The last line may be cut short by a crash mid-write: it was never acknowledged.
+      if (index === lines.length - 1) break;
+      throw new Error(`${join(dataDir, JOURNAL)}: line ${index + 1} is not valid JSON (${(error as Error).message})`);
+    }
+    if (entry.seq <= seq) continue;
+    applyOperation(state, entry.operation);
+    seq = entry.seq;
+  }
+  return { state, seq };
+}
+
+function snapshotText(state: EmulatorState, journalSeq: number): string {
+  return JSON.stringify({ ...state, journalSeq } satisfies Snapshot);
+}
+
+/** Replaces the snapshot atomically: temp file, fsync, rename, directory fsync. */
+async function writeSnapshot(dataDir: string, text: string): Promise<void> {
+  const target = join(dataDir, SNAPSHOT);
+  const temp = `${target}.${process.pid}.tmp`;
+  const handle = await open(temp, 'w');
+  try {
+    await handle.writeFile(text);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await rename(temp, target);
+  await fsyncDir(dataDir);
 }
 
 async function fsyncFile(path: string): Promise<void> {
@@ -182,5 +429,44 @@ async function fsyncDir(path: string): Promise<void> {
     }
   } catch {
     // Some file systems refuse fsync on a directory; the rename is still atomic.
+  }
+}
+
+/** The data directory cannot be used (it names a file, or cannot be created). */
+export class DataDirError extends Error {}
+
+/**
+ * Creates a folder and its missing parents one step at a time: Node's
+ * recursive mkdir spins forever on some paths under /proc.
+ */
+async function ensureDirectory(path: string): Promise<void> {
+  const missing: string[] = [];
+  for (let current = path; ; current = dirname(current)) {
+    try {
+      if ((await stat(current)).isDirectory()) break;
+      throw new DataDirError(`${current} is not a directory`);
+    } catch (error) {
+      if (error instanceof DataDirError) throw error;
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOTDIR') throw new DataDirError(`${current} is not a directory`);
+      if (code !== 'ENOENT') throw new DataDirError(`cannot use ${current} (${code ?? (error as Error).message})`);
+      missing.unshift(current);
+      if (dirname(current) === current) break;
+    }
+  }
+  for (const folder of missing) {
+    try {
+      await mkdir(folder);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'EEXIST') throw new DataDirError(`cannot create ${folder} (${code ?? (error as Error).message})`);
+    }
+  }
+}
+
+/** `state.json.<pid>.tmp` files of a snapshot cut short by a crash. */
+async function removeCommitLeftovers(dataDir: string): Promise<void> {
+  for (const name of await readdir(dataDir)) {
+    if (/^state\.json\..+\.tmp$/.test(name)) await rm(join(dataDir, name), { force: true });
   }
 }

@@ -3,7 +3,7 @@
 // real request would produce; otherwise it sends the steps in order and
 // hands their answers to the plan's `done`. A lost answer or a 500 of a
 // deployment is settled here with a read, for every command alike.
-import { ApiError, NetworkError, type ErrorBody } from '../errors.js';
+import { ApiError, NetworkError } from '../errors.js';
 import { errorBody, type Rejection } from '../rules/index.js';
 import type { ApiClient } from '../http/client.js';
 import type { Context } from '../context.js';
@@ -35,7 +35,16 @@ export async function executePlan(plan: Plan, ctx: Context): Promise<void> {
 
 function refused(rejection: Rejection, hint: string, sentBefore: boolean): DryRunRejection {
   const prefix = sentBefore ? 'stopped before the next request: the service would answer' : 'nothing was sent: the service would answer';
-  return new DryRunRejection(errorBody(rejection), (rejection as { kind?: string }).kind === 'not-found', prefix, hint);
+  return new DryRunRejection(errorBody(rejection), settlesAsMissing(rejection), prefix, hint);
+}
+
+/**
+ * A predicted rejection exits like the real answer would: a 404 is exit 4 by
+ * its status, and a missing collection's 400 by the read that settles it
+ * (sendStep); another resource's 400 has no such read, so it stays exit 1.
+ */
+function settlesAsMissing(rejection: Rejection): boolean {
+  return rejection.kind === 'not-found' && rejection.resource === 'collection';
 }
 
 async function resolve(entry: Step | LaterStep, previous: unknown[]): Promise<Step | undefined> {
@@ -47,8 +56,7 @@ async function printPredictions(plan: Plan, ctx: Context): Promise<void> {
   const documents: DryRunDocument[] = [];
   const notes: string[] = [];
   const predicted: unknown[] = [];
-  let rejection: ErrorBody | undefined;
-  let rejectionKind: string | undefined;
+  let rejected: Rejection | undefined;
   for (const entry of plan.steps) {
     const step = await resolve(entry, predicted);
     if (!step) continue;
@@ -56,8 +64,7 @@ async function printPredictions(plan: Plan, ctx: Context): Promise<void> {
     documents.push(dryRunDocument(step.request, prediction));
     notes.push(...(prediction.notes ?? []));
     if (!prediction.decision.ok) {
-      rejection = errorBody(prediction.decision);
-      rejectionKind = (prediction.decision as { kind?: string }).kind;
+      rejected = prediction.decision;
       break;
     }
     predicted.push(prediction.decision.next);
@@ -67,7 +74,7 @@ async function printPredictions(plan: Plan, ctx: Context): Promise<void> {
   const doc: DryRunDocument = documents.length > 0 ? { ...last, before: documents.map(({ dryRun: _, ...rest }) => rest) } : last;
   const out = await ctx.output();
   out.print(doc, (d, kit) => renderDryRun(d, kit, [...new Set(notes)]));
-  if (rejection) throw new DryRunRejection(rejection, rejectionKind === 'not-found');
+  if (rejected) throw new DryRunRejection(errorBody(rejected), settlesAsMissing(rejected));
 }
 
 /** Sends one step; settles a lost answer and a deployment's 500 with reads. */

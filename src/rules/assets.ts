@@ -1,6 +1,7 @@
 // Asset and version rules: the version id sequence, the delete guards and
 // undeploy (spec, "Resources" > "Version" and "Other rules").
-import { allow, reject, type Decision } from './decision.js';
+import { allow, type Decision } from './decision.js';
+import { assetHasVersions, assetIdInUse, undeployPlatformsMissing, versionStillDeployed } from './rejections.js';
 import type { DeploymentState } from './version-deploy.js';
 
 /**
@@ -14,7 +15,7 @@ export function nextVersionId(platform: string, lastSequence: number): { version
 
 /** An assetId is unique in its domain. */
 export function decideAssetCreate(assetId: string, exists: boolean): Decision<'created'> {
-  if (exists) return reject(409, `Virtual Asset id ${assetId} is already in use; choose another assetId`);
+  if (exists) return assetIdInUse(assetId);
   return allow(201, 'created');
 }
 
@@ -45,7 +46,7 @@ export function decideVersionDelete(versionId: string, records: DeploymentRecord
   const blocking = records.filter((record) => record.state === 'LIVE' || record.state === 'DEFAULT');
   if (blocking.length > 0) {
     const where = blocking.map((record) => `${record.state} in ${record.envId}`).join(', ');
-    return reject(400, `Version ${versionId} is ${where}; set it OFFLINE in all environments before deleting it`);
+    return versionStillDeployed(versionId, where);
   }
   return allow(204, 'deleted');
 }
@@ -53,7 +54,7 @@ export function decideVersionDelete(versionId: string, records: DeploymentRecord
 /** A virtual asset may be deleted only when it has no versions. */
 export function decideAssetDelete(assetId: string, versionCount: number): Decision<'deleted'> {
   if (versionCount > 0) {
-    return reject(400, `Virtual Asset ${assetId} has ${versionCount} version(s); make sure the Virtual Asset contains no versions before deleting it`);
+    return assetHasVersions(assetId, versionCount);
   }
   return allow(204, 'deleted');
 }
@@ -71,7 +72,7 @@ export const ASSET_UNDEPLOYED = 'Asset Container undeployed successfully.';
  * before this (404 when unknown); `records` are the env's records of the asset.
  */
 export function decideAssetUndeploy(envId: string, platforms: string[], records: UndeployRecord[]): Decision<{ totalUndeployedVersions: number }> {
-  if (platforms.length === 0) return reject(404, 'targetPlatforms must name at least one target platform');
+  if (platforms.length === 0) return undeployPlatformsMissing();
   const removed = records.filter((record) => platforms.includes(record.targetPlatform));
   const total = removed.length;
   return allow(

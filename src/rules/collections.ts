@@ -2,7 +2,35 @@
 // the collection and item error tables). Every function takes the snapshot,
 // or undefined when the collection does not exist, because the service's
 // "not found" status differs by endpoint (400 on most, 404 on some).
-import { allow, reject, type Decision, type Effect, type Rejection } from './decision.js';
+import { allow, type Decision, type Effect, type Rejection } from './decision.js';
+import {
+  actingUserRequired,
+  assetTypeNotAllowedInCollection,
+  assetTypeRequired,
+  collectionAlreadyDeleted,
+  collectionAlreadyInState,
+  collectionDeleted,
+  collectionHasNoItems,
+  collectionIdInUse,
+  collectionLive,
+  collectionMidDeployment,
+  collectionNotDeleted,
+  collectionNotDeployable,
+  collectionNotDeployedForOffline,
+  collectionNotEditable,
+  collectionNotFound,
+  collectionNotFoundOrNeverDeployed,
+  collectionNotLiveAnywhere,
+  collectionNotLiveToUndeploy,
+  collectionStateInvalid,
+  envIdRequiredWithDomainKey,
+  fieldsNotUpdatable,
+  itemLimitReached,
+  itemNotInCollection,
+  keyScopedDeploy,
+  maxAssetsBelowItemCount,
+  noDeployedUrl,
+} from './rejections.js';
 
 export type CollectionDeploymentState = 'LIVE' | 'OFFLINE';
 
@@ -21,19 +49,15 @@ export interface CollectionSnapshot {
 
 export interface ItemParents {
   assetItemId: string;
-  parentCollections: string[];
+  parentCollections: readonly string[];
 }
 
 export type Lifecycle = 'exists' | 'deleted' | 'removed';
 
-function missing(collectionId: string, status: 400 | 404): Rejection {
-  return reject(status, `Collection ${collectionId} not found`);
-}
-
 /** Writes on a soft-deleted collection are refused like a missing one, with a title that says what to do. */
 function unavailable(collectionId: string, collection: CollectionSnapshot | undefined): Rejection {
-  if (!collection) return missing(collectionId, 400);
-  return reject(400, `Collection ${collectionId} is deleted; restore it first`);
+  if (!collection) return collectionNotFound(collectionId, 400);
+  return collectionDeleted(collectionId);
 }
 
 function liveEnvironments(collection: CollectionSnapshot): string[] {
@@ -45,13 +69,13 @@ function liveEnvironments(collection: CollectionSnapshot): string[] {
 // --- lifecycle ---------------------------------------------------------------
 
 export function decideCollectionCreate(collectionId: string, existing: CollectionSnapshot | undefined): Decision<Lifecycle> {
-  if (existing) return reject(409, `Collection id ${collectionId} is already in use${existing.deleted ? ' (by a deleted collection; restore or purge it)' : ''}`);
+  if (existing) return collectionIdInUse(collectionId, existing.deleted);
   return allow(201, 'exists');
 }
 
 /** GET of a missing collection is 400, not 404 (spec, "Errors" > "Collections"). */
 export function decideCollectionGet(collectionId: string, collection: CollectionSnapshot | undefined): Decision<Lifecycle> {
-  if (!collection) return missing(collectionId, 400);
+  if (!collection) return collectionNotFound(collectionId, 400);
   return allow(200, collection.deleted ? 'deleted' : 'exists');
 }
 
@@ -84,14 +108,14 @@ export const COLLECTION_REFUSED_UPDATE_FIELDS = [
 ] as const;
 
 export function decideCollectionUpdate(collectionId: string, collection: CollectionSnapshot | undefined, patch: Record<string, unknown>): Decision<Lifecycle> {
-  if (!collection) return missing(collectionId, 404);
+  if (!collection) return collectionNotFound(collectionId, 404);
   const refused = Object.keys(patch).filter((field) => (COLLECTION_REFUSED_UPDATE_FIELDS as readonly string[]).includes(field));
   if (refused.length > 0) {
-    return reject(400, `${refused.join(', ')} cannot be updated${refused.includes('deleted') ? '; use delete or restore' : refused.includes('assetItems') ? '; add or remove items through the items endpoints' : ' (permanent after create)'}`);
+    return fieldsNotUpdatable(refused);
   }
   const maxAssets = patch.maxAssets;
   if (typeof maxAssets === 'number' && maxAssets < collection.itemCount) {
-    return reject(400, `maxAssets ${maxAssets} is below the collection's current item count ${collection.itemCount}; remove items first or choose at least ${collection.itemCount}`);
+    return maxAssetsBelowItemCount(maxAssets, collection.itemCount);
   }
   return allow(200, collection.deleted ? 'deleted' : 'exists');
 }
@@ -101,18 +125,18 @@ export function collectionMessage(collectionId: string, verb: 'deleted' | 'resto
 }
 
 export function decideCollectionDelete(collectionId: string, collection: CollectionSnapshot | undefined): Decision<Lifecycle> {
-  if (!collection) return missing(collectionId, 404);
-  if (collection.deleted) return reject(400, `Collection ${collectionId} is already deleted`);
+  if (!collection) return collectionNotFound(collectionId, 404);
+  if (collection.deleted) return collectionAlreadyDeleted(collectionId);
   const live = liveEnvironments(collection);
   if (live.length > 0) {
-    return reject(400, `Collection ${collectionId} is LIVE in ${live.join(', ')} and must be made OFFLINE first`);
+    return collectionLive(collectionId, live);
   }
   return allow(200, 'deleted', [], collectionMessage(collectionId, 'deleted'));
 }
 
 export function decideCollectionRestore(collectionId: string, collection: CollectionSnapshot | undefined): Decision<Lifecycle> {
-  if (!collection) return missing(collectionId, 404);
-  if (!collection.deleted) return reject(400, `Collection ${collectionId} is not deleted; only a deleted collection can be restored`);
+  if (!collection) return collectionNotFound(collectionId, 404);
+  if (!collection.deleted) return collectionNotDeleted(collectionId, 'restore');
   return allow(200, 'exists', [], collectionMessage(collectionId, 'restored'));
 }
 
@@ -121,8 +145,8 @@ export function decideCollectionRestore(collectionId: string, collection: Collec
  * every environment and every item whose only parent it was.
  */
 export function decideCollectionPurge(collectionId: string, collection: CollectionSnapshot | undefined, items: ItemParents[]): Decision<Lifecycle> {
-  if (!collection) return missing(collectionId, 404);
-  if (!collection.deleted) return reject(400, `Collection ${collectionId} is not deleted; delete it before purging it`);
+  if (!collection) return collectionNotFound(collectionId, 404);
+  if (!collection.deleted) return collectionNotDeleted(collectionId, 'purge');
   const envIds = Object.keys(collection.deployments);
   const orphans = items.filter((item) => item.parentCollections.every((parent) => parent === collectionId)).map((item) => item.assetItemId);
   const shared = items.filter((item) => !orphans.includes(item.assetItemId)).map((item) => item.assetItemId);
@@ -144,16 +168,16 @@ export const ITEM_REMOVED = 'Asset Item removed successfully';
 export function decideItemAdd(
   collectionId: string,
   collection: CollectionSnapshot | undefined,
-  item: { assetType?: string; allowedAssetTypes: string[] },
+  item: { assetType?: string; allowedAssetTypes: readonly string[] },
 ): Decision<{ itemCount: number }> {
   if (!collection || collection.deleted) return unavailable(collectionId, collection);
-  if (!collection.editable) return reject(400, `Collection ${collectionId} is not editable; set editable to true to add items`);
+  if (!collection.editable) return collectionNotEditable(collectionId, 'add');
   if (collection.itemCount >= collection.maxAssets) {
-    return reject(400, `Collection ${collectionId} has reached its item limit (maxAssets ${collection.maxAssets}); raise maxAssets or remove items first`);
+    return itemLimitReached(collectionId, collection.maxAssets);
   }
-  if (!item.assetType) return reject(400, 'assetType is required');
+  if (!item.assetType) return assetTypeRequired();
   if (item.assetType !== OTHER_ASSET_TYPE && !item.allowedAssetTypes.includes(item.assetType)) {
-    return reject(400, `Asset type ${item.assetType} is not allowed in collection ${collectionId}; use one of ${[...item.allowedAssetTypes, OTHER_ASSET_TYPE].join(', ')}`);
+    return assetTypeNotAllowedInCollection(item.assetType, collectionId, [...item.allowedAssetTypes, OTHER_ASSET_TYPE]);
   }
   return allow(201, { itemCount: collection.itemCount + 1 });
 }
@@ -166,10 +190,10 @@ export function decideItemRemove(
 ): Decision<{ itemCount: number }> {
   if (!collection || collection.deleted) return unavailable(collectionId, collection);
   if (!item || !item.parentCollections.includes(collectionId)) {
-    return reject(404, `Item ${itemId} not found in collection ${collectionId}`);
+    return itemNotInCollection(itemId, collectionId);
   }
   // The spec's item errors list "collection not editable" for the items endpoints: removal changes the list too.
-  if (!collection.editable) return reject(400, `Collection ${collectionId} is not editable; set editable to true to remove items`);
+  if (!collection.editable) return collectionNotEditable(collectionId, 'remove');
   const effects: Effect[] =
     item.parentCollections.length === 1
       ? [{ kind: 'removeItems', itemIds: [itemId], description: `item ${itemId} removed for good (this was its only collection)` }]
@@ -188,17 +212,17 @@ export const COLLECTION_OFFLINE = 'Asset collection is now OFFLINE.';
 export function resolveCollectionDeployEnv(keyEnvId: string | undefined, requestedEnvId: string | undefined): { ok: true; envId: string } | Rejection {
   if (keyEnvId !== undefined) {
     if (requestedEnvId !== undefined && requestedEnvId !== keyEnvId) {
-      return reject(403, `This API key is scoped to environment ${keyEnvId}; it cannot deploy to ${requestedEnvId}`);
+      return keyScopedDeploy(keyEnvId, requestedEnvId);
     }
     return { ok: true, envId: keyEnvId };
   }
-  if (!requestedEnvId) return reject(400, 'envId is required with a domain-wide API key');
+  if (!requestedEnvId) return envIdRequiredWithDomainKey();
   return { ok: true, envId: requestedEnvId };
 }
 
 function deployPrecondition(collectionId: string, collection: CollectionSnapshot): Rejection | undefined {
-  if (!collection.deployable) return reject(400, `Collection ${collectionId} is not deployable; set deployable to true first`);
-  if (collection.itemCount < 1) return reject(400, `Collection ${collectionId} has no items; upload at least one item before deploying`);
+  if (!collection.deployable) return collectionNotDeployable(collectionId);
+  if (collection.itemCount < 1) return collectionHasNoItems(collectionId);
   return undefined;
 }
 
@@ -210,26 +234,26 @@ export function decideCollectionDeploy(
   if (!collection || collection.deleted) return unavailable(collectionId, collection);
   const { state, envId } = request;
   if (collection.deploying?.includes(envId)) {
-    return reject(500, `Collection ${collectionId} is already mid-deployment in ${envId}; wait for it to finish and try again`);
+    return collectionMidDeployment(collectionId, envId);
   }
-  if (state !== 'LIVE' && state !== 'OFFLINE') return reject(400, `state must be LIVE or OFFLINE (got ${state ?? '(missing)'})`);
-  if (state === 'LIVE' && !request.createdBy) return reject(500, 'createdBy is required to deploy a collection LIVE');
-  if (state === 'OFFLINE' && !request.updatedBy) return reject(500, 'updatedBy is required to take a collection OFFLINE');
+  if (state !== 'LIVE' && state !== 'OFFLINE') return collectionStateInvalid(state);
+  if (state === 'LIVE' && !request.createdBy) return actingUserRequired('createdBy', 'to deploy a collection LIVE');
+  if (state === 'OFFLINE' && !request.updatedBy) return actingUserRequired('updatedBy', 'to take a collection OFFLINE');
   const blocked = deployPrecondition(collectionId, collection);
   if (blocked) return blocked;
   const current = collection.deployments[envId];
-  if (current === state) return reject(400, `Collection ${collectionId} is already ${state} in ${envId}`);
+  if (current === state) return collectionAlreadyInState(collectionId, state, envId);
   if (state === 'OFFLINE' && current === undefined) {
-    return reject(400, `Collection ${collectionId} is not deployed in ${envId}; deploy it LIVE before taking it OFFLINE`);
+    return collectionNotDeployedForOffline(collectionId, envId);
   }
   return state === 'LIVE' ? allow(201, 'LIVE') : allow(201, 'OFFLINE', [], COLLECTION_OFFLINE);
 }
 
 export function decideCollectionReconcile(collectionId: string, collection: CollectionSnapshot | undefined, createdBy?: string): Decision<CollectionDeploymentState> {
   if (!collection || collection.deleted) return unavailable(collectionId, collection);
-  if (!createdBy) return reject(500, 'createdBy is required to reconcile a collection');
+  if (!createdBy) return actingUserRequired('createdBy', 'to reconcile a collection');
   const live = liveEnvironments(collection);
-  if (live.length === 0) return reject(400, `Collection ${collectionId} is not LIVE in any environment; reconcile never creates a deployment, deploy it first`);
+  if (live.length === 0) return collectionNotLiveAnywhere(collectionId);
   return allow(
     200,
     'LIVE',
@@ -242,9 +266,9 @@ export function decideCollectionUndeploy(collectionId: string, collection: Colle
   if (!collection || collection.deleted) return unavailable(collectionId, collection);
   if (collection.deployments[envId] !== 'LIVE') {
     const now = collection.deployments[envId] ?? 'not deployed';
-    return reject(400, `Collection ${collectionId} is not LIVE in ${envId} (${now}); only a LIVE deployment can be undeployed`);
+    return collectionNotLiveToUndeploy(collectionId, envId, now);
   }
-  if (!updatedBy) return reject(500, 'updatedBy is required to undeploy a collection');
+  if (!updatedBy) return actingUserRequired('updatedBy', 'to undeploy a collection');
   return allow(200, 'undeployed', [{ kind: 'removeDeployments', envIds: [envId], description: `deployment record in ${envId} removed; only a fresh deploy makes it LIVE again` }], collectionMessage(collectionId, 'undeployed'));
 }
 
@@ -252,13 +276,13 @@ export function decideCollectionUndeploy(collectionId: string, collection: Colle
 export function decideDeployedUrl(collectionId: string, collection: CollectionSnapshot | undefined, envId: string): Decision<'LIVE'> {
   if (!collection || collection.deleted) return unavailable(collectionId, collection);
   if (collection.deployments[envId] !== 'LIVE') {
-    return reject(400, `No deployed URL for collection ${collectionId} in ${envId}; it is ${collection.deployments[envId] ?? 'not deployed'} there`);
+    return noDeployedUrl(collectionId, envId, collection.deployments[envId] ?? 'not deployed');
   }
   return allow(200, 'LIVE');
 }
 
 /** GET /deployments: 404 when the collection is missing or was never deployed (indistinguishable). */
 export function decideDeploymentStatus(collectionId: string, collection: CollectionSnapshot | undefined, everDeployed: boolean): Decision<'status'> {
-  if (!collection || !everDeployed) return reject(404, `Collection ${collectionId} not found or never deployed`);
+  if (!collection || !everDeployed) return collectionNotFoundOrNeverDeployed(collectionId);
   return allow(200, 'status');
 }

@@ -4,10 +4,26 @@
 /** The constant `type` of every error body of the service (emulator.md). */
 export const ERROR_TYPE = 'https://errors.asset-hosting.example/problem';
 
+/**
+ * What kind of refusal a rejection is. A caller (the CLI's exit code, a
+ * retry) decides from this, the status and its own request, never from the
+ * title's wording.
+ */
+export type RejectionKind = 'not-found' | 'unknown-reference' | 'conflict' | 'state' | 'access' | 'plan-limit' | 'validation' | 'internal';
+
+/** The resource a 'not-found' rejection says is missing. */
+export type MissingResource = 'asset' | 'version' | 'collection' | 'item';
+
+/** Made only by the named constructors of rejections.ts. */
 export interface Rejection {
   ok: false;
   status: number;
   title: string;
+  kind: RejectionKind;
+  /** With kind 'not-found': what is missing. */
+  resource?: MissingResource;
+  /** The constructor's name, e.g. `assetNotFound`: stable, unlike the title. */
+  code: string;
 }
 
 export interface Allowed<S> {
@@ -31,10 +47,6 @@ export type Effect =
   | { kind: 'detachItems'; description: string; itemIds: string[] }
   | { kind: 'redeploy'; description: string; envIds: string[] }
   | { kind: 'clearAnchor'; description: string; itemId: string };
-
-export function reject(status: number, title: string): Rejection {
-  return { ok: false, status, title };
-}
 
 export function allow<S>(status: number, next: S, effects: Effect[] = [], message?: string): Allowed<S> {
   return message === undefined ? { ok: true, status, next, effects } : { ok: true, status, next, effects, message };

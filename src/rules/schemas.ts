@@ -214,7 +214,7 @@ export const collectionSchema = z.object({
   collectionId: z.string(),
   domainId: z.string(),
   collectionName: z.string(),
-  description: z.string().optional(),
+  description: z.string().nullable().optional(),
   allowedAssetTypes: z.array(z.string()),
   maxAssets: z.number().int(),
   editable: z.boolean(),

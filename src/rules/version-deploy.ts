@@ -1,6 +1,20 @@
 // Version deployment (spec, "States and transitions" > "Version deployment
 // state"): one channel is one asset, one target platform, one environment.
-import { allow, reject, type Decision, type Effect } from './decision.js';
+import { allow, type Decision, type Effect } from './decision.js';
+import {
+  actingUserRequired,
+  alreadyInTargetState,
+  currentAssetIntentInvalid,
+  currentDefaultNotFound,
+  defaultExistsWithoutDemotion,
+  defaultPointerMoved,
+  firstDeployIntentInvalid,
+  midDeployment,
+  notTheDefault,
+  offlineToDefault,
+  republishIntentInvalid,
+  versionIsDefault,
+} from './rejections.js';
 
 export const DEPLOYMENT_STATES = ['LIVE', 'OFFLINE', 'DEFAULT'] as const;
 export type DeploymentState = (typeof DEPLOYMENT_STATES)[number];
@@ -48,7 +62,7 @@ function isDeploymentState(value: string | undefined): value is DeploymentState 
  */
 export function decideVersionDeploy(channel: ChannelSnapshot, request: VersionDeployRequest): Decision<DeploymentState> {
   if (channel.midDeployment) {
-    return reject(500, 'The channel is already mid-deployment; wait for the running deployment to finish and try again');
+    return midDeployment();
   }
   const current = channel.records[request.versionId];
   return current === undefined ? decideFirstDeploy(request) : decideRepublish(channel, current, request);
@@ -57,26 +71,26 @@ export function decideVersionDeploy(channel: ChannelSnapshot, request: VersionDe
 function decideFirstDeploy(request: VersionDeployRequest): Decision<DeploymentState> {
   const { intent } = request;
   if (intent !== 'LIVE' && intent !== 'OFFLINE') {
-    return reject(404, `Intent ${intent ?? '(missing)'} is not valid for a first deploy; only LIVE or OFFLINE can be used until the version is deployed`);
+    return firstDeployIntentInvalid(intent);
   }
-  if (!request.createdBy) return reject(500, 'createdBy is required for the first deploy of a version');
+  if (!request.createdBy) return actingUserRequired('createdBy', 'for the first deploy of a version');
   return allow(201, intent, [], DEPLOY_COMPLETED);
 }
 
 function decideRepublish(channel: ChannelSnapshot, current: DeploymentState, request: VersionDeployRequest): Decision<DeploymentState> {
   const { intent, versionId } = request;
   if (!isDeploymentState(intent)) {
-    return reject(400, `Intent ${intent ?? '(missing)'} is not recognized; use LIVE, OFFLINE or DEFAULT`);
+    return republishIntentInvalid(intent);
   }
-  if (!request.updatedBy) return reject(500, 'updatedBy is required to change a deployed version');
+  if (!request.updatedBy) return actingUserRequired('updatedBy', 'to change a deployed version');
   if (current === 'DEFAULT') {
-    if (intent === 'DEFAULT') return reject(400, `Version ${versionId} is already in the target state DEFAULT`);
-    return reject(400, `Version ${versionId} is the current DEFAULT; promote another version to DEFAULT first, which demotes this one`);
+    if (intent === 'DEFAULT') return alreadyInTargetState(versionId, 'DEFAULT');
+    return versionIsDefault(versionId);
   }
-  if (intent === current) return reject(400, `Version ${versionId} is already in the target state ${intent}`);
+  if (intent === current) return alreadyInTargetState(versionId, intent);
   if (intent !== 'DEFAULT') return allow(201, intent, [], DEPLOY_COMPLETED);
   if (current === 'OFFLINE') {
-    return reject(400, `Version ${versionId} is OFFLINE; deploy it LIVE before promoting it to DEFAULT`);
+    return offlineToDefault(versionId);
   }
   return decidePromotion(channel, request);
 }
@@ -86,18 +100,18 @@ function decidePromotion(channel: ChannelSnapshot, request: VersionDeployRequest
   const named = request.currentVersionId;
   if (named === undefined || named === '') {
     if (currentDefault === undefined) return allow(201, 'DEFAULT', [], DEPLOY_COMPLETED);
-    return reject(400, `Version ${currentDefault} is already DEFAULT on this channel; send currentVersionId=${currentDefault} and currentAssetIntent=LIVE to demote it`);
+    return defaultExistsWithoutDemotion(currentDefault);
   }
   if (named !== currentDefault) {
     if (channel.formerDefaults.includes(named)) {
-      return reject(409, `The Default pointer moved: ${named} is no longer DEFAULT${currentDefault ? ` (now ${currentDefault})` : ''}; retry with a fresh currentVersionId`);
+      return defaultPointerMoved(named, currentDefault);
     }
-    if (!(named in channel.records)) return reject(404, `Current Default version ${named} not found on this channel`);
-    return reject(400, `Version ${named} is not the DEFAULT on this channel; it cannot be demoted`);
+    if (!(named in channel.records)) return currentDefaultNotFound(named);
+    return notTheDefault(named);
   }
   if (request.currentAssetIntent !== 'LIVE') {
     // The spec leaves any other value undefined (the next write fails); refuse it.
-    return reject(400, `currentAssetIntent must be LIVE when demoting the current Default (got ${request.currentAssetIntent ?? '(missing)'})`);
+    return currentAssetIntentInvalid(request.currentAssetIntent);
   }
   const demote: Effect = { kind: 'demote', versionId: named, to: 'LIVE', description: `previous Default ${named} becomes LIVE` };
   return allow(201, 'DEFAULT', [demote], DEPLOY_COMPLETED);

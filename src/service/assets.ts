@@ -8,7 +8,7 @@
 import { isApiError, type ApiClient, type Query } from '../http/client.js';
 import { fetchAll } from '../http/paging.js';
 import { assetSchema, assetUrlSchema, versionSchema, type Asset, type AssetUrl, type Version } from '../rules/schemas.js';
-import { reject, type ChannelSnapshot, type DeploymentState, type Rejection } from '../rules/index.js';
+import { versionNotFoundForPlatform, type ChannelSnapshot, type DeploymentState, type Rejection } from '../rules/index.js';
 
 export function assetPath(api: ApiClient, assetId: string, ...rest: string[]): string {
   return api.path('va', assetId, ...rest);
@@ -108,6 +108,5 @@ export async function deployableVersion(api: ApiClient, assetId: string, version
     if (!isApiError(error, 404)) throw error;
   }
   if (version && version.active && version.targetPlatform === platform) return undefined;
-  const other = version && version.targetPlatform !== platform ? ` (it is a ${version.targetPlatform} version)` : '';
-  return reject(404, `Version ${versionId} not found for platform ${platform} under Virtual Asset ${assetId}${other}`);
+  return versionNotFoundForPlatform(versionId, platform, assetId, version?.targetPlatform);
 }

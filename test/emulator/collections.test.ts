@@ -44,6 +44,14 @@ describe('collection endpoints', () => {
     expect(list.body.results.every((c: any) => !('secured' in c))).toBe(true);
   });
 
+  it('returns every field the spec lists, null when unset', async () => {
+    const id = await fresh();
+    const fields = ['collectionId', 'domainId', 'collectionName', 'description', 'allowedAssetTypes', 'maxAssets', 'editable', 'deployable', 'anchorAsset', 'assetItems', 'targetPlatform', 'createdBy', 'updatedBy', 'deleted', 'deletedAt', 'localCacheControl', 'localCacheMaxAge', 'createdAt', 'updatedAt'];
+    const got = (await api.get(`/vc/${id}`)).body;
+    expect(Object.keys(got).sort()).toEqual([...fields].sort());
+    expect(got).toMatchObject({ description: null, anchorAsset: null, deletedAt: null });
+  });
+
   it('updates with PATCH; delete, restore and purge answer with messages', async () => {
     const id = await fresh();
     const patched = await api.patch(`/vc/${id}`, { collectionName: 'Renamed', maxAssets: 10, updatedBy: 'admin@acme.test' });
@@ -319,5 +327,19 @@ describe('errors: collection deployment', () => {
     expect(isProblem(await api.post(`/vc/${id}/deployments`, { state: 'LIVE', envId: 'dev' }), 500)).toBe(true);
     await goLive(id);
     expect(isProblem(await api.post(`/vc/${id}/deployments`, { state: 'OFFLINE', envId: 'dev' }), 500)).toBe(true);
+  });
+  it('500: the collection is already mid-deployment in that environment (a held deployment)', async () => {
+    const id = await fresh();
+    await item(id);
+    const hold = emu.holdDeployments();
+    const first = goLive(id, 'dev');
+    await hold.held();
+    expect(isProblem(await goLive(id, 'dev'), 500)).toBe(true);
+    // Another environment is not blocked: it reaches the hold too.
+    const other = goLive(id, 'staging');
+    await hold.held(2);
+    hold();
+    expect((await first).status).toBe(201);
+    expect((await other).status).toBe(201);
   });
 });

@@ -15,16 +15,23 @@ function fakeIO() {
   let errText = '';
   out.on('data', (chunk) => (outText += chunk));
   err.on('data', (chunk) => (errText += chunk));
+  /** Resolves once stdout holds what `check` looks for (on each write, no polling). */
+  const outUntil = (check: (text: string) => boolean) =>
+    new Promise<void>((resolve) => {
+      if (check(outText)) return resolve();
+      const onData = () => {
+        if (!check(outText)) return;
+        out.off('data', onData);
+        resolve();
+      };
+      out.on('data', onData);
+    });
   const io = { out, err, in: new PassThrough(), outIsTTY: false, errIsTTY: false, inIsTTY: false, color: false, errColor: false, canPrompt: false, ci: true, env: {} } as IO;
-  return { io, out: () => outText, err: () => errText };
+  return { io, out: () => outText, err: () => errText, outUntil };
 }
 
 function context(io: IO, signal: AbortSignal, format: 'json' | 'table' = 'table'): Context {
   return { io, signal, format, globals: { input: false, color: false } } as Context;
-}
-
-async function waitFor(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
 describe('ahs emulator start', () => {
@@ -45,10 +52,10 @@ describe('ahs emulator start', () => {
   });
 
   it('--json: the ready line is the first stdout line; stops cleanly on abort', async () => {
-    const { io, out, err } = fakeIO();
+    const { io, out, err, outUntil } = fakeIO();
     const stop = new AbortController();
     const running = run({ host: '127.0.0.1', port: 0, config: undefined, dataDir: undefined }, context(io, stop.signal, 'json'));
-    await waitFor(() => out().includes('\n'));
+    await outUntil((text) => text.includes('\n'));
     const ready = JSON.parse(out().split('\n')[0]!);
     expect(Object.keys(ready)).toEqual(['baseUrl', 'deliveryUrl']);
     const res = await fetch(`${ready.baseUrl}/api/v2/demo/va`, { headers: { apikey: 'demo-key' } });
@@ -61,15 +68,26 @@ describe('ahs emulator start', () => {
   });
 
   it('without --json prints the URLs, the demo key and user', async () => {
-    const { io, out } = fakeIO();
+    const { io, out, outUntil } = fakeIO();
     const stop = new AbortController();
     const running = run({ host: '127.0.0.1', port: 0, config: undefined, dataDir: undefined }, context(io, stop.signal));
-    await waitFor(() => out().includes('Ctrl-C'));
+    await outUntil((text) => text.includes('Ctrl-C'));
     expect(out()).toMatch(/http:\/\/127\.0\.0\.1:\d+/);
     expect(out()).toContain('demo-key');
     expect(out()).toContain('owner@demo.test');
     stop.abort();
     await running;
+  });
+
+  it('a --data-dir that cannot be used is a usage error naming it, at once', async () => {
+    const { io } = fakeIO();
+    for (const dataDir of ['/proc/self/nope', '/proc/nope/x', process.execPath]) {
+      const started = Date.now();
+      const running = run({ host: '127.0.0.1', port: 0, config: undefined, dataDir }, context(io, new AbortController().signal));
+      await expect(running).rejects.toBeInstanceOf(UsageError);
+      await expect(running).rejects.toThrow(/--data-dir/);
+      expect(Date.now() - started).toBeLessThan(1000);
+    }
   });
 
   it('a bad fixture is a usage error', async () => {

@@ -61,29 +61,27 @@ describe('concurrent promotions', () => {
     }
   });
 
-  it('with deployDelayMs the channel is mid-deployment: one 201, the others 500, one DEFAULT', async () => {
-    const { emu, client } = await withEmulator({
-      config: {
-        deployDelayMs: 300,
-        domains: [
-          {
-            domainId: 'demo',
-            users: [{ email: U, role: 'owner' }],
-            apiKeys: [{ key: 'demo-key' }],
-            environments: ['prod'],
-            targetPlatforms: ['ios'],
-            assetTypes: [{ code: '1001' }],
-          },
-        ],
-      },
-    });
+  it('while a promotion is held mid-deployment: one 201, the others 500, one DEFAULT', async () => {
+    const { emu, client } = await withEmulator();
     try {
       await setup(client);
-      const answers = await Promise.all(
-        Array.from({ length: 5 }, (_, i) =>
-          client.deploy('race', `IOS${i + 2}`, 'ios', { envId: 'prod', intent: 'DEFAULT', updatedBy: U, currentVersionId: 'IOS1', currentAssetIntent: 'LIVE' }),
-        ),
+      const hold = emu.holdDeployments();
+      // The first promotion to arrive holds the channel; the other four meet it mid-deployment.
+      let refused = 0;
+      let othersDone!: () => void;
+      const fourRefused = new Promise<void>((resolve) => (othersDone = resolve));
+      const pending = Array.from({ length: 5 }, (_, i) =>
+        client
+          .deploy('race', `IOS${i + 2}`, 'ios', { envId: 'prod', intent: 'DEFAULT', updatedBy: U, currentVersionId: 'IOS1', currentAssetIntent: 'LIVE' })
+          .then((answer) => {
+            if (answer.status === 500 && ++refused === 4) othersDone();
+            return answer;
+          }),
       );
+      await hold.held();
+      await fourRefused;
+      hold();
+      const answers = await Promise.all(pending);
       const statuses = answers.map((a) => a.status).sort();
       expect(statuses.filter((s) => s === 201)).toHaveLength(1);
       expect(statuses.filter((s) => s === 500)).toHaveLength(4);

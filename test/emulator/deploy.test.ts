@@ -179,8 +179,23 @@ describe('errors: version deploy', () => {
       await deploy(a, 'IOS1', { envId: 'dev', intent: 'LIVE', createdBy: U });
       expect(isProblem(await deploy(a, 'IOS1', { envId: 'dev', intent: 'OFFLINE', createdBy: U }), 500)).toBe(true);
     });
-    it('the channel is already mid-deployment (deployDelayMs)', async () => {
-      const slow = await withEmulator({ config: { ...ACME, deployDelayMs: 400 } });
+    it('the channel is already mid-deployment (a held deployment)', async () => {
+      const a = await freshAsset(1);
+      const hold = emu.holdDeployments();
+      const first = deploy(a, 'IOS1', { envId: 'dev', intent: 'LIVE', createdBy: U });
+      await hold.held();
+      expect(isProblem(await deploy(a, 'IOS1', { envId: 'dev', intent: 'LIVE', createdBy: U }), 500)).toBe(true);
+      // Another channel (environment) is not blocked: it reaches the hold too.
+      const other = deploy(a, 'IOS1', { envId: 'prod', intent: 'LIVE', createdBy: U });
+      await hold.held(2);
+      hold();
+      expect((await first).status).toBe(201);
+      expect((await other).status).toBe(201);
+      // Released: deployments go straight through again.
+      expect((await deploy(a, 'IOS1', { envId: 'staging', intent: 'LIVE', createdBy: U })).status).toBe(201);
+    });
+    it('deployDelayMs in the fixture still keeps a deployment in progress for that long', async () => {
+      const slow = await withEmulator({ config: { ...ACME, deployDelayMs: 150 } });
       const c = new Client(slow.emu, 'acme', 'acme-all-key');
       try {
         await c.post('/va', { assetId: 's', assetName: 's', assetType: '9999', createdBy: ACME_USER });
@@ -189,13 +204,9 @@ describe('errors: version deploy', () => {
         form.set('createdBy', ACME_USER);
         form.set('assetFile', new Blob(['x']), 'x.bin');
         await c.post('/va/s/versions?targetPlatformId=ios', form);
-        const first = c.deploy('s', 'IOS1', 'ios', { envId: 'dev', intent: 'LIVE', createdBy: ACME_USER });
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        const second = await c.deploy('s', 'IOS1', 'ios', { envId: 'dev', intent: 'LIVE', createdBy: ACME_USER });
-        expect(isProblem(second, 500)).toBe(true);
-        expect((await first).status).toBe(201);
-        // Another channel (environment) is not blocked.
-        expect((await c.deploy('s', 'IOS1', 'ios', { envId: 'prod', intent: 'LIVE', createdBy: ACME_USER })).status).toBe(201);
+        const started = performance.now();
+        expect((await c.deploy('s', 'IOS1', 'ios', { envId: 'dev', intent: 'LIVE', createdBy: ACME_USER })).status).toBe(201);
+        expect(performance.now() - started).toBeGreaterThanOrEqual(140);
       } finally {
         await slow.emu.close();
       }

@@ -1,10 +1,16 @@
 // --data-dir: metadata and files survive a restart; without it, the temp
 // folder goes away on close.
 import { afterEach, describe, expect, it } from 'vitest';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { appendFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEMO_API_KEY, DEMO_USER, withEmulator } from './helpers.js';
+import { createInterface } from 'node:readline';
+import { build } from 'esbuild';
+import type { RunningEmulator } from '../../src/emulator/index.js';
+import { DiskStore } from '../../src/emulator/store.js';
+import { Client, DEMO_API_KEY, DEMO_USER, withEmulator } from './helpers.js';
 
 const dirs: string[] = [];
 afterEach(async () => {
@@ -84,12 +90,15 @@ describe('persistence', () => {
   });
 
   it('close waits for in-flight requests', async () => {
-    const { emu, client } = await withEmulator({ config: slowDemo() });
+    const { emu, client } = await withEmulator();
     await client.createAsset('slow');
     await client.uploadVersion('slow', 'ios', 'x');
+    const hold = emu.holdDeployments();
     const pending = client.deploy('slow', 'IOS1', 'ios', { envId: 'dev', intent: 'LIVE', createdBy: DEMO_USER });
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    await emu.close();
+    await hold.held();
+    const closing = emu.close();
+    hold();
+    await closing;
     expect((await pending).status).toBe(201);
   });
 });
@@ -98,18 +107,102 @@ function isMissing(res: { status: number }): boolean {
   return res.status === 404;
 }
 
-function slowDemo() {
-  return {
-    deployDelayMs: 300,
-    domains: [
-      {
-        domainId: 'demo',
-        users: [{ email: DEMO_USER, role: 'owner', active: true }],
-        apiKeys: [{ key: DEMO_API_KEY }],
-        environments: ['dev'],
-        targetPlatforms: ['ios'],
-        assetTypes: [{ code: '1001', active: true }],
-      },
-    ],
-  };
+describe('the journal', () => {
+  const asset = (assetId: string) => ({
+    assetId,
+    assetName: assetId,
+    assetType: '1001',
+    secured: true,
+    localCacheControl: false,
+    localCacheMaxAge: 30,
+    createdBy: DEMO_USER,
+    updatedBy: DEMO_USER,
+    active: true,
+    createdAt: '2024-01-01T00:00:00.000Z',
+    updatedAt: '2024-01-01T00:00:00.000Z',
+    sequences: {},
+  });
+
+  it('replays what a crash left in the journal; a last line cut short was never acknowledged', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'ahs-emu-data-'));
+    dirs.push(dataDir);
+    const crashed = await DiskStore.open(dataDir);
+    for (const id of ['j1', 'j2', 'j3']) await crashed.createAsset('demo', asset(id));
+    // No close(): as after kill -9, the journal is all there is. Then a write torn mid-line.
+    await appendFile(join(dataDir, 'journal.ndjson'), '{"seq":4,"operation":{"domainId":"demo","op":"createAsset","asset":{"assetId":"j4"');
+    const reopened = await DiskStore.open(dataDir);
+    try {
+      expect(Object.keys(reopened.domain('demo').assets).sort()).toEqual(['j1', 'j2', 'j3']);
+      expect(await readFile(join(dataDir, 'journal.ndjson'), 'utf8')).toBe('');
+    } finally {
+      await reopened.close();
+    }
+  });
+
+  it('folds into the snapshot every so many writes and keeps the later ones in the journal', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'ahs-emu-data-'));
+    dirs.push(dataDir);
+    const store = await DiskStore.open(dataDir, 3);
+    for (let i = 1; i <= 5; i++) await store.createAsset('demo', asset(`c${i}`));
+    const snapshot = JSON.parse(await readFile(join(dataDir, 'state.json'), 'utf8'));
+    expect(Object.keys(snapshot.domains.demo.assets).sort()).toEqual(['c1', 'c2', 'c3']);
+    expect((await readFile(join(dataDir, 'journal.ndjson'), 'utf8')).trim().split('\n')).toHaveLength(2);
+    const reopened = await DiskStore.open(dataDir);
+    try {
+      expect(Object.keys(reopened.domain('demo').assets)).toHaveLength(5);
+    } finally {
+      await reopened.close();
+      await store.close().catch(() => undefined);
+    }
+  });
+
+  it('loses no acknowledged write to kill -9', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'ahs-emu-data-'));
+    dirs.push(dataDir);
+    const child = await spawnEmulator(dataDir);
+    const acknowledged: string[] = [];
+    const client = new Client({ baseUrl: child.baseUrl } as RunningEmulator);
+    // Writes in flight when the process dies; the ones answered 201 must survive.
+    const writes = Array.from({ length: 60 }, async (_, i) => {
+      const id = `k${i}`;
+      const res = await client.createAsset(id).catch(() => undefined);
+      if (res?.status === 201) acknowledged.push(id);
+      if (acknowledged.length === 30) child.process.kill('SIGKILL');
+    });
+    await Promise.all(writes);
+    await new Promise((resolve) => child.process.once('exit', resolve));
+    expect(acknowledged.length).toBeGreaterThanOrEqual(30);
+    const again = await withEmulator({ dataDir });
+    try {
+      const ids = (await again.client.get('/va?pageSize=500')).body.results.map((a: any) => a.assetId);
+      expect(acknowledged.filter((id) => !ids.includes(id))).toEqual([]);
+    } finally {
+      await again.emu.close();
+    }
+  });
+});
+
+/** The emulator in a child process (bundled from source) so that it can be killed for real. */
+async function spawnEmulator(dataDir: string): Promise<{ process: ChildProcess; baseUrl: string }> {
+  const outdir = await mkdtemp(join(tmpdir(), 'ahs-emu-child-'));
+  dirs.push(outdir);
+  const entry = join(outdir, 'child.mjs');
+  await build({
+    stdin: {
+      contents: `import { startEmulator } from './src/emulator/index.ts';
+const emu = await startEmulator({ dataDir: process.argv[2] });
+process.stdout.write(emu.baseUrl + '\\n');`,
+      resolveDir: process.cwd(),
+      loader: 'ts',
+    },
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    outfile: entry,
+    banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+    logLevel: 'silent',
+  });
+  const child = spawn(process.execPath, [entry, dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
+  return { process: child, baseUrl: line };
 }

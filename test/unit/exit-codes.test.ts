@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/errors.js';
 import { DryRunRejection } from '../../src/plan/dryrun.js';
-import { errorBody, reject } from '../../src/rules/index.js';
+import { errorBody } from '../../src/rules/index.js';
 
 describe.each([
   [400, 'Collection bundle not found', false, 1],
@@ -16,7 +16,7 @@ describe.each([
   [409, 'The Default pointer moved', false, 5],
   [500, 'The channel is already mid-deployment', false, 1],
 ])('%i "%s" (named thing missing: %s)', (status, title, missing, code) => {
-  const body = errorBody(reject(status, title));
+  const body = errorBody({ status, title });
   it(`real answer: exit ${code}`, () => expect(new ApiError(status, body, missing).exitCode).toBe(code));
   it(`dry-run prediction: exit ${code}`, () => expect(new DryRunRejection(body, missing).exitCode).toBe(code));
 });

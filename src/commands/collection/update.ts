@@ -7,7 +7,7 @@ import type { Run } from '../define.js';
 import type { updateSpec } from './index.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { COLLECTION_REFUSED_UPDATE_FIELDS, decideCollectionUpdate, reject, type Decision } from '../../rules/index.js';
+import { anchorNotInCollection, COLLECTION_REFUSED_UPDATE_FIELDS, decideCollectionUpdate, type Decision } from '../../rules/index.js';
 import { collectionUpdateBody, type Collection } from '../../rules/schemas.js';
 import { validateInput } from '../validate.js';
 import { collectionStep, readSnapshot, vcPath, type CollectionView } from '../../service/collections.js';
@@ -87,7 +87,7 @@ function predictUpdate(collectionId: string, view: CollectionView, body: Record<
   const decision = decideCollectionUpdate(collectionId, view.snapshot, body);
   const anchor = body.anchorAsset;
   const strayAnchor = decision.ok && typeof anchor === 'string' && anchor !== '' && !(view.collection?.assetItems ?? []).includes(anchor);
-  return strayAnchor ? reject(400, `anchorAsset: item ${anchor} not found in collection ${collectionId}; name one of its items`) : decision;
+  return strayAnchor ? anchorNotInCollection(anchor, collectionId) : decision;
 }
 
 function refusedMessage(fields: string[]): string {

@@ -1,9 +1,10 @@
 // `ahs emulator start`: runs the emulator until Ctrl-C/SIGTERM (ctx.signal),
 // then stops after in-flight requests finish. Exit 0 on a clean stop.
 import { UsageError } from '../../errors.js';
-import { FixtureError, startEmulator, type Fixture, type RunningEmulator } from '../../emulator/index.js';
+import { DataDirError, FixtureError, startEmulator, type Fixture, type RunningEmulator } from '../../emulator/index.js';
 import type { Options, Run } from '../define.js';
 import type { startSpec } from './index.js';
+import { canAct } from '../../rules/index.js';
 
 type StartOptions = Options<typeof startSpec>;
 
@@ -24,6 +25,7 @@ export const run: Run<typeof startSpec> = async (opts, ctx) => {
     });
   } catch (error) {
     if (error instanceof FixtureError) throw new UsageError(error.message);
+    if (error instanceof DataDirError) throw new UsageError(`--data-dir ${opts.dataDir}: ${error.message}`);
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
       throw new UsageError(`cannot listen on ${opts.host}:${opts.port} (${code}); choose another --host or --port`);
@@ -66,7 +68,7 @@ function readyText(emu: RunningEmulator, opts: StartOptions): string {
 }
 
 function domainLines(domain: Fixture['domains'][number]): string[] {
-  const actors = domain.users.filter((user) => user.active && (user.role === 'owner' || user.role === 'admin'));
+  const actors = domain.users.filter(canAct);
   return [
     `  Domain (--domain)         ${domain.domainId}`,
     `  API key                   ${domain.apiKeys.map((key) => (key.envId ? `${key.key} (${key.envId} only)` : key.key)).join(', ') || '(none)'}`,

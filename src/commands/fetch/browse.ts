@@ -48,7 +48,7 @@ export async function browse(ctx: Context, prompts?: BrowsePrompts): Promise<Bro
       collections.map((c) => ({
         name: `${c.collectionName} (${c.collectionId}) · ${c.assetItems?.length ?? 0} item(s)`,
         value: c.collectionId,
-        description: c.description,
+        description: c.description ?? undefined,
       })),
     );
     const live = await liveEnvs(ctx, collectionId);

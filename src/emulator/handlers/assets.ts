@@ -1,16 +1,18 @@
 // Virtual assets: create, get, list, search, update, delete, asset-urls,
 // version-count (spec, Endpoints > Virtual assets).
-import { decideAssetCreate, decideAssetDelete } from '../../rules/index.js';
+import { ASSET_DEFAULTS, decideAssetCreate, decideAssetDelete } from '../../rules/index.js';
 import { assetCreateBody, assetUpdateBody, deleteBody } from '../../rules/schemas.js';
 import type { RequestContext } from '../context.js';
-import { paginate, readJson, sendEmpty, sendJson, type Router } from '../http.js';
-import { fail, problem } from '../problem.js';
-import type { AssetRecord } from '../state.js';
-import { activeAssetType, check, findAsset, now, requireActingUser } from './common.js';
+import { paginate, readJson, sendEmpty, type Router } from '../http.js';
+import { fail } from '../problem.js';
+import { queryParamInvalid, unknownAssetType } from '../../rules/rejections.js';
+import type { AssetChanges } from '../operations.js';
+import type { AssetRecord, Frozen } from '../state.js';
+import { activeAssetType, check, findAsset, now, reply, requireActingUser } from './common.js';
 import { assetUrlEntries } from './versions.js';
 
 /** The asset object of responses: no `description` (spec), no internal fields. */
-export function assetView(asset: AssetRecord) {
+export function assetView(asset: Frozen<AssetRecord>) {
   return {
     assetId: asset.assetId,
     assetName: asset.assetName,
@@ -26,7 +28,7 @@ export function assetView(asset: AssetRecord) {
   };
 }
 
-function searchHit(ctx: RequestContext, asset: AssetRecord) {
+function searchHit(ctx: RequestContext, asset: Frozen<AssetRecord>) {
   return {
     _id: asset.assetId,
     _score: null,
@@ -50,7 +52,7 @@ export function registerAssets(router: Router<RequestContext>): void {
     requireActingUser(ctx, body.createdBy, 'createdBy');
     requireActingUser(ctx, body.updatedBy, 'updatedBy');
     if (!activeAssetType(ctx, body.assetType)) {
-      throw problem(404, `Asset type ${body.assetType} not found or not active in domain ${ctx.domainId}`);
+      fail(unknownAssetType(body.assetType, ctx.domainId));
     }
     const decision = decideAssetCreate(body.assetId, Boolean(ctx.data.assets[body.assetId]));
     if (!decision.ok) fail(decision);
@@ -59,9 +61,9 @@ export function registerAssets(router: Router<RequestContext>): void {
       assetId: body.assetId,
       assetName: body.assetName,
       assetType: body.assetType,
-      secured: body.secured ?? true,
-      localCacheControl: body.localCacheControl ?? false,
-      localCacheMaxAge: body.localCacheMaxAge ?? 30,
+      secured: body.secured ?? ASSET_DEFAULTS.secured,
+      localCacheControl: body.localCacheControl ?? ASSET_DEFAULTS.localCacheControl,
+      localCacheMaxAge: body.localCacheMaxAge ?? ASSET_DEFAULTS.localCacheMaxAge,
       createdBy: body.createdBy,
       updatedBy: body.updatedBy ?? body.createdBy,
       active: true,
@@ -70,14 +72,13 @@ export function registerAssets(router: Router<RequestContext>): void {
       sequences: {},
     };
     if (body.description !== undefined) asset.description = body.description;
-    ctx.data.assets[asset.assetId] = asset;
-    await ctx.emu.store.commit();
-    sendJson(ctx.res, 201, assetView(asset));
+    await ctx.emu.store.createAsset(ctx.domainId, asset);
+    reply(ctx, 201, assetView(asset));
   });
 
   router.add('GET', '/va', async (ctx) => {
     const all = Object.values(ctx.data.assets).map(assetView);
-    sendJson(ctx.res, 200, paginate(all, ctx.query));
+    reply(ctx, 200, paginate(all, ctx));
   });
 
   // Search: plain-text match on assetId, assetName and description (emulator.md).
@@ -90,12 +91,12 @@ export function registerAssets(router: Router<RequestContext>): void {
         asset.assetName.toLowerCase().includes(text) ||
         (asset.description ?? '').toLowerCase().includes(text),
     );
-    const page = paginate(matches, ctx.query, 'page');
-    sendJson(ctx.res, 200, { results: { pageSize: page.pageSize, total: page.totalResults, hits: page.results.map((asset) => searchHit(ctx, asset)) } });
+    const page = paginate(matches, ctx, 'page');
+    reply(ctx, 200, { results: { pageSize: page.pageSize, total: page.totalResults, hits: page.results.map((asset) => searchHit(ctx, asset)) } });
   });
 
   router.add('GET', '/va/:assetId', async (ctx, { assetId }) => {
-    sendJson(ctx.res, 200, assetView(findAsset(ctx, assetId!)));
+    reply(ctx, 200, assetView(findAsset(ctx, assetId!)));
   });
 
   router.add('PUT', '/va/:assetId', async (ctx, { assetId }) => {
@@ -103,18 +104,17 @@ export function registerAssets(router: Router<RequestContext>): void {
     const body = check(assetUpdateBody, await readJson(ctx.req));
     requireActingUser(ctx, body.updatedBy, 'updatedBy');
     if (!activeAssetType(ctx, body.assetType)) {
-      throw problem(404, `Asset type ${body.assetType} not found or not active in domain ${ctx.domainId}`);
+      fail(unknownAssetType(body.assetType, ctx.domainId));
     }
     // assetType is required but cannot actually change (spec): the stored one stays.
-    if (body.assetName !== undefined) asset.assetName = body.assetName;
-    if (body.description !== undefined) asset.description = body.description;
-    if (body.localCacheControl !== undefined) asset.localCacheControl = body.localCacheControl;
-    if (body.localCacheMaxAge !== undefined) asset.localCacheMaxAge = body.localCacheMaxAge;
-    if (body.active !== undefined) asset.active = body.active;
-    asset.updatedBy = body.updatedBy;
-    asset.updatedAt = now();
-    await ctx.emu.store.commit();
-    sendJson(ctx.res, 200, assetView(asset));
+    const changes: AssetChanges = { updatedBy: body.updatedBy, updatedAt: now() };
+    if (body.assetName !== undefined) changes.assetName = body.assetName;
+    if (body.description !== undefined) changes.description = body.description;
+    if (body.localCacheControl !== undefined) changes.localCacheControl = body.localCacheControl;
+    if (body.localCacheMaxAge !== undefined) changes.localCacheMaxAge = body.localCacheMaxAge;
+    if (body.active !== undefined) changes.active = body.active;
+    await ctx.emu.store.updateAsset(ctx.domainId, asset.assetId, changes);
+    reply(ctx, 200, assetView(asset));
   });
 
   router.add('DELETE', '/va/:assetId', async (ctx, { assetId }) => {
@@ -124,10 +124,7 @@ export function registerAssets(router: Router<RequestContext>): void {
     const versionCount = Object.keys(ctx.data.versions[asset.assetId] ?? {}).length;
     const decision = decideAssetDelete(asset.assetId, versionCount);
     if (!decision.ok) fail(decision);
-    delete ctx.data.assets[asset.assetId];
-    delete ctx.data.versions[asset.assetId];
-    delete ctx.data.channels[asset.assetId];
-    await ctx.emu.store.commit();
+    await ctx.emu.store.deleteAsset(ctx.domainId, asset.assetId);
     sendEmpty(ctx.res, 204);
   });
 
@@ -140,15 +137,15 @@ export function registerAssets(router: Router<RequestContext>): void {
       // Without `state`, OFFLINE records are left out; with it, an exact match (emulator.md).
       accept: (recordState) => (state === undefined ? recordState !== 'OFFLINE' : recordState === state),
     });
-    sendJson(ctx.res, 200, paginate(entries, ctx.query));
+    reply(ctx, 200, paginate(entries, ctx));
   });
 
   router.add('GET', '/va/:assetId/version-count', async (ctx, { assetId }) => {
     const asset = findAsset(ctx, assetId!);
     const active = ctx.query.get('active');
-    if (active !== null && active !== 'true' && active !== 'false') throw problem(400, `active must be true or false (got ${active})`);
+    if (active !== null && active !== 'true' && active !== 'false') fail(queryParamInvalid('active', active, 'true or false'));
     const versions = Object.values(ctx.data.versions[asset.assetId] ?? {});
     const counts = versions.filter((version) => active === null || version.active === (active === 'true')).length;
-    sendJson(ctx.res, 200, { counts });
+    reply(ctx, 200, { counts });
   });
 }

@@ -13,15 +13,19 @@ import {
   decideCollectionUpdate,
   decideDeployedUrl,
   decideDeploymentStatus,
+  COLLECTION_DEFAULTS,
+  decideAnchor,
   resolveCollectionDeployEnv,
   type CollectionSnapshot,
 } from '../../rules/index.js';
 import { collectionCreateBody, collectionDeployBody, collectionUndeployRequestBody, collectionUpdateBody, deleteBody, reconcileBody, restoreBody } from '../../rules/schemas.js';
 import type { RequestContext } from '../context.js';
-import { paginate, readJson, sendJson, type Router } from '../http.js';
-import { fail, failWith, problem } from '../problem.js';
-import type { CollectionRecord } from '../state.js';
-import { check, deploymentDelay, knownAssetType, now, requireActingUser, requireAnyActingUser, requireEnvironment, requireKeyScope } from './common.js';
+import { paginate, readJson, type Router } from '../http.js';
+import { fail, failWith } from '../problem.js';
+import { unknownAllowedAssetTypes, unknownCollectionPlatform } from '../../rules/rejections.js';
+import type { CollectionChanges } from '../operations.js';
+import type { CollectionRecord, Frozen } from '../state.js';
+import { check, deploymentDelay, knownAssetType, now, reply, requireActingUser, requireAnyActingUser, requireEnvironment, requireKeyScope } from './common.js';
 
 export function collectionSnapshot(ctx: RequestContext, collectionId: string): CollectionSnapshot | undefined {
   const collection = ctx.data.collections[collectionId];
@@ -36,22 +40,22 @@ export function collectionSnapshot(ctx: RequestContext, collectionId: string): C
     itemCount: collection.assetItems.length,
     maxAssets: collection.maxAssets,
     deployments,
-    deploying: ctx.domain.environments.filter((envId) => ctx.emu.midDeployment.has(collectionKey(ctx.domainId, collectionId, envId))),
+    deploying: ctx.domain.environments.filter((envId) => ctx.emu.deployments.isRunning(collectionKey(ctx.domainId, collectionId, envId))),
   };
 }
 
-/** The collection object of responses: never `secured` (spec). */
-export function collectionView(collection: CollectionRecord) {
+/** The collection object of responses: every field the spec returns, `null` when unset; never `secured` (spec). */
+export function collectionView(collection: Frozen<CollectionRecord>) {
   return {
     collectionId: collection.collectionId,
     domainId: collection.domainId,
     collectionName: collection.collectionName,
-    ...(collection.description !== undefined ? { description: collection.description } : {}),
+    description: collection.description ?? null,
     allowedAssetTypes: collection.allowedAssetTypes,
     maxAssets: collection.maxAssets,
     editable: collection.editable,
     deployable: collection.deployable,
-    ...(collection.anchorAsset !== undefined ? { anchorAsset: collection.anchorAsset } : {}),
+    anchorAsset: collection.anchorAsset ?? null,
     assetItems: collection.assetItems,
     targetPlatform: collection.targetPlatform,
     createdBy: collection.createdBy,
@@ -78,7 +82,6 @@ function collectionKey(domainId: string, collectionId: string, envId: string): s
   return JSON.stringify(['collection', domainId, collectionId, envId]);
 }
 
-
 export function registerCollections(router: Router<RequestContext>): void {
   router.add('POST', '/vc', async (ctx) => {
     const body = check(collectionCreateBody(ctx.emu.fixture.maxAssetsCeiling), await readJson(ctx.req));
@@ -86,11 +89,11 @@ export function registerCollections(router: Router<RequestContext>): void {
     requireActingUser(ctx, body.updatedBy, 'updatedBy');
     const unknownTypes = body.allowedAssetTypes.filter((code) => !knownAssetType(ctx, code));
     if (unknownTypes.length > 0) {
-      throw problem(400, `allowedAssetTypes: asset type ${unknownTypes.join(', ')} not found in domain ${ctx.domainId}; use ${ctx.domain.assetTypes.map((type) => type.code).join(', ')}`);
+      fail(unknownAllowedAssetTypes(unknownTypes, ctx.domainId, ctx.domain.assetTypes.map((type) => type.code)));
     }
-    const targetPlatform = body.targetPlatform ?? 'generic';
+    const targetPlatform = body.targetPlatform ?? COLLECTION_DEFAULTS.targetPlatform;
     if (!ctx.domain.targetPlatforms.includes(targetPlatform)) {
-      throw problem(400, `targetPlatform ${targetPlatform} not found in domain ${ctx.domainId}; use one of ${ctx.domain.targetPlatforms.join(', ')}`);
+      fail(unknownCollectionPlatform(targetPlatform, ctx.domainId, ctx.domain.targetPlatforms));
     }
     const decision = decideCollectionCreate(body.collectionId, collectionSnapshot(ctx, body.collectionId));
     if (!decision.ok) fail(decision);
@@ -101,36 +104,35 @@ export function registerCollections(router: Router<RequestContext>): void {
       collectionName: body.collectionName,
       allowedAssetTypes: [...new Set(body.allowedAssetTypes)],
       maxAssets: body.maxAssets ?? ctx.emu.fixture.maxAssetsCeiling,
-      editable: body.editable ?? true,
-      deployable: body.deployable ?? true,
+      editable: body.editable ?? COLLECTION_DEFAULTS.editable,
+      deployable: body.deployable ?? COLLECTION_DEFAULTS.deployable,
       assetItems: [],
       targetPlatform,
-      secured: body.secured ?? true,
+      secured: body.secured ?? COLLECTION_DEFAULTS.secured,
       createdBy: body.createdBy,
       updatedBy: body.updatedBy ?? body.createdBy,
       deleted: false,
       deletedAt: null,
       everDeployed: false,
-      localCacheControl: body.localCacheControl ?? false,
-      localCacheMaxAge: body.localCacheMaxAge ?? 30,
+      localCacheControl: body.localCacheControl ?? COLLECTION_DEFAULTS.localCacheControl,
+      localCacheMaxAge: body.localCacheMaxAge ?? COLLECTION_DEFAULTS.localCacheMaxAge,
       createdAt: at,
       updatedAt: at,
     };
     if (body.description !== undefined) collection.description = body.description;
     if (body.anchorAsset !== undefined) collection.anchorAsset = body.anchorAsset;
-    ctx.data.collections[collection.collectionId] = collection;
-    await ctx.emu.store.commit();
-    sendJson(ctx.res, decision.status, collectionView(collection));
+    await ctx.emu.store.createCollection(ctx.domainId, collection);
+    reply(ctx, decision.status, collectionView(collection));
   });
 
   router.add('GET', '/vc', async (ctx) => {
-    sendJson(ctx.res, 200, paginate(Object.values(ctx.data.collections).map(collectionView), ctx.query));
+    reply(ctx, 200, paginate(Object.values(ctx.data.collections).map(collectionView), ctx));
   });
 
   router.add('GET', '/vc/:collectionId', async (ctx, { collectionId }) => {
     const decision = decideCollectionGet(collectionId!, collectionSnapshot(ctx, collectionId!));
     if (!decision.ok) fail(decision);
-    sendJson(ctx.res, 200, collectionView(ctx.data.collections[collectionId!]!));
+    reply(ctx, 200, collectionView(ctx.data.collections[collectionId!]!));
   });
 
   router.add('PATCH', '/vc/:collectionId', async (ctx, { collectionId }) => {
@@ -145,24 +147,15 @@ export function registerCollections(router: Router<RequestContext>): void {
     const collection = ctx.data.collections[collectionId!]!;
     const again = decideCollectionUpdate(collectionId!, collectionSnapshot(ctx, collectionId!), raw);
     if (!again.ok) fail(again);
-    if (body.anchorAsset !== undefined && body.anchorAsset !== '' && !collection.assetItems.includes(body.anchorAsset)) {
-      throw problem(400, `anchorAsset: item ${body.anchorAsset} not found in collection ${collectionId}; name one of its items`);
+    const strayAnchor = decideAnchor(collectionId!, body.anchorAsset, collection.assetItems);
+    if (strayAnchor) fail(strayAnchor);
+    const changes: CollectionChanges = { updatedBy: body.updatedBy ?? collection.updatedBy, updatedAt: now() };
+    for (const field of ['collectionName', 'description', 'maxAssets', 'editable', 'deployable', 'localCacheControl', 'localCacheMaxAge'] as const) {
+      if (body[field] !== undefined) Object.assign(changes, { [field]: body[field] });
     }
-    if (body.collectionName !== undefined) collection.collectionName = body.collectionName;
-    if (body.description !== undefined) collection.description = body.description;
-    if (body.maxAssets !== undefined) collection.maxAssets = body.maxAssets;
-    if (body.editable !== undefined) collection.editable = body.editable;
-    if (body.deployable !== undefined) collection.deployable = body.deployable;
-    if (body.anchorAsset !== undefined) {
-      if (body.anchorAsset === '') delete collection.anchorAsset;
-      else collection.anchorAsset = body.anchorAsset;
-    }
-    if (body.localCacheControl !== undefined) collection.localCacheControl = body.localCacheControl;
-    if (body.localCacheMaxAge !== undefined) collection.localCacheMaxAge = body.localCacheMaxAge;
-    collection.updatedBy = body.updatedBy ?? collection.updatedBy;
-    collection.updatedAt = now();
-    await ctx.emu.store.commit();
-    sendJson(ctx.res, 200, collectionView(collection));
+    if (body.anchorAsset !== undefined) changes.anchorAsset = body.anchorAsset === '' ? null : body.anchorAsset;
+    await ctx.emu.store.updateCollection(ctx.domainId, collection.collectionId, changes);
+    reply(ctx, 200, collectionView(collection));
   });
 
   router.add('DELETE', '/vc/:collectionId', async (ctx, { collectionId }) => {
@@ -172,14 +165,8 @@ export function registerCollections(router: Router<RequestContext>): void {
     requireActingUser(ctx, body.deletedBy, 'deletedBy');
     const decision = decideCollectionDelete(collectionId!, collectionSnapshot(ctx, collectionId!));
     if (!decision.ok) fail(decision);
-    const collection = ctx.data.collections[collectionId!]!;
-    const at = now();
-    collection.deleted = true;
-    collection.deletedAt = at;
-    collection.deletedBy = body.deletedBy;
-    collection.updatedAt = at;
-    await ctx.emu.store.commit();
-    sendJson(ctx.res, decision.status, { message: decision.message });
+    await ctx.emu.store.deleteCollection(ctx.domainId, collectionId!, body.deletedBy, now());
+    reply(ctx, decision.status, { message: decision.message });
   });
 
   router.add('POST', '/vc/:collectionId/restore', async (ctx, { collectionId }) => {
@@ -189,14 +176,8 @@ export function registerCollections(router: Router<RequestContext>): void {
     requireActingUser(ctx, body.createdBy, 'createdBy');
     const decision = decideCollectionRestore(collectionId!, collectionSnapshot(ctx, collectionId!));
     if (!decision.ok) fail(decision);
-    const collection = ctx.data.collections[collectionId!]!;
-    collection.deleted = false;
-    collection.deletedAt = null;
-    delete collection.deletedBy;
-    collection.updatedBy = body.createdBy;
-    collection.updatedAt = now();
-    await ctx.emu.store.commit();
-    sendJson(ctx.res, decision.status, { message: decision.message });
+    await ctx.emu.store.restoreCollection(ctx.domainId, collectionId!, body.createdBy, now());
+    reply(ctx, decision.status, { message: decision.message });
   });
 
   router.add('POST', '/vc/:collectionId/purge', async (ctx, { collectionId }) => {
@@ -211,29 +192,9 @@ export function registerCollections(router: Router<RequestContext>): void {
     });
     const decision = decideCollectionPurge(collectionId!, collectionSnapshot(ctx, collectionId!), parents);
     if (!decision.ok) fail(decision);
-    const blobs: string[] = [];
-    for (const effect of decision.effects) {
-      if (effect.kind === 'removeDeployments') {
-        const records = ctx.data.collectionDeployments[collectionId!];
-        for (const envId of effect.envIds) delete records?.[envId];
-      } else if (effect.kind === 'removeItems') {
-        for (const itemId of effect.itemIds) {
-          const item = ctx.data.items[itemId];
-          if (item) blobs.push(item.blobId);
-          delete ctx.data.items[itemId];
-        }
-      } else if (effect.kind === 'detachItems') {
-        for (const itemId of effect.itemIds) {
-          const item = ctx.data.items[itemId];
-          if (item) item.parentCollections = item.parentCollections.filter((parent) => parent !== collectionId);
-        }
-      }
-    }
-    delete ctx.data.collectionDeployments[collectionId!];
-    delete ctx.data.collections[collectionId!];
-    await ctx.emu.store.commit();
-    for (const blobId of blobs) await ctx.emu.store.removeBlob(blobId);
-    sendJson(ctx.res, decision.status, { message: decision.message });
+    const itemsOf = (kind: 'removeItems' | 'detachItems') => decision.effects.flatMap((effect) => (effect.kind === kind ? effect.itemIds : []));
+    await ctx.emu.store.purgeCollection(ctx.domainId, collectionId!, itemsOf('removeItems'), itemsOf('detachItems'));
+    reply(ctx, decision.status, { message: decision.message });
   });
 
   // --- deployments -----------------------------------------------------------
@@ -246,19 +207,9 @@ export function registerCollections(router: Router<RequestContext>): void {
       const decision = decideCollectionReconcile(cid, collectionSnapshot(ctx, cid), body.createdBy);
       if (!decision.ok) fail(decision);
       requireActingUser(ctx, body.createdBy, 'createdBy');
-      const at = now();
-      for (const effect of decision.effects) {
-        if (effect.kind !== 'redeploy') continue;
-        for (const envId of effect.envIds) {
-          const record = ctx.data.collectionDeployments[cid]?.[envId];
-          if (record) {
-            record.updatedAt = at;
-            record.updatedBy = body.createdBy!;
-          }
-        }
-      }
-      await ctx.emu.store.commit();
-      sendJson(ctx.res, decision.status, { message: decision.message });
+      const envIds = decision.effects.flatMap((effect) => (effect.kind === 'redeploy' ? effect.envIds : []));
+      await ctx.emu.store.reconcileCollection(ctx.domainId, cid, envIds, body.createdBy!, now());
+      reply(ctx, decision.status, { message: decision.message });
       return;
     }
     const snapshot = collectionSnapshot(ctx, cid);
@@ -283,20 +234,14 @@ export function registerCollections(router: Router<RequestContext>): void {
       if (!decision.ok) fail(decision);
     }
     const at = now();
-    const records = (ctx.data.collectionDeployments[cid] ??= {});
     const actor = body.updatedBy ?? body.createdBy ?? '';
-    const existing = records[envId];
-    if (existing) {
-      existing.state = decision.next;
-      existing.updatedBy = actor;
-      existing.updatedAt = at;
-    } else {
-      records[envId] = { state: decision.next, createdBy: body.createdBy ?? actor, updatedBy: actor, createdAt: at, updatedAt: at };
-    }
-    if (decision.next === 'LIVE') ctx.data.collections[cid]!.everDeployed = true;
-    await ctx.emu.store.commit();
-    if (decision.next === 'LIVE') sendJson(ctx.res, decision.status, { downloadUrl: collectionDownloadUrl(ctx, cid, envId) });
-    else sendJson(ctx.res, decision.status, { message: decision.message });
+    const existing = ctx.data.collectionDeployments[cid]?.[envId];
+    const record = existing
+      ? { ...existing, state: decision.next, updatedBy: actor, updatedAt: at }
+      : { state: decision.next, createdBy: body.createdBy ?? actor, updatedBy: actor, createdAt: at, updatedAt: at };
+    await ctx.emu.store.putCollectionDeployment(ctx.domainId, cid, envId, record);
+    if (decision.next === 'LIVE') reply(ctx, decision.status, { downloadUrl: collectionDownloadUrl(ctx, cid, envId) });
+    else reply(ctx, decision.status, { message: decision.message });
   });
 
   router.add('GET', '/vc/:collectionId/deployments', async (ctx, { collectionId }) => {
@@ -310,13 +255,13 @@ export function registerCollections(router: Router<RequestContext>): void {
       const ids = [...collection!.assetItems];
       return { envId, live: state === 'LIVE' ? ids : [], offline: state === 'OFFLINE' ? ids : [], undeployed: state === undefined ? ids : [] };
     });
-    sendJson(ctx.res, 200, { collectionId: cid, collectionName: collection!.collectionName, items });
+    reply(ctx, 200, { collectionId: cid, collectionName: collection!.collectionName, items });
   });
 
   router.add('GET', '/vc/:collectionId/deployments/:envId', async (ctx, { collectionId, envId }) => {
     const decision = decideDeployedUrl(collectionId!, collectionSnapshot(ctx, collectionId!), envId!);
     if (!decision.ok) fail(decision);
-    sendJson(ctx.res, 200, { downloadUrl: collectionDownloadUrl(ctx, collectionId!, envId!) });
+    reply(ctx, 200, { downloadUrl: collectionDownloadUrl(ctx, collectionId!, envId!) });
   });
 
   router.add('DELETE', '/vc/:collectionId/deployments/:envId', async (ctx, { collectionId, envId }) => {
@@ -329,11 +274,7 @@ export function registerCollections(router: Router<RequestContext>): void {
     const decision = decideCollectionUndeploy(cid, snapshot, envId!, body.updatedBy);
     if (!decision.ok) fail(decision);
     requireActingUser(ctx, body.updatedBy, 'updatedBy');
-    for (const effect of decision.effects) {
-      if (effect.kind !== 'removeDeployments') continue;
-      for (const env of effect.envIds) delete ctx.data.collectionDeployments[cid]?.[env];
-    }
-    await ctx.emu.store.commit();
-    sendJson(ctx.res, decision.status, { message: decision.message });
+    await ctx.emu.store.removeCollectionDeployment(ctx.domainId, cid, envId!);
+    reply(ctx, decision.status, { message: decision.message });
   });
 }

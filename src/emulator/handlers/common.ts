@@ -2,12 +2,16 @@
 // the acting-user check, lookups that answer 404, uploads.
 import { extname } from 'node:path';
 import type { z } from 'zod';
-import { decideActingUser, decideFileType, decideKeyScope, decidePlanLimits } from '../../rules/index.js';
+import { canAct, decideActingUser, decideFileType, decideKeyScope, decidePlanLimits } from '../../rules/index.js';
 import { fieldLabel, validate } from '../../rules/schemas.js';
-import type { RequestContext } from '../context.js';
+import type { ServerResponse } from 'node:http';
+import type { Emulator, RequestContext } from '../context.js';
+import { sendJson } from '../http.js';
+import { withExtraFields } from '../variation.js';
 import type { AssetTypeFixture } from '../fixture.js';
 import { isMultipart, parseMultipart, type MultipartBody, type UploadedFile } from '../multipart.js';
-import { fail, problem } from '../problem.js';
+import { fail } from '../problem.js';
+import { assetInactive, assetNotFound, environmentRequired, invalidFields, noActingUserInDomain, platformRequired, unknownEnvironment, unknownPlatform } from '../../rules/rejections.js';
 import { storedBytes, type AssetRecord } from '../state.js';
 
 export function now(): string {
@@ -17,7 +21,7 @@ export function now(): string {
 /** Validates a body with one of the rules' schemas; 400 with every issue otherwise. */
 export function check<T extends z.ZodType>(schema: T, value: unknown, status = 400): z.infer<T> {
   const result = validate(schema, value, fieldLabel);
-  if (!result.ok) throw problem(status, result.messages.join('; '));
+  if (!result.ok) fail(invalidFields(result.messages, status));
   return result.data;
 }
 
@@ -29,37 +33,31 @@ export function requireActingUser(ctx: RequestContext, email: string | undefined
 }
 
 export function requireAnyActingUser(ctx: RequestContext): void {
-  if (!ctx.domain.users.some((user) => user.active && (user.role === 'owner' || user.role === 'admin'))) {
-    throw problem(400, `Domain ${ctx.domainId} has no active admin or owner to act as; send updatedBy`);
-  }
+  if (!ctx.domain.users.some(canAct)) fail(noActingUserInDomain(ctx.domainId));
 }
 
 export function findAsset(ctx: RequestContext, assetId: string): AssetRecord {
   const asset = ctx.data.assets[assetId];
-  if (!asset) throw problem(404, `Virtual Asset ${assetId} not found in domain ${ctx.domainId}`);
+  if (!asset) fail(assetNotFound(assetId, ctx.domainId));
   return asset;
 }
 
 /** Version paths need an existing, active asset (spec, Versions). */
 export function findActiveAsset(ctx: RequestContext, assetId: string): AssetRecord {
   const asset = findAsset(ctx, assetId);
-  if (!asset.active) throw problem(404, `Virtual Asset ${assetId} not found: it is inactive; set active to true to use its versions`);
+  if (!asset.active) fail(assetInactive(assetId));
   return asset;
 }
 
 export function requirePlatform(ctx: RequestContext, platform: string | null | undefined, field = 'targetPlatformId'): string {
-  if (!platform) throw problem(404, `Target platform not found: ${field} is required (one of ${ctx.domain.targetPlatforms.join(', ')})`);
-  if (!ctx.domain.targetPlatforms.includes(platform)) {
-    throw problem(404, `Target platform ${platform} not found in domain ${ctx.domainId}; use one of ${ctx.domain.targetPlatforms.join(', ')}`);
-  }
+  if (!platform) fail(platformRequired(field, ctx.domain.targetPlatforms));
+  if (!ctx.domain.targetPlatforms.includes(platform)) fail(unknownPlatform(platform, ctx.domainId, ctx.domain.targetPlatforms));
   return platform;
 }
 
 export function requireEnvironment(ctx: RequestContext, envId: unknown, status = 404): string {
-  if (typeof envId !== 'string' || envId === '') throw problem(status, `Environment not found: envId is required (one of ${ctx.domain.environments.join(', ')})`);
-  if (!ctx.domain.environments.includes(envId)) {
-    throw problem(status, `Environment ${envId} not found in domain ${ctx.domainId}; use one of ${ctx.domain.environments.join(', ')}`);
-  }
+  if (typeof envId !== 'string' || envId === '') fail(environmentRequired(ctx.domain.environments, status));
+  if (!ctx.domain.environments.includes(envId)) fail(unknownEnvironment(envId, ctx.domainId, ctx.domain.environments, status));
   return envId;
 }
 
@@ -132,18 +130,15 @@ export async function withUpload<T>(ctx: RequestContext, body: MultipartBody, wo
 }
 
 /**
- * Holds `key` mid-deployment for the fixture's deployDelayMs (another deploy
- * to it meanwhile gets the rules' 500), then returns true; false when there
- * is no delay, so the caller's first decision stands.
+ * Keeps `key` mid-deployment for the fixture's deployDelayMs or while a test
+ * holds deployments (another deploy to it meanwhile gets the rules' 500);
+ * true when it waited, so the caller decides again on the fresh state.
  */
-export async function deploymentDelay(ctx: RequestContext, key: string): Promise<boolean> {
-  const delay = ctx.emu.fixture.deployDelayMs;
-  if (delay <= 0) return false;
-  ctx.emu.midDeployment.add(key);
-  try {
-    await new Promise((resolve) => setTimeout(resolve, delay));
-  } finally {
-    ctx.emu.midDeployment.delete(key);
-  }
-  return true;
+export function deploymentDelay(ctx: RequestContext, key: string): Promise<boolean> {
+  return ctx.emu.deployments.pass(key);
+}
+
+/** A JSON answer, with the extra fields of the variation when it is on. */
+export function reply(ctx: { res: ServerResponse; emu: Emulator }, status: number, body: unknown): void {
+  sendJson(ctx.res, status, withExtraFields(ctx.emu.variation, body));
 }

@@ -6,9 +6,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import type { Emulator } from '../context.js';
 import type { DomainFixture } from '../fixture.js';
-import { sendJson, type Router } from '../http.js';
-import { problem } from '../problem.js';
-import type { CollectionRecord, DomainState, ItemRecord, VersionRecord } from '../state.js';
+import type { Router } from '../http.js';
+import { reply } from './common.js';
+import { fail } from '../problem.js';
+import { defaultOf, effectiveAnchor, emptyChannel } from '../../rules/index.js';
+import { collectionNotLiveAt, deliveryDomainNotFound, deliveryKeyInvalid, itemNotInCollection, noDefaultVersion, securedContentNeedsKey, storedFileMissing, versionNotDeployedAt } from '../../rules/rejections.js';
+import type { CollectionRecord, DomainState, Frozen, ItemRecord, VersionRecord } from '../state.js';
 import { collectionDeliveryPath } from './collections.js';
 
 export interface DeliveryContext {
@@ -19,38 +22,37 @@ export interface DeliveryContext {
   query: URLSearchParams;
 }
 
-function domainOf(ctx: DeliveryContext, domainId: string): { domain: DomainFixture; data: DomainState } {
+function domainOf(ctx: DeliveryContext, domainId: string): { domain: DomainFixture; data: Frozen<DomainState> } {
   const domain = ctx.emu.fixture.domains.find((candidate) => candidate.domainId === domainId);
-  const data = ctx.emu.store.state.domains[domainId];
-  if (!domain || !data) throw problem(404, `Nothing deployed at this path: domain ${domainId} not found`);
-  return { domain, data };
+  if (!domain) fail(deliveryDomainNotFound(domainId));
+  return { domain, data: ctx.emu.store.domain(domainId) };
 }
 
 function requireKeyIfSecured(ctx: DeliveryContext, domain: DomainFixture, secured: boolean): void {
   if (!secured) return;
   const header = ctx.req.headers.apikey;
   const presented = Array.isArray(header) ? header[0] : header;
-  if (!presented) throw problem(403, 'This content is secured; send an API key of its domain in the apikey header');
-  if (!domain.apiKeys.some((key) => key.key === presented)) throw problem(403, `Invalid apikey for domain ${domain.domainId}`);
+  if (!presented) fail(securedContentNeedsKey());
+  if (!domain.apiKeys.some((key) => key.key === presented)) fail(deliveryKeyInvalid(domain.domainId));
 }
 
 function liveCollection(ctx: DeliveryContext, domainId: string, collectionId: string, envId: string) {
   const { domain, data } = domainOf(ctx, domainId);
   const collection = data.collections[collectionId];
   if (!collection || collection.deleted || data.collectionDeployments[collectionId]?.[envId]?.state !== 'LIVE') {
-    throw problem(404, `Collection ${collectionId} not found LIVE in ${envId}; deploy it LIVE there first`);
+    fail(collectionNotLiveAt(collectionId, envId));
   }
   requireKeyIfSecured(ctx, domain, collection.secured);
   return { domain, data, collection };
 }
 
-function itemPath(domainId: string, collection: CollectionRecord, envId: string, item: ItemRecord): string {
+function itemPath(domainId: string, collection: Frozen<CollectionRecord>, envId: string, item: Frozen<ItemRecord>): string {
   return `${collectionDeliveryPath(domainId, collection.collectionId, envId)}/items/${encodeURIComponent(item.assetItemId)}/${encodeURIComponent(item.fileName || 'file')}`;
 }
 
 async function streamBlob(ctx: DeliveryContext, blobId: string, mimetype: string, fileName: string): Promise<void> {
   const size = await ctx.emu.store.blobSize(blobId).catch(() => {
-    throw problem(404, `The file ${fileName} not found in the store`);
+    fail(storedFileMissing(fileName));
   });
   ctx.res.writeHead(200, {
     'content-type': mimetype,
@@ -81,8 +83,9 @@ export function registerDelivery(router: Router<DeliveryContext>): void {
         },
       ];
     });
-    const anchor = entries.find((entry) => entry.assetItemId === collection.anchorAsset) ?? entries[0] ?? null;
-    sendJson(ctx.res, 200, {
+    const anchorId = effectiveAnchor(collection.anchorAsset, entries.map((entry) => entry.assetItemId));
+    const anchor = entries.find((entry) => entry.assetItemId === anchorId) ?? null;
+    reply(ctx, 200, {
       downloadUrl: collectionDeliveryPath(domainId!, collection.collectionId, envId!),
       anchorAsset: anchor,
       assetItemUrls: entries,
@@ -99,7 +102,7 @@ export function registerDelivery(router: Router<DeliveryContext>): void {
   router.add('GET', '/:domainId/vc/:collectionId/:envId/items/:itemId/:fileName', async (ctx, { domainId, collectionId, envId, itemId }) => {
     const { data, collection } = liveCollection(ctx, domainId!, collectionId!, envId!);
     const item = data.items[itemId!];
-    if (!item || !collection.assetItems.includes(item.assetItemId)) throw problem(404, `Item ${itemId} not found in collection ${collectionId}`);
+    if (!item || !collection.assetItems.includes(item.assetItemId)) fail(itemNotInCollection(itemId!, collectionId!));
     await streamBlob(ctx, item.blobId, item.mimetype, item.fileName);
   });
 
@@ -110,7 +113,7 @@ export function registerDelivery(router: Router<DeliveryContext>): void {
     const version = data.versions[assetId!]?.[versionId!];
     const state = data.channels[assetId!]?.[platform!]?.[envId!]?.records[versionId!]?.state;
     if (!asset || !version || version.targetPlatform !== platform || (state !== 'LIVE' && state !== 'DEFAULT')) {
-      throw problem(404, `Version ${versionId} of ${assetId} not found deployed (LIVE or DEFAULT) for ${platform} in ${envId}`);
+      fail(versionNotDeployedAt(versionId!, assetId!, platform!, envId!));
     }
     requireKeyIfSecured(ctx, domain, asset.secured);
     await streamBlob(ctx, version.blobId, version.mimetype, version.fileName);
@@ -121,9 +124,9 @@ export function registerDelivery(router: Router<DeliveryContext>): void {
     const { domain, data } = domainOf(ctx, domainId!);
     const asset = data.assets[assetId!];
     const records = data.channels[assetId!]?.[platform!]?.[envId!]?.records ?? {};
-    const versionId = Object.entries(records).find(([, record]) => record.state === 'DEFAULT')?.[0];
-    const version: VersionRecord | undefined = versionId ? data.versions[assetId!]?.[versionId] : undefined;
-    if (!asset || !version) throw problem(404, `No DEFAULT version of ${assetId} for ${platform} in ${envId}: not found`);
+    const versionId = defaultOf({ ...emptyChannel(), records: Object.fromEntries(Object.entries(records).map(([id, record]) => [id, record.state])) });
+    const version: Frozen<VersionRecord> | undefined = versionId ? data.versions[assetId!]?.[versionId] : undefined;
+    if (!asset || !version) fail(noDefaultVersion(assetId!, platform!, envId!));
     requireKeyIfSecured(ctx, domain, asset.secured);
     await streamBlob(ctx, version.blobId, version.mimetype, version.fileName);
   });

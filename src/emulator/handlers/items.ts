@@ -2,13 +2,14 @@
 import { decideCollectionGet, decideItemAdd, decideItemRemove, OTHER_ASSET_TYPE } from '../../rules/index.js';
 import { deleteBody, itemUploadFields } from '../../rules/schemas.js';
 import type { RequestContext } from '../context.js';
-import { paginate, readJson, sendJson, type Router } from '../http.js';
-import { fail, problem } from '../problem.js';
-import type { ItemRecord } from '../state.js';
-import { check, checkFile, checkPlan, mimeTypeOf, now, receiveUpload, requireActingUser, withUpload } from './common.js';
+import { paginate, readJson, type Router } from '../http.js';
+import { fail } from '../problem.js';
+import { itemNotInCollection, queryParamInvalid } from '../../rules/rejections.js';
+import type { Frozen, ItemRecord } from '../state.js';
+import { check, checkFile, checkPlan, mimeTypeOf, now, receiveUpload, reply, requireActingUser, withUpload } from './common.js';
 import { collectionSnapshot } from './collections.js';
 
-export function itemView(item: ItemRecord) {
+export function itemView(item: Frozen<ItemRecord>) {
   return {
     assetItemId: item.assetItemId,
     assetItemName: item.assetItemName,
@@ -37,7 +38,7 @@ function dateParam(ctx: RequestContext, name: string, endOfDay: boolean): number
   const raw = ctx.query.get(name);
   if (raw === null || raw === '') return undefined;
   const time = Date.parse(raw);
-  if (Number.isNaN(time)) throw problem(400, `${name} must be an ISO 8601 date or timestamp (got ${raw})`);
+  if (Number.isNaN(time)) fail(queryParamInvalid(name, raw, 'an ISO 8601 date or timestamp'));
   // A plain date as endDate includes that whole day.
   return endOfDay && /^\d{4}-\d{2}-\d{2}$/.test(raw) ? time + 86_400_000 - 1 : time;
 }
@@ -58,16 +59,14 @@ export function registerItems(router: Router<RequestContext>): void {
       requireActingUser(ctx, fields.createdBy, 'createdBy');
       const uploaded = checkFile(ctx, file, fields.assetType);
       checkPlan(ctx, uploaded);
-      const blobId = await ctx.emu.store.adopt(uploaded.pending);
-      try {
-        // Synchronous from here: the item limit and the storage total cannot race.
+      return ctx.emu.store.addItem(ctx.domainId, cid, uploaded.pending, (blobId, sequence) => {
+        // Called synchronously once the file is stored: the item limit and the storage total cannot race.
         const again = decideItemAdd(cid, collectionSnapshot(ctx, cid), { assetType: fields.assetType, allowedAssetTypes: allowedAssetTypes() });
         if (!again.ok) fail(again);
         checkPlan(ctx, uploaded);
-        ctx.data.itemSequence += 1;
         const at = now();
-        const record: ItemRecord = {
-          assetItemId: `item-${String(ctx.data.itemSequence).padStart(6, '0')}`,
+        return {
+          assetItemId: `item-${String(sequence).padStart(6, '0')}`,
           assetItemName: fields.assetItemName,
           assetType: fields.assetType,
           mimetype: mimeTypeOf(uploaded),
@@ -81,18 +80,9 @@ export function registerItems(router: Router<RequestContext>): void {
           updatedAt: at,
           blobId,
         };
-        ctx.data.items[record.assetItemId] = record;
-        const collection = ctx.data.collections[cid]!;
-        collection.assetItems.push(record.assetItemId);
-        collection.updatedAt = at;
-        return record;
-      } catch (error) {
-        await ctx.emu.store.removeBlob(blobId);
-        throw error;
-      }
+      });
     });
-    await ctx.emu.store.commit();
-    sendJson(ctx.res, 201, itemView(item));
+    reply(ctx, 201, itemView(item));
   });
 
   router.add('GET', '/vc/:collectionId/items', async (ctx, { collectionId }) => {
@@ -107,14 +97,14 @@ export function registerItems(router: Router<RequestContext>): void {
         return (from === undefined || created >= from) && (to === undefined || created <= to);
       })
       .map(itemView);
-    sendJson(ctx.res, 200, paginate(items, ctx.query));
+    reply(ctx, 200, paginate(items, ctx));
   });
 
   router.add('GET', '/vc/:collectionId/items/:itemId', async (ctx, { collectionId, itemId }) => {
     const collection = requireCollection(ctx, collectionId!);
     const item = ctx.data.items[itemId!];
-    if (!item || !collection.assetItems.includes(item.assetItemId)) throw problem(404, `Item ${itemId} not found in collection ${collectionId}`);
-    sendJson(ctx.res, 200, itemView(item));
+    if (!item || !collection.assetItems.includes(item.assetItemId)) fail(itemNotInCollection(itemId!, collectionId!));
+    reply(ctx, 200, itemView(item));
   });
 
   router.add('DELETE', '/vc/:collectionId/items/:itemId', async (ctx, { collectionId, itemId }) => {
@@ -131,27 +121,8 @@ export function registerItems(router: Router<RequestContext>): void {
     requireActingUser(ctx, body.deletedBy, 'deletedBy');
     const decision = decideItemRemove(cid, collectionSnapshot(ctx, cid), parents(itemId!), itemId!);
     if (!decision.ok) fail(decision);
-    const collection = ctx.data.collections[cid]!;
-    const at = now();
-    collection.assetItems = collection.assetItems.filter((id) => id !== itemId);
-    if (collection.anchorAsset === itemId) delete collection.anchorAsset;
-    collection.updatedAt = at;
-    let blob: string | undefined;
-    for (const effect of decision.effects) {
-      for (const id of 'itemIds' in effect ? effect.itemIds : []) {
-        const item = ctx.data.items[id];
-        if (!item) continue;
-        if (effect.kind === 'removeItems') {
-          blob = item.blobId;
-          delete ctx.data.items[id];
-        } else if (effect.kind === 'detachItems') {
-          item.parentCollections = item.parentCollections.filter((parent) => parent !== cid);
-          item.updatedAt = at;
-        }
-      }
-    }
-    await ctx.emu.store.commit();
-    if (blob) await ctx.emu.store.removeBlob(blob);
-    sendJson(ctx.res, decision.status, { message: decision.message });
+    const forGood = decision.effects.some((effect) => effect.kind === 'removeItems');
+    await ctx.emu.store.removeItem(ctx.domainId, cid, itemId!, forGood, now());
+    reply(ctx, decision.status, { message: decision.message });
   });
 }

@@ -3,7 +3,8 @@
 // data and applies the decision.
 import {
   applyAssetUndeploy,
-  formatSize,
+  ASSET_UNDEPLOYED,
+  DEPLOY_COMPLETED,
   applyVersionDeploy,
   decideAssetUndeploy,
   decideVersionDelete,
@@ -15,9 +16,11 @@ import {
 } from '../../rules/index.js';
 import { deployRequestBody, undeployBody, versionUploadFields } from '../../rules/schemas.js';
 import type { RequestContext } from '../context.js';
-import { drain, paginate, readJson, sendEmpty, sendJson, type Router } from '../http.js';
-import { fail, Problem, problem } from '../problem.js';
-import type { AssetRecord, ChannelRecord, DeploymentRecord, VersionRecord } from '../state.js';
+import { sizeString } from '../variation.js';
+import { drain, paginate, readJson, sendEmpty, type Router } from '../http.js';
+import { fail, Problem } from '../problem.js';
+import { undeployFailed, undeployPlatformsMissing, versionNotFound, versionNotFoundForPlatform } from '../../rules/rejections.js';
+import type { AssetRecord, ChannelRecord, DeploymentRecord, Frozen, VersionRecord } from '../state.js';
 import {
   check,
   checkFile,
@@ -33,10 +36,11 @@ import {
   requirePlatform,
   withUpload,
   deploymentDelay,
+  reply,
 } from './common.js';
 
-export function versionView(asset: AssetRecord, version: VersionRecord) {
-  return {
+export function versionView(ctx: RequestContext, asset: AssetRecord, version: VersionRecord) {
+  const view = {
     versionId: version.versionId,
     version: version.version,
     versionName: version.versionName,
@@ -44,7 +48,7 @@ export function versionView(asset: AssetRecord, version: VersionRecord) {
     assetType: asset.assetType,
     secured: asset.secured,
     size: version.size,
-    fileName: version.fileName,
+    fileName: version.fileName as string | undefined,
     uploadStatus: 'Committed' as const,
     createdBy: version.createdBy,
     updatedBy: version.updatedBy,
@@ -52,6 +56,9 @@ export function versionView(asset: AssetRecord, version: VersionRecord) {
     createdAt: version.createdAt,
     updatedAt: version.updatedAt,
   };
+  // The spec: older versions lack fileName; a variation answers like that.
+  if (!ctx.emu.variation.versionFileName) delete view.fileName;
+  return view;
 }
 
 function deploymentView(asset: AssetRecord, version: VersionRecord, envId: string, record: DeploymentRecord) {
@@ -85,13 +92,11 @@ export function channelKey(domainId: string, assetId: string, platform: string, 
   return JSON.stringify(['channel', domainId, assetId, platform, envId]);
 }
 
-export function getChannel(ctx: RequestContext, assetId: string, platform: string, envId: string, create: boolean): ChannelRecord | undefined {
-  const byPlatform = ctx.data.channels[assetId] ?? (create ? (ctx.data.channels[assetId] = {}) : undefined);
-  const byEnv = byPlatform?.[platform] ?? (create && byPlatform ? (byPlatform[platform] = {}) : undefined);
-  return byEnv?.[envId] ?? (create && byEnv ? (byEnv[envId] = { records: {}, formerDefaults: [] }) : undefined);
+function channelOf(ctx: RequestContext, assetId: string, platform: string, envId: string): Frozen<ChannelRecord> | undefined {
+  return ctx.data.channels[assetId]?.[platform]?.[envId];
 }
 
-function snapshotOf(channel: ChannelRecord | undefined, midDeployment: boolean): ChannelSnapshot {
+function snapshotOf(channel: Frozen<ChannelRecord> | undefined, midDeployment: boolean): ChannelSnapshot {
   const records: Record<string, DeploymentState> = {};
   for (const [versionId, record] of Object.entries(channel?.records ?? {})) records[versionId] = record.state;
   return { records, formerDefaults: [...(channel?.formerDefaults ?? [])], midDeployment };
@@ -143,7 +148,7 @@ export function assetUrlEntries(ctx: RequestContext, asset: AssetRecord, filter:
 
 function findVersion(ctx: RequestContext, asset: AssetRecord, versionId: string): VersionRecord {
   const version = ctx.data.versions[asset.assetId]?.[versionId];
-  if (!version) throw problem(404, `Version ${versionId} not found under Virtual Asset ${asset.assetId}`);
+  if (!version) fail(versionNotFound(versionId, asset.assetId));
   return version;
 }
 
@@ -158,20 +163,18 @@ export function registerVersions(router: Router<RequestContext>): void {
       const asset = findActiveAsset(ctx, assetId!);
       const uploaded = checkFile(ctx, file, asset.assetType);
       checkPlan(ctx, uploaded);
-      const blobId = await ctx.emu.store.adopt(uploaded.pending);
-      try {
-        // Synchronous from here: the sequence and the storage total cannot race.
+      const record = await ctx.emu.store.addVersion(ctx.domainId, asset.assetId, uploaded.pending, (blobId) => {
+        // Called synchronously once the file is stored: the sequence and the storage total cannot race.
         const current = findActiveAsset(ctx, assetId!);
         checkPlan(ctx, uploaded);
-        const { versionId, version } = nextVersionId(platform, current.sequences[platform] ?? 0);
-        current.sequences[platform] = version;
+        const { versionId, version } = nextVersionId(platform, current.sequences[platform] ?? ctx.emu.variation.versionSequenceStart - 1);
         const at = now();
-        const record: VersionRecord = {
+        return {
           versionId,
           version,
           versionName: fields.versionName,
           targetPlatform: platform,
-          size: formatSize(uploaded.size),
+          size: sizeString(ctx.emu.variation, uploaded.size),
           sizeBytes: uploaded.size,
           fileName: uploaded.fileName,
           mimetype: mimeTypeOf(uploaded),
@@ -182,26 +185,21 @@ export function registerVersions(router: Router<RequestContext>): void {
           createdAt: at,
           updatedAt: at,
         };
-        (ctx.data.versions[current.assetId] ??= {})[versionId] = record;
-        return { asset: current, record };
-      } catch (error) {
-        await ctx.emu.store.removeBlob(blobId);
-        throw error;
-      }
+      });
+      return { asset: findAsset(ctx, asset.assetId), record };
     });
-    await ctx.emu.store.commit();
-    sendJson(ctx.res, 201, versionView(created.asset, created.record));
+    reply(ctx, 201, versionView(ctx, created.asset, created.record));
   });
 
   router.add('GET', '/va/:assetId/versions', async (ctx, { assetId }) => {
     const asset = findActiveAsset(ctx, assetId!);
-    const all = Object.values(ctx.data.versions[asset.assetId] ?? {}).map((version) => versionView(asset, version));
-    sendJson(ctx.res, 200, paginate(all, ctx.query));
+    const all = Object.values(ctx.data.versions[asset.assetId] ?? {}).map((version) => versionView(ctx, asset, version));
+    reply(ctx, 200, paginate(all, ctx));
   });
 
   router.add('GET', '/va/:assetId/versions/:versionId', async (ctx, { assetId, versionId }) => {
     const asset = findActiveAsset(ctx, assetId!);
-    sendJson(ctx.res, 200, versionView(asset, findVersion(ctx, asset, versionId!)));
+    reply(ctx, 200, versionView(ctx, asset, findVersion(ctx, asset, versionId!)));
   });
 
   router.add('DELETE', '/va/:assetId/versions/:versionId', async (ctx, { assetId, versionId }) => {
@@ -215,10 +213,7 @@ export function registerVersions(router: Router<RequestContext>): void {
     });
     const decision = decideVersionDelete(version.versionId, refs);
     if (!decision.ok) fail(decision);
-    for (const channel of Object.values(channels)) delete channel.records[version.versionId];
-    delete ctx.data.versions[asset.assetId]![version.versionId];
-    await ctx.emu.store.commit();
-    await ctx.emu.store.removeBlob(version.blobId);
+    await ctx.emu.store.deleteVersion(ctx.domainId, asset.assetId, version.versionId);
     sendEmpty(ctx.res, 204);
   });
 
@@ -229,7 +224,7 @@ export function registerVersions(router: Router<RequestContext>): void {
     const envId = ctx.query.get('envId') || undefined;
     if (envId !== undefined) requireEnvironment(ctx, envId);
     const entries = assetUrlEntries(ctx, asset, { versionId: version.versionId, platform: version.targetPlatform, ...(envId ? { envId } : {}), accept: () => true });
-    sendJson(ctx.res, 200, paginate(entries, ctx.query));
+    reply(ctx, 200, paginate(entries, ctx));
   });
 
   router.add('POST', '/va/:assetId/versions/:versionId/deploy', async (ctx, { assetId, versionId }) => {
@@ -240,7 +235,7 @@ export function registerVersions(router: Router<RequestContext>): void {
     requireKeyScope(ctx, envId);
     const version = ctx.data.versions[asset.assetId]?.[versionId!];
     if (!version || !version.active || version.targetPlatform !== platform) {
-      throw problem(404, `Version ${versionId} not found for platform ${platform} under Virtual Asset ${asset.assetId}${version && version.targetPlatform !== platform ? ` (it is a ${version.targetPlatform} version)` : ''}`);
+      fail(versionNotFoundForPlatform(versionId!, platform, asset.assetId, version?.targetPlatform));
     }
     const body = check(deployRequestBody, raw);
     const request = {
@@ -252,7 +247,7 @@ export function registerVersions(router: Router<RequestContext>): void {
       ...(body.currentAssetIntent !== undefined ? { currentAssetIntent: body.currentAssetIntent } : {}),
     };
     const key = channelKey(ctx.domainId, asset.assetId, platform, envId);
-    const decide = () => decideVersionDeploy(snapshotOf(getChannel(ctx, asset.assetId, platform, envId, false), ctx.emu.midDeployment.has(key)), request);
+    const decide = () => decideVersionDeploy(snapshotOf(channelOf(ctx, asset.assetId, platform, envId), ctx.emu.deployments.isRunning(key)), request);
     let decision = decide();
     if (!decision.ok) fail(decision);
     requireActingUser(ctx, body.createdBy, 'createdBy');
@@ -260,13 +255,13 @@ export function registerVersions(router: Router<RequestContext>): void {
     if (await deploymentDelay(ctx, key)) {
       // Things may have changed meanwhile: decide again on the fresh state.
       findActiveAsset(ctx, asset.assetId);
-      if (!ctx.data.versions[asset.assetId]?.[version.versionId]) throw problem(404, `Version ${version.versionId} not found under Virtual Asset ${asset.assetId}`);
+      if (!ctx.data.versions[asset.assetId]?.[version.versionId]) fail(versionNotFound(version.versionId, asset.assetId));
       decision = decide();
       if (!decision.ok) fail(decision);
     }
-    const record = applyDeploy(ctx, asset.assetId, platform, envId, version.versionId, decision, body.createdBy, body.updatedBy);
-    await ctx.emu.store.commit();
-    sendJson(ctx.res, decision.status, { assetVersion: deploymentView(asset, version, envId, record), message: decision.message ?? 'Deployment has been completed.' });
+    const channel = deployedChannel(channelOf(ctx, asset.assetId, platform, envId), version.versionId, decision, body.createdBy, body.updatedBy);
+    await ctx.emu.store.putChannels(ctx.domainId, asset.assetId, [{ platform, envId, channel }]);
+    reply(ctx, decision.status, { assetVersion: deploymentView(asset, version, envId, channel.records[version.versionId]!), message: decision.message ?? DEPLOY_COMPLETED });
   });
 
   router.add('POST', '/va/:assetId/undeploy', async (ctx, { assetId }) => {
@@ -276,60 +271,55 @@ export function registerVersions(router: Router<RequestContext>): void {
       const envId = requireEnvironment(ctx, raw.envId);
       const platforms = raw.targetPlatforms;
       if (!Array.isArray(platforms) || platforms.length === 0) {
-        throw problem(404, `targetPlatforms must name at least one target platform (one of ${ctx.domain.targetPlatforms.join(', ')})`);
+        fail(undeployPlatformsMissing(ctx.domain.targetPlatforms));
       }
       for (const platform of platforms) requirePlatform(ctx, typeof platform === 'string' ? platform : String(platform), 'targetPlatforms');
       const body = check(undeployBody, raw);
       requireKeyScope(ctx, envId);
+      const busy = body.targetPlatforms.some((platform) => ctx.emu.deployments.isRunning(channelKey(ctx.domainId, asset.assetId, platform, envId)));
+      // A variation: another service may fail an undeploy that meets a running deployment, in plain text.
+      if (busy && ctx.emu.variation.undeployPlainText500) throw new Problem(undeployFailed('a deployment of this channel is still running'), true);
       const channels = ctx.data.channels[asset.assetId] ?? {};
       const records = body.targetPlatforms.flatMap((platform) =>
         Object.keys(channels[platform]?.[envId]?.records ?? {}).map((versionId) => ({ versionId, targetPlatform: platform })),
       );
       const decision = decideAssetUndeploy(envId, [...new Set(body.targetPlatforms)], records);
       if (!decision.ok) fail(decision);
-      for (const effect of decision.effects) {
-        if (effect.kind !== 'removeRecords') continue;
-        for (const platform of effect.platforms) {
-          const channel = channels[platform]?.[effect.envId];
-          if (!channel) continue;
-          channel.formerDefaults = applyAssetUndeploy(snapshotOf(channel, false)).formerDefaults;
-          channel.records = {};
-        }
-      }
-      await ctx.emu.store.commit();
-      sendJson(ctx.res, decision.status, { message: decision.message ?? 'Asset Container undeployed successfully.', totalUndeployedVersions: decision.next.totalUndeployedVersions });
+      const emptied = decision.effects.flatMap((effect) =>
+        effect.kind !== 'removeRecords'
+          ? []
+          : effect.platforms.flatMap((platform) => {
+              const channel = channels[platform]?.[effect.envId];
+              return channel ? [{ platform, envId: effect.envId, channel: { records: {}, formerDefaults: applyAssetUndeploy(snapshotOf(channel, false)).formerDefaults } }] : [];
+            }),
+      );
+      await ctx.emu.store.putChannels(ctx.domainId, asset.assetId, emptied);
+      reply(ctx, decision.status, { message: decision.message ?? ASSET_UNDEPLOYED, totalUndeployedVersions: decision.next.totalUndeployedVersions });
     } catch (error) {
       if (error instanceof Problem) throw error;
       // The spec: undeploy's 500 may not be an error body of the usual shape.
-      throw new Problem(500, `Internal Server Error: ${(error as Error).message}`, true);
+      throw new Problem(undeployFailed((error as Error).message), true);
     }
   });
 }
 
-function applyDeploy(
-  ctx: RequestContext,
-  assetId: string,
-  platform: string,
-  envId: string,
+/** The channel after an allowed deploy: the records the rules' next state names, stamped with who and when. */
+function deployedChannel(
+  channel: Frozen<ChannelRecord> | undefined,
   versionId: string,
   decision: Allowed<DeploymentState>,
   createdBy: string | undefined,
   updatedBy: string | undefined,
-): DeploymentRecord {
-  const channel = getChannel(ctx, assetId, platform, envId, true)!;
+): ChannelRecord {
   const next = applyVersionDeploy(snapshotOf(channel, false), versionId, decision);
   const at = now();
   const actor = updatedBy ?? createdBy ?? '';
+  const records: ChannelRecord['records'] = {};
   for (const [id, state] of Object.entries(next.records)) {
-    const existing = channel.records[id];
-    if (!existing) {
-      channel.records[id] = { state, createdBy: createdBy ?? actor, updatedBy: actor, createdAt: at, updatedAt: at };
-    } else if (existing.state !== state || id === versionId) {
-      existing.state = state;
-      existing.updatedBy = actor;
-      existing.updatedAt = at;
-    }
+    const existing = channel?.records[id];
+    if (!existing) records[id] = { state, createdBy: createdBy ?? actor, updatedBy: actor, createdAt: at, updatedAt: at };
+    else if (existing.state !== state || id === versionId) records[id] = { ...existing, state, updatedBy: actor, updatedAt: at };
+    else records[id] = { ...existing };
   }
-  channel.formerDefaults = next.formerDefaults;
-  return channel.records[versionId]!;
+  return { records, formerDefaults: next.formerDefaults };
 }

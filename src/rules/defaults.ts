@@ -1,0 +1,55 @@
+// Defaults, limits and small rules the spec states once and both the CLI
+// (predictions, pickers, prompts) and the emulator (answers) rely on.
+import { LIMITS } from './schemas.js';
+import { anchorNotInCollection } from './rejections.js';
+import type { Rejection } from './decision.js';
+
+/** Fields a new virtual asset gets when the request leaves them out (spec, Virtual asset). */
+export const ASSET_DEFAULTS = {
+  secured: true,
+  localCacheControl: false,
+  localCacheMaxAge: LIMITS.localCacheMaxAge.default,
+} as const;
+
+/** `generic` is the default platform of collections (spec, Resources). */
+export const DEFAULT_COLLECTION_PLATFORM = 'generic';
+
+/** Fields a new collection gets when the request leaves them out; `maxAssets` defaults to the service's ceiling. */
+export const COLLECTION_DEFAULTS = {
+  editable: true,
+  deployable: true,
+  secured: true,
+  targetPlatform: DEFAULT_COLLECTION_PLATFORM,
+  localCacheControl: false,
+  localCacheMaxAge: LIMITS.localCacheMaxAge.default,
+} as const;
+
+/** Paging of list endpoints: the spec's default size, and the emulator's ceiling (a larger size is clamped). */
+export const PAGING = {
+  defaultPageNumber: 1,
+  defaultPageSize: 50,
+  maxPageSize: LIMITS.pageSizeMax,
+} as const;
+
+/** Roles that may act in a domain (spec, Authentication 4). */
+export const ACTING_ROLES: readonly string[] = ['owner', 'admin'];
+
+/** Only an active owner or admin may be named as createdBy, updatedBy or deletedBy. */
+export function canAct(user: { role: string; active: boolean }): boolean {
+  return user.active && ACTING_ROLES.includes(user.role);
+}
+
+/** A collection's anchor is set only to one of its items; `''` clears it. */
+export function decideAnchor(collectionId: string, anchor: string | undefined, itemIds: readonly string[]): Rejection | undefined {
+  if (anchor === undefined || anchor === '' || itemIds.includes(anchor)) return undefined;
+  return anchorNotInCollection(anchor, collectionId);
+}
+
+/**
+ * The anchor a delivery document shows: the collection's anchorAsset while it
+ * is a member, else the first item, else none.
+ */
+export function effectiveAnchor(anchor: string | null | undefined, itemIds: readonly string[]): string | undefined {
+  if (anchor && itemIds.includes(anchor)) return anchor;
+  return itemIds[0];
+}
