@@ -15,7 +15,7 @@ _ahs_subcommands() {
         'asset') echo 'create get list search update delete status undeploy version-count help' ;;
         'version') echo 'upload get list delete urls help' ;;
         'collection') echo 'create get list update delete restore purge status url undeploy help' ;;
-        'item') echo 'upload get list remove help' ;;
+        'item') echo 'upload sync get list remove help' ;;
         'emulator') echo 'start help' ;;
     esac
 }
@@ -39,6 +39,7 @@ _ahs_options() {
         'collection list') echo '--page --page-size --all --deleted --no-deleted' ;;
         'collection update') echo '--name --description --max-assets --editable --no-editable --deployable --no-deployable --anchor --local-cache-control --no-local-cache-control --local-cache-max-age --from-json' ;;
         'item upload') echo '--type --name --concurrency' ;;
+        'item sync') echo '--type --delete --pattern --reconcile' ;;
         'item list') echo '--since --until --page --page-size --all' ;;
         'collection-deploy') echo '--state --idempotent --reconcile' ;;
         'fetch') echo '--url --dir --item --pattern --skip-existing --concurrency --manifest' ;;
@@ -63,6 +64,7 @@ _ahs_value_options() {
         'collection list') echo '--page --page-size' ;;
         'collection update') echo '--name --description --max-assets --anchor --local-cache-max-age --from-json' ;;
         'item upload') echo '--type --name --concurrency' ;;
+        'item sync') echo '--type --pattern' ;;
         'item list') echo '--since --until --page --page-size' ;;
         'collection-deploy') echo '--state' ;;
         'fetch') echo '--url --dir --item --pattern --concurrency' ;;

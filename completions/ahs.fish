@@ -17,7 +17,7 @@ function __fish_ahs_subcommands --argument-names cmdpath
         case 'collection'
             printf '%s\n' 'create' 'get' 'list' 'update' 'delete' 'restore' 'purge' 'status' 'url' 'undeploy' 'help'
         case 'item'
-            printf '%s\n' 'upload' 'get' 'list' 'remove' 'help'
+            printf '%s\n' 'upload' 'sync' 'get' 'list' 'remove' 'help'
         case 'emulator'
             printf '%s\n' 'start' 'help'
     end
@@ -54,6 +54,8 @@ function __fish_ahs_value_options --argument-names cmdpath
             printf '%s\n' '--name' '--description' '--max-assets' '--anchor' '--local-cache-max-age' '--from-json'
         case 'item upload'
             printf '%s\n' '--type' '--name' '--concurrency'
+        case 'item sync'
+            printf '%s\n' '--type' '--pattern'
         case 'item list'
             printf '%s\n' '--since' '--until' '--page' '--page-size'
         case 'collection-deploy'
@@ -275,6 +277,7 @@ complete -c ahs -n '__fish_ahs_is \'collection update\'' -l from-json -r -d 'rea
 
 # ahs item
 complete -c ahs -f -n '__fish_ahs_is \'item\'' -a 'upload' -d 'upload files into a collection, several at once (a rejected file does not stop the others)'
+complete -c ahs -f -n '__fish_ahs_is \'item\'' -a 'sync' -d 'make a collection hold the files of a folder: upload new files, replace changed ones, --delete the others'
 complete -c ahs -f -n '__fish_ahs_is \'item\'' -a 'get' -d 'show an item of a collection'
 complete -c ahs -f -n '__fish_ahs_is \'item\'' -a 'list' -d 'list a collection\'s items, optionally by creation date'
 complete -c ahs -f -n '__fish_ahs_is \'item\'' -a 'remove' -d 'remove an item from a collection (removed for good if it was its only collection)'
@@ -284,6 +287,12 @@ complete -c ahs -f -n '__fish_ahs_is \'item\'' -a 'help' -d 'display help for co
 complete -c ahs -n '__fish_ahs_is \'item upload\'' -l type -r -d 'asset type code of the items (one of the collection\'s allowed types, or 9999 = Other)'
 complete -c ahs -n '__fish_ahs_is \'item upload\'' -l name -r -d 'item name (only with one file; default: the file name)'
 complete -c ahs -n '__fish_ahs_is \'item upload\'' -l concurrency -r -d 'files uploaded at the same time (default 4)'
+
+# ahs item sync
+complete -c ahs -n '__fish_ahs_is \'item sync\'' -l type -r -d 'asset type code of the uploaded items (one of the collection\'s allowed types, or 9999 = Other)'
+complete -c ahs -n '__fish_ahs_is \'item sync\'' -l delete -d 'remove the items that have no file of their name in DIR (done before any upload)'
+complete -c ahs -n '__fish_ahs_is \'item sync\'' -l pattern -r -d 'only files (and, with --delete, items) whose name matches a glob: * ? [abc] (repeatable; quote it for the shell)'
+complete -c ahs -n '__fish_ahs_is \'item sync\'' -l reconcile -d 'at the end, re-run the Live deployments of the collection (when the sync changed something), publishing the new items'
 
 # ahs item list
 complete -c ahs -n '__fish_ahs_is \'item list\'' -l since -r -d 'created at or after DATE (YYYY-MM-DD or ISO 8601)'

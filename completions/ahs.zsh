@@ -17,7 +17,7 @@ _ahs_subcommands() {
         ('asset') reply=('create:create a virtual asset' 'get:show a virtual asset' 'list:list virtual assets' 'search:search virtual assets by id, name and description' 'update:update a virtual asset (the current asset type is sent when --type is not given)' 'delete:delete a virtual asset (it must have no versions)' 'status:every deployment record of the asset (OFFLINE included): a platform x environment matrix' 'undeploy:remove every version'\''s deployment record for the given platforms in one environment (--env, --platform P[,P...])' 'version-count:count the asset'\''s versions' 'help:display help for command') ;;
         ('version') reply=('upload:upload a file as a new version for one target platform (--platform), streamed with progress' 'get:show a version' 'list:list the versions of an asset' 'delete:delete a version (it must not be LIVE or DEFAULT anywhere)' 'urls:the deployed URL of a version in one environment (--env)' 'help:display help for command') ;;
         ('collection') reply=('create:create a collection (empty; add files with `ahs item upload`)' 'get:show a collection' 'list:list collections (soft-deleted ones are marked)' 'update:change a collection'\''s updatable fields' 'delete:soft-delete a collection (it must not be Live anywhere); restore or purge it later' 'restore:restore a soft-deleted collection' 'purge:remove a deleted collection for good, with its deployments and the items only it held' 'status:per environment: live, offline and undeployed items' 'url:the deployed URL of a collection in an environment (from --env)' 'undeploy:remove a collection'\''s Live deployment in an environment (from --env)' 'help:display help for command') ;;
-        ('item') reply=('upload:upload files into a collection, several at once (a rejected file does not stop the others)' 'get:show an item of a collection' 'list:list a collection'\''s items, optionally by creation date' 'remove:remove an item from a collection (removed for good if it was its only collection)' 'help:display help for command') ;;
+        ('item') reply=('upload:upload files into a collection, several at once (a rejected file does not stop the others)' 'sync:make a collection hold the files of a folder: upload new files, replace changed ones, --delete the others' 'get:show an item of a collection' 'list:list a collection'\''s items, optionally by creation date' 'remove:remove an item from a collection (removed for good if it was its only collection)' 'help:display help for command') ;;
         ('emulator') reply=('start:serve the API (/api/v2) and the delivery network (/api/vi) on one port until Ctrl-C' 'help:display help for command') ;;
     esac
 }
@@ -31,7 +31,7 @@ _ahs_subcommand_names() {
         ('asset') reply=('create' 'get' 'list' 'search' 'update' 'delete' 'status' 'undeploy' 'version-count' 'help') ;;
         ('version') reply=('upload' 'get' 'list' 'delete' 'urls' 'help') ;;
         ('collection') reply=('create' 'get' 'list' 'update' 'delete' 'restore' 'purge' 'status' 'url' 'undeploy' 'help') ;;
-        ('item') reply=('upload' 'get' 'list' 'remove' 'help') ;;
+        ('item') reply=('upload' 'sync' 'get' 'list' 'remove' 'help') ;;
         ('emulator') reply=('start' 'help') ;;
     esac
 }
@@ -56,6 +56,7 @@ _ahs_options() {
         ('collection list') reply=('--page:page number' '--page-size:results per page' '--all:read every page' '--deleted:only soft-deleted collections' '--no-deleted:only collections that are not deleted') ;;
         ('collection update') reply=('--name:collection name' '--description:description' '--max-assets:item limit (not below the current item count)' '--editable:items can be added and removed' '--no-editable:items cannot be added or removed' '--deployable:the collection can be deployed' '--no-deployable:the collection cannot be deployed' '--anchor:the anchor (default) item' '--local-cache-control:let clients cache the files locally' '--no-local-cache-control:no local caching' '--local-cache-max-age:local cache max age, 1 to 525600' '--from-json:read the fields to change from a JSON object (- for stdin); flags win') ;;
         ('item upload') reply=('--type:asset type code of the items (one of the collection'\''s allowed types, or 9999 = Other)' '--name:item name (only with one file; default: the file name)' '--concurrency:files uploaded at the same time (default 4)') ;;
+        ('item sync') reply=('--type:asset type code of the uploaded items (one of the collection'\''s allowed types, or 9999 = Other)' '--delete:remove the items that have no file of their name in DIR (done before any upload)' '--pattern:only files (and, with --delete, items) whose name matches a glob: * ? [abc] (repeatable; quote it for the shell)' '--reconcile:at the end, re-run the Live deployments of the collection (when the sync changed something), publishing the new items') ;;
         ('item list') reply=('--since:created at or after DATE (YYYY-MM-DD or ISO 8601)' '--until:created at or before DATE (a bare date includes the whole day)' '--page:page number' '--page-size:results per page' '--all:read every page') ;;
         ('collection-deploy') reply=('--state:target state' '--idempotent:already in that state: say so, send nothing, exit 0' '--reconcile:re-run the Live deployment in every environment where it is Live (publishes items added since)') ;;
         ('fetch') reply=('--url:fetch from a deployed collection URL directly (no key needed unless secured)' '--dir:target folder (default: a folder named after the collection)' '--item:only these items (repeatable)' '--pattern:only items whose name matches a glob: * ? [abc] (repeatable; quote it for the shell)' '--skip-existing:keep a file already at an item'\''s name as it is (default: overwrite it)' '--concurrency:files downloaded at the same time (default 8)' '--manifest:print the delivery document instead of downloading') ;;
@@ -81,6 +82,7 @@ _ahs_value_options() {
         ('collection list') reply=('--page' '--page-size') ;;
         ('collection update') reply=('--name' '--description' '--max-assets' '--anchor' '--local-cache-max-age' '--from-json') ;;
         ('item upload') reply=('--type' '--name' '--concurrency') ;;
+        ('item sync') reply=('--type' '--pattern') ;;
         ('item list') reply=('--since' '--until' '--page' '--page-size') ;;
         ('collection-deploy') reply=('--state') ;;
         ('fetch') reply=('--url' '--dir' '--item' '--pattern' '--concurrency') ;;

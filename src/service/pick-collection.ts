@@ -6,6 +6,7 @@ import type { Context } from '../context.js';
 import type { Source } from '../config/settings.js';
 import { NotFoundError, UsageError } from '../errors.js';
 import { fetchAll } from '../http/paging.js';
+import { OTHER_ASSET_TYPE } from '../rules/index.js';
 import type { Collection } from '../rules/schemas.js';
 import { itemLabel } from '../io/views/collections.js';
 import { deploymentsFrom, listItems, readCollection, readDeploymentStatus } from './collections.js';
@@ -40,6 +41,20 @@ export async function itemArg(ctx: Context, collectionId: string, value: string 
       const api = await ctx.api();
       const items = await listItems(api, collectionId);
       return items.map((item) => ({ name: itemLabel(item), value: item.assetItemId }));
+    },
+  });
+}
+
+/** --type of the items: as given, or (in a terminal) picked among the collection's allowed types and 9999 (Other). */
+export async function assetTypeArg(ctx: Context, collectionId: string, value: string | undefined): Promise<string> {
+  return ctx.need(value, {
+    flag: '--type',
+    message: 'Asset type of the items',
+    choices: async () => {
+      const api = await ctx.api();
+      const collection = await readCollection(api, collectionId);
+      const codes = [...new Set([...(collection?.allowedAssetTypes ?? []), OTHER_ASSET_TYPE])];
+      return codes.map((code) => ({ name: code === OTHER_ASSET_TYPE ? `${code} (Other)` : code, value: code }));
     },
   });
 }

@@ -24,6 +24,47 @@ export const uploadSpec = defineCommand({
   notes: 'A file the service rejects does not stop the others: the output ends with "N of M uploaded; failed: ..." and the exit code is 1.',
 });
 
+export const syncSpec = defineCommand({
+  name: 'sync',
+  summary: 'make a collection hold the files of a folder: upload new files, replace changed ones, --delete the others',
+  description:
+    'Each regular file at the top of DIR is matched with the item of its name: a file with no item is uploaded, an item whose byte size differs from its file is replaced (the new item uploaded, then the old one removed), an item of the same size is left as it is. A re-run on an unchanged folder sends no write.',
+  args: {
+    collectionId: arg.required('COLLECTION_ID', 'collection to sync into'),
+    dir: arg.required('DIR', 'folder whose files the collection should hold (its top level; subfolders are not read)'),
+  },
+  flags: {
+    type: flag.text('code', "asset type code of the uploaded items (one of the collection's allowed types, or 9999 = Other)"),
+    delete: flag.bool('remove the items that have no file of their name in DIR (done before any upload)'),
+    pattern: flag.list('glob', 'only files (and, with --delete, items) whose name matches a glob: * ? [abc] (repeatable; quote it for the shell)'),
+    reconcile: flag.bool('at the end, re-run the Live deployments of the collection (when the sync changed something), publishing the new items'),
+  },
+  examples: [
+    'ahs item sync launch-pack dist/ --type 1001',
+    '# mirror exactly (remove what is not in the folder), then publish where it is Live',
+    'ahs item sync launch-pack dist/ --type 1001 --delete --reconcile',
+    "ahs item sync launch-pack dist/ --type 1001 --pattern '*.zip' --dry-run",
+  ],
+  notes: [
+    'A changed file is one whose byte size differs from its item\'s: an edit that keeps the size is not detected.',
+    'When that matters, upload the file afresh (ahs item remove, then ahs item upload), or change its name.',
+    '',
+    'It never takes the collection over maxAssets: removals (--delete) come first, replacements upload the new item',
+    'before removing the old one while there is room, and remove the old one first when the collection is full (the',
+    'output says so). When the new files cannot fit even so, nothing is sent (exit 1). Several items of one name: the',
+    'one of the same size (else the newest) is the file\'s; the others count as items with no file.',
+    '',
+    'A file the service refuses does not stop the others; any failure is exit 1, and a re-run carries on from what',
+    'was done. --reconcile is skipped when nothing changed, when something failed, or when the collection is Live',
+    'nowhere (each said on stderr; ahs collection-deploy COLLECTION_ID --reconcile runs it alone).',
+    '',
+    'JSON: {"uploaded": [item], "replaced": [{"old": itemId, "new": item, "removedFirst"}], "removed": [itemId],',
+    '"unchanged": [name], "failed": [{"file", "error"}]}; with --reconcile also "reconciled": true or false (a refused',
+    'reconcile is in "failed" with "file": null). Half a replacement that failed is in "failed", and what it did in',
+    '"uploaded" or "removed".',
+  ].join('\n'),
+});
+
 export const getSpec = defineCommand({
   name: 'get',
   summary: 'show an item of a collection',
@@ -52,6 +93,7 @@ export const removeSpec = defineCommand({
 
 export const item = group('item', 'items: the files inside a collection', [
   command(uploadSpec, () => import('./upload.js')),
+  command(syncSpec, () => import('./sync.js')),
   command(getSpec, () => import('./get.js')),
   command(listSpec, () => import('./list.js')),
   command(removeSpec, () => import('./remove.js')),
