@@ -11,6 +11,7 @@ import { prepareMultipart } from '../../transfer/upload.js';
 import { formatBytes } from '../../io/progress.js';
 import { renderVersion } from '../../io/views/assets.js';
 import { askAssetId } from '../../service/pick-asset.js';
+import { fileArg } from '../../service/pick-file.js';
 
 interface Options {
   name?: string;
@@ -19,7 +20,7 @@ interface Options {
 export async function run({ args, opts }: Invocation<Options>, ctx: Context): Promise<void> {
   if (opts.name !== undefined) validateGiven(versionUploadFields, { versionName: opts.name }, { versionName: '--name' });
   const assetId = await askAssetId(ctx, args[0]);
-  const file = await ctx.need(args[1], { flag: 'FILE', message: 'File to upload' });
+  const file = await fileArg(ctx, args[1]);
   const platform = await ctx.setting('platform', { message: 'Target platform code' });
   const versionName = await ctx.need(opts.name, { flag: '--name', message: 'Version name' });
   const user = await ctx.setting('user', { message: 'Acting user e-mail' });
