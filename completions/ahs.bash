@@ -16,7 +16,7 @@ _ahs_subcommands() {
         'version') echo 'upload get list delete urls help' ;;
         'collection') echo 'create get list update delete restore purge status url undeploy help' ;;
         'item') echo 'upload sync get list remove help' ;;
-        'emulator') echo 'start help' ;;
+        'emulator') echo 'start env help' ;;
     esac
 }
 
@@ -44,6 +44,7 @@ _ahs_options() {
         'collection-deploy') echo '--state --idempotent --reconcile' ;;
         'fetch') echo '--url --dir --item --pattern --skip-existing --concurrency --manifest' ;;
         'emulator start') echo '--host --port --config --data-dir' ;;
+        'emulator env') echo '--host --port --config' ;;
     esac
 }
 
@@ -69,6 +70,7 @@ _ahs_value_options() {
         'collection-deploy') echo '--state' ;;
         'fetch') echo '--url --dir --item --pattern --concurrency' ;;
         'emulator start') echo '--host --port --config --data-dir' ;;
+        'emulator env') echo '--host --port --config' ;;
     esac
 }
 
@@ -96,28 +98,45 @@ _ahs_dynamic_choices() {
     esac
 }
 
+# ids of a positional argument that ahs reads from the service (a short timeout; nothing when it cannot):
+# "PATH|INDEX" [ARGUMENT_BEFORE] [PROFILE]
+_ahs_service_choices() {
+    local kind=""
+    case "$1" in
+        'asset get|0'|'asset update|0'|'asset delete|0'|'asset status|0'|'asset undeploy|0'|'asset version-count|0'|'version upload|0'|'version get|0'|'version list|0'|'version delete|0'|'version urls|0'|'deploy|0'|'promote-default|0'|'rollback|0') kind=assets ;;
+        'version get|1'|'version delete|1'|'version urls|1'|'deploy|1'|'promote-default|1') kind="versions:$2" ;;
+        'collection get|0'|'collection update|0'|'collection delete|0'|'collection restore|0'|'collection purge|0'|'collection status|0'|'collection url|0'|'collection undeploy|0'|'item upload|0'|'item sync|0'|'item get|0'|'item list|0'|'item remove|0'|'collection-deploy|0'|'fetch|0') kind=collections ;;
+    esac
+    [[ -n "$kind" ]] && "${COMP_WORDS[0]}" ${3:+--profile "$3"} completion bash --candidates "$kind" 2>/dev/null
+}
+
 _ahs_has() {
     [[ " $1 " == *" $2 "* ]]
 }
 
 _ahs() {
-    local cur="${COMP_WORDS[COMP_CWORD]}" prev="" cmdpath="" npos=0 i w opt="" words
+    local cur="${COMP_WORDS[COMP_CWORD]}" prev="" cmdpath="" npos=0 i w opt="" words profile="" before=""
+    local -a pos=()
     COMPREPLY=()
-    # Walk the words before the cursor: follow subcommands, skip options and their values, count positionals.
+    # Walk the words before the cursor: follow subcommands, skip options and their values, keep positionals and the profile.
     for ((i = 1; i < COMP_CWORD; i++)); do
         w="${COMP_WORDS[i]}"
         case "$w" in
-            --*=*) ;;
+            --*=*)
+                if [[ "${w%%=*}" == --profile ]]; then profile="${w#*=}"; fi
+                ;;
             -*)
                 if _ahs_has "$(_ahs_value_options "$cmdpath") $_ahs_global_value_options" "$w"; then
                     # `--opt=value` arrives as three words when = is in COMP_WORDBREAKS
                     if [[ "${COMP_WORDS[i+1]}" == "=" ]]; then ((i += 2)); else ((i++)); fi
+                    if [[ "$w" == --profile ]]; then profile="${COMP_WORDS[i]}"; fi
                 fi
                 ;;
             *)
                 if ((npos == 0)) && _ahs_has "$(_ahs_subcommands "$cmdpath")" "$w"; then
                     cmdpath="${cmdpath:+$cmdpath }$w"
                 else
+                    pos+=("$w")
                     npos=$((npos + 1))
                 fi
                 ;;
@@ -153,6 +172,8 @@ _ahs() {
         return 0
     fi
     words="$(_ahs_argument_choices "$cmdpath|$npos")"
+    ((npos > 0)) && before="${pos[npos-1]}"
+    [[ -z "$words" ]] && words="$(_ahs_service_choices "$cmdpath|$npos" "$before" "$profile")"
     [[ -n "$words" ]] && COMPREPLY=($(compgen -W "$words" -- "$cur"))
     return 0
 }

@@ -19,7 +19,7 @@ function __fish_ahs_subcommands --argument-names cmdpath
         case 'item'
             printf '%s\n' 'upload' 'sync' 'get' 'list' 'remove' 'help'
         case 'emulator'
-            printf '%s\n' 'start' 'help'
+            printf '%s\n' 'start' 'env' 'help'
     end
 end
 
@@ -64,37 +64,65 @@ function __fish_ahs_value_options --argument-names cmdpath
             printf '%s\n' '--url' '--dir' '--item' '--pattern' '--concurrency'
         case 'emulator start'
             printf '%s\n' '--host' '--port' '--config' '--data-dir'
+        case 'emulator env'
+            printf '%s\n' '--host' '--port' '--config'
     end
 end
 
-# The command path before the cursor ("asset create"), and how many positional arguments follow it
+# The command path before the cursor ("asset create"), how many positional arguments follow it,
+# the --profile given on the line (or an empty line), then those positional arguments
 function __fish_ahs_path
     set -l tokens (commandline -opc)
     set -e tokens[1]
     set -l cmdpath ''
     set -l npos 0
     set -l skip 0
+    set -l profile ''
+    set -l pos
     for t in $tokens
         if test $skip -eq 1
             set skip 0
             continue
         end
+        if test $skip -eq 2
+            set skip 0
+            set profile $t
+            continue
+        end
         switch $t
+            case '--profile=*'
+                set profile (string replace -r -- '^[^=]*=' '' $t)
             case '--*=*'
             case '-*'
                 if contains -- $t (__fish_ahs_value_options "$cmdpath") -o --output --query --timeout --retries --profile --base-url --delivery-url --domain --env --platform --user
                     set skip 1
+                    contains -- $t --profile; and set skip 2
                 end
             case '*'
                 if test $npos -eq 0; and contains -- $t (__fish_ahs_subcommands "$cmdpath")
                     set cmdpath (string trim -- "$cmdpath $t")
                 else
+                    set -a pos $t
                     set npos (math $npos + 1)
                 end
         end
     end
     echo $cmdpath
     echo $npos
+    echo $profile
+    printf '%s\n' $pos
+end
+
+# ids ahs reads from the service for the argument at the cursor (the versions of the argument before it)
+function __fish_ahs_service --argument-names kind
+    set -l state (__fish_ahs_path)
+    if test "$kind" = versions
+        set -l before (math 3 + $state[2])
+        set kind versions:$state[$before]
+    end
+    set -l profile
+    test -n "$state[3]"; and set profile --profile $state[3]
+    ahs $profile completion fish --candidates $kind 2>/dev/null
 end
 
 # True when the cursor is at that command path (and, if given, at that positional argument)
@@ -174,6 +202,9 @@ complete -c ahs -n '__fish_ahs_is \'asset create\'' -l no-secured -d 'deliver wi
 complete -c ahs -n '__fish_ahs_is \'asset create\'' -l local-cache-control -d 'let clients cache the asset locally'
 complete -c ahs -n '__fish_ahs_is \'asset create\'' -l local-cache-max-age -r -d 'local cache max age, 1 to 525600'
 
+# ahs asset get
+complete -c ahs -f -n '__fish_ahs_is \'asset get\' 0' -a '(__fish_ahs_service assets)'
+
 # ahs asset list
 complete -c ahs -n '__fish_ahs_is \'asset list\'' -l page -r -d 'page number'
 complete -c ahs -n '__fish_ahs_is \'asset list\'' -l page-size -r -d 'results per page'
@@ -192,13 +223,22 @@ complete -c ahs -n '__fish_ahs_is \'asset update\'' -l no-local-cache-control -d
 complete -c ahs -n '__fish_ahs_is \'asset update\'' -l local-cache-max-age -r -d 'local cache max age, 1 to 525600'
 complete -c ahs -n '__fish_ahs_is \'asset update\'' -l active -d 'mark the asset active'
 complete -c ahs -n '__fish_ahs_is \'asset update\'' -l inactive -d 'mark the asset inactive'
+complete -c ahs -f -n '__fish_ahs_is \'asset update\' 0' -a '(__fish_ahs_service assets)'
+
+# ahs asset delete
+complete -c ahs -f -n '__fish_ahs_is \'asset delete\' 0' -a '(__fish_ahs_service assets)'
 
 # ahs asset status
 complete -c ahs -n '__fish_ahs_is \'asset status\'' -l state -x -a 'LIVE OFFLINE DEFAULT' -d 'only records in this state'
+complete -c ahs -f -n '__fish_ahs_is \'asset status\' 0' -a '(__fish_ahs_service assets)'
+
+# ahs asset undeploy
+complete -c ahs -f -n '__fish_ahs_is \'asset undeploy\' 0' -a '(__fish_ahs_service assets)'
 
 # ahs asset version-count
 complete -c ahs -n '__fish_ahs_is \'asset version-count\'' -l active -d 'only active versions'
 complete -c ahs -n '__fish_ahs_is \'asset version-count\'' -l inactive -d 'only inactive versions'
+complete -c ahs -f -n '__fish_ahs_is \'asset version-count\' 0' -a '(__fish_ahs_service assets)'
 
 # ahs version
 complete -c ahs -f -n '__fish_ahs_is \'version\'' -a 'upload' -d 'upload a file as a new version for one target platform (--platform), streamed with progress'
@@ -210,24 +250,43 @@ complete -c ahs -f -n '__fish_ahs_is \'version\'' -a 'help' -d 'display help for
 
 # ahs version upload
 complete -c ahs -n '__fish_ahs_is \'version upload\'' -l name -r -d 'version name (max 64 characters)'
+complete -c ahs -f -n '__fish_ahs_is \'version upload\' 0' -a '(__fish_ahs_service assets)'
+
+# ahs version get
+complete -c ahs -f -n '__fish_ahs_is \'version get\' 0' -a '(__fish_ahs_service assets)'
+complete -c ahs -f -n '__fish_ahs_is \'version get\' 1' -a '(__fish_ahs_service versions)'
 
 # ahs version list
 complete -c ahs -n '__fish_ahs_is \'version list\'' -l page -r -d 'page number'
 complete -c ahs -n '__fish_ahs_is \'version list\'' -l page-size -r -d 'results per page'
 complete -c ahs -n '__fish_ahs_is \'version list\'' -l all -d 'read every page'
+complete -c ahs -f -n '__fish_ahs_is \'version list\' 0' -a '(__fish_ahs_service assets)'
+
+# ahs version delete
+complete -c ahs -f -n '__fish_ahs_is \'version delete\' 0' -a '(__fish_ahs_service assets)'
+complete -c ahs -f -n '__fish_ahs_is \'version delete\' 1' -a '(__fish_ahs_service versions)'
+
+# ahs version urls
+complete -c ahs -f -n '__fish_ahs_is \'version urls\' 0' -a '(__fish_ahs_service assets)'
+complete -c ahs -f -n '__fish_ahs_is \'version urls\' 1' -a '(__fish_ahs_service versions)'
 
 # ahs deploy
 complete -c ahs -n '__fish_ahs_is \'deploy\'' -l state -x -a 'LIVE OFFLINE' -d 'target state'
 complete -c ahs -n '__fish_ahs_is \'deploy\'' -l idempotent -d 'already in the target state: say so, send nothing, exit 0'
+complete -c ahs -f -n '__fish_ahs_is \'deploy\' 0' -a '(__fish_ahs_service assets)'
+complete -c ahs -f -n '__fish_ahs_is \'deploy\' 1' -a '(__fish_ahs_service versions)'
 
 # ahs promote-default
 complete -c ahs -n '__fish_ahs_is \'promote-default\'' -l from-env -r -d 'promote the version that is the Default of the same asset and platform in this environment (no re-upload)'
 complete -c ahs -n '__fish_ahs_is \'promote-default\'' -l make-live -d 'deploy the version LIVE first when it is OFFLINE or not deployed on the channel'
 complete -c ahs -n '__fish_ahs_is \'promote-default\'' -l expect-current -r -d 'compare-and-set: promote only if the current Default is this version (none: no Default yet); otherwise exit 5'
 complete -c ahs -n '__fish_ahs_is \'promote-default\'' -l idempotent -d 'already the Default: say so, send nothing, exit 0'
+complete -c ahs -f -n '__fish_ahs_is \'promote-default\' 0' -a '(__fish_ahs_service assets)'
+complete -c ahs -f -n '__fish_ahs_is \'promote-default\' 1' -a '(__fish_ahs_service versions)'
 
 # ahs rollback
 complete -c ahs -n '__fish_ahs_is \'rollback\'' -l to -r -d 'the version to make the Default again (it must be LIVE on the channel)'
+complete -c ahs -f -n '__fish_ahs_is \'rollback\' 0' -a '(__fish_ahs_service assets)'
 
 # ahs collection
 complete -c ahs -f -n '__fish_ahs_is \'collection\'' -a 'create' -d 'create a collection (empty; add files with `ahs item upload`)'
@@ -254,6 +313,9 @@ complete -c ahs -n '__fish_ahs_is \'collection create\'' -l no-secured -d 'deliv
 complete -c ahs -n '__fish_ahs_is \'collection create\'' -l local-cache-control -d 'let clients cache the files locally'
 complete -c ahs -n '__fish_ahs_is \'collection create\'' -l local-cache-max-age -r -d 'local cache max age, 1 to 525600'
 
+# ahs collection get
+complete -c ahs -f -n '__fish_ahs_is \'collection get\' 0' -a '(__fish_ahs_service collections)'
+
 # ahs collection list
 complete -c ahs -n '__fish_ahs_is \'collection list\'' -l page -r -d 'page number'
 complete -c ahs -n '__fish_ahs_is \'collection list\'' -l page-size -r -d 'results per page'
@@ -274,6 +336,25 @@ complete -c ahs -n '__fish_ahs_is \'collection update\'' -l local-cache-control 
 complete -c ahs -n '__fish_ahs_is \'collection update\'' -l no-local-cache-control -d 'no local caching'
 complete -c ahs -n '__fish_ahs_is \'collection update\'' -l local-cache-max-age -r -d 'local cache max age, 1 to 525600'
 complete -c ahs -n '__fish_ahs_is \'collection update\'' -l from-json -r -d 'read the fields to change from a JSON object (- for stdin); flags win'
+complete -c ahs -f -n '__fish_ahs_is \'collection update\' 0' -a '(__fish_ahs_service collections)'
+
+# ahs collection delete
+complete -c ahs -f -n '__fish_ahs_is \'collection delete\' 0' -a '(__fish_ahs_service collections)'
+
+# ahs collection restore
+complete -c ahs -f -n '__fish_ahs_is \'collection restore\' 0' -a '(__fish_ahs_service collections)'
+
+# ahs collection purge
+complete -c ahs -f -n '__fish_ahs_is \'collection purge\' 0' -a '(__fish_ahs_service collections)'
+
+# ahs collection status
+complete -c ahs -f -n '__fish_ahs_is \'collection status\' 0' -a '(__fish_ahs_service collections)'
+
+# ahs collection url
+complete -c ahs -f -n '__fish_ahs_is \'collection url\' 0' -a '(__fish_ahs_service collections)'
+
+# ahs collection undeploy
+complete -c ahs -f -n '__fish_ahs_is \'collection undeploy\' 0' -a '(__fish_ahs_service collections)'
 
 # ahs item
 complete -c ahs -f -n '__fish_ahs_is \'item\'' -a 'upload' -d 'upload files into a collection, several at once (a rejected file does not stop the others)'
@@ -287,12 +368,17 @@ complete -c ahs -f -n '__fish_ahs_is \'item\'' -a 'help' -d 'display help for co
 complete -c ahs -n '__fish_ahs_is \'item upload\'' -l type -r -d 'asset type code of the items (one of the collection\'s allowed types, or 9999 = Other)'
 complete -c ahs -n '__fish_ahs_is \'item upload\'' -l name -r -d 'item name (only with one file; default: the file name)'
 complete -c ahs -n '__fish_ahs_is \'item upload\'' -l concurrency -r -d 'files uploaded at the same time (default 4)'
+complete -c ahs -f -n '__fish_ahs_is \'item upload\' 0' -a '(__fish_ahs_service collections)'
 
 # ahs item sync
 complete -c ahs -n '__fish_ahs_is \'item sync\'' -l type -r -d 'asset type code of the uploaded items (one of the collection\'s allowed types, or 9999 = Other)'
 complete -c ahs -n '__fish_ahs_is \'item sync\'' -l delete -d 'remove the items that have no file of their name in DIR (done before any upload)'
 complete -c ahs -n '__fish_ahs_is \'item sync\'' -l pattern -r -d 'only files (and, with --delete, items) whose name matches a glob: * ? [abc] (repeatable; quote it for the shell)'
 complete -c ahs -n '__fish_ahs_is \'item sync\'' -l reconcile -d 'at the end, re-run the Live deployments of the collection (when the sync changed something), publishing the new items'
+complete -c ahs -f -n '__fish_ahs_is \'item sync\' 0' -a '(__fish_ahs_service collections)'
+
+# ahs item get
+complete -c ahs -f -n '__fish_ahs_is \'item get\' 0' -a '(__fish_ahs_service collections)'
 
 # ahs item list
 complete -c ahs -n '__fish_ahs_is \'item list\'' -l since -r -d 'created at or after DATE (YYYY-MM-DD or ISO 8601)'
@@ -300,11 +386,16 @@ complete -c ahs -n '__fish_ahs_is \'item list\'' -l until -r -d 'created at or b
 complete -c ahs -n '__fish_ahs_is \'item list\'' -l page -r -d 'page number'
 complete -c ahs -n '__fish_ahs_is \'item list\'' -l page-size -r -d 'results per page'
 complete -c ahs -n '__fish_ahs_is \'item list\'' -l all -d 'read every page'
+complete -c ahs -f -n '__fish_ahs_is \'item list\' 0' -a '(__fish_ahs_service collections)'
+
+# ahs item remove
+complete -c ahs -f -n '__fish_ahs_is \'item remove\' 0' -a '(__fish_ahs_service collections)'
 
 # ahs collection-deploy
 complete -c ahs -n '__fish_ahs_is \'collection-deploy\'' -l state -x -a 'LIVE OFFLINE' -d 'target state'
 complete -c ahs -n '__fish_ahs_is \'collection-deploy\'' -l idempotent -d 'already in that state: say so, send nothing, exit 0'
 complete -c ahs -n '__fish_ahs_is \'collection-deploy\'' -l reconcile -d 're-run the Live deployment in every environment where it is Live (publishes items added since)'
+complete -c ahs -f -n '__fish_ahs_is \'collection-deploy\' 0' -a '(__fish_ahs_service collections)'
 
 # ahs fetch
 complete -c ahs -n '__fish_ahs_is \'fetch\'' -l url -r -d 'fetch from a deployed collection URL directly (no key needed unless secured)'
@@ -314,16 +405,23 @@ complete -c ahs -n '__fish_ahs_is \'fetch\'' -l pattern -r -d 'only items whose 
 complete -c ahs -n '__fish_ahs_is \'fetch\'' -l skip-existing -d 'keep a file already at an item\'s name as it is (default: overwrite it)'
 complete -c ahs -n '__fish_ahs_is \'fetch\'' -l concurrency -r -d 'files downloaded at the same time (default 8)'
 complete -c ahs -n '__fish_ahs_is \'fetch\'' -l manifest -d 'print the delivery document instead of downloading'
+complete -c ahs -f -n '__fish_ahs_is \'fetch\' 0' -a '(__fish_ahs_service collections)'
 
 # ahs emulator
 complete -c ahs -f -n '__fish_ahs_is \'emulator\'' -a 'start' -d 'serve the API (/api/v2) and the delivery network (/api/vi) on one port until Ctrl-C'
+complete -c ahs -f -n '__fish_ahs_is \'emulator\'' -a 'env' -d 'print the export line of AHS_* variables for an emulator on --host:--port (starts nothing)'
 complete -c ahs -f -n '__fish_ahs_is \'emulator\'' -a 'help' -d 'display help for command'
 
 # ahs emulator start
 complete -c ahs -n '__fish_ahs_is \'emulator start\'' -l host -r -d 'interface to bind'
-complete -c ahs -n '__fish_ahs_is \'emulator start\'' -l port -r -d 'port to listen on; 0 picks a free one'
+complete -c ahs -n '__fish_ahs_is \'emulator start\'' -l port -r -d 'port to listen on; 0 picks a free one (a new one at every start)'
 complete -c ahs -n '__fish_ahs_is \'emulator start\'' -l config -r -d 'fixture JSON (domains, users, keys, environments, platforms, asset types); default: the built-in demo'
 complete -c ahs -n '__fish_ahs_is \'emulator start\'' -l data-dir -r -d 'keep metadata and uploaded files in DIR across restarts; default: memory'
+
+# ahs emulator env
+complete -c ahs -n '__fish_ahs_is \'emulator env\'' -l host -r -d 'interface the emulator binds'
+complete -c ahs -n '__fish_ahs_is \'emulator env\'' -l port -r -d 'port the emulator listens on (required: as given to `emulator start --port`)'
+complete -c ahs -n '__fish_ahs_is \'emulator env\'' -l config -r -d 'fixture JSON (domains, users, keys, environments, platforms, asset types); default: the built-in demo'
 
 # ahs completion
 complete -c ahs -f -n '__fish_ahs_is \'completion\' 0' -a 'bash zsh fish'

@@ -18,7 +18,7 @@ _ahs_subcommands() {
         ('version') reply=('upload:upload a file as a new version for one target platform (--platform), streamed with progress' 'get:show a version' 'list:list the versions of an asset' 'delete:delete a version (it must not be LIVE or DEFAULT anywhere)' 'urls:the deployed URL of a version in one environment (--env)' 'help:display help for command') ;;
         ('collection') reply=('create:create a collection (empty; add files with `ahs item upload`)' 'get:show a collection' 'list:list collections (soft-deleted ones are marked)' 'update:change a collection'\''s updatable fields' 'delete:soft-delete a collection (it must not be Live anywhere); restore or purge it later' 'restore:restore a soft-deleted collection' 'purge:remove a deleted collection for good, with its deployments and the items only it held' 'status:per environment: live, offline and undeployed items' 'url:the deployed URL of a collection in an environment (from --env)' 'undeploy:remove a collection'\''s Live deployment in an environment (from --env)' 'help:display help for command') ;;
         ('item') reply=('upload:upload files into a collection, several at once (a rejected file does not stop the others)' 'sync:make a collection hold the files of a folder: upload new files, replace changed ones, --delete the others' 'get:show an item of a collection' 'list:list a collection'\''s items, optionally by creation date' 'remove:remove an item from a collection (removed for good if it was its only collection)' 'help:display help for command') ;;
-        ('emulator') reply=('start:serve the API (/api/v2) and the delivery network (/api/vi) on one port until Ctrl-C' 'help:display help for command') ;;
+        ('emulator') reply=('start:serve the API (/api/v2) and the delivery network (/api/vi) on one port until Ctrl-C' 'env:print the export line of AHS_* variables for an emulator on --host:--port (starts nothing)' 'help:display help for command') ;;
     esac
 }
 
@@ -32,7 +32,7 @@ _ahs_subcommand_names() {
         ('version') reply=('upload' 'get' 'list' 'delete' 'urls' 'help') ;;
         ('collection') reply=('create' 'get' 'list' 'update' 'delete' 'restore' 'purge' 'status' 'url' 'undeploy' 'help') ;;
         ('item') reply=('upload' 'sync' 'get' 'list' 'remove' 'help') ;;
-        ('emulator') reply=('start' 'help') ;;
+        ('emulator') reply=('start' 'env' 'help') ;;
     esac
 }
 
@@ -60,7 +60,8 @@ _ahs_options() {
         ('item list') reply=('--since:created at or after DATE (YYYY-MM-DD or ISO 8601)' '--until:created at or before DATE (a bare date includes the whole day)' '--page:page number' '--page-size:results per page' '--all:read every page') ;;
         ('collection-deploy') reply=('--state:target state' '--idempotent:already in that state: say so, send nothing, exit 0' '--reconcile:re-run the Live deployment in every environment where it is Live (publishes items added since)') ;;
         ('fetch') reply=('--url:fetch from a deployed collection URL directly (no key needed unless secured)' '--dir:target folder (default: a folder named after the collection)' '--item:only these items (repeatable)' '--pattern:only items whose name matches a glob: * ? [abc] (repeatable; quote it for the shell)' '--skip-existing:keep a file already at an item'\''s name as it is (default: overwrite it)' '--concurrency:files downloaded at the same time (default 8)' '--manifest:print the delivery document instead of downloading') ;;
-        ('emulator start') reply=('--host:interface to bind' '--port:port to listen on; 0 picks a free one' '--config:fixture JSON (domains, users, keys, environments, platforms, asset types); default: the built-in demo' '--data-dir:keep metadata and uploaded files in DIR across restarts; default: memory') ;;
+        ('emulator start') reply=('--host:interface to bind' '--port:port to listen on; 0 picks a free one (a new one at every start)' '--config:fixture JSON (domains, users, keys, environments, platforms, asset types); default: the built-in demo' '--data-dir:keep metadata and uploaded files in DIR across restarts; default: memory') ;;
+        ('emulator env') reply=('--host:interface the emulator binds' '--port:port the emulator listens on (required: as given to `emulator start --port`)' '--config:fixture JSON (domains, users, keys, environments, platforms, asset types); default: the built-in demo') ;;
     esac
 }
 
@@ -87,6 +88,7 @@ _ahs_value_options() {
         ('collection-deploy') reply=('--state') ;;
         ('fetch') reply=('--url' '--dir' '--item' '--pattern' '--concurrency') ;;
         ('emulator start') reply=('--host' '--port' '--config' '--data-dir') ;;
+        ('emulator env') reply=('--host' '--port' '--config') ;;
     esac
 }
 
@@ -117,24 +119,43 @@ _ahs_dynamic_choices() {
     esac
 }
 
+# ids of a positional argument that ahs reads from the service (a short timeout; nothing when it cannot):
+# "PATH|INDEX" [ARGUMENT_BEFORE] [PROFILE]
+_ahs_service_choices() {
+    reply=()
+    local kind=''
+    case "$1" in
+        ('asset get|0'|'asset update|0'|'asset delete|0'|'asset status|0'|'asset undeploy|0'|'asset version-count|0'|'version upload|0'|'version get|0'|'version list|0'|'version delete|0'|'version urls|0'|'deploy|0'|'promote-default|0'|'rollback|0') kind=assets ;;
+        ('version get|1'|'version delete|1'|'version urls|1'|'deploy|1'|'promote-default|1') kind="versions:$2" ;;
+        ('collection get|0'|'collection update|0'|'collection delete|0'|'collection restore|0'|'collection purge|0'|'collection status|0'|'collection url|0'|'collection undeploy|0'|'item upload|0'|'item sync|0'|'item get|0'|'item list|0'|'item remove|0'|'collection-deploy|0'|'fetch|0') kind=collections ;;
+    esac
+    [[ -n $kind ]] && reply=(${(f)"$($words[1] ${3:+--profile} ${3:+$3} completion zsh --candidates $kind 2>/dev/null)"})
+}
+
 _ahs() {
-    local cur=${words[CURRENT]} prev=${words[CURRENT-1]} cmdpath='' npos=0 i w opt=''
-    local -a reply found
-    # Walk the words before the cursor: follow subcommands, skip options and their values, count positionals.
+    local cur=${words[CURRENT]} prev=${words[CURRENT-1]} cmdpath='' npos=0 i w opt='' profile=''
+    local -a reply found pos
+    # Walk the words before the cursor: follow subcommands, skip options and their values, keep positionals and the profile.
     for ((i = 2; i < CURRENT; i++)); do
         w=${words[i]}
         case $w in
-            --*=*) ;;
+            --*=*)
+                if [[ ${w%%=*} == --profile ]]; then profile=${w#*=}; fi
+                ;;
             -*)
                 _ahs_value_options "$cmdpath"
                 reply+=("${_ahs_global_value_options[@]}")
-                (( ${reply[(Ie)$w]} )) && ((i++))
+                if (( ${reply[(Ie)$w]} )); then
+                    ((i++))
+                    if [[ $w == --profile ]]; then profile=${words[i]}; fi
+                fi
                 ;;
             *)
                 _ahs_subcommand_names "$cmdpath"
                 if ((npos == 0)) && (( ${reply[(Ie)$w]} )); then
                     cmdpath=${cmdpath:+$cmdpath }$w
                 else
+                    pos+=("$w")
                     npos=$((npos + 1))
                 fi
                 ;;
@@ -175,6 +196,7 @@ _ahs() {
         return
     fi
     _ahs_argument_choices "$cmdpath|$npos"
+    (( ${#reply} )) || _ahs_service_choices "$cmdpath|$npos" "${pos[npos]}" "$profile"
     if (( ${#reply} )); then
         found=("${reply[@]}")
         compadd -a found

@@ -11,6 +11,7 @@ import type { ApiClient } from './http/client.js';
 import type { Output, Format } from './io/output.js';
 import type { Prompter, Choice } from './io/prompt.js';
 import type { Progress } from './io/progress.js';
+import type { z } from 'zod';
 import { Redactor } from './http/redact.js';
 import { globalsOf } from './commands/tree.js';
 import { UsageError } from './errors.js';
@@ -22,7 +23,13 @@ export interface NeedOptions<T = string> {
   message: string;
   /** Offer a list to pick from instead of free text (loaded only when prompting). */
   choices?: () => Promise<Choice<T>[]>;
+  /** Checks a typed answer (trimmed) at the prompt: a message keeps the prompt open until it is fixed. */
   validate?: (value: string) => true | string;
+  /**
+   * The schema (src/rules/schemas.ts) the value must satisfy, checked at the
+   * prompt and on a given value, with the message the flag gets (`COLLECTION_ID may contain only ...`).
+   */
+  schema?: z.ZodType;
 }
 
 export interface Context {
@@ -148,7 +155,12 @@ export async function createContext(command: Command, inputs: ContextInputs): Pr
       return createProgress(io, { label, total, quiet: globals.quiet });
     },
     async need<T>(value: T | undefined, options: NeedOptions<T>): Promise<T> {
-      if (value !== undefined && value !== null && value !== '') return value;
+      const check = options.schema ? await schemaCheck(options.schema, options.flag) : undefined;
+      if (value !== undefined && value !== null && value !== '') {
+        const verdict = typeof value === 'string' ? check?.(value) : true;
+        if (typeof verdict === 'string') throw new UsageError(verdict);
+        return value;
+      }
       if (!io.canPrompt) throw new UsageError(`${options.flag} is required${why(io)}`);
       const p = await prompter();
       if (options.choices) {
@@ -156,7 +168,15 @@ export async function createContext(command: Command, inputs: ContextInputs): Pr
         if (choices.length === 0) throw new UsageError(`${options.flag} is required (nothing to choose from)`);
         return p.select<T>(options.message, choices);
       }
-      return (await p.input(options.message, { validate: options.validate })) as T;
+      // Checked as typed, trimmed: a pasted id or path often carries a trailing space.
+      const validate = (raw: string): true | string => {
+        const answer = raw.trim();
+        if (answer === '') return 'a value is required';
+        const verdict = check?.(answer) ?? true;
+        return verdict === true ? (options.validate?.(answer) ?? true) : verdict;
+      };
+      const answer = await p.input(options.message, { validate });
+      return answer.trim() as T;
     },
     async setting(name, ask) {
       const s = await settings();
@@ -190,6 +210,15 @@ async function compileQuery(expression: string): Promise<(doc: unknown) => unkno
     throw new UsageError(`--query is not a valid JMESPath expression: ${(error as Error).message} (in ${JSON.stringify(expression)})`);
   }
   return (doc) => search(doc as Parameters<typeof search>[0], expression);
+}
+
+/** The schema's verdict on a value, worded as for the flag or argument that gives it. */
+async function schemaCheck(schema: z.ZodType, flag: string): Promise<(value: string) => true | string> {
+  const { validate } = await import('./rules/schemas.js');
+  return (value) => {
+    const result = validate(schema, value, () => flag);
+    return result.ok ? true : result.messages.join('; ');
+  };
 }
 
 function why(io: IO): string {

@@ -1,9 +1,11 @@
 // Static shell completion scripts (bash, zsh, fish) generated from the
 // command tree: subcommands, flags, and the values of fixed sets (commander
 // `.choices()` on options and arguments). The scripts call ahs only for the
-// values of DYNAMIC_OPTIONS (profile names from the local config, no network).
+// values of DYNAMIC_OPTIONS (profile names from the local config, no network)
+// and of DYNAMIC_ARGUMENTS (ids ahs reads from the service, with the line's
+// --profile, within a short timeout; nothing offered when it cannot).
 import { allCommands, optionNames, type CommandModel, type OptionModel } from './model.js';
-import { DYNAMIC_OPTIONS, type DynamicValues, type Shell } from './shells.js';
+import { DYNAMIC_ARGUMENTS, DYNAMIC_OPTIONS, type DynamicValues, type Shell } from './shells.js';
 
 export { SHELLS, type Shell } from './shells.js';
 
@@ -63,6 +65,26 @@ function dynamicChoices(root: CommandModel): Array<{ names: string[]; kind: Dyna
     }
   }
   return entries;
+}
+
+/** (path, index, kind) for the positional arguments whose ids the scripts ask ahs for; `versions` take the argument before. */
+function serviceArguments(root: CommandModel): Array<{ path: string; index: number; kind: DynamicValues }> {
+  const entries: Array<{ path: string; index: number; kind: DynamicValues }> = [];
+  for (const command of walkable(root)) {
+    // `create` names a new id.
+    if (command.name === 'create') continue;
+    command.arguments.forEach((argument, index) => {
+      const kind = DYNAMIC_ARGUMENTS[argument.name];
+      if (kind && !argument.choices) entries.push({ path: key(command), index, kind });
+    });
+  }
+  return entries;
+}
+
+/** The names of the global option that selects a profile (passed on to the candidates call). */
+function profileOption(root: CommandModel): string[] {
+  const option = root.options.find((candidate) => candidate.long && DYNAMIC_OPTIONS[candidate.long] === 'profiles');
+  return option ? optionNames(option) : [];
 }
 
 function argumentChoices(root: CommandModel): Array<{ path: string; index: number; choices: string[] }> {
@@ -125,6 +147,21 @@ export function generateBash(root: CommandModel): string {
     .map(({ names, kind }) => `        ${names.map(sq).join('|')}) "\${COMP_WORDS[0]}" completion bash --candidates ${kind} 2>/dev/null ;;`)
     .join('\n');
   const dynamicValues = `# values of an option that ${name} lists itself, from the local config (no network): "OPTION"\n_${name}_dynamic_choices() {\n    case "$1" in\n${dynamicRows}\n    esac\n}\n`;
+  const serviceRows = groupByKind(serviceArguments(root))
+    .map(({ kind, labels }) => `        ${labels.map(sq).join('|')}) kind=${kind === 'versions' ? '"versions:$2"' : kind} ;;`)
+    .join('\n');
+  const serviceValues = `# ids of a positional argument that ${name} reads from the service (a short timeout; nothing when it cannot):
+# "PATH|INDEX" [ARGUMENT_BEFORE] [PROFILE]
+_${name}_service_choices() {
+    local kind=""
+    case "$1" in
+${serviceRows}
+    esac
+    [[ -n "$kind" ]] && "\${COMP_WORDS[0]}" \${3:+--profile "$3"} completion bash --candidates "$kind" 2>/dev/null
+}
+`;
+  const profileNames = profileOption(root);
+  const isProfile = (word: string) => (profileNames.length ? profileNames.map((option) => `[[ "${word}" == ${option} ]]`).join(' || ') : 'false');
 
   return `# bash completion for ${name}                                -*- shell-script -*-
 # ${GENERATED}
@@ -141,28 +178,34 @@ ${values}
 ${optionValues}
 ${argumentValues}
 ${dynamicValues}
+${serviceValues}
 _${name}_has() {
     [[ " $1 " == *" $2 "* ]]
 }
 
 _${name}() {
-    local cur="\${COMP_WORDS[COMP_CWORD]}" prev="" cmdpath="" npos=0 i w opt="" words
+    local cur="\${COMP_WORDS[COMP_CWORD]}" prev="" cmdpath="" npos=0 i w opt="" words profile="" before=""
+    local -a pos=()
     COMPREPLY=()
-    # Walk the words before the cursor: follow subcommands, skip options and their values, count positionals.
+    # Walk the words before the cursor: follow subcommands, skip options and their values, keep positionals and the profile.
     for ((i = 1; i < COMP_CWORD; i++)); do
         w="\${COMP_WORDS[i]}"
         case "$w" in
-            --*=*) ;;
+            --*=*)
+                if ${isProfile('${w%%=*}')}; then profile="\${w#*=}"; fi
+                ;;
             -*)
                 if _${name}_has "$(_${name}_value_options "$cmdpath") $_${name}_global_value_options" "$w"; then
                     # \`--opt=value\` arrives as three words when = is in COMP_WORDBREAKS
                     if [[ "\${COMP_WORDS[i+1]}" == "=" ]]; then ((i += 2)); else ((i++)); fi
+                    if ${isProfile('$w')}; then profile="\${COMP_WORDS[i]}"; fi
                 fi
                 ;;
             *)
                 if ((npos == 0)) && _${name}_has "$(_${name}_subcommands "$cmdpath")" "$w"; then
                     cmdpath="\${cmdpath:+$cmdpath }$w"
                 else
+                    pos+=("$w")
                     npos=$((npos + 1))
                 fi
                 ;;
@@ -198,12 +241,21 @@ _${name}() {
         return 0
     fi
     words="$(_${name}_argument_choices "$cmdpath|$npos")"
+    ((npos > 0)) && before="\${pos[npos-1]}"
+    [[ -z "$words" ]] && words="$(_${name}_service_choices "$cmdpath|$npos" "$before" "$profile")"
     [[ -n "$words" ]] && COMPREPLY=($(compgen -W "$words" -- "$cur"))
     return 0
 }
 
 complete -o default -F _${name} ${name}
 `;
+}
+
+/** The service arguments as one case row per kind: (kind, "PATH|INDEX" labels). */
+function groupByKind(entries: Array<{ path: string; index: number; kind: DynamicValues }>): Array<{ kind: DynamicValues; labels: string[] }> {
+  const rows = new Map<DynamicValues, string[]>();
+  for (const { path, index, kind } of entries) rows.set(kind, [...(rows.get(kind) ?? []), `${path}|${index}`]);
+  return [...rows].map(([kind, labels]) => ({ kind, labels }));
 }
 
 // ---------------------------------------------------------------- zsh
@@ -272,6 +324,22 @@ export function generateZsh(root: CommandModel): string {
     .map(({ names, kind }) => `        (${names.map(zq).join('|')}) reply=(\${(f)"$($words[1] completion zsh --candidates ${kind} 2>/dev/null)"}) ;;`)
     .join('\n');
   const dynamicValues = `# values of an option that ${name} lists itself, from the local config (no network): "OPTION"\n_${name}_dynamic_choices() {\n    reply=()\n    case "$1" in\n${dynamicRows}\n    esac\n}\n`;
+  const serviceRows = groupByKind(serviceArguments(root))
+    .map(({ kind, labels }) => `        (${labels.map(zq).join('|')}) kind=${kind === 'versions' ? '"versions:$2"' : kind} ;;`)
+    .join('\n');
+  const serviceValues = `# ids of a positional argument that ${name} reads from the service (a short timeout; nothing when it cannot):
+# "PATH|INDEX" [ARGUMENT_BEFORE] [PROFILE]
+_${name}_service_choices() {
+    reply=()
+    local kind=''
+    case "$1" in
+${serviceRows}
+    esac
+    [[ -n $kind ]] && reply=(\${(f)"$($words[1] \${3:+--profile} \${3:+$3} completion zsh --candidates $kind 2>/dev/null)"})
+}
+`;
+  const profileNames = profileOption(root);
+  const isProfile = (word: string) => (profileNames.length ? profileNames.map((option) => `[[ ${word} == ${option} ]]`).join(' || ') : 'false');
 
   return `#compdef ${name}
 # zsh completion for ${name}
@@ -290,24 +358,31 @@ ${values}
 ${optionValues}
 ${argumentValues}
 ${dynamicValues}
+${serviceValues}
 _${name}() {
-    local cur=\${words[CURRENT]} prev=\${words[CURRENT-1]} cmdpath='' npos=0 i w opt=''
-    local -a reply found
-    # Walk the words before the cursor: follow subcommands, skip options and their values, count positionals.
+    local cur=\${words[CURRENT]} prev=\${words[CURRENT-1]} cmdpath='' npos=0 i w opt='' profile=''
+    local -a reply found pos
+    # Walk the words before the cursor: follow subcommands, skip options and their values, keep positionals and the profile.
     for ((i = 2; i < CURRENT; i++)); do
         w=\${words[i]}
         case $w in
-            --*=*) ;;
+            --*=*)
+                if ${isProfile('${w%%=*}')}; then profile=\${w#*=}; fi
+                ;;
             -*)
                 _${name}_value_options "$cmdpath"
                 reply+=("\${_${name}_global_value_options[@]}")
-                (( \${reply[(Ie)$w]} )) && ((i++))
+                if (( \${reply[(Ie)$w]} )); then
+                    ((i++))
+                    if ${isProfile('$w')}; then profile=\${words[i]}; fi
+                fi
                 ;;
             *)
                 _${name}_subcommand_names "$cmdpath"
                 if ((npos == 0)) && (( \${reply[(Ie)$w]} )); then
                     cmdpath=\${cmdpath:+$cmdpath }$w
                 else
+                    pos+=("$w")
                     npos=$((npos + 1))
                 fi
                 ;;
@@ -348,6 +423,7 @@ _${name}() {
         return
     fi
     _${name}_argument_choices "$cmdpath|$npos"
+    (( \${#reply} )) || _${name}_service_choices "$cmdpath|$npos" "\${pos[npos]}" "$profile"
     if (( \${#reply} )); then
         found=("\${reply[@]}")
         compadd -a found
@@ -395,6 +471,8 @@ export function generateFish(root: CommandModel): string {
 
   const lines: string[] = [];
   const dynamic = new Map(dynamicChoices(root).flatMap(({ names, kind }) => names.map((option) => [option, kind] as const)));
+  const service = new Map(serviceArguments(root).map(({ path, index, kind }) => [`${path}|${index}`, kind] as const));
+  const profileNames = profileOption(root);
   const optionLine = (option: OptionModel, condition: string | null) => {
     const parts = [`complete -c ${name}`];
     if (condition) parts.push(`-n ${fq(condition)}`);
@@ -419,9 +497,11 @@ export function generateFish(root: CommandModel): string {
     }
     for (const option of ownOptions(root, command)) entries.push(optionLine(option, condition));
     command.arguments.forEach((argument, index) => {
-      if (!argument.choices) return;
       const argCondition = `${fn}_is ${fq(key(command))} ${index}`;
-      entries.push(`complete -c ${name} -f -n ${fq(argCondition)} -a ${fq(argument.choices.join(' '))}`);
+      if (argument.choices) entries.push(`complete -c ${name} -f -n ${fq(argCondition)} -a ${fq(argument.choices.join(' '))}`);
+      const kind = service.get(`${key(command)}|${index}`);
+      // ids ahs reads from the service (a short timeout; nothing when it cannot)
+      if (kind) entries.push(`complete -c ${name} -f -n ${fq(argCondition)} -a ${fq(`(${fn}_service ${kind})`)}`);
     });
     if (entries.length === 0) continue;
     lines.push('', `# ${key(command) ? `${name} ${key(command)}` : name}`, ...entries);
@@ -434,34 +514,60 @@ export function generateFish(root: CommandModel): string {
 
 ${subcommands}
 ${values}
-# The command path before the cursor ("asset create"), and how many positional arguments follow it
+# The command path before the cursor ("asset create"), how many positional arguments follow it,
+# the --profile given on the line (or an empty line), then those positional arguments
 function ${fn}_path
     set -l tokens (commandline -opc)
     set -e tokens[1]
     set -l cmdpath ''
     set -l npos 0
     set -l skip 0
+    set -l profile ''
+    set -l pos
     for t in $tokens
         if test $skip -eq 1
             set skip 0
             continue
         end
+        if test $skip -eq 2
+            set skip 0
+            set profile $t
+            continue
+        end
         switch $t
+            case ${profileNames.map((option) => fq(`${option}=*`)).join(' ') || "''"}
+                set profile (string replace -r -- '^[^=]*=' '' $t)
             case '--*=*'
             case '-*'
                 if contains -- $t (${fn}_value_options "$cmdpath") ${valueOptions(root.options).join(' ')}
                     set skip 1
+                    contains -- $t ${profileNames.join(' ')}; and set skip 2
                 end
             case '*'
                 if test $npos -eq 0; and contains -- $t (${fn}_subcommands "$cmdpath")
                     set cmdpath (string trim -- "$cmdpath $t")
                 else
+                    set -a pos $t
                     set npos (math $npos + 1)
                 end
         end
     end
     echo $cmdpath
     echo $npos
+    echo $profile
+    printf '%s\\n' $pos
+end
+
+# ids ahs reads from the service for the argument at the cursor (the versions of the argument before it)
+function ${fn}_service --argument-names kind
+    set -l state (${fn}_path)
+    if test "$kind" = versions
+        set -l before (math 3 + $state[2])
+        set kind versions:$state[$before]
+    end
+    set -l profile
+    test -n "$state[3]"; and set profile --profile $state[3]
+    ${name} $profile completion fish --candidates $kind 2>/dev/null
 end
 
 # True when the cursor is at that command path (and, if given, at that positional argument)

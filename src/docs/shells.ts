@@ -3,8 +3,20 @@
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
 
-/** Option values the scripts ask ahs for at <TAB> (`ahs completion SHELL --candidates KIND`): local reads only, no network. */
-export const DYNAMIC_VALUES = ['profiles'] as const;
+/**
+ * Values the scripts ask ahs for at <TAB> (`ahs completion SHELL --candidates KIND`):
+ * profile names from the local config; asset, collection and version ids
+ * from the service (`versions:ASSET_ID`), with a short timeout.
+ */
+export const DYNAMIC_VALUES = ['profiles', 'assets', 'collections', 'versions'] as const;
 export type DynamicValues = (typeof DYNAMIC_VALUES)[number];
 /** Which option's values each kind completes. */
 export const DYNAMIC_OPTIONS: Record<string, DynamicValues> = { '--profile': 'profiles' };
+/**
+ * Which positional arguments complete ids read from the service. `versions`
+ * are the versions of the argument just before (ASSET_ID VERSION_ID).
+ * Arguments of `create` name a new id: nothing to complete.
+ */
+export const DYNAMIC_ARGUMENTS: Record<string, DynamicValues> = { ASSET_ID: 'assets', COLLECTION_ID: 'collections', VERSION_ID: 'versions' };
+/** How long the scripts' call to the service may take, in ms: past it, nothing is offered. */
+export const SERVICE_CANDIDATES_TIMEOUT_MS = 2000;

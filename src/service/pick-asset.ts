@@ -6,7 +6,7 @@ import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { fetchAll } from '../http/paging.js';
 import { listAllVersions, listRecords } from './assets.js';
-import type { Asset, AssetUrl, Version } from '../rules/schemas.js';
+import { assetId as assetIdSchema, type Asset, type AssetUrl, type Version } from '../rules/schemas.js';
 import type { Choice } from '../io/prompt.js';
 
 /** ASSET_ID: given, or picked from the domain's assets in a terminal. */
@@ -14,6 +14,7 @@ export function askAssetId(ctx: Context, given: string | undefined, message = 'A
   return ctx.need(given, {
     flag: 'ASSET_ID',
     message,
+    schema: assetIdSchema,
     choices: async () => {
       const api = await ctx.api();
       const assets = await fetchAll<Asset>(api, api.path('va'));
@@ -85,5 +86,5 @@ export async function askEnv(ctx: Context, assetId: string, platform?: string): 
       ];
     },
   });
-  return picked === OTHER ? (await ctx.prompter()).input('Environment id') : picked;
+  return picked === OTHER ? ctx.need<string>(undefined, { flag: '--env', message: 'Environment id' }) : picked;
 }

@@ -1,14 +1,14 @@
 // Missing COLLECTION_ID / ITEM_ID / environment: in a terminal they are picked
 // from lists read from the service; elsewhere a usage error naming the
 // argument (Context.need).
-import { statSync } from 'node:fs';
 import type { Context } from '../context.js';
 import type { Source } from '../config/settings.js';
 import { NotFoundError, UsageError } from '../errors.js';
 import { fetchAll } from '../http/paging.js';
 import { OTHER_ASSET_TYPE } from '../rules/index.js';
-import type { Collection } from '../rules/schemas.js';
+import { collectionId as collectionIdSchema, type Collection } from '../rules/schemas.js';
 import { itemLabel } from '../io/views/collections.js';
+import { isFile } from './pick-file.js';
 import { deploymentsFrom, listItems, readCollection, readDeploymentStatus } from './collections.js';
 
 export async function actingUser(ctx: Context): Promise<string> {
@@ -20,6 +20,7 @@ export async function collectionArg(ctx: Context, value: string | undefined, opt
   return ctx.need<string>(value, {
     flag: 'COLLECTION_ID',
     message: options.message ?? 'Collection',
+    schema: collectionIdSchema,
     choices: async () => {
       const api = await ctx.api();
       const all = await fetchAll<Collection>(api, api.path('vc'));
@@ -77,14 +78,6 @@ export async function filesArg(ctx: Context, files: string[]): Promise<string[]>
 
 function splitPaths(value: string): string[] {
   return value.split(/\s+/).filter(Boolean);
-}
-
-function isFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
 }
 
 /**

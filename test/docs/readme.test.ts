@@ -30,6 +30,14 @@ describe('README', () => {
       section(title);
     }
     const ci = section('CI example (GitHub Actions)');
-    for (const word of ['version upload', 'deploy', 'promote-default', '--json', 'jq']) expect(ci).toContain(word);
+    for (const word of ['version upload', 'deploy', 'promote-default', '--query', 'shell: bash']) expect(ci).toContain(word);
+    // A pipe into jq hides a failure from GitHub's default shell (no pipefail).
+    expect(ci).not.toMatch(/\|\s*jq/);
+  });
+
+  it('shows an install that works without the npm registry, and says what `npm install --global .` is', () => {
+    const install = section('Install');
+    expect(install).not.toContain('npm install --global ahs-cli\n');
+    for (const line of ['npm install --global .', 'npm link', 'npm install --global ./ahs-cli-', '#v']) expect(install).toContain(line);
   });
 });

@@ -2,16 +2,31 @@
 // from the tree (the same text as completions/, see test/docs/drift.test.ts),
 // and the bash script it prints completes in a real bash.
 import { execa } from 'execa';
+import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateCompletion } from '../../src/docs/completion.js';
 import { describeCommand } from '../../src/docs/model.js';
 import { docsProgram } from '../../src/docs/program.js';
 import { SHELLS } from '../../src/docs/shells.js';
+import { assertFreshBuild, DEMO_API_KEY, harness, stubServer, uid, type Harness } from './helpers.js';
 
 const bin = join(import.meta.dirname, '..', '..', 'bin', 'ahs.js');
+
+/** Each line completed in a real bash by the script `ahs completion bash` prints; `ahs` is the built binary. */
+async function complete(lines: string[], env: Record<string, string>): Promise<string[]> {
+  const script = [
+    `ahs() { node ${JSON.stringify(bin)} "$@"; }`,
+    `source <(node ${JSON.stringify(bin)} completion bash)`,
+    't() { COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMPREPLY=(); _ahs; echo "${COMPREPLY[*]}"; }',
+    ...lines.map((line) => `t ${line.split(' ').map((word) => `'${word}'`).join(' ')}`),
+  ].join('\n');
+  const result = await execa('bash', ['--norc', '--noprofile', '-c', script], { env: { PATH: process.env.PATH ?? '', ...env }, extendEnv: false });
+  expect(result.stderr).toBe('');
+  return result.stdout.split('\n');
+}
 
 describe('ahs completion', () => {
   it.each(SHELLS)('%s prints the generated script', async (shell) => {
@@ -59,6 +74,93 @@ describe('ahs completion', () => {
       expect(result.stdout.split('\n')).toEqual(['dev-eu prod staging', 'staging', 'dev-eu']);
     } finally {
       await rm(configDir, { recursive: true, force: true });
+    }
+  });
+});
+
+/** The same through zsh (its completion builtins replaced by stand-ins that print) and fish, when installed. */
+async function completeIn(shell: 'zsh' | 'fish', lines: string[], env: Record<string, string>): Promise<string[]> {
+  const script =
+    shell === 'zsh'
+      ? [
+          `ahs() { node ${JSON.stringify(bin)} "$@"; }`,
+          'compdef() { :; }',
+          `source <(node ${JSON.stringify(bin)} completion zsh)`,
+          'compadd() { local a=${@[-1]}; print -r -- ${(M)${(P)a}:#${PREFIX}*}; }',
+          '_files() { print; }',
+          't() { words=("$@"); CURRENT=$#words; PREFIX=${words[CURRENT]}; _ahs; }',
+          ...lines.map((line) => `t ${line.split(' ').map((word) => `'${word}'`).join(' ')}`),
+        ]
+      : [
+          `function ahs; node ${JSON.stringify(bin)} $argv; end`,
+          `node ${JSON.stringify(bin)} completion fish | source`,
+          ...lines.map((line) => `echo (complete -C ${JSON.stringify(line)} | string replace -r '\\t.*' '')`),
+        ];
+  const args = shell === 'zsh' ? ['-f', '-c', script.join('\n')] : ['--no-config', '-c', script.join('\n')];
+  const result = await execa(shell, args, { env: { PATH: process.env.PATH ?? '', ...env }, extendEnv: false });
+  expect(result.stderr).toBe('');
+  return result.stdout.split('\n');
+}
+
+const installed = (shell: string) => spawnSync('sh', ['-c', `command -v ${shell}`]).status === 0;
+
+describe('ids complete through the service (ahs is asked at <TAB>)', () => {
+  let h: Harness;
+  let asset: string;
+  beforeAll(async () => {
+    assertFreshBuild();
+    h = await harness();
+    asset = uid('tab');
+    await h.createAsset(asset);
+    await h.uploadVersion(asset, 'ios');
+    await h.uploadVersion(asset, 'android');
+    expect((await h.ahs(['collection', 'create', 'tab-pack', '--name', 'Tab', '--allowed-types', '1001'])).exitCode).toBe(0);
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('asset, version and collection ids from the AHS_* settings; nothing for the id a create names', async () => {
+    const env = { ...h.env, CI: '' };
+    const lines = await complete(
+      [`ahs asset get `, `ahs deploy ${asset} `, `ahs version get ${asset} I`, `ahs collection status `, `ahs item list t`, `ahs collection create `],
+      env,
+    );
+    expect(lines).toEqual([asset, 'AND1 IOS1', 'IOS1', 'tab-pack', 'tab-pack', '']);
+  });
+
+  for (const shell of ['zsh', 'fish'] as const) {
+    it.skipIf(!installed(shell))(`${shell}: the same ids`, async () => {
+      const lines = await completeIn(shell, [`ahs asset status `, `ahs --profile nope deploy ${asset} `, `ahs deploy ${asset} `, `ahs fetch t`], { ...h.env, CI: '' });
+      expect(lines.slice(0, 4)).toEqual([asset, '', 'AND1 IOS1', 'tab-pack']);
+    });
+  }
+
+  it('--profile on the line is the profile asked; an unreachable current profile offers nothing, silently', async () => {
+    const configDir = await mkdtemp(join(tmpdir(), 'ahs-complete-'));
+    try {
+      const emu = { baseUrl: h.emu.baseUrl, domainId: 'demo', apiKey: DEMO_API_KEY };
+      // The current profile points at a closed port.
+      const dead = { ...emu, baseUrl: 'http://127.0.0.1:9' };
+      await writeFile(join(configDir, 'config.json'), JSON.stringify({ current: 'dead', profiles: { dead, emu } }));
+      const lines = await complete([`ahs version list `, `ahs --profile emu version list `, `ahs version list --profile=emu `], { AHS_CONFIG_DIR: configDir });
+      expect(lines).toEqual(['', asset, asset]);
+    } finally {
+      await rm(configDir, { recursive: true, force: true });
+    }
+  });
+
+  it('a service that does not answer offers nothing once the short timeout is past', async () => {
+    const hanging = await stubServer(() => new Promise<boolean>(() => {}));
+    try {
+      const direct = await execa('node', [bin, 'completion', 'bash', '--candidates', 'assets'], {
+        env: { AHS_CONFIG_DIR: join(h.dir, 'none'), AHS_BASE_URL: hanging.url, AHS_DOMAIN: 'demo', AHS_API_KEY: DEMO_API_KEY },
+        reject: false,
+      });
+      expect({ exitCode: direct.exitCode, stdout: direct.stdout, stderr: direct.stderr }).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+      expect(hanging.requests).toHaveLength(1);
+    } finally {
+      await hanging.close();
     }
   });
 });

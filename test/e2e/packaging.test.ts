@@ -84,4 +84,15 @@ describe('npm pack and a global install', () => {
       expect(result.exitCode).toBe(0);
     }
   });
+
+  it('installs no dependencies: the bundle carries them (the config store too)', async () => {
+    const installed = join(prefix, 'lib', 'node_modules', 'ahs-cli');
+    expect((await stat(installed)).isDirectory()).toBe(true);
+    await expect(stat(join(installed, 'node_modules'))).rejects.toMatchObject({ code: 'ENOENT' });
+    const config = join(work, 'config');
+    const env = { AHS_CONFIG_DIR: config, CI: '1' };
+    await execa(ahs(), ['profile', 'add', 'local', '--base-url', 'http://127.0.0.1:4010', '--domain', 'demo'], { env });
+    const listed = await execa(ahs(), ['profile', 'list', '--json', '--query', '[0].name'], { env });
+    expect(listed.stdout).toBe('local');
+  });
 });

@@ -1,4 +1,5 @@
 // ahs collection create COLLECTION_ID --name N --allowed-types CODE[,CODE...] [...]
+import { z } from 'zod';
 import type { Run } from '../define.js';
 import { nameOf } from '../define.js';
 import { createSpec } from './index.js';
@@ -33,10 +34,19 @@ export const run: Run<typeof createSpec> = async (options, ctx) => {
   };
   // A bad flag is refused before any question is asked.
   validateGiven(collectionCreateBody(), fromFlags, flags);
-  const collectionId = await ctx.need(fromFlags.collectionId, { flag: flags.collectionId, message: 'New collection id' });
-  const collectionName = await ctx.need(fromFlags.collectionName, { flag: '--name', message: 'Collection name' });
+  // Each answer is checked at its prompt with the message its flag would get.
+  const fields = collectionCreateBody().shape;
+  const collectionId = await ctx.need(fromFlags.collectionId, { flag: flags.collectionId, message: 'New collection id', schema: fields.collectionId });
+  const collectionName = await ctx.need(fromFlags.collectionName, { flag: '--name', message: 'Collection name', schema: fields.collectionName });
   const allowedAssetTypes =
-    fromFlags.allowedAssetTypes ?? splitCodes(await ctx.need<string>(undefined, { flag: '--allowed-types', message: 'Allowed asset type codes (comma-separated)' }));
+    fromFlags.allowedAssetTypes ??
+    splitCodes(
+      await ctx.need<string>(undefined, {
+        flag: '--allowed-types',
+        message: 'Allowed asset type codes (comma-separated)',
+        schema: z.string().transform(splitCodes).pipe(fields.allowedAssetTypes),
+      }),
+    );
   const settings = await ctx.settings();
   const user = await actingUser(ctx);
   const body = validateInput(

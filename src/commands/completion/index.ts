@@ -1,18 +1,25 @@
 // `ahs completion <shell>`: the completion script for a shell.
-import { SHELLS } from '../../docs/shells.js';
-import { arg, command, defineCommand, flag } from '../define.js';
-import { DYNAMIC_VALUES } from '../../docs/shells.js';
+import { DYNAMIC_VALUES, SHELLS, type DynamicValues } from '../../docs/shells.js';
+import { arg, command, defineCommand, flag, type Parser } from '../define.js';
+
+/** `KIND`, or `versions:ASSET_ID` (the versions of that asset). */
+const candidatesKind: Parser<{ kind: DynamicValues; assetId?: string }> = (raw) => {
+  const [kind = '', ...rest] = raw.split(':');
+  if (!(DYNAMIC_VALUES as readonly string[]).includes(kind)) throw new Error(`--candidates must be one of ${DYNAMIC_VALUES.join(', ')} (got ${raw})`);
+  return { kind: kind as DynamicValues, ...(rest.length > 0 ? { assetId: rest.join(':') } : {}) };
+};
 
 export const completionSpec = defineCommand({
   name: 'completion',
   summary: 'print the shell completion script for bash, zsh or fish',
-  description: 'The script completes commands, flags and fixed values, and the profile names of the config after --profile (the script asks ahs at <TAB>; no network).',
+  description:
+    'The script completes commands, flags and fixed values, the profile names of the config after --profile (no network), and asset, collection and version ids: for those the script asks ahs at <TAB>, which reads them from the service with the settings of the line (--profile, AHS_*, the current profile) within 2 seconds, and offers nothing when it cannot.',
   args: {
     shell: arg.choice('shell', SHELLS, 'shell to complete for'),
   },
   flags: {
-    // Called by the scripts themselves at <TAB> (as gh's __complete): the values of an option, from the local config only.
-    candidates: flag.choice('kind', DYNAMIC_VALUES, 'print the values to complete, one a line (used by the scripts)', { hidden: true }),
+    // Called by the scripts themselves at <TAB> (as gh's __complete): profile names, or ids read from the service.
+    candidates: flag.parsed('kind', 'print the values to complete, one a line (used by the scripts)', candidatesKind, { hidden: true }),
   },
   examples: [
     'ahs completion bash > ~/.local/share/bash-completion/completions/ahs',

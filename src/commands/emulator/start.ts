@@ -5,6 +5,7 @@ import { DataDirError, FixtureError, startEmulator, type Fixture, type RunningEm
 import type { Options, Run } from '../define.js';
 import type { startSpec } from './index.js';
 import { canAct } from '../../rules/index.js';
+import { emulatorVariables, exportLine } from './variables.js';
 
 type StartOptions = Options<typeof startSpec>;
 
@@ -58,6 +59,12 @@ function readyText(emu: RunningEmulator, opts: StartOptions): string {
   const first = emu.fixture.domains[0]!;
   const key = first.apiKeys[0]?.key;
   lines.push(
+    'Point ahs at it (paste in another terminal):',
+    `  ${exportLine(emulatorVariables(emu.baseUrl, emu.deliveryUrl, emu.fixture))}`,
+    ...(opts.port === 0
+      ? ['  (--port 0: the port changes at every start; start with a fixed --port N to keep these lines and a profile valid)']
+      : [`  or, in any shell while it runs: eval "$(${envCommand(opts)})"`]),
+    '',
     'Try:',
     `  curl -H "apikey: ${key ?? 'KEY'}" ${emu.baseUrl}/api/v2/${first.domainId}/va`,
     '',
@@ -65,6 +72,14 @@ function readyText(emu: RunningEmulator, opts: StartOptions): string {
     '',
   );
   return lines.join('\n');
+}
+
+/** The `ahs emulator env` command line that prints the same export line. */
+function envCommand(opts: StartOptions): string {
+  const parts = ['ahs emulator env', `--port ${opts.port}`];
+  if (opts.host !== '127.0.0.1') parts.push(`--host ${opts.host}`);
+  if (opts.config !== undefined) parts.push(`--config ${opts.config}`);
+  return parts.join(' ');
 }
 
 function domainLines(domain: Fixture['domains'][number]): string[] {

@@ -9,12 +9,13 @@ import { renderVersion } from '../../io/views/assets.js';
 import { askAssetId } from '../../service/pick-asset.js';
 import { versionUploadStep } from '../../service/version-upload.js';
 import { plan } from '../../plan/plan.js';
+import { fileArg } from '../../service/pick-file.js';
 
 export const run: Run<typeof uploadSpec> = async (options, ctx) => {
   const flags = { versionName: nameOf(uploadSpec, 'name') };
   if (options.name !== undefined) validateGiven(versionUploadFields, { versionName: options.name }, flags);
   const assetId = await askAssetId(ctx, options.assetId);
-  const file = await ctx.need(options.file, { flag: nameOf(uploadSpec, 'file'), message: 'File to upload' });
+  const file = await fileArg(ctx, options.file);
   const platform = await ctx.setting('platform', { message: 'Target platform code' });
   const versionName = await ctx.need(options.name, { flag: flags.versionName, message: 'Version name' });
   const user = await ctx.setting('user', { message: 'Acting user e-mail' });

@@ -1,0 +1,89 @@
+// Connecting to the emulator (issue 13): `emulator start` prints an export
+// line a person pastes, and `emulator env --port N` prints the same line for
+// an emulator on that port without starting one. Both are run as a shell
+// would: the printed line is evaluated by bash, then ahs talks to the emulator.
+import { execa } from 'execa';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertFreshBuild, BIN, harness, type Harness } from './helpers.js';
+
+let h: Harness;
+let home: string;
+beforeAll(async () => {
+  assertFreshBuild();
+  h = await harness();
+  home = await mkdtemp(join(tmpdir(), 'ahs-emu-env-'));
+});
+afterAll(async () => {
+  await h?.close();
+  if (home) await rm(home, { recursive: true, force: true });
+});
+
+/** A shell with no AHS_* settings and an empty config: only the evaluated line points ahs anywhere. */
+function bash(script: string) {
+  const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: home, AHS_CONFIG_DIR: join(home, 'config'), CI: '1', NO_COLOR: '1' };
+  return execa('bash', ['--norc', '--noprofile', '-c', `set -euo pipefail\nahs() { node ${JSON.stringify(BIN)} "$@"; }\n${script}`], { env, extendEnv: false, reject: false });
+}
+
+describe('ahs emulator env', () => {
+  it('eval "$(ahs emulator env --port N)" points ahs at the emulator on that port', async () => {
+    const port = new URL(h.emu.baseUrl).port;
+    const r = await bash(`eval "$(ahs emulator env --port ${port})"\nahs asset list --json --query totalResults`);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe('0');
+    expect(r.exitCode).toBe(0);
+  });
+
+  it('prints one export line; --json the same variables', async () => {
+    const line = await execa('node', [BIN, 'emulator', 'env', '--port', '4010']);
+    expect(line.stdout).toBe('export AHS_BASE_URL=http://127.0.0.1:4010 AHS_DELIVERY_URL=http://127.0.0.1:4010 AHS_DOMAIN=demo AHS_API_KEY=demo-key AHS_USER=owner@demo.test');
+    const json = await execa('node', [BIN, 'emulator', 'env', '--port', '4010', '--host', '0.0.0.0', '--json']);
+    expect(JSON.parse(json.stdout)).toEqual({
+      AHS_BASE_URL: 'http://127.0.0.1:4010',
+      AHS_DELIVERY_URL: 'http://127.0.0.1:4010',
+      AHS_DOMAIN: 'demo',
+      AHS_API_KEY: 'demo-key',
+      AHS_USER: 'owner@demo.test',
+    });
+  });
+
+  it('without --port it is a usage error: the port of a default start changes every time', async () => {
+    const r = await execa('node', [BIN, 'emulator', 'env'], { reject: false });
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^error: --port is required/);
+  });
+});
+
+describe('ahs emulator start', () => {
+  it('prints an export line that, pasted in a shell, reaches it', async () => {
+    const child = spawn('node', [BIN, 'emulator', 'start', '--port', '0'], { env: { PATH: process.env.PATH ?? '', HOME: home, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'ignore'] });
+    try {
+      const banner = await new Promise<string>((resolve, reject) => {
+        let text = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          text += chunk.toString('utf8');
+          if (text.includes('Ctrl-C')) resolve(text);
+        });
+        child.on('exit', (code) => reject(new Error(`emulator exited (${code}) before it was ready:\n${text}`)));
+      });
+      const exported = banner.split('\n').find((row) => row.trim().startsWith('export AHS_BASE_URL='));
+      expect(exported).toMatch(/^ {2}export AHS_BASE_URL=http:\/\/127\.0\.0\.1:\d+ AHS_DELIVERY_URL=\S+ AHS_DOMAIN=demo AHS_API_KEY=demo-key AHS_USER=owner@demo\.test$/);
+      // --port 0: the banner says the port changes and how to keep it.
+      expect(banner).toContain('start with a fixed --port N');
+      const r = await bash(`${exported!.trim()}\nahs asset list --json --query totalResults`);
+      expect(r.stderr).toBe('');
+      expect(r.stdout).toBe('0');
+    } finally {
+      if (child.exitCode === null) {
+        const exited = once(child, 'exit');
+        child.kill('SIGINT');
+        await exited;
+      }
+    }
+  });
+});
