@@ -10,7 +10,7 @@ _ahs_global_value_options='-o --output --query --timeout --retries --profile --b
 # subcommands of a command path
 _ahs_subcommands() {
     case "$1" in
-        '') echo 'profile asset version deploy promote-default rollback collection item collection-deploy fetch emulator completion help' ;;
+        '') echo 'profile asset version deploy promote-default release rollback collection item collection-deploy fetch emulator completion help' ;;
         'profile') echo 'add list show use remove check help' ;;
         'asset') echo 'create get list search update delete status undeploy version-count help' ;;
         'version') echo 'upload get list delete urls help' ;;
@@ -34,6 +34,7 @@ _ahs_options() {
         'version list') echo '--page --page-size --all' ;;
         'deploy') echo '--state --idempotent' ;;
         'promote-default') echo '--from-env --make-live --expect-current --idempotent' ;;
+        'release') echo '--name --state --expect-current' ;;
         'rollback') echo '--to' ;;
         'collection create') echo '--name --allowed-types --description --max-assets --no-editable --no-deployable --anchor --no-secured --local-cache-control --local-cache-max-age' ;;
         'collection list') echo '--page --page-size --all --deleted --no-deleted' ;;
@@ -60,6 +61,7 @@ _ahs_value_options() {
         'version list') echo '--page --page-size' ;;
         'deploy') echo '--state' ;;
         'promote-default') echo '--from-env --expect-current' ;;
+        'release') echo '--name --state --expect-current' ;;
         'rollback') echo '--to' ;;
         'collection create') echo '--name --allowed-types --description --max-assets --anchor --local-cache-max-age' ;;
         'collection list') echo '--page --page-size' ;;
@@ -79,6 +81,7 @@ _ahs_option_choices() {
     case "$1" in
         'asset status|--state') echo 'LIVE OFFLINE DEFAULT' ;;
         'deploy|--state') echo 'LIVE OFFLINE' ;;
+        'release|--state') echo 'LIVE DEFAULT' ;;
         'collection-deploy|--state') echo 'LIVE OFFLINE' ;;
         *'|-o'|*'|--output') echo 'table json' ;;
     esac
@@ -103,7 +106,7 @@ _ahs_dynamic_choices() {
 _ahs_service_choices() {
     local kind=""
     case "$1" in
-        'asset get|0'|'asset update|0'|'asset delete|0'|'asset status|0'|'asset undeploy|0'|'asset version-count|0'|'version upload|0'|'version get|0'|'version list|0'|'version delete|0'|'version urls|0'|'deploy|0'|'promote-default|0'|'rollback|0') kind=assets ;;
+        'asset get|0'|'asset update|0'|'asset delete|0'|'asset status|0'|'asset undeploy|0'|'asset version-count|0'|'version upload|0'|'version get|0'|'version list|0'|'version delete|0'|'version urls|0'|'deploy|0'|'promote-default|0'|'release|0'|'rollback|0') kind=assets ;;
         'version get|1'|'version delete|1'|'version urls|1'|'deploy|1'|'promote-default|1') kind="versions:$2" ;;
         'collection get|0'|'collection update|0'|'collection delete|0'|'collection restore|0'|'collection purge|0'|'collection status|0'|'collection url|0'|'collection undeploy|0'|'item upload|0'|'item sync|0'|'item get|0'|'item list|0'|'item remove|0'|'collection-deploy|0'|'fetch|0') kind=collections ;;
     esac

@@ -7,7 +7,7 @@
 function __fish_ahs_subcommands --argument-names cmdpath
     switch "$cmdpath"
         case ''
-            printf '%s\n' 'profile' 'asset' 'version' 'deploy' 'promote-default' 'rollback' 'collection' 'item' 'collection-deploy' 'fetch' 'emulator' 'completion' 'help'
+            printf '%s\n' 'profile' 'asset' 'version' 'deploy' 'promote-default' 'release' 'rollback' 'collection' 'item' 'collection-deploy' 'fetch' 'emulator' 'completion' 'help'
         case 'profile'
             printf '%s\n' 'add' 'list' 'show' 'use' 'remove' 'check' 'help'
         case 'asset'
@@ -44,6 +44,8 @@ function __fish_ahs_value_options --argument-names cmdpath
             printf '%s\n' '--state'
         case 'promote-default'
             printf '%s\n' '--from-env' '--expect-current'
+        case 'release'
+            printf '%s\n' '--name' '--state' '--expect-current'
         case 'rollback'
             printf '%s\n' '--to'
         case 'collection create'
@@ -160,6 +162,7 @@ complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'asset' -d 'virtual assets: create
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'version' -d 'versions of a virtual asset: upload, read, list, delete, deployed URLs'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'deploy' -d 'deploy a version LIVE or OFFLINE on one channel (asset, --platform, --env)'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'promote-default' -d 'make a version the Default of its channel (asset, --platform, --env), demoting the previous Default to LIVE'
+complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'release' -d 'upload a file as a version, deploy it LIVE and promote it to Default on one channel (asset, --platform, --env)'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'rollback' -d 'make the previous Default of a channel (asset, --platform, --env) the Default again'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'collection' -d 'virtual collections: bundles of items deployed as one unit'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'item' -d 'items: the files inside a collection'
@@ -283,6 +286,12 @@ complete -c ahs -n '__fish_ahs_is \'promote-default\'' -l expect-current -r -d '
 complete -c ahs -n '__fish_ahs_is \'promote-default\'' -l idempotent -d 'already the Default: say so, send nothing, exit 0'
 complete -c ahs -f -n '__fish_ahs_is \'promote-default\' 0' -a '(__fish_ahs_service assets)'
 complete -c ahs -f -n '__fish_ahs_is \'promote-default\' 1' -a '(__fish_ahs_service versions)'
+
+# ahs release
+complete -c ahs -n '__fish_ahs_is \'release\'' -l name -r -d 'version name (max 64 characters); the key that makes a re-run resume'
+complete -c ahs -n '__fish_ahs_is \'release\'' -l state -x -a 'LIVE DEFAULT' -d 'where the release ends: LIVE, or DEFAULT (promoted)'
+complete -c ahs -n '__fish_ahs_is \'release\'' -l expect-current -r -d 'compare-and-set: promote only if the current Default is this version (none: no Default yet); otherwise exit 5 before anything is written'
+complete -c ahs -f -n '__fish_ahs_is \'release\' 0' -a '(__fish_ahs_service assets)'
 
 # ahs rollback
 complete -c ahs -n '__fish_ahs_is \'rollback\'' -l to -r -d 'the version to make the Default again (it must be LIVE on the channel)'

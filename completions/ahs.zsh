@@ -12,7 +12,7 @@ _ahs_global_value_options=('-o' '--output' '--query' '--timeout' '--retries' '--
 _ahs_subcommands() {
     reply=()
     case "$1" in
-        ('') reply=('profile:manage connection profiles (base URL, domain, environment, platform, user, API key)' 'asset:virtual assets: create, read, update, delete, deployment status, undeploy' 'version:versions of a virtual asset: upload, read, list, delete, deployed URLs' 'deploy:deploy a version LIVE or OFFLINE on one channel (asset, --platform, --env)' 'promote-default:make a version the Default of its channel (asset, --platform, --env), demoting the previous Default to LIVE' 'rollback:make the previous Default of a channel (asset, --platform, --env) the Default again' 'collection:virtual collections: bundles of items deployed as one unit' 'item:items: the files inside a collection' 'collection-deploy:deploy a collection LIVE or OFFLINE in an environment (the API key'\''s own, or --env with a domain-wide key); --reconcile re-runs every Live deployment' 'fetch:download the items of a deployed collection into a folder (no arguments, in a terminal: browse and pick)' 'emulator:run a local, spec-faithful Asset Hosting Service for trying and testing ahs' 'completion:print the shell completion script for bash, zsh or fish' 'help:display help for command') ;;
+        ('') reply=('profile:manage connection profiles (base URL, domain, environment, platform, user, API key)' 'asset:virtual assets: create, read, update, delete, deployment status, undeploy' 'version:versions of a virtual asset: upload, read, list, delete, deployed URLs' 'deploy:deploy a version LIVE or OFFLINE on one channel (asset, --platform, --env)' 'promote-default:make a version the Default of its channel (asset, --platform, --env), demoting the previous Default to LIVE' 'release:upload a file as a version, deploy it LIVE and promote it to Default on one channel (asset, --platform, --env)' 'rollback:make the previous Default of a channel (asset, --platform, --env) the Default again' 'collection:virtual collections: bundles of items deployed as one unit' 'item:items: the files inside a collection' 'collection-deploy:deploy a collection LIVE or OFFLINE in an environment (the API key'\''s own, or --env with a domain-wide key); --reconcile re-runs every Live deployment' 'fetch:download the items of a deployed collection into a folder (no arguments, in a terminal: browse and pick)' 'emulator:run a local, spec-faithful Asset Hosting Service for trying and testing ahs' 'completion:print the shell completion script for bash, zsh or fish' 'help:display help for command') ;;
         ('profile') reply=('add:add or update a profile from --base-url, --delivery-url, --domain, --env, --platform, --user; the API key comes from --api-key-stdin or AHS_API_KEY' 'list:list the profiles (key masked)' 'show:show a profile (default: the current one), key masked' 'use:make a profile the current one' 'remove:remove a profile' 'check:ask the service whether the API key is accepted for the domain' 'help:display help for command') ;;
         ('asset') reply=('create:create a virtual asset' 'get:show a virtual asset' 'list:list virtual assets' 'search:search virtual assets by id, name and description' 'update:update a virtual asset (the current asset type is sent when --type is not given)' 'delete:delete a virtual asset (it must have no versions)' 'status:every deployment record of the asset (OFFLINE included): a platform x environment matrix' 'undeploy:remove every version'\''s deployment record for the given platforms in one environment (--env, --platform P[,P...])' 'version-count:count the asset'\''s versions' 'help:display help for command') ;;
         ('version') reply=('upload:upload a file as a new version for one target platform (--platform), streamed with progress' 'get:show a version' 'list:list the versions of an asset' 'delete:delete a version (it must not be LIVE or DEFAULT anywhere)' 'urls:the deployed URL of a version in one environment (--env)' 'help:display help for command') ;;
@@ -26,7 +26,7 @@ _ahs_subcommands() {
 _ahs_subcommand_names() {
     reply=()
     case "$1" in
-        ('') reply=('profile' 'asset' 'version' 'deploy' 'promote-default' 'rollback' 'collection' 'item' 'collection-deploy' 'fetch' 'emulator' 'completion' 'help') ;;
+        ('') reply=('profile' 'asset' 'version' 'deploy' 'promote-default' 'release' 'rollback' 'collection' 'item' 'collection-deploy' 'fetch' 'emulator' 'completion' 'help') ;;
         ('profile') reply=('add' 'list' 'show' 'use' 'remove' 'check' 'help') ;;
         ('asset') reply=('create' 'get' 'list' 'search' 'update' 'delete' 'status' 'undeploy' 'version-count' 'help') ;;
         ('version') reply=('upload' 'get' 'list' 'delete' 'urls' 'help') ;;
@@ -51,6 +51,7 @@ _ahs_options() {
         ('version list') reply=('--page:page number' '--page-size:results per page' '--all:read every page') ;;
         ('deploy') reply=('--state:target state' '--idempotent:already in the target state: say so, send nothing, exit 0') ;;
         ('promote-default') reply=('--from-env:promote the version that is the Default of the same asset and platform in this environment (no re-upload)' '--make-live:deploy the version LIVE first when it is OFFLINE or not deployed on the channel' '--expect-current:compare-and-set: promote only if the current Default is this version (none: no Default yet); otherwise exit 5' '--idempotent:already the Default: say so, send nothing, exit 0') ;;
+        ('release') reply=('--name:version name (max 64 characters); the key that makes a re-run resume' '--state:where the release ends: LIVE, or DEFAULT (promoted)' '--expect-current:compare-and-set: promote only if the current Default is this version (none: no Default yet); otherwise exit 5 before anything is written') ;;
         ('rollback') reply=('--to:the version to make the Default again (it must be LIVE on the channel)') ;;
         ('collection create') reply=('--name:collection name (at most 50 characters)' '--allowed-types:asset type codes items may have, comma-separated (9999 = Other is always allowed)' '--description:description (at most 400 characters)' '--max-assets:item limit (default: the service ceiling)' '--no-editable:items cannot be added or removed' '--no-deployable:the collection cannot be deployed' '--anchor:the anchor (default) item' '--no-secured:delivery without an API key' '--local-cache-control:let clients cache the files locally' '--local-cache-max-age:local cache max age, 1 to 525600') ;;
         ('collection list') reply=('--page:page number' '--page-size:results per page' '--all:read every page' '--deleted:only soft-deleted collections' '--no-deleted:only collections that are not deleted') ;;
@@ -78,6 +79,7 @@ _ahs_value_options() {
         ('version list') reply=('--page' '--page-size') ;;
         ('deploy') reply=('--state') ;;
         ('promote-default') reply=('--from-env' '--expect-current') ;;
+        ('release') reply=('--name' '--state' '--expect-current') ;;
         ('rollback') reply=('--to') ;;
         ('collection create') reply=('--name' '--allowed-types' '--description' '--max-assets' '--anchor' '--local-cache-max-age') ;;
         ('collection list') reply=('--page' '--page-size') ;;
@@ -98,6 +100,7 @@ _ahs_option_choices() {
     case "$1" in
         ('asset status|--state') reply=('LIVE' 'OFFLINE' 'DEFAULT') ;;
         ('deploy|--state') reply=('LIVE' 'OFFLINE') ;;
+        ('release|--state') reply=('LIVE' 'DEFAULT') ;;
         ('collection-deploy|--state') reply=('LIVE' 'OFFLINE') ;;
         (*'|-o'|*'|--output') reply=('table' 'json') ;;
     esac
@@ -125,7 +128,7 @@ _ahs_service_choices() {
     reply=()
     local kind=''
     case "$1" in
-        ('asset get|0'|'asset update|0'|'asset delete|0'|'asset status|0'|'asset undeploy|0'|'asset version-count|0'|'version upload|0'|'version get|0'|'version list|0'|'version delete|0'|'version urls|0'|'deploy|0'|'promote-default|0'|'rollback|0') kind=assets ;;
+        ('asset get|0'|'asset update|0'|'asset delete|0'|'asset status|0'|'asset undeploy|0'|'asset version-count|0'|'version upload|0'|'version get|0'|'version list|0'|'version delete|0'|'version urls|0'|'deploy|0'|'promote-default|0'|'release|0'|'rollback|0') kind=assets ;;
         ('version get|1'|'version delete|1'|'version urls|1'|'deploy|1'|'promote-default|1') kind="versions:$2" ;;
         ('collection get|0'|'collection update|0'|'collection delete|0'|'collection restore|0'|'collection purge|0'|'collection status|0'|'collection url|0'|'collection undeploy|0'|'item upload|0'|'item sync|0'|'item get|0'|'item list|0'|'item remove|0'|'collection-deploy|0'|'fetch|0') kind=collections ;;
     esac

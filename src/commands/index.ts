@@ -6,6 +6,7 @@ import { version } from './version/index.js';
 import { deploy } from './deploy/index.js';
 import { promoteDefault } from './promote-default/index.js';
 import { rollback } from './rollback/index.js';
+import { release } from './release/index.js';
 import { collection } from './collection/index.js';
 import { item } from './item/index.js';
 import { collectionDeploy } from './collection-deploy/index.js';
@@ -13,4 +14,4 @@ import { fetch } from './fetch/index.js';
 import { emulator } from './emulator/index.js';
 import { completion } from './completion/index.js';
 
-export const commandTree: Node[] = [profile, asset, version, deploy, promoteDefault, rollback, collection, item, collectionDeploy, fetch, emulator, completion];
+export const commandTree: Node[] = [profile, asset, version, deploy, promoteDefault, release, rollback, collection, item, collectionDeploy, fetch, emulator, completion];

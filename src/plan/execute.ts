@@ -70,7 +70,8 @@ async function printPredictions(plan: Plan, ctx: Context): Promise<void> {
     predicted.push(prediction.decision.next);
   }
   const last = documents.pop();
-  if (!last) return;
+  // Nothing to send (a finished release, an unchanged sync): the outcome is the same as a real run's.
+  if (!last) return plan.done([]);
   const doc: DryRunDocument = documents.length > 0 ? { ...last, before: documents.map(({ dryRun: _, ...rest }) => rest) } : last;
   const out = await ctx.output();
   out.print(doc, (d, kit) => renderDryRun(d, kit, [...new Set(notes)]));

@@ -34,6 +34,8 @@ export interface PromoteOptions {
   expected?: string | null;
   /** The version is deployed LIVE by an earlier step of the plan (--make-live): predict over that, and read the channel again before sending. */
   afterLive?: DeployBody;
+  /** The version is uploaded by an earlier step (release): it cannot be read yet, so only the channel's rules predict. */
+  versionIsNew?: boolean;
   /** Told when the pointer moved and the promotion is sent again. */
   onRetry?: (message: string) => void;
   signal?: AbortSignal;
@@ -88,7 +90,7 @@ export function promoteStep(api: ApiClient, where: Channel, channel: ChannelSnap
     retryOn500: true,
     async predict(): Promise<Prediction> {
       const body = promoteBody(expectedChannel, versionId, envId, user);
-      const missing = await deployableVersion(api, assetId, versionId, platform);
+      const missing = options.versionIsNew ? undefined : await deployableVersion(api, assetId, versionId, platform);
       return {
         current: { state: channel.records[versionId] ?? null, default: defaultOf(channel) ?? null },
         decision: missing ?? decideVersionDeploy(expectedChannel, { versionId, ...body }),

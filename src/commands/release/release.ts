@@ -1,0 +1,162 @@
+// release ASSET FILE --platform P --env E --name N [--state LIVE|DEFAULT] [--expect-current V|none]
+// A plan of up to three steps (upload, deploy LIVE, promote), each skipped
+// when a read shows it done: the version of that name and file, its state on
+// the channel (cli.md, "Release workflows").
+import { stat } from 'node:fs/promises';
+import { basename } from 'node:path';
+import type { Run } from '../define.js';
+import { nameOf } from '../define.js';
+import { releaseSpec } from './index.js';
+import { ConflictError } from '../../errors.js';
+import type { ApiClient } from '../../http/client.js';
+import { decideVersionDeploy, type DeploymentState } from '../../rules/index.js';
+import { versionUploadFields, type AssetUrl, type DeployBody, type Version } from '../../rules/schemas.js';
+import { validateGiven, validateInput } from '../validate.js';
+import { deployableVersion, listAllVersions, readChannel } from '../../service/assets.js';
+import { askAssetId, askEnv } from '../../service/pick-asset.js';
+import { fileArg } from '../../service/pick-file.js';
+import { deployStep } from '../../service/deploy-step.js';
+import { channelName, checkExpected, parseExpected, promoteStep, type Channel, type PromoteResult } from '../../service/promote.js';
+import { versionUploadStep } from '../../service/version-upload.js';
+import { sizeAgrees } from '../../service/size.js';
+import type { DeployResponse } from '../../io/views/deploy.js';
+import { prepareMultipart } from '../../transfer/upload.js';
+import { plan, type LaterStep, type Step } from '../../plan/plan.js';
+
+type Stage = 'upload' | 'deploy' | 'promote';
+
+interface ReleaseResult {
+  version: Version;
+  assetVersion: DeployResponse['assetVersion'] | AssetUrl;
+  previousDefault: string | null;
+  stages: Array<{ stage: Stage; changed: boolean }>;
+}
+
+export const run: Run<typeof releaseSpec> = async (options, ctx) => {
+  const nameFlag = nameOf(releaseSpec, 'name');
+  if (options.name !== undefined) validateGiven(versionUploadFields, { versionName: options.name }, { versionName: nameFlag });
+  const assetId = await askAssetId(ctx, options.assetId);
+  const file = await fileArg(ctx, options.file);
+  const platform = await ctx.setting('platform', { message: 'Target platform code' });
+  const envId = await askEnv(ctx, assetId, platform);
+  const versionName = await ctx.need(options.name, { flag: nameFlag, message: 'Version name' });
+  const user = await ctx.setting('user', { message: 'Acting user e-mail' });
+  const fields = validateInput(versionUploadFields, { versionName, createdBy: user }, { versionName: nameFlag });
+  const expected = parseExpected(options.expectCurrent);
+  const where: Channel = { assetId, platform, envId };
+  const name = channelName(where);
+  const api = await ctx.api();
+  const out = await ctx.output();
+
+  const reused = await reusableVersion(api, where, versionName, file);
+  const { channel, records } = await readChannel(api, assetId, platform, envId);
+  const state: DeploymentState | undefined = reused ? channel.records[reused.versionId] : undefined;
+  const promote = options.state === 'DEFAULT' && state !== 'DEFAULT';
+  const deploy = state !== 'LIVE' && state !== 'DEFAULT';
+  // The compare-and-set holds before anything is written, the upload included.
+  if (promote) checkExpected(channel, expected, name);
+
+  const liveBody: DeployBody = { envId, intent: 'LIVE', createdBy: user, updatedBy: user };
+  const done: Partial<Record<Stage, unknown>> = {};
+  const steps: Array<Step | LaterStep> = [];
+  if (reused) out.success(`upload: ${reused.versionId} (${versionName}, ${reused.size}) is already there; reused`);
+  else {
+    const progress = await ctx.progress(`Uploading ${basename(file)}`);
+    const body = await prepareMultipart({ fields, file: { field: 'assetFile', path: file }, onProgress: (sent, total) => progress.update(sent, total) });
+    steps.push(reporting(versionUploadStep(api, { assetId, platform, fields, body }, progress), (v: Version) => {
+      done.upload = v;
+      out.success(`upload: ${basename(file)} is ${v.versionId} (${v.size})`);
+    }));
+  }
+  const versionOf = (previous: unknown[]): Version => reused ?? (previous[0] as Version);
+  if (deploy) {
+    steps.push((previous) => {
+      const versionId = versionOf(previous).versionId;
+      const step = deployStep(api, { assetId, versionId, platform, body: liveBody }, async () => ({
+        current: state ?? null,
+        // A version this plan uploads does not exist yet: only the channel's rules apply.
+        decision: (reused && (await deployableVersion(api, assetId, versionId, platform))) || decideVersionDeploy(channel, { versionId, ...liveBody }),
+      }));
+      return reporting(step, (answer: DeployResponse) => {
+        done.deploy = answer;
+        out.success(`deploy: ${versionId} is LIVE on ${name}`);
+      });
+    });
+  } else out.success(`deploy: ${reused!.versionId} is already ${state} on ${name}`);
+  if (promote) {
+    steps.push((previous) => {
+      const versionId = versionOf(previous).versionId;
+      const step = promoteStep(api, where, channel, {
+        versionId,
+        user,
+        expected,
+        afterLive: deploy ? liveBody : undefined,
+        versionIsNew: !reused,
+        onRetry: (message) => out.info(message),
+        signal: ctx.signal,
+      });
+      return reporting(step, (answer: PromoteResult) => {
+        done.promote = answer;
+        out.success(`promote: ${versionId} is the Default of ${name}${answer.previousDefault ? ` (${answer.previousDefault} is now LIVE)` : ''}`);
+      });
+    });
+  } else if (options.state === 'DEFAULT') out.success(`promote: ${reused!.versionId} is already the Default of ${name}`);
+
+  return plan(steps, () => {
+    const version = reused ?? (done.upload as Version);
+    const promoted = done.promote as PromoteResult | undefined;
+    const deployed = done.deploy as DeployResponse | undefined;
+    const result: ReleaseResult = {
+      version,
+      assetVersion: promoted?.assetVersion ?? deployed?.assetVersion ?? records.find((r) => r.versionId === version.versionId)!,
+      previousDefault: promoted?.previousDefault ?? null,
+      stages: [
+        { stage: 'upload', changed: done.upload !== undefined },
+        { stage: 'deploy', changed: done.deploy !== undefined },
+        ...(options.state === 'DEFAULT' ? [{ stage: 'promote' as const, changed: done.promote !== undefined }] : []),
+      ],
+    };
+    out.print(result, (r) => `${r.version.versionId} (${r.version.versionName}) is ${r.assetVersion.state} on ${name}${r.stages.some((s) => s.changed) ? '' : '; nothing was sent: the release was already done'}`);
+  });
+};
+
+/**
+ * The version of that name on the platform, when it is this file's (same
+ * file name, size agreeing within the service's rounding); undefined when
+ * there is none; a conflict (exit 5, nothing written) when it is another's.
+ */
+async function reusableVersion(api: ApiClient, where: Channel, versionName: string, file: string): Promise<Version | undefined> {
+  const named = (await listAllVersions(api, where.assetId)).filter((v) => v.targetPlatform === where.platform && v.versionName === versionName);
+  if (named.length === 0) return undefined;
+  const bytes = (await stat(file)).size;
+  const fileName = basename(file);
+  // Older versions lack fileName (spec): then the size alone decides.
+  const same = named.filter((v) => (v.fileName === undefined || v.fileName === null || v.fileName === fileName) && sizeAgrees(v.size, bytes));
+  if (same.length >= 1) return same.sort((a, b) => b.version - a.version)[0];
+  const other = named[0]!;
+  throw new ConflictError(
+    `${where.platform} version ${other.versionId} of ${where.assetId} is already named ${versionName}, with ${other.fileName ?? 'another file'} of ${other.size}, not ${fileName} of ${bytes} bytes; nothing was written: release under another --name`,
+  );
+}
+
+/** The step, telling `onDone` its answer once sent (the stage line, and the JSON). */
+function reporting<R>(step: Step<R>, onDone: (answer: R) => void): Step<R> {
+  const send = step.send;
+  const settle = step.settle;
+  return {
+    ...step,
+    async send(client) {
+      const answer = send ? await send(client) : await client.json<R>({ ...step.request });
+      onDone(answer);
+      return answer;
+    },
+    ...(settle && {
+      async settle(client) {
+        const settled = await settle(client);
+        if (settled.applied === true) onDone(settled.result);
+        return settled;
+      },
+    }),
+  };
+}
+
