@@ -26,11 +26,11 @@ describe('README', () => {
   });
 
   it('covers what a newcomer and a CI engineer need', () => {
-    for (const title of ['Install', 'Connecting: profiles and settings', 'CI example (GitHub Actions)', 'Dry run', 'Exit codes', 'The emulator', 'Troubleshooting', 'Command reference']) {
+    for (const title of ['Install', 'Connecting: profiles and settings', 'CI example (GitHub Actions)', 'Release workflows', 'Dry run', 'Exit codes', 'The emulator', 'Troubleshooting', 'Command reference']) {
       section(title);
     }
     const ci = section('CI example (GitHub Actions)');
-    for (const word of ['version upload', 'deploy', 'promote-default', '--query', 'shell: bash']) expect(ci).toContain(word);
+    for (const word of ['ahs release', 'promote-default', '--query', 'shell: bash']) expect(ci).toContain(word);
     // A pipe into jq hides a failure from GitHub's default shell (no pipefail).
     expect(ci).not.toMatch(/\|\s*jq/);
   });
