@@ -69,6 +69,12 @@ export interface Context {
    * asks; elsewhere a UsageError (exit 2). Declining is a UsageError too (exit 2).
    */
   confirm(message: string, action?: string): Promise<void>;
+  /**
+   * A destructive command calls this first: outside a terminal without
+   * --yes it is refused (exit 2) before any request, even the reads that
+   * would word the question.
+   */
+  confirmable(action: string): void;
 }
 
 export interface ContextInputs {
@@ -188,6 +194,9 @@ export async function createContext(command: Command, inputs: ContextInputs): Pr
       }
       const { SETTINGS } = await import('./config/settings.js');
       return ctx.need<string>(undefined, { flag: SETTINGS[name].flag ?? SETTINGS[name].env, ...ask });
+    },
+    confirmable(action) {
+      if (!globals.yes && !globals.dryRun && !io.canPrompt) throw new UsageError(`${action} needs confirmation: pass --yes${why(io)}`);
     },
     async confirm(message, action) {
       // A dry run sends nothing, so there is nothing to confirm.

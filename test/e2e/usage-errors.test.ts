@@ -5,7 +5,7 @@ import { execa } from 'execa';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BIN, assertFreshBuild } from './helpers.js';
+import { BIN, assertFreshBuild, runInProcess } from './helpers.js';
 
 assertFreshBuild();
 
@@ -59,5 +59,36 @@ describe('usage errors from the parser', () => {
     } finally {
       await rm(configDir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('destructive commands outside a terminal without --yes', () => {
+  it.each([
+    ['collection', 'purge', 'c1'],
+    ['collection', 'delete', 'c1'],
+    ['collection', 'undeploy', 'c1', '--env', 'dev'],
+    ['asset', 'delete', 'a1'],
+    ['asset', 'undeploy', 'a1', '--env', 'dev', '--platform', 'ios'],
+    ['item', 'remove', 'c1', 'i1'],
+    ['version', 'delete', 'a1', 'IOS1'],
+  ])('%s %s: exit 2 before any request (nothing listens at the address)', async (...args) => {
+    const r = await runInProcess(args, { AHS_BASE_URL: 'http://127.0.0.1:9', AHS_DOMAIN: 'demo', AHS_USER: 'owner@demo.test', AHS_API_KEY: 'k', CI: '1', AHS_CONFIG_DIR: '/nonexistent-ahs-config' });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/needs confirmation: pass --yes/);
+    expect(r.stderr).not.toMatch(/could not reach|retrying/);
+  });
+});
+
+describe('bad values are refused before any request', () => {
+  it.each([
+    [['item', 'list', 'c1', '--until', '2024-02-30'], /--until must be a date/],
+    [['asset', 'list', '--page', '99999999999999999999'], /--page must be a whole number, 1 or more/],
+    [['promote-default', 'a1', 'IOS1', '--platform', 'ios', '--env', 'dev', '--expect-current', ''], /must not be empty/],
+    [['deploy', '', 'IOS1', '--platform', 'ios', '--env', 'dev'], /ASSET_ID must not be empty/],
+  ])('%j', async (args, message) => {
+    const r = await runInProcess(args, { AHS_BASE_URL: 'http://127.0.0.1:9', AHS_DOMAIN: 'demo', AHS_USER: 'owner@demo.test', AHS_API_KEY: 'k', CI: '1', AHS_CONFIG_DIR: '/nonexistent-ahs-config' });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).not.toMatch(/could not reach|retrying/);
   });
 });

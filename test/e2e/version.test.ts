@@ -82,15 +82,20 @@ describe('ahs version get|list|urls|delete', () => {
     expect(noEnv.stderr).toContain('--env');
   });
 
-  it('refuses a version LIVE or DEFAULT somewhere before asking, sending nothing (exit 1, the service\'s error body)', async () => {
+  it('refuses a version LIVE or DEFAULT somewhere before asking, sending nothing (exit 1, the service\'s error body); without --yes, before any request (exit 2)', async () => {
     const id = uid('vdel');
     await h.createAsset(id);
     const v1 = await h.uploadVersion(id, 'ios');
     await h.deploy(id, v1, 'ios', 'prod', 'LIVE');
     const spy = await stubServer(() => false, h.emu.baseUrl);
     try {
-      // Without --yes: refused before the confirmation would be needed.
-      const refused = await h.ahs(['version', 'delete', id, v1], { env: { AHS_BASE_URL: spy.url } });
+      // Outside a terminal without --yes: refused before any request at all.
+      const unconfirmed = await h.ahs(['version', 'delete', id, v1], { env: { AHS_BASE_URL: spy.url } });
+      expect(unconfirmed.exitCode).toBe(2);
+      expect(unconfirmed.stderr).toContain(`version delete ${v1} needs confirmation: pass --yes`);
+      expect(spy.requests).toEqual([]);
+      // With --yes: refused before sending, as the rules already say the service would refuse.
+      const refused = await h.ahs(['version', 'delete', id, v1, '--yes'], { env: { AHS_BASE_URL: spy.url } });
       expect(refused.exitCode).toBe(1);
       expect(refused.stderr).toContain(`nothing was sent: the service would answer 400: Version ${v1} is LIVE in prod; set it OFFLINE in all environments before deleting it`);
       expect(refused.stderr).toContain(`first ahs deploy ${id} ${v1} --platform ios --env prod --state OFFLINE`);

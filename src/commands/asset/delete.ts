@@ -12,6 +12,7 @@ import type { ApiClient } from '../../http/client.js';
 
 export const run: Run<typeof deleteSpec> = async (options, ctx) => {
   const assetId = await askAssetId(ctx, options.assetId, 'Asset to delete');
+  ctx.confirmable(`asset delete ${assetId}`);
   const user = await ctx.setting('user', { message: 'Acting user e-mail' });
   const body = validateInput(deleteBody, { deletedBy: user });
   const api = await ctx.api();

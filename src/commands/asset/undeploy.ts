@@ -21,6 +21,7 @@ interface UndeployAnswer {
 
 export const run: Run<typeof undeploySpec> = async (options, ctx) => {
   const assetId = await askAssetId(ctx, options.assetId, 'Asset to undeploy');
+  ctx.confirmable(`asset undeploy ${assetId}`);
   const envId = await askEnv(ctx, assetId);
   const platformList = await ctx.setting('platform', { message: 'Target platform(s), comma-separated' });
   const targetPlatforms = [...new Set(platformList.split(',').map((p) => p.trim()).filter(Boolean))];

@@ -8,6 +8,7 @@ import { plan } from '../../plan/plan.js';
 
 export const run: Run<typeof deleteSpec> = async (options, ctx) => {
   const collectionId = await collectionArg(ctx, options.collectionId);
+  ctx.confirmable(`collection delete ${collectionId}`);
   const user = await actingUser(ctx);
   const api = await ctx.api();
   await ctx.confirm(`Delete collection ${collectionId}? (soft delete: \`ahs collection restore\` brings it back)`);

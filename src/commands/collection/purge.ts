@@ -10,6 +10,7 @@ import { plan } from '../../plan/plan.js';
 
 export const run: Run<typeof purgeSpec> = async (options, ctx) => {
   const collectionId = await collectionArg(ctx, options.collectionId, { includeDeleted: true, message: 'Collection to purge' });
+  ctx.confirmable(`collection purge ${collectionId}`);
   const user = await actingUser(ctx);
   const api = await ctx.api();
   const out = await ctx.output();

@@ -9,6 +9,7 @@ import { plan } from '../../plan/plan.js';
 
 export const run: Run<typeof undeploySpec> = async (options, ctx) => {
   const collectionId = await collectionArg(ctx, options.collectionId);
+  ctx.confirmable(`collection undeploy ${collectionId}`);
   const envId = await liveEnvArg(ctx, collectionId, 'Environment to undeploy from (where it is Live)');
   const user = await actingUser(ctx);
   const api = await ctx.api();

@@ -27,9 +27,18 @@ export const run: Run<typeof listSpec> = async (options, ctx) => {
 function parseDate(flag: string, value: string, edge: 'start' | 'end'): string {
   const bare = /^\d{4}-\d{2}-\d{2}$/.test(value);
   const time = Date.parse(bare ? `${value}T00:00:00.000Z` : value);
-  if (!Number.isFinite(time) || !/^\d{4}-\d{2}-\d{2}/.test(value)) {
+  if (!Number.isFinite(time) || !isCalendarDay(value)) {
     throw new UsageError(`${flag} must be a date, YYYY-MM-DD or ISO 8601 (got ${JSON.stringify(value)})`);
   }
   const at = bare && edge === 'end' ? time + 86_400_000 - 1 : time;
   return new Date(at).toISOString();
+}
+
+/** The YYYY-MM-DD at the start of `value` is a day of the calendar (Date.parse takes 2024-02-30 as 1 March). */
+function isCalendarDay(value: string): boolean {
+  const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(value);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }

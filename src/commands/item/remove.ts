@@ -13,6 +13,7 @@ import { plan } from '../../plan/plan.js';
 export const run: Run<typeof removeSpec> = async (options, ctx) => {
   const collectionId = await collectionArg(ctx, options.collectionId);
   const itemId = await itemArg(ctx, collectionId, options.itemId);
+  ctx.confirmable(`item remove ${itemId}`);
   const user = await actingUser(ctx);
   const api = await ctx.api();
   await ctx.confirm(`Remove item ${itemId} from collection ${collectionId}? If it is in no other collection it is gone for good`);

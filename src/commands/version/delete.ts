@@ -19,6 +19,7 @@ interface Deployments {
 export const run: Run<typeof deleteSpec> = async (options, ctx) => {
   const assetId = await askAssetId(ctx, options.assetId);
   const versionId = await askVersionId(ctx, assetId, options.versionId, { message: 'Version to delete' });
+  ctx.confirmable(`version delete ${versionId}`);
   const api = await ctx.api();
   const out = await ctx.output();
   const deployments = await deploymentsOf(api, assetId, versionId);
