@@ -15,9 +15,9 @@ import type { ApiClient } from '../../http/client.js';
 export const run: Run<typeof createSpec> = async (options, ctx) => {
   const flags = {
     collectionId: nameOf(createSpec, 'collectionId'),
-    collectionName: '--name',
-    allowedAssetTypes: '--allowed-types',
-    anchorAsset: '--anchor',
+    collectionName: nameOf(createSpec, 'name'),
+    allowedAssetTypes: nameOf(createSpec, 'allowedTypes'),
+    anchorAsset: nameOf(createSpec, 'anchor'),
   };
   const fromFlags = {
     collectionId: options.collectionId,
@@ -37,12 +37,12 @@ export const run: Run<typeof createSpec> = async (options, ctx) => {
   // Each answer is checked at its prompt with the message its flag would get.
   const fields = collectionCreateBody().shape;
   const collectionId = await ctx.need(fromFlags.collectionId, { flag: flags.collectionId, message: 'New collection id', schema: fields.collectionId });
-  const collectionName = await ctx.need(fromFlags.collectionName, { flag: '--name', message: 'Collection name', schema: fields.collectionName });
+  const collectionName = await ctx.need(fromFlags.collectionName, { flag: nameOf(createSpec, 'name'), message: 'Collection name', schema: fields.collectionName });
   const allowedAssetTypes =
     fromFlags.allowedAssetTypes ??
     splitCodes(
       await ctx.need<string>(undefined, {
-        flag: '--allowed-types',
+        flag: nameOf(createSpec, 'allowedTypes'),
         message: 'Allowed asset type codes (comma-separated)',
         schema: z.string().transform(splitCodes).pipe(fields.allowedAssetTypes),
       }),

@@ -3,8 +3,8 @@
 // fields, assetItems, deleted, and a maxAssets below the current item count.
 import { readFile } from 'node:fs/promises';
 import { text } from 'node:stream/consumers';
-import type { Run } from '../define.js';
-import type { updateSpec } from './index.js';
+import { nameOf, type Run } from '../define.js';
+import { updateSpec } from './index.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { anchorNotInCollection, COLLECTION_REFUSED_UPDATE_FIELDS, decideCollectionUpdate, type Decision } from '../../rules/index.js';
@@ -15,7 +15,7 @@ import { actingUser, collectionArg } from '../../service/pick-collection.js';
 import { renderCollection } from '../../io/views/collections.js';
 import { plan } from '../../plan/plan.js';
 
-const FLAGS = { collectionName: '--name', anchorAsset: '--anchor' };
+const FLAGS = { collectionName: nameOf(updateSpec, 'name'), anchorAsset: nameOf(updateSpec, 'anchor') };
 
 export const run: Run<typeof updateSpec> = async (options, ctx) => {
   const collectionId = await collectionArg(ctx, options.collectionId);

@@ -1,6 +1,6 @@
 // ahs item list COLLECTION_ID [--since DATE] [--until DATE] [--page N] [--page-size N] [--all]
-import type { Run } from '../define.js';
-import type { listSpec } from './index.js';
+import { nameOf, type Run } from '../define.js';
+import { listSpec } from './index.js';
 import { UsageError } from '../../errors.js';
 import type { Item } from '../../rules/schemas.js';
 import { listPages, pageFooter } from '../../http/paging.js';
@@ -9,8 +9,8 @@ import { collectionArg } from '../../service/pick-collection.js';
 import { itemColumns } from '../../io/views/collections.js';
 
 export const run: Run<typeof listSpec> = async (options, ctx) => {
-  const startDate = options.since === undefined ? undefined : parseDate('--since', options.since, 'start');
-  const endDate = options.until === undefined ? undefined : parseDate('--until', options.until, 'end');
+  const startDate = options.since === undefined ? undefined : parseDate(nameOf(listSpec, 'since'), options.since, 'start');
+  const endDate = options.until === undefined ? undefined : parseDate(nameOf(listSpec, 'until'), options.until, 'end');
   if (startDate && endDate && startDate > endDate) throw new UsageError(`--since ${options.since} is after --until ${options.until}`);
   const collectionId = await collectionArg(ctx, options.collectionId);
   const api = await ctx.api();

@@ -8,8 +8,8 @@
 // happened to each file. Nothing to do: no step, no write.
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Run } from '../define.js';
-import type { syncSpec } from './index.js';
+import { nameOf, type Run } from '../define.js';
+import { syncSpec } from './index.js';
 import type { Context } from '../../context.js';
 import type { ApiClient } from '../../http/client.js';
 import type { Output } from '../../io/output.js';
@@ -113,7 +113,7 @@ function phasesOf(comparison: Comparison, removals: Item[], uploads: Map<LocalFi
 }
 
 function toUpload(file: LocalFile, context: { assetType: string; user: string }): FileUpload {
-  const labels = { assetItemName: `the item name of ${file.path}`, assetType: '--type' };
+  const labels = { assetItemName: `the item name of ${file.path}`, assetType: nameOf(syncSpec, 'type') };
   const fields = validateInput(itemUploadFields, { assetItemName: file.name, assetType: context.assetType, createdBy: context.user }, labels);
   return { file: file.name, path: file.path, size: file.size, fields };
 }

@@ -6,8 +6,8 @@
 // exit code says that some failed. JSON: {uploaded: [item...], failed: [{file, error}]}.
 import { stat } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
-import type { Run } from '../define.js';
-import type { uploadSpec } from './index.js';
+import { nameOf, type Run } from '../define.js';
+import { uploadSpec } from './index.js';
 import type { Context } from '../../context.js';
 import type { ApiClient } from '../../http/client.js';
 import { AhsError, ApiError, ExitCode, PartialFailureError, UsageError, type ErrorBody } from '../../errors.js';
@@ -35,7 +35,7 @@ export const run: Run<typeof uploadSpec> = async (options, ctx) => {
     file,
     path: file,
     size: sizes[index]!,
-    fields: validateInput(itemUploadFields, { assetItemName: options.name ?? itemNameFor(file), assetType, createdBy: user }, { assetItemName: '--name', assetType: '--type' }),
+    fields: validateInput(itemUploadFields, { assetItemName: options.name ?? itemNameFor(file), assetType, createdBy: user }, { assetItemName: nameOf(uploadSpec, 'name'), assetType: nameOf(uploadSpec, 'type') }),
   }));
 
   const api = await ctx.api();
