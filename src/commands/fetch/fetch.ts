@@ -19,7 +19,7 @@ import { downloadAll, DEFAULT_CONCURRENCY, type DownloadSummary, type DownloadTa
 import { matchesAny } from '../../transfer/glob.js';
 import { NameAllocator, safeFileName, UnsafePathError } from '../../transfer/safe-name.js';
 import { createMultiProgress, formatBytes } from '../../io/progress.js';
-import { listItems, vcPath } from '../../service/collections.js';
+import { listItems, readNamingCollection, vcPath } from '../../service/collections.js';
 import { collectionArg, liveEnvArg } from '../../service/pick-collection.js';
 
 export interface FetchResult extends DownloadSummary {
@@ -64,7 +64,7 @@ export const run: Run<typeof fetchSpec> = async (options, ctx) => {
     collectionId = await collectionArg(ctx, collectionId);
     const api = await ctx.api();
     envId ??= await liveEnvArg(ctx, collectionId, 'Environment (where the collection is Live)');
-    const { downloadUrl } = await api.get<{ downloadUrl: string }>(vcPath(api, collectionId, 'deployments', envId));
+    const { downloadUrl } = await readNamingCollection(api, collectionId, () => api.get<{ downloadUrl: string }>(vcPath(api, collectionId, 'deployments', envId)));
     const settings = await ctx.settings();
     deliveryBase = settings.get('deliveryUrl') ?? new URL(downloadUrl, api.baseUrl).origin;
     doc = await readDelivery(ctx, new URL(downloadUrl, deliveryBase).toString());
