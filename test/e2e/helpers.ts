@@ -172,9 +172,13 @@ export async function harness(options: EmulatorOptions = {}): Promise<Harness> {
     async records(assetId) {
       const out: string[] = [];
       for (const state of ['LIVE', 'OFFLINE', 'DEFAULT']) {
-        const r = await call('GET', `/va/${assetId}/asset-urls?state=${state}&pageSize=500`);
-        if (r.status !== 200) throw new Error(`records: ${r.status}`);
-        for (const e of r.body.results) if (e.state === state) out.push(`${e.targetPlatform}/${e.envId}/${e.versionId}=${e.state}`);
+        // Page by the envelope: a service may cap the page size (the maxPageSize variation).
+        for (let page = 1; ; page++) {
+          const r = await call('GET', `/va/${assetId}/asset-urls?state=${state}&pageSize=500&pageNumber=${page}`);
+          if (r.status !== 200) throw new Error(`records: ${r.status}`);
+          for (const e of r.body.results) if (e.state === state) out.push(`${e.targetPlatform}/${e.envId}/${e.versionId}=${e.state}`);
+          if (r.body.results.length === 0 || page * r.body.pageSize >= r.body.totalResults) break;
+        }
       }
       return out.sort();
     },

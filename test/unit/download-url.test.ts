@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deliveryFileUrl } from '../../src/commands/fetch/fetch.js';
+import { deliveryBaseOf, deliveryFileUrl } from '../../src/commands/fetch/fetch.js';
 
 describe('deliveryFileUrl: {deliveryUrl}/api/vi{downloadUrl}', () => {
   it.each([
@@ -19,5 +19,16 @@ describe('deliveryFileUrl: {deliveryUrl}/api/vi{downloadUrl}', () => {
 
   it.each(['/../../../api/v2/demo/vc', '/x/../../v2/demo', '/%2e%2e/%2E%2E/api/v2', '/..', '..'])('refuses %j, which would climb out of /api/vi', (path) => {
     expect(() => deliveryFileUrl('http://cdn.test', path)).toThrow(/leaves the delivery path/);
+  });
+});
+
+describe('deliveryBaseOf: the {deliveryUrl} of a deployed URL', () => {
+  it.each([
+    ['http://cdn.test/api/vi/demo/vc/c1/dev', 'http://cdn.test'],
+    ['http://cdn.test:8081/cdn/api/vi/demo/vc/c1/dev', 'http://cdn.test:8081/cdn'],
+    ['https://cdn.test/a/b/api/vi/demo/vc/c1/dev?x=1', 'https://cdn.test/a/b'],
+    ['https://cdn.test/elsewhere/c1', 'https://cdn.test'],
+  ])('%s -> %s', (url, expected) => {
+    expect(deliveryBaseOf(new URL(url))).toBe(expected);
   });
 });

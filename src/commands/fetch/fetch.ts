@@ -19,7 +19,7 @@ import { downloadAll, DEFAULT_CONCURRENCY, type DownloadSummary, type DownloadTa
 import { matchesAny } from '../../transfer/glob.js';
 import { NameAllocator, safeFileName, UnsafePathError } from '../../transfer/safe-name.js';
 import { createMultiProgress, formatBytes } from '../../io/progress.js';
-import { listItems, vcPath } from '../../service/collections.js';
+import { listItems, readNamingCollection, vcPath } from '../../service/collections.js';
 import { collectionArg, liveEnvArg } from '../../service/pick-collection.js';
 
 export interface FetchResult extends DownloadSummary {
@@ -37,13 +37,13 @@ export const run: Run<typeof fetchSpec> = async (options, ctx) => {
 
   if (options.url) {
     const url = parseUrl(options.url);
-    deliveryBase = ctx.globals.deliveryUrl ?? url.origin;
+    deliveryBase = ctx.globals.deliveryUrl ?? deliveryBaseOf(url);
     try {
       doc = await readDelivery(ctx, url.toString());
     } catch (error) {
       if (error instanceof ApiError && error.status === 403 && ctx.format !== 'json') {
         (await ctx.output()).info(
-          `hint: the collection is secured. The API key (AHS_API_KEY or the profile's) is sent only to the hosts of the configured service: set --delivery-url (or --base-url) to ${url.origin} if this is it.`,
+          `hint: the collection is secured. The API key (AHS_API_KEY or the profile's) is sent only to the hosts of the configured service: set --delivery-url (or --base-url) to ${deliveryBaseOf(url)} if this is it.`,
         );
       }
       throw error;
@@ -64,9 +64,11 @@ export const run: Run<typeof fetchSpec> = async (options, ctx) => {
     collectionId = await collectionArg(ctx, collectionId);
     const api = await ctx.api();
     envId ??= await liveEnvArg(ctx, collectionId, 'Environment (where the collection is Live)');
-    const { downloadUrl } = await api.get<{ downloadUrl: string }>(vcPath(api, collectionId, 'deployments', envId));
+    const { downloadUrl } = await readNamingCollection(api, collectionId, () => api.get<{ downloadUrl: string }>(vcPath(api, collectionId, 'deployments', envId)));
     const settings = await ctx.settings();
-    deliveryBase = settings.get('deliveryUrl') ?? new URL(downloadUrl, api.baseUrl).origin;
+    // The deployed URL says where the service delivers, unless a delivery URL was set (its default is the API's host).
+    const configured = settings.resolve('deliveryUrl').source === 'default' ? undefined : settings.get('deliveryUrl');
+    deliveryBase = configured ?? deliveryBaseOf(new URL(downloadUrl, api.baseUrl));
     doc = await readDelivery(ctx, new URL(downloadUrl, deliveryBase).toString());
     if (!options.manifest) sizes = await itemRecords(ctx, collectionId);
   }
@@ -262,6 +264,16 @@ function parseUrl(value: string): URL {
   } catch {
     throw new UsageError(`--url must be an http(s) URL (got ${JSON.stringify(value)})`);
   }
+}
+
+/**
+ * The delivery URL a collection's deployed URL was made from
+ * (`{deliveryUrl}/api/vi/...`): a service may serve delivery under a path
+ * prefix, which the origin alone would lose.
+ */
+export function deliveryBaseOf(url: URL): string {
+  const at = url.pathname.indexOf('/api/vi/');
+  return at < 0 ? url.origin : `${url.origin}${url.pathname.slice(0, at)}`;
 }
 
 /** {deliveryUrl}/api/vi{downloadUrl}; a path that tries to reach another host stays on the delivery host. */
