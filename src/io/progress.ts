@@ -29,7 +29,7 @@ export function createProgress(io: IO, options: ProgressOptions): Progress {
   const now = options.now ?? Date.now;
   const started = now();
   const live = io.errIsTTY && !io.ci;
-  const interval = options.intervalMs ?? (live ? 100 : 5000);
+  const interval = options.intervalMs ?? (live ? 100 : plainInterval(io));
   let total = options.total ?? 0;
   let done = 0;
   let lastDraw = live ? 0 : started;
@@ -151,7 +151,7 @@ export function createMultiProgress(io: IO, options: MultiProgressOptions): Mult
   const now = options.now ?? Date.now;
   const started = now();
   const live = options.live ?? (io.errIsTTY && !io.ci);
-  const interval = options.intervalMs ?? 5000;
+  const interval = options.intervalMs ?? plainInterval(io);
   const entries = new Map<string, Entry>();
   let fixedTotal = options.total;
   let transferred = 0; // bytes actually moved, for the rate
@@ -338,4 +338,13 @@ function pad(text: string, width: number): string {
 function fit(text: string, width: number): string {
   const chars = [...text];
   return chars.length > width ? `${chars.slice(0, Math.max(1, width - 1)).join('')}…` : text;
+}
+
+/**
+ * Seconds between plain progress lines under CI or without a terminal:
+ * AHS_PROGRESS_INTERVAL (a CI log may want fewer, a test more), default 5.
+ */
+function plainInterval(io: IO): number {
+  const seconds = Number(io.env.AHS_PROGRESS_INTERVAL);
+  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 5000;
 }

@@ -1,4 +1,6 @@
 // item upload dry-runs (predicted with src/rules, nothing sent) and limits.
+import { PassThrough, Readable, Writable } from 'node:stream';
+import { main } from '../../src/main.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harness, hasScript, runInPty, stubServer, type Harness } from './helpers.js';
 
@@ -86,21 +88,36 @@ describe('dry-run == real run', () => {
 describe('item upload progress', () => {
   it('in CI: plain periodic lines on stderr naming the files in flight and the total, a line per finished file; stdout is the JSON alone', async () => {
     expect((await h.ahs(['collection', 'create', 'progress', '--name', 'Progress', '--allowed-types', '1001'])).exitCode).toBe(0);
-    // The service takes its time to answer the uploads: the files stay in flight past the 5 s period.
+    // The service holds the uploads' answers until a periodic line has named both files in flight: no sleep, no timing window.
+    let sawLine!: () => void;
+    const lineSeen = new Promise<void>((resolve) => (sawLine = resolve));
     const slow = await stubServer(async (req) => {
-      if (req.method === 'POST' && /\/items$/.test(req.url ?? '')) await new Promise((resolve) => setTimeout(resolve, 6500));
+      if (req.method === 'POST' && /\/items$/.test(req.url ?? '')) await lineSeen;
       return false;
     }, h.emu.baseUrl);
+    let stderr = '';
+    const err = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        stderr += chunk.toString('utf8');
+        if (/in flight: p1\.zip 100%, p2\.zip 100%/.test(stderr)) sawLine();
+        done();
+      },
+    });
     try {
       const a = await h.file('p1.zip', 'a'.repeat(3000));
       const b = await h.file('p2.zip', 'b'.repeat(5000));
-      const run = await h.ahs(['item', 'upload', 'progress', a, b, '--type', '1001', '--json'], { env: { AHS_BASE_URL: slow.url } });
-      expect(run.exitCode).toBe(0);
-      expect(run.json().uploaded).toHaveLength(2);
-      expect(run.stderr).toMatch(/^uploading 2 files: 100% \(8\.0 KB \/ 8\.0 KB, .*\/s\), 0\/2 files done; in flight: p1\.zip 100%, p2\.zip 100%$/m);
-      expect(run.stderr).toMatch(/^✓ .*p1\.zip → item-/m);
-      expect(run.stderr).toMatch(/^✓ .*p2\.zip → item-/m);
-      expect(run.stderr).not.toContain('\x1b');
+      const out = new PassThrough();
+      let stdout = '';
+      out.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+      const env = { ...h.env, AHS_BASE_URL: slow.url, AHS_PROGRESS_INTERVAL: '0.02' };
+      const io = { out, err, in: Readable.from([]), outIsTTY: false, errIsTTY: false, inIsTTY: false, color: false, errColor: false, canPrompt: false, ci: true, env };
+      const exitCode = await main(['item', 'upload', 'progress', a, b, '--type', '1001', '--json'], { io });
+      expect(exitCode).toBe(0);
+      expect(JSON.parse(stdout).uploaded).toHaveLength(2);
+      expect(stderr).toMatch(/^uploading 2 files: 100% \(8\.0 KB \/ 8\.0 KB, .*\/s\), 0\/2 files done; in flight: p1\.zip 100%, p2\.zip 100%$/m);
+      expect(stderr).toMatch(/^✓ .*p1\.zip → item-/m);
+      expect(stderr).toMatch(/^✓ .*p2\.zip → item-/m);
+      expect(stderr).not.toContain('\x1b');
     } finally {
       await slow.close();
     }
