@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
-import { Readable, Writable } from 'node:stream';
+import { Readable } from 'node:stream';
+import { Sink } from '../unit/helpers.js';
 import { main } from '../../src/main.js';
 import { isCI, type IO } from '../../src/io/streams.js';
 import { startEmulator, DEMO_API_KEY, DEMO_USER, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/index.js';
@@ -195,22 +196,13 @@ export async function harness(options: EmulatorOptions = {}): Promise<Harness> {
   return h;
 }
 
-/** A text sink standing for stdout or stderr of a pipe. */
-class TextSink extends Writable {
-  text = '';
-  override _write(chunk: Buffer, _encoding: BufferEncoding, done: () => void): void {
-    this.text += chunk.toString('utf8');
-    done();
-  }
-}
-
 /**
  * main() in this process over buffers, as a pipe would see it (no terminal):
  * the same code as the binary without a Node start-up per run.
  */
 export async function runInProcess(args: string[], env: Record<string, string | undefined>, input?: string): Promise<Run> {
-  const out = new TextSink();
-  const err = new TextSink();
+  const out = new Sink();
+  const err = new Sink();
   const io: IO = {
     out,
     err,
