@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fail } from './problem.js';
 import { PAGING } from '../rules/index.js';
 import { jsonBodyInvalid, jsonBodyNotObject, jsonBodyTooLarge, queryParamInvalid } from '../rules/rejections.js';
+import type { Envelope } from '../rules/schemas.js';
 
 const MAX_JSON_BYTES = 1024 * 1024;
 
@@ -121,18 +122,12 @@ export function intParam(query: URLSearchParams, name: string, fallback: number)
   return value;
 }
 
-export interface Page<T> {
-  totalResults: number;
-  pageNumber: number;
-  pageSize: number;
-  results: T[];
-}
 
 /**
  * The spec's pagination envelope. pageSize is clamped to the emulator's
  * maximum (500, or the variation's), and the envelope says the size used.
  */
-export function paginate<T>(all: T[], ctx: { query: URLSearchParams; emu: { variation: { maxPageSize: number } } }, pageName = 'pageNumber'): Page<T> {
+export function paginate<T>(all: T[], ctx: { query: URLSearchParams; emu: { variation: { maxPageSize: number } } }, pageName = 'pageNumber'): Envelope<T> {
   const { query } = ctx;
   const pageNumber = intParam(query, pageName, PAGING.defaultPageNumber);
   const pageSize = Math.min(intParam(query, 'pageSize', PAGING.defaultPageSize), ctx.emu.variation.maxPageSize);

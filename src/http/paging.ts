@@ -7,12 +7,9 @@ import { z } from 'zod';
 import type { ApiClient, Query, ResponseSchema } from './client.js';
 import { ServiceError } from './errors.js';
 
-export interface Envelope<T> {
-  totalResults: number;
-  pageNumber: number;
-  pageSize: number;
-  results: T[];
-}
+import type { Envelope } from '../rules/schemas.js';
+
+export type { Envelope };
 
 export const ALL_PAGE_SIZE = 100;
 

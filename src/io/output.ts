@@ -9,6 +9,7 @@ import type { IO } from './streams.js';
 import { formatSize } from '../rules/assets.js';
 import type { Redactor } from '../http/redact.js';
 import { escapeControls } from './escape.js';
+import type { Envelope } from '../rules/schemas.js';
 
 export type Format = 'table' | 'json';
 
@@ -40,15 +41,9 @@ export interface Kit {
   terminal: boolean;
 }
 
-export interface ListEnvelope<T> {
-  totalResults: number;
-  pageNumber: number;
-  pageSize: number;
-  results: T[];
-}
 
 /** The envelope of cli.md for --all and merged reads. */
-export function listEnvelope<T>(results: T[]): ListEnvelope<T> {
+export function listEnvelope<T>(results: T[]): Envelope<T> {
   return { totalResults: results.length, pageNumber: 1, pageSize: results.length, results };
 }
 

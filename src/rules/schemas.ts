@@ -55,6 +55,14 @@ export const errorBodySchema = z.object({
 export const listEnvelope = <T extends z.ZodType>(item: T) =>
   z.object({ totalResults: z.number().int(), pageNumber: z.number().int(), pageSize: z.number().int(), results: z.array(item) });
 
+/** The pagination envelope of every list endpoint (spec, "Endpoints"), and of cli.md's merged lists. */
+export interface Envelope<T> {
+  totalResults: number;
+  pageNumber: number;
+  pageSize: number;
+  results: T[];
+}
+
 // --- virtual assets ----------------------------------------------------------
 
 export const assetSchema = z.object({

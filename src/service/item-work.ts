@@ -11,6 +11,7 @@ import type { ApiClient } from '../http/client.js';
 import { AhsError, ApiError, CancelledError, ExitCode, NetworkError, PartialFailureError } from '../errors.js';
 import type { Item } from '../rules/schemas.js';
 import { prepareMultipart } from '../transfer/upload.js';
+import { eachLimited } from '../transfer/pool.js';
 import { createMultiProgress, formatBytes, type MultiProgress } from '../io/progress.js';
 import { settleItemUpload, vcPath } from './collections.js';
 
@@ -93,17 +94,14 @@ export class ItemWork {
     let first = 0;
     try {
       for (const phase of this.phases) {
-        let next = 0;
         const offset = first;
-        const worker = async () => {
-          while (next < phase.jobs.length && !ctx.signal.aborted) {
-            const index = offset + next++;
-            const outcome = await this.runJob(this.jobs[index]!, index, progress, log);
-            if (!outcome) break;
-            this.settle[index]!(outcome);
-          }
-        };
-        await Promise.all(Array.from({ length: Math.min(phase.concurrency, phase.jobs.length) }, worker));
+        await eachLimited(phase.jobs, phase.concurrency, ctx.signal, async (_, at) => {
+          const index = offset + at;
+          const outcome = await this.runJob(this.jobs[index]!, index, progress, log);
+          if (!outcome) return false;
+          this.settle[index]!(outcome);
+          return true;
+        });
         first += phase.jobs.length;
         if (ctx.signal.aborted) break;
       }

@@ -4,11 +4,12 @@
 // dependencies.md). Progress counts the file bytes pulled by the socket.
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { basename, extname } from 'node:path';
+import { basename } from 'node:path';
 import { Readable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import { UsageError } from '../errors.js';
 import type { StreamBody } from '../http/client.js';
+import { mimeTypeFor } from './mime.js';
 
 export interface MultipartFile {
   /** Form field of the file (the service's is `assetFile`). */
@@ -83,27 +84,7 @@ function quote(value: string): string {
   return value.replace(/["\\\r\n]/g, (c) => (c === '"' ? '%22' : c === '\\' ? '\\\\' : ''));
 }
 
-const TYPES: Record<string, string> = {
-  '.zip': 'application/zip',
-  '.json': 'application/json',
-  '.js': 'text/javascript',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.gif': 'image/gif',
-  '.txt': 'text/plain',
-  '.html': 'text/html',
-  '.css': 'text/css',
-  '.svg': 'image/svg+xml',
-  '.webp': 'image/webp',
-  '.mp4': 'video/mp4',
-  '.mp3': 'audio/mpeg',
-  '.pdf': 'application/pdf',
-  '.gz': 'application/gzip',
-  '.tar': 'application/x-tar',
-  '.wasm': 'application/wasm',
-};
 
 export function contentTypeFor(fileName: string): string {
-  return TYPES[extname(fileName).toLowerCase()] ?? 'application/octet-stream';
+  return mimeTypeFor(fileName);
 }

@@ -1,6 +1,5 @@
 // Helpers shared by the handlers: body validation with the rules' schemas,
 // the acting-user check, lookups that answer 404, uploads.
-import { extname } from 'node:path';
 import type { z } from 'zod';
 import { canAct, decideActingUser, decideFileType, decideKeyScope, decidePlanLimits } from '../../rules/index.js';
 import { fieldLabel, validate } from '../../rules/schemas.js';
@@ -13,6 +12,7 @@ import { isMultipart, parseMultipart, type MultipartBody, type UploadedFile } fr
 import { fail } from '../problem.js';
 import { assetInactive, assetNotFound, environmentRequired, invalidFields, noActingUserInDomain, platformRequired, unknownEnvironment, unknownPlatform } from '../../rules/rejections.js';
 import { storedBytes, type AssetRecord } from '../state.js';
+import { mimeTypeFor } from '../../transfer/mime.js';
 
 export function now(): string {
   return new Date().toISOString();
@@ -75,27 +75,10 @@ export function knownAssetType(ctx: RequestContext, code: string): AssetTypeFixt
   return ctx.domain.assetTypes.find((type) => type.code === code);
 }
 
-const MIME_BY_EXTENSION: Record<string, string> = {
-  '.json': 'application/json',
-  '.js': 'text/javascript',
-  '.zip': 'application/zip',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.gif': 'image/gif',
-  '.svg': 'image/svg+xml',
-  '.txt': 'text/plain',
-  '.html': 'text/html',
-  '.css': 'text/css',
-  '.pdf': 'application/pdf',
-  '.mp4': 'video/mp4',
-  '.mp3': 'audio/mpeg',
-  '.wasm': 'application/wasm',
-};
 
 export function mimeTypeOf(file: UploadedFile): string {
   if (file.mimeType && file.mimeType !== 'application/octet-stream') return file.mimeType;
-  return MIME_BY_EXTENSION[extname(file.fileName).toLowerCase()] ?? 'application/octet-stream';
+  return mimeTypeFor(file.fileName);
 }
 
 /** Reads a multipart upload, the file streamed to a temp file, cut at the plan's upload limit. */
