@@ -1,6 +1,6 @@
 // Defaults, limits and small rules the spec states once and both the CLI
 // (predictions, pickers, prompts) and the emulator (answers) rely on.
-import { LIMITS } from './schemas.js';
+import { LIMITS, type Asset, type AssetCreateBody } from './schemas.js';
 import { anchorNotInCollection } from './rejections.js';
 import type { Rejection } from './decision.js';
 
@@ -52,4 +52,21 @@ export function decideAnchor(collectionId: string, anchor: string | undefined, i
 export function effectiveAnchor(anchor: string | null | undefined, itemIds: readonly string[]): string | undefined {
   if (anchor && itemIds.includes(anchor)) return anchor;
   return itemIds[0];
+}
+
+/** The asset the service creates from a valid create body, with the spec's defaults (what a read shows). */
+export function createdAsset(body: AssetCreateBody, at: string): Asset {
+  return {
+    assetId: body.assetId,
+    assetName: body.assetName,
+    assetType: body.assetType,
+    secured: body.secured ?? ASSET_DEFAULTS.secured,
+    localCacheControl: body.localCacheControl ?? ASSET_DEFAULTS.localCacheControl,
+    localCacheMaxAge: body.localCacheMaxAge ?? ASSET_DEFAULTS.localCacheMaxAge,
+    createdBy: body.createdBy,
+    updatedBy: body.updatedBy ?? body.createdBy,
+    active: true,
+    createdAt: at,
+    updatedAt: at,
+  };
 }

@@ -2,8 +2,8 @@
 // answer is settled by reading the asset back.
 import { nameOf, type Run } from '../define.js';
 import { createSpec } from './index.js';
-import { LIMITS, assetCreateBody, type Asset, type AssetCreateBody } from '../../rules/schemas.js';
-import { allow, decideAssetCreate } from '../../rules/index.js';
+import { assetCreateBody, type Asset, type AssetCreateBody } from '../../rules/schemas.js';
+import { allow, createdAsset, decideAssetCreate } from '../../rules/index.js';
 import { validateGiven, validateInput } from '../validate.js';
 import { findAsset } from '../../service/assets.js';
 import { renderAsset } from '../../io/views/assets.js';
@@ -50,7 +50,7 @@ function createStep(api: ApiClient, body: AssetCreateBody, started: Date): Step<
       const creation = decideAssetCreate(assetId, existing !== undefined);
       return {
         current: existing ?? null,
-        decision: creation.ok ? allow(201, predictedAsset(body)) : creation,
+        decision: creation.ok ? allow(201, createdAsset(body, new Date().toISOString())) : creation,
         notes: ['the asset type and the acting user are checked by the service (404 / 400 when unknown)'],
       };
     },
@@ -65,20 +65,3 @@ function createStep(api: ApiClient, body: AssetCreateBody, started: Date): Step<
   };
 }
 
-/** The asset the service creates from `body`, with its defaults (spec). */
-function predictedAsset(body: AssetCreateBody): Asset {
-  const now = new Date().toISOString();
-  return {
-    assetId: body.assetId,
-    assetName: body.assetName,
-    assetType: body.assetType,
-    secured: body.secured ?? true,
-    localCacheControl: body.localCacheControl ?? false,
-    localCacheMaxAge: body.localCacheMaxAge ?? LIMITS.localCacheMaxAge.default,
-    createdBy: body.createdBy,
-    updatedBy: body.createdBy,
-    active: true,
-    createdAt: now,
-    updatedAt: now,
-  };
-}

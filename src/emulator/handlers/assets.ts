@@ -1,6 +1,6 @@
 // Virtual assets: create, get, list, search, update, delete, asset-urls,
 // version-count (spec, Endpoints > Virtual assets).
-import { ASSET_DEFAULTS, decideAssetCreate, decideAssetDelete } from '../../rules/index.js';
+import { createdAsset, decideAssetCreate, decideAssetDelete } from '../../rules/index.js';
 import { assetCreateBody, assetUpdateBody, deleteBody } from '../../rules/schemas.js';
 import type { RequestContext } from '../context.js';
 import { paginate, readJson, sendEmpty, type Router } from '../http.js';
@@ -57,20 +57,7 @@ export function registerAssets(router: Router<RequestContext>): void {
     const decision = decideAssetCreate(body.assetId, Boolean(ctx.data.assets[body.assetId]));
     if (!decision.ok) fail(decision);
     const at = now();
-    const asset: AssetRecord = {
-      assetId: body.assetId,
-      assetName: body.assetName,
-      assetType: body.assetType,
-      secured: body.secured ?? ASSET_DEFAULTS.secured,
-      localCacheControl: body.localCacheControl ?? ASSET_DEFAULTS.localCacheControl,
-      localCacheMaxAge: body.localCacheMaxAge ?? ASSET_DEFAULTS.localCacheMaxAge,
-      createdBy: body.createdBy,
-      updatedBy: body.updatedBy ?? body.createdBy,
-      active: true,
-      createdAt: at,
-      updatedAt: at,
-      sequences: {},
-    };
+    const asset: AssetRecord = { ...createdAsset(body, at), sequences: {} };
     if (body.description !== undefined) asset.description = body.description;
     await ctx.emu.store.createAsset(ctx.domainId, asset);
     reply(ctx, 201, assetView(asset));
