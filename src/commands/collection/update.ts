@@ -7,7 +7,7 @@ import { nameOf, type Run } from '../define.js';
 import { updateSpec } from './index.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { anchorNotInCollection, COLLECTION_REFUSED_UPDATE_FIELDS, decideCollectionUpdate, type Decision } from '../../rules/index.js';
+import { decideAnchor, COLLECTION_REFUSED_UPDATE_FIELDS, decideCollectionUpdate, type Decision } from '../../rules/index.js';
 import { collectionUpdateBody, type Collection } from '../../rules/schemas.js';
 import { validateInput } from '../validate.js';
 import { collectionStep, readSnapshot, vcPath, type CollectionView } from '../../service/collections.js';
@@ -85,9 +85,8 @@ export const run: Run<typeof updateSpec> = async (options, ctx) => {
 /** The rules' answer, and the service's 400 for an anchor that is none of the collection's items. */
 function predictUpdate(collectionId: string, view: CollectionView, body: Record<string, unknown>): Decision<unknown> {
   const decision = decideCollectionUpdate(collectionId, view.snapshot, body);
-  const anchor = body.anchorAsset;
-  const strayAnchor = decision.ok && typeof anchor === 'string' && anchor !== '' && !(view.collection?.assetItems ?? []).includes(anchor);
-  return strayAnchor ? anchorNotInCollection(anchor, collectionId) : decision;
+  const anchor = typeof body.anchorAsset === 'string' ? body.anchorAsset : undefined;
+  return (decision.ok && decideAnchor(collectionId, anchor, view.collection?.assetItems ?? [])) || decision;
 }
 
 function refusedMessage(fields: string[]): string {
