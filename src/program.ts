@@ -1,7 +1,7 @@
 // Builds the whole command tree from the declarations without running
 // anything: main() parses with it, and the man page and completion
 // generators walk it.
-import { Command } from 'commander';
+import { Command, Help } from 'commander';
 import { commandTree } from './commands/index.js';
 import { flag, positiveNumber, wholeNumber, type Flag } from './commands/define.js';
 import { attachNode, buildCommand, type Runner } from './commands/tree.js';
@@ -44,11 +44,23 @@ export function buildProgram(runner: Runner): Command {
     .version(typeof AHS_VERSION === 'string' ? AHS_VERSION : '0.0.0-dev', '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help for a command')
     .showHelpAfterError('(run with --help for usage)')
-    .configureHelp({ sortSubcommands: false });
+    .configureHelp({ sortSubcommands: false, formatHelp: commandsFirst });
   for (const node of commandTree) attachNode(program, node, runner);
   for (const command of program.commands) finishHelp(command);
   suggestCommands(program);
   return program;
+}
+
+/** Help with the subcommands before the options (gh): what to run next is what a reader looks for first. */
+function commandsFirst(command: Command, helper: Help): string {
+  const text = Help.prototype.formatHelp.call(helper, command, helper);
+  const sections = text.trimEnd().split(/\n\n(?=\S)/);
+  const options = sections.findIndex((section) => section.startsWith('Options:'));
+  const commands = sections.findIndex((section) => section.startsWith('Commands:'));
+  if (options < 0 || commands < 0 || commands < options) return text;
+  const [moved] = sections.splice(commands, 1);
+  sections.splice(options, 0, moved!);
+  return `${sections.join('\n\n')}\n`;
 }
 
 export const GLOBALS_POINTER = 'Global options (--json, --dry-run, --profile, --env, --platform, --user, ...): run `ahs help globals`.';
