@@ -58,4 +58,48 @@ describe('Ctrl-C during an upload', () => {
     const versions = await h.call('GET', '/va/app/versions');
     expect(versions.body.totalResults).toBe(0);
   });
+
+  it('passed through to the emulator: the body breaks off there, and the emulator stays up with nothing stored', async () => {
+    let halfway!: () => void;
+    const midBody = new Promise<void>((resolve) => (halfway = resolve));
+    // Forwards everything; the upload only up to 1 MiB, then holds the rest, so the emulator has a body cut in the middle.
+    const relay = createServer((req, res) => {
+      const upstream = new URL(req.url ?? '/', h.emu.baseUrl);
+      const forward = httpRequest(upstream, { method: req.method, headers: { ...req.headers, host: upstream.host } }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      forward.on('error', () => res.destroy());
+      if (!(req.method === 'POST' && req.url?.includes('/versions'))) return void req.pipe(forward);
+      let sent = 0;
+      req.on('data', (chunk: Buffer) => {
+        sent += chunk.length;
+        forward.write(chunk);
+        if (sent >= 1024 * 1024) {
+          req.pause();
+          halfway();
+        }
+      });
+      req.on('close', () => forward.destroy());
+    });
+    await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+    try {
+      const file = await h.file('cut.zip', Buffer.alloc(8 * 1024 * 1024, 9));
+      const child = execa('node', [BIN, 'version', 'upload', 'app', file, '--platform', 'android', '--name', '2.0.0'], {
+        reject: false,
+        env: { ...h.env, AHS_BASE_URL: `http://127.0.0.1:${(relay.address() as AddressInfo).port}` },
+        stdin: 'ignore',
+      });
+      await midBody;
+      child.kill('SIGINT');
+      expect((await child).exitCode).toBe(130);
+    } finally {
+      relay.closeAllConnections();
+      await new Promise((resolve) => relay.close(resolve));
+    }
+    // The emulator still answers, and stored nothing of the cut upload.
+    const versions = await h.call('GET', '/va/app/versions');
+    expect(versions.status).toBe(200);
+    expect(versions.body.results.filter((v: { targetPlatform: string }) => v.targetPlatform === 'android')).toEqual([]);
+  });
 });
