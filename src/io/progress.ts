@@ -41,11 +41,8 @@ export function createProgress(io: IO, options: ProgressOptions): Progress {
     const rate = done / seconds;
     const percent = total > 0 ? Math.min(100, Math.floor((done / total) * 100)) : undefined;
     const amount = total > 0 ? `${formatBytes(done)} / ${formatBytes(total)}` : formatBytes(done);
-    if (live) {
-      const filled = percent === undefined ? 0 : Math.round((percent / 100) * BAR_WIDTH);
-      const bar = `[${'█'.repeat(filled)}${'░'.repeat(BAR_WIDTH - filled)}]`;
-      return `${options.label} ${bar} ${percent ?? '?'}%  ${amount}  ${formatBytes(rate)}/s`;
-    }
+    // One terminal line, whatever the width: a wrapped line would leave a stale copy at every redraw.
+    if (live) return fitted(middleCut(options.label, 40), percent, BAR_WIDTH, `${percent ?? '?'}%  ${amount}  ${formatBytes(rate)}/s`, terminalColumns(io) - 1);
     return `${options.label}: ${percent === undefined ? '' : `${percent}% `}(${amount}, ${formatBytes(rate)}/s)`;
   };
   const draw = () => {
@@ -161,10 +158,7 @@ export function createMultiProgress(io: IO, options: MultiProgressOptions): Mult
   let dirty = false;
   let finished = false;
 
-  const columns = (): number => {
-    const value = (io.err as { columns?: number }).columns;
-    return typeof value === 'number' && value > 20 ? value : 80;
-  };
+  const columns = (): number => terminalColumns(io);
   const rows = (): number => {
     const value = (io.err as { rows?: number }).rows;
     return typeof value === 'number' && value > 3 ? value : 24;
@@ -332,6 +326,19 @@ function fitted(head: string, percent: number | undefined, barWidth: number, tai
 
 function pad(text: string, width: number): string {
   return text.length > width ? `${text.slice(0, width - 1)}…` : text.padEnd(width);
+}
+
+function terminalColumns(io: IO): number {
+  const value = (io.err as { columns?: number }).columns;
+  return typeof value === 'number' && value > 20 ? value : 80;
+}
+
+/** A long name with its middle left out (`very-long-…-name.zip`): both ends say more than the start alone. */
+export function middleCut(text: string, width: number): string {
+  const chars = [...text];
+  if (chars.length <= width) return text;
+  const head = Math.ceil((width - 1) / 2);
+  return `${chars.slice(0, head).join('')}…${chars.slice(chars.length - (width - 1 - head)).join('')}`;
 }
 
 /** Cuts a line to the terminal's width, so that it never wraps (a wrapped line would break the cursor arithmetic). */

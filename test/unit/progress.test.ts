@@ -165,4 +165,20 @@ describe('createProgress (one bar, version upload)', () => {
     expect(io.err.text).toMatch(/Uploading x\.zip \[.*\] 50%/);
     expect(io.err.text).toMatch(/Uploaded x\.zip \(50 B in 1\.0 s, 50 B\/s\)\n$/);
   });
+
+  it('in a narrow terminal a long file name is cut in the middle and the line never wraps', () => {
+    const io = bufferIO({ errIsTTY: true });
+    Object.assign(io.err, { columns: 50 });
+    const time = clock();
+    const name = `Uploading ${'very-long-release-bundle-name-'.repeat(3)}final.zip`;
+    const p = createProgress(io, { label: name, total: 100, now: time.now });
+    for (let sent = 10; sent <= 90; sent += 20) {
+      time.advance(200);
+      p.update(sent);
+    }
+    const shown = screen(io.err.text);
+    expect(shown).toHaveLength(1); // redrawn in place: no stale copies above
+    expect([...shown[0]!].length).toBeLessThanOrEqual(49);
+    expect(shown[0]).toMatch(/^Uploading very-long.*….*final\.zip .*%/);
+  });
 });
