@@ -325,7 +325,7 @@ function fitted(head: string, percent: number | undefined, barWidth: number, tai
 }
 
 function pad(text: string, width: number): string {
-  return text.length > width ? `${text.slice(0, width - 1)}…` : text.padEnd(width);
+  return middleCut(text, width).padEnd(width);
 }
 
 function terminalColumns(io: IO): number {
