@@ -151,7 +151,7 @@ export function collectionStep<R = unknown>(
 
 /** A rejection the executor reports as "not found" (exit 4): the read showed the named collection missing. */
 function notFound(decision: Decision<unknown>): Decision<unknown> {
-  return decision.ok ? decision : { ...decision, kind: 'not-found' } as Decision<unknown>;
+  return decision.ok ? decision : { ...decision, kind: 'not-found', resource: 'collection' };
 }
 
 /**
