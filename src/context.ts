@@ -212,13 +212,20 @@ export async function createContext(command: Command, inputs: ContextInputs): Pr
 
 /** --query EXPR: checked before anything is sent (a bad expression is exit 2), applied when printing. */
 async function compileQuery(expression: string): Promise<(doc: unknown) => unknown> {
-  const { search } = (await import('jmespath')).default;
+  const { compile, search } = (await import('jmespath')).default;
   try {
-    search({}, expression);
+    compile(expression); // the syntax only: functions are typed against the real answer
   } catch (error) {
     throw new UsageError(`--query is not a valid JMESPath expression: ${(error as Error).message} (in ${JSON.stringify(expression)})`);
   }
-  return (doc) => search(doc as Parameters<typeof search>[0], expression);
+  return (doc) => {
+    try {
+      return search(doc as Parameters<typeof search>[0], expression);
+    } catch (error) {
+      // The command itself is done (a write was applied): only the printing failed.
+      throw new UsageError(`--query ${JSON.stringify(expression)} failed on the answer: ${(error as Error).message}; the command itself completed (run it again without --query to see the answer)`);
+    }
+  };
 }
 
 /** The schema's verdict on a value, worded as for the flag or argument that gives it. */

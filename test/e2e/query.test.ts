@@ -55,3 +55,25 @@ describe('--query', () => {
     }
   });
 });
+
+describe('--query functions', () => {
+  it('typed functions are checked against the answer, not an empty document: length(), sort_by(), keys()', async () => {
+    const id = uid('qf');
+    await h.createAsset(id);
+    await h.uploadVersion(id, 'ios', 'a');
+    await h.uploadVersion(id, 'ios', 'b');
+    expect((await h.ahs(['version', 'list', id, '--query', 'length(results)'])).stdout).toBe('2');
+    expect((await h.ahs(['version', 'list', id, '--query', 'sort_by(results, &version)[-1].versionId'])).stdout).toBe('IOS2');
+    const keys = await h.ahs(['asset', 'get', id, '--query', 'keys(@)']);
+    expect(JSON.parse(keys.stdout)).toContain('assetId');
+  });
+
+  it('an expression that fails on the answer says so, and that the command completed', async () => {
+    const id = uid('qf');
+    await h.createAsset(id);
+    const r = await h.ahs(['asset', 'get', id, '--query', 'abs(assetName)']);
+    expect(r.exitCode).toBe(2);
+    expect(r.errJson().title).toMatch(/failed on the answer: .*the command itself completed/);
+    expect(r.stderr).not.toContain('unexpected error');
+  });
+});
