@@ -212,7 +212,8 @@ export async function createContext(command: Command, inputs: ContextInputs): Pr
 
 /** --query EXPR: checked before anything is sent (a bad expression is exit 2), applied when printing. */
 async function compileQuery(expression: string): Promise<(doc: unknown) => unknown> {
-  const { compile, search } = (await import('jmespath')).default;
+  // compile() is in the package (0.16) but not in its types.
+  const { compile, search } = (await import('jmespath')).default as typeof import('jmespath') & { compile(expression: string): unknown };
   try {
     compile(expression); // the syntax only: functions are typed against the real answer
   } catch (error) {

@@ -122,3 +122,28 @@ describe('ahs release', () => {
     expect(doc).toMatchObject({ dryRun: true, request: { body: { intent: 'DEFAULT' } }, predicted: { status: 201, state: 'DEFAULT' } });
   });
 });
+
+describe('ahs release of an old version', () => {
+  it('a re-run of a release the channel has moved past does not take the Default back: exit 5, nothing written', async () => {
+    const id = uid('rel');
+    await h.createAsset(id);
+    const old = await h.file('old.zip', 'old build');
+    expect((await h.ahs(['release', id, old, ...CH, '--name', '1.0'])).exitCode).toBe(0);
+    expect((await h.ahs(['release', id, await h.file('new.zip', 'new build'), ...CH, '--name', '2.0'])).exitCode).toBe(0);
+    const spy = await stubServer(() => false, h.emu.baseUrl);
+    try {
+      const rerun = await h.ahs(['release', id, old, ...CH, '--name', '1.0'], { env: { AHS_BASE_URL: spy.url } });
+      expect(rerun.exitCode).toBe(5);
+      expect(rerun.stderr).toContain('IOS1 (1.0) was released before, and the Default of');
+      expect(rerun.stderr).toContain('ahs rollback --to IOS1');
+      expect(spy.requests.filter((r) => r.method !== 'GET')).toEqual([]);
+    } finally {
+      await spy.close();
+    }
+    expect(await h.records(id)).toEqual(['ios/prod/IOS1=LIVE', 'ios/prod/IOS2=DEFAULT']);
+    // Said on purpose, with the compare-and-set: promoted back.
+    const forced = await h.ahs(['release', id, old, ...CH, '--name', '1.0', '--expect-current', 'IOS2']);
+    expect(forced.exitCode, forced.stderr).toBe(0);
+    expect(await h.records(id)).toEqual(['ios/prod/IOS1=DEFAULT', 'ios/prod/IOS2=LIVE']);
+  });
+});

@@ -55,6 +55,7 @@ export const run: Run<typeof releaseSpec> = async (options, ctx) => {
   const deploy = state !== 'LIVE' && state !== 'DEFAULT';
   // The compare-and-set holds before anything is written, the upload included.
   if (promote) checkExpected(channel, expected, name);
+  if (promote && reused && expected === undefined) refuseSupersededRelease(reused, records, name);
 
   const liveBody: DeployBody = { envId, intent: 'LIVE', createdBy: user, updatedBy: user };
   const done: Partial<Record<Stage, unknown>> = {};
@@ -136,6 +137,19 @@ async function reusableVersion(api: ApiClient, where: Channel, versionName: stri
   const other = named[0]!;
   throw new ConflictError(
     `${where.platform} version ${other.versionId} of ${where.assetId} is already named ${versionName}, with ${other.fileName ?? 'another file'} of ${other.size}, not ${fileName} of ${bytes} bytes; nothing was written: release under another --name`,
+  );
+}
+
+/**
+ * A re-run of an old release (its version older than the channel's
+ * Default) must not take the Default back: that is a rollback, and
+ * a re-run job is no place to roll back by accident. Exit 5, nothing written.
+ */
+function refuseSupersededRelease(version: Version, records: AssetUrl[], name: string): void {
+  const current = records.find((r) => r.state === 'DEFAULT');
+  if (!current || current.versionId === version.versionId || current.version < version.version) return;
+  throw new ConflictError(
+    `${version.versionId} (${version.versionName}) was released before, and the Default of ${name} is now ${current.versionId} (${current.versionName}), a newer version; nothing was written. To make ${version.versionId} the Default again, run ahs rollback --to ${version.versionId}, or re-run with --expect-current ${current.versionId}`,
   );
 }
 
