@@ -36,7 +36,13 @@ describe('ahs rollback', () => {
     const { id, v1, v3, v4 } = await released();
     const to = await h.ahs(['rollback', id, ...CH, '--to', v1]);
     expect(to.exitCode, to.stderr).toBe(0);
-    expect(to.stderr).toContain(`${v1} is the Default of ${id}/ios/prod again; ${v3} is now LIVE`);
+    expect(to.stderr).toContain(`${v1} is now the Default of ${id}/ios/prod; ${v3} is now LIVE`);
+    const rerun = await h.ahs(['rollback', id, ...CH, '--to', v1, '--json']);
+    expect(rerun.exitCode, rerun.stderr).toBe(0);
+    expect(rerun.json()).toMatchObject({ changed: false, state: 'DEFAULT' });
+    const missing = await h.ahs(['rollback', id, ...CH, '--to', 'IOS99']);
+    expect(missing.exitCode).toBe(4);
+    expect(missing.stderr).toContain(`${id} has no ios version IOS99`);
     const offline = await h.ahs(['rollback', id, ...CH, '--to', v4]);
     expect(offline.exitCode).toBe(1);
     expect(offline.stderr).toMatch(/nothing was sent: the service would answer 400: .*deploy it LIVE first/);

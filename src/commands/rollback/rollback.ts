@@ -11,7 +11,7 @@ import { readChannel } from '../../service/assets.js';
 import { askAssetId, askEnv, platformChoices } from '../../service/pick-asset.js';
 import { channelName, promoteStep, type Channel, type PromoteResult } from '../../service/promote.js';
 import { renderPromotion } from '../../io/views/deploy.js';
-import { plan } from '../../plan/plan.js';
+import { noop, plan } from '../../plan/plan.js';
 
 export const run: Run<typeof rollbackSpec> = async (options, ctx) => {
   const assetId = await askAssetId(ctx, options.assetId);
@@ -24,15 +24,20 @@ export const run: Run<typeof rollbackSpec> = async (options, ctx) => {
   const { channel, records } = await readChannel(api, assetId, platform, envId);
   const current = defaultOf(channel);
   if (!current) throw new UsageError(`${name} has no Default: nothing to roll back (promote one with ahs promote-default)`);
+  // A re-run of a rollback that is done: nothing to send (a CI step re-run must not fail).
+  if (options.to === current) return noop('DEFAULT', `${current} is already the Default of ${name}; nothing sent`);
   const { versionId, reason } = await pickTarget(ctx, records, current, options.to, name);
   const out = await ctx.output();
   out.info(`rolling back ${name} to ${versionId}: ${reason}`);
   const step = promoteStep(api, where, channel, { versionId, user, expected: current, onRetry: (message) => out.info(message), signal: ctx.signal });
   const { decision } = await step.predict();
-  if (!decision.ok) step.refusal = { rejection: decision, hint: `${versionId} is ${channel.records[versionId] ?? 'not deployed'} on ${name}: deploy it LIVE first (ahs deploy ${assetId} ${versionId})` };
+  if (!decision.ok) {
+    const hint = decision.kind === 'not-found' ? `${assetId} has no ${platform} version ${versionId}` : `${versionId} is ${channel.records[versionId] ?? 'not deployed'} on ${name}: deploy it LIVE first (ahs deploy ${assetId} ${versionId})`;
+    step.refusal = { rejection: decision, hint };
+  }
   return plan([step], ([answer]) => {
     out.print(answer as PromoteResult, (d, kit) => {
-      out.success(`${versionId} is the Default of ${name} again; ${current} is now LIVE`);
+      out.success(`${versionId} is now the Default of ${name}; ${current} is now LIVE`);
       return renderPromotion(d, kit);
     });
   });
@@ -45,7 +50,6 @@ interface Target {
 
 /** --to, else in a terminal a pick among the channel's LIVE versions, else the rule of cli.md. */
 async function pickTarget(ctx: Context, records: AssetUrl[], current: string, to: string | undefined, name: string): Promise<Target> {
-  if (to === current) throw new UsageError(`--to ${to} is already the Default of ${name}: nothing to roll back`);
   if (to !== undefined) return { versionId: to, reason: 'named with --to' };
   const byNumber = new Map(records.map((r) => [r.versionId, r]));
   const defaultNumber = byNumber.get(current)?.version ?? Number.POSITIVE_INFINITY;
@@ -53,7 +57,7 @@ async function pickTarget(ctx: Context, records: AssetUrl[], current: string, to
   const previous = live.find((r) => r.version < defaultNumber);
   const rule = previous && { versionId: previous.versionId, reason: `the LIVE version with the highest number below the Default ${current}` };
   if (ctx.io.canPrompt && live.length > 0) {
-    const choices = live.map((r) => ({ name: `${r.versionId}  ${r.versionName}  LIVE${r.versionId === rule?.versionId ? '  (previous Default by the rule)' : ''}`, value: r.versionId }));
+    const choices = live.map((r) => ({ name: `${r.versionId}  ${r.versionName}  LIVE${r.versionId === rule?.versionId ? `  (the rule's pick: the highest LIVE number below ${current})` : ''}`, value: r.versionId }));
     const picked = await (await ctx.prompter()).select(`Roll ${name} back from ${current} (Default) to`, choices, { default: rule?.versionId });
     return { versionId: picked, reason: picked === rule?.versionId ? rule.reason : 'picked' };
   }
