@@ -48,8 +48,10 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
       io.out.write(globalsHelp(program));
       return ExitCode.ok;
     }
-    // `ahs help COMMAND...` is `ahs COMMAND... --help` (cli.md), at any depth.
-    await program.parseAsync(argv[0] === 'help' && argv.length > 1 ? [...argv.slice(1), '--help'] : argv, { from: 'user' });
+    // `ahs help COMMAND...` is `ahs COMMAND... --help` (cli.md), at any depth; an unknown
+    // COMMAND gets the same "did you mean" as when it is run.
+    const helpOf = argv[0] === 'help' && argv.length > 1 ? argv.slice(1) : undefined;
+    await program.parseAsync(helpOf ? (knownCommand(program, helpOf) ? [...helpOf, '--help'] : helpOf) : argv, { from: 'user' });
     return interrupt.signal.aborted && !isLongRunningServer(argv) ? ExitCode.interrupted : ExitCode.ok;
   } catch (error) {
     return reportError(io, error, json);
@@ -72,6 +74,17 @@ function runCommand(inputs: ContextInputs): Runner {
       await ctx.dispose();
     }
   };
+}
+
+/** Every word names a command under the one before it. */
+function knownCommand(program: Command, words: string[]): boolean {
+  let command: Command | undefined = program;
+  for (const word of words) {
+    if (word.startsWith('-')) break;
+    command = command?.commands.find((sub) => sub.name() === word || sub.aliases().includes(word));
+    if (!command) return false;
+  }
+  return true;
 }
 
 /** Prints an error once, in the chosen format, and returns its exit code. */

@@ -41,4 +41,10 @@ describe('argv to typed options', () => {
     expect(await parse(['asset', 'list', '--page-size', '0'])).toMatchObject({ exitCode: 2, stderr: expect.stringContaining('--page-size must be a whole number, 1 or more (got 0)') });
     expect(await parse(['version', 'get', ''])).toMatchObject({ exitCode: 2, stderr: expect.stringContaining('ASSET_ID must not be empty') });
   });
+
+  it('ahs help with a mistyped command suggests the real one, as running it does', async () => {
+    expect(await parse(['help', 'relase'])).toMatchObject({ exitCode: 2, stderr: expect.stringContaining('(Did you mean release?)') });
+    expect(await parse(['help', 'promote'])).toMatchObject({ exitCode: 2, stderr: expect.stringContaining('(Did you mean promote-default?)') });
+    expect(await parse(['help', 'version', 'uplod'])).toMatchObject({ exitCode: 2, stderr: expect.stringContaining('(Did you mean upload?)') });
+  });
 });
