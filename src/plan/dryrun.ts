@@ -52,9 +52,10 @@ export function dryRunDocument(request: PlannedRequest, prediction: Prediction):
 export function renderDryRun(d: DryRunDocument, kit: Kit, notes: string[]): string {
   const s = kit.style;
   const lines = [s.bold('Dry run: nothing was sent.')];
-  for (const step of d.before ?? []) {
+  // The writes sent before the last one, in order: `first:` then `then:`.
+  for (const [index, step] of (d.before ?? []).entries()) {
     const sq = new URLSearchParams(step.request.query).toString();
-    lines.push(`first:     ${step.request.method} ${step.request.path}${sq ? `?${sq}` : ''} ${JSON.stringify(step.request.body)} → ${step.predicted.status} ${describe(step.predicted.state)}`);
+    lines.push(`${index === 0 ? 'first:' : 'then: '}     ${step.request.method} ${step.request.path}${sq ? `?${sq}` : ''} ${JSON.stringify(step.request.body)} → ${step.predicted.status} ${describe(step.predicted.state)}`);
   }
   const q = new URLSearchParams(d.request.query).toString();
   lines.push(`request:   ${d.request.method} ${d.request.path}${q ? `?${q}` : ''}`);
