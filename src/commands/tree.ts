@@ -68,7 +68,16 @@ function toOptions(key: string, declared: Flag<unknown>): Option[] {
       return [finish(new Option(long, declared.description), declared), finish(new Option(`--no-${long.slice(2)}`, declared.offDescription ?? ''), declared)];
     case 'value': {
       const option = new Option(`${short}${long} <${declared.valueName ?? 'value'}${declared.variadic ? '...' : ''}>`, declared.description);
-      if (declared.choices) option.choices(declared.choices);
+      const choices = declared.choices;
+      if (choices) {
+        option.choices(choices);
+        // `--state live` means LIVE: the case of a fixed value carries no meaning a person would intend.
+        option.argParser((raw: string) => {
+          const match = choices.find((choice) => choice.toLowerCase() === raw.toLowerCase());
+          if (match === undefined) throw new InvalidArgumentError(`Allowed choices are ${choices.join(', ')}.`);
+          return match;
+        });
+      }
       const parse = declared.parse;
       if (parse) {
         option.argParser((raw: string) => {

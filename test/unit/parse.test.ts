@@ -29,6 +29,7 @@ describe('argv to typed options', () => {
     [['collection', 'create', 'c1', '--no-editable'], 'collection create', { collectionId: 'c1', editable: false, deployable: undefined }],
     [['item', 'upload', 'c1', 'a.zip', 'b.zip', '--type', '1001'], 'item upload', { collectionId: 'c1', files: ['a.zip', 'b.zip'], type: '1001' }],
     [['asset', 'list', '--page', '2', '--page-size', '20'], 'asset list', { page: 2, pageSize: 20, all: undefined }],
+    [['deploy', 'app', 'IOS3', '--state', 'offline'], 'deploy', { state: 'OFFLINE' }],
     [['help', 'rollback'], undefined, undefined],
   ])('%j', async (argv, command, options) => {
     const parsed = await parse(argv);
