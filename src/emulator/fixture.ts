@@ -85,7 +85,7 @@ export class FixtureError extends Error {}
 
 /** Validates a fixture (object) and fills its defaults; throws FixtureError with a readable reason. */
 export function parseFixture(input: unknown, source = 'fixture'): Fixture {
-  const parsed = fixtureSchema.safeParse(input);
+  const parsed = fixtureSchema.safeParse(withDemoDomains(input));
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue && issue.path.length > 0 ? issue.path.join('.') : '(top level)';
@@ -106,6 +106,16 @@ export function parseFixture(input: unknown, source = 'fixture'): Fixture {
     }
   }
   return fixture;
+}
+
+/**
+ * A fixture that names no domains (e.g. only a `variation` block) runs the
+ * demo's domains: `{"variation": {"maxPageSize": 20}}` is the demo service
+ * with that choice.
+ */
+function withDemoDomains(input: unknown): unknown {
+  if (input && typeof input === 'object' && !Array.isArray(input) && !('domains' in input)) return { ...input, domains: DEMO_FIXTURE.domains };
+  return input;
 }
 
 /** Reads and validates a fixture file, or the given object, or the demo fixture. */

@@ -86,4 +86,15 @@ describe('ahs emulator start', () => {
       }
     }
   });
+
+  it('a fixture of only a variation block runs the demo domains; one whose delivery port is chosen at start is refused', async () => {
+    const variation = await h.file('variation.json', JSON.stringify({ variation: { maxPageSize: 20 } }));
+    const plain = await h.ahs(['emulator', 'env', '--port', '4999', '--config', variation]);
+    expect(plain.exitCode, plain.stderr).toBe(0);
+    expect(plain.stdout).toContain('AHS_DOMAIN=demo AHS_API_KEY=demo-key');
+    const prefixed = await h.file('prefixed.json', JSON.stringify({ variation: { deliveryPrefix: '/cdn' } }));
+    const refused = await h.ahs(['emulator', 'env', '--port', '4999', '--config', prefixed]);
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toContain('copy the export line `ahs emulator start` prints');
+  });
 });

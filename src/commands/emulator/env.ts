@@ -2,6 +2,7 @@
 // address, without starting one (for `eval "$(ahs emulator env --port 4010)"`).
 import { UsageError } from '../../errors.js';
 import { FixtureError, loadFixture } from '../../emulator/index.js';
+import { rawStream } from '../../io/streams.js';
 import { nameOf, type Run } from '../define.js';
 import { envSpec } from './index.js';
 import { addressUrl, emulatorVariables, exportLine } from './variables.js';
@@ -17,9 +18,14 @@ export const run: Run<typeof envSpec> = async (opts, ctx) => {
     if (error instanceof FixtureError) throw new UsageError(error.message);
     throw error;
   }
+  if (fixture.variation?.deliveryPrefix !== undefined) {
+    throw new UsageError('this fixture serves the delivery network on a port chosen at start (variation deliveryPrefix): copy the export line `ahs emulator start` prints');
+  }
   const url = addressUrl(opts.host, opts.port);
   const variables = emulatorVariables(url, url, fixture);
   // The text form straight to stdout: it is shell code for eval, with no decoration.
-  if (ctx.format === 'json') (await ctx.output()).print(variables);
-  else ctx.io.out.write(`${exportLine(variables)}\n`);
+  // The fixture's key is printed on purpose (it is the emulator's, for eval), even when
+  // AHS_API_KEY holds the same value: around the redaction every other output gets.
+  const out = rawStream(ctx.io.out);
+  out.write(ctx.format === 'json' ? `${JSON.stringify(variables, null, 2)}\n` : `${exportLine(variables)}\n`);
 };

@@ -1,6 +1,7 @@
 // `ahs emulator start`: runs the emulator until Ctrl-C/SIGTERM (ctx.signal),
 // then stops after in-flight requests finish. Exit 0 on a clean stop.
 import { UsageError } from '../../errors.js';
+import { rawStream } from '../../io/streams.js';
 import { DataDirError, FixtureError, startEmulator, type Fixture, type RunningEmulator } from '../../emulator/index.js';
 import type { Options, Run } from '../define.js';
 import type { startSpec } from './index.js';
@@ -35,7 +36,8 @@ export const run: Run<typeof startSpec> = async (opts, ctx) => {
   }
 
   if (json) io.out.write(`${JSON.stringify({ baseUrl: emu.baseUrl, deliveryUrl: emu.deliveryUrl })}\n`);
-  else io.out.write(readyText(emu, opts));
+  // The banner names the fixture's keys on purpose (they are the emulator's): around the redaction.
+  else rawStream(io.out).write(readyText(emu, opts));
 
   await new Promise<void>((resolve) => {
     if (ctx.signal.aborted) resolve();
@@ -63,7 +65,9 @@ function readyText(emu: RunningEmulator, opts: StartOptions): string {
     `  ${exportLine(emulatorVariables(emu.baseUrl, emu.deliveryUrl, emu.fixture))}`,
     ...(opts.port === 0
       ? ['  (--port 0: the port changes at every start; start with a fixed --port N to keep these lines and a profile valid)']
-      : [`  or, in any shell while it runs: eval "$(${envCommand(opts)})"`]),
+      : emu.fixture.variation?.deliveryPrefix !== undefined
+        ? ['  (the delivery network of this fixture listens on a port chosen at start: use this line, `ahs emulator env` cannot know it)']
+        : [`  or, in any shell while it runs: eval "$(${envCommand(opts)})"`]),
     '',
     'Try:',
     `  curl -H "apikey: ${key ?? 'KEY'}" ${emu.baseUrl}/api/v2/${first.domainId}/va`,
