@@ -177,3 +177,16 @@ describe.skipIf(!hasScript)('in a terminal, what is missing is asked for', () =>
     expect(screen).toMatch(/collection ask-env is LIVE in staging/);
   });
 });
+
+describe('item upload of a name already in the collection', () => {
+  it('warns that it adds a second item of that name, and points to item sync', async () => {
+    expect((await h.ahs(['collection', 'create', 'twice', '--name', 'Twice', '--allowed-types', '1001'])).exitCode).toBe(0);
+    const file = await h.file('config.zip', 'one');
+    const first = await h.ahs(['item', 'upload', 'twice', file, '--type', '1001']);
+    expect(first.exitCode).toBe(0);
+    expect(first.stderr).not.toContain('warning');
+    const again = await h.ahs(['item', 'upload', 'twice', file, '--type', '1001']);
+    expect(again.exitCode).toBe(0);
+    expect(again.stderr).toMatch(/warning: twice already has an item named config\.zip \(item-\d+\): this upload adds another of the same name; to replace instead, use ahs item sync twice DIR/);
+  });
+});

@@ -14,7 +14,7 @@ import { AhsError, ApiError, ExitCode, PartialFailureError, UsageError, type Err
 import { decideItemAdd } from '../../rules/index.js';
 import { LIMITS, itemUploadFields, type Item } from '../../rules/schemas.js';
 import { validateInput } from '../validate.js';
-import { collectionStep, readCollection, readSnapshot, vcPath, type CollectionView } from '../../service/collections.js';
+import { collectionStep, listItems, readCollection, readSnapshot, vcPath, type CollectionView } from '../../service/collections.js';
 import { DEFAULT_ITEM_CONCURRENCY, ItemWork, type FileUpload, type JobOutcome } from '../../service/item-work.js';
 import { actingUser, assetTypeArg, collectionArg, filesArg } from '../../service/pick-collection.js';
 import { plan } from '../../plan/plan.js';
@@ -39,6 +39,7 @@ export const run: Run<typeof uploadSpec> = async (options, ctx) => {
   }));
 
   const api = await ctx.api();
+  await warnOfNamesTaken(ctx, api, collectionId, uploads.map((upload) => String(upload.fields.assetItemName)));
   const path = vcPath(api, collectionId, 'items');
   const work = new ItemWork(ctx, api, collectionId, [{ jobs: uploads.map((upload) => ({ kind: 'upload', ...upload })), concurrency: options.concurrency ?? DEFAULT_ITEM_CONCURRENCY }]);
   // The dry run reads the collection once; file i is predicted after the i files before it were added.
@@ -64,6 +65,18 @@ export const run: Run<typeof uploadSpec> = async (options, ctx) => {
     await report(ctx, api, collectionId, results as JobOutcome[]);
   });
 };
+
+/**
+ * The service takes a second item of a name already there: a re-run of an
+ * upload doubles every item. Say so before sending (item sync replaces
+ * instead). A collection that cannot be read is left to the upload to report.
+ */
+async function warnOfNamesTaken(ctx: Context, api: ApiClient, collectionId: string, names: string[]): Promise<void> {
+  const items = await listItems(api, collectionId).catch(() => []);
+  const taken = names.flatMap((name) => items.filter((item) => item.assetItemName === name).map((item) => `${name} (${item.assetItemId})`));
+  if (taken.length === 0) return;
+  (await ctx.output()).warn(`${collectionId} already has an item named ${taken.join(', ')}: this upload adds another of the same name; to replace instead, use ahs item sync ${collectionId} DIR`);
+}
 
 /** Every file must be readable before anything is sent: their sizes. */
 async function readableSizes(files: string[]): Promise<number[]> {
