@@ -60,7 +60,11 @@ export const run: Run<typeof releaseSpec> = async (options, ctx) => {
   const liveBody: DeployBody = { envId, intent: 'LIVE', createdBy: user, updatedBy: user };
   const done: Partial<Record<Stage, unknown>> = {};
   const steps: Array<Step | LaterStep> = [];
-  if (reused) out.success(`upload: ${reused.versionId} (${versionName}, ${reused.size}) is already there; reused`);
+  if (reused) {
+    // What the match rests on: the service may omit fileName (older versions), and sizes are rounded.
+    const matched = reused.fileName ? `same file name, and a size agreeing within its rounding` : `the service shows no file name: matched by version name and size only`;
+    out.success(`upload: ${reused.versionId} (${versionName}, ${reused.size}) is already there; reused (${matched})`);
+  }
   else {
     const progress = await ctx.progress(`Uploading ${basename(file)}`);
     const body = await prepareMultipart({ fields, file: { field: 'assetFile', path: file }, onProgress: (sent, total) => progress.update(sent, total) });
