@@ -8,6 +8,7 @@
 // its retries within --timeout, honours HTTP(S)_PROXY/NO_PROXY and traces on
 // stderr with --verbose, key redacted.
 import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
+import { setFlagsFromString } from 'node:v8';
 import type { Readable, Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiError, CancelledError, NetworkError, UsageError } from '../errors.js';
@@ -91,6 +92,12 @@ const USER_AGENT = `ahs-cli/${typeof AHS_VERSION === 'string' ? AHS_VERSION : 'd
 const VALID_HEADER_VALUE = /^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/;
 const RETRY_STATUSES = new Set([502, 503, 504]);
 const TRACE_BODY_LIMIT = 4000;
+
+// undici parses HTTP with llhttp in WebAssembly; V8's optimising tier-up of
+// it runs in the background and holds the process open 100 to 150 ms after
+// the command is done. The baseline compiler alone parses as fast here.
+// (undici compiles llhttp on its first request, after this line has run.)
+setFlagsFromString('--liftoff-only');
 
 /** A success answer: the headers, and the body read as text when asked for. */
 interface Answer {
