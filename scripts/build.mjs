@@ -28,8 +28,25 @@ await build({
     js: "import { createRequire as __ahsCreateRequire } from 'node:module'; const require = __ahsCreateRequire(import.meta.url);",
   },
   define: { AHS_VERSION: JSON.stringify(version) },
+  plugins: [englishOnlyZod()],
 });
 await writeAnswers();
+
+/**
+ * zod's namespace (`import { z } from 'zod'`) carries its 50 message
+ * locales: 361 KB of the 756 KB zod chunk, compiled on every command that
+ * checks an answer. ahs speaks English only (zod's default), so the locales
+ * index keeps `en` alone: the chunk costs about half.
+ */
+function englishOnlyZod() {
+  return {
+    name: 'english-only-zod',
+    setup(b) {
+      b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => (/[\\/]zod[\\/]/.test(args.importer) ? { path: join(args.resolveDir, '..', 'locales', 'index.js'), namespace: 'zod-locales' } : undefined));
+      b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({ contents: "export { default as en } from './en.js';", resolveDir: join(args.path, '..'), loader: 'js' }));
+    },
+  };
+}
 
 /** Every command path of the tree (src/commands/index.ts): [], ['asset'], ['asset', 'list'], ... */
 async function commandPaths() {
