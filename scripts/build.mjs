@@ -1,36 +1,40 @@
-// Bundles src/ into dist/ with esbuild. Code splitting keeps each command's
-// module (and undici, zod, inquirer, ora, conf) off the --help/--version path.
-// Then writes dist/answers.json: the version and every command's --help text,
-// printed by the built bundle itself, which bin/ahs.js answers with without
-// loading the bundle (issue 14).
+// Bundles src/ into dist/main.js with esbuild: one CommonJS file, which
+// bin/ahs.js compiles with V8's code cache (issue 14: split ES modules cost
+// `ahs asset list --json` 32 ms of compiling; a code cache needs a script).
+// Each command's module, undici, zod, inquirer, ora and conf stay unevaluated
+// until a command imports them (esbuild wraps them in lazy initialisers).
+// Then, loading the bundle as bin/ahs.js does, writes dist/answers.json (the
+// version and every command's --help text, which bin/ahs.js prints without
+// loading the bundle) and dist/main-NODEVERSION-ARCH.v8cache (the code cache).
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { rm } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const version = process.env.npm_package_version ?? (await import(`${root}package.json`, { with: { type: 'json' } })).default.version;
 await rm(`${root}dist`, { recursive: true, force: true });
+await mkdir(`${root}dist`);
+// The package is "type": "module"; the bundle is CommonJS.
+await writeFile(`${root}dist/package.json`, '{ "type": "commonjs" }\n');
 await build({
   absWorkingDir: root,
-  entryPoints: { main: 'src/main.ts' },
-  outdir: 'dist',
+  entryPoints: ['src/main.ts'],
+  outfile: 'dist/main.js',
   bundle: true,
-  splitting: true,
-  format: 'esm',
+  format: 'cjs',
   platform: 'node',
   target: 'node20',
   sourcemap: false,
   logLevel: 'warning',
-  // CommonJS dependencies inside an ESM bundle need a require of their own.
-  banner: {
-    js: "import { createRequire as __ahsCreateRequire } from 'node:module'; const require = __ahsCreateRequire(import.meta.url);",
-  },
   define: { AHS_VERSION: JSON.stringify(version) },
+  // import() of a built-in (node:https, node:v8) becomes a require: a script
+  // compiled by node:vm has no loader for import() (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING).
+  supported: { 'dynamic-import': false },
   plugins: [englishOnlyZod()],
 });
-await writeAnswers();
+await writeAnswersAndCache();
 
 /**
  * zod's namespace (`import { z } from 'zod'`) carries its 50 message
@@ -70,27 +74,48 @@ async function commandPaths() {
  * list": ..., "help globals": ... } }`. Each text is what `main([...path,
  * '--help'])` of dist/main.js writes when stdout is not a terminal (commander
  * wraps at 80 columns then), captured in a child whose stdout is a pipe.
+ * The same child then starts a read that is refused (nothing listens on port
+ * 1), so the code cache it writes last holds what every command compiles on
+ * its way to the network: main, commander, the context, settings, the HTTP
+ * client. Undici is not loaded: its --liftoff-only would change V8's flags,
+ * and V8 refuses a cache made under other flags.
  */
-async function writeAnswers() {
+async function writeAnswersAndCache() {
   const script = `
-    import { writeFileSync } from 'node:fs';
-    import { Writable } from 'node:stream';
-    const [file, paths] = [process.argv[1], JSON.parse(process.argv[2])];
-    const { main } = await import(${JSON.stringify(pathToFileURL(join(root, 'dist', 'main.js')).href)});
-    const capture = async (argv) => {
+    const { mkdtempSync, rmSync, writeFileSync } = require('node:fs');
+    const { tmpdir } = require('node:os');
+    const { join } = require('node:path');
+    const { Writable } = require('node:stream');
+    const [dist, paths] = [process.argv[1], JSON.parse(process.argv[2])];
+    const launcher = require(${JSON.stringify(join(root, 'bin', 'ahs.js'))});
+    const bundle = launcher.loadBundle({ cache: false });
+    const capture = async (argv, env = {}) => {
       let text = '';
       const out = new Writable({ write(chunk, _encoding, done) { text += chunk; done(); } });
       const err = new Writable({ write(_chunk, _encoding, done) { done(); } });
-      const io = { out, err, in: process.stdin, outIsTTY: false, errIsTTY: false, inIsTTY: false, color: false, errColor: false, canPrompt: false, ci: false, env: {} };
-      const code = await main(argv, { io });
+      const io = { out, err, in: process.stdin, outIsTTY: false, errIsTTY: false, inIsTTY: false, color: false, errColor: false, canPrompt: false, ci: false, env };
+      return { code: await bundle.main(argv, { io }), text };
+    };
+    const help = async (argv) => {
+      const { code, text } = await capture(argv);
       if (code !== 0) throw new Error('ahs ' + argv.join(' ') + ' exited ' + code);
       return text;
     };
-    const help = {};
-    for (const path of paths) help[path.join(' ')] = await capture([...path, '--help']);
-    help['help globals'] = await capture(['help', 'globals']);
-    writeFileSync(file, JSON.stringify({ version: ${JSON.stringify(version)}, help }));
+    (async () => {
+      const answers = {};
+      for (const path of paths) answers[path.join(' ')] = await help([...path, '--help']);
+      answers['help globals'] = await help(['help', 'globals']);
+      writeFileSync(join(dist, 'answers.json'), JSON.stringify({ version: ${JSON.stringify(version)}, help: answers }));
+      const config = mkdtempSync(join(tmpdir(), 'ahs-build-'));
+      try {
+        const refused = await capture(['asset', 'list', '--json', '--retries', '0', '--base-url', 'http://127.0.0.1:1', '--domain', 'd'], { AHS_CONFIG_DIR: config, AHS_API_KEY: 'build-key' });
+        if (refused.code !== 6) throw new Error('the warm-up read exited ' + refused.code + ', expected 6 (connection refused)');
+      } finally {
+        rmSync(config, { recursive: true, force: true });
+      }
+      bundle.writeCache(join(dist, launcher.builtCacheName()));
+    })().catch((error) => { console.error(error); process.exitCode = 1; });
   `;
   const paths = JSON.stringify(await commandPaths());
-  execFileSync(process.execPath, ['--input-type=module', '-e', script, join(root, 'dist', 'answers.json'), paths], { stdio: ['ignore', 'pipe', 'inherit'] });
+  execFileSync(process.execPath, ['-e', script, join(root, 'dist'), paths], { stdio: ['ignore', 'pipe', 'inherit'] });
 }

@@ -126,6 +126,8 @@ function coded(code: string, message: string): Error {
  */
 export async function undiciTransport(env: NodeJS.ProcessEnv, connectTimeoutMs: number): Promise<Transport> {
   (await import('node:v8')).setFlagsFromString('--liftoff-only');
+  // bin/ahs.js makes no code cache after this: V8 refuses one made under other flags.
+  (globalThis as Record<symbol, unknown>)[Symbol.for('ahs.v8-flags-changed')] = true;
   const { Agent, EnvHttpProxyAgent, request } = await import('./undici.js');
   const httpProxy = env.HTTP_PROXY ?? env.http_proxy;
   const httpsProxy = env.HTTPS_PROXY ?? env.https_proxy;
