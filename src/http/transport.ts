@@ -128,7 +128,7 @@ export async function undiciTransport(env: NodeJS.ProcessEnv, connectTimeoutMs: 
   (await import('node:v8')).setFlagsFromString('--liftoff-only');
   // bin/ahs.js makes no code cache after this: V8 refuses one made under other flags.
   (globalThis as Record<symbol, unknown>)[Symbol.for('ahs.v8-flags-changed')] = true;
-  const { Agent, EnvHttpProxyAgent, request } = await import('./undici.js');
+  const { Agent, EnvHttpProxyAgent } = await import('./undici.js');
   const httpProxy = env.HTTP_PROXY ?? env.http_proxy;
   const httpsProxy = env.HTTPS_PROXY ?? env.https_proxy;
   const noProxy = env.NO_PROXY ?? env.no_proxy;
@@ -137,11 +137,13 @@ export async function undiciTransport(env: NodeJS.ProcessEnv, connectTimeoutMs: 
     httpProxy || httpsProxy ? new EnvHttpProxyAgent({ httpProxy, httpsProxy: httpsProxy ?? httpProxy, noProxy, connect }) : new Agent({ connect });
   return {
     async request(url, init) {
-      const response = await request(url, {
+      const { origin, pathname, search } = new URL(url);
+      const response = await dispatcher.request({
+        origin,
+        path: `${pathname}${search}`,
         method: init.method as Dispatcher.HttpMethod,
         headers: init.headers,
         body: init.body,
-        dispatcher,
         signal: init.signal,
         headersTimeout: init.timeoutMs,
         bodyTimeout: init.timeoutMs,
