@@ -346,15 +346,22 @@ export interface UndiciOpenerOptions {
   dispatcher?: import('undici').Dispatcher;
 }
 
+/** The agent of undiciOpener() when none is given (one per process, as undici's global one). */
+let defaultAgent: import('undici').Dispatcher | undefined;
+
 /** The default opener: a plain undici GET; an error status becomes DownloadHttpError with the service's title when there is one. */
 export function undiciOpener(options: UndiciOpenerOptions = {}): Opener {
   return async (task, signal) => {
-    const { request } = await import('undici');
-    const response = await request(task.url, {
+    // undici's agents by path (see http/undici.ts), not its whole index.
+    const { Agent } = await import('../http/undici.js');
+    const dispatcher = options.dispatcher ?? (defaultAgent ??= new Agent());
+    const { origin, pathname, search } = new URL(task.url);
+    const response = await dispatcher.request({
+      origin,
+      path: `${pathname}${search}`,
       method: 'GET',
       headers: { 'user-agent': 'ahs-cli', ...options.headers, ...task.headers },
       signal,
-      dispatcher: options.dispatcher,
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
     });
