@@ -36,7 +36,7 @@ await build({
   // `ahs asset list --json`. Names stay (stack traces with AHS_DEBUG).
   minifyWhitespace: true,
   minifySyntax: true,
-  plugins: [englishOnlyZod()],
+  plugins: [englishOnlyZod(), noEditorPrompt()],
 });
 await writeAnswersAndCache();
 
@@ -52,6 +52,24 @@ function englishOnlyZod() {
     setup(b) {
       b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => (/[\\/]zod[\\/]/.test(args.importer) ? { path: join(args.resolveDir, '..', 'locales', 'index.js'), namespace: 'zod-locales' } : undefined));
       b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({ contents: "export { default as en } from './en.js';", resolveDir: join(args.path, '..'), loader: 'js' }));
+    },
+  };
+}
+
+/**
+ * @inquirer/prompts re-exports its editor prompt, which brings iconv-lite and
+ * chardet: 540 KB of the bundle (read and decoded on every start), for a
+ * prompt ahs never shows (src/io/prompt.ts, commands/fetch/browse.ts).
+ */
+function noEditorPrompt() {
+  return {
+    name: 'no-editor-prompt',
+    setup(b) {
+      b.onResolve({ filter: /^@inquirer\/editor$/ }, () => ({ path: 'editor', namespace: 'no-editor-prompt' }));
+      b.onLoad({ filter: /.*/, namespace: 'no-editor-prompt' }, () => ({
+        contents: "export default function editor() { throw new Error('the editor prompt is not part of the ahs bundle (scripts/build.mjs)'); }",
+        loader: 'js',
+      }));
     },
   };
 }
