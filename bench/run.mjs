@@ -1,27 +1,32 @@
 #!/usr/bin/env node
 // `npm run bench`: measures ahs side by side with its baselines in one run and
-// prints the ratios against the targets of issue 6.
+// prints every ratio of issue 14 next to its target ("at most"):
 //
-//   start-up  `ahs --version`, `ahs --help`      vs `node -e 0`             target < 1.5x
-//   read      `ahs asset list --json`            vs curl, same request       (reported)
-//   upload    `ahs version upload` of 1 GiB      vs `curl -F`                target < 1.2x, peak RSS < 150 MB
-//   download  `ahs fetch` of 200 x 1 MiB         vs `curl --parallel`, and
-//                                                vs curl one file after another  target < 1.2x, peak RSS < 150 MB
+//   start-up  `ahs --version`                     / `node -e 0`             1.1x
+//             `ahs --help`                        / `node -e 0`             1.15x
+//   read      `ahs asset list --json`             / `node -e 0`             1.5x  (curl of the same request shown too)
+//   upload    `ahs version upload` of 512 MiB     / `curl -F`               1.2x, peak RSS 150 MB
+//   download  `ahs fetch` of 200 x 1 MiB          / `curl --parallel`       1.3x
+//             `ahs fetch` of one 1 GiB file       peak RSS                  150 MB
+//   emulator  write latency at 10,000 / 1,000 assets (bench/emulator-writes.mjs)  1.5x
 //
+// Start-up and read run twice: with NODE_EXTRA_CA_CERTS (as this machine sets
+// it: every Node start then parses the CA bundle, 50 to 70 ms) and without.
 // Everything runs against `ahs emulator start --port 0` on loopback, through
 // the built binary (bin/ahs.js). Options:
-//   --quick             small sizes and few runs (64 MiB upload, 50 x 1 MiB, 10 start-up runs)
-//   --only LIST         comma-separated: startup,read,upload,download
+//   --quick             small sizes and few runs (64 MiB upload, 50 x 1 MiB, 128 MiB file, 10 start-up runs, 2,000 assets)
+//   --only LIST         comma-separated: startup,read,upload,download,large,emulator
 //   --runs N            runs per timed command (medians are reported)
 //   --upload-mib N      size of the uploaded file
 //   --items N           files in the fetched collection
 //   --item-kib N        size of each of them
+//   --large-mib N       size of the one large fetched file (peak RSS)
 //   --concurrency N     parallel downloads for ahs fetch and curl --parallel (default 8, ahs's default)
 //   --record            write the results into bench/README.md (between its RESULTS markers)
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createReadStream, existsSync, readFileSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
-import { cpus, totalmem, tmpdir } from 'node:os';
+import { cpus, loadavg, totalmem, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -37,15 +42,17 @@ const { values: flags } = parseArgs({
     'upload-mib': { type: 'string' },
     items: { type: 'string' },
     'item-kib': { type: 'string' },
+    'large-mib': { type: 'string' },
     concurrency: { type: 'string' },
     record: { type: 'boolean', default: false },
   },
 });
 const quick = flags.quick;
-const only = new Set((flags.only ?? 'startup,read,upload,download').split(',').map((part) => part.trim()));
+const only = new Set((flags.only ?? 'startup,read,upload,download,large,emulator').split(',').map((part) => part.trim()));
 const runs = Number(flags.runs ?? (quick ? 3 : 5));
 const startupRuns = Number(flags.runs ?? (quick ? 10 : 30));
-const uploadMiB = Number(flags['upload-mib'] ?? (quick ? 64 : 1024));
+const uploadMiB = Number(flags['upload-mib'] ?? (quick ? 64 : 512));
+const largeMiB = Number(flags['large-mib'] ?? (quick ? 128 : 1024));
 const items = Number(flags.items ?? (quick ? 50 : 200));
 const itemKiB = Number(flags['item-kib'] ?? 1024);
 const concurrency = Number(flags.concurrency ?? 8);
@@ -71,13 +78,15 @@ const median = (values) => {
 };
 const fmtMs = (ms) => (ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(1)} ms`);
 const fmtMB = (kb) => `${(kb / 1024).toFixed(0)} MB`;
+const RSS_LIMIT_KB = 150 * 1024;
 const log = (text) => process.stderr.write(`${text}\n`);
 
 /** Rows of the results table: {group, command, median, baseline, ratio, target, ok, rss}. */
 const rows = [];
 function compare(group, command, ms, baselineName, baselineMs, target, rssKb) {
-  const ratio = ms / baselineMs;
-  rows.push({ group, command, ms, baselineName, baselineMs, ratio, target, ok: target === undefined ? undefined : ratio < target, rssKb });
+  // Judged as printed: a ratio shown as 1.20x meets "at most 1.2x".
+  const ratio = Math.round((ms / baselineMs) * 100) / 100;
+  rows.push({ group, command, ms, baselineName, baselineMs, ratio, target, ok: target === undefined ? undefined : ratio <= target, rssKb });
 }
 
 // ------------------------------------------------------------------ running commands
@@ -192,21 +201,34 @@ async function api(emulator, method, path, body) {
 
 // ------------------------------------------------------------------ the benchmarks
 
+/**
+ * The environments start-up and read are measured in: NODE_EXTRA_CA_CERTS as
+ * this machine has it (or the system bundle, when it is unset and exists),
+ * and without it.
+ */
+function caVariants() {
+  const bundle = process.env.NODE_EXTRA_CA_CERTS || (existsSync('/etc/ssl/certs/ca-certificates.crt') ? '/etc/ssl/certs/ca-certificates.crt' : undefined);
+  const { NODE_EXTRA_CA_CERTS: _unused, ...without } = process.env;
+  return [
+    ...(bundle ? [{ label: 'NODE_EXTRA_CA_CERTS set', env: { ...process.env, NODE_EXTRA_CA_CERTS: bundle } }] : []),
+    { label: 'NODE_EXTRA_CA_CERTS unset', env: without },
+  ];
+}
+
 async function benchStartup() {
   log(`start-up: ${startupRuns} runs each${hyperfine ? ' (hyperfine)' : ' (node loop, hyperfine not installed)'}`);
-  const [node, version, help] = await quickCommands(
-    [
-      { argv: [process.execPath, '-e', '0'] },
-      { argv: [process.execPath, bin, '--version'] },
-      { argv: [process.execPath, bin, '--help'] },
-    ],
-    startupRuns,
-  );
-  compare('start-up', 'ahs --version', version.median, 'node -e 0', node.median, 1.5);
-  compare('start-up', 'ahs --help', help.median, 'node -e 0', node.median, 1.5);
-  // the fastest runs: what the code costs when the shared machine leaves it alone
-  compare('start-up', 'ahs --version (fastest run)', version.min, 'node -e 0 (fastest run)', node.min, 1.5);
-  compare('start-up', 'ahs --help (fastest run)', help.min, 'node -e 0 (fastest run)', node.min, 1.5);
+  for (const { label, env } of caVariants()) {
+    const [node, version, help] = await quickCommands(
+      [
+        { argv: [process.execPath, '-e', '0'], env },
+        { argv: [process.execPath, bin, '--version'], env },
+        { argv: [process.execPath, bin, '--help'], env },
+      ],
+      startupRuns,
+    );
+    compare('start-up', `ahs --version (${label})`, version.median, 'node -e 0', node.median, 1.1);
+    compare('start-up', `ahs --help (${label})`, help.median, 'node -e 0', node.median, 1.15);
+  }
 }
 
 async function benchRead(emulator, env) {
@@ -215,14 +237,20 @@ async function benchRead(emulator, env) {
     await api(emulator, 'POST', '/va', { assetId: `bench-read-${index}`, assetName: `bench read ${index}`, assetType: '1001', createdBy: USER });
   }
   const url = `${emulator.baseUrl}/api/v2/${DOMAIN}/va?pageNumber=1&pageSize=50`;
-  const [ahs, curl] = await quickCommands(
-    [
-      { argv: [process.execPath, bin, 'asset', 'list', '--json'], env },
-      { argv: ['curl', '-sSf', '-H', `apikey: ${KEY}`, url], env },
-    ],
-    quick ? 10 : 20,
-  );
-  compare('read', 'ahs asset list --json', ahs.median, 'curl', curl.median);
+  for (const variant of caVariants()) {
+    const withServer = { ...env, NODE_EXTRA_CA_CERTS: variant.env.NODE_EXTRA_CA_CERTS };
+    if (withServer.NODE_EXTRA_CA_CERTS === undefined) delete withServer.NODE_EXTRA_CA_CERTS;
+    const [node, ahs, curl] = await quickCommands(
+      [
+        { argv: [process.execPath, '-e', '0'], env: withServer },
+        { argv: [process.execPath, bin, 'asset', 'list', '--json'], env: withServer },
+        { argv: ['curl', '-sSf', '-H', `apikey: ${KEY}`, url], env: withServer },
+      ],
+      quick ? 10 : 30,
+    );
+    compare('read', `ahs asset list --json (${variant.label})`, ahs.median, 'node -e 0', node.median, 1.5);
+    compare('read', `ahs asset list --json (${variant.label})`, ahs.median, 'curl, same request', curl.median);
+  }
 }
 
 async function makeFile(path, bytes) {
@@ -264,7 +292,7 @@ async function benchUpload(emulator, env, work) {
     const versions = await api(emulator, 'GET', '/va/bench-upload/versions?pageSize=500');
     for (const version of versions.results) await api(emulator, 'DELETE', `/va/bench-upload/versions/${version.versionId}`);
   }
-  compare('upload', `ahs version upload (${uploadMiB} MiB)`, median(ahsTimes), 'curl -F', median(curlTimes), 1.2, peak);
+  compare('upload', `ahs version upload (${uploadMiB} MiB)`, median(ahsTimes), 'curl -F', median(curlTimes), 1.2, peak || undefined);
   await rm(file, { force: true });
 }
 
@@ -319,8 +347,41 @@ async function benchDownload(emulator, env, work) {
     await Promise.all(Object.values(dirs).map((dir) => rm(dir, { recursive: true, force: true })));
   }
   const label = `ahs fetch (${items} x ${itemKiB >= 1024 ? `${itemKiB / 1024} MiB` : `${itemKiB} KiB`})`;
-  compare('download', label, median(times.ahs), `curl --parallel (${concurrency})`, median(times.parallel), 1.2, peak);
+  compare('download', label, median(times.ahs), `curl --parallel (${concurrency})`, median(times.parallel), 1.3, peak || undefined);
   compare('download', label, median(times.ahs), 'curl, one file after another', median(times.sequential));
+}
+
+/** Peak RSS of `ahs fetch` of one large file (the target holds whatever the size), and its time beside curl's. */
+async function benchLarge(emulator, env, work) {
+  log(`large: one ${largeMiB} MiB file`);
+  const collectionId = 'bench-large';
+  await api(emulator, 'POST', '/vc', { collectionId, collectionName: 'bench large', allowedAssetTypes: ['9999'], createdBy: USER, secured: false, maxAssets: 1 });
+  const file = join(work, `large-${largeMiB}MiB.bin`);
+  await makeFile(file, largeMiB * 1024 * 1024);
+  // curl streams the file; a FormData of it would sit in this process's memory.
+  await timed('curl', ['-sSf', '-o', '/dev/null', '-H', `apikey: ${KEY}`, '-F', `assetFile=@${file}`, '-F', 'assetItemName=large.bin', '-F', 'assetType=9999', '-F', `createdBy=${USER}`, `${emulator.baseUrl}/api/v2/${DOMAIN}/vc/${collectionId}/items`]);
+  await rm(file, { force: true });
+  const { downloadUrl } = await api(emulator, 'POST', `/vc/${collectionId}/deployments`, { state: 'LIVE', createdBy: USER, envId: ENV });
+  const manifest = await (await fetch(downloadUrl)).json();
+  const url = `${emulator.deliveryUrl}/api/vi${manifest.assetItemUrls[0].downloadUrl}`;
+  const dir = join(work, 'large');
+  await mkdir(dir);
+  const ahs = await timed(process.execPath, [bin, 'fetch', collectionId, '--env', ENV, '--dir', dir, '--json', '--quiet'], { env, measureRss: true });
+  await rm(dir, { recursive: true, force: true });
+  const curl = await timed('curl', ['-sSf', '-o', join(work, 'large-curl.bin'), url]);
+  await rm(join(work, 'large-curl.bin'), { force: true });
+  compare('download', `ahs fetch (one ${largeMiB} MiB file)`, ahs.ms, 'curl', curl.ms, undefined, ahs.rssKb || undefined);
+}
+
+/** bench/emulator-writes.mjs, run as it is, its figures read off its output. */
+async function benchEmulatorWrites() {
+  const args = quick ? ['--large', '2000', '--samples', '100'] : [];
+  log(`emulator writes: node bench/emulator-writes.mjs ${args.join(' ')}`);
+  const output = execFileSync(process.execPath, [join(root, 'bench', 'emulator-writes.mjs'), ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const match = /: ([\d.]+) ms at (\d+) assets, ([\d.]+) ms at (\d+)/.exec(output);
+  if (!match) throw new Error(`unexpected output of bench/emulator-writes.mjs: ${output}`);
+  const [, smallMs, small, largeMs, large] = match;
+  compare('emulator', `emulator write (--data-dir) at ${large} assets`, Number(largeMs), `at ${small} assets`, Number(smallMs), 1.5);
 }
 
 async function countFiles(dir) {
@@ -337,7 +398,8 @@ async function countFiles(dir) {
 function machine() {
   const cpu = cpus()[0]?.model?.trim() ?? 'unknown CPU';
   const curl = execFileSync('curl', ['--version'], { encoding: 'utf8' }).split('\n')[0].split(' ').slice(0, 2).join(' ');
-  return `${cpus().length} cores (${cpu}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB memory, Linux, Node ${process.version}, ${curl}${hyperfine ? `, ${execFileSync('hyperfine', ['--version'], { encoding: 'utf8' }).trim()}` : ''}`;
+  const ca = process.env.NODE_EXTRA_CA_CERTS ? `NODE_EXTRA_CA_CERTS=${process.env.NODE_EXTRA_CA_CERTS} in the environment` : 'NODE_EXTRA_CA_CERTS unset in the environment';
+  return `${cpus().length} cores (${cpu}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB memory, Linux, Node ${process.version}, ${curl}${hyperfine ? `, ${execFileSync('hyperfine', ['--version'], { encoding: 'utf8' }).trim()}` : ''}; ${ca}; load average before the run ${loadBefore}`;
 }
 
 function table() {
@@ -346,13 +408,14 @@ function table() {
     '|---|---|---|---|---|---|---|',
   ];
   for (const row of rows) {
-    const target = row.target === undefined ? '' : `< ${row.target}x ${row.ok ? 'ok' : 'MISSED'}`;
-    const rss = row.rssKb ? `${fmtMB(row.rssKb)} ${row.rssKb < 150 * 1024 ? 'ok' : 'MISSED'} (< 150 MB)` : '';
+    const target = row.target === undefined ? '' : `at most ${row.target}x: ${row.ok ? 'met' : 'MISSED'}`;
+    const rss = row.rssKb ? `${fmtMB(row.rssKb)}, at most 150 MB: ${row.rssKb <= RSS_LIMIT_KB ? 'met' : 'MISSED'}` : '';
     lines.push(`| ${row.command} | ${fmtMs(row.ms)} | ${row.baselineName} | ${fmtMs(row.baselineMs)} | ${row.ratio.toFixed(2)}x | ${target} | ${rss} |`);
   }
   return lines.join('\n');
 }
 
+const loadBefore = loadavg()[0].toFixed(2);
 const work = await mkdtemp(join(tmpdir(), 'ahs-bench-'));
 // Run a snapshot of the built binary (the bundle is self-contained), so a rebuild
 // of dist/ by someone else during the run cannot break or skew it.
@@ -363,7 +426,7 @@ let emulator;
 let failed = false;
 try {
   if (only.has('startup')) await benchStartup();
-  const needsServer = ['read', 'upload', 'download'].some((name) => only.has(name));
+  const needsServer = ['read', 'upload', 'download', 'large'].some((name) => only.has(name));
   if (needsServer) {
     emulator = await startEmulator(join(work, 'emulator-data'));
     const configDir = join(work, 'config');
@@ -385,6 +448,7 @@ try {
       ['read', benchRead],
       ['upload', benchUpload],
       ['download', benchDownload],
+      ['large', benchLarge],
     ]) {
       if (!only.has(name)) continue;
       try {
@@ -398,6 +462,14 @@ try {
 } finally {
   await emulator?.stop();
   await rm(work, { recursive: true, force: true });
+}
+if (only.has('emulator')) {
+  try {
+    await benchEmulatorWrites();
+  } catch (error) {
+    failed = true;
+    log(`emulator: FAILED: ${error.message}`);
+  }
 }
 
 const report = `Machine: ${machine()}.\nRun: \`node bench/run.mjs${process.argv.slice(2).length ? ` ${process.argv.slice(2).join(' ')}` : ''}\` (${quick ? 'quick sizes' : 'full sizes'}; medians of ${runs} runs for transfers, ${startupRuns} for start-up).\n\n${table()}\n`;
@@ -415,6 +487,6 @@ if (flags.record) {
   await writeFile(readmePath, `${readme.slice(0, from + begin.length)}\n${dated}\n${readme.slice(to)}`);
   log('results written to bench/README.md');
 }
-const missed = rows.some((row) => row.ok === false || (row.rssKb && row.rssKb >= 150 * 1024));
+const missed = rows.some((row) => row.ok === false || (row.rssKb && row.rssKb > RSS_LIMIT_KB));
 if (missed) log('some targets were missed (see the table)');
 process.exitCode = failed ? 1 : 0;

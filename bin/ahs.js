@@ -1,12 +1,135 @@
 #!/usr/bin/env node
 // Launcher: everything lives in the bundle; the exit code is main's answer.
-import { setFlagsFromString } from 'node:v8';
-import { main } from '../dist/main.js';
+// CommonJS (bin/package.json): Node starts a CommonJS file about 7 ms sooner
+// than an ES module. Start-up figures of issue 14 (bench/README.md):
+// - `--version`, and a command's help when stdout is not a terminal, come
+//   from dist/answers.json (written at build time by the bundle itself, see
+//   scripts/build.mjs) without loading the bundle. In a terminal commander
+//   wraps help to its width, so the bundle prints it.
+// - The bundle (one CommonJS file) is compiled with V8's code cache made at
+//   build time (dist/main-NODEVERSION-ARCH.v8cache): `ahs asset list --json`
+//   took 100 ms, 32 of them compiling the split ES modules; with the cache,
+//   73 ms. Under another Node, the first run leaves a cache in the
+//   temporary folder for the next ones.
+'use strict';
+const { readFileSync, renameSync, statSync, writeFileSync, writeSync } = require('node:fs');
+const { join } = require('node:path');
 
-// undici parses HTTP with llhttp in WebAssembly; V8's optimising tier-up of
-// it runs in the background and holds the process open 100 to 150 ms after
-// the command is done. The baseline compiler alone parses as fast here.
-// (undici compiles llhttp on its first request, after this line has run.)
-setFlagsFromString('--liftoff-only');
+const DIST = join(__dirname, '..', 'dist');
 
-process.exitCode = await main(process.argv.slice(2));
+if (require.main === module) {
+  const argv = process.argv.slice(2);
+  const answer = quickAnswer(argv);
+  if (answer !== undefined) {
+    printQuickly(answer);
+  } else {
+    const bundle = loadBundle();
+    bundle.main(argv).then((code) => {
+      process.exitCode = code;
+      bundle.keepCache();
+    });
+  }
+} else {
+  // scripts/build.mjs loads the bundle the same way to write the answers and the cache.
+  module.exports = { loadBundle, builtCacheName };
+}
+
+/** The text main() would print for `--version` or a command's help, or undefined. */
+function quickAnswer(args) {
+  const version = args.length === 1 && (args[0] === '--version' || args[0] === '-V');
+  const key = helpKey(args);
+  if (!version && (key === undefined || require('node:tty').isatty(1))) return undefined;
+  const answers = JSON.parse(readFileSync(join(DIST, 'answers.json'), 'utf8'));
+  if (version) return `${answers.version}\n`;
+  const text = answers.help[key];
+  // main() redacts the API key from every line it prints.
+  const apiKey = process.env.AHS_API_KEY?.trim();
+  return apiKey && apiKey.length >= 4 && text?.includes(apiKey) ? undefined : text;
+}
+
+/** `ahs help [COMMAND...]`, `ahs [COMMAND...] --help|-h`: "COMMAND..." ("" for the root). */
+function helpKey(args) {
+  if (args[0] === 'help') return args.length === 2 && args[1] === 'globals' ? 'help globals' : args.slice(1).join(' ');
+  const last = args[args.length - 1];
+  return last === '--help' || last === '-h' ? args.slice(0, -1).join(' ') : undefined;
+}
+
+/** Writes all of it, as main() does; a closed pipe (`ahs --help | head -1`) ends quietly, exit 0. */
+function printQuickly(text) {
+  const bytes = Buffer.from(text);
+  let offset = 0;
+  try {
+    while (offset < bytes.length) offset += writeSync(1, bytes, offset);
+  } catch (error) {
+    // A non-blocking stdout that is full: let the stream wait for it.
+    if (error.code === 'EAGAIN') process.stdout.write(bytes.subarray(offset));
+    else if (error.code !== 'EPIPE') throw error;
+  }
+}
+
+/**
+ * Runs dist/main.js as Node would, compiled with a V8 code cache. Returns
+ * its exports, `writeCache(path)`, which saves what V8 compiled so far, and
+ * `keepCache()`, which does so for the next run when no cache was accepted.
+ */
+function loadBundle({ cache = true } = {}) {
+  const vm = require('node:vm');
+  const file = join(DIST, 'main.js');
+  const source = readFileSync(file, 'utf8');
+  // A cache is tried only for this Node: a rejected one costs a whole compile.
+  const candidates = cache ? [join(DIST, builtCacheName()), fallbackCachePath()] : [];
+  let script;
+  for (const path of candidates) {
+    const cachedData = readIfThere(path);
+    if (!cachedData) continue;
+    script = new vm.Script(wrap(source), { filename: file, cachedData });
+    if (!script.cachedDataRejected) break;
+    script = undefined;
+  }
+  const accepted = script !== undefined;
+  script ??= new vm.Script(wrap(source), { filename: file });
+  const module = { exports: {} };
+  script.runInThisContext()(module.exports, require('node:module').createRequire(file), module, file, DIST);
+  const writeCache = (path) => {
+    const temporary = `${path}.${process.pid}`;
+    writeFileSync(temporary, script.createCachedData());
+    renameSync(temporary, path);
+  };
+  const keepCache = () => {
+    // Not after undici set --liftoff-only: V8 refuses a cache made under other flags.
+    if (!cache || accepted || globalThis[Symbol.for('ahs.v8-flags-changed')]) return;
+    try {
+      writeCache(fallbackCachePath());
+    } catch {}
+  };
+  return { ...module.exports, writeCache, keepCache };
+}
+
+/** The cache scripts/build.mjs writes into dist/, for the Node that built it. */
+function builtCacheName() {
+  return `main-${process.version}-${process.arch}.v8cache`;
+}
+
+/** CommonJS's module wrapper, so the bundle runs exactly as `require` would run it. */
+function wrap(source) {
+  return `(function (exports, require, module, __filename, __dirname) { ${source}\n})`;
+}
+
+/**
+ * One per user, Node and build of the bundle (V8 checks its own version and
+ * flags, but of the source only its length).
+ */
+function fallbackCachePath() {
+  const { tmpdir, userInfo } = require('node:os');
+  const who = typeof process.getuid === 'function' ? process.getuid() : userInfo().username;
+  const { size, mtimeMs } = statSync(join(DIST, 'main.js'));
+  return join(tmpdir(), `ahs-${who}-${size}-${Math.round(mtimeMs)}-${builtCacheName()}`);
+}
+
+function readIfThere(path) {
+  try {
+    return readFileSync(path);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,5 +1,5 @@
-// Parallel, atomic downloads. Each file streams (undici `request` piped with
-// stream/promises.pipeline, memory flat in the file size) into a temporary
+// Parallel, atomic downloads. Each file streams (memory flat in the file
+// size: at most WRITE_BATCH bytes held per download) into a temporary
 // `.NAME.ahs-partial-XXXXXXXX` inside the target folder and is renamed to its
 // name only when the body is complete and its length matches content-length
 // and the expected size: a file already at that name is replaced whole
@@ -8,12 +8,11 @@
 // folder are removed first. On abort (Ctrl-C) every stream is destroyed,
 // every partial file removed, and CancelledError thrown once the cleanup is
 // done.
-import { createWriteStream } from 'node:fs';
+import { closeSync, openSync, writevSync } from 'node:fs';
 import { lstat, mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { Transform, type Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
 import { AhsError, CancelledError } from '../errors.js';
 import { assertInside } from './safe-name.js';
 
@@ -159,16 +158,11 @@ export async function downloadAll(tasks: DownloadTask[], options: DownloadOption
       const partial = join(options.dir, `.${task.name}${PARTIAL_MARKER}${randomBytes(4).toString('hex')}`);
       partials.add(partial);
       let bytes = 0;
-      const counter = new Transform({
-        transform(chunk: Buffer, _encoding, callback) {
-          bytes += chunk.length;
-          transferred += chunk.length;
-          emit({ type: 'progress', task, bytes, size, transferred });
-          callback(null, chunk);
-        },
-      });
       try {
-        await pipeline(response.body, counter, createWriteStream(partial, { flags: 'wx' }), { signal: taskSignal });
+        bytes = await saveBody(response.body, partial, taskSignal, (chunk, soFar) => {
+          transferred += chunk;
+          emit({ type: 'progress', task, bytes: soFar, size, transferred });
+        });
         if (length !== undefined && bytes !== length) throw new Error(`incomplete download: got ${bytes} of ${length} bytes`);
         if (task.expectedSize !== undefined && bytes !== task.expectedSize) {
           throw new Error(`size mismatch: got ${bytes} bytes, expected ${task.expectedSize}`);
@@ -216,6 +210,62 @@ export async function downloadAll(tasks: DownloadTask[], options: DownloadOption
     throw signal.reason instanceof CancelledError ? signal.reason : new CancelledError('interrupted; partial downloads removed');
   }
   return summary;
+}
+
+/**
+ * Bytes gathered before one write. Measured on 200 x 1 MiB against the
+ * emulator (issue 14): pipeline(body, Transform, createWriteStream) made
+ * 40.5k syscalls and 22.8k thread-pool wake-ups. Counting in the loop and
+ * one writev per 1 MiB batch, made on the main thread (a write into the page
+ * cache takes well under a millisecond; a hop to the thread pool and back
+ * costs more CPU on two cores than it saves), took the client's CPU from
+ * 0.92 s to 0.65 s and the wall time from 2.6x to 2.0x of curl --parallel.
+ */
+const WRITE_BATCH = 1024 * 1024;
+
+/**
+ * Writes `body` into a new file at `path` (it must not exist), counting in
+ * the loop; returns the byte count. Aborting `signal` destroys the body.
+ */
+async function saveBody(body: Readable, path: string, signal: AbortSignal, onChunk: (bytes: number, soFar: number) => void): Promise<number> {
+  const fd = openSync(path, 'wx');
+  const onAbort = () => body.destroy(signal.reason instanceof Error ? signal.reason : new CancelledError());
+  signal.addEventListener('abort', onAbort, { once: true });
+  let total = 0;
+  try {
+    if (signal.aborted) onAbort();
+    let batch: Buffer[] = [];
+    let batched = 0;
+    for await (const chunk of body as AsyncIterable<Buffer>) {
+      total += chunk.length;
+      onChunk(chunk.length, total);
+      batch.push(chunk);
+      batched += chunk.length;
+      if (batched >= WRITE_BATCH) {
+        writeAll(fd, batch);
+        batch = [];
+        batched = 0;
+      }
+    }
+    writeAll(fd, batch);
+    return total;
+  } catch (error) {
+    discard(body);
+    throw error;
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+    closeSync(fd);
+  }
+}
+
+/** writev until every byte is on disk (a write may take fewer than it was given). */
+function writeAll(fd: number, buffers: Buffer[]): void {
+  let left = buffers;
+  while (left.length > 0) {
+    let bytesWritten = writevSync(fd, left);
+    while (left.length > 0 && bytesWritten >= left[0]!.length) bytesWritten -= left.shift()!.length;
+    if (bytesWritten > 0) left[0] = left[0]!.subarray(bytesWritten);
+  }
 }
 
 /** Removes the `.NAME.ahs-partial-*` files of an earlier run that was killed before it could clean up. */
@@ -296,15 +346,22 @@ export interface UndiciOpenerOptions {
   dispatcher?: import('undici').Dispatcher;
 }
 
+/** The agent of undiciOpener() when none is given (one per process, as undici's global one). */
+let defaultAgent: import('undici').Dispatcher | undefined;
+
 /** The default opener: a plain undici GET; an error status becomes DownloadHttpError with the service's title when there is one. */
 export function undiciOpener(options: UndiciOpenerOptions = {}): Opener {
   return async (task, signal) => {
-    const { request } = await import('undici');
-    const response = await request(task.url, {
+    // undici's agents by path (see http/undici.ts), not its whole index.
+    const { Agent } = await import('../http/undici.js');
+    const dispatcher = options.dispatcher ?? (defaultAgent ??= new Agent());
+    const { origin, pathname, search } = new URL(task.url);
+    const response = await dispatcher.request({
+      origin,
+      path: `${pathname}${search}`,
       method: 'GET',
       headers: { 'user-agent': 'ahs-cli', ...options.headers, ...task.headers },
       signal,
-      dispatcher: options.dispatcher,
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
     });
