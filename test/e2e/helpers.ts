@@ -12,9 +12,9 @@ import { join } from 'node:path';
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { Readable } from 'node:stream';
-import { Sink } from '../unit/helpers.js';
+import { bufferIO } from '../unit/helpers.js';
 import { main } from '../../src/main.js';
-import { isCI, type IO } from '../../src/io/streams.js';
+import { isCI } from '../../src/io/streams.js';
 import { startEmulator, DEMO_API_KEY, DEMO_USER, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/index.js';
 
 export { DEMO_API_KEY, DEMO_USER };
@@ -201,21 +201,8 @@ export async function harness(options: EmulatorOptions = {}): Promise<Harness> {
  * the same code as the binary without a Node start-up per run.
  */
 export async function runInProcess(args: string[], env: Record<string, string | undefined>, input?: string): Promise<Run> {
-  const out = new Sink();
-  const err = new Sink();
-  const io: IO = {
-    out,
-    err,
-    in: Readable.from(input === undefined ? [] : [input]),
-    outIsTTY: false,
-    errIsTTY: false,
-    inIsTTY: false,
-    color: false,
-    errColor: false,
-    canPrompt: false,
-    ci: isCI(env),
-    env: env as NodeJS.ProcessEnv,
-  };
+  const io = bufferIO({ in: Readable.from(input === undefined ? [] : [input]), ci: isCI(env), env: env as NodeJS.ProcessEnv });
+  const { out, err } = io;
   const exitCode = await main(args, { io });
   // As execa gives a child's output: without its final newline.
   const stdout = out.text.replace(/\n$/, '');
