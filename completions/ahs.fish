@@ -117,6 +117,8 @@ end
 
 # ids ahs reads from the service for the argument at the cursor (the versions of the argument before it)
 function __fish_ahs_service --argument-names kind
+    # Quietly nothing when ahs is not on the PATH (fish would print an error at every <TAB>).
+    type -q ahs; or return
     set -l state (__fish_ahs_path)
     if test "$kind" = versions
         set -l before (math 3 + $state[2])
@@ -146,7 +148,7 @@ complete -c ahs -s v -l verbose -d 'trace HTTP requests and responses on stderr 
 complete -c ahs -l no-color -d 'no colour (NO_COLOR is honoured too)'
 complete -c ahs -l timeout -r -d 'time budget of one request in seconds, retries included (default 30)'
 complete -c ahs -l retries -r -d 'retries of idempotent reads on network errors and 502/503/504'
-complete -c ahs -l profile -x -a '(ahs completion fish --candidates profiles 2>/dev/null)' -d 'profile to use (env AHS_PROFILE)'
+complete -c ahs -l profile -x -a '(type -q ahs; and ahs completion fish --candidates profiles 2>/dev/null)' -d 'profile to use (env AHS_PROFILE)'
 complete -c ahs -l base-url -r -d 'API base URL (env AHS_BASE_URL)'
 complete -c ahs -l delivery-url -r -d 'delivery network URL (env AHS_DELIVERY_URL)'
 complete -c ahs -l domain -r -d 'domain id (env AHS_DOMAIN)'

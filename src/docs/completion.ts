@@ -480,7 +480,7 @@ export function generateFish(root: CommandModel): string {
     if (option.long) parts.push(`-l ${option.long.replace(/^--/, '')}`);
     const kind = option.long ? dynamic.get(option.long) : undefined;
     // values ahs lists itself, from the local config (no network)
-    if (kind) parts.push(`-x -a ${fq(`(${name} completion fish --candidates ${kind} 2>/dev/null)`)}`);
+    if (kind) parts.push(`-x -a ${fq(`(type -q ${name}; and ${name} completion fish --candidates ${kind} 2>/dev/null)`)}`);
     else if (option.choices) parts.push(`-x -a ${fq(option.choices.join(' '))}`);
     else if (option.takesValue) parts.push('-r');
     if (option.description) parts.push(`-d ${fq(oneLine(option.description))}`);
@@ -560,6 +560,8 @@ end
 
 # ids ahs reads from the service for the argument at the cursor (the versions of the argument before it)
 function ${fn}_service --argument-names kind
+    # Quietly nothing when ${name} is not on the PATH (fish would print an error at every <TAB>).
+    type -q ${name}; or return
     set -l state (${fn}_path)
     if test "$kind" = versions
         set -l before (math 3 + $state[2])
