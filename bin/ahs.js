@@ -9,11 +9,11 @@
 // - The bundle (one CommonJS file) is compiled with V8's code cache made at
 //   build time (dist/main-NODEVERSION-ARCH.v8cache): `ahs asset list --json`
 //   took 100 ms, 32 of them compiling the split ES modules; with the cache,
-//   73 ms. Under another Node, the first run leaves a cache in the
-//   temporary folder for the next ones.
+//   73 ms. Under another Node, the first run leaves a cache in the user's
+//   cache folder (~/.cache/ahs) for the next ones.
 'use strict';
-const { readFileSync, renameSync, statSync, writeFileSync, writeSync } = require('node:fs');
-const { join } = require('node:path');
+const { mkdirSync, readFileSync, renameSync, statSync, writeFileSync, writeSync } = require('node:fs');
+const { dirname, join } = require('node:path');
 
 const DIST = join(__dirname, '..', 'dist');
 
@@ -77,10 +77,10 @@ function loadBundle({ cache = true } = {}) {
   const file = join(DIST, 'main.js');
   const source = readFileSync(file, 'utf8');
   // A cache is tried only for this Node: a rejected one costs a whole compile.
-  const candidates = cache ? [join(DIST, builtCacheName()), fallbackCachePath()] : [];
+  // The built cache is part of the install, like main.js; the user's own is checked before use.
+  const candidates = cache ? [readIfThere(join(DIST, builtCacheName())), readIfMine(fallbackCachePath())] : [];
   let script;
-  for (const path of candidates) {
-    const cachedData = readIfThere(path);
+  for (const cachedData of candidates) {
     if (!cachedData) continue;
     script = new vm.Script(wrap(source), { filename: file, cachedData });
     if (!script.cachedDataRejected) break;
@@ -91,8 +91,9 @@ function loadBundle({ cache = true } = {}) {
   const module = { exports: {} };
   script.runInThisContext()(module.exports, require('node:module').createRequire(file), module, file, DIST);
   const writeCache = (path) => {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     const temporary = `${path}.${process.pid}`;
-    writeFileSync(temporary, script.createCachedData());
+    writeFileSync(temporary, script.createCachedData(), { mode: 0o644, flag: 'wx' });
     renameSync(temporary, path);
   };
   const keepCache = () => {
@@ -116,19 +117,32 @@ function wrap(source) {
 }
 
 /**
- * One per user, Node and build of the bundle (V8 checks its own version and
- * flags, but of the source only its length).
+ * One per Node and build of the bundle (V8 checks its own version and
+ * flags, but of the source only its length), in the user's own cache folder:
+ * never a shared one such as /tmp, where another user could plant code for
+ * V8 to run.
  */
 function fallbackCachePath() {
-  const { tmpdir, userInfo } = require('node:os');
-  const who = typeof process.getuid === 'function' ? process.getuid() : userInfo().username;
+  const { homedir } = require('node:os');
   const { size, mtimeMs } = statSync(join(DIST, 'main.js'));
-  return join(tmpdir(), `ahs-${who}-${size}-${Math.round(mtimeMs)}-${builtCacheName()}`);
+  const folder = join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'ahs');
+  return join(folder, `${size}-${Math.round(mtimeMs)}-${builtCacheName()}`);
 }
 
 function readIfThere(path) {
   try {
     return readFileSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The file, when it is this user's and nobody else may write it (a cache is code V8 runs). */
+function readIfMine(path) {
+  try {
+    const info = statSync(path);
+    const mine = typeof process.getuid !== 'function' || info.uid === process.getuid();
+    return mine && (info.mode & 0o022) === 0 ? readFileSync(path) : undefined;
   } catch {
     return undefined;
   }
