@@ -1,6 +1,6 @@
 // ahs asset create|get|list|search|update|delete|status|undeploy|version-count
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { harness, hasScript, runInPty, uid, DEMO_USER, type Harness } from './helpers.js';
+import { harness, hasScript, runInPty, stubServer, uid, DEMO_USER, type Harness } from './helpers.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -221,5 +221,23 @@ describe('ahs asset undeploy', () => {
     expect(screen.replace(/\s+/g, ' ')).toContain(`Undeploy every version of ${id} for ios in prod (removes IOS3 LIVE, IOS2 OFFLINE, IOS1 LIVE)?`);
     expect(code).toBe(0);
     expect(await h.records(id)).toEqual([`ios/staging/IOS3=LIVE`]);
+  });
+});
+
+describe('asset delete of an asset that still has versions', () => {
+  it('is refused before the question, sending nothing (exit 1, the service\'s 400 with what to do)', async () => {
+    const id = uid('adel');
+    await h.createAsset(id);
+    await h.uploadVersion(id, 'ios');
+    const spy = await stubServer(() => false, h.emu.baseUrl);
+    try {
+      const r = await h.ahs(['asset', 'delete', id, '--yes'], { env: { AHS_BASE_URL: spy.url } });
+      expect(r.exitCode).toBe(1);
+      expect(r.stderr).toMatch(/nothing was sent: the service would answer 400: .*; delete its versions first/);
+      expect(spy.requests.filter((q) => q.method !== 'GET')).toEqual([]);
+    } finally {
+      await spy.close();
+    }
+    expect((await h.call('GET', `/va/${id}`)).status).toBe(200);
   });
 });

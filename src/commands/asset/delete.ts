@@ -1,5 +1,6 @@
-// asset delete ASSET_ID: one DELETE /va/{id}, after a confirmation. A lost
-// answer is settled by reading the asset (404: it was deleted).
+// asset delete ASSET_ID: one DELETE /va/{id}, after a confirmation; an asset
+// that still has versions is refused before the question. A lost answer is
+// settled by reading the asset (404: it was deleted).
 import type { Run } from '../define.js';
 import type { deleteSpec } from './index.js';
 import { decideAssetDelete } from '../../rules/index.js';
@@ -17,8 +18,12 @@ export const run: Run<typeof deleteSpec> = async (options, ctx) => {
   const body = validateInput(deleteBody, { deletedBy: user });
   const api = await ctx.api();
   const out = await ctx.output();
-  await ctx.confirm(`Delete asset ${assetId}? This cannot be undone`, `asset delete ${assetId}`);
-  return plan([deleteStep(api, assetId, body)], () => {
+  const step = deleteStep(api, assetId, body);
+  // The rules already say whether the service will refuse (versions left): then refuse before asking.
+  const { decision } = await step.predict();
+  if (decision.ok) await ctx.confirm(`Delete asset ${assetId}? This cannot be undone`, `asset delete ${assetId}`);
+  else step.refusal = { rejection: decision, hint: `delete its versions first (ahs version list ${assetId}, then ahs version delete ${assetId} VERSION_ID)` };
+  return plan([step], () => {
     out.success(`Deleted asset ${assetId}`);
     out.print({ deleted: true, assetId }, () => undefined);
   });
