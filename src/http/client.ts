@@ -103,6 +103,8 @@ export class ApiClient {
   readonly baseUrl: string;
   readonly domainId: string | undefined;
   private readonly redactor: Redactor;
+  /** The service's clock minus this machine's, from the Date header of the latest answer (0 before any). */
+  private clockOffsetMs = 0;
   private readonly env: NodeJS.ProcessEnv;
   private node?: Transport;
   private undici?: Promise<Transport>;
@@ -229,6 +231,7 @@ export class ApiClient {
         try {
           response = await this.attempt(url, options, readBody, attempt, signal, remaining);
           const { statusCode, headers, body } = response;
+          this.noteServiceClock(headers.date);
           this.trace(`< ${statusCode} (${Date.now() - started} ms)`);
           this.traceHeaders('<', headers);
           if (statusCode >= 400) {
@@ -339,6 +342,21 @@ export class ApiClient {
     if (!this.options.trace || !text) return;
     const shown = text.length > TRACE_BODY_LIMIT ? `${text.slice(0, TRACE_BODY_LIMIT)}… (${text.length} chars)` : text;
     this.trace(`${direction} ${shown}`);
+  }
+
+  /**
+   * Whether a timestamp of the service (a createdAt) is not before `localStart`
+   * of this machine's clock, read on the service's clock (its Date headers,
+   * to the second): settling a lost answer must not depend on the two clocks
+   * agreeing.
+   */
+  madeSince(timestamp: string, localStart: number): boolean {
+    return Date.parse(timestamp) >= localStart + this.clockOffsetMs - 1000;
+  }
+
+  private noteServiceClock(date: string | string[] | undefined): void {
+    const at = Date.parse(String(Array.isArray(date) ? date[0] : date));
+    if (Number.isFinite(at)) this.clockOffsetMs = at - Date.now();
   }
 
   /** Drops idle keep-alive connections at once, so the process can exit when the command is done. */

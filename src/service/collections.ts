@@ -172,7 +172,7 @@ export function settleBySnapshot<R>(collectionId: string, holds: (view: Collecti
  * (applied), none (not applied), or several (cannot tell).
  */
 export async function settleItemUpload(api: ApiClient, collectionId: string, name: string, since: number): Promise<Settlement<Item>> {
-  const made = (await listItems(api, collectionId)).filter((item) => item.assetItemName === name && Date.parse(item.createdAt) >= since);
+  const made = (await listItems(api, collectionId)).filter((item) => item.assetItemName === name && api.madeSince(item.createdAt, since));
   const what = `item named ${name} created in ${collectionId} since the upload started`;
   if (made.length === 1) return { applied: true, how: `the collection shows one ${what} (${made[0]!.assetItemId})`, result: made[0]! };
   if (made.length === 0) return { applied: false, how: `the collection shows no ${what}` };

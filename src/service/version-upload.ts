@@ -46,7 +46,7 @@ export function versionUploadStep(api: ApiClient, upload: VersionUpload, progres
     // Exactly one version of this name and platform created since the upload started is this upload's.
     async settle(client) {
       const versions = await listAllVersions(client, assetId);
-      const made = versions.filter((v) => v.versionName === fields.versionName && v.targetPlatform === platform && Date.parse(v.createdAt) >= started);
+      const made = versions.filter((v) => v.versionName === fields.versionName && v.targetPlatform === platform && client.madeSince(v.createdAt, started));
       const what = `${platform} version named ${fields.versionName} created since the upload started`;
       if (made.length === 1) return { applied: true, how: `the asset's versions show one ${what} (${made[0]!.versionId})`, result: made[0]! };
       if (made.length === 0) return { applied: false, how: `the asset's versions show no ${what}` };

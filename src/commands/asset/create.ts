@@ -59,7 +59,7 @@ function createStep(api: ApiClient, body: AssetCreateBody, started: Date): Step<
       const asset = await findAsset(client, assetId);
       if (!asset) return { applied: false, how: `GET of asset ${assetId} answers 404` };
       const how = `asset ${assetId} exists, created by ${asset.createdBy} at ${asset.createdAt}`;
-      if (asset.createdBy === body.createdBy && Date.parse(asset.createdAt) >= started.getTime()) return { applied: true, how, result: asset };
+      if (asset.createdBy === body.createdBy && client.madeSince(asset.createdAt, started.getTime())) return { applied: true, how, result: asset };
       return { applied: false, how: `${how}, before this command: another create made it` };
     },
   };

@@ -84,8 +84,7 @@ export const run: Run<typeof createSpec> = async (options, ctx) => {
 async function settleCreate(api: ApiClient, collectionId: string, user: string, startedAt: number): Promise<Settlement<Collection>> {
   const found = await readCollection(api, collectionId);
   if (!found) return { applied: false, how: `GET /vc/${collectionId} says it does not exist` };
-  // A second of slack: the service's clock is not ours.
-  const ours = found.createdBy === user && Date.parse(found.createdAt) >= startedAt - 1000;
+  const ours = found.createdBy === user && api.madeSince(found.createdAt, startedAt);
   if (ours) return { applied: true, result: found, how: `collection ${collectionId} exists, created by ${user}` };
   return { applied: false, how: `collection ${collectionId} exists, created by ${found.createdBy} at ${found.createdAt}: not by this command` };
 }
