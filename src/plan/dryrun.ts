@@ -1,5 +1,6 @@
 // The dry-run document of cli.md ({dryRun, request, current, predicted}) and
-// its rendering for a person, and the DryRunRejection that carries the exit
+// its rendering for a person, and the PredictedRejection (a dry run's, or a real
+// run refused before sending) that carries the exit
 // code the real request would produce.
 import { AhsError, exitCodeForStatus, ExitCode, type ErrorBody } from '../errors.js';
 import { errorBody, type Effect } from '../rules/index.js';
@@ -15,7 +16,8 @@ export interface DryRunDocument {
   before?: Array<Omit<DryRunDocument, 'dryRun' | 'before'>>;
 }
 
-export class DryRunRejection extends AhsError {
+/** The answer the rules predict, as an error: exits as the real answer would. */
+export class PredictedRejection extends AhsError {
   readonly exitCode: ExitCode;
   constructor(
     readonly body: ErrorBody,

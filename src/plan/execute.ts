@@ -8,7 +8,7 @@ import { errorBody, type Rejection } from '../rules/index.js';
 import type { ApiClient } from '../http/client.js';
 import type { Context } from '../context.js';
 import { readCollection } from '../service/collections.js';
-import { DryRunRejection, dryRunDocument, renderDryRun, type DryRunDocument } from './dryrun.js';
+import { PredictedRejection, dryRunDocument, renderDryRun, type DryRunDocument } from './dryrun.js';
 import type { LaterStep, Plan, Step } from './plan.js';
 
 export async function executePlan(plan: Plan, ctx: Context): Promise<void> {
@@ -33,9 +33,9 @@ export async function executePlan(plan: Plan, ctx: Context): Promise<void> {
   await plan.done(results);
 }
 
-function refused(rejection: Rejection, hint: string, sentBefore: boolean): DryRunRejection {
+function refused(rejection: Rejection, hint: string, sentBefore: boolean): PredictedRejection {
   const prefix = sentBefore ? 'stopped before the next request: the service would answer' : 'nothing was sent: the service would answer';
-  return new DryRunRejection(errorBody(rejection), settlesAsMissing(rejection), prefix, hint);
+  return new PredictedRejection(errorBody(rejection), settlesAsMissing(rejection), prefix, hint);
 }
 
 /**
@@ -75,7 +75,7 @@ async function printPredictions(plan: Plan, ctx: Context): Promise<void> {
   const doc: DryRunDocument = documents.length > 0 ? { ...last, before: documents.map(({ dryRun: _, ...rest }) => rest) } : last;
   const out = await ctx.output();
   out.print(doc, (d, kit) => renderDryRun(d, kit, [...new Set(notes)]));
-  if (rejected) throw new DryRunRejection(errorBody(rejected), settlesAsMissing(rejected));
+  if (rejected) throw new PredictedRejection(errorBody(rejected), settlesAsMissing(rejected));
 }
 
 /** Sends one step; settles a lost answer and a deployment's 500 with reads. */

@@ -3,7 +3,7 @@
 // found, never from the wording of the title.
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/errors.js';
-import { DryRunRejection } from '../../src/plan/dryrun.js';
+import { PredictedRejection } from '../../src/plan/dryrun.js';
 import { errorBody } from '../../src/rules/index.js';
 
 describe.each([
@@ -18,5 +18,5 @@ describe.each([
 ])('%i "%s" (named thing missing: %s)', (status, title, missing, code) => {
   const body = errorBody({ status, title });
   it(`real answer: exit ${code}`, () => expect(new ApiError(status, body, missing).exitCode).toBe(code));
-  it(`dry-run prediction: exit ${code}`, () => expect(new DryRunRejection(body, missing).exitCode).toBe(code));
+  it(`dry-run prediction: exit ${code}`, () => expect(new PredictedRejection(body, missing).exitCode).toBe(code));
 });
