@@ -28,7 +28,9 @@ export async function executePlan(plan: Plan, ctx: Context): Promise<void> {
     const step = await resolve(entry, results);
     if (!step) continue;
     if (step.refusal) throw refused(step.refusal.rejection, step.refusal.hint, results.length > 0);
-    results.push(await sendStep(step, api, ctx));
+    const answer = await sendStep(step, api, ctx);
+    step.onAnswer?.(answer);
+    results.push(answer);
   }
   await plan.done(results);
 }

@@ -36,6 +36,8 @@ export interface Step<R = unknown> {
   predict(): Promise<Prediction>;
   /** Sends the request; by default the JSON request as planned. */
   send?(api: ApiClient): Promise<R>;
+  /** Told the step's answer once it is in (sent, or settled as applied): a stage line as a multi-step plan goes. */
+  onAnswer?(answer: R): void;
   /** After a lost answer (or a 500 where retryOn500): was it applied? */
   settle?(api: ApiClient): Promise<Settlement<R>>;
   /** The channel may be mid-deployment: a 500 is settled with a read and retried while the requested state does not hold. */

@@ -56,7 +56,7 @@ export const run: Run<typeof promoteDefaultSpec> = async (options, ctx) => {
   if (undeployed && !makeLive) promotion.refusal = await refusalOf(promotion, versionId, state, name);
 
   const steps: Step[] = [];
-  if (makeLive) steps.push(liveDeploy(ctx, api, where, versionId, liveBody, channel));
+  if (makeLive) steps.push(await liveDeploy(ctx, api, where, versionId, liveBody, channel));
   steps.push(promotion);
   return plan(steps, (results) => {
     const doc = results[results.length - 1] as PromoteResult;
@@ -90,19 +90,12 @@ async function refusalOf(step: Step, versionId: string, state: DeploymentState |
   return { rejection: decision, hint: `${versionId} is ${state ?? 'not deployed'} on ${name}: add --make-live to deploy it LIVE first` };
 }
 
-function liveDeploy(ctx: Context, api: Awaited<ReturnType<Context['api']>>, where: Channel, versionId: string, body: DeployBody, channel: ChannelSnapshot): Step {
+async function liveDeploy(ctx: Context, api: Awaited<ReturnType<Context['api']>>, where: Channel, versionId: string, body: DeployBody, channel: ChannelSnapshot): Promise<Step> {
   const step = deployStep(api, { assetId: where.assetId, versionId, platform: where.platform, body }, async () => ({
     current: channel.records[versionId] ?? null,
     decision: (await deployableVersion(api, where.assetId, versionId, where.platform)) ?? decideVersionDeploy(channel, { versionId, ...body }),
     notes: ['--make-live: the version is deployed LIVE first'],
   }));
-  const send = step.send;
-  return {
-    ...step,
-    async send(client) {
-      const answer = send ? await send(client) : await client.json({ ...step.request });
-      (await ctx.output()).info(`${versionId} deployed LIVE on ${channelName(where)} (--make-live)`);
-      return answer;
-    },
-  };
+  const out = await ctx.output();
+  return { ...step, onAnswer: () => out.info(`${versionId} deployed LIVE on ${channelName(where)} (--make-live)`) };
 }

@@ -68,7 +68,7 @@ export const run: Run<typeof releaseSpec> = async (options, ctx) => {
   else {
     const progress = await ctx.progress(`Uploading ${basename(file)}`);
     const body = await prepareMultipart({ fields, file: { field: 'assetFile', path: file }, onProgress: (sent, total) => progress.update(sent, total) });
-    steps.push(reporting(versionUploadStep(api, { assetId, platform, fields, body }, progress), (v: Version) => {
+    steps.push(withAnswer(versionUploadStep(api, { assetId, platform, fields, body }, progress), (v: Version) => {
       done.upload = v;
       out.success(`upload: ${basename(file)} is ${v.versionId} (${v.size})`);
     }));
@@ -82,7 +82,7 @@ export const run: Run<typeof releaseSpec> = async (options, ctx) => {
         // A version this plan uploads does not exist yet: only the channel's rules apply.
         decision: (reused && (await deployableVersion(api, assetId, versionId, platform))) || decideVersionDeploy(channel, { versionId, ...liveBody }),
       }));
-      return reporting(step, (answer: DeployResponse) => {
+      return withAnswer(step, (answer: DeployResponse) => {
         done.deploy = answer;
         out.success(`deploy: ${versionId} is LIVE on ${name}`);
       });
@@ -100,7 +100,7 @@ export const run: Run<typeof releaseSpec> = async (options, ctx) => {
         onRetry: (message) => out.info(message),
         signal: ctx.signal,
       });
-      return reporting(step, (answer: PromoteResult) => {
+      return withAnswer(step, (answer: PromoteResult) => {
         done.promote = answer;
         out.success(`promote: ${versionId} is the Default of ${name}${answer.previousDefault ? ` (${answer.previousDefault} is now LIVE)` : ''}`);
       });
@@ -157,24 +157,8 @@ function refuseSupersededRelease(version: Version, records: AssetUrl[], name: st
   );
 }
 
-/** The step, telling `onDone` its answer once sent (the stage line, and the JSON). */
-function reporting<R>(step: Step<R>, onDone: (answer: R) => void): Step<R> {
-  const send = step.send;
-  const settle = step.settle;
-  return {
-    ...step,
-    async send(client) {
-      const answer = send ? await send(client) : await client.json<R>({ ...step.request });
-      onDone(answer);
-      return answer;
-    },
-    ...(settle && {
-      async settle(client) {
-        const settled = await settle(client);
-        if (settled.applied === true) onDone(settled.result);
-        return settled;
-      },
-    }),
-  };
-}
 
+/** The step, with `onAnswer` set (the executor calls it once the answer is in). */
+function withAnswer<R>(step: Step<R>, onAnswer: (answer: R) => void): Step<R> {
+  return { ...step, onAnswer };
+}
