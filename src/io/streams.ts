@@ -1,6 +1,7 @@
 // IO as an object (house style, after gh's IOStreams): commands never touch
 // process.stdout/stderr directly, so tests can build an IO over buffers.
 import type { Readable, Writable } from 'node:stream';
+import { isatty } from 'node:tty';
 import type { Redactor } from '../http/redact.js';
 
 export interface IO {
@@ -32,14 +33,18 @@ export interface IOOptions {
 export function systemIO(options: IOOptions = {}, env: NodeJS.ProcessEnv = process.env): IO {
   const outIsTTY = Boolean(process.stdout.isTTY);
   const errIsTTY = Boolean(process.stderr.isTTY);
-  const inIsTTY = Boolean(process.stdin.isTTY);
+  // Not process.stdin.isTTY: the first touch of process.stdin builds its
+  // stream (2 ms of a 100 ms read, issue 14), and most commands never read it.
+  const inIsTTY = isatty(0);
   const ci = isCI(env);
   endQuietlyOnClosedPipe();
   const colorAllowed = !options.noColor && env.NO_COLOR === undefined && env.TERM !== 'dumb';
   return {
     out: process.stdout,
     err: process.stderr,
-    in: process.stdin,
+    get in() {
+      return process.stdin;
+    },
     outIsTTY,
     errIsTTY,
     inIsTTY,
@@ -63,7 +68,9 @@ export function isCI(env: NodeJS.ProcessEnv): boolean {
  * stdout) pass unchanged.
  */
 export function redactedIO(io: IO, redactor: Redactor): IO {
-  return { ...io, out: redacting(io.out, redactor), err: redacting(io.err, redactor) };
+  // Not a spread: it would read `in`, and with it build process.stdin.
+  const redacted = Object.create(io) as IO;
+  return Object.assign(redacted, { out: redacting(io.out, redactor), err: redacting(io.err, redactor) });
 }
 
 const RAW = Symbol('raw stream');
