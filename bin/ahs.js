@@ -31,7 +31,7 @@ if (require.main === module) {
   }
 } else {
   // scripts/build.mjs loads the bundle the same way to write the answers and the cache.
-  module.exports = { loadBundle, builtCacheName };
+  module.exports = { loadBundle };
 }
 
 /** The text main() would print for `--version` or a command's help, or undefined. */
@@ -68,47 +68,71 @@ function printQuickly(text) {
 }
 
 /**
- * Runs dist/main.js as Node would, compiled with a V8 code cache. Returns
- * its exports, `writeCache(path)`, which saves what V8 compiled so far, and
- * `keepCache()`, which does so for the next run when no cache was accepted.
+ * Runs dist/main.js as Node would, compiled with a V8 code cache, and each
+ * library of dist/vendor/ (see scripts/build.mjs) the same way when the
+ * bundle first requires it. Returns main's exports; `load(id)`, the bundle's
+ * require; `writeCaches()`, which saves what V8 compiled so far of every
+ * script loaded, next to it (the build does); and `keepCache()`, which saves
+ * that, for the next run, into the user's cache folder for every script
+ * whose cache was missing or refused.
  */
 function loadBundle({ cache = true } = {}) {
   const vm = require('node:vm');
-  const file = join(DIST, 'main.js');
-  const source = readFileSync(file, 'utf8');
-  // A cache is tried only for this Node: a rejected one costs a whole compile.
-  // The built cache is part of the install, like main.js; the user's own is checked before use.
-  const candidates = cache ? [readIfThere(join(DIST, builtCacheName())), readIfMine(fallbackCachePath())] : [];
-  let script;
-  for (const cachedData of candidates) {
-    if (!cachedData) continue;
-    script = new vm.Script(wrap(source), { filename: file, cachedData });
-    if (!script.cachedDataRejected) break;
-    script = undefined;
-  }
-  const accepted = script !== undefined;
-  script ??= new vm.Script(wrap(source), { filename: file });
-  const module = { exports: {} };
-  script.runInThisContext()(module.exports, require('node:module').createRequire(file), module, file, DIST);
-  const writeCache = (path) => {
+  const nodeRequire = require('node:module').createRequire(join(DIST, 'main.js'));
+  const scripts = [];
+  const vendors = new Map();
+  const load = (id) => {
+    if (!id.startsWith('./vendor/')) return nodeRequire(id);
+    if (!vendors.has(id)) vendors.set(id, run(join(DIST, id)));
+    return vendors.get(id);
+  };
+  const run = (file) => {
+    const source = wrap(readFileSync(file, 'utf8'));
+    // A cache is tried only for this Node: a rejected one costs a whole compile.
+    // The built cache is part of the install, like the script; the user's own
+    // is looked for only when the built one is missing or refused, and checked.
+    const candidates = cache ? [() => readIfThere(builtCachePath(file)), () => readIfMine(fallbackCachePath(file))] : [];
+    let script;
+    for (const read of candidates) {
+      const cachedData = read();
+      if (!cachedData) continue;
+      script = new vm.Script(source, { filename: file, cachedData });
+      if (!script.cachedDataRejected) break;
+      script = undefined;
+    }
+    scripts.push({ file, accepted: script !== undefined, script: (script ??= new vm.Script(source, { filename: file })) });
+    const module = { exports: {} };
+    script.runInThisContext()(module.exports, load, module, file, dirname(file));
+    return module.exports;
+  };
+  const exports = run(join(DIST, 'main.js'));
+  const writeCache = (script, path) => {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     const temporary = `${path}.${process.pid}`;
     writeFileSync(temporary, script.createCachedData(), { mode: 0o644, flag: 'wx' });
     renameSync(temporary, path);
   };
+  const writeCaches = () => {
+    for (const { file, script } of scripts) writeCache(script, builtCachePath(file));
+  };
   const keepCache = () => {
     // Not after undici set --liftoff-only: V8 refuses a cache made under other flags.
-    if (!cache || accepted || globalThis[Symbol.for('ahs.v8-flags-changed')]) return;
-    try {
-      writeCache(fallbackCachePath());
-    } catch {}
+    if (!cache || globalThis[Symbol.for('ahs.v8-flags-changed')]) return;
+    for (const { file, script, accepted } of scripts) {
+      if (accepted) continue;
+      try {
+        writeCache(script, fallbackCachePath(file));
+      } catch {}
+    }
   };
-  return { ...module.exports, writeCache, keepCache };
+  /** Which scripts ran, and whether V8 took a cache for each (test/e2e/launcher.test.ts). */
+  const cacheReport = () => scripts.map(({ file, accepted }) => ({ file, accepted }));
+  return { ...exports, load, writeCaches, keepCache, cacheReport };
 }
 
-/** The cache scripts/build.mjs writes into dist/, for the Node that built it. */
-function builtCacheName() {
-  return `main-${process.version}-${process.arch}.v8cache`;
+/** The cache scripts/build.mjs writes beside a script, for the Node that built it: dist/main-v20.20.2-x64.v8cache. */
+function builtCachePath(file) {
+  return `${file.replace(/\.js$/, '')}-${process.version}-${process.arch}.v8cache`;
 }
 
 /** CommonJS's module wrapper, so the bundle runs exactly as `require` would run it. */
@@ -117,16 +141,16 @@ function wrap(source) {
 }
 
 /**
- * One per Node and build of the bundle (V8 checks its own version and
- * flags, but of the source only its length), in the user's own cache folder:
- * never a shared one such as /tmp, where another user could plant code for
- * V8 to run.
+ * One per Node and build of a script (V8 checks its own version and flags,
+ * but of the source only its length), in the user's own cache folder: never
+ * a shared one such as /tmp, where another user could plant code for V8 to run.
  */
-function fallbackCachePath() {
+function fallbackCachePath(file) {
   const { homedir } = require('node:os');
-  const { size, mtimeMs } = statSync(join(DIST, 'main.js'));
+  const { basename } = require('node:path');
+  const { size, mtimeMs } = statSync(file);
   const folder = join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'ahs');
-  return join(folder, `${size}-${Math.round(mtimeMs)}-${builtCacheName()}`);
+  return join(folder, `${size}-${Math.round(mtimeMs)}-${basename(builtCachePath(file))}`);
 }
 
 function readIfThere(path) {

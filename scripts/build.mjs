@@ -8,8 +8,9 @@
 // loading the bundle) and dist/main-NODEVERSION-ARCH.v8cache (the code cache).
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -18,17 +19,35 @@ await rm(`${root}dist`, { recursive: true, force: true });
 await mkdir(`${root}dist`);
 // The package is "type": "module"; the bundle is CommonJS.
 await writeFile(`${root}dist/package.json`, '{ "type": "commonjs" }\n');
-await build({
+/**
+ * The libraries only some commands use, each built into a file of its own,
+ * dist/vendor/NAME.js, which the main bundle requires when a command first
+ * imports it: every start reads, and V8 deserialises the code cache of, the
+ * main bundle whole. Out of it, 1.72 -> 0.9 MB, `ahs asset list --json` took
+ * ~6 ms less (issue 14). Each is self-contained (a library shares no state
+ * with src/); the one module of ours among them, src/http/undici.ts, only
+ * re-exports undici's parts. The CommonJS loader compiles them when needed.
+ */
+const VENDORS = {
+  undici: { entry: 'src/http/undici.ts', imported: (path, resolveDir) => /[\\/]src[\\/]http$/.test(resolveDir) ? path === './undici.js' : path === '../http/undici.js' },
+  conf: { entry: 'conf' },
+  prompts: { entry: '@inquirer/prompts' },
+  ora: { entry: 'ora' },
+  busboy: { entry: 'busboy' },
+  jmespath: { entry: 'jmespath' },
+  // Requests are checked with it before sending; a read checks its list
+  // envelope without it (http/paging.ts).
+  zod: { entry: 'zod' },
+};
+
+const common = {
   absWorkingDir: root,
-  entryPoints: ['src/main.ts'],
-  outfile: 'dist/main.js',
   bundle: true,
   format: 'cjs',
   platform: 'node',
   target: 'node20',
   sourcemap: false,
   logLevel: 'warning',
-  define: { AHS_VERSION: JSON.stringify(version) },
   // import() of a built-in (node:https, node:v8) becomes a require: a script
   // compiled by node:vm has no loader for import() (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING).
   supported: { 'dynamic-import': false },
@@ -36,9 +55,51 @@ await build({
   // `ahs asset list --json`. Names stay (stack traces with AHS_DEBUG).
   minifyWhitespace: true,
   minifySyntax: true,
+};
+await build({
+  ...common,
+  entryPoints: Object.fromEntries(Object.entries(VENDORS).map(([name, { entry }]) => [name, entry])),
+  outdir: 'dist/vendor',
   plugins: [englishOnlyZod(), noEditorPrompt()],
 });
+await build({
+  ...common,
+  entryPoints: ['src/main.ts'],
+  outfile: 'dist/main.js',
+  define: { AHS_VERSION: JSON.stringify(version) },
+  plugins: [vendorsApart(), commanderWithoutChildProcess()],
+});
 await writeAnswersAndCache();
+
+function vendorsApart() {
+  const byPackage = new Map(Object.entries(VENDORS).filter(([, { imported }]) => !imported).map(([name, { entry }]) => [entry, name]));
+  const requireBuilt = createRequire(join(root, 'dist', 'main.js'));
+  return {
+    name: 'vendors-apart',
+    setup(b) {
+      b.onResolve({ filter: /.*/ }, (args) => {
+        if (args.namespace === 'vendor') return { path: args.path, external: true };
+        const name = byPackage.get(args.path) ?? Object.entries(VENDORS).find(([, { imported }]) => imported?.(args.path, args.resolveDir))?.[0];
+        return name ? { path: name, namespace: 'vendor' } : undefined;
+      });
+      // An ES module of the library's exports over its file: the importers
+      // (ES modules) get `default` and the named exports as they would from
+      // the package itself, whatever esbuild's CommonJS interop makes of it.
+      b.onLoad({ filter: /.*/, namespace: 'vendor' }, (args) => {
+        const file = `./vendor/${args.path}.js`;
+        const names = Object.keys(requireBuilt(file)).filter((name) => name !== 'default' && name !== '__esModule' && /^[A-Za-z_$][\w$]*$/.test(name));
+        return {
+          contents: [
+            `const library = require(${JSON.stringify(file)});`,
+            'export default library.__esModule ? library.default : library;',
+            names.length ? `export const { ${names.join(', ')} } = library;` : '',
+          ].join('\n'),
+          loader: 'js',
+        };
+      });
+    },
+  };
+}
 
 /**
  * zod's namespace (`import { z } from 'zod'`) carries its 50 message
@@ -52,6 +113,26 @@ function englishOnlyZod() {
     setup(b) {
       b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => (/[\\/]zod[\\/]/.test(args.importer) ? { path: join(args.resolveDir, '..', 'locales', 'index.js'), namespace: 'zod-locales' } : undefined));
       b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({ contents: "export { default as en } from './en.js';", resolveDir: join(args.path, '..'), loader: 'js' }));
+    },
+  };
+}
+
+/**
+ * commander requires node:child_process at load, for executable subcommands
+ * (`program.command('x', 'description')` running `prog-x`), which ahs does
+ * not have: with its dependencies (dgram...) 1 to 2 ms of every start. It
+ * is required on first use instead.
+ */
+function commanderWithoutChildProcess() {
+  const eager = "const childProcess = require('node:child_process');";
+  return {
+    name: 'commander-without-child-process',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]commander[\\/]lib[\\/]command\.js$/ }, async (args) => {
+        const source = await readFile(args.path, 'utf8');
+        if (!source.includes(eager)) throw new Error(`commander changed: ${args.path} no longer has ${eager} (scripts/build.mjs)`);
+        return { contents: source.replace(eager, "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };"), loader: 'js' };
+      });
     },
   };
 }
@@ -99,8 +180,11 @@ async function commandPaths() {
  * The same child then starts a read that is refused (nothing listens on port
  * 1), so the code cache it writes last holds what every command compiles on
  * its way to the network: main, commander, the context, settings, the HTTP
- * client. Undici is not loaded: its --liftoff-only would change V8's flags,
- * and V8 refuses a cache made under other flags.
+ * client, zod's schemas. Then it loads each library of dist/vendor/ and
+ * writes a cache beside each script (dist/main-NODE-ARCH.v8cache,
+ * dist/vendor/zod-NODE-ARCH.v8cache...). No undici request is made: its
+ * --liftoff-only would change V8's flags, and V8 refuses a cache made under
+ * other flags.
  */
 async function writeAnswersAndCache() {
   const script = `
@@ -108,7 +192,7 @@ async function writeAnswersAndCache() {
     const { tmpdir } = require('node:os');
     const { join } = require('node:path');
     const { Writable } = require('node:stream');
-    const [dist, paths] = [process.argv[1], JSON.parse(process.argv[2])];
+    const [dist, paths, vendors] = [process.argv[1], JSON.parse(process.argv[2]), JSON.parse(process.argv[3])];
     const launcher = require(${JSON.stringify(join(root, 'bin', 'ahs.js'))});
     const bundle = launcher.loadBundle({ cache: false });
     const capture = async (argv, env = {}) => {
@@ -130,14 +214,18 @@ async function writeAnswersAndCache() {
       writeFileSync(join(dist, 'answers.json'), JSON.stringify({ version: ${JSON.stringify(version)}, help: answers }));
       const config = mkdtempSync(join(tmpdir(), 'ahs-build-'));
       try {
-        const refused = await capture(['asset', 'list', '--json', '--retries', '0', '--base-url', 'http://127.0.0.1:1', '--domain', 'd'], { AHS_CONFIG_DIR: config, AHS_API_KEY: 'build-key' });
-        if (refused.code !== 6) throw new Error('the warm-up read exited ' + refused.code + ', expected 6 (connection refused)');
+        // A list (its envelope checked without zod), then a read whose module builds the zod schemas.
+        for (const argv of [['asset', 'list', '--json'], ['asset', 'get', 'A']]) {
+          const refused = await capture([...argv, '--retries', '0', '--base-url', 'http://127.0.0.1:1', '--domain', 'd'], { AHS_CONFIG_DIR: config, AHS_API_KEY: 'build-key' });
+          if (refused.code !== 6) throw new Error('the warm-up ahs ' + argv.join(' ') + ' exited ' + refused.code + ', expected 6 (connection refused)');
+        }
       } finally {
         rmSync(config, { recursive: true, force: true });
       }
-      bundle.writeCache(join(dist, launcher.builtCacheName()));
+      for (const name of vendors) bundle.load('./vendor/' + name + '.js');
+      bundle.writeCaches();
     })().catch((error) => { console.error(error); process.exitCode = 1; });
   `;
   const paths = JSON.stringify(await commandPaths());
-  execFileSync(process.execPath, ['-e', script, join(root, 'dist'), paths], { stdio: ['ignore', 'pipe', 'inherit'] });
+  execFileSync(process.execPath, ['-e', script, join(root, 'dist'), paths, JSON.stringify(Object.keys(VENDORS))], { stdio: ['ignore', 'pipe', 'inherit'] });
 }

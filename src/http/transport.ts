@@ -141,10 +141,11 @@ function coded(code: string, message: string): Error {
  * then: node:v8 costs about 3 ms at start-up).
  */
 export async function undiciTransport(env: NodeJS.ProcessEnv, connectTimeoutMs: number): Promise<Transport> {
+  // Loaded first: V8 would refuse undici's code cache (bin/ahs.js) once the flags changed.
+  const { Agent, EnvHttpProxyAgent } = await import('./undici.js');
   (await import('node:v8')).setFlagsFromString('--liftoff-only');
   // bin/ahs.js makes no code cache after this: V8 refuses one made under other flags.
   (globalThis as Record<symbol, unknown>)[Symbol.for('ahs.v8-flags-changed')] = true;
-  const { Agent, EnvHttpProxyAgent } = await import('./undici.js');
   const httpProxy = env.HTTP_PROXY ?? env.http_proxy;
   const httpsProxy = env.HTTPS_PROXY ?? env.https_proxy;
   const noProxy = env.NO_PROXY ?? env.no_proxy;
