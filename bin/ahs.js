@@ -9,8 +9,10 @@
 // - The bundle (one CommonJS file) is compiled with V8's code cache made at
 //   build time (dist/main-NODEVERSION-ARCH.v8cache): `ahs asset list --json`
 //   took 100 ms, 32 of them compiling the split ES modules; with the cache,
-//   73 ms. Under another Node, the first run leaves a cache in the user's
-//   cache folder (~/.cache/ahs) for the next ones.
+//   73 ms. The libraries of dist/vendor/ are compiled the same way, each
+//   with its own cache, when the bundle first requires one. Under another
+//   Node, the first run leaves caches in the user's cache folder
+//   (~/.cache/ahs) for the next ones.
 'use strict';
 const { mkdirSync, readFileSync, renameSync, statSync, writeFileSync, writeSync } = require('node:fs');
 const { dirname, join } = require('node:path');

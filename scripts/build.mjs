@@ -1,11 +1,14 @@
 // Bundles src/ into dist/main.js with esbuild: one CommonJS file, which
 // bin/ahs.js compiles with V8's code cache (issue 14: split ES modules cost
 // `ahs asset list --json` 32 ms of compiling; a code cache needs a script).
-// Each command's module, undici, zod, inquirer, ora and conf stay unevaluated
-// until a command imports them (esbuild wraps them in lazy initialisers).
+// Each command's module stays unevaluated until the command runs (esbuild
+// wraps it in a lazy initialiser); the libraries only some commands use
+// (undici, zod, conf, inquirer, ora, busboy, jmespath) are files of their own
+// in dist/vendor/, read only when first required (VENDORS below).
 // Then, loading the bundle as bin/ahs.js does, writes dist/answers.json (the
 // version and every command's --help text, which bin/ahs.js prints without
-// loading the bundle) and dist/main-NODEVERSION-ARCH.v8cache (the code cache).
+// loading the bundle) and a code cache beside each script
+// (dist/main-NODEVERSION-ARCH.v8cache, dist/vendor/zod-NODEVERSION-ARCH.v8cache...).
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
