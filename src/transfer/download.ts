@@ -8,8 +8,8 @@
 // folder are removed first. On abort (Ctrl-C) every stream is destroyed,
 // every partial file removed, and CancelledError thrown once the cleanup is
 // done.
-import { closeSync, openSync, writevSync } from 'node:fs';
-import { lstat, mkdir, readdir, rename, rm } from 'node:fs/promises';
+import { closeSync, lstatSync, openSync, renameSync, writeSync, type Stats } from 'node:fs';
+import { mkdir, readdir, rm } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -137,10 +137,7 @@ export async function downloadAll(tasks: DownloadTask[], options: DownloadOption
       return;
     }
     try {
-      const existing = await lstat(target).catch((error: NodeJS.ErrnoException) => {
-        if (error.code === 'ENOENT') return undefined;
-        throw error;
-      });
+      const existing = lstatIfThere(target);
       if (existing && !existing.isFile()) throw new Error(`${target} exists and is not a regular file`);
       if (existing && options.skipExisting) {
         skip(task, target, 'a file of that name is already there (--skip-existing)');
@@ -167,7 +164,7 @@ export async function downloadAll(tasks: DownloadTask[], options: DownloadOption
         if (task.expectedSize !== undefined && bytes !== task.expectedSize) {
           throw new Error(`size mismatch: got ${bytes} bytes, expected ${task.expectedSize}`);
         }
-        await rename(partial, target);
+        renameSync(partial, target);
         partials.delete(partial);
       } finally {
         if (partials.has(partial)) {
@@ -213,58 +210,75 @@ export async function downloadAll(tasks: DownloadTask[], options: DownloadOption
 }
 
 /**
- * Bytes gathered before one write. Measured on 200 x 1 MiB against the
- * emulator (issue 14): pipeline(body, Transform, createWriteStream) made
- * 40.5k syscalls and 22.8k thread-pool wake-ups. Counting in the loop and
- * one writev per 1 MiB batch, made on the main thread (a write into the page
- * cache takes well under a millisecond; a hop to the thread pool and back
- * costs more CPU on two cores than it saves), took the client's CPU from
- * 0.92 s to 0.65 s and the wall time from 2.6x to 2.0x of curl --parallel.
+ * Writes `body` into a new file at `path` (it must not exist), each piece as
+ * it arrives, on the main thread; returns the byte count. Aborting `signal`
+ * destroys the body. Measured on 200 x 1 MiB against the emulator (issue 14,
+ * bench/README.md): `pipeline(body, Transform, createWriteStream)` made 40.5k
+ * syscalls and 22.8k thread-pool wake-ups; `for await` with 1 MiB batched
+ * writes took 0.65 s of CPU; 'data' events and a write each, 0.3 s less: an
+ * async iterator costs a promise and a turn of the event loop per piece, and
+ * a write into the page cache well under a millisecond (a hop to the thread
+ * pool and back costs more CPU on two cores than it saves).
  */
-const WRITE_BATCH = 1024 * 1024;
-
-/**
- * Writes `body` into a new file at `path` (it must not exist), counting in
- * the loop; returns the byte count. Aborting `signal` destroys the body.
- */
-async function saveBody(body: Readable, path: string, signal: AbortSignal, onChunk: (bytes: number, soFar: number) => void): Promise<number> {
+function saveBody(body: Readable, path: string, signal: AbortSignal, onChunk: (bytes: number, soFar: number) => void): Promise<number> {
   const fd = openSync(path, 'wx');
-  const onAbort = () => body.destroy(signal.reason instanceof Error ? signal.reason : new CancelledError());
-  signal.addEventListener('abort', onAbort, { once: true });
   let total = 0;
-  try {
-    if (signal.aborted) onAbort();
-    let batch: Buffer[] = [];
-    let batched = 0;
-    for await (const chunk of body as AsyncIterable<Buffer>) {
+  return new Promise<number>((resolvePromise, rejectPromise) => {
+    let settled = false;
+    const settle = (error?: unknown) => {
+      if (settled) return;
+      settled = true;
+      signal.removeEventListener('abort', onAbort);
+      body.off('data', onData).off('end', onEnd).off('error', settle);
+      try {
+        closeSync(fd);
+      } catch (closing) {
+        error ??= closing;
+      }
+      if (error === undefined) resolvePromise(total);
+      else {
+        discard(body);
+        rejectPromise(error);
+      }
+    };
+    const onAbort = () => settle(signal.reason instanceof Error ? signal.reason : new CancelledError());
+    const onData = (chunk: Buffer) => {
+      try {
+        writeAll(fd, chunk);
+      } catch (error) {
+        settle(error);
+        return;
+      }
       total += chunk.length;
       onChunk(chunk.length, total);
-      batch.push(chunk);
-      batched += chunk.length;
-      if (batched >= WRITE_BATCH) {
-        writeAll(fd, batch);
-        batch = [];
-        batched = 0;
-      }
+    };
+    const onEnd = () => settle();
+    if (signal.aborted) {
+      onAbort();
+      return;
     }
-    writeAll(fd, batch);
-    return total;
-  } catch (error) {
-    discard(body);
-    throw error;
-  } finally {
-    signal.removeEventListener('abort', onAbort);
-    closeSync(fd);
-  }
+    signal.addEventListener('abort', onAbort, { once: true });
+    body.on('data', onData).once('end', onEnd).once('error', settle);
+  });
 }
 
-/** writev until every byte is on disk (a write may take fewer than it was given). */
-function writeAll(fd: number, buffers: Buffer[]): void {
-  let left = buffers;
-  while (left.length > 0) {
-    let bytesWritten = writevSync(fd, left);
-    while (left.length > 0 && bytesWritten >= left[0]!.length) bytesWritten -= left.shift()!.length;
-    if (bytesWritten > 0) left[0] = left[0]!.subarray(bytesWritten);
+/** Writes until every byte is on disk (a write may take fewer than it was given). */
+function writeAll(fd: number, chunk: Buffer): void {
+  let offset = 0;
+  while (offset < chunk.length) offset += writeSync(fd, chunk, offset);
+}
+
+/**
+ * A file's lstat, or undefined when there is none. Synchronous, as the
+ * rename that ends each download: on two cores, a thread-pool round trip
+ * per call (two per file) cost more CPU than the call itself (issue 14).
+ */
+function lstatIfThere(path: string): Stats | undefined {
+  try {
+    return lstatSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
   }
 }
 
