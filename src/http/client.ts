@@ -24,7 +24,10 @@ export type { ResponseSchema } from './responses.js';
 export interface StreamBody {
   contentType: string;
   length: number;
+  /** The body as a stream (undici, through a proxy). */
   open(): Readable;
+  /** Writes the body into a node:http request and ends it, its buffers reused (transport.ts). */
+  writeInto?(request: Writable): Promise<void>;
 }
 
 export interface RequestOptions {
@@ -119,18 +122,20 @@ export class ApiClient {
 
   /**
    * The transport for a request (see transport.ts): node:http for a JSON
-   * exchange, undici for a streamed body either way (an upload, a download)
-   * and for everything through a proxy. Measured on this project's 2-core VM
-   * against the emulator (issue 14), medians of alternated runs:
+   * exchange and an upload, undici for a download and for everything
+   * through a proxy. Measured on this project's 2-core VM against the
+   * emulator (issue 14), medians of alternated runs:
    * - `ahs asset list --json`: 207 -> 145 ms (3.47x -> 2.43x `node -e 0`)
    *   with node:http, undici not loaded at all;
-   * - `ahs fetch` of 200 x 1 MiB: undici 0.61 s of client CPU, node:http
-   *   0.71 s: node:http's body chunks brought 8 full mark-compact GCs
-   *   (47 ms) against undici's 1 (3 ms);
-   * - a 512 MiB upload: undici 1.17x `curl -F`, node:http 1.36x (GC again).
+   * - `ahs fetch` of 200 x 1 MiB: undici 622 ms, node:http 825 ms: each of
+   *   node:http's body pieces is a new 64 KiB buffer, and V8 collected the
+   *   whole heap 16 times to free them (undici copies into its own, 1 time);
+   * - a 512 MiB upload: undici 1.28x `curl -F` (a new buffer per piece read:
+   *   22 full collections), node:http writing from 8 reused buffers (each
+   *   reused when the socket has taken it) 1.1x.
    */
   private transportFor(options: RequestOptions, readBody: boolean): Promise<Transport> {
-    if (options.stream !== undefined || !readBody || proxyConfigured(this.env)) {
+    if (proxyConfigured(this.env) || (options.stream === undefined && !readBody)) {
       return (this.undici ??= undiciTransport(this.env, this.options.timeoutMs));
     }
     return Promise.resolve((this.node ??= nodeTransport()));
@@ -293,11 +298,11 @@ export class ApiClient {
   private async attempt(url: string, options: RequestOptions, readBody: boolean, attempt: number, signal: AbortSignal, timeoutMs: number): Promise<TransportAnswer> {
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.options.userAgent ?? USER_AGENT, ...options.headers };
     if (options.auth !== false && this.options.apiKey) headers.apikey = this.options.apiKey;
-    let body: string | Readable | undefined;
+    let body: string | StreamBody | undefined;
     if (options.stream) {
       headers['content-type'] = options.stream.contentType;
       headers['content-length'] = String(options.stream.length);
-      body = options.stream.open();
+      body = options.stream;
     } else if (options.body !== undefined) {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(options.body);

@@ -13,15 +13,21 @@
 // given the codes undici uses for the same event (errors.ts words them).
 import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage, type RequestOptions as NodeRequestOptions } from 'node:http';
 import type { Agent as HttpsAgent } from 'node:https';
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 
 export type Headers = Record<string, string | string[] | undefined>;
 
+/** A streamed body (an upload): as a stream, or written into a node:http request by the body itself. */
+export interface BodySource {
+  open(): Readable;
+  writeInto?(request: Writable): Promise<void>;
+}
+
 export interface TransportRequest {
   method: string;
   headers: Record<string, string>;
-  body?: string | Readable;
+  body?: string | BodySource;
   signal: AbortSignal;
   /** Longest wait for the answer's headers, and between two pieces of its body. */
   timeoutMs: number;
@@ -95,7 +101,8 @@ function exchange(send: typeof httpRequest, target: URL, options: NodeRequestOpt
       resolve({ statusCode: answer.statusCode ?? 0, headers: answer.headers, body: withBodyMethods(answer) });
     });
     if (typeof init.body === 'string' || init.body === undefined) request.end(init.body);
-    else init.body.pipe(request);
+    else if (init.body.writeInto) init.body.writeInto(request).catch((error: Error) => request.destroy(error));
+    else init.body.open().pipe(request);
   });
 }
 
@@ -160,7 +167,7 @@ export async function undiciTransport(env: NodeJS.ProcessEnv, connectTimeoutMs: 
         path: `${pathname}${search}`,
         method: init.method as Dispatcher.HttpMethod,
         headers: init.headers,
-        body: init.body,
+        body: typeof init.body === 'object' ? init.body.open() : init.body,
         signal: init.signal,
         headersTimeout: init.timeoutMs,
         bodyTimeout: init.timeoutMs,

@@ -145,6 +145,16 @@ describe('HTTP layer', () => {
       const around = await h.ahs(['asset', 'list', '--json'], { env: { HTTP_PROXY: proxy.url, NO_PROXY: '127.0.0.1' } });
       expect(around.exitCode).toBe(0);
       expect(proxy.requests.length).toBe(1);
+      // An upload too (through a proxy it is sent as a stream by undici, see http/client.ts).
+      const id = uid('proxied');
+      await h.createAsset(id);
+      const content = Buffer.alloc(3 * 1024 * 1024 + 17, 5);
+      const file = await h.file('proxied.bin', content);
+      const upload = await h.ahs(['version', 'upload', id, file, '--platform', 'ios', '--name', 'via-proxy', '--json'], { env: { HTTP_PROXY: proxy.url } });
+      expect(upload.exitCode).toBe(0);
+      expect(proxy.requests.length).toBe(2);
+      const stored = await h.ahs(['version', 'get', id, upload.json<{ versionId: string }>().versionId, '--platform', 'ios', '--json']);
+      expect(stored.json()).toMatchObject({ versionName: 'via-proxy', fileName: 'proxied.bin' });
     } finally {
       await proxy.close();
     }
