@@ -4,10 +4,11 @@
 //
 // - node:http for JSON exchanges: it is part of Node's start-up snapshot,
 //   where `ahs asset list --json` spent about 60 ms loading undici (1 MB)
-//   before it could connect;
-// - undici for streamed bodies (uploads and downloads: less CPU and far
-//   fewer full GCs than node:http's body chunks) and whenever HTTP(S)_PROXY
-//   is set (EnvHttpProxyAgent honours NO_PROXY). Loaded only then.
+//   before it could connect; and for uploads, which write their body into
+//   the request from reused buffers (BodySource.writeInto);
+// - undici for downloads (less CPU and far fewer full GCs than node:http's
+//   body pieces) and whenever HTTP(S)_PROXY is set (EnvHttpProxyAgent
+//   honours NO_PROXY). Loaded only then.
 //
 // Failures keep one vocabulary whatever the transport: node:http's are
 // given the codes undici uses for the same event (errors.ts words them).
