@@ -229,7 +229,7 @@ function saveBody(body: Readable, path: string, signal: AbortSignal, onChunk: (b
       if (settled) return;
       settled = true;
       signal.removeEventListener('abort', onAbort);
-      body.off('data', onData).off('end', onEnd).off('error', settle);
+      body.off('data', onData).off('end', onEnd).off('error', settle).off('close', onClose);
       try {
         closeSync(fd);
       } catch (closing) {
@@ -253,12 +253,14 @@ function saveBody(body: Readable, path: string, signal: AbortSignal, onChunk: (b
       onChunk(chunk.length, total);
     };
     const onEnd = () => settle();
+    // Destroyed without an error (and so without 'end'): the body is not whole.
+    const onClose = () => settle(Object.assign(new Error('the body ended before it was complete'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
     if (signal.aborted) {
       onAbort();
       return;
     }
     signal.addEventListener('abort', onAbort, { once: true });
-    body.on('data', onData).once('end', onEnd).once('error', settle);
+    body.on('data', onData).once('end', onEnd).once('error', settle).once('close', onClose);
   });
 }
 
@@ -345,7 +347,7 @@ function raceAbort(promise: Promise<OpenedBody>, signal: AbortSignal): Promise<O
 function describe(error: Error): string {
   const code = (error as NodeJS.ErrnoException).code;
   if (error instanceof AhsError || error.name === 'DownloadHttpError' || error.name === 'UnsafePathError') return error.message;
-  if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || error.message === 'other side closed') {
+  if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || error.message === 'other side closed') {
     return 'connection closed before the file was complete';
   }
   if (code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT') return 'timed out';

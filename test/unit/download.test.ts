@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { getEventListeners } from 'node:events';
+import { PassThrough } from 'node:stream';
 import { CancelledError } from '../../src/errors.js';
 import { downloadAll, type DownloadEvent, type DownloadTask } from '../../src/transfer/download.js';
 
@@ -156,6 +157,18 @@ describe('downloadAll', () => {
     };
     const summary = await downloadAll([task('a')], { dir });
     expect(summary.failed).toHaveLength(1);
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('fails, without waiting forever, a body destroyed without an error before its end', async () => {
+    const open = async () => {
+      const stream = new PassThrough();
+      stream.write(Buffer.alloc(1000, 1));
+      setImmediate(() => stream.destroy());
+      return { status: 200, headers: { 'content-length': '5000' }, body: stream };
+    };
+    const summary = await downloadAll([task('a')], { dir, open });
+    expect(summary.failed).toEqual([{ id: 'ID-a', name: 'a.bin', error: 'connection closed before the file was complete' }]);
     expect(await readdir(dir)).toEqual([]);
   });
 
