@@ -106,7 +106,7 @@ export async function createContext(command: Command, inputs: ContextInputs): Pr
   });
   const output = once(async () => {
     const { Output } = await import('./io/output.js');
-    return new Output(io, { format, quiet: globals.quiet, redactor, query });
+    return Output.create(io, { format, quiet: globals.quiet, redactor, query });
   });
   const prompter = once(async () => {
     const { Prompter } = await import('./io/prompt.js');

@@ -3,8 +3,7 @@
 // document on stdout; table = a rendering for people, with colour only when
 // io.color. Messages (not data) go to stderr; --quiet silences the
 // informational ones, never warnings or errors.
-import Table from 'cli-table3';
-import { Chalk, type ChalkInstance } from 'chalk';
+import type { ChalkInstance } from 'chalk';
 import type { IO } from './streams.js';
 import { formatSize } from '../rules/assets.js';
 import type { Redactor } from '../http/redact.js';
@@ -47,14 +46,41 @@ export function listEnvelope<T>(results: T[]): Envelope<T> {
   return { totalResults: results.length, pageNumber: 1, pageSize: results.length, results };
 }
 
+export interface OutputOptions {
+  format: Format;
+  quiet?: boolean;
+  redactor?: Redactor;
+  query?: (doc: unknown) => unknown;
+}
+
+/**
+ * chalk and cli-table3, loaded only when this run colours a stream or draws
+ * a table for a terminal: `ahs asset list --json` does neither, and loading
+ * them was 1 ms of its 85 (issue 14).
+ */
+let chalk: typeof import('chalk') | undefined;
+let Table: typeof import('cli-table3') | undefined;
+
+/** chalk's interface without colour (what chalk does at level 0), so that chalk is loaded only to colour. */
+const PLAIN: ChalkInstance = new Proxy(((...text: unknown[]) => text.join(' ')) as unknown as ChalkInstance, {
+  get: (_target, key) => (key === 'level' ? 0 : PLAIN),
+});
+
 export class Output {
   readonly format: Format;
   readonly kit: Kit;
   private readonly errStyle: ChalkInstance;
 
-  constructor(
+  /** An Output for `io`, with what it draws with loaded. */
+  static async create(io: IO, options: OutputOptions): Promise<Output> {
+    if ((io.color || io.errColor) && !chalk) chalk = await import('chalk');
+    if (io.outIsTTY && !Table) Table = (await import('cli-table3')).default;
+    return new Output(io, options);
+  }
+
+  private constructor(
     private readonly io: IO,
-    options: { format: Format; quiet?: boolean; redactor?: Redactor; query?: (doc: unknown) => unknown },
+    options: OutputOptions,
   ) {
     this.format = options.format;
     this.query = options.query;
@@ -62,7 +88,7 @@ export class Output {
     this.redactor = options.redactor;
     this.kit = makeKit(io.color, io.outIsTTY);
     this.colours = io.color || io.errColor;
-    this.errStyle = new Chalk({ level: io.errColor ? 1 : 0 });
+    this.errStyle = styleFor(io.errColor);
   }
   private readonly quiet: boolean;
   private readonly redactor: Redactor | undefined;
@@ -129,8 +155,17 @@ export class Output {
 /** No rule between body rows: easier to read, half the height. */
 const COMPACT = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' };
 
+function styleFor(color: boolean): ChalkInstance {
+  return color ? new chalk!.Chalk({ level: 1 }) : PLAIN;
+}
+
+/** cli-table3, loaded by Output.create when stdout is a terminal (the only place tables are drawn). */
+function table(options: ConstructorParameters<typeof import('cli-table3')>[0]): InstanceType<typeof import('cli-table3')> {
+  return new Table!(options);
+}
+
 function makeKit(color: boolean, terminal: boolean): Kit {
-  const style = new Chalk({ level: color ? 1 : 0 });
+  const style = styleFor(color);
   // Server strings end up in cells: no control character gets through, not even a tab or a newline.
   const cell = (value: unknown): string => escapeControls(formatCell(value, terminal), { colours: color });
   const kit: Kit = {
@@ -148,16 +183,16 @@ function makeKit(color: boolean, terminal: boolean): Kit {
       const header = columns.map((c) => c.header);
       const body = rows.map((row) => columns.map((c) => cell(c.get(row, kit))));
       if (!terminal) return [header, ...body].map((r) => r.join('\t')).join('\n');
-      const table = new Table({ head: header.map((h) => style.bold(h)), style: { head: [], border: [] }, chars: COMPACT });
-      table.push(...body);
-      return table.toString();
+      const drawn = table({ head: header.map((h) => style.bold(h)), style: { head: [], border: [] }, chars: COMPACT });
+      drawn.push(...body);
+      return drawn.toString();
     },
     record<T>(value: T, fields: Field<T>[]): string {
       const rows = fields.map((f) => [f.label, cell(f.get(value))] as const);
       if (!terminal) return rows.map((r) => r.join('\t')).join('\n');
-      const table = new Table({ style: { head: [], border: [] }, chars: COMPACT });
-      for (const [label, text] of rows) table.push({ [style.bold(label)]: text });
-      return table.toString();
+      const drawn = table({ style: { head: [], border: [] }, chars: COMPACT });
+      for (const [label, text] of rows) drawn.push({ [style.bold(label)]: text });
+      return drawn.toString();
     },
     bytes: (count) => (count === undefined || count === null ? cell(count) : terminal ? formatSize(count) : String(count)),
     object(value: Record<string, unknown>): string {

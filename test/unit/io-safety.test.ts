@@ -20,15 +20,15 @@ describe('escapeControls', () => {
 });
 
 describe('Output for people', () => {
-  it('escapes server strings in records and messages; json stays exact', () => {
+  it('escapes server strings in records and messages; json stays exact', async () => {
     const io = bufferIO();
-    const out = new Output(io, { format: 'table' });
+    const out = await Output.create(io, { format: 'table' });
     out.print({ name: 'x\u001b[2J\ty' });
     out.warn('bad \u0007 bell');
     expect(io.out.text).toBe('name\tx\\e[2J\\ty\n');
     expect(io.err.text).toBe('warning: bad \\x07 bell\n');
     const jsonIO = bufferIO();
-    new Output(jsonIO, { format: 'json' }).print({ name: 'x\u001b[2J\ty' });
+    (await Output.create(jsonIO, { format: 'json' })).print({ name: 'x\u001b[2J\ty' });
     expect(JSON.parse(jsonIO.out.text)).toEqual({ name: 'x\u001b[2J\ty' });
   });
 });

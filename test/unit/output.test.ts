@@ -5,35 +5,44 @@ import { createProgress, formatBytes } from '../../src/io/progress.js';
 import { bufferIO } from './helpers.js';
 
 describe('Output', () => {
-  it('json prints the document unchanged on stdout', () => {
+  it('json prints the document unchanged on stdout', async () => {
     const io = bufferIO();
-    new Output(io, { format: 'json' }).print({ a: 1, b: [2] }, () => 'never');
+    (await Output.create(io, { format: 'json' })).print({ a: 1, b: [2] }, () => 'never');
     expect(JSON.parse(io.out.text)).toEqual({ a: 1, b: [2] });
     expect(io.err.text).toBe('');
   });
 
-  it('table: tab-separated in a pipe, bordered in a terminal, colour only when allowed', () => {
+  it('table: tab-separated in a pipe, bordered in a terminal, colour only when allowed', async () => {
     const pipe = bufferIO();
-    const out = new Output(pipe, { format: 'table' });
+    const out = await Output.create(pipe, { format: 'table' });
     out.list(listEnvelope([{ id: 'x', n: 1 }]), [{ id: 'x', n: 1 }], [
       { header: 'ID', get: (r) => r.id },
       { header: 'N', get: (r) => r.n },
     ]);
     expect(pipe.out.text).toBe('ID\tN\nx\t1\n');
     const tty = bufferIO({ outIsTTY: true, color: false });
-    new Output(tty, { format: 'table' }).print({ id: 'x' });
+    (await Output.create(tty, { format: 'table' })).print({ id: 'x' });
     expect(tty.out.text).toContain('│');
     expect(tty.out.text).not.toMatch(/\x1b\[/);
     const colour = bufferIO({ outIsTTY: true, color: true });
-    new Output(colour, { format: 'table' }).print({ id: 'x' });
+    (await Output.create(colour, { format: 'table' })).print({ id: 'x' });
     expect(colour.out.text).toMatch(/\x1b\[/);
   });
 
-  it('messages go to stderr, -q silences info but not warnings, secrets are redacted', () => {
+  it('styles without colour as chalk does at level 0 (chalk is loaded only to colour)', async () => {
+    const plain = (await Output.create(bufferIO({ outIsTTY: true, color: false }), { format: 'table' })).kit.style;
+    expect(plain.bold.green('a', 'b')).toBe('a b');
+    expect(plain.dim('-')).toBe('-');
+    expect(plain.level).toBe(0);
+    const coloured = (await Output.create(bufferIO({ outIsTTY: true, color: true }), { format: 'table' })).kit.style;
+    expect(coloured.bold.green('a')).toBe('\x1b[1m\x1b[32ma\x1b[39m\x1b[22m');
+  });
+
+  it('messages go to stderr, -q silences info but not warnings, secrets are redacted', async () => {
     const io = bufferIO();
     const redactor = new Redactor();
     redactor.add('topsecret');
-    const out = new Output(io, { format: 'table', quiet: true, redactor });
+    const out = await Output.create(io, { format: 'table', quiet: true, redactor });
     out.info('hello');
     out.success('done');
     out.warn('careful topsecret');
@@ -82,15 +91,15 @@ describe('byte counts in tables', () => {
   const rows = [{ size: 1_500_000 }];
   const columns = [{ header: 'SIZE', get: (r: { size: number }, kit: import('../../src/io/output.js').Kit) => kit.bytes(r.size) }];
 
-  it('are the exact number in a pipe', () => {
+  it('are the exact number in a pipe', async () => {
     const pipe = bufferIO();
-    new Output(pipe, { format: 'table' }).list(listEnvelope(rows), rows, columns);
+    (await Output.create(pipe, { format: 'table' })).list(listEnvelope(rows), rows, columns);
     expect(pipe.out.text).toBe('SIZE\n1500000\n');
   });
 
-  it('read "1.5 MB" in a terminal', () => {
+  it('read "1.5 MB" in a terminal', async () => {
     const tty = bufferIO({ outIsTTY: true });
-    new Output(tty, { format: 'table' }).list(listEnvelope(rows), rows, columns);
+    (await Output.create(tty, { format: 'table' })).list(listEnvelope(rows), rows, columns);
     expect(tty.out.text).toContain('1.5 MB');
     expect(tty.out.text).not.toContain('1500000');
   });
