@@ -24,10 +24,8 @@ export type { ResponseSchema } from './responses.js';
 export interface StreamBody {
   contentType: string;
   length: number;
-  /** The body as a stream (undici, through a proxy). */
-  open(): Readable;
-  /** Writes the body into a node:http request and ends it, its buffers reused (transport.ts). */
-  writeInto?(request: Writable): Promise<void>;
+  /** The body, piece by piece (a new pass each time: a retry sends it again). */
+  open(): AsyncIterable<Uint8Array>;
 }
 
 export interface RequestOptions {
@@ -122,20 +120,22 @@ export class ApiClient {
 
   /**
    * The transport for a request (see transport.ts): node:http for a JSON
-   * exchange and an upload, undici for a download and for everything
-   * through a proxy. Measured on this project's 2-core VM against the
-   * emulator (issue 14), medians of alternated runs:
+   * exchange, undici for a streamed body either way (an upload, a download)
+   * and for everything through a proxy. Measured on this project's 2-core VM
+   * against the emulator (issue 14), medians of alternated runs:
    * - `ahs asset list --json`: 207 -> 145 ms (3.47x -> 2.43x `node -e 0`)
    *   with node:http, undici not loaded at all;
    * - `ahs fetch` of 200 x 1 MiB: undici 622 ms, node:http 825 ms: each of
    *   node:http's body pieces is a new 64 KiB buffer, and V8 collected the
-   *   whole heap 16 times to free them (undici copies into its own, 1 time);
-   * - a 512 MiB upload: undici 1.28x `curl -F` (a new buffer per piece read:
-   *   22 full collections), node:http writing from 8 reused buffers (each
-   *   reused when the socket has taken it) 1.1x.
+   *   whole heap 8 to 16 times to free them (undici inside ahs, once);
+   * - a 512 MiB upload from 8 buffers taking turns: node:http was as fast
+   *   as undici, but an answer sent before the body was read (a refused key,
+   *   a 413 from a proxy) was lost when the server closed the connection:
+   *   node:http drops the socket, unread answer included, at the first write
+   *   that fails. undici reads it (test/faults/early-answer.test.ts).
    */
   private transportFor(options: RequestOptions, readBody: boolean): Promise<Transport> {
-    if (proxyConfigured(this.env) || (options.stream === undefined && !readBody)) {
+    if (options.stream !== undefined || !readBody || proxyConfigured(this.env)) {
       return (this.undici ??= undiciTransport(this.env, this.options.timeoutMs));
     }
     return Promise.resolve((this.node ??= nodeTransport()));

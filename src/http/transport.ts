@@ -4,25 +4,24 @@
 //
 // - node:http for JSON exchanges: it is part of Node's start-up snapshot,
 //   where `ahs asset list --json` spent about 60 ms loading undici (1 MB)
-//   before it could connect; and for uploads, which write their body into
-//   the request from reused buffers (BodySource.writeInto);
-// - undici for downloads (less CPU and far fewer full GCs than node:http's
-//   body pieces) and whenever HTTP(S)_PROXY is set (EnvHttpProxyAgent
-//   honours NO_PROXY). Loaded only then.
+//   before it could connect;
+// - undici for streamed bodies (uploads: it reads an answer the server sent
+//   before the body; downloads: less CPU and far fewer full GCs than
+//   node:http's body pieces) and whenever HTTP(S)_PROXY is set
+//   (EnvHttpProxyAgent honours NO_PROXY). Loaded only then.
 //
 // Failures keep one vocabulary whatever the transport: node:http's are
 // given the codes undici uses for the same event (errors.ts words them).
 import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage, type RequestOptions as NodeRequestOptions } from 'node:http';
 import type { Agent as HttpsAgent } from 'node:https';
-import type { Readable, Writable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 
 export type Headers = Record<string, string | string[] | undefined>;
 
-/** A streamed body (an upload): as a stream, or written into a node:http request by the body itself. */
+/** A streamed body (an upload), piece by piece. */
 export interface BodySource {
-  open(): Readable;
-  writeInto?(request: Writable): Promise<void>;
+  open(): AsyncIterable<Uint8Array>;
 }
 
 export interface TransportRequest {
@@ -102,8 +101,7 @@ function exchange(send: typeof httpRequest, target: URL, options: NodeRequestOpt
       resolve({ statusCode: answer.statusCode ?? 0, headers: answer.headers, body: withBodyMethods(answer) });
     });
     if (typeof init.body === 'string' || init.body === undefined) request.end(init.body);
-    else if (init.body.writeInto) init.body.writeInto(request).catch((error: Error) => request.destroy(error));
-    else init.body.open().pipe(request);
+    else Readable.from(init.body.open(), { objectMode: false }).pipe(request);
   });
 }
 
@@ -168,7 +166,8 @@ export async function undiciTransport(env: NodeJS.ProcessEnv, connectTimeoutMs: 
         path: `${pathname}${search}`,
         method: init.method as Dispatcher.HttpMethod,
         headers: init.headers,
-        body: typeof init.body === 'object' ? init.body.open() : init.body,
+        // undici documents an AsyncIterable body (its types lag: Dispatcher.md, "body").
+        body: (typeof init.body === 'object' ? init.body.open() : init.body) as Dispatcher.DispatchOptions['body'],
         signal: init.signal,
         headersTimeout: init.timeoutMs,
         bodyTimeout: init.timeoutMs,

@@ -2,10 +2,8 @@
 // known content-length, the file part read from disk as it is sent (memory
 // stays flat in the file size; faster than undici's FormData, see
 // dependencies.md). Progress counts the file bytes pulled by the socket.
-import { closeSync, createReadStream, fstatSync, openSync, readSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { Readable, type Writable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import { UsageError } from '../errors.js';
 import type { StreamBody } from '../http/client.js';
@@ -62,99 +60,55 @@ export async function prepareMultipart(options: MultipartOptions): Promise<Prepa
     fileSize: size,
     fileName,
     open() {
-      return Readable.from(parts(headBuffer, file.path, size, tailBuffer, options.onProgress), { objectMode: false });
-    },
-    writeInto(request) {
-      request.write(headBuffer);
-      return writeFile(request, file.path, size, options.onProgress).then(() => {
-        request.end(tailBuffer);
-      });
+      return parts(headBuffer, file.path, size, tailBuffer, options.onProgress);
     },
   };
 }
 
-/** Bytes of the file read at a time, and how many such buffers are reused (2 MiB held, whatever the file's size). */
+/** Bytes of the file read at a time, and how many such buffers take turns (2 MiB held, whatever the file's size). */
 const PIECE = 256 * 1024;
 const BUFFERS = 8;
 
 /**
- * Writes the file into `request` (no end), read on the main thread into
- * BUFFERS buffers, each reused once the socket has taken what it held (the
- * write's callback): a new buffer per piece made V8 collect the whole heap
- * 22 times per 512 MiB, 180 ms of CPU, and ahs took 1.28x curl's time
- * (issue 14). Progress counts what the socket took. Rejects when the file
- * changes size, a read fails or the request ends first.
+ * The body, piece by piece: the head, the file, the tail. The file is read
+ * into BUFFERS buffers that take turns, rather than a new buffer per piece:
+ * those made V8 collect the whole heap 22 times per 512 MiB (180 ms of CPU;
+ * 1.28x curl's time, issue 14). A buffer is refilled seven pieces after it
+ * was handed out, and undici asks for the next piece only once the socket
+ * has taken the last (it waits for 'drain' whenever a write leaves more than
+ * the socket's 16 KiB mark queued, which a 256 KiB piece always does unless
+ * the kernel took it whole). Each read goes through the thread pool, so the
+ * event loop turns between two pieces: an answer the server sends before
+ * reading the body (a refused key, a 413) is read before a write fails on
+ * the connection it closed; reading on the main thread, writes followed one
+ * another and the answer was lost (test/faults/early-answer.test.ts).
+ * Progress counts the pieces taken.
  */
-function writeFile(request: Writable, path: string, size: number, onProgress?: (sent: number, total: number) => void): Promise<void> {
-  return new Promise((resolvePromise, rejectPromise) => {
-    const fd = openSync(path, 'r');
-    const free = Array.from({ length: Math.min(BUFFERS, Math.max(1, Math.ceil(size / PIECE))) }, () => Buffer.allocUnsafeSlow(PIECE));
-    const pool = free.length;
-    let position = 0;
+async function* parts(head: Buffer, path: string, size: number, tail: Buffer, onProgress?: (sent: number, total: number) => void): AsyncGenerator<Buffer> {
+  yield head;
+  const file = await open(path, 'r');
+  try {
+    const buffers = Array.from({ length: Math.min(BUFFERS, Math.max(1, Math.ceil(size / PIECE))) }, () => Buffer.allocUnsafeSlow(PIECE));
     let sent = 0;
-    let draining = false;
-    let settled = false;
-    const settle = (error?: Error) => {
-      if (settled) return;
-      settled = true;
-      request.off('close', onClose);
-      closeSync(fd);
-      if (error) rejectPromise(error);
-      else resolvePromise();
-    };
-    const onClose = () => settle(new Error('the connection closed before the file was sent'));
-    const pump = () => {
-      try {
-        while (!settled && !draining && free.length > 0 && position < size) {
-          const buffer = free.pop()!;
-          const read = readSync(fd, buffer, 0, Math.min(PIECE, size - position), position);
-          if (read === 0) throw changedSize(path, size);
-          position += read;
-          const more = request.write(read === buffer.length ? buffer : buffer.subarray(0, read), (error) => {
-            if (error) return settle(error);
-            sent += read;
-            onProgress?.(sent, size);
-            free.push(buffer);
-            pump();
-          });
-          if (!more) {
-            draining = true;
-            request.once('drain', () => {
-              draining = false;
-              pump();
-            });
-          }
-        }
-        // Everything read and taken: the file must still be the size the request announced.
-        if (!settled && position >= size && free.length === pool) {
-          if (fstatSync(fd).size !== size) throw changedSize(path, size);
-          settle();
-        }
-      } catch (error) {
-        settle(error as Error);
-      }
-    };
-    request.once('close', onClose);
     onProgress?.(0, size);
-    pump();
-  });
+    for (let turn = 0; sent < size; turn++) {
+      const buffer = buffers[turn % buffers.length]!;
+      const { bytesRead } = await file.read(buffer, 0, Math.min(PIECE, size - sent), sent);
+      if (bytesRead === 0) throw changedSize(path, size);
+      yield bytesRead === buffer.length ? buffer : buffer.subarray(0, bytesRead);
+      sent += bytesRead;
+      onProgress?.(sent, size);
+    }
+    // The request announced this length: a file that grew is not sent as it is now.
+    if ((await file.stat()).size !== size) throw changedSize(path, size);
+  } finally {
+    await file.close();
+  }
+  yield tail;
 }
 
 function changedSize(path: string, size: number): Error {
   return new Error(`${path} changed size during the upload (it had ${size} bytes)`);
-}
-
-async function* parts(head: Buffer, path: string, size: number, tail: Buffer, onProgress?: (sent: number, total: number) => void) {
-  yield head;
-  let sent = 0;
-  onProgress?.(0, size);
-  for await (const chunk of createReadStream(path, { highWaterMark: 256 * 1024 })) {
-    sent += (chunk as Buffer).length;
-    yield chunk as Buffer;
-    onProgress?.(sent, size);
-  }
-  if (sent !== size) throw new Error(`${path} changed size during the upload (${size} → ${sent} bytes)`);
-  yield tail;
 }
 
 function quote(value: string): string {
