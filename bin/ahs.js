@@ -14,7 +14,7 @@
 //   Node, the first run leaves caches in the user's cache folder
 //   (~/.cache/ahs) for the next ones.
 'use strict';
-const { mkdirSync, readFileSync, renameSync, statSync, writeFileSync, writeSync } = require('node:fs');
+const { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync, writeSync } = require('node:fs');
 const { dirname, join } = require('node:path');
 
 const DIST = join(__dirname, '..', 'dist');
@@ -109,10 +109,14 @@ function loadBundle({ cache = true } = {}) {
   };
   const exports = run(join(DIST, 'main.js'));
   const writeCache = (script, path) => {
-    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     const temporary = `${path}.${process.pid}`;
-    writeFileSync(temporary, script.createCachedData(), { mode: 0o644, flag: 'wx' });
-    renameSync(temporary, path);
+    try {
+      writeFileSync(temporary, script.createCachedData(), { mode: 0o644, flag: 'wx' });
+      renameSync(temporary, path);
+    } catch (error) {
+      rmSync(temporary, { force: true });
+      throw error;
+    }
   };
   const writeCaches = () => {
     for (const { file, script } of scripts) writeCache(script, builtCachePath(file));
@@ -123,7 +127,10 @@ function loadBundle({ cache = true } = {}) {
     for (const { file, script, accepted } of scripts) {
       if (accepted) continue;
       try {
-        writeCache(script, fallbackCachePath(file));
+        const path = fallbackCachePath(file);
+        makeCacheFolder(dirname(path));
+        writeCache(script, path);
+        removeOlderCaches(path);
       } catch {}
     }
   };
@@ -149,10 +156,33 @@ function wrap(source) {
  */
 function fallbackCachePath(file) {
   const { homedir } = require('node:os');
-  const { basename } = require('node:path');
+  const { basename, isAbsolute } = require('node:path');
   const { size, mtimeMs } = statSync(file);
-  const folder = join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'ahs');
+  // The XDG spec: a relative XDG_CACHE_HOME is ignored.
+  const xdg = process.env.XDG_CACHE_HOME;
+  const folder = join(xdg && isAbsolute(xdg) ? xdg : join(homedir(), '.cache'), 'ahs');
   return join(folder, `${size}-${Math.round(mtimeMs)}-${basename(builtCachePath(file))}`);
+}
+
+/** The cache folder and its parent, one at a time: a recursive mkdirSync under /proc never returns (Node 20). */
+function makeCacheFolder(folder) {
+  for (const path of [dirname(folder), folder]) {
+    try {
+      mkdirSync(path, { mode: 0o700 });
+    } catch (error) {
+      if (error.code !== 'EEXIST') throw error;
+    }
+  }
+}
+
+/** The caches of earlier builds of the same script for this Node: one per script is kept. */
+function removeOlderCaches(path) {
+  const { basename } = require('node:path');
+  const name = basename(path);
+  const script = name.slice(name.indexOf('-', name.indexOf('-') + 1));
+  for (const other of readdirSync(dirname(path))) {
+    if (other !== name && other.endsWith(script) && /^\d+-\d+-/.test(other)) rmSync(join(dirname(path), other), { force: true });
+  }
 }
 
 function readIfThere(path) {

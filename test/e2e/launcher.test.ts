@@ -2,7 +2,10 @@
 // dist/answers.json without loading the bundle (issue 14). What it prints
 // must be byte for byte what the bundle's main() prints, exit code included.
 import { execa } from 'execa';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ROOT, assertFreshBuild } from './helpers.js';
@@ -71,5 +74,34 @@ describe('the launcher', () => {
     expect(report).toContainEqual(['dist/main.js', true]);
     expect(report.filter(([file]) => String(file).startsWith('dist/vendor/')).length).toBeGreaterThanOrEqual(5);
     expect(report.filter(([, accepted]) => !accepted)).toEqual([]);
+  });
+
+  it('keeps a cache of its own where the built one is refused: one per script, in an absolute XDG_CACHE_HOME only, never hanging on one it cannot use', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'ahs-cache-'));
+    try {
+      // V8 refuses a cache made under other flags: the built one, here.
+      const env = { ...ENV, NODE_OPTIONS: '--max-old-space-size=200', XDG_CACHE_HOME: home, HOME: home };
+      const folder = join(home, 'ahs');
+      await mkdir(folder);
+      const stale = join(folder, `1-2-main-${process.version}-${process.arch}.v8cache`);
+      await writeFile(stale, 'an earlier build');
+      const first = await viaLauncher(['completion', 'bash'], env);
+      expect(first.exitCode).toBe(0);
+      const kept = await readdir(folder);
+      expect(kept.some((name) => name.endsWith(`-main-${process.version}-${process.arch}.v8cache`))).toBe(true);
+      expect(kept).not.toContain(basename(stale));
+      expect(kept.filter((name) => !name.endsWith('.v8cache'))).toEqual([]);
+      const second = await viaLauncher(['completion', 'bash'], env);
+      expect(second.stdout).toBe(first.stdout);
+      expect(await readdir(folder)).toEqual(kept);
+      // Relative: ignored (the XDG spec); under /proc (a recursive mkdir there never returned): no cache, no hang.
+      for (const xdg of ['relative-cache', '/proc/ahs-no-such']) {
+        const run = await execa(process.execPath, [BIN, 'completion', 'bash'], { reject: false, cwd: home, env: { ...env, XDG_CACHE_HOME: xdg }, timeout: 20_000 });
+        expect(run.exitCode).toBe(0);
+      }
+      expect(existsSync(join(home, 'relative-cache'))).toBe(false);
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
   });
 });
