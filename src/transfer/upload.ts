@@ -86,7 +86,9 @@ const BUFFERS = 8;
  */
 async function* parts(head: Buffer, path: string, size: number, tail: Buffer, onProgress?: (sent: number, total: number) => void): AsyncGenerator<Buffer> {
   yield head;
-  const file = await open(path, 'r');
+  const file = await open(path, 'r').catch((error: NodeJS.ErrnoException) => {
+    throw new UsageError(`cannot read ${path}: ${error.code === 'ENOENT' ? 'no such file' : error.message}; nothing was stored`);
+  });
   try {
     const buffers = Array.from({ length: Math.min(BUFFERS, Math.max(1, Math.ceil(size / PIECE))) }, () => Buffer.allocUnsafeSlow(PIECE));
     let sent = 0;
@@ -107,8 +109,13 @@ async function* parts(head: Buffer, path: string, size: number, tail: Buffer, on
   yield tail;
 }
 
-function changedSize(path: string, size: number): Error {
-  return new Error(`${path} changed size during the upload (it had ${size} bytes)`);
+/**
+ * A UsageError (exit 2): the file, not the service, is at fault, and the
+ * request is cut before its closing boundary, so nothing is stored. undici
+ * rejects the request with it, and the client passes it on as it is.
+ */
+function changedSize(path: string, size: number): UsageError {
+  return new UsageError(`${path} changed size during the upload (it had ${size} bytes); nothing was stored: upload it again once it is complete`);
 }
 
 function quote(value: string): string {

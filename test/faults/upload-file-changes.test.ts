@@ -1,0 +1,45 @@
+// A file that changes or disappears while it is uploaded: the request is cut
+// before its closing boundary (nothing stored), and the user reads what
+// happened to the file (exit 2), not that the answer was lost.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appendFile, mkdtemp, rm, truncate, unlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startEmulator, DEMO_API_KEY, DEMO_DOMAIN, DEMO_USER, type RunningEmulator } from '../../src/emulator/index.js';
+import { ApiClient } from '../../src/http/client.js';
+import { UsageError } from '../../src/errors.js';
+import { prepareMultipart } from '../../src/transfer/upload.js';
+
+let emulator: RunningEmulator;
+let api: ApiClient;
+let dir: string;
+
+beforeAll(async () => {
+  emulator = await startEmulator();
+  dir = await mkdtemp(join(tmpdir(), 'ahs-changes-'));
+  api = new ApiClient({ baseUrl: emulator.baseUrl, domainId: DEMO_DOMAIN, apiKey: DEMO_API_KEY, timeoutMs: 10_000, retries: 0, env: {} });
+  await api.post(api.path('va'), { assetId: 'A1', assetName: 'a', assetType: '1001', createdBy: DEMO_USER });
+});
+afterAll(async () => {
+  await api.destroy();
+  await emulator.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('a file that changes during its upload', () => {
+  it.each([
+    ['grows', (file: string) => appendFile(file, 'more'), /changed size during the upload .*nothing was stored/],
+    ['shrinks', (file: string) => truncate(file, 1000), /changed size during the upload .*nothing was stored/],
+    ['is removed', (file: string) => unlink(file), /cannot read .*: no such file; nothing was stored/],
+  ])('%s: a usage error naming it, and no version stored', async (how, change, message) => {
+    const file = join(dir, `${how.replace(' ', '-')}.bin`);
+    await writeFile(file, Buffer.alloc(2 * 1024 * 1024, 3));
+    const body = await prepareMultipart({ fields: { versionName: how, createdBy: DEMO_USER }, file: { field: 'assetFile', path: file } });
+    await change(file);
+    const sent = api.json({ method: 'POST', path: api.path('va', 'A1', 'versions'), query: { targetPlatformId: 'ios' }, stream: body });
+    await expect(sent).rejects.toBeInstanceOf(UsageError);
+    await expect(sent).rejects.toThrow(message);
+    const versions = await api.get<{ totalResults: number }>(api.path('va', 'A1', 'versions'));
+    expect(versions.totalResults).toBe(0);
+  });
+});
