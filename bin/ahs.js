@@ -79,7 +79,11 @@ function printQuickly(text) {
   } catch (error) {
     // A non-blocking stdout that is full: let the stream wait for it.
     if (error.code === 'EAGAIN') process.stdout.write(bytes.subarray(offset));
-    else if (error.code !== 'EPIPE') throw error;
+    else if (error.code !== 'EPIPE') {
+      // A full disk (`ahs --help > /dev/full`): one line and exit 1, as main() does.
+      process.stderr.write(`error: cannot write the output: ${error.message}\n`);
+      process.exitCode = 1;
+    }
   }
 }
 

@@ -103,16 +103,19 @@ let pipeGuarded = false;
 /**
  * Output to a closed pipe (`ahs ... | head -1`) ends the command quietly,
  * exit 0, as git and gh do: an EPIPE on stdout exits, one on stderr is
- * dropped (there is nowhere left to say anything).
+ * dropped (there is nowhere left to say anything). Any other failed write
+ * of stdout (a full disk) is one line on stderr and exit 1.
  */
 function endQuietlyOnClosedPipe(): void {
   if (pipeGuarded) return;
   pipeGuarded = true;
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(0);
-    throw error;
+    // A full disk or another failed write (`ahs ... > /dev/full`): one line, not a stack trace.
+    process.stderr.write(`error: cannot write the output: ${error.message}\n`);
+    process.exit(1);
   });
   process.stderr.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE') throw error;
+    if (error.code !== 'EPIPE') process.exit(1);
   });
 }

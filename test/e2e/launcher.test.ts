@@ -104,4 +104,13 @@ describe('the launcher', () => {
       await rm(home, { recursive: true, force: true });
     }
   });
+
+  it.skipIf(!existsSync('/dev/full'))('says in one line that it cannot write the output to a full disk, exit 1', async () => {
+    for (const args of [['--help'], ['completion', 'bash']]) {
+      // A shell redirection: the command's own stdout is the full device, not a pipe to this process.
+      const run = await execa('sh', ['-c', '"$0" "$@" > /dev/full', process.execPath, BIN, ...args], { reject: false, env: ENV });
+      expect(run.stderr).toBe('error: cannot write the output: ENOSPC: no space left on device, write');
+      expect(run.exitCode).toBe(1);
+    }
+  });
 });
