@@ -230,5 +230,7 @@ async function writeAnswersAndCache() {
     })().catch((error) => { console.error(error); process.exitCode = 1; });
   `;
   const paths = JSON.stringify(await commandPaths());
-  execFileSync(process.execPath, ['-e', script, join(root, 'dist'), paths, JSON.stringify(Object.keys(VENDORS))], { stdio: ['ignore', 'pipe', 'inherit'] });
+  // Without the builder's NODE_OPTIONS: V8 refuses a cache made under other flags (--max-old-space-size...), and every user would.
+  const env = { ...process.env, NODE_OPTIONS: '' };
+  execFileSync(process.execPath, ['-e', script, join(root, 'dist'), paths, JSON.stringify(Object.keys(VENDORS))], { stdio: ['ignore', 'pipe', 'inherit'], env });
 }
