@@ -34,10 +34,12 @@ export interface PreparedUpload extends StreamBody {
 export async function prepareMultipart(options: MultipartOptions): Promise<PreparedUpload> {
   const { file } = options;
   let size: number;
+  let modified: number;
   try {
     const info = await stat(file.path);
     if (!info.isFile()) throw new UsageError(`${file.path} is not a regular file`);
     size = info.size;
+    modified = info.mtimeMs;
   } catch (error) {
     if (error instanceof UsageError) throw error;
     throw new UsageError(`cannot read ${file.path}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
@@ -60,7 +62,7 @@ export async function prepareMultipart(options: MultipartOptions): Promise<Prepa
     fileSize: size,
     fileName,
     open() {
-      return parts(headBuffer, file.path, size, tailBuffer, options.onProgress);
+      return parts(headBuffer, { path: file.path, size, modified }, tailBuffer, options.onProgress);
     },
   };
 }
@@ -68,6 +70,13 @@ export async function prepareMultipart(options: MultipartOptions): Promise<Prepa
 /** Bytes of the file read at a time, and how many such buffers take turns (2 MiB held, whatever the file's size). */
 const PIECE = 256 * 1024;
 const BUFFERS = 8;
+
+/** The file as prepareMultipart found it: its content-length and modification time are announced. */
+interface FileState {
+  path: string;
+  size: number;
+  modified: number;
+}
 
 /**
  * The body, piece by piece: the head, the file, the tail. The file is read
@@ -77,32 +86,43 @@ const BUFFERS = 8;
  * was handed out, and undici asks for the next piece only once the socket
  * has taken the last (it waits for 'drain' whenever a write leaves more than
  * the socket's 16 KiB mark queued, which a 256 KiB piece always does unless
- * the kernel took it whole). Each read goes through the thread pool, so the
- * event loop turns between two pieces: an answer the server sends before
- * reading the body (a refused key, a 413) is read before a write fails on
- * the connection it closed; reading on the main thread, writes followed one
- * another and the answer was lost (test/faults/early-answer.test.ts).
- * Progress counts the pieces taken.
+ * the kernel took it whole).
+ *
+ * Before each piece the event loop gets a turn to read what came in: an
+ * answer the server sends before reading the whole body (a refused key, a
+ * 413) and the connection it then closes. Writes that followed one another
+ * hit the closed connection first, and Node drops a socket, the unread
+ * answer with it, at the first write that fails: "answer lost", exit 6
+ * (test/faults/early-answer.test.ts). A turn narrows that window; it cannot
+ * close it.
+ *
+ * The file is the one opened: removed or replaced once the upload began, it
+ * is sent as it was. Changed in place (its size or modification time), the
+ * request is cut before its closing boundary. Progress counts the pieces taken.
  */
-async function* parts(head: Buffer, path: string, size: number, tail: Buffer, onProgress?: (sent: number, total: number) => void): AsyncGenerator<Buffer> {
+async function* parts(head: Buffer, expected: FileState, tail: Buffer, onProgress?: (sent: number, total: number) => void): AsyncGenerator<Buffer> {
+  const { path, size } = expected;
   yield head;
   const file = await open(path, 'r').catch((error: NodeJS.ErrnoException) => {
     throw new UsageError(`cannot read ${path}: ${error.code === 'ENOENT' ? 'no such file' : error.message}; nothing was stored`);
   });
   try {
+    const opened = await file.stat();
+    if (opened.size !== size || opened.mtimeMs !== expected.modified) throw changed(path);
     const buffers = Array.from({ length: Math.min(BUFFERS, Math.max(1, Math.ceil(size / PIECE))) }, () => Buffer.allocUnsafeSlow(PIECE));
     let sent = 0;
     onProgress?.(0, size);
     for (let turn = 0; sent < size; turn++) {
+      await new Promise((resolve) => setImmediate(resolve));
       const buffer = buffers[turn % buffers.length]!;
       const { bytesRead } = await file.read(buffer, 0, Math.min(PIECE, size - sent), sent);
-      if (bytesRead === 0) throw changedSize(path, size);
+      if (bytesRead === 0) throw changed(path);
       yield bytesRead === buffer.length ? buffer : buffer.subarray(0, bytesRead);
       sent += bytesRead;
       onProgress?.(sent, size);
     }
-    // The request announced this length: a file that grew is not sent as it is now.
-    if ((await file.stat()).size !== size) throw changedSize(path, size);
+    const ended = await file.stat();
+    if (ended.size !== size || ended.mtimeMs !== opened.mtimeMs) throw changed(path);
   } finally {
     await file.close();
   }
@@ -114,8 +134,8 @@ async function* parts(head: Buffer, path: string, size: number, tail: Buffer, on
  * request is cut before its closing boundary, so nothing is stored. undici
  * rejects the request with it, and the client passes it on as it is.
  */
-function changedSize(path: string, size: number): UsageError {
-  return new UsageError(`${path} changed size during the upload (it had ${size} bytes); nothing was stored: upload it again once it is complete`);
+function changed(path: string): UsageError {
+  return new UsageError(`${path} changed during the upload; nothing was stored: upload it again once it is complete`);
 }
 
 function quote(value: string): string {

@@ -4,7 +4,7 @@
 // emulator reads every body before answering, so this needs its own server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -48,6 +48,32 @@ async function upload(size: number) {
 }
 
 describe('an upload answered before its body was read', () => {
+  it('reports an answer sent after part of the body was read, the server still reading the rest', async () => {
+    // Raw, to read part of the body before answering; it then reads and drops the rest, so no write fails.
+    const partial = createNetServer((socket) => {
+      let seen = 0;
+      socket.on('data', (chunk: Buffer) => {
+        seen += chunk.length;
+        if (seen < 64 * 1024 || socket.writableEnded) return;
+        const body = JSON.stringify({ type: 'about:blank', title: 'Payload Too Large', status: 413 });
+        socket.end(`HTTP/1.1 413 Payload Too Large\r\ncontent-type: application/json\r\nconnection: close\r\ncontent-length: ${body.length}\r\n\r\n${body}`);
+      });
+      socket.on('error', () => {});
+    });
+    await new Promise<void>((resolve) => partial.listen(0, '127.0.0.1', resolve));
+    try {
+      const file = join(dir, 'partial.bin');
+      await writeFile(file, Buffer.alloc(5 * 1024 * 1024, 7));
+      const env = { AHS_CONFIG_DIR: dir, AHS_BASE_URL: `http://127.0.0.1:${(partial.address() as AddressInfo).port}`, AHS_DOMAIN: 'demo', AHS_API_KEY: 'some-key', AHS_USER: 'a@b.c', NO_COLOR: '1' };
+      // version upload sends its POST first: the server answers nothing else.
+      const run = await execa(process.execPath, [BIN, 'version', 'upload', 'A1', file, '--platform', 'ios', '--name', 'v1', '--retries', '0'], { env, reject: false });
+      expect(run.stderr).toContain('Payload Too Large');
+      expect(run.exitCode).toBe(1);
+    } finally {
+      await new Promise((resolve) => partial.close(resolve));
+    }
+  });
+
   it.each([
     [401, 'Unauthorized', 1],
     [403, 'Forbidden: key not valid for this domain', 3],

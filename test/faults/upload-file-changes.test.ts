@@ -1,8 +1,9 @@
-// A file that changes or disappears while it is uploaded: the request is cut
-// before its closing boundary (nothing stored), and the user reads what
-// happened to the file (exit 2), not that the answer was lost.
+// A file that changes or disappears once its upload is prepared: the request
+// is cut before its closing boundary (nothing stored), and the user reads
+// what happened to the file (exit 2), not that the answer was lost. Changes
+// in the middle of the body: test/unit/upload.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appendFile, mkdtemp, rm, truncate, unlink, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, rm, truncate, unlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmulator, DEMO_API_KEY, DEMO_DOMAIN, DEMO_USER, type RunningEmulator } from '../../src/emulator/index.js';
@@ -28,12 +29,15 @@ afterAll(async () => {
 
 describe('a file that changes during its upload', () => {
   it.each([
-    ['grows', (file: string) => appendFile(file, 'more'), /changed size during the upload .*nothing was stored/],
-    ['shrinks', (file: string) => truncate(file, 1000), /changed size during the upload .*nothing was stored/],
+    ['grows', (file: string) => appendFile(file, 'more'), /changed during the upload; nothing was stored/],
+    ['shrinks', (file: string) => truncate(file, 1000), /changed during the upload; nothing was stored/],
+    ['is rewritten in place', (file: string) => writeFile(file, Buffer.alloc(2 * 1024 * 1024, 4)), /changed during the upload; nothing was stored/],
     ['is removed', (file: string) => unlink(file), /cannot read .*: no such file; nothing was stored/],
   ])('%s: a usage error naming it, and no version stored', async (how, change, message) => {
     const file = join(dir, `${how.replace(' ', '-')}.bin`);
     await writeFile(file, Buffer.alloc(2 * 1024 * 1024, 3));
+    // An hour old: a rewrite gets another modification time, whatever the clock's grain.
+    await utimes(file, new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000));
     const body = await prepareMultipart({ fields: { versionName: how, createdBy: DEMO_USER }, file: { field: 'assetFile', path: file } });
     await change(file);
     const sent = api.json({ method: 'POST', path: api.path('va', 'A1', 'versions'), query: { targetPlatformId: 'ios' }, stream: body });

@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { readdirSync } from 'node:fs';
-import { appendFile, mkdtemp, truncate, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, rm, truncate, unlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { prepareMultipart } from '../../src/transfer/upload.js';
@@ -12,9 +12,20 @@ async function collect(stream: AsyncIterable<Uint8Array>): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
+const made: string[] = [];
+/** A temporary folder, removed after the file's tests. */
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'ahs-up-'));
+  made.push(dir);
+  return dir;
+}
+afterAll(async () => {
+  await Promise.all(made.map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
 describe('prepareMultipart', () => {
   it('builds a multipart body whose length is the announced content-length, with progress', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'ahs-up-'));
+    const dir = await tempDir();
     const file = join(dir, 'a "b".zip');
     await writeFile(file, Buffer.alloc(700_000, 1));
     const seen: number[] = [];
@@ -39,7 +50,7 @@ describe('prepareMultipart', () => {
   });
 
   it('reads the file into a few buffers that take turns, the pieces together the whole body', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'ahs-up-'));
+    const dir = await tempDir();
     const file = join(dir, 'big.bin');
     const content = Buffer.alloc(3 * 1024 * 1024 + 5);
     for (let i = 0; i < content.length; i++) content[i] = i % 251;
@@ -62,24 +73,45 @@ describe('prepareMultipart', () => {
 
   it.each([
     ['grows', (file: string) => appendFile(file, 'more')],
-    ['shrinks', (file: string) => truncate(file, 1000)],
-  ])('fails when the file %s during the upload, before the closing boundary', async (_how, change) => {
-    const dir = await mkdtemp(join(tmpdir(), 'ahs-up-'));
-    const file = join(dir, 'changes.bin');
-    await writeFile(file, Buffer.alloc(600_000, 1));
+    ['shrinks', (file: string) => truncate(file, 300_000)],
+    ['is rewritten in place', (file: string) => writeFile(file, Buffer.alloc(1_000_000, 2))],
+  ])('fails when the file %s in the middle of the body, before the closing boundary', async (_how, change) => {
+    const file = join(await tempDir(), 'changes.bin');
+    await writeFile(file, Buffer.alloc(1_000_000, 1));
+    await utimes(file, new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000));
     const body = await prepareMultipart({ fields: {}, file: { field: 'f', path: file } });
-    await change(file);
     const pieces: Buffer[] = [];
     await expect(
       (async () => {
-        for await (const piece of body.open()) pieces.push(Buffer.from(piece));
+        for await (const piece of body.open()) {
+          pieces.push(Buffer.from(piece));
+          if (pieces.length === 2) await change(file);
+        }
       })(),
-    ).rejects.toThrow(/changed size during the upload/);
+    ).rejects.toThrow(/changed during the upload; nothing was stored/);
     expect(Buffer.concat(pieces).toString('latin1')).not.toContain(`${body.contentType.split('boundary=')[1]}--`);
   });
 
+  it('sends the file it opened, whole, when the name is removed or replaced in the middle of the body', async () => {
+    const dir = await tempDir();
+    const file = join(dir, 'moved.bin');
+    const content = Buffer.alloc(1_000_000);
+    for (let i = 0; i < content.length; i++) content[i] = i % 253;
+    await writeFile(file, content);
+    const body = await prepareMultipart({ fields: {}, file: { field: 'f', path: file } });
+    const pieces: Buffer[] = [];
+    for await (const piece of body.open()) {
+      pieces.push(Buffer.from(piece));
+      if (pieces.length === 2) {
+        await unlink(file);
+        await writeFile(file, Buffer.alloc(10, 9));
+      }
+    }
+    expect(Buffer.concat(pieces).includes(content)).toBe(true);
+  });
+
   it('closes the file when the sender stops early', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'ahs-up-'));
+    const dir = await tempDir();
     const file = join(dir, 'stop.bin');
     await writeFile(file, Buffer.alloc(2 * 1024 * 1024, 1));
     const body = await prepareMultipart({ fields: {}, file: { field: 'f', path: file } });
