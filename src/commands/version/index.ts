@@ -14,7 +14,12 @@ export const uploadSpec = defineCommand({
     '# in CI: keep the new version id for the deploy step',
     'version_id=$(ahs version upload my-bundle app.zip --platform android --name "$GITHUB_SHA" --query versionId)',
   ],
-  notes: 'JSON output: the version object of the service (versionId, version, versionName, targetPlatform, size, ...).',
+  notes: [
+    'The file is sent as it was when the upload began; changed in place meanwhile (a build still writing it), the upload',
+    'is cut before its end, nothing is stored, and the command says so (exit 2).',
+    '',
+    'JSON output: the version object of the service (versionId, version, versionName, targetPlatform, size, ...).',
+  ].join('\n'),
 });
 
 export const getSpec = defineCommand({
