@@ -130,16 +130,24 @@ function timed(command, args, { env, measureRss = false, cwd } = {}) {
 /** Start-up style measurement: hyperfine when installed, else interleaved runs with medians. */
 async function quickCommands(commands, count) {
   if (hyperfine) {
+    // In rounds of at most 10 runs of each command, one after the other: a
+    // machine that slows down or speeds up during the measurement (other
+    // work on its cores) then weighs on both sides of a ratio alike, where
+    // all the runs of one command and then all of the other could differ by
+    // 5 % from that alone.
     const dir = await mkdtemp(join(tmpdir(), 'ahs-bench-hf-'));
     const out = join(dir, 'hf.json');
+    const times = commands.map(() => []);
     try {
       const quoted = commands.map(({ argv }) => argv.map(shellQuote).join(' '));
-      execFileSync('hyperfine', ['-N', '--warmup', '3', '--runs', String(count), '--export-json', out, ...quoted], {
-        stdio: ['ignore', 'ignore', 'inherit'],
-        env: commands[0].env ?? process.env,
-      });
-      const results = JSON.parse(readFileSync(out, 'utf8')).results;
-      return results.map((result) => ({ median: result.median * 1000, min: result.min * 1000 }));
+      for (let left = count; left > 0; left -= 10) {
+        execFileSync('hyperfine', ['-N', '--warmup', '3', '--runs', String(Math.min(10, left)), '--export-json', out, ...quoted], {
+          stdio: ['ignore', 'ignore', 'inherit'],
+          env: commands[0].env ?? process.env,
+        });
+        JSON.parse(readFileSync(out, 'utf8')).results.forEach((result, index) => times[index].push(...result.times.map((seconds) => seconds * 1000)));
+      }
+      return times.map((values) => ({ median: median(values), min: Math.min(...values) }));
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
