@@ -1,17 +1,29 @@
-// The one executor of Plans (./plan.ts). With --dry-run it asks each step for
-// its prediction, prints the cli.md document and exits with the code the
-// real request would produce; otherwise it sends the steps in order and
-// hands their answers to the plan's `done`. A lost answer or a 500 of a
-// deployment is settled here with a read, for every command alike.
-import { ApiError, NetworkError } from '../errors.js';
+// The one executor of Plans (./plan.ts). With --dry-run it predicts each
+// step, prints the cli.md document and exits with the code the real request
+// would produce. Otherwise it refuses what the rules already reject, asks
+// the plan's confirmation, then sends the steps in order (a batch's steps
+// together, bounded, each with its own outcome) and hands the typed answers
+// to the plan's `done`. Every policy lives here, once for every kind of
+// step: refusals, confirmation, batches, progress of uploads, settling a
+// lost answer with a read, waiting out a deployment (a 500) within the
+// retry budget, and confirming a missing collection behind a 400.
+import { AhsError, ApiError, CancelledError, ExitCode, NetworkError, PartialFailureError } from '../errors.js';
 import { errorBody, type Rejection } from '../rules/index.js';
 import type { ApiClient } from '../http/client.js';
 import type { Context } from '../context.js';
+import type { Output } from '../io/output.js';
+import { createMultiProgress, type MultiProgress } from '../io/progress.js';
 import { readCollection } from '../service/collections.js';
+import { eachLimited } from '../transfer/pool.js';
 import { PredictedRejection, dryRunDocument, renderDryRun, type DryRunDocument } from './dryrun.js';
-import type { LaterStep, Plan, Step } from './plan.js';
+import { isRef, type Plan, type Prediction, type Results, type Step, type StepFailure } from './plan.js';
+import { KINDS, type Kind, type KindIO } from './kinds/index.js';
+import { retryBudget, type RetryBudget } from './retry.js';
 
-export async function executePlan(plan: Plan, ctx: Context): Promise<void> {
+/** What the executor needs of a command's context (tests give a fake one). */
+export type ExecutorContext = Pick<Context, 'api' | 'output' | 'signal' | 'globals' | 'confirm' | 'settings' | 'progress' | 'io'>;
+
+export async function executePlan(plan: Plan, ctx: ExecutorContext): Promise<void> {
   const out = await ctx.output();
   if (plan.noop) {
     const { state, message } = plan.noop;
@@ -23,16 +35,239 @@ export async function executePlan(plan: Plan, ctx: Context): Promise<void> {
   }
   if (ctx.globals.dryRun) return printPredictions(plan, ctx);
   const api = await ctx.api();
-  const results: unknown[] = [];
-  for (const entry of plan.steps) {
-    const step = await resolve(entry, results);
-    if (!step) continue;
-    if (step.refusal) throw refused(step.refusal.rejection, step.refusal.hint, results.length > 0);
-    const answer = await sendStep(step, api, ctx);
-    step.onAnswer?.(answer);
-    results.push(answer);
+  const run = new Run(plan, ctx, api, out, await budgetOf(ctx));
+  await run.refuseUpfront();
+  if (plan.confirm && plan.steps.length > 0) await ctx.confirm(plan.confirm.message, plan.confirm.action);
+  await run.sendAll();
+  await plan.done(run.results());
+}
+
+async function budgetOf(ctx: ExecutorContext): Promise<RetryBudget> {
+  const settings = await ctx.settings();
+  return retryBudget({ retries: settings.retries, timeoutMs: settings.timeoutMs, signal: ctx.signal });
+}
+
+/** A step's parameters with each Ref replaced by the value it names in `answers`. */
+export function resolveParams(params: Record<string, unknown>, answers: ReadonlyMap<string, unknown>): Record<string, unknown> {
+  const resolve = (value: unknown): unknown => {
+    if (isRef(value)) {
+      if (!answers.has(value.$ref)) throw new Error(`a step refers to ${value.$ref}, which has no answer`);
+      return (answers.get(value.$ref) as Record<string, unknown> | undefined)?.[value.field];
+    }
+    if (Array.isArray(value)) return value.map(resolve);
+    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, resolve(inner)]));
+    return value;
+  };
+  return resolve(params) as Record<string, unknown>;
+}
+
+function hasRefs(value: unknown): boolean {
+  if (isRef(value)) return true;
+  if (Array.isArray(value)) return value.some(hasRefs);
+  if (value && typeof value === 'object') return Object.values(value).some(hasRefs);
+  return false;
+}
+
+function kindOf(step: Step): Kind {
+  const kind = KINDS[step.kind];
+  if (!kind) throw new Error(`unknown kind of step: ${step.kind}`);
+  return kind;
+}
+
+function resultsOf(answers: ReadonlyMap<string, unknown>, failures: ReadonlyMap<string, StepFailure>): Results {
+  return {
+    of: <R>(step: Step<R>) => answers.get(step.id) as R | undefined,
+    failureOf: (step) => failures.get(step.id),
+    has: (step) => answers.has(step.id),
+  };
+}
+
+/** One real run of a plan. */
+class Run {
+  private readonly answers = new Map<string, unknown>();
+  private readonly failures = new Map<string, StepFailure>();
+  private sent = 0;
+
+  constructor(
+    private readonly plan: Plan,
+    private readonly ctx: ExecutorContext,
+    private readonly api: ApiClient,
+    private readonly out: Output,
+    private readonly retry: RetryBudget,
+  ) {}
+
+  results(): Results {
+    return resultsOf(this.answers, this.failures);
   }
-  await plan.done(results);
+
+  /** Steps that refuse on a predicted rejection and need no earlier answer: checked before anything is sent or asked. */
+  async refuseUpfront(): Promise<void> {
+    for (const step of this.plan.steps) {
+      if (step.refuse && !hasRefs(step.params)) await this.refuseIfRejected(step, step.params);
+    }
+  }
+
+  private async refuseIfRejected(step: Step, params: Record<string, unknown>): Promise<void> {
+    const prediction = step.prediction ?? (await kindOf(step).predict(params, this.api));
+    step.prediction = prediction;
+    const { decision } = prediction;
+    if (decision.ok || !step.refuse) return;
+    throw refused(decision, step.refuse.byKind?.[decision.kind] ?? step.refuse.hint, this.sent > 0);
+  }
+
+  async sendAll(): Promise<void> {
+    const steps = this.plan.steps;
+    for (let index = 0; index < steps.length; ) {
+      const group = steps[index]!.batch?.group;
+      let end = index + 1;
+      while (group !== undefined && end < steps.length && steps[end]!.batch?.group === group) end++;
+      if (group === undefined) await this.sendOne(steps[index]!);
+      else await this.sendBatch(steps.slice(index, end));
+      if (this.ctx.signal.aborted) throw this.interrupted();
+      index = end;
+    }
+  }
+
+  private interrupted(): AhsError {
+    const reason = this.ctx.signal.reason;
+    return reason instanceof AhsError ? reason : new CancelledError();
+  }
+
+  /** A step on its own: a failure ends the run. */
+  private async sendOne(step: Step): Promise<void> {
+    const kind = kindOf(step);
+    const params = resolveParams(step.params, this.answers);
+    if (step.refuse && hasRefs(step.params)) await this.refuseIfRejected(step, params);
+    const file = kind.file?.(params);
+    const progress = file ? await this.ctx.progress(`Uploading ${file.name}`) : undefined;
+    try {
+      const answer = await this.send(step, kind, params, (sent, total) => progress?.update(sent, total));
+      progress?.done(kind.uploaded?.(params, answer));
+      this.record(step, answer);
+    } catch (error) {
+      progress?.stop();
+      throw error;
+    }
+  }
+
+  /**
+   * A batch: its steps run `concurrency` at a time, each with its own
+   * outcome; a step `after` another runs once that one succeeded (in the
+   * same slot), and is skipped when it failed. Only an interrupt stops it.
+   */
+  private async sendBatch(steps: Step[]): Promise<void> {
+    const { concurrency } = steps[0]!.batch!;
+    const chains = chainsOf(steps);
+    const files = steps.map((step) => ({ step, file: kindOf(step).file?.(resolveParams(step.params, this.answers)) })).filter((entry) => entry.file);
+    const progress = createMultiProgress(this.ctx.io, {
+      label: files.length === 1 ? `uploading ${files[0]!.file!.name}` : `uploading ${files.length} files`,
+      total: files.reduce((sum, entry) => sum + entry.file!.size, 0),
+      files: files.length,
+      quiet: this.ctx.globals.quiet || files.length === 0,
+      // --verbose traces requests on stderr between redraws: plain lines then.
+      live: this.ctx.globals.verbose ? false : undefined,
+    });
+    try {
+      await eachLimited(chains, concurrency, this.ctx.signal, async (chain) => {
+        for (const step of chain) {
+          if (!(await this.sendInBatch(step, progress))) return !this.ctx.signal.aborted;
+        }
+        return true;
+      });
+    } finally {
+      progress.stop();
+    }
+  }
+
+  /** One step of a batch; false when it failed (its chain stops). */
+  private async sendInBatch(step: Step, progress: MultiProgress): Promise<boolean> {
+    const blocked = (step.after ?? []).find((id) => !this.answers.has(id));
+    if (blocked) {
+      this.fail(step, { error: new PartialFailureError(`not sent: ${blocked} did not succeed`), skipped: true }, progress);
+      return false;
+    }
+    const kind = kindOf(step);
+    const params = resolveParams(step.params, this.answers);
+    const file = kind.file?.(params);
+    if (file) progress.start(step.id, file.name, file.size);
+    try {
+      const answer = await this.send(step, kind, params, (sent) => progress.update(step.id, sent));
+      progress.log(() => this.record(step, answer));
+      return true;
+    } catch (error) {
+      if (this.ctx.signal.aborted) return false;
+      this.fail(step, { error: asAhsError(error) }, progress);
+      return false;
+    } finally {
+      if (file) progress.finish(step.id);
+    }
+  }
+
+  private record(step: Step, answer: unknown): void {
+    this.answers.set(step.id, answer);
+    this.sent++;
+    this.plan.onAnswer?.(step, this.results());
+  }
+
+  private fail(step: Step, failure: StepFailure, progress: MultiProgress): void {
+    this.failures.set(step.id, failure);
+    progress.log(() => this.plan.onFailure?.(step, failure));
+  }
+
+  /** Sends one step; settles a lost answer and a deployment's 500 with reads. */
+  private async send(_step: Step, kind: Kind, params: Record<string, unknown>, progress: (sent: number, total: number) => void): Promise<unknown> {
+    const io: KindIO = { api: this.api, out: this.out, signal: this.ctx.signal, retry: this.retry, sentAt: Date.now(), progress };
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await (kind.send ? kind.send(params, io) : this.api.json({ ...kind.request(params, this.api) }));
+      } catch (error) {
+        const collectionId = kind.collection?.(params);
+        if (error instanceof ApiError && error.status === 400 && collectionId && !error.notFound) {
+          throw (await collectionIsMissing(this.api, collectionId)) ? error.asNotFound() : error;
+        }
+        const midDeployment = error instanceof ApiError && error.status === 500 && kind.waitsOutDeployment === true;
+        const lost = error instanceof NetworkError && error.mayHaveApplied;
+        if (!(midDeployment || lost) || !kind.settle) throw error;
+        const settled = await settleOrUnknown(kind, params, io, error as Error);
+        if (settled.applied === true) {
+          this.out.info(`${lost ? 'the answer was lost' : 'the service answered 500'}, but a read confirms the write was applied (${settled.how})`);
+          return settled.result;
+        }
+        if (settled.applied === 'unknown') throw new NetworkError(`${(error as Error).message}; whether the write was applied is unknown: check with \`${settled.check}\``);
+        if (lost) throw new NetworkError(`${(error as Error).message}; a read shows the write was not applied (${settled.how}): it is safe to retry`);
+        // Still mid-deployment when the budget is spent: other deployments hold the
+        // channel, a conflict (exit 5) like a 409 still standing, not a failure.
+        this.out.info(`the service answered 500 (the channel may be mid-deployment) and ${settled.how}; retrying`);
+        if (!(await this.retry.next(attempt))) throw (error as ApiError).asConflict();
+      }
+    }
+  }
+}
+
+/** The settling read; when it fails too, the outcome is unknown (never "not applied"). */
+async function settleOrUnknown(kind: Kind, params: Record<string, unknown>, io: KindIO, cause: Error) {
+  try {
+    return await kind.settle!(params, io);
+  } catch (error) {
+    if (error instanceof CancelledError) throw error;
+    const check = kind.check?.(params);
+    const how = check ? `check with \`${check}\`` : `check whether it was done (${kind.describe(params)})`;
+    throw new NetworkError(`${cause.message}; the write may have been applied, and the read that would tell failed (${(error as Error).message}): ${how} before running it again`);
+  }
+}
+
+/** Steps of a batch grouped so that a step `after` another runs right after it, in the same slot. */
+function chainsOf(steps: Step[]): Step[][] {
+  const chains: Step[][] = [];
+  const chainOf = new Map<string, Step[]>();
+  for (const step of steps) {
+    const parent = (step.after ?? []).map((id) => chainOf.get(id)).find(Boolean);
+    const chain = parent ?? [];
+    if (!parent) chains.push(chain);
+    chain.push(step);
+    chainOf.set(step.id, chain);
+  }
+  return chains;
 }
 
 function refused(rejection: Rejection, hint: string, sentBefore: boolean): PredictedRejection {
@@ -42,80 +277,47 @@ function refused(rejection: Rejection, hint: string, sentBefore: boolean): Predi
 
 /**
  * A predicted rejection exits like the real answer would: a 404 is exit 4 by
- * its status, and a missing collection's 400 by the read that settles it
- * (sendStep); another resource's 400 has no such read, so it stays exit 1.
+ * its status, and a missing collection's 400 by the read that settles it;
+ * another resource's 400 has no such read, so it stays exit 1.
  */
 function settlesAsMissing(rejection: Rejection): boolean {
   return rejection.kind === 'not-found' && rejection.resource === 'collection';
 }
 
-async function resolve(entry: Step | LaterStep, previous: unknown[]): Promise<Step | undefined> {
-  return typeof entry === 'function' ? entry(previous) : entry;
-}
-
-/** Predicts every step (a later one from the states predicted before it), prints, and throws the predicted rejection. */
-async function printPredictions(plan: Plan, ctx: Context): Promise<void> {
+/** Predicts every step (a later one from the records predicted before it), prints, and throws the predicted rejection. */
+async function printPredictions(plan: Plan, ctx: ExecutorContext): Promise<void> {
+  const api = await ctx.api();
   const documents: DryRunDocument[] = [];
   const notes: string[] = [];
-  const predicted: unknown[] = [];
+  const predicted = new Map<string, unknown>();
   let rejected: Rejection | undefined;
-  for (const entry of plan.steps) {
-    const step = await resolve(entry, predicted);
-    if (!step) continue;
-    const prediction = await step.predict();
-    documents.push(dryRunDocument(step.request, prediction));
+  for (const step of plan.steps) {
+    const params = resolveParams(step.params, predicted);
+    const prediction: Prediction = step.prediction ?? (await kindOf(step).predict(params, api));
+    documents.push(dryRunDocument(kindOf(step).request(params, api), prediction));
     notes.push(...(prediction.notes ?? []));
     if (!prediction.decision.ok) {
       rejected = prediction.decision;
       break;
     }
-    predicted.push(prediction.decision.next);
+    predicted.set(step.id, prediction.decision.next);
   }
   const last = documents.pop();
   // Nothing to send (a finished release, an unchanged sync): the outcome is the same as a real run's.
-  if (!last) return plan.done([]);
+  if (!last) return plan.done(resultsOf(new Map(), new Map()));
   const doc: DryRunDocument = documents.length > 0 ? { ...last, before: documents.map(({ dryRun: _, ...rest }) => rest) } : last;
   const out = await ctx.output();
   out.print(doc, (d, kit) => renderDryRun(d, kit, [...new Set(notes)]));
   if (rejected) throw new PredictedRejection(errorBody(rejected), settlesAsMissing(rejected));
 }
 
-/** Sends one step; settles a lost answer and a deployment's 500 with reads. */
-async function sendStep(step: Step, api: ApiClient, ctx: Context): Promise<unknown> {
-  const send = () => (step.send ? step.send(api) : api.json({ ...step.request }));
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await send();
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 400 && step.collectionId && !error.notFound) {
-        throw (await collectionIsMissing(api, step.collectionId)) ? error.asNotFound() : error;
-      }
-      const midDeployment = error instanceof ApiError && error.status === 500 && step.retryOn500;
-      const lost = error instanceof NetworkError && error.mayHaveApplied;
-      if (!(midDeployment || lost) || !step.settle) throw error;
-      const settled = await step.settle(api);
-      if (settled.applied === true) {
-        (await ctx.output()).info(`the answer was lost, but a read confirms the write was applied (${settled.how})`);
-        return settled.result;
-      }
-      if (settled.applied === 'unknown') throw new NetworkError(`${(error as Error).message}; whether the write was applied is unknown: check with \`${settled.check}\``);
-      if (lost) throw new NetworkError(`${(error as Error).message}; a read shows the write was not applied (${settled.how}): it is safe to retry`);
-      const retries = (await ctx.settings()).retries;
-      // Still mid-deployment after every retry: other deployments hold the
-      // channel, a conflict (exit 5) like a 409 still standing, not a failure.
-      if (attempt >= retries) throw (error as ApiError).asConflict();
-      (await ctx.output()).info(`the service answered 500 (the channel may be mid-deployment) and ${settled.how}; retrying (${attempt + 1} of ${retries})`);
-      await backoff(attempt, ctx.signal);
-    }
-  }
-}
-
 async function collectionIsMissing(api: ApiClient, collectionId: string): Promise<boolean> {
   return (await readCollection(api, collectionId)) === undefined;
 }
 
-async function backoff(attempt: number, signal: AbortSignal): Promise<void> {
-  const { setTimeout: sleep } = await import('node:timers/promises');
-  const base = Math.min(250 * 2 ** attempt, 4000);
-  await sleep(base / 2 + Math.random() * (base / 2), undefined, { signal });
+/** Any failure as an AhsError (a batch step's outcome). */
+export function asAhsError(error: unknown): AhsError {
+  if (error instanceof AhsError) return error;
+  const message = String((error as Error)?.message ?? error);
+  return new PartialFailureError(message, ExitCode.rejected, { type: 'urn:ahs:network', title: message, status: null, detail: message });
 }

@@ -1,17 +1,18 @@
-// A write is a plan, not a branch (house style). A write command reads and
-// asks what it needs, then returns a Plan: the requests it will send, in
-// order, each able to predict the service's answer with src/rules. One
-// executor (./execute.ts) either prints the plan (--dry-run) or sends it,
-// step by step, stopping at the first rejection. Multi-step writes
-// (promote-default --make-live, release, rollback, item sync) are longer
-// plans, never a second code path.
-import type { ApiClient, Query } from '../http/client.js';
-import type { Decision, Rejection } from '../rules/index.js';
+// A write is a plan, and a plan is data (house style; Terraform's
+// plans.Plan). A command reads and asks what it needs, then returns a Plan:
+// typed steps, each naming its kind, its parameters (plain JSON: ids, bodies,
+// the file to upload with its size) and, where the command already read
+// what the decision rests on, the rules' prediction. What a kind of step
+// does (send, settle a lost answer, wait out a deployment, predict) is
+// written once in the executor's registry (./kinds/), never as closures of a
+// command. A plan can therefore be printed (--dry-run), saved and read back
+// (./saved.ts), checked for staleness, and run by one executor (./execute.ts).
+import type { Decision, Rejection, RejectionKind } from '../rules/index.js';
 
 export interface PlannedRequest {
   method: 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
-  query?: Query;
+  query?: Record<string, string>;
   /** The JSON body, or for an upload the form fields with the file described. */
   body?: unknown;
 }
@@ -29,31 +30,72 @@ export interface Prediction {
 /** Whether a write whose answer was lost took effect, found by a read. */
 export type Settlement<R> = { applied: true; result: R; how: string } | { applied: false; how: string } | { applied: 'unknown'; check: string };
 
-export interface Step<R = unknown> {
-  /** What is sent (and shown by --dry-run). */
-  request: PlannedRequest;
-  /** Reads what the rules need and predicts the answer. Called only for --dry-run. */
-  predict(): Promise<Prediction>;
-  /** Sends the request; by default the JSON request as planned. */
-  send?(api: ApiClient): Promise<R>;
-  /** Told the step's answer once it is in (sent, or settled as applied): a stage line as a multi-step plan goes. */
-  onAnswer?(answer: R): void;
-  /** After a lost answer (or a 500 where retryOn500): was it applied? */
-  settle?(api: ApiClient): Promise<Settlement<R>>;
-  /** The channel may be mid-deployment: a 500 is settled with a read and retried while the requested state does not hold. */
-  retryOn500?: boolean;
-  /**
-   * The rules already say the service will refuse this request (what the
-   * command read settles it): a real run refuses before sending anything,
-   * with the exit code of that answer and how to get past it.
-   */
-  refusal?: { rejection: Rejection; hint: string };
-  /** The collection the command line named: a 400 is checked with GET /vc/{id} and, when it is missing, is exit 4 (cli.md). */
-  collectionId?: string;
+/**
+ * A value taken from the answer of an earlier step of the same plan (the id
+ * of the version an upload made, for its deploy): in a real run the answer,
+ * in a dry run the predicted record. Plain data, so a saved plan keeps it.
+ */
+export interface Ref<T = unknown> {
+  $ref: string;
+  field: string;
+  /** Phantom: the type of the value. */
+  readonly __type?: T;
 }
 
-/** A step that depends on the answers (or predicted states) of the steps before it; undefined: nothing to send. */
-export type LaterStep = (previous: unknown[]) => Promise<Step | undefined> | Step | undefined;
+/** A parameter that is known now or taken from an earlier step's answer. */
+export type Val<T> = T | Ref<T>;
+
+/** How a predicted rejection stops a run before anything is sent: a hint per kind of rejection, else `hint`. */
+export interface Refusal {
+  hint: string;
+  byKind?: Partial<Record<RejectionKind, string>>;
+}
+
+/** Steps of one batch run together, at most `concurrency` at once; each has its own outcome. */
+export interface Batch {
+  group: string;
+  concurrency: number;
+}
+
+/** The kinds of step the executor knows (./kinds/index.ts). */
+export type StepKind =
+  | 'asset.create'
+  | 'asset.update'
+  | 'asset.delete'
+  | 'asset.undeploy'
+  | 'version.upload'
+  | 'version.delete'
+  | 'version.deploy'
+  | 'version.promote'
+  | 'collection.create'
+  | 'collection.update'
+  | 'collection.delete'
+  | 'collection.restore'
+  | 'collection.purge'
+  | 'collection.undeploy'
+  | 'collection.deploy'
+  | 'collection.reconcile'
+  | 'item.upload'
+  | 'item.remove';
+
+/** One step: plain data. `R` is the type of its answer (phantom: typing `Results.of`). */
+export interface Step<R = unknown> {
+  /** Unique within the plan; refs name it. */
+  id: string;
+  kind: StepKind;
+  /** The kind's parameters, plain JSON; a parameter may be a Ref to an earlier step's answer. */
+  params: Record<string, unknown>;
+  /** The rules' prediction, when the command planned from what it read; else the kind predicts it when needed. */
+  prediction?: Prediction;
+  /** A predicted rejection refuses the run before anything is sent. */
+  refuse?: Refusal;
+  /** Run with the other steps of the same group, bounded; a failure is this step's outcome, not the run's end. */
+  batch?: Batch;
+  /** Ids of steps of the same batch that must succeed first (a replaced item's removal after its upload). */
+  after?: string[];
+  /** Phantom: the answer's type. */
+  readonly __answer?: R;
+}
 
 export interface NoOp {
   /** The state the target is already in. */
@@ -61,20 +103,59 @@ export interface NoOp {
   message: string;
 }
 
+/** A failure that is one batch step's outcome. */
+export interface StepFailure {
+  error: import('../errors.js').AhsError;
+  /** The step never ran: one it depended on failed. */
+  skipped?: boolean;
+}
+
+/** The answers of a run (or, in a dry run, the predicted records), typed by the step that gave them. */
+export interface Results {
+  of<R>(step: Step<R>): R | undefined;
+  failureOf(step: Step): StepFailure | undefined;
+  /** Whether the step was sent and answered (or settled as applied). */
+  has(step: Step): boolean;
+}
+
 export interface Plan {
-  steps: Array<Step | LaterStep>;
+  steps: Step[];
   /** Set when there is nothing to send: printed as `{changed: false, state, message}`, exit 0. */
   noop?: NoOp;
-  /** Prints the outcome of a real run from each sent step's answer. */
-  done(results: unknown[]): void | Promise<void>;
+  /** Asked (or --yes) once the refusals are checked and before the first send. */
+  confirm?: { message: string; action: string };
+  /** Told each step once its answer is in (sent or settled; `results.of(step)`): a stage line as a multi-step plan goes. */
+  onAnswer?(step: Step, results: Results): void;
+  /** Told each batch step's failure as it happens. */
+  onFailure?(step: Step, failure: StepFailure): void;
+  /** Prints the outcome of a real run. */
+  done(results: Results): void | Promise<void>;
+}
+
+let counter = 0;
+
+/** A step of `kind` with its parameters; `id` defaults to a fresh one. */
+export function step<R = unknown>(kind: StepKind, params: Record<string, unknown>, extra: Partial<Omit<Step<R>, 'kind' | 'params'>> = {}): Step<R> {
+  return { id: extra.id ?? `${kind}#${++counter}`, kind, params, ...extra };
+}
+
+/** A value of an earlier step's answer. */
+export function ref<R, K extends keyof R & string>(from: Step<R>, field: K): Ref<R[K]> {
+  return { $ref: from.id, field };
+}
+
+export function isRef(value: unknown): value is Ref {
+  return typeof value === 'object' && value !== null && typeof (value as Ref).$ref === 'string' && typeof (value as Ref).field === 'string';
 }
 
 /** A plan of one or more steps. */
-export function plan(steps: Array<Step | LaterStep>, done: Plan['done']): Plan {
-  return { steps, done };
+export function plan(steps: Step[], done: Plan['done'], extra: Partial<Omit<Plan, 'steps' | 'done'>> = {}): Plan {
+  return { steps, done, ...extra };
 }
 
 /** Nothing to send: the target is already in the requested state (--idempotent). */
 export function noop(state: unknown, message: string): Plan {
   return { steps: [], done: () => undefined, noop: { state, message } };
 }
+
+export type { Rejection };

@@ -1,6 +1,7 @@
 // Defaults, limits and small rules the spec states once and both the CLI
 // (predictions, pickers, prompts) and the emulator (answers) rely on.
-import { LIMITS, type Asset, type AssetCreateBody } from './schemas.js';
+import { LIMITS, type Asset, type AssetCreateBody, type Version } from './schemas.js';
+import { formatSize, nextVersionId } from './assets.js';
 import { anchorNotInCollection } from './rejections.js';
 import type { Rejection } from './decision.js';
 
@@ -65,6 +66,31 @@ export function createdAsset(body: AssetCreateBody, at: string): Asset {
     localCacheMaxAge: body.localCacheMaxAge ?? ASSET_DEFAULTS.localCacheMaxAge,
     createdBy: body.createdBy,
     updatedBy: body.updatedBy ?? body.createdBy,
+    active: true,
+    createdAt: at,
+    updatedAt: at,
+  };
+}
+
+/** What a new version is once uploaded (spec, Version): the prediction of an upload. */
+export function createdVersion(
+  asset: Pick<Asset, 'assetType' | 'secured'>,
+  upload: { platform: string; latest: number; versionName: string; createdBy: string; fileName: string; bytes: number },
+  at: string,
+): Version {
+  const { versionId, version } = nextVersionId(upload.platform, upload.latest);
+  return {
+    versionId,
+    version,
+    versionName: upload.versionName,
+    targetPlatform: upload.platform,
+    assetType: asset.assetType,
+    secured: asset.secured,
+    size: formatSize(upload.bytes),
+    fileName: upload.fileName,
+    uploadStatus: 'Committed',
+    createdBy: upload.createdBy,
+    updatedBy: upload.createdBy,
     active: true,
     createdAt: at,
     updatedAt: at,

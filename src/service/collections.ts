@@ -4,8 +4,8 @@
 import type { ApiClient } from '../http/client.js';
 import { ApiError } from '../errors.js';
 import { fetchAll } from '../http/paging.js';
-import type { CollectionSnapshot, CollectionDeploymentState, Decision, ItemParents } from '../rules/index.js';
-import type { PlannedRequest, Prediction, Settlement, Step } from '../plan/plan.js';
+import type { CollectionSnapshot, CollectionDeploymentState, ItemParents } from '../rules/index.js';
+import type { Settlement } from '../plan/plan.js';
 import type { Collection, CollectionDeploymentStatus, Item } from '../rules/schemas.js';
 
 export const vcPath = (api: ApiClient, collectionId: string, ...rest: string[]) => api.path('vc', collectionId, ...rest);
@@ -111,59 +111,6 @@ export async function itemParents(api: ApiClient, collection: Collection): Promi
     }
     return out;
   }
-}
-
-/** What a collection write's dry run predicts from the collection's snapshot. */
-export interface CollectionPrediction {
-  decision: Decision<unknown>;
-  /** Default: the snapshot (currentOf). */
-  current?: unknown;
-  notes?: string[];
-}
-
-/**
- * A write on the collection named on the command line, as a plan step. The
- * dry run reads the snapshot (`read`: one already read, or shared by several
- * steps) and predicts;
- * a rejection of a collection that does not exist is "not found" (exit 4)
- * whatever the status, as the real request's 400 is once GET /vc/{id}
- * confirms it (step.collectionId).
- */
-export function collectionStep<R = unknown>(
-  api: ApiClient,
-  collectionId: string,
-  request: PlannedRequest,
-  predict: (view: CollectionView) => CollectionPrediction | Promise<CollectionPrediction>,
-  extra: Pick<Step<R>, 'send' | 'settle'> & { read?: () => Promise<CollectionView> } = {},
-): Step<R> {
-  const { read = () => readSnapshot(api, collectionId), ...rest } = extra;
-  return {
-    request,
-    collectionId,
-    ...rest,
-    async predict(): Promise<Prediction> {
-      const view = await read();
-      const { decision, current, notes } = await predict(view);
-      return { current: current === undefined ? currentOf(view) : current, decision: view.snapshot ? decision : notFound(decision), notes };
-    },
-  };
-}
-
-/** A rejection the executor reports as "not found" (exit 4): the read showed the named collection missing. */
-function notFound(decision: Decision<unknown>): Decision<unknown> {
-  return decision.ok ? decision : { ...decision, kind: 'not-found', resource: 'collection' };
-}
-
-/**
- * Settles a lost answer of a collection write by reading the collection
- * again: applied when `holds` is true of the fresh snapshot.
- */
-export function settleBySnapshot<R>(collectionId: string, holds: (view: CollectionView) => boolean, result: R, what: string): (api: ApiClient) => Promise<Settlement<R>> {
-  return async (api) => {
-    const view = await readSnapshot(api, collectionId);
-    const how = `a read of collection ${collectionId} shows it ${holds(view) ? '' : 'not '}${what}`;
-    return holds(view) ? { applied: true, result, how } : { applied: false, how };
-  };
 }
 
 /**

@@ -30,6 +30,22 @@ export interface PreparedUpload extends StreamBody {
   fileName: string;
 }
 
+/** A local file to upload, checked now (exists, is a regular file): its path, the name the service is told, its size. */
+export async function localFile(path: string, name = basename(path)): Promise<{ path: string; name: string; size: number }> {
+  return { path, name, size: await regularFileSize(path) };
+}
+
+async function regularFileSize(path: string): Promise<number> {
+  try {
+    const info = await stat(path);
+    if (!info.isFile()) throw new UsageError(`${path} is not a regular file`);
+    return info.size;
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
+  }
+}
+
 /** Checks the file (exists, is a regular file) and prepares a replayable streaming body. */
 export async function prepareMultipart(options: MultipartOptions): Promise<PreparedUpload> {
   const { file } = options;

@@ -142,19 +142,40 @@ describe('what the service refuses about a collection that exists is exit 1, wit
 
 describe('item upload: a partial failure ends with one summary line', () => {
   it('text: "N of M uploaded; failed: FILE (HTTP 400: ...)", no warnings; json: the first failure\'s body alone as the error', async () => {
-    // One item fits: the second file is refused (item limit).
-    for (const id of ['partial', 'partial-json']) expect((await h.ahs(['collection', 'create', id, '--name', id, '--allowed-types', '1001', '--max-assets', '1'])).exitCode).toBe(0);
-    const a = await h.file('ok.zip', 'a');
-    const over = await h.file('over.zip', 'b');
-    const text = await h.ahs(['item', 'upload', 'partial', a, over, '--type', '1001', '--concurrency', '1']);
-    expect(text.exitCode).toBe(1);
-    expect(text.stderr).not.toMatch(/warning:/);
-    const errors = text.stderr.split('\n').filter((line) => line.startsWith('error:'));
-    expect(errors).toEqual([`error: 1 of 2 uploaded; failed: ${over} (HTTP 400: Collection partial has reached its item limit (maxAssets 1); raise maxAssets or remove items first)`]);
-    const json = await h.ahs(['item', 'upload', 'partial-json', a, over, '--type', '1001', '--concurrency', '1', '--json']);
-    expect(json.exitCode).toBe(1);
-    expect(json.stderr).not.toMatch(/warning:|error:/);
-    expect(json.errJson()).toEqual(json.json().failed[0].error);
+    // The service refuses the second upload (the rules could not tell: another writer filled the collection).
+    const title = 'Collection partial has reached its item limit (maxAssets 1); raise maxAssets or remove items first';
+    let posts = 0;
+    const stub = await stubServer((req, res) => {
+      if (req.method !== 'POST' || !/\/items$/.test(req.url ?? '') || ++posts % 2 === 1) return false;
+      res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ type: 'https://errors.asset-hosting.example/problem', title, status: 400, detail: title }));
+      return true;
+    }, h.emu.baseUrl);
+    try {
+      for (const id of ['partial', 'partial-json']) expect((await h.ahs(['collection', 'create', id, '--name', id, '--allowed-types', '1001'])).exitCode).toBe(0);
+      const a = await h.file('ok.zip', 'a');
+      const over = await h.file('over.zip', 'b');
+      const env = { AHS_BASE_URL: stub.url };
+      const text = await h.ahs(['item', 'upload', 'partial', a, over, '--type', '1001', '--concurrency', '1'], { env });
+      expect(text.exitCode).toBe(1);
+      expect(text.stderr).not.toMatch(/warning:/);
+      const errors = text.stderr.split('\n').filter((line) => line.startsWith('error:'));
+      expect(errors).toEqual([`error: 1 of 2 uploaded; failed: ${over} (HTTP 400: ${title})`]);
+      const json = await h.ahs(['item', 'upload', 'partial-json', a, over, '--type', '1001', '--concurrency', '1', '--json'], { env });
+      expect(json.exitCode).toBe(1);
+      expect(json.stderr).not.toMatch(/warning:|error:/);
+      expect(json.errJson()).toEqual(json.json().failed[0].error);
+    } finally {
+      await stub.close();
+    }
+  });
+
+  it('more files than the collection has room for: refused before anything is sent, naming the room left', async () => {
+    expect((await h.ahs(['collection', 'create', 'roomy', '--name', 'roomy', '--allowed-types', '1001', '--max-assets', '2'])).exitCode).toBe(0);
+    const files = [await h.file('r1.zip', '1'), await h.file('r2.zip', '2'), await h.file('r3.zip', '3')];
+    const run = await h.ahs(['item', 'upload', 'roomy', ...files, '--type', '1001']);
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toMatch(/^error: nothing was sent: the service would answer 400: .*roomy has room for 2 more item\(s\) \(maxAssets 2\) and 3 file\(s\) were given/m);
+    expect((await h.ahs(['item', 'list', 'roomy', '--json'])).json().totalResults).toBe(0);
   });
 });
 

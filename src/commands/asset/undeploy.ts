@@ -5,19 +5,13 @@
 // reading them again.
 import type { Run } from '../define.js';
 import type { undeploySpec } from './index.js';
-import { decideAssetUndeploy } from '../../rules/index.js';
-import { undeployBody, type AssetUrl } from '../../rules/schemas.js';
+import { undeployBody } from '../../rules/schemas.js';
 import { validateInput } from '../validate.js';
-import { listRecords } from '../../service/assets.js';
 import { askAssetId, askEnv } from '../../service/pick-asset.js';
 import { recordList } from '../../io/views/assets.js';
-import { plan, type Step } from '../../plan/plan.js';
-import type { ApiClient } from '../../http/client.js';
-
-interface UndeployAnswer {
-  message: string;
-  totalUndeployedVersions: number;
-}
+import { plan } from '../../plan/plan.js';
+import { steps } from '../../plan/steps.js';
+import { targetedRecords } from '../../plan/kinds/assets.js';
 
 export const run: Run<typeof undeploySpec> = async (options, ctx) => {
   const assetId = await askAssetId(ctx, options.assetId, 'Asset to undeploy');
@@ -31,36 +25,11 @@ export const run: Run<typeof undeploySpec> = async (options, ctx) => {
   const records = await targetedRecords(api, assetId, body);
   const removed = records.length ? `removes ${recordList(records)}` : 'no deployment record there now';
   await ctx.confirm(`Undeploy every version of ${assetId} for ${targetPlatforms.join(', ')} in ${envId} (${removed})?`, `asset undeploy ${assetId}`);
-  return plan([undeployStep(api, assetId, body, records)], ([answer]) => {
-    const { message, totalUndeployedVersions } = (answer ?? {}) as Partial<UndeployAnswer>;
+  const undeploy = steps.assetUndeploy({ assetId, body, records });
+  return plan([undeploy], (results) => {
+    const answer = results.of(undeploy);
+    const { message, totalUndeployedVersions } = answer ?? {};
     out.success(`${message ?? 'Undeployed.'} ${totalUndeployedVersions ?? 0} deployment record(s) removed from ${envId} (${targetPlatforms.join(', ')})`);
     if (out.json) out.print(answer);
   });
 };
-
-/** The asset's records in the environment, of the platforms named. */
-async function targetedRecords(api: ApiClient, assetId: string, body: { envId: string; targetPlatforms: string[] }): Promise<AssetUrl[]> {
-  const records = await listRecords(api, assetId, { envId: body.envId });
-  return records.filter((r) => body.targetPlatforms.includes(r.targetPlatform));
-}
-
-function undeployStep(api: ApiClient, assetId: string, body: { envId: string; targetPlatforms: string[] }, records: AssetUrl[]): Step<UndeployAnswer> {
-  const { envId, targetPlatforms } = body;
-  return {
-    request: { method: 'POST', path: api.path('va', assetId, 'undeploy'), body },
-    async predict() {
-      return {
-        current: records.map((r) => ({ versionId: r.versionId, targetPlatform: r.targetPlatform, state: r.state })),
-        decision: decideAssetUndeploy(envId, targetPlatforms, records),
-        notes: ['unknown environment or platform codes are checked by the service (404)'],
-      };
-    },
-    // Applied when none of those records is left.
-    async settle(client) {
-      const left = await targetedRecords(client, assetId, body);
-      if (left.length) return { applied: false, how: `${envId} still has ${recordList(left)}` };
-      const result = { message: 'Undeploy confirmed by a read of the records.', totalUndeployedVersions: records.length };
-      return { applied: true, how: `${envId} has no record left for ${targetPlatforms.join(', ')}`, result };
-    },
-  };
-}

@@ -3,14 +3,12 @@ import { z } from 'zod';
 import type { Run } from '../define.js';
 import { nameOf } from '../define.js';
 import { createSpec } from './index.js';
-import { decideCollectionCreate } from '../../rules/index.js';
-import { collectionCreateBody, type Collection } from '../../rules/schemas.js';
+import { collectionCreateBody } from '../../rules/schemas.js';
 import { validateGiven, validateInput } from '../validate.js';
-import { readCollection, readSnapshot, currentOf } from '../../service/collections.js';
 import { actingUser } from '../../service/pick-collection.js';
 import { renderCollection } from '../../io/views/collections.js';
-import { plan, type Settlement } from '../../plan/plan.js';
-import type { ApiClient } from '../../http/client.js';
+import { plan } from '../../plan/plan.js';
+import { steps } from '../../plan/steps.js';
 
 export const run: Run<typeof createSpec> = async (options, ctx) => {
   const flags = {
@@ -54,40 +52,13 @@ export const run: Run<typeof createSpec> = async (options, ctx) => {
     { ...fromFlags, collectionId, collectionName, allowedAssetTypes, createdBy: user, updatedBy: user, targetPlatform: settings.get('platform') },
     flags,
   );
-  const api = await ctx.api();
   const out = await ctx.output();
-  const startedAt = Date.now();
-  // No collectionId on this step: a 400 of a create is never "the collection named does not exist".
-  return plan(
-    [
-      {
-        request: { method: 'POST', path: api.path('vc'), body },
-        async predict() {
-          const view = await readSnapshot(api, collectionId);
-          return {
-            current: currentOf(view),
-            decision: decideCollectionCreate(collectionId, view.snapshot),
-            notes: ['the asset type codes and the platform are checked by the service (400 when unknown)'],
-          };
-        },
-        settle: (client) => settleCreate(client, collectionId, user, startedAt),
-      },
-    ],
-    ([created]) => {
-      out.print(created as Collection, (c, kit) => renderCollection(c, kit));
-      out.success(`created collection ${collectionId}; add files with: ahs item upload ${collectionId} FILE... --type CODE`);
-    },
-  );
+  const create = steps.collectionCreate({ collectionId, body });
+  return plan([create], (results) => {
+    out.print(results.of(create)!, (c, kit) => renderCollection(c, kit));
+    out.success(`created collection ${collectionId}; add files with: ahs item upload ${collectionId} FILE... --type CODE`);
+  });
 };
-
-/** A lost answer: applied when the collection now exists, created by us since we started. */
-async function settleCreate(api: ApiClient, collectionId: string, user: string, startedAt: number): Promise<Settlement<Collection>> {
-  const found = await readCollection(api, collectionId);
-  if (!found) return { applied: false, how: `GET /vc/${collectionId} says it does not exist` };
-  const ours = found.createdBy === user && api.madeSince(found.createdAt, startedAt);
-  if (ours) return { applied: true, result: found, how: `collection ${collectionId} exists, created by ${user}` };
-  return { applied: false, how: `collection ${collectionId} exists, created by ${found.createdBy} at ${found.createdAt}: not by this command` };
-}
 
 function splitCodes(codes: string): string[] {
   return codes

@@ -3,10 +3,11 @@
 // held) before asking.
 import type { Run } from '../define.js';
 import type { purgeSpec } from './index.js';
-import { collectionMessage, decideCollectionPurge } from '../../rules/index.js';
-import { collectionStep, currentOf, itemParents, readSnapshot, settleBySnapshot, vcPath } from '../../service/collections.js';
+import { decideCollectionPurge } from '../../rules/index.js';
+import { currentOf, itemParents, readSnapshot } from '../../service/collections.js';
 import { actingUser, collectionArg } from '../../service/pick-collection.js';
 import { plan } from '../../plan/plan.js';
+import { steps } from '../../plan/steps.js';
 
 export const run: Run<typeof purgeSpec> = async (options, ctx) => {
   const collectionId = await collectionArg(ctx, options.collectionId, { includeDeleted: true, message: 'Collection to purge' });
@@ -26,14 +27,8 @@ export const run: Run<typeof purgeSpec> = async (options, ctx) => {
     // Asked even when the rules predict a refusal: the state may have moved since the read.
     await ctx.confirm(`Purge collection ${collectionId}? This cannot be undone`);
   }
-  const request = { method: 'POST', path: vcPath(api, collectionId, 'purge'), body: { createdBy: user } } as const;
-  return plan(
-    [
-      collectionStep(api, collectionId, request, () => ({ decision, current: view.snapshot ? { ...(currentOf(view) as object), items } : null }), {
-        read: async () => view,
-        settle: settleBySnapshot(collectionId, (fresh) => !fresh.snapshot, { message: collectionMessage(collectionId, 'purged') }, 'gone'),
-      }),
-    ],
-    ([answer]) => out.print(answer as { message: string }, (a) => a.message),
-  );
+  // Planned from what was read (also what the question said): the dry run shows the same.
+  const current = view.snapshot ? { ...(currentOf(view) as object), items } : null;
+  const purge = steps.collectionPurge({ collectionId, user }, { prediction: { current, decision: view.snapshot ? decision : { ...decision, ...(decision.ok ? {} : { kind: 'not-found' as const, resource: 'collection' as const }) } } });
+  return plan([purge], (results) => out.print(results.of(purge)!, (a) => a.message));
 };

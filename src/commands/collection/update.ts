@@ -7,13 +7,14 @@ import { nameOf, type Run } from '../define.js';
 import { updateSpec } from './index.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { decideAnchor, COLLECTION_REFUSED_UPDATE_FIELDS, decideCollectionUpdate, type Decision } from '../../rules/index.js';
-import { collectionUpdateBody, type Collection } from '../../rules/schemas.js';
+import { COLLECTION_REFUSED_UPDATE_FIELDS, decideCollectionUpdate } from '../../rules/index.js';
+import { collectionUpdateBody } from '../../rules/schemas.js';
 import { validateInput } from '../validate.js';
-import { collectionStep, readSnapshot, vcPath, type CollectionView } from '../../service/collections.js';
+import { readSnapshot } from '../../service/collections.js';
 import { actingUser, collectionArg } from '../../service/pick-collection.js';
 import { renderCollection } from '../../io/views/collections.js';
 import { plan } from '../../plan/plan.js';
+import { steps } from '../../plan/steps.js';
 
 const FLAGS = { collectionName: nameOf(updateSpec, 'name'), anchorAsset: nameOf(updateSpec, 'anchor') };
 
@@ -73,21 +74,14 @@ export const run: Run<typeof updateSpec> = async (options, ctx) => {
     if (!decision.ok) throw new UsageError(`${decision.title}; nothing was sent`);
   }
   const out = await ctx.output();
-  return plan(
-    [collectionStep(api, collectionId, { method: 'PATCH', path: vcPath(api, collectionId), body }, (fresh) => ({ decision: predictUpdate(collectionId, fresh, body) }), { read: view && (async () => view) })],
-    ([updated]) => {
-      out.print(updated as Collection, (c, kit) => renderCollection(c, kit));
-      out.success(`updated collection ${collectionId} (${changes.join(', ')})`);
-    },
-  );
+  const update = steps.collectionUpdate({ collectionId, body });
+  return plan([update], (results) => {
+    out.print(results.of(update)!, (c, kit) => renderCollection(c, kit));
+    out.success(`updated collection ${collectionId} (${changes.join(', ')})`);
+  });
 };
 
 /** The rules' answer, and the service's 400 for an anchor that is none of the collection's items. */
-function predictUpdate(collectionId: string, view: CollectionView, body: Record<string, unknown>): Decision<unknown> {
-  const decision = decideCollectionUpdate(collectionId, view.snapshot, body);
-  const anchor = typeof body.anchorAsset === 'string' ? body.anchorAsset : undefined;
-  return (decision.ok && decideAnchor(collectionId, anchor, view.collection?.assetItems ?? [])) || decision;
-}
 
 function refusedMessage(fields: string[]): string {
   const parts: string[] = [];

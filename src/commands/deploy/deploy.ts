@@ -1,14 +1,13 @@
 // deploy ASSET VERSION --platform P --env E [--state LIVE|OFFLINE] [--idempotent]
 import type { Run } from '../define.js';
 import type { deploySpec } from './index.js';
-import { decideVersionDeploy } from '../../rules/index.js';
 import { deployBody } from '../../rules/schemas.js';
 import { validateInput } from '../validate.js';
-import { deployableVersion, readChannel } from '../../service/assets.js';
-import { renderDeployment, type DeployResponse } from '../../io/views/deploy.js';
+import { readChannel } from '../../service/assets.js';
+import { renderDeployment } from '../../io/views/deploy.js';
 import { askAssetId, askEnv, askVersionId, platformChoices } from '../../service/pick-asset.js';
-import { deployStep } from '../../service/deploy-step.js';
 import { noop, plan } from '../../plan/plan.js';
+import { steps } from '../../plan/steps.js';
 
 export const run: Run<typeof deploySpec> = async (options, ctx) => {
   const assetId = await askAssetId(ctx, options.assetId);
@@ -30,22 +29,11 @@ export const run: Run<typeof deploySpec> = async (options, ctx) => {
     if (current === options.state) return noop(current, `${versionId} is already ${current} on ${channelName}; nothing sent`);
   }
   const out = await ctx.output();
-  return plan(
-    [
-      deployStep(api, { assetId, versionId, platform, body }, async () => {
-        const { channel } = await readChannel(api, assetId, platform, envId);
-        return {
-          current: channel.records[versionId] ?? null,
-          decision: (await deployableVersion(api, assetId, versionId, platform)) ?? decideVersionDeploy(channel, { versionId, ...body }),
-          notes: ['the environment and platform codes are checked by the service (404 when unknown)'],
-        };
-      }),
-    ],
-    ([answer]) => {
-      out.print(answer as DeployResponse, (doc, kit) => {
-        out.success(`${versionId} is now ${doc.assetVersion?.state ?? options.state} on ${channelName}`);
-        return renderDeployment(doc, kit);
-      });
-    },
-  );
+  const deploy = steps.versionDeploy({ assetId, versionId, platform, body, notes: ['the environment and platform codes are checked by the service (404 when unknown)'] });
+  return plan([deploy], (results) => {
+    out.print(results.of(deploy)!, (doc, kit) => {
+      out.success(`${versionId} is now ${doc.assetVersion?.state ?? options.state} on ${channelName}`);
+      return renderDeployment(doc, kit);
+    });
+  });
 };

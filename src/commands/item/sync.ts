@@ -11,18 +11,18 @@ import { join } from 'node:path';
 import { nameOf, type Run } from '../define.js';
 import { syncSpec } from './index.js';
 import type { Context } from '../../context.js';
-import type { ApiClient } from '../../http/client.js';
 import type { Output } from '../../io/output.js';
 import { formatBytes } from '../../io/progress.js';
-import { CancelledError, ExitCode, NotFoundError, PartialFailureError, UsageError, type ErrorBody } from '../../errors.js';
-import { decideCollectionReconcile, decideItemAdd, decideItemRemove, type Decision, type Rejection } from '../../rules/index.js';
+import { ExitCode, NotFoundError, PartialFailureError, UsageError, type AhsError, type ErrorBody } from '../../errors.js';
+import { decideItemAdd, decideItemRemove, type Decision } from '../../rules/index.js';
 import { itemUploadFields, type Item } from '../../rules/schemas.js';
 import { validateInput } from '../validate.js';
 import { matchesAny } from '../../transfer/glob.js';
-import { collectionStep, listItems, readSnapshot, vcPath, type CollectionView } from '../../service/collections.js';
-import { asAhsError, DEFAULT_ITEM_CONCURRENCY, ItemWork, type FileUpload, type ItemJob, type JobOutcome, type Phase } from '../../service/item-work.js';
+import { currentOf, listItems, readSnapshot, type CollectionView } from '../../service/collections.js';
 import { actingUser, assetTypeArg } from '../../service/pick-collection.js';
-import { plan, type LaterStep, type PlannedRequest, type Step } from '../../plan/plan.js';
+import { plan, type Batch, type Prediction, type Refusal, type Results, type Step } from '../../plan/plan.js';
+import { steps } from '../../plan/steps.js';
+import type { ItemUploadParams } from '../../plan/kinds/collections.js';
 
 interface LocalFile {
   name: string;
@@ -57,7 +57,7 @@ export const run: Run<typeof syncSpec> = async (options, ctx) => {
   const assetType = await assetTypeArg(ctx, collectionId, options.type);
   const user = await actingUser(ctx);
   // Every file's fields are checked before anything is read or sent (a name over the service's limit is exit 2).
-  const uploads = new Map(files.map((file) => [file, toUpload(file, { assetType, user })]));
+  const uploads = new Map(files.map((file) => [file, { ...toUpload(file, { assetType, user }), collectionId }]));
 
   const api = await ctx.api();
   const view = await readSnapshot(api, collectionId);
@@ -72,50 +72,190 @@ export const run: Run<typeof syncSpec> = async (options, ctx) => {
   // Room left once the removals are done: replacements upload first while there is some.
   const room = snapshot.maxAssets - (items.length - removals.length);
   const removeFirst = room < 1;
-  const phases = phasesOf(comparison, removals, uploads, room);
-  const work = new ItemWork(ctx, api, collectionId, phases, user);
-  const jobs = phases.flatMap((phase) => phase.jobs);
-  const { steps, rejection } = planSteps(api, view, items.length, jobs, work, { assetType, user });
+  if (removeFirst && comparison.replacements.length > 0) out.info(`collection ${collectionId} is at its maxAssets (${snapshot.maxAssets}): each changed file's old item is removed before its new one is uploaded`);
+  const needed = items.length - removals.length + comparison.uploads.length;
   // The rules already refuse a write (the new files do not fit, a type the collection does not allow, a
   // collection not editable): nothing is sent, rather than removals followed by refused uploads.
-  if (rejection) {
-    const needed = items.length - removals.length + comparison.uploads.length;
-    const hint = needed > snapshot.maxAssets ? roomHint(snapshot.maxAssets, needed, options.delete ? 0 : comparison.orphans.length) : '--dry-run shows every request of the sync and what the service would answer';
-    steps[0] = { ...steps[0]!, refusal: { rejection, hint } };
-  }
-  if (removeFirst && comparison.replacements.length > 0) out.info(`collection ${collectionId} is at its maxAssets (${snapshot.maxAssets}): each changed file's old item is removed before its new one is uploaded`);
-  const reconciled: { outcome?: ReconcileOutcome } = {};
-  const reconcile = options.reconcile ? reconcileStep(out, api, view, steps.length > 0, user, reconciled) : undefined;
-  const all: Array<Step | LaterStep> = reconcile ? [...steps, reconcile] : steps;
-
-  return plan(all, async () => {
-    await work.finished();
-    const outcomes = await Promise.all(jobs.map((_, index) => work.outcome(index)));
-    await report(ctx, collectionId, dir, comparison, outcomes, options.reconcile ? reconciled.outcome ?? null : undefined);
-  });
+  const refuse = {
+    hint: needed > snapshot.maxAssets ? roomHint(snapshot.maxAssets, needed, options.delete ? 0 : comparison.orphans.length) : '--dry-run shows every request of the sync and what the service would answer',
+  };
+  const sync = planSync({ view, itemCount: items.length, comparison, removals, uploads, room, user, assetType, refuse });
+  const reconcile = options.reconcile ? reconcileStep(out, collectionId, snapshot.deployments, sync.all, user) : undefined;
+  const all = reconcile ? [...sync.all, reconcile] : sync.all;
+  return plan(
+    all,
+    (results) => report(ctx, collectionId, dir, comparison, outcomesOf(sync, results), options.reconcile ? (reconcile ? reconcileOutcome(reconcile, results) : null) : undefined),
+    {
+      onAnswer: (step, results) => {
+        const line = sync.describe(step, results);
+        if (line) out.success(line);
+      },
+      onFailure: (step, failure) => {
+        if (step === reconcile && failure.skipped) out.info(`not reconciled: a file failed, and a half-synced collection is not published; fix it and re-run the sync (or ahs collection-deploy ${collectionId} --reconcile)`);
+      },
+    },
+  );
 };
 
-/**
- * Removals, then replacements, then new uploads. An upload-first
- * replacement holds one place until its old item is gone, so no more of
- * them run at once than there is room; with no room, each removes first.
- */
-function phasesOf(comparison: Comparison, removals: Item[], uploads: Map<LocalFile, FileUpload>, room: number): Phase[] {
-  const removeFirst = room < 1;
-  return [
-    { jobs: removals.map((old): ItemJob => ({ kind: 'remove', old })), concurrency: DEFAULT_ITEM_CONCURRENCY },
-    {
-      jobs: comparison.replacements.map(({ file, old }): ItemJob => ({ kind: 'replace', ...uploads.get(file)!, old, removeFirst })),
-      concurrency: removeFirst ? DEFAULT_ITEM_CONCURRENCY : Math.min(DEFAULT_ITEM_CONCURRENCY, room),
-    },
-    { jobs: comparison.uploads.map((file): ItemJob => ({ kind: 'upload', ...uploads.get(file)! })), concurrency: DEFAULT_ITEM_CONCURRENCY },
-  ];
+/** Item writes at the same time. */
+const ITEM_CONCURRENCY = 4;
+
+interface Replacement {
+  file: LocalFile;
+  old: Item;
+  upload: Step<Item>;
+  remove: Step<{ message: string }>;
+  removeFirst: boolean;
 }
 
-function toUpload(file: LocalFile, context: { assetType: string; user: string }): FileUpload {
+interface SyncPlan {
+  removals: Array<{ old: Item; step: Step<{ message: string }> }>;
+  replacements: Replacement[];
+  uploads: Array<{ file: LocalFile; step: Step<Item> }>;
+  /** Every step, in order: removals, replacements, new uploads. */
+  all: Step[];
+  /** The line a person sees when a step's answer is in. */
+  describe(step: Step, results: Results): string | undefined;
+}
+
+interface SyncInputs {
+  view: CollectionView;
+  itemCount: number;
+  comparison: Comparison;
+  removals: Item[];
+  uploads: Map<LocalFile, ItemUploadParams>;
+  room: number;
+  user: string;
+  assetType: string;
+  refuse: Refusal;
+}
+
+/**
+ * The steps of a sync: removals, then replacements, then new uploads, each
+ * phase a batch. An upload-first replacement holds one place until its old
+ * item is gone, so no more of them run at once than there is room; with no
+ * room, each removes first. The predictions follow the item count from step
+ * to step, over the collection as read.
+ */
+function planSync(inputs: SyncInputs): SyncPlan {
+  const { view, comparison, uploads, room, user, assetType, refuse } = inputs;
+  const snapshot = view.snapshot!;
+  const collectionId = snapshot.collectionId;
+  const allowedAssetTypes = view.collection?.allowedAssetTypes ?? [];
+  let itemCount = inputs.itemCount;
+  const predicted = (decision: Decision<{ itemCount: number }>, notes: string[] = []): Prediction => {
+    if (decision.ok) itemCount = decision.next.itemCount;
+    return { current: currentOf(view), decision, notes };
+  };
+  const removeStep = (old: Item, batch: Batch, after?: string[]) =>
+    steps.itemRemove(
+      { collectionId, itemId: old.assetItemId, name: old.assetItemName, user },
+      {
+        batch,
+        after,
+        refuse,
+        prediction: predicted(decideItemRemove(collectionId, { ...snapshot, itemCount }, { assetItemId: old.assetItemId, parentCollections: old.parentCollections ?? [collectionId] }, old.assetItemId)),
+      },
+    );
+  const uploadStep = (file: LocalFile, batch: Batch, after?: string[]) =>
+    steps.itemUpload(uploads.get(file)!, {
+      batch,
+      after,
+      refuse,
+      prediction: predicted(decideItemAdd(collectionId, { ...snapshot, itemCount }, { assetType, allowedAssetTypes }), [
+        'the file type (extension) is checked by the service',
+        "a changed file is one whose byte size differs from its item's",
+      ]),
+    });
+
+  const removeFirst = room < 1;
+  const removals = inputs.removals.map((old) => ({ old, step: removeStep(old, { group: 'remove', concurrency: ITEM_CONCURRENCY }) }));
+  const replaceBatch = { group: 'replace', concurrency: removeFirst ? ITEM_CONCURRENCY : Math.max(1, Math.min(ITEM_CONCURRENCY, room)) };
+  const replacements = comparison.replacements.map(({ file, old }): Replacement => {
+    if (removeFirst) {
+      const remove = removeStep(old, replaceBatch);
+      return { file, old, remove, upload: uploadStep(file, replaceBatch, [remove.id]), removeFirst };
+    }
+    const upload = uploadStep(file, replaceBatch);
+    return { file, old, upload, remove: removeStep(old, replaceBatch, [upload.id]), removeFirst };
+  });
+  const newUploads = comparison.uploads.map((file) => ({ file, step: uploadStep(file, { group: 'upload', concurrency: ITEM_CONCURRENCY }) }));
+  const all: Step[] = [
+    ...removals.map((r) => r.step),
+    ...replacements.flatMap((r) => (r.removeFirst ? [r.remove, r.upload] : [r.upload, r.remove])),
+    ...newUploads.map((u) => u.step),
+  ];
+  return {
+    removals,
+    replacements,
+    uploads: newUploads,
+    all,
+    describe(step, results) {
+      const removal = removals.find((r) => r.step === step);
+      if (removal) return `removed ${removal.old.assetItemId} (${removal.old.assetItemName}): no file of that name`;
+      const added = newUploads.find((u) => u.step === step);
+      if (added) return `${added.file.name} → ${results.of(added.step)!.assetItemId} (${formatBytes(added.file.size)})`;
+      // A replacement is told once both its writes are done.
+      const replaced = replacements.find((r) => (r.removeFirst ? r.upload : r.remove) === step);
+      if (!replaced) return undefined;
+      const item = results.of(replaced.upload)!;
+      const first = replaced.removeFirst ? ', removed first: the collection is at maxAssets' : '';
+      return `${replaced.file.name} → ${item.assetItemId} (${formatBytes(replaced.file.size)}), replacing ${replaced.old.assetItemId}${first}`;
+    },
+  };
+}
+
+/** What happened to each file, from the run's results. */
+function outcomesOf(sync: SyncPlan, results: Results): JobOutcome[] {
+  const failed = (step: Step) => results.failureOf(step);
+  const outcomes: JobOutcome[] = [];
+  for (const { old, step } of sync.removals) {
+    const failure = failed(step);
+    if (failure) outcomes.push({ kind: 'failed', file: old.assetItemName, error: failure.error });
+    else if (results.has(step)) outcomes.push({ kind: 'remove', old });
+  }
+  for (const r of sync.replacements) {
+    const item = results.of(r.upload);
+    const removed = results.has(r.remove);
+    const uploadFailure = failed(r.upload);
+    const removeFailure = failed(r.remove);
+    if (item && removed) outcomes.push({ kind: 'replace', file: r.file.name, item, old: r.old, removeFirst: r.removeFirst });
+    else if (r.removeFirst && removed && uploadFailure)
+      outcomes.push({ kind: 'failed', file: r.file.name, error: withContext(uploadFailure.error, `the old item ${r.old.assetItemId} was removed first (the collection is at maxAssets); the upload failed`), removed: r.old.assetItemId });
+    else if (!r.removeFirst && item && removeFailure)
+      outcomes.push({ kind: 'failed', file: r.file.name, error: withContext(removeFailure.error, `uploaded as ${item.assetItemId}, but removing the old item ${r.old.assetItemId} failed`), item });
+    else {
+      const failure = (r.removeFirst ? removeFailure : uploadFailure) ?? uploadFailure ?? removeFailure;
+      if (failure) outcomes.push({ kind: 'failed', file: r.file.name, error: failure.error });
+    }
+  }
+  for (const { file, step } of sync.uploads) {
+    const item = results.of(step);
+    const failure = failed(step);
+    if (item) outcomes.push({ kind: 'upload', file: file.name, item });
+    else if (failure) outcomes.push({ kind: 'failed', file: file.name, error: failure.error });
+  }
+  return outcomes;
+}
+
+type JobOutcome =
+  | { kind: 'upload'; file: string; item: Item }
+  | { kind: 'replace'; file: string; item: Item; old: Item; removeFirst: boolean }
+  | { kind: 'remove'; old: Item }
+  /** What went wrong; `item` / `removed` say what was done all the same (half a replacement). */
+  | { kind: 'failed'; file: string; error: AhsError; item?: Item; removed?: string };
+
+/** The same failure (status, exit code, body) with what had been done said first. */
+function withContext(error: AhsError, context: string): AhsError {
+  const body = error.toBody();
+  const title = `${context}: ${body.title}`;
+  return new PartialFailureError(title, error.exitCode, { ...body, title, detail: title });
+}
+
+function toUpload(file: LocalFile, context: { assetType: string; user: string }): Omit<ItemUploadParams, 'collectionId'> {
   const labels = { assetItemName: `the item name of ${file.path}`, assetType: nameOf(syncSpec, 'type') };
   const fields = validateInput(itemUploadFields, { assetItemName: file.name, assetType: context.assetType, createdBy: context.user }, labels);
-  return { file: file.name, path: file.path, size: file.size, fields };
+  return { fields, file: { path: file.path, name: file.name, size: file.size } };
 }
 
 /** The regular files at the top of DIR (symbolic links followed) whose names match --pattern, by name. */
@@ -164,53 +304,6 @@ function compare(files: LocalFile[], items: Item[]): Comparison {
   return result;
 }
 
-/**
- * One step per request, in the order the pool runs them; each waits for its
- * job. The predictions follow the item count from step to step.
- */
-function planSteps(
-  api: ApiClient,
-  view: CollectionView,
-  itemCount: number,
-  jobs: ItemJob[],
-  work: ItemWork,
-  context: { assetType: string; user: string },
-): { steps: Step[]; rejection?: Rejection } {
-  const snapshot = view.snapshot!;
-  const collectionId = snapshot.collectionId;
-  const allowedAssetTypes = view.collection?.allowedAssetTypes ?? [];
-  const at = () => ({ ...snapshot, itemCount });
-  const steps: Step[] = [];
-  let rejection: Rejection | undefined;
-  const add = (index: number, request: PlannedRequest, decision: Decision<{ itemCount: number }>, notes: string[]) => {
-    if (decision.ok) itemCount = decision.next.itemCount;
-    else rejection ??= decision;
-    steps.push(collectionStep<JobOutcome>(api, collectionId, request, () => ({ decision, notes }), { read: async () => view, send: () => work.outcome(index) }));
-  };
-  const remove = (index: number, old: Item) =>
-    add(
-      index,
-      { method: 'DELETE', path: vcPath(api, collectionId, 'items', old.assetItemId), body: { deletedBy: context.user } },
-      decideItemRemove(collectionId, at(), { assetItemId: old.assetItemId, parentCollections: old.parentCollections ?? [collectionId] }, old.assetItemId),
-      [],
-    );
-  const upload = (index: number, file: FileUpload) =>
-    add(
-      index,
-      { method: 'POST', path: vcPath(api, collectionId, 'items'), body: { ...file.fields, assetFile: `@${file.path} (${file.size} bytes)` } },
-      decideItemAdd(collectionId, at(), { assetType: context.assetType, allowedAssetTypes }),
-      ['the file type (extension) is checked by the service', "a changed file is one whose byte size differs from its item's"],
-    );
-  jobs.forEach((job, index) => {
-    if (job.kind === 'remove') return remove(index, job.old);
-    if (job.kind === 'upload') return upload(index, job);
-    if (job.removeFirst) remove(index, job.old);
-    upload(index, job);
-    if (!job.removeFirst) remove(index, job.old);
-  });
-  return { steps, rejection };
-}
-
 /** How to make the folder fit. */
 function roomHint(maxAssets: number, needed: number, orphans: number): string {
   const delete_ = orphans > 0 ? `, --delete to remove the ${orphans} item(s) with no file` : '';
@@ -221,42 +314,28 @@ type ReconcileOutcome = { message: string } | { error: ErrorBody };
 
 /**
  * The re-run of the Live deployments, after the item writes: only when they
- * changed something and none failed (a half-synced folder is not
- * published), and only where the collection is Live.
+ * changed something and none failed (a half-synced collection is not
+ * published: it runs after every write step), and only where the
+ * collection is Live. Its refusal is reported with the files' outcomes.
  */
-function reconcileStep(out: Output, api: ApiClient, view: CollectionView, writes: boolean, user: string, reconciled: { outcome?: ReconcileOutcome }): LaterStep | undefined {
-  const snapshot = view.snapshot!;
-  const collectionId = snapshot.collectionId;
+function reconcileStep(out: Output, collectionId: string, deployments: Record<string, string>, writes: Step[], user: string): Step<{ message: string }> | undefined {
   const hint = `ahs collection-deploy ${collectionId} --reconcile`;
-  if (!writes) {
+  if (writes.length === 0) {
     out.info(`nothing changed: the Live deployments of ${collectionId} are left as they are (${hint} re-runs them anyway)`);
     return undefined;
   }
-  const live = Object.entries(snapshot.deployments).filter(([, state]) => state === 'LIVE');
-  if (live.length === 0) {
+  if (!Object.values(deployments).includes('LIVE')) {
     out.info(`collection ${collectionId} is not Live in any environment: nothing to reconcile (--reconcile skipped)`);
     return undefined;
   }
-  const request = { method: 'POST', path: vcPath(api, collectionId, 'deployments'), query: { reconcile: 'true' }, body: { createdBy: user } } as const;
-  return async (previous) => {
-    if (previous.some((outcome) => (outcome as JobOutcome | undefined)?.kind === 'failed')) {
-      out.info(`not reconciled: a file failed, and a half-synced collection is not published; fix it and re-run the sync (or ${hint})`);
-      return undefined;
-    }
-    return collectionStep<ReconcileOutcome>(api, collectionId, request, (current) => ({ decision: decideCollectionReconcile(collectionId, current.snapshot, user) }), {
-      read: async () => view,
-      // A refusal is reported with the files' outcomes, not thrown: the summary still prints.
-      send: async (client) => {
-        try {
-          reconciled.outcome = await client.json<{ message: string }>({ ...request });
-        } catch (error) {
-          if (error instanceof CancelledError) throw error;
-          reconciled.outcome = { error: asAhsError(error).toBody() };
-        }
-        return reconciled.outcome;
-      },
-    });
-  };
+  return steps.collectionReconcile({ collectionId, user }, { batch: { group: 'reconcile', concurrency: 1 }, after: writes.map((step) => step.id) });
+}
+
+function reconcileOutcome(step: Step<{ message: string }>, results: Results): ReconcileOutcome | null {
+  const answer = results.of(step);
+  if (answer) return answer;
+  const failure = results.failureOf(step);
+  return failure && !failure.skipped ? { error: failure.error.toBody() } : null;
 }
 
 /** What is about to happen, on stderr (also with --dry-run). */

@@ -14,10 +14,13 @@ import { AhsError, ApiError, ExitCode, PartialFailureError, UsageError, type Err
 import { decideItemAdd } from '../../rules/index.js';
 import { LIMITS, itemUploadFields, type Item } from '../../rules/schemas.js';
 import { validateInput } from '../validate.js';
-import { collectionStep, listItems, readCollection, readSnapshot, vcPath, type CollectionView } from '../../service/collections.js';
-import { DEFAULT_ITEM_CONCURRENCY, ItemWork, type FileUpload, type JobOutcome } from '../../service/item-work.js';
+import { currentOf, listItems, readCollection, readSnapshot } from '../../service/collections.js';
+import type { Output } from '../../io/output.js';
+import { formatBytes } from '../../io/progress.js';
+import type { ItemUploadParams } from '../../plan/kinds/collections.js';
 import { actingUser, assetTypeArg, collectionArg, filesArg } from '../../service/pick-collection.js';
-import { plan } from '../../plan/plan.js';
+import { plan, type Results, type Step } from '../../plan/plan.js';
+import { steps } from '../../plan/steps.js';
 
 interface UploadResult {
   uploaded: Item[];
@@ -31,51 +34,67 @@ export const run: Run<typeof uploadSpec> = async (options, ctx) => {
   const assetType = await assetTypeArg(ctx, collectionId, options.type);
   const user = await actingUser(ctx);
   const sizes = await readableSizes(files);
-  const uploads: FileUpload[] = files.map((file, index) => ({
-    file,
-    path: file,
-    size: sizes[index]!,
-    fields: validateInput(itemUploadFields, { assetItemName: options.name ?? itemNameFor(file), assetType, createdBy: user }, { assetItemName: nameOf(uploadSpec, 'name'), assetType: nameOf(uploadSpec, 'type') }),
+  const fieldNames = { assetItemName: nameOf(uploadSpec, 'name'), assetType: nameOf(uploadSpec, 'type') };
+  const uploads: ItemUploadParams[] = files.map((file, index) => ({
+    collectionId,
+    fields: validateInput(itemUploadFields, { assetItemName: options.name ?? itemNameFor(file), assetType, createdBy: user }, fieldNames),
+    file: { path: file, name: basename(file), size: sizes[index]! },
   }));
 
   const api = await ctx.api();
-  await warnOfNamesTaken(ctx, api, collectionId, uploads.map((upload) => String(upload.fields.assetItemName)));
-  const path = vcPath(api, collectionId, 'items');
-  const work = new ItemWork(ctx, api, collectionId, [{ jobs: uploads.map((upload) => ({ kind: 'upload', ...upload })), concurrency: options.concurrency ?? DEFAULT_ITEM_CONCURRENCY }]);
-  // The dry run reads the collection once; file i is predicted after the i files before it were added.
-  let view: Promise<CollectionView> | undefined;
-  const read = () => (view ??= readSnapshot(api, collectionId));
-  const steps = uploads.map((upload, index) =>
-    collectionStep<JobOutcome>(
-      api,
-      collectionId,
-      { method: 'POST', path, body: { ...upload.fields, assetFile: `@${upload.file} (${upload.size} bytes)` } },
-      ({ snapshot, collection }) => ({
-        decision: decideItemAdd(collectionId, snapshot && { ...snapshot, itemCount: snapshot.itemCount + index }, {
-          assetType,
-          allowedAssetTypes: collection?.allowedAssetTypes ?? [],
-        }),
-        notes: ['the file type (extension) is checked by the service'],
-      }),
-      { read, send: () => work.outcome(index) },
-    ),
+  const items = await listItems(api, collectionId).catch(() => undefined);
+  warnOfNamesTaken(await ctx.output(), collectionId, items ?? [], uploads.map((upload) => upload.fields.assetItemName));
+  // The collection as read: file i is predicted after the i files before it were added, and a file that
+  // would not fit (maxAssets) or is refused by the rules stops the upload before anything is sent.
+  const { snapshot, collection } = await readSnapshot(api, collectionId);
+  const batch = { group: 'items', concurrency: options.concurrency ?? ITEM_CONCURRENCY };
+  const needed = (snapshot?.itemCount ?? 0) + uploads.length;
+  const refuse = snapshot && needed > snapshot.maxAssets ? { hint: `${collectionId} has room for ${Math.max(0, snapshot.maxAssets - snapshot.itemCount)} more item(s) (maxAssets ${snapshot.maxAssets}) and ${uploads.length} file(s) were given: upload fewer, or raise it with ahs collection update ${collectionId} --max-assets N` } : undefined;
+  const planned = uploads.map((upload, index) =>
+    steps.itemUpload(upload, {
+      batch,
+      refuse,
+      prediction: snapshot
+        ? {
+            current: currentOf({ snapshot, collection, status: undefined }),
+            decision: decideItemAdd(collectionId, { ...snapshot, itemCount: snapshot.itemCount + index }, { assetType, allowedAssetTypes: collection?.allowedAssetTypes ?? [] }),
+            notes: ['the file type (extension) is checked by the service'],
+          }
+        : undefined,
+    }),
   );
-  return plan(steps, async (results) => {
-    await work.finished();
-    await report(ctx, api, collectionId, results as JobOutcome[]);
-  });
+  const out = await ctx.output();
+  return plan(
+    planned,
+    (results) => report(ctx, api, collectionId, planned.map((step, index) => outcomeOf(step, uploads[index]!, results))),
+    { onAnswer: (step, results) => {
+      const index = planned.findIndex((candidate) => candidate === step);
+      const item = index >= 0 ? results.of(planned[index]!) : undefined;
+      if (item) out.success(`${uploads[index]!.file.path} → ${item.assetItemId} (${formatBytes(uploads[index]!.file.size)})`);
+    } },
+  );
 };
+
+/** Item uploads at the same time, unless --concurrency says otherwise. */
+const ITEM_CONCURRENCY = 4;
+
+type Outcome = { kind: 'upload'; file: string; item: Item } | { kind: 'failed'; file: string; error: AhsError };
+
+function outcomeOf(step: Step<Item>, upload: ItemUploadParams, results: Results): Outcome {
+  const item = results.of(step);
+  if (item) return { kind: 'upload', file: upload.file.path, item };
+  return { kind: 'failed', file: upload.file.path, error: results.failureOf(step)?.error ?? new PartialFailureError('not sent') };
+}
 
 /**
  * The service takes a second item of a name already there: a re-run of an
  * upload doubles every item. Say so before sending (item sync replaces
  * instead). A collection that cannot be read is left to the upload to report.
  */
-async function warnOfNamesTaken(ctx: Context, api: ApiClient, collectionId: string, names: string[]): Promise<void> {
-  const items = await listItems(api, collectionId).catch(() => []);
+function warnOfNamesTaken(out: Output, collectionId: string, items: Item[], names: string[]): void {
   const taken = names.flatMap((name) => items.filter((item) => item.assetItemName === name).map((item) => `${name} (${item.assetItemId})`));
   if (taken.length === 0) return;
-  (await ctx.output()).warn(`${collectionId} already has an item named ${taken.join(', ')}: this upload adds another of the same name; to replace instead, use ahs item sync ${collectionId} DIR`);
+  out.warn(`${collectionId} already has an item named ${taken.join(', ')}: this upload adds another of the same name; to replace instead, use ahs item sync ${collectionId} DIR`);
 }
 
 /** Every file must be readable before anything is sent: their sizes. */
@@ -100,7 +119,7 @@ async function readableSizes(files: string[]): Promise<number[]> {
  * saying how many went up and why the others did not (exit 1, or the code
  * all the failures share: 4 when the collection does not exist).
  */
-async function report(ctx: Context, api: ApiClient, collectionId: string, outcomes: JobOutcome[]): Promise<void> {
+async function report(ctx: Context, api: ApiClient, collectionId: string, outcomes: Outcome[]): Promise<void> {
   const out = await ctx.output();
   const uploaded = outcomes.flatMap((o) => (o.kind === 'upload' ? [o.item] : []));
   let failures: Array<{ file: string; error: AhsError }> = outcomes.flatMap((o) => (o.kind === 'failed' ? [o] : []));

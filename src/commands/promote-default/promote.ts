@@ -8,15 +8,15 @@ import { nameOf } from '../define.js';
 import { promoteDefaultSpec } from './index.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { decideVersionDeploy, defaultOf, type ChannelSnapshot, type DeploymentState } from '../../rules/index.js';
+import { defaultOf, type DeploymentState } from '../../rules/index.js';
 import { deployBody, type DeployBody } from '../../rules/schemas.js';
 import { validateInput } from '../validate.js';
-import { deployableVersion, readChannel } from '../../service/assets.js';
+import { readChannel } from '../../service/assets.js';
 import { askAssetId, askEnv, askVersionId, platformChoices } from '../../service/pick-asset.js';
-import { deployStep } from '../../service/deploy-step.js';
-import { channelName, checkExpected, parseExpected, promoteStep, type Channel, type PromoteResult } from '../../service/promote.js';
+import { channelName, checkExpected, parseExpected, type Channel } from '../../service/promote.js';
 import { renderPromotion } from '../../io/views/deploy.js';
-import { noop, plan, type Step } from '../../plan/plan.js';
+import { noop, plan } from '../../plan/plan.js';
+import { steps } from '../../plan/steps.js';
 
 export const run: Run<typeof promoteDefaultSpec> = async (options, ctx) => {
   if (options.fromEnv !== undefined && options.versionId !== undefined) {
@@ -45,26 +45,20 @@ export const run: Run<typeof promoteDefaultSpec> = async (options, ctx) => {
   const makeLive = undeployed && (options.makeLive === true || (await offerMakeLive(ctx, versionId, state, name)));
   const liveBody: DeployBody = { envId, intent: 'LIVE', createdBy: user, updatedBy: user };
   const out = await ctx.output();
-  const promotion = promoteStep(api, where, channel, {
-    versionId,
-    user,
-    expected,
-    afterLive: makeLive ? liveBody : undefined,
-    onRetry: (message) => out.info(message),
-    signal: ctx.signal,
-  });
-  if (undeployed && !makeLive) promotion.refusal = await refusalOf(promotion, versionId, state, name);
-
-  const steps: Step[] = [];
-  if (makeLive) steps.push(await liveDeploy(ctx, api, where, versionId, liveBody, channel));
-  steps.push(promotion);
-  return plan(steps, (results) => {
-    const doc = results[results.length - 1] as PromoteResult;
-    out.print(doc, (d, kit) => {
-      out.success(`${versionId} is now the Default of ${name}` + (d.previousDefault ? `; previous Default ${d.previousDefault} is now LIVE` : '; there was no Default before'));
-      return renderPromotion(d, kit);
-    });
-  });
+  const live = makeLive ? steps.versionDeploy({ assetId, versionId, platform, body: liveBody, channel, notes: ['--make-live: the version is deployed LIVE first'] }) : undefined;
+  // Without --make-live, a version that is not LIVE is refused before sending: the channel was read.
+  const refuse = undeployed && !makeLive ? { hint: `${versionId} is ${state ?? 'not deployed'} on ${name}: add --make-live to deploy it LIVE first` } : undefined;
+  const promotion = steps.versionPromote({ assetId, platform, envId, versionId, user, channel, expected, afterLive: makeLive ? liveBody : undefined }, { refuse });
+  return plan(
+    live ? [live, promotion] : [promotion],
+    (results) => {
+      out.print(results.of(promotion)!, (d, kit) => {
+        out.success(`${versionId} is now the Default of ${name}` + (d.previousDefault ? `; previous Default ${d.previousDefault} is now LIVE` : '; there was no Default before'));
+        return renderPromotion(d, kit);
+      });
+    },
+    { onAnswer: (step) => step === live && out.info(`${versionId} deployed LIVE on ${name} (--make-live)`) },
+  );
 };
 
 /** --from-env: the Default of the same asset and platform in the source environment. */
@@ -81,21 +75,4 @@ async function offerMakeLive(ctx: Context, versionId: string, state: DeploymentS
   const ok = await (await ctx.prompter()).confirm(`${versionId} is ${state ?? 'not deployed'} on ${name}; deploy it LIVE first (--make-live)?`, true);
   if (!ok) throw new UsageError(`not confirmed: ${versionId} must be LIVE on ${name} before it can be the Default (--make-live); nothing was sent`);
   return true;
-}
-
-/** Without --make-live, what the service would answer for a version that is not LIVE (the channel was read: say so before sending). */
-async function refusalOf(step: Step, versionId: string, state: DeploymentState | undefined, name: string) {
-  const { decision } = await step.predict();
-  if (decision.ok) return undefined;
-  return { rejection: decision, hint: `${versionId} is ${state ?? 'not deployed'} on ${name}: add --make-live to deploy it LIVE first` };
-}
-
-async function liveDeploy(ctx: Context, api: Awaited<ReturnType<Context['api']>>, where: Channel, versionId: string, body: DeployBody, channel: ChannelSnapshot): Promise<Step> {
-  const step = deployStep(api, { assetId: where.assetId, versionId, platform: where.platform, body }, async () => ({
-    current: channel.records[versionId] ?? null,
-    decision: (await deployableVersion(api, where.assetId, versionId, where.platform)) ?? decideVersionDeploy(channel, { versionId, ...body }),
-    notes: ['--make-live: the version is deployed LIVE first'],
-  }));
-  const out = await ctx.output();
-  return { ...step, onAnswer: () => out.info(`${versionId} deployed LIVE on ${channelName(where)} (--make-live)`) };
 }

@@ -9,19 +9,18 @@ import { nameOf } from '../define.js';
 import { releaseSpec } from './index.js';
 import { ConflictError } from '../../errors.js';
 import type { ApiClient } from '../../http/client.js';
-import { decideVersionDeploy, type DeploymentState } from '../../rules/index.js';
+import type { DeploymentState } from '../../rules/index.js';
 import { versionUploadFields, type AssetUrl, type DeployBody, type Version } from '../../rules/schemas.js';
 import { validateGiven, validateInput } from '../validate.js';
-import { deployableVersion, listAllVersions, readChannel } from '../../service/assets.js';
+import { listAllVersions, readChannel } from '../../service/assets.js';
 import { askAssetId, askEnv } from '../../service/pick-asset.js';
 import { fileArg } from '../../service/pick-file.js';
-import { deployStep } from '../../service/deploy-step.js';
-import { channelName, checkExpected, parseExpected, promoteStep, type Channel, type PromoteResult } from '../../service/promote.js';
-import { versionUploadStep } from '../../service/version-upload.js';
+import { channelName, checkExpected, parseExpected, type Channel } from '../../service/promote.js';
 import { sizeAgrees } from '../../service/size.js';
 import type { DeployResponse } from '../../io/views/deploy.js';
-import { prepareMultipart } from '../../transfer/upload.js';
-import { plan, type LaterStep, type Step } from '../../plan/plan.js';
+import { localFile } from '../../transfer/upload.js';
+import { plan, ref, type Results, type Step } from '../../plan/plan.js';
+import { steps } from '../../plan/steps.js';
 
 type Stage = 'upload' | 'deploy' | 'promote';
 
@@ -58,71 +57,56 @@ export const run: Run<typeof releaseSpec> = async (options, ctx) => {
   if (promote && reused && expected === undefined) refuseSupersededRelease(reused, records, name);
 
   const liveBody: DeployBody = { envId, intent: 'LIVE', createdBy: user, updatedBy: user };
-  const done: Partial<Record<Stage, unknown>> = {};
-  const steps: Array<Step | LaterStep> = [];
   if (reused) {
     // What the match rests on: the service may omit fileName (older versions), and sizes are rounded.
     const matched = reused.fileName ? `same file name, and a size agreeing within its rounding` : `the service shows no file name: matched by version name and size only`;
     out.success(`upload: ${reused.versionId} (${versionName}, ${reused.size}) is already there; reused (${matched})`);
   }
-  else {
-    const progress = await ctx.progress(`Uploading ${basename(file)}`);
-    const body = await prepareMultipart({ fields, file: { field: 'assetFile', path: file }, onProgress: (sent, total) => progress.update(sent, total) });
-    steps.push(withAnswer(versionUploadStep(api, { assetId, platform, fields, body }, progress), (v: Version) => {
-      done.upload = v;
-      out.success(`upload: ${basename(file)} is ${v.versionId} (${v.size})`);
-    }));
-  }
-  const versionOf = (previous: unknown[]): Version => reused ?? (previous[0] as Version);
-  if (deploy) {
-    steps.push((previous) => {
-      const versionId = versionOf(previous).versionId;
-      const step = deployStep(api, { assetId, versionId, platform, body: liveBody }, async () => ({
-        current: state ?? null,
-        // A version this plan uploads does not exist yet: only the channel's rules apply.
-        decision: (reused && (await deployableVersion(api, assetId, versionId, platform))) || decideVersionDeploy(channel, { versionId, ...liveBody }),
-      }));
-      return withAnswer(step, (answer: DeployResponse) => {
-        done.deploy = answer;
-        out.success(`deploy: ${versionId} is LIVE on ${name}`);
-      });
-    });
-  } else out.success(`deploy: ${reused!.versionId} is already ${state} on ${name}`);
-  if (promote) {
-    steps.push((previous) => {
-      const versionId = versionOf(previous).versionId;
-      const step = promoteStep(api, where, channel, {
-        versionId,
-        user,
-        expected,
-        afterLive: deploy ? liveBody : undefined,
-        versionIsNew: !reused,
-        onRetry: (message) => out.info(message),
-        signal: ctx.signal,
-      });
-      return withAnswer(step, (answer: PromoteResult) => {
-        done.promote = answer;
-        out.success(`promote: ${versionId} is the Default of ${name}${answer.previousDefault ? ` (${answer.previousDefault} is now LIVE)` : ''}`);
-      });
-    });
-  } else if (options.state === 'DEFAULT') out.success(`promote: ${reused!.versionId} is already the Default of ${name}`);
+  const upload = reused ? undefined : steps.versionUpload({ assetId, platform, fields, file: await localFile(file) });
+  const versionId = upload ? ref(upload, 'versionId') : reused!.versionId;
+  // A version this plan uploads does not exist yet: only the channel's rules predict.
+  const versionIsNew = !reused;
+  const deployment = deploy ? steps.versionDeploy({ assetId, versionId, platform, body: liveBody, channel, versionIsNew }) : undefined;
+  const promotion = promote ? steps.versionPromote({ assetId, platform, envId, versionId, user, channel, expected, afterLive: deploy ? liveBody : undefined, versionIsNew }) : undefined;
+  if (!deploy) out.success(`deploy: ${reused!.versionId} is already ${state} on ${name}`);
+  if (!promote && options.state === 'DEFAULT') out.success(`promote: ${reused!.versionId} is already the Default of ${name}`);
 
-  return plan(steps, () => {
-    const version = reused ?? (done.upload as Version);
-    const promoted = done.promote as PromoteResult | undefined;
-    const deployed = done.deploy as DeployResponse | undefined;
-    const result: ReleaseResult = {
-      version,
-      assetVersion: promoted?.assetVersion ?? deployed?.assetVersion ?? records.find((r) => r.versionId === version.versionId)!,
-      previousDefault: promoted?.previousDefault ?? null,
-      stages: [
-        { stage: 'upload', changed: done.upload !== undefined },
-        { stage: 'deploy', changed: done.deploy !== undefined },
-        ...(options.state === 'DEFAULT' ? [{ stage: 'promote' as const, changed: done.promote !== undefined }] : []),
-      ],
-    };
-    out.print(result, (r) => `${r.version.versionId} (${r.version.versionName}) is ${r.assetVersion.state} on ${name}${r.stages.some((s) => s.changed) ? '' : '; nothing was sent: the release was already done'}`);
-  });
+  const versionOf = (results: Results): Version => reused ?? results.of(upload!)!;
+  const stageLine = (step: Step, results: Results): string | undefined => {
+    const version = versionOf(results);
+    if (step === upload) return `upload: ${basename(file)} is ${version.versionId} (${version.size})`;
+    if (step === deployment) return `deploy: ${version.versionId} is LIVE on ${name}`;
+    const promoted = promotion && results.of(promotion);
+    if (promoted) return `promote: ${version.versionId} is the Default of ${name}${promoted.previousDefault ? ` (${promoted.previousDefault} is now LIVE)` : ''}`;
+    return undefined;
+  };
+  const planned: Step[] = [];
+  for (const step of [upload, deployment, promotion]) if (step) planned.push(step);
+  return plan(
+    planned,
+    (results) => {
+      const version = versionOf(results);
+      const promoted = promotion && results.of(promotion);
+      const deployed = deployment && results.of(deployment);
+      const result: ReleaseResult = {
+        version,
+        assetVersion: promoted?.assetVersion ?? deployed?.assetVersion ?? records.find((r) => r.versionId === version.versionId)!,
+        previousDefault: promoted?.previousDefault ?? null,
+        stages: [
+          { stage: 'upload', changed: upload !== undefined && results.has(upload) },
+          { stage: 'deploy', changed: deployment !== undefined && results.has(deployment) },
+          ...(options.state === 'DEFAULT' ? [{ stage: 'promote' as const, changed: promotion !== undefined && results.has(promotion) }] : []),
+        ],
+      };
+      out.print(result, (r) => `${r.version.versionId} (${r.version.versionName}) is ${r.assetVersion.state} on ${name}${r.stages.some((s) => s.changed) ? '' : '; nothing was sent: the release was already done'}`);
+    },
+    {
+      onAnswer: (step, results) => {
+        const line = stageLine(step, results);
+        if (line) out.success(line);
+      },
+    },
+  );
 };
 
 /**
@@ -155,10 +139,4 @@ function refuseSupersededRelease(version: Version, records: AssetUrl[], name: st
   throw new ConflictError(
     `${version.versionId} (${version.versionName}) was released before, and the Default of ${name} is now ${current.versionId} (${current.versionName}), a newer version; nothing was written. To make ${version.versionId} the Default again, run ahs rollback --to ${version.versionId}, or re-run with --expect-current ${current.versionId}`,
   );
-}
-
-
-/** The step, with `onAnswer` set (the executor calls it once the answer is in). */
-function withAnswer<R>(step: Step<R>, onAnswer: (answer: R) => void): Step<R> {
-  return { ...step, onAnswer };
 }

@@ -9,9 +9,10 @@ import { defaultOf } from '../../rules/index.js';
 import type { AssetUrl } from '../../rules/schemas.js';
 import { readChannel } from '../../service/assets.js';
 import { askAssetId, askEnv, platformChoices } from '../../service/pick-asset.js';
-import { channelName, promoteStep, type Channel, type PromoteResult } from '../../service/promote.js';
+import { channelName, type Channel } from '../../service/promote.js';
 import { renderPromotion } from '../../io/views/deploy.js';
 import { noop, plan } from '../../plan/plan.js';
+import { steps } from '../../plan/steps.js';
 
 export const run: Run<typeof rollbackSpec> = async (options, ctx) => {
   const assetId = await askAssetId(ctx, options.assetId);
@@ -29,14 +30,13 @@ export const run: Run<typeof rollbackSpec> = async (options, ctx) => {
   const { versionId, reason } = await pickTarget(ctx, records, current, options.to, name);
   const out = await ctx.output();
   out.info(`rolling back ${name} to ${versionId}: ${reason}`);
-  const step = promoteStep(api, where, channel, { versionId, user, expected: current, onRetry: (message) => out.info(message), signal: ctx.signal });
-  const { decision } = await step.predict();
-  if (!decision.ok) {
-    const hint = decision.kind === 'not-found' ? `${assetId} has no ${platform} version ${versionId}` : `${versionId} is ${channel.records[versionId] ?? 'not deployed'} on ${name}: deploy it LIVE first (ahs deploy ${assetId} ${versionId})`;
-    step.refusal = { rejection: decision, hint };
-  }
-  return plan([step], ([answer]) => {
-    out.print(answer as PromoteResult, (d, kit) => {
+  const refuse = {
+    hint: `${versionId} is ${channel.records[versionId] ?? 'not deployed'} on ${name}: deploy it LIVE first (ahs deploy ${assetId} ${versionId})`,
+    byKind: { 'not-found': `${assetId} has no ${platform} version ${versionId}` },
+  };
+  const promotion = steps.versionPromote({ ...where, versionId, user, channel, expected: current }, { refuse });
+  return plan([promotion], (results) => {
+    out.print(results.of(promotion)!, (d, kit) => {
       out.success(`${versionId} is now the Default of ${name}; ${current} is now LIVE`);
       return renderPromotion(d, kit);
     });

@@ -5,10 +5,11 @@
 // answer is settled by reading the version.
 import type { Run } from '../define.js';
 import type { deleteSpec } from './index.js';
-import { decideVersionDelete, type DeploymentRecordRef } from '../../rules/index.js';
-import { findVersion, getVersion, listRecords } from '../../service/assets.js';
+import type { DeploymentRecordRef } from '../../rules/index.js';
+import { getVersion, listRecords } from '../../service/assets.js';
 import { askAssetId, askVersionId } from '../../service/pick-asset.js';
-import { plan, type Step } from '../../plan/plan.js';
+import { plan } from '../../plan/plan.js';
+import { steps } from '../../plan/steps.js';
 import type { ApiClient } from '../../http/client.js';
 
 interface Deployments {
@@ -23,14 +24,12 @@ export const run: Run<typeof deleteSpec> = async (options, ctx) => {
   const api = await ctx.api();
   const out = await ctx.output();
   const deployments = await deploymentsOf(api, assetId, versionId);
-  const step = deleteStep(api, assetId, versionId, deployments);
-  const decision = decideVersionDelete(versionId, deployments.records);
-  if (decision.ok) await ctx.confirm(`Delete version ${versionId} of ${assetId}? This cannot be undone`, `version delete ${versionId}`);
-  else step.refusal = { rejection: decision, hint: howToFree(assetId, versionId, deployments) };
+  const step = steps.versionDelete({ assetId, versionId, records: deployments.records }, { refuse: { hint: howToFree(assetId, versionId, deployments) } });
+  const confirm = { message: `Delete version ${versionId} of ${assetId}? This cannot be undone`, action: `version delete ${versionId}` };
   return plan([step], () => {
     out.success(`Deleted version ${versionId} of ${assetId}`);
     out.print({ deleted: true, assetId, versionId }, () => undefined);
-  });
+  }, { confirm });
 };
 
 /** Where the version is deployed, in any state (a missing version is the GET's 404: exit 4). */
@@ -48,17 +47,4 @@ function howToFree(assetId: string, versionId: string, { platform, records }: De
     return r.state === 'LIVE' ? [offline] : [];
   });
   return `first ${steps.join('; ')}`;
-}
-
-function deleteStep(api: ApiClient, assetId: string, versionId: string, deployments: Deployments): Step<undefined> {
-  return {
-    request: { method: 'DELETE', path: api.path('va', assetId, 'versions', versionId) },
-    async predict() {
-      return { current: deployments.records, decision: decideVersionDelete(versionId, deployments.records) };
-    },
-    async settle(client) {
-      if (await findVersion(client, assetId, versionId)) return { applied: false, how: `version ${versionId} still exists` };
-      return { applied: true, how: `GET of version ${versionId} answers 404`, result: undefined };
-    },
-  };
 }

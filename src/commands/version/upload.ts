@@ -2,13 +2,13 @@
 // a streamed multipart body, progress on stderr (src/service/version-upload.ts).
 import { nameOf, type Run } from '../define.js';
 import { uploadSpec } from './index.js';
-import { versionUploadFields, type Version } from '../../rules/schemas.js';
+import { versionUploadFields } from '../../rules/schemas.js';
 import { validateGiven, validateInput } from '../validate.js';
-import { prepareMultipart } from '../../transfer/upload.js';
+import { localFile } from '../../transfer/upload.js';
 import { renderVersion } from '../../io/views/assets.js';
 import { askAssetId } from '../../service/pick-asset.js';
-import { versionUploadStep } from '../../service/version-upload.js';
 import { plan } from '../../plan/plan.js';
+import { steps } from '../../plan/steps.js';
 import { fileArg } from '../../service/pick-file.js';
 
 export const run: Run<typeof uploadSpec> = async (options, ctx) => {
@@ -20,15 +20,7 @@ export const run: Run<typeof uploadSpec> = async (options, ctx) => {
   const versionName = await ctx.need(options.name, { flag: flags.versionName, message: 'Version name' });
   const user = await ctx.setting('user', { message: 'Acting user e-mail' });
   const fields = validateInput(versionUploadFields, { versionName, createdBy: user }, flags);
-  // Nothing is drawn before the file is sent (so nothing for --dry-run).
-  const progress = await ctx.progress(`Uploading ${file.split('/').pop()}`);
-  const body = await prepareMultipart({
-    fields,
-    file: { field: 'assetFile', path: file },
-    onProgress: (sent, total) => progress.update(sent, total),
-  });
-  const api = await ctx.api();
   const out = await ctx.output();
-  const step = versionUploadStep(api, { assetId, platform, fields, body }, progress);
-  return plan([step], ([created]) => out.print(created as Version, renderVersion));
+  const upload = steps.versionUpload({ assetId, platform, fields, file: await localFile(file) });
+  return plan([upload], (results) => out.print(results.of(upload)!, renderVersion));
 };

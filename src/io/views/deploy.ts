@@ -1,8 +1,9 @@
 import type { Kit } from '../output.js';
-import type { DeploymentRecord } from '../../rules/schemas.js';
+import type { AssetUrl, DeploymentRecord } from '../../rules/schemas.js';
 
 export interface DeployResponse {
-  assetVersion: DeploymentRecord;
+  /** The service's record; or, when a lost answer was settled by a read of the channel, the channel's record (no updatedAt / updatedBy). */
+  assetVersion: DeploymentRecord | AssetUrl;
   message: string;
 }
 
@@ -13,7 +14,7 @@ export function renderDeployment(doc: DeployResponse, kit: Kit): string {
     { label: 'platform', get: (r) => r.targetPlatform },
     { label: 'environment', get: (r) => r.envId },
     { label: 'state', get: (r) => kit.state(r.state) },
-    { label: 'updated', get: (r) => `${kit.cell(r.updatedAt)} by ${r.updatedBy}` },
+    { label: 'updated', get: (r) => ('updatedAt' in r ? `${kit.cell(r.updatedAt)} by ${r.updatedBy}` : '(confirmed by a read of the channel)') },
   ]);
 }
 

@@ -1,0 +1,197 @@
+// The kinds of step that write versions: upload, deploy (LIVE, OFFLINE),
+// promote (DEFAULT, with the compare-and-set and the 409 re-read) and delete.
+// A lost answer is settled by reading the asset's versions or the channel.
+import { ConflictError } from '../../errors.js';
+import { isApiError } from '../../http/client.js';
+import { allow, decideVersionDeploy, decideVersionDelete, defaultOf, type ChannelSnapshot, type DeploymentRecordRef } from '../../rules/index.js';
+import { createdVersion } from '../../rules/defaults.js';
+import type { DeployBody, Version } from '../../rules/schemas.js';
+import type { DeployResponse } from '../../io/views/deploy.js';
+import { prepareMultipart } from '../../transfer/upload.js';
+import { deployableVersion, findVersion, getAsset, listAllVersions, readChannel } from '../../service/assets.js';
+import { afterLive, channelName, checkExpected, promoteBody, type Channel } from '../../service/promote.js';
+import { kind, type StepFile } from './kind.js';
+import type { Prediction } from '../plan.js';
+
+export interface VersionUploadParams {
+  assetId: string;
+  platform: string;
+  fields: { versionName: string; createdBy: string };
+  file: StepFile;
+}
+
+export const versionUpload = kind<VersionUploadParams, Version>({
+  describe: (p) => `upload ${p.file.name} as ${p.platform} version ${p.fields.versionName} of ${p.assetId}`,
+  request: (p, api) => ({
+    method: 'POST',
+    path: api.path('va', p.assetId, 'versions'),
+    query: { targetPlatformId: p.platform },
+    body: { ...p.fields, assetFile: { fileName: p.file.name, size: p.file.size, contentType: 'multipart/form-data' } },
+  }),
+  file: (p) => p.file,
+  uploaded: (p, answer) => `Uploaded ${p.file.name} as ${answer.versionId}`,
+  check: (p) => `ahs version list ${p.assetId} --all`,
+  async predict({ assetId, platform, fields, file }, api): Promise<Prediction> {
+    const asset = await getAsset(api, assetId);
+    const onPlatform = (await listAllVersions(api, assetId)).filter((v) => v.targetPlatform === platform);
+    const latest = Math.max(0, ...onPlatform.map((v) => v.version));
+    return {
+      current: { asset: asset.assetId, versionsOnPlatform: onPlatform.map((v) => v.versionId) },
+      decision: allow(201, createdVersion(asset, { platform, latest, ...fields, fileName: file.name, bytes: file.size }, new Date().toISOString())),
+      notes: ['the version id assumes no deleted version used a higher number on this platform', 'the platform code, the file type and the plan limits are checked by the service'],
+    };
+  },
+  async send(p, io) {
+    const stream = await prepareMultipart({ fields: p.fields, file: { field: 'assetFile', path: p.file.path, fileName: p.file.name }, onProgress: io.progress });
+    return io.api.json<Version>({ method: 'POST', path: io.api.path('va', p.assetId, 'versions'), query: { targetPlatformId: p.platform }, stream });
+  },
+  // Exactly one version of this name and platform created since the upload started is this upload's.
+  async settle({ assetId, platform, fields }, { api, sentAt }) {
+    const made = (await listAllVersions(api, assetId)).filter((v) => v.versionName === fields.versionName && v.targetPlatform === platform && api.madeSince(v.createdAt, sentAt));
+    const what = `${platform} version named ${fields.versionName} created since the upload started`;
+    if (made.length === 1) return { applied: true, how: `the asset's versions show one ${what} (${made[0]!.versionId})`, result: made[0]! };
+    if (made.length === 0) return { applied: false, how: `the asset's versions show no ${what}` };
+    return { applied: 'unknown', check: `ahs version list ${assetId} --all` };
+  },
+});
+
+export interface VersionDeployParams {
+  assetId: string;
+  versionId: string;
+  platform: string;
+  body: DeployBody;
+  /** The channel as the command read it: predicted over it (else read). */
+  channel?: ChannelSnapshot;
+  /** Uploaded by an earlier step: it cannot be read yet, so only the channel's rules predict. */
+  versionIsNew?: boolean;
+  notes?: string[];
+}
+
+export const versionDeploy = kind<VersionDeployParams, DeployResponse>({
+  describe: (p) => `deploy ${p.versionId} ${p.body.intent} on ${p.assetId}/${p.platform}/${p.body.envId}`,
+  request: (p, api) => ({ method: 'POST', path: api.path('va', p.assetId, 'versions', p.versionId, 'deploy'), query: { targetPlatformId: p.platform }, body: p.body }),
+  async predict(p, api) {
+    const channel = p.channel ?? (await readChannel(api, p.assetId, p.platform, p.body.envId)).channel;
+    const missing = p.versionIsNew ? undefined : await deployableVersion(api, p.assetId, p.versionId, p.platform);
+    return { current: channel.records[p.versionId] ?? null, decision: missing ?? decideVersionDeploy(channel, { versionId: p.versionId, ...p.body }), notes: p.notes };
+  },
+  waitsOutDeployment: true,
+  check: (p) => `ahs asset status ${p.assetId} --platform ${p.platform} --env ${p.body.envId}`,
+  async settle({ assetId, versionId, platform, body }, { api }) {
+    const { records } = await readChannel(api, assetId, platform, body.envId);
+    const record = records.find((r) => r.versionId === versionId);
+    const how = `the channel ${assetId}/${platform}/${body.envId} shows ${versionId} ${record?.state ?? 'not deployed'}`;
+    if (record?.state !== body.intent) return { applied: false, how };
+    return { applied: true, how, result: { assetVersion: { ...record, envId: body.envId }, message: 'Deployment confirmed by a read of the channel.' } };
+  },
+});
+
+/** What promote-default prints in json: the deploy response, the Default it replaced, and how many sends it took. */
+export interface PromoteResult extends DeployResponse {
+  previousDefault: string | null;
+  attempts: number;
+}
+
+export interface VersionPromoteParams extends Channel {
+  versionId: string;
+  user: string;
+  /** The channel as read when planning. */
+  channel: ChannelSnapshot;
+  /** --expect-current: the Default that must hold (null: none); absent: no check. */
+  expected?: string | null;
+  /** Deployed LIVE by an earlier step (--make-live, release): predicted over that, and the channel read again before sending. */
+  afterLive?: DeployBody;
+  versionIsNew?: boolean;
+}
+
+/**
+ * The promotion: DEFAULT with currentVersionId + currentAssetIntent=LIVE
+ * when another version is the Default. A 409 (or the stale-read 400) means
+ * the pointer moved: read the channel again and retry within the retry
+ * budget; --expect-current is checked on every read (exit 5, nothing written).
+ */
+export const versionPromote = kind<VersionPromoteParams, PromoteResult>({
+  describe: (p) => `make ${p.versionId} the Default of ${channelName(p)}`,
+  request: (p, api) => ({
+    method: 'POST',
+    path: api.path('va', p.assetId, 'versions', p.versionId, 'deploy'),
+    query: { targetPlatformId: p.platform },
+    body: promoteBody(expectedChannel(p), p.versionId, p.envId, p.user),
+  }),
+  async predict(p, api) {
+    const expected = expectedChannel(p);
+    const body = promoteBody(expected, p.versionId, p.envId, p.user);
+    const missing = p.versionIsNew ? undefined : await deployableVersion(api, p.assetId, p.versionId, p.platform);
+    return {
+      current: { state: p.channel.records[p.versionId] ?? null, default: defaultOf(p.channel) ?? null },
+      decision: missing ?? decideVersionDeploy(expected, { versionId: p.versionId, ...body }),
+      unchanged: p.channel.records[p.versionId] ?? null,
+    };
+  },
+  waitsOutDeployment: true,
+  check: (p) => `ahs asset status ${p.assetId} --platform ${p.platform} --env ${p.envId}`,
+  async send(p, io) {
+    const { api } = io;
+    const name = channelName(p);
+    const path = api.path('va', p.assetId, 'versions', p.versionId, 'deploy');
+    const query = { targetPlatformId: p.platform };
+    // After the LIVE deploy of an earlier step the channel has changed: read it as it is now.
+    let known = p.afterLive ? (await readChannel(api, p.assetId, p.platform, p.envId)).channel : p.channel;
+    for (let attempt = 0; ; attempt++) {
+      checkExpected(known, p.expected, name);
+      const previousDefault = defaultOf(known) ?? null;
+      try {
+        const answer = await api.post<DeployResponse>(path, promoteBody(known, p.versionId, p.envId, p.user), query);
+        return { ...answer, previousDefault: previousDefault === p.versionId ? null : previousDefault, attempts: attempt + 1 };
+      } catch (error) {
+        if (!isApiError(error, 409) && !isApiError(error, 400)) throw error;
+        // A 409 (or a 400 from a stale read) means the pointer moved: read again.
+        const fresh = (await readChannel(api, p.assetId, p.platform, p.envId)).channel;
+        const moved = (defaultOf(fresh) ?? null) !== previousDefault;
+        if (isApiError(error, 400) && !moved) throw error; // a real 400 (OFFLINE, already Default, ...)
+        known = fresh;
+        checkExpected(known, p.expected, name);
+        if (!(await io.retry.next(attempt, 'contention'))) {
+          if (isApiError(error, 409)) throw error.asConflict();
+          throw new ConflictError(`the Default of ${name} kept moving; gave up after ${attempt + 1} attempts`);
+        }
+        io.out.info(`the Default of ${name} moved (now ${defaultOf(known) ?? 'none'}); retrying`);
+      }
+    }
+  },
+  async settle(p, { api }) {
+    const name = channelName(p);
+    const { records, channel } = await readChannel(api, p.assetId, p.platform, p.envId);
+    const record = records.find((r) => r.versionId === p.versionId);
+    const how = `the channel ${name} shows ${p.versionId} ${record?.state ?? 'not deployed'}`;
+    if (record?.state !== 'DEFAULT') return { applied: false, how };
+    const before = defaultOf(p.channel) ?? null;
+    const previousDefault = before === p.versionId ? null : before;
+    // The read shows the Default but not who made it: another writer's promotion of the same version looks the same.
+    void channel;
+    return { applied: true, how, result: { assetVersion: { ...record, envId: p.envId }, message: 'Deployment confirmed by a read of the channel.', previousDefault, attempts: 1 } };
+  },
+});
+
+function expectedChannel(p: VersionPromoteParams): ChannelSnapshot {
+  return p.afterLive ? afterLive(p.channel, p.versionId, p.afterLive) : p.channel;
+}
+
+export interface VersionDeleteParams {
+  assetId: string;
+  versionId: string;
+  /** Where the version is deployed, as read. */
+  records: DeploymentRecordRef[];
+}
+
+export const versionDelete = kind<VersionDeleteParams, undefined>({
+  describe: (p) => `delete version ${p.versionId} of ${p.assetId}`,
+  request: (p, api) => ({ method: 'DELETE', path: api.path('va', p.assetId, 'versions', p.versionId) }),
+  async predict(p) {
+    return { current: p.records, decision: decideVersionDelete(p.versionId, p.records) };
+  },
+  async settle({ assetId, versionId }, { api }) {
+    if (await findVersion(api, assetId, versionId)) return { applied: false, how: `version ${versionId} still exists` };
+    return { applied: true, how: `GET of version ${versionId} answers 404`, result: undefined };
+  },
+});
