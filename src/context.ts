@@ -82,6 +82,8 @@ export interface ContextInputs {
   signal: AbortSignal;
   /** The redactor of main()'s IO: the keys the context resolves are added to it. */
   redactor?: Redactor;
+  /** Hears every JSON document the command prints, whatever the format (main()'s record of the run, for CI). */
+  onDocument?: (doc: unknown) => void;
 }
 
 function once<T>(make: () => Promise<T>): () => Promise<T> {
@@ -106,7 +108,7 @@ export async function createContext(command: Command, inputs: ContextInputs): Pr
   });
   const output = once(async () => {
     const { Output } = await import('./io/output.js');
-    return Output.create(io, { format, quiet: globals.quiet, redactor, query });
+    return Output.create(io, { format, quiet: globals.quiet, redactor, query, onDocument: inputs.onDocument });
   });
   const prompter = once(async () => {
     const { Prompter } = await import('./io/prompt.js');
