@@ -10,6 +10,7 @@ import { redactedIO, systemIO, type IO } from './io/streams.js';
 import { escapeControls } from './io/escape.js';
 import { Redactor } from './http/redact.js';
 import { RunRecord } from './io/record.js';
+import { gitHubActions } from './io/github.js';
 import { appendResult } from './io/results-file.js';
 
 export interface MainOptions {
@@ -27,6 +28,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   const io = redactedIO(given, redactor);
   // What the run leaves for a pipeline: filled as it runs, written at the end (finishRun).
   const record = new RunRecord(argv);
+  const github = gitHubActions(io, redactor);
   const interrupt = new AbortController();
   // One signal for everything the command runs: each request in flight listens
   // to it (bounded by --concurrency), which is not the leak Node warns about.
@@ -39,6 +41,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
         signal: interrupt.signal,
         redactor,
         onDocument: (doc) => (record.document = doc),
+        ...(github ? { onProfileKey: (key: string) => github.mask(key) } : {}),
       }),
   );
   // Subcommands copy these settings only when created, so apply them to the
@@ -77,12 +80,17 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   } finally {
     stopSignals();
   }
-  finishRun(io, record, redactor);
+  finishRun(io, record, redactor, github);
   return record.exitCode;
 }
 
-/** For a pipeline, once the outcome is known, success or failure alike: the line of AHS_OUTPUT_FILE. */
-function finishRun(io: IO, record: RunRecord, redactor: Redactor): void {
+/**
+ * For a pipeline, once the outcome is known, success or failure alike:
+ * GitHub Actions' outputs, step summary and ::error line, and the line of
+ * AHS_OUTPUT_FILE.
+ */
+function finishRun(io: IO, record: RunRecord, redactor: Redactor, github: ReturnType<typeof gitHubActions>): void {
+  github?.finish(record);
   appendResult(io, record, redactor);
 }
 
@@ -93,6 +101,10 @@ function finishRun(io: IO, record: RunRecord, redactor: Redactor): void {
 function runCommand(inputs: ContextInputs): Runner {
   return async (leaf, options, command) => {
     const [module, ctx] = await Promise.all([leaf.load(), createContext(command, inputs)]);
+    // Under GitHub Actions a key from a profile file is masked before anything
+    // is printed: the settings are read first. An error there (a profile that
+    // does not exist) is the command's to report, when it needs the settings.
+    if (inputs.onProfileKey) await ctx.settings().catch(() => undefined);
     try {
       const plan = await module.run(options, ctx);
       if (plan) await (await import('./plan/execute.js')).executePlan(plan, ctx);
