@@ -109,6 +109,12 @@ describe('under GitHub Actions', () => {
       expect(await gh.outputs()).toEqual({ 'exit-code': '4' });
       // deploy has no summary table: only the commands of a release workflow write one.
       expect(await gh.summary()).toBe('');
+
+      // Outside GitHub Actions: no workflow command, nothing written.
+      const elsewhere = await h.ahs(['deploy', id, versionId, '--platform', 'ios', '--env', 'nowhere'], { env: { ...gh.env, GITHUB_ACTIONS: undefined } });
+      expect(elsewhere.exitCode).toBe(4);
+      expect(elsewhere.stderr).not.toContain('::');
+      expect(await gh.outputs()).toEqual({ 'exit-code': '4' });
     } finally {
       await gh.done();
     }
@@ -180,15 +186,4 @@ describe('under GitHub Actions', () => {
     }
   });
 
-  it('outside GitHub Actions nothing is written and no workflow command printed', async () => {
-    const gh = await runner();
-    try {
-      const run = await h.ahs(['deploy', 'nope', 'IOS1', ...CH], { env: { ...gh.env, GITHUB_ACTIONS: undefined } });
-      expect(run.exitCode).toBe(4);
-      expect(run.stderr).not.toContain('::');
-      expect(await gh.rawOutputs()).toBe('');
-    } finally {
-      await gh.done();
-    }
-  });
 });
