@@ -88,6 +88,11 @@ describe('under GitHub Actions', () => {
       expect(again.exitCode, again.stderr).toBe(0);
       expect(await gh.outputs()).toMatchObject({ 'version-id': 'IOS2', changed: 'false', 'previous-default': '' });
       expect(await gh.summary()).toContain('| upload | already done, nothing sent |');
+
+      const rollback = await h.ahs(['rollback', id, ...CH], { env: gh.env });
+      expect(rollback.exitCode, rollback.stderr).toBe(0);
+      expect(await gh.outputs()).toMatchObject({ 'version-id': 'IOS1', state: 'DEFAULT', 'previous-default': 'IOS2', changed: 'true' });
+      expect(await gh.summary()).toContain('### ahs rollback\n\n|  |  |\n|---|---|\n| version | IOS1 (1.0) |\n| now | DEFAULT on ios in prod |\n| previous Default | IOS2 (now LIVE) |');
     } finally {
       await gh.done();
     }
@@ -139,6 +144,16 @@ describe('under GitHub Actions', () => {
       expect(summary).toContain(`### ahs item sync\n\n| result | count | items |\n|---|---|---|\n`);
       expect(summary).toMatch(/\| uploaded \| 2 \| a\.txt \(item-\d+\), b\\\|pipe\.txt \(item-\d+\) \|/);
       expect(summary).toContain('| unchanged | 0 |  |');
+
+      // Deployed, then fetched: the download URL, then the files written.
+      const deploy = await h.ahs(['collection-deploy', collectionId, '--env', 'prod'], { env: gh.env });
+      expect(deploy.exitCode, deploy.stderr).toBe(0);
+      expect((await gh.outputs())['download-url']).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:\\d+/api/vi/demo/vc/${collectionId}/prod$`));
+      const into = join(h.dir, `${collectionId}-fetched`);
+      const fetch = await h.ahs(['fetch', collectionId, '--env', 'prod', '--dir', into], { env: gh.env });
+      expect(fetch.exitCode, fetch.stderr).toBe(0);
+      expect(await gh.outputs()).toMatchObject({ dir: into, downloaded: '2', skipped: '0', failed: '0', files: `${join(into, 'a.txt')}\n${join(into, 'b_pipe.txt')}` });
+      expect(await gh.summary()).toContain(`### ahs fetch\n\n${collectionId} (prod) → ${into}\n\n| result | count | files |\n|---|---|---|\n| downloaded | 2 | a.txt, b_pipe.txt |`);
 
       // With --dry-run: what it would send, nothing changed.
       writeFileSync(join(dir, 'c.txt'), 'c');
