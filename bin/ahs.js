@@ -38,6 +38,8 @@ if (require.main === module) {
 
 /** The text main() would print for `--version` or a command's help, or undefined. */
 function quickAnswer(args) {
+  // Every run appends its line to AHS_OUTPUT_FILE, --version and help included: main() writes it.
+  if (process.env.AHS_OUTPUT_FILE) return undefined;
   const version = args.length === 1 && (args[0] === '--version' || args[0] === '-V');
   const key = helpKey(args);
   if (!version && (key === undefined || isTerminal(1))) return undefined;

@@ -82,6 +82,10 @@ export interface ContextInputs {
   signal: AbortSignal;
   /** The redactor of main()'s IO: the keys the context resolves are added to it. */
   redactor?: Redactor;
+  /** Hears every JSON document the command prints, whatever the format (main()'s record of the run, for CI). */
+  onDocument?: (doc: unknown) => void;
+  /** Hears an API key read from a profile file (under GitHub Actions it is masked). */
+  onProfileKey?: (key: string) => void;
 }
 
 function once<T>(make: () => Promise<T>): () => Promise<T> {
@@ -96,17 +100,23 @@ export async function createContext(command: Command, inputs: ContextInputs): Pr
   const query = globals.query === undefined ? undefined : await compileQuery(globals.query);
   const redactor = inputs.redactor ?? new Redactor();
 
+  // Every key is redacted from what ahs prints; one from a profile file is also announced.
+  const learnKey = (s: Settings) => {
+    const { value, source } = s.resolve('apiKey');
+    redactor.add(value);
+    if (value && source === 'profile') inputs.onProfileKey?.(value);
+  };
   const profiles = once(async () => (await import('./config/profiles.js')).openProfileStore(io.env));
   const settings = once(async () => {
     const { resolveSettings } = await import('./config/settings.js');
     const store = await profiles();
     const resolved = resolveSettings(globals, io.env, store);
-    redactor.add(resolved.get('apiKey'));
+    learnKey(resolved);
     return resolved;
   });
   const output = once(async () => {
     const { Output } = await import('./io/output.js');
-    return Output.create(io, { format, quiet: globals.quiet, redactor, query });
+    return Output.create(io, { format, quiet: globals.quiet, redactor, query, onDocument: inputs.onDocument });
   });
   const prompter = once(async () => {
     const { Prompter } = await import('./io/prompt.js');
@@ -120,7 +130,7 @@ export async function createContext(command: Command, inputs: ContextInputs): Pr
     const baseUrl = s.require('baseUrl');
     const domainId = s.require('domainId');
     const apiKey = s.get('apiKey');
-    redactor.add(apiKey);
+    learnKey(s);
     if (!apiKey) {
       (await output()).warn('no API key: set AHS_API_KEY or add one to the profile (ahs profile add NAME --api-key-stdin); the service will refuse the request');
     }

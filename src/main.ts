@@ -9,6 +9,9 @@ import { AhsError, CancelledError, ExitCode, UsageError, type ErrorBody } from '
 import { redactedIO, systemIO, type IO } from './io/streams.js';
 import { escapeControls } from './io/escape.js';
 import { Redactor } from './http/redact.js';
+import { RunRecord } from './io/record.js';
+import { gitHubActions } from './io/github.js';
+import { appendResult } from './io/results-file.js';
 
 export interface MainOptions {
   io?: IO;
@@ -23,12 +26,24 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   redactor.add(given.env.AHS_API_KEY?.trim());
   redactor.addFromArgv(argv);
   const io = redactedIO(given, redactor);
+  // What the run leaves for a pipeline: filled as it runs, written at the end (finishRun).
+  const record = new RunRecord(argv);
+  const github = gitHubActions(io, redactor);
   const interrupt = new AbortController();
   // One signal for everything the command runs: each request in flight listens
   // to it (bounded by --concurrency), which is not the leak Node warns about.
   setMaxListeners(0, interrupt.signal);
   const stopSignals = trapSignals(interrupt);
-  const program = buildProgram(options.runner ?? runCommand({ io, signal: interrupt.signal, redactor }));
+  const program = buildProgram(
+    options.runner ??
+      runCommand({
+        io,
+        signal: interrupt.signal,
+        redactor,
+        onDocument: (doc) => (record.document = doc),
+        ...(github ? { onProfileKey: (key: string) => github.mask(key) } : {}),
+      }),
+  );
   // Subcommands copy these settings only when created, so apply them to the
   // whole tree: every commander error (unknown option, missing argument) must
   // come back here as a usage error (exit 2), never as commander's exit(1).
@@ -40,24 +55,43 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
       writeOut: (text) => io.out.write(text),
       writeErr: (text) => (json ? undefined : io.err.write(text)),
     });
+    // The command's path, known even when its own options then fail to parse.
+    command.hook('preSubcommand', (_command, sub) => {
+      record.path.push(sub.name());
+    });
     for (const sub of command.commands) route(sub);
   };
   route(program);
   try {
     if (argv[0] === 'help' && argv[1] === 'globals') {
       io.out.write(globalsHelp(program));
-      return ExitCode.ok;
+      record.exitCode = ExitCode.ok;
+    } else {
+      // `ahs help COMMAND...` is `ahs COMMAND... --help` (cli.md), at any depth; an unknown
+      // COMMAND gets the same "did you mean" as when it is run.
+      const helpOf = argv[0] === 'help' && argv.length > 1 ? argv.slice(1) : undefined;
+      await program.parseAsync(helpOf ? (knownCommand(program, helpOf) ? [...helpOf, '--help'] : helpOf) : argv, { from: 'user' });
+      record.exitCode = interrupt.signal.aborted && !isLongRunningServer(argv) ? ExitCode.interrupted : ExitCode.ok;
     }
-    // `ahs help COMMAND...` is `ahs COMMAND... --help` (cli.md), at any depth; an unknown
-    // COMMAND gets the same "did you mean" as when it is run.
-    const helpOf = argv[0] === 'help' && argv.length > 1 ? argv.slice(1) : undefined;
-    await program.parseAsync(helpOf ? (knownCommand(program, helpOf) ? [...helpOf, '--help'] : helpOf) : argv, { from: 'user' });
-    return interrupt.signal.aborted && !isLongRunningServer(argv) ? ExitCode.interrupted : ExitCode.ok;
   } catch (error) {
-    return reportError(io, error, json);
+    const reported = reportError(io, error, json);
+    record.exitCode = reported.exitCode;
+    record.error = reported.body;
   } finally {
     stopSignals();
   }
+  finishRun(io, record, redactor, github);
+  return record.exitCode;
+}
+
+/**
+ * For a pipeline, once the outcome is known, success or failure alike:
+ * GitHub Actions' outputs, step summary and ::error line, and the line of
+ * AHS_OUTPUT_FILE.
+ */
+function finishRun(io: IO, record: RunRecord, redactor: Redactor, github: ReturnType<typeof gitHubActions>): void {
+  github?.finish(record);
+  appendResult(io, record, redactor);
 }
 
 /**
@@ -67,6 +101,10 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
 function runCommand(inputs: ContextInputs): Runner {
   return async (leaf, options, command) => {
     const [module, ctx] = await Promise.all([leaf.load(), createContext(command, inputs)]);
+    // Under GitHub Actions a key from a profile file is masked before anything
+    // is printed: the settings are read first. An error there (a profile that
+    // does not exist) is the command's to report, when it needs the settings.
+    if (inputs.onProfileKey) await ctx.settings().catch(() => undefined);
     try {
       const plan = await module.run(options, ctx);
       if (plan) await (await import('./plan/execute.js')).executePlan(plan, ctx);
@@ -87,25 +125,31 @@ function knownCommand(program: Command, words: string[]): boolean {
   return true;
 }
 
-/** Prints an error once, in the chosen format, and returns its exit code. */
-export function reportError(io: IO, error: unknown, json: boolean): number {
+/**
+ * Prints an error once, in the chosen format; returns its exit code and its
+ * JSON body (the one json mode prints, for the records of a CI run).
+ */
+export function reportError(io: IO, error: unknown, json: boolean): { exitCode: number; body?: ErrorBody } {
   if (error instanceof CommanderError) {
     // commander already printed its message (or the help/version text).
-    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return ExitCode.ok;
+    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return { exitCode: ExitCode.ok };
     // A group run without a subcommand prints its help as an error.
-    if (error.code === 'commander.help' && error.exitCode === 0) return ExitCode.ok;
-    if (json) writeError(io, new UsageError(commanderMessage(error)).toBody(), true);
-    return ExitCode.usage;
+    if (error.code === 'commander.help' && error.exitCode === 0) return { exitCode: ExitCode.ok };
+    const body = new UsageError(commanderMessage(error)).toBody();
+    if (json) writeError(io, body, true);
+    return { exitCode: ExitCode.usage, body };
   }
   const known = asAhsError(error);
   if (known) {
-    writeError(io, known.toBody(), json);
-    return known.exitCode;
+    const body = known.toBody();
+    writeError(io, body, json);
+    return { exitCode: known.exitCode, body };
   }
   const message = error instanceof Error ? error.message : String(error);
-  writeError(io, { type: 'urn:ahs:internal', title: `unexpected error: ${message}`, status: null, detail: `unexpected error: ${message}` }, json);
+  const body: ErrorBody = { type: 'urn:ahs:internal', title: `unexpected error: ${message}`, status: null, detail: `unexpected error: ${message}` };
+  writeError(io, body, json);
   if (process.env.AHS_DEBUG && error instanceof Error) io.err.write(`${error.stack}\n`);
-  return ExitCode.rejected;
+  return { exitCode: ExitCode.rejected, body };
 }
 
 function commanderMessage(error: CommanderError): string {

@@ -20,6 +20,11 @@ export const ENVIRONMENT: Fact[] = [
   { term: 'AHS_CONFIG_DIR', text: 'Folder of the profiles file, instead of the user\'s configuration folder.' },
   { term: 'NO_COLOR', text: 'Set to any value: no colour (as --no-color).' },
   { term: 'CI', text: 'Set: never prompt, and show progress as plain periodic lines.' },
+  { term: 'AHS_OUTPUT_FILE', text: 'A file to which every run appends one JSON line, {command, argv, exitCode, result}: result is the JSON document the command printed, else its JSON error. Written when the command fails too; several runs may append at once.' },
+  {
+    term: 'GITHUB_ACTIONS',
+    text: 'true (set by GitHub Actions): a command\'s key values are also written to $GITHUB_OUTPUT, a Markdown summary of release, rollback, promote-default, item sync and fetch to $GITHUB_STEP_SUMMARY, a failure is also one ::error line on stderr, and a key read from a profile file is masked with ::add-mask::.',
+  },
   { term: 'HTTPS_PROXY, HTTP_PROXY, NO_PROXY', text: 'Proxy settings, honoured for API and delivery requests.' },
 ];
 

@@ -22,4 +22,17 @@ export class Redactor {
     for (const secret of this.secrets) out = out.split(secret).join('***');
     return out;
   }
+  /**
+   * A JSON value with the secrets taken out of every string in it, before it
+   * is serialised: JSON escapes a key holding a quote or a backslash, and
+   * redact() on the serialised text would no longer find it.
+   */
+  redactDeep<T>(value: T): T {
+    if (typeof value === 'string') return this.redact(value) as T;
+    if (Array.isArray(value)) return value.map((entry) => this.redactDeep(entry)) as T;
+    if (value && typeof value === 'object') {
+      return Object.fromEntries(Object.entries(value).map(([key, entry]) => [this.redact(key), this.redactDeep(entry)])) as T;
+    }
+    return value;
+  }
 }

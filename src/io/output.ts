@@ -51,6 +51,8 @@ export interface OutputOptions {
   quiet?: boolean;
   redactor?: Redactor;
   query?: (doc: unknown) => unknown;
+  /** Hears each document print() is given, in either format (GitHub outputs and AHS_OUTPUT_FILE read it). */
+  onDocument?: (doc: unknown) => void;
 }
 
 /**
@@ -84,6 +86,7 @@ export class Output {
   ) {
     this.format = options.format;
     this.query = options.query;
+    this.onDocument = options.onDocument;
     this.quiet = Boolean(options.quiet);
     this.redactor = options.redactor;
     this.kit = makeKit(io.color, io.outIsTTY);
@@ -95,6 +98,7 @@ export class Output {
   /** --query: a JMESPath expression applied to every JSON document printed. */
   private readonly query: ((doc: unknown) => unknown) | undefined;
   private readonly colours: boolean;
+  private readonly onDocument: ((doc: unknown) => void) | undefined;
 
   get json(): boolean {
     return this.format === 'json';
@@ -105,6 +109,8 @@ export class Output {
    * what `render` draws from it in table mode (default: a key/value view).
    */
   print<T>(doc: T, render?: (doc: T, kit: Kit) => string | undefined): void {
+    // The document a script would get with --json, before --query, even when a table is drawn from it.
+    this.onDocument?.(doc);
     if (this.json) {
       const value = this.query ? this.query(doc) : doc;
       // As the aws CLI: a string result prints raw, for `id=$(ahs … --query versionId)`.

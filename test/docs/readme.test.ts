@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { OUTPUTS, SUMMARIES } from '../../src/io/github.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
@@ -33,6 +34,19 @@ describe('README', () => {
     for (const word of ['ahs release', 'promote-default', '--query', 'shell: bash']) expect(ci).toContain(word);
     // A pipe into jq hides a failure from GitHub's default shell (no pipefail).
     expect(ci).not.toMatch(/\|\s*jq/);
+  });
+
+  it('documents the GitHub Actions outputs of every command that sets them, and the commands that write a summary', () => {
+    const outputs = section('GitHub Actions outputs');
+    const rows = outputs.split('\n').filter((line) => line.startsWith('| `ahs '));
+    for (const [command, spec] of Object.entries(OUTPUTS)) {
+      const row = rows.find((line) => line.split(' | ')[0]!.includes(`\`ahs ${command}\``));
+      expect(row, `a row for ahs ${command}`).toBeDefined();
+      // `changed` is described once for every write.
+      for (const name of Object.keys(spec.outputs).filter((name) => name !== 'changed')) expect(row, `ahs ${command}: ${name}`).toContain(`\`${name}\``);
+    }
+    for (const command of Object.keys(SUMMARIES)) expect(outputs).toContain(`\`${command}\``);
+    for (const common of ['exit-code', 'changed', 'dry-run', 'predicted-status', 'AHS_OUTPUT_FILE', '::add-mask::', '::error']) expect(outputs).toContain(common);
   });
 
   it('shows an install that works without the npm registry, and says what `npm install --global .` is', () => {
