@@ -52,6 +52,10 @@ describe.sequential('dist/ahs-linux-x64 with no node on PATH', () => {
 
     const shown = await ahs(['--version']);
     expect(shown).toMatchObject({ exitCode: 0, stdout: version, stderr: '' });
+    // Answered without loading the CLI (src/sea.ts), and as main() would answer a full disk.
+    const full = await execa('sh', ['-c', 'exec ahs --version > /dev/full'], { env, extendEnv: false, reject: false });
+    expect(full.exitCode).toBe(1);
+    expect(full.stderr).toMatch(/^error: cannot write the output: [^\n]+$/);
     const help = await ahs(['--help']);
     expect(help.exitCode).toBe(0);
     expect(help.stdout).toMatch(/^Usage: ahs /);
