@@ -11,7 +11,7 @@
 // The CLI reads no file of its own at run time (`ahs completion SHELL` makes
 // its script from the command tree), so the blob carries no assets.
 import { build } from 'esbuild';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { chmod, copyFile, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -26,36 +26,49 @@ if (process.platform !== 'linux') {
   process.exit(2);
 }
 const output = join(root, 'dist', `ahs-linux-${process.arch}`);
-const work = await mkdtemp(join(tmpdir(), 'ahs-sea-'));
 try {
-  const script = join(work, 'ahs.cjs');
-  await build({
-    ...common,
-    entryPoints: ['src/sea.ts'],
-    outfile: script,
-    define: { AHS_VERSION: JSON.stringify(version) },
-    plugins: [englishOnlyZod(), noEditorPrompt(), commanderWithoutChildProcess()],
-  });
-  const blob = join(work, 'sea-prep.blob');
-  const config = join(work, 'sea-config.json');
-  await writeFile(config, JSON.stringify({ main: script, output: blob, disableExperimentalSEAWarning: true, useCodeCache: true }));
-  // Without the builder's NODE_OPTIONS: V8 refuses a code cache made under other flags.
-  execFileSync(process.execPath, ['--experimental-sea-config', config], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, NODE_OPTIONS: '' } });
-  // Made beside the output and renamed into place: a failed build leaves no half-written executable.
-  await mkdir(dirname(output), { recursive: true });
-  const partial = `${output}.${process.pid}`;
-  try {
-    await copyFile(process.execPath, partial);
-    await chmod(partial, 0o755);
-    inject(partial, blob);
-    await rename(partial, output);
-  } finally {
-    await rm(partial, { force: true });
-  }
-} finally {
-  await rm(work, { recursive: true, force: true });
+  await buildExecutable();
+} catch (error) {
+  // One line, as any ahs error: a build tool's stack trace says less than the step that failed.
+  console.error(`error: build:sea failed: ${error.message.trim()}`);
+  process.exit(1);
 }
 console.error(`wrote ${output.slice(root.length)} (ahs ${version}, Node ${process.version})`);
+
+/** The bundle, its blob, and the blob injected into a copy of this Node's binary. */
+async function buildExecutable() {
+  const work = await mkdtemp(join(tmpdir(), 'ahs-sea-'));
+  try {
+    const script = join(work, 'ahs.cjs');
+    await build({
+      ...common,
+      entryPoints: ['src/sea.ts'],
+      outfile: script,
+      define: { AHS_VERSION: JSON.stringify(version) },
+      plugins: [englishOnlyZod(), noEditorPrompt(), commanderWithoutChildProcess()],
+    });
+    const blob = join(work, 'sea-prep.blob');
+    const config = join(work, 'sea-config.json');
+    await writeFile(config, JSON.stringify({ main: script, output: blob, disableExperimentalSEAWarning: true, useCodeCache: true }));
+    // Without the builder's NODE_OPTIONS: V8 refuses a code cache made under other flags.
+    // Its "Wrote single executable preparation blob" would name a temporary file: shown only on failure.
+    const prepared = spawnSync(process.execPath, ['--experimental-sea-config', config], { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
+    if (prepared.status !== 0) throw new Error(`node --experimental-sea-config: ${`${prepared.stderr}${prepared.stdout}`.trim() || prepared.error?.message || `exit ${prepared.status}`}`);
+    // Made beside the output and renamed into place: a failed build leaves no half-written executable.
+    await mkdir(dirname(output), { recursive: true });
+    const partial = `${output}.${process.pid}`;
+    try {
+      await copyFile(process.execPath, partial);
+      await chmod(partial, 0o755);
+      inject(partial, blob);
+      await rename(partial, output);
+    } finally {
+      await rm(partial, { force: true });
+    }
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}
 
 /**
  * postject's command line, in a child: its ELF writer (LIEF) warns
@@ -64,7 +77,12 @@ console.error(`wrote ${output.slice(root.length)} (ahs ${version}, Node ${proces
  * left out and anything else it prints is shown.
  */
 function inject(executable, blob) {
-  const cli = createRequire(import.meta.url).resolve('postject/dist/cli.js');
+  let cli;
+  try {
+    cli = createRequire(import.meta.url).resolve('postject/dist/cli.js');
+  } catch {
+    throw new Error('postject is not installed: run `npm ci` (it is a devDependency)');
+  }
   const result = spawnSync(process.execPath, [cli, executable, 'NODE_SEA_BLOB', blob, '--sentinel-fuse', SEA_FUSE], { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
   const said = (result.stderr ?? '').split('\n').filter((line) => line && !/Can't find string offset for section name/.test(line)).join('\n');
   if (result.status !== 0) throw new Error(`postject could not inject the blob into a copy of ${process.execPath}: ${said || result.error?.message || `exit ${result.status}`}`);
