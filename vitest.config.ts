@@ -1,9 +1,11 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 // Tests run on a slow, busy 2-core machine: generous timeouts, no timing asserts.
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // The single executable's smoke test needs its own build: `npm run test:sea` (vitest.sea.config.ts).
+    exclude: [...configDefaults.exclude, 'test/sea/**'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -9,13 +9,15 @@
 //   download  `ahs fetch` of 200 x 1 MiB          / `curl --parallel`       1.3x
 //             `ahs fetch` of one 1 GiB file       peak RSS                  150 MB
 //   emulator  write latency at 10,000 / 1,000 assets (bench/emulator-writes.mjs)  1.5x
+//   sea       dist/ahs-linux-x64 (`npm run build:sea` first; only with --only sea):
+//             its `--version` and `asset list --json` / the same by `node bin/ahs.js`, and its size
 //
 // Start-up and read run twice: with NODE_EXTRA_CA_CERTS (as this machine sets
 // it: every Node start then parses the CA bundle, 50 to 70 ms) and without.
 // Everything runs against `ahs emulator start --port 0` on loopback, through
 // the built binary (bin/ahs.js). Options:
 //   --quick             small sizes and few runs (64 MiB upload, 50 x 1 MiB, 128 MiB file, 10 start-up runs, 2,000 assets)
-//   --only LIST         comma-separated: startup,read,upload,download,large,emulator
+//   --only LIST         comma-separated: startup,read,upload,download,large,emulator (the default), sea
 //   --runs N            runs per timed command (medians are reported)
 //   --upload-mib N      size of the uploaded file
 //   --items N           files in the fetched collection
@@ -24,7 +26,7 @@
 //   --concurrency N     parallel downloads for ahs fetch and curl --parallel (default 8, ahs's default)
 //   --record            write the results into bench/README.md (between its RESULTS markers)
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { createReadStream, existsSync, readFileSync } from 'node:fs';
+import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -239,11 +241,19 @@ async function benchStartup() {
   }
 }
 
-async function benchRead(emulator, env) {
-  log('read: asset list');
+let readAssetsMade = false;
+/** The 20 assets `asset list --json` reads (once per run: read and sea both list them). */
+async function makeReadAssets(emulator) {
+  if (readAssetsMade) return;
   for (let index = 0; index < 20; index++) {
     await api(emulator, 'POST', '/va', { assetId: `bench-read-${index}`, assetName: `bench read ${index}`, assetType: '1001', createdBy: USER });
   }
+  readAssetsMade = true;
+}
+
+async function benchRead(emulator, env) {
+  log('read: asset list');
+  await makeReadAssets(emulator);
   const url = `${emulator.baseUrl}/api/v2/${DOMAIN}/va?pageNumber=1&pageSize=50`;
   for (const variant of caVariants()) {
     const withServer = { ...env, NODE_EXTRA_CA_CERTS: variant.env.NODE_EXTRA_CA_CERTS };
@@ -260,6 +270,35 @@ async function benchRead(emulator, env) {
     compare('read', `ahs asset list --json (${variant.label})`, ahs.median, 'curl, same request', curl.median);
   }
 }
+
+/**
+ * The single executable against the launcher, start-up and a read (20
+ * assets), with the CA bundle and without: no target, the ratio says what
+ * the executable costs or saves. Its size is printed under the table.
+ */
+async function benchSea(emulator, env) {
+  const sea = join(work, 'ahs', 'dist', `ahs-linux-${process.arch}`);
+  if (!existsSync(sea)) throw new Error(`dist/ahs-linux-${process.arch} is missing: run \`npm run build:sea\` first`);
+  log('sea: --version and asset list --json, the single executable against node bin/ahs.js');
+  await makeReadAssets(emulator);
+  for (const variant of caVariants()) {
+    const withServer = { ...env, NODE_EXTRA_CA_CERTS: variant.env.NODE_EXTRA_CA_CERTS };
+    if (withServer.NODE_EXTRA_CA_CERTS === undefined) delete withServer.NODE_EXTRA_CA_CERTS;
+    const [nodeVersion, seaVersion, nodeRead, seaRead] = await quickCommands(
+      [
+        { argv: [process.execPath, bin, '--version'], env: withServer },
+        { argv: [sea, '--version'], env: withServer },
+        { argv: [process.execPath, bin, 'asset', 'list', '--json'], env: withServer },
+        { argv: [sea, 'asset', 'list', '--json'], env: withServer },
+      ],
+      startupRuns,
+    );
+    compare('sea', `ahs-linux-x64 --version (${variant.label})`, seaVersion.median, 'node bin/ahs.js --version', nodeVersion.median);
+    compare('sea', `ahs-linux-x64 asset list --json (${variant.label})`, seaRead.median, 'node bin/ahs.js asset list --json', nodeRead.median);
+  }
+  seaSize = (await stat(sea)).size;
+}
+let seaSize;
 
 async function makeFile(path, bytes) {
   // Real bytes, not a sparse file: both tools read the same data from the page cache.
@@ -428,13 +467,14 @@ const work = await mkdtemp(join(tmpdir(), 'ahs-bench-'));
 // Run a snapshot of the built binary (the bundle is self-contained), so a rebuild
 // of dist/ by someone else during the run cannot break or skew it.
 await cp(join(root, 'bin'), join(work, 'ahs', 'bin'), { recursive: true });
-await cp(join(root, 'dist'), join(work, 'ahs', 'dist'), { recursive: true });
+// The single executable (100 MB) only when it is measured.
+await cp(join(root, 'dist'), join(work, 'ahs', 'dist'), { recursive: true, filter: (path) => only.has('sea') || !/[\\/]ahs-linux-[^\\/]+$/.test(path) });
 const bin = join(work, 'ahs', 'bin', 'ahs.js');
 let emulator;
 let failed = false;
 try {
   if (only.has('startup')) await benchStartup();
-  const needsServer = ['read', 'upload', 'download', 'large'].some((name) => only.has(name));
+  const needsServer = ['read', 'upload', 'download', 'large', 'sea'].some((name) => only.has(name));
   if (needsServer) {
     emulator = await startEmulator(join(work, 'emulator-data'));
     const configDir = join(work, 'config');
@@ -457,6 +497,7 @@ try {
       ['upload', benchUpload],
       ['download', benchDownload],
       ['large', benchLarge],
+      ['sea', benchSea],
     ]) {
       if (!only.has(name)) continue;
       try {
@@ -480,7 +521,8 @@ if (only.has('emulator')) {
   }
 }
 
-const report = `Machine: ${machine()}.\nRun: \`node bench/run.mjs${process.argv.slice(2).length ? ` ${process.argv.slice(2).join(' ')}` : ''}\` (${quick ? 'quick sizes' : 'full sizes'}; medians of ${runs} runs for transfers, ${startupRuns} for start-up).\n\n${table()}\n`;
+const sizes = seaSize ? `\nSingle executable: ${(seaSize / 1e6).toFixed(1)} MB (Node's binary: ${(statSync(process.execPath).size / 1e6).toFixed(1)} MB).\n` : '';
+const report = `Machine: ${machine()}.\nRun: \`node bench/run.mjs${process.argv.slice(2).length ? ` ${process.argv.slice(2).join(' ')}` : ''}\` (${quick ? 'quick sizes' : 'full sizes'}; medians of ${runs} runs for transfers, ${startupRuns} for start-up).\n\n${table()}\n${sizes}`;
 console.log(`\n${report}`);
 
 if (flags.record) {

@@ -11,13 +11,11 @@
 // (dist/main-NODEVERSION-ARCH.v8cache, dist/vendor/zod-NODEVERSION-ARCH.v8cache...).
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
+import { commanderWithoutChildProcess, common, englishOnlyZod, noEditorPrompt, root, version } from './bundle.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const version = process.env.npm_package_version ?? (await import(`${root}package.json`, { with: { type: 'json' } })).default.version;
 await rm(`${root}dist`, { recursive: true, force: true });
 await mkdir(`${root}dist`);
 // The package is "type": "module"; the bundle is CommonJS.
@@ -43,22 +41,6 @@ const VENDORS = {
   zod: { entry: 'zod' },
 };
 
-const common = {
-  absWorkingDir: root,
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20',
-  sourcemap: false,
-  logLevel: 'warning',
-  // import() of a built-in (node:https, node:v8) becomes a require: a script
-  // compiled by node:vm has no loader for import() (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING).
-  supported: { 'dynamic-import': false },
-  // Every start reads and decodes the whole file: 3.7 -> 2.6 MB took 6 ms off
-  // `ahs asset list --json`. Names stay (stack traces with AHS_DEBUG).
-  minifyWhitespace: true,
-  minifySyntax: true,
-};
 await build({
   ...common,
   entryPoints: Object.fromEntries(Object.entries(VENDORS).map(([name, { entry }]) => [name, entry])),
@@ -100,60 +82,6 @@ function vendorsApart() {
           loader: 'js',
         };
       });
-    },
-  };
-}
-
-/**
- * zod's namespace (`import { z } from 'zod'`) carries its 50 message
- * locales: 361 KB of the 756 KB zod chunk, compiled on every command that
- * checks an answer. ahs speaks English only (zod's default), so the locales
- * index keeps `en` alone: the chunk costs about half.
- */
-function englishOnlyZod() {
-  return {
-    name: 'english-only-zod',
-    setup(b) {
-      b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => (/[\\/]zod[\\/]/.test(args.importer) ? { path: join(args.resolveDir, '..', 'locales', 'index.js'), namespace: 'zod-locales' } : undefined));
-      b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({ contents: "export { default as en } from './en.js';", resolveDir: join(args.path, '..'), loader: 'js' }));
-    },
-  };
-}
-
-/**
- * commander requires node:child_process at load, for executable subcommands
- * (`program.command('x', 'description')` running `prog-x`), which ahs does
- * not have: with its dependencies (dgram...) 1 to 2 ms of every start. It
- * is required on first use instead.
- */
-function commanderWithoutChildProcess() {
-  const eager = "const childProcess = require('node:child_process');";
-  return {
-    name: 'commander-without-child-process',
-    setup(b) {
-      b.onLoad({ filter: /[\\/]commander[\\/]lib[\\/]command\.js$/ }, async (args) => {
-        const source = await readFile(args.path, 'utf8');
-        if (!source.includes(eager)) throw new Error(`commander changed: ${args.path} no longer has ${eager} (scripts/build.mjs)`);
-        return { contents: source.replace(eager, "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };"), loader: 'js' };
-      });
-    },
-  };
-}
-
-/**
- * @inquirer/prompts re-exports its editor prompt, which brings iconv-lite and
- * chardet: 540 KB of the bundle (read and decoded on every start), for a
- * prompt ahs never shows (src/io/prompt.ts, commands/fetch/browse.ts).
- */
-function noEditorPrompt() {
-  return {
-    name: 'no-editor-prompt',
-    setup(b) {
-      b.onResolve({ filter: /^@inquirer\/editor$/ }, () => ({ path: 'editor', namespace: 'no-editor-prompt' }));
-      b.onLoad({ filter: /.*/, namespace: 'no-editor-prompt' }, () => ({
-        contents: "export default function editor() { throw new Error('the editor prompt is not part of the ahs bundle (scripts/build.mjs)'); }",
-        loader: 'js',
-      }));
     },
   };
 }

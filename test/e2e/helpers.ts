@@ -30,11 +30,15 @@ export const ERROR_TYPE = 'https://errors.asset-hosting.example/problem';
  */
 export function assertFreshBuild(): void {
   if (process.env.AHS_E2E_BIN) return;
-  const bundle = join(ROOT, 'dist', 'main.js');
-  if (!existsSync(bundle)) throw new Error('dist/main.js is missing: run `npm run build` before the e2e tests');
-  const built = statSync(bundle).mtimeMs;
+  assertBuiltFromSources(join(ROOT, 'dist', 'main.js'), 'npm run build', 'npm test');
+}
+
+/** `built` exists and is newer than every file of src/; otherwise an error naming the command that makes it. */
+export function assertBuiltFromSources(built: string, buildCommand: string, runner: string): void {
+  const name = built.slice(ROOT.length + 1);
+  if (!existsSync(built)) throw new Error(`${name} is missing: run \`${buildCommand}\` before these tests (${runner} does)`);
   const stale = newestSource(join(ROOT, 'src'));
-  if (stale.mtime > built) throw new Error(`dist/ is older than ${stale.path}: run \`npm run build\` (npm test does)`);
+  if (stale.mtime > statSync(built).mtimeMs) throw new Error(`${name} is older than ${stale.path}: run \`${buildCommand}\` (${runner} does)`);
 }
 
 function newestSource(dir: string): { path: string; mtime: number } {
