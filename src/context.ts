@@ -113,7 +113,7 @@ export async function createContext(command: Command, inputs: ContextInputs): Pr
     return new Prompter(io, signal);
   });
   const clients: ApiClient[] = [];
-  const feedback = once(async () => (await import('./io/feedback.js')).createRequestFeedback(io, { quiet: globals.quiet, notices: format !== 'json' }));
+  const feedback = once(async () => (await import('./io/feedback.js')).createRequestFeedback(io, { quiet: globals.quiet, notices: format !== 'json', redact: (text) => redactor.redact(text) }));
   const clientFor = async (s: Settings) => {
     const { ApiClient } = await import('./http/client.js');
     // Where to send comes first: a missing base URL or domain is the one error to show.
