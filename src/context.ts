@@ -96,7 +96,7 @@ export async function createContext(command: Command, inputs: ContextInputs): Pr
   const query = globals.query === undefined ? undefined : await compileQuery(globals.query);
   const redactor = inputs.redactor ?? new Redactor();
 
-  const profiles = once(async () => (await import('./config/profiles.js')).openProfileStore(io.env));
+  const profiles = once(async () => (await import('./config/profiles.js')).openProfileStore(io.env, { warn: async (text) => (await output()).warn(text) }));
   const settings = once(async () => {
     const { resolveSettings } = await import('./config/settings.js');
     const store = await profiles();
