@@ -19,6 +19,7 @@ import { decideCollectionReconcile, decideItemAdd, decideItemRemove, type Decisi
 import { itemUploadFields, type Item } from '../../rules/schemas.js';
 import { validateInput } from '../validate.js';
 import { matchesAny } from '../../transfer/glob.js';
+import { uploadName } from '../../transfer/upload.js';
 import { collectionStep, listItems, readSnapshot, vcPath, type CollectionView } from '../../service/collections.js';
 import { asAhsError, DEFAULT_ITEM_CONCURRENCY, ItemWork, type FileUpload, type ItemJob, type JobOutcome, type Phase } from '../../service/item-work.js';
 import { actingUser, assetTypeArg } from '../../service/pick-collection.js';
@@ -113,6 +114,7 @@ function phasesOf(comparison: Comparison, removals: Item[], uploads: Map<LocalFi
 }
 
 function toUpload(file: LocalFile, context: { assetType: string; user: string }): FileUpload {
+  uploadName(file.path);
   const labels = { assetItemName: `the item name of ${file.path}`, assetType: nameOf(syncSpec, 'type') };
   const fields = validateInput(itemUploadFields, { assetItemName: file.name, assetType: context.assetType, createdBy: context.user }, labels);
   return { file: file.name, path: file.path, size: file.size, fields };

@@ -18,6 +18,7 @@ import { collectionStep, listItems, readCollection, readSnapshot, vcPath, type C
 import { DEFAULT_ITEM_CONCURRENCY, ItemWork, type FileUpload, type JobOutcome } from '../../service/item-work.js';
 import { actingUser, assetTypeArg, collectionArg, filesArg } from '../../service/pick-collection.js';
 import { plan } from '../../plan/plan.js';
+import { uploadName } from '../../transfer/upload.js';
 
 interface UploadResult {
   uploaded: Item[];
@@ -31,6 +32,8 @@ export const run: Run<typeof uploadSpec> = async (options, ctx) => {
   const assetType = await assetTypeArg(ctx, collectionId, options.type);
   const user = await actingUser(ctx);
   const sizes = await readableSizes(files);
+  // Every name checked before the first file is sent (prepareMultipart would refuse it mid-way).
+  for (const file of files) uploadName(file);
   const uploads: FileUpload[] = files.map((file, index) => ({
     file,
     path: file,
