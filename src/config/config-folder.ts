@@ -9,6 +9,7 @@
 import { chmod, mkdir, open, readFile, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { ConflictError, UsageError } from '../errors.js';
+import { escapeControls } from '../io/escape.js';
 
 const FIX = 'set AHS_CONFIG_DIR to a writable folder';
 
@@ -63,6 +64,8 @@ async function tighten(dir: string, warn: (text: string) => void | Promise<void>
   const mode = info.mode & 0o7777;
   if ((mode & 0o022) === 0 || (mode & 0o1000) !== 0) return;
   const shown = (m: number) => m.toString(8).padStart(4, '0');
+  // Messages keep their newlines: a folder's name must not add one.
+  const name = escapeControls(dir);
   const tightened = mode & ~0o022;
   if (info.uid === process.getuid?.()) {
     const done = await chmod(dir, tightened).then(
@@ -70,11 +73,11 @@ async function tighten(dir: string, warn: (text: string) => void | Promise<void>
       () => false,
     );
     if (done) {
-      await warn(`the config folder ${dir} was writable by other users (mode ${shown(mode)}): made it ${shown(tightened)}, so that no one else can replace the profiles file`);
+      await warn(`the config folder ${name} was writable by other users (mode ${shown(mode)}): made it ${shown(tightened)}, so that no one else can replace the profiles file`);
       return;
     }
   }
-  await warn(`the config folder ${dir} is writable by other users (mode ${shown(mode)}): they could replace the profiles file; run chmod go-w ${dir}, or ${FIX} of your own`);
+  await warn(`the config folder ${name} is writable by other users (mode ${shown(mode)}): they could replace the profiles file; run chmod go-w ${name}, or ${FIX} of your own`);
 }
 
 /** Longest wait for another run's lock; a write holds it for milliseconds. */

@@ -20,7 +20,7 @@ beforeAll(async () => {
   expect((await h.ahs(['collection', 'create', 'names-c', '--name', 'Names', '--allowed-types', '1001'])).exitCode).toBe(0);
   folder = join(h.dir, 'folder');
   await mkdir(folder);
-  for (const name of ['good.zip', NEWLINE]) await writeFile(join(folder, name), 'payload');
+  for (const name of ['0-good.zip', NEWLINE]) await writeFile(join(folder, name), 'payload');
 });
 afterAll(async () => h?.close());
 
@@ -52,7 +52,7 @@ describe('a file name the upload cannot carry', () => {
   }
 
   it('item upload of a good file and a bad one sends neither', async () => {
-    const run = await h.ahs(['item', 'upload', 'names-c', join(folder, 'good.zip'), join(folder, NEWLINE), '--type', '1001']);
+    const run = await h.ahs(['item', 'upload', 'names-c', join(folder, '0-good.zip'), join(folder, NEWLINE), '--type', '1001']);
     expect([run.exitCode, run.stderr]).toEqual([2, refusal(join(folder, NEWLINE), '\\n')]);
     expect(await items()).toBe(0);
   });
@@ -75,5 +75,17 @@ describe('a file name holding a bidirectional override', () => {
     expect(item.exitCode).toBe(0);
     expect(item.stderr).toContain('evil\\u202egpj.zip');
     expect(item.stdout + item.stderr).not.toContain('\u202e');
+  });
+});
+
+describe('a folder name holding a newline', () => {
+  it('item sync names it escaped, on one line', async () => {
+    const odd = join(h.dir, 'odd\nsynced forged');
+    await mkdir(odd);
+    await writeFile(join(odd, 'ok.zip'), 'payload');
+    const run = await h.ahs(['item', 'sync', 'names-c', odd, '--type', '1001', '--dry-run']);
+    expect(run.exitCode).toBe(0);
+    expect(run.stderr).toContain('odd\\nsynced forged → names-c');
+    expect(run.stderr.split('\n').some((line) => line.startsWith('synced forged'))).toBe(false);
   });
 });

@@ -14,6 +14,7 @@ import type { Context } from '../../context.js';
 import type { ApiClient } from '../../http/client.js';
 import type { Output } from '../../io/output.js';
 import { formatBytes } from '../../io/progress.js';
+import { escapeControls } from '../../io/escape.js';
 import { CancelledError, ExitCode, NotFoundError, PartialFailureError, UsageError, type ErrorBody } from '../../errors.js';
 import { decideCollectionReconcile, decideItemAdd, decideItemRemove, type Decision, type Rejection } from '../../rules/index.js';
 import { itemUploadFields, type Item } from '../../rules/schemas.js';
@@ -269,7 +270,7 @@ function announce(out: Output, collectionId: string, dir: string, comparison: Co
     ...(removals > 0 ? [`${removals} to remove`] : []),
     `${comparison.unchanged.length} unchanged`,
   ];
-  out.info(`${dir} → ${collectionId}: ${counts.join(', ')}`);
+  out.info(`${escapeControls(dir)} → ${collectionId}: ${counts.join(', ')}`);
   if (kept.length > 0) out.info(`kept without a file (--delete removes them): ${kept.map((item) => `${item.assetItemName} (${item.assetItemId})`).join(', ')}`);
 }
 
@@ -326,7 +327,7 @@ async function report(ctx: Context, collectionId: string, dir: string, compariso
   if (reconciled && 'message' in reconciled) out.success(reconciled.message);
   const counts = `${result.uploaded.length} uploaded, ${result.replaced.length} replaced, ${result.removed.length} removed, ${result.unchanged.length} unchanged`;
   if (result.failed.length === 0) {
-    out.info(`synced ${dir} into ${collectionId}: ${counts}`);
+    out.info(`synced ${escapeControls(dir)} into ${collectionId}: ${counts}`);
     return;
   }
   const failed = result.failed.map(({ file, error }) => `${file ?? RECONCILE} (${describeError(error)})`).join(', ');
