@@ -106,7 +106,7 @@ export async function createContext(command: Command, inputs: ContextInputs): Pr
     redactor.add(value);
     if (value && source === 'profile') inputs.onProfileKey?.(value);
   };
-  const profiles = once(async () => (await import('./config/profiles.js')).openProfileStore(io.env));
+  const profiles = once(async () => (await import('./config/profiles.js')).openProfileStore(io.env, { warn: async (text) => (await output()).warn(text) }));
   const settings = once(async () => {
     const { resolveSettings } = await import('./config/settings.js');
     const store = await profiles();
@@ -123,7 +123,7 @@ export async function createContext(command: Command, inputs: ContextInputs): Pr
     return new Prompter(io, signal);
   });
   const clients: ApiClient[] = [];
-  const feedback = once(async () => (await import('./io/feedback.js')).createRequestFeedback(io, { quiet: globals.quiet, notices: format !== 'json' }));
+  const feedback = once(async () => (await import('./io/feedback.js')).createRequestFeedback(io, { quiet: globals.quiet, notices: format !== 'json', redact: (text) => redactor.redact(text) }));
   const clientFor = async (s: Settings) => {
     const { ApiClient } = await import('./http/client.js');
     // Where to send comes first: a missing base URL or domain is the one error to show.

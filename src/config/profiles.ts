@@ -1,15 +1,18 @@
 // Profiles, stored with conf in AHS_CONFIG_DIR (or the user's config folder),
-// in a file readable by its owner only. The API key lives here and nowhere
-// else; everything that shows a profile masks it.
+// in a file readable by its owner only, in a folder of its owner only. The
+// API key lives here and nowhere else; everything that shows a profile masks it.
 //
 // Every command reads the profiles, few write them: reads parse conf's JSON
 // file directly and conf (ajv, semver: about 100 ms of start-up) is loaded
-// only to write.
+// only to write. Runs at once (two terminals, CI jobs) are expected: a write
+// is a read-modify-write of the file as it is then, under a lock
+// (config-folder.ts), and conf writes it atomically (temporary file, rename).
 import envPaths from 'env-paths';
 import { chmodSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import { loadWithoutSignalHooks } from '../signals.js';
+import { configFolderError, ensureConfigFolder, withLock } from './config-folder.js';
 
 /** The settings a profile may hold (cli.md, "Where settings come from"). */
 export interface Profile {
@@ -62,7 +65,10 @@ function readStore(path: string): Store {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { profiles: {} };
+    const code = (error as NodeJS.ErrnoException).code;
+    // No folder, or a file where the folder would be: no profiles yet (a write says what is wrong).
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { profiles: {} };
+    if (code === 'EACCES' || code === 'EPERM') throw configFolderError('cannot read the profiles file in', dirname(path), error);
     throw new UsageError(`cannot read the profiles file ${path}: ${(error as Error).message}`);
   }
   let data: Partial<Store>;
@@ -75,26 +81,40 @@ function readStore(path: string): Store {
   return typeof data.current === 'string' ? { current: data.current, profiles } : { profiles };
 }
 
-export function openProfileStore(env: NodeJS.ProcessEnv = process.env): ProfileStore {
+export interface ProfileStoreOptions {
+  /** Where a warning about the config folder goes (one that others may write to). */
+  warn?: (text: string) => void | Promise<void>;
+}
+
+export function openProfileStore(env: NodeJS.ProcessEnv = process.env, options: ProfileStoreOptions = {}): ProfileStore {
   const path = profilesPath(env);
+  const dir = dirname(path);
   let store = readStore(path);
-  /** Runs a write through conf (atomic, mode 0600), then reads the result back. */
-  const write = async (change: (conf: import('conf').default<Store>) => void): Promise<void> => {
+  /**
+   * Changes the profiles as they are in the file now, holding the lock, and
+   * writes them through conf (atomic, mode 0600). `change` may refuse (throw)
+   * once it sees the fresh profiles.
+   */
+  const update = async (change: (fresh: Store) => void): Promise<void> => {
+    await ensureConfigFolder(dir, options.warn ?? (() => undefined));
     const { default: Conf } = await loadWithoutSignalHooks(() => import('conf'));
-    const conf = new Conf<Store>({
-      ...PROJECT,
-      ...(env.AHS_CONFIG_DIR ? { cwd: env.AHS_CONFIG_DIR } : {}),
-      configFileMode: 0o600,
-      defaults: { profiles: {} },
+    await withLock(path, dir, async () => {
+      const fresh = readStore(path);
+      change(fresh);
+      try {
+        const conf = new Conf<Store>({ ...PROJECT, cwd: dir, configFileMode: 0o600, defaults: { profiles: {} } });
+        conf.store = fresh;
+        // conf applies the mode when it writes; a file made by an older version may not have it.
+        chmodSync(conf.path, 0o600);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code) throw configFolderError('cannot write to', dir, error);
+        throw error;
+      }
+      store = readStore(path);
     });
-    change(conf);
-    // conf applies the mode when it writes; a file made by an older version may not have it.
-    chmodSync(conf.path, 0o600);
-    store = readStore(path);
   };
-  const profiles = (): Record<string, Profile> => ({ ...store.profiles });
-  const known = (name: string) => {
-    if (!store.profiles[name]) throw new UsageError(`no profile named ${JSON.stringify(name)} (see: ahs profile list)`);
+  const known = (profiles: Store['profiles'], name: string) => {
+    if (!profiles[name]) throw new UsageError(`no profile named ${JSON.stringify(name)} (see: ahs profile list)`);
   };
   return {
     path,
@@ -102,26 +122,29 @@ export function openProfileStore(env: NodeJS.ProcessEnv = process.env): ProfileS
     names: () => Object.keys(store.profiles).sort(),
     get: (name) => store.profiles[name],
     async put(name, profile, makeCurrent = false) {
-      const becomesCurrent = makeCurrent || !store.current || Object.keys(store.profiles).length === 0;
-      const all = { ...profiles(), [name]: stripUndefined(profile) };
-      await write((conf) => {
-        conf.set('profiles', all);
-        if (becomesCurrent) conf.set('current', name);
+      let becameCurrent = false;
+      await update((fresh) => {
+        fresh.profiles = { ...fresh.profiles, [name]: stripUndefined(profile) };
+        // Never a current naming a profile that is gone: the first one, or one named by a dangling current, takes over.
+        becameCurrent = makeCurrent || !fresh.current || !fresh.profiles[fresh.current];
+        if (becameCurrent) fresh.current = name;
       });
-      return becomesCurrent;
+      return becameCurrent;
     },
     async use(name) {
-      known(name);
-      await write((conf) => conf.set('current', name));
+      known(store.profiles, name);
+      await update((fresh) => {
+        known(fresh.profiles, name);
+        fresh.current = name;
+      });
     },
     async remove(name) {
-      known(name);
-      const all = profiles();
-      delete all[name];
-      const wasCurrent = store.current === name;
-      await write((conf) => {
-        conf.set('profiles', all);
-        if (wasCurrent) conf.delete('current');
+      known(store.profiles, name);
+      await update((fresh) => {
+        known(fresh.profiles, name);
+        const { [name]: _removed, ...rest } = fresh.profiles;
+        fresh.profiles = rest;
+        if (fresh.current === name) delete fresh.current;
       });
     },
   };

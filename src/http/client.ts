@@ -246,7 +246,8 @@ export class ApiClient {
               await this.backoff(attempt, headers['retry-after'], deadline, `${label} (attempt ${attempt + 1} of ${maxAttempts}) after HTTP ${statusCode}`);
               continue;
             }
-            throw apiError(statusCode, text, options.notFound);
+            // Redacted before the message is cut to its first 300 characters (a key across the cut).
+            throw apiError(statusCode, this.redactor.redact(text), options.notFound);
           }
           if (statusCode >= 300) {
             // Neither transport follows a redirect, nor does ahs: the API never redirects.
@@ -345,7 +346,9 @@ export class ApiClient {
   }
   private traceBody(direction: string, text: string): void {
     if (!this.options.trace || !text) return;
-    const shown = text.length > TRACE_BODY_LIMIT ? `${text.slice(0, TRACE_BODY_LIMIT)}… (${text.length} chars)` : text;
+    // Redacted before it is cut: a key across the cut would leave its first half.
+    const clean = this.redactor.redact(text);
+    const shown = clean.length > TRACE_BODY_LIMIT ? `${clean.slice(0, TRACE_BODY_LIMIT)}… (${text.length} chars)` : clean;
     this.trace(`${direction} ${shown}`);
   }
 

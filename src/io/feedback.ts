@@ -16,6 +16,8 @@ export interface FeedbackOptions {
   /** No retry notices (json mode keeps stderr for its one JSON error). */
   notices?: boolean;
   delayMs?: number;
+  /** The redactor's: ora draws on the raw stream, around the redaction of io.err. */
+  redact?: (text: string) => string;
 }
 
 export function createRequestFeedback(io: IO, options: FeedbackOptions = {}): RequestFeedback {
@@ -44,7 +46,7 @@ export function createRequestFeedback(io: IO, options: FeedbackOptions = {}): Re
     waiting(request) {
       if (!live) return () => {};
       waiting++;
-      label = escapeControls(request);
+      label = (options.redact ?? String)(escapeControls(request));
       if (spinner) spinner.text = label;
       else timer ??= setTimeout(() => void show(), options.delayMs ?? SPINNER_DELAY_MS).unref();
       let ended = false;

@@ -1,7 +1,9 @@
 // Transfer progress on stderr: a live bar (percent, rate) in a terminal, a
 // plain line every few seconds under CI or without a terminal, nothing with
-// --quiet.
+// --quiet. Labels and messages name files (a local name, a server's): their
+// control characters are escaped here, so no name can forge a line.
 import type { IO } from './streams.js';
+import { escapeControls } from './escape.js';
 import { formatSize } from '../rules/assets.js';
 
 export interface Progress {
@@ -24,8 +26,9 @@ export interface ProgressOptions {
 
 const BAR_WIDTH = 24;
 
-export function createProgress(io: IO, options: ProgressOptions): Progress {
-  if (options.quiet) return { update() {}, done() {}, stop() {} };
+export function createProgress(io: IO, given: ProgressOptions): Progress {
+  if (given.quiet) return { update() {}, done() {}, stop() {} };
+  const options = { ...given, label: escapeControls(given.label) };
   const now = options.now ?? Date.now;
   const started = now();
   const live = io.errIsTTY && !io.ci;
@@ -65,7 +68,7 @@ export function createProgress(io: IO, options: ProgressOptions): Progress {
       finished = true;
       if (live && drawn) io.err.write('\r\x1b[2K');
       const seconds = Math.max((now() - started) / 1000, 0.001);
-      io.err.write(`${message ?? `${options.label}: done`} (${formatBytes(done)} in ${seconds.toFixed(1)} s, ${formatBytes(done / seconds)}/s)\n`);
+      io.err.write(`${message === undefined ? `${options.label}: done` : escapeControls(message)} (${formatBytes(done)} in ${seconds.toFixed(1)} s, ${formatBytes(done / seconds)}/s)\n`);
     },
     stop() {
       if (finished) return;
@@ -141,10 +144,11 @@ const NAME_WIDTH = 28;
 const LIVE_REDRAW_MS = 100;
 const LIVE_TICK_MS = 250;
 
-export function createMultiProgress(io: IO, options: MultiProgressOptions): MultiProgress {
-  if (options.quiet) {
+export function createMultiProgress(io: IO, given: MultiProgressOptions): MultiProgress {
+  if (given.quiet) {
     return { start() {}, update() {}, finish() {}, setTotal() {}, log: (write) => write(), done() {}, stop() {} };
   }
+  const options = { ...given, label: escapeControls(given.label) };
   const now = options.now ?? Date.now;
   const started = now();
   const live = options.live ?? (io.errIsTTY && !io.ci);
@@ -262,16 +266,16 @@ export function createMultiProgress(io: IO, options: MultiProgressOptions): Mult
     start(id, label, total) {
       const entry = entries.get(id);
       if (entry) {
-        entry.label = label;
+        entry.label = escapeControls(label);
         if (total !== undefined) entry.total = total;
-      } else entries.set(id, { label, done: 0, total, finished: false, order: order++ });
+      } else entries.set(id, { label: escapeControls(label), done: 0, total, finished: false, order: order++ });
       dirty = true;
       maybeDraw();
     },
     update(id, done, total) {
       let entry = entries.get(id);
       if (!entry) {
-        entry = { label: id, done: 0, total, finished: false, order: order++ };
+        entry = { label: escapeControls(id), done: 0, total, finished: false, order: order++ };
         entries.set(id, entry);
       }
       if (done > entry.done) transferred += done - entry.done;
@@ -283,7 +287,7 @@ export function createMultiProgress(io: IO, options: MultiProgressOptions): Mult
     finish(id) {
       const entry = entries.get(id);
       if (entry) entry.finished = true;
-      else entries.set(id, { label: id, done: 0, total: 0, finished: true, order: order++ });
+      else entries.set(id, { label: escapeControls(id), done: 0, total: 0, finished: true, order: order++ });
       dirty = true;
       maybeDraw();
     },
@@ -304,7 +308,7 @@ export function createMultiProgress(io: IO, options: MultiProgressOptions): Mult
       if (finished) return;
       end();
       const seconds = Math.max((now() - started) / 1000, 0.001);
-      io.err.write(`${message} (${formatBytes(transferred)} in ${seconds.toFixed(1)} s, ${formatBytes(transferred / seconds)}/s)\n`);
+      io.err.write(`${escapeControls(message)} (${formatBytes(transferred)} in ${seconds.toFixed(1)} s, ${formatBytes(transferred / seconds)}/s)\n`);
     },
     stop() {
       end();

@@ -7,6 +7,7 @@ import { basename } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { UsageError } from '../errors.js';
 import type { StreamBody } from '../http/client.js';
+import { escapeControls } from '../io/escape.js';
 import { mimeTypeFor } from './mime.js';
 
 export interface MultipartFile {
@@ -30,9 +31,32 @@ export interface PreparedUpload extends StreamBody {
   fileName: string;
 }
 
+/**
+ * The control characters (C0, DEL, C1) a multipart part header cannot carry
+ * in its filename: a quoted-string of RFC 9110 holds none but a tab, and a
+ * newline or an ESC breaks the header (the service answers "Malformed part
+ * header"). Bidirectional overrides it can carry: they are only escaped
+ * wherever ahs prints the name.
+ */
+const UNSENDABLE = /[\u0000-\u001f\u007f-\u009f]/;
+
+/**
+ * The name sent for `path` (its base name unless given), or a usage error
+ * naming the file when the multipart header cannot carry it. Every upload
+ * builds its body through prepareMultipart, which checks; commands that send
+ * several files check them all first, so that nothing is sent.
+ */
+export function uploadName(path: string, fileName = basename(path)): string {
+  const bad = UNSENDABLE.exec(fileName)?.[0];
+  if (bad !== undefined) {
+    throw new UsageError(`cannot upload ${escapeControls(path)}: its name holds a control character (${escapeControls(bad)}), which an upload cannot carry; rename the file; nothing was sent`);
+  }
+  return fileName;
+}
+
 /** A local file to upload, checked now (exists, is a regular file): its path, the name the service is told, its size. */
 export async function localFile(path: string, name = basename(path)): Promise<{ path: string; name: string; size: number }> {
-  return { path, name, size: await regularFileSize(path) };
+  return { path, name: uploadName(path, name), size: await regularFileSize(path) };
 }
 
 async function regularFileSize(path: string): Promise<number> {
@@ -46,21 +70,21 @@ async function regularFileSize(path: string): Promise<number> {
   }
 }
 
-/** Checks the file (exists, is a regular file) and prepares a replayable streaming body. */
+/** Checks the file (exists, is a regular file, a name that can be sent) and prepares a replayable streaming body. */
 export async function prepareMultipart(options: MultipartOptions): Promise<PreparedUpload> {
   const { file } = options;
+  const fileName = uploadName(file.path, file.fileName);
   let size: number;
   let modified: number;
   try {
     const info = await stat(file.path);
-    if (!info.isFile()) throw new UsageError(`${file.path} is not a regular file`);
+    if (!info.isFile()) throw new UsageError(`${escapeControls(file.path)} is not a regular file`);
     size = info.size;
     modified = info.mtimeMs;
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    throw new UsageError(`cannot read ${file.path}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
+    throw new UsageError(`cannot read ${escapeControls(file.path)}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
   }
-  const fileName = file.fileName ?? basename(file.path);
   const boundary = `----ahs${randomBytes(12).toString('hex')}`;
   let head = '';
   for (const [name, value] of Object.entries(options.fields)) {

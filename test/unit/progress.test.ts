@@ -182,3 +182,23 @@ describe('createProgress (one bar, version upload)', () => {
     expect(shown[0]).toMatch(/^Uploading very-long.*….*final\.zip .*%/);
   });
 });
+
+describe('file names in progress lines', () => {
+  it('a newline or an escape in a label or a final message is shown escaped, never a line of its own', () => {
+    const io = bufferIO({ env: { AHS_PROGRESS_INTERVAL: '0.000001' } });
+    let t = 0;
+    const single = createProgress(io, { label: 'Uploading a\nuploading fake: 100%', total: 10, now: () => (t += 10) });
+    single.update(5);
+    single.done('Uploaded a\nb\u001b[2J as v1');
+    const multi = createMultiProgress(io, { label: 'uploading 2 files', files: 2, timer: false, now: () => (t += 10) });
+    multi.start('1', 'x\ny.zip', 10);
+    multi.update('1', 5);
+    multi.done('uploaded x\ny.zip');
+    const lines = io.err.text.trimEnd().split('\n');
+    expect(lines).toHaveLength(5);
+    expect(lines[0]).toMatch(/^Uploading a\\nuploading fake: 100%: 50% /);
+    expect(lines[1]).toMatch(/^Uploaded a\\nb\\e\[2J as v1 \(/);
+    expect(lines[3]).toContain('in flight: x\\ny.zip 50%');
+    expect(lines[4]).toMatch(/^uploaded x\\ny\.zip \(/);
+  });
+});

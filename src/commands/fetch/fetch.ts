@@ -19,6 +19,7 @@ import { downloadAll, DEFAULT_CONCURRENCY, type DownloadSummary, type DownloadTa
 import { matchesAny } from '../../transfer/glob.js';
 import { NameAllocator, safeFileName, UnsafePathError } from '../../transfer/safe-name.js';
 import { createMultiProgress, formatBytes } from '../../io/progress.js';
+import { escapeControls } from '../../io/escape.js';
 import { listItems, readNamingCollection, vcPath } from '../../service/collections.js';
 import { collectionArg, liveEnvArg } from '../../service/pick-collection.js';
 
@@ -138,7 +139,7 @@ export const run: Run<typeof fetchSpec> = async (options, ctx) => {
       rows,
     );
   });
-  out.info(`${summary.downloaded.length} downloaded, ${summary.skipped.length} skipped, ${summary.failed.length} failed → ${dir}`);
+  out.info(`${summary.downloaded.length} downloaded, ${summary.skipped.length} skipped, ${summary.failed.length} failed → ${escapeControls(dir)}`);
   if (summary.failed.length > 0) throw new PartialFailureError(`${summary.failed.length} of ${entries.length} file(s) failed to download`);
 };
 

@@ -19,6 +19,8 @@ import { itemUploadFields, type Item } from '../../rules/schemas.js';
 import { validateInput } from '../validate.js';
 import { matchesAny } from '../../transfer/glob.js';
 import { currentOf, listItems, readSnapshot, type CollectionView } from '../../service/collections.js';
+import { escapeControls } from '../../io/escape.js';
+import { uploadName } from '../../transfer/upload.js';
 import { actingUser, assetTypeArg } from '../../service/pick-collection.js';
 import { plan, type Batch, type Prediction, type Refusal, type Results, type Step } from '../../plan/plan.js';
 import { steps } from '../../plan/steps.js';
@@ -253,6 +255,7 @@ function withContext(error: AhsError, context: string): AhsError {
 }
 
 function toUpload(file: LocalFile, context: { assetType: string; user: string }): Omit<ItemUploadParams, 'collectionId'> {
+  uploadName(file.path);
   const labels = { assetItemName: `the item name of ${file.path}`, assetType: nameOf(syncSpec, 'type') };
   const fields = validateInput(itemUploadFields, { assetItemName: file.name, assetType: context.assetType, createdBy: context.user }, labels);
   return { fields, file: { path: file.path, name: file.name, size: file.size } };
@@ -346,7 +349,7 @@ function announce(out: Output, collectionId: string, dir: string, comparison: Co
     ...(removals > 0 ? [`${removals} to remove`] : []),
     `${comparison.unchanged.length} unchanged`,
   ];
-  out.info(`${dir} → ${collectionId}: ${counts.join(', ')}`);
+  out.info(`${escapeControls(dir)} → ${collectionId}: ${counts.join(', ')}`);
   if (kept.length > 0) out.info(`kept without a file (--delete removes them): ${kept.map((item) => `${item.assetItemName} (${item.assetItemId})`).join(', ')}`);
 }
 
@@ -403,7 +406,7 @@ async function report(ctx: Context, collectionId: string, dir: string, compariso
   if (reconciled && 'message' in reconciled) out.success(reconciled.message);
   const counts = `${result.uploaded.length} uploaded, ${result.replaced.length} replaced, ${result.removed.length} removed, ${result.unchanged.length} unchanged`;
   if (result.failed.length === 0) {
-    out.info(`synced ${dir} into ${collectionId}: ${counts}`);
+    out.info(`synced ${escapeControls(dir)} into ${collectionId}: ${counts}`);
     return;
   }
   const failed = result.failed.map(({ file, error }) => `${file ?? RECONCILE} (${describeError(error)})`).join(', ');

@@ -21,6 +21,7 @@ import type { ItemUploadParams } from '../../plan/kinds/collections.js';
 import { actingUser, assetTypeArg, collectionArg, filesArg } from '../../service/pick-collection.js';
 import { plan, type Results, type Step } from '../../plan/plan.js';
 import { steps } from '../../plan/steps.js';
+import { uploadName } from '../../transfer/upload.js';
 
 interface UploadResult {
   uploaded: Item[];
@@ -38,7 +39,8 @@ export const run: Run<typeof uploadSpec> = async (options, ctx) => {
   const uploads: ItemUploadParams[] = files.map((file, index) => ({
     collectionId,
     fields: validateInput(itemUploadFields, { assetItemName: options.name ?? itemNameFor(file), assetType, createdBy: user }, fieldNames),
-    file: { path: file, name: basename(file), size: sizes[index]! },
+    // Every name checked before the first file is sent (prepareMultipart would refuse it mid-way).
+    file: { path: file, name: uploadName(file), size: sizes[index]! },
   }));
 
   const api = await ctx.api();
