@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/http/client.js';
 import { ServiceError, UnexpectedAnswerError } from '../../src/http/errors.js';
 import { ConflictError } from '../../src/errors.js';
-import { ALL_PAGE_SIZE, LIST_READS, PAGES_IN_FLIGHT, envelopeSchema, fetchAll, listPages } from '../../src/http/paging.js';
+import { ALL_PAGE_SIZE, LIST_READS, PAGES_IN_FLIGHT, envelopeSchema, fetchAll, listPages, pageFooter } from '../../src/http/paging.js';
 import { assetSchema } from '../../src/rules/schemas.js';
 
 const asset = {
@@ -40,6 +40,7 @@ describe('the list envelope check', () => {
     ['an empty page', envelope({ totalResults: 0, results: [] }), undefined],
     ['an array', [asset], ': expected an object, received an array'],
     ['null', null, ': expected an object, received null'],
+    ['a string', 'page', ': expected an object, received string'],
     ['totalResults missing', envelope({ totalResults: undefined }), 'totalResults: expected a whole number of at least 0, received undefined'],
     ['totalResults a string', envelope({ totalResults: '1' }), 'totalResults: expected a whole number of at least 0, received string'],
     ['pageNumber negative', envelope({ pageNumber: -1 }), 'pageNumber: expected a whole number of at least 0, received -1'],
@@ -53,6 +54,24 @@ describe('the list envelope check', () => {
   it('checks each result with the item schema, naming the result and its field', () => {
     expect(issueOf(envelope({}), assetSchema)).toBeUndefined();
     expect(issueOf(envelope({ results: [asset, { ...asset, assetName: 7 }] }), assetSchema)).toMatch(/^results\.1\.assetName: /);
+  });
+
+  it('names the result when the item schema gives no issue', () => {
+    const silent = { safeParse: () => ({ success: false as const, error: { issues: [] } }) };
+    expect(issueOf(envelope({}), silent as unknown as typeof assetSchema)).toBe('results.0: not of the shape the spec gives');
+  });
+});
+
+describe('the footer of a page', () => {
+  const doc = (totalResults: number, pageNumber: number, pageSize: number, results: unknown[] = []) => ({ totalResults, pageNumber, pageSize, results });
+  it.each<[string, ReturnType<typeof doc>, boolean, string | undefined]>([
+    ['every page merged', doc(230, 1, 230), true, '230 result(s)'],
+    ['a list on one page', doc(20, 1, 50), false, undefined],
+    ['page 2 of 5', doc(230, 2, 50), false, 'page 2 of 5 (230 results); --page N for another, --all for every page'],
+    ['pageSize 0: the page\'s results give the size', doc(30, 1, 0, [1, 2, 3]), false, 'page 1 of 10 (30 results); --page N for another, --all for every page'],
+    ['pageSize 0 and no results: one per page', doc(3, 4, 0), false, 'page 4 of 3 (3 results); --page N for another, --all for every page'],
+  ])('%s', (_name, page, merged, footer) => {
+    expect(pageFooter(page, merged)).toBe(footer);
   });
 });
 
@@ -153,6 +172,15 @@ describe('reading every page of a list', () => {
     expect(sizes()).toEqual(['7', '7', '7', '7']);
   });
 
+  it('without --all, reads the one page asked for and returns its envelope unchanged', async () => {
+    answer = capped(30, 20);
+    const { doc, rows, merged } = await listPages<{ id: string }>(client(), path, { page: 2, pageSize: 5, query: { state: 'LIVE' } });
+    expect(merged).toBe(false);
+    expect(doc).toEqual({ totalResults: 30, pageNumber: 2, pageSize: 5, results: ids(5, 5) });
+    expect(rows).toEqual(ids(5, 5));
+    expect(requests.map((query) => query.toString())).toEqual(['state=LIVE&pageNumber=2&pageSize=5']);
+  });
+
   it('takes a page size given as a number (fetchAll)', async () => {
     answer = capped(5, 10);
     await fetchAll(client(), path, {}, 3);
@@ -177,9 +205,10 @@ describe('reading every page of a list', () => {
     expect(error.message).toMatch(/results\.3\.id: /);
   });
 
-  it('a 400 is "not found" (exit 4) when the caller says so, on --all and on fetchAll', async () => {
+  it('a 400 is "not found" (exit 4) when the caller says so: one page, --all, fetchAll', async () => {
     answer = () => ({ status: 400, body: { type: 'about:blank', title: 'unknown collection id', status: 400, detail: 'x' } });
     expect((await failure(listPages(client(), path, { all: true, notFound: true }))).exitCode).toBe(4);
+    expect((await failure(listPages(client(), path, { notFound: true }))).exitCode).toBe(4);
     expect((await failure(fetchAll(client(), path, {}, 50, true))).exitCode).toBe(4);
     expect((await failure(fetchAll(client(), path, {}, { notFound: true }))).exitCode).toBe(4);
     expect((await failure(fetchAll(client(), path))).exitCode).toBe(1);
