@@ -11,13 +11,14 @@
 //   emulator  write latency at 10,000 / 1,000 assets (bench/emulator-writes.mjs)  1.5x
 //   sea       dist/ahs-linux-x64 (`npm run build:sea` first; only with --only sea):
 //             its `--version` and `asset list --json` / the same by `node bin/ahs.js`, and its size
+//   rounds    the round trips of issue 21's workflows at 50 ms each way (bench/rounds.mjs)  1.3x the floor
 //
 // Start-up and read run twice: with NODE_EXTRA_CA_CERTS (as this machine sets
 // it: every Node start then parses the CA bundle, 50 to 70 ms) and without.
 // Everything runs against `ahs emulator start --port 0` on loopback, through
 // the built binary (bin/ahs.js). Options:
 //   --quick             small sizes and few runs (64 MiB upload, 50 x 1 MiB, 128 MiB file, 10 start-up runs, 2,000 assets)
-//   --only LIST         comma-separated: startup,read,upload,download,large,emulator (the default), sea
+//   --only LIST         comma-separated: startup,read,upload,download,large,emulator,rounds (the default), sea
 //   --runs N            runs per timed command (medians are reported)
 //   --upload-mib N      size of the uploaded file
 //   --items N           files in the fetched collection
@@ -50,7 +51,7 @@ const { values: flags } = parseArgs({
   },
 });
 const quick = flags.quick;
-const only = new Set((flags.only ?? 'startup,read,upload,download,large,emulator').split(',').map((part) => part.trim()));
+const only = new Set((flags.only ?? 'startup,read,upload,download,large,emulator,rounds').split(',').map((part) => part.trim()));
 const runs = Number(flags.runs ?? (quick ? 3 : 5));
 const startupRuns = Number(flags.runs ?? (quick ? 10 : 30));
 const uploadMiB = Number(flags['upload-mib'] ?? (quick ? 64 : 512));
@@ -518,6 +519,18 @@ if (only.has('emulator')) {
   } catch (error) {
     failed = true;
     log(`emulator: FAILED: ${error.message}`);
+  }
+}
+
+if (only.has('rounds')) {
+  // Its own table (requests, chain, rounds against the floor): printed as it is.
+  const args = quick ? ['--runs', '1'] : [];
+  log(`rounds: node bench/rounds.mjs ${args.join(' ')}`);
+  const result = spawnSync(process.execPath, [join(root, 'bench', 'rounds.mjs'), ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  process.stdout.write(result.stdout ?? '');
+  if (result.status !== 0) {
+    failed = true;
+    log('rounds: FAILED');
   }
 }
 

@@ -85,6 +85,12 @@ export interface ClientOptions {
   feedback?: RequestFeedback;
   /** Largest JSON answer accepted (default MAX_JSON_BYTES; tests make it small). */
   maxJsonBytes?: number;
+  /**
+   * The most connections open to one host at once (default: no limit); a
+   * request beyond them waits for one to be free. Set to the number of
+   * requests a command sends at once (fetch's --concurrency).
+   */
+  connections?: number;
 }
 
 declare const AHS_VERSION: string;
@@ -136,9 +142,9 @@ export class ApiClient {
    */
   private transportFor(options: RequestOptions, readBody: boolean): Promise<Transport> {
     if (options.stream !== undefined || !readBody || proxyConfigured(this.env)) {
-      return (this.undici ??= undiciTransport(this.env, this.options.timeoutMs));
+      return (this.undici ??= undiciTransport(this.env, this.options.timeoutMs, this.options.connections));
     }
-    return Promise.resolve((this.node ??= nodeTransport()));
+    return Promise.resolve((this.node ??= nodeTransport(this.options.connections)));
   }
 
   /** `/api/v2/{domainId}/seg/seg...`, every segment URL-encoded. */

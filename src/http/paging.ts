@@ -1,16 +1,19 @@
 // List envelopes and paging, in one place (cli.md "Reading the service"):
-// every list read goes page after page until `totalResults` is reached,
-// advancing by the page size the envelope REPORTS (a service may cap the
-// requested size silently), and stops with a clear error when the service
-// does not advance.
+// a list read asks for a large page, learns from the first envelope the size
+// the service really uses (a service may cap the requested size silently)
+// and how many results there are, then reads the remaining pages in
+// parallel, at most PAGES_IN_FLIGHT at once: a list of any length takes two
+// rounds of requests, not one per page (issue 21). Every page is checked
+// against what the first one announced; a list that does not add up is a
+// clear error, never a short or duplicated list.
 import type { ApiClient, Query, ResponseSchema } from './client.js';
 import { ServiceError } from './errors.js';
+import { ConflictError } from '../errors.js';
+import { eachLimited } from '../transfer/pool.js';
 
 import type { Envelope } from '../rules/schemas.js';
 
 export type { Envelope };
-
-export const ALL_PAGE_SIZE = 100;
 
 type Issue = { path: PropertyKey[]; message: string };
 
@@ -63,39 +66,125 @@ export interface PageOptions {
   item?: ResponseSchema;
 }
 
-/** Reads every page of a list endpoint (pageNumber/pageSize) and returns all results. */
+/**
+ * What a list read asks for first when the caller names no size: more than
+ * any list ahs reads in one go usually holds, so that most lists take one
+ * request; a service that caps it says so in the envelope, and the other
+ * pages are then asked at its size.
+ */
+export const ALL_PAGE_SIZE = 1000;
+/** Pages read at once after the first (the issue's "at most 8 requests in flight"). */
+export const PAGES_IN_FLIGHT = 8;
+/**
+ * Whole reads of a list whose totalResults changes while it is read (another
+ * run writing to it, which cli.md expects) before ahs gives up: each read
+ * takes two rounds, and a writer rarely changes a list three times in a row.
+ */
+export const LIST_READS = 3;
+
+/**
+ * Reads every page of a list endpoint (pageNumber/pageSize) and returns all
+ * results, in the service's order, each once.
+ */
 export async function fetchAll<T>(api: ApiClient, path: string, query: Query = {}, pageSizeOrOptions: number | PageOptions = ALL_PAGE_SIZE, notFound = false): Promise<T[]> {
   const options: PageOptions = typeof pageSizeOrOptions === 'number' ? { pageSize: pageSizeOrOptions, notFound } : pageSizeOrOptions;
-  const schema = envelopeSchema(options.item);
-  const results: T[] = [];
-  let size = options.pageSize ?? ALL_PAGE_SIZE;
-  let previous: string | undefined;
-  for (let page = 1; ; page++) {
-    const request = `${api.describe('GET', api.url(path))} page ${page}`;
-    const envelope = await api.get<Envelope<T>>(path, { ...query, pageNumber: page, pageSize: size }, { notFound: options.notFound, schema });
-    results.push(...envelope.results);
-    if (results.length >= envelope.totalResults) return results;
-    const stuck = stall(envelope, page, size, previous);
-    if (stuck) throw new ServiceError(`${request}: ${stuck} (${results.length} of ${envelope.totalResults} results read); the list cannot be read reliably`);
-    // Later pages ask for the size the service reported on the first, or
-    // fewer when it gave fewer than it claims (a cap applied silently to a
-    // size it echoes back).
-    if (page === 1) size = Math.min(envelope.pageSize, envelope.results.length);
-    previous = JSON.stringify(envelope.results);
+  const changes: string[] = [];
+  for (;;) {
+    const read = await readList<T>(api, path, query, options);
+    if ('results' in read) return read.results;
+    changes.push(read.changed);
+    if (changes.length >= LIST_READS) {
+      // Another run's change in the way: exit 5 (cli.md).
+      throw new ConflictError(
+        `${listLabel(api, path)}: the list changed while it was read, ${LIST_READS} times in a row (${changes.join('; ')}): another run is writing to it; try again once it is done`,
+      );
+    }
   }
 }
 
-/** Why the service is not advancing through a list, or undefined when it is. `asked`: the page size of this request. */
-function stall(envelope: Envelope<unknown>, page: number, asked: number, previous: string | undefined): string | undefined {
+type ListRead<T> = { results: T[] } | { changed: string };
+
+/** One read of a whole list: page 1, then the others in parallel; `changed` when its totalResults moved meanwhile. */
+async function readList<T>(api: ApiClient, path: string, query: Query, options: PageOptions): Promise<ListRead<T>> {
+  const schema = envelopeSchema(options.item);
+  const readPage = (page: number, size: number) =>
+    api.get<Envelope<T>>(path, { ...query, pageNumber: page, pageSize: size }, { notFound: options.notFound, schema });
+  const first = await readPage(1, options.pageSize ?? ALL_PAGE_SIZE);
+  const total = first.totalResults;
+  if (first.results.length >= total) return { results: first.results };
+  const stuck = firstPageStall(first);
+  if (stuck) throw stalled(api, path, 1, stuck, first.results.length, total);
+  // Later pages ask for the size the service reported on the first, or
+  // fewer when it gave fewer than it claims (a cap applied silently to a
+  // size it echoes back).
+  const size = Math.min(first.pageSize, first.results.length);
+  const pages = Math.ceil(total / size);
+  const rest = await readPages(pages, (page) => readPage(page, size));
+  let read = first.results.length;
+  let previous = JSON.stringify(first.results);
+  for (const [index, envelope] of rest.entries()) {
+    const page = index + 2;
+    // Checked before the page's shape: a list that grew or shrank moves every page after the change.
+    if (envelope.totalResults !== total) return { changed: `totalResults ${total} on page 1, ${envelope.totalResults} on page ${page}` };
+    read += envelope.results.length;
+    const left = total - (page - 1) * size;
+    const why = pageStall(envelope, size, Math.min(size, left), page === pages, previous);
+    if (why) throw stalled(api, path, page, why, read, total);
+    previous = JSON.stringify(envelope.results);
+  }
+  return { results: [first, ...rest].flatMap((envelope) => envelope.results) };
+}
+
+/** Pages 2 to `pages`, at most PAGES_IN_FLIGHT at once, in page order; none starts after one fails. */
+async function readPages<E>(pages: number, readPage: (page: number) => Promise<E>): Promise<E[]> {
+  const numbers = Array.from({ length: pages - 1 }, (_, index) => index + 2);
+  const answers: E[] = [];
+  let failure: { error: unknown } | undefined;
+  await eachLimited(numbers, PAGES_IN_FLIGHT, NEVER_ABORTED, async (page, index) => {
+    try {
+      answers[index] = await readPage(page);
+    } catch (error) {
+      failure ??= { error };
+      return false;
+    }
+  });
+  if (failure) throw failure.error;
+  return answers;
+}
+
+const NEVER_ABORTED = new AbortController().signal;
+
+/** Why the first page cannot set the size of the others (the list being longer than it), or undefined. */
+function firstPageStall(envelope: Envelope<unknown>): string | undefined {
   if (envelope.results.length === 0) return 'the service answered an empty page before the end of the list';
   if (envelope.pageSize <= 0) return `the service reported pageSize ${envelope.pageSize}`;
-  if (page === 1) return undefined; // the first answer sets the size
-  if (envelope.pageSize !== asked) return `the service reported pageSize ${envelope.pageSize} for a page of ${asked}`;
-  if (envelope.results.length < asked) return `a page held ${envelope.results.length} results where the service reported pageSize ${asked}`;
-  if (JSON.stringify(envelope.results) === previous) return 'the service answered the same page twice';
-  // Bounded: a page past the last one the total allows is not progress.
-  if (page > Math.ceil(envelope.totalResults / asked)) return 'the service answered past its last page';
   return undefined;
+}
+
+/**
+ * Why a later page does not hold what the first announced, or undefined.
+ * `asked`: the page size of the request; `expected`: the results this page
+ * must hold (fewer on the last page).
+ */
+function pageStall(envelope: Envelope<unknown>, asked: number, expected: number, last: boolean, previous: string): string | undefined {
+  const held = envelope.results.length;
+  if (held === 0) return 'the service answered an empty page before the end of the list';
+  if (envelope.pageSize !== asked) return `the service reported pageSize ${envelope.pageSize} for a page of ${asked}`;
+  if (JSON.stringify(envelope.results) === previous) return 'the service answered the same page twice';
+  if (held > expected) return `a page held ${held} results where ${expected} were due`;
+  if (held < expected && !last) return `a page held ${held} results where the service reported pageSize ${asked}`;
+  // The results the total promises would be on a page past the last one.
+  if (held < expected) return `the last page held ${held} results where ${expected} were left: the list ends before its totalResults`;
+  return undefined;
+}
+
+function stalled(api: ApiClient, path: string, page: number, why: string, read: number, total: number): ServiceError {
+  return new ServiceError(`${listLabel(api, path)} page ${page}: ${why} (${read} of ${total} results read); the list cannot be read reliably`);
+}
+
+/** "GET /va": the list as messages name it. */
+function listLabel(api: ApiClient, path: string): string {
+  return api.describe('GET', api.url(path));
 }
 
 /**

@@ -48,9 +48,13 @@ export interface Transport {
   close(): Promise<void>;
 }
 
-/** node:http (and node:https, loaded for the first https URL), keep-alive connections. */
-export function nodeTransport(): Transport {
-  const http = new HttpAgent({ keepAlive: true });
+/**
+ * node:http (and node:https, loaded for the first https URL), keep-alive
+ * connections, at most `connections` to one host: a request beyond them
+ * waits for one to be free rather than opening another.
+ */
+export function nodeTransport(connections = Infinity): Transport {
+  const http = new HttpAgent({ keepAlive: true, maxSockets: connections });
   let https: HttpsAgent | undefined;
   let httpsRequest: typeof httpRequest | undefined;
   const destroy = async () => {
@@ -64,7 +68,7 @@ export function nodeTransport(): Transport {
       let agent: HttpAgent = http;
       if (target.protocol === 'https:') {
         const module = await import('node:https');
-        https ??= new module.Agent({ keepAlive: true });
+        https ??= new module.Agent({ keepAlive: true, maxSockets: connections });
         httpsRequest ??= module.request;
         [send, agent] = [httpsRequest, https];
       }
@@ -140,13 +144,17 @@ function coded(code: string, message: string): Error {
 
 /**
  * undici `request` through one dispatcher (EnvHttpProxyAgent when a proxy
- * is set). Its llhttp parser is WebAssembly: V8's optimising tier-up of it
+ * is set), at most `connections` to one host. Without that limit undici's
+ * pool opens a connection for a request sent in the same turn of the event
+ * loop as the answer that frees one (it learns that a connection is free a
+ * microtask later): 8 downloads one after another each opened 12 to 16
+ * connections (issue 21); with it, such a request waits for the free one. Its llhttp parser is WebAssembly: V8's optimising tier-up of it
  * runs in the background and held the process open 100 to 150 ms after the
  * command was done; the baseline compiler alone parses as fast here, so
  * --liftoff-only is set before undici's first request compiles it (and only
  * then: node:v8 costs about 3 ms at start-up).
  */
-export async function undiciTransport(env: NodeJS.ProcessEnv, connectTimeoutMs: number): Promise<Transport> {
+export async function undiciTransport(env: NodeJS.ProcessEnv, connectTimeoutMs: number, connections?: number): Promise<Transport> {
   // Loaded first: V8 would refuse undici's code cache (bin/ahs.js) once the flags changed.
   const { Agent, EnvHttpProxyAgent } = await import('./undici.js');
   (await import('node:v8')).setFlagsFromString('--liftoff-only');
@@ -157,7 +165,7 @@ export async function undiciTransport(env: NodeJS.ProcessEnv, connectTimeoutMs: 
   const noProxy = env.NO_PROXY ?? env.no_proxy;
   const connect = { timeout: Math.min(connectTimeoutMs, 30_000) };
   const dispatcher: Dispatcher =
-    httpProxy || httpsProxy ? new EnvHttpProxyAgent({ httpProxy, httpsProxy: httpsProxy ?? httpProxy, noProxy, connect }) : new Agent({ connect });
+    httpProxy || httpsProxy ? new EnvHttpProxyAgent({ httpProxy, httpsProxy: httpsProxy ?? httpProxy, noProxy, connect, connections }) : new Agent({ connect, connections });
   return {
     async request(url, init) {
       const { origin, pathname, search } = new URL(url);

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DEMO_USER, harness, stubServer, type Harness } from './helpers.js';
+import { startFaultProxy } from '../support/fault-proxy.js';
 import type { FixtureConfig } from '../../src/emulator/index.js';
 
 // Type 1001 takes .zip, .json and .txt files only (the service checks the extension).
@@ -37,9 +38,9 @@ afterAll(async () => {
 });
 
 /** ahs through the counting proxy; returns the run and the writes it sent ("METHOD /path"). */
-async function counted(args: string[]) {
+async function counted(args: string[], baseUrl = proxy.url) {
   const from = proxy.requests.length;
-  const run = await h.ahs(args, { env: { AHS_BASE_URL: proxy.url } });
+  const run = await h.ahs(args, { env: { AHS_BASE_URL: baseUrl } });
   const writes = proxy.requests
     .slice(from)
     .filter((r) => r.method !== 'GET')
@@ -163,7 +164,9 @@ describe('item sync reads every page of items', () => {
       expect((await h.call('POST', `/vc/${id}/items`, form)).status).toBe(201);
     }
     const from = proxy.requests.length;
-    const { run, writes } = await counted(['item', 'sync', id, await folder('long-list', { 'n100.zip': 'y' }), '--type', '1001', '--json']);
+    // A service that caps pages at 50: the 101 items are 3 pages (ahs asks for 1,000 at first).
+    const capped = await startFaultProxy(proxy.url, { pageSizeCap: 50 });
+    const { run, writes } = await counted(['item', 'sync', id, await folder('long-list', { 'n100.zip': 'y' }), '--type', '1001', '--json'], capped.url).finally(() => capped.close());
     expect(run.exitCode).toBe(0);
     expect(writes).toEqual([]);
     expect(proxy.requests.slice(from).filter((r) => r.method === 'GET' && r.url.includes(`/vc/${id}/items?`)).length).toBeGreaterThan(1);

@@ -298,7 +298,7 @@ function uniqueEntries(entries: DeliveryEntry[]): DeliveryEntry[] {
 }
 
 /** The API key goes only to the hosts of the configured service, never to another one. */
-async function deliveryClient(ctx: Context, base: string): Promise<ApiClient> {
+async function deliveryClient(ctx: Context, base: string, connections?: number): Promise<ApiClient> {
   const settings = await ctx.settings();
   const origins = new Set([settings.get('baseUrl'), settings.get('deliveryUrl')].filter((v): v is string => Boolean(v)).map((v) => safeOrigin(v)));
   const apiKey = origins.has(safeOrigin(base)) ? settings.get('apiKey') : undefined;
@@ -312,6 +312,7 @@ async function deliveryClient(ctx: Context, base: string): Promise<ApiClient> {
     trace: ctx.globals.verbose ? ctx.io.err : undefined,
     redactor: ctx.redactor,
     env: ctx.io.env,
+    connections,
   });
 }
 
@@ -362,7 +363,8 @@ export async function download(
 ): Promise<DownloadSummary> {
   const out = await ctx.output();
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? DEFAULT_CONCURRENCY));
-  const client = await deliveryClient(ctx, options.deliveryBase);
+  // One connection per download in flight (issue 21).
+  const client = await deliveryClient(ctx, options.deliveryBase, concurrency);
   let known = tasks.reduce((sum, t) => sum + (t.expectedSize ?? 0), 0);
   const allKnown = tasks.every((t) => t.expectedSize !== undefined);
   const progress = createMultiProgress(ctx.io, {
