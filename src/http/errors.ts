@@ -130,8 +130,38 @@ export class AnswerLostError extends NetworkError {
     readonly request: string,
     /** Why the answer was lost, in our words ("connection reset"). */
     readonly reason: string,
+    message = `the answer to ${request} was lost (${reason}) after the request was sent: it may have been applied; check before running it again`,
   ) {
-    super(`the answer to ${request} was lost (${reason}) after the request was sent: it may have been applied; check before running it again`);
+    super(message);
+  }
+}
+
+/**
+ * A gateway in front of the service (a load balancer, a CDN) answered a
+ * write: a 502, 503 or 504, or an error page that is not the service's
+ * error body. It does not say whether the service applied the write, so it
+ * is settled by a read like a lost answer (cli.md, "Reading the service").
+ * The page itself is never shown: the reason names the status and the kind
+ * of body ("a gateway answered 504 (an HTML page)").
+ */
+export class GatewayAnswerError extends AnswerLostError {
+  constructor(
+    request: string,
+    readonly status: number,
+    reason: string,
+  ) {
+    super(request, reason, `the answer to ${request} was lost: ${reason}, which does not say whether the service applied it; check before running it again`);
+  }
+}
+
+/** A proxy (HTTPS_PROXY/HTTP_PROXY) refused or could not be reached: exit 6, the proxy named (without credentials). */
+export class ProxyError extends NetworkError {
+  constructor(
+    message: string,
+    /** Worth another attempt (a proxy that is not up yet, a 503 of its own); a 407 is not. */
+    readonly transient: boolean,
+  ) {
+    super(message);
   }
 }
 
