@@ -258,6 +258,13 @@ function proxyFailure(error: unknown, proxy: { url: string; variable: string } |
   return new ProxyError(`could not reach the proxy ${shown} (${failed.code}): check ${proxy.variable === 'HTTP_PROXY' ? 'HTTP_PROXY' : 'HTTPS_PROXY/HTTP_PROXY'}`, true);
 }
 
+/** A 407 that reached the client as an answer (a proxy that forwards rather than tunnels): the proxy named. */
+export function proxyAuthenticationRequired(env: NodeJS.ProcessEnv, url: string): ProxyError {
+  const proxy = proxyFor(proxiesOf(env), new URL(url).protocol);
+  if (!proxy) return new ProxyError('a proxy answered 407 Proxy Authentication Required, but none is set: check HTTPS_PROXY/HTTP_PROXY and --base-url', false);
+  return proxyAnswered(407, withoutCredentials(proxy.url), proxy.variable, hasCredentials(proxy.url));
+}
+
 /** What a proxy's answer other than 200 to a request (or to CONNECT) means, in one line (exit 6). */
 export function proxyAnswered(status: number, shown: string, variable: string, credentials: boolean): ProxyError {
   if (status === 407) {
