@@ -1,13 +1,15 @@
 // The HTTP layer (never fetch; node:http or undici `request`, by kind of
 // request: transport.ts): builds /api/v2/{domainId}/...
 // paths, sends the apikey header, maps error answers to ApiError and transport
-// failures to NetworkError, retries idempotent reads on network errors (a
-// body that breaks off included) and 502/503/504 with backoff and jitter (a
-// write only when it surely never left this machine; a write whose answer was
-// lost is an AnswerLostError), checks every success answer (no redirects,
-// JSON of the expected shape, at most MAX_JSON_BYTES), keeps one request and
-// its retries within --timeout, honours HTTP(S)_PROXY/NO_PROXY and traces on
-// stderr with --verbose, key redacted.
+// failures to NetworkError, retries by the one RetryPolicy (retry.ts, within
+// --retries and --timeout): reads on network errors (a body that breaks off
+// included) and 502/503/504, any request on a 429, honouring Retry-After (a
+// write only when it surely never left this machine or was refused by a
+// 429; a write whose answer was lost, or answered by a gateway, is an
+// AnswerLostError for the executor to settle), checks every success answer
+// (no redirects, JSON of the expected shape, at most MAX_JSON_BYTES),
+// honours HTTP(S)_PROXY/NO_PROXY (a proxy's failure named as the proxy's)
+// and traces on stderr with --verbose, key redacted.
 import type { Readable, Writable } from 'node:stream';
 import { ApiError, CancelledError, NetworkError, UsageError } from '../errors.js';
 import { AnswerLostError, GatewayAnswerError, ProxyError, UnexpectedAnswerError, apiError, errorCode, gatewayAnswer, neverSent, toNetworkError, isAbort, transportReason } from './errors.js';

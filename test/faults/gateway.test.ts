@@ -79,10 +79,11 @@ describe('a gateway answers 504 (an HTML page) to a write the service applied', 
 describe('429 and 503 with Retry-After', () => {
   it('a write answered 429 is sent again after the wait the service asked for', async () => {
     const id = uid('rl');
-    gateway.inject({ kind: 'status', status: 429, headers: { 'retry-after': '1', 'content-type': 'application/json' }, body: '{"type":"about:blank","title":"Too Many Requests","status":429,"detail":"slow down"}' }, { method: 'POST', path: /\/va$/ });
-    const run = await through(['asset', 'create', id, '--name', 'n', '--type', '1001', '--json']);
+    gateway.inject({ kind: 'status', status: 429, headers: { 'retry-after': '0', 'content-type': 'application/json' }, body: '{"type":"about:blank","title":"Too Many Requests","status":429,"detail":"slow down"}' }, { method: 'POST', path: /\/va$/ });
+    const run = await through(['asset', 'create', id, '--name', 'n', '--type', '1001']);
     expect(run.exitCode, run.stderr).toBe(0);
-    expect(run.json()).toMatchObject({ assetId: id });
+    expect(run.stderr).toContain('retrying POST /va (attempt 2 of 3) after HTTP 429 (the service asked to wait 0 s)');
+    expect((await h.call('GET', `/va/${id}`)).status).toBe(200);
     expect(sent('POST', /\/va$/)).toHaveLength(2);
     expect(gateway.log.filter((r) => r.forwarded && r.method === 'POST')).toHaveLength(1);
   });
