@@ -277,7 +277,7 @@ export class ApiClient {
         const { statusCode, headers, body } = response;
         if (statusCode >= 400) {
           this.traceErrorBody(text);
-          this.refuseNonServiceAnswer(statusCode, headers, text, label, isWrite && !idempotent);
+          this.refuseNonServiceAnswer(statusCode, headers, text, url, label, isWrite && !idempotent);
           // A 429 was not applied, whatever the request; a read may be sent again after a gateway's 502/503/504.
           if (statusCode === 429 || (idempotent && RETRY_STATUSES.has(statusCode))) {
             if (budget.canRetry(attempt)) {
@@ -309,8 +309,8 @@ export class ApiClient {
    * error page): it does not say whether the service applied the write, so
    * it is thrown as a lost answer for the executor to settle with a read.
    */
-  private refuseNonServiceAnswer(status: number, headers: TransportAnswer['headers'], text: string, label: string, write: boolean): void {
-    if (status === 407) throw proxyAuthenticationRequired(this.env, this.baseUrl);
+  private refuseNonServiceAnswer(status: number, headers: TransportAnswer['headers'], text: string, url: string, label: string, write: boolean): void {
+    if (status === 407) throw proxyAuthenticationRequired(this.env, url);
     const gateway = write ? gatewayAnswer(status, headers['content-type'], text) : undefined;
     if (gateway) throw new GatewayAnswerError(label, status, gateway);
   }

@@ -253,8 +253,8 @@ function proxyFailure(error: unknown, proxy: { url: string; variable: string } |
   const shown = withoutCredentials(proxy.url);
   const refused = /^Proxy response \((\d{3})\)/.exec(error instanceof Error ? error.message : '');
   if (refused) return proxyAnswered(Number(refused[1]), shown, proxy.variable, hasCredentials(proxy.url));
-  const failed = failedAddress(error);
-  if (!failed || !sameEndpoint(failed, proxy.url)) return undefined;
+  const failed = failedConnection(error);
+  if (!failed || !isProxy(failed, proxy.url)) return undefined;
   return new ProxyError(`could not reach the proxy ${shown} (${failed.code}): check ${proxy.variable === 'HTTP_PROXY' ? 'HTTP_PROXY' : 'HTTPS_PROXY/HTTP_PROXY'}`, true);
 }
 
@@ -293,15 +293,29 @@ function hasCredentials(url: string): boolean {
   }
 }
 
-/** The address and port a connect failure names (through AggregateError and causes). */
-function failedAddress(error: unknown): { address: string; port: number; code: string } | undefined {
+/** What a connect failure names: the address and port it tried, or the host name it could not look up (through AggregateError and causes). */
+function failedConnection(error: unknown): { code: string; address?: string; port?: number; hostname?: string } | undefined {
   let current: unknown = error;
   for (let depth = 0; depth < 4 && current; depth++) {
-    const { address, port, code } = current as { address?: unknown; port?: unknown; code?: unknown };
-    if (typeof address === 'string' && typeof port === 'number' && typeof code === 'string') return { address, port, code };
+    const { address, port, hostname, code } = current as { address?: unknown; port?: unknown; hostname?: unknown; code?: unknown };
+    if (typeof code === 'string' && typeof address === 'string' && typeof port === 'number') return { code, address, port };
+    if (typeof code === 'string' && typeof hostname === 'string') return { code, hostname };
     current = (current as { errors?: unknown[] }).errors?.[0] ?? (current as { cause?: unknown }).cause;
   }
   return undefined;
+}
+
+function isProxy(failed: { address?: string; port?: number; hostname?: string }, proxy: string): boolean {
+  if (failed.hostname !== undefined) return safeHostname(proxy) === failed.hostname.toLowerCase();
+  return failed.address !== undefined && failed.port !== undefined && sameEndpoint({ address: failed.address, port: failed.port }, proxy);
+}
+
+function safeHostname(url: string): string | undefined {
+  try {
+    return new URL(url).hostname.toLowerCase();
+  } catch {
+    return undefined;
+  }
 }
 
 function sameEndpoint(failed: { address: string; port: number }, proxy: string): boolean {

@@ -191,5 +191,8 @@ describe('a forward proxy (HTTP_PROXY)', () => {
     const run = await h.ahs(['asset', 'list', '--retries', '0'], { env: { HTTP_PROXY: dead.replace('//', '//ci:s3cret@') } });
     expect(run.exitCode).toBe(6);
     expect(run.stderr).toBe(`error: could not reach the proxy ${dead} (ECONNREFUSED): check HTTP_PROXY`);
+    const unknown = await h.ahs(['asset', 'list', '--retries', '0'], { env: { HTTP_PROXY: 'http://proxy.invalid:3128' } });
+    expect(unknown.exitCode).toBe(6);
+    expect(unknown.stderr).toBe('error: could not reach the proxy http://proxy.invalid:3128 (ENOTFOUND): check HTTP_PROXY');
   });
 });
