@@ -25,8 +25,8 @@
 //   gateway       forwarded, the server's answer read in full (a write IS applied), then the client
 //                 gets a gateway's error page instead: `status` (default 504), an HTML `body`
 //   reset-reused  a request that came on a kept-alive connection (not its first) is reset before
-//                 forwarding, as a server closing an idle connection just as it is reused; a request
-//                 on a new connection goes through
+//                 forwarding, as a server closing an idle connection just as it is reused; only such
+//                 a request takes the rule
 //
 // A 429 or 503 with Retry-After is a `status` fault with `headers: { 'retry-after': '1' }`.
 //
@@ -108,9 +108,10 @@ export async function startFaultProxy(target: string, options: { pageSizeCap?: n
   let chaos: { random: () => number; rate: number; faults: Fault[] } | undefined;
   const log: LoggedRequest[] = [];
 
-  const pick = (req: IncomingMessage): Fault | undefined => {
+  const pick = (req: IncomingMessage, reused: boolean): Fault | undefined => {
     const pathname = (req.url ?? '/').split('?')[0]!;
-    const rule = rules.find((r) => r.left > 0 && matches(r.match, req.method!, pathname));
+    // A reset-reused rule is only taken by a request on a kept-alive connection.
+    const rule = rules.find((r) => r.left > 0 && (reused || r.fault.kind !== 'reset-reused') && matches(r.match, req.method!, pathname));
     if (rule) {
       rule.left--;
       return rule.fault;
@@ -137,13 +138,13 @@ export async function startFaultProxy(target: string, options: { pageSizeCap?: n
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const fault = pick(req);
+    const served = (served_.get(req.socket) ?? 0) + 1;
+    served_.set(req.socket, served);
+    const fault = pick(req, served > 1);
     const entry: LoggedRequest = { method: req.method!, path: req.url ?? '/', fault: fault?.kind, forwarded: false };
     log.push(entry);
     if (fault?.kind === 'reset-before') return void req.socket.resetAndDestroy();
-    const served = (served_.get(req.socket) ?? 0) + 1;
-    served_.set(req.socket, served);
-    if (fault?.kind === 'reset-reused' && served > 1) return void req.socket.resetAndDestroy();
+    if (fault?.kind === 'reset-reused') return void req.socket.resetAndDestroy();
     const body = await readAll(req);
     const send = (status: number, headers: Record<string, string>, text: string) => res.writeHead(status, { 'content-length': String(Buffer.byteLength(text)), ...headers }).end(text);
     switch (fault?.kind) {
