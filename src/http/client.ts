@@ -1,20 +1,22 @@
 // The HTTP layer (never fetch; node:http or undici `request`, by kind of
 // request: transport.ts): builds /api/v2/{domainId}/...
 // paths, sends the apikey header, maps error answers to ApiError and transport
-// failures to NetworkError, retries idempotent reads on network errors (a
-// body that breaks off included) and 502/503/504 with backoff and jitter (a
-// write only when it surely never left this machine; a write whose answer was
-// lost is an AnswerLostError), checks every success answer (no redirects,
-// JSON of the expected shape, at most MAX_JSON_BYTES), keeps one request and
-// its retries within --timeout, honours HTTP(S)_PROXY/NO_PROXY and traces on
-// stderr with --verbose, key redacted.
+// failures to NetworkError, retries by the one RetryPolicy (retry.ts, within
+// --retries and --timeout): reads on network errors (a body that breaks off
+// included) and 502/503/504, any request on a 429, honouring Retry-After (a
+// write only when it surely never left this machine or was refused by a
+// 429; a write whose answer was lost, or answered by a gateway, is an
+// AnswerLostError for the executor to settle), checks every success answer
+// (no redirects, JSON of the expected shape, at most MAX_JSON_BYTES),
+// honours HTTP(S)_PROXY/NO_PROXY (a proxy's failure named as the proxy's)
+// and traces on stderr with --verbose, key redacted.
 import type { Readable, Writable } from 'node:stream';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiError, CancelledError, NetworkError, UsageError } from '../errors.js';
-import { AnswerLostError, UnexpectedAnswerError, apiError, errorCode, neverSent, toNetworkError, isAbort, transportReason } from './errors.js';
+import { AnswerLostError, GatewayAnswerError, ProxyError, UnexpectedAnswerError, apiError, errorCode, gatewayAnswer, neverSent, toNetworkError, isAbort, transportReason } from './errors.js';
+import { RetryPolicy, WaitTooLongError, type Clock, type RetryBudget } from './retry.js';
 import { MAX_JSON_BYTES, checkJson, readCapped, type ResponseSchema } from './responses.js';
 import { Redactor } from './redact.js';
-import { nodeTransport, proxyConfigured, undiciTransport, type Transport, type TransportAnswer } from './transport.js';
+import { nodeTransport, proxyAuthenticationRequired, proxyConfigured, undiciTransport, type Transport, type TransportAnswer } from './transport.js';
 
 export type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type Query = Record<string, string | number | boolean | undefined | null>;
@@ -82,6 +84,8 @@ export interface ClientOptions {
   userAgent?: string;
   /** Base delay of the retry backoff (tests make it small). */
   backoffMs?: number;
+  /** The retry policy's clock (unit tests). */
+  clock?: Clock;
   feedback?: RequestFeedback;
   /** Largest JSON answer accepted (default MAX_JSON_BYTES; tests make it small). */
   maxJsonBytes?: number;
@@ -99,6 +103,7 @@ const USER_AGENT = `ahs-cli/${typeof AHS_VERSION === 'string' ? AHS_VERSION : 'd
 const VALID_HEADER_VALUE = /^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/;
 const RETRY_STATUSES = new Set([502, 503, 504]);
 const TRACE_BODY_LIMIT = 4000;
+const TRACE_EXCERPT = 200;
 
 /** A success answer: the headers, and the body read as text when asked for. */
 interface Answer {
@@ -115,6 +120,8 @@ export class ApiClient {
   private readonly env: NodeJS.ProcessEnv;
   private node?: Transport;
   private undici?: Promise<Transport>;
+  /** Retries, backoff, Retry-After and the --timeout budget: one policy (retry.ts), also for callers that wait something out. */
+  readonly policy: RetryPolicy;
 
   constructor(private readonly options: ClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -122,6 +129,7 @@ export class ApiClient {
     this.redactor = options.redactor ?? new Redactor();
     this.redactor.add(options.apiKey);
     this.env = options.env ?? process.env;
+    this.policy = RetryPolicy.fromSettings(options, { signal: options.signal, baseMs: options.backoffMs, clock: options.clock });
   }
 
   /**
@@ -211,9 +219,9 @@ export class ApiClient {
   }
 
   /**
-   * One request and its retries, within the --timeout budget. With
-   * `readBody`, the body is read (capped) inside the same attempt, so a body
-   * that breaks off is retried like a reset.
+   * One request and its retries, within the --timeout budget (retry.ts).
+   * With `readBody`, the body is read (capped) inside the same attempt, so a
+   * body that breaks off is retried like a reset.
    */
   private async exchange(options: RequestOptions, readBody: boolean): Promise<Answer> {
     const url = this.url(options.path, options.query);
@@ -224,57 +232,47 @@ export class ApiClient {
     const label = this.describe(options.method, url);
     const idempotent = options.idempotent ?? (options.method === 'GET' || options.method === 'HEAD');
     const isWrite = options.method !== 'GET' && options.method !== 'HEAD';
-    const maxAttempts = 1 + Math.max(0, this.options.retries);
+    const budget = this.policy.forRequest();
     // A streamed upload may take longer than the budget while data flows: its
     // attempts keep the per-attempt timeouts only.
     const budgeted = options.stream === undefined;
-    const deadline = budgeted ? Date.now() + this.options.timeoutMs : Number.POSITIVE_INFINITY;
     const endWait = readBody && budgeted ? this.options.feedback?.waiting(label) : undefined;
+    const retry = (attempt: number, after: string, retryAfter?: string | string[]) =>
+      this.waitToRetry(budget, attempt, retryAfter, `${label} (attempt ${attempt + 1} of ${budget.minAttempts}) after ${after}`);
     try {
       for (let attempt = 1; ; attempt++) {
         const started = Date.now();
         const timer = new AbortController();
-        const remaining = budgeted ? Math.max(1, deadline - started) : this.options.timeoutMs;
+        const remaining = budgeted ? Math.max(1, budget.left()) : this.options.timeoutMs;
         const clock = budgeted ? setTimeout(() => timer.abort(), remaining) : undefined;
         const signal = this.options.signal ? AbortSignal.any([this.options.signal, timer.signal]) : timer.signal;
-        const canRetry = () => attempt < maxAttempts && !this.options.signal?.aborted && (!budgeted || Date.now() < deadline);
         let response: TransportAnswer | undefined;
+        let text = '';
         try {
           response = await this.attempt(url, options, readBody, attempt, signal, remaining);
-          const { statusCode, headers, body } = response;
-          this.noteServiceClock(headers.date);
-          this.trace(`< ${statusCode} (${Date.now() - started} ms)`);
-          this.traceHeaders('<', headers);
-          if (statusCode >= 400) {
-            const text = await readCapped(body, this.maxJsonBytes, headers).catch(() => '');
-            this.traceBody('<', text);
-            if (idempotent && RETRY_STATUSES.has(statusCode) && canRetry()) {
-              await this.backoff(attempt, headers['retry-after'], deadline, `${label} (attempt ${attempt + 1} of ${maxAttempts}) after HTTP ${statusCode}`);
-              continue;
-            }
-            // Redacted before the message is cut to its first 300 characters (a key across the cut).
-            throw apiError(statusCode, this.redactor.redact(text), options.notFound);
-          }
-          if (statusCode >= 300) {
-            // Neither transport follows a redirect, nor does ahs: the API never redirects.
-            body.on('error', () => {}).destroy();
-            const location = headers.location ? ` to ${String(headers.location)}` : '';
-            throw new UnexpectedAnswerError(label, statusCode, `a redirect${location}`);
-          }
-          const raw: RawResponse = { status: statusCode, headers, body: body as RawResponse['body'], url };
-          if (!readBody) return { response: raw };
-          return { response: raw, text: await readCapped(body, this.maxJsonBytes, headers, label) };
+          this.noteServiceClock(response.headers.date);
+          this.trace(`< ${response.statusCode} (${Date.now() - started} ms)`);
+          this.traceHeaders('<', response.headers);
+          if (response.statusCode >= 400) text = await readCapped(response.body, this.maxJsonBytes, response.headers).catch(() => '');
+          else if (response.statusCode < 300 && readBody) text = await readCapped(response.body, this.maxJsonBytes, response.headers, label);
         } catch (error) {
-          if (error instanceof ApiError || error instanceof UnexpectedAnswerError || error instanceof UsageError) throw error;
+          if (error instanceof UnexpectedAnswerError || error instanceof UsageError) throw error;
           response?.body.on('error', () => {}).destroy();
           if (this.options.signal?.aborted || (isAbort(error) && !timer.signal.aborted)) throw new CancelledError();
+          if (error instanceof ProxyError) {
+            if (error.transient && budget.canRetry(attempt)) {
+              await retry(attempt, 'no connection to the proxy');
+              continue;
+            }
+            throw error;
+          }
           const timedOut = timer.signal.aborted || /TIMEOUT$/.test(errorCode(error) ?? '');
           const reason = timedOut ? `no complete answer within ${seconds(this.options.timeoutMs)}` : transportReason(error);
           this.trace(`< failed: ${reason} (${Date.now() - started} ms)`);
           const sentForSure = isWrite && !neverSent(error);
           const mayRetry = idempotent || (options.stream === undefined && !sentForSure);
-          if (mayRetry && canRetry()) {
-            await this.backoff(attempt, undefined, deadline, `${label} (attempt ${attempt + 1} of ${maxAttempts}) after ${reason}`);
+          if (mayRetry && budget.canRetry(attempt)) {
+            await retry(attempt, reason);
             continue;
           }
           if (sentForSure) throw new AnswerLostError(label, reason);
@@ -282,10 +280,60 @@ export class ApiClient {
         } finally {
           clearTimeout(clock);
         }
+        const { statusCode, headers, body } = response;
+        if (statusCode >= 400) {
+          this.traceErrorBody(text);
+          this.refuseNonServiceAnswer(statusCode, headers, text, url, label, isWrite && !idempotent);
+          // A 429 was not applied, whatever the request; a read may be sent again after a gateway's 502/503/504.
+          if (statusCode === 429 || (idempotent && RETRY_STATUSES.has(statusCode))) {
+            if (budget.canRetry(attempt)) {
+              await retry(attempt, `HTTP ${statusCode}`, headers['retry-after']).catch((error: unknown) => {
+                throw error instanceof WaitTooLongError ? this.waitRefused(label, statusCode, error) : error;
+              });
+              continue;
+            }
+          }
+          // Redacted before the message is cut to its first 300 characters (a key across the cut).
+          throw apiError(statusCode, this.redactor.redact(text), options.notFound);
+        }
+        if (statusCode >= 300) {
+          // Neither transport follows a redirect, nor does ahs: the API never redirects.
+          body.on('error', () => {}).destroy();
+          const location = headers.location ? ` to ${String(headers.location)}` : '';
+          throw new UnexpectedAnswerError(label, statusCode, `a redirect${location}`);
+        }
+        const raw: RawResponse = { status: statusCode, headers, body: body as RawResponse['body'], url };
+        return readBody ? { response: raw, text } : { response: raw };
       }
     } finally {
       endWait?.();
     }
+  }
+
+  /**
+   * An error answer that is not the service's: a proxy's 407 (named as the
+   * proxy's), or a gateway's answer to a write (a 502/503/504, or a 5xx
+   * error page): it does not say whether the service applied the write, so
+   * it is thrown as a lost answer for the executor to settle with a read.
+   */
+  private refuseNonServiceAnswer(status: number, headers: TransportAnswer['headers'], text: string, url: string, label: string, write: boolean): void {
+    if (status === 407) throw proxyAuthenticationRequired(this.env, url);
+    const gateway = write ? gatewayAnswer(status, headers['content-type'], text) : undefined;
+    if (gateway) throw new GatewayAnswerError(label, status, gateway);
+  }
+
+  /** The wait before the next attempt (Retry-After or backoff), said on stderr; a wait past the budget throws WaitTooLongError. */
+  private async waitToRetry(budget: RetryBudget, attempt: number, retryAfter: string | string[] | undefined, notice: string): Promise<void> {
+    const delay = budget.delay(attempt, { retryAfter, serviceNow: Date.now() + this.clockOffsetMs });
+    const asked = retryAfter === undefined ? '' : ` (the service asked to wait ${seconds(delay)})`;
+    this.trace(`* retrying in ${Math.round(delay)} ms`);
+    this.options.feedback?.retrying(`retrying ${notice}${asked}`);
+    await this.policy.sleep(delay);
+  }
+
+  /** A Retry-After longer than what is left of --timeout: fail at once, saying so (exit 6, nothing applied). */
+  private waitRefused(label: string, status: number, error: WaitTooLongError): NetworkError {
+    return new NetworkError(`${label} answered ${status}, and ${error.message}: try again later, or allow more time with --timeout SECONDS`);
   }
 
   private networkError(error: unknown, label: string, timedOut: boolean): Error {
@@ -322,23 +370,6 @@ export class ApiClient {
     return transport.request(url, { method: options.method, headers, body, signal, timeoutMs });
   }
 
-  private async backoff(attempt: number, retryAfter: string | string[] | undefined, deadline: number, notice: string): Promise<void> {
-    const base = this.options.backoffMs ?? 300;
-    let delay = Math.min(base * 2 ** (attempt - 1), 8000);
-    delay = delay / 2 + Math.random() * (delay / 2); // jitter
-    const after = Number(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter);
-    if (Number.isFinite(after) && after > 0) delay = Math.max(delay, Math.min(after * 1000, 10_000));
-    // Never sleep past the budget: the next attempt gets what is left.
-    delay = Math.max(0, Math.min(delay, deadline - Date.now() - 1));
-    this.trace(`* retrying in ${Math.round(delay)} ms`);
-    this.options.feedback?.retrying(`retrying ${notice}`);
-    try {
-      await sleep(delay, undefined, { signal: this.options.signal });
-    } catch (error) {
-      throw toNetworkError(error, this.baseUrl);
-    }
-  }
-
   private trace(line: string): void {
     if (this.options.trace) this.options.trace.write(`${this.redactor.redact(line)}\n`);
   }
@@ -349,6 +380,12 @@ export class ApiClient {
       const shown = /^(apikey|authorization|proxy-authorization|cookie|set-cookie)$/i.test(name) ? '***' : Array.isArray(value) ? value.join(', ') : value;
       this.trace(`${direction} ${name}: ${shown}`);
     }
+  }
+  /** An error answer's body: whole when it is JSON, else a short excerpt on one line (a gateway's HTML page says little). */
+  private traceErrorBody(text: string): void {
+    if (/^\s*[[{]/.test(text)) return this.traceBody('<', text);
+    const line = this.redactor.redact(text).replace(/\s+/g, ' ').trim();
+    this.traceBody('<', line.length > TRACE_EXCERPT ? `${line.slice(0, TRACE_EXCERPT)}… (${text.length} chars)` : line);
   }
   private traceBody(direction: string, text: string): void {
     if (!this.options.trace || !text) return;

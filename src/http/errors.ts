@@ -24,9 +24,43 @@ export function parseErrorBody(status: number, text: string, statusText = ''): E
       /* not JSON after all: fall through */
     }
   }
+  // A page is never printed: it is a gateway's or a web server's, not the service's words.
+  if (isHtml(undefined, trimmed)) {
+    const title = status >= 500 ? `a gateway answered ${status} (an HTML page)` : `the server answered ${status} with an HTML page, not the service's error body: check --base-url`;
+    return { type: SERVICE_ERROR_TYPE_FALLBACK, title, status, detail: title };
+  }
   const message = trimmed ? oneLine(trimmed).slice(0, 300) : statusText || `HTTP ${status}`;
   const title = `the service answered ${status}: ${message}`;
   return { type: SERVICE_ERROR_TYPE_FALLBACK, title, status, detail: title };
+}
+
+/** The statuses a gateway (load balancer, CDN, proxy) answers when the service did not answer it in time or at all. */
+const GATEWAY_STATUSES = new Set([502, 503, 504]);
+
+/**
+ * Whether an error answer to a write came from a gateway rather than the
+ * service, and so does not say whether the write was applied: a 502, 503 or
+ * 504 (whatever its body: a 503 of the service itself with Retry-After is
+ * no more telling), or a 5xx HTML page. Returns the reason as messages give
+ * it ("a gateway answered 504 (an HTML page)"), else undefined. A 5xx in
+ * plain text is the service's (undeploy's 500 may be, spec "Errors").
+ */
+export function gatewayAnswer(status: number, contentType: string | string[] | undefined, text: string): string | undefined {
+  const html = isHtml(contentType, text);
+  if (!GATEWAY_STATUSES.has(status) && !(status >= 500 && html)) return undefined;
+  return `a gateway answered ${status} (${html ? 'an HTML page' : describeBody(contentType, text)})`;
+}
+
+function isHtml(contentType: string | string[] | undefined, text: string): boolean {
+  const type = String(Array.isArray(contentType) ? contentType[0] : (contentType ?? ''));
+  return /html/i.test(type) || /^\s*<(!doctype|html|head|body|\?xml|[a-z]+[\s>])/i.test(text);
+}
+
+function describeBody(contentType: string | string[] | undefined, text: string): string {
+  if (!text.trim()) return 'no body';
+  if (/^\s*\{/.test(text)) return 'an error body';
+  const type = String(Array.isArray(contentType) ? contentType[0] : (contentType ?? '')).split(';')[0]!.trim();
+  return type ? `a ${type} body` : 'a body that is not the service\'s';
 }
 
 export function apiError(status: number, text: string, notFound = false): ApiError {
@@ -130,8 +164,38 @@ export class AnswerLostError extends NetworkError {
     readonly request: string,
     /** Why the answer was lost, in our words ("connection reset"). */
     readonly reason: string,
+    message = `the answer to ${request} was lost (${reason}) after the request was sent: it may have been applied; check before running it again`,
   ) {
-    super(`the answer to ${request} was lost (${reason}) after the request was sent: it may have been applied; check before running it again`);
+    super(message);
+  }
+}
+
+/**
+ * A gateway in front of the service (a load balancer, a CDN) answered a
+ * write: a 502, 503 or 504, or an error page that is not the service's
+ * error body. It does not say whether the service applied the write, so it
+ * is settled by a read like a lost answer (cli.md, "Reading the service").
+ * The page itself is never shown: the reason names the status and the kind
+ * of body ("a gateway answered 504 (an HTML page)").
+ */
+export class GatewayAnswerError extends AnswerLostError {
+  constructor(
+    request: string,
+    readonly status: number,
+    reason: string,
+  ) {
+    super(request, reason, `the answer to ${request} was lost: ${reason}, which does not say whether the service applied it; check before running it again`);
+  }
+}
+
+/** A proxy (HTTPS_PROXY/HTTP_PROXY) refused or could not be reached: exit 6, the proxy named (without credentials). */
+export class ProxyError extends NetworkError {
+  constructor(
+    message: string,
+    /** Worth another attempt (a proxy that is not up yet, a 503 of its own); a 407 is not. */
+    readonly transient: boolean,
+  ) {
+    super(message);
   }
 }
 

@@ -14,8 +14,10 @@
 // given the codes undici uses for the same event (errors.ts words them).
 import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage, type RequestOptions as NodeRequestOptions } from 'node:http';
 import type { Agent as HttpsAgent } from 'node:https';
+import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
-import type { Dispatcher } from 'undici';
+import type { Dispatcher, buildConnector as BuildConnector } from 'undici';
+import { ProxyError } from './errors.js';
 
 export type Headers = Record<string, string | string[] | undefined>;
 
@@ -156,35 +158,185 @@ function coded(code: string, message: string): Error {
  */
 export async function undiciTransport(env: NodeJS.ProcessEnv, connectTimeoutMs: number, connections?: number): Promise<Transport> {
   // Loaded first: V8 would refuse undici's code cache (bin/ahs.js) once the flags changed.
-  const { Agent, EnvHttpProxyAgent } = await import('./undici.js');
+  const { Agent, EnvHttpProxyAgent, buildConnector } = await import('./undici.js');
   (await import('node:v8')).setFlagsFromString('--liftoff-only');
   // bin/ahs.js makes no code cache after this: V8 refuses one made under other flags.
   (globalThis as Record<symbol, unknown>)[Symbol.for('ahs.v8-flags-changed')] = true;
-  const httpProxy = env.HTTP_PROXY ?? env.http_proxy;
-  const httpsProxy = env.HTTPS_PROXY ?? env.https_proxy;
+  const proxies = proxiesOf(env);
   const noProxy = env.NO_PROXY ?? env.no_proxy;
-  const connect = { timeout: Math.min(connectTimeoutMs, 30_000) };
+  const connect = answersWin(buildConnector({ timeout: Math.min(connectTimeoutMs, 30_000) }));
   const dispatcher: Dispatcher =
-    httpProxy || httpsProxy ? new EnvHttpProxyAgent({ httpProxy, httpsProxy: httpsProxy ?? httpProxy, noProxy, connect, connections }) : new Agent({ connect, connections });
+    proxies.http || proxies.https ? new EnvHttpProxyAgent({ httpProxy: proxies.http, httpsProxy: proxies.https, noProxy, connect, connections }) : new Agent({ connect, connections });
   return {
     async request(url, init) {
-      const { origin, pathname, search } = new URL(url);
-      const response = await dispatcher.request({
-        origin,
-        path: `${pathname}${search}`,
-        method: init.method as Dispatcher.HttpMethod,
-        headers: init.headers,
-        // undici documents an AsyncIterable body (its types lag: Dispatcher.md, "body").
-        body: (typeof init.body === 'object' ? init.body.open() : init.body) as Dispatcher.DispatchOptions['body'],
-        signal: init.signal,
-        headersTimeout: init.timeoutMs,
-        bodyTimeout: init.timeoutMs,
-      });
-      return { statusCode: response.statusCode, headers: response.headers, body: response.body as unknown as TransportAnswer['body'] };
+      const { origin, pathname, search, protocol } = new URL(url);
+      try {
+        const response = await dispatcher.request({
+          origin,
+          path: `${pathname}${search}`,
+          method: init.method as Dispatcher.HttpMethod,
+          headers: init.headers,
+          // undici documents an AsyncIterable body (its types lag: Dispatcher.md, "body").
+          body: (typeof init.body === 'object' ? init.body.open() : init.body) as Dispatcher.DispatchOptions['body'],
+          signal: init.signal,
+          headersTimeout: init.timeoutMs,
+          bodyTimeout: init.timeoutMs,
+        });
+        return { statusCode: response.statusCode, headers: response.headers, body: response.body as unknown as TransportAnswer['body'] };
+      } catch (error) {
+        throw proxyFailure(error, proxyFor(proxies, protocol)) ?? error;
+      }
     },
     destroy: () => dispatcher.destroy(),
     close: () => dispatcher.close(),
   };
+}
+
+/**
+ * A server may answer an upload before it has read the body (a refused key,
+ * a 413) and close the connection; the next write of the body then fails
+ * (EPIPE, ECONNRESET) while the answer waits, unread, in the kernel. Node
+ * destroys a socket, and drops what it had not read, at the first write that
+ * fails, so undici reported "connection closed" in place of the answer
+ * (test/faults/early-answer.test.ts: 1 to 4 runs in 100 on a loaded
+ * machine). Here such a write error leaves the socket open for two more
+ * turns of the event loop, its later writes held: the answer already
+ * received is read and wins (undici ends the request with it); only when
+ * none came is the socket destroyed with the write's error.
+ */
+function answersWin(connect: BuildConnector.connector): BuildConnector.connector {
+  return (options, callback) =>
+    connect(options, (...args) => {
+      if (args[1]) readOnAfterPeerClosed(args[1]);
+      callback(...args);
+    });
+}
+
+type WriteGeneric = (writev: boolean, data: unknown, encoding: string, cb: (error?: Error | null) => void) => void;
+const PEER_CLOSED = new Set(['EPIPE', 'ECONNRESET']);
+
+function readOnAfterPeerClosed(socket: Socket): void {
+  // net.Socket's one write path (write and writev, TLS included); internal, stable since Node 12.
+  const target = socket as Socket & { _writeGeneric?: WriteGeneric };
+  const write = target._writeGeneric;
+  if (typeof write !== 'function') return;
+  let closedBy: Error | undefined;
+  target._writeGeneric = function (writev, data, encoding, cb) {
+    if (closedBy) return; // held: the socket is destroyed below, which settles it
+    write.call(this, writev, data, encoding, (error) => {
+      const code = (error as NodeJS.ErrnoException | null | undefined)?.code;
+      if (!error || !code || !PEER_CLOSED.has(code) || closedBy) return cb(error);
+      closedBy = error;
+      setImmediate(() => setImmediate(() => socket.destroy(closedBy)));
+    });
+  };
+}
+
+export interface Proxies {
+  http?: string;
+  https?: string;
+}
+
+/** HTTP_PROXY for http:// URLs, HTTPS_PROXY (else HTTP_PROXY) for https:// ones, as EnvHttpProxyAgent is given them. */
+function proxiesOf(env: NodeJS.ProcessEnv): Proxies {
+  const http = env.HTTP_PROXY ?? env.http_proxy;
+  const https = env.HTTPS_PROXY ?? env.https_proxy ?? http;
+  return { http: http || undefined, https: https || undefined };
+}
+
+function proxyFor(proxies: Proxies, protocol: string): { url: string; variable: string } | undefined {
+  const url = protocol === 'https:' ? proxies.https : proxies.http;
+  if (!url) return undefined;
+  return { url, variable: protocol === 'https:' && url !== proxies.http ? 'HTTPS_PROXY' : protocol === 'https:' ? 'HTTPS_PROXY or HTTP_PROXY' : 'HTTP_PROXY' };
+}
+
+/**
+ * A failure of the proxy itself, named as such: its tunnel refused
+ * ("Proxy response (407) !== 200", which undici throws as an abort and ahs
+ * took for Ctrl-C), or no connection to it (its address is the one that
+ * failed). Anything else is the request's own failure (undefined).
+ */
+function proxyFailure(error: unknown, proxy: { url: string; variable: string } | undefined): ProxyError | undefined {
+  if (!proxy) return undefined;
+  const shown = withoutCredentials(proxy.url);
+  const refused = /^Proxy response \((\d{3})\)/.exec(error instanceof Error ? error.message : '');
+  if (refused) return proxyAnswered(Number(refused[1]), shown, proxy.variable, hasCredentials(proxy.url));
+  const failed = failedConnection(error);
+  if (!failed || !isProxy(failed, proxy.url)) return undefined;
+  return new ProxyError(`could not reach the proxy ${shown} (${failed.code}): check ${proxy.variable === 'HTTP_PROXY' ? 'HTTP_PROXY' : 'HTTPS_PROXY/HTTP_PROXY'}`, true);
+}
+
+/** A 407 that reached the client as an answer (a proxy that forwards rather than tunnels): the proxy named. */
+export function proxyAuthenticationRequired(env: NodeJS.ProcessEnv, url: string): ProxyError {
+  const proxy = proxyFor(proxiesOf(env), new URL(url).protocol);
+  if (!proxy) return new ProxyError('a proxy answered 407 Proxy Authentication Required, but none is set: check HTTPS_PROXY/HTTP_PROXY and --base-url', false);
+  return proxyAnswered(407, withoutCredentials(proxy.url), proxy.variable, hasCredentials(proxy.url));
+}
+
+/** What a proxy's answer other than 200 to a request (or to CONNECT) means, in one line (exit 6). */
+export function proxyAnswered(status: number, shown: string, variable: string, credentials: boolean): ProxyError {
+  if (status === 407) {
+    const fix = credentials ? `the credentials in ${variable} were refused: check them (http://user:pass@host:port)` : `put credentials in ${variable} (http://user:pass@host:port)`;
+    return new ProxyError(`the proxy ${shown} answered 407 Proxy Authentication Required: ${fix} or check NO_PROXY`, false);
+  }
+  return new ProxyError(`the proxy ${shown} answered ${status} and opened no connection to the service: check ${variable}, NO_PROXY and --base-url`, status >= 500);
+}
+
+/** The proxy's URL with no user name or password (what messages may show). */
+export function withoutCredentials(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${parsed.host}`;
+  } catch {
+    return '(the proxy named in the environment)';
+  }
+}
+
+function hasCredentials(url: string): boolean {
+  try {
+    const parsed = new URL(url);
+    return parsed.username !== '' || parsed.password !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** What a connect failure names: the address and port it tried, or the host name it could not look up (through AggregateError and causes). */
+function failedConnection(error: unknown): { code: string; address?: string; port?: number; hostname?: string } | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current; depth++) {
+    const { address, port, hostname, code } = current as { address?: unknown; port?: unknown; hostname?: unknown; code?: unknown };
+    if (typeof code === 'string' && typeof address === 'string' && typeof port === 'number') return { code, address, port };
+    if (typeof code === 'string' && typeof hostname === 'string') return { code, hostname };
+    current = (current as { errors?: unknown[] }).errors?.[0] ?? (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function isProxy(failed: { address?: string; port?: number; hostname?: string }, proxy: string): boolean {
+  if (failed.hostname !== undefined) return safeHostname(proxy) === failed.hostname.toLowerCase();
+  return failed.address !== undefined && failed.port !== undefined && sameEndpoint({ address: failed.address, port: failed.port }, proxy);
+}
+
+function safeHostname(url: string): string | undefined {
+  try {
+    return new URL(url).hostname.toLowerCase();
+  } catch {
+    return undefined;
+  }
+}
+
+function sameEndpoint(failed: { address: string; port: number }, proxy: string): boolean {
+  try {
+    const url = new URL(proxy);
+    const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+    if (port !== failed.port) return false;
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    // A host name resolves to the address that failed: the port alone tells them apart from the service's then.
+    return host === failed.address || !/^[\d.:]+$/.test(host);
+  } catch {
+    return false;
+  }
 }
 
 /** True when the environment names a proxy (only undici's EnvHttpProxyAgent goes through one). */

@@ -13,3 +13,6 @@ declare module 'undici/lib/api/index.js' {
   const api: Record<string, unknown>;
   export default api;
 }
+declare module 'undici/lib/core/connect.js' {
+  export { buildConnector as default } from 'undici';
+}

@@ -9,7 +9,8 @@ import Agent from 'undici/lib/dispatcher/agent.js';
 import EnvHttpProxyAgent from 'undici/lib/dispatcher/env-http-proxy-agent.js';
 import Dispatcher from 'undici/lib/dispatcher/dispatcher.js';
 import api from 'undici/lib/api/index.js';
+import buildConnector from 'undici/lib/core/connect.js';
 
 Object.assign(Dispatcher.prototype, api);
 
-export { Agent, EnvHttpProxyAgent };
+export { Agent, EnvHttpProxyAgent, buildConnector };

@@ -137,8 +137,9 @@ interface FileState {
  * 413) and the connection it then closes. Writes that followed one another
  * hit the closed connection first, and Node drops a socket, the unread
  * answer with it, at the first write that fails: "answer lost", exit 6
- * (test/faults/early-answer.test.ts). A turn narrows that window; it cannot
- * close it.
+ * (test/faults/early-answer.test.ts). A turn narrows that window; the
+ * transport closes it (http/transport.ts, answersWin: a write that meets
+ * the closed connection leaves the answer to be read).
  *
  * The file is the one opened: removed or replaced once the upload began, it
  * is sent as it was. Changed in place (its size or modification time), the

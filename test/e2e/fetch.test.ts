@@ -384,3 +384,30 @@ describe('fetch from a hostile server', () => {
   });
 });
 
+
+describe('fetch with a delivery URL that names an alias host of the delivery network', () => {
+  it('reads the delivery document and the files there, with the key: a secured collection is fetched', async () => {
+    const cdn = await harness({ variation: { deliveryPrefix: '/cdn' } });
+    // The alias serves the network under /edge: what reaches it is passed on under /cdn.
+    const alias = await stubServer((req) => {
+      req.url = req.url?.replace(/^\/edge\//, '/cdn/');
+      return false;
+    }, cdn.emu.deliveryUrl);
+    try {
+      const c = 'secured-alias';
+      expect((await cdn.ahs(['collection', 'create', c, '--name', 'Secured', '--allowed-types', '1001'])).exitCode).toBe(0);
+      expect((await cdn.ahs(['item', 'upload', c, await cdn.file('notes.txt', 'behind an alias\n'), '--type', '1001'])).exitCode).toBe(0);
+      expect((await cdn.ahs(['collection-deploy', c, '--env', 'dev'])).exitCode).toBe(0);
+      const dir = join(cdn.dir, 'out-alias');
+      const run = await cdn.ahs(['fetch', c, '--env', 'dev', '--dir', dir, '--json'], { env: { AHS_DELIVERY_URL: `${alias.url}/edge` } });
+      expect(run.exitCode, run.stderr).toBe(0);
+      expect(await readFile(join(dir, 'notes.txt'), 'utf8')).toBe('behind an alias\n');
+      // Every delivery request went to the alias, each with the key.
+      expect(alias.requests.map((r) => r.url.replace(/\/items\/.*/, '/items/…'))).toEqual([`/edge/api/vi/demo/vc/${c}/dev`, `/edge/api/vi/demo/vc/${c}/dev/items/…`]);
+      expect(alias.requests.every((r) => r.headers.apikey === DEMO_API_KEY)).toBe(true);
+    } finally {
+      await alias.close();
+      await cdn.close();
+    }
+  });
+});

@@ -4,12 +4,13 @@
 // emulator reads every body before answering, so this needs its own server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { BIN, assertFreshBuild } from '../e2e/helpers.js';
+import { undiciTransport } from '../../src/http/transport.js';
 
 let server: Server;
 let base: string;
@@ -41,6 +42,10 @@ afterAll(async () => {
 async function upload(size: number) {
   const file = join(dir, `f${size}.bin`);
   await writeFile(file, Buffer.alloc(size, 7));
+  return uploadFile(file);
+}
+
+async function uploadFile(file: string) {
   // The built binary in a process of its own: in-process, the server's answer is always read before the write fails.
   const env = { AHS_CONFIG_DIR: dir, AHS_BASE_URL: base, AHS_DOMAIN: 'demo', AHS_API_KEY: 'some-key', AHS_USER: 'a@b.c', NO_COLOR: '1' };
   const run = await execa(process.execPath, [BIN, 'version', 'upload', 'A1', file, '--platform', 'ios', '--name', 'v1', '--retries', '0'], { env, reject: false });
@@ -74,6 +79,20 @@ describe('an upload answered before its body was read', () => {
     }
   });
 
+  it('the answer wins every time: 30 uploads, 6 at a time (the load widens the race)', async () => {
+    answer = { status: 401, title: 'Unauthorized' };
+    const file = join(dir, 'many.bin');
+    await writeFile(file, Buffer.alloc(3 * 1024 * 1024 + 1, 7));
+    const runs: Array<{ exitCode: number | undefined; stderr: string }> = [];
+    const queue = Array.from({ length: 30 }, (_, i) => i);
+    // Six processes at once on a 2-core machine: the write that meets the closed connection often comes before the read.
+    await Promise.all(Array.from({ length: 6 }, async () => {
+      while (queue.shift() !== undefined) runs.push(await uploadFile(file));
+    }));
+    expect(runs.filter((run) => run.exitCode !== 1 || !run.stderr.includes('Unauthorized')).map((run) => run.stderr)).toEqual([]);
+    expect(runs).toHaveLength(30);
+  });
+
   it.each([
     [401, 'Unauthorized', 1],
     [403, 'Forbidden: key not valid for this domain', 3],
@@ -85,6 +104,41 @@ describe('an upload answered before its body was read', () => {
       expect(run.stderr).toContain(title);
       expect(run.stderr).not.toMatch(/lost|network/);
       expect(run.exitCode).toBe(code);
+    }
+  });
+});
+
+describe('the upload transport', () => {
+  it('reads the answer already received when the next write of the body meets the reset', async () => {
+    // The server answers at the first bytes and resets; the body's next piece is written only after that,
+    // so the write fails before the client's socket was read: the race of the CLI runs above, every time.
+    let answered!: () => void;
+    const reset = new Promise<void>((resolve) => (answered = resolve));
+    const server = createNetServer((socket: Socket) => {
+      socket.on('error', () => {});
+      socket.once('data', () => {
+        const body = JSON.stringify({ type: 'about:blank', title: 'Unauthorized', status: 401 });
+        socket.write(`HTTP/1.1 401 Unauthorized\r\ncontent-type: application/json\r\nconnection: close\r\ncontent-length: ${body.length}\r\n\r\n${body}`, () => {
+          socket.resetAndDestroy();
+          setImmediate(answered);
+        });
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const transport = await undiciTransport({}, 5000);
+    async function* body() {
+      yield Buffer.alloc(1000, 1);
+      await reset;
+      for (let i = 0; i < 10; i++) yield Buffer.alloc(1000, 2);
+    }
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v2/demo/va/A1/versions`;
+      const answer = await transport.request(url, { method: 'POST', headers: { 'content-length': '11000' }, body: { open: body }, signal: new AbortController().signal, timeoutMs: 5000 });
+      expect(answer.statusCode).toBe(401);
+      expect(await answer.body.text()).toContain('Unauthorized');
+    } finally {
+      await transport.destroy();
+      await new Promise((resolve) => server.close(resolve));
     }
   });
 });

@@ -22,6 +22,17 @@
 //   oversize      a 200 application/json answer of `bytes` bytes (a JSON array), generated, not forwarded
 //   answer        any canned answer, not forwarded: `status` (default 200), `contentType`, `body`
 //                 (an HTML page, invalid JSON, '', 'null', ...)
+//   gateway       forwarded, the server's answer read in full (a write IS applied), then the client
+//                 gets a gateway's error page instead: `status` (default 504), an HTML `body`
+//   reset-reused  a request that came on a kept-alive connection (not its first) is reset before
+//                 forwarding, as a server closing an idle connection just as it is reused; only such
+//                 a request takes the rule
+//
+// A 429 or 503 with Retry-After is a `status` fault with `headers: { 'retry-after': '1' }`.
+//
+// As an HTTP proxy (HTTP_PROXY=proxy.url): CONNECT tunnels go to the target, or get a 407 when
+// `proxyAuth: 'user:pass'` is set and the request's Proxy-Authorization is not that; proxy.tunnels
+// counts the tunnels opened. deadPort() gives a URL where nothing listens (a dead proxy).
 //
 // Rules: inject(fault, match) queues a rule; a request takes the first rule
 // that matches it (method; path: a RegExp, or a string the URL's path - the
@@ -34,7 +45,7 @@
 // log lists every request (method, path with query, the fault taken,
 // whether it was forwarded to the target) in order of arrival.
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 
 export type Fault =
   | { kind: 'reset-before' }
@@ -44,7 +55,9 @@ export type Fault =
   | { kind: 'stall'; phase?: 'headers' | 'body'; after?: number }
   | { kind: 'redirect'; status?: number; location: string }
   | { kind: 'oversize'; bytes: number }
-  | { kind: 'answer'; status?: number; contentType?: string; body: string };
+  | { kind: 'answer'; status?: number; contentType?: string; body: string }
+  | { kind: 'gateway'; status?: number; body?: string }
+  | { kind: 'reset-reused' };
 
 export interface Match {
   method?: string;
@@ -66,6 +79,8 @@ export interface FaultProxy {
   log: LoggedRequest[];
   inject(fault: Fault, match?: Match): void;
   chaos(options: { seed: number; rate: number; faults: Fault[] }): void;
+  /** CONNECT tunnels opened (as an HTTP proxy). */
+  tunnels: number;
   /** Drops every rule and the chaos. */
   reset(): void;
   /** Resets every open connection (stalled ones included) and stops listening. */
@@ -84,15 +99,19 @@ interface Upstream {
   body: Buffer;
 }
 
-export async function startFaultProxy(target: string, options: { pageSizeCap?: number } = {}): Promise<FaultProxy> {
+/** A gateway's error page, as a load balancer serves it. */
+export const GATEWAY_PAGE = '<!DOCTYPE html>\n<html><head><title>504 Gateway Time-out</title></head>\n<body><center><h1>504 Gateway Time-out</h1></center><hr><center>nginx</center></body></html>\n';
+
+export async function startFaultProxy(target: string, options: { pageSizeCap?: number; proxyAuth?: string } = {}): Promise<FaultProxy> {
   const targetUrl = new URL(target);
   let rules: Rule[] = [];
   let chaos: { random: () => number; rate: number; faults: Fault[] } | undefined;
   const log: LoggedRequest[] = [];
 
-  const pick = (req: IncomingMessage): Fault | undefined => {
+  const pick = (req: IncomingMessage, reused: boolean): Fault | undefined => {
     const pathname = (req.url ?? '/').split('?')[0]!;
-    const rule = rules.find((r) => r.left > 0 && matches(r.match, req.method!, pathname));
+    // A reset-reused rule is only taken by a request on a kept-alive connection.
+    const rule = rules.find((r) => r.left > 0 && (reused || r.fault.kind !== 'reset-reused') && matches(r.match, req.method!, pathname));
     if (rule) {
       rule.left--;
       return rule.fault;
@@ -119,10 +138,13 @@ export async function startFaultProxy(target: string, options: { pageSizeCap?: n
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const fault = pick(req);
+    const served = (served_.get(req.socket) ?? 0) + 1;
+    served_.set(req.socket, served);
+    const fault = pick(req, served > 1);
     const entry: LoggedRequest = { method: req.method!, path: req.url ?? '/', fault: fault?.kind, forwarded: false };
     log.push(entry);
     if (fault?.kind === 'reset-before') return void req.socket.resetAndDestroy();
+    if (fault?.kind === 'reset-reused') return void req.socket.resetAndDestroy();
     const body = await readAll(req);
     const send = (status: number, headers: Record<string, string>, text: string) => res.writeHead(status, { 'content-length': String(Buffer.byteLength(text)), ...headers }).end(text);
     switch (fault?.kind) {
@@ -140,6 +162,7 @@ export async function startFaultProxy(target: string, options: { pageSizeCap?: n
     const answer = await forward(req, body);
     entry.forwarded = true;
     if (fault?.kind === 'reset-after') return void req.socket.resetAndDestroy();
+    if (fault?.kind === 'gateway') return void send(fault.status ?? 504, { 'content-type': 'text/html' }, fault.body ?? GATEWAY_PAGE);
     const headers = { ...answer.headers, 'content-length': String(answer.body.length) };
     delete headers['transfer-encoding'];
     if (fault?.kind === 'cut-body' || fault?.kind === 'stall') {
@@ -152,8 +175,28 @@ export async function startFaultProxy(target: string, options: { pageSizeCap?: n
     res.writeHead(answer.status, headers).end(answer.body);
   };
 
+  const served_ = new WeakMap<object, number>();
+  let tunnels = 0;
   const server = createServer((req, res) => {
     handle(req, res).catch(() => req.socket.destroy());
+  });
+  // As a forward proxy: undici tunnels through CONNECT, even to http targets.
+  server.on('connect', (req: IncomingMessage, socket: Socket, head: Buffer) => {
+    socket.on('error', () => {});
+    const expected = options.proxyAuth === undefined ? undefined : `Basic ${Buffer.from(options.proxyAuth).toString('base64')}`;
+    if (expected !== undefined && req.headers['proxy-authorization'] !== expected) {
+      socket.end('HTTP/1.1 407 Proxy Authentication Required\r\nproxy-authenticate: Basic realm="gateway"\r\ncontent-length: 0\r\n\r\n');
+      return;
+    }
+    tunnels++;
+    const [host, port] = (req.url ?? '').split(':');
+    const upstream = connect(Number(port), host ?? '127.0.0.1', () => {
+      socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      if (head.length) upstream.write(head);
+      upstream.pipe(socket);
+      socket.pipe(upstream);
+    });
+    upstream.on('error', () => socket.destroy());
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -161,6 +204,9 @@ export async function startFaultProxy(target: string, options: { pageSizeCap?: n
   return {
     url: `http://127.0.0.1:${port}`,
     log,
+    get tunnels() {
+      return tunnels;
+    },
     inject(fault, match = {}) {
       rules.push({ fault, match, left: match.times ?? 1 });
     },
@@ -208,4 +254,13 @@ function mulberry32(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/** http://127.0.0.1:PORT where nothing listens any more (a dead proxy, a service that is down). */
+export async function deadPort(): Promise<string> {
+  const server = createNetServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return `http://127.0.0.1:${port}`;
 }

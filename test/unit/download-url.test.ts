@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deliveryBaseOf, deliveryFileUrl } from '../../src/commands/fetch/fetch.js';
+import { deliveryBaseOf, deliveryDocumentUrl, deliveryFileUrl } from '../../src/commands/fetch/fetch.js';
 
 describe('deliveryFileUrl: {deliveryUrl}/api/vi{downloadUrl}', () => {
   it.each([
@@ -30,5 +30,19 @@ describe('deliveryBaseOf: the {deliveryUrl} of a deployed URL', () => {
     ['https://cdn.test/elsewhere/c1', 'https://cdn.test'],
   ])('%s -> %s', (url, expected) => {
     expect(deliveryBaseOf(new URL(url))).toBe(expected);
+  });
+});
+
+describe('deliveryDocumentUrl: the deployed URL on the configured delivery host', () => {
+  it.each([
+    // A delivery URL set: its scheme, host and prefix replace the service's, the path and query kept.
+    ['http://cdn.real:8081/cdn/api/vi/demo/vc/c1/dev', 'https://alias.test/edge', 'https://alias.test/edge/api/vi/demo/vc/c1/dev'],
+    ['https://cdn.real/api/vi/demo/vc/c1/dev?sig=abc', 'http://alias.test:9000/', 'http://alias.test:9000/api/vi/demo/vc/c1/dev?sig=abc'],
+    ['https://user:pw@cdn.real/p/api/vi/demo/vc/c1/dev', 'https://alias.test', 'https://alias.test/api/vi/demo/vc/c1/dev'],
+    // A relative deployed URL is the API's; none set: the URL as served.
+    ['/api/vi/demo/vc/c1/dev', 'http://alias.test/x', 'http://alias.test/x/api/vi/demo/vc/c1/dev'],
+    ['http://cdn.real:8081/cdn/api/vi/demo/vc/c1/dev', 'http://cdn.real:8081/cdn', 'http://cdn.real:8081/cdn/api/vi/demo/vc/c1/dev'],
+  ])('%s on %s', (downloadUrl, base, expected) => {
+    expect(deliveryDocumentUrl(downloadUrl, 'http://api.test', base)).toBe(expected);
   });
 });

@@ -49,10 +49,10 @@ describe('ApiClient', () => {
     expect(seen).toHaveLength(2);
   });
 
-  it('never retries a write on 5xx', async () => {
+  it('never retries a write on 5xx; a gateway\'s 503 is a lost answer, for a read to settle', async () => {
     seen.length = 0;
     plan = [(res) => res.writeHead(503).end()];
-    await expect(client().post('/x', { a: 1 })).rejects.toMatchObject({ status: 503 });
+    await expect(client().post('/x', { a: 1 })).rejects.toMatchObject({ status: 503, mayHaveApplied: true, message: expect.stringContaining('a gateway answered 503 (no body)') });
     expect(seen).toHaveLength(1);
     expect(JSON.parse(seen[0]!.body)).toEqual({ a: 1 });
   });
@@ -70,6 +70,36 @@ describe('ApiClient', () => {
   it('parses plain-text error bodies', () => {
     expect(parseErrorBody(500, 'Internal kaboom\n')).toMatchObject({ status: 500, title: 'the service answered 500: Internal kaboom' });
     expect(parseErrorBody(500, '')).toMatchObject({ status: 500 });
+  });
+
+  it('never makes an HTML page the title of an error', () => {
+    expect(parseErrorBody(504, '<html><body><h1>504 Gateway Time-out</h1></body></html>').title).toBe('a gateway answered 504 (an HTML page)');
+    expect(parseErrorBody(404, '<!DOCTYPE html><p>Not here</p>').title).toBe("the server answered 404 with an HTML page, not the service's error body: check --base-url");
+  });
+
+  it('waits what Retry-After asks for, on the policy\'s clock, then sends the read again', async () => {
+    seen.length = 0;
+    plan = [(res) => res.writeHead(429, { 'retry-after': '5' }).end(), (res) => res.writeHead(503, { 'retry-after': '2' }).end()];
+    const slept: number[] = [];
+    let now = 0;
+    const clock = {
+      now: () => now,
+      random: () => 0.5,
+      async sleep(ms: number) {
+        slept.push(ms);
+        now += ms;
+      },
+    };
+    expect(await client({ clock, timeoutMs: 30_000 }).get('/x')).toEqual({ ok: true });
+    expect(slept).toEqual([5000, 2000]);
+    expect(seen).toHaveLength(3);
+  });
+
+  it('a 407 with no proxy set says so (exit 6), not the service\'s answer', async () => {
+    plan = [(res) => res.writeHead(407).end()];
+    const error = (await client().get('/x').catch((e: unknown) => e)) as NetworkError;
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error.message).toBe('a proxy answered 407 Proxy Authentication Required, but none is set: check HTTPS_PROXY/HTTP_PROXY and --base-url');
   });
 
   it('turns refused connections into NetworkError and traces with the key redacted', async () => {

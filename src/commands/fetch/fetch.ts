@@ -70,7 +70,7 @@ export const run: Run<typeof fetchSpec> = async (options, ctx) => {
     // The deployed URL says where the service delivers, unless a delivery URL was set (its default is the API's host).
     const configured = settings.resolve('deliveryUrl').source === 'default' ? undefined : settings.get('deliveryUrl');
     deliveryBase = configured ?? deliveryBaseOf(new URL(downloadUrl, api.baseUrl));
-    doc = await readDelivery(ctx, new URL(downloadUrl, deliveryBase).toString());
+    doc = await readDelivery(ctx, deliveryDocumentUrl(downloadUrl, api.baseUrl, deliveryBase));
     if (!options.manifest) sizes = await itemRecords(ctx, collectionId);
   }
 
@@ -275,6 +275,20 @@ function parseUrl(value: string): URL {
 export function deliveryBaseOf(url: URL): string {
   const at = url.pathname.indexOf('/api/vi/');
   return at < 0 ? url.origin : `${url.origin}${url.pathname.slice(0, at)}`;
+}
+
+/**
+ * Where to read a deployed collection's delivery document: the deployed URL
+ * the service gave (absolute, or relative to the API), its {deliveryUrl}
+ * (scheme, host and the path prefix before /api/vi/) replaced by
+ * `deliveryBase`. With a delivery URL set (an alias host of the network),
+ * the document comes from that host like the files do, and the key the
+ * user meant for it goes with it; `new URL(absolute, base)` ignored the base.
+ */
+export function deliveryDocumentUrl(downloadUrl: string, apiBase: string, deliveryBase: string): string {
+  const served = new URL(downloadUrl, apiBase);
+  const prefix = deliveryBaseOf(served).slice(served.origin.length);
+  return `${deliveryBase.replace(/\/+$/, '')}${served.pathname.slice(prefix.length)}${served.search}`;
 }
 
 /** {deliveryUrl}/api/vi{downloadUrl}; a path that tries to reach another host stays on the delivery host. */
