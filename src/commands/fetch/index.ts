@@ -1,8 +1,9 @@
 // `ahs fetch`: download a deployed collection's items (or browse, in a terminal).
-import { arg, command, defineCommand, flag, wholeNumber } from '../define.js';
+import { arg, command, defineCommand, flag, wholeNumber, SERVICE } from '../define.js';
 
 export const fetchSpec = defineCommand({
   name: 'fetch',
+  uses: [...SERVICE, 'env', 'deliveryUrl'],
   summary: 'download the items of a deployed collection into a folder (no arguments, in a terminal: browse and pick)',
   args: {
     collectionId: arg.optional('COLLECTION_ID', 'collection to download (browsed and picked in a terminal when omitted)'),
