@@ -95,3 +95,60 @@ describe('a setting flag the command does not use is refused (exit 2, one line n
     expect(r.json().totalResults).toBe(0);
   });
 });
+
+describe('settings that shape the request', () => {
+  it('version list --platform lists that platform only: results[-1] is the newest android version', async () => {
+    const id = uid('plat');
+    await h.createAsset(id);
+    await h.uploadVersion(id, 'android', 'a1');
+    await h.uploadVersion(id, 'ios', 'i1');
+    await h.uploadVersion(id, 'android', 'a2');
+    await h.uploadVersion(id, 'ios', 'i2');
+    const last = await h.ahs(['version', 'list', id, '--platform', 'android', '--query', 'results[-1].versionId']);
+    expect(last.exitCode).toBe(0);
+    expect(last.stdout).toBe('AND2');
+    const doc = (await h.ahs(['version', 'list', id, '--platform', 'android', '--json'])).json();
+    expect(doc).toMatchObject({ totalResults: 2, pageNumber: 1, pageSize: 2, filter: { targetPlatform: 'android' } });
+    expect(doc.results.map((v: { versionId: string }) => v.versionId)).toEqual(['AND1', 'AND2']);
+    // --page-size pages the filtered list, totalResults counting it
+    const page = (await h.ahs(['version', 'list', id, '--platform', 'android', '--page', '2', '--page-size', '1', '--json'])).json();
+    expect(page).toMatchObject({ totalResults: 2, pageNumber: 2, pageSize: 1, results: [{ versionId: 'AND2' }] });
+    const table = await h.ahs(['version', 'list', id, '--platform', 'android']);
+    expect(table.stdout).not.toMatch(/IOS\d/);
+    expect(table.stderr).toMatch(/2 android version\(s\) of 4 \(filtered by ahs/);
+    // From the environment it is not a filter: every version is listed.
+    const unfiltered = await h.ahs(['version', 'list', id, '--json'], { env: { AHS_PLATFORM: 'android' } });
+    expect(unfiltered.json().totalResults).toBe(4);
+  });
+
+  it('version list --platform IOS where the versions say ios: exit 2, did you mean', async () => {
+    const id = uid('plat');
+    await h.createAsset(id);
+    await h.uploadVersion(id, 'ios', 'i1');
+    const r = await h.ahs(['version', 'list', id, '--platform', 'IOS']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(`error: --platform IOS matches nothing in the versions of asset ${id}; did you mean --platform ios? (ids are case-sensitive)`);
+  });
+
+  it('asset status --env PROD where the environment is prod: exit 2, did you mean prod', async () => {
+    const id = uid('case');
+    await h.createAsset(id);
+    const versionId = await h.uploadVersion(id, 'ios', 'i1');
+    expect((await h.deploy(id, versionId, 'ios', 'prod', 'LIVE')).status).toBeLessThan(300);
+    const r = await h.ahs(['asset', 'status', id, '--env', 'PROD']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(`error: --env PROD matches nothing in the environments of asset ${id}'s records; did you mean --env prod? (ids are case-sensitive)`);
+    const json = await h.ahs(['asset', 'status', id, '--env', 'PROD', '--json']);
+    expect(json.exitCode).toBe(2);
+    expect(json.errJson()).toMatchObject({ type: 'urn:ahs:usage', title: expect.stringMatching(/did you mean --env prod\?/) });
+    const right = await h.ahs(['asset', 'status', id, '--env', 'prod', '--json']);
+    expect(right.exitCode).toBe(0);
+    expect(right.json().results).toEqual([expect.objectContaining({ versionId, envId: 'prod', state: 'LIVE' })]);
+    // A filter that matches no record and no spelling: still the plain answer.
+    const none = await h.ahs(['asset', 'status', id, '--env', 'staging']);
+    expect(none.exitCode).toBe(0);
+    expect(none.stderr).toMatch(/no deployment records matching the filters/);
+  });
+});

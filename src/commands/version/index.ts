@@ -37,7 +37,17 @@ export const listSpec = defineCommand({
   summary: 'list the versions of an asset',
   args: { assetId: assetIdPicked() },
   flags: pagingFlags,
-  examples: ['ahs version list my-bundle', '# every version, one JSON list', 'ahs version list my-bundle --all --json'],
+  examples: [
+    'ahs version list my-bundle',
+    '# every version, one JSON list',
+    'ahs version list my-bundle --all --json',
+    '# the newest android version',
+    "ahs version list my-bundle --platform android --query 'results[-1].versionId'",
+  ],
+  notes:
+    '--platform lists that platform\'s versions only. The service cannot filter versions by platform, so ahs reads every\n' +
+    'page and filters them: the JSON envelope then has "filter": {"targetPlatform": P}, and totalResults counts the\n' +
+    'filtered list (--page and --page-size page through it).',
 });
 
 export const deleteSpec = defineCommand({
