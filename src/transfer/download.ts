@@ -14,7 +14,7 @@ import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { AhsError, CancelledError } from '../errors.js';
+import { AhsError, CancelledError, NetworkError } from '../errors.js';
 import { assertInside } from './safe-name.js';
 
 export const DEFAULT_CONCURRENCY = 8;
@@ -417,14 +417,34 @@ function raceAbort(promise: Promise<OpenedBody>, signal: AbortSignal): Promise<O
 }
 
 function describe(error: Error): string {
-  const code = (error as NodeJS.ErrnoException).code;
   if (error instanceof AhsError || error.name === 'DownloadHttpError' || error.name === 'UnsafePathError') return error.message;
-  if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || error.message === 'other side closed') {
-    return 'connection closed before the file was complete';
+  switch (networkCause(error)) {
+    case 'closed':
+      return 'connection closed before the file was complete';
+    case 'timeout':
+      return 'timed out';
+    case 'refused':
+      return 'connection refused';
+    default:
+      return error.message || String(error);
   }
-  if (code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT') return 'timed out';
-  if (code === 'ECONNREFUSED') return 'connection refused';
-  return error.message || String(error);
+}
+
+/**
+ * A file that failed for want of an answer (no connection, a connection
+ * cut, a timeout): worth retrying later, unlike an answer that refused it
+ * (exit 6 against exit 1, cli.md).
+ */
+export function isNetworkFailure(error: Error): boolean {
+  return error instanceof NetworkError || networkCause(error) !== undefined;
+}
+
+function networkCause(error: Error): 'closed' | 'timeout' | 'refused' | undefined {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || error.message === 'other side closed') return 'closed';
+  if (code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT') return 'timeout';
+  if (code === 'ECONNREFUSED') return 'refused';
+  return undefined;
 }
 
 export interface UndiciOpenerOptions {

@@ -93,3 +93,51 @@ describe('two fetches into one folder at once', () => {
     }
   });
 });
+
+describe('a fetch whose files fail', () => {
+  /** A delivery host whose file answers are cut (network) or refused (404), per item id. */
+  async function delivery(cut: string[], refused: string[] = []) {
+    return stubServer((req, res) => {
+      if (req.url === '/doc') {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(deliveryDoc([...cut, ...refused].map((id) => entry(id, `${id}.bin`)))));
+        return true;
+      }
+      const id = /\/files\/(\w+)$/.exec(req.url ?? '')?.[1] ?? '';
+      if (refused.includes(id)) res.writeHead(404, { 'content-type': 'application/json' }).end('{"title":"gone"}');
+      else res.socket?.destroy();
+      return true;
+    });
+  }
+
+  it('every file failed on the network: exit 6 (retry later), the folder it created not left behind; a refused one among them: exit 1', async () => {
+    const stub = await delivery(['a', 'b']);
+    const parent = await mkdtemp(join(tmpdir(), 'ahs-netfail-'));
+    const dir = join(parent, 'made', 'here');
+    try {
+      const run = await h.ahs(['fetch', '--url', `${stub.url}/doc`, '--dir', dir, '--json', '--retries', '0']);
+      expect(run.exitCode).toBe(6);
+      expect(run.json().failed.map((f: { id: string }) => f.id).sort()).toEqual(['a', 'b']);
+      expect(run.errJson()).toMatchObject({ type: 'urn:ahs:network', status: null, title: expect.stringMatching(/^2 of 2 file\(s\) failed to download, each for want of an answer .*run again later$/) });
+      expect(await readdir(parent)).toEqual([]);
+      const table = await h.ahs(['fetch', '--url', `${stub.url}/doc`, '--dir', dir, '--retries', '0']);
+      expect(table.exitCode).toBe(6);
+      expect(table.stderr).toMatch(/error: 2 of 2 file\(s\) failed to download, each for want of an answer/);
+      expect(await readdir(parent)).toEqual([]);
+    } finally {
+      await stub.close();
+      await rm(parent, { recursive: true, force: true });
+    }
+    // A file the server refused among them: exit 1 (a rejection); a folder that was there stays.
+    const mixed = await delivery(['a'], ['b']);
+    const there = await mkdtemp(join(tmpdir(), 'ahs-mixfail-'));
+    try {
+      const run = await h.ahs(['fetch', '--url', `${mixed.url}/doc`, '--dir', there, '--json', '--retries', '0']);
+      expect(run.exitCode).toBe(1);
+      expect(run.json().failed).toHaveLength(2);
+      expect(await readdir(there)).toEqual([]);
+    } finally {
+      await mixed.close();
+      await rm(there, { recursive: true, force: true });
+    }
+  });
+});
