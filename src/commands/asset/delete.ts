@@ -24,8 +24,7 @@ export const run: Run<typeof deleteSpec> = async (options, ctx) => {
   if (decision.ok) await ctx.confirm(`Delete asset ${assetId}? This cannot be undone`, `asset delete ${assetId}`);
   else step.refusal = { rejection: decision, hint: `delete its versions first (ahs version list ${assetId}, then ahs version delete ${assetId} VERSION_ID)` };
   return plan([step], () => {
-    out.success(`Deleted asset ${assetId}`);
-    out.print({ deleted: true, assetId }, () => undefined);
+    out.outcome({ deleted: true, assetId }, `Deleted asset ${assetId}`);
   });
 };
 

@@ -33,8 +33,7 @@ export const run: Run<typeof undeploySpec> = async (options, ctx) => {
   await ctx.confirm(`Undeploy every version of ${assetId} for ${targetPlatforms.join(', ')} in ${envId} (${removed})?`, `asset undeploy ${assetId}`);
   return plan([undeployStep(api, assetId, body, records)], ([answer]) => {
     const { message, totalUndeployedVersions } = (answer ?? {}) as Partial<UndeployAnswer>;
-    out.success(`${message ?? 'Undeployed.'} ${totalUndeployedVersions ?? 0} deployment record(s) removed from ${envId} (${targetPlatforms.join(', ')})`);
-    if (out.json) out.print(answer);
+    out.outcome(answer, `${message ?? 'Undeployed.'} ${totalUndeployedVersions ?? 0} deployment record(s) removed from ${envId} (${targetPlatforms.join(', ')})`);
   });
 };
 

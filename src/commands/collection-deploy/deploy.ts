@@ -23,7 +23,7 @@ export const run: Run<typeof collectionDeploySpec> = async (options, ctx) => {
   if (options.reconcile) {
     const request = { method: 'POST', path, query: { reconcile: 'true' }, body: { createdBy: user } } as const;
     return plan([collectionStep(api, collectionId, request, (view) => ({ decision: decideCollectionReconcile(collectionId, view.snapshot, user) }))], ([answer]) =>
-      out.print(answer as { message: string }, (a) => a.message),
+      out.outcome(answer, (answer as { message: string }).message),
     );
   }
 
@@ -69,8 +69,10 @@ export const run: Run<typeof collectionDeploySpec> = async (options, ctx) => {
     ],
     ([result]) => {
       const answer = result as DeployAnswer;
-      out.print(answer, (a) => a.downloadUrl ?? a.message ?? `collection ${collectionId} is now ${state}`);
-      if (answer.downloadUrl) out.success(`collection ${collectionId} is LIVE${envId ? ` in ${envId}` : ''}; fetch it with: ${fetchHint(collectionId, envId, answer.downloadUrl)}`);
+      // The deployed URL is data (a script keeps it); OFFLINE answers with a message only.
+      if (!answer.downloadUrl) return out.outcome(answer, answer.message ?? `collection ${collectionId} is now ${state}`);
+      out.print(answer, (a) => a.downloadUrl);
+      out.success(`collection ${collectionId} is LIVE${envId ? ` in ${envId}` : ''}; fetch it with: ${fetchHint(collectionId, envId, answer.downloadUrl)}`);
     },
   );
 };

@@ -19,6 +19,6 @@ export const run: Run<typeof deleteSpec> = async (options, ctx) => {
         settle: settleBySnapshot(collectionId, (view) => view.snapshot?.deleted === true, { message: collectionMessage(collectionId, 'deleted') }, 'deleted'),
       }),
     ],
-    ([answer]) => out.print(answer as { message: string }, (a) => a.message),
+    ([answer]) => out.outcome(answer, (answer as { message: string }).message),
   );
 };

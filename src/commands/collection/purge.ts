@@ -34,6 +34,6 @@ export const run: Run<typeof purgeSpec> = async (options, ctx) => {
         settle: settleBySnapshot(collectionId, (fresh) => !fresh.snapshot, { message: collectionMessage(collectionId, 'purged') }, 'gone'),
       }),
     ],
-    ([answer]) => out.print(answer as { message: string }, (a) => a.message),
+    ([answer]) => out.outcome(answer, (answer as { message: string }).message),
   );
 };

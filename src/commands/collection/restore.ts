@@ -19,6 +19,6 @@ export const run: Run<typeof restoreSpec> = async (options, ctx) => {
         settle: settleBySnapshot(collectionId, (view) => view.snapshot?.deleted === false, { message: collectionMessage(collectionId, 'restored') }, 'restored'),
       }),
     ],
-    ([answer]) => out.print(answer as { message: string }, (a) => a.message),
+    ([answer]) => out.outcome(answer, (answer as { message: string }).message),
   );
 };

@@ -22,6 +22,6 @@ export const run: Run<typeof undeploySpec> = async (options, ctx) => {
         settle: settleBySnapshot(collectionId, (view) => view.snapshot !== undefined && view.snapshot.deployments[envId] === undefined, { message: collectionMessage(collectionId, 'undeployed') }, `undeployed from ${envId}`),
       }),
     ],
-    ([answer]) => out.print(answer as { message: string }, (a) => a.message),
+    ([answer]) => out.outcome(answer, (answer as { message: string }).message),
   );
 };

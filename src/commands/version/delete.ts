@@ -28,8 +28,7 @@ export const run: Run<typeof deleteSpec> = async (options, ctx) => {
   if (decision.ok) await ctx.confirm(`Delete version ${versionId} of ${assetId}? This cannot be undone`, `version delete ${versionId}`);
   else step.refusal = { rejection: decision, hint: howToFree(assetId, versionId, deployments) };
   return plan([step], () => {
-    out.success(`Deleted version ${versionId} of ${assetId}`);
-    out.print({ deleted: true, assetId, versionId }, () => undefined);
+    out.outcome({ deleted: true, assetId, versionId }, `Deleted version ${versionId} of ${assetId}`);
   });
 };
 
