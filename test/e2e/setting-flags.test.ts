@@ -152,3 +152,9 @@ describe('settings that shape the request', () => {
     expect(none.stderr).toMatch(/no deployment records matching the filters/);
   });
 });
+
+it('fetch --url with --env: refused (the URL names the environment), nothing downloaded', async () => {
+  const r = await h.ahs(['fetch', '--url', 'http://127.0.0.1:9/api/vi/x', '--env', 'prod', '--dir', `${h.dir}/never`]);
+  expect(r.exitCode).toBe(2);
+  expect(r.stderr).toBe('error: --env: not used with --url (the URL names the environment); remove it');
+});

@@ -30,6 +30,8 @@ export interface FetchResult extends DownloadSummary {
 
 export const run: Run<typeof fetchSpec> = async (options, ctx) => {
   if (options.url && options.collectionId) throw new UsageError(`give either ${nameOf(fetchSpec, 'collectionId')} or ${nameOf(fetchSpec, 'url')}, not both`);
+  // The URL names the environment already: an --env beside it would be ignored.
+  if (options.url && ctx.globals.env !== undefined) throw new UsageError(`--env: not used with ${nameOf(fetchSpec, 'url')} (the URL names the environment); remove it`);
   let doc: DeliveryDocument;
   let deliveryBase: string;
   let itemIds = options.item;
