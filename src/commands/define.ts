@@ -119,7 +119,21 @@ export interface CommandSpec<A extends Args = Args, F extends Flags = Flags> {
   examples?: readonly string[];
   /** Any other help text, shown after the options. */
   notes?: string;
+  /**
+   * The settings this command's requests use (cli.md "Output": a setting
+   * given as a flag shapes the command's requests or is refused). Any other
+   * setting given as a flag is a usage error naming it; from the
+   * environment or a profile it is simply not used. Omitted: none.
+   */
+  uses?: readonly SettingFlag[];
 }
+
+/** The global flags that give a setting (cli.md "Where settings come from"), by their GlobalOptions keys. */
+export const SETTING_FLAGS = ['profile', 'baseUrl', 'deliveryUrl', 'domain', 'env', 'platform', 'user'] as const;
+export type SettingFlag = (typeof SETTING_FLAGS)[number];
+
+/** Which service to ask: every command that sends a request uses these. */
+export const SERVICE = ['profile', 'baseUrl', 'domain'] as const satisfies readonly SettingFlag[];
 
 /** What `run` receives: each argument and flag by its key, typed from the declaration. */
 export type Options<S> =

@@ -4,7 +4,8 @@
 // ora or inquirer.
 import { Argument, Command, InvalidArgumentError, Option } from 'commander';
 import type { Arg, CommandSpec, Flag, Flags, Leaf, Node } from './define.js';
-import { flagName } from './define.js';
+import { flagName, SETTING_FLAGS } from './define.js';
+import { UsageError } from '../errors.js';
 
 /** What runs a parsed command: main() sends it to the module; tests of parsing capture it. */
 export type Runner = (leaf: Leaf, options: Record<string, unknown>, command: Command) => Promise<void>;
@@ -25,6 +26,7 @@ export function attachNode(parent: Command, node: Node, runner: Runner): void {
   const command = buildCommand(parent.command(node.spec.name), node.spec);
   command.action(async (...actionArgs: unknown[]) => {
     const invoked = actionArgs[actionArgs.length - 1] as Command;
+    refuseUnusedSettings(node.spec, invoked);
     await runner(node, optionsOf(node.spec, actionArgs.slice(0, -2), invoked), invoked);
   });
 }
@@ -32,12 +34,19 @@ export function attachNode(parent: Command, node: Node, runner: Runner): void {
 /** Declares `spec`'s arguments, flags, help and examples on `command`. */
 export function buildCommand(command: Command, spec: CommandSpec): Command {
   specs.set(command, spec);
-  command.description(spec.description ? `${spec.summary}\n\n${spec.description}` : spec.summary).summary(spec.summary);
+  command.description([spec.summary, spec.description, settingsText(spec)].filter(Boolean).join('\n\n')).summary(spec.summary);
   for (const declared of Object.values(spec.args ?? {})) command.addArgument(toArgument(declared));
   for (const [key, declared] of Object.entries(spec.flags ?? {})) for (const option of toOptions(key, declared)) command.addOption(option);
   const after = [spec.notes, examplesText(spec.examples)].filter(Boolean).join('\n\n');
   if (after) command.addHelpText('after', `\n${after}`);
   return command;
+}
+
+/** Which setting flags the command takes (the others are refused: refuseUnusedSettings). */
+function settingsText(spec: CommandSpec): string {
+  if (!spec.uses) return '';
+  if (spec.uses.length === 0) return 'Setting flags: none (--profile, --env, --platform and the other setting flags are refused).';
+  return `Setting flags: ${spec.uses.map(flagName).join(', ')} (any other setting flag is refused).`;
 }
 
 /** The "Examples:" block of --help (gh's Example: blocks). */
@@ -118,6 +127,31 @@ export function optionsOf(spec: CommandSpec, positional: unknown[], command: Com
     options[key] = declared.kind === 'value' ? given[key] : fromUser ? given[key] : undefined;
   }
   return options;
+}
+
+/**
+ * A setting given as a flag that the command has no use for is refused
+ * before anything runs (cli.md "Output"): accepted and ignored, `--platform`
+ * would leave the reader believing the answer was narrowed by it. The same
+ * setting from the environment or a profile is simply not read.
+ */
+export function refuseUnusedSettings(spec: CommandSpec, command: Command): void {
+  let root = command;
+  while (root.parent) root = root.parent;
+  const used = new Set<string>(spec.uses ?? []);
+  const unused = SETTING_FLAGS.filter((key) => root.getOptionValueSource(key) === 'cli' && !used.has(key)).map(flagName);
+  if (unused.length === 0) return;
+  const path = commandPath(command);
+  const takes = (spec.uses ?? []).map(flagName);
+  throw new UsageError(
+    `${unused.join(', ')}: not used by \`${path}\`; remove ${unused.length > 1 ? 'them' : 'it'} (${takes.length > 0 ? `it takes ${takes.join(', ')}` : 'it takes no setting'})`,
+  );
+}
+
+function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let at: Command | null = command; at; at = at.parent) names.unshift(at.name());
+  return names.join(' ');
 }
 
 /** The global options, typed and with the same "given or undefined" rule, read off the root. */

@@ -135,6 +135,17 @@ export class Output {
     });
   }
 
+  /**
+   * The result of a write that answers with a message, not a resource
+   * (delete, restore, undeploy, ...): in json mode the answer on stdout, as
+   * every result; otherwise a ✓ line on stderr and nothing on stdout (cli.md
+   * "Output": data on stdout, messages on stderr).
+   */
+  outcome(doc: unknown, message: string): void {
+    if (this.json) this.print(doc);
+    else this.success(message);
+  }
+
   /** Informational message on stderr (not with --quiet). */
   info(text: string): void {
     if (!this.quiet) this.io.err.write(`${this.clean(text)}\n`);

@@ -1,19 +1,20 @@
 // Parallel, atomic downloads. Each file streams (memory flat in the file
 // size: at most WRITE_BATCH bytes held per download) into a temporary
-// `.NAME.ahs-partial-XXXXXXXX` inside the target folder and is renamed to its
+// `.NAME.ahs-partial-PID-XXXXXXXX` inside the target folder and is renamed to its
 // name only when the body is complete and its length matches content-length
 // and the expected size: a file already at that name is replaced whole
 // (unless skipExisting keeps it). Only a 2xx answer is saved. A failed file
 // never stops the others. Partial files an earlier killed run left in the
-// folder are removed first. On abort (Ctrl-C) every stream is destroyed,
+// folder are removed first; another run's, still being written, are left
+// alone (the name carries its owner's pid). On abort (Ctrl-C) every stream is destroyed,
 // every partial file removed, and CancelledError thrown once the cleanup is
 // done.
 import { closeSync, lstatSync, openSync, renameSync, writeSync, type Stats } from 'node:fs';
-import { mkdir, readdir, rm } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { AhsError, CancelledError } from '../errors.js';
+import { AhsError, CancelledError, NetworkError } from '../errors.js';
 import { assertInside } from './safe-name.js';
 
 export const DEFAULT_CONCURRENCY = 8;
@@ -152,7 +153,7 @@ export async function downloadAll(tasks: DownloadTask[], options: DownloadOption
       const length = contentLength(response.headers);
       const size = length ?? task.expectedSize;
       emit({ type: 'start', task, size });
-      const partial = join(options.dir, `.${task.name}${PARTIAL_MARKER}${randomBytes(4).toString('hex')}`);
+      const partial = join(options.dir, partialName(task.name));
       partials.add(partial);
       let bytes = 0;
       try {
@@ -164,7 +165,7 @@ export async function downloadAll(tasks: DownloadTask[], options: DownloadOption
         if (task.expectedSize !== undefined && bytes !== task.expectedSize) {
           throw new Error(`size mismatch: got ${bytes} bytes, expected ${task.expectedSize}`);
         }
-        renameSync(partial, target);
+        renameInto(partial, target);
         partials.delete(partial);
       } finally {
         if (partials.has(partial)) {
@@ -284,14 +285,85 @@ function lstatIfThere(path: string): Stats | undefined {
   }
 }
 
-/** Removes the `.NAME.ahs-partial-*` files of an earlier run that was killed before it could clean up. */
-export async function removeStalePartials(dir: string): Promise<void> {
-  const names = await readdir(dir).catch(() => [] as string[]);
-  const stale = names.filter((name) => name.startsWith('.') && PARTIAL_NAME.test(name));
-  await Promise.all(stale.map((name) => rm(join(dir, name), { force: true })));
+/** `.NAME.ahs-partial-PID-XXXXXXXX`: hidden, and naming the process that writes it. */
+function partialName(name: string): string {
+  return `.${name}${PARTIAL_MARKER}${process.pid}-${randomBytes(4).toString('hex')}`;
 }
 
-const PARTIAL_NAME = new RegExp(`${PARTIAL_MARKER.replace(/[.]/g, '\\.')}[0-9a-f]{8}$`);
+/**
+ * A partial file not written to for this long is abandoned even when a
+ * process of its pid is alive (the pid may have been reused, or the folder
+ * is shared with another machine, where the pid says nothing).
+ */
+export const ABANDONED_AFTER_MS = 60 * 60 * 1000;
+
+/**
+ * Removes the `.NAME.ahs-partial-*` files of an earlier run that was killed
+ * before it could clean up: those whose owner process is gone, those not
+ * written to for ABANDONED_AFTER_MS, and those of older ahs versions (no
+ * owner in the name). Another run's partial files, still being written into
+ * the same folder, stay (cli.md "Reading the service": concurrent fetches).
+ */
+export async function removeStalePartials(dir: string, now = Date.now()): Promise<void> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const stale = await Promise.all(names.map(async (name) => ((await isStalePartial(join(dir, name), name, now)) ? name : undefined)));
+  await Promise.all(stale.filter((name): name is string => name !== undefined).map((name) => rm(join(dir, name), { force: true })));
+}
+
+async function isStalePartial(path: string, name: string, now: number): Promise<boolean> {
+  if (!name.startsWith('.')) return false;
+  const owned = OWNED_PARTIAL.exec(name);
+  if (!owned) return LEGACY_PARTIAL.test(name);
+  if (!isAlive(Number(owned[1]))) return true;
+  const info = await stat(path).catch(() => undefined);
+  return info !== undefined && now - info.mtimeMs > ABANDONED_AFTER_MS;
+}
+
+/** Whether a process of that pid runs (signal 0 checks without sending; EPERM: it runs, as another user). */
+function isAlive(pid: number): boolean {
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+const MARKER = PARTIAL_MARKER.replace(/[.]/g, '\\.');
+const OWNED_PARTIAL = new RegExp(`${MARKER}(\\d+)-[0-9a-f]{8}$`);
+const LEGACY_PARTIAL = new RegExp(`${MARKER}[0-9a-f]{8}$`);
+
+/**
+ * The complete partial file becomes the file. Its rename fails when the
+ * partial file or the folder went away meanwhile (another program cleaning
+ * the folder): a clear error for this file, never a raw system one.
+ */
+function renameInto(partial: string, target: string): void {
+  try {
+    renameSync(partial, target);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new Error(`its temporary file ${basename(partial)} was removed before it could be saved (by another program in ${dirname(target)}?); nothing saved: run again`);
+    throw new Error(`could not save ${target}: ${fileSystemReason(error as NodeJS.ErrnoException)}`);
+  }
+}
+
+function fileSystemReason(error: NodeJS.ErrnoException): string {
+  switch (error.code) {
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'ENOSPC':
+      return 'no space left on the device';
+    case 'EROFS':
+      return 'read-only file system';
+    case 'EISDIR':
+      return 'a folder is at that name';
+    default:
+      return error.message;
+  }
+}
 
 function notSaved(response: OpenedBody): string {
   const location = response.headers.location;
@@ -345,14 +417,34 @@ function raceAbort(promise: Promise<OpenedBody>, signal: AbortSignal): Promise<O
 }
 
 function describe(error: Error): string {
-  const code = (error as NodeJS.ErrnoException).code;
   if (error instanceof AhsError || error.name === 'DownloadHttpError' || error.name === 'UnsafePathError') return error.message;
-  if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || error.message === 'other side closed') {
-    return 'connection closed before the file was complete';
+  switch (networkCause(error)) {
+    case 'closed':
+      return 'connection closed before the file was complete';
+    case 'timeout':
+      return 'timed out';
+    case 'refused':
+      return 'connection refused';
+    default:
+      return error.message || String(error);
   }
-  if (code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT') return 'timed out';
-  if (code === 'ECONNREFUSED') return 'connection refused';
-  return error.message || String(error);
+}
+
+/**
+ * A file that failed for want of an answer (no connection, a connection
+ * cut, a timeout): worth retrying later, unlike an answer that refused it
+ * (exit 6 against exit 1, cli.md).
+ */
+export function isNetworkFailure(error: Error): boolean {
+  return error instanceof NetworkError || networkCause(error) !== undefined;
+}
+
+function networkCause(error: Error): 'closed' | 'timeout' | 'refused' | undefined {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || error.message === 'other side closed') return 'closed';
+  if (code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT') return 'timeout';
+  if (code === 'ECONNREFUSED') return 'refused';
+  return undefined;
 }
 
 export interface UndiciOpenerOptions {

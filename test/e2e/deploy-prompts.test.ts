@@ -39,10 +39,12 @@ describe('a missing ASSET_ID / VERSION_ID without a terminal is exit 2 naming it
     [['version', 'urls', '__ASSET__'], 'VERSION_ID'],
   ])('ahs %j', async (argv, name) => {
     const args = argv.map((a) => (a === '__ASSET__' ? asset : a));
-    const r = await h.ahs([...args, '--platform', 'ios', '--env', 'staging']);
+    // The channel from the environment: a flag the command does not use would be refused first.
+    const channel = { AHS_PLATFORM: 'ios', AHS_ENV: 'staging' };
+    const r = await h.ahs(args, { env: channel });
     expect(r.exitCode).toBe(2);
     expect(r.stderr.trim()).toBe(`error: ${name} is required (CI is set: no prompts)`);
-    const j = await h.ahs([...args, '--platform', 'ios', '--env', 'staging', '--json', '--no-input'], { env: { CI: '' } });
+    const j = await h.ahs([...args, '--json', '--no-input'], { env: { ...channel, CI: '' } });
     expect(j.exitCode).toBe(2);
     expect(j.errJson()).toMatchObject({ type: 'urn:ahs:usage', title: `${name} is required (no terminal to prompt in)`, status: null });
   });

@@ -276,7 +276,7 @@ describe('fetch from a hostile server', () => {
     }
   });
 
-  it('a file cut short by the server fails, leaves no partial file, and the others still arrive (exit 1)', async () => {
+  it('a file cut short by the server fails, leaves no partial file, and the others still arrive (exit 6: only the network failed)', async () => {
     const stub = await stubServer((req, res) => {
       if (req.url === '/doc') {
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ...hostileDoc, assetItemUrls: [entry('ok', 'ok.bin'), entry('cut', 'cut.bin')] }));
@@ -289,7 +289,7 @@ describe('fetch from a hostile server', () => {
     const dir = await mkdtemp(join(tmpdir(), 'ahs-cut-'));
     try {
       const run = await h.ahs(['fetch', '--url', `${stub.url}/doc`, '--dir', dir, '--json', '--retries', '0']);
-      expect(run.exitCode).toBe(1);
+      expect(run.exitCode).toBe(6);
       expect(run.json().failed.map((f: { id: string }) => f.id)).toEqual(['cut']);
       expect(await readdir(dir)).toEqual(['ok.bin']);
     } finally {

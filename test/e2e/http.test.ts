@@ -155,7 +155,7 @@ describe('HTTP layer', () => {
       const upload = await h.ahs(['version', 'upload', id, file, '--platform', 'ios', '--name', 'via-proxy', '--json'], { env: { HTTP_PROXY: proxy.url } });
       expect(upload.exitCode).toBe(0);
       expect(proxy.requests.length).toBe(2);
-      const stored = await h.ahs(['version', 'get', id, upload.json<{ versionId: string }>().versionId, '--platform', 'ios', '--json']);
+      const stored = await h.ahs(['version', 'get', id, upload.json<{ versionId: string }>().versionId, '--json']);
       expect(stored.json()).toMatchObject({ versionName: 'via-proxy', fileName: 'proxied.bin' });
     } finally {
       await proxy.close();

@@ -1,7 +1,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
@@ -125,6 +126,33 @@ describe('downloadAll', () => {
     await writeFile(join(dir, 'notes.ahs-partial-0123abcd'), 'keep: not hidden, not ours');
     await downloadAll([task('c')], { dir });
     expect((await readdir(dir)).sort()).toEqual(['.hidden', 'c.bin', 'notes.ahs-partial-0123abcd']);
+  });
+
+  it("keeps another live run's partial files; removes those of a process that is gone, and those abandoned for an hour", async () => {
+    const live = `.a.bin.ahs-partial-${process.pid}-0123abcd`;
+    const gone = '.b.bin.ahs-partial-2147483646-0123abcd'; // above any pid_max: no such process
+    const abandoned = `.d.bin.ahs-partial-${process.pid}-deadbeef`;
+    for (const name of [live, gone, abandoned]) await writeFile(join(dir, name), 'half');
+    const hoursAgo = new Date(Date.now() - 2 * 60 * 60 * 1000);
+    await utimes(join(dir, abandoned), hoursAgo, hoursAgo);
+    await downloadAll([task('c')], { dir });
+    expect((await readdir(dir)).sort()).toEqual([live, 'c.bin']);
+  });
+
+  it('a partial file removed by another program before its rename: a clear error for that file, no raw ENOENT', async () => {
+    const events: DownloadEvent[] = [];
+    const summary = await downloadAll([task('a')], {
+      dir,
+      onEvent: (event) => {
+        events.push(event);
+        // The body is on disk, the rename is next: another program empties the folder.
+        if (event.type === 'progress' && event.bytes === SIZES.a) for (const name of readdirSync(dir)) rmSync(join(dir, name));
+      },
+    });
+    expect(summary.downloaded).toEqual([]);
+    expect(summary.failed).toEqual([{ id: 'ID-a', name: 'a.bin', error: expect.stringMatching(/^its temporary file \.a\.bin\.ahs-partial-\d+-[0-9a-f]{8} was removed before it could be saved .*; nothing saved: run again$/) }]);
+    expect(summary.failed[0]!.error).not.toMatch(/ENOENT|rename/);
+    expect(await readdir(dir)).toEqual([]);
   });
 
   it('fails a file whose size does not match the expected one, leaving nothing behind', async () => {

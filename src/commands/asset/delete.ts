@@ -19,7 +19,6 @@ export const run: Run<typeof deleteSpec> = async (options, ctx) => {
   const refuse = { hint: `delete its versions first (ahs version list ${assetId}, then ahs version delete ${assetId} VERSION_ID)` };
   const confirm = { message: `Delete asset ${assetId}? This cannot be undone`, action: `asset delete ${assetId}` };
   return plan([steps.assetDelete({ assetId, body }, { refuse })], () => {
-    out.success(`Deleted asset ${assetId}`);
-    out.print({ deleted: true, assetId }, () => undefined);
+    out.outcome({ deleted: true, assetId }, `Deleted asset ${assetId}`);
   }, { confirm });
 };

@@ -1,5 +1,5 @@
 // `ahs asset ...`: virtual assets and their deployment records.
-import { arg, command, defineCommand, flag, group, numberish, pagingFlags } from '../define.js';
+import { arg, command, defineCommand, flag, group, numberish, pagingFlags, SERVICE } from '../define.js';
 
 const assetIdPicked = () => arg.optional('ASSET_ID', 'asset id (picked from a list in a terminal)');
 const localCacheMaxAge = () => flag.parsed('n', 'local cache max age, 1 to 525600', numberish);
@@ -8,6 +8,7 @@ const description = (help: string) => flag.parsed('text', help, (raw) => raw);
 
 export const createSpec = defineCommand({
   name: 'create',
+  uses: [...SERVICE, 'user'],
   summary: 'create a virtual asset',
   args: { assetId: arg.optional('ASSET_ID', 'asset id (max 64 characters)') },
   flags: {
@@ -27,6 +28,7 @@ export const createSpec = defineCommand({
 
 export const getSpec = defineCommand({
   name: 'get',
+  uses: SERVICE,
   summary: 'show a virtual asset',
   args: { assetId: assetIdPicked() },
   examples: ['ahs asset get my-bundle', 'ahs asset get my-bundle --json'],
@@ -34,6 +36,7 @@ export const getSpec = defineCommand({
 
 export const listSpec = defineCommand({
   name: 'list',
+  uses: SERVICE,
   summary: 'list virtual assets',
   flags: pagingFlags,
   examples: ['ahs asset list', '# every asset, one JSON list', 'ahs asset list --all --json'],
@@ -41,6 +44,7 @@ export const listSpec = defineCommand({
 
 export const searchSpec = defineCommand({
   name: 'search',
+  uses: SERVICE,
   summary: 'search virtual assets by id, name and description',
   args: { text: arg.optional('TEXT', 'free text') },
   flags: { page: pagingFlags.page, pageSize: pagingFlags.pageSize },
@@ -49,6 +53,7 @@ export const searchSpec = defineCommand({
 
 export const updateSpec = defineCommand({
   name: 'update',
+  uses: [...SERVICE, 'user'],
   summary: 'update a virtual asset (the current asset type is sent when --type is not given)',
   args: { assetId: assetIdPicked() },
   flags: {
@@ -69,6 +74,7 @@ export const updateSpec = defineCommand({
 
 export const deleteSpec = defineCommand({
   name: 'delete',
+  uses: [...SERVICE, 'user'],
   summary: 'delete a virtual asset (it must have no versions)',
   args: { assetId: assetIdPicked() },
   examples: ['ahs asset delete my-bundle', '# in CI: no prompt, a JSON result', 'ahs asset delete my-bundle --yes --json'],
@@ -77,6 +83,7 @@ export const deleteSpec = defineCommand({
 
 export const statusSpec = defineCommand({
   name: 'status',
+  uses: [...SERVICE, 'platform', 'env'],
   summary: 'every deployment record of the asset (OFFLINE included): a platform x environment matrix',
   args: { assetId: assetIdPicked() },
   flags: { state: flag.choice('state', ['LIVE', 'OFFLINE', 'DEFAULT'], 'only records in this state') },
@@ -85,6 +92,7 @@ export const statusSpec = defineCommand({
 
 export const undeploySpec = defineCommand({
   name: 'undeploy',
+  uses: [...SERVICE, 'env', 'platform'],
   summary: "remove every version's deployment record for the given platforms in one environment (--env, --platform P[,P...])",
   args: { assetId: assetIdPicked() },
   examples: [
@@ -99,6 +107,7 @@ export const undeploySpec = defineCommand({
 
 export const versionCountSpec = defineCommand({
   name: 'version-count',
+  uses: SERVICE,
   summary: "count the asset's versions",
   args: { assetId: assetIdPicked() },
   flags: {

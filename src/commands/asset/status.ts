@@ -9,6 +9,8 @@ import { listRecords } from '../../service/assets.js';
 import type { AssetUrl } from '../../rules/schemas.js';
 import { recordColumns } from '../../io/views/assets.js';
 import { askAssetId } from '../../service/pick-asset.js';
+import { refuseMiscased } from '../suggest.js';
+import type { ApiClient } from '../../http/client.js';
 
 export const run: Run<typeof statusSpec> = async (options, ctx) => {
   const assetId = await askAssetId(ctx, options.assetId);
@@ -16,7 +18,9 @@ export const run: Run<typeof statusSpec> = async (options, ctx) => {
   const out = await ctx.output();
   // --platform / --env here are filters, taken from the command line only: a
   // profile's default platform must not hide the other platforms' records.
-  const records = await listRecords(api, assetId, { platform: ctx.globals.platform, envId: ctx.globals.env, state: options.state });
+  const { platform, env: envId } = ctx.globals;
+  const records = await listRecords(api, assetId, { platform, envId, state: options.state });
+  if (records.length === 0 && (platform !== undefined || envId !== undefined)) await refuseMiscasedFilters(api, assetId, platform, envId);
   out.print(listEnvelope(records), (_doc, kit) => {
     if (records.length === 0) {
       out.info(`asset ${assetId} has no deployment records${options.state || ctx.globals.platform || ctx.globals.env ? ' matching the filters' : ''}`);
@@ -40,6 +44,13 @@ export const run: Run<typeof statusSpec> = async (options, ctx) => {
     return table.toString();
   });
 };
+
+/** `--env PROD` where the asset's records say `prod`: a usage error, not "no deployment records". */
+async function refuseMiscasedFilters(api: ApiClient, assetId: string, platform: string | undefined, envId: string | undefined): Promise<void> {
+  const all = await listRecords(api, assetId);
+  refuseMiscased('--env', envId, all.map((r) => r.envId), `the environments of asset ${assetId}'s records`);
+  refuseMiscased('--platform', platform, all.map((r) => r.targetPlatform), `the platforms of asset ${assetId}'s records`);
+}
 
 const ENV_RANK: Record<string, number> = { dev: 0, development: 0, test: 1, qa: 1, staging: 2, stage: 2, preprod: 3, prod: 4, production: 4 };
 function envOrder(a: string, b: string): number {

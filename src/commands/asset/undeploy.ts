@@ -29,7 +29,6 @@ export const run: Run<typeof undeploySpec> = async (options, ctx) => {
   return plan([undeploy], (results) => {
     const answer = results.of(undeploy);
     const { message, totalUndeployedVersions } = answer ?? {};
-    out.success(`${message ?? 'Undeployed.'} ${totalUndeployedVersions ?? 0} deployment record(s) removed from ${envId} (${targetPlatforms.join(', ')})`);
-    if (out.json) out.print(answer);
+    out.outcome(answer, `${message ?? 'Undeployed.'} ${totalUndeployedVersions ?? 0} deployment record(s) removed from ${envId} (${targetPlatforms.join(', ')})`);
   });
 };

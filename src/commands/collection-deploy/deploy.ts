@@ -19,7 +19,7 @@ export const run: Run<typeof collectionDeploySpec> = async (options, ctx) => {
 
   if (options.reconcile) {
     const reconcile = steps.collectionReconcile({ collectionId, user });
-    return plan([reconcile], (results) => out.print(results.of(reconcile)!, (a) => a.message));
+    return plan([reconcile], (results) => out.outcome(results.of(reconcile)!, results.of(reconcile)!.message));
   }
 
   const { envId, source } = await deployEnvArg(ctx, collectionId);
@@ -36,7 +36,9 @@ export const run: Run<typeof collectionDeploySpec> = async (options, ctx) => {
   const deploy = steps.collectionDeploy({ collectionId, user, state, envId, envSource: source });
   return plan([deploy], (results) => {
     const answer = results.of(deploy)!;
-    out.print(answer, (a) => a.downloadUrl ?? a.message ?? `collection ${collectionId} is now ${state}`);
+    // The deployed URL is data (a script keeps it); OFFLINE answers with a message only.
+    if (!answer.downloadUrl) return out.outcome(answer, answer.message ?? `collection ${collectionId} is now ${state}`);
+    out.print(answer, (a) => a.downloadUrl);
     if (answer.downloadUrl) out.success(`collection ${collectionId} is LIVE${envId ? ` in ${envId}` : ''}; fetch it with: ${fetchHint(collectionId, envId, answer.downloadUrl)}`);
   });
 };

@@ -1,8 +1,9 @@
 // `ahs collection-deploy COLLECTION_ID [--state LIVE|OFFLINE] [--idempotent] | --reconcile`
-import { arg, command, defineCommand, flag } from '../define.js';
+import { arg, command, defineCommand, flag, SERVICE } from '../define.js';
 
 export const collectionDeploySpec = defineCommand({
   name: 'collection-deploy',
+  uses: [...SERVICE, 'env', 'user'],
   summary:
     "deploy a collection LIVE or OFFLINE in an environment (the API key's own, or --env with a domain-wide key); --reconcile re-runs every Live deployment",
   args: {

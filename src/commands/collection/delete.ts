@@ -12,5 +12,5 @@ export const run: Run<typeof deleteSpec> = async (options, ctx) => {
   await ctx.confirm(`Delete collection ${collectionId}? (soft delete: \`ahs collection restore\` brings it back)`);
   const out = await ctx.output();
   const deletion = steps.collectionDelete({ collectionId, user });
-  return plan([deletion], (results) => out.print(results.of(deletion)!, (a) => a.message));
+  return plan([deletion], (results) => out.outcome(results.of(deletion)!, results.of(deletion)!.message));
 };

@@ -1,11 +1,12 @@
 // `ahs collection ...`: declarations only; each verb's logic loads when it runs.
-import { arg, command, defineCommand, flag, group, pagingFlags, wholeNumber } from '../define.js';
+import { arg, command, defineCommand, flag, group, pagingFlags, wholeNumber, SERVICE } from '../define.js';
 
 const collectionId = arg.optional('COLLECTION_ID', 'collection id (picked from a list in a terminal)');
 const localCacheMaxAge = flag.parsed('n', 'local cache max age, 1 to 525600', wholeNumber('--local-cache-max-age', 0));
 
 export const createSpec = defineCommand({
   name: 'create',
+  uses: [...SERVICE, 'platform', 'user'],
   summary: 'create a collection (empty; add files with `ahs item upload`)',
   args: {
     collectionId: arg.optional('COLLECTION_ID', 'collection id: letters, digits, _ and -, at most 50'),
@@ -32,6 +33,7 @@ export const createSpec = defineCommand({
 
 export const getSpec = defineCommand({
   name: 'get',
+  uses: SERVICE,
   summary: 'show a collection',
   args: { collectionId },
   examples: ['ahs collection get launch-pack', 'ahs collection get launch-pack --json'],
@@ -39,6 +41,7 @@ export const getSpec = defineCommand({
 
 export const listSpec = defineCommand({
   name: 'list',
+  uses: SERVICE,
   summary: 'list collections (soft-deleted ones are marked)',
   flags: {
     ...pagingFlags,
@@ -49,6 +52,7 @@ export const listSpec = defineCommand({
 
 export const updateSpec = defineCommand({
   name: 'update',
+  uses: [...SERVICE, 'platform', 'user'],
   summary: "change a collection's updatable fields",
   args: { collectionId },
   flags: {
@@ -75,6 +79,7 @@ export const updateSpec = defineCommand({
 
 export const deleteSpec = defineCommand({
   name: 'delete',
+  uses: [...SERVICE, 'user'],
   summary: 'soft-delete a collection (it must not be Live anywhere); restore or purge it later',
   args: { collectionId },
   examples: ['ahs collection delete launch-pack', '# in CI: no prompt', 'ahs collection delete launch-pack --yes'],
@@ -82,6 +87,7 @@ export const deleteSpec = defineCommand({
 
 export const restoreSpec = defineCommand({
   name: 'restore',
+  uses: [...SERVICE, 'user'],
   summary: 'restore a soft-deleted collection',
   args: { collectionId },
   examples: ['ahs collection restore launch-pack', 'ahs collection restore launch-pack --dry-run'],
@@ -89,6 +95,7 @@ export const restoreSpec = defineCommand({
 
 export const purgeSpec = defineCommand({
   name: 'purge',
+  uses: [...SERVICE, 'user'],
   summary: 'remove a deleted collection for good, with its deployments and the items only it held',
   args: { collectionId },
   examples: ['# what would go, without sending anything', 'ahs collection purge launch-pack --dry-run', 'ahs collection purge launch-pack --yes'],
@@ -96,6 +103,7 @@ export const purgeSpec = defineCommand({
 
 export const statusSpec = defineCommand({
   name: 'status',
+  uses: SERVICE,
   summary: 'per environment: live, offline and undeployed items',
   args: { collectionId },
   examples: ['ahs collection status launch-pack', 'ahs collection status launch-pack --json'],
@@ -103,6 +111,7 @@ export const statusSpec = defineCommand({
 
 export const urlSpec = defineCommand({
   name: 'url',
+  uses: [...SERVICE, 'env'],
   summary: 'the deployed URL of a collection in an environment (from --env)',
   args: { collectionId },
   examples: ['ahs collection url launch-pack --env prod', '# in a script: the URL alone on stdout', 'url=$(ahs collection url launch-pack --env prod)'],
@@ -110,6 +119,7 @@ export const urlSpec = defineCommand({
 
 export const undeploySpec = defineCommand({
   name: 'undeploy',
+  uses: [...SERVICE, 'env', 'user'],
   summary: "remove a collection's Live deployment in an environment (from --env)",
   args: { collectionId },
   examples: ['ahs collection undeploy launch-pack --env staging', '# in CI: no prompt', 'ahs collection undeploy launch-pack --env staging --yes'],

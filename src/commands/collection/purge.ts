@@ -30,5 +30,5 @@ export const run: Run<typeof purgeSpec> = async (options, ctx) => {
   // Planned from what was read (also what the question said): the dry run shows the same.
   const current = view.snapshot ? { ...(currentOf(view) as object), items } : null;
   const purge = steps.collectionPurge({ collectionId, user }, { prediction: { current, decision: view.snapshot ? decision : { ...decision, ...(decision.ok ? {} : { kind: 'not-found' as const, resource: 'collection' as const }) } } });
-  return plan([purge], (results) => out.print(results.of(purge)!, (a) => a.message));
+  return plan([purge], (results) => out.outcome(results.of(purge)!, results.of(purge)!.message));
 };

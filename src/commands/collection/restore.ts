@@ -10,5 +10,5 @@ export const run: Run<typeof restoreSpec> = async (options, ctx) => {
   const user = await actingUser(ctx);
   const out = await ctx.output();
   const restore = steps.collectionRestore({ collectionId, user });
-  return plan([restore], (results) => out.print(results.of(restore)!, (a) => a.message));
+  return plan([restore], (results) => out.outcome(results.of(restore)!, results.of(restore)!.message));
 };

@@ -14,5 +14,5 @@ export const run: Run<typeof undeploySpec> = async (options, ctx) => {
   await ctx.confirm(`Undeploy collection ${collectionId} from ${envId}? Its URL there stops working until a fresh deploy`);
   const out = await ctx.output();
   const undeploy = steps.collectionUndeploy({ collectionId, envId, user });
-  return plan([undeploy], (results) => out.print(results.of(undeploy)!, (a) => a.message));
+  return plan([undeploy], (results) => out.outcome(results.of(undeploy)!, results.of(undeploy)!.message));
 };

@@ -1,6 +1,6 @@
 // `ahs completion <shell>`: the completion script for a shell.
 import { DYNAMIC_VALUES, SHELLS, type DynamicValues } from '../../docs/shells.js';
-import { arg, command, defineCommand, flag, type Parser } from '../define.js';
+import { arg, command, defineCommand, flag, type Parser, SERVICE } from '../define.js';
 
 /** `KIND`, or `versions:ASSET_ID` (the versions of that asset). */
 const candidatesKind: Parser<{ kind: DynamicValues; assetId?: string }> = (raw) => {
@@ -11,6 +11,7 @@ const candidatesKind: Parser<{ kind: DynamicValues; assetId?: string }> = (raw) 
 
 export const completionSpec = defineCommand({
   name: 'completion',
+  uses: SERVICE,
   summary: 'print the shell completion script for bash, zsh or fish',
   description:
     'The script completes commands, flags and fixed values, the profile names of the config after --profile (no network), and asset, collection and version ids: for those the script asks ahs at <TAB>, which reads them from the service with the settings of the line (--profile, AHS_*, the current profile) within 2 seconds, and offers nothing when it cannot.',

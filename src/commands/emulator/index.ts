@@ -11,6 +11,7 @@ const config = flag.text('file', 'fixture JSON (domains, users, keys, environmen
 
 export const startSpec = defineCommand({
   name: 'start',
+  uses: [],
   summary: 'serve the API (/api/v2) and the delivery network (/api/vi) on one port until Ctrl-C',
   description:
     'Prints where it listens and an `export AHS_...` line to paste in another terminal. With --port 0 (the default) the port changes at every start; a fixed --port keeps those lines and a saved profile valid across restarts.',
@@ -33,6 +34,7 @@ export const startSpec = defineCommand({
 
 export const envSpec = defineCommand({
   name: 'env',
+  uses: [],
   summary: 'print the export line of AHS_* variables for an emulator on --host:--port (starts nothing)',
   description:
     'The line `emulator start` prints: AHS_BASE_URL, AHS_DELIVERY_URL, AHS_DOMAIN, AHS_API_KEY and AHS_USER for the first domain of the fixture, its domain-wide key and an owner or admin. Run the emulator with the same fixed --port.',

@@ -13,9 +13,9 @@ import { nameOf } from '../define.js';
 import { fetchSpec } from './index.js';
 import type { Context } from '../../context.js';
 import { ApiClient } from '../../http/client.js';
-import { ApiError, CancelledError, NotFoundError, PartialFailureError, UsageError } from '../../errors.js';
+import { ApiError, CancelledError, ExitCode, NotFoundError, PartialFailureError, UsageError } from '../../errors.js';
 import { deliveryDocument, type DeliveryDocument, type DeliveryEntry, type Item } from '../../rules/schemas.js';
-import { downloadAll, DEFAULT_CONCURRENCY, type DownloadSummary, type DownloadTask } from '../../transfer/download.js';
+import { downloadAll, DEFAULT_CONCURRENCY, isNetworkFailure, type DownloadSummary, type DownloadTask } from '../../transfer/download.js';
 import { matchesAny } from '../../transfer/glob.js';
 import { NameAllocator, safeFileName, UnsafePathError } from '../../transfer/safe-name.js';
 import { createMultiProgress, formatBytes } from '../../io/progress.js';
@@ -31,6 +31,8 @@ export interface FetchResult extends DownloadSummary {
 
 export const run: Run<typeof fetchSpec> = async (options, ctx) => {
   if (options.url && options.collectionId) throw new UsageError(`give either ${nameOf(fetchSpec, 'collectionId')} or ${nameOf(fetchSpec, 'url')}, not both`);
+  // The URL names the environment already: an --env beside it would be ignored.
+  if (options.url && ctx.globals.env !== undefined) throw new UsageError(`--env: not used with ${nameOf(fetchSpec, 'url')} (the URL names the environment); remove it`);
   let doc: DeliveryDocument;
   let deliveryBase: string;
   let itemIds = options.item;
@@ -113,12 +115,12 @@ export const run: Run<typeof fetchSpec> = async (options, ctx) => {
 
   const created = tasks.length > 0 ? await prepareDir(dir) : undefined;
   let summary: DownloadSummary;
+  const networkFailed = new Set<string>();
   try {
-    summary = await download(ctx, tasks, { dir, concurrency: options.concurrency, skipExisting: options.skipExisting, deliveryBase });
-  } catch (error) {
-    // Interrupted (or worse) before anything landed: take back the folders this run made, if still empty.
+    summary = await download(ctx, tasks, { dir, concurrency: options.concurrency, skipExisting: options.skipExisting, deliveryBase, networkFailed });
+  } finally {
+    // Nothing landed (interrupted, or every file failed): take back the folders this run made, if still empty.
     if (created) await removeEmptyDirs(dir, created);
-    throw error;
   }
   summary.failed.push(...refused);
   const result: FetchResult = { collectionId: doc.collectionId, envId: doc.envId, dir, ...summary };
@@ -140,8 +142,16 @@ export const run: Run<typeof fetchSpec> = async (options, ctx) => {
     );
   });
   out.info(`${summary.downloaded.length} downloaded, ${summary.skipped.length} skipped, ${summary.failed.length} failed → ${escapeControls(dir)}`);
-  if (summary.failed.length > 0) throw new PartialFailureError(`${summary.failed.length} of ${entries.length} file(s) failed to download`);
+  if (summary.failed.length > 0) throw failure(summary, entries.length, networkFailed);
 };
+
+/** Any failed file is exit 1; when every failure was a network failure, exit 6: retry later, nothing refused it. */
+function failure(summary: DownloadSummary, total: number, networkFailed: Set<string>): PartialFailureError {
+  const failed = `${summary.failed.length} of ${total} file(s) failed to download`;
+  if (!summary.failed.every((f) => networkFailed.has(f.id))) return new PartialFailureError(failed);
+  const message = `${failed}, each for want of an answer from the delivery network: run again later`;
+  return new PartialFailureError(message, ExitCode.network, { type: 'urn:ahs:network', title: message, status: null, detail: message });
+}
 
 /** The document's entries, once each, narrowed by --item (every id must be there: exit 4) and --pattern (item names). */
 function selectEntries(doc: DeliveryDocument, itemIds: string[] | undefined, patterns: string[] | undefined): DeliveryEntry[] {
@@ -373,7 +383,7 @@ async function itemRecords(ctx: Context, collectionId: string): Promise<Map<stri
 export async function download(
   ctx: Context,
   tasks: DownloadTask[],
-  options: { dir: string; concurrency?: number; skipExisting?: boolean; deliveryBase: string },
+  options: { dir: string; concurrency?: number; skipExisting?: boolean; deliveryBase: string; networkFailed?: Set<string> },
 ): Promise<DownloadSummary> {
   const out = await ctx.output();
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? DEFAULT_CONCURRENCY));
@@ -416,6 +426,7 @@ export async function download(
             progress.log(() => out.info(`- ${event.task.name}: skipped, ${event.reason}`));
             break;
           case 'failed':
+            if (isNetworkFailure(event.error)) options.networkFailed?.add(event.task.id);
             progress.finish(event.task.id);
             progress.log(() => out.warn(`${event.task.name} (${event.task.id}): ${event.error.message}`));
             break;

@@ -1,8 +1,9 @@
 // `ahs fetch`: download a deployed collection's items (or browse, in a terminal).
-import { arg, command, defineCommand, flag, wholeNumber } from '../define.js';
+import { arg, command, defineCommand, flag, wholeNumber, SERVICE } from '../define.js';
 
 export const fetchSpec = defineCommand({
   name: 'fetch',
+  uses: [...SERVICE, 'env', 'deliveryUrl'],
   summary: 'download the items of a deployed collection into a folder (no arguments, in a terminal: browse and pick)',
   args: {
     collectionId: arg.optional('COLLECTION_ID', 'collection to download (browsed and picked in a terminal when omitted)'),
@@ -26,8 +27,10 @@ export const fetchSpec = defineCommand({
     'The environment comes from --env (AHS_ENV, the profile); in a terminal you can pick one where the collection is Live.',
     'Files are written under temporary names and renamed when complete, so a file at an item\'s name is replaced whole',
     '(or kept, with --skip-existing). Partial files of an earlier interrupted run in the folder are removed at the start;',
-    'Ctrl-C removes this run\'s partial files (exit 130). A redirect or error answer for a file fails that file; the others',
-    'still arrive, and any failure is exit 1.',
+    'those of another fetch still writing into the same folder are left alone. Ctrl-C removes this run\'s partial files',
+    '(exit 130). A redirect or error answer for a file fails that file; the others still arrive, and any failure is exit 1,',
+    'or 6 when every failure was the network\'s (no answer, a cut connection: run again later). A folder the run created',
+    'is removed again when nothing landed in it.',
     '',
     'JSON: {"collectionId", "envId", "dir", "downloaded": [{"id", "name", "path", "bytes"}],',
     '"skipped": [{"id", "name", "path", "reason"}], "failed": [{"id", "name", "error"}]} (id: the item id; name: the file',

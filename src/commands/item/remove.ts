@@ -14,5 +14,5 @@ export const run: Run<typeof removeSpec> = async (options, ctx) => {
   await ctx.confirm(`Remove item ${itemId} from collection ${collectionId}? If it is in no other collection it is gone for good`);
   const out = await ctx.output();
   const removal = steps.itemRemove({ collectionId, itemId, user });
-  return plan([removal], (results) => out.print(results.of(removal)!, (a) => `${a.message}: ${itemId} from ${collectionId}`));
+  return plan([removal], (results) => out.outcome(results.of(removal)!, `${results.of(removal)!.message}: ${itemId} from ${collectionId}`));
 };

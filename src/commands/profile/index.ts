@@ -1,9 +1,10 @@
 // `ahs profile ...`: connection profiles in the local config file (no service
 // writes: add, use and remove change the file, check only reads).
-import { arg, command, defineCommand, flag, group } from '../define.js';
+import { arg, command, defineCommand, flag, group, SERVICE } from '../define.js';
 
 export const addSpec = defineCommand({
   name: 'add',
+  uses: ['baseUrl', 'deliveryUrl', 'domain', 'env', 'platform', 'user'],
   summary: 'add or update a profile from --base-url, --delivery-url, --domain, --env, --platform, --user; the API key comes from --api-key-stdin or AHS_API_KEY',
   description:
     'In a terminal, what the flags did not give is asked for: the API base URL, domain, acting user and API key, then the delivery URL, environment and platform (Enter skips those three).',
@@ -24,12 +25,14 @@ export const addSpec = defineCommand({
 
 export const listSpec = defineCommand({
   name: 'list',
+  uses: [],
   summary: 'list the profiles (key masked)',
   examples: ['ahs profile list', 'ahs profile list --json'],
 });
 
 export const showSpec = defineCommand({
   name: 'show',
+  uses: ['profile'],
   summary: 'show a profile (default: the current one), key masked',
   args: {
     name: arg.optional('NAME', 'profile name'),
@@ -39,6 +42,7 @@ export const showSpec = defineCommand({
 
 export const useSpec = defineCommand({
   name: 'use',
+  uses: [],
   summary: 'make a profile the current one',
   args: {
     name: arg.optional('NAME', 'profile name (picked from a list in a terminal)'),
@@ -48,6 +52,7 @@ export const useSpec = defineCommand({
 
 export const removeSpec = defineCommand({
   name: 'remove',
+  uses: [],
   summary: 'remove a profile',
   args: {
     name: arg.optional('NAME', 'profile name (picked from a list in a terminal)'),
@@ -57,6 +62,7 @@ export const removeSpec = defineCommand({
 
 export const checkSpec = defineCommand({
   name: 'check',
+  uses: [...SERVICE, 'env'],
   summary: 'ask the service whether the API key is accepted for the domain',
   args: {
     name: arg.optional('NAME', 'profile name (default: the one in use)'),

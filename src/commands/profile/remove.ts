@@ -9,6 +9,5 @@ export const run: Run<typeof removeSpec> = async (options, ctx) => {
   const name = await pickProfile(ctx, store, options.name, 'Profile to remove');
   const wasCurrent = store.current() === name;
   await store.remove(name);
-  if (out.json) out.print({ removed: name, current: store.current() ?? null });
-  else out.success(`Removed profile ${name}${wasCurrent ? ' (it was the current profile; pick another with ahs profile use NAME)' : ''}`);
+  out.outcome({ removed: name, current: store.current() ?? null }, `Removed profile ${name}${wasCurrent ? ' (it was the current profile; pick another with ahs profile use NAME)' : ''}`);
 };

@@ -8,6 +8,5 @@ export const run: Run<typeof useSpec> = async (options, ctx) => {
   const out = await ctx.output();
   const name = await pickProfile(ctx, store, options.name, 'Profile to use');
   await store.use(name);
-  if (out.json) out.print({ current: name });
-  else out.success(`Now using profile ${name}`);
+  out.outcome({ current: name }, `Now using profile ${name}`);
 };

@@ -27,8 +27,7 @@ export const run: Run<typeof deleteSpec> = async (options, ctx) => {
   const step = steps.versionDelete({ assetId, versionId, records: deployments.records }, { refuse: { hint: howToFree(assetId, versionId, deployments) } });
   const confirm = { message: `Delete version ${versionId} of ${assetId}? This cannot be undone`, action: `version delete ${versionId}` };
   return plan([step], () => {
-    out.success(`Deleted version ${versionId} of ${assetId}`);
-    out.print({ deleted: true, assetId, versionId }, () => undefined);
+    out.outcome({ deleted: true, assetId, versionId }, `Deleted version ${versionId} of ${assetId}`);
   }, { confirm });
 };
 

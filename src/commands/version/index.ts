@@ -1,11 +1,12 @@
 // `ahs version ...`: the versions of a virtual asset.
-import { arg, command, defineCommand, flag, group, pagingFlags } from '../define.js';
+import { arg, command, defineCommand, flag, group, pagingFlags, SERVICE } from '../define.js';
 
 const assetIdPicked = () => arg.optional('ASSET_ID', 'asset id (picked from a list in a terminal)');
 const versionIdPicked = () => arg.optional('VERSION_ID', 'version id, e.g. IOS3 (picked from a list in a terminal)');
 
 export const uploadSpec = defineCommand({
   name: 'upload',
+  uses: [...SERVICE, 'platform', 'user'],
   summary: 'upload a file as a new version for one target platform (--platform), streamed with progress',
   args: { assetId: assetIdPicked(), file: arg.optional('FILE', 'file to upload') },
   flags: { name: flag.text('versionName', 'version name (max 64 characters)') },
@@ -24,6 +25,7 @@ export const uploadSpec = defineCommand({
 
 export const getSpec = defineCommand({
   name: 'get',
+  uses: SERVICE,
   summary: 'show a version',
   args: { assetId: assetIdPicked(), versionId: versionIdPicked() },
   examples: ['ahs version get my-bundle IOS3', 'ahs version get my-bundle IOS3 --json'],
@@ -31,14 +33,26 @@ export const getSpec = defineCommand({
 
 export const listSpec = defineCommand({
   name: 'list',
+  uses: [...SERVICE, 'platform'],
   summary: 'list the versions of an asset',
   args: { assetId: assetIdPicked() },
   flags: pagingFlags,
-  examples: ['ahs version list my-bundle', '# every version, one JSON list', 'ahs version list my-bundle --all --json'],
+  examples: [
+    'ahs version list my-bundle',
+    '# every version, one JSON list',
+    'ahs version list my-bundle --all --json',
+    '# the newest android version',
+    "ahs version list my-bundle --platform android --query 'results[-1].versionId'",
+  ],
+  notes:
+    '--platform lists that platform\'s versions only. The service cannot filter versions by platform, so ahs reads every\n' +
+    'page and filters them: the JSON envelope then has "filter": {"targetPlatform": P}, and totalResults counts the\n' +
+    'filtered list (--page and --page-size page through it).',
 });
 
 export const deleteSpec = defineCommand({
   name: 'delete',
+  uses: SERVICE,
   summary: 'delete a version (it must not be LIVE or DEFAULT anywhere)',
   args: { assetId: assetIdPicked(), versionId: versionIdPicked() },
   examples: ['ahs version delete my-bundle IOS1', '# in CI: no prompt, a JSON result', 'ahs version delete my-bundle IOS1 --yes --json'],
@@ -50,6 +64,7 @@ export const deleteSpec = defineCommand({
 
 export const urlsSpec = defineCommand({
   name: 'urls',
+  uses: [...SERVICE, 'env'],
   summary: 'the deployed URL of a version in one environment (--env)',
   args: { assetId: assetIdPicked(), versionId: versionIdPicked() },
   examples: ['ahs version urls my-bundle IOS3 --env prod', '# just the URL', "ahs version urls my-bundle IOS3 --env prod --query 'results[0].downloadUrl'"],
