@@ -18,10 +18,10 @@ import { eachLimited } from '../transfer/pool.js';
 import { PredictedRejection, dryRunDocument, renderDryRun, type DryRunDocument } from './dryrun.js';
 import { isRef, type Plan, type Prediction, type Results, type Step, type StepFailure } from './plan.js';
 import { KINDS, type Kind, type KindIO } from './kinds/index.js';
-import { retryBudget, type RetryBudget } from './retry.js';
+import { stepBudget } from './retry.js';
 
 /** What the executor needs of a command's context (tests give a fake one). */
-export type ExecutorContext = Pick<Context, 'api' | 'output' | 'signal' | 'globals' | 'confirm' | 'settings' | 'progress' | 'io'>;
+export type ExecutorContext = Pick<Context, 'api' | 'output' | 'signal' | 'globals' | 'confirm' | 'progress' | 'io'>;
 
 export async function executePlan(plan: Plan, ctx: ExecutorContext): Promise<void> {
   const out = await ctx.output();
@@ -35,16 +35,11 @@ export async function executePlan(plan: Plan, ctx: ExecutorContext): Promise<voi
   }
   if (ctx.globals.dryRun) return printPredictions(plan, ctx);
   const api = await ctx.api();
-  const run = new Run(plan, ctx, api, out, await budgetOf(ctx));
+  const run = new Run(plan, ctx, api, out);
   await run.refuseUpfront();
   if (plan.confirm && plan.steps.length > 0) await ctx.confirm(plan.confirm.message, plan.confirm.action);
   await run.sendAll();
   await plan.done(run.results());
-}
-
-async function budgetOf(ctx: ExecutorContext): Promise<RetryBudget> {
-  const settings = await ctx.settings();
-  return retryBudget({ retries: settings.retries, timeoutMs: settings.timeoutMs, signal: ctx.signal });
 }
 
 /** A step's parameters with each Ref replaced by the value it names in `answers`. */
@@ -93,7 +88,6 @@ class Run {
     private readonly ctx: ExecutorContext,
     private readonly api: ApiClient,
     private readonly out: Output,
-    private readonly retry: RetryBudget,
   ) {}
 
   results(): Results {
@@ -216,7 +210,7 @@ class Run {
 
   /** Sends one step; settles a lost answer and a deployment's 500 with reads. */
   private async send(_step: Step, kind: Kind, params: Record<string, unknown>, progress: (sent: number, total: number) => void): Promise<unknown> {
-    const io: KindIO = { api: this.api, out: this.out, signal: this.ctx.signal, retry: this.retry, sentAt: Date.now(), progress };
+    const io: KindIO = { api: this.api, out: this.out, signal: this.ctx.signal, retry: stepBudget(this.api.policy), sentAt: Date.now(), progress };
     for (let attempt = 0; ; attempt++) {
       try {
         return await (kind.send ? kind.send(params, io) : this.api.json({ ...kind.request(params, this.api) }));
@@ -238,7 +232,7 @@ class Run {
         // Still mid-deployment when the budget is spent: other deployments hold the
         // channel, a conflict (exit 5) like a 409 still standing, not a failure.
         this.out.info(`the service answered 500 (the channel may be mid-deployment) and ${settled.how}; retrying`);
-        if (!(await this.retry.next(attempt))) throw (error as ApiError).asConflict();
+        if (!(await io.retry.next(attempt))) throw (error as ApiError).asConflict();
       }
     }
   }

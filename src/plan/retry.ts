@@ -1,14 +1,13 @@
-// How long the executor keeps trying a write the service says to try again
-// (a deployment's 500, a promotion's 409): at least --retries more tries,
-// and more while --timeout allows, so that a deployment in progress is
-// waited out (cli.md, "Reading the service"). The wait grows exponentially
-// with jitter up to a cap.
-import { setTimeout as sleep } from 'node:timers/promises';
+// How long the executor keeps trying a write the service says to try again,
+// on the one RetryPolicy of ahs (src/http/retry.ts, built from --retries and
+// --timeout): a deployment in progress (a 500) is waited out until
+// --timeout; a write whose basis another writer moved (a 409) is tried
+// again a bounded number of times.
+import type { RetryPolicy } from '../http/retry.js';
 
 /**
  * Why a write is tried again: the service is busy (a deployment in
- * progress): waited out up to --timeout; or another writer moved what the
- * write was based on (a 409): tried again a bounded number of times.
+ * progress), or another writer moved what the write was based on (a 409).
  */
 export type RetryReason = 'busy' | 'contention';
 
@@ -23,35 +22,19 @@ export interface RetryBudget {
   next(attempt: number, reason?: RetryReason): Promise<boolean>;
 }
 
-export interface RetryBudgetOptions {
-  retries: number;
-  timeoutMs: number;
-  signal: AbortSignal;
-  /** The first wait (tests make it small). */
-  baseMs?: number;
-  capMs?: number;
-  now?: () => number;
-  wait?: (ms: number, signal: AbortSignal) => Promise<void>;
-}
-
-export function backoffMs(attempt: number, baseMs = 250, capMs = 4000, random = Math.random): number {
-  const ceiling = Math.min(baseMs * 2 ** attempt, capMs);
-  return ceiling / 2 + random() * (ceiling / 2);
-}
-
-export function retryBudget(options: RetryBudgetOptions): RetryBudget {
-  const now = options.now ?? Date.now;
-  const wait = options.wait ?? ((ms, signal) => sleep(ms, undefined, { signal }));
-  const deadline = now() + options.timeoutMs;
+/** One step's budget: its own --timeout deadline from now. */
+export function stepBudget(policy: RetryPolicy): RetryBudget {
+  const waitOut = policy.untilDeadline();
   return {
     async next(attempt, reason = 'busy') {
-      const delay = backoffMs(attempt, options.baseMs, options.capMs);
+      const made = attempt + 1;
       if (reason === 'contention') {
-        if (attempt + 1 >= Math.max(CONTENTION_ATTEMPTS, options.retries + 1)) return false;
-      } else if (attempt >= options.retries && now() + delay >= deadline) {
-        return false;
+        if (made >= Math.max(CONTENTION_ATTEMPTS, policy.retries + 1) || policy.aborted) return false;
+        await policy.sleep(Math.min(policy.backoff(made), Math.max(0, waitOut.left() / 2)));
+        return true;
       }
-      await wait(delay, options.signal);
+      if (!waitOut.canRetry(made)) return false;
+      await waitOut.wait(made);
       return true;
     },
   };
