@@ -163,10 +163,11 @@ class Run {
     });
     try {
       await eachLimited(chains, concurrency, this.ctx.signal, async (chain) => {
+        // A failed step's followers are each recorded as skipped.
         for (const step of chain) {
-          if (!(await this.sendInBatch(step, progress))) return !this.ctx.signal.aborted;
+          if (!(await this.sendInBatch(step, progress)) && this.ctx.signal.aborted) break;
         }
-        return true;
+        return !this.ctx.signal.aborted;
       });
     } finally {
       progress.stop();
