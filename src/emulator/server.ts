@@ -10,7 +10,7 @@ import { registerCollections } from './handlers/collections.js';
 import { registerDelivery, type DeliveryContext } from './handlers/delivery.js';
 import { registerItems } from './handlers/items.js';
 import { registerVersions } from './handlers/versions.js';
-import { Router, sendJson, sendText } from './http.js';
+import { bodyUnread, checkQueryEncoding, decodeSegment, discardRest, Router, sendJson, sendText } from './http.js';
 import { fail, Problem } from './problem.js';
 import {
   apiKeyInvalid,
@@ -173,9 +173,10 @@ async function handle(emu: Emulator, serves: Serves, api: Router<RequestContext>
     const url = new URL(req.url ?? '/', 'http://emulator.invalid');
     const method = req.method ?? 'GET';
     const path = url.pathname;
+    checkQueryEncoding(url.search);
     const apiMatch = serves.api ? API_PREFIX.exec(path) : null;
     if (apiMatch) {
-      const domainId = decodeURIComponent(apiMatch[1]!);
+      const domainId = decodeSegment(apiMatch[1]!);
       const rest = apiMatch[2] ?? '/';
       const found = api.match(method, rest);
       if (!('route' in found)) throw notRouted(method, path, found.methodMismatch);
@@ -196,7 +197,7 @@ async function handle(emu: Emulator, serves: Serves, api: Router<RequestContext>
     }
     throw notRouted(method, path, false);
   } catch (error) {
-    writeError(emu, res, error);
+    writeError(emu, req, res, error);
   }
 }
 
@@ -219,7 +220,7 @@ function authenticate(emu: Emulator, req: IncomingMessage, res: ServerResponse, 
   fail(apiKeyInvalid());
 }
 
-function writeError(emu: Emulator, res: ServerResponse, error: unknown): void {
+function writeError(emu: Emulator, req: IncomingMessage, res: ServerResponse, error: unknown): void {
   const known = error instanceof Problem ? error : undefined;
   if (!known) emu.log(`unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   const answer = known ?? new Problem(unexpected(error instanceof Error ? error.message : String(error)));
@@ -227,7 +228,12 @@ function writeError(emu: Emulator, res: ServerResponse, error: unknown): void {
     res.destroy();
     return;
   }
+  // Refused before its body was read whole (too large, too deep): answer, and
+  // take the rest in so the client reads the answer rather than a reset.
+  const unread = bodyUnread(req);
+  if (unread) res.setHeader('connection', 'close');
   const title = titleOf(emu.variation, answer.rejection);
   if (answer.plainText) sendText(res, answer.status, title);
   else sendJson(res, answer.status, errorBody({ status: answer.status, title }));
+  if (unread) discardRest(req);
 }

@@ -163,6 +163,8 @@ export const ALTERNATE_TITLES: Record<string, string> = {
   jsonBodyTooLarge: 'E8015 the body is too big',
   jsonBodyInvalid: 'E8016 the body could not be parsed',
   jsonBodyNotObject: 'E8017 the body must be an object',
+  jsonBodyTooDeep: 'E8020 the body nests too many levels',
+  percentEncodingInvalid: 'E8021 the address holds a bad escape',
   requestMalformed: 'E8022 the request could not be parsed',
   requestHeadersTooLarge: 'E8023 the header block is too big',
   requestTimedOut: 'E8024 the request took too long to arrive',

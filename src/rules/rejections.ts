@@ -331,6 +331,14 @@ export function jsonBodyNotObject(): Rejection {
   return rejection('jsonBodyNotObject', 'validation', 400, 'The request body must be a JSON object');
 }
 
+export function jsonBodyTooDeep(maxDepth: number): Rejection {
+  return rejection('jsonBodyTooDeep', 'validation', 400, `The JSON body is nested deeper than ${maxDepth} levels`);
+}
+
+export function percentEncodingInvalid(where: 'path segment' | 'query parameter', text: string): Rejection {
+  return rejection('percentEncodingInvalid', 'validation', 400, `The ${where} ${text} is not valid percent-encoding; encode each id and value with encodeURIComponent`);
+}
+
 /** The request line or headers could not be parsed (bytes HTTP does not allow, a bad length). */
 export function requestMalformed(reason: string): Rejection {
   return rejection('requestMalformed', 'validation', 400, `Malformed HTTP request: ${reason}`);
