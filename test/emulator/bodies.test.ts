@@ -2,9 +2,8 @@
 // large, a malformed percent-encoding in the path or the query. Each is a
 // 400 with the usual error body, never a 500 or a reset.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect } from 'node:net';
 import type { RunningEmulator } from '../../src/emulator/index.js';
-import { answer, Client, DEMO_API_KEY, isProblem, withEmulator } from './helpers.js';
+import { answer, Client, DEMO_API_KEY, isProblem, rawRequest, withEmulator } from './helpers.js';
 
 let emu: RunningEmulator;
 let client: Client;
@@ -17,21 +16,6 @@ afterAll(() => emu.close());
 
 function postJson(path: string, text: string) {
   return fetch(client.url(path), { method: 'POST', headers: { apikey: DEMO_API_KEY, 'content-type': 'application/json' }, body: text });
-}
-
-/** Writes `head` then `body` on a raw connection; resolves with what came back and whether the connection was reset. */
-function rawExchange(head: string, body: Buffer): Promise<{ text: string; reset: boolean }> {
-  const { hostname, port } = new URL(emu.baseUrl);
-  return new Promise((resolve) => {
-    const socket = connect(Number(port), hostname);
-    let text = '';
-    let reset = false;
-    socket.on('data', (chunk) => (text += chunk.toString('latin1')));
-    socket.on('error', () => (reset = true));
-    socket.on('close', () => resolve({ text, reset }));
-    socket.write(head);
-    socket.end(body);
-  });
 }
 
 const bigJson = () => JSON.stringify({ assetId: 'big', assetName: 'x'.repeat(2 * 1024 * 1024), assetType: '1001' });
@@ -65,7 +49,8 @@ describe('JSON bodies', () => {
 
   it('2 MB with its Content-Length, on a raw connection: the whole answer, then a clean close (no reset)', async () => {
     const body = Buffer.from(bigJson());
-    const { text, reset } = await rawExchange(
+    const { text, reset } = await rawRequest(
+      emu.baseUrl,
       `POST /api/v2/demo/va HTTP/1.1\r\nHost: emulator\r\napikey: ${DEMO_API_KEY}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
       body,
     );
@@ -82,7 +67,8 @@ describe('JSON bodies', () => {
       chunks.push(Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n'));
     }
     chunks.push(Buffer.from('0\r\n\r\n'));
-    const { text, reset } = await rawExchange(
+    const { text, reset } = await rawRequest(
+      emu.baseUrl,
       `POST /api/v2/demo/va HTTP/1.1\r\nHost: emulator\r\napikey: ${DEMO_API_KEY}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`,
       Buffer.concat(chunks),
     );

@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { connect, type Socket } from 'node:net';
 import type { RequestLimits, RunningEmulator } from '../../src/emulator/index.js';
-import { DEMO_API_KEY, DEMO_USER, ERROR_TYPE, withEmulator } from './helpers.js';
+import { DEMO_API_KEY, DEMO_USER, ERROR_TYPE, parseRaw, withEmulator } from './helpers.js';
 
 const running: RunningEmulator[] = [];
 const sockets: Socket[] = [];
@@ -34,17 +34,11 @@ function exchange(baseUrl: string, text: string): { socket: Socket; reply: Promi
   return { socket, reply };
 }
 
-function parse(raw: string): { status: number; headers: string; body: any } {
-  const [head = '', ...rest] = raw.split('\r\n\r\n');
-  const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]);
-  return { status, headers: head.toLowerCase(), body: JSON.parse(rest.join('\r\n\r\n')) };
-}
-
 function expectProblem(raw: string, status: number, title: RegExp): void {
-  const answer = parse(raw);
+  const answer = parseRaw(raw);
   expect(answer.status).toBe(status);
-  expect(answer.headers).toContain('connection: close');
-  expect(answer.headers).toContain('content-type: application/json');
+  expect(answer.head).toContain('connection: close');
+  expect(answer.head).toContain('content-type: application/json');
   expect(answer.body).toEqual({ type: ERROR_TYPE, title: expect.stringMatching(title), status, detail: answer.body.title });
 }
 
@@ -81,7 +75,7 @@ describe('request time limits', () => {
     const { reply } = exchange(emu.baseUrl, `GET /api/v2/demo/va HTTP/1.1\r\nHost: emulator\r\napike`);
     // An answered request first proves the server holds the connection.
     const warm = exchange(emu.baseUrl, `GET /healthz HTTP/1.1\r\nHost: emulator\r\nConnection: close\r\n\r\n`);
-    expect(parse(await warm.reply).status).toBe(200);
+    expect(parseRaw(await warm.reply).status).toBe(200);
     await emu.close();
     expect(await reply).toBe('');
   });
