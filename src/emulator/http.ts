@@ -1,11 +1,13 @@
 // Request plumbing: a small router, JSON bodies, query parameters and paging.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { fail } from './problem.js';
+import { fail, Problem } from './problem.js';
 import { PAGING } from '../rules/index.js';
-import { jsonBodyInvalid, jsonBodyNotObject, jsonBodyTooLarge, queryParamInvalid } from '../rules/rejections.js';
+import { jsonBodyInvalid, jsonBodyNotObject, jsonBodyTooDeep, jsonBodyTooLarge, percentEncodingInvalid, queryParamInvalid, uploadAborted } from '../rules/rejections.js';
 import type { Envelope } from '../rules/schemas.js';
 
 const MAX_JSON_BYTES = 1024 * 1024;
+/** The spec's bodies nest three levels; far deeper is an attack on the parser, not a request. */
+const MAX_JSON_DEPTH = 32;
 
 export type Params = Record<string, string>;
 
@@ -47,7 +49,7 @@ export class Router<C> {
       }
       const params: Params = {};
       route.names.forEach((name, index) => {
-        params[name] = safeDecode(found[index + 1] ?? '');
+        params[name] = decodeSegment(found[index + 1] ?? '');
       });
       return { route, params };
     }
@@ -55,25 +57,24 @@ export class Router<C> {
   }
 }
 
-function safeDecode(segment: string): string {
+/** A path segment's text; a malformed percent-encoding is the client's mistake (400), never a lookup of the raw text. */
+export function decodeSegment(segment: string): string {
   try {
     return decodeURIComponent(segment);
   } catch {
-    return segment;
+    fail(percentEncodingInvalid('path segment', segment));
   }
 }
 
-/** Reads a JSON object body (an absent body is `{}`). */
+/**
+ * Reads a JSON object body (an absent body is `{}`). A body over the size
+ * limit is refused as soon as that is known, from its Content-Length or
+ * while it arrives; the server then answers and discards the rest.
+ */
 export async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
-  const chunks: Buffer[] = [];
-  let length = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    length += chunk.length;
-    if (length > MAX_JSON_BYTES) fail(jsonBodyTooLarge(MAX_JSON_BYTES));
-    chunks.push(chunk);
-  }
-  const text = Buffer.concat(chunks).toString('utf8').trim();
+  const text = (await readBody(req, MAX_JSON_BYTES)).toString('utf8').trim();
   if (text === '') return {};
+  if (nestingDepth(text) > MAX_JSON_DEPTH) fail(jsonBodyTooDeep(MAX_JSON_DEPTH));
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -84,6 +85,91 @@ export async function readJson(req: IncomingMessage): Promise<Record<string, unk
     fail(jsonBodyNotObject());
   }
   return value as Record<string, unknown>;
+}
+
+/**
+ * The whole body, at most `maxBytes`. Read with events, not `for await`: leaving
+ * an async iterator early destroys the request and with it the socket, and
+ * the client would get a reset instead of the answer.
+ */
+function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
+  if (req.readableEnded) return Promise.resolve(Buffer.alloc(0));
+  if (Number(req.headers['content-length'] ?? 0) > maxBytes) fail(jsonBodyTooLarge(maxBytes));
+  return new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let length = 0;
+    const onData = (chunk: Buffer) => {
+      length += chunk.length;
+      if (length <= maxBytes) {
+        chunks.push(chunk);
+        return;
+      }
+      stop();
+      req.pause();
+      reject(new Problem(jsonBodyTooLarge(maxBytes)));
+    };
+    const onEnd = () => {
+      stop();
+      resolve(Buffer.concat(chunks));
+    };
+    const onClose = () => {
+      stop();
+      reject(new Problem(uploadAborted()));
+    };
+    const stop = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('close', onClose);
+      req.off('error', onClose);
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('close', onClose);
+    req.on('error', onClose);
+  });
+}
+
+/** How deep arrays and objects nest in a JSON text (strings skipped); counted without recursion. */
+function nestingDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index++) {
+    const char = text.charCodeAt(index);
+    if (inString) {
+      if (char === 0x5c) index += 1; // backslash: skip the escaped character
+      else if (char === 0x22) inString = false;
+    } else if (char === 0x22) inString = true;
+    else if (char === 0x7b || char === 0x5b) deepest = Math.max(deepest, ++depth);
+    else if (char === 0x7d || char === 0x5d) depth -= 1;
+  }
+  return deepest;
+}
+
+/** The request has a body and it has not all been read yet. */
+export function bodyUnread(req: IncomingMessage): boolean {
+  // `complete` turns true only after the handler starts, also for a request without a body.
+  const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+  return hasBody && !req.complete;
+}
+
+/** Bytes of a refused body read and dropped after the answer; a client sending more is cut off. */
+const MAX_DISCARDED_BYTES = 64 * 1024 * 1024;
+
+/**
+ * After an answer sent before the body was read whole: reads and drops the
+ * rest, so the client can finish sending and read the answer (closing with
+ * unread bytes would reset the connection under it). The answer said
+ * `Connection: close`; the request time limit bounds a client that trickles.
+ */
+export function discardRest(req: IncomingMessage): void {
+  if (!bodyUnread(req) || req.destroyed) return;
+  let dropped = 0;
+  req.on('data', (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > MAX_DISCARDED_BYTES) req.socket.destroy();
+  });
+  req.resume();
 }
 
 /** Drains and ignores whatever body a request carries. */
@@ -111,6 +197,17 @@ export function sendEmpty(res: ServerResponse, status: number): void {
 export function sendText(res: ServerResponse, status: number, text: string): void {
   res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(text) });
   res.end(text);
+}
+
+/** URLSearchParams decodes a malformed escape leniently (to U+FFFD), so a value would be quietly changed: refuse it, as in the path. */
+export function checkQueryEncoding(search: string): void {
+  for (const pair of search.replace(/^\?/, '').split('&')) {
+    try {
+      decodeURIComponent(pair.replace(/\+/g, ' '));
+    } catch {
+      fail(percentEncodingInvalid('query parameter', pair));
+    }
+  }
 }
 
 /** A positive integer query parameter, or the default; 400 when malformed. */

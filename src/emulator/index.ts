@@ -7,11 +7,12 @@ import type { Server } from 'node:http';
 import type { Emulator } from './context.js';
 import { Deployments, type DeploymentHold } from './deployments.js';
 import { loadFixture, type Fixture, type FixtureConfig } from './fixture.js';
-import { createEmulatorServer, type EmulatorServer } from './server.js';
+import { createEmulatorServer, DEFAULT_LIMITS, type EmulatorServer, type RequestLimits } from './server.js';
 import { DiskStore, MemoryStore, type Store } from './store.js';
 import { resolveVariation, type Variation, type VariationConfig } from './variation.js';
 
 export { DataDirError } from './store.js';
+export { DEFAULT_LIMITS, type RequestLimits } from './server.js';
 export { ALL_VARIATIONS, ALTERNATE_TITLES, DEFAULT_VARIATION, type Variation, type VariationConfig } from './variation.js';
 export type { DeploymentHold } from './deployments.js';
 export {
@@ -43,6 +44,8 @@ export interface EmulatorOptions {
   dataDir?: string;
   /** One line per request and per unexpected error. */
   log?: (line: string) => void;
+  /** Time limits of requests and of close() over DEFAULT_LIMITS (tests use short ones). */
+  limits?: Partial<RequestLimits>;
 }
 
 export interface RunningEmulator {
@@ -59,7 +62,7 @@ export interface RunningEmulator {
    * is called; `await hold.held()` waits until one is held.
    */
   holdDeployments(): DeploymentHold;
-  /** Stops accepting, lets in-flight requests finish, flushes the store. */
+  /** Stops accepting, lets in-flight requests finish (cut after `shutdownGraceMs`), flushes the store. */
   close(): Promise<void>;
 }
 
@@ -77,19 +80,20 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     log: options.log ?? (() => undefined),
   };
   const host = options.host ?? '127.0.0.1';
+  const limits: RequestLimits = { ...DEFAULT_LIMITS, ...options.limits };
   const prefix = variation.deliveryPrefix;
   const servers: EmulatorServer[] = [];
   try {
     if (prefix === undefined) {
-      const both = createEmulatorServer(emu, { api: true, deliveryPrefix: '' });
+      const both = createEmulatorServer(emu, { api: true, deliveryPrefix: '' }, limits);
       servers.push(both);
       emu.baseUrl = await listen(both.server, host, options.port ?? 0);
       emu.deliveryUrl = emu.baseUrl;
     } else {
-      const api = createEmulatorServer(emu, { api: true });
+      const api = createEmulatorServer(emu, { api: true }, limits);
       servers.push(api);
       emu.baseUrl = await listen(api.server, host, options.port ?? 0);
-      const delivery = createEmulatorServer(emu, { api: false, deliveryPrefix: prefix });
+      const delivery = createEmulatorServer(emu, { api: false, deliveryPrefix: prefix }, limits);
       servers.push(delivery);
       emu.deliveryUrl = `${await listen(delivery.server, host, 0)}${prefix}`;
     }

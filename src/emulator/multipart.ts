@@ -8,6 +8,7 @@ import busboy from 'busboy';
 import { Problem } from './problem.js';
 import { multipartMalformed, uploadAborted } from '../rules/rejections.js';
 import type { PendingBlob, Store } from './store.js';
+import { dict } from './state.js';
 
 export const FILE_FIELD = 'assetFile';
 
@@ -52,7 +53,7 @@ export function parseMultipart(req: IncomingMessage, store: Store, options: Mult
       reject(new Problem(multipartMalformed((error as Error).message)));
       return;
     }
-    const fields: Record<string, string> = {};
+    const fields = dict<string>();
     let file: UploadedFile | undefined;
     // Each settles to whether the file was written whole; none ever rejects,
     // so a failure after fail() can never go unhandled and end the process.
@@ -70,7 +71,7 @@ export function parseMultipart(req: IncomingMessage, store: Store, options: Mult
     };
 
     parser.on('field', (name, value) => {
-      if (!(name in fields)) fields[name] = value;
+      if (!Object.hasOwn(fields, name)) fields[name] = value;
     });
     parser.on('file', (name, stream, info) => {
       if (name !== FILE_FIELD || file || failed) {

@@ -2,7 +2,7 @@
 // that `applyOperation` applies to the state. The store applies it in
 // memory and, with --data-dir, appends it to its journal; a restart replays
 // the journal over the last snapshot, so the same function rebuilds the state.
-import { emptyDomainState, type AssetRecord, type ChannelRecord, type CollectionDeploymentRecord, type CollectionRecord, type DomainState, type EmulatorState, type ItemRecord, type VersionRecord } from './state.js';
+import { dict, emptyDomainState, type AssetRecord, type ChannelRecord, type CollectionDeploymentRecord, type CollectionRecord, type DomainState, type EmulatorState, type ItemRecord, type VersionRecord } from './state.js';
 
 export type AssetChanges = Partial<Pick<AssetRecord, 'assetName' | 'description' | 'localCacheControl' | 'localCacheMaxAge' | 'active' | 'updatedBy' | 'updatedAt'>>;
 
@@ -53,7 +53,7 @@ export function applyOperation(state: EmulatorState, operation: Operation): void
       return;
     case 'addVersion': {
       const { assetId, version } = operation;
-      (domain.versions[assetId] ??= {})[version.versionId] = version;
+      (domain.versions[assetId] ??= dict())[version.versionId] = version;
       domain.assets[assetId]!.sequences[version.targetPlatform] = version.version;
       return;
     }
@@ -65,7 +65,7 @@ export function applyOperation(state: EmulatorState, operation: Operation): void
       return;
     }
     case 'putChannels':
-      for (const { platform, envId, channel } of operation.channels) ((domain.channels[operation.assetId] ??= {})[platform] ??= {})[envId] = channel;
+      for (const { platform, envId, channel } of operation.channels) ((domain.channels[operation.assetId] ??= dict())[platform] ??= dict())[envId] = channel;
       return;
     case 'createCollection':
       domain.collections[operation.collection.collectionId] = operation.collection;
@@ -97,7 +97,7 @@ export function applyOperation(state: EmulatorState, operation: Operation): void
       removeItem(domain, operation.collectionId, operation.itemId, operation.forGood, operation.at);
       return;
     case 'putCollectionDeployment':
-      (domain.collectionDeployments[operation.collectionId] ??= {})[operation.envId] = operation.record;
+      (domain.collectionDeployments[operation.collectionId] ??= dict())[operation.envId] = operation.record;
       if (operation.record.state === 'LIVE') domain.collections[operation.collectionId]!.everDeployed = true;
       return;
     case 'reconcileCollection':

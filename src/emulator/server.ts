@@ -3,16 +3,27 @@
 // with the `deliveryPrefix` variation). Authentication, routing, error bodies and
 // the request log live here; handlers/ hold the resources.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { RequestContext, Emulator } from './context.js';
 import { registerAssets } from './handlers/assets.js';
 import { registerCollections } from './handlers/collections.js';
 import { registerDelivery, type DeliveryContext } from './handlers/delivery.js';
 import { registerItems } from './handlers/items.js';
 import { registerVersions } from './handlers/versions.js';
-import { Router, sendJson, sendText } from './http.js';
+import { bodyUnread, checkQueryEncoding, decodeSegment, discardRest, Router, sendJson, sendText } from './http.js';
 import { fail, Problem } from './problem.js';
-import { apiKeyInvalid, apiKeyMissing, apiKeyOfAnotherDomain, methodNotAllowed, noEndpoint, unexpected } from '../rules/rejections.js';
-import { errorBody } from '../rules/index.js';
+import {
+  apiKeyInvalid,
+  apiKeyMissing,
+  apiKeyOfAnotherDomain,
+  methodNotAllowed,
+  noEndpoint,
+  requestHeadersTooLarge,
+  requestMalformed,
+  requestTimedOut,
+  unexpected,
+} from '../rules/rejections.js';
+import { errorBody, type Rejection } from '../rules/index.js';
 import { titleOf } from './variation.js';
 
 const API_PREFIX = /^\/api\/v2\/([^/]+)(\/.*)?$/;
@@ -20,9 +31,36 @@ const DELIVERY_PREFIX = '/api/vi/';
 
 export interface EmulatorServer {
   server: Server;
-  /** Stops accepting, lets in-flight requests finish, then resolves. */
+  /**
+   * Stops accepting and lets in-flight requests finish; connections still
+   * busy after `shutdownGraceMs` are cut. Resolves once every handler is done.
+   */
   close(): Promise<void>;
 }
+
+/** Time limits of a request and of the stop (emulator.md, "Start"). */
+export interface RequestLimits {
+  /** For a request's headers to arrive. */
+  headersTimeoutMs: number;
+  /** For a whole request, body included, to arrive. */
+  requestTimeoutMs: number;
+  /** Silence on a connection (no byte either way) after which it is closed. */
+  idleTimeoutMs: number;
+  /** How long an idle keep-alive connection is kept open. */
+  keepAliveTimeoutMs: number;
+  /** On close(), how long requests in flight may take before their connections are cut. */
+  shutdownGraceMs: number;
+}
+
+// A release upload over a slow link takes minutes; a client that stalls for a
+// minute is gone. The stop deadline keeps "stopped within 5 s" (emulator.md).
+export const DEFAULT_LIMITS: RequestLimits = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 300_000,
+  idleTimeoutMs: 60_000,
+  keepAliveTimeoutMs: 5_000,
+  shutdownGraceMs: 3_000,
+};
 
 /** What one server answers: the API, and the delivery network under a prefix ('' for none). */
 export interface Serves {
@@ -30,7 +68,7 @@ export interface Serves {
   deliveryPrefix?: string;
 }
 
-export function createEmulatorServer(emu: Emulator, serves: Serves): EmulatorServer {
+export function createEmulatorServer(emu: Emulator, serves: Serves, limits: RequestLimits = DEFAULT_LIMITS): EmulatorServer {
   const api = new Router<RequestContext>();
   registerAssets(api);
   registerVersions(api);
@@ -42,13 +80,17 @@ export function createEmulatorServer(emu: Emulator, serves: Serves): EmulatorSer
   let inFlight = 0;
   let closing = false;
   let onIdle: (() => void) | undefined;
+  // The response in progress on each connection: a client error arriving meanwhile must not write into it.
+  const answering = new WeakMap<Duplex, ServerResponse>();
 
-  const server = createServer({ requestTimeout: 0, keepAliveTimeout: 5_000 }, (req, res) => {
+  const server = createServer(serverOptions(limits), (req, res) => {
     inFlight += 1;
     const started = Date.now();
+    answering.set(req.socket, res);
     if (closing) res.setHeader('connection', 'close');
     res.on('close', () => {
       emu.log(`${req.method} ${req.url} ${res.statusCode} ${Date.now() - started}ms`);
+      if (answering.get(req.socket) === res) answering.delete(req.socket);
       inFlight -= 1;
       if (inFlight === 0 && onIdle) onIdle();
     });
@@ -56,6 +98,8 @@ export function createEmulatorServer(emu: Emulator, serves: Serves): EmulatorSer
     handlers.add(running);
     void running.finally(() => handlers.delete(running));
   });
+  server.timeout = limits.idleTimeoutMs;
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(emu, error, socket, answering.get(socket)));
   // Handlers still running, also those whose client went away (an aborted
   // upload cleaning up its temporary file): close() waits for them.
   const handlers = new Set<Promise<void>>();
@@ -63,6 +107,7 @@ export function createEmulatorServer(emu: Emulator, serves: Serves): EmulatorSer
   return {
     server,
     close: async () => {
+      let deadline: NodeJS.Timeout | undefined;
       await new Promise<void>((resolve, reject) => {
         closing = true;
         server.close((error) => (error ? reject(error) : resolve()));
@@ -71,10 +116,56 @@ export function createEmulatorServer(emu: Emulator, serves: Serves): EmulatorSer
         const whenIdle = () => setImmediate(() => server.closeIdleConnections());
         if (inFlight === 0) whenIdle();
         else onIdle = whenIdle;
-      });
+        // A client that stalls (half its headers, a trickling upload) would hold the stop forever.
+        deadline = setTimeout(() => {
+          emu.log(`stopping: cutting the connections still open after ${limits.shutdownGraceMs} ms`);
+          server.closeAllConnections();
+        }, limits.shutdownGraceMs);
+      }).finally(() => clearTimeout(deadline));
       await Promise.all(handlers);
     },
   };
+}
+
+function serverOptions(limits: RequestLimits) {
+  const headersTimeout = Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs);
+  return {
+    headersTimeout,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    // Node checks the two limits above on this period (30 s by default): a fraction of the shorter one.
+    connectionsCheckingInterval: Math.max(10, Math.min(1_000, Math.floor(headersTimeout / 4))),
+  };
+}
+
+/**
+ * A request Node could not take (bytes HTTP does not allow, headers too
+ * large, not received in time): the usual error body, then the connection
+ * closes. Nothing is written into a response already under way.
+ */
+function answerClientError(emu: Emulator, error: NodeJS.ErrnoException, socket: Duplex, inProgress: ServerResponse | undefined): void {
+  emu.log(`client error: ${error.code ?? error.message}`);
+  if (error.code === 'ECONNRESET' || !socket.writable || inProgress?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const rejection = clientErrorRejection(error);
+  const body = JSON.stringify(errorBody({ status: rejection.status, title: titleOf(emu.variation, rejection) }));
+  const head = [
+    `HTTP/1.1 ${rejection.status} ${STATUS_TEXT[rejection.status] ?? 'Bad Request'}`,
+    'Content-Type: application/json; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    'Connection: close',
+  ];
+  socket.end(`${head.join('\r\n')}\r\n\r\n${body}`, () => socket.destroy());
+}
+
+const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
+
+function clientErrorRejection(error: NodeJS.ErrnoException): Rejection {
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return requestTimedOut();
+  if (error.code === 'HPE_HEADER_OVERFLOW') return requestHeadersTooLarge();
+  return requestMalformed(error.code === undefined ? error.message : `${error.code.replace(/^HPE_/, '').toLowerCase().replace(/_/g, ' ')}`);
 }
 
 async function handle(emu: Emulator, serves: Serves, api: Router<RequestContext>, delivery: Router<DeliveryContext>, req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -82,9 +173,10 @@ async function handle(emu: Emulator, serves: Serves, api: Router<RequestContext>
     const url = new URL(req.url ?? '/', 'http://emulator.invalid');
     const method = req.method ?? 'GET';
     const path = url.pathname;
+    checkQueryEncoding(url.search);
     const apiMatch = serves.api ? API_PREFIX.exec(path) : null;
     if (apiMatch) {
-      const domainId = decodeURIComponent(apiMatch[1]!);
+      const domainId = decodeSegment(apiMatch[1]!);
       const rest = apiMatch[2] ?? '/';
       const found = api.match(method, rest);
       if (!('route' in found)) throw notRouted(method, path, found.methodMismatch);
@@ -105,7 +197,7 @@ async function handle(emu: Emulator, serves: Serves, api: Router<RequestContext>
     }
     throw notRouted(method, path, false);
   } catch (error) {
-    writeError(emu, res, error);
+    writeError(emu, req, res, error);
   }
 }
 
@@ -128,7 +220,7 @@ function authenticate(emu: Emulator, req: IncomingMessage, res: ServerResponse, 
   fail(apiKeyInvalid());
 }
 
-function writeError(emu: Emulator, res: ServerResponse, error: unknown): void {
+function writeError(emu: Emulator, req: IncomingMessage, res: ServerResponse, error: unknown): void {
   const known = error instanceof Problem ? error : undefined;
   if (!known) emu.log(`unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   const answer = known ?? new Problem(unexpected(error instanceof Error ? error.message : String(error)));
@@ -136,7 +228,12 @@ function writeError(emu: Emulator, res: ServerResponse, error: unknown): void {
     res.destroy();
     return;
   }
+  // Refused before its body was read whole (too large, too deep): answer, and
+  // take the rest in so the client reads the answer rather than a reset.
+  const unread = bodyUnread(req);
+  if (unread) res.setHeader('connection', 'close');
   const title = titleOf(emu.variation, answer.rejection);
   if (answer.plainText) sendText(res, answer.status, title);
   else sendJson(res, answer.status, errorBody({ status: answer.status, title }));
+  if (unread) discardRest(req);
 }

@@ -124,12 +124,29 @@ export interface EmulatorState {
   domains: Record<string, DomainState>;
 }
 
+/**
+ * A map keyed by ids the client chooses. No prototype: an id such as
+ * `constructor`, `toString` or `__proto__` is an ordinary key, never an
+ * inherited property (a lookup of an absent one is `undefined`, and
+ * storing `__proto__` does not replace the map's prototype).
+ */
+export function dict<T>(): Record<string, T> {
+  return Object.create(null) as Record<string, T>;
+}
+
+/** JSON.parse for stored state and journal lines: every object comes back without a prototype, as `dict()` made it. */
+export function parseRecords<T>(text: string): T {
+  return JSON.parse(text, (_key, value: unknown) =>
+    value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.assign(dict(), value) : value,
+  ) as T;
+}
+
 export function emptyDomainState(): DomainState {
-  return { assets: {}, versions: {}, channels: {}, collections: {}, items: {}, collectionDeployments: {}, itemSequence: 0 };
+  return { assets: dict(), versions: dict(), channels: dict(), collections: dict(), items: dict(), collectionDeployments: dict(), itemSequence: 0 };
 }
 
 export function emptyState(): EmulatorState {
-  return { formatVersion: 1, domains: {} };
+  return { formatVersion: 1, domains: dict() };
 }
 
 /** Every blob id the state refers to (for sweeping orphans after a crash). */

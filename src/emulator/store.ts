@@ -20,6 +20,7 @@ import { applyOperation, blobsReleasedBy, type AssetChanges, type ChannelWrite, 
 import {
   emptyDomainState,
   emptyState,
+  parseRecords,
   referencedBlobs,
   type AssetRecord,
   type CollectionDeploymentRecord,
@@ -359,7 +360,7 @@ export class DiskStore extends RecordStore {
 async function recover(dataDir: string): Promise<{ state: EmulatorState; seq: number }> {
   let state: Snapshot = emptyState();
   try {
-    const parsed = JSON.parse(await readFile(join(dataDir, SNAPSHOT), 'utf8')) as Snapshot;
+    const parsed = parseRecords<Snapshot>(await readFile(join(dataDir, SNAPSHOT), 'utf8'));
     if (parsed.formatVersion !== 1 || typeof parsed.domains !== 'object') throw new Error(`unknown format in ${join(dataDir, SNAPSHOT)}`);
     state = parsed;
   } catch (error) {
@@ -378,7 +379,7 @@ async function recover(dataDir: string): Promise<{ state: EmulatorState; seq: nu
     if (line === '') continue;
     let entry: { seq: number; operation: Operation };
     try {
-      entry = JSON.parse(line) as { seq: number; operation: Operation };
+      entry = parseRecords<{ seq: number; operation: Operation }>(line);
     } catch (error) {
       // The last line may be cut short by a crash mid-write: it was never acknowledged.
       if (index === lines.length - 1) break;

@@ -331,6 +331,28 @@ export function jsonBodyNotObject(): Rejection {
   return rejection('jsonBodyNotObject', 'validation', 400, 'The request body must be a JSON object');
 }
 
+export function jsonBodyTooDeep(maxDepth: number): Rejection {
+  return rejection('jsonBodyTooDeep', 'validation', 400, `The JSON body is nested deeper than ${maxDepth} levels`);
+}
+
+export function percentEncodingInvalid(where: 'path segment' | 'query parameter', text: string): Rejection {
+  return rejection('percentEncodingInvalid', 'validation', 400, `The ${where} ${text} is not valid percent-encoding; encode each id and value with encodeURIComponent`);
+}
+
+/** The request line or headers could not be parsed (bytes HTTP does not allow, a bad length). */
+export function requestMalformed(reason: string): Rejection {
+  return rejection('requestMalformed', 'validation', 400, `Malformed HTTP request: ${reason}`);
+}
+
+export function requestHeadersTooLarge(): Rejection {
+  return rejection('requestHeadersTooLarge', 'validation', 431, 'The request headers are too large');
+}
+
+/** The client did not send the whole request within the server's time limit. */
+export function requestTimedOut(): Rejection {
+  return rejection('requestTimedOut', 'validation', 408, 'The request was not received in time; send the whole request without pausing');
+}
+
 export function multipartMalformed(reason: string): Rejection {
   return rejection('multipartMalformed', 'validation', 400, `Malformed multipart/form-data request: ${reason}`);
 }

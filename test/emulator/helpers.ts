@@ -1,5 +1,6 @@
 // Test helpers: an emulator on port 0 and a tiny JSON/multipart client over
 // real sockets (global fetch; small bodies only).
+import { connect } from 'node:net';
 import { startEmulator, DEMO_API_KEY, DEMO_USER, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/index.js';
 
 export { DEMO_API_KEY, DEMO_USER };
@@ -154,3 +155,34 @@ export const ACME = {
   ],
 };
 export const ACME_USER = 'owner@acme.test';
+
+/**
+ * Sends raw bytes on a new connection and resolves, once the server closes
+ * it, with what came back and whether the connection was reset.
+ */
+export function rawRequest(baseUrl: string, ...parts: (string | Buffer)[]): Promise<{ text: string; reset: boolean }> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname);
+    let text = '';
+    let reset = false;
+    socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
+    socket.on('error', () => (reset = true));
+    socket.on('close', () => resolve({ text, reset }));
+    for (const part of parts) socket.write(part);
+  });
+}
+
+/** The status and parsed JSON body of a raw HTTP/1.1 answer. */
+export function parseRaw(text: string): { status: number; head: string; body: any } {
+  const split = text.indexOf('\r\n\r\n');
+  const head = split < 0 ? text : text.slice(0, split);
+  const rest = split < 0 ? '' : text.slice(split + 4);
+  let body: any;
+  try {
+    body = JSON.parse(rest);
+  } catch {
+    body = undefined;
+  }
+  return { status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]), head: head.toLowerCase(), body };
+}

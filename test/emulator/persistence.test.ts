@@ -74,13 +74,24 @@ describe('persistence', () => {
   });
 
   it('without --data-dir state is in memory and the temp folder is removed on close', async () => {
-    const { emu, client } = await withEmulator();
+    // A temporary folder of its own: other test files start and stop emulators in the shared one meanwhile.
+    const privateTmp = await mkdtemp(join(tmpdir(), 'ahs-emu-tmpdir-'));
+    dirs.push(privateTmp);
+    const shared = process.env.TMPDIR;
+    process.env.TMPDIR = privateTmp;
+    let started: Awaited<ReturnType<typeof withEmulator>>;
+    try {
+      started = await withEmulator();
+    } finally {
+      if (shared === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = shared;
+    }
+    const { emu, client } = started;
     await client.createAsset('temp');
     await client.uploadVersion('temp', 'ios', 'x');
-    const before = (await readdir(tmpdir())).filter((name) => name.startsWith('ahs-emulator-'));
+    expect((await readdir(privateTmp)).filter((name) => name.startsWith('ahs-emulator-'))).toHaveLength(1);
     await emu.close();
-    const after = (await readdir(tmpdir())).filter((name) => name.startsWith('ahs-emulator-'));
-    expect(after.length).toBe(before.length - 1);
+    expect(await readdir(privateTmp)).toEqual([]);
     const again = await withEmulator();
     try {
       expect(isMissing(await again.client.get('/va/temp'))).toBe(true);

@@ -7,7 +7,7 @@ import { paginate, readJson, sendEmpty, type Router } from '../http.js';
 import { fail } from '../problem.js';
 import { queryParamInvalid, unknownAssetType } from '../../rules/rejections.js';
 import type { AssetChanges } from '../operations.js';
-import type { AssetRecord, Frozen } from '../state.js';
+import { dict, type AssetRecord, type Frozen } from '../state.js';
 import { activeAssetType, check, findAsset, now, reply, requireActingUser } from './common.js';
 import { assetUrlEntries } from './versions.js';
 
@@ -57,7 +57,7 @@ export function registerAssets(router: Router<RequestContext>): void {
     const decision = decideAssetCreate(body.assetId, Boolean(ctx.data.assets[body.assetId]));
     if (!decision.ok) fail(decision);
     const at = now();
-    const asset: AssetRecord = { ...createdAsset(body, at), sequences: {} };
+    const asset: AssetRecord = { ...createdAsset(body, at), sequences: dict<number>() };
     if (body.description !== undefined) asset.description = body.description;
     await ctx.emu.store.createAsset(ctx.domainId, asset);
     reply(ctx, 201, assetView(asset));

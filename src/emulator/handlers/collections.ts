@@ -24,13 +24,13 @@ import { paginate, readJson, type Router } from '../http.js';
 import { fail, failWith } from '../problem.js';
 import { unknownAllowedAssetTypes, unknownCollectionPlatform } from '../../rules/rejections.js';
 import type { CollectionChanges } from '../operations.js';
-import type { CollectionRecord, Frozen } from '../state.js';
+import { dict, type CollectionRecord, type Frozen } from '../state.js';
 import { check, deploymentDelay, knownAssetType, now, reply, requireActingUser, requireAnyActingUser, requireEnvironment, requireKeyScope } from './common.js';
 
 export function collectionSnapshot(ctx: RequestContext, collectionId: string): CollectionSnapshot | undefined {
   const collection = ctx.data.collections[collectionId];
   if (!collection) return undefined;
-  const deployments: CollectionSnapshot['deployments'] = {};
+  const deployments: CollectionSnapshot['deployments'] = dict();
   for (const [envId, record] of Object.entries(ctx.data.collectionDeployments[collectionId] ?? {})) deployments[envId] = record.state;
   return {
     collectionId,

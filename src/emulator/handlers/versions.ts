@@ -20,7 +20,7 @@ import { sizeString } from '../variation.js';
 import { drain, paginate, readJson, sendEmpty, type Router } from '../http.js';
 import { fail, Problem } from '../problem.js';
 import { undeployFailed, undeployPlatformsMissing, versionNotFound, versionNotFoundForPlatform } from '../../rules/rejections.js';
-import type { AssetRecord, ChannelRecord, DeploymentRecord, Frozen, VersionRecord } from '../state.js';
+import { dict, type AssetRecord, type ChannelRecord, type DeploymentRecord, type Frozen, type VersionRecord } from '../state.js';
 import {
   check,
   checkFile,
@@ -97,7 +97,7 @@ function channelOf(ctx: RequestContext, assetId: string, platform: string, envId
 }
 
 function snapshotOf(channel: Frozen<ChannelRecord> | undefined, midDeployment: boolean): ChannelSnapshot {
-  const records: Record<string, DeploymentState> = {};
+  const records = dict<DeploymentState>();
   for (const [versionId, record] of Object.entries(channel?.records ?? {})) records[versionId] = record.state;
   return { records, formerDefaults: [...(channel?.formerDefaults ?? [])], midDeployment };
 }
@@ -290,7 +290,7 @@ export function registerVersions(router: Router<RequestContext>): void {
           ? []
           : effect.platforms.flatMap((platform) => {
               const channel = channels[platform]?.[effect.envId];
-              return channel ? [{ platform, envId: effect.envId, channel: { records: {}, formerDefaults: applyAssetUndeploy(snapshotOf(channel, false)).formerDefaults } }] : [];
+              return channel ? [{ platform, envId: effect.envId, channel: { records: dict<DeploymentRecord>(), formerDefaults: applyAssetUndeploy(snapshotOf(channel, false)).formerDefaults } }] : [];
             }),
       );
       await ctx.emu.store.putChannels(ctx.domainId, asset.assetId, emptied);
@@ -314,7 +314,7 @@ function deployedChannel(
   const next = applyVersionDeploy(snapshotOf(channel, false), versionId, decision);
   const at = now();
   const actor = updatedBy ?? createdBy ?? '';
-  const records: ChannelRecord['records'] = {};
+  const records: ChannelRecord['records'] = dict();
   for (const [id, state] of Object.entries(next.records)) {
     const existing = channel?.records[id];
     if (!existing) records[id] = { state, createdBy: createdBy ?? actor, updatedBy: actor, createdAt: at, updatedAt: at };
