@@ -89,7 +89,7 @@ describe('under GitHub Actions', () => {
       expect(await gh.outputs()).toMatchObject({ 'version-id': 'IOS2', changed: 'false', 'previous-default': '' });
       expect(await gh.summary()).toContain('| upload | already done, nothing sent |');
 
-      const rollback = await h.ahs(['rollback', id, ...CH], { env: gh.env });
+      const rollback = await h.ahs(['rollback', id, ...CH, '--to', 'IOS1'], { env: gh.env });
       expect(rollback.exitCode, rollback.stderr).toBe(0);
       expect(await gh.outputs()).toMatchObject({ 'version-id': 'IOS1', state: 'DEFAULT', 'previous-default': 'IOS2', changed: 'true' });
       expect(await gh.summary()).toContain('### ahs rollback\n\n|  |  |\n|---|---|\n| version | IOS1 (1.0) |\n| now | DEFAULT on ios in prod |\n| previous Default | IOS2 (now LIVE) |');

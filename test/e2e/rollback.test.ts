@@ -23,13 +23,36 @@ async function released() {
 }
 
 describe('ahs rollback', () => {
-  it('without --to: the LIVE version with the highest number below the Default, saying why', async () => {
+  it('without --to and no proof in the records: exit 2 listing the LIVE versions, never a guess from numbers', async () => {
+    // IOS2 is a canary left LIVE that was never the Default: the highest LIVE number below IOS3 proves nothing.
     const { id, v1, v2, v3, v4 } = await released();
-    const r = await h.ahs(['rollback', id, ...CH, '--json']);
-    expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.json()).toMatchObject({ assetVersion: { versionId: v2, state: 'DEFAULT' }, previousDefault: v3, attempts: 1 });
-    expect(r.stderr).toContain(`rolling back ${id}/ios/prod to ${v2}: the LIVE version with the highest number below the Default ${v3}`);
-    expect(await h.records(id)).toEqual([`ios/prod/${v1}=LIVE`, `ios/prod/${v2}=DEFAULT`, `ios/prod/${v3}=LIVE`, `ios/prod/${v4}=OFFLINE`]);
+    const r = await h.ahs(['rollback', id, ...CH]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(new RegExp(`^error: which version was the Default of ${id}/ios/prod before ${v3} cannot be read .*name it with --to VERSION_ID; LIVE there: ${v2} \\(1\\.1, created [^)]+\\), ${v1} \\(1\\.0, created [^)]+\\)$`));
+    expect(await h.records(id)).toEqual([`ios/prod/${v1}=LIVE`, `ios/prod/${v2}=LIVE`, `ios/prod/${v3}=DEFAULT`, `ios/prod/${v4}=OFFLINE`]);
+  });
+
+  it('without --to, records that carry their change times prove the demoted Default: that one, saying why', async () => {
+    const { id, v1, v2, v3, v4 } = await released();
+    // A service that adds updatedAt to its asset-urls entries: v1 was demoted when v3 was promoted (same instant); v2 is a canary.
+    const stamps: Record<string, string> = { [v1]: '2026-11-01T10:00:00.000Z', [v2]: '2026-11-02T09:00:00.000Z', [v3]: '2026-11-01T10:00:00.000Z', [v4]: '2026-10-01T00:00:00.000Z' };
+    const stamped = await stubServer(async (req, res) => {
+      if (req.method !== 'GET' || !req.url?.includes('/asset-urls')) return false;
+      const upstream = await fetch(new URL(req.url, h.emu.baseUrl), { headers: { apikey: String(req.headers.apikey) } });
+      const body = await upstream.json();
+      body.results = body.results.map((r: { versionId: string }) => ({ ...r, updatedAt: stamps[r.versionId] }));
+      res.writeHead(upstream.status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      return true;
+    }, h.emu.baseUrl);
+    try {
+      const r = await h.ahs(['rollback', id, ...CH, '--json'], { env: { AHS_BASE_URL: stamped.url } });
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.json()).toMatchObject({ assetVersion: { versionId: v1, state: 'DEFAULT' }, previousDefault: v3 });
+      expect(r.stderr).toContain(`rolling back ${id}/ios/prod to ${v1}: the channel's records show ${v1} was demoted when ${v3} became the Default`);
+    } finally {
+      await stamped.close();
+    }
+    expect(await h.records(id)).toEqual([`ios/prod/${v1}=DEFAULT`, `ios/prod/${v2}=LIVE`, `ios/prod/${v3}=LIVE`, `ios/prod/${v4}=OFFLINE`]);
   });
 
   it('--to names the target; an OFFLINE one is refused before sending; no Default is nothing to roll back', async () => {
@@ -64,7 +87,7 @@ describe('ahs rollback', () => {
       return false;
     }, h.emu.baseUrl);
     try {
-      const r = await h.ahs(['rollback', id, ...CH, '--json'], { env: { AHS_BASE_URL: racer.url } });
+      const r = await h.ahs(['rollback', id, ...CH, '--to', v2, '--json'], { env: { AHS_BASE_URL: racer.url } });
       expect(r.exitCode, r.stderr).toBe(5);
       expect(r.errJson()).toMatchObject({ type: 'urn:ahs:conflict', status: null });
       expect(r.errJson().title).toContain(`the Default of ${id}/ios/prod is ${v1}`);
@@ -76,7 +99,7 @@ describe('ahs rollback', () => {
 
   it('--dry-run shows the promotion it would send, with the compare-and-set target', async () => {
     const { id, v2, v3 } = await released();
-    const r = await h.ahs(['rollback', id, ...CH, '--dry-run', '--json']);
+    const r = await h.ahs(['rollback', id, ...CH, '--to', v2, '--dry-run', '--json']);
     expect(r.exitCode).toBe(0);
     expect(r.json()).toMatchObject({ dryRun: true, request: { body: { intent: 'DEFAULT', currentVersionId: v3, currentAssetIntent: 'LIVE' } }, predicted: { status: 201, state: 'DEFAULT' } });
     expect(r.json().request.path).toContain(`/versions/${v2}/deploy`);

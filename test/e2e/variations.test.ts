@@ -81,7 +81,7 @@ describe.each(SERVICES)('against %s', (_name, options) => {
     expect(over.json()).toMatchObject({ assetVersion: { versionId: v2, state: 'DEFAULT' }, previousDefault: v1 });
     expect(await h.records(id)).toEqual([`android/staging/${v1}=LIVE`, `android/staging/${v2}=DEFAULT`]);
 
-    const back = await h.ahs(['rollback', id, ...ch, '--json']);
+    const back = await h.ahs(['rollback', id, ...ch, '--to', v1, '--json']);
     expect(back.exitCode, back.stderr).toBe(0);
     expect(back.json()).toMatchObject({ assetVersion: { versionId: v1, state: 'DEFAULT' }, previousDefault: v2 });
     expect(await h.records(id)).toEqual([`android/staging/${v1}=DEFAULT`, `android/staging/${v2}=LIVE`]);

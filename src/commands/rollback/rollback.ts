@@ -7,7 +7,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { defaultOf } from '../../rules/index.js';
 import type { AssetUrl } from '../../rules/schemas.js';
-import { readChannel } from '../../service/assets.js';
+import { listAllVersions, readChannel } from '../../service/assets.js';
 import { askAssetId, askEnv, platformChoices } from '../../service/pick-asset.js';
 import { channelName, type Channel } from '../../service/promote.js';
 import { renderPromotion } from '../../io/views/deploy.js';
@@ -48,21 +48,41 @@ interface Target {
   reason: string;
 }
 
-/** --to, else in a terminal a pick among the channel's LIVE versions, else the rule of cli.md. */
+/**
+ * The version the channel's own records prove was the Default before the
+ * current one: the service keeps no history, but a service that gives each
+ * record its `updatedAt` (the spec's asset-urls entry has none; a service may
+ * add fields) shows the LIVE record that the current Default's promotion
+ * demoted, changed at the same instant. One such record is proof; none or
+ * several prove nothing, and ahs never guesses from version numbers.
+ */
+export function provenPrevious(records: AssetUrl[], current: string): AssetUrl | undefined {
+  const stamp = (record: AssetUrl | undefined) => {
+    const value = (record as { updatedAt?: unknown } | undefined)?.updatedAt;
+    const time = typeof value === 'string' ? Date.parse(value) : Number.NaN;
+    return Number.isNaN(time) ? undefined : time;
+  };
+  const promoted = stamp(records.find((r) => r.versionId === current));
+  if (promoted === undefined) return undefined;
+  const demoted = records.filter((r) => r.state === 'LIVE' && stamp(r) === promoted);
+  return demoted.length === 1 ? demoted[0] : undefined;
+}
+
+/** --to; else the version the records prove; else in a terminal a pick among the LIVE versions; else exit 2 listing them. */
 async function pickTarget(ctx: Context, records: AssetUrl[], current: string, to: string | undefined, name: string): Promise<Target> {
   if (to !== undefined) return { versionId: to, reason: 'named with --to' };
-  const byNumber = new Map(records.map((r) => [r.versionId, r]));
-  const defaultNumber = byNumber.get(current)?.version ?? Number.POSITIVE_INFINITY;
+  const proven = provenPrevious(records, current);
+  if (proven) return { versionId: proven.versionId, reason: `the channel's records show ${proven.versionId} was demoted when ${current} became the Default` };
   const live = records.filter((r) => r.state === 'LIVE').sort((a, b) => b.version - a.version);
-  const previous = live.find((r) => r.version < defaultNumber);
-  const rule = previous && { versionId: previous.versionId, reason: `the LIVE version with the highest number below the Default ${current}` };
-  if (ctx.io.canPrompt && live.length > 0) {
-    const choices = live.map((r) => ({ name: `${r.versionId}  ${r.versionName}  LIVE${r.versionId === rule?.versionId ? `  (the rule's pick: the highest LIVE number below ${current})` : ''}`, value: r.versionId }));
-    const picked = await (await ctx.prompter()).select(`Roll ${name} back from ${current} (Default) to`, choices, { default: rule?.versionId });
-    return { versionId: picked, reason: picked === rule?.versionId ? rule.reason : 'picked' };
+  if (live.length === 0) throw new UsageError(`${name} has no LIVE version besides its Default ${current}: nothing to roll back to (deploy one LIVE first)`);
+  const versions = new Map((await listAllVersions(await ctx.api(), records[0]!.assetId).catch(() => [])).map((v) => [v.versionId, v]));
+  const label = (r: AssetUrl) => `${r.versionId} (${r.versionName}${versions.get(r.versionId) ? `, created ${versions.get(r.versionId)!.createdAt}` : ''})`;
+  if (ctx.io.canPrompt) {
+    const choices = live.map((r) => ({ name: `${label(r)}  LIVE`, value: r.versionId }));
+    const picked = await (await ctx.prompter()).select(`Roll ${name} back from ${current} (Default) to (the service keeps no history: which was the Default before cannot be read)`, choices);
+    return { versionId: picked, reason: 'picked' };
   }
-  if (!rule) {
-    throw new UsageError(`${name} has no LIVE version numbered below its Default ${current}: nothing to roll back to; name one with --to VERSION_ID`);
-  }
-  return rule;
+  throw new UsageError(
+    `which version was the Default of ${name} before ${current} cannot be read (the service keeps no history, and ahs does not guess from version numbers): name it with --to VERSION_ID; LIVE there: ${live.map(label).join(', ')}`,
+  );
 }
