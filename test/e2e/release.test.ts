@@ -147,3 +147,18 @@ describe('ahs release of an old version', () => {
     expect(await h.records(id)).toEqual(['ios/prod/IOS1=DEFAULT', 'ios/prod/IOS2=LIVE']);
   });
 });
+
+describe('two releases of one new file to one channel at once (two CI jobs)', () => {
+  it('end with one version, the Default, and neither run fails on the other\'s change', async () => {
+    const channels = await Promise.all([1, 2, 3, 4].map(async () => ({ id: await asset(), file: await h.file(`${uid('twin')}.zip`, 'the same build') })));
+    const runs = await Promise.all(channels.flatMap(({ id, file }) => [1, 2].map(() => h.ahs(['release', id, file, ...CH, '--name', '3.0', '--json']))));
+    for (const run of runs) expect(run.exitCode, run.stderr).toBe(0);
+    for (const { id } of channels) {
+      const versions = (await h.call('GET', `/va/${id}/versions`)).body.results.filter((v: { versionName: string }) => v.versionName === '3.0');
+      expect(versions, id).toHaveLength(1);
+      expect(await h.records(id)).toEqual([`ios/prod/${versions[0].versionId}=DEFAULT`]);
+    }
+    // Both runs of a channel report the same version.
+    for (let i = 0; i < channels.length; i++) expect(runs[2 * i]!.json().version.versionId).toBe(runs[2 * i + 1]!.json().version.versionId);
+  });
+});

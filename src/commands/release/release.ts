@@ -62,12 +62,13 @@ export const run: Run<typeof releaseSpec> = async (options, ctx) => {
     const matched = reused.fileName ? `same file name, and a size agreeing within its rounding` : `the service shows no file name: matched by version name and size only`;
     out.success(`upload: ${reused.versionId} (${versionName}, ${reused.size}) is already there; reused (${matched})`);
   }
-  const upload = reused ? undefined : steps.versionUpload({ assetId, platform, fields, file: await localFile(file) });
+  // converge: another run may release the same file to the same channel at the same time (cli.md, concurrent runs).
+  const upload = reused ? undefined : steps.versionUpload({ assetId, platform, fields, file: await localFile(file), converge: true });
   const versionId = upload ? ref(upload, 'versionId') : reused!.versionId;
   // A version this plan uploads does not exist yet: only the channel's rules predict.
   const versionIsNew = !reused;
-  const deployment = deploy ? steps.versionDeploy({ assetId, versionId, platform, body: liveBody, channel, versionIsNew }) : undefined;
-  const promotion = promote ? steps.versionPromote({ assetId, platform, envId, versionId, user, channel, expected, afterLive: deploy ? liveBody : undefined, versionIsNew }) : undefined;
+  const deployment = deploy ? steps.versionDeploy({ assetId, versionId, platform, body: liveBody, channel, versionIsNew, converge: true }) : undefined;
+  const promotion = promote ? steps.versionPromote({ assetId, platform, envId, versionId, user, channel, expected, afterLive: deploy ? liveBody : undefined, versionIsNew, converge: true }) : undefined;
   if (!deploy) out.success(`deploy: ${reused!.versionId} is already ${state} on ${name}`);
   if (!promote && options.state === 'DEFAULT') out.success(`promote: ${reused!.versionId} is already the Default of ${name}`);
 

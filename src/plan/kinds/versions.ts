@@ -10,14 +10,23 @@ import type { DeployResponse } from '../../io/views/deploy.js';
 import { prepareMultipart } from '../../transfer/upload.js';
 import { deployableVersion, findVersion, getAsset, listAllVersions, readChannel } from '../../service/assets.js';
 import { afterLive, channelName, checkExpected, promoteBody, type Channel } from '../../service/promote.js';
-import { kind, type StepFile } from './kind.js';
-import type { Prediction } from '../plan.js';
+import { kind, type KindIO, type StepFile } from './kind.js';
+import { sizeAgrees } from '../../service/size.js';
+import type { PlannedRequest, Prediction, Settlement } from '../plan.js';
+import type { ApiClient } from '../../http/client.js';
 
 export interface VersionUploadParams {
   assetId: string;
   platform: string;
   fields: { versionName: string; createdBy: string };
   file: StepFile;
+  /**
+   * Another run may upload the same file at the same time (two CI jobs):
+   * once uploaded, the versions of that name are read again, and when
+   * another copy of this file has the lower number this run's copy is
+   * deleted and the other is the answer, so both runs go on with one version.
+   */
+  converge?: boolean;
 }
 
 export const versionUpload = kind<VersionUploadParams, Version>({
@@ -43,7 +52,8 @@ export const versionUpload = kind<VersionUploadParams, Version>({
   },
   async send(p, io) {
     const stream = await prepareMultipart({ fields: p.fields, file: { field: 'assetFile', path: p.file.path, fileName: p.file.name }, onProgress: io.progress });
-    return io.api.json<Version>({ method: 'POST', path: io.api.path('va', p.assetId, 'versions'), query: { targetPlatformId: p.platform }, stream });
+    const created = await io.api.json<Version>({ method: 'POST', path: io.api.path('va', p.assetId, 'versions'), query: { targetPlatformId: p.platform }, stream });
+    return p.converge ? convergeUpload(p, created, io) : created;
   },
   // Exactly one version of this name and platform created since the upload started is this upload's.
   async settle({ assetId, platform, fields }, { api, sentAt }) {
@@ -55,6 +65,37 @@ export const versionUpload = kind<VersionUploadParams, Version>({
   },
 });
 
+/**
+ * The one version two runs uploading the same file agree on: of the copies
+ * of this file (same name, platform, file name and size), the lowest
+ * number. This run's copy, when it is not that one, is deleted (it was
+ * never deployed); a delete that fails is said, with the command that does it.
+ */
+async function convergeUpload(p: VersionUploadParams, created: Version, io: KindIO): Promise<Version> {
+  const copies = (await listAllVersions(io.api, p.assetId)).filter(
+    (v) => v.targetPlatform === p.platform && v.versionName === p.fields.versionName && (v.fileName === undefined || v.fileName === p.file.name) && sizeAgrees(v.size, p.file.size),
+  );
+  const first = copies.sort((a, b) => a.version - b.version)[0];
+  if (!first || first.versionId === created.versionId) return created;
+  const ours = created.versionId;
+  try {
+    await io.api.json({ method: 'DELETE', path: io.api.path('va', p.assetId, 'versions', ours) });
+    io.out.info(`another run uploaded the same file as ${first.versionId} meanwhile: this run's copy ${ours} was deleted; going on with ${first.versionId}`);
+  } catch (error) {
+    io.out.warn(`another run uploaded the same file as ${first.versionId} meanwhile; deleting this run's copy ${ours} failed (${(error as Error).message}): delete it with ahs version delete ${p.assetId} ${ours}`);
+  }
+  return first;
+}
+
+/** A write another run already made (the service's "already in the target state"): done, when a read shows the state asked for. */
+async function alreadyThere<R>(error: unknown, holds: () => Promise<R | undefined>, io: KindIO, what: string): Promise<R> {
+  if (!isApiError(error, 400)) throw error;
+  const result = await holds();
+  if (result === undefined) throw error;
+  io.out.info(`${what} already: another writer did it meanwhile (the service answered 400, and a read shows the state asked for)`);
+  return result;
+}
+
 export interface VersionDeployParams {
   assetId: string;
   versionId: string;
@@ -65,11 +106,13 @@ export interface VersionDeployParams {
   /** Uploaded by an earlier step: it cannot be read yet, so only the channel's rules predict. */
   versionIsNew?: boolean;
   notes?: string[];
+  /** Another run may make the same change (a release): "already in the target state" is done when a read shows it. */
+  converge?: boolean;
 }
 
 export const versionDeploy = kind<VersionDeployParams, DeployResponse>({
   describe: (p) => `deploy ${p.versionId} ${p.body.intent} on ${p.assetId}/${p.platform}/${p.body.envId}`,
-  request: (p, api) => ({ method: 'POST', path: api.path('va', p.assetId, 'versions', p.versionId, 'deploy'), query: { targetPlatformId: p.platform }, body: p.body }),
+  request: deployRequest,
   async predict(p, api) {
     const channel = p.channel ?? (await readChannel(api, p.assetId, p.platform, p.body.envId)).channel;
     const missing = p.versionIsNew ? undefined : await deployableVersion(api, p.assetId, p.versionId, p.platform);
@@ -77,14 +120,34 @@ export const versionDeploy = kind<VersionDeployParams, DeployResponse>({
   },
   waitsOutDeployment: true,
   check: (p) => `ahs asset status ${p.assetId} --platform ${p.platform} --env ${p.body.envId}`,
-  async settle({ assetId, versionId, platform, body }, { api }) {
-    const { records } = await readChannel(api, assetId, platform, body.envId);
-    const record = records.find((r) => r.versionId === versionId);
-    const how = `the channel ${assetId}/${platform}/${body.envId} shows ${versionId} ${record?.state ?? 'not deployed'}`;
-    if (record?.state !== body.intent) return { applied: false, how };
-    return { applied: true, how, result: { assetVersion: { ...record, envId: body.envId }, message: 'Deployment confirmed by a read of the channel.' } };
+  async send(p, io) {
+    try {
+      return await io.api.json<DeployResponse>({ ...deployRequest(p, io.api) });
+    } catch (error) {
+      if (!p.converge) throw error;
+      // A DEFAULT version is LIVE too (its record says DEFAULT): a release racing another is past this stage.
+      const accepted = p.body.intent === 'LIVE' ? ['LIVE', 'DEFAULT'] : [p.body.intent];
+      return alreadyThere(error, async () => {
+        const settled = await settleDeploy(p, io.api, accepted);
+        return settled.applied === true ? settled.result : undefined;
+      }, io, `${p.versionId} is ${p.body.intent} on ${p.assetId}/${p.platform}/${p.body.envId}`);
+    }
   },
+  settle: (p, { api }) => settleDeploy(p, api),
 });
+
+function deployRequest(p: VersionDeployParams, api: ApiClient): PlannedRequest {
+  return { method: 'POST', path: api.path('va', p.assetId, 'versions', p.versionId, 'deploy'), query: { targetPlatformId: p.platform }, body: p.body };
+}
+
+/** Applied when the channel shows the version in the state asked for. */
+async function settleDeploy({ assetId, versionId, platform, body }: VersionDeployParams, api: ApiClient, accepted: string[] = [body.intent]): Promise<Settlement<DeployResponse>> {
+  const { records } = await readChannel(api, assetId, platform, body.envId);
+  const record = records.find((r) => r.versionId === versionId);
+  const how = `the channel ${assetId}/${platform}/${body.envId} shows ${versionId} ${record?.state ?? 'not deployed'}`;
+  if (!record || !accepted.includes(record.state)) return { applied: false, how };
+  return { applied: true, how, result: { assetVersion: { ...record, envId: body.envId }, message: 'Deployment confirmed by a read of the channel.' } };
+}
 
 /** What promote-default prints in json: the deploy response, the Default it replaced, and how many sends it took. */
 export interface PromoteResult extends DeployResponse {
@@ -102,6 +165,8 @@ export interface VersionPromoteParams extends Channel {
   /** Deployed LIVE by an earlier step (--make-live, release): predicted over that, and the channel read again before sending. */
   afterLive?: DeployBody;
   versionIsNew?: boolean;
+  /** Another run may promote the same version (a release): that version being the Default is done. */
+  converge?: boolean;
 }
 
 /**
@@ -148,6 +213,12 @@ export const versionPromote = kind<VersionPromoteParams, PromoteResult>({
         // A 409 (or a 400 from a stale read) means the pointer moved: read again.
         const fresh = (await readChannel(api, p.assetId, p.platform, p.envId)).channel;
         const moved = (defaultOf(fresh) ?? null) !== previousDefault;
+        if (p.converge && defaultOf(fresh) === p.versionId) {
+          io.out.info(`${p.versionId} is the Default of ${name} already: another writer promoted it meanwhile`);
+          const before = defaultOf(p.channel) ?? null;
+          const record = (await readChannel(api, p.assetId, p.platform, p.envId)).records.find((r) => r.versionId === p.versionId);
+          if (record) return { assetVersion: { ...record, envId: p.envId }, message: 'Already the Default: confirmed by a read of the channel.', previousDefault: before === p.versionId ? null : before, attempts: attempt + 1 };
+        }
         if (isApiError(error, 400) && !moved) throw error; // a real 400 (OFFLINE, already Default, ...)
         known = fresh;
         checkExpected(known, p.expected, name);
