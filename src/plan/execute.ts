@@ -46,7 +46,10 @@ export async function executePlan(plan: Plan, ctx: ExecutorContext): Promise<voi
 export function resolveParams(params: Record<string, unknown>, answers: ReadonlyMap<string, unknown>): Record<string, unknown> {
   const resolve = (value: unknown): unknown => {
     if (isRef(value)) {
-      if (!answers.has(value.$ref)) throw new Error(`a step refers to ${value.$ref}, which has no answer`);
+      if (!answers.has(value.$ref)) {
+        if (value.optional) return undefined;
+        throw new Error(`a step refers to ${value.$ref}, which has no answer`);
+      }
       return (answers.get(value.$ref) as Record<string, unknown> | undefined)?.[value.field];
     }
     if (Array.isArray(value)) return value.map(resolve);
@@ -287,6 +290,7 @@ async function printPredictions(plan: Plan, ctx: ExecutorContext): Promise<void>
   const predicted = new Map<string, unknown>();
   let rejected: Rejection | undefined;
   for (const step of plan.steps) {
+    if (kindOf(step).runTimeOnly) continue;
     const params = resolveParams(step.params, predicted);
     const prediction: Prediction = step.prediction ?? (await kindOf(step).predict(params, api));
     documents.push(dryRunDocument(kindOf(step).request(params, api), prediction));

@@ -38,6 +38,8 @@ export type Settlement<R> = { applied: true; result: R; how: string } | { applie
 export interface Ref<T = unknown> {
   $ref: string;
   field: string;
+  /** The earlier step may have failed (a batch): then the value is undefined instead of an error. */
+  optional?: boolean;
   /** Phantom: the type of the value. */
   readonly __type?: T;
 }
@@ -76,7 +78,8 @@ export type StepKind =
   | 'collection.deploy'
   | 'collection.reconcile'
   | 'item.upload'
-  | 'item.remove';
+  | 'item.remove'
+  | 'item.converge';
 
 /** One step: plain data. `R` is the type of its answer (phantom: typing `Results.of`). */
 export interface Step<R = unknown> {
@@ -142,6 +145,11 @@ export function step<R = unknown>(kind: StepKind, params: Record<string, unknown
 /** A value of an earlier step's answer. */
 export function ref<R, K extends keyof R & string>(from: Step<R>, field: K): Ref<R[K]> {
   return { $ref: from.id, field };
+}
+
+/** A value of an earlier batch step's answer, undefined when that step failed. */
+export function optionalRef<R, K extends keyof R & string>(from: Step<R>, field: K): Ref<R[K] | undefined> {
+  return { $ref: from.id, field, optional: true };
 }
 
 export function isRef(value: unknown): value is Ref {

@@ -11,13 +11,18 @@ import type {
   CollectionUndeployParams,
   CollectionUpdateParams,
   CollectionWriteParams,
+  Converged,
   DeployAnswer,
+  ItemConvergeParams,
   ItemRemoveParams,
   ItemUploadParams,
 } from './kinds/collections.js';
 
+/** A value known now or taken from an earlier step's answer, at any depth. */
+type OrRef<T> = Ref<T> | (T extends Array<infer U> ? Array<OrRef<U>> : T extends object ? { [K in keyof T]: OrRef<T[K]> } : T);
+
 /** Each parameter known now or taken from an earlier step's answer. */
-export type WithRefs<P> = { [K in keyof P]: P[K] | Ref<P[K]> };
+export type WithRefs<P> = { [K in keyof P]: OrRef<P[K]> };
 
 type Extra<R> = Partial<Omit<Step<R>, 'kind' | 'params'>>;
 type Message = { message: string };
@@ -45,6 +50,7 @@ export const steps = {
   collectionReconcile: builder<CollectionWriteParams, Message>('collection.reconcile'),
   itemUpload: builder<ItemUploadParams, Item>('item.upload'),
   itemRemove: builder<ItemRemoveParams, Message>('item.remove'),
+  itemConverge: builder<ItemConvergeParams, Converged>('item.converge'),
 };
 
 export type { PromoteResult } from './kinds/versions.js';

@@ -316,3 +316,23 @@ describe('item sync --reconcile', () => {
     expect(unchanged.run.stderr).toContain(`nothing changed: the Live deployments of ${id} are left as they are`);
   });
 });
+
+describe('two syncs of one folder into one collection at once (two CI jobs)', () => {
+  it('end with one item per file, and a plain re-run finds everything unchanged', async () => {
+    const dir = join(h.dir, 'twins');
+    await mkdir(dir, { recursive: true });
+    for (const name of ['a.zip', 'b.zip', 'c.json', 'd.txt', 'e.zip']) await writeFile(join(dir, name), `content of ${name}`);
+    expect((await h.ahs(['collection', 'create', 'twins', '--name', 'Twins', '--allowed-types', '1001'])).exitCode).toBe(0);
+    // One item already there, changed locally: both runs replace it.
+    expect((await h.ahs(['item', 'upload', 'twins', join(dir, 'a.zip'), '--type', '1001'])).exitCode).toBe(0);
+    await writeFile(join(dir, 'a.zip'), 'a longer content of a.zip');
+    const runs = await Promise.all([1, 2].map(() => h.ahs(['item', 'sync', 'twins', dir, '--type', '1001', '--json'])));
+    for (const run of runs) expect(run.exitCode, run.stderr).toBe(0);
+    const items = (await h.ahs(['item', 'list', 'twins', '--all', '--json'])).json().results as Array<{ assetItemName: string }>;
+    expect(items.map((item) => item.assetItemName).sort()).toEqual(['a.zip', 'b.zip', 'c.json', 'd.txt', 'e.zip']);
+    const again = await h.ahs(['item', 'sync', 'twins', dir, '--type', '1001', '--json']);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(again.json()).toMatchObject({ uploaded: [], replaced: [], removed: [], failed: [] });
+    expect(again.json().unchanged).toHaveLength(5);
+  });
+});

@@ -22,9 +22,9 @@ import { currentOf, listItems, readSnapshot, type CollectionView } from '../../s
 import { escapeControls } from '../../io/escape.js';
 import { uploadName } from '../../transfer/upload.js';
 import { actingUser, assetTypeArg } from '../../service/pick-collection.js';
-import { plan, type Batch, type Prediction, type Refusal, type Results, type Step } from '../../plan/plan.js';
+import { optionalRef, plan, type Batch, type Prediction, type Refusal, type Results, type Step } from '../../plan/plan.js';
 import { steps } from '../../plan/steps.js';
-import type { ItemUploadParams } from '../../plan/kinds/collections.js';
+import type { Converged, ItemUploadParams } from '../../plan/kinds/collections.js';
 
 interface LocalFile {
   name: string;
@@ -114,7 +114,9 @@ interface SyncPlan {
   removals: Array<{ old: Item; step: Step<{ message: string }> }>;
   replacements: Replacement[];
   uploads: Array<{ file: LocalFile; step: Step<Item> }>;
-  /** Every step, in order: removals, replacements, new uploads. */
+  /** Settles the copies another sync uploaded at the same time. */
+  converge: Step<Converged> | undefined;
+  /** Every step, in order: removals, replacements, new uploads, the settling of copies. */
   all: Step[];
   /** The line a person sees when a step's answer is in. */
   describe(step: Step, results: Results): string | undefined;
@@ -151,7 +153,7 @@ function planSync(inputs: SyncInputs): SyncPlan {
   };
   const removeStep = (old: Item, batch: Batch, after?: string[]) =>
     steps.itemRemove(
-      { collectionId, itemId: old.assetItemId, name: old.assetItemName, user },
+      { collectionId, itemId: old.assetItemId, name: old.assetItemName, user, converge: true },
       {
         batch,
         after,
@@ -182,15 +184,26 @@ function planSync(inputs: SyncInputs): SyncPlan {
     return { file, old, upload, remove: removeStep(old, replaceBatch, [upload.id]), removeFirst };
   });
   const newUploads = comparison.uploads.map((file) => ({ file, step: uploadStep(file, { group: 'upload', concurrency: ITEM_CONCURRENCY }) }));
+  // Another sync of the same folder at the same time uploads the same files: the copies are settled once all are up.
+  const uploaded = [...replacements.map((r) => ({ file: r.file, step: r.upload })), ...newUploads];
+  const converge =
+    uploaded.length > 0
+      ? steps.itemConverge(
+          { collectionId, user, uploaded: uploaded.map(({ file, step }) => ({ name: file.name, size: file.size, itemId: optionalRef(step, 'assetItemId') })) },
+          { batch: { group: 'converge', concurrency: 1 } },
+        )
+      : undefined;
   const all: Step[] = [
     ...removals.map((r) => r.step),
     ...replacements.flatMap((r) => (r.removeFirst ? [r.remove, r.upload] : [r.upload, r.remove])),
     ...newUploads.map((u) => u.step),
+    ...(converge ? [converge] : []),
   ];
   return {
     removals,
     replacements,
     uploads: newUploads,
+    converge,
     all,
     describe(step, results) {
       const removal = removals.find((r) => r.step === step);
@@ -236,6 +249,14 @@ function outcomesOf(sync: SyncPlan, results: Results): JobOutcome[] {
     const failure = failed(step);
     if (item) outcomes.push({ kind: 'upload', file: file.name, item });
     else if (failure) outcomes.push({ kind: 'failed', file: file.name, error: failure.error });
+  }
+  const converged = sync.converge && results.of(sync.converge);
+  const convergeFailure = sync.converge && failed(sync.converge);
+  if (convergeFailure && !convergeFailure.skipped) outcomes.push({ kind: 'failed', file: '(copies made by another run)', error: convergeFailure.error });
+  // This run's copy removed: the other run's item is the file's.
+  for (const { removed, kept } of converged?.duplicates ?? []) {
+    const index = outcomes.findIndex((o) => (o.kind === 'upload' || o.kind === 'replace') && o.item.assetItemId === removed);
+    if (index >= 0) outcomes[index] = { ...(outcomes[index] as Extract<JobOutcome, { item: Item }>), item: kept };
   }
   return outcomes;
 }

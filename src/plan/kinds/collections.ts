@@ -5,6 +5,7 @@ import { ApiError } from '../../errors.js';
 import type { ApiClient } from '../../http/client.js';
 import type { Output } from '../../io/output.js';
 import {
+  allow,
   collectionMessage,
   decideCollectionCreate,
   decideCollectionDelete,
@@ -24,7 +25,7 @@ import {
 } from '../../rules/index.js';
 import type { Collection, Item } from '../../rules/schemas.js';
 import { prepareMultipart } from '../../transfer/upload.js';
-import { currentOf, itemParents, readCollection, readSnapshot, settleItemUpload, vcPath, type CollectionView } from '../../service/collections.js';
+import { currentOf, itemParents, listItems, readCollection, readSnapshot, settleItemUpload, vcPath, type CollectionView } from '../../service/collections.js';
 import type { Prediction, Settlement } from '../plan.js';
 import { kind, type StepFile } from './kind.js';
 
@@ -230,12 +231,23 @@ export interface ItemRemoveParams extends Named {
   /** The item's name, for people. */
   name?: string;
   user: string;
+  /** Another run may remove it first (two syncs): an item no longer there is done. */
+  converge?: boolean;
 }
 
 export const itemRemove = kind<ItemRemoveParams, Message>({
   describe: (p) => `remove item ${p.itemId}${p.name ? ` (${p.name})` : ''} from ${p.collectionId}`,
   collection: named,
   request: (p, api) => ({ method: 'DELETE', path: vcPath(api, p.collectionId, 'items', p.itemId), body: { deletedBy: p.user } }),
+  async send(p, { api, out }) {
+    try {
+      return await api.json<Message>({ method: 'DELETE', path: vcPath(api, p.collectionId, 'items', p.itemId), body: { deletedBy: p.user } });
+    } catch (error) {
+      if (!p.converge || !(error instanceof ApiError && error.status === 404)) throw error;
+      out.info(`${p.itemId}${p.name ? ` (${p.name})` : ''} was removed from ${p.collectionId} already: another writer did it meanwhile`);
+      return { message: ITEM_REMOVED };
+    }
+  },
   predict: ({ collectionId, itemId }, api) =>
     predictOver(api, collectionId, async (view) => {
       const item = view.snapshot ? await readItemParents(api, collectionId, itemId) : undefined;
@@ -259,3 +271,54 @@ export async function readItemParents(api: ApiClient, collectionId: string, item
     throw error;
   }
 }
+
+export interface ItemConvergeParams extends Named {
+  user: string;
+  /** The items this run uploaded (undefined where an upload failed), with the size of their files. */
+  uploaded: Array<{ name: string; size: number; itemId: string | undefined }>;
+}
+
+/** What two runs agreed on: the copies this run removed, and the item kept for each. */
+export interface Converged {
+  duplicates: Array<{ name: string; removed: string; kept: Item }>;
+}
+
+/** The copy two runs agree on: the item of that name and size created first (then the lowest id). */
+function firstCopy(items: Item[]): Item {
+  return [...items].sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.assetItemId.localeCompare(b.assetItemId))[0]!;
+}
+
+/**
+ * Two syncs of one folder at once both upload each new file: once this
+ * run's uploads are done, the collection's items are read again, and where
+ * another copy of a file this run uploaded came first, this run's copy is
+ * removed, so that both runs end with one item per file.
+ */
+export const itemConverge = kind<ItemConvergeParams, Converged>({
+  describe: (p) => `remove copies another run uploaded to ${p.collectionId} at the same time`,
+  collection: named,
+  runTimeOnly: true,
+  request: (p, api) => ({ method: 'DELETE', path: vcPath(api, p.collectionId, 'items', '{copy}'), body: { deletedBy: p.user } }),
+  async predict() {
+    return { current: null, decision: allow(200, { duplicates: [] }), notes: ['copies made by another run at the same time are found once the uploads are done'] };
+  },
+  async send(p, { api, out }) {
+    const ours = p.uploaded.filter((u): u is { name: string; size: number; itemId: string } => u.itemId !== undefined);
+    if (ours.length === 0) return { duplicates: [] };
+    const items = await listItems(api, p.collectionId);
+    const duplicates: Converged['duplicates'] = [];
+    for (const { name, size, itemId } of ours) {
+      const copies = items.filter((item) => item.assetItemName === name && item.size === size);
+      const kept = copies.length > 1 ? firstCopy(copies) : undefined;
+      if (!kept || kept.assetItemId === itemId) continue;
+      try {
+        await api.json({ method: 'DELETE', path: vcPath(api, p.collectionId, 'items', itemId), body: { deletedBy: p.user } });
+      } catch (error) {
+        if (!(error instanceof ApiError && error.status === 404)) throw error;
+      }
+      out.info(`another run uploaded ${name} as ${kept.assetItemId} meanwhile: this run's copy ${itemId} was removed`);
+      duplicates.push({ name, removed: itemId, kept });
+    }
+    return { duplicates };
+  },
+});

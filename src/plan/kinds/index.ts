@@ -12,6 +12,7 @@ import {
   collectionRestore,
   collectionUndeploy,
   collectionUpdate,
+  itemConverge,
   itemRemove,
   itemUpload,
 } from './collections.js';
@@ -35,6 +36,7 @@ export const KINDS: Record<StepKind, Kind> = {
   'collection.reconcile': collectionReconcile,
   'item.upload': itemUpload,
   'item.remove': itemRemove,
+  'item.converge': itemConverge,
 };
 
 export type { Kind, KindIO, StepFile } from './kind.js';

@@ -42,6 +42,8 @@ export interface Kind<P = any, R = any> {
   collection?(params: P): string | undefined;
   /** The local file this step uploads. */
   file?(params: P): StepFile | undefined;
+  /** Sends only when a read at run time calls for it (settling copies made by another run): not shown as a request by a dry run. */
+  runTimeOnly?: boolean;
   /** What the step does, in the user's terms ("upload ios.zip as 1.5.0"). */
   describe(params: P): string;
   /** The ahs command that tells whether the write was applied, when a settling read failed. */
