@@ -40,7 +40,7 @@ _ahs_options() {
         'collection list') echo '--page --page-size --all --deleted --no-deleted' ;;
         'collection update') echo '--name --description --max-assets --editable --no-editable --deployable --no-deployable --anchor --local-cache-control --no-local-cache-control --local-cache-max-age --from-json' ;;
         'item upload') echo '--type --name --concurrency' ;;
-        'item sync') echo '--type --delete --pattern --reconcile' ;;
+        'item sync') echo '--type --delete --follow-links --pattern --reconcile' ;;
         'item list') echo '--since --until --page --page-size --all' ;;
         'collection-deploy') echo '--state --idempotent --reconcile' ;;
         'fetch') echo '--url --dir --item --pattern --skip-existing --concurrency --manifest' ;;

@@ -383,7 +383,8 @@ complete -c ahs -f -n '__fish_ahs_is \'item upload\' 0' -a '(__fish_ahs_service 
 
 # ahs item sync
 complete -c ahs -n '__fish_ahs_is \'item sync\'' -l type -r -d 'asset type code of the uploaded items (one of the collection\'s allowed types, or 9999 = Other)'
-complete -c ahs -n '__fish_ahs_is \'item sync\'' -l delete -d 'remove the items that have no file of their name in DIR (done before any upload)'
+complete -c ahs -n '__fish_ahs_is \'item sync\'' -l delete -d 'remove the items that have no file of their name in DIR (done before any upload; destructive: lists them and asks in a terminal, needs --yes elsewhere)'
+complete -c ahs -n '__fish_ahs_is \'item sync\'' -l follow-links -d 'follow symbolic links in DIR to the files they point to (without it, a link is skipped and named in the output)'
 complete -c ahs -n '__fish_ahs_is \'item sync\'' -l pattern -r -d 'only files (and, with --delete, items) whose name matches a glob: * ? [abc] (repeatable; quote it for the shell)'
 complete -c ahs -n '__fish_ahs_is \'item sync\'' -l reconcile -d 'at the end, re-run the Live deployments of the collection (when the sync changed something), publishing the new items'
 complete -c ahs -f -n '__fish_ahs_is \'item sync\' 0' -a '(__fish_ahs_service collections)'

@@ -3,7 +3,7 @@
 // re-run, a collection at its maxAssets, --pattern, a refused file,
 // --reconcile. The writes are counted by a proxy in front of the emulator.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DEMO_USER, harness, stubServer, type Harness } from './helpers.js';
 import { startFaultProxy } from '../support/fault-proxy.js';
@@ -116,7 +116,7 @@ describe('item sync', () => {
     expect(dry.run.stderr).toContain('1 to upload, 1 to replace, 1 to remove, 1 unchanged');
     expect((await items(id)).length).toBe(3);
 
-    const { run, writes } = await counted(['item', 'sync', id, dir, '--type', '1001', '--delete', '--json']);
+    const { run, writes } = await counted(['item', 'sync', id, dir, '--type', '1001', '--delete', '--yes', '--json']);
     expect(run.exitCode).toBe(0);
     // The removal before any upload; the replacement uploads, then removes the old item.
     expect(writes).toEqual([`DELETE /vc/${id}/items/${first['c.zip']}`, `POST /vc/${id}/items`, `DELETE /vc/${id}/items/${first['b.zip']}`, `POST /vc/${id}/items`]);
@@ -132,7 +132,7 @@ describe('item sync', () => {
   });
 
   it('an unchanged folder sends no write and says every file is unchanged', async () => {
-    const { run, writes } = await counted(['item', 'sync', id, dir, '--type', '1001', '--delete', '--json']);
+    const { run, writes } = await counted(['item', 'sync', id, dir, '--type', '1001', '--delete', '--yes', '--json']);
     expect(run.exitCode).toBe(0);
     expect(writes).toEqual([]);
     expect(run.json()).toEqual({ uploaded: [], replaced: [], removed: [], unchanged: ['a.zip', 'b.zip', 'd.zip'], failed: [] });
@@ -214,7 +214,7 @@ describe('item sync at maxAssets', () => {
     expect(without.run.exitCode).toBe(1);
     expect(without.run.stderr).toContain('--delete to remove the 2 item(s) with no file');
     expect(without.writes).toEqual([]);
-    const { run, writes } = await counted(['item', 'sync', id, dir, '--type', '1001', '--delete']);
+    const { run, writes } = await counted(['item', 'sync', id, dir, '--type', '1001', '--delete', '--yes']);
     expect(run.exitCode).toBe(0);
     expect(writes.map((w) => w.split(' ')[0])).toEqual(['DELETE', 'DELETE', 'POST', 'POST']);
     expect((await items(id)).map((i) => i.split(':')[0])).toEqual(['p.zip', 'q.zip']);
@@ -228,7 +228,7 @@ describe('item sync --pattern', () => {
     const other = await h.ahs(['item', 'upload', id, await h.file('notes.json', '{}'), '--type', '1001']);
     expect(other.exitCode).toBe(0);
     const dir = await folder('patterned', { 'a.zip': 'a', 'b.zip': 'b', 'readme.txt': 'r' });
-    const { run, writes } = await counted(['item', 'sync', id, dir, '--type', '1001', '--pattern', '*.zip', '--delete', '--json']);
+    const { run, writes } = await counted(['item', 'sync', id, dir, '--type', '1001', '--pattern', '*.zip', '--delete', '--yes', '--json']);
     expect(run.exitCode).toBe(0);
     expect(writes).toEqual([`POST /vc/${id}/items`, `POST /vc/${id}/items`]);
     expect(run.json().uploaded.map((i: { assetItemName: string }) => i.assetItemName)).toEqual(['a.zip', 'b.zip']);
@@ -244,7 +244,7 @@ describe('item sync with several items of one name', () => {
     await createCollection(id);
     for (const content of ['1', '22']) expect((await h.ahs(['item', 'upload', id, await h.file('a.zip', content), '--type', '1001'])).exitCode).toBe(0);
     const [small] = (await items(id)).filter((i) => i.startsWith('a.zip:1:')).map((i) => i.split(':')[2]);
-    const { run, writes } = await counted(['item', 'sync', id, await folder('twice', { 'a.zip': '22' }), '--type', '1001', '--delete', '--json']);
+    const { run, writes } = await counted(['item', 'sync', id, await folder('twice', { 'a.zip': '22' }), '--type', '1001', '--delete', '--yes', '--json']);
     expect(run.exitCode).toBe(0);
     expect(writes).toEqual([`DELETE /vc/${id}/items/${small}`]);
     expect(run.json()).toMatchObject({ removed: [small], unchanged: ['a.zip'], uploaded: [], replaced: [] });
@@ -334,5 +334,37 @@ describe('two syncs of one folder into one collection at once (two CI jobs)', ()
     expect(again.exitCode, again.stderr).toBe(0);
     expect(again.json()).toMatchObject({ uploaded: [], replaced: [], removed: [], failed: [] });
     expect(again.json().unchanged).toHaveLength(5);
+  });
+});
+
+describe('item sync --delete is destructive; links are not followed unless asked', () => {
+  it('without --yes and no terminal: exit 2 naming what it would remove, nothing sent', async () => {
+    const id = 'guarded';
+    await createCollection(id);
+    const dir = await folder('guarded', { 'keep.zip': 'k', 'gone.zip': 'g' });
+    expect((await h.ahs(['item', 'sync', id, dir, '--type', '1001'])).exitCode).toBe(0);
+    await rm(join(dir, 'gone.zip'));
+    const { run, writes } = await counted(['item', 'sync', id, dir, '--type', '1001', '--delete']);
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toMatch(/to remove \(no file of their name\): gone\.zip \(item-\d+\)/);
+    expect(run.stderr).toMatch(/^error: item sync --delete \(removes 1 item\(s\)\) needs confirmation: pass --yes/m);
+    expect(writes).toEqual([]);
+    expect((await items(id)).map((i) => i.split(':')[0])).toEqual(['gone.zip', 'keep.zip']);
+  });
+
+  it('a symbolic link is skipped and named; --follow-links uploads what it points to', async () => {
+    const id = 'linked';
+    await createCollection(id);
+    const dir = await folder('linked', { 'real.zip': 'r' });
+    const target = join(h.dir, 'outside-secret.txt');
+    await writeFile(target, 'not for upload');
+    await symlink(target, join(dir, 'link.txt'));
+    const skipped = await h.ahs(['item', 'sync', id, dir, '--type', '1001', '--json']);
+    expect(skipped.exitCode, skipped.stderr).toBe(0);
+    expect(skipped.stderr).toMatch(/skipped 1 symbolic link\(s\), not followed without --follow-links: link\.txt/);
+    expect((await items(id)).map((i) => i.split(':')[0])).toEqual(['real.zip']);
+    const followed = await h.ahs(['item', 'sync', id, dir, '--type', '1001', '--follow-links', '--json']);
+    expect(followed.exitCode, followed.stderr).toBe(0);
+    expect((await items(id)).map((i) => i.split(':')[0])).toEqual(['link.txt', 'real.zip']);
   });
 });

@@ -35,14 +35,15 @@ export const syncSpec = defineCommand({
   },
   flags: {
     type: flag.text('code', "asset type code of the uploaded items (one of the collection's allowed types, or 9999 = Other)"),
-    delete: flag.bool('remove the items that have no file of their name in DIR (done before any upload)'),
+    delete: flag.bool('remove the items that have no file of their name in DIR (done before any upload; destructive: lists them and asks in a terminal, needs --yes elsewhere)'),
+    followLinks: flag.bool('follow symbolic links in DIR to the files they point to (without it, a link is skipped and named in the output)'),
     pattern: flag.list('glob', 'only files (and, with --delete, items) whose name matches a glob: * ? [abc] (repeatable; quote it for the shell)'),
     reconcile: flag.bool('at the end, re-run the Live deployments of the collection (when the sync changed something), publishing the new items'),
   },
   examples: [
     'ahs item sync launch-pack dist/ --type 1001',
     '# mirror exactly (remove what is not in the folder), then publish where it is Live',
-    'ahs item sync launch-pack dist/ --type 1001 --delete --reconcile',
+    'ahs item sync launch-pack dist/ --type 1001 --delete --reconcile --yes',
     "ahs item sync launch-pack dist/ --type 1001 --pattern '*.zip' --dry-run",
   ],
   notes: [

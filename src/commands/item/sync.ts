@@ -6,7 +6,7 @@
 // through the shared item pool (src/service/item-work.ts): one plan step per
 // request, a failed file does not stop the others, and the summary says what
 // happened to each file. Nothing to do: no step, no write.
-import { readdir, stat } from 'node:fs/promises';
+import { lstat, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { nameOf, type Run } from '../define.js';
 import { syncSpec } from './index.js';
@@ -55,7 +55,7 @@ const RECONCILE = '(--reconcile)';
 export const run: Run<typeof syncSpec> = async (options, ctx) => {
   const { collectionId, dir } = options;
   const patterns = options.pattern ?? [];
-  const files = await readFolder(dir, patterns);
+  const { files, links } = await readFolder(dir, patterns, options.followLinks === true);
   const assetType = await assetTypeArg(ctx, collectionId, options.type);
   const user = await actingUser(ctx);
   // Every file's fields are checked before anything is read or sent (a name over the service's limit is exit 2).
@@ -70,6 +70,7 @@ export const run: Run<typeof syncSpec> = async (options, ctx) => {
   const removals = options.delete ? comparison.orphans : [];
   const out = await ctx.output();
   announce(out, collectionId, dir, comparison, removals.length, options.delete ? [] : comparison.orphans);
+  if (links.length > 0) out.warn(`skipped ${links.length} symbolic link(s), not followed without --follow-links: ${links.map((name) => escapeControls(name)).join(', ')}`);
 
   // Room left once the removals are done: replacements upload first while there is some.
   const room = snapshot.maxAssets - (items.length - removals.length);
@@ -84,10 +85,13 @@ export const run: Run<typeof syncSpec> = async (options, ctx) => {
   const sync = planSync({ view, itemCount: items.length, comparison, removals, uploads, room, user, assetType, refuse });
   const reconcile = options.reconcile ? reconcileStep(out, collectionId, snapshot.deployments, sync.all, user) : undefined;
   const all = reconcile ? [...sync.all, reconcile] : sync.all;
+  // --delete is destructive: the items it removes are named, and a terminal asks (elsewhere --yes).
+  const confirm = removals.length > 0 ? { message: `Remove ${removals.length} item(s) with no file from ${collectionId}: ${removals.map((item) => `${item.assetItemName} (${item.assetItemId})`).join(', ')}?`, action: `item sync --delete (removes ${removals.length} item(s))` } : undefined;
   return plan(
     all,
     (results) => report(ctx, collectionId, dir, comparison, outcomesOf(sync, results), options.reconcile ? (reconcile ? reconcileOutcome(reconcile, results) : null) : undefined),
     {
+      confirm,
       onAnswer: (step, results) => {
         const line = sync.describe(step, results);
         if (line) out.success(line);
@@ -282,8 +286,12 @@ function toUpload(file: LocalFile, context: { assetType: string; user: string })
   return { fields, file: { path: file.path, name: file.name, size: file.size } };
 }
 
-/** The regular files at the top of DIR (symbolic links followed) whose names match --pattern, by name. */
-async function readFolder(dir: string, patterns: string[]): Promise<LocalFile[]> {
+/**
+ * The regular files at the top of DIR whose names match --pattern, by name;
+ * a symbolic link is followed only with --follow-links (else it is listed
+ * in `links`, skipped).
+ */
+async function readFolder(dir: string, patterns: string[], followLinks: boolean): Promise<{ files: LocalFile[]; links: string[] }> {
   let names: string[];
   try {
     const info = await stat(dir);
@@ -295,13 +303,19 @@ async function readFolder(dir: string, patterns: string[]): Promise<LocalFile[]>
     throw new UsageError(`cannot read ${dir}: ${code === 'ENOENT' ? 'no such folder' : (error as Error).message}; nothing was sent`);
   }
   const files: LocalFile[] = [];
+  const links: string[] = [];
   for (const name of names.sort()) {
     if (patterns.length > 0 && !matchesAny(name, patterns)) continue;
     const path = join(dir, name);
-    const info = await stat(path).catch(() => undefined);
+    const entry = await lstat(path).catch(() => undefined);
+    if (entry?.isSymbolicLink() && !followLinks) {
+      links.push(name);
+      continue;
+    }
+    const info = entry?.isSymbolicLink() ? await stat(path).catch(() => undefined) : entry;
     if (info?.isFile()) files.push({ name, path, size: info.size });
   }
-  return files;
+  return { files, links };
 }
 
 /**
@@ -372,6 +386,9 @@ function announce(out: Output, collectionId: string, dir: string, comparison: Co
   ];
   out.info(`${escapeControls(dir)} → ${collectionId}: ${counts.join(', ')}`);
   if (kept.length > 0) out.info(`kept without a file (--delete removes them): ${kept.map((item) => `${item.assetItemName} (${item.assetItemId})`).join(', ')}`);
+  if (removals > 0) out.info(`to remove (no file of their name): ${comparison.orphans.map((item) => `${item.assetItemName} (${item.assetItemId})`).join(', ')}`);
+  const replaced = comparison.replacements.map(({ old }) => `${old.assetItemName} (${old.assetItemId})`);
+  if (replaced.length > 0) out.info(`to replace (the old item removed): ${replaced.join(', ')}`);
 }
 
 interface Row {
