@@ -72,10 +72,10 @@ export function createdAsset(body: AssetCreateBody, at: string): Asset {
   };
 }
 
-/** What a new version is once uploaded (spec, Version): the prediction of an upload. */
+/** What a new version is once uploaded (spec, Version): the emulator's record and the prediction of an upload. */
 export function createdVersion(
   asset: Pick<Asset, 'assetType' | 'secured'>,
-  upload: { platform: string; latest: number; versionName: string; createdBy: string; fileName: string; bytes: number },
+  upload: { platform: string; latest: number; versionName: string; createdBy: string; fileName: string; bytes: number; size?: string },
   at: string,
 ): Version {
   const { versionId, version } = nextVersionId(upload.platform, upload.latest);
@@ -86,7 +86,8 @@ export function createdVersion(
     targetPlatform: upload.platform,
     assetType: asset.assetType,
     secured: asset.secured,
-    size: formatSize(upload.bytes),
+    // The service words sizes its own way (the emulator's variations too): `size` says how.
+    size: upload.size ?? formatSize(upload.bytes),
     fileName: upload.fileName,
     uploadStatus: 'Committed',
     createdBy: upload.createdBy,

@@ -9,7 +9,7 @@ import {
   decideAssetUndeploy,
   decideVersionDelete,
   decideVersionDeploy,
-  nextVersionId,
+  createdVersion,
   type Allowed,
   type ChannelSnapshot,
   type DeploymentState,
@@ -167,24 +167,22 @@ export function registerVersions(router: Router<RequestContext>): void {
         // Called synchronously once the file is stored: the sequence and the storage total cannot race.
         const current = findActiveAsset(ctx, assetId!);
         checkPlan(ctx, uploaded);
-        const { versionId, version } = nextVersionId(platform, current.sequences[platform] ?? ctx.emu.variation.versionSequenceStart - 1);
-        const at = now();
-        return {
-          versionId,
-          version,
-          versionName: fields.versionName,
-          targetPlatform: platform,
-          size: sizeString(ctx.emu.variation, uploaded.size),
-          sizeBytes: uploaded.size,
-          fileName: uploaded.fileName,
-          mimetype: mimeTypeOf(uploaded),
-          blobId,
-          createdBy: fields.createdBy,
-          updatedBy: fields.createdBy,
-          active: true,
-          createdAt: at,
-          updatedAt: at,
-        };
+        const created = createdVersion(
+          current,
+          {
+            platform,
+            latest: current.sequences[platform] ?? ctx.emu.variation.versionSequenceStart - 1,
+            versionName: fields.versionName,
+            createdBy: fields.createdBy,
+            fileName: uploaded.fileName,
+            bytes: uploaded.size,
+            size: sizeString(ctx.emu.variation, uploaded.size),
+          },
+          now(),
+        );
+        // The asset's fields (type, secured) are read from the asset when the version is shown.
+        const { assetType: _type, secured: _secured, uploadStatus: _status, ...record } = created;
+        return { ...record, fileName: uploaded.fileName, sizeBytes: uploaded.size, mimetype: mimeTypeOf(uploaded), blobId };
       });
       return { asset: findAsset(ctx, asset.assetId), record };
     });
