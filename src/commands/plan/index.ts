@@ -5,7 +5,7 @@ export const planSpec = defineCommand({
   name: 'plan',
   summary: 'show what ahs apply would change to make the service hold the desired-state file (ahs.yaml)',
   description:
-    'Reads what the file names (in parallel) and prints the requests apply would send, grouped by resource: + create, ~ change (field: old → new), - remove, each with the outcome the service\'s rules predict. Nothing is sent. What the service cannot do (change an asset\'s type, a collection\'s allowed types or platform, a version\'s platform, clear a Default) is an error naming the line of the file.',
+    'Reads what the file names (in parallel) and prints the requests apply would send, grouped by resource: + create, ~ change (field: old -> new), - remove, each with the outcome the service\'s rules predict. Nothing is sent. What the service cannot do (change an asset\'s type, a collection\'s allowed types or platform, a version\'s platform, clear a Default) is an error naming the line of the file.',
   flags: {
     file: flag.text('file', 'the desired-state file, YAML or JSON (default ahs.yaml); its paths are relative to its folder', { short: '-f' }),
     out: flag.text('plan', 'save the plan to PLAN: ahs apply PLAN sends it (after checking that nothing moved), ahs show PLAN prints it'),
