@@ -10,7 +10,7 @@ _ahs_global_value_options='-o --output --query --timeout --retries --profile --b
 # subcommands of a command path
 _ahs_subcommands() {
     case "$1" in
-        '') echo 'profile asset version deploy promote-default release rollback collection item collection-deploy fetch emulator completion help' ;;
+        '') echo 'profile asset version deploy promote-default release rollback collection item collection-deploy fetch plan apply show export schema emulator completion help' ;;
         'profile') echo 'add list show use remove check help' ;;
         'asset') echo 'create get list search update delete status undeploy version-count help' ;;
         'version') echo 'upload get list delete urls help' ;;
@@ -44,6 +44,9 @@ _ahs_options() {
         'item list') echo '--since --until --page --page-size --all' ;;
         'collection-deploy') echo '--state --idempotent --reconcile' ;;
         'fetch') echo '--url --dir --item --pattern --skip-existing --concurrency --manifest' ;;
+        'plan') echo '-f --file --out --detailed-exitcode --target' ;;
+        'apply') echo '-f --file --target' ;;
+        'export') echo '--asset --collection' ;;
         'emulator start') echo '--host --port --config --data-dir' ;;
         'emulator env') echo '--host --port --config' ;;
     esac
@@ -71,6 +74,9 @@ _ahs_value_options() {
         'item list') echo '--since --until --page --page-size' ;;
         'collection-deploy') echo '--state' ;;
         'fetch') echo '--url --dir --item --pattern --concurrency' ;;
+        'plan') echo '-f --file --out --target' ;;
+        'apply') echo '-f --file --target' ;;
+        'export') echo '--asset --collection' ;;
         'emulator start') echo '--host --port --config --data-dir' ;;
         'emulator env') echo '--host --port --config' ;;
     esac

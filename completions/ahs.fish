@@ -7,7 +7,7 @@
 function __fish_ahs_subcommands --argument-names cmdpath
     switch "$cmdpath"
         case ''
-            printf '%s\n' 'profile' 'asset' 'version' 'deploy' 'promote-default' 'release' 'rollback' 'collection' 'item' 'collection-deploy' 'fetch' 'emulator' 'completion' 'help'
+            printf '%s\n' 'profile' 'asset' 'version' 'deploy' 'promote-default' 'release' 'rollback' 'collection' 'item' 'collection-deploy' 'fetch' 'plan' 'apply' 'show' 'export' 'schema' 'emulator' 'completion' 'help'
         case 'profile'
             printf '%s\n' 'add' 'list' 'show' 'use' 'remove' 'check' 'help'
         case 'asset'
@@ -64,6 +64,12 @@ function __fish_ahs_value_options --argument-names cmdpath
             printf '%s\n' '--state'
         case 'fetch'
             printf '%s\n' '--url' '--dir' '--item' '--pattern' '--concurrency'
+        case 'plan'
+            printf '%s\n' '-f' '--file' '--out' '--target'
+        case 'apply'
+            printf '%s\n' '-f' '--file' '--target'
+        case 'export'
+            printf '%s\n' '--asset' '--collection'
         case 'emulator start'
             printf '%s\n' '--host' '--port' '--config' '--data-dir'
         case 'emulator env'
@@ -170,6 +176,11 @@ complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'collection' -d 'virtual collectio
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'item' -d 'items: the files inside a collection'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'collection-deploy' -d 'deploy a collection LIVE or OFFLINE in an environment (the API key\'s own, or --env with a domain-wide key); --reconcile re-runs every Live deployment'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'fetch' -d 'download the items of a deployed collection into a folder (no arguments, in a terminal: browse and pick)'
+complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'plan' -d 'show what ahs apply would change to make the service hold the desired-state file (ahs.yaml)'
+complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'apply' -d 'make the service hold the desired-state file (ahs.yaml), or send a plan saved by ahs plan --out'
+complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'show' -d 'print a plan saved by ahs plan --out, offline (also when it is stale)'
+complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'export' -d 'print the current state of assets and collections as a desired-state file that ahs plan shows as unchanged'
+complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'schema' -d 'print the JSON Schema of the desired-state file (ahs.yaml), for editors'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'emulator' -d 'run a local, spec-faithful Asset Hosting Service for trying and testing ahs'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'completion' -d 'print the shell completion script for bash, zsh or fish'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'help' -d 'display help for command'
@@ -418,6 +429,20 @@ complete -c ahs -n '__fish_ahs_is \'fetch\'' -l skip-existing -d 'keep a file al
 complete -c ahs -n '__fish_ahs_is \'fetch\'' -l concurrency -r -d 'files downloaded at the same time (default 8)'
 complete -c ahs -n '__fish_ahs_is \'fetch\'' -l manifest -d 'print the delivery document instead of downloading'
 complete -c ahs -f -n '__fish_ahs_is \'fetch\' 0' -a '(__fish_ahs_service collections)'
+
+# ahs plan
+complete -c ahs -n '__fish_ahs_is \'plan\'' -s f -l file -r -d 'the desired-state file, YAML or JSON (default ahs.yaml); its paths are relative to its folder'
+complete -c ahs -n '__fish_ahs_is \'plan\'' -l out -r -d 'save the plan to PLAN: ahs apply PLAN sends it (after checking that nothing moved), ahs show PLAN prints it'
+complete -c ahs -n '__fish_ahs_is \'plan\'' -l detailed-exitcode -d 'exit 0 when nothing would change, 10 when changes are pending'
+complete -c ahs -n '__fish_ahs_is \'plan\'' -l target -r -d 'plan only these resources of the file: asset.ID, collection.ID (or an id of either)'
+
+# ahs apply
+complete -c ahs -n '__fish_ahs_is \'apply\'' -s f -l file -r -d 'the desired-state file, YAML or JSON (default ahs.yaml)'
+complete -c ahs -n '__fish_ahs_is \'apply\'' -l target -r -d 'apply only these resources of the file: asset.ID, collection.ID (or an id of either)'
+
+# ahs export
+complete -c ahs -n '__fish_ahs_is \'export\'' -l asset -r -d 'export these assets (repeatable)'
+complete -c ahs -n '__fish_ahs_is \'export\'' -l collection -r -d 'export these collections (repeatable)'
 
 # ahs emulator
 complete -c ahs -f -n '__fish_ahs_is \'emulator\'' -a 'start' -d 'serve the API (/api/v2) and the delivery network (/api/vi) on one port until Ctrl-C'

@@ -17,6 +17,8 @@ export const ExitCode = {
   notFound: 4,
   conflict: 5,
   network: 6,
+  /** plan --detailed-exitcode: changes are pending. */
+  changes: 10,
   interrupted: 130,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
@@ -131,5 +133,16 @@ export class NotFoundError extends AhsError {
   readonly exitCode = ExitCode.notFound;
   toBody(): ErrorBody {
     return { type: 'urn:ahs:usage', title: this.message, status: null, detail: this.message };
+  }
+}
+
+/**
+ * `plan --detailed-exitcode` with changes pending: exit 10. Not an error to
+ * report: the plan itself was the output (main prints nothing more).
+ */
+export class ChangesPending extends AhsError {
+  readonly exitCode = ExitCode.changes;
+  toBody(): ErrorBody {
+    return { type: 'urn:ahs:changes', title: this.message, status: null, detail: this.message };
   }
 }

@@ -5,7 +5,7 @@ import { CommanderError, type Command } from 'commander';
 import { buildProgram, globalsHelp } from './program.js';
 import type { Runner } from './commands/tree.js';
 import { createContext, type ContextInputs } from './context.js';
-import { AhsError, CancelledError, ExitCode, UsageError, type ErrorBody } from './errors.js';
+import { AhsError, CancelledError, ChangesPending, ExitCode, UsageError, type ErrorBody } from './errors.js';
 import { redactedIO, systemIO, type IO } from './io/streams.js';
 import { escapeControls } from './io/escape.js';
 import { Redactor } from './http/redact.js';
@@ -142,7 +142,8 @@ export function reportError(io: IO, error: unknown, json: boolean): { exitCode: 
   const known = asAhsError(error);
   if (known) {
     const body = known.toBody();
-    writeError(io, body, json);
+    // Pending changes are the plan's outcome, already printed: an exit code, not an error.
+    if (!(known instanceof ChangesPending)) writeError(io, body, json);
     return { exitCode: known.exitCode, body };
   }
   const message = error instanceof Error ? error.message : String(error);

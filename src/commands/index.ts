@@ -13,6 +13,11 @@ import { collectionDeploy } from './collection-deploy/index.js';
 import { fetch } from './fetch/index.js';
 import { emulator } from './emulator/index.js';
 import { completion } from './completion/index.js';
+import { plan } from './plan/index.js';
+import { apply } from './apply/index.js';
+import { show } from './show/index.js';
+import { exportState } from './export/index.js';
+import { schema } from './schema/index.js';
 
 const CHANNEL_WRITE = [...SERVICE, 'platform', 'env', 'user'] as const;
 const ITEM_WRITE = [...SERVICE, 'user'] as const;
@@ -39,6 +44,11 @@ export const commandTree: Node[] = [
   using(item, { upload: ITEM_WRITE, sync: ITEM_WRITE, remove: ITEM_WRITE, get: SERVICE, list: SERVICE }),
   collectionDeploy,
   fetch,
+  plan,
+  apply,
+  show,
+  exportState,
+  schema,
   emulator,
   completion,
 ];

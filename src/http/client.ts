@@ -54,6 +54,15 @@ export interface RequestOptions {
   schema?: ResponseSchema;
 }
 
+/** A GET the service answered: what was asked, the status, and the parsed body of a success. */
+export interface ObservedRead {
+  path: string;
+  query: Query;
+  status: number;
+  body: unknown;
+}
+export type ReadListener = (read: ObservedRead) => void;
+
 export interface RawResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
@@ -122,6 +131,7 @@ export class ApiClient {
   private undici?: Promise<Transport>;
   /** Retries, backoff, Retry-After and the --timeout budget: one policy (retry.ts), also for callers that wait something out. */
   readonly policy: RetryPolicy;
+  private readonly readListeners = new Set<ReadListener>();
 
   constructor(private readonly options: ClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -176,12 +186,36 @@ export class ApiClient {
    * UnexpectedAnswerError. Throws ApiError on >= 400.
    */
   async json<T = unknown>(options: RequestOptions): Promise<T> {
-    const { response, text = '' } = await this.exchange(options, true);
-    this.traceBody('<', text);
-    return checkJson(this.describe(options.method, response.url), response.status, response.headers, text, {
-      emptyAllowed: response.status === 204 || options.method === 'DELETE',
-      schema: options.schema,
-    }) as T;
+    let body: T;
+    try {
+      const { response, text = '' } = await this.exchange(options, true);
+      this.traceBody('<', text);
+      body = checkJson(this.describe(options.method, response.url), response.status, response.headers, text, {
+        emptyAllowed: response.status === 204 || options.method === 'DELETE',
+        schema: options.schema,
+      }) as T;
+    } catch (error) {
+      // "Not there" is something a plan rests on too (an asset it will create).
+      if (error instanceof ApiError && options.method === 'GET') this.noteRead(options, error.status, undefined);
+      throw error;
+    }
+    if (options.method === 'GET') this.noteRead(options, 200, body);
+    return body;
+  }
+
+  /**
+   * Hears every GET answered by the service (a success with its parsed body,
+   * or an error status): a saved plan records the reads it rests on, to
+   * check them again before it is applied (src/plan/saved.ts). Returns the
+   * function that stops listening.
+   */
+  onRead(listener: ReadListener): () => void {
+    this.readListeners.add(listener);
+    return () => this.readListeners.delete(listener);
+  }
+
+  private noteRead(options: RequestOptions, status: number, body: unknown): void {
+    for (const listener of this.readListeners) listener({ path: options.path, query: options.query ?? {}, status, body });
   }
 
   get<T = unknown>(path: string, query?: Query, extra: Partial<RequestOptions> = {}): Promise<T> {

@@ -102,7 +102,10 @@ interface Upstream {
 /** A gateway's error page, as a load balancer serves it. */
 export const GATEWAY_PAGE = '<!DOCTYPE html>\n<html><head><title>504 Gateway Time-out</title></head>\n<body><center><h1>504 Gateway Time-out</h1></center><hr><center>nginx</center></body></html>\n';
 
-export async function startFaultProxy(target: string, options: { pageSizeCap?: number; proxyAuth?: string } = {}): Promise<FaultProxy> {
+export async function startFaultProxy(target: string, options: { pageSizeCap?: number; proxyAuth?: string; cutAfterWrites?: number } = {}): Promise<FaultProxy> {
+  // cutAfterWrites N: the Nth write is applied and its answer lost, and every later request is reset before it is
+  // forwarded: a runner lost right after that write.
+  let writes = 0;
   const targetUrl = new URL(target);
   let rules: Rule[] = [];
   let chaos: { random: () => number; rate: number; faults: Fault[] } | undefined;
@@ -140,7 +143,10 @@ export async function startFaultProxy(target: string, options: { pageSizeCap?: n
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const served = (served_.get(req.socket) ?? 0) + 1;
     served_.set(req.socket, served);
-    const fault = pick(req, served > 1);
+    const write = req.method !== 'GET' && req.method !== 'HEAD';
+    if (write && options.cutAfterWrites !== undefined) writes++;
+    const cut = options.cutAfterWrites !== undefined && writes >= options.cutAfterWrites;
+    const fault: Fault | undefined = cut ? { kind: write && writes === options.cutAfterWrites ? 'reset-after' : 'reset-before' } : pick(req, served > 1);
     const entry: LoggedRequest = { method: req.method!, path: req.url ?? '/', fault: fault?.kind, forwarded: false };
     log.push(entry);
     if (fault?.kind === 'reset-before') return void req.socket.resetAndDestroy();

@@ -1,0 +1,58 @@
+// An apply: the plan document (planned now from the file, or a saved plan
+// checked for staleness first) as an ordinary Plan for the one executor,
+// which asks, sends step by step and settles lost answers. A run stopped
+// half-way is finished by running it again: the next plan holds only what
+// is left (every step's decision rests on what the service holds).
+import { readFile } from 'node:fs/promises';
+import { ExitCode, PartialFailureError, UsageError } from '../errors.js';
+import type { ApiClient } from '../http/client.js';
+import type { Output } from '../io/output.js';
+import { plan, type Plan } from '../plan/plan.js';
+import { checkStale, readSavedPlan, type SavedPlan } from '../plan/saved.js';
+import { applyResult, changeOf, describeStep, renderPlan, type ApplyResult } from './render.js';
+
+export async function readPlanFile(path: string): Promise<SavedPlan> {
+  const text = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    throw new UsageError(`cannot read the plan ${path}: ${error.code === 'ENOENT' ? 'no such file' : (error.code ?? error.message)}; write one with ahs plan --out ${path}`);
+  });
+  return readSavedPlan(text, path);
+}
+
+/** A saved plan is applied to the service it was made for, and only when nothing it rests on has moved (exit 5). */
+export async function checkSavedPlan(doc: SavedPlan, path: string, api: ApiClient, signal: AbortSignal): Promise<void> {
+  if (doc.baseUrl !== api.baseUrl || doc.domainId !== api.domainId) {
+    throw new UsageError(`${path} was planned for ${doc.baseUrl} (domain ${doc.domainId}), not ${api.baseUrl} (domain ${api.domainId ?? 'none'}); nothing was sent: plan against this service, or select the plan's (--profile, --base-url, --domain)`);
+  }
+  await checkStale(doc, api, signal);
+}
+
+/** The Plan the executor runs: asks once, prints each step as its answer comes in, reports cli.md's JSON. */
+export function applyPlan(doc: SavedPlan, api: ApiClient, out: Output): Plan {
+  out.info(renderPlan(doc, out.kit));
+  const name = (step: Parameters<typeof changeOf>[1]) => changeOf(doc, step)?.resource ?? step.kind;
+  return plan(
+    doc.steps,
+    (results) => {
+      const result: ApplyResult = applyResult(doc, results, api);
+      // A person saw each step go by on stderr: stdout carries the JSON document only.
+      out.print(result, () => undefined);
+      if (result.failed.length > 0) {
+        const first = result.failed[0]!;
+        throw new PartialFailureError(
+          `applied ${result.changed} of ${doc.steps.length} request(s); failed: ${result.failed.map((f) => `${f.resource}: ${f.step} (${f.error.title})`).join(', ')}; run ahs apply again once fixed: it sends only what is left`,
+          ExitCode.rejected,
+          out.json ? first.error : undefined,
+        );
+      }
+      out.info(doc.steps.length === 0 ? 'Nothing to apply: the service holds what the file says.' : `Applied: ${result.changed} request(s) sent.`);
+    },
+    {
+      confirm: { message: `Apply ${doc.steps.length} request(s) to ${api.baseUrl} (domain ${api.domainId})?`, action: 'apply' },
+      onAnswer: (step, results) => {
+        const answers = new Map(doc.steps.filter((s) => results.has(s)).map((s) => [s.id, results.of(s)]));
+        out.success(`${name(step)}: ${describeStep(step, answers)}`);
+      },
+      onFailure: (step, failure) => out.warn(`${name(step)}: ${failure.skipped ? 'not sent' : 'failed'}: ${failure.error.message}`),
+    },
+  );
+}

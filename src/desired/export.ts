@@ -1,0 +1,88 @@
+// The service's current state as a desired-state file (cli.md: `ahs
+// export`): assets with their fields and channels (versions by name, pinned
+// by id where a name is ambiguous), collections with their fields, their
+// items as a listing (names, not files) and their deployments. `ahs plan` of
+// the file it writes shows no changes.
+import type { ApiClient } from '../http/client.js';
+import { fetchAll } from '../http/paging.js';
+import type { Asset, AssetUrl, Collection, Item, Version } from '../rules/schemas.js';
+import { findAsset, listAllVersions, listRecords } from '../service/assets.js';
+import { deploymentsFrom, listItems, readCollection, readDeploymentStatus } from '../service/collections.js';
+import { eachLimited } from '../transfer/pool.js';
+import { NotFoundError } from '../errors.js';
+import type { DesiredAsset, DesiredChannel, DesiredCollection, DesiredState, VersionRef } from './schema.js';
+
+const RESOURCES_IN_FLIGHT = 8;
+
+export interface ExportFilter {
+  assets?: string[];
+  collections?: string[];
+  platform?: string;
+  env?: string;
+}
+
+export async function exportState(api: ApiClient, filter: ExportFilter, signal: AbortSignal): Promise<DesiredState> {
+  const named = filter.assets !== undefined || filter.collections !== undefined;
+  const assetIds = filter.assets ?? (named ? [] : (await fetchAll<Asset>(api, api.path('va'))).map((a) => a.assetId));
+  const collectionIds = filter.collections ?? (named ? [] : (await fetchAll<Collection>(api, api.path('vc'))).filter((c) => !c.deleted).map((c) => c.collectionId));
+  const assets: Record<string, DesiredAsset> = {};
+  const collections: Record<string, DesiredCollection> = {};
+  const work = [
+    ...assetIds.map((id) => async () => void (assets[id] = await exportAsset(api, id, filter))),
+    ...collectionIds.map((id) => async () => void (collections[id] = await exportCollection(api, id))),
+  ];
+  await eachLimited(work, RESOURCES_IN_FLIGHT, signal, (run) => run());
+  const state: DesiredState = { apiVersion: 'ahs/v1' };
+  // In the order asked for (or listed), whatever order the reads finished in.
+  if (assetIds.length) state.assets = Object.fromEntries(assetIds.map((id) => [id, assets[id]!]));
+  if (collectionIds.length) state.collections = Object.fromEntries(collectionIds.map((id) => [id, collections[id]!]));
+  return state;
+}
+
+async function exportAsset(api: ApiClient, assetId: string, filter: ExportFilter): Promise<DesiredAsset> {
+  const asset = await findAsset(api, assetId);
+  if (!asset) throw new NotFoundError(`asset ${assetId} not found; nothing was written`);
+  const [versions, records] = await Promise.all([listAllVersions(api, assetId), listRecords(api, assetId, { platform: filter.platform, envId: filter.env })]);
+  const entry: DesiredAsset = { name: asset.assetName, type: asset.assetType, localCacheControl: asset.localCacheControl, localCacheMaxAge: asset.localCacheMaxAge };
+  if (asset.active === false) entry.active = false;
+  const channels: Record<string, Record<string, DesiredChannel>> = {};
+  for (const record of records) {
+    const channel = ((channels[record.targetPlatform] ??= {})[record.envId] ??= {});
+    const version = refOf(record, versions);
+    if (record.state === 'DEFAULT') channel.default = version;
+    else if (record.state === 'LIVE') (channel.live ??= []).push(version);
+    else (channel.offline ??= []).push(version);
+  }
+  if (Object.keys(channels).length) entry.channels = channels;
+  return entry;
+}
+
+/** A version by its name, or by its id when another version of the platform has the same name. */
+function refOf(record: AssetUrl, versions: Version[]): VersionRef {
+  const same = versions.filter((v) => v.targetPlatform === record.targetPlatform && v.versionName === record.versionName);
+  return same.length === 1 ? record.versionName : { versionId: record.versionId };
+}
+
+async function exportCollection(api: ApiClient, collectionId: string): Promise<DesiredCollection> {
+  const collection = await readCollection(api, collectionId);
+  if (!collection) throw new NotFoundError(`collection ${collectionId} not found; nothing was written`);
+  const [items, status] = await Promise.all([listItems(api, collectionId), readDeploymentStatus(api, collectionId)]);
+  const c = collection as Collection & Record<string, unknown>;
+  const entry: DesiredCollection = {
+    name: collection.collectionName,
+    allowedTypes: collection.allowedAssetTypes,
+    ...(typeof c.description === 'string' && c.description !== '' ? { description: c.description } : {}),
+    maxAssets: collection.maxAssets,
+    editable: collection.editable !== false,
+    deployable: collection.deployable !== false,
+    platform: collection.targetPlatform ?? 'generic',
+    ...(typeof c.localCacheControl === 'boolean' ? { localCacheControl: c.localCacheControl } : {}),
+    ...(typeof c.localCacheMaxAge === 'number' ? { localCacheMaxAge: c.localCacheMaxAge } : {}),
+  };
+  const anchor = items.find((item: Item) => item.assetItemId === collection.anchorAsset);
+  if (anchor) entry.anchor = anchor.assetItemName;
+  entry.items = { names: items.map((item) => item.assetItemName).sort() };
+  const deployments = deploymentsFrom(status);
+  if (Object.keys(deployments).length) entry.deployments = deployments;
+  return entry;
+}

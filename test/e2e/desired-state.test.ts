@@ -1,0 +1,285 @@
+// Desired state (issue 20): ahs plan / apply / show / export against the
+// emulator, as a user sees them: exit codes, stdout/stderr, the writes the
+// emulator received and the state it holds afterwards.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { harness, DEMO_USER, type Harness } from './helpers.js';
+import { startFaultProxy } from '../support/fault-proxy.js';
+import type { EmulatorOptions } from '../../src/emulator/index.js';
+
+/** cli.md's example, with the versions its channels name given files (a fresh emulator has none). */
+const EXAMPLE = `apiVersion: ahs/v1
+assets:
+  my-bundle:
+    name: My bundle
+    type: "1001"
+    localCacheControl: true
+    versions:
+      ios:
+        "1.3.0": build/1.3.0.zip
+        "1.4.1": build/1.4.1.zip
+        "1.4.2": build/1.4.2.zip
+        "1.5.0": build/ios.zip
+    channels:
+      ios:
+        prod:    { default: "1.4.2", live: ["1.4.1"], offline: ["1.3.0"] }
+        staging: { default: "1.5.0" }
+collections:
+  launch-pack:
+    name: Launch pack
+    allowedTypes: ["9999"]
+    maxAssets: 200
+    items: { dir: ./launch-pack, type: "9999", prune: true }
+    deployments: { prod: LIVE, staging: OFFLINE }
+`;
+
+interface Setup {
+  h: Harness;
+  /** Every write the emulator received, in order ("POST /api/v2/demo/va 201"). */
+  writes: string[];
+  file: string;
+}
+
+async function setup(options: EmulatorOptions = {}, yaml = EXAMPLE): Promise<Setup> {
+  const writes: string[] = [];
+  const h = await harness({ ...options, log: (line) => void (line.startsWith('GET ') ? undefined : writes.push(line.replace(/ \d+ms$/, ''))) });
+  await mkdir(join(h.dir, 'build'));
+  await mkdir(join(h.dir, 'launch-pack'));
+  for (const name of ['1.3.0', '1.4.1', '1.4.2']) await writeFile(join(h.dir, 'build', `${name}.zip`), `ios ${name}`);
+  await writeFile(join(h.dir, 'build', 'ios.zip'), 'ios 1.5.0 bytes');
+  await writeFile(join(h.dir, 'launch-pack', 'intro.png'), 'png');
+  await writeFile(join(h.dir, 'launch-pack', 'level1.json'), '{"level":1}');
+  const file = join(h.dir, 'ahs.yaml');
+  await writeFile(file, yaml);
+  return { h, writes, file };
+}
+
+const EXAMPLE_RECORDS = ['ios/prod/IOS1=OFFLINE', 'ios/prod/IOS2=LIVE', 'ios/prod/IOS3=DEFAULT', 'ios/staging/IOS4=DEFAULT'];
+
+/** The service holds exactly the example's state: versions once each, the channels, the items once each, the deployments. */
+async function expectExampleState(h: Harness): Promise<void> {
+  expect(await h.records('my-bundle')).toEqual(EXAMPLE_RECORDS);
+  const versions = await h.call('GET', '/va/my-bundle/versions?pageSize=100');
+  expect(versions.body.results.map((v: { versionName: string }) => v.versionName).sort()).toEqual(['1.3.0', '1.4.1', '1.4.2', '1.5.0']);
+  const asset = await h.call('GET', '/va/my-bundle');
+  expect(asset.body).toMatchObject({ assetName: 'My bundle', assetType: '1001', localCacheControl: true });
+  const items = await h.call('GET', '/vc/launch-pack/items?pageSize=100');
+  expect(items.body.results.map((i: { assetItemName: string }) => i.assetItemName).sort()).toEqual(['intro.png', 'level1.json']);
+  const collection = await h.call('GET', '/vc/launch-pack');
+  expect(collection.body).toMatchObject({ collectionName: 'Launch pack', allowedAssetTypes: ['9999'], maxAssets: 200 });
+  const status = await h.call('GET', '/vc/launch-pack/deployments');
+  const byEnv = Object.fromEntries(status.body.items.filter((row: { live: string[]; offline: string[] }) => row.live.length + row.offline.length > 0).map((row: { envId: string; live: string[]; offline: string[] }) => [row.envId, row.live.length ? 'LIVE' : row.offline.length ? 'OFFLINE' : 'none']));
+  expect(byEnv).toEqual({ prod: 'LIVE', staging: 'OFFLINE' });
+}
+
+describe('ahs plan and apply: cli.md example on a fresh emulator', () => {
+  let s: Setup;
+  beforeAll(async () => {
+    s = await setup();
+  });
+  afterAll(() => s.h.close());
+
+  it('plan --detailed-exitcode exits 10 sending no write; apply --yes holds the file; plan then exits 0; export plans as unchanged', async () => {
+    const { h, writes, file } = s;
+    const planned = await h.ahs(['plan', '-f', file, '--detailed-exitcode']);
+    expect(planned.exitCode).toBe(10);
+    expect(planned.stderr).toBe('');
+    expect(writes).toEqual([]);
+    expect(planned.stdout).toContain('+ channel my-bundle/ios/prod\n    1.4.2 (new): not deployed → LIVE\n    1.4.1 (new): not deployed → LIVE\n    1.4.2 (new): LIVE → DEFAULT\n    1.3.0 (new): not deployed → OFFLINE');
+    expect(planned.stdout).toContain('      make IOS3 the Default of my-bundle/ios/prod → 201 DEFAULT');
+    expect(planned.stdout).toContain('staging: not deployed → OFFLINE (deployed LIVE first');
+    expect(planned.stdout).toMatch(/Plan: 8 to create, 2 to change, 0 to remove \(17 request\(s\)\)\.$/);
+
+    const json = await h.ahs(['plan', '-f', file, '--json']);
+    const doc = json.json();
+    expect(doc).toMatchObject({ formatVersion: 1, baseUrl: h.emu.baseUrl, domainId: 'demo', file: { path: file } });
+    expect(doc.files).toHaveLength(6);
+    expect(doc.steps).toHaveLength(17);
+    expect(json.stdout).not.toContain(h.env.AHS_API_KEY);
+
+    const refused = await h.ahs(['apply', '-f', file]);
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toBe('error: apply needs confirmation: pass --yes (CI is set: no prompts)');
+    expect(writes).toEqual([]);
+
+    const applied = await h.ahs(['apply', '-f', file, '--yes', '--json']);
+    expect(applied.exitCode, applied.stderr).toBe(0);
+    const result = applied.json();
+    expect(result.changed).toBe(17);
+    expect(result.failed).toEqual([]);
+    expect(result.steps[0]).toEqual({ resource: 'asset my-bundle', action: 'create', request: { method: 'POST', path: '/api/v2/demo/va', query: {}, body: { assetId: 'my-bundle', assetName: 'My bundle', assetType: '1001', createdBy: DEMO_USER, localCacheControl: true } }, outcome: 'done' });
+    expect(applied.stderr).toContain('✓ channel my-bundle/ios/prod: make IOS3 the Default of my-bundle/ios/prod');
+    expect(writes).toHaveLength(17);
+    await expectExampleState(h);
+
+    const again = await h.ahs(['plan', '-f', file, '--detailed-exitcode']);
+    expect(again.exitCode).toBe(0);
+    expect(again.stdout).toBe('No changes: the service holds what the file says.');
+
+    const exported = await h.ahs(['export']);
+    expect(exported.exitCode).toBe(0);
+    const exportedFile = await h.file('exported.yaml', exported.stdout);
+    const roundTrip = await h.ahs(['plan', '-f', exportedFile, '--detailed-exitcode']);
+    expect(roundTrip.exitCode, roundTrip.stdout).toBe(0);
+    expect(writes).toHaveLength(17);
+  });
+
+  it('a saved plan is refused (exit 5, nothing sent) after a promotion made outside it, and after a change to a file it would upload; ahs show renders it offline', async () => {
+    const { h, writes } = s;
+    const next = EXAMPLE.replace('default: "1.4.2", live: ["1.4.1"]', 'default: "1.5.0", live: ["1.4.1", "1.4.2"]').replace('"1.5.0": build/ios.zip', '"1.5.0": build/ios.zip\n        "1.6.0": build/1.6.0.zip');
+    await writeFile(join(h.dir, 'build', '1.6.0.zip'), 'ios 1.6.0');
+    const file = await h.file('next.yaml', next);
+    const planFile = join(h.dir, 'next.plan');
+    const saved = await h.ahs(['plan', '-f', file, '--out', planFile]);
+    expect(saved.exitCode, saved.stderr).toBe(0);
+    expect(saved.stderr).toContain(`saved the plan to ${planFile}`);
+
+    const shown = await h.ahs(['show', planFile], { env: { AHS_BASE_URL: 'http://127.0.0.1:1' } });
+    expect(shown.exitCode).toBe(0);
+    expect(shown.stdout).toContain('~ channel my-bundle/ios/prod');
+    expect(shown.stdout).toContain('1.5.0 (IOS4): not deployed → LIVE');
+    expect(shown.stdout).toContain('1.5.0 (IOS4): LIVE → DEFAULT (1.4.2 (IOS3): DEFAULT → LIVE)');
+
+    // Another writer promotes 1.4.1 on prod between plan and apply.
+    expect((await h.deploy('my-bundle', 'IOS2', 'ios', 'prod', 'DEFAULT', { currentVersionId: 'IOS3', currentAssetIntent: 'LIVE' })).status).toBe(201);
+    const before = writes.length;
+    const stale = await h.ahs(['apply', planFile, '--yes']);
+    expect(stale.exitCode).toBe(5);
+    expect(stale.stderr).toBe(
+      'error: the plan is stale: GET /va/my-bundle/asset-urls: was 3 result(s): IOS4@ios/staging=DEFAULT IOS2@ios/prod=LIVE IOS3@ios/prod=DEFAULT, now 3 result(s): IOS4@ios/staging=DEFAULT IOS2@ios/prod=DEFAULT IOS3@ios/prod=LIVE; nothing was sent; run ahs plan again',
+    );
+    expect(writes.length).toBe(before);
+    // Put it back, as planned: the plan is fresh again, except for the file about to change.
+    expect((await h.deploy('my-bundle', 'IOS3', 'ios', 'prod', 'DEFAULT', { currentVersionId: 'IOS2', currentAssetIntent: 'LIVE' })).status).toBe(201);
+    const replanned = await h.ahs(['plan', '-f', file, '--out', planFile]);
+    expect(replanned.exitCode).toBe(0);
+    await writeFile(join(h.dir, 'build', '1.6.0.zip'), 'ios 1.6.0, rebuilt');
+    const changed = await h.ahs(['apply', planFile, '--yes']);
+    expect(changed.exitCode).toBe(5);
+    expect(changed.stderr).toContain(`error: the plan is stale: ${join(h.dir, 'build', '1.6.0.zip')} changed since the plan (SHA-256 `);
+    expect(writes.length).toBe(before + 1); // the promotion put back by hand, nothing of the plan
+
+    // A fresh plan applies; the file holds again; and a plan for another service is refused.
+    await writeFile(join(h.dir, 'build', '1.6.0.zip'), 'ios 1.6.0');
+    expect((await h.ahs(['plan', '-f', file, '--out', planFile])).exitCode).toBe(0);
+    const elsewhere = await h.ahs(['apply', planFile, '--yes', '--domain', 'other']);
+    expect(elsewhere.exitCode).toBe(2);
+    const ok = await h.ahs(['apply', planFile, '--yes']);
+    expect(ok.exitCode, ok.stderr).toBe(0);
+    expect(await h.records('my-bundle')).toEqual(['ios/prod/IOS1=OFFLINE', 'ios/prod/IOS2=LIVE', 'ios/prod/IOS3=LIVE', 'ios/prod/IOS4=DEFAULT', 'ios/staging/IOS4=DEFAULT']);
+    expect((await h.ahs(['plan', '-f', file, '--detailed-exitcode'])).exitCode).toBe(0);
+  });
+});
+
+describe('ahs export then plan under a page cap of 20', () => {
+  it('more than 20 versions on a channel: the exported file plans as unchanged', async () => {
+    const { h } = await setup({ variation: { maxPageSize: 20 } });
+    try {
+      await h.createAsset('big');
+      const ids: string[] = [];
+      for (let n = 0; n < 24; n++) ids.push(await h.uploadVersion('big', 'ios', `v${n}`));
+      for (const id of ids.slice(0, 22)) expect((await h.deploy('big', id, 'ios', 'prod', 'LIVE')).status).toBe(201);
+      for (const id of ids.slice(22)) expect((await h.deploy('big', id, 'ios', 'prod', 'OFFLINE')).status).toBe(201);
+      expect((await h.deploy('big', ids[21]!, 'ios', 'prod', 'DEFAULT')).status).toBe(201);
+      const exported = await h.ahs(['export', '--asset', 'big']);
+      expect(exported.exitCode, exported.stderr).toBe(0);
+      expect(exported.stdout).toContain('default: v21');
+      const file = await h.file('big.yaml', exported.stdout);
+      const planned = await h.ahs(['plan', '-f', file, '--detailed-exitcode']);
+      expect(planned.exitCode, planned.stdout).toBe(0);
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+describe('errors the file can hold: file:line:col, exit 2, nothing sent', () => {
+  let s: Setup;
+  beforeAll(async () => {
+    s = await setup();
+    const { h } = s;
+    await h.createAsset('app');
+    const ios = await h.uploadVersion('app', 'ios', '1.0');
+    await h.uploadVersion('app', 'ios', 'twice');
+    await h.uploadVersion('app', 'ios', 'twice');
+    await h.uploadVersion('app', 'android', 'droid');
+    await h.deploy('app', ios, 'ios', 'prod', 'LIVE');
+    await h.deploy('app', ios, 'ios', 'prod', 'DEFAULT');
+    expect((await h.call('POST', '/vc', { collectionId: 'pack', collectionName: 'Pack', allowedAssetTypes: ['9999'], createdBy: DEMO_USER })).status).toBe(201);
+  });
+  afterAll(() => s.h.close());
+
+  const asset = (body: string) => `apiVersion: ahs/v1\nassets:\n  app:\n    name: App\n    type: "1001"\n${body}`;
+  const cases: Array<[string, string, string]> = [
+    ['YAML syntax', 'apiVersion: ahs/v1\nassets: [\n', ':3:1: '],
+    ['apiVersion', 'apiVersion: v2\n', ':1:13: apiVersion: must be ahs/v1'],
+    ['unknown field', asset('    colour: red\n'), ':6:5: assets.app.colour: unknown field'],
+    ['an unquoted type code', 'apiVersion: ahs/v1\nassets:\n  app:\n    name: App\n    type: 1001\n', ':5:11: assets.app.type: must be a string (quote a number: "1001")'],
+    ['asset type change', 'apiVersion: ahs/v1\nassets:\n  app:\n    name: App\n    type: "9999"\n', ':5:11: assets.app.type: the asset type cannot change (app is of type 1001)'],
+    ['no such version', asset('    channels:\n      ios:\n        prod: { live: ["9.9"] }\n'), ':8:24: assets.app.channels.ios.prod.live.0: app has no ios version named 9.9; add it under versions.ios to upload it'],
+    ['a version of another platform', asset('    channels:\n      ios:\n        prod: { live: [{ versionId: AND1 }] }\n'), "AND1 is a android version: a version's platform cannot change"],
+    ['an ambiguous name', asset('    channels:\n      ios:\n        prod: { live: ["twice"] }\n'), ':8:24: assets.app.channels.ios.prod.live.0: 2 ios versions of app are named twice (IOS2, IOS3): pin one as { versionId: ID }'],
+    ['clearing a Default', asset('    channels:\n      ios:\n        prod: { live: ["1.0"] }\n'), ':8:24: assets.app.channels.ios.prod.live.0: 1.0 (IOS1) is the Default of app/ios/prod: a Default cannot be made LIVE without another one'],
+    ['two states of one version', asset('    channels:\n      ios:\n        prod: { default: "1.0", live: ["1.0"] }\n'), 'assets.app.channels.ios.prod.live.0: 1.0 (IOS1) is also DEFAULT in this channel'],
+    ['a missing file', asset('    versions:\n      ios:\n        "2.0": build/none.zip\n'), ':8:16: assets.app.versions.ios.2.0: cannot read build/none.zip'],
+    ['allowed types change', 'apiVersion: ahs/v1\ncollections:\n  pack:\n    name: Pack\n    allowedTypes: ["1001"]\n', ":5:19: collections.pack.allowedTypes: a collection's allowed types cannot change (pack allows 9999)"],
+    ['platform change', 'apiVersion: ahs/v1\ncollections:\n  pack:\n    name: Pack\n    allowedTypes: ["9999"]\n    platform: ios\n', ":6:15: collections.pack.platform: a collection's platform cannot change (pack is generic)"],
+    ['a missing items folder', 'apiVersion: ahs/v1\ncollections:\n  pack:\n    name: Pack\n    allowedTypes: ["9999"]\n    items: { dir: ./nowhere, type: "9999" }\n', ':6:19: collections.pack.items.dir: cannot read the folder'],
+    ['an anchor with no item', 'apiVersion: ahs/v1\ncollections:\n  pack:\n    name: Pack\n    allowedTypes: ["9999"]\n    anchor: intro.png\n', ':6:13: collections.pack.anchor: no item named intro.png in pack'],
+  ];
+
+  it.each(cases)('%s', async (_name, yaml, expected) => {
+    const { h, writes } = s;
+    const before = writes.length;
+    const file = await h.file('bad.yaml', yaml);
+    const result = await h.ahs(['plan', '-f', file]);
+    expect(result.exitCode, result.stdout).toBe(2);
+    expect(result.stderr).toContain(`error: ${file}${expected.startsWith(':') ? expected : ''}`);
+    expect(result.stderr).toContain(expected);
+    expect(result.stderr.split('\n')).toHaveLength(1);
+    expect(writes.length).toBe(before);
+  });
+});
+
+describe('an apply cut after each of its writes, then run again', () => {
+  const SMALL = `apiVersion: ahs/v1
+assets:
+  my-bundle:
+    name: My bundle
+    type: "1001"
+    versions:
+      ios:
+        "1.5.0": build/ios.zip
+    channels:
+      ios:
+        prod: { default: "1.5.0" }
+collections:
+  launch-pack:
+    name: Launch pack
+    allowedTypes: ["9999"]
+    items: { dir: ./launch-pack, type: "9999" }
+    deployments: { prod: LIVE }
+`;
+  const WRITES = 8;
+
+  it.each(Array.from({ length: WRITES }, (_, index) => index + 1))('cut after write %i: the re-run ends in the file\'s state, no duplicate version or item', async (cutAfter) => {
+    const { h, file, writes } = await setup({}, SMALL);
+    const proxy = await startFaultProxy(h.emu.baseUrl, { cutAfterWrites: cutAfter });
+    try {
+      const cut = await h.ahs(['apply', '-f', file, '--yes', '--retries', '0', '--timeout', '2'], { env: { AHS_BASE_URL: proxy.url } });
+      expect(cut.exitCode, cut.stderr).not.toBe(0);
+      expect(writes).toHaveLength(cutAfter);
+      const rerun = await h.ahs(['apply', '-f', file, '--yes']);
+      expect(rerun.exitCode, rerun.stderr).toBe(0);
+      expect(writes, cut.stderr + rerun.stderr).toHaveLength(WRITES);
+      expect(await h.records('my-bundle')).toEqual(['ios/prod/IOS1=DEFAULT']);
+      const items = await h.call('GET', '/vc/launch-pack/items');
+      expect(items.body.results.map((i: { assetItemName: string }) => i.assetItemName).sort()).toEqual(['intro.png', 'level1.json']);
+      expect((await h.ahs(['plan', '-f', file, '--detailed-exitcode'])).exitCode).toBe(0);
+    } finally {
+      await proxy.close();
+      await h.close();
+    }
+  });
+});
