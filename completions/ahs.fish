@@ -7,7 +7,7 @@
 function __fish_ahs_subcommands --argument-names cmdpath
     switch "$cmdpath"
         case ''
-            printf '%s\n' 'profile' 'asset' 'version' 'deploy' 'promote-default' 'release' 'rollback' 'collection' 'item' 'collection-deploy' 'fetch' 'emulator' 'completion' 'help'
+            printf '%s\n' 'profile' 'asset' 'version' 'deploy' 'promote-default' 'release' 'rollback' 'collection' 'item' 'collection-deploy' 'fetch' 'verify' 'emulator' 'completion' 'help'
         case 'profile'
             printf '%s\n' 'add' 'list' 'show' 'use' 'remove' 'check' 'help'
         case 'asset'
@@ -63,7 +63,9 @@ function __fish_ahs_value_options --argument-names cmdpath
         case 'collection-deploy'
             printf '%s\n' '--state'
         case 'fetch'
-            printf '%s\n' '--url' '--dir' '--item' '--pattern' '--concurrency'
+            printf '%s\n' '--url' '--dir' '--item' '--pattern' '--concurrency' '--verify'
+        case 'verify'
+            printf '%s\n' '--sums' '--version' '--concurrency'
         case 'emulator start'
             printf '%s\n' '--host' '--port' '--config' '--data-dir'
         case 'emulator env'
@@ -170,6 +172,7 @@ complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'collection' -d 'virtual collectio
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'item' -d 'items: the files inside a collection'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'collection-deploy' -d 'deploy a collection LIVE or OFFLINE in an environment (the API key\'s own, or --env with a domain-wide key); --reconcile re-runs every Live deployment'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'fetch' -d 'download the items of a deployed collection into a folder (no arguments, in a terminal: browse and pick)'
+complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'verify' -d 'check that what is Live is byte for byte the local files (SHA-256 of what the delivery network serves): a collection against a folder, a channel\'s Default against a file'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'emulator' -d 'run a local, spec-faithful Asset Hosting Service for trying and testing ahs'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'completion' -d 'print the shell completion script for bash, zsh or fish'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'help' -d 'display help for command'
@@ -386,6 +389,7 @@ complete -c ahs -n '__fish_ahs_is \'item sync\'' -l type -r -d 'asset type code 
 complete -c ahs -n '__fish_ahs_is \'item sync\'' -l delete -d 'remove the items that have no file of their name in DIR (done before any upload)'
 complete -c ahs -n '__fish_ahs_is \'item sync\'' -l pattern -r -d 'only files (and, with --delete, items) whose name matches a glob: * ? [abc] (repeatable; quote it for the shell)'
 complete -c ahs -n '__fish_ahs_is \'item sync\'' -l reconcile -d 'at the end, re-run the Live deployments of the collection (when the sync changed something), publishing the new items'
+complete -c ahs -n '__fish_ahs_is \'item sync\'' -l checksum -d 'compare content by SHA-256: items Live in an environment are downloaded through the delivery network and hashed; the others are compared by size'
 complete -c ahs -f -n '__fish_ahs_is \'item sync\' 0' -a '(__fish_ahs_service collections)'
 
 # ahs item get
@@ -416,7 +420,13 @@ complete -c ahs -n '__fish_ahs_is \'fetch\'' -l pattern -r -d 'only items whose 
 complete -c ahs -n '__fish_ahs_is \'fetch\'' -l skip-existing -d 'keep a file already at an item\'s name as it is (default: overwrite it)'
 complete -c ahs -n '__fish_ahs_is \'fetch\'' -l concurrency -r -d 'files downloaded at the same time (default 8)'
 complete -c ahs -n '__fish_ahs_is \'fetch\'' -l manifest -d 'print the delivery document instead of downloading'
+complete -c ahs -n '__fish_ahs_is \'fetch\'' -l verify -r -d 'check each file against its line of a sums file (as sha256sum -c reads it) before it takes its name; a file whose digest differs fails and the copy already there stays'
 complete -c ahs -f -n '__fish_ahs_is \'fetch\' 0' -a '(__fish_ahs_service collections)'
+
+# ahs verify
+complete -c ahs -n '__fish_ahs_is \'verify\'' -l sums -r -d 'compare with a sums file ("<hex> <name>" lines, as sha256sum writes them) instead of local files'
+complete -c ahs -n '__fish_ahs_is \'verify\'' -l version -r -d 'asset: check this version (LIVE or DEFAULT in --env) rather than the Default'
+complete -c ahs -n '__fish_ahs_is \'verify\'' -l concurrency -r -d 'files downloaded at the same time (default 8)'
 
 # ahs emulator
 complete -c ahs -f -n '__fish_ahs_is \'emulator\'' -a 'start' -d 'serve the API (/api/v2) and the delivery network (/api/vi) on one port until Ctrl-C'
