@@ -12,6 +12,8 @@
 //   sea       dist/ahs-linux-x64 (`npm run build:sea` first; only with --only sea):
 //             its `--version` and `asset list --json` / the same by `node bin/ahs.js`, and its size
 //   rounds    the round trips of issue 21's workflows at 50 ms each way (bench/rounds.mjs)  1.3x the floor
+//   digest    `ahs fetch --verify SHA256SUMS` of one 1 GiB file / `ahs fetch` of it (issue 22)  1.15x
+//             (and `ahs verify` of it: downloaded and hashed, never written; only with --only digest or the default)
 //
 // Start-up and read run twice: with NODE_EXTRA_CA_CERTS (as this machine sets
 // it: every Node start then parses the CA bundle, 50 to 70 ms) and without.
@@ -23,7 +25,7 @@
 //   --upload-mib N      size of the uploaded file
 //   --items N           files in the fetched collection
 //   --item-kib N        size of each of them
-//   --large-mib N       size of the one large fetched file (peak RSS)
+//   --large-mib N       size of the one large fetched file (peak RSS; also the hashed one of `digest`)
 //   --concurrency N     parallel downloads for ahs fetch and curl --parallel (default 8, ahs's default)
 //   --record            write the results into bench/README.md (between its RESULTS markers)
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
@@ -51,7 +53,7 @@ const { values: flags } = parseArgs({
   },
 });
 const quick = flags.quick;
-const only = new Set((flags.only ?? 'startup,read,upload,download,large,emulator,rounds').split(',').map((part) => part.trim()));
+const only = new Set((flags.only ?? 'startup,read,upload,download,large,digest,emulator,rounds').split(',').map((part) => part.trim()));
 const runs = Number(flags.runs ?? (quick ? 3 : 5));
 const startupRuns = Number(flags.runs ?? (quick ? 10 : 30));
 const uploadMiB = Number(flags['upload-mib'] ?? (quick ? 64 : 512));
@@ -421,6 +423,41 @@ async function benchLarge(emulator, env, work) {
   compare('download', `ahs fetch (one ${largeMiB} MiB file)`, ahs.ms, 'curl', curl.ms, undefined, ahs.rssKb || undefined);
 }
 
+/**
+ * What hashing adds to a download (issue 22): `ahs fetch --verify SUMS` of
+ * one large file against `ahs fetch` of it, runs alternated, medians; and
+ * `ahs verify` of it (downloaded and hashed, not written), shown beside.
+ */
+async function benchDigest(emulator, env, work) {
+  log(`digest: one ${largeMiB} MiB file, fetched with and without --verify`);
+  const collectionId = 'bench-digest';
+  await api(emulator, 'POST', '/vc', { collectionId, collectionName: 'bench digest', allowedAssetTypes: ['9999'], createdBy: USER, secured: false, maxAssets: 1 });
+  const dir = join(work, 'digest-src');
+  await mkdir(dir);
+  const file = join(dir, 'large.bin');
+  await makeFile(file, largeMiB * 1024 * 1024);
+  await timed('curl', ['-sSf', '-o', '/dev/null', '-H', `apikey: ${KEY}`, '-F', `assetFile=@${file}`, '-F', 'assetItemName=large.bin', '-F', 'assetType=9999', '-F', `createdBy=${USER}`, `${emulator.baseUrl}/api/v2/${DOMAIN}/vc/${collectionId}/items`]);
+  await api(emulator, 'POST', `/vc/${collectionId}/deployments`, { state: 'LIVE', createdBy: USER, envId: ENV });
+  const { createHash } = await import('node:crypto');
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) hash.update(chunk);
+  const sums = join(work, 'SHA256SUMS');
+  await writeFile(sums, `${hash.digest('hex')}  large.bin\n`);
+  const out = join(work, 'digest-out');
+  const times = { plain: [], verify: [], check: [] };
+  for (let run = 0; run < runs; run++) {
+    for (const [name, extra] of [['plain', []], ['verify', ['--verify', sums]]]) {
+      await rm(out, { recursive: true, force: true });
+      times[name].push((await timed(process.execPath, [bin, 'fetch', collectionId, '--env', ENV, '--dir', out, '--json', '--quiet', ...extra], { env })).ms);
+    }
+    times.check.push((await timed(process.execPath, [bin, 'verify', collectionId, dir, '--env', ENV, '--json', '--quiet'], { env })).ms);
+  }
+  await rm(out, { recursive: true, force: true });
+  await rm(dir, { recursive: true, force: true });
+  compare('digest', `ahs fetch --verify SHA256SUMS (one ${largeMiB} MiB file)`, median(times.verify), 'ahs fetch', median(times.plain), 1.15);
+  compare('digest', `ahs verify (one ${largeMiB} MiB file: downloaded and hashed, not written)`, median(times.check), 'ahs fetch', median(times.plain));
+}
+
 /** bench/emulator-writes.mjs, run as it is, its figures read off its output. */
 async function benchEmulatorWrites() {
   const args = quick ? ['--large', '2000', '--samples', '100'] : [];
@@ -475,7 +512,7 @@ let emulator;
 let failed = false;
 try {
   if (only.has('startup')) await benchStartup();
-  const needsServer = ['read', 'upload', 'download', 'large', 'sea'].some((name) => only.has(name));
+  const needsServer = ['read', 'upload', 'download', 'large', 'digest', 'sea'].some((name) => only.has(name));
   if (needsServer) {
     emulator = await startEmulator(join(work, 'emulator-data'));
     const configDir = join(work, 'config');
@@ -498,6 +535,7 @@ try {
       ['upload', benchUpload],
       ['download', benchDownload],
       ['large', benchLarge],
+      ['digest', benchDigest],
       ['sea', benchSea],
     ]) {
       if (!only.has(name)) continue;

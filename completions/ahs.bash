@@ -10,7 +10,7 @@ _ahs_global_value_options='-o --output --query --timeout --retries --profile --b
 # subcommands of a command path
 _ahs_subcommands() {
     case "$1" in
-        '') echo 'profile asset version deploy promote-default release rollback collection item collection-deploy fetch plan apply show export schema emulator completion help' ;;
+        '') echo 'profile asset version deploy promote-default release rollback collection item collection-deploy fetch plan apply show export schema verify emulator completion help' ;;
         'profile') echo 'add list show use remove check help' ;;
         'asset') echo 'create get list search update delete status undeploy version-count help' ;;
         'version') echo 'upload get list delete urls help' ;;
@@ -40,13 +40,14 @@ _ahs_options() {
         'collection list') echo '--page --page-size --all --deleted --no-deleted' ;;
         'collection update') echo '--name --description --max-assets --editable --no-editable --deployable --no-deployable --anchor --local-cache-control --no-local-cache-control --local-cache-max-age --from-json' ;;
         'item upload') echo '--type --name --concurrency' ;;
-        'item sync') echo '--type --delete --follow-links --pattern --reconcile' ;;
+        'item sync') echo '--type --delete --follow-links --pattern --reconcile --checksum' ;;
         'item list') echo '--since --until --page --page-size --all' ;;
         'collection-deploy') echo '--state --idempotent --reconcile' ;;
-        'fetch') echo '--url --dir --item --pattern --skip-existing --concurrency --manifest' ;;
+        'fetch') echo '--url --dir --item --pattern --skip-existing --concurrency --manifest --verify' ;;
         'plan') echo '-f --file --out --detailed-exitcode --target' ;;
         'apply') echo '-f --file --target' ;;
         'export') echo '--asset --collection' ;;
+        'verify') echo '--sums --version --concurrency' ;;
         'emulator start') echo '--host --port --config --data-dir' ;;
         'emulator env') echo '--host --port --config' ;;
     esac
@@ -73,10 +74,11 @@ _ahs_value_options() {
         'item sync') echo '--type --pattern' ;;
         'item list') echo '--since --until --page --page-size' ;;
         'collection-deploy') echo '--state' ;;
-        'fetch') echo '--url --dir --item --pattern --concurrency' ;;
+        'fetch') echo '--url --dir --item --pattern --concurrency --verify' ;;
         'plan') echo '-f --file --out --target' ;;
         'apply') echo '-f --file --target' ;;
         'export') echo '--asset --collection' ;;
+        'verify') echo '--sums --version --concurrency' ;;
         'emulator start') echo '--host --port --config --data-dir' ;;
         'emulator env') echo '--host --port --config' ;;
     esac

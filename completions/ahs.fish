@@ -7,7 +7,7 @@
 function __fish_ahs_subcommands --argument-names cmdpath
     switch "$cmdpath"
         case ''
-            printf '%s\n' 'profile' 'asset' 'version' 'deploy' 'promote-default' 'release' 'rollback' 'collection' 'item' 'collection-deploy' 'fetch' 'plan' 'apply' 'show' 'export' 'schema' 'emulator' 'completion' 'help'
+            printf '%s\n' 'profile' 'asset' 'version' 'deploy' 'promote-default' 'release' 'rollback' 'collection' 'item' 'collection-deploy' 'fetch' 'plan' 'apply' 'show' 'export' 'schema' 'verify' 'emulator' 'completion' 'help'
         case 'profile'
             printf '%s\n' 'add' 'list' 'show' 'use' 'remove' 'check' 'help'
         case 'asset'
@@ -63,13 +63,15 @@ function __fish_ahs_value_options --argument-names cmdpath
         case 'collection-deploy'
             printf '%s\n' '--state'
         case 'fetch'
-            printf '%s\n' '--url' '--dir' '--item' '--pattern' '--concurrency'
+            printf '%s\n' '--url' '--dir' '--item' '--pattern' '--concurrency' '--verify'
         case 'plan'
             printf '%s\n' '-f' '--file' '--out' '--target'
         case 'apply'
             printf '%s\n' '-f' '--file' '--target'
         case 'export'
             printf '%s\n' '--asset' '--collection'
+        case 'verify'
+            printf '%s\n' '--sums' '--version' '--concurrency'
         case 'emulator start'
             printf '%s\n' '--host' '--port' '--config' '--data-dir'
         case 'emulator env'
@@ -181,6 +183,7 @@ complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'apply' -d 'make the service hold 
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'show' -d 'print a plan saved by ahs plan --out, offline (also when it is stale)'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'export' -d 'print the current state of assets and collections as a desired-state file that ahs plan shows as unchanged'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'schema' -d 'print the JSON Schema of the desired-state file (ahs.yaml), for editors'
+complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'verify' -d 'check that what is Live is byte for byte the local files (SHA-256 of what the delivery network serves): a collection against a folder, a channel\'s Default against a file'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'emulator' -d 'run a local, spec-faithful Asset Hosting Service for trying and testing ahs'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'completion' -d 'print the shell completion script for bash, zsh or fish'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'help' -d 'display help for command'
@@ -398,6 +401,7 @@ complete -c ahs -n '__fish_ahs_is \'item sync\'' -l delete -d 'remove the items 
 complete -c ahs -n '__fish_ahs_is \'item sync\'' -l follow-links -d 'follow symbolic links in DIR to the files they point to (without it, a link is skipped and named in the output)'
 complete -c ahs -n '__fish_ahs_is \'item sync\'' -l pattern -r -d 'only files (and, with --delete, items) whose name matches a glob: * ? [abc] (repeatable; quote it for the shell)'
 complete -c ahs -n '__fish_ahs_is \'item sync\'' -l reconcile -d 'at the end, re-run the Live deployments of the collection (when the sync changed something), publishing the new items'
+complete -c ahs -n '__fish_ahs_is \'item sync\'' -l checksum -d 'compare content by SHA-256: items Live in an environment are downloaded through the delivery network and hashed; the others are compared by size'
 complete -c ahs -f -n '__fish_ahs_is \'item sync\' 0' -a '(__fish_ahs_service collections)'
 
 # ahs item get
@@ -428,6 +432,7 @@ complete -c ahs -n '__fish_ahs_is \'fetch\'' -l pattern -r -d 'only items whose 
 complete -c ahs -n '__fish_ahs_is \'fetch\'' -l skip-existing -d 'keep a file already at an item\'s name as it is (default: overwrite it)'
 complete -c ahs -n '__fish_ahs_is \'fetch\'' -l concurrency -r -d 'files downloaded at the same time (default 8)'
 complete -c ahs -n '__fish_ahs_is \'fetch\'' -l manifest -d 'print the delivery document instead of downloading'
+complete -c ahs -n '__fish_ahs_is \'fetch\'' -l verify -r -d 'check each file against its line of a sums file (as sha256sum -c reads it) before it takes its name; a file whose digest differs fails and the copy already there stays'
 complete -c ahs -f -n '__fish_ahs_is \'fetch\' 0' -a '(__fish_ahs_service collections)'
 
 # ahs plan
@@ -443,6 +448,11 @@ complete -c ahs -n '__fish_ahs_is \'apply\'' -l target -r -d 'apply only these r
 # ahs export
 complete -c ahs -n '__fish_ahs_is \'export\'' -l asset -r -d 'export these assets (repeatable)'
 complete -c ahs -n '__fish_ahs_is \'export\'' -l collection -r -d 'export these collections (repeatable)'
+
+# ahs verify
+complete -c ahs -n '__fish_ahs_is \'verify\'' -l sums -r -d 'compare with a sums file ("<hex> <name>" lines, as sha256sum writes them) instead of local files'
+complete -c ahs -n '__fish_ahs_is \'verify\'' -l version -r -d 'asset: check this version (LIVE or DEFAULT in --env) rather than the Default'
+complete -c ahs -n '__fish_ahs_is \'verify\'' -l concurrency -r -d 'files downloaded at the same time (default 8)'
 
 # ahs emulator
 complete -c ahs -f -n '__fish_ahs_is \'emulator\'' -a 'start' -d 'serve the API (/api/v2) and the delivery network (/api/vi) on one port until Ctrl-C'

@@ -11,6 +11,7 @@ import { collection } from './collection/index.js';
 import { item } from './item/index.js';
 import { collectionDeploy } from './collection-deploy/index.js';
 import { fetch } from './fetch/index.js';
+import { verify } from './verify/index.js';
 import { emulator } from './emulator/index.js';
 import { completion } from './completion/index.js';
 import { plan } from './plan/index.js';
@@ -41,7 +42,7 @@ export const commandTree: Node[] = [
   using(release, { release: CHANNEL_WRITE }),
   using(rollback, { rollback: CHANNEL_WRITE }),
   collection,
-  using(item, { upload: ITEM_WRITE, sync: ITEM_WRITE, remove: ITEM_WRITE, get: SERVICE, list: SERVICE }),
+  using(item, { upload: ITEM_WRITE, sync: [...ITEM_WRITE, 'deliveryUrl'], remove: ITEM_WRITE, get: SERVICE, list: SERVICE }),
   collectionDeploy,
   fetch,
   plan,
@@ -49,6 +50,7 @@ export const commandTree: Node[] = [
   show,
   exportState,
   schema,
+  verify,
   emulator,
   completion,
 ];

@@ -8,7 +8,9 @@
 // folder are removed first; another run's, still being written, are left
 // alone (the name carries its owner's pid). On abort (Ctrl-C) every stream is destroyed,
 // every partial file removed, and CancelledError thrown once the cleanup is
-// done.
+// done. A task with an expected SHA-256 is hashed as it streams to disk (no
+// second read); another digest fails that file before it takes its name, so
+// the copy already there stays. hashAll() streams and hashes without writing.
 import { closeSync, lstatSync, openSync, renameSync, writeSync, type Stats } from 'node:fs';
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
@@ -16,6 +18,8 @@ import { basename, dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { AhsError, CancelledError, NetworkError } from '../errors.js';
 import { assertInside } from './safe-name.js';
+import { hashBody, sha256, type Digest } from './digest.js';
+import { eachLimited } from './pool.js';
 
 export const DEFAULT_CONCURRENCY = 8;
 export const PARTIAL_MARKER = '.ahs-partial-';
@@ -31,6 +35,8 @@ export interface DownloadTask {
   expectedSize?: number;
   /** Extra request headers (e.g. the apikey for a secured item). */
   headers?: Record<string, string>;
+  /** The SHA-256 (hex) the file must have (fetch --verify), and where that digest comes from, for messages. */
+  sha256?: { hex: string; from: string };
 }
 
 export interface OpenedBody {
@@ -156,8 +162,9 @@ export async function downloadAll(tasks: DownloadTask[], options: DownloadOption
       const partial = join(options.dir, partialName(task.name));
       partials.add(partial);
       let bytes = 0;
+      const digest = task.sha256 ? sha256() : undefined;
       try {
-        bytes = await saveBody(response.body, partial, taskSignal, (chunk, soFar) => {
+        bytes = await saveBody(response.body, partial, taskSignal, digest, (chunk, soFar) => {
           transferred += chunk;
           emit({ type: 'progress', task, bytes: soFar, size, transferred });
         });
@@ -165,6 +172,7 @@ export async function downloadAll(tasks: DownloadTask[], options: DownloadOption
         if (task.expectedSize !== undefined && bytes !== task.expectedSize) {
           throw new Error(`size mismatch: got ${bytes} bytes, expected ${task.expectedSize}`);
         }
+        if (digest && task.sha256) checkDigest(digest.hex(), task.sha256, existing !== undefined);
         renameInto(partial, target);
         partials.delete(partial);
       } finally {
@@ -210,6 +218,72 @@ export async function downloadAll(tasks: DownloadTask[], options: DownloadOption
   return summary;
 }
 
+export interface HashedFile {
+  id: string;
+  name: string;
+  sha256: string;
+  bytes: number;
+}
+export interface HashSummary {
+  hashed: HashedFile[];
+  /** network: it failed for want of an answer (worth retrying later), not because an answer refused it. */
+  failed: Array<FailedFile & { network: boolean }>;
+}
+
+/**
+ * Downloads each task's file in parallel and keeps only its SHA-256 (verify,
+ * sync --checksum): nothing is written to disk, nothing held whole. Checks as
+ * downloadAll does (a success answer, its whole content-length, the expected
+ * size); a failed file never stops the others; Ctrl-C throws CancelledError.
+ */
+export async function hashAll(tasks: DownloadTask[], options: Omit<DownloadOptions, 'dir' | 'skipExisting'>): Promise<HashSummary> {
+  const signal = options.signal ?? new AbortController().signal;
+  const open = options.open ?? undiciOpener();
+  const emit = options.onEvent ?? (() => {});
+  const summary: HashSummary = { hashed: [], failed: [] };
+  let transferred = 0;
+  if (signal.aborted) throw new CancelledError();
+  const active = new Set<AbortController>();
+  const abortAll = () => {
+    for (const controller of active) controller.abort(signal.reason);
+  };
+  signal.addEventListener('abort', abortAll, { once: true });
+  try {
+    await eachLimited(tasks, Math.max(1, Math.floor(options.concurrency ?? DEFAULT_CONCURRENCY)), signal, async (task) => {
+      const controller = new AbortController();
+      active.add(controller);
+      try {
+        const response = await raceAbort(open(task, controller.signal), controller.signal);
+        if (response.status < 200 || response.status >= 300) {
+          discard(response.body);
+          throw new DownloadHttpError(response.status, notSaved(response).replace('nothing saved', 'not read'));
+        }
+        const length = contentLength(response.headers);
+        const size = length ?? task.expectedSize;
+        emit({ type: 'start', task, size });
+        const { sha256: hex, bytes } = await hashBody(response.body, controller.signal, (chunk, soFar) => {
+          transferred += chunk;
+          emit({ type: 'progress', task, bytes: soFar, size, transferred });
+        });
+        if (length !== undefined && bytes !== length) throw new Error(`incomplete download: got ${bytes} of ${length} bytes`);
+        if (task.expectedSize !== undefined && bytes !== task.expectedSize) throw new Error(`size mismatch: got ${bytes} bytes, expected ${task.expectedSize}`);
+        summary.hashed.push({ id: task.id, name: task.name, sha256: hex, bytes });
+        emit({ type: 'done', task, path: task.url, bytes });
+      } catch (error) {
+        if (signal.aborted) return;
+        summary.failed.push({ id: task.id, name: task.name, error: describe(error as Error), network: isNetworkFailure(error as Error) });
+        emit({ type: 'failed', task, error: error as Error });
+      } finally {
+        active.delete(controller);
+      }
+    });
+  } finally {
+    signal.removeEventListener('abort', abortAll);
+  }
+  if (signal.aborted) throw signal.reason instanceof CancelledError ? signal.reason : new CancelledError('interrupted');
+  return summary;
+}
+
 /**
  * Writes `body` into a new file at `path` (it must not exist), each piece as
  * it arrives, on the main thread; returns the byte count. Aborting `signal`
@@ -221,7 +295,7 @@ export async function downloadAll(tasks: DownloadTask[], options: DownloadOption
  * a write into the page cache well under a millisecond (a hop to the thread
  * pool and back costs more CPU on two cores than it saves).
  */
-function saveBody(body: Readable, path: string, signal: AbortSignal, onChunk: (bytes: number, soFar: number) => void): Promise<number> {
+function saveBody(body: Readable, path: string, signal: AbortSignal, digest: Digest | undefined, onChunk: (bytes: number, soFar: number) => void): Promise<number> {
   const fd = openSync(path, 'wx');
   let total = 0;
   return new Promise<number>((resolvePromise, rejectPromise) => {
@@ -250,6 +324,7 @@ function saveBody(body: Readable, path: string, signal: AbortSignal, onChunk: (b
         settle(error);
         return;
       }
+      digest?.update(chunk);
       total += chunk.length;
       onChunk(chunk.length, total);
     };
@@ -263,6 +338,17 @@ function saveBody(body: Readable, path: string, signal: AbortSignal, onChunk: (b
     signal.addEventListener('abort', onAbort, { once: true });
     body.on('data', onData).once('end', onEnd).once('error', settle).once('close', onClose);
   });
+}
+
+/** A downloaded file whose SHA-256 is not the expected one fails here, before it takes its name. */
+export class DigestMismatchError extends Error {
+  override readonly name = 'DigestMismatchError';
+}
+
+function checkDigest(actual: string, expected: { hex: string; from: string }, kept: boolean): void {
+  if (actual === expected.hex) return;
+  const stays = kept ? '; the file already there is kept as it was' : '; nothing saved';
+  throw new DigestMismatchError(`SHA-256 mismatch: ${expected.from} says ${expected.hex}, the download is ${actual}${stays}`);
 }
 
 /** Writes until every byte is on disk (a write may take fewer than it was given). */
@@ -417,7 +503,7 @@ function raceAbort(promise: Promise<OpenedBody>, signal: AbortSignal): Promise<O
 }
 
 function describe(error: Error): string {
-  if (error instanceof AhsError || error.name === 'DownloadHttpError' || error.name === 'UnsafePathError') return error.message;
+  if (error instanceof AhsError || error.name === 'DownloadHttpError' || error.name === 'UnsafePathError' || error.name === 'DigestMismatchError') return error.message;
   switch (networkCause(error)) {
     case 'closed':
       return 'connection closed before the file was complete';

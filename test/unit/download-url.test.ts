@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deliveryBaseOf, deliveryDocumentUrl, deliveryFileUrl } from '../../src/commands/fetch/fetch.js';
+import { deliveryBaseOf, deliveryDocumentUrl, deliveryFileUrl } from '../../src/service/delivery.js';
 
 describe('deliveryFileUrl: {deliveryUrl}/api/vi{downloadUrl}', () => {
   it.each([

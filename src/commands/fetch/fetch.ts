@@ -12,15 +12,16 @@ import type { Run } from '../define.js';
 import { nameOf } from '../define.js';
 import { fetchSpec } from './index.js';
 import type { Context } from '../../context.js';
-import { ApiClient } from '../../http/client.js';
 import { ApiError, CancelledError, ExitCode, NotFoundError, PartialFailureError, UsageError } from '../../errors.js';
-import { deliveryDocument, type DeliveryDocument, type DeliveryEntry, type Item } from '../../rules/schemas.js';
+import type { DeliveryDocument, DeliveryEntry, Item } from '../../rules/schemas.js';
 import { downloadAll, DEFAULT_CONCURRENCY, isNetworkFailure, type DownloadSummary, type DownloadTask } from '../../transfer/download.js';
 import { matchesAny } from '../../transfer/glob.js';
-import { NameAllocator, safeFileName, UnsafePathError } from '../../transfer/safe-name.js';
+import { readSums, type Sums } from '../../transfer/digest.js';
+import { NameAllocator, safeFileName } from '../../transfer/safe-name.js';
 import { createMultiProgress, formatBytes } from '../../io/progress.js';
 import { escapeControls } from '../../io/escape.js';
-import { listItems, readNamingCollection, vcPath } from '../../service/collections.js';
+import { listItems } from '../../service/collections.js';
+import { deliveryBaseOf, deliveryClient, deliveryFileUrl, readDelivery, readDeployedCollection } from '../../service/delivery.js';
 import { collectionArg, liveEnvArg } from '../../service/pick-collection.js';
 
 export interface FetchResult extends DownloadSummary {
@@ -37,6 +38,9 @@ export const run: Run<typeof fetchSpec> = async (options, ctx) => {
   let deliveryBase: string;
   let itemIds = options.item;
   let sizes = new Map<string, Item>();
+  // The sums file is read before anything is sent: a bad one is exit 2.
+  if (options.verify && options.manifest) throw new UsageError(`${nameOf(fetchSpec, 'verify')}: not used with ${nameOf(fetchSpec, 'manifest')} (nothing is downloaded); remove one`);
+  const sums = options.verify ? await readSums(options.verify, nameOf(fetchSpec, 'verify')) : undefined;
 
   if (options.url) {
     const url = parseUrl(options.url);
@@ -65,14 +69,8 @@ export const run: Run<typeof fetchSpec> = async (options, ctx) => {
       itemIds = picked.itemIds;
     }
     collectionId = await collectionArg(ctx, collectionId);
-    const api = await ctx.api();
     envId ??= await liveEnvArg(ctx, collectionId, 'Environment (where the collection is Live)');
-    const { downloadUrl } = await readNamingCollection(api, collectionId, () => api.get<{ downloadUrl: string }>(vcPath(api, collectionId, 'deployments', envId)));
-    const settings = await ctx.settings();
-    // The deployed URL says where the service delivers, unless a delivery URL was set (its default is the API's host).
-    const configured = settings.resolve('deliveryUrl').source === 'default' ? undefined : settings.get('deliveryUrl');
-    deliveryBase = configured ?? deliveryBaseOf(new URL(downloadUrl, api.baseUrl));
-    doc = await readDelivery(ctx, deliveryDocumentUrl(downloadUrl, api.baseUrl, deliveryBase));
+    ({ doc, deliveryBase } = await readDeployedCollection(ctx, collectionId, envId));
     if (!options.manifest) sizes = await itemRecords(ctx, collectionId);
   }
 
@@ -106,7 +104,7 @@ export const run: Run<typeof fetchSpec> = async (options, ctx) => {
     const name = names.allocate(record?.fileName || entry.assetItemName, entry.assetItemId);
     try {
       const url = deliveryFileUrl(deliveryBase, entry.downloadUrl);
-      tasks.push({ id: entry.assetItemId, name, url, expectedSize: typeof record?.size === 'number' ? record.size : undefined });
+      tasks.push({ id: entry.assetItemId, name, url, expectedSize: typeof record?.size === 'number' ? record.size : undefined, sha256: expectedDigest(sums, name, options.verify) });
     } catch (error) {
       refused.push({ id: entry.assetItemId, name, error: (error as Error).message });
       out.warn(`${name} (${entry.assetItemId}): ${(error as Error).message}`);
@@ -144,6 +142,14 @@ export const run: Run<typeof fetchSpec> = async (options, ctx) => {
   out.info(`${summary.downloaded.length} downloaded, ${summary.skipped.length} skipped, ${summary.failed.length} failed → ${escapeControls(dir)}`);
   if (summary.failed.length > 0) throw failure(summary, entries.length, networkFailed);
 };
+
+/** The digest a file must have (--verify); a file the sums file does not list cannot be verified, so it is not downloaded. */
+function expectedDigest(sums: Sums | undefined, name: string, from: string | undefined): DownloadTask['sha256'] {
+  if (!sums || from === undefined) return undefined;
+  const hex = sums.get(name);
+  if (hex === undefined) throw new Error(`not listed in ${from} (${nameOf(fetchSpec, 'verify')}): cannot be verified, not downloaded`);
+  return { hex, from };
+}
 
 /** Any failed file is exit 1; when every failure was a network failure, exit 6: retry later, nothing refused it. */
 function failure(summary: DownloadSummary, total: number, networkFailed: Set<string>): PartialFailureError {
@@ -277,90 +283,9 @@ function parseUrl(value: string): URL {
   }
 }
 
-/**
- * The delivery URL a collection's deployed URL was made from
- * (`{deliveryUrl}/api/vi/...`): a service may serve delivery under a path
- * prefix, which the origin alone would lose.
- */
-export function deliveryBaseOf(url: URL): string {
-  const at = url.pathname.indexOf('/api/vi/');
-  return at < 0 ? url.origin : `${url.origin}${url.pathname.slice(0, at)}`;
-}
-
-/**
- * Where to read a deployed collection's delivery document: the deployed URL
- * the service gave (absolute, or relative to the API), its {deliveryUrl}
- * (scheme, host and the path prefix before /api/vi/) replaced by
- * `deliveryBase`. With a delivery URL set (an alias host of the network),
- * the document comes from that host like the files do, and the key the
- * user meant for it goes with it; `new URL(absolute, base)` ignored the base.
- */
-export function deliveryDocumentUrl(downloadUrl: string, apiBase: string, deliveryBase: string): string {
-  const served = new URL(downloadUrl, apiBase);
-  const prefix = deliveryBaseOf(served).slice(served.origin.length);
-  return `${deliveryBase.replace(/\/+$/, '')}${served.pathname.slice(prefix.length)}${served.search}`;
-}
-
-/** {deliveryUrl}/api/vi{downloadUrl}; a path that tries to reach another host stays on the delivery host. */
-export function deliveryFileUrl(base: string, downloadPath: string): string {
-  const origin = new URL(base);
-  const prefix = origin.pathname.replace(/\/+$/, '');
-  const path = downloadPath.startsWith('/') ? downloadPath : `/${downloadPath}`;
-  const url = new URL(origin.origin);
-  url.pathname = `${prefix}/api/vi${path.split('?')[0]}`;
-  // `..` (plain or encoded) must not climb out of the delivery path onto the API's.
-  if (!url.pathname.startsWith(`${prefix}/api/vi/`) || /(^|\/)(\.|%2e){2}(\/|$)/i.test(path.split('?')[0]!)) {
-    throw new UnsafePathError(`refusing download path ${JSON.stringify(downloadPath)}: it leaves the delivery path`);
-  }
-  const query = path.includes('?') ? path.slice(path.indexOf('?')) : '';
-  return url.toString() + (query && !url.search ? query : '');
-}
-
 function uniqueEntries(entries: DeliveryEntry[]): DeliveryEntry[] {
   const seen = new Set<string>();
   return entries.filter((e) => !seen.has(e.assetItemId) && seen.add(e.assetItemId));
-}
-
-/** The API key goes only to the hosts of the configured service, never to another one. */
-async function deliveryClient(ctx: Context, base: string, connections?: number): Promise<ApiClient> {
-  const settings = await ctx.settings();
-  const origins = new Set([settings.get('baseUrl'), settings.get('deliveryUrl')].filter((v): v is string => Boolean(v)).map((v) => safeOrigin(v)));
-  const apiKey = origins.has(safeOrigin(base)) ? settings.get('apiKey') : undefined;
-  ctx.redactor.add(settings.get('apiKey'));
-  return new ApiClient({
-    baseUrl: base,
-    apiKey,
-    timeoutMs: settings.timeoutMs,
-    retries: settings.retries,
-    signal: ctx.signal,
-    trace: ctx.globals.verbose ? ctx.io.err : undefined,
-    redactor: ctx.redactor,
-    env: ctx.io.env,
-    connections,
-  });
-}
-
-function safeOrigin(value: string): string {
-  try {
-    return new URL(value).origin;
-  } catch {
-    return value;
-  }
-}
-
-async function readDelivery(ctx: Context, url: string): Promise<DeliveryDocument> {
-  const client = await deliveryClient(ctx, new URL(url).origin);
-  try {
-    const raw = await client.get<unknown>(url);
-    const parsed = deliveryDocument.safeParse(raw);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new UsageError(`${url} did not answer with a collection delivery document (${issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : 'unexpected shape'})`);
-    }
-    return parsed.data;
-  } finally {
-    await client.close();
-  }
 }
 
 /** Item records (file names with extensions, sizes for the integrity check), when the key can read them. */

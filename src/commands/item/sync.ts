@@ -1,6 +1,7 @@
 // ahs item sync COLLECTION_ID DIR --type CODE [--delete] [--pattern GLOB...] [--reconcile]
 // Compares the files at the top of DIR with the collection's items (by name,
-// then by byte size) and plans the writes that make the collection hold the
+// then by byte size, or with --checksum by SHA-256 where the item is Live
+// and can be downloaded) and plans the writes that make the collection hold the
 // folder: removals (--delete) first, then replacements, then new uploads, in
 // an order that never takes the collection over maxAssets. The writes run
 // through the shared item pool (src/service/item-work.ts): one plan step per
@@ -16,6 +17,10 @@ import { formatBytes } from '../../io/progress.js';
 import { ExitCode, NotFoundError, PartialFailureError, UsageError, type AhsError, type ErrorBody } from '../../errors.js';
 import { decideItemAdd, decideItemRemove, type Decision } from '../../rules/index.js';
 import { itemUploadFields, type Item } from '../../rules/schemas.js';
+import { deliveryFileUrl, hashServed, readDeployedCollection } from '../../service/delivery.js';
+import { fileSha256 } from '../../transfer/digest.js';
+import type { DownloadTask } from '../../transfer/download.js';
+import { eachLimited } from '../../transfer/pool.js';
 import { validateInput } from '../validate.js';
 import { matchesAny } from '../../transfer/glob.js';
 import { currentOf, listItems, readSnapshot, type CollectionView } from '../../service/collections.js';
@@ -39,6 +44,8 @@ interface Comparison {
   replacements: Array<{ file: LocalFile; old: Item }>;
   uploads: LocalFile[];
   unchanged: Array<{ file: LocalFile; item: Item }>;
+  /** How many files with an item of their name were compared by content (SHA-256), how many by size. */
+  compared: { content: number; size: number; checksum: boolean };
 }
 
 interface SyncResult {
@@ -47,6 +54,8 @@ interface SyncResult {
   removed: string[];
   unchanged: string[];
   failed: Array<{ file: string | null; error: ErrorBody }>;
+  /** Which rule decided for how many files: content (SHA-256) or size. */
+  compared: { content: number; size: number };
   reconciled?: boolean;
 }
 
@@ -66,7 +75,8 @@ export const run: Run<typeof syncSpec> = async (options, ctx) => {
   const snapshot = view.snapshot;
   if (!snapshot) throw new NotFoundError(`collection ${collectionId} not found; nothing was sent`);
   const items = await listItems(api, collectionId);
-  const comparison = compare(files, items.filter((item) => patterns.length === 0 || matchesAny(item.assetItemName, patterns)));
+  const content = options.checksum ? servedContent(ctx, view) : undefined;
+  const comparison = await compare(files, items.filter((item) => patterns.length === 0 || matchesAny(item.assetItemName, patterns)), content);
   const removals = options.delete ? comparison.orphans : [];
   const out = await ctx.output();
   announce(out, collectionId, dir, comparison, removals.length, options.delete ? [] : comparison.orphans);
@@ -319,27 +329,79 @@ async function readFolder(dir: string, patterns: string[], followLinks: boolean)
 }
 
 /**
- * Each file against the items of its name: the one of the same size (else
- * the newest) is the file's; the items no file claims are orphans.
+ * --checksum: which items are Live in an environment, and the SHA-256 of
+ * what the delivery network serves for each of those asked about, by item id.
  */
-function compare(files: LocalFile[], items: Item[]): Comparison {
+type ServedContent = (items: Item[]) => Promise<{ live: Set<string>; digests: Map<string, string> }>;
+
+/**
+ * Each file against the items of its name: the one of the same content
+ * (with --checksum, for a Live item: the SHA-256 of what is served equals
+ * the file's; otherwise the same size), else the newest, is the file's; the
+ * items no file claims are orphans. An item that is Live nowhere (or whose
+ * download failed) is compared by size.
+ */
+async function compare(files: LocalFile[], items: Item[], content?: ServedContent): Promise<Comparison> {
   const byName = new Map<string, Item[]>();
   for (const item of [...items].sort((a, b) => b.createdAt.localeCompare(a.createdAt))) {
     byName.set(item.assetItemName, [...(byName.get(item.assetItemName) ?? []), item]);
   }
+  // Only a same-size item can hold the same bytes: those are downloaded, and their files hashed (each once).
+  const sameSize = files.flatMap((file) => (byName.get(file.name) ?? []).filter((item) => item.size === file.size));
+  const { live, digests: served } = content ? await content(sameSize) : { live: new Set<string>(), digests: new Map<string, string>() };
+  const local = new Map<LocalFile, string>();
+  await eachLimited(
+    files.filter((file) => (byName.get(file.name) ?? []).some((item) => item.size === file.size && served.has(item.assetItemId))),
+    4,
+    new AbortController().signal,
+    async (file) => void local.set(file, await fileSha256(file.path)),
+  );
+  const sameContent = (file: LocalFile, item: Item) => item.size === file.size && (served.has(item.assetItemId) ? served.get(item.assetItemId) === local.get(file) : true);
   const claimed = new Set<Item>();
-  const result: Comparison = { orphans: [], replacements: [], uploads: [], unchanged: [] };
+  const result: Comparison = { orphans: [], replacements: [], uploads: [], unchanged: [], compared: { content: 0, size: 0, checksum: content !== undefined } };
   for (const file of files) {
     const candidates = byName.get(file.name) ?? [];
-    const same = candidates.find((item) => item.size === file.size);
+    const same = candidates.find((item) => served.has(item.assetItemId) && sameContent(file, item)) ?? candidates.find((item) => sameContent(file, item));
     const item = same ?? candidates[0];
     if (item) claimed.add(item);
+    // A Live item of another size differs in content too: no download needed to say so.
+    if (item) result.compared[live.has(item.assetItemId) && (item.size !== file.size || served.has(item.assetItemId)) ? 'content' : 'size']++;
     if (same) result.unchanged.push({ file, item: same });
     else if (item) result.replacements.push({ file, old: item });
     else result.uploads.push(file);
   }
   result.orphans = items.filter((item) => !claimed.has(item)).sort((a, b) => a.assetItemName.localeCompare(b.assetItemName));
   return result;
+}
+
+/**
+ * --checksum's reads: the items Live in each environment (the deployment
+ * status read with the collection), and for those asked about, the SHA-256
+ * of what the delivery network serves (downloaded in parallel, hashed as
+ * they stream, never written). A download that fails leaves its item to be
+ * compared by size, and says so.
+ */
+function servedContent(ctx: Context, view: CollectionView): ServedContent {
+  return async (items) => {
+    const liveIn = new Map<string, string>();
+    for (const row of view.status?.items ?? []) {
+      if (view.snapshot?.deployments[row.envId] !== 'LIVE') continue;
+      for (const id of row.live) if (!liveIn.has(id)) liveIn.set(id, row.envId);
+    }
+    const wanted = items.filter((item) => liveIn.has(item.assetItemId));
+    const envs = [...new Set(wanted.map((item) => liveIn.get(item.assetItemId)!))];
+    const collectionId = view.snapshot!.collectionId;
+    const deployed = new Map(await Promise.all(envs.map(async (env) => [env, await readDeployedCollection(ctx, collectionId, env)] as const)));
+    const tasks: DownloadTask[] = [];
+    for (const item of wanted) {
+      const { doc, deliveryBase } = deployed.get(liveIn.get(item.assetItemId)!)!;
+      const entry = doc.assetItemUrls.find((e) => e.assetItemId === item.assetItemId);
+      if (entry) tasks.push({ id: item.assetItemId, name: item.assetItemName, url: deliveryFileUrl(deliveryBase, entry.downloadUrl), expectedSize: item.size });
+    }
+    const summary = await hashServed(ctx, tasks, { label: tasks.length === 1 ? `comparing ${tasks[0]!.name} by content` : `comparing ${tasks.length} Live items by content` });
+    if (summary.failed.length > 0) (await ctx.output()).warn(`could not download ${summary.failed.map((f) => `${f.name} (${f.id})`).join(', ')}: compared by size`);
+    return { live: new Set(liveIn.keys()), digests: new Map(summary.hashed.map((h) => [h.id, h.sha256])) };
+  };
 }
 
 /** How to make the folder fit. */
@@ -385,10 +447,17 @@ function announce(out: Output, collectionId: string, dir: string, comparison: Co
     `${comparison.unchanged.length} unchanged`,
   ];
   out.info(`${escapeControls(dir)} → ${collectionId}: ${counts.join(', ')}`);
+  out.info(comparedLine(comparison.compared));
   if (kept.length > 0) out.info(`kept without a file (--delete removes them): ${kept.map((item) => `${item.assetItemName} (${item.assetItemId})`).join(', ')}`);
   if (removals > 0) out.info(`to remove (no file of their name): ${comparison.orphans.map((item) => `${item.assetItemName} (${item.assetItemId})`).join(', ')}`);
   const replaced = comparison.replacements.map(({ old }) => `${old.assetItemName} (${old.assetItemId})`);
   if (replaced.length > 0) out.info(`to replace (the old item removed): ${replaced.join(', ')}`);
+}
+
+/** Which rule decided for how many files (cli.md: the summary says it). */
+function comparedLine({ content, size, checksum }: Comparison['compared']): string {
+  if (!checksum) return `${size} compared by size: an edit that keeps a file's size is not seen (--checksum compares content)`;
+  return `${content} compared by content, ${size} by size${size > 0 ? ' (items Live in no environment are compared by size)' : ''}`;
 }
 
 interface Row {
@@ -401,7 +470,8 @@ interface Row {
 /** Prints the per-file summary; any failure is exit 1, with one line naming each failed file. */
 async function report(ctx: Context, collectionId: string, dir: string, comparison: Comparison, outcomes: JobOutcome[], reconciled: ReconcileOutcome | null | undefined): Promise<void> {
   const out = await ctx.output();
-  const result: SyncResult = { uploaded: [], replaced: [], removed: [], unchanged: comparison.unchanged.map(({ file }) => file.name), failed: [] };
+  const { content, size } = comparison.compared;
+  const result: SyncResult = { uploaded: [], replaced: [], removed: [], unchanged: comparison.unchanged.map(({ file }) => file.name), failed: [], compared: { content, size } };
   const rows: Row[] = comparison.unchanged.map(({ file, item }) => ({ file: file.name, result: 'unchanged', item: item.assetItemId, detail: formatBytes(file.size) }));
   for (const outcome of outcomes) {
     if (outcome.kind === 'upload') {

@@ -7,12 +7,16 @@ import { basename } from 'node:path';
 import type { Run } from '../define.js';
 import { nameOf } from '../define.js';
 import { releaseSpec } from './index.js';
-import { ConflictError } from '../../errors.js';
+import { ConflictError, ExitCode, PartialFailureError } from '../../errors.js';
+import type { Context } from '../../context.js';
 import type { ApiClient } from '../../http/client.js';
 import type { DeploymentState } from '../../rules/index.js';
 import { versionUploadFields, type AssetUrl, type DeployBody, type Version } from '../../rules/schemas.js';
 import { validateGiven, validateInput } from '../validate.js';
-import { listAllVersions, readChannel } from '../../service/assets.js';
+import { listAllVersions, listRecords, readChannel } from '../../service/assets.js';
+import { hashServed } from '../../service/delivery.js';
+import { fileSha256 } from '../../transfer/digest.js';
+import type { DownloadTask } from '../../transfer/download.js';
 import { askAssetId, askEnv } from '../../service/pick-asset.js';
 import { fileArg } from '../../service/pick-file.js';
 import { channelName, checkExpected, parseExpected, type Channel } from '../../service/promote.js';
@@ -47,7 +51,8 @@ export const run: Run<typeof releaseSpec> = async (options, ctx) => {
   const api = await ctx.api();
   const out = await ctx.output();
 
-  const reused = await reusableVersion(api, where, versionName, file);
+  const match = await reusableVersion(ctx, api, where, versionName, file);
+  const reused = match?.version;
   const { channel, records } = await readChannel(api, assetId, platform, envId);
   const state: DeploymentState | undefined = reused ? channel.records[reused.versionId] : undefined;
   const promote = options.state === 'DEFAULT' && state !== 'DEFAULT';
@@ -57,11 +62,7 @@ export const run: Run<typeof releaseSpec> = async (options, ctx) => {
   if (promote && reused && expected === undefined) refuseSupersededRelease(reused, records, name);
 
   const liveBody: DeployBody = { envId, intent: 'LIVE', createdBy: user, updatedBy: user };
-  if (reused) {
-    // What the match rests on: the service may omit fileName (older versions), and sizes are rounded.
-    const matched = reused.fileName ? `same file name, and a size agreeing within its rounding` : `the service shows no file name: matched by version name and size only`;
-    out.success(`upload: ${reused.versionId} (${versionName}, ${reused.size}) is already there; reused (${matched})`);
-  }
+  if (match) out.success(`upload: ${match.version.versionId} (${versionName}, ${match.version.size}) is already there; reused (${match.matched})`);
   // converge: another run may release the same file to the same channel at the same time (cli.md, concurrent runs).
   const upload = reused ? undefined : steps.versionUpload({ assetId, platform, fields, file: await localFile(file), converge: true });
   const versionId = upload ? ref(upload, 'versionId') : reused!.versionId;
@@ -111,22 +112,57 @@ export const run: Run<typeof releaseSpec> = async (options, ctx) => {
 };
 
 /**
- * The version of that name on the platform, when it is this file's (same
- * file name, size agreeing within the service's rounding); undefined when
- * there is none; a conflict (exit 5, nothing written) when it is another's.
+ * The version of that name on the platform, when it is this file's, and
+ * how that was matched; undefined when there is none; a conflict (exit 5,
+ * nothing written) when it is another's. Same file name and a size agreeing
+ * within the service's rounding; when such a version can be downloaded
+ * (LIVE or DEFAULT somewhere: its asset-urls downloadUrl), its content too,
+ * by SHA-256: a rebuild of the same size is not the same release.
  */
-async function reusableVersion(api: ApiClient, where: Channel, versionName: string, file: string): Promise<Version | undefined> {
+async function reusableVersion(ctx: Context, api: ApiClient, where: Channel, versionName: string, file: string): Promise<{ version: Version; matched: string } | undefined> {
   const named = (await listAllVersions(api, where.assetId)).filter((v) => v.targetPlatform === where.platform && v.versionName === versionName);
   if (named.length === 0) return undefined;
   const bytes = (await stat(file)).size;
   const fileName = basename(file);
   // Older versions lack fileName (spec): then the size alone decides.
-  const same = named.filter((v) => (v.fileName === undefined || v.fileName === null || v.fileName === fileName) && sizeAgrees(v.size, bytes));
-  if (same.length >= 1) return same.sort((a, b) => b.version - a.version)[0];
-  const other = named[0]!;
+  const same = named.filter((v) => (v.fileName === undefined || v.fileName === null || v.fileName === fileName) && sizeAgrees(v.size, bytes)).sort((a, b) => b.version - a.version);
+  if (same.length === 0) {
+    const other = named[0]!;
+    throw new ConflictError(
+      `${where.platform} version ${other.versionId} of ${where.assetId} is already named ${versionName}, with ${other.fileName ?? 'another file'} of ${other.size}, not ${fileName} of ${bytes} bytes; nothing was written: release under another --name`,
+    );
+  }
+  const served = await servedCopies(api, where, same);
+  if (served.length === 0) {
+    const version = same[0]!;
+    // What the match rests on: the service may omit fileName (older versions), and sizes are rounded.
+    const basis = version.fileName ? 'same file name, and a size agreeing within its rounding' : 'the service shows no file name: version name and size only';
+    return { version, matched: `matched by name and size (${basis}); its content was not compared: it is LIVE or DEFAULT nowhere, so it cannot be downloaded` };
+  }
+  const [local, hashes] = await Promise.all([fileSha256(file), hashServed(ctx, served, { label: `comparing ${fileName} with ${served.map((t) => t.id).join(', ')}` })]);
+  const failed = hashes.failed[0];
+  if (failed) {
+    const message = `could not download ${failed.id} to compare its content with ${fileName} (${failed.error}); nothing was written: run again`;
+    throw new PartialFailureError(message, failed.network ? ExitCode.network : ExitCode.rejected, { type: failed.network ? 'urn:ahs:network' : 'urn:ahs:conflict', title: message, status: null, detail: message });
+  }
+  const equal = hashes.hashed.find((h) => h.sha256 === local);
+  if (equal) return { version: same.find((v) => v.versionId === equal.id)!, matched: `matched by content: ${fileName} and what ${equal.id} serves have the same SHA-256 ${local}` };
+  const other = hashes.hashed[0]!;
   throw new ConflictError(
-    `${where.platform} version ${other.versionId} of ${where.assetId} is already named ${versionName}, with ${other.fileName ?? 'another file'} of ${other.size}, not ${fileName} of ${bytes} bytes; nothing was written: release under another --name`,
+    `${where.platform} version ${other.id} of ${where.assetId} is already named ${versionName}, with the same file name and size but another content: it serves SHA-256 ${other.sha256}, ${fileName} is ${local}; nothing was written: release under another --name`,
   );
+}
+
+/** A download of each version that the delivery network serves (LIVE or DEFAULT in some environment), one per version. */
+async function servedCopies(api: ApiClient, where: Channel, versions: Version[]): Promise<DownloadTask[]> {
+  const ids = new Set(versions.map((v) => v.versionId));
+  const records = await listRecords(api, where.assetId, { platform: where.platform });
+  const tasks = new Map<string, DownloadTask>();
+  for (const record of records) {
+    if (!ids.has(record.versionId) || tasks.has(record.versionId) || !record.downloadUrl || (record.state !== 'LIVE' && record.state !== 'DEFAULT')) continue;
+    tasks.set(record.versionId, { id: record.versionId, name: record.versionId, url: new URL(record.downloadUrl, api.baseUrl).toString() });
+  }
+  return [...tasks.values()];
 }
 
 /**

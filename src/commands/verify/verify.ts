@@ -1,0 +1,222 @@
+// ahs verify COLLECTION_ID DIR [--env E] | ASSET_ID FILE --platform P --env E [--version ID] [--sums SHA256SUMS]
+// What the delivery network serves, hashed as it streams (never written),
+// against the SHA-256 of the local files or the lines of a sums file
+// (cli.md "In CI, and from code"). Reads only: no plan.
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { nameOf, type Run } from '../define.js';
+import { verifySpec } from './index.js';
+import type { Context } from '../../context.js';
+import { ExitCode, NotFoundError, PartialFailureError, UsageError } from '../../errors.js';
+import type { Item } from '../../rules/schemas.js';
+import { findAsset, listRecords } from '../../service/assets.js';
+import { listItems } from '../../service/collections.js';
+import { deliveryFileUrl, hashServed, readDeployedCollection } from '../../service/delivery.js';
+import { askAssetId, askEnv } from '../../service/pick-asset.js';
+import { collectionArg, liveEnvArg } from '../../service/pick-collection.js';
+import { fileSha256, readSums, shortDigest } from '../../transfer/digest.js';
+import type { DownloadTask, HashSummary } from '../../transfer/download.js';
+import { eachLimited } from '../../transfer/pool.js';
+import { NameAllocator } from '../../transfer/safe-name.js';
+import { escapeControls } from '../../io/escape.js';
+
+export interface VerifyResult {
+  matched: string[];
+  differ: Array<{ name: string; expected: string; actual: string }>;
+  missing: string[];
+  extra: string[];
+  failed: Array<{ name: string; error: string }>;
+}
+
+/** What is served, by the name the local file (or sums line) has. */
+interface Served {
+  name: string;
+  task: DownloadTask;
+}
+
+/** Where the expected digests come from: the local files (read lazily, once each) or a sums file. */
+interface Expected {
+  names: string[];
+  digest(name: string): Promise<string>;
+  /** "DIR", "FILE" or the sums file, for messages. */
+  source: string;
+}
+
+export const run: Run<typeof verifySpec> = async (options, ctx) => {
+  const kind = await whatToVerify(options, ctx);
+  const out = await ctx.output();
+  const { served, where } = kind.asset ? await servedVersion(ctx, options.id, options.version) : await servedCollection(ctx, options.id);
+  const expected = options.sums ? await fromSums(options.sums) : kind.asset ? fromFile(options.path!, served) : await fromFolder(options.path!);
+
+  const result: VerifyResult = { matched: [], differ: [], missing: [], extra: [], failed: [] };
+  const listed = new Set(expected.names);
+  const checked = served.filter((s) => listed.has(s.name));
+  result.missing = served.filter((s) => !listed.has(s.name)).map((s) => s.name);
+  const servedNames = new Set(served.map((s) => s.name));
+  result.extra = expected.names.filter((name) => !servedNames.has(name));
+
+  // The local digests are taken while the downloads run.
+  const [hashes, local] = await Promise.all([
+    hashServed(ctx, checked.map((s) => s.task), { label: checked.length === 1 ? `verifying ${checked[0]!.name}` : `verifying ${checked.length} files`, concurrency: options.concurrency }),
+    localDigests(expected, checked.map((s) => s.name)),
+  ]);
+  const byId = new Map(hashes.hashed.map((h) => [h.id, h]));
+  for (const { name, task } of checked) {
+    const actual = byId.get(task.id)?.sha256;
+    if (actual === undefined) continue;
+    const wanted = local.get(name)!;
+    if (actual === wanted) result.matched.push(name);
+    else result.differ.push({ name, expected: wanted, actual });
+  }
+  result.failed = hashes.failed.map((f) => ({ name: f.name, error: f.error }));
+  for (const list of [result.matched, result.missing, result.extra]) list.sort();
+  result.differ.sort((a, b) => a.name.localeCompare(b.name));
+
+  print(out, result, expected.source);
+  const problems = result.differ.length + result.missing.length + result.extra.length + result.failed.length;
+  if (problems === 0) {
+    out.info(`${result.matched.length} file(s) of ${where} match ${escapeControls(expected.source)} byte for byte`);
+    return;
+  }
+  throw failure(result, where, expected.source, hashes);
+};
+
+/** Collection or asset: from the local path (a folder or a file), or, with --sums alone, from --platform / --version on the command line. */
+async function whatToVerify(options: Parameters<Run<typeof verifySpec>>[0], ctx: Context): Promise<{ asset: boolean }> {
+  const pathName = nameOf(verifySpec, 'path');
+  const sumsFlag = nameOf(verifySpec, 'sums');
+  if (options.sums !== undefined && options.path !== undefined) throw new UsageError(`give either ${pathName} or ${sumsFlag}, not both (${sumsFlag} checks against the sums file instead of local files)`);
+  if (options.sums !== undefined) return { asset: options.version !== undefined || ctx.globals.platform !== undefined };
+  if (options.path === undefined) throw new UsageError(`${pathName} is required: a folder to compare a collection with, or a file to compare an asset's version with (or ${sumsFlag} SHA256SUMS)`);
+  const info = await stat(options.path).catch(() => undefined);
+  if (!info) throw new UsageError(`${pathName} ${escapeControls(options.path)}: no such file or folder`);
+  if (info.isDirectory()) {
+    if (options.version !== undefined) throw new UsageError(`${nameOf(verifySpec, 'version')}: only for an asset (a FILE); ${escapeControls(options.path)} is a folder`);
+    return { asset: false };
+  }
+  if (info.isFile()) return { asset: true };
+  throw new UsageError(`${pathName} ${escapeControls(options.path)}: not a regular file or a folder`);
+}
+
+/** The items a deployed collection serves, each under the name fetch would give its file. */
+async function servedCollection(ctx: Context, given: string | undefined): Promise<{ served: Served[]; where: string }> {
+  const collectionId = await collectionArg(ctx, given);
+  const envId = await liveEnvArg(ctx, collectionId, 'Environment (where the collection is Live)');
+  const { doc, deliveryBase } = await readDeployedCollection(ctx, collectionId, envId);
+  const records = await itemRecords(ctx, collectionId);
+  const names = new NameAllocator();
+  const seen = new Set<string>();
+  const served: Served[] = [];
+  for (const entry of doc.assetItemUrls) {
+    if (seen.has(entry.assetItemId)) continue;
+    seen.add(entry.assetItemId);
+    const record = records.get(entry.assetItemId);
+    const name = names.allocate(record?.fileName || entry.assetItemName, entry.assetItemId);
+    const size = typeof record?.size === 'number' ? record.size : undefined;
+    served.push({ name, task: { id: entry.assetItemId, name, url: deliveryFileUrl(deliveryBase, entry.downloadUrl), expectedSize: size } });
+  }
+  return { served, where: `${collectionId} (${envId})` };
+}
+
+/** Item records (file names with extensions, sizes), when the key can read them. */
+async function itemRecords(ctx: Context, collectionId: string): Promise<Map<string, Item>> {
+  try {
+    const items = await listItems(await ctx.api(), collectionId);
+    return new Map(items.map((item) => [item.assetItemId, item]));
+  } catch (error) {
+    if (ctx.signal.aborted) throw error;
+    return new Map();
+  }
+}
+
+/** The channel's Default (or --version), as its asset-urls downloadUrl serves it. */
+async function servedVersion(ctx: Context, given: string | undefined, versionId: string | undefined): Promise<{ served: Served[]; where: string }> {
+  const assetId = await askAssetId(ctx, given);
+  const platform = await ctx.setting('platform', { message: 'Target platform code' });
+  const envId = await askEnv(ctx, assetId, platform);
+  const api = await ctx.api();
+  const records = await listRecords(api, assetId, { platform, envId });
+  const channel = `${assetId} ${platform}/${envId}`;
+  if (records.length === 0 && !(await findAsset(api, assetId))) throw new NotFoundError(`asset ${assetId} not found`);
+  const record = versionId === undefined ? records.find((r) => r.state === 'DEFAULT') : records.find((r) => r.versionId === versionId);
+  if (!record) {
+    throw new UsageError(versionId === undefined ? `${channel} has no Default: nothing is served to verify (pass --version for a LIVE one)` : `${versionId} is not deployed on ${channel}: nothing is served to verify`);
+  }
+  if (!record.downloadUrl) throw new UsageError(`${record.versionId} is ${record.state} on ${channel}: the delivery network serves it only LIVE or DEFAULT`);
+  const name = fileNameOf(record.downloadUrl, record.versionId);
+  return { served: [{ name, task: { id: record.versionId, name, url: new URL(record.downloadUrl, api.baseUrl).toString() } }], where: `${channel} ${record.versionId} (${record.state})` };
+}
+
+/** The file name a version's download URL ends with (what a sums line names), else its id. */
+function fileNameOf(downloadUrl: string, fallback: string): string {
+  try {
+    const last = new URL(downloadUrl, 'http://x').pathname.split('/').pop();
+    return last ? decodeURIComponent(last) : fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+async function fromSums(path: string): Promise<Expected> {
+  const sums = await readSums(path, nameOf(verifySpec, 'sums'));
+  return { names: [...sums.keys()], digest: async (name) => sums.get(name)!, source: path };
+}
+
+/** FILE stands for the one version served, whatever its name there. */
+function fromFile(path: string, served: Served[]): Expected {
+  return { names: served.map((s) => s.name), digest: () => fileSha256(path), source: path };
+}
+
+/** The regular files at the top of DIR (symbolic links followed), by name. */
+async function fromFolder(dir: string): Promise<Expected> {
+  const files = new Map<string, string>();
+  for (const name of (await readdir(dir)).sort()) {
+    const info = await stat(join(dir, name)).catch(() => undefined);
+    if (info?.isFile()) files.set(name, join(dir, name));
+  }
+  return { names: [...files.keys()], digest: (name) => fileSha256(files.get(name)!), source: dir };
+}
+
+/** Local digests (a few files read at a time), by name. */
+async function localDigests(expected: Expected, names: string[]): Promise<Map<string, string>> {
+  const digests = new Map<string, string>();
+  await eachLimited(names, 4, new AbortController().signal, async (name) => {
+    digests.set(name, await expected.digest(name));
+  });
+  return digests;
+}
+
+function print(out: Awaited<ReturnType<Context['output']>>, result: VerifyResult, source: string): void {
+  type Row = { name: string; result: string; detail: string };
+  out.print(result, (r, kit) => {
+    const rows: Row[] = [
+      ...r.matched.map((name) => ({ name, result: kit.style.green('matches'), detail: '' })),
+      ...r.differ.map((d) => ({ name: d.name, result: kit.style.red('differs'), detail: `expected ${shortDigest(d.expected)}…, served ${shortDigest(d.actual)}…` })),
+      ...r.missing.map((name) => ({ name, result: kit.style.red('missing'), detail: `served, but not in ${escapeControls(source)}` })),
+      ...r.extra.map((name) => ({ name, result: kit.style.red('extra'), detail: `in ${escapeControls(source)}, but not served` })),
+      ...r.failed.map((f) => ({ name: f.name, result: kit.style.red('failed'), detail: f.error })),
+    ].sort((a, b) => a.name.localeCompare(b.name));
+    if (rows.length === 0) return undefined;
+    return kit.table(
+      [
+        { header: 'FILE', get: (row: Row) => row.name },
+        { header: 'RESULT', get: (row: Row) => row.result },
+        { header: 'DETAIL', get: (row: Row) => row.detail },
+      ],
+      rows,
+    );
+  });
+}
+
+/** Exit 1 naming each difference; 6 when the only trouble was the network's. */
+function failure(result: VerifyResult, where: string, source: string, hashes: HashSummary): PartialFailureError {
+  const parts = [
+    ...result.differ.map((d) => `${d.name} differs (expected ${d.expected}, served ${d.actual})`),
+    ...result.missing.map((name) => `${name} is served but not in ${source}`),
+    ...result.extra.map((name) => `${name} is in ${source} but not served`),
+    ...result.failed.map((f) => `${f.name} could not be read (${f.error})`),
+  ];
+  const message = escapeControls(`${where} does not match ${source}: ${parts.join('; ')}`);
+  const onlyNetwork = parts.length === result.failed.length && hashes.failed.every((f) => f.network);
+  return onlyNetwork ? new PartialFailureError(message, ExitCode.network, { type: 'urn:ahs:network', title: message, status: null, detail: message }) : new PartialFailureError(message);
+}

@@ -1,0 +1,139 @@
+// Content identity (issue 22). The service gives no checksum, so ahs takes
+// SHA-256 itself: of a local file (streamed, never held whole; once per file
+// per run, as sync, release and verify may ask for the same file twice), of
+// a download as it streams (to disk, src/transfer/download.ts, or nowhere:
+// verify and sync --checksum only need the digest), and of the lines of a
+// sums file as `sha256sum -c` reads them.
+import { createHash, type Hash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import { CancelledError, UsageError } from '../errors.js';
+import { escapeControls } from '../io/escape.js';
+
+/** A running SHA-256: fed each piece as it passes, read once at the end. */
+export interface Digest {
+  update(chunk: Buffer): void;
+  /** Lowercase hex. */
+  hex(): string;
+}
+
+export function sha256(): Digest {
+  const hash: Hash = createHash('sha256');
+  return {
+    update: (chunk) => void hash.update(chunk),
+    hex: () => hash.digest('hex'),
+  };
+}
+
+/** Pieces read from disk at a time: 1 MiB, as the upload reads (transfer/upload.ts). */
+const PIECE = 1024 * 1024;
+
+/**
+ * Digests of local files taken in this run, by path, size and modification
+ * time: a file rewritten meanwhile (another size or mtime) is read again.
+ */
+const taken = new Map<string, Promise<string>>();
+
+/** SHA-256 of a local file, streamed; taken once per file per run. */
+export async function fileSha256(path: string): Promise<string> {
+  const info = await stat(path).catch((error: NodeJS.ErrnoException) => {
+    throw new UsageError(`cannot read ${escapeControls(path)}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
+  });
+  const key = `${path}\u0000${info.size}\u0000${info.mtimeMs}`;
+  let digest = taken.get(key);
+  if (!digest) {
+    digest = hashFile(path);
+    taken.set(key, digest);
+    // A failed read is not remembered: the next ask reads again.
+    digest.catch(() => taken.delete(key));
+  }
+  return digest;
+}
+
+async function hashFile(path: string): Promise<string> {
+  const digest = sha256();
+  for await (const chunk of createReadStream(path, { highWaterMark: PIECE })) digest.update(chunk as Buffer);
+  return digest.hex();
+}
+
+/**
+ * Reads a response body to its end, hashing it and keeping nothing: the
+ * digest and the byte count. Aborting `signal` destroys the body.
+ */
+export function hashBody(body: Readable, signal: AbortSignal, onChunk?: (bytes: number, soFar: number) => void): Promise<{ sha256: string; bytes: number }> {
+  const digest = sha256();
+  let bytes = 0;
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const settle = (error?: unknown) => {
+      if (settled) return;
+      settled = true;
+      signal.removeEventListener('abort', onAbort);
+      body.off('data', onData).off('end', onEnd).off('error', settle).off('close', onClose);
+      if (error === undefined) resolve({ sha256: digest.hex(), bytes });
+      else {
+        body.on('error', () => {});
+        body.destroy();
+        reject(error);
+      }
+    };
+    const onAbort = () => settle(signal.reason instanceof Error ? signal.reason : new CancelledError());
+    const onData = (chunk: Buffer) => {
+      digest.update(chunk);
+      bytes += chunk.length;
+      onChunk?.(chunk.length, bytes);
+    };
+    const onEnd = () => settle();
+    // Destroyed without an error (and so without 'end'): the body is not whole.
+    const onClose = () => settle(Object.assign(new Error('the body ended before it was complete'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    body.on('data', onData).once('end', onEnd).once('error', settle).once('close', onClose);
+  });
+}
+
+/** Digests by file name, from a sums file. */
+export type Sums = Map<string, string>;
+
+/**
+ * The lines of a sums file as `sha256sum -c` reads them: `<hex>  <name>`
+ * (text mode) or `<hex> *<name>` (binary mode; the same bytes on Linux).
+ * A name is the file's name: a leading `./` is dropped. Blank lines and
+ * `#` comments are skipped; any other line is a usage error naming its
+ * number, as is a name given twice with two digests.
+ */
+export function parseSums(text: string, source: string): Sums {
+  const sums: Sums = new Map();
+  const lines = text.split(/\r?\n/);
+  lines.forEach((line, index) => {
+    if (line.trim() === '' || line.startsWith('#')) return;
+    const match = /^\\?([0-9a-fA-F]{64}) [ *](.+)$/.exec(line);
+    const where = `${escapeControls(source)}:${index + 1}`;
+    if (!match) throw new UsageError(`${where}: not a SHA-256 line (expected "<64 hex digits>  <file name>", as sha256sum writes it): ${JSON.stringify(escapeControls(line.slice(0, 80)))}`);
+    const name = match[2]!.replace(/^\.\//, '');
+    const hex = match[1]!.toLowerCase();
+    const before = sums.get(name);
+    if (before !== undefined && before !== hex) throw new UsageError(`${where}: ${escapeControls(name)} is listed twice with two different digests`);
+    sums.set(name, hex);
+  });
+  if (sums.size === 0) throw new UsageError(`${escapeControls(source)}: no SHA-256 line in it (expected "<64 hex digits>  <file name>" lines, as sha256sum writes them)`);
+  return sums;
+}
+
+/** A sums file read and parsed; an unreadable one is a usage error naming the flag that gave it. */
+export async function readSums(path: string, flag: string): Promise<Sums> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UsageError(`${flag} ${escapeControls(path)}: cannot read it: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : (error as Error).message}`);
+  }
+  return parseSums(text, path);
+}
+
+/** A digest as people read it in a line: the first 12 hex digits (JSON carries the whole). */
+export function shortDigest(hex: string): string {
+  return hex.slice(0, 12);
+}
