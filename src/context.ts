@@ -49,6 +49,13 @@ export interface Context {
   api(): Promise<ApiClient>;
   /** An API client for other settings (profile check NAME). */
   clientFor(settings: Settings): Promise<ApiClient>;
+  /**
+   * A client for the delivery network at `base` (fetch, verify): the same
+   * wiring as api() (trace, feedback, disposal), at most `connections` to
+   * the host; the API key goes with it only to the hosts of the configured
+   * service (base URL or delivery URL), never to another one.
+   */
+  deliveryClient(base: string, connections?: number): Promise<ApiClient>;
   /** Releases what the command used (idle keep-alive connections would hold the process open). */
   dispose(): Promise<void>;
   /** The exporter: json / table, messages on stderr. */
@@ -124,20 +131,12 @@ export async function createContext(command: Command, inputs: ContextInputs): Pr
   });
   const clients: ApiClient[] = [];
   const feedback = once(async () => (await import('./io/feedback.js')).createRequestFeedback(io, { quiet: globals.quiet, notices: format !== 'json', redact: (text) => redactor.redact(text) }));
-  const clientFor = async (s: Settings) => {
+  /** Every client of the run is made here: the same trace, feedback and redaction, disposed at the end. */
+  const makeClient = async (s: Settings, where: { baseUrl: string; domainId?: string; apiKey?: string; connections?: number }) => {
     const { ApiClient } = await import('./http/client.js');
-    // Where to send comes first: a missing base URL or domain is the one error to show.
-    const baseUrl = s.require('baseUrl');
-    const domainId = s.require('domainId');
-    const apiKey = s.get('apiKey');
     learnKey(s);
-    if (!apiKey) {
-      (await output()).warn('no API key: set AHS_API_KEY or add one to the profile (ahs profile add NAME --api-key-stdin); the service will refuse the request');
-    }
     const client = new ApiClient({
-      baseUrl,
-      domainId,
-      apiKey,
+      ...where,
       timeoutMs: s.timeoutMs,
       retries: s.retries,
       signal,
@@ -148,6 +147,21 @@ export async function createContext(command: Command, inputs: ContextInputs): Pr
     });
     clients.push(client);
     return client;
+  };
+  const clientFor = async (s: Settings) => {
+    // Where to send comes first: a missing base URL or domain is the one error to show.
+    const baseUrl = s.require('baseUrl');
+    const domainId = s.require('domainId');
+    const apiKey = s.get('apiKey');
+    if (!apiKey) {
+      (await output()).warn('no API key: set AHS_API_KEY or add one to the profile (ahs profile add NAME --api-key-stdin); the service will refuse the request');
+    }
+    return makeClient(s, { baseUrl, domainId, apiKey });
+  };
+  const deliveryClient = async (base: string, connections?: number) => {
+    const s = await settings();
+    const trusted = new Set([s.get('baseUrl'), s.get('deliveryUrl')].filter((v): v is string => Boolean(v)).map(originOf));
+    return makeClient(s, { baseUrl: base, apiKey: trusted.has(originOf(base)) ? s.get('apiKey') : undefined, connections });
   };
   const api = once(async () => clientFor(await settings()));
 
@@ -161,6 +175,7 @@ export async function createContext(command: Command, inputs: ContextInputs): Pr
     settings,
     api,
     clientFor,
+    deliveryClient,
     async dispose() {
       await Promise.all(clients.splice(0).map((client) => client.destroy().catch(() => undefined)));
     },
@@ -252,4 +267,13 @@ function why(io: IO): string {
   if (io.ci) return ' (CI is set: no prompts)';
   if (!io.inIsTTY || !io.outIsTTY) return ' (no terminal to prompt in)';
   return ' (--no-input: no prompts)';
+}
+
+/** The origin of a URL (the value itself when it is not one). */
+function originOf(value: string): string {
+  try {
+    return new URL(value).origin;
+  } catch {
+    return value;
+  }
 }

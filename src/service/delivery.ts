@@ -50,31 +50,9 @@ export function deliveryFileUrl(base: string, downloadPath: string): string {
   return url.toString() + (query && !url.search ? query : '');
 }
 
-/** The API key goes only to the hosts of the configured service, never to another one. */
-export async function deliveryClient(ctx: Context, base: string, connections?: number): Promise<ApiClient> {
-  const settings = await ctx.settings();
-  const origins = new Set([settings.get('baseUrl'), settings.get('deliveryUrl')].filter((v): v is string => Boolean(v)).map((v) => safeOrigin(v)));
-  const apiKey = origins.has(safeOrigin(base)) ? settings.get('apiKey') : undefined;
-  ctx.redactor.add(settings.get('apiKey'));
-  return new ApiClient({
-    baseUrl: base,
-    apiKey,
-    timeoutMs: settings.timeoutMs,
-    retries: settings.retries,
-    signal: ctx.signal,
-    trace: ctx.globals.verbose ? ctx.io.err : undefined,
-    redactor: ctx.redactor,
-    env: ctx.io.env,
-    connections,
-  });
-}
-
-function safeOrigin(value: string): string {
-  try {
-    return new URL(value).origin;
-  } catch {
-    return value;
-  }
+/** A client for the delivery network at `base` (the key only to the configured service's hosts): ctx.deliveryClient. */
+export function deliveryClient(ctx: Context, base: string, connections?: number): Promise<ApiClient> {
+  return ctx.deliveryClient(base, connections);
 }
 
 export async function readDelivery(ctx: Context, url: string): Promise<DeliveryDocument> {
