@@ -337,7 +337,7 @@ async function planCollection(inputs: PlanInputs, collectionId: string, spec: De
   let snapshot: CollectionSnapshot;
   const present = collection && view.snapshot;
   if (!present) {
-    const body = { collectionId, allowedAssetTypes: spec.allowedTypes, ...defined(fields), ...(spec.platform ? { targetPlatform: spec.platform } : {}), createdBy: user };
+    const body = { collectionId, allowedAssetTypes: spec.allowedTypes, ...defined(fields), collectionName: spec.name, ...(spec.platform ? { targetPlatform: spec.platform } : {}), createdBy: user };
     const create = steps.collectionCreate({ collectionId, body }, { prediction: { current: null, decision: allow(201, body) } });
     part.steps.push(create);
     part.changes.push({ resource, action: 'create', lines: fieldLines(body, ['collectionId', 'createdBy']), steps: [create.id] });

@@ -1,6 +1,6 @@
 // Defaults, limits and small rules the spec states once and both the CLI
 // (predictions, pickers, prompts) and the emulator (answers) rely on.
-import { LIMITS, type Asset, type AssetCreateBody, type Version } from './schemas.js';
+import { LIMITS, type Asset, type AssetCreateBody, type Collection, type CollectionCreateBody, type Version } from './schemas.js';
 import { formatSize, nextVersionId } from './assets.js';
 import { anchorNotInCollection } from './rejections.js';
 import type { Rejection } from './decision.js';
@@ -96,4 +96,37 @@ export function createdVersion(
     createdAt: at,
     updatedAt: at,
   };
+}
+
+/**
+ * What a new collection is once created (spec, Asset collection): the
+ * emulator's record and the prediction of a create. `maxAssets` defaults to
+ * the service's ceiling.
+ */
+export type NewCollection = Omit<Collection, 'description' | 'anchorAsset' | 'deletedAt'> & { secured: boolean; description?: string; anchorAsset?: string; deletedAt: string | null };
+
+export function createdCollection(body: CollectionCreateBody, where: { domainId: string; maxAssetsCeiling?: number }, at: string): NewCollection {
+  const collection: NewCollection = {
+    collectionId: body.collectionId,
+    domainId: where.domainId,
+    collectionName: body.collectionName,
+    allowedAssetTypes: [...new Set(body.allowedAssetTypes)],
+    maxAssets: body.maxAssets ?? where.maxAssetsCeiling ?? LIMITS.maxAssetsCeiling,
+    editable: body.editable ?? COLLECTION_DEFAULTS.editable,
+    deployable: body.deployable ?? COLLECTION_DEFAULTS.deployable,
+    assetItems: [],
+    targetPlatform: body.targetPlatform ?? COLLECTION_DEFAULTS.targetPlatform,
+    secured: body.secured ?? COLLECTION_DEFAULTS.secured,
+    createdBy: body.createdBy,
+    updatedBy: body.updatedBy ?? body.createdBy,
+    deleted: false,
+    deletedAt: null,
+    localCacheControl: body.localCacheControl ?? COLLECTION_DEFAULTS.localCacheControl,
+    localCacheMaxAge: body.localCacheMaxAge ?? COLLECTION_DEFAULTS.localCacheMaxAge,
+    createdAt: at,
+    updatedAt: at,
+  };
+  if (body.description !== undefined) collection.description = body.description;
+  if (body.anchorAsset !== undefined) collection.anchorAsset = body.anchorAsset;
+  return collection;
 }

@@ -13,6 +13,7 @@ import {
   decideCollectionUpdate,
   decideDeployedUrl,
   decideDeploymentStatus,
+  createdCollection,
   COLLECTION_DEFAULTS,
   decideAnchor,
   resolveCollectionDeployEnv,
@@ -97,30 +98,10 @@ export function registerCollections(router: Router<RequestContext>): void {
     }
     const decision = decideCollectionCreate(body.collectionId, collectionSnapshot(ctx, body.collectionId));
     if (!decision.ok) fail(decision);
-    const at = now();
     const collection: CollectionRecord = {
-      collectionId: body.collectionId,
-      domainId: ctx.domainId,
-      collectionName: body.collectionName,
-      allowedAssetTypes: [...new Set(body.allowedAssetTypes)],
-      maxAssets: body.maxAssets ?? ctx.emu.fixture.maxAssetsCeiling,
-      editable: body.editable ?? COLLECTION_DEFAULTS.editable,
-      deployable: body.deployable ?? COLLECTION_DEFAULTS.deployable,
-      assetItems: [],
-      targetPlatform,
-      secured: body.secured ?? COLLECTION_DEFAULTS.secured,
-      createdBy: body.createdBy,
-      updatedBy: body.updatedBy ?? body.createdBy,
-      deleted: false,
-      deletedAt: null,
+      ...createdCollection({ ...body, targetPlatform }, { domainId: ctx.domainId, maxAssetsCeiling: ctx.emu.fixture.maxAssetsCeiling }, now()),
       everDeployed: false,
-      localCacheControl: body.localCacheControl ?? COLLECTION_DEFAULTS.localCacheControl,
-      localCacheMaxAge: body.localCacheMaxAge ?? COLLECTION_DEFAULTS.localCacheMaxAge,
-      createdAt: at,
-      updatedAt: at,
     };
-    if (body.description !== undefined) collection.description = body.description;
-    if (body.anchorAsset !== undefined) collection.anchorAsset = body.anchorAsset;
     await ctx.emu.store.createCollection(ctx.domainId, collection);
     reply(ctx, decision.status, collectionView(collection));
   });

@@ -7,6 +7,7 @@ import type { Output } from '../../io/output.js';
 import {
   allow,
   collectionMessage,
+  createdCollection,
   decideCollectionCreate,
   decideCollectionDelete,
   decideCollectionDeploy,
@@ -23,7 +24,7 @@ import {
   type Decision,
   type ItemParents,
 } from '../../rules/index.js';
-import type { Collection, Item } from '../../rules/schemas.js';
+import type { Collection, CollectionCreateBody, Item } from '../../rules/schemas.js';
 import { prepareMultipart } from '../../transfer/upload.js';
 import { currentOf, itemParents, listItems, readCollection, readSnapshot, settleItemUpload, vcPath, type CollectionView } from '../../service/collections.js';
 import type { Prediction, Settlement } from '../plan.js';
@@ -55,16 +56,21 @@ const named = (p: Named) => p.collectionId;
 type Message = { message: string };
 
 export interface CollectionCreateParams extends Named {
-  body: Record<string, unknown> & { createdBy: string };
+  body: CollectionCreateBody;
 }
 
 // No `collection`: a 400 of a create is never "the collection named does not exist".
 export const collectionCreate = kind<CollectionCreateParams, Collection>({
   describe: (p) => `create collection ${p.collectionId}`,
   request: (p, api) => ({ method: 'POST', path: api.path('vc'), body: p.body }),
-  async predict({ collectionId }, api) {
+  async predict({ collectionId, body }, api) {
     const view = await readSnapshot(api, collectionId);
-    return { current: currentOf(view), decision: decideCollectionCreate(collectionId, view.snapshot), notes: ['the asset type codes and the platform are checked by the service (400 when unknown)'] };
+    const creation = decideCollectionCreate(collectionId, view.snapshot);
+    return {
+      current: currentOf(view),
+      decision: creation.ok ? allow(creation.status, createdCollection(body, { domainId: api.domainId ?? '' }, new Date().toISOString())) : creation,
+      notes: ['the asset type codes and the platform are checked by the service (400 when unknown)'],
+    };
   },
   async settle({ collectionId, body }, { api, sentAt }) {
     const found = await readCollection(api, collectionId);
