@@ -1,0 +1,21 @@
+// Mutation testing (`npm run mutation`; not part of `npm test`). Narrow a run
+// to one file: `npm run mutation -- --mutate src/rules/assets.ts`.
+// test/README.md records the scores and the mutants left alive on purpose.
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  testRunner: 'vitest',
+  vitest: { configFile: 'vitest.mutation.config.ts' },
+  // Each mutant runs only the tests that reached it: minutes, not hours, on 2 cores.
+  coverageAnalysis: 'perTest',
+  concurrency: 2,
+  mutate: ['src/rules/**/*.ts', 'src/plan/**/*.ts', 'src/http/paging.ts', 'src/service/promote.ts', 'src/transfer/safe-name.ts'],
+  // Only what the tests load is copied into the sandbox.
+  ignorePatterns: ['dist', 'bench', 'man', 'completions', 'reports', 'coverage', '.tmp', '*.tgz'],
+  tempDirName: '.stryker-tmp',
+  reporters: ['clear-text', 'progress', 'html', 'json'],
+  htmlReporter: { fileName: 'reports/mutation/index.html' },
+  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+  thresholds: { high: 90, low: 80, break: null },
+  // A mutant that turns a retry loop endless is cut off, not waited out.
+  timeoutMS: 10_000,
+};

@@ -1,0 +1,17 @@
+import { defineConfig } from 'vitest/config';
+
+// The tests StrykerJS runs against each mutant (`npm run mutation`). Only the
+// tests that import src/ into the test process: a mutant lives in Stryker's
+// sandbox copy of src/, so tests that spawn the built binary (e2e) cannot see
+// it and would only cost minutes per run. The main config's `isolate: false`
+// is left out: Stryker reloads modules between mutants and counts coverage
+// per test, which needs each test file to load src/ afresh.
+export default defineConfig({
+  test: {
+    include: ['test/rules/**/*.test.ts', 'test/unit/**/*.test.ts', 'test/emulator/**/*.test.ts', 'test/plan/**/*.test.ts', 'test/faults/client.test.ts'],
+    // The emulator child process is bundled from src/ outside Stryker's reach.
+    exclude: ['test/emulator/persistence.test.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+  },
+});
