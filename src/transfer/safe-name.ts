@@ -42,9 +42,7 @@ function sanitize(raw: string): string {
 /** Caps a name's UTF-8 length, keeping a short extension and never cutting a character in half. */
 function truncateBytes(name: string, max: number): string {
   if (Buffer.byteLength(name) <= max) return name;
-  const dot = name.lastIndexOf('.');
-  const ext = dot > 0 && name.length - dot <= 16 ? name.slice(dot) : '';
-  const stem = ext ? name.slice(0, dot) : name;
+  const [stem, ext] = splitExtension(name);
   const room = max - Buffer.byteLength(ext);
   let out = '';
   for (const char of stem) {
@@ -52,6 +50,16 @@ function truncateBytes(name: string, max: number): string {
     out += char;
   }
   return out.replace(/[.\s]+$/, '') + ext;
+}
+
+/**
+ * A name's stem and its extension. Only a short tail (15 characters after the
+ * dot) counts as an extension: a longer one, kept whole, could leave no room
+ * for the stem or a ` (2)` suffix under the cap, so it is part of the stem.
+ */
+function splitExtension(name: string): [stem: string, ext: string] {
+  const dot = name.lastIndexOf('.');
+  return dot > 0 && name.length - dot <= 16 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
 }
 
 /**
@@ -75,8 +83,7 @@ export class NameAllocator {
 }
 
 function withSuffix(name: string, suffix: string): string {
-  const dot = name.lastIndexOf('.');
-  const [stem, ext] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
+  const [stem, ext] = splitExtension(name);
   return truncateBytes(stem, MAX_NAME_BYTES - Buffer.byteLength(suffix + ext)) + suffix + ext;
 }
 
