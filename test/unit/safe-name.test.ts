@@ -15,6 +15,8 @@ describe('safeFileName', () => {
     ['x/..', 'x'],
     ['./.', 'ITEM-1'],
     ['..', 'ITEM-1'],
+    ['reports/q3/', 'q3'],
+    ['a/.', 'a'],
     ['', 'ITEM-1'],
     ['   ', 'ITEM-1'],
     ['a\u0000b.txt', 'ab.txt'],
@@ -24,13 +26,35 @@ describe('safeFileName', () => {
     ['.bashrc', 'bashrc'],
     ['..hidden', 'hidden'],
     ['trailing. . ', 'trailing'],
-    ['CON', '_CON'],
-    ['nul.txt', '_nul.txt'],
-    ['LPT1.log', '_LPT1.log'],
     ['console.txt', 'console.txt'],
     ['evil\u202etxt.exe', 'eviltxt.exe'],
   ])('%j -> %j', (raw, expected) => {
     expect(safeFileName(raw, 'ITEM-1')).toBe(expected);
+  });
+
+  // Windows device names open the device, whatever the extension or case.
+  it.each([
+    ['CON', '_CON'],
+    ['con', '_con'],
+    ['PRN', '_PRN'],
+    ['AUX', '_AUX'],
+    ['NUL', '_NUL'],
+    ['nul.txt', '_nul.txt'],
+    ['CON.tar.gz', '_CON.tar.gz'],
+    ['aux.', '_aux'],
+    ['COM0', '_COM0'],
+    ['COM1', '_COM1'],
+    ['com9.log', '_com9.log'],
+    ['COM\u00b9', '_COM\u00b9'],
+    ['LPT1.log', '_LPT1.log'],
+    ['lpt9', '_lpt9'],
+    ['LPT\u00b3.txt', '_LPT\u00b3.txt'],
+  ])('the device name %j -> %j', (raw, expected) => {
+    expect(safeFileName(raw, 'ITEM-1')).toBe(expected);
+  });
+
+  it.each(['COM10', 'COMX', 'LPT', 'LPTa.txt', 'falcon', 'xnul.txt', 'icon.png', 'CONsole', 'NUL_.txt', 'prn-2'])('%j is not a device name: kept', (raw) => {
+    expect(safeFileName(raw, 'ITEM-1')).toBe(raw);
   });
 
   it('falls back to the item id, itself sanitised, then to "item"', () => {
@@ -51,6 +75,23 @@ describe('safeFileName', () => {
     expect(capped.endsWith('.bin')).toBe(true);
     // A long "extension" is not kept as one.
     expect(Buffer.byteLength(safeFileName(`a.${'b'.repeat(400)}`, 'x'))).toBeLessThanOrEqual(MAX_NAME_BYTES);
+  });
+
+  // MAX_NAME_BYTES is the cap: a name of exactly that many bytes is kept as
+  // it is (even with a space before its extension, which a cut would strip).
+  it.each([
+    ['200 bytes, kept whole', `${'a'.repeat(195)} .txt`, `${'a'.repeat(195)} .txt`],
+    ['201 bytes, cut to 200 keeping the extension', `${'a'.repeat(197)}.txt`, `${'a'.repeat(196)}.txt`],
+    ['an extension of 16 characters with its dot is kept', `${'a'.repeat(300)}.${'e'.repeat(15)}`, `${'a'.repeat(184)}.${'e'.repeat(15)}`],
+    ['a longer one is cut like the rest of the name', `${'a'.repeat(300)}.${'e'.repeat(16)}`, 'a'.repeat(200)],
+    ['a cut that ends on a dot drops it', `${'a'.repeat(195)}.${'b'.repeat(20)}.txt`, `${'a'.repeat(195)}.txt`],
+    ['a cut that ends on spaces drops them', `${'a'.repeat(194)}  ${'b'.repeat(20)}.txt`, `${'a'.repeat(194)}.txt`],
+    ['a dot inside the kept part stays', `${'a'.repeat(10)}.${'b'.repeat(300)}.txt`, `${'a'.repeat(10)}.${'b'.repeat(185)}.txt`],
+    ['a two-byte character is never cut in half', `a${'é'.repeat(150)}.txt`, `a${'é'.repeat(97)}.txt`],
+  ])('%s', (_case, raw, expected) => {
+    const name = safeFileName(raw, 'x');
+    expect(name).toBe(expected);
+    expect(Buffer.byteLength(name)).toBeLessThanOrEqual(MAX_NAME_BYTES);
   });
 
   it('never yields a separator, a dot-dot or a control character', () => {
@@ -84,6 +125,19 @@ describe('NameAllocator', () => {
     expect(Buffer.byteLength(second)).toBeLessThanOrEqual(MAX_NAME_BYTES);
     expect(second.endsWith(' (2).dat')).toBe(true);
   });
+
+  it('a long "extension" is no extension: the suffix still fits under the cap', () => {
+    const names = new NameAllocator();
+    const long = `a.${'b'.repeat(198)}`;
+    expect(names.allocate(long, 'i1')).toBe(long);
+    expect(names.allocate(long, 'i2')).toBe(`a.${'b'.repeat(194)} (2)`);
+  });
+
+  it('names reserved up front are never handed out, ignoring case', () => {
+    const names = new NameAllocator(['Manifest.json']);
+    expect(names.allocate('manifest.json', 'i1')).toBe('manifest (2).json');
+    expect(names.allocate('other.json', 'i2')).toBe('other.json');
+  });
 });
 
 describe('assertInside', () => {
@@ -92,7 +146,19 @@ describe('assertInside', () => {
     expect(assertInside(dir, 'a.txt')).toBe(join(dir, 'a.txt'));
     expect(assertInside('relative/dir', 'a.txt')).toBe(resolve('relative/dir', 'a.txt'));
   });
-  it.each(['../x', '/etc/x', '..', '.', '', 'a/b', 'a/../../x'])('refuses %j', (name) => {
+  it.each(['../x', '/etc/x', '..', '.', '', 'a/b', 'a/../../x', 'a/../b', './a'])('refuses %j', (name) => {
     expect(() => assertInside(dir, name)).toThrow(UnsafePathError);
+  });
+  it('names the error and the folder', () => {
+    const error = (() => {
+      try {
+        assertInside(dir, '../x');
+      } catch (caught) {
+        return caught as Error;
+      }
+      throw new Error('not refused');
+    })();
+    expect(error.name).toBe('UnsafePathError');
+    expect(error.message).toBe(`refusing to write "../x": it would land outside ${dir}`);
   });
 });
