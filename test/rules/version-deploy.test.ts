@@ -2,6 +2,7 @@
 // (asset-hosting-api-v2.md, "States and transitions"), in the table's order.
 import { describe, expect, it } from 'vitest';
 import {
+  applyAssetUndeploy,
   applyVersionDeploy,
   decideVersionDeploy,
   type ChannelSnapshot,
@@ -114,5 +115,33 @@ describe('the demoted Default is remembered, so a stale currentVersionId is a 40
     expect(after.formerDefaults).toEqual(['IOS1']);
     const stale = decideVersionDeploy({ ...after, records: { ...after.records, IOS3: 'LIVE' } }, { versionId: 'IOS3', intent: 'DEFAULT', currentVersionId: 'IOS1', currentAssetIntent: 'LIVE', ...by });
     expect(stale.status).toBe(409);
+  });
+});
+
+// Spec, "Other rules": a promotion naming a version that no longer holds the
+// Default pointer is a 409. `asset undeploy` takes the pointer away too.
+describe('asset undeploy removes every record; a Default it removed lost the pointer', () => {
+  const promote = (currentVersionId: string): VersionDeployRequest => ({ versionId: 'IOS3', intent: 'DEFAULT', currentVersionId, currentAssetIntent: 'LIVE', ...by });
+  // After the undeploy, IOS3 is deployed LIVE again and promoted naming the old Default.
+  const redeployed = (after: ChannelSnapshot) => ({ ...after, records: { IOS3: 'LIVE' as const } });
+
+  it.each([
+    ['the Default IOS1 removed', channel({ IOS1: 'DEFAULT', IOS2: 'LIVE' }), ['IOS1']],
+    ['the Default IOS2 removed, IOS1 demoted before', channel({ IOS1: 'LIVE', IOS2: 'DEFAULT' }, { formerDefaults: ['IOS1'] }), ['IOS1', 'IOS2']],
+    ['no Default on the channel', channel({ IOS1: 'LIVE' }), []],
+    ['a Default already remembered is not listed twice', channel({ IOS1: 'DEFAULT' }, { formerDefaults: ['IOS1'] }), ['IOS1']],
+  ])('%s -> formerDefaults %j', (_case, before, formerDefaults) => {
+    const after = applyAssetUndeploy(before);
+    expect(after).toEqual({ records: {}, formerDefaults, midDeployment: false });
+  });
+
+  it.each([
+    ['naming the Default the undeploy removed -> 409', 'IOS1', 409, /Default pointer moved: IOS1 is no longer DEFAULT; retry/],
+    ['naming a version never deployed on the channel -> 404', 'IOS9', 404, /IOS9 not found/],
+  ])('a later promotion %s', (_case, named, status, title) => {
+    const after = applyAssetUndeploy(channel({ IOS1: 'DEFAULT', IOS2: 'LIVE' }));
+    const decision = decideVersionDeploy(redeployed(after), promote(named));
+    expect(decision.status).toBe(status);
+    expect(decision.ok ? '' : decision.title).toMatch(title);
   });
 });
