@@ -42,7 +42,7 @@ describe('version size: decimal units, one decimal place', () => {
 
 describe('asset create: the assetId is unique in its domain', () => {
   it('a new id -> 201 created', () => {
-    expect(decideAssetCreate('app', false)).toEqual({ ok: true, status: 201, next: 'created', effects: [] });
+    expect(decideAssetCreate('app', false)).toStrictEqual({ ok: true, status: 201, next: 'created', effects: [] });
   });
   it('an id in use -> 409', () => {
     expect(decideAssetCreate('app', true)).toMatchObject({ ok: false, status: 409, code: 'assetIdInUse' });
