@@ -1,7 +1,7 @@
 // The edges of every limit of the spec's "Limits" table, and the messages
 // that name the flag and the limit.
 import { describe, expect, it } from 'vitest';
-import { assetCreateBody, collectionCreateBody, collectionId, deployBody, itemUploadFields, validate, versionUploadFields } from '../../src/rules/schemas.js';
+import { assetCreateBody, collectionCreateBody, collectionId, deployBody, fieldLabel, flagFor, flagLabel, itemUploadFields, validate, versionUploadFields } from '../../src/rules/schemas.js';
 
 const user = 'owner@demo.test';
 const asset = { assetId: 'app', assetName: 'App', assetType: '1001', createdBy: user };
@@ -89,5 +89,47 @@ describe('required fields and bodies', () => {
     expect(validate(deployBody, { envId: 'dev', intent: 'PAUSED' }).ok).toBe(false);
     expect(validate(deployBody, { envId: 'dev', intent: 'DEFAULT', currentVersionId: 'IOS1', currentAssetIntent: 'OFFLINE' }).ok).toBe(false);
     expect(validate(deployBody, { envId: 'dev', intent: 'DEFAULT', currentVersionId: 'IOS1', currentAssetIntent: 'LIVE' }).ok).toBe(true);
+  });
+});
+
+// One line per problem, naming the field (a flag for the CLI, a body field
+// for the emulator), what the field must be and what was given.
+describe('messages', () => {
+  it.each([
+    ['a missing field', { assetName: 'App', assetType: '1001', createdBy: user }, ['--asset-id is required'], ['assetId is required']],
+    ['fields not accepted', { ...asset, colour: 'red', sizeHint: 1 }, ['--colour, --size-hint not accepted here'], ['colour, sizeHint not accepted here']],
+    ['a wrong type, with the value given', { ...asset, assetName: 42 }, ['--asset-name must be a string (got 42)'], ['assetName must be a string (got 42)']],
+    ['a string of 40 characters is quoted', { ...asset, createdBy: 'x'.repeat(40) }, [`--created-by must be an e-mail address (got "${'x'.repeat(40)}")`], [`createdBy must be an e-mail address (got "${'x'.repeat(40)}")`]],
+    ['a longer one is counted', { ...asset, createdBy: 'x'.repeat(41) }, ['--created-by must be an e-mail address (got 41 characters)'], ['createdBy must be an e-mail address (got 41 characters)']],
+    ['a value that is not JSON is shown as text', { ...asset, assetName: Symbol.for('x') }, ['--asset-name must be a string (got Symbol(x))'], ['assetName must be a string (got Symbol(x))']],
+    ['two problems, in order', { ...asset, assetId: '', localCacheMaxAge: 0 }, ['--asset-id must not be empty (got "")', '--local-cache-max-age must be an integer from 1 to 525600 (got 0)'], ['assetId must not be empty (got "")', 'localCacheMaxAge must be an integer from 1 to 525600 (got 0)']],
+  ])('%s', (_case, body, asFlags, asFields) => {
+    expect(messages(validate(assetCreateBody, body))).toEqual(asFlags);
+    expect(messages(validate(assetCreateBody, body, fieldLabel))).toEqual(asFields);
+  });
+
+  it('a list element is named by its list', () => {
+    const body = { ...collection, allowedAssetTypes: ['1001', ''] };
+    expect(messages(validate(collectionCreateBody(), body))).toEqual(['--allowed-asset-types must not be empty (got "")']);
+    expect(messages(validate(collectionCreateBody(), body, fieldLabel))).toEqual(['allowedAssetTypes.1 must not be empty (got "")']);
+  });
+
+  it('a value without a field is "value" to the CLI and "body" to the emulator', () => {
+    expect(messages(validate(collectionId, 'a b'))).toEqual(['value may contain only letters, digits, _ and - (got "a b")']);
+    expect(fieldLabel([])).toBe('body');
+    expect(flagLabel([0])).toBe('value');
+  });
+
+  it.each([
+    ['localCacheMaxAge', '--local-cache-max-age'],
+    ['assetId', '--asset-id'],
+    ['envId', '--env-id'],
+    ['name', '--name'],
+  ])('the flag of %s is %s', (field, flag) => {
+    expect(flagFor(field)).toBe(flag);
+  });
+
+  it('a valid value comes back parsed', () => {
+    expect(validate(assetCreateBody, asset)).toStrictEqual({ ok: true, data: asset });
   });
 });
