@@ -5,6 +5,7 @@ import {
   applyAssetUndeploy,
   applyVersionDeploy,
   decideVersionDeploy,
+  emptyChannel,
   type ChannelSnapshot,
   type DeploymentState,
   type VersionDeployRequest,
@@ -46,6 +47,7 @@ const rows: Row[] = [
   { row: 'LIVE | deploy DEFAULT without current Default info while a Default exists -> 400', channel: channel({ IOS1: 'DEFAULT', IOS2: 'LIVE' }), request: { versionId: 'IOS2', intent: 'DEFAULT', ...by }, status: 400, title: /send currentVersionId=IOS1/ },
   { row: 'OFFLINE | deploy DEFAULT | always -> 400', channel: channel({ IOS1: 'OFFLINE' }), request: { versionId: 'IOS1', intent: 'DEFAULT', ...by }, status: 400, title: /OFFLINE; deploy it LIVE/ },
   { row: 'DEFAULT | deploy LIVE | always -> 400, promote another first', channel: channel({ IOS1: 'DEFAULT' }), request: { versionId: 'IOS1', intent: 'LIVE', ...by }, status: 400, title: /promote another version/ },
+  { row: 'DEFAULT | deploy DEFAULT | already in target state -> 400', channel: channel({ IOS1: 'DEFAULT' }), request: { versionId: 'IOS1', intent: 'DEFAULT', ...by }, status: 400, title: /already in the target state DEFAULT/ },
   { row: 'DEFAULT | deploy OFFLINE | always -> 400, promote another first', channel: channel({ IOS1: 'DEFAULT' }), request: { versionId: 'IOS1', intent: 'OFFLINE', ...by }, status: 400, title: /promote another version/ },
   {
     row: 'any | demote path | currentVersionId is not Default -> 400',
@@ -73,8 +75,17 @@ const otherRules: Row[] = [
     title: /Default pointer moved.*now IOS2/,
   },
   { row: 'channel mid-deployment -> 500', channel: channel({ IOS1: 'LIVE' }, { midDeployment: true }), request: { versionId: 'IOS1', intent: 'OFFLINE', ...by }, status: 500, title: /mid-deployment/ },
-  { row: 'first deploy without createdBy -> 500', channel: channel(), request: { versionId: 'IOS1', intent: 'LIVE', updatedBy: 'a@b' }, status: 500, title: /createdBy/ },
-  { row: 'change without updatedBy -> 500', channel: channel({ IOS1: 'LIVE' }), request: { versionId: 'IOS1', intent: 'OFFLINE', createdBy: 'a@b' }, status: 500, title: /updatedBy/ },
+  { row: 'first deploy without createdBy -> 500', channel: channel(), request: { versionId: 'IOS1', intent: 'LIVE', updatedBy: 'a@b' }, status: 500, title: /^createdBy is required for the first deploy of a version$/ },
+  { row: 'change without updatedBy -> 500', channel: channel({ IOS1: 'LIVE' }), request: { versionId: 'IOS1', intent: 'OFFLINE', createdBy: 'a@b' }, status: 500, title: /^updatedBy is required to change a deployed version$/ },
+  { row: 'an empty currentVersionId while a Default exists -> 400, as if left out', channel: channel({ IOS1: 'DEFAULT', IOS2: 'LIVE' }), request: { versionId: 'IOS2', intent: 'DEFAULT', currentVersionId: '', ...by }, status: 400, title: /send currentVersionId=IOS1/ },
+  { row: 'an empty currentVersionId, no Default yet -> DEFAULT, 201', channel: channel({ IOS2: 'LIVE' }), request: { versionId: 'IOS2', intent: 'DEFAULT', currentVersionId: '', ...by }, status: 201, next: 'DEFAULT' },
+  {
+    row: 'currentAssetIntent left out when demoting -> 400',
+    channel: channel({ IOS1: 'DEFAULT', IOS2: 'LIVE' }),
+    request: { versionId: 'IOS2', intent: 'DEFAULT', currentVersionId: 'IOS1', ...by },
+    status: 400,
+    title: /currentAssetIntent must be LIVE .*\(got \(missing\)\)/,
+  },
   { row: 'intent missing on a first deploy -> 404', channel: channel(), request: { versionId: 'IOS1', ...by }, status: 404 },
   { row: 'unrecognized intent on a re-publish -> 400', channel: channel({ IOS1: 'LIVE' }), request: { versionId: 'IOS1', intent: 'GONE', ...by }, status: 400, title: /not recognized/ },
   {
@@ -86,18 +97,22 @@ const otherRules: Row[] = [
   },
 ];
 
+// Decided inside each test, not while collecting: a mutation tool counts
+// which test reaches which line.
 describe.each([...rows, ...otherRules])('$row', ({ channel: before, request, status, next, demotes, title }) => {
-  const decision = decideVersionDeploy(before, request);
-
   it(`answers ${status}`, () => {
+    const decision = decideVersionDeploy(before, request);
     expect(decision.status).toBe(status);
     if (!decision.ok) expect(decision.title).toMatch(title ?? /./);
   });
 
   if (next) {
     it(`moves the version to ${next}${demotes ? ` and demotes ${demotes} to LIVE` : ''}`, () => {
+      const decision = decideVersionDeploy(before, request);
       if (!decision.ok) throw new Error(decision.title);
       expect(decision.next).toBe(next);
+      expect(decision.message).toBe('Deployment has been completed.');
+      expect(decision.effects).toEqual(demotes ? [{ kind: 'demote', versionId: demotes, to: 'LIVE', description: `previous Default ${demotes} becomes LIVE` }] : []);
       const after = applyVersionDeploy(before, request.versionId, decision);
       expect(after.records[request.versionId]).toBe(next);
       if (demotes) expect(after.records[demotes]).toBe('LIVE');
@@ -107,6 +122,20 @@ describe.each([...rows, ...otherRules])('$row', ({ channel: before, request, sta
 });
 
 describe('the demoted Default is remembered, so a stale currentVersionId is a 409', () => {
+  it('an empty channel has no records, no former Defaults and no deployment running', () => {
+    expect(emptyChannel()).toStrictEqual({ records: {}, formerDefaults: [], midDeployment: false });
+  });
+
+  it.each([
+    ['kept when another version is deployed', channel({ IOS1: 'LIVE', IOS2: 'DEFAULT' }, { formerDefaults: ['IOS1'] }), { versionId: 'IOS3', intent: 'LIVE' }, ['IOS1']],
+    ['listed once when demoted again', channel({ IOS1: 'DEFAULT', IOS2: 'LIVE' }, { formerDefaults: ['IOS1'] }), { versionId: 'IOS2', intent: 'DEFAULT', currentVersionId: 'IOS1', currentAssetIntent: 'LIVE' }, ['IOS1']],
+    ['dropped when it holds the pointer again', channel({ IOS1: 'LIVE', IOS2: 'DEFAULT' }, { formerDefaults: ['IOS1'] }), { versionId: 'IOS1', intent: 'DEFAULT', currentVersionId: 'IOS2', currentAssetIntent: 'LIVE' }, ['IOS2']],
+  ])('a former Default is %s', (_case, before, request, formerDefaults) => {
+    const decision = decideVersionDeploy(before, { ...request, ...by });
+    if (!decision.ok) throw new Error(decision.title);
+    expect(applyVersionDeploy(before, request.versionId, decision).formerDefaults).toEqual(formerDefaults);
+  });
+
   it('records the former Default after a promotion', () => {
     const before = channel({ IOS1: 'DEFAULT', IOS2: 'LIVE' });
     const decision = decideVersionDeploy(before, { versionId: 'IOS2', intent: 'DEFAULT', currentVersionId: 'IOS1', currentAssetIntent: 'LIVE', ...by });
