@@ -159,12 +159,13 @@ describe('collection deployment: other rules of the error table', () => {
 
 describe('not found differs by endpoint', () => {
   it('GET of a missing collection -> 400', () => expect(decideCollectionGet(ID, undefined).status).toBe(400));
+  // Thunks: decided inside the test, where a mutation tool sees which test reaches which line.
   it.each([
-    ['update', decideCollectionUpdate(ID, undefined, {})],
-    ['delete', decideCollectionDelete(ID, undefined)],
-    ['restore', decideCollectionRestore(ID, undefined)],
-    ['purge', decideCollectionPurge(ID, undefined, [])],
-  ])('%s of a missing collection -> 404', (_verb, decision) => expect(decision.status).toBe(404));
+    ['update', () => decideCollectionUpdate(ID, undefined, {})],
+    ['delete', () => decideCollectionDelete(ID, undefined)],
+    ['restore', () => decideCollectionRestore(ID, undefined)],
+    ['purge', () => decideCollectionPurge(ID, undefined, [])],
+  ])('%s of a missing collection -> 404', (_verb, decide) => expect(decide().status).toBe(404));
 });
 
 describe('collection update', () => {
@@ -207,5 +208,120 @@ describe('items', () => {
     it('removing an item that is not a member -> 404; from a missing collection -> 400', () => {
     expect(decideItemRemove(ID, collection(), { assetItemId: 'i1', parentCollections: ['other'] }, 'i1').status).toBe(404);
     expect(decideItemRemove(ID, undefined, undefined, 'i1').status).toBe(400);
+  });
+});
+
+// The whole answer, as --dry-run prints it and the emulator applies it:
+// status, next state, effects with their descriptions, message or title.
+const refused = (status: number, title: string) => expect.objectContaining({ ok: false, status, title });
+const deleted = collection({ deleted: true });
+const member = (...parents: string[]) => ({ assetItemId: 'i1', parentCollections: parents });
+
+describe('collection answers in full', () => {
+  it.each([
+    ['get of a collection', () => decideCollectionGet(ID, collection()), { ok: true, status: 200, next: 'exists', effects: [] }],
+    ['get of a deleted collection', () => decideCollectionGet(ID, deleted), { ok: true, status: 200, next: 'deleted', effects: [] }],
+    ['update', () => decideCollectionUpdate(ID, collection(), { collectionName: 'New' }), { ok: true, status: 200, next: 'exists', effects: [] }],
+    ['update of a deleted collection', () => decideCollectionUpdate(ID, deleted, { description: 'x' }), { ok: true, status: 200, next: 'deleted', effects: [] }],
+    ['update with a maxAssets that is not a number (the schema refuses it first)', () => decideCollectionUpdate(ID, collection({ itemCount: 3 }), { maxAssets: '2' }), { ok: true, status: 200, next: 'exists', effects: [] }],
+    ['delete', () => decideCollectionDelete(ID, collection()), { ok: true, status: 200, next: 'deleted', effects: [], message: 'Asset collection bundle has been deleted.' }],
+    ['restore', () => decideCollectionRestore(ID, deleted), { ok: true, status: 200, next: 'exists', effects: [], message: 'Asset collection bundle has been restored.' }],
+    ['restore of a collection not deleted', () => decideCollectionRestore(ID, collection()), refused(400, 'Collection bundle is not deleted; only a deleted collection can be restored')],
+    ['purge of a collection not deleted', () => decideCollectionPurge(ID, collection(), []), refused(400, 'Collection bundle is not deleted; delete it before purging it')],
+    [
+      'purge, deployed in two environments, one item of its own, one shared',
+      () => decideCollectionPurge(ID, collection({ deleted: true, deployments: { dev: 'OFFLINE', prod: 'OFFLINE' } }), [member(ID), { assetItemId: 'i2', parentCollections: [ID, 'other'] }]),
+      {
+        ok: true,
+        status: 200,
+        next: 'removed',
+        message: 'Asset collection bundle has been purged.',
+        effects: [
+          { kind: 'removeDeployments', envIds: ['dev', 'prod'], description: 'deployment records removed in dev, prod' },
+          { kind: 'removeItems', itemIds: ['i1'], description: '1 item(s) removed for good (this was their only collection)' },
+          { kind: 'detachItems', itemIds: ['i2'], description: '1 item(s) shared with other collections kept there' },
+        ],
+      },
+    ],
+    [
+      'purge, never deployed, no shared item',
+      () => decideCollectionPurge(ID, deleted, [member(ID)]),
+      {
+        ok: true,
+        status: 200,
+        next: 'removed',
+        message: 'Asset collection bundle has been purged.',
+        effects: [
+          { kind: 'removeDeployments', envIds: [], description: 'no deployment records to remove' },
+          { kind: 'removeItems', itemIds: ['i1'], description: '1 item(s) removed for good (this was their only collection)' },
+        ],
+      },
+    ],
+  ])('%s', (_case, decide, expected) => {
+    expect(decide()).toStrictEqual(expected);
+  });
+});
+
+describe('item answers in full', () => {
+  const types = { allowedAssetTypes: ['1001', '1002'] };
+  it.each([
+    ['add', () => decideItemAdd(ID, collection({ itemCount: 3 }), { ...types, assetType: '1001' }), { ok: true, status: 201, next: { itemCount: 4 }, effects: [] }],
+    ['add to a deleted collection', () => decideItemAdd(ID, deleted, { ...types, assetType: '1001' }), refused(400, 'Collection bundle is deleted; restore it first')],
+    ['add to a collection not editable', () => decideItemAdd(ID, collection({ editable: false }), { ...types, assetType: '1001' }), refused(400, 'Collection bundle is not editable; set editable to true to add items')],
+    ['add without a type', () => decideItemAdd(ID, collection(), { ...types }), refused(400, 'assetType is required')],
+    ['add of a type not allowed', () => decideItemAdd(ID, collection(), { ...types, assetType: '1003' }), refused(400, 'Asset type 1003 is not allowed in collection bundle; use one of 1001, 1002, 9999')],
+    [
+      'remove of its only collection',
+      () => decideItemRemove(ID, collection({ itemCount: 3 }), member(ID), 'i1'),
+      { ok: true, status: 200, next: { itemCount: 2 }, message: 'Asset Item removed successfully', effects: [{ kind: 'removeItems', itemIds: ['i1'], description: 'item i1 removed for good (this was its only collection)' }] },
+    ],
+    [
+      'remove of a shared item',
+      () => decideItemRemove(ID, collection({ itemCount: 3 }), member('a', ID, 'b'), 'i1'),
+      { ok: true, status: 200, next: { itemCount: 2 }, message: 'Asset Item removed successfully', effects: [{ kind: 'detachItems', itemIds: ['i1'], description: 'item i1 detached; kept in a, b' }] },
+    ],
+    ['remove from a collection not editable', () => decideItemRemove(ID, collection({ editable: false }), member(ID), 'i1'), refused(400, 'Collection bundle is not editable; set editable to true to remove items')],
+    ['remove from a deleted collection', () => decideItemRemove(ID, deleted, member(ID), 'i1'), refused(400, 'Collection bundle is deleted; restore it first')],
+  ])('%s', (_case, decide, expected) => {
+    expect(decide()).toStrictEqual(expected);
+  });
+});
+
+describe('collection deployment answers in full', () => {
+  const live = collection({ deployments: { prod: 'LIVE', dev: 'LIVE', qa: 'OFFLINE' } });
+  it.each([
+    ['deploy LIVE', () => decideCollectionDeploy(ID, collection(), { state: 'LIVE', envId: 'prod', createdBy: user }), { ok: true, status: 201, next: 'LIVE', effects: [] }],
+    ['deploy with another state', () => decideCollectionDeploy(ID, collection(), { state: 'DEFAULT', envId: 'prod', createdBy: user, updatedBy: user }), refused(400, 'state must be LIVE or OFFLINE (got DEFAULT)')],
+    ['deploy LIVE without createdBy', () => decideCollectionDeploy(ID, collection(), { state: 'LIVE', envId: 'prod', updatedBy: user }), refused(500, 'createdBy is required to deploy a collection LIVE')],
+    ['deploy OFFLINE without updatedBy', () => decideCollectionDeploy(ID, live, { state: 'OFFLINE', envId: 'prod', createdBy: user }), refused(500, 'updatedBy is required to take a collection OFFLINE')],
+    [
+      'reconcile',
+      () => decideCollectionReconcile(ID, live, user),
+      { ok: true, status: 200, next: 'LIVE', message: 'Asset collection bundle has been redeployed in 2 environment(s).', effects: [{ kind: 'redeploy', envIds: ['prod', 'dev'], description: 'Live deployment re-run in prod, dev' }] },
+    ],
+    ['reconcile without createdBy', () => decideCollectionReconcile(ID, live), refused(500, 'createdBy is required to reconcile a collection')],
+    ['reconcile of a deleted collection', () => decideCollectionReconcile(ID, deleted, user), refused(400, 'Collection bundle is deleted; restore it first')],
+    [
+      'undeploy',
+      () => decideCollectionUndeploy(ID, live, 'prod', user),
+      {
+        ok: true,
+        status: 200,
+        next: 'undeployed',
+        message: 'Asset collection bundle has been undeployed.',
+        effects: [{ kind: 'removeDeployments', envIds: ['prod'], description: 'deployment record in prod removed; only a fresh deploy makes it LIVE again' }],
+      },
+    ],
+    ['undeploy without updatedBy', () => decideCollectionUndeploy(ID, live, 'prod'), refused(500, 'updatedBy is required to undeploy a collection')],
+    ['undeploy where OFFLINE', () => decideCollectionUndeploy(ID, live, 'qa', user), refused(400, 'Collection bundle is not LIVE in qa (OFFLINE); only a LIVE deployment can be undeployed')],
+    ['undeploy where never deployed', () => decideCollectionUndeploy(ID, live, 'staging', user), refused(400, 'Collection bundle is not LIVE in staging (not deployed); only a LIVE deployment can be undeployed')],
+    ['undeploy from a deleted collection', () => decideCollectionUndeploy(ID, deleted, 'prod', user), refused(400, 'Collection bundle is deleted; restore it first')],
+    ['deployed URL where LIVE', () => decideDeployedUrl(ID, live, 'prod'), { ok: true, status: 200, next: 'LIVE', effects: [] }],
+    ['deployed URL where OFFLINE', () => decideDeployedUrl(ID, live, 'qa'), refused(400, 'No deployed URL for collection bundle in qa; it is OFFLINE there')],
+    ['deployed URL where never deployed', () => decideDeployedUrl(ID, live, 'staging'), refused(400, 'No deployed URL for collection bundle in staging; it is not deployed there')],
+    ['deployed URL of a deleted collection', () => decideDeployedUrl(ID, deleted, 'prod'), refused(400, 'Collection bundle is deleted; restore it first')],
+    ['deployment status', () => decideDeploymentStatus(ID, live, true), { ok: true, status: 200, next: 'status', effects: [] }],
+  ])('%s', (_case, decide, expected) => {
+    expect(decide()).toStrictEqual(expected);
   });
 });
