@@ -108,6 +108,20 @@ describe('messages', () => {
     expect(messages(validate(assetCreateBody, body, fieldLabel))).toEqual(asFields);
   });
 
+  it.each([
+    ['a name that is not a string', { collectionName: 42 }, '--collection-name must be a string (got 42)'],
+    ['a description too long', { description: 'd'.repeat(401) }, '--description must be at most 400 characters (got 401 characters)'],
+    ['a description that is not a string', { description: 7 }, '--description must be a string (got 7)'],
+    ['maxAssets not a number', { maxAssets: 'ten' }, '--max-assets must be an integer from 1 to 5000 (got "ten")'],
+    ['maxAssets not an integer', { maxAssets: 2.5 }, '--max-assets must be an integer from 1 to 5000 (got 2.5)'],
+    ['maxAssets too small', { maxAssets: 0 }, '--max-assets must be an integer from 1 to 5000 (got 0)'],
+    ['maxAssets too large', { maxAssets: 5001 }, '--max-assets must be an integer from 1 to 5000 (got 5001)'],
+    ['allowedAssetTypes not a list', { allowedAssetTypes: '1001' }, '--allowed-asset-types must be a list of asset type codes (got "1001")'],
+    ['allowedAssetTypes empty', { allowedAssetTypes: [] }, '--allowed-asset-types must name at least one asset type (got [])'],
+  ])('collection create: %s', (_case, fields, message) => {
+    expect(messages(validate(collectionCreateBody(), { ...collection, ...fields }))).toEqual([message]);
+  });
+
   it('a list element is named by its list', () => {
     const body = { ...collection, allowedAssetTypes: ['1001', ''] };
     expect(messages(validate(collectionCreateBody(), body))).toEqual(['--allowed-asset-types must not be empty (got "")']);
