@@ -110,6 +110,7 @@ describe('messages', () => {
 
   it.each([
     ['a name that is not a string', { collectionName: 42 }, '--collection-name must be a string (got 42)'],
+    ['a name too long', { collectionName: 'n'.repeat(51) }, '--collection-name must be at most 50 characters (got 51 characters)'],
     ['a description too long', { description: 'd'.repeat(401) }, '--description must be at most 400 characters (got 401 characters)'],
     ['a description that is not a string', { description: 7 }, '--description must be a string (got 7)'],
     ['maxAssets not a number', { maxAssets: 'ten' }, '--max-assets must be an integer from 1 to 5000 (got "ten")'],
@@ -132,6 +133,7 @@ describe('messages', () => {
     expect(messages(validate(collectionId, 'a b'))).toEqual(['value may contain only letters, digits, _ and - (got "a b")']);
     expect(fieldLabel([])).toBe('body');
     expect(flagLabel([0])).toBe('value');
+    expect(flagLabel([0, 'assetId'])).toBe('--asset-id');
   });
 
   it.each([
