@@ -291,6 +291,7 @@ describe('collection deployment answers in full', () => {
   const live = collection({ deployments: { prod: 'LIVE', dev: 'LIVE', qa: 'OFFLINE' } });
   it.each([
     ['deploy LIVE', () => decideCollectionDeploy(ID, collection(), { state: 'LIVE', envId: 'prod', createdBy: user }), { ok: true, status: 201, next: 'LIVE', effects: [] }],
+    ['deploy OFFLINE', () => decideCollectionDeploy(ID, live, { state: 'OFFLINE', envId: 'prod', updatedBy: user }), { ok: true, status: 201, next: 'OFFLINE', effects: [], message: 'Asset collection is now OFFLINE.' }],
     ['deploy with another state', () => decideCollectionDeploy(ID, collection(), { state: 'DEFAULT', envId: 'prod', createdBy: user, updatedBy: user }), refused(400, 'state must be LIVE or OFFLINE (got DEFAULT)')],
     ['deploy LIVE without createdBy', () => decideCollectionDeploy(ID, collection(), { state: 'LIVE', envId: 'prod', updatedBy: user }), refused(500, 'createdBy is required to deploy a collection LIVE')],
     ['deploy OFFLINE without updatedBy', () => decideCollectionDeploy(ID, live, { state: 'OFFLINE', envId: 'prod', createdBy: user }), refused(500, 'updatedBy is required to take a collection OFFLINE')],
