@@ -111,7 +111,8 @@ export const OUTPUTS: Record<string, CommandOutputs> = {
     downloaded: (d) => count(d.downloaded),
     skipped: (d) => count(d.skipped),
     failed: (d) => count(d.failed),
-    files: (d) => d.downloaded?.map((f: Doc) => f?.path),
+    // In name order: the downloads end in any order, a step's output must not.
+    files: (d) => d.downloaded?.map((f: Doc) => f?.path).sort(),
   }),
 };
 
@@ -160,7 +161,7 @@ export const SUMMARIES: Record<string, Summarise> = {
     ...table(
       ['result', 'count', 'files'],
       [
-        ['downloaded', count(d.downloaded), names((d.downloaded ?? []).map((f: Doc) => f?.name))],
+        ['downloaded', count(d.downloaded), names((d.downloaded ?? []).map((f: Doc) => f?.name).sort())],
         ['skipped', count(d.skipped), names((d.skipped ?? []).map((f: Doc) => `${f?.name} (${f?.reason})`))],
         ['failed', count(d.failed), names((d.failed ?? []).map((f: Doc) => `${f?.name}: ${f?.error}`))],
       ],
