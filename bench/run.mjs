@@ -20,7 +20,7 @@
 // Everything runs against `ahs emulator start --port 0` on loopback, through
 // the built binary (bin/ahs.js). Options:
 //   --quick             small sizes and few runs (64 MiB upload, 50 x 1 MiB, 128 MiB file, 10 start-up runs, 2,000 assets)
-//   --only LIST         comma-separated: startup,read,upload,download,large,emulator,rounds (the default), sea
+//   --only LIST         comma-separated: startup,read,upload,download,large,emulator,rounds,desired (the default), sea
 //   --runs N            runs per timed command (medians are reported)
 //   --upload-mib N      size of the uploaded file
 //   --items N           files in the fetched collection
@@ -53,7 +53,7 @@ const { values: flags } = parseArgs({
   },
 });
 const quick = flags.quick;
-const only = new Set((flags.only ?? 'startup,read,upload,download,large,digest,emulator,rounds').split(',').map((part) => part.trim()));
+const only = new Set((flags.only ?? 'startup,read,upload,download,large,digest,emulator,rounds,desired').split(',').map((part) => part.trim()));
 const runs = Number(flags.runs ?? (quick ? 3 : 5));
 const startupRuns = Number(flags.runs ?? (quick ? 10 : 30));
 const uploadMiB = Number(flags['upload-mib'] ?? (quick ? 64 : 512));
@@ -569,6 +569,18 @@ if (only.has('rounds')) {
   if (result.status !== 0) {
     failed = true;
     log('rounds: FAILED');
+  }
+}
+
+if (only.has('desired')) {
+  // ahs plan of 50 channels and 3 collections of 200 items at 50 ms each way (issue 20): its own table.
+  const args = quick ? ['--runs', '1'] : [];
+  log(`desired: node bench/desired-plan.mjs ${args.join(' ')}`);
+  const result = spawnSync(process.execPath, [join(root, 'bench', 'desired-plan.mjs'), ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  process.stdout.write(result.stdout ?? '');
+  if (result.status !== 0) {
+    failed = true;
+    log('desired: FAILED');
   }
 }
 
