@@ -265,7 +265,9 @@ async function settleOrUnknown(kind: Kind, params: Record<string, unknown>, io: 
     if (error instanceof CancelledError) throw error;
     const check = kind.check?.(params);
     const how = check ? `check with \`${check}\`` : `check whether it was done (${kind.describe(params)})`;
-    throw new NetworkError(`${cause.message}; the write may have been applied, and the read that would tell failed (${(error as Error).message}): ${how} before running it again`);
+    // The read's own advice ("try again") is wrong here: running the write again may duplicate it.
+    const reason = (error as Error).message.replace(/[;:] try again.*$/s, '');
+    throw new NetworkError(`${cause.message}; the write may have been applied, and the read that would tell failed (${reason}): ${how} before running it again`);
   }
 }
 

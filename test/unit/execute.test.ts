@@ -228,6 +228,26 @@ describe('executor: a lost answer is settled by a read', () => {
     expect((error as Error).message).toMatch(/whether the write was applied is unknown: check with `ahs version list A --all`$/);
   });
 
+  it('the settling read times out: its advice to try again is not passed on', async () => {
+    const service = new FakeService();
+    service.script(DEPLOY('IOS1'), (request: RequestOptions) => {
+      service.apply(request);
+      service.failReads = 10;
+      throw lost();
+    });
+    const { ctx } = context(service);
+    const api = await ctx.api();
+    const read = api.json.bind(api);
+    (api as unknown as { json: (o: RequestOptions) => Promise<unknown> }).json = async (o) => {
+      if (o.method === 'GET' && service.failReads > 0) throw new NetworkError('no answer from http://h to GET /va/A/asset-urls within 2 s (--timeout, retries included); try again, or allow more time with --timeout SECONDS');
+      return read(o);
+    };
+    (api as unknown as { get: (p: string, q: unknown) => Promise<unknown> }).get = (path, query) => api.json({ method: 'GET', path, query } as RequestOptions);
+    const error = await executePlan(plan([deployTo('IOS1')], () => undefined), ctx).catch((e: Error) => e);
+    expect((error as Error).message).toMatch(/the read that would tell failed \(no answer from http:\/\/h to GET \/va\/A\/asset-urls within 2 s \(--timeout, retries included\)\): check with/);
+    expect((error as Error).message).not.toMatch(/try again/);
+  });
+
   it('the settling read fails too: unknown, never "not applied" nor "try again"', async () => {
     const service = new FakeService();
     service.script(DEPLOY('IOS1'), (request: RequestOptions) => {
