@@ -106,6 +106,17 @@ export const OUTPUTS: Record<string, CommandOutputs> = {
     'item-ids': (d) => [...(d.uploaded ?? []).map((i: Doc) => i?.assetItemId), ...(d.replaced ?? []).map((r: Doc) => r?.new?.assetItemId)],
     changed: (d) => [d.uploaded, d.replaced, d.removed].some((list) => Array.isArray(list) && list.length > 0),
   }),
+  plan: read({
+    'to-create': (d) => tally(d, 'create'),
+    'to-change': (d) => tally(d, 'update'),
+    'to-remove': (d) => tally(d, 'delete'),
+    requests: (d) => count(d.steps),
+    'has-changes': (d) => (Array.isArray(d.steps) ? d.steps.length > 0 : undefined),
+  }),
+  apply: write({
+    sent: (d) => d.changed,
+    failed: (d) => count(d.failed),
+  }),
   fetch: read({
     dir: (d) => d.dir,
     downloaded: (d) => count(d.downloaded),
@@ -130,8 +141,30 @@ const promotionSummary: Summarise = (d) =>
     ],
   );
 
+/** The changes of a desired-state plan document by action. */
+function tally(d: Doc, action: string): number | undefined {
+  return Array.isArray(d.changes) ? d.changes.filter((c: Doc) => c?.action === action).length : undefined;
+}
+
+const ACTION_SYMBOL: Record<string, string> = { create: '+ create', update: '~ change', delete: '- remove' };
+
 /** The commands whose step summary says what they did: adding `plan` or `apply` is one row. */
 export const SUMMARIES: Record<string, Summarise> = {
+  plan: (d) => [
+    Array.isArray(d.steps) && d.steps.length === 0
+      ? 'No changes: the service holds what the file says.'
+      : `Plan: ${tally(d, 'create') ?? 0} to create, ${tally(d, 'update') ?? 0} to change, ${tally(d, 'delete') ?? 0} to remove (${count(d.steps) ?? 0} request(s)).`,
+    '',
+    ...table(
+      ['action', 'resource', 'what'],
+      (d.changes ?? []).slice(0, 50).map((c: Doc) => [ACTION_SYMBOL[c?.action] ?? c?.action, c?.resource, names(c?.lines ?? [])]),
+    ),
+  ],
+  apply: (d) =>
+    table(
+      ['resource', 'action', 'outcome'],
+      (d.steps ?? []).slice(0, 50).map((step: Doc) => [step?.resource, ACTION_SYMBOL[step?.action] ?? step?.action, step?.outcome]),
+    ),
   release: (d) =>
     table(
       ['', ''],
@@ -260,7 +293,9 @@ function summary(run: RunRecord, summarise: Summarise, doc: Doc): string {
   } else if (doc && typeof doc === 'object' && doc.changed === false && typeof doc.message === 'string') {
     lines = [`${heading}: nothing to do`, '', cell(doc.message)];
   } else if (doc && typeof doc === 'object') {
-    lines = [run.exitCode === 0 ? heading : `${heading}: failed (exit ${run.exitCode})`, '', ...summarise(doc)];
+    // 10 is `plan --detailed-exitcode` saying changes are pending: not a failure.
+    const succeeded = run.exitCode === 0 || (run.exitCode === 10 && run.command === 'plan');
+    lines = [succeeded ? heading : `${heading}: failed (exit ${run.exitCode})`, '', ...summarise(doc)];
   } else {
     lines = [`${heading}: failed (exit ${run.exitCode})`, '', cell(run.error?.title ?? 'no result')];
   }

@@ -202,3 +202,22 @@ describe('under GitHub Actions', () => {
   });
 
 });
+
+describe('desired state under GitHub Actions', () => {
+  it('plan: the counts as outputs and the changes as a table; apply: each step and its outcome', async () => {
+    const gh = await runner();
+    const id = uid('gitops');
+    const dir = await mkdtemp(join(h.dir, 'gitops-'));
+    await writeFile(join(dir, 'app.zip'), 'the build');
+    const file = join(dir, 'ahs.yaml');
+    await writeFile(file, `apiVersion: ahs/v1\nassets:\n  ${id}:\n    name: GitOps\n    type: "1001"\n    versions:\n      ios:\n        "1.0": app.zip\n    channels:\n      ios:\n        prod: { default: "1.0" }\n`);
+    const planned = await h.ahs(['plan', '-f', file, '--detailed-exitcode'], { env: gh.env });
+    expect(planned.exitCode, planned.stderr).toBe(10);
+    expect(await gh.outputs()).toMatchObject({ 'to-create': '3', 'to-change': '0', 'to-remove': '0', requests: '4', 'has-changes': 'true' });
+    expect(await gh.summary()).toContain('### ahs plan\n\nPlan: 3 to create, 0 to change, 0 to remove (4 request(s)).\n\n| action | resource | what |\n|---|---|---|\n| + create | asset ' + id);
+    const applied = await h.ahs(['apply', '-f', file, '--yes'], { env: gh.env });
+    expect(applied.exitCode, applied.stderr).toBe(0);
+    expect(await gh.outputs()).toMatchObject({ sent: '4', failed: '0' });
+    expect(await gh.summary()).toContain(`### ahs apply\n\n| resource | action | outcome |\n|---|---|---|\n| asset ${id} | + create | done |`);
+  });
+});
