@@ -224,7 +224,7 @@ class LibraryPlan<R> implements PlannedWrite<R> {
     if (plan.noop) this.unchanged = { changed: false, ...plan.noop };
   }
 
-  async predict(): Promise<DryRunDocument | Unchanged | R> {
+  async predict(): Promise<DryRunDocument | R> {
     this.refuseIfApplied('predict');
     const before = this.documents.length;
     try {
@@ -233,17 +233,17 @@ class LibraryPlan<R> implements PlannedWrite<R> {
       // A predicted rejection is the prediction: the document says what the service would answer.
       if (!(error instanceof PredictedRejection) || this.documents.length === before) throw error;
     }
-    return this.documents.at(-1) as DryRunDocument | Unchanged | R;
+    return this.documents.at(-1) as DryRunDocument | R;
   }
 
-  async apply(): Promise<R | Unchanged> {
+  async apply(): Promise<R> {
     this.refuseIfApplied('apply');
     this.applied = true;
     try {
       const before = this.documents.length;
       await this.execute(this.ctx);
       if (this.documents.length === before) throw new Error('the write printed no result');
-      return this.documents.at(-1) as R | Unchanged;
+      return this.documents.at(-1) as R;
     } finally {
       await this.end();
     }

@@ -178,15 +178,20 @@ export interface Unchanged {
  * A write, planned from what was read and not yet sent. `steps` are its
  * requests; predict() says what the service would answer (never sends);
  * apply() sends them (once), settling lost answers and waiting out
- * deployments as the CLI does, and resolves to the CLI's JSON document.
+ * deployments as the CLI does, and resolves to the CLI's JSON document `R`
+ * (Unchanged among them for a write that can find nothing to do).
  */
 export interface PlannedWrite<R> {
   readonly steps: readonly PlanStep[];
   /** Set when there is nothing to send. */
   readonly unchanged?: Unchanged;
-  /** The CLI's `--dry-run --json` document. A write that finds nothing to do resolves to what apply() would. */
-  predict(): Promise<DryRunDocument | Unchanged | R>;
-  apply(): Promise<R | Unchanged>;
+  /**
+   * The CLI's `--dry-run --json` document; a predicted refusal is in its
+   * `predicted.error` (apply() would throw it). A write with nothing to
+   * send resolves to what apply() would.
+   */
+  predict(): Promise<DryRunDocument | R>;
+  apply(): Promise<R>;
 }
 
 // --- what a write resolves to (the CLI's JSON) -----------------------------------
@@ -377,11 +382,11 @@ export interface Client {
   records(assetId: string, filter?: RecordFilter): AsyncIterable<ChannelRecord>;
   /** The records of one channel. */
   channel(assetId: string, platform: string, envId: string): AsyncIterable<ChannelRecord>;
-  deploy(params: DeployParams): Promise<PlannedWrite<DeployResult>>;
-  promoteDefault(params: PromoteParams): Promise<PlannedWrite<PromotionResult>>;
+  deploy(params: DeployParams): Promise<PlannedWrite<DeployResult | Unchanged>>;
+  promoteDefault(params: PromoteParams): Promise<PlannedWrite<PromotionResult | Unchanged>>;
   /** Upload, deploy LIVE, promote: each stage skipped when already done (`ahs release`). */
   release(params: ReleaseParams): Promise<PlannedWrite<ReleaseResult>>;
-  rollback(params: RollbackParams): Promise<PlannedWrite<PromotionResult>>;
+  rollback(params: RollbackParams): Promise<PlannedWrite<PromotionResult | Unchanged>>;
   /** What apply would change to make the service hold the desired-state file (`ahs plan`). Sends nothing. */
   plan(params?: DesiredStateParams): Promise<DesiredPlanDocument>;
   /** Make the service hold the desired-state file, or send a saved plan (`ahs apply`). */

@@ -76,7 +76,7 @@ describe('writes as plans', () => {
     // The CLI's re-run finds the release done; the first run's document has the same shape and ids.
     expect(Object.keys(result).sort()).toEqual(Object.keys(cli.json()).sort());
     expect(result).toMatchObject({ version: { versionId: cli.json().version.versionId }, assetVersion: { state: 'DEFAULT' }, previousDefault: null });
-    expect('stages' in result && result.stages.every((s) => s.changed)).toBe(true);
+    expect(result.stages.every((s) => s.changed)).toBe(true);
     expect(await collect(client.channel(id, 'ios', 'prod'))).toMatchObject([{ versionId: cli.json().version.versionId, state: 'DEFAULT' }]);
     expect(await h.records(id)).toEqual([`ios/prod/${cli.json().version.versionId}=DEFAULT`]);
     await expect(release.apply()).rejects.toThrow(UsageError);
@@ -133,7 +133,7 @@ describe('writes as plans', () => {
     expect(sync.steps.map((s) => s.kind)).toEqual(['item.upload', 'item.upload', 'item.converge']);
     const result = await sync.apply();
     expect(result).toMatchObject({ removed: [], failed: [], compared: { size: 0 } });
-    expect('uploaded' in result && result.uploaded.map((i) => i.assetItemName).sort()).toEqual(['a.txt', 'b.txt']);
+    expect(result.uploaded.map((i) => i.assetItemName).sort()).toEqual(['a.txt', 'b.txt']);
     const items = await collect(client.items.list(id));
     expect(items.map((i) => i.assetItemName).sort()).toEqual(['a.txt', 'b.txt']);
     const cli = await h.ahs(['item', 'sync', id, dir, '--type', '9999', '--json']);
