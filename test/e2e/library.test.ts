@@ -172,6 +172,29 @@ describe('settings', () => {
     }
   });
 
+  it('a profile only when asked for: { profile } or { fromEnvironment }, never the current one implicitly', async () => {
+    const add = await h.ahs(['profile', 'add', 'lib', '--base-url', h.emu.baseUrl, '--domain', 'demo', '--user', DEMO_USER, '--api-key-stdin'], { bare: true, input: `${DEMO_API_KEY}\n` });
+    expect(add.exitCode, add.stderr).toBe(0);
+    const saved = { AHS_CONFIG_DIR: process.env.AHS_CONFIG_DIR, AHS_API_KEY: process.env.AHS_API_KEY };
+    process.env.AHS_CONFIG_DIR = h.configDir;
+    delete process.env.AHS_API_KEY;
+    try {
+      // The current profile holds the key; an explicit client without one does not borrow it.
+      const explicit = createClient({ baseUrl: h.emu.baseUrl, domainId: 'demo' });
+      await expect(collect(explicit.assets.list())).rejects.toMatchObject({ exitCode: 3, kind: 'forbidden' });
+      const id = uid('lib-profile');
+      await h.createAsset(id);
+      expect((await createClient({ profile: 'lib' }).assets.get(id)).assetId).toBe(id);
+      expect((await createClient({ fromEnvironment: true }).assets.get(id)).assetId).toBe(id);
+      await expect(createClient({ profile: 'nope' }).assets.get(id)).rejects.toMatchObject({ kind: 'usage', message: expect.stringContaining('no profile named "nope"') });
+    } finally {
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
+  });
+
   it('a setting a call needs and nobody gave is named as the library\'s option', async () => {
     const anonymous = createClient({ baseUrl: h.emu.baseUrl, domainId: 'demo', apiKey: DEMO_API_KEY });
     const id = uid('lib-user');
