@@ -11,8 +11,8 @@
 // (dist/main-NODEVERSION-ARCH.v8cache, dist/vendor/zod-NODEVERSION-ARCH.v8cache...).
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import { commanderWithoutChildProcess, common, englishOnlyZod, noEditorPrompt, root, version } from './bundle.mjs';
 
@@ -56,6 +56,7 @@ await build({
   define: { AHS_VERSION: JSON.stringify(version) },
   plugins: [vendorsApart(), commanderWithoutChildProcess()],
 });
+await buildLibrary();
 await writeAnswersAndCache();
 
 function vendorsApart() {
@@ -86,6 +87,47 @@ function vendorsApart() {
       });
     },
   };
+}
+
+/**
+ * The library (`import { createClient } from 'ahs-cli'`, package.json
+ * "exports"): dist/lib.mjs, an ES module of src/library/ that shares
+ * dist/vendor/ with the CLI (required through a createRequire of its own)
+ * and never loads commander or the CLI's start-up (checked here), and its
+ * declarations in dist/types/, emitted from the public types alone (a
+ * whole-program emit took 30 s): every file they import must be one of
+ * them, so that no internal module or bundled package leaks into them.
+ */
+async function buildLibrary() {
+  const bundled = await build({
+    ...common,
+    format: 'esm',
+    entryPoints: ['src/library/index.ts'],
+    outfile: 'dist/lib.mjs',
+    define: { AHS_VERSION: JSON.stringify(version) },
+    banner: { js: "import { createRequire as createRequireOfAhs } from 'node:module'; const require = createRequireOfAhs(import.meta.url);" },
+    metafile: true,
+    plugins: [vendorsApart()],
+  });
+  const cli = Object.keys(bundled.metafile.inputs).filter((input) => /node_modules[\\/]commander[\\/]|^src[\\/](main|program)\.ts$|^src[\\/]commands[\\/]tree\.ts$/.test(input));
+  if (cli.length > 0) throw new Error(`dist/lib.mjs would load the CLI's parser or start-up: ${cli.join(', ')} (src/library/ must not import them)`);
+  const PUBLIC = ['src/library/index.ts', 'src/library/client.ts', 'src/library/types.ts', 'src/errors.ts'];
+  const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+  const types = join(root, 'dist', 'types');
+  execFileSync(process.execPath, [tsc, '--ignoreConfig', '--declaration', '--emitDeclarationOnly', '--noResolve', '--noCheck', '--target', 'ES2022', '--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--types', 'node', '--rootDir', 'src', '--outDir', types, ...PUBLIC], { cwd: root, stdio: 'inherit' });
+  for (const file of await declarationFiles(types)) {
+    const text = await readFile(file, 'utf8');
+    for (const [, specifier] of text.matchAll(/\bfrom\s+['"]([^'"]+)['"]/g)) {
+      const target = specifier.startsWith('.') ? relative(root, resolve(dirname(file), specifier.replace(/\.js$/, '.d.ts'))) : specifier;
+      const shipped = PUBLIC.map((path) => join('dist', 'types', path.slice('src/'.length).replace(/\.ts$/, '.d.ts')));
+      if (!shipped.includes(target)) throw new Error(`${relative(root, file)} imports ${specifier}: the library's declarations may name only ${PUBLIC.join(', ')}`);
+    }
+  }
+}
+
+async function declarationFiles(folder) {
+  const entries = await readdir(folder, { withFileTypes: true, recursive: true });
+  return entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name));
 }
 
 /** Every command path of the tree (src/commands/index.ts): [], ['asset'], ['asset', 'list'], ... */

@@ -2,7 +2,6 @@
 // nothing heavy is constructed until a command asks for it. Heavy modules
 // (conf, undici, cli-table3, inquirer) are imported on first use, so the
 // --help/--version path never loads them.
-import type { Command } from 'commander';
 import type { GlobalOptions } from './program.js';
 import type { IO } from './io/streams.js';
 import type { Settings, SettingName } from './config/settings.js';
@@ -13,7 +12,6 @@ import type { Prompter, Choice } from './io/prompt.js';
 import type { Progress } from './io/progress.js';
 import type { z } from 'zod';
 import { Redactor } from './http/redact.js';
-import { globalsOf } from './commands/tree.js';
 import { UsageError } from './errors.js';
 
 export interface NeedOptions<T = string> {
@@ -93,6 +91,11 @@ export interface ContextInputs {
   onDocument?: (doc: unknown) => void;
   /** Hears an API key read from a profile file (under GitHub Actions it is masked). */
   onProfileKey?: (key: string) => void;
+  /**
+   * Where the settings come from instead of flag > env > profile (the
+   * library: only what its caller gave, src/library/context.ts).
+   */
+  settings?: () => Promise<Settings>;
 }
 
 function once<T>(make: () => Promise<T>): () => Promise<T> {
@@ -100,8 +103,12 @@ function once<T>(make: () => Promise<T>): () => Promise<T> {
   return () => (value ??= make());
 }
 
-export async function createContext(command: Command, inputs: ContextInputs): Promise<Context> {
-  const globals = globalsOf(command) as GlobalOptions;
+/**
+ * A context for one command run with `globals` (the CLI's parsed global
+ * flags; the library's options as if they were flags). Commander-free: the
+ * library builds one without loading the CLI's parser.
+ */
+export async function createContext(globals: GlobalOptions, inputs: ContextInputs): Promise<Context> {
   const { io, signal } = inputs;
   const format: Format = globals.json || globals.query !== undefined ? 'json' : (globals.output ?? 'table');
   const query = globals.query === undefined ? undefined : await compileQuery(globals.query);
@@ -115,9 +122,7 @@ export async function createContext(command: Command, inputs: ContextInputs): Pr
   };
   const profiles = once(async () => (await import('./config/profiles.js')).openProfileStore(io.env, { warn: async (text) => (await output()).warn(text) }));
   const settings = once(async () => {
-    const { resolveSettings } = await import('./config/settings.js');
-    const store = await profiles();
-    const resolved = resolveSettings(globals, io.env, store);
+    const resolved = inputs.settings ? await inputs.settings() : (await import('./config/settings.js')).resolveSettings(globals, io.env, await profiles());
     learnKey(resolved);
     return resolved;
   });

@@ -23,8 +23,34 @@ export const ExitCode = {
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
+/**
+ * What went wrong, in a word per exit code of cli.md (the library's callers
+ * switch on it rather than on classes or exit numbers).
+ */
+export type ErrorKind = 'rejected' | 'usage' | 'forbidden' | 'not-found' | 'conflict' | 'network' | 'changes' | 'interrupted';
+
+const KIND_OF_EXIT: Record<Exclude<ExitCode, 0>, ErrorKind> = {
+  1: 'rejected',
+  2: 'usage',
+  3: 'forbidden',
+  4: 'not-found',
+  5: 'conflict',
+  6: 'network',
+  10: 'changes',
+  130: 'interrupted',
+};
+
 export abstract class AhsError extends Error {
   abstract readonly exitCode: ExitCode;
+  constructor(message?: string, options?: ErrorOptions) {
+    super(message, options);
+    // "ConflictError: ..." in a library caller's stack trace and logs, not "Error: ...".
+    this.name = new.target.name;
+  }
+  /** The exit code's meaning (cli.md, "Exit codes"): the same for the CLI and the library. */
+  get kind(): ErrorKind {
+    return this.exitCode === ExitCode.ok ? 'rejected' : KIND_OF_EXIT[this.exitCode];
+  }
   /** The JSON document printed on stderr in json mode. */
   abstract toBody(): ErrorBody;
 }

@@ -2,8 +2,8 @@
 // exit codes of cli.md.
 import { setMaxListeners } from 'node:events';
 import { CommanderError, type Command } from 'commander';
-import { buildProgram, globalsHelp } from './program.js';
-import type { Runner } from './commands/tree.js';
+import { buildProgram, globalsHelp, type GlobalOptions } from './program.js';
+import { globalsOf, type Runner } from './commands/tree.js';
 import { createContext, type ContextInputs } from './context.js';
 import { AhsError, CancelledError, ChangesPending, ExitCode, UsageError, type ErrorBody } from './errors.js';
 import { redactedIO, systemIO, type IO } from './io/streams.js';
@@ -100,7 +100,7 @@ function finishRun(io: IO, record: RunRecord, redactor: Redactor, github: Return
  */
 function runCommand(inputs: ContextInputs): Runner {
   return async (leaf, options, command) => {
-    const [module, ctx] = await Promise.all([leaf.load(), createContext(command, inputs)]);
+    const [module, ctx] = await Promise.all([leaf.load(), createContext(globalsOf(command) as GlobalOptions, inputs)]);
     // Under GitHub Actions a key from a profile file is masked before anything
     // is printed: the settings are read first. An error there (a profile that
     // does not exist) is the command's to report, when it needs the settings.

@@ -8,7 +8,11 @@ import type { Profile, ProfileStore } from './profiles.js';
 
 export type SettingName = 'baseUrl' | 'deliveryUrl' | 'domainId' | 'envId' | 'platform' | 'user' | 'apiKey';
 
-export type Source = 'flag' | 'env' | 'profile' | 'default';
+/** `option`: given to the library's createClient (or one of its calls), above any flag. */
+export type Source = 'option' | 'flag' | 'env' | 'profile' | 'default';
+
+/** Settings given by a library caller (src/library/): the highest layer. */
+export type GivenSettings = Partial<Record<SettingName, string>>;
 
 export interface Resolved {
   value: string | undefined;
@@ -42,7 +46,7 @@ export interface Settings {
   retries: number;
 }
 
-export function resolveSettings(globals: GlobalOptions, env: NodeJS.ProcessEnv, store: ProfileStore | undefined): Settings {
+export function resolveSettings(globals: GlobalOptions, env: NodeJS.ProcessEnv, store: ProfileStore | undefined, given: GivenSettings = {}): Settings {
   const requested = globals.profile ?? nonEmpty(env.AHS_PROFILE);
   let profileName: string | undefined;
   let profile: Profile | undefined;
@@ -60,6 +64,8 @@ export function resolveSettings(globals: GlobalOptions, env: NodeJS.ProcessEnv, 
 
   const resolve = (name: SettingName): Resolved => {
     const spec = SETTINGS[name];
+    const givenValue = given[name];
+    if (givenValue !== undefined && givenValue !== '') return { value: name === 'apiKey' ? givenValue.trim() : givenValue, source: 'option' };
     const flagValue = spec.option ? globals[spec.option] : undefined;
     if (typeof flagValue === 'string' && flagValue !== '') return { value: flagValue, source: 'flag' };
     const envValue = nonEmpty(env[spec.env]);
@@ -120,6 +126,7 @@ function checked(name: SettingName, resolved: Resolved, profileName: string | un
 /** "--base-url", "environment variable AHS_BASE_URL", "profile \"prod\"". */
 export function sourceOf(name: SettingName, source: Source | undefined, profileName: string | undefined): string {
   const spec = SETTINGS[name];
+  if (source === 'option') return `the ${name} option`;
   if (source === 'flag') return spec.flag ?? spec.env;
   if (source === 'env') return `environment variable ${spec.env}`;
   if (source === 'profile') return `profile ${JSON.stringify(profileName)}`;

@@ -4,11 +4,13 @@
 // The pack runs in a copy of the project so the shared dist/ is never rebuilt
 // under other tests. Slow (npm install): generous timeout.
 import { execa } from 'execa';
-import { cp, mkdtemp, readFile, rm, stat, symlink } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator, DEMO_API_KEY } from '../../src/emulator/index.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const SKIP = new Set(['node_modules', '.git', 'dist', 'test', 'coverage']);
@@ -94,5 +96,66 @@ describe('npm pack and a global install', () => {
     await execa(ahs(), ['profile', 'add', 'local', '--base-url', 'http://127.0.0.1:4010', '--domain', 'demo'], { env });
     const listed = await execa(ahs(), ['profile', 'list', '--json', '--query', '[0].name'], { env });
     expect(listed.stdout).toBe('local');
+  });
+});
+
+describe('the library from the packed tarball (README, "Library")', () => {
+  /** The README's example, as a user would paste it. */
+  const example = (): string => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const start = readme.indexOf('\n## Library\n');
+    const code = /```ts\n([\s\S]*?)```/.exec(readme.slice(start, readme.indexOf('\n## ', start + 1)))?.[1];
+    if (start < 0 || !code) throw new Error('README.md has no "Library" section with a ts example');
+    return code;
+  };
+
+  it('installs into a project, type-checks the README example with tsc, and runs it against the emulator', async () => {
+    const project = join(work, 'library-user');
+    await mkdir(project);
+    await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'library-user', private: true, type: 'module' }));
+    await execa('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], { cwd: project, env: { ...process.env, npm_config_update_notifier: 'false' } });
+    await writeFile(join(project, 'example.ts'), example());
+    await writeFile(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({
+        // skipLibCheck: checking @types/node took 6 of the 8 s; the build refuses declarations that name anything but themselves.
+        compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, types: ['node'], typeRoots: [join(root, 'node_modules', '@types')], outDir: 'out' },
+        files: ['example.ts'],
+      }),
+    );
+    const tsc = await execa(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project], { cwd: project, reject: false });
+    expect(tsc.exitCode, tsc.stdout + tsc.stderr).toBe(0);
+
+    const emu = await startEmulator({ port: 0 });
+    try {
+      const run = await execa(process.execPath, ['out/example.js'], { cwd: project, reject: false, env: { AHS_BASE_URL: emu.baseUrl, AHS_API_KEY: DEMO_API_KEY } });
+      expect(run.exitCode, run.stderr).toBe(0);
+      expect(run.stdout.split('\n')).toEqual([
+        'created my-bundle',
+        'version.upload, version.deploy, version.promote',
+        expect.stringMatching(/^would answer 20[01]$/),
+        'IOS1 is DEFAULT',
+        'IOS1 DEFAULT',
+        expect.stringMatching(/^conflict \(exit 5\): ios version IOS1 of my-bundle is already named 1\.0\.0/),
+      ]);
+      // The stage lines a person would see went to onMessage (stderr here); the key to none.
+      expect(run.stderr).toContain('promote: IOS1 is the Default of my-bundle/ios/prod');
+      expect(run.stdout + run.stderr).not.toContain(DEMO_API_KEY);
+      const asset = await fetch(`${emu.baseUrl}/api/v2/demo/va/my-bundle`, { headers: { apikey: DEMO_API_KEY } });
+      expect(asset.status).toBe(200);
+    } finally {
+      await emu.close();
+    }
+  });
+
+  it("exports the library only: the CLI's internals stay private, and the library loads no command-line parser", async () => {
+    const project = join(work, 'library-user');
+    const internal = await execa(process.execPath, ['--input-type=module', '-e', "await import('ahs-cli/dist/main.js')"], { cwd: project, reject: false });
+    expect(internal.stderr).toContain('ERR_PACKAGE_PATH_NOT_EXPORTED');
+    const installed = join(project, 'node_modules', 'ahs-cli');
+    const library = await readFile(join(installed, 'dist', 'lib.mjs'), 'utf8');
+    expect(library).not.toContain('CommanderError');
+    const types = await readFile(join(installed, 'dist', 'types', 'library', 'types.d.ts'), 'utf8');
+    expect(types).toContain('export interface Client');
   });
 });

@@ -193,7 +193,7 @@ function explainRefusal(out: Output, error: unknown, envId: string | undefined, 
     out.info('hint: no environment was named. A domain-wide API key must name one: pass --env ENV (or set AHS_ENV, or envId in the profile); an environment-scoped key deploys to its own.');
   }
   if (error.status === 403 && envId) {
-    const from = source === 'flag' ? '--env' : source === 'env' ? 'AHS_ENV' : source === 'prompt' ? 'your answer' : "the profile's envId";
+    const from = source === 'option' ? 'the envId option' : source === 'flag' ? '--env' : source === 'env' ? 'AHS_ENV' : source === 'prompt' ? 'your answer' : "the profile's envId";
     out.info(
       `hint: a 403 here usually means the API key is scoped to another environment than ${envId} (from ${from}). A scoped key deploys only to its own environment: leave out --env (and AHS_ENV / the profile's envId) or use a domain-wide key.`,
     );

@@ -1,0 +1,289 @@
+// createClient: the CLI's capabilities as a typed library (cli.md, "In CI, and
+// from code"). No second implementation: every write is the command's own
+// `run` (src/commands/**) with a library Context (./context.ts), whose Plan
+// the one executor predicts (--dry-run) or sends; its answer is the JSON
+// document the command prints. Reads are the service reads the commands make
+// (src/service/*.ts over src/http/paging.ts), yielded one by one.
+import type { Context } from '../context.js';
+import type { Plan } from '../plan/plan.js';
+import { PredictedRejection } from '../plan/dryrun.js';
+import { UsageError } from '../errors.js';
+import { libraryContext, type CallSettings, type LibraryContext } from './context.js';
+import type { ApiClient } from '../http/client.js';
+import type {
+  ApplyParams,
+  Client,
+  ClientOptions,
+  DesiredPlanDocument,
+  DesiredStateParams,
+  DryRunDocument,
+  PlannedWrite,
+  PlanStep,
+  Unchanged,
+} from './types.js';
+
+/** A client for the service `options` name. Nothing is sent until a call is made. */
+export function createClient(options: ClientOptions): Client {
+  checkOptions(options);
+  const open = new Set<Context>();
+  const session = new Session(options, open);
+  return {
+    assets: {
+      list: () => session.read(async (api) => (await import('../http/paging.js')).fetchAll(api, api.path('va'))),
+      get: (assetId) => session.readOne(async (api) => (await import('../service/assets.js')).getAsset(api, need('assets.get', { assetId }).assetId)),
+      create: (params) =>
+        session.write('assets.create', params, ['assetId', 'name', 'type'], { user: params.user }, () => import('../commands/asset/create.js'), (p) => ({
+          assetId: p.assetId,
+          name: p.name,
+          type: p.type,
+          description: p.description,
+          secured: off(p.secured),
+          localCacheControl: flag(p.localCacheControl),
+          localCacheMaxAge: p.localCacheMaxAge,
+        })),
+    },
+    versions: {
+      list: (assetId) => session.read(async (api) => (await import('../service/assets.js')).listAllVersions(api, need('versions.list', { assetId }).assetId)),
+      get: (assetId, versionId) => session.readOne(async (api) => (await import('../service/assets.js')).getVersion(api, assetId, need('versions.get', { assetId, versionId }).versionId)),
+      upload: (params) =>
+        session.write('versions.upload', params, ['assetId', 'file', 'platform', 'name'], { platform: params.platform, user: params.user }, () => import('../commands/version/upload.js'), (p) => ({
+          assetId: p.assetId,
+          file: p.file,
+          name: p.name,
+        })),
+    },
+    collections: {
+      list: () => session.read(async (api) => (await import('../http/paging.js')).fetchAll(api, api.path('vc'))),
+      get: (collectionId) =>
+        session.readOne(async (api) => {
+          const { readCollection } = await import('../service/collections.js');
+          const { NotFoundError } = await import('../errors.js');
+          const found = await readCollection(api, need('collections.get', { collectionId }).collectionId);
+          if (!found) throw new NotFoundError(`collection ${collectionId} not found`);
+          return found;
+        }),
+    },
+    items: {
+      list: (collectionId) =>
+        session.read(async (api) => {
+          const { listItems, readNamingCollection } = await import('../service/collections.js');
+          need('items.list', { collectionId });
+          return readNamingCollection(api, collectionId, () => listItems(api, collectionId));
+        }),
+      sync: (params) =>
+        session.write('items.sync', params, ['collectionId', 'dir'], { user: params.user }, () => import('../commands/item/sync.js'), (p) => ({
+          collectionId: p.collectionId,
+          dir: p.dir,
+          type: p.type,
+          delete: flag(p.delete),
+          followLinks: flag(p.followLinks),
+          pattern: p.pattern,
+          reconcile: flag(p.reconcile),
+          checksum: flag(p.checksum),
+        })),
+    },
+    records: (assetId, filter = {}) => session.read(async (api) => (await import('../service/assets.js')).listRecords(api, need('records', { assetId }).assetId, filter)),
+    channel: (assetId, platform, envId) =>
+      session.read(async (api) => (await (await import('../service/assets.js')).readChannel(api, assetId, platform, need('channel', { assetId, platform, envId }).envId)).records),
+    deploy: (params) =>
+      session.write('deploy', params, ['assetId', 'versionId', 'platform', 'envId'], params, () => import('../commands/deploy/deploy.js'), (p) => ({
+        assetId: p.assetId,
+        versionId: p.versionId,
+        state: p.state ?? 'LIVE',
+        idempotent: flag(p.idempotent),
+      })),
+    promoteDefault: (params) =>
+      session.write('promoteDefault', params, ['assetId', 'platform', 'envId'], params, () => import('../commands/promote-default/promote.js'), (p) => ({
+        assetId: p.assetId,
+        versionId: p.versionId,
+        fromEnv: p.fromEnv,
+        makeLive: flag(p.makeLive),
+        expectCurrent: p.expectCurrent,
+        idempotent: flag(p.idempotent),
+      })),
+    release: (params) =>
+      session.write('release', params, ['assetId', 'file', 'platform', 'envId', 'name'], params, () => import('../commands/release/release.js'), (p) => ({
+        assetId: p.assetId,
+        file: p.file,
+        name: p.name,
+        state: p.state ?? 'DEFAULT',
+        expectCurrent: p.expectCurrent,
+      })),
+    rollback: (params) =>
+      session.write('rollback', params, ['assetId', 'platform', 'envId'], params, () => import('../commands/rollback/rollback.js'), (p) => ({ assetId: p.assetId, to: p.to })),
+    plan: (params: DesiredStateParams = {}) => session.document<DesiredPlanDocument>({ user: params.user }, () => import('../commands/plan/plan.js'), { file: params.file, target: params.target, out: undefined, detailedExitcode: undefined }),
+    apply: (params: ApplyParams = {}) =>
+      session.write('apply', params, [], { user: params.user }, () => import('../commands/apply/apply.js'), (p) => ({ plan: p.plan, file: p.file, target: p.target })),
+    close: () => session.close(),
+  };
+}
+
+/** A command module: the CLI's `run` of one command. */
+interface CommandModule<O> {
+  run(options: O, ctx: Context): Promise<void | Plan>;
+}
+
+/** The contexts of one client: each call gets its own (its settings, its documents); close() ends those still open. */
+class Session {
+  constructor(
+    private readonly options: ClientOptions,
+    private readonly open: Set<Context>,
+  ) {}
+
+  private async context(call: CallSettings = {}): Promise<LibraryContext> {
+    const made = await libraryContext(this.options, call);
+    this.open.add(made.ctx);
+    return made;
+  }
+
+  private async end(ctx: Context): Promise<void> {
+    this.open.delete(ctx);
+    await ctx.dispose();
+  }
+
+  /** Every result of a list read, one by one; the connection is released when the iteration ends. */
+  read<T>(list: (api: ApiClient) => Promise<T[]>): AsyncIterable<T> {
+    const session = this;
+    return {
+      async *[Symbol.asyncIterator]() {
+        const { ctx } = await session.context();
+        try {
+          yield* await list(await ctx.api());
+        } finally {
+          await session.end(ctx);
+        }
+      },
+    };
+  }
+
+  async readOne<T>(read: (api: ApiClient) => Promise<T>): Promise<T> {
+    const { ctx } = await this.context();
+    try {
+      return await read(await ctx.api());
+    } finally {
+      await this.end(ctx);
+    }
+  }
+
+  /** A command that prints its answer (a read, ahs plan): the document it printed. */
+  async document<D, O = unknown>(call: CallSettings, load: () => Promise<CommandModule<O>>, options: O): Promise<D> {
+    const { ctx, documents } = await this.context(call);
+    try {
+      const plan = await (await load()).run(options, ctx);
+      if (plan) throw new Error('expected a command that prints, not one that plans');
+      return documents.at(-1) as D;
+    } finally {
+      await this.end(ctx);
+    }
+  }
+
+  /** The command's Plan, from its reads, as a PlannedWrite; nothing is sent yet. */
+  async write<P extends object, O, R>(
+    name: string,
+    params: P,
+    required: ReadonlyArray<keyof P & string>,
+    call: CallSettings,
+    load: () => Promise<CommandModule<O>>,
+    toOptions: (params: P) => O,
+  ): Promise<PlannedWrite<R>> {
+    need(name, params, required);
+    const [{ run }, { ctx, documents }] = await Promise.all([load(), this.context({ platform: call.platform, envId: call.envId, user: call.user })]);
+    let plan: void | Plan;
+    try {
+      plan = await run(toOptions(params), ctx);
+    } catch (error) {
+      await this.end(ctx);
+      throw error;
+    }
+    if (!plan) {
+      await this.end(ctx);
+      throw new Error(`${name}: the command printed instead of planning`);
+    }
+    return new LibraryPlan<R>(plan, ctx, documents, () => this.end(ctx));
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.open].map((ctx) => this.end(ctx)));
+  }
+}
+
+/** A Plan with the context it was made in: predicted and applied by the executor (src/plan/execute.ts). */
+class LibraryPlan<R> implements PlannedWrite<R> {
+  private applied = false;
+  readonly steps: readonly PlanStep[];
+  readonly unchanged?: Unchanged;
+
+  constructor(
+    private readonly plan: Plan,
+    private readonly ctx: Context,
+    private readonly documents: unknown[],
+    private readonly end: () => Promise<void>,
+  ) {
+    // Copies: the executor's steps stay as the command made them.
+    this.steps = plan.steps.map(({ id, kind, params, batch, after }) => structuredClone({ id, kind, params, ...(batch ? { batch } : {}), ...(after ? { after } : {}) }));
+    if (plan.noop) this.unchanged = { changed: false, ...plan.noop };
+  }
+
+  async predict(): Promise<DryRunDocument | R> {
+    this.refuseIfApplied('predict');
+    const before = this.documents.length;
+    try {
+      await this.execute({ ...this.ctx, globals: { ...this.ctx.globals, dryRun: true } });
+    } catch (error) {
+      // A predicted rejection is the prediction: the document says what the service would answer.
+      if (!(error instanceof PredictedRejection) || this.documents.length === before) throw error;
+    }
+    return this.documents.at(-1) as DryRunDocument | R;
+  }
+
+  async apply(): Promise<R> {
+    this.refuseIfApplied('apply');
+    this.applied = true;
+    try {
+      const before = this.documents.length;
+      await this.execute(this.ctx);
+      if (this.documents.length === before) throw new Error('the write printed no result');
+      return this.documents.at(-1) as R;
+    } finally {
+      await this.end();
+    }
+  }
+
+  private async execute(ctx: Context): Promise<void> {
+    const { executePlan } = await import('../plan/execute.js');
+    await executePlan(this.plan, ctx);
+  }
+
+  private refuseIfApplied(what: string): void {
+    if (this.applied) throw new UsageError(`${what}: this plan was applied already; plan the write again (its reads would be stale)`);
+  }
+}
+
+/** A boolean flag as `run` receives it: true, or undefined when not given. */
+function flag(value: boolean | undefined): true | undefined {
+  return value ? true : undefined;
+}
+
+/** A `--no-x` flag as `run` receives it: false, or undefined when not given. */
+function off(value: boolean | undefined): false | undefined {
+  return value === false ? false : undefined;
+}
+
+/** The call's required parameters, named by the call when one is missing or empty. */
+function need<P extends object>(call: string, params: P, required: ReadonlyArray<keyof P & string> = Object.keys(params) as Array<keyof P & string>): P {
+  if (params === null || typeof params !== 'object') throw new UsageError(`${call}: expected an object of parameters`);
+  for (const key of required) {
+    const value = params[key];
+    if (value === undefined || value === null || value === '') throw new UsageError(`${call}: ${key} is required`);
+    if (typeof value !== 'string') throw new UsageError(`${call}: ${key} must be a string (got ${typeof value})`);
+  }
+  return params;
+}
+
+function checkOptions(options: ClientOptions): void {
+  if (options === null || typeof options !== 'object') throw new UsageError('createClient: expected an object of settings, such as { baseUrl, domainId, apiKey, user }');
+  if (options.fromEnvironment || options.profile !== undefined) return;
+  for (const key of ['baseUrl', 'domainId'] as const) {
+    if (!options[key]) throw new UsageError(`createClient: ${key} is required (or ask for the CLI's settings: { profile: 'NAME' } or { fromEnvironment: true })`);
+  }
+}

@@ -1,0 +1,396 @@
+// The library's public types (cli.md, "In CI, and from code"): what
+// `import { createClient } from 'ahs-cli'` gives, written out on their own so
+// that the declarations shipped in dist/ (scripts/build.mjs) name no
+// internal module and no bundled package (zod, undici). The implementation
+// (./client.ts) is checked against them by tsc; the records are the spec's
+// shapes, which the CLI checks every answer against (src/rules/schemas.ts).
+//
+// A write's parameters are the command's own arguments and flags, by the
+// same camelCase keys as `run` receives them (`ahs release ASSET FILE --name
+// N --expect-current V` is `release({ assetId, file, name, expectCurrent })`),
+// plus the settings the command reads (`platform`, `envId`, `user`).
+
+import type { ErrorBody } from '../errors.js';
+
+/** How to reach the service. Only what is given here is used, unless `profile` or `fromEnvironment` asks for more. */
+export interface ClientOptions {
+  /** The API's base URL, without /api/v2 (https://assets.example.com). */
+  baseUrl?: string;
+  domainId?: string;
+  apiKey?: string;
+  /** The acting user's e-mail (createdBy / updatedBy / deletedBy). */
+  user?: string;
+  /** The delivery network's URL (default: baseUrl). */
+  deliveryUrl?: string;
+  /** The budget of one request, its retries included (default 30 000). */
+  timeoutMs?: number;
+  /** Retries of idempotent reads on network errors and 502/503/504 (default 2). */
+  retries?: number;
+  /** Aborting it stops what is running: a CancelledError (kind 'interrupted'). */
+  signal?: AbortSignal;
+  /** Settings of this profile (of `ahs profile add`); what is given above wins. */
+  profile?: string;
+  /** As the CLI: AHS_* environment variables and the current profile; what is given above wins. */
+  fromEnvironment?: boolean;
+  /** Each line the CLI would print on stderr (stage lines, warnings); none when absent. */
+  onMessage?: (line: string) => void;
+}
+
+// --- records of the service (spec: asset-hosting-api-v2.md) -----------------------
+
+export type DeploymentState = 'LIVE' | 'DEFAULT' | 'OFFLINE';
+
+export interface Asset {
+  assetId: string;
+  assetName: string;
+  assetType: string;
+  secured: boolean;
+  localCacheControl: boolean;
+  localCacheMaxAge: number;
+  createdBy: string;
+  updatedBy: string;
+  active: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface Version {
+  versionId: string;
+  version: number;
+  versionName: string;
+  targetPlatform: string;
+  assetType: string;
+  secured: boolean;
+  /** As the service formats it ("1.2 MB"). */
+  size: string;
+  fileName?: string;
+  uploadStatus: 'Committed';
+  createdBy: string;
+  updatedBy: string;
+  active: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A version's state on one channel (asset, platform, environment): GET /va/{id}/asset-urls. */
+export interface ChannelRecord {
+  assetId: string;
+  version: number;
+  versionId: string;
+  versionName: string;
+  targetPlatform: string;
+  assetType: string;
+  secured: boolean;
+  state: DeploymentState;
+  envId: string;
+  downloadUrl?: string;
+}
+
+/** The deploy endpoint's record (or, when a lost answer was settled by a read, the channel's record). */
+export interface DeploymentRecord {
+  versionId: string;
+  versionName: string;
+  version: number;
+  targetPlatform: string;
+  envId: string;
+  state: DeploymentState;
+  [field: string]: unknown;
+}
+
+export interface Collection {
+  collectionId: string;
+  domainId: string;
+  collectionName: string;
+  description?: string | null;
+  allowedAssetTypes: string[];
+  maxAssets: number;
+  editable: boolean;
+  deployable: boolean;
+  anchorAsset?: string | null;
+  assetItems: string[];
+  targetPlatform: string;
+  createdBy: string;
+  updatedBy: string;
+  deleted: boolean;
+  deletedAt?: string | null;
+  localCacheControl: boolean;
+  localCacheMaxAge: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface Item {
+  assetItemId: string;
+  assetItemName: string;
+  assetType: string;
+  mimetype: string;
+  size: number;
+  fileName: string;
+  parentCollections: string[];
+  domain: string;
+  createdBy: string;
+  updatedBy: string;
+  uploadStatus: 'Committed';
+  createdAt: string;
+  updatedAt: string;
+}
+
+// --- plans -----------------------------------------------------------------------
+
+/** A value taken from an earlier step's answer (the id of the version an upload makes, for its deploy). */
+export interface StepRef {
+  $ref: string;
+  field: string;
+  optional?: boolean;
+}
+
+/** One request of a plan, as data: what `--dry-run` predicts and apply() sends. */
+export interface PlanStep {
+  id: string;
+  /** asset.create, version.upload, version.deploy, version.promote, item.upload, ... */
+  kind: string;
+  /** The request's parameters; a parameter may be a StepRef. */
+  params: Record<string, unknown>;
+  /** Steps of one batch run together, bounded. */
+  batch?: { group: string; concurrency: number };
+  /** Steps of the same batch that must succeed first. */
+  after?: string[];
+}
+
+/** The dry-run document of cli.md: the last request, with the ones before it in `before`. */
+export interface DryRunDocument {
+  dryRun: true;
+  request: { method: string; path: string; query: Record<string, string>; body: unknown };
+  current: unknown;
+  /** What the service's rules say it would answer; `error` is set when it would refuse. */
+  predicted: { status: number; state: unknown; effects: Array<{ description: string; [field: string]: unknown }>; error: ErrorBody | null };
+  before?: Array<Omit<DryRunDocument, 'dryRun' | 'before'>>;
+}
+
+/** Nothing to send: the target is already as asked (`{changed: false, state, message}` as the CLI prints it). */
+export interface Unchanged {
+  changed: false;
+  state: unknown;
+  message: string;
+}
+
+/**
+ * A write, planned from what was read and not yet sent. `steps` are its
+ * requests; predict() says what the service would answer (never sends);
+ * apply() sends them (once), settling lost answers and waiting out
+ * deployments as the CLI does, and resolves to the CLI's JSON document `R`
+ * (Unchanged among them for a write that can find nothing to do).
+ */
+export interface PlannedWrite<R> {
+  readonly steps: readonly PlanStep[];
+  /** Set when there is nothing to send. */
+  readonly unchanged?: Unchanged;
+  /**
+   * The CLI's `--dry-run --json` document; a predicted refusal is in its
+   * `predicted.error` (apply() would throw it). A write with nothing to
+   * send resolves to what apply() would.
+   */
+  predict(): Promise<DryRunDocument | R>;
+  apply(): Promise<R>;
+}
+
+// --- what a write resolves to (the CLI's JSON) -----------------------------------
+
+export interface DeployResult {
+  assetVersion: DeploymentRecord | ChannelRecord;
+  message: string;
+}
+
+export interface PromotionResult {
+  assetVersion: DeploymentRecord | ChannelRecord;
+  message: string;
+  previousDefault: string | null;
+  attempts: number;
+  [field: string]: unknown;
+}
+
+export interface ReleaseResult {
+  version: Version;
+  assetVersion: DeploymentRecord | ChannelRecord;
+  previousDefault: string | null;
+  stages: Array<{ stage: 'upload' | 'deploy' | 'promote'; changed: boolean }>;
+}
+
+export interface SyncResult {
+  uploaded: Item[];
+  replaced: Array<{ old: string; new: Item; removedFirst: boolean }>;
+  removed: string[];
+  unchanged: string[];
+  failed: Array<{ file: string | null; error: ErrorBody }>;
+  compared: { content: number; size: number };
+  reconciled?: boolean;
+}
+
+/** `ahs plan --json`: the plan document, as `--out` saves it. */
+export interface DesiredPlanDocument {
+  formatVersion: number;
+  baseUrl: string;
+  domainId: string;
+  file?: { path: string; sha256: string };
+  files: Array<{ path: string; size: number; sha256: string }>;
+  reads: Array<{ method: 'GET'; path: string; query: Record<string, string>; status: number; fingerprint: string; summary: string }>;
+  steps: PlanStep[];
+  changes?: Array<{ resource: string; action: 'create' | 'update' | 'delete'; lines: string[]; steps: string[]; notes?: string[] }>;
+  notes?: string[];
+}
+
+export interface ApplyResult {
+  changed: number;
+  steps: Array<{ resource: string; action: 'create' | 'update' | 'delete'; request: { method: string; path: string; query: Record<string, string>; body: unknown }; outcome: 'done' | 'failed' | 'not sent' }>;
+  failed: Array<{ resource: string; step: string; error: ErrorBody }>;
+}
+
+// --- parameters ------------------------------------------------------------------
+
+/** The channel a write targets; `user` overrides the client's. */
+export interface ChannelParams {
+  assetId: string;
+  platform: string;
+  envId: string;
+  user?: string;
+}
+
+export interface CreateAssetParams {
+  assetId: string;
+  name: string;
+  /** Asset type code. */
+  type: string;
+  description?: string;
+  /** false: delivered without an API key. Default true. */
+  secured?: boolean;
+  localCacheControl?: boolean;
+  localCacheMaxAge?: number;
+  user?: string;
+}
+
+export interface UploadVersionParams {
+  assetId: string;
+  /** The path of the file to upload. */
+  file: string;
+  platform: string;
+  /** The version name (max 64 characters). */
+  name: string;
+  user?: string;
+}
+
+export interface DeployParams extends ChannelParams {
+  versionId: string;
+  /** Default LIVE. */
+  state?: 'LIVE' | 'OFFLINE';
+  /** Already in that state: nothing to send (`unchanged`). */
+  idempotent?: boolean;
+}
+
+export interface PromoteParams extends ChannelParams {
+  /** The version to promote (or `fromEnv`). */
+  versionId?: string;
+  /** Promote the Default of this environment instead. */
+  fromEnv?: string;
+  /** Deploy it LIVE first when it is not. */
+  makeLive?: boolean;
+  /** Compare-and-set: the current Default must be this version ('none': no Default yet); else a ConflictError. */
+  expectCurrent?: string;
+  idempotent?: boolean;
+}
+
+export interface ReleaseParams extends ChannelParams {
+  /** The path of the file to release. */
+  file: string;
+  /** The version name: the key that makes a re-run resume. */
+  name: string;
+  /** Where the release ends. Default DEFAULT. */
+  state?: 'LIVE' | 'DEFAULT';
+  expectCurrent?: string;
+}
+
+export interface RollbackParams extends ChannelParams {
+  /** The version to make the Default again; without it, the one the channel's records prove was the Default before. */
+  to?: string;
+}
+
+export interface SyncParams {
+  collectionId: string;
+  /** The folder whose files the collection should hold (its top level). */
+  dir: string;
+  /** Asset type code of uploaded items (default: the collection's only allowed type). */
+  type?: string;
+  /** Remove the items that have no file of their name in `dir`. */
+  delete?: boolean;
+  followLinks?: boolean;
+  /** Only files (and items) whose name matches one of these globs. */
+  pattern?: string[];
+  /** Re-run the Live deployments of the collection at the end. */
+  reconcile?: boolean;
+  /** Compare content by SHA-256 where it can be downloaded. */
+  checksum?: boolean;
+  user?: string;
+}
+
+export interface DesiredStateParams {
+  /** The desired-state file, YAML or JSON (default ahs.yaml in the working folder). */
+  file?: string;
+  /** Only these resources of the file: asset.ID, collection.ID. */
+  target?: string[];
+  user?: string;
+}
+
+export interface ApplyParams extends DesiredStateParams {
+  /** A plan saved by `ahs plan --out` (instead of `file`): checked for staleness first. */
+  plan?: string;
+}
+
+export interface RecordFilter {
+  platform?: string;
+  envId?: string;
+  state?: DeploymentState;
+}
+
+// --- the client ------------------------------------------------------------------
+
+/**
+ * The service, as the CLI sees it. Reads are async iterators (every page
+ * is read, in parallel and checked as `--all` does, then yielded in the
+ * service's order); writes resolve to a PlannedWrite. Every failure is an
+ * AhsError with the CLI's `exitCode` and `kind`.
+ */
+export interface Client {
+  assets: {
+    list(): AsyncIterable<Asset>;
+    get(assetId: string): Promise<Asset>;
+    create(params: CreateAssetParams): Promise<PlannedWrite<Asset>>;
+  };
+  versions: {
+    list(assetId: string): AsyncIterable<Version>;
+    get(assetId: string, versionId: string): Promise<Version>;
+    upload(params: UploadVersionParams): Promise<PlannedWrite<Version>>;
+  };
+  collections: {
+    list(): AsyncIterable<Collection>;
+    get(collectionId: string): Promise<Collection>;
+  };
+  items: {
+    list(collectionId: string): AsyncIterable<Item>;
+    /** Make the collection hold the folder's files (`ahs item sync`). */
+    sync(params: SyncParams): Promise<PlannedWrite<SyncResult>>;
+  };
+  /** Deployment records of an asset, OFFLINE included, sorted as `ahs asset status`. */
+  records(assetId: string, filter?: RecordFilter): AsyncIterable<ChannelRecord>;
+  /** The records of one channel. */
+  channel(assetId: string, platform: string, envId: string): AsyncIterable<ChannelRecord>;
+  deploy(params: DeployParams): Promise<PlannedWrite<DeployResult | Unchanged>>;
+  promoteDefault(params: PromoteParams): Promise<PlannedWrite<PromotionResult | Unchanged>>;
+  /** Upload, deploy LIVE, promote: each stage skipped when already done (`ahs release`). */
+  release(params: ReleaseParams): Promise<PlannedWrite<ReleaseResult>>;
+  rollback(params: RollbackParams): Promise<PlannedWrite<PromotionResult | Unchanged>>;
+  /** What apply would change to make the service hold the desired-state file (`ahs plan`). Sends nothing. */
+  plan(params?: DesiredStateParams): Promise<DesiredPlanDocument>;
+  /** Make the service hold the desired-state file, or send a saved plan (`ahs apply`). */
+  apply(params?: ApplyParams): Promise<PlannedWrite<ApplyResult>>;
+  /** Closes the connections of the writes planned and never applied. */
+  close(): Promise<void>;
+}
