@@ -13,7 +13,7 @@ import type { Prompter, Choice } from './io/prompt.js';
 import type { Progress } from './io/progress.js';
 import type { z } from 'zod';
 import { Redactor } from './http/redact.js';
-import { globalsOf } from './commands/tree.js';
+import { globalsOf, specOf } from './commands/tree.js';
 import { UsageError } from './errors.js';
 
 export interface NeedOptions<T = string> {
@@ -102,6 +102,8 @@ function once<T>(make: () => Promise<T>): () => Promise<T> {
 
 export async function createContext(command: Command, inputs: ContextInputs): Promise<Context> {
   const globals = globalsOf(command) as GlobalOptions;
+  // The settings the command declares it uses (specOf: its declaration).
+  const uses = new Set<string>(specOf(command)?.uses ?? []);
   const { io, signal } = inputs;
   const format: Format = globals.json || globals.query !== undefined ? 'json' : (globals.output ?? 'table');
   const query = globals.query === undefined ? undefined : await compileQuery(globals.query);
@@ -148,8 +150,22 @@ export async function createContext(command: Command, inputs: ContextInputs): Pr
     clients.push(client);
     return client;
   };
+  /**
+   * The settings a run cannot do without (`asked`, the service's, and the
+   * acting user where no prompt can ask for it) that nobody gave: one error
+   * names them all.
+   */
+  const refuseMissing = async (s: Settings, asked: SettingName[]) => {
+    const needed = new Set<SettingName>(['baseUrl', 'domainId', ...asked]);
+    if (uses.has('user') && !io.canPrompt) needed.add('user');
+    const missing = [...needed].filter((name) => s.get(name) === undefined);
+    if (missing.length === 0) return;
+    const { missingSettings } = await import('./config/settings.js');
+    throw missingSettings(missing, s.profileName);
+  };
   const clientFor = async (s: Settings) => {
-    // Where to send comes first: a missing base URL or domain is the one error to show.
+    // Where to send comes first: a missing base URL or domain is the error to show, with the other settings missing.
+    await refuseMissing(s, []);
     const baseUrl = s.require('baseUrl');
     const domainId = s.require('domainId');
     const apiKey = s.get('apiKey');
@@ -214,9 +230,13 @@ export async function createContext(command: Command, inputs: ContextInputs): Pr
       const value = s.get(name);
       if (value !== undefined) return value;
       if (!io.canPrompt || !ask) {
+        // The service's settings too, when the command talks to it: all of what is missing in one error.
+        if (uses.has('baseUrl')) await refuseMissing(s, [name]);
         const { missingSetting } = await import('./config/settings.js');
         throw missingSetting(name, s.profileName);
       }
+      // No question worth asking when the run cannot reach the service anyway.
+      if (uses.has('baseUrl')) await refuseMissing(s, []);
       const { SETTINGS } = await import('./config/settings.js');
       return ctx.need<string>(undefined, { flag: SETTINGS[name].flag ?? SETTINGS[name].env, ...ask });
     },

@@ -53,7 +53,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   const route = (command: Command): void => {
     command.exitOverride().configureOutput({
       writeOut: (text) => io.out.write(text),
-      writeErr: (text) => (json ? undefined : io.err.write(text)),
+      writeErr: (text) => (json ? undefined : io.err.write(text.replace(INVALID_OPTION_VALUE, 'error: '))),
     });
     // The command's path, known even when its own options then fail to parse.
     command.hook('preSubcommand', (_command, sub) => {
@@ -153,10 +153,12 @@ export function reportError(io: IO, error: unknown, json: boolean): { exitCode: 
   return { exitCode: ExitCode.rejected, body };
 }
 
+// "option '--page <n>' argument '0' is invalid. --page must be ..." -> our own message, which names the flag and the value.
+const INVALID_OPTION_VALUE = /^error: option '.*?' argument '.*?' is invalid\. /;
+
 function commanderMessage(error: CommanderError): string {
   if (error.code === 'commander.help') return 'a subcommand is required (see --help)';
-  // "option '--page <n>' argument '0' is invalid. --page must be ..." -> our own message.
-  return error.message.replace(/^error: /, '').replace(/^option '.*?' argument '.*?' is invalid\. /, '');
+  return error.message.replace(INVALID_OPTION_VALUE, 'error: ').replace(/^error: /, '');
 }
 
 function writeError(io: IO, body: ErrorBody, json: boolean): void {
