@@ -13,7 +13,7 @@ _ahs_subcommands() {
         '') echo 'profile asset version deploy promote-default release rollback collection item collection-deploy fetch plan apply show export schema verify emulator completion help' ;;
         'profile') echo 'add list show use remove check help' ;;
         'asset') echo 'create get list search update delete status undeploy version-count help' ;;
-        'version') echo 'upload get list delete urls help' ;;
+        'version') echo 'upload get list delete urls download help' ;;
         'collection') echo 'create get list update delete restore purge status url undeploy help' ;;
         'item') echo 'upload sync get list remove help' ;;
         'emulator') echo 'start env help' ;;
@@ -32,6 +32,7 @@ _ahs_options() {
         'asset version-count') echo '--active --inactive' ;;
         'version upload') echo '--name' ;;
         'version list') echo '--page --page-size --all' ;;
+        'version download') echo '-O --out' ;;
         'deploy') echo '--state --idempotent' ;;
         'promote-default') echo '--from-env --make-live --expect-current --idempotent' ;;
         'release') echo '--name --state --expect-current' ;;
@@ -63,6 +64,7 @@ _ahs_value_options() {
         'asset status') echo '--state' ;;
         'version upload') echo '--name' ;;
         'version list') echo '--page --page-size' ;;
+        'version download') echo '-O --out' ;;
         'deploy') echo '--state' ;;
         'promote-default') echo '--from-env --expect-current' ;;
         'release') echo '--name --state --expect-current' ;;
@@ -114,8 +116,8 @@ _ahs_dynamic_choices() {
 _ahs_service_choices() {
     local kind=""
     case "$1" in
-        'asset get|0'|'asset update|0'|'asset delete|0'|'asset status|0'|'asset undeploy|0'|'asset version-count|0'|'version upload|0'|'version get|0'|'version list|0'|'version delete|0'|'version urls|0'|'deploy|0'|'promote-default|0'|'release|0'|'rollback|0') kind=assets ;;
-        'version get|1'|'version delete|1'|'version urls|1'|'deploy|1'|'promote-default|1') kind="versions:$2" ;;
+        'asset get|0'|'asset update|0'|'asset delete|0'|'asset status|0'|'asset undeploy|0'|'asset version-count|0'|'version upload|0'|'version get|0'|'version list|0'|'version delete|0'|'version urls|0'|'version download|0'|'deploy|0'|'promote-default|0'|'release|0'|'rollback|0') kind=assets ;;
+        'version get|1'|'version delete|1'|'version urls|1'|'version download|1'|'deploy|1'|'promote-default|1') kind="versions:$2" ;;
         'collection get|0'|'collection update|0'|'collection delete|0'|'collection restore|0'|'collection purge|0'|'collection status|0'|'collection url|0'|'collection undeploy|0'|'item upload|0'|'item sync|0'|'item get|0'|'item list|0'|'item remove|0'|'collection-deploy|0'|'fetch|0') kind=collections ;;
     esac
     [[ -n "$kind" ]] && "${COMP_WORDS[0]}" ${3:+--profile "$3"} completion bash --candidates "$kind" 2>/dev/null

@@ -13,7 +13,7 @@ function __fish_ahs_subcommands --argument-names cmdpath
         case 'asset'
             printf '%s\n' 'create' 'get' 'list' 'search' 'update' 'delete' 'status' 'undeploy' 'version-count' 'help'
         case 'version'
-            printf '%s\n' 'upload' 'get' 'list' 'delete' 'urls' 'help'
+            printf '%s\n' 'upload' 'get' 'list' 'delete' 'urls' 'download' 'help'
         case 'collection'
             printf '%s\n' 'create' 'get' 'list' 'update' 'delete' 'restore' 'purge' 'status' 'url' 'undeploy' 'help'
         case 'item'
@@ -40,6 +40,8 @@ function __fish_ahs_value_options --argument-names cmdpath
             printf '%s\n' '--name'
         case 'version list'
             printf '%s\n' '--page' '--page-size'
+        case 'version download'
+            printf '%s\n' '-O' '--out'
         case 'deploy'
             printf '%s\n' '--state'
         case 'promote-default'
@@ -169,7 +171,7 @@ complete -c ahs -s h -l help -d 'show help for a command'
 # ahs
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'profile' -d 'manage connection profiles (base URL, domain, environment, platform, user, API key)'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'asset' -d 'virtual assets: create, read, update, delete, deployment status, undeploy'
-complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'version' -d 'versions of a virtual asset: upload, read, list, delete, deployed URLs'
+complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'version' -d 'versions of a virtual asset: upload, read, list, delete, deployed URLs, download'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'deploy' -d 'deploy a version LIVE or OFFLINE on one channel (asset, --platform, --env)'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'promote-default' -d 'make a version the Default of its channel (asset, --platform, --env), demoting the previous Default to LIVE'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'release' -d 'upload a file as a version, deploy it LIVE and promote it to Default on one channel (asset, --platform, --env)'
@@ -265,6 +267,7 @@ complete -c ahs -f -n '__fish_ahs_is \'version\'' -a 'get' -d 'show a version'
 complete -c ahs -f -n '__fish_ahs_is \'version\'' -a 'list' -d 'list the versions of an asset'
 complete -c ahs -f -n '__fish_ahs_is \'version\'' -a 'delete' -d 'delete a version (it must not be LIVE or DEFAULT anywhere)'
 complete -c ahs -f -n '__fish_ahs_is \'version\'' -a 'urls' -d 'the deployed URL of a version in one environment (--env)'
+complete -c ahs -f -n '__fish_ahs_is \'version\'' -a 'download' -d 'download a version\'s file from where it is deployed (LIVE or DEFAULT), streamed and atomic'
 complete -c ahs -f -n '__fish_ahs_is \'version\'' -a 'help' -d 'display help for command'
 
 # ahs version upload
@@ -288,6 +291,11 @@ complete -c ahs -f -n '__fish_ahs_is \'version delete\' 1' -a '(__fish_ahs_servi
 # ahs version urls
 complete -c ahs -f -n '__fish_ahs_is \'version urls\' 0' -a '(__fish_ahs_service assets)'
 complete -c ahs -f -n '__fish_ahs_is \'version urls\' 1' -a '(__fish_ahs_service versions)'
+
+# ahs version download
+complete -c ahs -n '__fish_ahs_is \'version download\'' -s O -l out -r -d 'where to write the file (default: the version\'s file name, in the current folder); an existing file is replaced'
+complete -c ahs -f -n '__fish_ahs_is \'version download\' 0' -a '(__fish_ahs_service assets)'
+complete -c ahs -f -n '__fish_ahs_is \'version download\' 1' -a '(__fish_ahs_service versions)'
 
 # ahs deploy
 complete -c ahs -n '__fish_ahs_is \'deploy\'' -l state -x -a 'LIVE OFFLINE' -d 'target state'
