@@ -10,7 +10,7 @@ _ahs_global_value_options='-o --output --query --timeout --retries --profile --b
 # subcommands of a command path
 _ahs_subcommands() {
     case "$1" in
-        '') echo 'profile asset version deploy promote-default release rollback collection item collection-deploy fetch plan apply show export schema verify emulator completion help' ;;
+        '') echo 'profile asset version deploy promote-default release rollback collection item collection-deploy fetch plan apply show export schema verify api emulator completion help' ;;
         'profile') echo 'add list show use remove check help' ;;
         'asset') echo 'create get list search update delete status undeploy version-count help' ;;
         'version') echo 'upload get list delete urls download help' ;;
@@ -49,6 +49,7 @@ _ahs_options() {
         'apply') echo '-f --file --target' ;;
         'export') echo '--asset --collection' ;;
         'verify') echo '--sums --version --concurrency' ;;
+        'api') echo '--field --input --paginate' ;;
         'emulator start') echo '--host --port --config --data-dir' ;;
         'emulator env') echo '--host --port --config' ;;
     esac
@@ -81,6 +82,7 @@ _ahs_value_options() {
         'apply') echo '-f --file --target' ;;
         'export') echo '--asset --collection' ;;
         'verify') echo '--sums --version --concurrency' ;;
+        'api') echo '--field --input' ;;
         'emulator start') echo '--host --port --config --data-dir' ;;
         'emulator env') echo '--host --port --config' ;;
     esac

@@ -7,7 +7,7 @@
 function __fish_ahs_subcommands --argument-names cmdpath
     switch "$cmdpath"
         case ''
-            printf '%s\n' 'profile' 'asset' 'version' 'deploy' 'promote-default' 'release' 'rollback' 'collection' 'item' 'collection-deploy' 'fetch' 'plan' 'apply' 'show' 'export' 'schema' 'verify' 'emulator' 'completion' 'help'
+            printf '%s\n' 'profile' 'asset' 'version' 'deploy' 'promote-default' 'release' 'rollback' 'collection' 'item' 'collection-deploy' 'fetch' 'plan' 'apply' 'show' 'export' 'schema' 'verify' 'api' 'emulator' 'completion' 'help'
         case 'profile'
             printf '%s\n' 'add' 'list' 'show' 'use' 'remove' 'check' 'help'
         case 'asset'
@@ -74,6 +74,8 @@ function __fish_ahs_value_options --argument-names cmdpath
             printf '%s\n' '--asset' '--collection'
         case 'verify'
             printf '%s\n' '--sums' '--version' '--concurrency'
+        case 'api'
+            printf '%s\n' '--field' '--input'
         case 'emulator start'
             printf '%s\n' '--host' '--port' '--config' '--data-dir'
         case 'emulator env'
@@ -186,6 +188,7 @@ complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'show' -d 'print a plan saved by a
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'export' -d 'print the current state of assets and collections as a desired-state file that ahs plan shows as unchanged'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'schema' -d 'print the JSON Schema of the desired-state file (ahs.yaml), for editors'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'verify' -d 'check that what is Live is byte for byte the local files (SHA-256 of what the delivery network serves): a collection against a folder, a channel\'s Default against a file'
+complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'api' -d 'send any request of the API with the profile\'s base URL, domain and key; print the JSON answer'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'emulator' -d 'run a local, spec-faithful Asset Hosting Service for trying and testing ahs'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'completion' -d 'print the shell completion script for bash, zsh or fish'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'help' -d 'display help for command'
@@ -461,6 +464,11 @@ complete -c ahs -n '__fish_ahs_is \'export\'' -l collection -r -d 'export these 
 complete -c ahs -n '__fish_ahs_is \'verify\'' -l sums -r -d 'compare with a sums file ("<hex> <name>" lines, as sha256sum writes them) instead of local files'
 complete -c ahs -n '__fish_ahs_is \'verify\'' -l version -r -d 'asset: check this version (LIVE or DEFAULT in --env) rather than the Default'
 complete -c ahs -n '__fish_ahs_is \'verify\'' -l concurrency -r -d 'files downloaded at the same time (default 8)'
+
+# ahs api
+complete -c ahs -n '__fish_ahs_is \'api\'' -l field -r -d 'a field of the JSON body (GET: a query parameter): key=text is a string, key:=JSON a JSON value (5, true, ["9999"]); repeatable'
+complete -c ahs -n '__fish_ahs_is \'api\'' -l input -r -d 'the request body, a JSON document, from FILE (- for stdin); --field values then go to the query'
+complete -c ahs -n '__fish_ahs_is \'api\'' -l paginate -d 'GET of a list: read every page and print one list envelope {totalResults, pageNumber: 1, pageSize, results}'
 
 # ahs emulator
 complete -c ahs -f -n '__fish_ahs_is \'emulator\'' -a 'start' -d 'serve the API (/api/v2) and the delivery network (/api/vi) on one port until Ctrl-C'
