@@ -110,7 +110,16 @@ _ahs_argument_choices() {
 _ahs_dynamic_choices() {
     case "$1" in
         '--profile') "${COMP_WORDS[0]}" completion bash --candidates profiles 2>/dev/null ;;
+        '--env') "${COMP_WORDS[0]}" completion bash --candidates envs 2>/dev/null ;;
+        '--platform') "${COMP_WORDS[0]}" completion bash --candidates platforms 2>/dev/null ;;
     esac
+}
+# whether ahs lists an option's values itself (then never file names)
+_ahs_listed_option() {
+    case "$1" in
+        '--profile'|'--env'|'--platform') return 0 ;;
+    esac
+    return 1
 }
 
 # ids of a positional argument that ahs reads from the service (a short timeout; nothing when it cannot):
@@ -173,8 +182,13 @@ _ahs() {
     if [[ -n "$opt" ]] && _ahs_has "$(_ahs_value_options "$cmdpath") $_ahs_global_value_options" "$opt"; then
         words="$(_ahs_option_choices "$cmdpath|$opt")"
         [[ -z "$words" ]] && words="$(_ahs_dynamic_choices "$opt")"
-        # no values: fall back to file names (complete -o default)
-        [[ -n "$words" ]] && COMPREPLY=($(compgen -W "$words" -- "$cur"))
+        if [[ -n "$words" ]]; then
+            COMPREPLY=($(compgen -W "$words" -- "$cur"))
+        elif _ahs_listed_option "$opt"; then
+            # values ahs lists itself, and there are none: nothing, not file names
+            compopt +o default 2>/dev/null
+        fi
+        # otherwise no values: fall back to file names (complete -o default)
         return 0
     fi
     if [[ "$cur" == -* ]]; then

@@ -131,7 +131,16 @@ _ahs_dynamic_choices() {
     reply=()
     case "$1" in
         ('--profile') reply=(${(f)"$($words[1] completion zsh --candidates profiles 2>/dev/null)"}) ;;
+        ('--env') reply=(${(f)"$($words[1] completion zsh --candidates envs 2>/dev/null)"}) ;;
+        ('--platform') reply=(${(f)"$($words[1] completion zsh --candidates platforms 2>/dev/null)"}) ;;
     esac
+}
+# whether ahs lists an option's values itself (then never file names)
+_ahs_listed_option() {
+    case "$1" in
+        ('--profile'|'--env'|'--platform') return 0 ;;
+    esac
+    return 1
 }
 
 # ids of a positional argument that ahs reads from the service (a short timeout; nothing when it cannot):
@@ -192,7 +201,7 @@ _ahs() {
             if (( ${#reply} )); then
                 found=("${reply[@]}")
                 compadd -a found
-            else
+            elif ! _ahs_listed_option "$opt"; then
                 _files
             fi
             return
