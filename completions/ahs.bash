@@ -40,6 +40,7 @@ _ahs_options() {
         'collection create') echo '--name --allowed-types --description --max-assets --no-editable --no-deployable --anchor --no-secured --local-cache-control --local-cache-max-age' ;;
         'collection list') echo '--page --page-size --all --deleted --no-deleted' ;;
         'collection update') echo '--name --description --max-assets --editable --no-editable --deployable --no-deployable --anchor --local-cache-control --no-local-cache-control --local-cache-max-age --from-json' ;;
+        'collection status') echo '--wide' ;;
         'item upload') echo '--type --name --concurrency' ;;
         'item sync') echo '--type --delete --follow-links --pattern --reconcile --checksum' ;;
         'item list') echo '--since --until --page --page-size --all' ;;

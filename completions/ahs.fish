@@ -384,6 +384,7 @@ complete -c ahs -f -n '__fish_ahs_is \'collection restore\' 0' -a '(__fish_ahs_s
 complete -c ahs -f -n '__fish_ahs_is \'collection purge\' 0' -a '(__fish_ahs_service collections)'
 
 # ahs collection status
+complete -c ahs -n '__fish_ahs_is \'collection status\'' -l wide -d 'list every item id (in a terminal, a list of more than 2 ids is shown as its count)'
 complete -c ahs -f -n '__fish_ahs_is \'collection status\' 0' -a '(__fish_ahs_service collections)'
 
 # ahs collection url
