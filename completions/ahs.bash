@@ -10,10 +10,10 @@ _ahs_global_value_options='-o --output --query --timeout --retries --profile --b
 # subcommands of a command path
 _ahs_subcommands() {
     case "$1" in
-        '') echo 'profile asset version deploy promote-default release rollback collection item collection-deploy fetch plan apply show export schema verify emulator completion help' ;;
+        '') echo 'profile asset version deploy promote-default release rollback collection item collection-deploy fetch plan apply show export schema verify api emulator completion help' ;;
         'profile') echo 'add list show use remove check help' ;;
         'asset') echo 'create get list search update delete status undeploy version-count help' ;;
-        'version') echo 'upload get list delete urls help' ;;
+        'version') echo 'upload get list delete urls download help' ;;
         'collection') echo 'create get list update delete restore purge status url undeploy help' ;;
         'item') echo 'upload sync get list remove help' ;;
         'emulator') echo 'start env help' ;;
@@ -32,6 +32,7 @@ _ahs_options() {
         'asset version-count') echo '--active --inactive' ;;
         'version upload') echo '--name' ;;
         'version list') echo '--page --page-size --all' ;;
+        'version download') echo '-O --out' ;;
         'deploy') echo '--state --idempotent' ;;
         'promote-default') echo '--from-env --make-live --expect-current --idempotent' ;;
         'release') echo '--name --state --expect-current' ;;
@@ -39,6 +40,7 @@ _ahs_options() {
         'collection create') echo '--name --allowed-types --description --max-assets --no-editable --no-deployable --anchor --no-secured --local-cache-control --local-cache-max-age' ;;
         'collection list') echo '--page --page-size --all --deleted --no-deleted' ;;
         'collection update') echo '--name --description --max-assets --editable --no-editable --deployable --no-deployable --anchor --local-cache-control --no-local-cache-control --local-cache-max-age --from-json' ;;
+        'collection status') echo '--wide' ;;
         'item upload') echo '--type --name --concurrency' ;;
         'item sync') echo '--type --delete --follow-links --pattern --reconcile --checksum' ;;
         'item list') echo '--since --until --page --page-size --all' ;;
@@ -48,6 +50,7 @@ _ahs_options() {
         'apply') echo '-f --file --target' ;;
         'export') echo '--asset --collection' ;;
         'verify') echo '--sums --version --concurrency' ;;
+        'api') echo '--field --input --paginate' ;;
         'emulator start') echo '--host --port --config --data-dir' ;;
         'emulator env') echo '--host --port --config' ;;
     esac
@@ -63,6 +66,7 @@ _ahs_value_options() {
         'asset status') echo '--state' ;;
         'version upload') echo '--name' ;;
         'version list') echo '--page --page-size' ;;
+        'version download') echo '-O --out' ;;
         'deploy') echo '--state' ;;
         'promote-default') echo '--from-env --expect-current' ;;
         'release') echo '--name --state --expect-current' ;;
@@ -79,6 +83,7 @@ _ahs_value_options() {
         'apply') echo '-f --file --target' ;;
         'export') echo '--asset --collection' ;;
         'verify') echo '--sums --version --concurrency' ;;
+        'api') echo '--field --input' ;;
         'emulator start') echo '--host --port --config --data-dir' ;;
         'emulator env') echo '--host --port --config' ;;
     esac
@@ -106,7 +111,16 @@ _ahs_argument_choices() {
 _ahs_dynamic_choices() {
     case "$1" in
         '--profile') "${COMP_WORDS[0]}" completion bash --candidates profiles 2>/dev/null ;;
+        '--env') "${COMP_WORDS[0]}" completion bash --candidates envs 2>/dev/null ;;
+        '--platform') "${COMP_WORDS[0]}" completion bash --candidates platforms 2>/dev/null ;;
     esac
+}
+# whether ahs lists an option's values itself (then never file names)
+_ahs_listed_option() {
+    case "$1" in
+        '--profile'|'--env'|'--platform') return 0 ;;
+    esac
+    return 1
 }
 
 # ids of a positional argument that ahs reads from the service (a short timeout; nothing when it cannot):
@@ -114,8 +128,8 @@ _ahs_dynamic_choices() {
 _ahs_service_choices() {
     local kind=""
     case "$1" in
-        'asset get|0'|'asset update|0'|'asset delete|0'|'asset status|0'|'asset undeploy|0'|'asset version-count|0'|'version upload|0'|'version get|0'|'version list|0'|'version delete|0'|'version urls|0'|'deploy|0'|'promote-default|0'|'release|0'|'rollback|0') kind=assets ;;
-        'version get|1'|'version delete|1'|'version urls|1'|'deploy|1'|'promote-default|1') kind="versions:$2" ;;
+        'asset get|0'|'asset update|0'|'asset delete|0'|'asset status|0'|'asset undeploy|0'|'asset version-count|0'|'version upload|0'|'version get|0'|'version list|0'|'version delete|0'|'version urls|0'|'version download|0'|'deploy|0'|'promote-default|0'|'release|0'|'rollback|0') kind=assets ;;
+        'version get|1'|'version delete|1'|'version urls|1'|'version download|1'|'deploy|1'|'promote-default|1') kind="versions:$2" ;;
         'collection get|0'|'collection update|0'|'collection delete|0'|'collection restore|0'|'collection purge|0'|'collection status|0'|'collection url|0'|'collection undeploy|0'|'item upload|0'|'item sync|0'|'item get|0'|'item list|0'|'item remove|0'|'collection-deploy|0'|'fetch|0') kind=collections ;;
     esac
     [[ -n "$kind" ]] && "${COMP_WORDS[0]}" ${3:+--profile "$3"} completion bash --candidates "$kind" 2>/dev/null
@@ -169,8 +183,13 @@ _ahs() {
     if [[ -n "$opt" ]] && _ahs_has "$(_ahs_value_options "$cmdpath") $_ahs_global_value_options" "$opt"; then
         words="$(_ahs_option_choices "$cmdpath|$opt")"
         [[ -z "$words" ]] && words="$(_ahs_dynamic_choices "$opt")"
-        # no values: fall back to file names (complete -o default)
-        [[ -n "$words" ]] && COMPREPLY=($(compgen -W "$words" -- "$cur"))
+        if [[ -n "$words" ]]; then
+            COMPREPLY=($(compgen -W "$words" -- "$cur"))
+        elif _ahs_listed_option "$opt"; then
+            # values ahs lists itself, and there are none: nothing, not file names
+            compopt +o default 2>/dev/null
+        fi
+        # otherwise no values: fall back to file names (complete -o default)
         return 0
     fi
     if [[ "$cur" == -* ]]; then

@@ -7,13 +7,13 @@
 function __fish_ahs_subcommands --argument-names cmdpath
     switch "$cmdpath"
         case ''
-            printf '%s\n' 'profile' 'asset' 'version' 'deploy' 'promote-default' 'release' 'rollback' 'collection' 'item' 'collection-deploy' 'fetch' 'plan' 'apply' 'show' 'export' 'schema' 'verify' 'emulator' 'completion' 'help'
+            printf '%s\n' 'profile' 'asset' 'version' 'deploy' 'promote-default' 'release' 'rollback' 'collection' 'item' 'collection-deploy' 'fetch' 'plan' 'apply' 'show' 'export' 'schema' 'verify' 'api' 'emulator' 'completion' 'help'
         case 'profile'
             printf '%s\n' 'add' 'list' 'show' 'use' 'remove' 'check' 'help'
         case 'asset'
             printf '%s\n' 'create' 'get' 'list' 'search' 'update' 'delete' 'status' 'undeploy' 'version-count' 'help'
         case 'version'
-            printf '%s\n' 'upload' 'get' 'list' 'delete' 'urls' 'help'
+            printf '%s\n' 'upload' 'get' 'list' 'delete' 'urls' 'download' 'help'
         case 'collection'
             printf '%s\n' 'create' 'get' 'list' 'update' 'delete' 'restore' 'purge' 'status' 'url' 'undeploy' 'help'
         case 'item'
@@ -40,6 +40,8 @@ function __fish_ahs_value_options --argument-names cmdpath
             printf '%s\n' '--name'
         case 'version list'
             printf '%s\n' '--page' '--page-size'
+        case 'version download'
+            printf '%s\n' '-O' '--out'
         case 'deploy'
             printf '%s\n' '--state'
         case 'promote-default'
@@ -72,6 +74,8 @@ function __fish_ahs_value_options --argument-names cmdpath
             printf '%s\n' '--asset' '--collection'
         case 'verify'
             printf '%s\n' '--sums' '--version' '--concurrency'
+        case 'api'
+            printf '%s\n' '--field' '--input'
         case 'emulator start'
             printf '%s\n' '--host' '--port' '--config' '--data-dir'
         case 'emulator env'
@@ -160,8 +164,8 @@ complete -c ahs -l profile -x -a '(type -q ahs; and ahs completion fish --candid
 complete -c ahs -l base-url -r -d 'API base URL (env AHS_BASE_URL)'
 complete -c ahs -l delivery-url -r -d 'delivery network URL (env AHS_DELIVERY_URL)'
 complete -c ahs -l domain -r -d 'domain id (env AHS_DOMAIN)'
-complete -c ahs -l env -r -d 'environment id (env AHS_ENV)'
-complete -c ahs -l platform -r -d 'target platform code (env AHS_PLATFORM)'
+complete -c ahs -l env -x -a '(type -q ahs; and ahs completion fish --candidates envs 2>/dev/null)' -d 'environment id (env AHS_ENV)'
+complete -c ahs -l platform -x -a '(type -q ahs; and ahs completion fish --candidates platforms 2>/dev/null)' -d 'target platform code (env AHS_PLATFORM)'
 complete -c ahs -l user -r -d 'acting user e-mail for createdBy/updatedBy/deletedBy (env AHS_USER)'
 complete -c ahs -s V -l version -d 'print the version'
 complete -c ahs -s h -l help -d 'show help for a command'
@@ -169,7 +173,7 @@ complete -c ahs -s h -l help -d 'show help for a command'
 # ahs
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'profile' -d 'manage connection profiles (base URL, domain, environment, platform, user, API key)'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'asset' -d 'virtual assets: create, read, update, delete, deployment status, undeploy'
-complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'version' -d 'versions of a virtual asset: upload, read, list, delete, deployed URLs'
+complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'version' -d 'versions of a virtual asset: upload, read, list, delete, deployed URLs, download'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'deploy' -d 'deploy a version LIVE or OFFLINE on one channel (asset, --platform, --env)'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'promote-default' -d 'make a version the Default of its channel (asset, --platform, --env), demoting the previous Default to LIVE'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'release' -d 'upload a file as a version, deploy it LIVE and promote it to Default on one channel (asset, --platform, --env)'
@@ -184,6 +188,7 @@ complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'show' -d 'print a plan saved by a
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'export' -d 'print the current state of assets and collections as a desired-state file that ahs plan shows as unchanged'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'schema' -d 'print the JSON Schema of the desired-state file (ahs.yaml), for editors'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'verify' -d 'check that what is Live is byte for byte the local files (SHA-256 of what the delivery network serves): a collection against a folder, a channel\'s Default against a file'
+complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'api' -d 'send any request of the API with the profile\'s base URL, domain and key; print the JSON answer'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'emulator' -d 'run a local, spec-faithful Asset Hosting Service for trying and testing ahs'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'completion' -d 'print the shell completion script for bash, zsh or fish'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'help' -d 'display help for command'
@@ -265,6 +270,7 @@ complete -c ahs -f -n '__fish_ahs_is \'version\'' -a 'get' -d 'show a version'
 complete -c ahs -f -n '__fish_ahs_is \'version\'' -a 'list' -d 'list the versions of an asset'
 complete -c ahs -f -n '__fish_ahs_is \'version\'' -a 'delete' -d 'delete a version (it must not be LIVE or DEFAULT anywhere)'
 complete -c ahs -f -n '__fish_ahs_is \'version\'' -a 'urls' -d 'the deployed URL of a version in one environment (--env)'
+complete -c ahs -f -n '__fish_ahs_is \'version\'' -a 'download' -d 'download a version\'s file from where it is deployed (LIVE or DEFAULT), streamed and atomic'
 complete -c ahs -f -n '__fish_ahs_is \'version\'' -a 'help' -d 'display help for command'
 
 # ahs version upload
@@ -288,6 +294,11 @@ complete -c ahs -f -n '__fish_ahs_is \'version delete\' 1' -a '(__fish_ahs_servi
 # ahs version urls
 complete -c ahs -f -n '__fish_ahs_is \'version urls\' 0' -a '(__fish_ahs_service assets)'
 complete -c ahs -f -n '__fish_ahs_is \'version urls\' 1' -a '(__fish_ahs_service versions)'
+
+# ahs version download
+complete -c ahs -n '__fish_ahs_is \'version download\'' -s O -l out -r -d 'where to write the file (default: the version\'s file name, in the current folder); an existing file is replaced'
+complete -c ahs -f -n '__fish_ahs_is \'version download\' 0' -a '(__fish_ahs_service assets)'
+complete -c ahs -f -n '__fish_ahs_is \'version download\' 1' -a '(__fish_ahs_service versions)'
 
 # ahs deploy
 complete -c ahs -n '__fish_ahs_is \'deploy\'' -l state -x -a 'LIVE OFFLINE' -d 'target state'
@@ -373,6 +384,7 @@ complete -c ahs -f -n '__fish_ahs_is \'collection restore\' 0' -a '(__fish_ahs_s
 complete -c ahs -f -n '__fish_ahs_is \'collection purge\' 0' -a '(__fish_ahs_service collections)'
 
 # ahs collection status
+complete -c ahs -n '__fish_ahs_is \'collection status\'' -l wide -d 'list every item id (in a terminal, a list of more than 2 ids is shown as its count)'
 complete -c ahs -f -n '__fish_ahs_is \'collection status\' 0' -a '(__fish_ahs_service collections)'
 
 # ahs collection url
@@ -453,6 +465,11 @@ complete -c ahs -n '__fish_ahs_is \'export\'' -l collection -r -d 'export these 
 complete -c ahs -n '__fish_ahs_is \'verify\'' -l sums -r -d 'compare with a sums file ("<hex> <name>" lines, as sha256sum writes them) instead of local files'
 complete -c ahs -n '__fish_ahs_is \'verify\'' -l version -r -d 'asset: check this version (LIVE or DEFAULT in --env) rather than the Default'
 complete -c ahs -n '__fish_ahs_is \'verify\'' -l concurrency -r -d 'files downloaded at the same time (default 8)'
+
+# ahs api
+complete -c ahs -n '__fish_ahs_is \'api\'' -l field -r -d 'a field of the JSON body (GET: a query parameter): key=text is a string, key:=JSON a JSON value (5, true, ["9999"]); repeatable'
+complete -c ahs -n '__fish_ahs_is \'api\'' -l input -r -d 'the request body, a JSON document, from FILE (- for stdin); --field values then go to the query'
+complete -c ahs -n '__fish_ahs_is \'api\'' -l paginate -d 'GET of a list: read every page and print one list envelope {totalResults, pageNumber: 1, pageSize, results}'
 
 # ahs emulator
 complete -c ahs -f -n '__fish_ahs_is \'emulator\'' -a 'start' -d 'serve the API (/api/v2) and the delivery network (/api/vi) on one port until Ctrl-C'

@@ -12,10 +12,10 @@ _ahs_global_value_options=('-o' '--output' '--query' '--timeout' '--retries' '--
 _ahs_subcommands() {
     reply=()
     case "$1" in
-        ('') reply=('profile:manage connection profiles (base URL, domain, environment, platform, user, API key)' 'asset:virtual assets: create, read, update, delete, deployment status, undeploy' 'version:versions of a virtual asset: upload, read, list, delete, deployed URLs' 'deploy:deploy a version LIVE or OFFLINE on one channel (asset, --platform, --env)' 'promote-default:make a version the Default of its channel (asset, --platform, --env), demoting the previous Default to LIVE' 'release:upload a file as a version, deploy it LIVE and promote it to Default on one channel (asset, --platform, --env)' 'rollback:make the previous Default of a channel (asset, --platform, --env) the Default again' 'collection:virtual collections: bundles of items deployed as one unit' 'item:items: the files inside a collection' 'collection-deploy:deploy a collection LIVE or OFFLINE in an environment (the API key'\''s own, or --env with a domain-wide key); --reconcile re-runs every Live deployment' 'fetch:download the items of a deployed collection into a folder (no arguments, in a terminal: browse and pick)' 'plan:show what ahs apply would change to make the service hold the desired-state file (ahs.yaml)' 'apply:make the service hold the desired-state file (ahs.yaml), or send a plan saved by ahs plan --out' 'show:print a plan saved by ahs plan --out, offline (also when it is stale)' 'export:print the current state of assets and collections as a desired-state file that ahs plan shows as unchanged' 'schema:print the JSON Schema of the desired-state file (ahs.yaml), for editors' 'verify:check that what is Live is byte for byte the local files (SHA-256 of what the delivery network serves): a collection against a folder, a channel'\''s Default against a file' 'emulator:run a local, spec-faithful Asset Hosting Service for trying and testing ahs' 'completion:print the shell completion script for bash, zsh or fish' 'help:display help for command') ;;
+        ('') reply=('profile:manage connection profiles (base URL, domain, environment, platform, user, API key)' 'asset:virtual assets: create, read, update, delete, deployment status, undeploy' 'version:versions of a virtual asset: upload, read, list, delete, deployed URLs, download' 'deploy:deploy a version LIVE or OFFLINE on one channel (asset, --platform, --env)' 'promote-default:make a version the Default of its channel (asset, --platform, --env), demoting the previous Default to LIVE' 'release:upload a file as a version, deploy it LIVE and promote it to Default on one channel (asset, --platform, --env)' 'rollback:make the previous Default of a channel (asset, --platform, --env) the Default again' 'collection:virtual collections: bundles of items deployed as one unit' 'item:items: the files inside a collection' 'collection-deploy:deploy a collection LIVE or OFFLINE in an environment (the API key'\''s own, or --env with a domain-wide key); --reconcile re-runs every Live deployment' 'fetch:download the items of a deployed collection into a folder (no arguments, in a terminal: browse and pick)' 'plan:show what ahs apply would change to make the service hold the desired-state file (ahs.yaml)' 'apply:make the service hold the desired-state file (ahs.yaml), or send a plan saved by ahs plan --out' 'show:print a plan saved by ahs plan --out, offline (also when it is stale)' 'export:print the current state of assets and collections as a desired-state file that ahs plan shows as unchanged' 'schema:print the JSON Schema of the desired-state file (ahs.yaml), for editors' 'verify:check that what is Live is byte for byte the local files (SHA-256 of what the delivery network serves): a collection against a folder, a channel'\''s Default against a file' 'api:send any request of the API with the profile'\''s base URL, domain and key; print the JSON answer' 'emulator:run a local, spec-faithful Asset Hosting Service for trying and testing ahs' 'completion:print the shell completion script for bash, zsh or fish' 'help:display help for command') ;;
         ('profile') reply=('add:add or update a profile from --base-url, --delivery-url, --domain, --env, --platform, --user; the API key comes from --api-key-stdin or AHS_API_KEY' 'list:list the profiles (key masked)' 'show:show a profile (default: the current one), key masked' 'use:make a profile the current one' 'remove:remove a profile' 'check:ask the service whether the API key is accepted for the domain' 'help:display help for command') ;;
         ('asset') reply=('create:create a virtual asset' 'get:show a virtual asset' 'list:list virtual assets' 'search:search virtual assets by id, name and description' 'update:update a virtual asset (the current asset type is sent when --type is not given)' 'delete:delete a virtual asset (it must have no versions)' 'status:every deployment record of the asset (OFFLINE included): a platform x environment matrix' 'undeploy:remove every version'\''s deployment record for the given platforms in one environment (--env, --platform P[,P...])' 'version-count:count the asset'\''s versions' 'help:display help for command') ;;
-        ('version') reply=('upload:upload a file as a new version for one target platform (--platform), streamed with progress' 'get:show a version' 'list:list the versions of an asset' 'delete:delete a version (it must not be LIVE or DEFAULT anywhere)' 'urls:the deployed URL of a version in one environment (--env)' 'help:display help for command') ;;
+        ('version') reply=('upload:upload a file as a new version for one target platform (--platform), streamed with progress' 'get:show a version' 'list:list the versions of an asset' 'delete:delete a version (it must not be LIVE or DEFAULT anywhere)' 'urls:the deployed URL of a version in one environment (--env)' 'download:download a version'\''s file from where it is deployed (LIVE or DEFAULT), streamed and atomic' 'help:display help for command') ;;
         ('collection') reply=('create:create a collection (empty; add files with `ahs item upload`)' 'get:show a collection' 'list:list collections (soft-deleted ones are marked)' 'update:change a collection'\''s updatable fields' 'delete:soft-delete a collection (it must not be Live anywhere); restore or purge it later' 'restore:restore a soft-deleted collection' 'purge:remove a deleted collection for good, with its deployments and the items only it held' 'status:per environment: live, offline and undeployed items' 'url:the deployed URL of a collection in an environment (from --env)' 'undeploy:remove a collection'\''s Live deployment in an environment (from --env)' 'help:display help for command') ;;
         ('item') reply=('upload:upload files into a collection, several at once (a rejected file does not stop the others)' 'sync:make a collection hold the files of a folder: upload new files, replace changed ones, --delete the others' 'get:show an item of a collection' 'list:list a collection'\''s items, optionally by creation date' 'remove:remove an item from a collection (removed for good if it was its only collection)' 'help:display help for command') ;;
         ('emulator') reply=('start:serve the API (/api/v2) and the delivery network (/api/vi) on one port until Ctrl-C' 'env:print the export line of AHS_* variables for an emulator on --host:--port (starts nothing)' 'help:display help for command') ;;
@@ -26,10 +26,10 @@ _ahs_subcommands() {
 _ahs_subcommand_names() {
     reply=()
     case "$1" in
-        ('') reply=('profile' 'asset' 'version' 'deploy' 'promote-default' 'release' 'rollback' 'collection' 'item' 'collection-deploy' 'fetch' 'plan' 'apply' 'show' 'export' 'schema' 'verify' 'emulator' 'completion' 'help') ;;
+        ('') reply=('profile' 'asset' 'version' 'deploy' 'promote-default' 'release' 'rollback' 'collection' 'item' 'collection-deploy' 'fetch' 'plan' 'apply' 'show' 'export' 'schema' 'verify' 'api' 'emulator' 'completion' 'help') ;;
         ('profile') reply=('add' 'list' 'show' 'use' 'remove' 'check' 'help') ;;
         ('asset') reply=('create' 'get' 'list' 'search' 'update' 'delete' 'status' 'undeploy' 'version-count' 'help') ;;
-        ('version') reply=('upload' 'get' 'list' 'delete' 'urls' 'help') ;;
+        ('version') reply=('upload' 'get' 'list' 'delete' 'urls' 'download' 'help') ;;
         ('collection') reply=('create' 'get' 'list' 'update' 'delete' 'restore' 'purge' 'status' 'url' 'undeploy' 'help') ;;
         ('item') reply=('upload' 'sync' 'get' 'list' 'remove' 'help') ;;
         ('emulator') reply=('start' 'env' 'help') ;;
@@ -49,6 +49,7 @@ _ahs_options() {
         ('asset version-count') reply=('--active:only active versions' '--inactive:only inactive versions') ;;
         ('version upload') reply=('--name:version name (max 64 characters)') ;;
         ('version list') reply=('--page:page number' '--page-size:results per page' '--all:read every page') ;;
+        ('version download') reply=('-O:where to write the file (default: the version'\''s file name, in the current folder); an existing file is replaced' '--out:where to write the file (default: the version'\''s file name, in the current folder); an existing file is replaced') ;;
         ('deploy') reply=('--state:target state' '--idempotent:already in the target state: say so, send nothing, exit 0') ;;
         ('promote-default') reply=('--from-env:promote the version that is the Default of the same asset and platform in this environment (no re-upload)' '--make-live:deploy the version LIVE first when it is OFFLINE or not deployed on the channel' '--expect-current:compare-and-set: promote only if the current Default is this version (none: no Default yet); otherwise exit 5' '--idempotent:already the Default: say so, send nothing, exit 0') ;;
         ('release') reply=('--name:version name (max 64 characters); the key that makes a re-run resume' '--state:where the release ends: LIVE, or DEFAULT (promoted)' '--expect-current:compare-and-set: promote only if the current Default is this version (none: no Default yet); otherwise exit 5 before anything is written') ;;
@@ -56,6 +57,7 @@ _ahs_options() {
         ('collection create') reply=('--name:collection name (at most 50 characters)' '--allowed-types:asset type codes items may have, comma-separated (9999 = Other is always allowed)' '--description:description (at most 400 characters)' '--max-assets:item limit (default: the service ceiling)' '--no-editable:items cannot be added or removed' '--no-deployable:the collection cannot be deployed' '--anchor:the anchor (default) item' '--no-secured:delivery without an API key' '--local-cache-control:let clients cache the files locally' '--local-cache-max-age:local cache max age, 1 to 525600') ;;
         ('collection list') reply=('--page:page number' '--page-size:results per page' '--all:read every page' '--deleted:only soft-deleted collections' '--no-deleted:only collections that are not deleted') ;;
         ('collection update') reply=('--name:collection name' '--description:description' '--max-assets:item limit (not below the current item count)' '--editable:items can be added and removed' '--no-editable:items cannot be added or removed' '--deployable:the collection can be deployed' '--no-deployable:the collection cannot be deployed' '--anchor:the anchor (default) item' '--local-cache-control:let clients cache the files locally' '--no-local-cache-control:no local caching' '--local-cache-max-age:local cache max age, 1 to 525600' '--from-json:read the fields to change from a JSON object (- for stdin); flags win') ;;
+        ('collection status') reply=('--wide:list every item id (in a terminal, a list of more than 2 ids is shown as its count)') ;;
         ('item upload') reply=('--type:asset type code of the items (one of the collection'\''s allowed types, or 9999 = Other)' '--name:item name (only with one file; default: the file name)' '--concurrency:files uploaded at the same time (default 4)') ;;
         ('item sync') reply=('--type:asset type code of the uploaded items (one of the collection'\''s allowed types, or 9999 = Other)' '--delete:remove the items that have no file of their name in DIR (done before any upload; destructive: lists them and asks in a terminal, needs --yes elsewhere)' '--follow-links:follow symbolic links in DIR to the files they point to (without it, a link is skipped and named in the output)' '--pattern:only files (and, with --delete, items) whose name matches a glob: * ? [abc] (repeatable; quote it for the shell)' '--reconcile:at the end, re-run the Live deployments of the collection (when the sync changed something), publishing the new items' '--checksum:compare content by SHA-256: items Live in an environment are downloaded through the delivery network and hashed; the others are compared by size') ;;
         ('item list') reply=('--since:created at or after DATE (YYYY-MM-DD or ISO 8601)' '--until:created at or before DATE (a bare date includes the whole day)' '--page:page number' '--page-size:results per page' '--all:read every page') ;;
@@ -65,6 +67,7 @@ _ahs_options() {
         ('apply') reply=('-f:the desired-state file, YAML or JSON (default ahs.yaml)' '--file:the desired-state file, YAML or JSON (default ahs.yaml)' '--target:apply only these resources of the file: asset.ID, collection.ID (or an id of either)') ;;
         ('export') reply=('--asset:export these assets (repeatable)' '--collection:export these collections (repeatable)') ;;
         ('verify') reply=('--sums:compare with a sums file ("<hex> <name>" lines, as sha256sum writes them) instead of local files' '--version:asset: check this version (LIVE or DEFAULT in --env) rather than the Default' '--concurrency:files downloaded at the same time (default 8)') ;;
+        ('api') reply=('--field:a field of the JSON body (GET: a query parameter): key=text is a string, key:=JSON a JSON value (5, true, ["9999"]); repeatable' '--input:the request body, a JSON document, from FILE (- for stdin); --field values then go to the query' '--paginate:GET of a list: read every page and print one list envelope {totalResults, pageNumber: 1, pageSize, results}') ;;
         ('emulator start') reply=('--host:interface to bind' '--port:port to listen on; 0 picks a free one (a new one at every start)' '--config:fixture JSON (domains, users, keys, environments, platforms, asset types); default: the built-in demo' '--data-dir:keep metadata and uploaded files in DIR across restarts; default: memory') ;;
         ('emulator env') reply=('--host:interface the emulator binds' '--port:port the emulator listens on (required: as given to `emulator start --port`)' '--config:fixture JSON (domains, users, keys, environments, platforms, asset types); default: the built-in demo') ;;
     esac
@@ -81,6 +84,7 @@ _ahs_value_options() {
         ('asset status') reply=('--state') ;;
         ('version upload') reply=('--name') ;;
         ('version list') reply=('--page' '--page-size') ;;
+        ('version download') reply=('-O' '--out') ;;
         ('deploy') reply=('--state') ;;
         ('promote-default') reply=('--from-env' '--expect-current') ;;
         ('release') reply=('--name' '--state' '--expect-current') ;;
@@ -97,6 +101,7 @@ _ahs_value_options() {
         ('apply') reply=('-f' '--file' '--target') ;;
         ('export') reply=('--asset' '--collection') ;;
         ('verify') reply=('--sums' '--version' '--concurrency') ;;
+        ('api') reply=('--field' '--input') ;;
         ('emulator start') reply=('--host' '--port' '--config' '--data-dir') ;;
         ('emulator env') reply=('--host' '--port' '--config') ;;
     esac
@@ -127,7 +132,16 @@ _ahs_dynamic_choices() {
     reply=()
     case "$1" in
         ('--profile') reply=(${(f)"$($words[1] completion zsh --candidates profiles 2>/dev/null)"}) ;;
+        ('--env') reply=(${(f)"$($words[1] completion zsh --candidates envs 2>/dev/null)"}) ;;
+        ('--platform') reply=(${(f)"$($words[1] completion zsh --candidates platforms 2>/dev/null)"}) ;;
     esac
+}
+# whether ahs lists an option's values itself (then never file names)
+_ahs_listed_option() {
+    case "$1" in
+        ('--profile'|'--env'|'--platform') return 0 ;;
+    esac
+    return 1
 }
 
 # ids of a positional argument that ahs reads from the service (a short timeout; nothing when it cannot):
@@ -136,8 +150,8 @@ _ahs_service_choices() {
     reply=()
     local kind=''
     case "$1" in
-        ('asset get|0'|'asset update|0'|'asset delete|0'|'asset status|0'|'asset undeploy|0'|'asset version-count|0'|'version upload|0'|'version get|0'|'version list|0'|'version delete|0'|'version urls|0'|'deploy|0'|'promote-default|0'|'release|0'|'rollback|0') kind=assets ;;
-        ('version get|1'|'version delete|1'|'version urls|1'|'deploy|1'|'promote-default|1') kind="versions:$2" ;;
+        ('asset get|0'|'asset update|0'|'asset delete|0'|'asset status|0'|'asset undeploy|0'|'asset version-count|0'|'version upload|0'|'version get|0'|'version list|0'|'version delete|0'|'version urls|0'|'version download|0'|'deploy|0'|'promote-default|0'|'release|0'|'rollback|0') kind=assets ;;
+        ('version get|1'|'version delete|1'|'version urls|1'|'version download|1'|'deploy|1'|'promote-default|1') kind="versions:$2" ;;
         ('collection get|0'|'collection update|0'|'collection delete|0'|'collection restore|0'|'collection purge|0'|'collection status|0'|'collection url|0'|'collection undeploy|0'|'item upload|0'|'item sync|0'|'item get|0'|'item list|0'|'item remove|0'|'collection-deploy|0'|'fetch|0') kind=collections ;;
     esac
     [[ -n $kind ]] && reply=(${(f)"$($words[1] ${3:+--profile} ${3:+$3} completion zsh --candidates $kind 2>/dev/null)"})
@@ -188,7 +202,7 @@ _ahs() {
             if (( ${#reply} )); then
                 found=("${reply[@]}")
                 compadd -a found
-            else
+            elif ! _ahs_listed_option "$opt"; then
                 _files
             fi
             return

@@ -83,6 +83,8 @@ export interface Context {
 }
 
 export interface ContextInputs {
+  /** The settings the command declares it uses (its spec's `uses`): those missing are reported together. */
+  uses?: readonly string[];
   io: IO;
   signal: AbortSignal;
   /** The redactor of main()'s IO: the keys the context resolves are added to it. */
@@ -109,6 +111,8 @@ function once<T>(make: () => Promise<T>): () => Promise<T> {
  * library builds one without loading the CLI's parser.
  */
 export async function createContext(globals: GlobalOptions, inputs: ContextInputs): Promise<Context> {
+  // The settings the command declares it uses (its declaration's `uses`).
+  const uses = new Set<string>(inputs.uses ?? []);
   const { io, signal } = inputs;
   const format: Format = globals.json || globals.query !== undefined ? 'json' : (globals.output ?? 'table');
   const query = globals.query === undefined ? undefined : await compileQuery(globals.query);
@@ -153,8 +157,22 @@ export async function createContext(globals: GlobalOptions, inputs: ContextInput
     clients.push(client);
     return client;
   };
+  /**
+   * The settings a run cannot do without (`asked`, the service's, and the
+   * acting user where no prompt can ask for it) that nobody gave: one error
+   * names them all.
+   */
+  const refuseMissing = async (s: Settings, asked: SettingName[]) => {
+    const needed = new Set<SettingName>(['baseUrl', 'domainId', ...asked]);
+    if (uses.has('user') && !io.canPrompt) needed.add('user');
+    const missing = [...needed].filter((name) => s.get(name) === undefined);
+    if (missing.length === 0) return;
+    const { missingSettings } = await import('./config/settings.js');
+    throw missingSettings(missing, s.profileName);
+  };
   const clientFor = async (s: Settings) => {
-    // Where to send comes first: a missing base URL or domain is the one error to show.
+    // Where to send comes first: a missing base URL or domain is the error to show, with the other settings missing.
+    await refuseMissing(s, []);
     const baseUrl = s.require('baseUrl');
     const domainId = s.require('domainId');
     const apiKey = s.get('apiKey');
@@ -219,9 +237,13 @@ export async function createContext(globals: GlobalOptions, inputs: ContextInput
       const value = s.get(name);
       if (value !== undefined) return value;
       if (!io.canPrompt || !ask) {
+        // The service's settings too, when the command talks to it: all of what is missing in one error.
+        if (uses.has('baseUrl')) await refuseMissing(s, [name]);
         const { missingSetting } = await import('./config/settings.js');
         throw missingSetting(name, s.profileName);
       }
+      // No question worth asking when the run cannot reach the service anyway.
+      if (uses.has('baseUrl')) await refuseMissing(s, []);
       const { SETTINGS } = await import('./config/settings.js');
       return ctx.need<string>(undefined, { flag: SETTINGS[name].flag ?? SETTINGS[name].env, ...ask });
     },

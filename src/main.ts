@@ -3,7 +3,7 @@
 import { setMaxListeners } from 'node:events';
 import { CommanderError, type Command } from 'commander';
 import { buildProgram, globalsHelp, type GlobalOptions } from './program.js';
-import { globalsOf, type Runner } from './commands/tree.js';
+import { globalsOf, specOf, type Runner } from './commands/tree.js';
 import { createContext, type ContextInputs } from './context.js';
 import { AhsError, CancelledError, ChangesPending, ExitCode, UsageError, type ErrorBody } from './errors.js';
 import { redactedIO, systemIO, type IO } from './io/streams.js';
@@ -53,7 +53,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   const route = (command: Command): void => {
     command.exitOverride().configureOutput({
       writeOut: (text) => io.out.write(text),
-      writeErr: (text) => (json ? undefined : io.err.write(text)),
+      writeErr: (text) => (json ? undefined : io.err.write(text.replace(INVALID_OPTION_VALUE, 'error: '))),
     });
     // The command's path, known even when its own options then fail to parse.
     command.hook('preSubcommand', (_command, sub) => {
@@ -100,7 +100,7 @@ function finishRun(io: IO, record: RunRecord, redactor: Redactor, github: Return
  */
 function runCommand(inputs: ContextInputs): Runner {
   return async (leaf, options, command) => {
-    const [module, ctx] = await Promise.all([leaf.load(), createContext(globalsOf(command) as GlobalOptions, inputs)]);
+    const [module, ctx] = await Promise.all([leaf.load(), createContext(globalsOf(command) as GlobalOptions, { ...inputs, uses: specOf(command)?.uses })]);
     // Under GitHub Actions a key from a profile file is masked before anything
     // is printed: the settings are read first. An error there (a profile that
     // does not exist) is the command's to report, when it needs the settings.
@@ -153,10 +153,12 @@ export function reportError(io: IO, error: unknown, json: boolean): { exitCode: 
   return { exitCode: ExitCode.rejected, body };
 }
 
+// "option '--page <n>' argument '0' is invalid. --page must be ..." -> our own message, which names the flag and the value.
+const INVALID_OPTION_VALUE = /^error: option '.*?' argument '.*?' is invalid\. /;
+
 function commanderMessage(error: CommanderError): string {
   if (error.code === 'commander.help') return 'a subcommand is required (see --help)';
-  // "option '--page <n>' argument '0' is invalid. --page must be ..." -> our own message.
-  return error.message.replace(/^error: /, '').replace(/^option '.*?' argument '.*?' is invalid\. /, '');
+  return error.message.replace(INVALID_OPTION_VALUE, 'error: ').replace(/^error: /, '');
 }
 
 function writeError(io: IO, body: ErrorBody, json: boolean): void {

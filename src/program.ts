@@ -48,6 +48,7 @@ export function buildProgram(runner: Runner): Command {
   for (const node of commandTree) attachNode(program, node, runner);
   for (const command of program.commands) finishHelp(command);
   suggestCommands(program);
+  explainKeyFlags(program);
   return program;
 }
 
@@ -81,6 +82,26 @@ function suggestCommands(command: Command): void {
     this.error(`error: unknown command '${word}'${suggestion ? `\n(Did you mean ${suggestion}?)` : ''}`, { code: 'commander.unknownCommand' });
   };
   for (const sub of command.commands) suggestCommands(sub);
+}
+
+/** `--api-key`, `--apikey`, `--key` (with or without `=VALUE`): flags a person tries for the key, which ahs never takes. */
+const KEY_FLAG = /^--(api-?key|key)(=|$)/i;
+
+/**
+ * The key has no flag (cli.md: it would sit in shell history and the
+ * process list): an attempt at one is told where the key goes instead. The
+ * value given is never echoed.
+ */
+function explainKeyFlags(command: Command): void {
+  const unknownOption = (command as unknown as { unknownOption: (flag: string) => void }).unknownOption;
+  (command as unknown as { unknownOption: (flag: string) => void }).unknownOption = function (this: Command, flag: string) {
+    if (!KEY_FLAG.test(flag)) return unknownOption.call(this, flag);
+    this.error(
+      `error: unknown option '${flag.split('=')[0]}': the API key is never given on the command line (shell history, process list); set AHS_API_KEY, or keep it in a profile: ahs profile add NAME --api-key-stdin`,
+      { code: 'commander.unknownOption' },
+    );
+  };
+  for (const sub of command.commands) explainKeyFlags(sub);
 }
 
 /** `ahs help globals`: the options every command accepts. */

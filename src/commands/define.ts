@@ -30,6 +30,8 @@ export interface Flag<T> {
   readonly variadic?: boolean;
   /** The description of `--no-KEY` for a toggle. */
   readonly offDescription?: string;
+  /** For a value outside `choices` that a person may well try (`--state DEFAULT` on deploy): what to do instead. */
+  readonly hints?: Readonly<Record<string, string>>;
   /** The type the option has in `run` (never set: it only carries T). */
   readonly valueType?: T;
 }
@@ -48,6 +50,7 @@ interface FlagExtra {
   short?: string;
   hidden?: boolean;
   conflicts?: readonly string[];
+  hints?: Readonly<Record<string, string>>;
 }
 
 /** Flag builders. Booleans are `undefined` unless given, so "not given" and "given" never blur. */

@@ -12,6 +12,7 @@ import { item } from './item/index.js';
 import { collectionDeploy } from './collection-deploy/index.js';
 import { fetch } from './fetch/index.js';
 import { verify } from './verify/index.js';
+import { api } from './api/index.js';
 import { emulator } from './emulator/index.js';
 import { completion } from './completion/index.js';
 import { plan } from './plan/index.js';
@@ -51,6 +52,7 @@ export const commandTree: Node[] = [
   exportState,
   schema,
   verify,
+  api,
   emulator,
   completion,
 ];

@@ -83,7 +83,7 @@ function toOptions(key: string, declared: Flag<unknown>): Option[] {
         // `--state live` means LIVE: the case of a fixed value carries no meaning a person would intend.
         option.argParser((raw: string) => {
           const match = choices.find((choice) => choice.toLowerCase() === raw.toLowerCase());
-          if (match === undefined) throw new InvalidArgumentError(`Allowed choices are ${choices.join(', ')}.`);
+          if (match === undefined) throw new InvalidArgumentError(badChoice(long, choices, raw, declared.hints));
           return match;
         });
       }
@@ -101,6 +101,13 @@ function toOptions(key: string, declared: Flag<unknown>): Option[] {
       return [finish(option, declared)];
     }
   }
+}
+
+/** `--state must be LIVE or OFFLINE (got SIDEWAYS)`, and what to do instead when the value is a known mistake. */
+function badChoice(long: string, choices: readonly string[], raw: string, hints: Flag<unknown>['hints']): string {
+  const hint = Object.entries(hints ?? {}).find(([value]) => value.toLowerCase() === raw.toLowerCase())?.[1];
+  const listed = choices.length === 2 ? `${choices[0]} or ${choices[1]}` : `one of ${choices.join(', ')}`;
+  return `${long} must be ${listed} (got ${raw})${hint ? `: ${hint}` : ''}`;
 }
 
 function finish(option: Option, declared: Flag<unknown>): Option {

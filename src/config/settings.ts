@@ -142,6 +142,24 @@ export function missingSetting(name: SettingName, profileName?: string): UsageEr
   return new UsageError(`${what} (${spec.label}): ${ways}`);
 }
 
+/**
+ * Several settings missing at once, named in one error (a person fixes them
+ * all in one go rather than meeting them one run at a time).
+ */
+export function missingSettings(names: SettingName[], profileName?: string): UsageError {
+  if (names.length === 1) return missingSetting(names[0]!, profileName);
+  const specs = names.map((name) => SETTINGS[name]);
+  const flags = specs.map((spec) => spec.flag ?? spec.env);
+  const where = profileName ? `profile ${JSON.stringify(profileName)}` : 'a profile';
+  return new UsageError(
+    `${listed(flags)} are required (${specs.map((spec) => spec.label).join(', ')}): pass them, set ${listed(specs.map((spec) => spec.env))}, or set ${listed(names)} in ${where} (ahs profile add)`,
+  );
+}
+
+function listed(words: string[]): string {
+  return words.length <= 1 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
+}
+
 function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value === '' ? undefined : value;
 }

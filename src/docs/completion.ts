@@ -146,7 +146,10 @@ export function generateBash(root: CommandModel): string {
   const dynamicRows = dynamicChoices(root)
     .map(({ names, kind }) => `        ${names.map(sq).join('|')}) "\${COMP_WORDS[0]}" completion bash --candidates ${kind} 2>/dev/null ;;`)
     .join('\n');
-  const dynamicValues = `# values of an option that ${name} lists itself, from the local config (no network): "OPTION"\n_${name}_dynamic_choices() {\n    case "$1" in\n${dynamicRows}\n    esac\n}\n`;
+  const listed = dynamicChoices(root).flatMap(({ names }) => names);
+  const dynamicValues =
+    `# values of an option that ${name} lists itself, from the local config (no network): "OPTION"\n_${name}_dynamic_choices() {\n    case "$1" in\n${dynamicRows}\n    esac\n}\n` +
+    `# whether ${name} lists an option's values itself (then never file names)\n_${name}_listed_option() {\n    case "$1" in\n        ${listed.map(sq).join('|') || "''"}) return 0 ;;\n    esac\n    return 1\n}\n`;
   const serviceRows = groupByKind(serviceArguments(root))
     .map(({ kind, labels }) => `        ${labels.map(sq).join('|')}) kind=${kind === 'versions' ? '"versions:$2"' : kind} ;;`)
     .join('\n');
@@ -227,8 +230,13 @@ _${name}() {
     if [[ -n "$opt" ]] && _${name}_has "$(_${name}_value_options "$cmdpath") $_${name}_global_value_options" "$opt"; then
         words="$(_${name}_option_choices "$cmdpath|$opt")"
         [[ -z "$words" ]] && words="$(_${name}_dynamic_choices "$opt")"
-        # no values: fall back to file names (complete -o default)
-        [[ -n "$words" ]] && COMPREPLY=($(compgen -W "$words" -- "$cur"))
+        if [[ -n "$words" ]]; then
+            COMPREPLY=($(compgen -W "$words" -- "$cur"))
+        elif _${name}_listed_option "$opt"; then
+            # values ${name} lists itself, and there are none: nothing, not file names
+            compopt +o default 2>/dev/null
+        fi
+        # otherwise no values: fall back to file names (complete -o default)
         return 0
     fi
     if [[ "$cur" == -* ]]; then
@@ -323,7 +331,10 @@ export function generateZsh(root: CommandModel): string {
   const dynamicRows = dynamicChoices(root)
     .map(({ names, kind }) => `        (${names.map(zq).join('|')}) reply=(\${(f)"$($words[1] completion zsh --candidates ${kind} 2>/dev/null)"}) ;;`)
     .join('\n');
-  const dynamicValues = `# values of an option that ${name} lists itself, from the local config (no network): "OPTION"\n_${name}_dynamic_choices() {\n    reply=()\n    case "$1" in\n${dynamicRows}\n    esac\n}\n`;
+  const listed = dynamicChoices(root).flatMap(({ names }) => names);
+  const dynamicValues =
+    `# values of an option that ${name} lists itself, from the local config (no network): "OPTION"\n_${name}_dynamic_choices() {\n    reply=()\n    case "$1" in\n${dynamicRows}\n    esac\n}\n` +
+    `# whether ${name} lists an option's values itself (then never file names)\n_${name}_listed_option() {\n    case "$1" in\n        (${listed.map(zq).join('|') || "''"}) return 0 ;;\n    esac\n    return 1\n}\n`;
   const serviceRows = groupByKind(serviceArguments(root))
     .map(({ kind, labels }) => `        (${labels.map(zq).join('|')}) kind=${kind === 'versions' ? '"versions:$2"' : kind} ;;`)
     .join('\n');
@@ -404,7 +415,7 @@ _${name}() {
             if (( \${#reply} )); then
                 found=("\${reply[@]}")
                 compadd -a found
-            else
+            elif ! _${name}_listed_option "$opt"; then
                 _files
             fi
             return

@@ -5,13 +5,15 @@ export type Shell = (typeof SHELLS)[number];
 
 /**
  * Values the scripts ask ahs for at <TAB> (`ahs completion SHELL --candidates KIND`):
- * profile names from the local config; asset, collection and version ids
- * from the service (`versions:ASSET_ID`), with a short timeout.
+ * profile names, and the environments and platforms the profiles and the
+ * environment (AHS_ENV, AHS_PLATFORM) name, from the local config; asset,
+ * collection and version ids from the service (`versions:ASSET_ID`), with a
+ * short timeout.
  */
-export const DYNAMIC_VALUES = ['profiles', 'assets', 'collections', 'versions'] as const;
+export const DYNAMIC_VALUES = ['profiles', 'envs', 'platforms', 'assets', 'collections', 'versions'] as const;
 export type DynamicValues = (typeof DYNAMIC_VALUES)[number];
-/** Which option's values each kind completes. */
-export const DYNAMIC_OPTIONS: Record<string, DynamicValues> = { '--profile': 'profiles' };
+/** Which option's values each kind completes. Such an option never completes file names: its values or nothing. */
+export const DYNAMIC_OPTIONS: Record<string, DynamicValues> = { '--profile': 'profiles', '--env': 'envs', '--platform': 'platforms' };
 /**
  * Which positional arguments complete ids read from the service. `versions`
  * are the versions of the argument just before (ASSET_ID VERSION_ID).

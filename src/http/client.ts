@@ -72,8 +72,12 @@ export interface RawResponse {
 
 /** What a person sees while a request waits (spinner, retry notices); see io/feedback.ts. */
 export interface RequestFeedback {
-  /** A request starts waiting for its answer ("GET /va"); returns the function that ends the wait. */
-  waiting(request: string): () => void;
+  /**
+   * A request starts waiting for its answer: "GET /va", and the request's
+   * parts for saying it in the user's terms (io/activity.ts); returns the
+   * function that ends the wait.
+   */
+  waiting(request: string, shape?: { method: string; path: string; query: URLSearchParams; body?: unknown }): () => void;
   /** One line saying a retry is about to happen. */
   retrying(notice: string): void;
 }
@@ -270,7 +274,7 @@ export class ApiClient {
     // A streamed upload may take longer than the budget while data flows: its
     // attempts keep the per-attempt timeouts only.
     const budgeted = options.stream === undefined;
-    const endWait = readBody && budgeted ? this.options.feedback?.waiting(label) : undefined;
+    const endWait = readBody && budgeted ? this.options.feedback?.waiting(label, { method: options.method, path: label.slice(label.indexOf(' ') + 1), query: new URL(url).searchParams, body: options.body }) : undefined;
     const retry = (attempt: number, after: string, retryAfter?: string | string[]) =>
       this.waitToRetry(budget, attempt, retryAfter, `${label} (attempt ${attempt + 1} of ${budget.minAttempts}) after ${after}`);
     try {

@@ -1,9 +1,10 @@
 // What a person sees while ahs waits on the service (issue 13): a spinner on
-// stderr once a request has waited DELAY_MS (only in a terminal, not under
+// stderr, saying what is being done in the user's terms (./activity.ts), once a request has waited DELAY_MS (only in a terminal, not under
 // CI, not with --quiet), and one line per retry ("retrying GET /va (attempt
 // 2 of 3) after connection reset"), in a terminal and in CI, not with --quiet.
 import type { Ora } from 'ora';
 import type { RequestFeedback } from '../http/client.js';
+import { activityOf } from './activity.js';
 import { escapeControls } from './escape.js';
 import { rawStream, type IO } from './streams.js';
 
@@ -43,10 +44,11 @@ export function createRequestFeedback(io: IO, options: FeedbackOptions = {}): Re
   };
 
   return {
-    waiting(request) {
+    waiting(request, shape) {
       if (!live) return () => {};
       waiting++;
-      label = (options.redact ?? String)(escapeControls(request));
+      // In the user's terms ("reading channel game-1/ios/prod"), not the HTTP request.
+      label = (options.redact ?? String)(escapeControls(shape ? activityOf(shape) : request));
       if (spinner) spinner.text = label;
       else timer ??= setTimeout(() => void show(), options.delayMs ?? SPINNER_DELAY_MS).unref();
       let ended = false;

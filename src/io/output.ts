@@ -4,7 +4,7 @@
 // io.color. Messages (not data) go to stderr; --quiet silences the
 // informational ones, never warnings or errors.
 import type { ChalkInstance } from 'chalk';
-import type { IO } from './streams.js';
+import { rawStream, type IO } from './streams.js';
 import { formatSize } from '../rules/assets.js';
 import type { Redactor } from '../http/redact.js';
 import { escapeControls } from './escape.js';
@@ -89,7 +89,7 @@ export class Output {
     this.onDocument = options.onDocument;
     this.quiet = Boolean(options.quiet);
     this.redactor = options.redactor;
-    this.kit = makeKit(io.color, io.outIsTTY);
+    this.kit = makeKit(io.color, io.outIsTTY, () => terminalWidth(io));
     this.colours = io.color || io.errColor;
     this.errStyle = styleFor(io.errColor);
   }
@@ -181,7 +181,13 @@ function table(options: ConstructorParameters<typeof import('cli-table3')>[0]): 
   return new Table!(options);
 }
 
-function makeKit(color: boolean, terminal: boolean): Kit {
+/** The width of the terminal stdout is; a terminal that does not say (a pty of no size) is not fitted. */
+function terminalWidth(io: IO): number {
+  const columns = (rawStream(io.out) as { columns?: number }).columns;
+  return typeof columns === 'number' && columns > 0 ? columns : Number.POSITIVE_INFINITY;
+}
+
+function makeKit(color: boolean, terminal: boolean, width: () => number): Kit {
   const style = styleFor(color);
   // Server strings end up in cells: no control character gets through, not even a tab or a newline.
   const cell = (value: unknown): string => escapeControls(formatCell(value, terminal), { colours: color });
@@ -200,9 +206,25 @@ function makeKit(color: boolean, terminal: boolean): Kit {
       const header = columns.map((c) => c.header);
       const body = rows.map((row) => columns.map((c) => cell(c.get(row, kit))));
       if (!terminal) return [header, ...body].map((r) => r.join('\t')).join('\n');
-      const drawn = table({ head: header.map((h) => style.bold(h)), style: { head: [], border: [] }, chars: COMPACT });
-      drawn.push(...body);
-      return drawn.toString();
+      const columnsWidth = width();
+      // As gh: boxed when it fits; else plain columns, the widest cut with an ellipsis until the rows fit (a wrapped table is unreadable).
+      const widths = header.map((h, i) => Math.max(visibleWidth(h), ...body.map((r) => visibleWidth(r[i]!))));
+      if (widths.reduce((sum, w) => sum + w + 3, 1) <= columnsWidth) {
+        const drawn = table({ head: header.map((h) => style.bold(h)), style: { head: [], border: [] }, chars: COMPACT });
+        drawn.push(...body);
+        return drawn.toString();
+      }
+      const fitted = fitWidths(widths, columnsWidth - 2 * (widths.length - 1));
+      const line = (cells: string[], bold: boolean) =>
+        cells
+          .map((text, i) => {
+            const shown = cutTo(text, fitted[i]!);
+            const padded = i === cells.length - 1 ? shown : shown + ' '.repeat(Math.max(0, fitted[i]! - visibleWidth(shown)));
+            return bold ? style.bold(padded) : padded;
+          })
+          .join('  ')
+          .trimEnd();
+      return [line(header, true), ...body.map((r) => line(r, false))].join('\n');
     },
     record<T>(value: T, fields: Field<T>[]): string {
       const rows = fields.map((f) => [f.label, cell(f.get(value))] as const);
@@ -220,6 +242,36 @@ function makeKit(color: boolean, terminal: boolean): Kit {
     },
   };
   return kit;
+}
+
+const ANSI = /\x1b\[[0-9;]*m/g;
+
+/** Columns a cell takes on screen: its colours take none. */
+function visibleWidth(text: string): number {
+  return [...text.replace(ANSI, '')].length;
+}
+
+/** The text in at most `width` columns: cut with an ellipsis (and its colours dropped) when longer. */
+function cutTo(text: string, width: number): string {
+  if (visibleWidth(text) <= width) return text;
+  const plain = [...text.replace(ANSI, '')];
+  return width <= 1 ? plain.slice(0, width).join('') : `${plain.slice(0, width - 1).join('')}…`;
+}
+
+/**
+ * Column widths that fit `room`: the widest column gives up columns first,
+ * one at a time, down to a few characters (gh's table printer does the same).
+ */
+export function fitWidths(widths: number[], room: number): number[] {
+  const fitted = [...widths];
+  const least = (i: number) => Math.min(widths[i]!, 6);
+  while (fitted.reduce((sum, w) => sum + w, 0) > room) {
+    let widest = -1;
+    for (let i = 0; i < fitted.length; i++) if (fitted[i]! > least(i) && (widest < 0 || fitted[i]! > fitted[widest]!)) widest = i;
+    if (widest < 0) break;
+    fitted[widest]! -= 1;
+  }
+  return fitted;
 }
 
 function defaultRender(doc: unknown, kit: Kit): string | undefined {

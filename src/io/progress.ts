@@ -45,8 +45,9 @@ export function createProgress(io: IO, given: ProgressOptions): Progress {
     const percent = total > 0 ? Math.min(100, Math.floor((done / total) * 100)) : undefined;
     const amount = total > 0 ? `${formatBytes(done)} / ${formatBytes(total)}` : formatBytes(done);
     // One terminal line, whatever the width: a wrapped line would leave a stale copy at every redraw.
-    if (live) return fitted(middleCut(options.label, 40), percent, BAR_WIDTH, `${percent ?? '?'}%  ${amount}  ${formatBytes(rate)}/s`, terminalColumns(io) - 1);
-    return `${options.label}: ${percent === undefined ? '' : `${percent}% `}(${amount}, ${formatBytes(rate)}/s)`;
+    const left = eta(done, total, rate);
+    if (live) return fitted(middleCut(options.label, 40), percent, BAR_WIDTH, `${percent ?? '?'}%  ${amount}  ${formatBytes(rate)}/s${left ? `  ${left}` : ''}`, terminalColumns(io) - 1);
+    return `${options.label}: ${percent === undefined ? '' : `${percent}% `}(${amount}, ${formatBytes(rate)}/s${left ? `, ${left}` : ''})`;
   };
   const draw = () => {
     if (live) io.err.write(`\r\x1b[2K${line()}`);
@@ -205,7 +206,8 @@ export function createMultiProgress(io: IO, given: MultiProgressOptions): MultiP
     const { done, total, count } = totals();
     const percent = percentOf(done, total);
     const amount = total !== undefined ? `${formatBytes(done)} / ${formatBytes(total)}` : formatBytes(done);
-    lines.push(fitted(options.label, percent, BAR_WIDTH, `${percent ?? '?'}%  ${amount}  ${formatBytes(rate())}/s  ${filesPart(count)} done`, width));
+    const left = eta(done, total, rate());
+    lines.push(fitted(options.label, percent, BAR_WIDTH, `${percent ?? '?'}%  ${amount}  ${formatBytes(rate())}/s${left ? `  ${left}` : ''}  ${filesPart(count)} done`, width));
     return lines;
   };
   const plainLine = (): string => {
@@ -218,7 +220,8 @@ export function createMultiProgress(io: IO, given: MultiProgressOptions): MultiP
       return `${e.label} ${p === undefined ? formatBytes(e.done) : `${p}%`}`;
     });
     if (flying.length > 4) names.push(`+${flying.length - 4} more`);
-    return `${options.label}: ${percent === undefined ? '' : `${percent}% `}(${amount}, ${formatBytes(rate())}/s), ${filesPart(count)} done${names.length ? `; in flight: ${names.join(', ')}` : ''}`;
+    const left = eta(done, total, rate());
+    return `${options.label}: ${percent === undefined ? '' : `${percent}% `}(${amount}, ${formatBytes(rate())}/s${left ? `, ${left}` : ''}), ${filesPart(count)} done${names.length ? `; in flight: ${names.join(', ')}` : ''}`;
   };
 
   const erase = (): string => (height > 0 ? `\x1b[${height}A\r\x1b[0J` : '');
@@ -314,6 +317,20 @@ export function createMultiProgress(io: IO, given: MultiProgressOptions): MultiP
       end();
     },
   };
+}
+
+/**
+ * "ETA 0:42": the time left at the rate so far, when the total is known and
+ * something has moved; undefined otherwise (a guess from nothing is noise).
+ */
+export function eta(done: number, total: number | undefined, rate: number): string | undefined {
+  if (!total || done <= 0 || done >= total || !(rate > 0)) return undefined;
+  const seconds = Math.ceil((total - done) / rate);
+  if (!Number.isFinite(seconds)) return undefined;
+  const hours = Math.floor(seconds / 3600);
+  const minutes = Math.floor((seconds % 3600) / 60);
+  const rest = String(seconds % 60).padStart(2, '0');
+  return `ETA ${hours > 0 ? `${hours}:${String(minutes).padStart(2, '0')}` : minutes}:${rest}`;
 }
 
 function bar(percent: number | undefined, width: number): string {

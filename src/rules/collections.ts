@@ -60,7 +60,8 @@ function unavailable(collectionId: string, collection: CollectionSnapshot | unde
   return collectionDeleted(collectionId);
 }
 
-function liveEnvironments(collection: CollectionSnapshot): string[] {
+/** The environments where the collection is LIVE. */
+export function liveEnvironments(collection: CollectionSnapshot): string[] {
   return Object.entries(collection.deployments)
     .filter(([, state]) => state === 'LIVE')
     .map(([envId]) => envId);

@@ -9,7 +9,10 @@ function rejection(code: string, kind: RejectionKind, status: number, title: str
   return resource === undefined ? { ok: false, status, title, kind, code } : { ok: false, status, title, kind, code, resource };
 }
 
-const oneOf = (known: readonly string[]) => known.join(', ');
+// Each code once: a list can hold one twice (a collection's allowed types and the always-allowed 9999).
+const oneOf = (known: readonly string[]) => [...new Set(known)].join(', ');
+/** `an ios version`, `a generic version`. */
+const aOrAn = (word: string) => (/^[aeiou]/i.test(word) ? `an ${word}` : `a ${word}`);
 
 // --- not found: the asset, version, collection or item named ----------------
 
@@ -19,7 +22,7 @@ export function assetNotFound(assetId: string, domainId: string): Rejection {
 
 /** Version paths need an active asset (spec, Versions). */
 export function assetInactive(assetId: string): Rejection {
-  return rejection('assetInactive', 'not-found', 404, `Virtual Asset ${assetId} not found: it is inactive; set active to true to use its versions`, 'asset');
+  return rejection('assetInactive', 'not-found', 404, `Virtual Asset ${assetId} not found: it is inactive; make it active to use its versions: ahs asset update ${assetId} --active`, 'asset');
 }
 
 export function versionNotFound(versionId: string, assetId: string): Rejection {
@@ -28,7 +31,7 @@ export function versionNotFound(versionId: string, assetId: string): Rejection {
 
 /** The deploy endpoint's 404 for a version missing, inactive, or of another platform. */
 export function versionNotFoundForPlatform(versionId: string, platform: string, assetId: string, otherPlatform?: string): Rejection {
-  const other = otherPlatform !== undefined && otherPlatform !== platform ? ` (it is a ${otherPlatform} version)` : '';
+  const other = otherPlatform !== undefined && otherPlatform !== platform ? ` (it is ${aOrAn(otherPlatform)} version)` : '';
   return rejection('versionNotFoundForPlatform', 'not-found', 404, `Version ${versionId} not found for platform ${platform} under Virtual Asset ${assetId}${other}`, 'version');
 }
 

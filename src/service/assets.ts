@@ -91,6 +91,15 @@ export async function readChannel(api: ApiClient, assetId: string, platform: str
   return { channel, records };
 }
 
+/**
+ * A version's deployed URL entry in one environment (LIVE or DEFAULT: the
+ * service lists no OFFLINE entry without a state filter), or undefined.
+ */
+export async function readVersionRecord(api: ApiClient, assetId: string, versionId: string, envId: string, platform?: string): Promise<AssetUrl | undefined> {
+  const entries = await fetchAll<AssetUrl>(api, assetPath(api, assetId, 'versions', versionId, 'asset-urls'), { envId }, { item: assetUrlSchema });
+  return entries.find((entry) => entry.versionId === versionId && entry.envId === envId && (platform === undefined || entry.targetPlatform === platform));
+}
+
 export function currentDefault(channel: ChannelSnapshot): string | undefined {
   return Object.entries(channel.records).find(([, state]) => state === 'DEFAULT')?.[0];
 }

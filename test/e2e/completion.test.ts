@@ -2,7 +2,7 @@
 // from the tree (the same text as completions/, see test/docs/drift.test.ts),
 // and the bash script it prints completes in a real bash.
 import { execa } from 'execa';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +14,7 @@ import { SHELLS } from '../../src/docs/shells.js';
 import { assertFreshBuild, DEMO_API_KEY, harness, stubServer, uid, type Harness } from './helpers.js';
 
 const bin = join(import.meta.dirname, '..', '..', 'bin', 'ahs.js');
+const hasBashPty = process.platform === 'linux' && spawnSync('script', ['--version']).status === 0;
 
 /** Each line completed in a real bash by the script `ahs completion bash` prints; `ahs` is the built binary. */
 async function complete(lines: string[], env: Record<string, string>): Promise<string[]> {
@@ -161,6 +162,70 @@ describe('ids complete through the service (ahs is asked at <TAB>)', () => {
       expect(hanging.requests).toHaveLength(1);
     } finally {
       await hanging.close();
+    }
+  });
+});
+
+/**
+ * An interactive bash in a pty with the script loaded, in `cwd`: each line is
+ * typed (ending in two TABs), and the screen is read once the marker echoed
+ * after it shows; no timing.
+ */
+function interactiveBash(cwd: string, env: Record<string, string>, lines: string[]): Promise<string[]> {
+  const ahsFunction = `ahs() { node ${JSON.stringify(bin)} "$@"; }`;
+  const child = spawn('script', ['-qfec', 'bash --norc --noprofile -i', '/dev/null'], { cwd, env: { PATH: process.env.PATH ?? '', TERM: 'xterm', PS1: '$ ', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  let screen = '';
+  const screens: string[] = [];
+  let waiting: { marker: string; resolve: () => void } | undefined;
+  child.stdout.on('data', (chunk: Buffer) => {
+    screen += chunk.toString('utf8');
+    if (waiting && screen.includes(waiting.marker)) waiting.resolve();
+  });
+  const until = (marker: string) => new Promise<void>((resolve) => (waiting = { marker, resolve }));
+  return (async () => {
+    child.stdin.write(`${ahsFunction}; source <(node ${JSON.stringify(bin)} completion bash); echo "READY""-0"\n`);
+    await until('READY-0\r\n');
+    for (const [index, line] of lines.entries()) {
+      const start = screen.length;
+      // Two TABs list the candidates; Ctrl-U drops the line; the marker says the listing is on screen.
+      child.stdin.write(`${line}\t\t`);
+      await new Promise((resolve) => setImmediate(resolve));
+      // Quoted apart, so the echo of the typed line is not the marker.
+      child.stdin.write(`\x15echo "DONE""-${index + 1}"\n`);
+      await until(`DONE-${index + 1}\r\n`);
+      screens.push(screen.slice(start));
+    }
+    child.stdin.write('exit\n');
+    await new Promise((resolve) => child.once('exit', resolve));
+    return screens;
+  })();
+}
+
+describe('--env and --platform complete the values of the profiles and the environment, never file names', () => {
+  it('--candidates envs|platforms: from every profile and AHS_ENV / AHS_PLATFORM, each once, sorted', async () => {
+    const configDir = await mkdtemp(join(tmpdir(), 'ahs-complete-'));
+    try {
+      await writeFile(join(configDir, 'config.json'), JSON.stringify({ current: 'a', profiles: { a: { envId: 'prod', platform: 'ios' }, b: { envId: 'staging' }, c: { envId: 'prod' } } }));
+      const envs = await execa('node', [bin, 'completion', 'bash', '--candidates', 'envs'], { env: { AHS_CONFIG_DIR: configDir, AHS_ENV: 'qa' } });
+      expect(envs.stdout.split('\n')).toEqual(['prod', 'qa', 'staging']);
+      const lines = await complete(['ahs deploy --env ', 'ahs deploy --platform ', 'ahs release --platform=a'], { AHS_CONFIG_DIR: configDir, AHS_PLATFORM: 'android' });
+      expect(lines).toEqual(['prod staging', 'android ios', 'android']);
+    } finally {
+      await rm(configDir, { recursive: true, force: true });
+    }
+  });
+
+  it.skipIf(!hasBashPty)('in an interactive bash: no values is nothing, where --dir still offers file names', async () => {
+    const work = await mkdtemp(join(tmpdir(), 'ahs-complete-'));
+    try {
+      await writeFile(join(work, 'zz-local-file.txt'), 'x');
+      await writeFile(join(work, 'config.json'), JSON.stringify({ profiles: {} }));
+      const [env, platform, dir] = await interactiveBash(work, { AHS_CONFIG_DIR: work }, ['ahs deploy app IOS1 --env ', 'ahs deploy app IOS1 --platform ', 'ahs fetch c1 --dir ']);
+      expect(env).not.toContain('zz-local-file');
+      expect(platform).not.toContain('zz-local-file');
+      expect(dir).toContain('zz-local-file');
+    } finally {
+      await rm(work, { recursive: true, force: true });
     }
   });
 });

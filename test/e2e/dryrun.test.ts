@@ -134,7 +134,7 @@ describe('dry-run == outcome: a version missing or of another platform', () => {
     const args = command === 'deploy' ? ['deploy', id, version, ...ch] : ['promote-default', id, version, ...ch, ...(command.includes('make-live') ? ['--make-live'] : [])];
     const { exitCode, predicted } = await differential(args);
     expect(exitCode).toBe(4);
-    expect(predicted.error.title).toBe(`Version ${version} not found for platform ${platform} under Virtual Asset ${id}${which === 'missing' ? '' : ' (it is a ios version)'}`);
+    expect(predicted.error.title).toBe(`Version ${version} not found for platform ${platform} under Virtual Asset ${id}${which === 'missing' ? '' : ' (it is an ios version)'}`);
   });
 });
 

@@ -188,7 +188,7 @@ describe('under GitHub Actions', () => {
       // (the command never runs, so the profile is not read and there is nothing to mask).
       const echoed = await h.ahs(['deploy', id, 'IOS1', ...CH, `--api-key=${DEMO_API_KEY}`], { ...bare, env });
       expect(echoed.exitCode).toBe(2);
-      expect(errorLines(echoed.stderr)).toEqual(["::error title=ahs deploy failed (exit 2)::unknown option '--api-key=***'"]);
+      expect(errorLines(echoed.stderr)).toEqual(["::error title=ahs deploy failed (exit 2)::unknown option '--api-key': the API key is never given on the command line (shell history, process list); set AHS_API_KEY, or keep it in a profile: ahs profile add NAME --api-key-stdin"]);
 
       const masked = (text: string) => text.split('\n').slice(1).join('\n');
       const everything = [release.stdout, masked(release.stderr), failed.stdout, masked(failed.stderr), echoed.stdout, echoed.stderr, await gh.rawOutputs(), await gh.summary(), await readFile(results, 'utf8')];

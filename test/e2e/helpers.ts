@@ -307,13 +307,21 @@ export function runInPty(
   env: Record<string, string>,
   args: string[],
   steps: PtyStep[],
-  options: { cwd?: string; unset?: string[] } = {},
+  options: {
+    cwd?: string;
+    unset?: string[];
+    /** Every time output arrives: the whole screen so far (to act when something is shown). */
+    onScreen?: (screen: string) => void;
+    /** The terminal's width (stty): a pty of `script` without a parent terminal has no size at all. */
+    columns?: number;
+  } = {},
 ): Promise<{ code: number | null; screen: string }> {
   assertFreshBuild();
-  const ptyEnv: Record<string, string> = { ...(process.env as Record<string, string>), ...env, TERM: 'xterm', COLUMNS: '160', LINES: '50' };
+  const ptyEnv: Record<string, string> = { ...(process.env as Record<string, string>), ...env, TERM: 'xterm', COLUMNS: String(options.columns ?? 160), LINES: '50' };
   for (const name of ['CI', ...(options.unset ?? [])]) delete ptyEnv[name];
   const command = ['node', BIN, ...args].map((part) => `'${part.replace(/'/g, `'\\''`)}'`).join(' ');
-  const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd: options.cwd, env: ptyEnv, stdio: ['pipe', 'pipe', 'pipe'] });
+  const sized = options.columns ? `stty cols ${options.columns} rows 30 2>/dev/null; ${command}` : command;
+  const child = spawn('script', ['-qfec', sized, '/dev/null'], { cwd: options.cwd, env: ptyEnv, stdio: ['pipe', 'pipe', 'pipe'] });
   let screen = '';
   let seen = 0;
   let step = 0;
@@ -324,6 +332,7 @@ export function runInPty(
     }, 50_000);
     child.stdout.on('data', (chunk: Buffer) => {
       screen += chunk.toString('utf8');
+      options.onScreen?.(screen);
       while (step < steps.length) {
         const [pattern, keys] = steps[step]!;
         const match = pattern.exec(screen.slice(seen));

@@ -67,7 +67,7 @@ describe('AHS_OUTPUT_FILE', () => {
       command: 'deploy',
       argv: ['deploy', 'a', 'b', '--platform', 'ios', '--env', 'prod', '--state', 'SIDEWAYS'],
       exitCode: 2,
-      result: { type: 'urn:ahs:usage', status: null, title: expect.stringContaining('LIVE, OFFLINE'), detail: expect.any(String) },
+      result: { type: 'urn:ahs:usage', status: null, title: expect.stringContaining('LIVE or OFFLINE'), detail: expect.any(String) },
     });
 
     const nowhere = join(h.dir, 'no-such-folder', 'results.jsonl');

@@ -1,5 +1,6 @@
-// Packaging: `npm pack` (which builds dist/ through `prepare`) gives a tarball
-// that installs globally into a temporary prefix, and the installed `ahs` runs:
+// Packaging: `npm pack` (which builds dist/ through `prepack`) gives a tarball
+// that installs globally into a temporary prefix, saying nothing but its
+// success (no install script for npm 11 to warn about), and the installed `ahs` runs:
 // --version, --help, `emulator start --port 0 --json`, and the man page is linked.
 // The pack runs in a copy of the project so the shared dist/ is never rebuilt
 // under other tests. Slow (npm install): generous timeout.
@@ -18,6 +19,8 @@ let work: string;
 let prefix: string;
 let tarball: string;
 let packed: string[];
+let install: { stdout: string; stderr: string };
+let packedManifest: { scripts?: Record<string, string> };
 const { version } = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { version: string };
 
 const ahs = () => join(prefix, 'bin', 'ahs');
@@ -39,7 +42,9 @@ beforeAll(async () => {
   const info = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('['))) as Array<{ filename: string; files: Array<{ path: string }> }>;
   tarball = join(work, info[0]!.filename);
   packed = info[0]!.files.map((file) => file.path);
-  await execa('npm', ['install', '--global', '--prefix', prefix, '--prefer-offline', tarball], { cwd: work, env });
+  const listing = await execa('tar', ['xzf', tarball, '-O', 'package/package.json']);
+  packedManifest = JSON.parse(listing.stdout) as typeof packedManifest;
+  install = await execa('npm', ['install', '--global', '--prefix', prefix, '--prefer-offline', tarball], { cwd: work, env });
 }, 600_000);
 
 afterAll(async () => {
@@ -52,6 +57,18 @@ describe('npm pack and a global install', () => {
       expect.arrayContaining(['package.json', 'README.md', 'bin/ahs.js', 'dist/main.js', 'man/ahs.1', 'completions/ahs.bash', 'completions/ahs.zsh', 'completions/ahs.fish']),
     );
     expect(packed.filter((path) => /^(src|test|bench|scripts)\//.test(path))).toEqual([]);
+  });
+
+  it('installs saying nothing but its success: the packed package.json has no install script (npm 11 warns of one)', async () => {
+    expect(Object.keys(packedManifest.scripts ?? {}).filter((name) => /^(preinstall|install|postinstall|prepare)$/.test(name))).toEqual([]);
+    expect(install.stdout.trim()).toMatch(/^added 1 package in /);
+    // The machine's own npm configuration may draw a warning of its own (an unknown user config key): not the package's.
+    const ours = install.stderr.split('\n').filter((line) => line.trim() !== '' && !/Unknown (user|global|project|env|builtin) config/.test(line));
+    expect(ours).toEqual([]);
+  });
+
+  it('packing leaves the project package.json as it was', async () => {
+    expect(await readFile(join(work, 'project', 'package.json'), 'utf8')).toBe(await readFile(join(root, 'package.json'), 'utf8'));
   });
 
   it('runs ahs --version and ahs --help from the prefix', async () => {

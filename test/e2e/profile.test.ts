@@ -92,6 +92,9 @@ describe('ahs profile', () => {
     expect(bad.exitCode).toBe(3);
     expect(bad.errJson()).toMatchObject({ status: 403 });
     expect(bad.stderr + bad.stdout).not.toContain('wrong-key-123456');
+    // The key refused is the environment's, not the profile's: the warning names it so.
+    expect(bad.stderr).toContain('the service refused the API key from AHS_API_KEY for domain demo');
+    expect(bad.stderr).not.toMatch(/refused the API key of profile/);
 
     const noKey = await h.ahs(['profile', 'check', 'other'], { bare: true });
     expect(noKey.exitCode).toBe(2);

@@ -18,7 +18,7 @@ describe('usage errors from the parser', () => {
     [['asset', 'list', '--page', '0', '--json'], /^--page must be a whole number, 1 or more \(got 0\)$/],
     [['asset', '--bogus', '--json'], /^unknown option '--bogus'$/],
     [['-o', 'json', 'asset'], /^a subcommand is required/],
-    [['deploy', 'app', 'IOS1', '--state', 'PAUSED', '--json'], /PAUSED.*invalid|Allowed choices/i],
+    [['deploy', 'app', 'IOS1', '--state', 'PAUSED', '--json'], /^--state must be LIVE or OFFLINE \(got PAUSED\)$/],
   ])('%j: exit 2, one JSON object on stderr, nothing on stdout', async (args, title) => {
     const result = await ahs(args);
     expect(result.exitCode).toBe(2);
@@ -35,12 +35,12 @@ describe('usage errors from the parser', () => {
     expect(result.stderr).toMatch(/unknown option '--bogus'[\s\S]*--help/);
   });
 
-  it('nothing configured: one message naming --base-url and how to set it, exit 2', async () => {
+  it('nothing configured: one message naming --base-url, --domain and how to set them, exit 2', async () => {
     const configDir = await mkdtemp(join(tmpdir(), 'ahs-empty-'));
     try {
       const result = await ahs(['asset', 'list'], { AHS_CONFIG_DIR: configDir, PATH: process.env.PATH ?? '' });
       expect(result.exitCode).toBe(2);
-      expect(result.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^error: --base-url is required.*AHS_BASE_URL.*profile/)]);
+      expect(result.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^error: --base-url and --domain are required.*AHS_BASE_URL and AHS_DOMAIN.*profile/)]);
     } finally {
       await rm(configDir, { recursive: true, force: true });
     }

@@ -27,7 +27,7 @@ describe('rejection constructors', () => {
 
   it('not-found names the missing resource and keeps the status the spec gives', () => {
     expect(made.assetNotFound('a', 'demo')).toMatchObject({ kind: 'not-found', resource: 'asset', status: 404 });
-    expect(made.versionNotFoundForPlatform('IOS1', 'android', 'a', 'ios')).toMatchObject({ kind: 'not-found', resource: 'version', status: 404, title: 'Version IOS1 not found for platform android under Virtual Asset a (it is a ios version)' });
+    expect(made.versionNotFoundForPlatform('IOS1', 'android', 'a', 'ios')).toMatchObject({ kind: 'not-found', resource: 'version', status: 404, title: 'Version IOS1 not found for platform android under Virtual Asset a (it is an ios version)' });
     expect(made.collectionNotFound('c', 400)).toMatchObject({ kind: 'not-found', resource: 'collection', status: 400 });
     expect(made.itemNotInCollection('i', 'c')).toMatchObject({ kind: 'not-found', resource: 'item', status: 404 });
   });
@@ -46,10 +46,10 @@ describe('rejection constructors', () => {
 type Row = [code: string, args: unknown[], status: number, kind: RejectionKind, resource: MissingResource | undefined, title: string];
 const catalogue: Row[] = [
   ['assetNotFound', ['app', 'demo'], 404, 'not-found', 'asset', 'Virtual Asset app not found in domain demo'],
-  ['assetInactive', ['app'], 404, 'not-found', 'asset', 'Virtual Asset app not found: it is inactive; set active to true to use its versions'],
+  ['assetInactive', ['app'], 404, 'not-found', 'asset', 'Virtual Asset app not found: it is inactive; make it active to use its versions: ahs asset update app --active'],
   ['versionNotFound', ['IOS1', 'app'], 404, 'not-found', 'version', 'Version IOS1 not found under Virtual Asset app'],
   ['versionNotFoundForPlatform', ['IOS1', 'android', 'app'], 404, 'not-found', 'version', 'Version IOS1 not found for platform android under Virtual Asset app'],
-  ['versionNotFoundForPlatform', ['IOS1', 'android', 'app', 'ios'], 404, 'not-found', 'version', 'Version IOS1 not found for platform android under Virtual Asset app (it is a ios version)'],
+  ['versionNotFoundForPlatform', ['IOS1', 'android', 'app', 'ios'], 404, 'not-found', 'version', 'Version IOS1 not found for platform android under Virtual Asset app (it is an ios version)'],
   ['versionNotFoundForPlatform', ['IOS1', 'ios', 'app', 'ios'], 404, 'not-found', 'version', 'Version IOS1 not found for platform ios under Virtual Asset app'],
   ['currentDefaultNotFound', ['IOS9'], 404, 'not-found', 'version', 'Current Default version IOS9 not found on this channel'],
   ['collectionNotFound', ['bundle', 400], 400, 'not-found', 'collection', 'Collection bundle not found'],

@@ -65,7 +65,7 @@ describe('progress', () => {
     expect(io.err.text).toBe('');
     now = 5000;
     p.update(500);
-    expect(io.err.text).toBe('Uploading f: 50% (500 B / 1.0 KB, 100 B/s)\n');
+    expect(io.err.text).toBe('Uploading f: 50% (500 B / 1.0 KB, 100 B/s, ETA 0:05)\n');
     now = 6000;
     p.update(1000);
     p.done('Uploaded f');

@@ -38,7 +38,7 @@ describe('argv to typed options', () => {
   });
 
   it('a bad value never reaches run: exit 2 with the flag and the limit', async () => {
-    expect(await parse(['deploy', 'app', 'IOS3', '--state', 'DEFAULT'])).toMatchObject({ exitCode: 2, stderr: expect.stringContaining("argument 'DEFAULT' is invalid") });
+    expect(await parse(['deploy', 'app', 'IOS3', '--state', 'DEFAULT'])).toMatchObject({ exitCode: 2, stderr: expect.stringContaining('--state must be LIVE or OFFLINE (got DEFAULT)') });
     expect(await parse(['asset', 'list', '--page-size', '0'])).toMatchObject({ exitCode: 2, stderr: expect.stringContaining('--page-size must be a whole number, 1 or more (got 0)') });
     expect(await parse(['version', 'get', ''])).toMatchObject({ exitCode: 2, stderr: expect.stringContaining('ASSET_ID must not be empty') });
   });

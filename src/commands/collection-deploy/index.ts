@@ -10,7 +10,7 @@ export const collectionDeploySpec = defineCommand({
     collectionId: arg.optional('COLLECTION_ID', 'collection id (picked from a list in a terminal)'),
   },
   flags: {
-    state: flag.choiceOr('state', ['LIVE', 'OFFLINE'], 'LIVE', 'target state'),
+    state: flag.choiceOr('state', ['LIVE', 'OFFLINE'], 'LIVE', 'target state', { hints: { DEFAULT: 'a collection has no Default, only LIVE and OFFLINE' } }),
     idempotent: flag.bool('already in that state: say so, send nothing, exit 0'),
     // --state given with --reconcile is refused (every Live deployment stays Live); its default is not "given".
     reconcile: flag.bool('re-run the Live deployment in every environment where it is Live (publishes items added since)', { conflicts: ['idempotent', 'state'] }),

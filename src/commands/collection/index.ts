@@ -106,7 +106,8 @@ export const statusSpec = defineCommand({
   uses: SERVICE,
   summary: 'per environment: live, offline and undeployed items',
   args: { collectionId },
-  examples: ['ahs collection status launch-pack', 'ahs collection status launch-pack --json'],
+  flags: { wide: flag.bool('list every item id (in a terminal, a list of more than 2 ids is shown as its count)') },
+  examples: ['ahs collection status launch-pack', '# every item id', 'ahs collection status launch-pack --wide', 'ahs collection status launch-pack --json'],
 });
 
 export const urlSpec = defineCommand({

@@ -7,6 +7,9 @@ import { deploymentsFrom, readCollection, readDeploymentStatus } from '../../ser
 import { collectionArg } from '../../service/pick-collection.js';
 import { NotFoundError } from '../../errors.js';
 
+/** Ids listed in a cell before it shows their count instead. */
+const SHOWN_IDS = 2;
+
 export const run: Run<typeof statusSpec> = async (options, ctx) => {
   const collectionId = await collectionArg(ctx, options.collectionId);
   const api = await ctx.api();
@@ -21,7 +24,12 @@ export const run: Run<typeof statusSpec> = async (options, ctx) => {
   const states = deploymentsFrom(status);
   out.print(status, (doc, kit) => {
     if (doc.items.length === 0) return `${doc.collectionName} (${doc.collectionId}) is not deployed in any environment`;
-    const ids = (list: string[]) => (list.length === 0 ? (kit.terminal ? kit.style.dim('-') : '-') : `${list.length}: ${list.join(', ')}`);
+    // A person reads counts; the ids are for --wide (and a pipe, and --json).
+    const counted = (list: string[]) => kit.terminal && !options.wide && list.length > SHOWN_IDS;
+    const ids = (list: string[]) => {
+      if (list.length === 0) return kit.terminal ? kit.style.dim('-') : '-';
+      return counted(list) ? `${list.length} items` : `${list.length}: ${list.join(', ')}`;
+    };
     const table = kit.table(
       [
         { header: 'ENV', get: (row: CollectionDeploymentStatus['items'][number]) => row.envId },
@@ -34,6 +42,7 @@ export const run: Run<typeof statusSpec> = async (options, ctx) => {
     );
     const pending = doc.items.filter((row) => states[row.envId] === 'LIVE' && row.undeployed.length > 0);
     const hint = pending.length ? `\n${pending.map((r) => r.envId).join(', ')}: items added since the last deploy; \`ahs collection-deploy ${doc.collectionId} --reconcile\` publishes them` : '';
-    return `${doc.collectionName} (${doc.collectionId})\n${table}${hint}`;
+    const wide = doc.items.some((row) => [row.live, row.offline, row.undeployed].some(counted)) ? '\nitem ids: --wide, or --json' : '';
+    return `${doc.collectionName} (${doc.collectionId})\n${table}${hint}${wide}`;
   });
 };

@@ -17,6 +17,8 @@ export interface CandidatesRequest {
 
 export async function candidates(request: CandidatesRequest, ctx: Context): Promise<string[]> {
   if (request.kind === 'profiles') return (await ctx.profiles()).names();
+  if (request.kind === 'envs') return localValues(ctx, 'envId', 'AHS_ENV');
+  if (request.kind === 'platforms') return localValues(ctx, 'platform', 'AHS_PLATFORM');
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<string[]>((resolve) => {
     timer = setTimeout(() => resolve([]), SERVICE_CANDIDATES_TIMEOUT_MS);
@@ -27,6 +29,14 @@ export async function candidates(request: CandidatesRequest, ctx: Context): Prom
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** Every value of a setting the profiles and the environment name, each once, sorted (no network: the API lists neither). */
+async function localValues(ctx: Context, key: 'envId' | 'platform', variable: string): Promise<string[]> {
+  const store = await ctx.profiles();
+  const values = store.names().map((name) => store.get(name)?.[key]);
+  values.push(ctx.io.env[variable]);
+  return [...new Set(values.filter((value): value is string => typeof value === 'string' && value.trim() !== ''))].sort();
 }
 
 async function fromService({ kind, assetId }: CandidatesRequest, ctx: Context): Promise<string[]> {

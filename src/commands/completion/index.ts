@@ -14,7 +14,7 @@ export const completionSpec = defineCommand({
   uses: SERVICE,
   summary: 'print the shell completion script for bash, zsh or fish',
   description:
-    'The script completes commands, flags and fixed values, the profile names of the config after --profile (no network), and asset, collection and version ids: for those the script asks ahs at <TAB>, which reads them from the service with the settings of the line (--profile, AHS_*, the current profile) within 2 seconds, and offers nothing when it cannot.',
+    'The script completes commands, flags and fixed values; the profile names of the config after --profile, and after --env and --platform the values the profiles and AHS_ENV / AHS_PLATFORM name (no network; nothing, never file names, when there are none); and asset, collection and version ids: for those the script asks ahs at <TAB>, which reads them from the service with the settings of the line (--profile, AHS_*, the current profile) within 2 seconds, and offers nothing when it cannot.',
   args: {
     shell: arg.choice('shell', SHELLS, 'shell to complete for'),
   },

@@ -9,7 +9,9 @@ export const deploySpec = defineCommand({
     versionId: arg.optional('VERSION_ID', 'version id, e.g. IOS3 (picked from a list in a terminal)'),
   },
   flags: {
-    state: flag.choiceOr('state', ['LIVE', 'OFFLINE'], 'LIVE', 'target state'),
+    state: flag.choiceOr('state', ['LIVE', 'OFFLINE'], 'LIVE', 'target state', {
+      hints: { DEFAULT: 'the Default is set with ahs promote-default ASSET_ID VERSION_ID (add --make-live when the version is not LIVE yet)' },
+    }),
     idempotent: flag.bool('already in the target state: say so, send nothing, exit 0'),
   },
   examples: [

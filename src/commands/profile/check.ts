@@ -28,7 +28,9 @@ export const run: Run<typeof checkSpec> = async (options, ctx) => {
     await api.get(api.path('va'), { pageNumber: 1, pageSize: 1 });
   } catch (error) {
     if (isApiError(error, 403)) {
-      out.warn(`the service refused the API key${settings.profileName ? ` of profile ${settings.profileName}` : ''} for domain ${domainId}`);
+      // Name the key that was sent: AHS_API_KEY overrides the profile's.
+      const whose = keySource === 'AHS_API_KEY' ? ' from AHS_API_KEY' : settings.profileName ? ` of profile ${settings.profileName}` : '';
+      out.warn(`the service refused the API key${whose} for domain ${domainId}`);
     }
     throw error;
   }

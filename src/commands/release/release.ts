@@ -13,7 +13,7 @@ import type { ApiClient } from '../../http/client.js';
 import type { DeploymentState } from '../../rules/index.js';
 import { versionUploadFields, type AssetUrl, type DeployBody, type Version } from '../../rules/schemas.js';
 import { validateGiven, validateInput } from '../validate.js';
-import { listAllVersions, listRecords, readChannel } from '../../service/assets.js';
+import { listAllVersions, listRecords, readChannel, readVersionRecord } from '../../service/assets.js';
 import { hashServed } from '../../service/delivery.js';
 import { fileSha256 } from '../../transfer/digest.js';
 import type { DownloadTask } from '../../transfer/download.js';
@@ -21,7 +21,6 @@ import { askAssetId, askEnv } from '../../service/pick-asset.js';
 import { fileArg } from '../../service/pick-file.js';
 import { channelName, checkExpected, parseExpected, type Channel } from '../../service/promote.js';
 import { sizeAgrees } from '../../service/size.js';
-import type { DeployResponse } from '../../io/views/deploy.js';
 import { localFile } from '../../transfer/upload.js';
 import { plan, ref, type Results, type Step } from '../../plan/plan.js';
 import { steps } from '../../plan/steps.js';
@@ -30,7 +29,8 @@ type Stage = 'upload' | 'deploy' | 'promote';
 
 interface ReleaseResult {
   version: Version;
-  assetVersion: DeployResponse['assetVersion'] | AssetUrl;
+  /** Always the channel's entry for the version as asset-urls gives it (downloadUrl included), whatever stages ran. */
+  assetVersion: AssetUrl;
   previousDefault: string | null;
   stages: Array<{ stage: Stage; changed: boolean }>;
 }
@@ -86,20 +86,19 @@ export const run: Run<typeof releaseSpec> = async (options, ctx) => {
   for (const step of [upload, deployment, promotion]) if (step) planned.push(step);
   return plan(
     planned,
-    (results) => {
+    async (results) => {
       const version = versionOf(results);
       const promoted = promotion && results.of(promotion);
-      const deployed = deployment && results.of(deployment);
-      const result: ReleaseResult = {
-        version,
-        assetVersion: promoted?.assetVersion ?? deployed?.assetVersion ?? records.find((r) => r.versionId === version.versionId)!,
-        previousDefault: promoted?.previousDefault ?? null,
-        stages: [
-          { stage: 'upload', changed: upload !== undefined && results.has(upload) },
-          { stage: 'deploy', changed: deployment !== undefined && results.has(deployment) },
-          ...(options.state === 'DEFAULT' ? [{ stage: 'promote' as const, changed: promotion !== undefined && results.has(promotion) }] : []),
-        ],
-      };
+      const stages: ReleaseResult['stages'] = [
+        { stage: 'upload', changed: upload !== undefined && results.has(upload) },
+        { stage: 'deploy', changed: deployment !== undefined && results.has(deployment) },
+        ...(options.state === 'DEFAULT' ? [{ stage: 'promote' as const, changed: promotion !== undefined && results.has(promotion) }] : []),
+      ];
+      // One shape whatever ran: the channel's entry, read again after a write (a deploy's answer has no downloadUrl).
+      const changed = stages.some((s) => s.changed);
+      const entry = changed ? await readVersionRecord(api, assetId, version.versionId, envId, platform) : records.find((r) => r.versionId === version.versionId);
+      if (!entry) throw new ConflictError(`${version.versionId} is no longer LIVE or DEFAULT on ${name}: another run changed the channel after this release; check with ahs asset status ${assetId} --platform ${platform} --env ${envId}`);
+      const result: ReleaseResult = { version, assetVersion: entry, previousDefault: promoted?.previousDefault ?? null, stages };
       out.print(result, (r) => `${r.version.versionId} (${r.version.versionName}) is ${r.assetVersion.state} on ${name}${r.stages.some((s) => s.changed) ? '' : '; nothing was sent: the release was already done'}`);
     },
     {

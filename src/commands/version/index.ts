@@ -70,10 +70,35 @@ export const urlsSpec = defineCommand({
   examples: ['ahs version urls my-bundle IOS3 --env prod', '# just the URL', "ahs version urls my-bundle IOS3 --env prod --query 'results[0].downloadUrl'"],
 });
 
-export const version = group('version', 'versions of a virtual asset: upload, read, list, delete, deployed URLs', [
+export const downloadSpec = defineCommand({
+  name: 'download',
+  uses: [...SERVICE, 'env', 'deliveryUrl'],
+  summary: "download a version's file from where it is deployed (LIVE or DEFAULT), streamed and atomic",
+  args: { assetId: assetIdPicked(), versionId: versionIdPicked() },
+  flags: {
+    out: flag.text('file', "where to write the file (default: the version's file name, in the current folder); an existing file is replaced", { short: '-O' }),
+  },
+  examples: [
+    'ahs version download my-bundle IOS3',
+    '# from one environment, to a chosen path',
+    'ahs version download my-bundle IOS3 --env prod -O build/app.zip',
+  ],
+  notes: [
+    "The file comes through the version's deployed URL (asset-urls downloadUrl): from the environment of --env (or AHS_ENV,",
+    'or the profile), else from the first environment where the version is LIVE or DEFAULT. A version deployed nowhere has',
+    'no URL: that is exit 4, naming the deploy that would give it one. The file is written to a hidden partial file and',
+    'renamed when complete (never half a file at the path); Ctrl-C removes the partial file.',
+    '-O, not -o: -o is --output (table|json) for every command.',
+    '',
+    'JSON output: {"assetId", "versionId", "envId", "targetPlatform", "downloadUrl", "path", "bytes"}.',
+  ].join('\n'),
+});
+
+export const version = group('version', 'versions of a virtual asset: upload, read, list, delete, deployed URLs, download', [
   command(uploadSpec, () => import('./upload.js')),
   command(getSpec, () => import('./get.js')),
   command(listSpec, () => import('./list.js')),
   command(deleteSpec, () => import('./delete.js')),
   command(urlsSpec, () => import('./urls.js')),
+  command(downloadSpec, () => import('./download.js')),
 ]);

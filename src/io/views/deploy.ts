@@ -1,9 +1,18 @@
 import type { Kit } from '../output.js';
-import type { AssetUrl, DeploymentRecord } from '../../rules/schemas.js';
+import type { DeploymentRecord } from '../../rules/schemas.js';
+
+/**
+ * A deployment record as a read of the channel shows it (a lost answer
+ * settled by a read): the same keys as the service's record, so a script
+ * sees one shape whatever path the deploy took; what only the deploy's
+ * answer carries (who and when, fallback, lock) is null.
+ */
+export type ReadBackRecord = Omit<DeploymentRecord, UnreadFields> & { [K in UnreadFields]: null };
+type UnreadFields = 'fallback' | 'lock' | 'createdBy' | 'updatedBy' | 'createdAt' | 'updatedAt';
 
 export interface DeployResponse {
-  /** The service's record; or, when a lost answer was settled by a read of the channel, the channel's record (no updatedAt / updatedBy). */
-  assetVersion: DeploymentRecord | AssetUrl;
+  /** The service's record; or, when a lost answer was settled by a read of the channel, the record as read (./ReadBackRecord). */
+  assetVersion: DeploymentRecord | ReadBackRecord;
   message: string;
 }
 
@@ -14,7 +23,7 @@ export function renderDeployment(doc: DeployResponse, kit: Kit): string {
     { label: 'platform', get: (r) => r.targetPlatform },
     { label: 'environment', get: (r) => r.envId },
     { label: 'state', get: (r) => kit.state(r.state) },
-    { label: 'updated', get: (r) => ('updatedAt' in r ? `${kit.cell(r.updatedAt)} by ${r.updatedBy}` : '(confirmed by a read of the channel)') },
+    { label: 'updated', get: (r) => (r.updatedAt === null ? '(confirmed by a read of the channel)' : `${kit.cell(r.updatedAt)} by ${r.updatedBy}`) },
   ]);
 }
 

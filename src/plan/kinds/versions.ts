@@ -5,10 +5,11 @@ import { ConflictError } from '../../errors.js';
 import { isApiError } from '../../http/client.js';
 import { allow, decideVersionDeploy, decideVersionDelete, defaultOf, type ChannelSnapshot, type DeploymentRecordRef } from '../../rules/index.js';
 import { createdVersion } from '../../rules/defaults.js';
-import type { DeployBody, Version } from '../../rules/schemas.js';
-import type { DeployResponse } from '../../io/views/deploy.js';
+import type { AssetUrl, DeployBody, Version } from '../../rules/schemas.js';
+import type { DeployResponse, ReadBackRecord } from '../../io/views/deploy.js';
+import type { Output } from '../../io/output.js';
 import { prepareMultipart } from '../../transfer/upload.js';
-import { deployableVersion, findVersion, getAsset, listAllVersions, readChannel } from '../../service/assets.js';
+import { deployableVersion, findVersion, getAsset, getVersion, listAllVersions, readChannel } from '../../service/assets.js';
 import { afterLive, channelName, checkExpected, promoteBody, type Channel } from '../../service/promote.js';
 import { kind, type KindIO, type StepFile } from './kind.js';
 import { sizeAgrees } from '../../service/size.js';
@@ -124,7 +125,11 @@ export const versionDeploy = kind<VersionDeployParams, DeployResponse>({
     try {
       return await io.api.json<DeployResponse>({ ...deployRequest(p, io.api) });
     } catch (error) {
-      if (!p.converge) throw error;
+      if (!p.converge) {
+        // The service's "already in the target state" 400, told by a read (never by its wording).
+        if (isApiError(error, 400)) await hintIdempotent(io.api, io.out, p.assetId, p.platform, p.body.envId, p.versionId, p.body.intent);
+        throw error;
+      }
       // A DEFAULT version is LIVE too (its record says DEFAULT): a release racing another is past this stage.
       const accepted = p.body.intent === 'LIVE' ? ['LIVE', 'DEFAULT'] : [p.body.intent];
       return alreadyThere(error, async () => {
@@ -146,7 +151,7 @@ async function settleDeploy({ assetId, versionId, platform, body }: VersionDeplo
   const record = records.find((r) => r.versionId === versionId);
   const how = `the channel ${assetId}/${platform}/${body.envId} shows ${versionId} ${record?.state ?? 'not deployed'}`;
   if (!record || !accepted.includes(record.state)) return { applied: false, how };
-  return { applied: true, how, result: { assetVersion: { ...record, envId: body.envId }, message: 'Deployment confirmed by a read of the channel.' } };
+  return { applied: true, how, result: { assetVersion: await readBack(api, record), message: CONFIRMED_BY_READ } };
 }
 
 /** What promote-default prints in json: the deploy response, the Default it replaced, and how many sends it took. */
@@ -217,9 +222,13 @@ export const versionPromote = kind<VersionPromoteParams, PromoteResult>({
           io.out.info(`${p.versionId} is the Default of ${name} already: another writer promoted it meanwhile`);
           const before = defaultOf(p.channel) ?? null;
           const record = (await readChannel(api, p.assetId, p.platform, p.envId)).records.find((r) => r.versionId === p.versionId);
-          if (record) return { assetVersion: { ...record, envId: p.envId }, message: 'Already the Default: confirmed by a read of the channel.', previousDefault: before === p.versionId ? null : before, attempts: attempt + 1 };
+          if (record) return { assetVersion: await readBack(api, record), message: 'Already the Default: confirmed by a read of the channel.', previousDefault: before === p.versionId ? null : before, attempts: attempt + 1 };
         }
-        if (isApiError(error, 400) && !moved) throw error; // a real 400 (OFFLINE, already Default, ...)
+        if (isApiError(error, 400) && !moved) {
+          // a real 400 (OFFLINE, already Default, ...)
+          if (defaultOf(fresh) === p.versionId) idempotentHint(io.out, p.versionId, 'DEFAULT', name);
+          throw error;
+        }
         known = fresh;
         checkExpected(known, p.expected, name);
         if (!(await io.retry.next(attempt, 'contention'))) {
@@ -240,9 +249,53 @@ export const versionPromote = kind<VersionPromoteParams, PromoteResult>({
     const previousDefault = before === p.versionId ? null : before;
     // The read shows the Default but not who made it: another writer's promotion of the same version looks the same.
     void channel;
-    return { applied: true, how, result: { assetVersion: { ...record, envId: p.envId }, message: 'Deployment confirmed by a read of the channel.', previousDefault, attempts: 1 } };
+    return { applied: true, how, result: { assetVersion: await readBack(api, record), message: CONFIRMED_BY_READ, previousDefault, attempts: 1 } };
   },
 });
+
+/** A deploy refused with a 400 because the version already is in that state: --idempotent makes such a re-run succeed. */
+async function hintIdempotent(api: ApiClient, out: Output, assetId: string, platform: string, envId: string, versionId: string, intent: string): Promise<void> {
+  const state = await readChannel(api, assetId, platform, envId).then(
+    ({ channel }) => channel.records[versionId],
+    () => undefined, // the service's error is the one to report
+  );
+  if (state === intent) idempotentHint(out, versionId, state, channelName({ assetId, platform, envId }));
+}
+
+function idempotentHint(out: Output, versionId: string, state: string, name: string): void {
+  if (out.json) return;
+  out.info(`hint: ${versionId} is already ${state} on ${name}; with --idempotent, a run that finds it so says so and exits 0 without sending`);
+}
+
+const CONFIRMED_BY_READ = 'Deployment confirmed by a read of the channel.';
+
+/**
+ * The deployment record of a settled deploy, in the deploy answer's shape
+ * (its keys, in its order): the channel's entry and the version's own fields;
+ * what neither read shows is null (ReadBackRecord).
+ */
+async function readBack(api: ApiClient, entry: AssetUrl): Promise<ReadBackRecord> {
+  const version = await getVersion(api, entry.assetId, entry.versionId);
+  return {
+    version: entry.version,
+    assetType: entry.assetType,
+    versionId: entry.versionId,
+    versionName: entry.versionName,
+    envId: entry.envId,
+    fallback: null,
+    lock: null,
+    state: entry.state,
+    createdBy: null,
+    updatedBy: null,
+    createdAt: null,
+    updatedAt: null,
+    active: version.active,
+    secured: entry.secured,
+    size: version.size,
+    targetPlatform: entry.targetPlatform,
+    uploadStatus: version.uploadStatus,
+  };
+}
 
 function expectedChannel(p: VersionPromoteParams): ChannelSnapshot {
   return p.afterLive ? afterLive(p.channel, p.versionId, p.afterLive) : p.channel;
