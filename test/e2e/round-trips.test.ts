@@ -3,6 +3,8 @@
 // request, through a proxy capping the page size at 2 (a channel of any size
 // costs no more), and which reads go out at once (a barrier holds their
 // answers until each has arrived: reads sent one after another never pass it).
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harness, stubServer, uid, type Harness } from './helpers.js';
 import { startFaultProxy, type FaultProxy, type Match } from '../support/fault-proxy.js';
@@ -154,5 +156,80 @@ describe('a promotion, a rollback, a deploy and a dry run read in one round', ()
     expect(again.run.json()).toMatchObject({ changed: false, state: 'OFFLINE' });
     expect(again.requests).toEqual([`GET /va/${id}/versions/${versions[4]}/asset-urls?envId=prod`]);
     expect(await h.records(id)).toContain(`ios/prod/${versions[4]}=OFFLINE`);
+  });
+});
+
+describe('item sync and item upload: 8 in flight, reads at once', () => {
+  async function collection(files: Record<string, string>): Promise<{ id: string; dir: string }> {
+    const id = uid('rtc');
+    const r = await h.call('POST', '/vc', { collectionId: id, collectionName: id, allowedAssetTypes: ['1001'], maxAssets: 50, createdBy: 'owner@demo.test' });
+    expect(r.status).toBe(201);
+    const dir = join(h.dir, id);
+    await mkdir(dir);
+    for (const [name, content] of Object.entries(files)) await writeFile(join(dir, name), content);
+    return { id, dir };
+  }
+  const newFiles = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, i) => [`n${i}.zip`, `new ${i}`]));
+
+  it('item sync reads the collection and its items at once, not its deployments, and uploads 8 at a time', async () => {
+    const { id, dir } = await collection(newFiles(9));
+    const reads = proxy.together([{ method: 'GET', path: `/vc/${id}` }, { method: 'GET', path: `/vc/${id}/items` }]);
+    const uploads = proxy.together(Array.from({ length: 8 }, () => ({ method: 'POST', path: `/vc/${id}/items` })), 3000);
+    const { run, requests } = await traced(['item', 'sync', id, dir, '--type', '1001', '--json']);
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(reads.met).toBe(true);
+    expect(uploads.met).toBe(true);
+    expect(requests.filter((r) => r.includes('/deployments'))).toEqual([]);
+    expect(run.json().uploaded).toHaveLength(9);
+    // --reconcile asks about the deployments: then they are read.
+    const again = await traced(['item', 'sync', id, dir, '--type', '1001', '--reconcile', '--json']);
+    expect(again.run.exitCode, again.run.stderr).toBe(0);
+    expect(again.requests).toContain(`GET /vc/${id}/deployments`);
+  });
+
+  it('item upload sends 8 files at once', async () => {
+    const { id, dir } = await collection(newFiles(8));
+    const uploads = proxy.together(Array.from({ length: 8 }, () => ({ method: 'POST', path: `/vc/${id}/items` })), 3000);
+    const { run } = await traced(['item', 'upload', id, ...Object.keys(newFiles(8)).map((name) => join(dir, name)), '--type', '1001', '--json']);
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(uploads.met).toBe(true);
+  });
+
+  it("a replaced item's removal does not wait for an unrelated upload", async () => {
+    const { id, dir } = await collection({ 'b.zip': 'old b' });
+    expect((await traced(['item', 'sync', id, dir, '--type', '1001'])).run.exitCode).toBe(0);
+    await writeFile(join(dir, 'b.zip'), 'the new b, longer');
+    await writeFile(join(dir, 'n.zip'), 'unrelated');
+    // b's new upload is answered once n's upload is in flight; n's is answered once b's old item's removal arrived.
+    let nArrived!: () => void;
+    let removalArrived!: () => void;
+    const nSent = new Promise<void>((resolve) => (nArrived = resolve));
+    const removed = new Promise<void>((resolve) => (removalArrived = resolve));
+    const giveUp = () => new Promise<void>((resolve) => setTimeout(resolve, 3000).unref());
+    let removalWhileHeld = false;
+    let holding = false;
+    const spy = await stubServer(async (req, _res, body) => {
+      const text = body.toString('latin1');
+      if (req.method === 'POST' && text.includes('filename="b.zip"')) await Promise.race([nSent, giveUp()]);
+      if (req.method === 'POST' && text.includes('filename="n.zip"')) {
+        nArrived();
+        holding = true;
+        await Promise.race([removed, giveUp()]);
+        holding = false;
+      }
+      if (req.method === 'DELETE') {
+        removalWhileHeld = holding;
+        removalArrived();
+      }
+      return false;
+    }, h.emu.baseUrl);
+    try {
+      const run = await h.ahs(['item', 'sync', id, dir, '--type', '1001', '--json'], { env: { AHS_BASE_URL: spy.url } });
+      expect(run.exitCode, run.stderr).toBe(0);
+      expect(removalWhileHeld).toBe(true);
+      expect(run.json()).toMatchObject({ uploaded: [{ assetItemName: 'n.zip' }], replaced: [{ new: { assetItemName: 'b.zip' }, removedFirst: false }] });
+    } finally {
+      await spy.close();
+    }
   });
 });

@@ -124,16 +124,18 @@ export async function startFaultProxy(target: string, options: { pageSizeCap?: n
   let rules: Rule[] = [];
   let chaos: { random: () => number; rate: number; faults: Fault[] } | undefined;
   const log: LoggedRequest[] = [];
-  const barriers: Array<{ slots: Array<{ match: Match; arrived: boolean }>; open: Promise<void>; release: () => void; state: { met: boolean } }> = [];
+  const barriers: Array<{ slots: Array<{ match: Match; arrived: boolean }>; open: Promise<void>; release: () => void; state: { met: boolean; closed: boolean } }> = [];
   /** Held until the barrier this request takes a place in opens. */
   const barrierFor = (req: IncomingMessage): Promise<void> | undefined => {
     const [pathname, query = ''] = (req.url ?? '/').split('?') as [string, string?];
     for (const barrier of barriers) {
+      if (barrier.state.closed) continue;
       const slot = barrier.slots.find((s) => !s.arrived && matches(s.match, req.method!, pathname, query));
       if (!slot) continue;
       slot.arrived = true;
       if (barrier.slots.every((s) => s.arrived)) {
         barrier.state.met = true;
+        barrier.state.closed = true;
         barrier.release();
       }
       return barrier.open;
@@ -251,10 +253,13 @@ export async function startFaultProxy(target: string, options: { pageSizeCap?: n
     together(matchList, giveUpMs = 5000) {
       let release!: () => void;
       const open = new Promise<void>((resolve) => (release = resolve));
-      const state = { met: false };
+      const state = { met: false, closed: false };
       barriers.push({ slots: matchList.map((match) => ({ match, arrived: false })), open, release, state });
       // Only a client that does not send them at once meets this: then the test fails, not hangs.
-      setTimeout(release, giveUpMs).unref();
+      setTimeout(() => {
+        state.closed = true;
+        release();
+      }, giveUpMs).unref();
       return {
         get met() {
           return state.met;
