@@ -233,3 +233,20 @@ describe('item sync and item upload: 8 in flight, reads at once', () => {
     }
   });
 });
+
+describe('fetch', () => {
+  it('reads the item list beside the deployment and its delivery document', async () => {
+    const id = uid('rtf');
+    expect((await h.call('POST', '/vc', { collectionId: id, collectionName: id, allowedAssetTypes: ['1001'], createdBy: 'owner@demo.test' })).status).toBe(201);
+    const dir = join(h.dir, id);
+    await mkdir(dir);
+    for (let i = 0; i < 3; i++) await writeFile(join(dir, `f${i}.zip`), `file ${i}`);
+    expect((await h.ahs(['item', 'sync', id, dir, '--type', '1001'])).exitCode).toBe(0);
+    expect((await h.call('POST', `/vc/${id}/deployments`, { envId: 'prod', state: 'LIVE', createdBy: 'owner@demo.test' })).status).toBe(201);
+    const reads = proxy.together([{ method: 'GET', path: `/vc/${id}/deployments/prod` }, { method: 'GET', path: `/vc/${id}/items` }]);
+    const { run } = await traced(['fetch', id, '--env', 'prod', '--dir', join(h.dir, `${id}-out`), '--json']);
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(reads.met).toBe(true);
+    expect(run.json().downloaded).toHaveLength(3);
+  });
+});
