@@ -8,7 +8,8 @@
 // count - and their ratio to the floor, the fewest rounds a careful client
 // needs (the issue's table). Target: every ratio at most 1.3.
 //
-//   npm run build && node bench/rounds.mjs [--delay 50] [--runs 3] [--only NAME,...] [--record]
+//   npm run build && node bench/rounds.mjs [--delay 50] [--runs 3] [--only KEY,...] [--record] [--log]
+//   (--log prints each request of the runs at DELAY: when it started and ended, from the first)
 //   (medians of --runs runs at each delay, alternated: a busy machine moves a single run's wall by more than a round)
 //   (`npm run bench` runs it as its `rounds` part)
 import { spawn } from 'node:child_process';
@@ -24,7 +25,7 @@ import { longestChain, startLatencyProxy } from './latency-proxy.mjs';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin', 'ahs.js');
 const { values: flags } = parseArgs({
-  options: { delay: { type: 'string', default: '50' }, runs: { type: 'string', default: '3' }, only: { type: 'string' }, record: { type: 'boolean', default: false } },
+  options: { delay: { type: 'string', default: '50' }, runs: { type: 'string', default: '3' }, only: { type: 'string' }, record: { type: 'boolean', default: false }, log: { type: 'boolean', default: false } },
 });
 const DELAY = Number(flags.delay);
 const RTT = 2 * DELAY;
@@ -91,12 +92,16 @@ async function uploadVersion(assetId, name) {
 const deploy = (assetId, versionId, intent) =>
   api('POST', `/va/${assetId}/versions/${versionId}/deploy`, { envId: ENV, intent, createdBy: USER, updatedBy: USER }, `?targetPlatformId=${PLATFORM}`);
 
+/** The versions seedChannel made, by asset: a later workflow names them. */
+const seeded = new Map();
+
 /** An asset whose channel holds `live` LIVE versions, the first of them the Default; `extra` more versions not deployed. */
 async function seedChannel(assetId, live, extra = 0) {
   await createAsset(assetId);
   const versions = await limited(Array.from({ length: live + extra }, (_, i) => i), 8, (i) => uploadVersion(assetId, `seed-${i}`));
   await limited(versions.slice(0, live), 8, (versionId) => deploy(assetId, versionId, 'LIVE'));
   if (live > 0) await deploy(assetId, versions[0], 'DEFAULT');
+  seeded.set(assetId, versions);
   return versions;
 }
 
@@ -127,7 +132,16 @@ async function measured(delay, pageCap, args) {
   proxy.pageCap = pageCap;
   proxy.reset();
   const ms = await ahs(args);
+  if (flags.log && delay > 0) printLog(proxy.log);
   return { ms, requests: proxy.log.length, chain: longestChain(proxy.log) };
+}
+
+/** --log: each request of a run at DELAY, from the command's first request: start and end in ms, method and path. */
+function printLog(entries) {
+  const origin = Math.min(...entries.map((entry) => entry.start));
+  for (const entry of [...entries].sort((a, b) => a.start - b.start)) {
+    log(`  ${String(Math.round(entry.start - origin)).padStart(6)} ${String(Math.round(entry.end - origin)).padStart(6)}  ${entry.method} ${entry.path}`);
+  }
 }
 
 async function files(dir, count, bytes, tag = '') {
@@ -138,13 +152,14 @@ async function files(dir, count, bytes, tag = '') {
 
 // ------------------------------------------------------------------ the workflows (issue 21's table)
 
-// Each: floor (the fewest rounds), pageCap, prepare(suffix) -> args: each
+// Each: key (for --only), floor (the fewest rounds), pageCap, prepare(suffix) -> args: each
 // run at 0 ms and at DELAY gets state prepared alike under its own suffix
 // (a workflow may build on the state of the one before it under the same
 // suffix: rollback after the release); `shared`: a read, one state for all.
 const workflows = [
   {
     name: 'release of a new file, small channel',
+    key: 'release',
     floor: 4,
     prepare: async (s) => {
       await seedChannel(`rel-small-${s}`, 2);
@@ -154,13 +169,15 @@ const workflows = [
     },
   },
   {
-    name: 'rollback',
+    name: 'rollback --to',
+    key: 'rollback',
     floor: 2,
-    // After the release above: the Default goes back to the one before.
-    prepare: async (s) => ['rollback', `rel-small-${s}`, '--platform', PLATFORM, '--env', ENV],
+    // After the release above: the Default goes back to the one before (named: the service keeps no history).
+    prepare: async (s) => ['rollback', `rel-small-${s}`, '--to', seeded.get(`rel-small-${s}`)[0], '--platform', PLATFORM, '--env', ENV],
   },
   {
     name: 'release, channel of 120 versions, page cap 20',
+    key: 'release-big',
     floor: 5,
     pageCap: 20,
     prepare: async (s) => {
@@ -172,12 +189,40 @@ const workflows = [
   },
   {
     name: 're-run of a finished release, 121 versions, cap 20',
+    key: 'rerun',
     floor: 2,
     pageCap: 20,
     prepare: async (s) => ['release', `rel-big-${s}`, join(work, `rel-big-${s}.zip`), '--platform', PLATFORM, '--env', ENV, '--name', 'new'],
   },
   {
+    name: 'promote-default --expect-current, 121 versions, cap 20',
+    key: 'promote',
+    floor: 2,
+    pageCap: 20,
+    // After the release above: the Default is the released version; another LIVE one takes its place.
+    prepare: async (s) => {
+      const versions = seeded.get(`rel-big-${s}`);
+      const { results } = await api('GET', `/va/rel-big-${s}/asset-urls`, undefined, `?targetPlatform=${PLATFORM}&envId=${ENV}&state=DEFAULT`);
+      return ['promote-default', `rel-big-${s}`, versions[1], '--expect-current', results[0].versionId, '--platform', PLATFORM, '--env', ENV];
+    },
+  },
+  {
+    name: 'deploy --idempotent, 121 versions, cap 20',
+    key: 'deploy',
+    floor: 2,
+    pageCap: 20,
+    prepare: async (s) => ['deploy', `rel-big-${s}`, seeded.get(`rel-big-${s}`)[2], '--state', 'OFFLINE', '--idempotent', '--platform', PLATFORM, '--env', ENV],
+  },
+  {
+    name: 'asset status, 121 records, cap 20',
+    key: 'status',
+    floor: 2,
+    pageCap: 20,
+    prepare: async (s) => ['asset', 'status', `rel-big-${s}`, '--platform', PLATFORM, '--env', ENV, '--json'],
+  },
+  {
     name: '--dry-run of a promotion, 1,000 versions',
+    key: 'dry-run',
     floor: 1,
     shared: true,
     prepare: async (s) => {
@@ -187,6 +232,7 @@ const workflows = [
   },
   {
     name: 'item sync, 200 new files',
+    key: 'sync-new',
     floor: 26,
     prepare: async (s) => {
       await api('POST', '/vc', { collectionId: `sync-${s}`, collectionName: `sync-${s}`, allowedAssetTypes: ['1001'], maxAssets: 500, createdBy: USER });
@@ -196,6 +242,7 @@ const workflows = [
   },
   {
     name: 'item sync, 10 changed files',
+    key: 'sync-changed',
     floor: 4,
     prepare: async (s) => {
       // Another size: item sync tells a changed file by its name and size.
@@ -205,6 +252,7 @@ const workflows = [
   },
   {
     name: 'fetch, 200 x 4 KiB',
+    key: 'fetch',
     floor: 27,
     prepare: async (s) => {
       await api('POST', `/vc/sync-${s}/deployments`, { envId: ENV, state: 'LIVE', createdBy: USER });
@@ -213,6 +261,7 @@ const workflows = [
   },
   {
     name: 'asset list --all, 1,000 assets, page cap 20',
+    key: 'list-all',
     floor: 8,
     pageCap: 20,
     shared: true,
@@ -248,7 +297,7 @@ try {
     AHS_PLATFORM: PLATFORM,
   };
   for (const workflow of workflows) {
-    const skipped = only && !only.has(workflow.name);
+    const skipped = only && !only.has(workflow.key) && !only.has(workflow.name);
     const suffixes = Array.from({ length: RUNS }, (_, run) => [`d0-${run}`, `dn-${run}`]);
     const prepared = new Map();
     const prepare = (suffix) => {

@@ -404,7 +404,7 @@ complete -c ahs -f -n '__fish_ahs_is \'item\'' -a 'help' -d 'display help for co
 # ahs item upload
 complete -c ahs -n '__fish_ahs_is \'item upload\'' -l type -r -d 'asset type code of the items (one of the collection\'s allowed types, or 9999 = Other)'
 complete -c ahs -n '__fish_ahs_is \'item upload\'' -l name -r -d 'item name (only with one file; default: the file name)'
-complete -c ahs -n '__fish_ahs_is \'item upload\'' -l concurrency -r -d 'files uploaded at the same time (default 4)'
+complete -c ahs -n '__fish_ahs_is \'item upload\'' -l concurrency -r -d 'files uploaded at the same time (default 8)'
 complete -c ahs -f -n '__fish_ahs_is \'item upload\' 0' -a '(__fish_ahs_service collections)'
 
 # ahs item sync

@@ -24,17 +24,18 @@ export interface FeedbackOptions {
 export function createRequestFeedback(io: IO, options: FeedbackOptions = {}): RequestFeedback {
   const live = io.errIsTTY && !io.ci && !options.quiet;
   const notices = !options.quiet && options.notices !== false;
-  let waiting = 0;
-  let label = '';
+  /** What each waiting request is doing, in the order they started: reads sent together are all named. */
+  const labels: string[] = [];
   let timer: NodeJS.Timeout | undefined;
   let spinner: Ora | undefined;
+  const text = () => [...new Set(labels)].join(', ');
 
   const show = async () => {
     const { default: ora } = await import('ora');
     const stream = rawStream(io.err);
     // A pseudo-terminal without a size (columns 0) would make ora clear lines without end.
-    if (waiting === 0 || spinner || ((stream as { columns?: number }).columns ?? 80) < 1) return;
-    spinner = ora({ stream, text: label, color: io.errColor ? 'cyan' : false, discardStdin: false, isEnabled: true }).start();
+    if (labels.length === 0 || spinner || ((stream as { columns?: number }).columns ?? 80) < 1) return;
+    spinner = ora({ stream, text: text(), color: io.errColor ? 'cyan' : false, discardStdin: false, isEnabled: true }).start();
   };
   const hide = () => {
     clearTimeout(timer);
@@ -46,16 +47,18 @@ export function createRequestFeedback(io: IO, options: FeedbackOptions = {}): Re
   return {
     waiting(request, shape) {
       if (!live) return () => {};
-      waiting++;
       // In the user's terms ("reading channel game-1/ios/prod"), not the HTTP request.
-      label = (options.redact ?? String)(escapeControls(shape ? activityOf(shape) : request));
-      if (spinner) spinner.text = label;
+      const label = (options.redact ?? String)(escapeControls(shape ? activityOf(shape) : request));
+      labels.push(label);
+      if (spinner) spinner.text = text();
       else timer ??= setTimeout(() => void show(), options.delayMs ?? SPINNER_DELAY_MS).unref();
       let ended = false;
       return () => {
         if (ended) return;
         ended = true;
-        if (--waiting === 0) hide();
+        labels.splice(labels.indexOf(label), 1);
+        if (labels.length === 0) hide();
+        else if (spinner) spinner.text = text();
       };
     },
     retrying(notice) {

@@ -110,12 +110,75 @@ export function currentDefault(channel: ChannelSnapshot): string | undefined {
  * predicted error body equals the real one; undefined when it is deployable.
  */
 export async function deployableVersion(api: ApiClient, assetId: string, versionId: string, platform: string): Promise<Rejection | undefined> {
-  let version: Version | undefined;
+  return notDeployable(await findVersion(api, assetId, versionId), { assetId, versionId, platform });
+}
+
+/** deployableVersion over a version already read (undefined or null: not found). */
+export function notDeployable(version: Version | null | undefined, want: { assetId: string; versionId: string; platform: string }): Rejection | undefined {
+  if (version && version.active && version.targetPlatform === want.platform) return undefined;
+  return versionNotFoundForPlatform(want.versionId, want.platform, want.assetId, version?.targetPlatform);
+}
+
+/** One channel of an asset: the asset, a platform, an environment. */
+export interface ChannelKey {
+  assetId: string;
+  platform: string;
+  envId: string;
+}
+
+/**
+ * The channel's Default record, or undefined: the `state=DEFAULT` filter
+ * answers one record whatever the channel's size (issue 21).
+ */
+export async function readDefault(api: ApiClient, where: ChannelKey): Promise<AssetUrl | undefined> {
+  return (await listRecords(api, where.assetId, { platform: where.platform, envId: where.envId, state: 'DEFAULT' }))[0];
+}
+
+/**
+ * A version's own records on its platform (its asset-urls: every state,
+ * OFFLINE included), in one environment or in all; none when the service
+ * answers 404 (an unknown version or environment: the write that follows
+ * gets the service's own answer).
+ */
+export async function versionRecords(api: ApiClient, assetId: string, versionId: string, filter: { platform: string; envId?: string }): Promise<AssetUrl[]> {
   try {
-    version = await getVersion(api, assetId, versionId);
+    const records = await fetchAll<AssetUrl>(api, assetPath(api, assetId, 'versions', versionId, 'asset-urls'), { envId: filter.envId }, { item: assetUrlSchema });
+    return records.filter((r) => r.versionId === versionId && r.targetPlatform === filter.platform && (filter.envId === undefined || r.envId === filter.envId));
   } catch (error) {
-    if (!isApiError(error, 404)) throw error;
+    if (isApiError(error, 404)) return [];
+    throw error;
   }
-  if (version && version.active && version.targetPlatform === platform) return undefined;
-  return versionNotFoundForPlatform(versionId, platform, assetId, version?.targetPlatform);
+}
+
+/** What a deploy or a promotion of one version decides on, read at once. */
+export interface VersionOnChannel {
+  /** The channel as far as the decision goes: its Default and this version's record (the others do not change it). */
+  channel: ChannelSnapshot;
+  defaultRecord?: AssetUrl;
+  /** This version's record on the channel. */
+  record?: AssetUrl;
+  /** The version (null: not found), when asked for: what a prediction of its deploy needs. */
+  version?: Version | null;
+}
+
+/**
+ * The channel's Default, the version's own record on it and (unless `version:
+ * false`) the version itself, in parallel: one round whatever the channel's
+ * size, where the whole channel takes two or more (issue 21).
+ */
+export async function readVersionOnChannel(api: ApiClient, where: ChannelKey, versionId: string, options: { version?: boolean; withDefault?: boolean } = {}): Promise<VersionOnChannel> {
+  const [defaultRecord, records, version] = await Promise.all([
+    options.withDefault === false ? undefined : readDefault(api, where),
+    versionRecords(api, where.assetId, versionId, { platform: where.platform, envId: where.envId }),
+    options.version === false ? undefined : findVersion(api, where.assetId, versionId).then((found) => found ?? null),
+  ]);
+  const record = records[0];
+  return { channel: channelOf([defaultRecord, record]), defaultRecord, record, ...(version !== undefined ? { version } : {}) };
+}
+
+/** A channel snapshot of the records read (a part of the channel: what a decision rests on). */
+export function channelOf(records: Array<AssetUrl | undefined>): ChannelSnapshot {
+  const channel: ChannelSnapshot = { records: {}, formerDefaults: [], midDeployment: false };
+  for (const record of records) if (record) channel.records[record.versionId] = record.state;
+  return channel;
 }

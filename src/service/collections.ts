@@ -62,14 +62,20 @@ export interface CollectionView {
   snapshot: CollectionSnapshot | undefined;
 }
 
-/** Everything the rules need about one collection (two reads). */
-export async function readSnapshot(api: ApiClient, collectionId: string): Promise<CollectionView> {
-  const collection = await readCollection(api, collectionId);
+/**
+ * Everything the rules need about one collection: the collection and its
+ * deployments, read at once (the deployments left out with `deployments:
+ * false`, where nothing asks about them: the snapshot then shows none).
+ */
+export async function readSnapshot(api: ApiClient, collectionId: string, options: { deployments?: boolean } = {}): Promise<CollectionView> {
+  const statusRead = options.deployments === false ? Promise.resolve(undefined) : readDeploymentStatus(api, collectionId);
+  // A missing collection's deployments may answer an error of their own: the collection's read decides.
+  const [collection, status] = await Promise.all([readCollection(api, collectionId), statusRead.then((value) => ({ value }), (error: unknown) => ({ error }))]);
   if (!collection) return { collection, status: undefined, snapshot: undefined };
-  const status = await readDeploymentStatus(api, collectionId);
+  if ('error' in status) throw status.error;
   return {
     collection,
-    status,
+    status: status.value,
     snapshot: {
       collectionId,
       deleted: Boolean(collection.deleted),
@@ -77,7 +83,7 @@ export async function readSnapshot(api: ApiClient, collectionId: string): Promis
       editable: collection.editable !== false,
       itemCount: collection.assetItems?.length ?? 0,
       maxAssets: collection.maxAssets,
-      deployments: deploymentsFrom(status),
+      deployments: deploymentsFrom(status.value),
     },
   };
 }

@@ -118,8 +118,11 @@ describe('item sync', () => {
 
     const { run, writes } = await counted(['item', 'sync', id, dir, '--type', '1001', '--delete', '--yes', '--json']);
     expect(run.exitCode).toBe(0);
-    // The removal before any upload; the replacement uploads, then removes the old item.
-    expect(writes).toEqual([`DELETE /vc/${id}/items/${first['c.zip']}`, `POST /vc/${id}/items`, `DELETE /vc/${id}/items/${first['b.zip']}`, `POST /vc/${id}/items`]);
+    // The removal before any upload; the replacement uploads, then removes the old item (its removal waits
+    // for its own upload only: the new file's upload runs beside them, in either order).
+    expect(writes[0]).toBe(`DELETE /vc/${id}/items/${first['c.zip']}`);
+    expect([...writes].sort()).toEqual([`DELETE /vc/${id}/items/${first['b.zip']}`, `DELETE /vc/${id}/items/${first['c.zip']}`, `POST /vc/${id}/items`, `POST /vc/${id}/items`]);
+    expect(writes.indexOf(`DELETE /vc/${id}/items/${first['b.zip']}`)).toBeGreaterThan(1);
     const result = run.json();
     expect(result.uploaded.map((i: { assetItemName: string }) => i.assetItemName)).toEqual(['d.zip']);
     expect(result.replaced).toEqual([{ old: first['b.zip'], new: expect.objectContaining({ assetItemName: 'b.zip', size: 6 }), removedFirst: false }]);

@@ -23,7 +23,8 @@ function shape(doc: unknown, prefix = ''): string[] {
 }
 
 const DEPLOYMENT_RECORD = ['active', 'assetType', 'createdAt', 'createdBy', 'envId', 'fallback', 'lock', 'secured', 'size', 'state', 'targetPlatform', 'updatedAt', 'updatedBy', 'uploadStatus', 'version', 'versionId', 'versionName'];
-const ASSET_URL = ['assetId', 'assetType', 'downloadUrl', 'envId', 'secured', 'state', 'targetPlatform', 'version', 'versionId', 'versionName'];
+/** release's assetVersion: the fields an asset-urls entry and a deploy answer share. */
+const ASSET_URL = ['assetId', 'assetType', 'envId', 'secured', 'state', 'targetPlatform', 'version', 'versionId', 'versionName'];
 
 /** Runs ahs with every answer to a deploy POST lost after the service applied it (settled by reads). */
 async function answersLost(args: string[]) {

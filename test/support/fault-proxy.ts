@@ -42,6 +42,11 @@
 // `seed`: the same seed and the same requests give the same faults.
 // pageSizeCap rewrites every pageSize query parameter down to the cap before
 // forwarding: the target then answers like a service with that cap.
+// together([match, ...]) holds the answers of requests matching those until
+// one request of each has arrived: requests a client sends at once all pass,
+// and its `met` says so; one that waits for another's answer would wait
+// forever, so the barrier gives up after `giveUpMs` (a failing test's
+// safety, never waited for when the client is right) and `met` stays false.
 // log lists every request (method, path with query, the fault taken,
 // whether it was forwarded to the target) in order of arrival.
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse, type IncomingHttpHeaders } from 'node:http';
@@ -62,6 +67,8 @@ export type Fault =
 export interface Match {
   method?: string;
   path?: string | RegExp;
+  /** A RegExp the query string (without `?`) must match. */
+  query?: RegExp;
   /** How many matching requests get the fault (default 1). */
   times?: number;
 }
@@ -81,10 +88,17 @@ export interface FaultProxy {
   chaos(options: { seed: number; rate: number; faults: Fault[] }): void;
   /** CONNECT tunnels opened (as an HTTP proxy). */
   tunnels: number;
+  /** A barrier: the answers of requests matching `matches` are held until one of each has arrived. */
+  together(matches: Match[], giveUpMs?: number): Barrier;
   /** Drops every rule and the chaos. */
   reset(): void;
   /** Resets every open connection (stalled ones included) and stops listening. */
   close(): Promise<void>;
+}
+
+export interface Barrier {
+  /** Every match's request arrived while the others were held: they were sent at once. */
+  readonly met: boolean;
 }
 
 interface Rule {
@@ -110,11 +124,30 @@ export async function startFaultProxy(target: string, options: { pageSizeCap?: n
   let rules: Rule[] = [];
   let chaos: { random: () => number; rate: number; faults: Fault[] } | undefined;
   const log: LoggedRequest[] = [];
+  const barriers: Array<{ slots: Array<{ match: Match; arrived: boolean }>; open: Promise<void>; release: () => void; state: { met: boolean; closed: boolean } }> = [];
+  /** Held until the barrier this request takes a place in opens. */
+  const barrierFor = (req: IncomingMessage): Promise<void> | undefined => {
+    const [pathname, query = ''] = (req.url ?? '/').split('?') as [string, string?];
+    for (const barrier of barriers) {
+      if (barrier.state.closed) continue;
+      const slot = barrier.slots.find((s) => !s.arrived && matches(s.match, req.method!, pathname, query));
+      if (!slot) continue;
+      slot.arrived = true;
+      if (barrier.slots.every((s) => s.arrived)) {
+        barrier.state.met = true;
+        barrier.state.closed = true;
+        barrier.release();
+      }
+      return barrier.open;
+    }
+    return undefined;
+  };
 
   const pick = (req: IncomingMessage, reused: boolean): Fault | undefined => {
     const pathname = (req.url ?? '/').split('?')[0]!;
     // A reset-reused rule is only taken by a request on a kept-alive connection.
-    const rule = rules.find((r) => r.left > 0 && (reused || r.fault.kind !== 'reset-reused') && matches(r.match, req.method!, pathname));
+    const query = (req.url ?? '/').split('?')[1] ?? '';
+    const rule = rules.find((r) => r.left > 0 && (reused || r.fault.kind !== 'reset-reused') && matches(r.match, req.method!, pathname, query));
     if (rule) {
       rule.left--;
       return rule.fault;
@@ -152,6 +185,7 @@ export async function startFaultProxy(target: string, options: { pageSizeCap?: n
     if (fault?.kind === 'reset-before') return void req.socket.resetAndDestroy();
     if (fault?.kind === 'reset-reused') return void req.socket.resetAndDestroy();
     const body = await readAll(req);
+    await barrierFor(req);
     const send = (status: number, headers: Record<string, string>, text: string) => res.writeHead(status, { 'content-length': String(Buffer.byteLength(text)), ...headers }).end(text);
     switch (fault?.kind) {
       case 'status':
@@ -216,6 +250,22 @@ export async function startFaultProxy(target: string, options: { pageSizeCap?: n
     inject(fault, match = {}) {
       rules.push({ fault, match, left: match.times ?? 1 });
     },
+    together(matchList, giveUpMs = 5000) {
+      let release!: () => void;
+      const open = new Promise<void>((resolve) => (release = resolve));
+      const state = { met: false, closed: false };
+      barriers.push({ slots: matchList.map((match) => ({ match, arrived: false })), open, release, state });
+      // Only a client that does not send them at once meets this: then the test fails, not hangs.
+      setTimeout(() => {
+        state.closed = true;
+        release();
+      }, giveUpMs).unref();
+      return {
+        get met() {
+          return state.met;
+        },
+      };
+    },
     chaos({ seed, rate, faults }) {
       chaos = { random: mulberry32(seed), rate, faults };
     },
@@ -231,8 +281,9 @@ export async function startFaultProxy(target: string, options: { pageSizeCap?: n
   };
 }
 
-function matches(match: Match, method: string, pathname: string): boolean {
+function matches(match: Match, method: string, pathname: string, query = ''): boolean {
   if (match.method && match.method.toUpperCase() !== method) return false;
+  if (match.query && !match.query.test(query)) return false;
   if (match.path === undefined) return true;
   return typeof match.path === 'string' ? pathname.endsWith(match.path) : match.path.test(pathname);
 }

@@ -3,7 +3,7 @@ import type { Run } from '../define.js';
 import type { deploySpec } from './index.js';
 import { deployBody } from '../../rules/schemas.js';
 import { validateInput } from '../validate.js';
-import { readChannel } from '../../service/assets.js';
+import { readVersionOnChannel } from '../../service/assets.js';
 import { renderDeployment } from '../../io/views/deploy.js';
 import { askAssetId, askEnv, askVersionId, platformChoices } from '../../service/pick-asset.js';
 import { noop, plan } from '../../plan/plan.js';
@@ -23,13 +23,14 @@ export const run: Run<typeof deploySpec> = async (options, ctx) => {
   const api = await ctx.api();
   const channelName = `${assetId}/${platform}/${envId}`;
 
-  if (options.idempotent) {
-    const { channel } = await readChannel(api, assetId, platform, envId);
-    const current = channel.records[versionId];
-    if (current === options.state) return noop(current, `${versionId} is already ${current} on ${channelName}; nothing sent`);
-  }
+  // --idempotent rests on the version's own record (the Default does not decide a LIVE or OFFLINE deploy); a dry run's prediction on the version too: read at once.
+  const dryRun = ctx.globals.dryRun === true;
+  const read = options.idempotent ? await readVersionOnChannel(api, { assetId, platform, envId }, versionId, { version: dryRun, withDefault: false }) : undefined;
+  const current = read?.channel.records[versionId];
+  if (current === options.state) return noop(current, `${versionId} is already ${current} on ${channelName}; nothing sent`);
   const out = await ctx.output();
-  const deploy = steps.versionDeploy({ assetId, versionId, platform, body, notes: ['the environment and platform codes are checked by the service (404 when unknown)'] });
+  const predicted = read && dryRun ? { channel: read.channel, version: read.version } : {};
+  const deploy = steps.versionDeploy({ assetId, versionId, platform, body, ...predicted, notes: ['the environment and platform codes are checked by the service (404 when unknown)'] });
   return plan([deploy], (results) => {
     out.print(results.of(deploy)!, (doc, kit) => {
       out.success(`${versionId} is now ${doc.assetVersion?.state ?? options.state} on ${channelName}`);

@@ -70,8 +70,11 @@ export const run: Run<typeof fetchSpec> = async (options, ctx) => {
     }
     collectionId = await collectionArg(ctx, collectionId);
     envId ??= await liveEnvArg(ctx, collectionId, 'Environment (where the collection is Live)');
+    // The item records beside the delivery document's two reads, not after them.
+    const records = options.manifest ? undefined : itemRecords(ctx, collectionId);
+    records?.catch(() => undefined);
     ({ doc, deliveryBase } = await readDeployedCollection(ctx, collectionId, envId));
-    if (!options.manifest) sizes = await itemRecords(ctx, collectionId);
+    if (records) sizes = await records;
   }
 
   const out = await ctx.output();

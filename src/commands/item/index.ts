@@ -14,7 +14,7 @@ export const uploadSpec = defineCommand({
   flags: {
     type: flag.text('code', "asset type code of the items (one of the collection's allowed types, or 9999 = Other)"),
     name: flag.text('name', 'item name (only with one file; default: the file name)'),
-    concurrency: flag.parsed('n', 'files uploaded at the same time (default 4)', wholeNumber('--concurrency', 1)),
+    concurrency: flag.parsed('n', 'files uploaded at the same time (default 8)', wholeNumber('--concurrency', 1)),
   },
   examples: [
     'ahs item upload launch-pack dist/*.zip --type 1001',

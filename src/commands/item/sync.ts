@@ -71,10 +71,16 @@ export const run: Run<typeof syncSpec> = async (options, ctx) => {
   const uploads = new Map(files.map((file) => [file, { ...toUpload(file, { assetType, user }), collectionId }]));
 
   const api = await ctx.api();
-  const view = await readSnapshot(api, collectionId);
+  // The collection and its items at once; its deployments only where asked about: --reconcile,
+  // --checksum (what is Live) and a dry run (its documents show them).
+  const deployments = options.reconcile === true || options.checksum === true || ctx.globals.dryRun === true;
+  const itemsRead = listItems(api, collectionId).then((list) => ({ list }), (error: unknown) => ({ error }));
+  const view = await readSnapshot(api, collectionId, { deployments });
   const snapshot = view.snapshot;
   if (!snapshot) throw new NotFoundError(`collection ${collectionId} not found; nothing was sent`);
-  const items = await listItems(api, collectionId);
+  const listed = await itemsRead;
+  if ('error' in listed) throw listed.error;
+  const items = listed.list;
   const content = options.checksum ? servedContent(ctx, view) : undefined;
   const comparison = await compare(files, items.filter((item) => patterns.length === 0 || matchesAny(item.assetItemName, patterns)), content);
   const removals = options.delete ? comparison.orphans : [];
@@ -113,8 +119,8 @@ export const run: Run<typeof syncSpec> = async (options, ctx) => {
   );
 };
 
-/** Item writes at the same time. */
-const ITEM_CONCURRENCY = 4;
+/** Item writes at the same time (issue 21: at most 8 requests in flight). */
+const ITEM_CONCURRENCY = 8;
 
 interface Replacement {
   file: LocalFile;
@@ -149,11 +155,13 @@ interface SyncInputs {
 }
 
 /**
- * The steps of a sync: removals, then replacements, then new uploads, each
- * phase a batch. An upload-first replacement holds one place until its old
- * item is gone, so no more of them run at once than there is room; with no
- * room, each removes first. The predictions follow the item count from step
- * to step, over the collection as read.
+ * The steps of a sync: removals (a batch, first), then replacements and new
+ * uploads: one batch when they all fit at once, so that a replaced item's
+ * removal follows its own upload, not the others'; else a batch each, and
+ * an upload-first replacement holds
+ * one place until its old item is gone, so no more of them run at once than
+ * there is room; with no room, each removes first. The predictions follow
+ * the item count from step to step, over the collection as read.
  */
 function planSync(inputs: SyncInputs): SyncPlan {
   const { view, comparison, uploads, room, user, assetType, refuse } = inputs;
@@ -187,8 +195,12 @@ function planSync(inputs: SyncInputs): SyncPlan {
     });
 
   const removeFirst = room < 1;
-  const removals = inputs.removals.map((old) => ({ old, step: removeStep(old, { group: 'remove', concurrency: ITEM_CONCURRENCY }) }));
-  const replaceBatch = { group: 'replace', concurrency: removeFirst ? ITEM_CONCURRENCY : Math.max(1, Math.min(ITEM_CONCURRENCY, room)) };
+  // Once the removals are done (cli.md: before any upload), the most the collection holds at once is
+  // every upload in and no replaced item removed yet: when that fits, replacements and new uploads are one batch.
+  const fits = room >= comparison.uploads.length + (removeFirst ? 0 : comparison.replacements.length);
+  const batch = (phase: 'remove' | 'replace' | 'upload', concurrency = ITEM_CONCURRENCY): Batch => ({ group: fits && phase !== 'remove' ? 'write' : phase, concurrency });
+  const removals = inputs.removals.map((old) => ({ old, step: removeStep(old, batch('remove')) }));
+  const replaceBatch = batch('replace', removeFirst || fits ? ITEM_CONCURRENCY : Math.max(1, Math.min(ITEM_CONCURRENCY, room)));
   const replacements = comparison.replacements.map(({ file, old }): Replacement => {
     if (removeFirst) {
       const remove = removeStep(old, replaceBatch);
@@ -197,7 +209,7 @@ function planSync(inputs: SyncInputs): SyncPlan {
     const upload = uploadStep(file, replaceBatch);
     return { file, old, upload, remove: removeStep(old, replaceBatch, [upload.id]), removeFirst };
   });
-  const newUploads = comparison.uploads.map((file) => ({ file, step: uploadStep(file, { group: 'upload', concurrency: ITEM_CONCURRENCY }) }));
+  const newUploads = comparison.uploads.map((file) => ({ file, step: uploadStep(file, batch('upload')) }));
   // Another sync of the same folder at the same time uploads the same files: the copies are settled once all are up.
   const uploaded = [...replacements.map((r) => ({ file: r.file, step: r.upload })), ...newUploads];
   const converge =

@@ -78,7 +78,7 @@ export const run: Run<typeof uploadSpec> = async (options, ctx) => {
 };
 
 /** Item uploads at the same time, unless --concurrency says otherwise. */
-const ITEM_CONCURRENCY = 4;
+const ITEM_CONCURRENCY = 8;
 
 type Outcome = { kind: 'upload'; file: string; item: Item } | { kind: 'failed'; file: string; error: AhsError };
 

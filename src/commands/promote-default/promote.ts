@@ -8,10 +8,10 @@ import { nameOf } from '../define.js';
 import { promoteDefaultSpec } from './index.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { defaultOf, type DeploymentState } from '../../rules/index.js';
+import type { DeploymentState } from '../../rules/index.js';
 import { deployBody, type DeployBody } from '../../rules/schemas.js';
 import { validateInput } from '../validate.js';
-import { readChannel } from '../../service/assets.js';
+import { readDefault, readVersionOnChannel } from '../../service/assets.js';
 import { askAssetId, askEnv, askVersionId, platformChoices } from '../../service/pick-asset.js';
 import { channelName, checkExpected, parseExpected, type Channel } from '../../service/promote.js';
 import { renderPromotion } from '../../io/views/deploy.js';
@@ -35,7 +35,8 @@ export const run: Run<typeof promoteDefaultSpec> = async (options, ctx) => {
   const user = await ctx.setting('user', { message: 'Acting user e-mail' });
   validateInput(deployBody, { envId, intent: 'DEFAULT', createdBy: user, updatedBy: user });
 
-  const { channel } = await readChannel(api, assetId, platform, envId);
+  // The Default, the version's own record and the version, at once: one round whatever the channel's size.
+  const { channel, version } = await readVersionOnChannel(api, where, versionId);
   const state = channel.records[versionId];
   const name = channelName(where);
   if (options.idempotent && state === 'DEFAULT') return noop('DEFAULT', `${versionId} is already the Default of ${name}; nothing sent`);
@@ -45,10 +46,10 @@ export const run: Run<typeof promoteDefaultSpec> = async (options, ctx) => {
   const makeLive = undeployed && (options.makeLive === true || (await offerMakeLive(ctx, versionId, state, name)));
   const liveBody: DeployBody = { envId, intent: 'LIVE', createdBy: user, updatedBy: user };
   const out = await ctx.output();
-  const live = makeLive ? steps.versionDeploy({ assetId, versionId, platform, body: liveBody, channel, notes: ['--make-live: the version is deployed LIVE first'] }) : undefined;
+  const live = makeLive ? steps.versionDeploy({ assetId, versionId, platform, body: liveBody, channel, version, notes: ['--make-live: the version is deployed LIVE first'] }) : undefined;
   // Without --make-live, a version that is not LIVE is refused before sending: the channel was read.
   const refuse = undeployed && !makeLive ? { hint: `${versionId} is ${state ?? 'not deployed'} on ${name}: add --make-live to deploy it LIVE first` } : undefined;
-  const promotion = steps.versionPromote({ assetId, platform, envId, versionId, user, channel, expected, afterLive: makeLive ? liveBody : undefined }, { refuse });
+  const promotion = steps.versionPromote({ assetId, platform, envId, versionId, user, channel, expected, afterLive: makeLive ? liveBody : undefined, version }, { refuse });
   return plan(
     live ? [live, promotion] : [promotion],
     (results) => {
@@ -63,8 +64,7 @@ export const run: Run<typeof promoteDefaultSpec> = async (options, ctx) => {
 
 /** --from-env: the Default of the same asset and platform in the source environment. */
 async function defaultIn(ctx: Context, source: Channel): Promise<string> {
-  const { channel } = await readChannel(await ctx.api(), source.assetId, source.platform, source.envId);
-  const found = defaultOf(channel);
+  const found = (await readDefault(await ctx.api(), source))?.versionId;
   if (!found) throw new UsageError(`${source.envId} has no Default for ${source.assetId} on ${source.platform}: nothing to promote from --from-env ${source.envId}`);
   return found;
 }

@@ -13,8 +13,9 @@ import type { ApiClient } from '../../http/client.js';
 import type { DeploymentState } from '../../rules/index.js';
 import { versionUploadFields, type AssetUrl, type DeployBody, type Version } from '../../rules/schemas.js';
 import { validateGiven, validateInput } from '../validate.js';
-import { listAllVersions, listRecords, readChannel, readVersionRecord } from '../../service/assets.js';
+import { channelOf, listAllVersions, readDefault, versionRecords } from '../../service/assets.js';
 import { hashServed } from '../../service/delivery.js';
+import type { HashSummary } from '../../transfer/download.js';
 import { fileSha256 } from '../../transfer/digest.js';
 import type { DownloadTask } from '../../transfer/download.js';
 import { askAssetId, askEnv } from '../../service/pick-asset.js';
@@ -27,10 +28,18 @@ import { steps } from '../../plan/steps.js';
 
 type Stage = 'upload' | 'deploy' | 'promote';
 
+/** The version on the channel: the fields an asset-urls entry and a deploy answer share. */
+type ChannelEntry = Pick<AssetUrl, 'assetId' | 'version' | 'versionId' | 'versionName' | 'targetPlatform' | 'assetType' | 'secured' | 'state' | 'envId'>;
+
+function channelEntry(record: Omit<ChannelEntry, 'assetId' | 'targetPlatform' | 'envId'> & { envId?: string }, assetId: string, platform: string, envId: string): ChannelEntry {
+  const { version, versionId, versionName, assetType, secured, state } = record;
+  return { assetId, version, versionId, versionName, targetPlatform: platform, assetType, secured, state, envId: record.envId ?? envId };
+}
+
 interface ReleaseResult {
   version: Version;
-  /** Always the channel's entry for the version as asset-urls gives it (downloadUrl included), whatever stages ran. */
-  assetVersion: AssetUrl;
+  /** Always the version on the channel, as asset-urls gives it without downloadUrl, whatever stages ran. */
+  assetVersion: ChannelEntry;
   previousDefault: string | null;
   stages: Array<{ stage: Stage; changed: boolean }>;
 }
@@ -51,25 +60,27 @@ export const run: Run<typeof releaseSpec> = async (options, ctx) => {
   const api = await ctx.api();
   const out = await ctx.output();
 
-  const match = await reusableVersion(ctx, api, where, versionName, file);
+  const reads = await readRelease(ctx, api, where, versionName, file);
+  const { match, record, defaultRecord } = reads;
   const reused = match?.version;
-  const { channel, records } = await readChannel(api, assetId, platform, envId);
+  // The channel as far as the decisions go: its Default and the reused version's record.
+  const channel = channelOf([defaultRecord, record]);
   const state: DeploymentState | undefined = reused ? channel.records[reused.versionId] : undefined;
   const promote = options.state === 'DEFAULT' && state !== 'DEFAULT';
   const deploy = state !== 'LIVE' && state !== 'DEFAULT';
   // The compare-and-set holds before anything is written, the upload included.
   if (promote) checkExpected(channel, expected, name);
-  if (promote && reused && expected === undefined) refuseSupersededRelease(reused, records, name);
+  if (promote && reused && expected === undefined) refuseSupersededRelease(reused, defaultRecord, name);
 
   const liveBody: DeployBody = { envId, intent: 'LIVE', createdBy: user, updatedBy: user };
   if (match) out.success(`upload: ${match.version.versionId} (${versionName}, ${match.version.size}) is already there; reused (${match.matched})`);
   // converge: another run may release the same file to the same channel at the same time (cli.md, concurrent runs).
-  const upload = reused ? undefined : steps.versionUpload({ assetId, platform, fields, file: await localFile(file), converge: true });
+  const upload = reused ? undefined : steps.versionUpload({ assetId, platform, fields, file: await localFile(file), converge: true, latest: reads.latest });
   const versionId = upload ? ref(upload, 'versionId') : reused!.versionId;
-  // A version this plan uploads does not exist yet: only the channel's rules predict.
-  const versionIsNew = !reused;
-  const deployment = deploy ? steps.versionDeploy({ assetId, versionId, platform, body: liveBody, channel, versionIsNew, converge: true }) : undefined;
-  const promotion = promote ? steps.versionPromote({ assetId, platform, envId, versionId, user, channel, expected, afterLive: deploy ? liveBody : undefined, versionIsNew, converge: true }) : undefined;
+  // A version this plan uploads does not exist yet: only the channel's rules predict; a reused one was read.
+  const known = reused ? { version: reused } : { versionIsNew: true };
+  const deployment = deploy ? steps.versionDeploy({ assetId, versionId, platform, body: liveBody, channel, ...known, converge: true }) : undefined;
+  const promotion = promote ? steps.versionPromote({ assetId, platform, envId, versionId, user, channel, expected, afterLive: deploy ? liveBody : undefined, ...known, converge: true }) : undefined;
   if (!deploy) out.success(`deploy: ${reused!.versionId} is already ${state} on ${name}`);
   if (!promote && options.state === 'DEFAULT') out.success(`promote: ${reused!.versionId} is already the Default of ${name}`);
 
@@ -89,16 +100,20 @@ export const run: Run<typeof releaseSpec> = async (options, ctx) => {
     async (results) => {
       const version = versionOf(results);
       const promoted = promotion && results.of(promotion);
-      const stages: ReleaseResult['stages'] = [
-        { stage: 'upload', changed: upload !== undefined && results.has(upload) },
-        { stage: 'deploy', changed: deployment !== undefined && results.has(deployment) },
-        ...(options.state === 'DEFAULT' ? [{ stage: 'promote' as const, changed: promotion !== undefined && results.has(promotion) }] : []),
-      ];
-      // One shape whatever ran: the channel's entry, read again after a write (a deploy's answer has no downloadUrl).
-      const changed = stages.some((s) => s.changed);
-      const entry = changed ? await readVersionRecord(api, assetId, version.versionId, envId, platform) : records.find((r) => r.versionId === version.versionId);
-      if (!entry) throw new ConflictError(`${version.versionId} is no longer LIVE or DEFAULT on ${name}: another run changed the channel after this release; check with ahs asset status ${assetId} --platform ${platform} --env ${envId}`);
-      const result: ReleaseResult = { version, assetVersion: entry, previousDefault: promoted?.previousDefault ?? null, stages };
+      const deployed = deployment && results.of(deployment);
+      const written = promoted?.assetVersion ?? deployed?.assetVersion;
+      // One shape whatever ran: the version on the channel, from the answer of the last write or the record read
+      // (no read after writing: a downloadUrl is for `ahs version urls`).
+      const result: ReleaseResult = {
+        version,
+        assetVersion: written ? channelEntry(written, assetId, platform, envId) : channelEntry(record!, assetId, platform, envId),
+        previousDefault: promoted?.previousDefault ?? null,
+        stages: [
+          { stage: 'upload', changed: upload !== undefined && results.has(upload) },
+          { stage: 'deploy', changed: deployment !== undefined && results.has(deployment) },
+          ...(options.state === 'DEFAULT' ? [{ stage: 'promote' as const, changed: promotion !== undefined && results.has(promotion) }] : []),
+        ],
+      };
       out.print(result, (r) => `${r.version.versionId} (${r.version.versionName}) is ${r.assetVersion.state} on ${name}${r.stages.some((s) => s.changed) ? '' : '; nothing was sent: the release was already done'}`);
     },
     {
@@ -110,19 +125,76 @@ export const run: Run<typeof releaseSpec> = async (options, ctx) => {
   );
 };
 
+/** What a release decides on. */
+interface ReleaseReads {
+  /** The version of that name that is this file's, and how that was matched. */
+  match?: { version: Version; matched: string };
+  /** The matched version's record on the channel. */
+  record?: AssetUrl;
+  /** The channel's Default. */
+  defaultRecord?: AssetUrl;
+  /** The highest version number on the platform: an upload's converging starts there. */
+  latest: number;
+}
+
 /**
- * The version of that name on the platform, when it is this file's, and
- * how that was matched; undefined when there is none; a conflict (exit 5,
- * nothing written) when it is another's. Same file name and a size agreeing
- * within the service's rounding; when such a version can be downloaded
- * (LIVE or DEFAULT somewhere: its asset-urls downloadUrl), its content too,
- * by SHA-256: a rebuild of the same size is not the same release.
+ * The versions of the asset and the channel's Default, read at once (the
+ * Default with the `state` filter: one record whatever the channel's size).
+ * A re-run's version is usually the Default: when its name is this
+ * release's, its bytes are hashed while the versions are still read.
  */
-async function reusableVersion(ctx: Context, api: ApiClient, where: Channel, versionName: string, file: string): Promise<{ version: Version; matched: string } | undefined> {
-  const named = (await listAllVersions(api, where.assetId)).filter((v) => v.targetPlatform === where.platform && v.versionName === versionName);
-  if (named.length === 0) return undefined;
+async function readRelease(ctx: Context, api: ApiClient, where: Channel, versionName: string, file: string): Promise<ReleaseReads> {
+  const defaultRead = readDefault(api, where);
+  const early = defaultRead.then((record) => (record?.versionName === versionName && record.downloadUrl ? compareContent(ctx, api, file, [servedCopy(api, record)]) : undefined));
+  try {
+    const [versions, defaultRecord] = await Promise.all([listAllVersions(api, where.assetId), defaultRead]);
+    const onPlatform = versions.filter((v) => v.targetPlatform === where.platform);
+    const latest = Math.max(0, ...onPlatform.map((v) => v.version));
+    const found = await reusableVersion(ctx, api, where, onPlatform.filter((v) => v.versionName === versionName), file, defaultRecord, early);
+    return { ...found, defaultRecord, latest };
+  } finally {
+    // Never left running behind an error.
+    await early.catch(() => undefined);
+  }
+}
+
+interface ContentHashes {
+  local: string;
+  served: HashSummary;
+}
+
+/** FILE's SHA-256 and what the delivery network serves for each task, at once. */
+async function compareContent(ctx: Context, api: ApiClient, file: string, tasks: DownloadTask[]): Promise<ContentHashes> {
+  const [local, served] = await Promise.all([fileSha256(file), hashServed(ctx, tasks, { label: `comparing ${basename(file)} with ${tasks.map((t) => t.id).join(', ')}` })]);
+  return { local, served };
+}
+
+function servedCopy(api: ApiClient, record: AssetUrl): DownloadTask {
+  return { id: record.versionId, name: record.versionId, url: new URL(record.downloadUrl!, api.baseUrl).toString() };
+}
+
+/**
+ * The version of that name on the platform, when it is this file's, how
+ * that was matched and its record on the channel; undefined when there is
+ * none; a conflict (exit 5, nothing written) when it is another's. Same
+ * file name and a size agreeing within the service's rounding; when such a
+ * version can be downloaded (LIVE or DEFAULT somewhere: its asset-urls
+ * downloadUrl), its content too, by SHA-256: a rebuild of the same size is
+ * not the same release.
+ */
+async function reusableVersion(
+  ctx: Context,
+  api: ApiClient,
+  where: Channel,
+  named: Version[],
+  file: string,
+  defaultRecord: AssetUrl | undefined,
+  early: Promise<ContentHashes | undefined>,
+): Promise<Pick<ReleaseReads, 'match' | 'record'>> {
+  if (named.length === 0) return {};
   const bytes = (await stat(file)).size;
   const fileName = basename(file);
+  const versionName = named[0]!.versionName;
   // Older versions lack fileName (spec): then the size alone decides.
   const same = named.filter((v) => (v.fileName === undefined || v.fileName === null || v.fileName === fileName) && sizeAgrees(v.size, bytes)).sort((a, b) => b.version - a.version);
   if (same.length === 0) {
@@ -131,37 +203,35 @@ async function reusableVersion(ctx: Context, api: ApiClient, where: Channel, ver
       `${where.platform} version ${other.versionId} of ${where.assetId} is already named ${versionName}, with ${other.fileName ?? 'another file'} of ${other.size}, not ${fileName} of ${bytes} bytes; nothing was written: release under another --name`,
     );
   }
-  const served = await servedCopies(api, where, same);
-  if (served.length === 0) {
+  // The Default's record was read; the others' are their own (every environment: a copy LIVE elsewhere can be downloaded).
+  const isDefault = (v: Version) => v.versionId === defaultRecord?.versionId;
+  const recordsOf = new Map(await Promise.all(same.filter((v) => !isDefault(v)).map(async (v) => [v.versionId, await versionRecords(api, where.assetId, v.versionId, { platform: where.platform })] as const)));
+  const recordOn = (v: Version) => (isDefault(v) ? defaultRecord : recordsOf.get(v.versionId)?.find((r) => r.envId === where.envId));
+  const others = [...recordsOf.values()].flatMap((records) => records.find((r) => r.downloadUrl && (r.state === 'LIVE' || r.state === 'DEFAULT')) ?? []);
+  const defaultHashes = same.some(isDefault) ? await early : undefined;
+  if (!defaultHashes && others.length === 0) {
     const version = same[0]!;
     // What the match rests on: the service may omit fileName (older versions), and sizes are rounded.
     const basis = version.fileName ? 'same file name, and a size agreeing within its rounding' : 'the service shows no file name: version name and size only';
-    return { version, matched: `matched by name and size (${basis}); its content was not compared: it is LIVE or DEFAULT nowhere, so it cannot be downloaded` };
+    return { match: { version, matched: `matched by name and size (${basis}); its content was not compared: it is LIVE or DEFAULT nowhere, so it cannot be downloaded` }, record: recordOn(version) };
   }
-  const [local, hashes] = await Promise.all([fileSha256(file), hashServed(ctx, served, { label: `comparing ${fileName} with ${served.map((t) => t.id).join(', ')}` })]);
+  const otherHashes = others.length > 0 ? await compareContent(ctx, api, file, others.map((r) => servedCopy(api, r))) : undefined;
+  const local = (defaultHashes ?? otherHashes)!.local;
+  const hashes: HashSummary = { hashed: [...(defaultHashes?.served.hashed ?? []), ...(otherHashes?.served.hashed ?? [])], failed: [...(defaultHashes?.served.failed ?? []), ...(otherHashes?.served.failed ?? [])] };
   const failed = hashes.failed[0];
   if (failed) {
     const message = `could not download ${failed.id} to compare its content with ${fileName} (${failed.error}); nothing was written: run again`;
     throw new PartialFailureError(message, failed.network ? ExitCode.network : ExitCode.rejected, { type: failed.network ? 'urn:ahs:network' : 'urn:ahs:conflict', title: message, status: null, detail: message });
   }
   const equal = hashes.hashed.find((h) => h.sha256 === local);
-  if (equal) return { version: same.find((v) => v.versionId === equal.id)!, matched: `matched by content: ${fileName} and what ${equal.id} serves have the same SHA-256 ${local}` };
+  if (equal) {
+    const version = same.find((v) => v.versionId === equal.id)!;
+    return { match: { version, matched: `matched by content: ${fileName} and what ${equal.id} serves have the same SHA-256 ${local}` }, record: recordOn(version) };
+  }
   const other = hashes.hashed[0]!;
   throw new ConflictError(
     `${where.platform} version ${other.id} of ${where.assetId} is already named ${versionName}, with the same file name and size but another content: it serves SHA-256 ${other.sha256}, ${fileName} is ${local}; nothing was written: release under another --name`,
   );
-}
-
-/** A download of each version that the delivery network serves (LIVE or DEFAULT in some environment), one per version. */
-async function servedCopies(api: ApiClient, where: Channel, versions: Version[]): Promise<DownloadTask[]> {
-  const ids = new Set(versions.map((v) => v.versionId));
-  const records = await listRecords(api, where.assetId, { platform: where.platform });
-  const tasks = new Map<string, DownloadTask>();
-  for (const record of records) {
-    if (!ids.has(record.versionId) || tasks.has(record.versionId) || !record.downloadUrl || (record.state !== 'LIVE' && record.state !== 'DEFAULT')) continue;
-    tasks.set(record.versionId, { id: record.versionId, name: record.versionId, url: new URL(record.downloadUrl, api.baseUrl).toString() });
-  }
-  return [...tasks.values()];
 }
 
 /**
@@ -169,8 +239,7 @@ async function servedCopies(api: ApiClient, where: Channel, versions: Version[])
  * Default) must not take the Default back: that is a rollback, and
  * a re-run job is no place to roll back by accident. Exit 5, nothing written.
  */
-function refuseSupersededRelease(version: Version, records: AssetUrl[], name: string): void {
-  const current = records.find((r) => r.state === 'DEFAULT');
+function refuseSupersededRelease(version: Version, current: AssetUrl | undefined, name: string): void {
   if (!current || current.versionId === version.versionId || current.version < version.version) return;
   throw new ConflictError(
     `${version.versionId} (${version.versionName}) was released before, and the Default of ${name} is now ${current.versionId} (${current.versionName}), a newer version; nothing was written. To make ${version.versionId} the Default again, run ahs rollback --to ${version.versionId}, or re-run with --expect-current ${current.versionId}`,

@@ -6,8 +6,10 @@ import type { rollbackSpec } from './index.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { defaultOf } from '../../rules/index.js';
-import type { AssetUrl } from '../../rules/schemas.js';
-import { listAllVersions, readChannel } from '../../service/assets.js';
+import type { AssetUrl, Version } from '../../rules/schemas.js';
+import type { ChannelSnapshot } from '../../rules/index.js';
+import type { ApiClient } from '../../http/client.js';
+import { listAllVersions, readChannel, readVersionOnChannel } from '../../service/assets.js';
 import { askAssetId, askEnv, platformChoices } from '../../service/pick-asset.js';
 import { channelName, type Channel } from '../../service/promote.js';
 import { renderPromotion } from '../../io/views/deploy.js';
@@ -22,7 +24,7 @@ export const run: Run<typeof rollbackSpec> = async (options, ctx) => {
   const name = channelName(where);
   const user = await ctx.setting('user', { message: 'Acting user e-mail' });
   const api = await ctx.api();
-  const { channel, records } = await readChannel(api, assetId, platform, envId);
+  const { channel, records, version } = await readRollback(api, where, options.to);
   const current = defaultOf(channel);
   if (!current) throw new UsageError(`${name} has no Default: nothing to roll back (promote one with ahs promote-default)`);
   // A re-run of a rollback that is done: nothing to send (a CI step re-run must not fail).
@@ -34,7 +36,7 @@ export const run: Run<typeof rollbackSpec> = async (options, ctx) => {
     hint: `${versionId} is ${channel.records[versionId] ?? 'not deployed'} on ${name}: deploy it LIVE first (ahs deploy ${assetId} ${versionId})`,
     byKind: { 'not-found': `${assetId} has no ${platform} version ${versionId}` },
   };
-  const promotion = steps.versionPromote({ ...where, versionId, user, channel, expected: current }, { refuse });
+  const promotion = steps.versionPromote({ ...where, versionId, user, channel, expected: current, ...(version !== undefined ? { version } : {}) }, { refuse });
   return plan([promotion], (results) => {
     out.print(results.of(promotion)!, (d, kit) => {
       out.success(`${versionId} is now the Default of ${name}; ${current} is now LIVE`);
@@ -42,6 +44,17 @@ export const run: Run<typeof rollbackSpec> = async (options, ctx) => {
     });
   });
 };
+
+/**
+ * With --to, the Default, the target's own record and the target, at once
+ * (one round whatever the channel's size); without, the whole channel: the
+ * target is picked among its LIVE records.
+ */
+async function readRollback(api: ApiClient, where: Channel, to: string | undefined): Promise<{ channel: ChannelSnapshot; records: AssetUrl[]; version?: Version | null }> {
+  if (to === undefined) return readChannel(api, where.assetId, where.platform, where.envId);
+  const read = await readVersionOnChannel(api, where, to);
+  return { channel: read.channel, records: [read.defaultRecord, read.record].filter((r): r is AssetUrl => r !== undefined), version: read.version };
+}
 
 interface Target {
   versionId: string;

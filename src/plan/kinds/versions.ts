@@ -9,7 +9,7 @@ import type { AssetUrl, DeployBody, Version } from '../../rules/schemas.js';
 import type { DeployResponse, ReadBackRecord } from '../../io/views/deploy.js';
 import type { Output } from '../../io/output.js';
 import { prepareMultipart } from '../../transfer/upload.js';
-import { deployableVersion, findVersion, getAsset, getVersion, listAllVersions, readChannel } from '../../service/assets.js';
+import { findVersion, getAsset, getVersion, listAllVersions, notDeployable, readChannel, readVersionOnChannel, versionRecords } from '../../service/assets.js';
 import { afterLive, channelName, checkExpected, promoteBody, type Channel } from '../../service/promote.js';
 import { kind, type KindIO, type StepFile } from './kind.js';
 import { sizeAgrees } from '../../service/size.js';
@@ -28,6 +28,13 @@ export interface VersionUploadParams {
    * deleted and the other is the answer, so both runs go on with one version.
    */
   converge?: boolean;
+  /**
+   * The highest version number on the platform when the command read the
+   * versions: a copy another run uploaded since has a number between it and
+   * this upload's, so converging reads those few ids, none when this upload
+   * took the next number (else the whole list).
+   */
+  latest?: number;
 }
 
 export const versionUpload = kind<VersionUploadParams, Version>({
@@ -42,8 +49,8 @@ export const versionUpload = kind<VersionUploadParams, Version>({
   uploaded: (p, answer) => `Uploaded ${p.file.name} as ${answer.versionId}`,
   check: (p) => `ahs version list ${p.assetId} --all`,
   async predict({ assetId, platform, fields, file }, api): Promise<Prediction> {
-    const asset = await getAsset(api, assetId);
-    const onPlatform = (await listAllVersions(api, assetId)).filter((v) => v.targetPlatform === platform);
+    const [asset, versions] = await Promise.all([getAsset(api, assetId), listAllVersions(api, assetId)]);
+    const onPlatform = versions.filter((v) => v.targetPlatform === platform);
     const latest = Math.max(0, ...onPlatform.map((v) => v.version));
     return {
       current: { asset: asset.assetId, versionsOnPlatform: onPlatform.map((v) => v.versionId) },
@@ -73,7 +80,7 @@ export const versionUpload = kind<VersionUploadParams, Version>({
  * never deployed); a delete that fails is said, with the command that does it.
  */
 async function convergeUpload(p: VersionUploadParams, created: Version, io: KindIO): Promise<Version> {
-  const copies = (await listAllVersions(io.api, p.assetId)).filter(
+  const copies = (await versionsSince(p, created, io.api)).filter(
     (v) => v.targetPlatform === p.platform && v.versionName === p.fields.versionName && (v.fileName === undefined || v.fileName === p.file.name) && sizeAgrees(v.size, p.file.size),
   );
   const first = copies.sort((a, b) => a.version - b.version)[0];
@@ -87,6 +94,34 @@ async function convergeUpload(p: VersionUploadParams, created: Version, io: Kind
   }
   return first;
 }
+
+/** Versions another run may have uploaded since the command read the list (this upload's among them). */
+async function versionsSince(p: VersionUploadParams, created: Version, api: ApiClient): Promise<Version[]> {
+  const ids = p.latest === undefined ? undefined : idsBetween(created, p.latest);
+  if (!ids) return listAllVersions(api, p.assetId);
+  const found = await Promise.all(ids.map((id) => findVersion(api, p.assetId, id)));
+  return [created, ...found.filter((v): v is Version => v !== undefined)];
+}
+
+/** The ids numbered after `latest` and before this upload's, in its format; undefined when they cannot be told (or are many). */
+export function idsBetween(created: Version, latest: number): string[] | undefined {
+  const match = /^(.*?)(\d+)$/.exec(created.versionId);
+  const count = created.version - latest - 1;
+  if (!match || Number(match[2]) !== created.version || count < 0 || count > MAX_IDS_BETWEEN) return undefined;
+  const [, prefix, digits] = match as unknown as [string, string, string];
+  const padded = digits.startsWith('0');
+  const ids: string[] = [];
+  for (let number = latest + 1; number < created.version; number++) {
+    const text = String(number);
+    // GEN100 may be GEN99's successor or GEN099's: a width that is not told is not guessed.
+    if (!padded && text.length !== digits.length) return undefined;
+    ids.push(prefix + (padded ? text.padStart(digits.length, '0') : text));
+  }
+  return ids;
+}
+
+/** More versions than this since the read: the whole list is one read. */
+const MAX_IDS_BETWEEN = 8;
 
 /** A write another run already made (the service's "already in the target state"): done, when a read shows the state asked for. */
 async function alreadyThere<R>(error: unknown, holds: () => Promise<R | undefined>, io: KindIO, what: string): Promise<R> {
@@ -106,6 +141,8 @@ export interface VersionDeployParams {
   channel?: ChannelSnapshot;
   /** Uploaded by an earlier step: it cannot be read yet, so only the channel's rules predict. */
   versionIsNew?: boolean;
+  /** The version as the command read it (null: not found): predicted from it (else read). */
+  version?: Version | null;
   notes?: string[];
   /** Another run may make the same change (a release): "already in the target state" is done when a read shows it. */
   converge?: boolean;
@@ -115,8 +152,11 @@ export const versionDeploy = kind<VersionDeployParams, DeployResponse>({
   describe: (p) => `deploy ${p.versionId} ${p.body.intent} on ${p.assetId}/${p.platform}/${p.body.envId}`,
   request: deployRequest,
   async predict(p, api) {
-    const channel = p.channel ?? (await readChannel(api, p.assetId, p.platform, p.body.envId)).channel;
-    const missing = p.versionIsNew ? undefined : await deployableVersion(api, p.assetId, p.versionId, p.platform);
+    // What the command did not read, read at once: the version's record, the version, and the Default when it decides.
+    const where = { assetId: p.assetId, platform: p.platform, envId: p.body.envId };
+    const read = p.channel ? undefined : await readVersionOnChannel(api, where, p.versionId, { version: needsVersion(p), withDefault: p.body.intent === 'DEFAULT' });
+    const channel = p.channel ?? read!.channel;
+    const missing = await missingVersion(p, api, read?.version);
     return { current: channel.records[p.versionId] ?? null, decision: missing ?? decideVersionDeploy(channel, { versionId: p.versionId, ...p.body }), notes: p.notes };
   },
   waitsOutDeployment: true,
@@ -145,10 +185,21 @@ function deployRequest(p: VersionDeployParams, api: ApiClient): PlannedRequest {
   return { method: 'POST', path: api.path('va', p.assetId, 'versions', p.versionId, 'deploy'), query: { targetPlatformId: p.platform }, body: p.body };
 }
 
-/** Applied when the channel shows the version in the state asked for. */
+/** Whether a prediction must read the version: not when it is new, nor when the command read it. */
+function needsVersion(p: { versionIsNew?: boolean; version?: Version | null }): boolean {
+  return !p.versionIsNew && p.version === undefined;
+}
+
+/** The deploy's 404 for a version that cannot be deployed (missing, of another platform), from what was read or a read now. */
+async function missingVersion(p: { assetId: string; versionId: string; platform: string; versionIsNew?: boolean; version?: Version | null }, api: ApiClient, read?: Version | null) {
+  if (p.versionIsNew) return undefined;
+  const version = p.version !== undefined ? p.version : read !== undefined ? read : await findVersion(api, p.assetId, p.versionId);
+  return notDeployable(version, p);
+}
+
+/** Applied when the version's own record on the channel shows the state asked for. */
 async function settleDeploy({ assetId, versionId, platform, body }: VersionDeployParams, api: ApiClient, accepted: string[] = [body.intent]): Promise<Settlement<DeployResponse>> {
-  const { records } = await readChannel(api, assetId, platform, body.envId);
-  const record = records.find((r) => r.versionId === versionId);
+  const [record] = await versionRecords(api, assetId, versionId, { platform, envId: body.envId });
   const how = `the channel ${assetId}/${platform}/${body.envId} shows ${versionId} ${record?.state ?? 'not deployed'}`;
   if (!record || !accepted.includes(record.state)) return { applied: false, how };
   return { applied: true, how, result: { assetVersion: await readBack(api, record), message: CONFIRMED_BY_READ } };
@@ -167,9 +218,11 @@ export interface VersionPromoteParams extends Channel {
   channel: ChannelSnapshot;
   /** --expect-current: the Default that must hold (null: none); absent: no check. */
   expected?: string | null;
-  /** Deployed LIVE by an earlier step (--make-live, release): predicted over that, and the channel read again before sending. */
+  /** Deployed LIVE by an earlier step (--make-live, release): predicted and sent over the channel as read plus that deploy. */
   afterLive?: DeployBody;
   versionIsNew?: boolean;
+  /** The version as the command read it (null: not found): predicted from it (else read). */
+  version?: Version | null;
   /** Another run may promote the same version (a release): that version being the Default is done. */
   converge?: boolean;
 }
@@ -191,7 +244,7 @@ export const versionPromote = kind<VersionPromoteParams, PromoteResult>({
   async predict(p, api) {
     const expected = expectedChannel(p);
     const body = promoteBody(expected, p.versionId, p.envId, p.user);
-    const missing = p.versionIsNew ? undefined : await deployableVersion(api, p.assetId, p.versionId, p.platform);
+    const missing = await missingVersion(p, api);
     return {
       current: { state: p.channel.records[p.versionId] ?? null, default: defaultOf(p.channel) ?? null },
       decision: missing ?? decideVersionDeploy(expected, { versionId: p.versionId, ...body }),
@@ -205,8 +258,9 @@ export const versionPromote = kind<VersionPromoteParams, PromoteResult>({
     const name = channelName(p);
     const path = api.path('va', p.assetId, 'versions', p.versionId, 'deploy');
     const query = { targetPlatformId: p.platform };
-    // After the LIVE deploy of an earlier step the channel has changed: read it as it is now.
-    let known = p.afterLive ? (await readChannel(api, p.assetId, p.platform, p.envId)).channel : p.channel;
+    // The channel as read, plus the LIVE deploy of an earlier step: no read before sending. The
+    // service's currentVersionId check is the compare-and-set: a pointer that moved meanwhile is a 409.
+    let known = expectedChannel(p);
     for (let attempt = 0; ; attempt++) {
       checkExpected(known, p.expected, name);
       const previousDefault = defaultOf(known) ?? null;
@@ -215,14 +269,14 @@ export const versionPromote = kind<VersionPromoteParams, PromoteResult>({
         return { ...answer, previousDefault: previousDefault === p.versionId ? null : previousDefault, attempts: attempt + 1 };
       } catch (error) {
         if (!isApiError(error, 409) && !isApiError(error, 400)) throw error;
-        // A 409 (or a 400 from a stale read) means the pointer moved: read again.
-        const fresh = (await readChannel(api, p.assetId, p.platform, p.envId)).channel;
+        // A 409 (or a 400 from a stale read) means the pointer moved: read again (the Default and this version's record).
+        const read = await readVersionOnChannel(api, p, p.versionId, { version: false });
+        const fresh = read.channel;
         const moved = (defaultOf(fresh) ?? null) !== previousDefault;
-        if (p.converge && defaultOf(fresh) === p.versionId) {
+        if (p.converge && defaultOf(fresh) === p.versionId && read.defaultRecord) {
           io.out.info(`${p.versionId} is the Default of ${name} already: another writer promoted it meanwhile`);
           const before = defaultOf(p.channel) ?? null;
-          const record = (await readChannel(api, p.assetId, p.platform, p.envId)).records.find((r) => r.versionId === p.versionId);
-          if (record) return { assetVersion: await readBack(api, record), message: 'Already the Default: confirmed by a read of the channel.', previousDefault: before === p.versionId ? null : before, attempts: attempt + 1 };
+          return { assetVersion: await readBack(api, { ...read.defaultRecord, envId: p.envId }), message: 'Already the Default: confirmed by a read of the channel.', previousDefault: before === p.versionId ? null : before, attempts: attempt + 1 };
         }
         if (isApiError(error, 400) && !moved) {
           // a real 400 (OFFLINE, already Default, ...)
@@ -241,15 +295,13 @@ export const versionPromote = kind<VersionPromoteParams, PromoteResult>({
   },
   async settle(p, { api }) {
     const name = channelName(p);
-    const { records, channel } = await readChannel(api, p.assetId, p.platform, p.envId);
-    const record = records.find((r) => r.versionId === p.versionId);
+    const [record] = await versionRecords(api, p.assetId, p.versionId, { platform: p.platform, envId: p.envId });
     const how = `the channel ${name} shows ${p.versionId} ${record?.state ?? 'not deployed'}`;
     if (record?.state !== 'DEFAULT') return { applied: false, how };
     const before = defaultOf(p.channel) ?? null;
-    const previousDefault = before === p.versionId ? null : before;
     // The read shows the Default but not who made it: another writer's promotion of the same version looks the same.
-    void channel;
-    return { applied: true, how, result: { assetVersion: await readBack(api, record), message: CONFIRMED_BY_READ, previousDefault, attempts: 1 } };
+    const previousDefault = before === p.versionId ? null : before;
+    return { applied: true, how, result: { assetVersion: await readBack(api, { ...record, envId: p.envId }), message: CONFIRMED_BY_READ, previousDefault, attempts: 1 } };
   },
 });
 

@@ -1,0 +1,252 @@
+// Reads sized to the decision (issue 21): what release, rollback,
+// promote-default, deploy --idempotent and a dry run send, request by
+// request, through a proxy capping the page size at 2 (a channel of any size
+// costs no more), and which reads go out at once (a barrier holds their
+// answers until each has arrived: reads sent one after another never pass it).
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { harness, stubServer, uid, type Harness } from './helpers.js';
+import { startFaultProxy, type FaultProxy, type Match } from '../support/fault-proxy.js';
+
+let h: Harness;
+let proxy: FaultProxy;
+beforeAll(async () => {
+  h = await harness();
+  proxy = await startFaultProxy(h.emu.baseUrl, { pageSizeCap: 2 });
+});
+afterAll(async () => {
+  await proxy?.close();
+  await h?.close();
+});
+
+const CH = ['--platform', 'ios', '--env', 'prod'];
+const DEFAULT_READ: Match = { method: 'GET', path: '/asset-urls', query: /state=DEFAULT/ };
+
+/** An asset whose ios/prod channel holds `live` LIVE versions, the first the Default, and `more` not deployed. */
+async function channel(live: number, more = 0): Promise<{ id: string; versions: string[] }> {
+  const id = uid('rt');
+  await h.createAsset(id);
+  const versions: string[] = [];
+  for (let i = 0; i < live + more; i++) versions.push(await h.uploadVersion(id, 'ios', `seed-${i}`));
+  for (const v of versions.slice(0, live)) expect((await h.deploy(id, v, 'ios', 'prod', 'LIVE')).status).toBe(201);
+  expect((await h.deploy(id, versions[0]!, 'ios', 'prod', 'DEFAULT')).status).toBe(201);
+  return { id, versions };
+}
+
+/** Runs ahs through the proxy: its requests as "METHOD path" (the domain prefix and paging left out). */
+async function traced(args: string[]) {
+  proxy.log.length = 0;
+  const run = await h.ahs(args, { env: { AHS_BASE_URL: proxy.url } });
+  const requests = proxy.log.map((r) => `${r.method} ${r.path.replace(/^\/api\/v2\/demo/, '').replace(/[?&]pageNumber=\d+&pageSize=\d+$/, '')}`);
+  return { run, requests };
+}
+
+describe('release reads what the decision needs, at once', () => {
+  it('a new file: the versions and the Default at once, then upload, deploy, promote (no read between)', async () => {
+    const { id, versions } = await channel(4);
+    const file = await h.file('new.zip', 'a new build');
+    const barrier = proxy.together([{ method: 'GET', path: `/${id}/versions` }, DEFAULT_READ]);
+    const { run, requests } = await traced(['release', id, file, ...CH, '--name', 'new', '--json']);
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(barrier.met).toBe(true);
+    // 4 versions under a page cap of 2: two pages of the list; then only the three writes.
+    expect(requests.filter((r) => r.startsWith('GET')).sort()).toEqual([
+      `GET /va/${id}/asset-urls?targetPlatform=ios&envId=prod&state=DEFAULT`,
+      `GET /va/${id}/versions`,
+      `GET /va/${id}/versions`,
+    ]);
+    expect(requests.slice(3)).toEqual([`POST /va/${id}/versions?targetPlatformId=ios`, `POST /va/${id}/versions/IOS5/deploy?targetPlatformId=ios`, `POST /va/${id}/versions/IOS5/deploy?targetPlatformId=ios`]);
+    expect(run.json()).toMatchObject({ version: { versionId: 'IOS5' }, assetVersion: { state: 'DEFAULT' }, previousDefault: versions[0] });
+    expect(await h.records(id)).toEqual([...versions.map((v) => `ios/prod/${v}=LIVE`), 'ios/prod/IOS5=DEFAULT'].sort());
+
+    // Its re-run: the versions and the Default (whose bytes are compared), and nothing else of the API.
+    const again = await traced(['release', id, file, ...CH, '--name', 'new', '--json']);
+    expect(again.run.exitCode, again.run.stderr).toBe(0);
+    expect(again.run.stderr).toMatch(/reused \(matched by content/);
+    expect(again.requests.sort()).toEqual([`GET /va/${id}/asset-urls?targetPlatform=ios&envId=prod&state=DEFAULT`, `GET /va/${id}/versions`, `GET /va/${id}/versions`, `GET /va/${id}/versions`]);
+  });
+
+  it('a version another run uploaded between the read and the upload is read by its id, and this run goes on with it', async () => {
+    const { id } = await channel(1);
+    const file = await h.file('race.zip', 'the same build');
+    let raced = '';
+    // Another run's copy of the same file lands just before this run's upload.
+    const spy = await stubServer(async (req) => {
+      if (req.method === 'POST' && req.url?.endsWith('/versions?targetPlatformId=ios') && !raced) {
+        const form = new FormData();
+        form.set('versionName', 'same');
+        form.set('createdBy', 'owner@demo.test');
+        form.set('assetFile', new Blob(['the same build']), 'race.zip');
+        raced = (await h.call('POST', `/va/${id}/versions?targetPlatformId=ios`, form)).body.versionId;
+      }
+      return false;
+    }, h.emu.baseUrl);
+    try {
+      const run = await h.ahs(['release', id, file, ...CH, '--name', 'same', '--json'], { env: { AHS_BASE_URL: spy.url } });
+      expect(run.exitCode, run.stderr).toBe(0);
+      expect(raced).toBe('IOS2');
+      expect(run.stderr).toContain("this run's copy IOS3 was deleted; going on with IOS2");
+      expect(run.json()).toMatchObject({ version: { versionId: 'IOS2' }, assetVersion: { versionId: 'IOS2', state: 'DEFAULT' } });
+      // The one version in between read by its id; the list is not read again.
+      const reads = spy.requests.filter((r) => r.method === 'GET').map((r) => r.url.split('?')[0]);
+      expect(reads.filter((u) => u!.endsWith('/versions'))).toHaveLength(1);
+      expect(reads).toContain(`/api/v2/demo/va/${id}/versions/IOS2`);
+      expect((await h.call('GET', `/va/${id}/versions/IOS3`)).status).toBe(404);
+      expect(await h.records(id)).toEqual(['ios/prod/IOS1=LIVE', 'ios/prod/IOS2=DEFAULT']);
+    } finally {
+      await spy.close();
+    }
+  });
+});
+
+describe('a promotion, a rollback, a deploy and a dry run read in one round', () => {
+  const ownReads = (id: string, versionId: string): Match[] => [DEFAULT_READ, { method: 'GET', path: `/${id}/versions/${versionId}/asset-urls` }, { method: 'GET', path: `/${id}/versions/${versionId}` }];
+
+  it('rollback --to: the Default, the target\'s record and the target at once, then the promotion', async () => {
+    const { id, versions } = await channel(5);
+    expect((await h.deploy(id, versions[1]!, 'ios', 'prod', 'DEFAULT', { currentVersionId: versions[0]!, currentAssetIntent: 'LIVE' })).status).toBe(201);
+    const barrier = proxy.together(ownReads(id, versions[0]!));
+    const { run, requests } = await traced(['rollback', id, '--to', versions[0]!, ...CH]);
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(barrier.met).toBe(true);
+    expect(requests).toHaveLength(4);
+    expect(requests[3]).toBe(`POST /va/${id}/versions/${versions[0]}/deploy?targetPlatformId=ios`);
+    expect(await h.records(id)).toContain(`ios/prod/${versions[0]}=DEFAULT`);
+  });
+
+  it('promote-default --expect-current: one round of reads, then the promotion; its dry run the reads alone', async () => {
+    const { id, versions } = await channel(5);
+    const dry = proxy.together(ownReads(id, versions[3]!));
+    const preview = await traced(['promote-default', id, versions[3]!, '--expect-current', versions[0]!, ...CH, '--dry-run', '--json']);
+    expect(preview.run.exitCode, preview.run.stderr).toBe(0);
+    expect(dry.met).toBe(true);
+    expect(preview.requests).toHaveLength(3);
+    expect(preview.run.json()).toMatchObject({ dryRun: true, request: { body: { intent: 'DEFAULT', currentVersionId: versions[0] } } });
+
+    const barrier = proxy.together(ownReads(id, versions[3]!));
+    const { run, requests } = await traced(['promote-default', id, versions[3]!, '--expect-current', versions[0]!, ...CH, '--json']);
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(barrier.met).toBe(true);
+    expect(requests).toHaveLength(4);
+    expect(run.json()).toMatchObject({ previousDefault: versions[0], attempts: 1 });
+  });
+
+  it('a 409 still reads the channel again (its Default and the version\'s record) and retries', async () => {
+    const { id, versions } = await channel(3);
+    proxy.inject({ kind: 'answer', status: 409, contentType: 'application/problem+json', body: JSON.stringify({ type: 'https://errors.asset-hosting.example/problem', title: 'The Default pointer moved', status: 409, detail: 'moved' }) }, { method: 'POST', path: '/deploy' });
+    const { run, requests } = await traced(['promote-default', id, versions[2]!, ...CH, '--json', '--retries', '2']);
+    proxy.reset();
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.json()).toMatchObject({ attempts: 2 });
+    expect(requests).toHaveLength(7);
+    expect(requests[3]).toBe(`POST /va/${id}/versions/${versions[2]}/deploy?targetPlatformId=ios`);
+    expect(requests.slice(4, 6).sort()).toEqual([`GET /va/${id}/asset-urls?targetPlatform=ios&envId=prod&state=DEFAULT`, `GET /va/${id}/versions/${versions[2]}/asset-urls?envId=prod`]);
+    expect(requests[6]).toBe(`POST /va/${id}/versions/${versions[2]}/deploy?targetPlatformId=ios`);
+    expect(await h.records(id)).toContain(`ios/prod/${versions[2]}=DEFAULT`);
+  });
+
+  it('deploy --idempotent reads the version\'s own record only: one request, then the deploy (or nothing)', async () => {
+    const { id, versions } = await channel(5);
+    const { run, requests } = await traced(['deploy', id, versions[4]!, '--state', 'OFFLINE', '--idempotent', ...CH]);
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(requests).toEqual([`GET /va/${id}/versions/${versions[4]}/asset-urls?envId=prod`, `POST /va/${id}/versions/${versions[4]}/deploy?targetPlatformId=ios`]);
+    const again = await traced(['deploy', id, versions[4]!, '--state', 'OFFLINE', '--idempotent', ...CH, '--json']);
+    expect(again.run.exitCode, again.run.stderr).toBe(0);
+    expect(again.run.json()).toMatchObject({ changed: false, state: 'OFFLINE' });
+    expect(again.requests).toEqual([`GET /va/${id}/versions/${versions[4]}/asset-urls?envId=prod`]);
+    expect(await h.records(id)).toContain(`ios/prod/${versions[4]}=OFFLINE`);
+  });
+});
+
+describe('item sync and item upload: 8 in flight, reads at once', () => {
+  async function collection(files: Record<string, string>): Promise<{ id: string; dir: string }> {
+    const id = uid('rtc');
+    const r = await h.call('POST', '/vc', { collectionId: id, collectionName: id, allowedAssetTypes: ['1001'], maxAssets: 50, createdBy: 'owner@demo.test' });
+    expect(r.status).toBe(201);
+    const dir = join(h.dir, id);
+    await mkdir(dir);
+    for (const [name, content] of Object.entries(files)) await writeFile(join(dir, name), content);
+    return { id, dir };
+  }
+  const newFiles = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, i) => [`n${i}.zip`, `new ${i}`]));
+
+  it('item sync reads the collection and its items at once, not its deployments, and uploads 8 at a time', async () => {
+    const { id, dir } = await collection(newFiles(9));
+    const reads = proxy.together([{ method: 'GET', path: `/vc/${id}` }, { method: 'GET', path: `/vc/${id}/items` }]);
+    const uploads = proxy.together(Array.from({ length: 8 }, () => ({ method: 'POST', path: `/vc/${id}/items` })), 3000);
+    const { run, requests } = await traced(['item', 'sync', id, dir, '--type', '1001', '--json']);
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(reads.met).toBe(true);
+    expect(uploads.met).toBe(true);
+    expect(requests.filter((r) => r.includes('/deployments'))).toEqual([]);
+    expect(run.json().uploaded).toHaveLength(9);
+    // --reconcile asks about the deployments: then they are read.
+    const again = await traced(['item', 'sync', id, dir, '--type', '1001', '--reconcile', '--json']);
+    expect(again.run.exitCode, again.run.stderr).toBe(0);
+    expect(again.requests).toContain(`GET /vc/${id}/deployments`);
+  });
+
+  it('item upload sends 8 files at once', async () => {
+    const { id, dir } = await collection(newFiles(8));
+    const uploads = proxy.together(Array.from({ length: 8 }, () => ({ method: 'POST', path: `/vc/${id}/items` })), 3000);
+    const { run } = await traced(['item', 'upload', id, ...Object.keys(newFiles(8)).map((name) => join(dir, name)), '--type', '1001', '--json']);
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(uploads.met).toBe(true);
+  });
+
+  it("a replaced item's removal does not wait for an unrelated upload", async () => {
+    const { id, dir } = await collection({ 'b.zip': 'old b' });
+    expect((await traced(['item', 'sync', id, dir, '--type', '1001'])).run.exitCode).toBe(0);
+    await writeFile(join(dir, 'b.zip'), 'the new b, longer');
+    await writeFile(join(dir, 'n.zip'), 'unrelated');
+    // b's new upload is answered once n's upload is in flight; n's is answered once b's old item's removal arrived.
+    let nArrived!: () => void;
+    let removalArrived!: () => void;
+    const nSent = new Promise<void>((resolve) => (nArrived = resolve));
+    const removed = new Promise<void>((resolve) => (removalArrived = resolve));
+    const giveUp = () => new Promise<void>((resolve) => setTimeout(resolve, 3000).unref());
+    let removalWhileHeld = false;
+    let holding = false;
+    const spy = await stubServer(async (req, _res, body) => {
+      const text = body.toString('latin1');
+      if (req.method === 'POST' && text.includes('filename="b.zip"')) await Promise.race([nSent, giveUp()]);
+      if (req.method === 'POST' && text.includes('filename="n.zip"')) {
+        nArrived();
+        holding = true;
+        await Promise.race([removed, giveUp()]);
+        holding = false;
+      }
+      if (req.method === 'DELETE') {
+        removalWhileHeld = holding;
+        removalArrived();
+      }
+      return false;
+    }, h.emu.baseUrl);
+    try {
+      const run = await h.ahs(['item', 'sync', id, dir, '--type', '1001', '--json'], { env: { AHS_BASE_URL: spy.url } });
+      expect(run.exitCode, run.stderr).toBe(0);
+      expect(removalWhileHeld).toBe(true);
+      expect(run.json()).toMatchObject({ uploaded: [{ assetItemName: 'n.zip' }], replaced: [{ new: { assetItemName: 'b.zip' }, removedFirst: false }] });
+    } finally {
+      await spy.close();
+    }
+  });
+});
+
+describe('fetch', () => {
+  it('reads the item list beside the deployment and its delivery document', async () => {
+    const id = uid('rtf');
+    expect((await h.call('POST', '/vc', { collectionId: id, collectionName: id, allowedAssetTypes: ['1001'], createdBy: 'owner@demo.test' })).status).toBe(201);
+    const dir = join(h.dir, id);
+    await mkdir(dir);
+    for (let i = 0; i < 3; i++) await writeFile(join(dir, `f${i}.zip`), `file ${i}`);
+    expect((await h.ahs(['item', 'sync', id, dir, '--type', '1001'])).exitCode).toBe(0);
+    expect((await h.call('POST', `/vc/${id}/deployments`, { envId: 'prod', state: 'LIVE', createdBy: 'owner@demo.test' })).status).toBe(201);
+    const reads = proxy.together([{ method: 'GET', path: `/vc/${id}/deployments/prod` }, { method: 'GET', path: `/vc/${id}/items` }]);
+    const { run } = await traced(['fetch', id, '--env', 'prod', '--dir', join(h.dir, `${id}-out`), '--json']);
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(reads.met).toBe(true);
+    expect(run.json().downloaded).toHaveLength(3);
+  });
+});
