@@ -171,7 +171,8 @@ describe('ids complete through the service (ahs is asked at <TAB>)', () => {
  * typed (ending in two TABs), and the screen is read once the marker echoed
  * after it shows; no timing.
  */
-function interactiveBash(cwd: string, env: Record<string, string>, lines: string[]): Promise<string[]> {
+/** Each line typed, then two TABs; `waitFor`: words the listing must show before the line is dropped (under load, bash may still be listing). */
+function interactiveBash(cwd: string, env: Record<string, string>, lines: Array<string | { line: string; waitFor: string }>): Promise<string[]> {
   const ahsFunction = `ahs() { node ${JSON.stringify(bin)} "$@"; }`;
   const child = spawn('script', ['-qfec', 'bash --norc --noprofile -i', '/dev/null'], { cwd, env: { PATH: process.env.PATH ?? '', TERM: 'xterm', PS1: '$ ', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
   let screen = '';
@@ -181,15 +182,17 @@ function interactiveBash(cwd: string, env: Record<string, string>, lines: string
     screen += chunk.toString('utf8');
     if (waiting && screen.includes(waiting.marker)) waiting.resolve();
   });
-  const until = (marker: string) => new Promise<void>((resolve) => (waiting = { marker, resolve }));
+  const until = (marker: string, from = 0) => new Promise<void>((resolve) => (screen.slice(from).includes(marker) ? resolve() : (waiting = { marker, resolve })));
   return (async () => {
     child.stdin.write(`${ahsFunction}; source <(node ${JSON.stringify(bin)} completion bash); echo "READY""-0"\n`);
     await until('READY-0\r\n');
-    for (const [index, line] of lines.entries()) {
+    for (const [index, entry] of lines.entries()) {
       const start = screen.length;
+      const { line, waitFor } = typeof entry === 'string' ? { line: entry, waitFor: undefined } : entry;
       // Two TABs list the candidates; Ctrl-U drops the line; the marker says the listing is on screen.
       child.stdin.write(`${line}\t\t`);
-      await new Promise((resolve) => setImmediate(resolve));
+      if (waitFor) await until(waitFor, start);
+      else await new Promise((resolve) => setImmediate(resolve));
       // Quoted apart, so the echo of the typed line is not the marker.
       child.stdin.write(`\x15echo "DONE""-${index + 1}"\n`);
       await until(`DONE-${index + 1}\r\n`);
@@ -220,7 +223,7 @@ describe('--env and --platform complete the values of the profiles and the envir
     try {
       await writeFile(join(work, 'zz-local-file.txt'), 'x');
       await writeFile(join(work, 'config.json'), JSON.stringify({ profiles: {} }));
-      const [env, platform, dir] = await interactiveBash(work, { AHS_CONFIG_DIR: work }, ['ahs deploy app IOS1 --env ', 'ahs deploy app IOS1 --platform ', 'ahs fetch c1 --dir ']);
+      const [env, platform, dir] = await interactiveBash(work, { AHS_CONFIG_DIR: work }, ['ahs deploy app IOS1 --env ', 'ahs deploy app IOS1 --platform ', { line: 'ahs fetch c1 --dir ', waitFor: 'zz-local-file' }]);
       expect(env).not.toContain('zz-local-file');
       expect(platform).not.toContain('zz-local-file');
       expect(dir).toContain('zz-local-file');
