@@ -9,8 +9,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/rules/**/*.test.ts', 'test/unit/**/*.test.ts', 'test/emulator/**/*.test.ts', 'test/plan/**/*.test.ts', 'test/faults/client.test.ts'],
-    // The emulator child process is bundled from src/ outside Stryker's reach.
-    exclude: ['test/emulator/persistence.test.ts'],
+    // These spawn the built binary (the emulator as a child process), bundled
+    // from src/ outside Stryker's reach; dist/ is not copied into its sandbox.
+    exclude: ['test/emulator/persistence.test.ts', 'test/emulator/shutdown.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },
