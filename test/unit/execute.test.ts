@@ -7,111 +7,14 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, ConflictError, NetworkError } from '../../src/errors.js';
 import { AnswerLostError } from '../../src/http/errors.js';
-import { RetryPolicy, type Clock } from '../../src/http/retry.js';
-import { Output } from '../../src/io/output.js';
-import { executePlan, resolveParams, type ExecutorContext } from '../../src/plan/execute.js';
-import { plan, ref, type Plan, type Step } from '../../src/plan/plan.js';
+import type { Clock } from '../../src/http/retry.js';
+import { executePlan, resolveParams } from '../../src/plan/execute.js';
+import { plan, ref, type Plan, type Step, type StepFailure } from '../../src/plan/plan.js';
 import { steps } from '../../src/plan/steps.js';
 import { PredictedRejection } from '../../src/plan/dryrun.js';
 import type { ApiClient, RequestOptions } from '../../src/http/client.js';
 import type { DeploymentState } from '../../src/rules/index.js';
-import { bufferIO } from './helpers.js';
-
-const ERROR_TYPE = 'https://errors.asset-hosting.example/problem';
-const USER = 'rel@example.com';
-
-type Answer = unknown | Error | ((request: RequestOptions) => unknown);
-
-/** A channel A/ios/prod the fake's reads show, and scripted answers for writes. */
-class FakeService {
-  records: Record<string, DeploymentState> = {};
-  versions = new Set(['IOS1', 'IOS2', 'IOS3']);
-  /** Answers of the next writes to "METHOD path", in order; when empty, the write is applied. */
-  readonly scripted = new Map<string, Answer[]>();
-  readonly sent: Array<{ method: string; path: string; query?: unknown; body?: unknown }> = [];
-  failReads = 0;
-  waits: number[] = [];
-
-  client(): ApiClient {
-    const clock: Clock = { now: () => 0, sleep: async (ms) => void this.waits.push(ms), random: () => 0.5 };
-    const policy = new RetryPolicy({ retries: 2, timeoutMs: 30_000, clock });
-    const fake = {
-      policy,
-      path: (...segments: string[]) => `/api/v2/d/${segments.map(encodeURIComponent).join('/')}`,
-      madeSince: () => true,
-      json: (options: RequestOptions) => this.answer(options),
-      get: (path: string, query?: Record<string, unknown>) => this.answer({ method: 'GET', path, query } as RequestOptions),
-      post: (path: string, body?: unknown, query?: Record<string, unknown>) => this.answer({ method: 'POST', path, body, query } as RequestOptions),
-    };
-    return fake as unknown as ApiClient;
-  }
-
-  script(key: string, ...answers: Answer[]): void {
-    this.scripted.set(key, [...(this.scripted.get(key) ?? []), ...answers]);
-  }
-
-  private async answer(options: RequestOptions): Promise<unknown> {
-    if (options.method === 'GET') return this.read(options);
-    this.sent.push({ method: options.method, path: options.path, query: options.query, body: options.body });
-    const key = `${options.method} ${options.path}`;
-    const queue = this.scripted.get(key);
-    const next = queue?.shift();
-    if (next instanceof Error) throw next;
-    if (typeof next === 'function') return (next as (r: RequestOptions) => unknown)(options);
-    if (next !== undefined) return next;
-    return this.apply(options);
-  }
-
-  /** What a write does when nothing is scripted: a deploy moves the record. */
-  apply(options: RequestOptions): unknown {
-    const deploy = /\/versions\/([^/]+)\/deploy$/.exec(options.path);
-    if (deploy) {
-      const body = options.body as { intent: DeploymentState };
-      if (body.intent === 'DEFAULT') for (const [id, state] of Object.entries(this.records)) if (state === 'DEFAULT') this.records[id] = 'LIVE';
-      this.records[deploy[1]!] = body.intent;
-      return { assetVersion: { versionId: deploy[1], state: body.intent, envId: 'prod' }, message: 'ok' };
-    }
-    return { message: 'done' };
-  }
-
-  private read(options: RequestOptions): unknown {
-    if (this.failReads > 0) {
-      this.failReads--;
-      throw new NetworkError('could not reach the service (connection refused)');
-    }
-    if (options.path.endsWith('/asset-urls')) {
-      const wanted = (options.query as { state?: string } | undefined)?.state;
-      const results = Object.entries(this.records)
-        .filter(([, state]) => (wanted === 'OFFLINE' ? state === 'OFFLINE' : state !== 'OFFLINE'))
-        .map(([versionId, state], index) => ({ assetId: 'A', version: index + 1, versionId, versionName: versionId, targetPlatform: 'ios', assetType: '1001', secured: true, state, envId: 'prod' }));
-      return { totalResults: results.length, pageNumber: 1, pageSize: 1000, results };
-    }
-    const version = /\/versions\/([^/]+)$/.exec(options.path);
-    if (version) {
-      if (!this.versions.has(version[1]!)) throw new ApiError(404, { type: ERROR_TYPE, title: 'not found', status: 404, detail: 'not found' });
-      return { versionId: version[1], version: 1, versionName: version[1], targetPlatform: 'ios', assetType: '1001', secured: true, size: '1 KB', uploadStatus: 'Committed', createdBy: USER, updatedBy: USER, active: true, createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z' };
-    }
-    const item = /\/items\/([^/]+)$/.exec(options.path);
-    if (item) throw new ApiError(404, { type: ERROR_TYPE, title: 'no such item', status: 404, detail: 'no such item' });
-    throw new Error(`unexpected read ${options.path}`);
-  }
-}
-
-function context(service: FakeService, overrides: { dryRun?: boolean; confirm?: () => Promise<void> } = {}) {
-  const io = bufferIO();
-  const api = service.client();
-  const output = Output.create(io, { format: 'json' });
-  const ctx = {
-    io,
-    signal: new AbortController().signal,
-    globals: { dryRun: overrides.dryRun ?? false, quiet: true, verbose: false },
-    api: async () => api,
-    output: () => output,
-    confirm: overrides.confirm ?? (async () => undefined),
-    progress: async () => ({ update() {}, done() {}, stop() {} }),
-  } as unknown as ExecutorContext;
-  return { ctx, io };
-}
+import { ERROR_TYPE, FakeService, USER, context } from '../plan/fake.js';
 
 const deployTo = (versionId: string, intent: DeploymentState = 'LIVE') =>
   steps.versionDeploy({ assetId: 'A', versionId, platform: 'ios', body: { envId: 'prod', intent, createdBy: USER, updatedBy: USER } });
@@ -401,4 +304,407 @@ describe('a plan is data', () => {
     expect(resolveParams({ a: { $ref: 's1', field: 'versionId' }, b: [{ $ref: 's1', field: 'versionId' }], c: 1 }, answers)).toEqual({ a: 'IOS7', b: ['IOS7'], c: 1 });
     expect(() => resolveParams({ a: { $ref: 's2', field: 'x' } }, answers)).toThrow(/refers to s2, which has no answer/);
   });
+});
+
+// --- every path of a send, by table ---------------------------------------------
+
+const BUSY = serverError(500);
+
+describe('executor: a 500 of a deployment is waited out within the one retry budget', () => {
+  const rows: Array<{ name: string; retries: number; timeoutMs: number; sendMs?: number; sends: number; waits: number[] }> = [
+    // The backoff is 300 ms x 2^(n-1), equal jitter (random 0.5: 3/4 of it), at most half of what is left.
+    { name: 'no retries and no time: one send', retries: 0, timeoutMs: 0, sends: 1, waits: [] },
+    { name: '--retries 3 and no time: 1 + 3 sends, the plain backoff between them', retries: 3, timeoutMs: 0, sends: 4, waits: [225, 450, 900] },
+    { name: '--retries 0 and 4 s (sends of 1 s): until the deadline, each wait at most half of what is left', retries: 0, timeoutMs: 4000, sendMs: 1000, sends: 4, waits: [225, 450, 162.5] },
+    { name: '--retries 1 and 3 s (sends of 1 s)', retries: 1, timeoutMs: 3000, sendMs: 1000, sends: 3, waits: [225, 387.5] },
+  ];
+  for (const row of rows) {
+    it(`${row.name}: then exit 5 (busy), a "retrying" line per wait`, async () => {
+      const service = new FakeService({ retries: row.retries, timeoutMs: row.timeoutMs, sendMs: row.sendMs });
+      service.script(DEPLOY('IOS1'), ...Array.from({ length: 50 }, () => BUSY));
+      const r = await run(service, plan([deployTo('IOS1')], () => undefined));
+      expect(r.error).toBeInstanceOf(ApiError);
+      expect((r.error as ApiError).exitCode).toBe(5);
+      expect((r.error as ApiError).status).toBe(500);
+      expect(service.sent).toHaveLength(row.sends);
+      expect(service.waits).toEqual(row.waits);
+      expect(r.stderr.match(/the service answered 500 \(the channel may be mid-deployment\) and the channel A\/ios\/prod shows IOS1 not deployed; retrying/g) ?? []).toHaveLength(row.sends);
+      expect(r.done).toBe(false);
+    });
+  }
+
+  it('a 500 the read shows applied: done after that one send, saying so', async () => {
+    const service = new FakeService();
+    service.script(DEPLOY('IOS1'), (request: RequestOptions) => {
+      service.apply(request);
+      throw BUSY;
+    });
+    const r = await run(service, plan([deployTo('IOS1')], () => undefined));
+    expect(r.error).toBeUndefined();
+    expect(service.sent).toHaveLength(1);
+    expect(service.waits).toEqual([]);
+    expect(r.stderr).toContain('the service answered 500, but a read confirms the write was applied (the channel A/ios/prod shows IOS1 LIVE)');
+  });
+
+  it('Ctrl-C during the wait: interrupted (exit 130), not sent again', async () => {
+    const controller = new AbortController();
+    const service = new FakeService({ signal: controller.signal });
+    service.script(DEPLOY('IOS1'), BUSY, BUSY);
+    service.onSleep = () => controller.abort();
+    const r = await run(service, plan([deployTo('IOS1')], () => undefined));
+    expect(r.error!.message).toBe('interrupted');
+    expect((r.error as ApiError).exitCode).toBe(130);
+    expect(service.sent).toHaveLength(1);
+    expect(service.waits).toEqual([]);
+  });
+});
+
+describe('executor: failures that no read settles are the answer itself', () => {
+  const rows: Array<{ name: string; step: () => Step; key: string; error: () => Error; exit: number }> = [
+    { name: 'a 503 of a deploy (not a deployment in progress)', step: () => deployTo('IOS1'), key: DEPLOY('IOS1'), error: () => serverError(503), exit: 1 },
+    { name: 'a 500 of a kind that does not wait out deployments', step: () => steps.versionDelete({ assetId: 'A', versionId: 'IOS1', records: [] }), key: 'DELETE /api/v2/d/va/A/versions/IOS1', error: () => serverError(500), exit: 1 },
+    { name: 'a network error before the request was sent', step: () => deployTo('IOS1'), key: DEPLOY('IOS1'), error: () => new NetworkError('could not reach the service (connection refused)'), exit: 6 },
+    { name: 'a lost answer of a kind with no settling read', step: () => steps.collectionReconcile({ collectionId: 'C', user: USER }), key: 'POST /api/v2/d/vc/C/deployments', error: () => lost(), exit: 6 },
+    { name: 'a 400 of a collection create (it names no existing collection)', step: () => steps.collectionCreate({ collectionId: 'C', body: {} as never }), key: 'POST /api/v2/d/vc', error: () => serverError(400), exit: 1 },
+  ];
+  for (const row of rows) {
+    it(`${row.name}: thrown as it came, exit ${row.exit}, nothing read, nothing sent again`, async () => {
+      const service = new FakeService();
+      const error = row.error();
+      service.script(row.key, error);
+      const r = await run(service, plan([row.step()], () => undefined));
+      expect(r.error).toBe(error);
+      expect((r.error as ApiError).exitCode).toBe(row.exit);
+      expect(service.sent).toHaveLength(1);
+      expect(service.reads).toEqual([]);
+      expect(r.stderr).toBe('');
+    });
+  }
+
+  it('a 400 naming a collection that a read finds missing: exit 4; one that exists: the 400, exit 1', async () => {
+    for (const [exists, exit] of [[false, 4], [true, 1]] as const) {
+      const service = new FakeService();
+      if (!exists) service.collection = undefined;
+      service.script('DELETE /api/v2/d/vc/C/items/a', serverError(400));
+      const r = await run(service, plan([steps.itemRemove({ collectionId: 'C', itemId: 'a', user: USER })], () => undefined));
+      expect(r.error).toBeInstanceOf(ApiError);
+      expect([(r.error as ApiError).status, (r.error as ApiError).exitCode, (r.error as ApiError).notFound]).toEqual([400, exit, !exists]);
+      expect(service.reads).toEqual(['/api/v2/d/vc/C']);
+    }
+  });
+
+  it('a 400 already known as "not found" is not read again', async () => {
+    const service = new FakeService();
+    service.script('DELETE /api/v2/d/vc/C/items/a', serverError(400).asNotFound());
+    const r = await run(service, plan([steps.itemRemove({ collectionId: 'C', itemId: 'a', user: USER })], () => undefined));
+    expect((r.error as ApiError).exitCode).toBe(4);
+    expect(service.reads).toEqual([]);
+  });
+
+  it('a settling read that fails, for a kind with no check command: names what to check', async () => {
+    const service = new FakeService();
+    service.script('DELETE /api/v2/d/vc/C/items/a', () => {
+      service.failReads = 1;
+      throw lost();
+    });
+    const r = await run(service, plan([steps.itemRemove({ collectionId: 'C', itemId: 'a', user: USER })], () => undefined));
+    expect(r.error).toBeInstanceOf(NetworkError);
+    expect(r.error!.message).toMatch(/the read that would tell failed \(could not reach the service \(connection refused\)\): check whether it was done \(remove item a from C\) before running it again$/);
+  });
+
+  it('a settling read cut by Ctrl-C: interrupted, not "unknown"', async () => {
+    const { CancelledError } = await import('../../src/errors.js');
+    const service = new FakeService();
+    service.script(DEPLOY('IOS1'), () => {
+      service.failReads = 0;
+      throw lost();
+    });
+    const { ctx } = context(service);
+    const api = await ctx.api();
+    (api as unknown as { get: () => Promise<never> }).get = async () => {
+      throw new CancelledError();
+    };
+    const error = await executePlan(plan([deployTo('IOS1')], () => undefined), ctx).catch((e: Error) => e);
+    expect(error).toBeInstanceOf(CancelledError);
+  });
+
+  it('a planned file that cannot be read is never sent: exit 5 naming why', async () => {
+    const service = new FakeService();
+    const upload = steps.versionUpload({ assetId: 'A', platform: 'ios', fields: { versionName: '1.0', createdBy: USER }, file: { path: '/nonexistent/a.zip', name: 'a.zip', size: 1, sha256: 'a'.repeat(64) } });
+    const r = await run(service, plan([upload], () => undefined));
+    expect((r.error as ConflictError).exitCode).toBe(5);
+    expect(r.error!.message).toBe('/nonexistent/a.zip changed since it was planned (SHA-256 unreadable (…, planned aaaaaaaaaaaa…): nothing of it was sent; run ahs plan again');
+    expect(service.sent).toEqual([]);
+  });
+
+  it('a step of a kind the executor does not know: an error naming it, nothing sent', async () => {
+    const service = new FakeService();
+    const r = await run(service, plan([{ id: 'x', kind: 'asset.explode' as never, params: {} }], () => undefined));
+    expect(r.error!.message).toBe('unknown kind of step: asset.explode');
+    expect(service.sent).toEqual([]);
+  });
+});
+
+describe('executor: refusals from the prediction', () => {
+  it('a refusal with no hint for its kind gives the plain hint; a planned prediction is used as it is (no read)', async () => {
+    const service = new FakeService();
+    const step = deployTo('IOS1');
+    step.refuse = { hint: 'plan again', byKind: { conflict: 'not this one' } };
+    step.prediction = { current: null, decision: { ok: false, status: 404, kind: 'not-found', resource: 'version', title: 'IOS1 is gone', message: 'IOS1 is gone' } as never };
+    const r = await run(service, plan([step], () => undefined));
+    expect(r.error!.message).toBe('nothing was sent: the service would answer 404: IOS1 is gone; plan again');
+    expect((r.error as PredictedRejection).exitCode).toBe(4);
+    expect(service.reads).toEqual([]);
+    expect(service.sent).toEqual([]);
+  });
+
+  it('a step without refuse is sent even when its prediction says no (the service decides)', async () => {
+    const service = new FakeService();
+    const step = deployTo('IOS1');
+    step.prediction = { current: null, decision: { ok: false, status: 404, kind: 'not-found', resource: 'version', title: 'IOS1 is gone' } as never };
+    const r = await run(service, plan([step], () => undefined));
+    expect(r.error).toBeUndefined();
+    expect(service.sent).toHaveLength(1);
+  });
+
+  it('an allowed prediction with refuse: sent', async () => {
+    const service = new FakeService();
+    const step = deployTo('IOS1');
+    step.refuse = { hint: 'no' };
+    const r = await run(service, plan([step], () => undefined));
+    expect(r.error).toBeUndefined();
+    expect(service.sent).toHaveLength(1);
+  });
+
+  it('a refused removal from a collection that does not exist exits 4 (not found), like the real 400 would once read', async () => {
+    const service = new FakeService();
+    service.collection = undefined;
+    const r = await run(service, plan([steps.itemRemove({ collectionId: 'C', itemId: 'a', user: USER }, { refuse: { hint: 'create it first' } })], () => undefined));
+    expect(r.error).toBeInstanceOf(PredictedRejection);
+    expect((r.error as PredictedRejection).exitCode).toBe(4);
+    expect(r.error!.message).toMatch(/^nothing was sent: the service would answer 400: .*; create it first$/);
+  });
+
+  it('no confirmation is asked for a plan with no steps', async () => {
+    const service = new FakeService();
+    let asked = false;
+    const r = await run(service, plan([], () => undefined, { confirm: { message: 'sure?', action: 'x' } }), { confirm: async () => void (asked = true) });
+    expect(r.error).toBeUndefined();
+    expect(asked).toBe(false);
+    expect(r.done).toBe(true);
+  });
+
+  it('a no-op plan prints {changed: false} and sends nothing', async () => {
+    const service = new FakeService();
+    const { noop } = await import('../../src/plan/plan.js');
+    const r = await run(service, noop('LIVE', 'IOS1 is LIVE already'));
+    expect(JSON.parse(r.stdout)).toEqual({ changed: false, state: 'LIVE', message: 'IOS1 is LIVE already' });
+    expect(service.sent).toEqual([]);
+  });
+});
+
+describe('executor: order, answers and interrupts', () => {
+  it('each answer is told to onAnswer as it comes, with the results so far', async () => {
+    const service = new FakeService();
+    const a = deployTo('IOS1');
+    const b = deployTo('IOS2');
+    const told: string[] = [];
+    const r = await run(service, plan([a, b], () => undefined, { onAnswer: (step, results) => void told.push(`${step.id}:${results.has(a)}:${results.has(b)}:${results.of(step) !== undefined}`) }));
+    expect(r.error).toBeUndefined();
+    expect(told).toEqual([`${a.id}:true:false:true`, `${b.id}:true:true:true`]);
+  });
+
+  it('an interrupt during a step ends the run before the next one, with the reason when it is an AhsError', async () => {
+    for (const reason of [undefined, new ConflictError('stopped by the lock')]) {
+      const controller = new AbortController();
+      const service = new FakeService();
+      service.script(DEPLOY('IOS1'), (request: RequestOptions) => {
+        controller.abort(reason);
+        return service.apply(request);
+      });
+      const r = await run(service, plan([deployTo('IOS1'), deployTo('IOS2')], () => undefined), { signal: controller.signal });
+      expect(service.sent.map((s) => s.path)).toEqual(['/api/v2/d/va/A/versions/IOS1/deploy']);
+      expect(r.error!.message).toBe(reason ? 'stopped by the lock' : 'interrupted');
+      expect((r.error as ConflictError).exitCode).toBe(reason ? 5 : 130);
+      expect(r.done).toBe(false);
+    }
+  });
+});
+
+describe('executor: batches, grouped and bounded', () => {
+  const remove = (itemId: string, group: string, concurrency: number) => steps.itemRemove({ collectionId: 'C', itemId, user: USER }, { id: itemId, batch: { group, concurrency } });
+
+  /** Sends and answers in the order they happened. */
+  async function events(built: Step[]) {
+    const service = new FakeService();
+    const log: string[] = [];
+    for (const step of built) {
+      const id = step.params.itemId as string;
+      service.script(`DELETE /api/v2/d/vc/C/items/${id}`, async () => {
+        log.push(`send ${id}`);
+        await Promise.resolve();
+        return { message: 'removed' };
+      });
+    }
+    const r = await run(service, plan(built, () => undefined, { onAnswer: (step) => void log.push(`answer ${step.id}`) }));
+    expect(r.error).toBeUndefined();
+    return log;
+  }
+
+  const rows: Array<{ name: string; build: () => Step[]; log: string[] }> = [
+    { name: 'two at once', build: () => [remove('a', 'g', 2), remove('b', 'g', 2)], log: ['send a', 'send b', 'answer a', 'answer b'] },
+    { name: 'one at a time', build: () => [remove('a', 'g', 1), remove('b', 'g', 1)], log: ['send a', 'answer a', 'send b', 'answer b'] },
+    {
+      name: 'two groups one after the other',
+      build: () => [remove('a', 'g', 2), remove('b', 'g', 2), remove('c', 'h', 2), remove('d', 'h', 2)],
+      log: ['send a', 'send b', 'answer a', 'answer b', 'send c', 'send d', 'answer c', 'answer d'],
+    },
+    {
+      name: 'a step on its own between groups',
+      build: () => [remove('a', 'g', 2), steps.itemRemove({ collectionId: 'C', itemId: 'x', user: USER }, { id: 'x' }), remove('b', 'g', 2), remove('c', 'g', 2)],
+      log: ['send a', 'answer a', 'send x', 'answer x', 'send b', 'send c', 'answer b', 'answer c'],
+    },
+  ];
+  for (const row of rows) {
+    it(`${row.name}: ${row.log.join(', ')}`, async () => {
+      expect(await events(row.build())).toEqual(row.log);
+    });
+  }
+
+  it('a step that fails with something else than an AhsError: its own outcome, exit 1, with an error body', async () => {
+    const service = new FakeService();
+    const a = remove('a', 'g', 2);
+    const b = remove('b', 'g', 2);
+    service.script('DELETE /api/v2/d/vc/C/items/a', new Error('boom'));
+    const told: string[] = [];
+    let failure: StepFailure | undefined;
+    const r = await run(service, plan([a, b], (results) => void (failure = results.failureOf(a)), { onFailure: (step, f) => void told.push(`${step.id}: ${f.error.message}`) }));
+    expect(r.error).toBeUndefined();
+    expect(told).toEqual(['a: boom']);
+    expect(failure!.skipped).toBeUndefined();
+    expect(failure!.error.exitCode).toBe(1);
+    expect(failure!.error.toBody()).toEqual({ type: 'urn:ahs:network', title: 'boom', status: null, detail: 'boom' });
+    expect(service.sent).toHaveLength(2);
+  });
+
+  it('an AhsError is the outcome as it is', async () => {
+    const { asAhsError } = await import('../../src/plan/execute.js');
+    const error = new ConflictError('moved');
+    expect(asAhsError(error)).toBe(error);
+    expect(asAhsError('text').message).toBe('text');
+  });
+
+  it('an interrupt in a batch: no failure recorded for the step it cut, no next step started, the run ends interrupted', async () => {
+    const controller = new AbortController();
+    const service = new FakeService();
+    service.script('DELETE /api/v2/d/vc/C/items/a', () => {
+      controller.abort();
+      throw new Error('cut');
+    });
+    const told: string[] = [];
+    const r = await run(service, plan([remove('a', 'g', 1), remove('b', 'g', 1)], () => undefined, { onFailure: (step) => void told.push(step.id) }), { signal: controller.signal });
+    expect(r.error!.message).toBe('interrupted');
+    expect(told).toEqual([]);
+    expect(service.sent).toHaveLength(1);
+  });
+
+  it('a chain whose first step succeeds goes on with the next in its slot', async () => {
+    const service = new FakeService();
+    const a = remove('a', 'g', 1);
+    const b = steps.itemRemove({ collectionId: 'C', itemId: 'b', user: USER }, { id: 'b', batch: { group: 'g', concurrency: 1 }, after: ['a'] });
+    const told: string[] = [];
+    const r = await run(service, plan([a, b], () => undefined, { onAnswer: (step) => void told.push(step.id) }));
+    expect(r.error).toBeUndefined();
+    expect(told).toEqual(['a', 'b']);
+  });
+
+  it('a chain: a step after another runs in its slot right after it; after a failure the rest of the chain is skipped, each said', async () => {
+    const service = new FakeService();
+    const a = remove('a', 'g', 2);
+    const b = steps.itemRemove({ collectionId: 'C', itemId: 'b', user: USER }, { id: 'b', batch: { group: 'g', concurrency: 2 }, after: ['a'] });
+    const c = steps.itemRemove({ collectionId: 'C', itemId: 'c', user: USER }, { id: 'c', batch: { group: 'g', concurrency: 2 }, after: ['b'] });
+    const d = remove('d', 'g', 2);
+    service.script('DELETE /api/v2/d/vc/C/items/a', serverError(400));
+    const told: string[] = [];
+    const r = await run(service, plan([a, b, c, d], () => undefined, { onFailure: (step, f) => void told.push(`${step.id}${f.skipped ? ' skipped' : ''}: ${f.error.message}`) }));
+    expect(r.error).toBeUndefined();
+    expect(told).toEqual(['a: status 400', 'b skipped: not sent: a did not succeed', 'c skipped: not sent: b did not succeed']);
+    expect(service.sent.map((s) => s.path.split('/').pop())).toEqual(['a', 'd']);
+  });
+});
+
+describe('executor: dry run, by table', () => {
+  const converge = () => steps.itemConverge({ collectionId: 'C', user: USER, uploaded: [] });
+  const removeA = () => steps.itemRemove({ collectionId: 'C', itemId: 'a', user: USER });
+
+  it('a step only a real run sends (settling copies) is not shown; one step: no "before"', async () => {
+    const service = new FakeService();
+    service.items = [{ assetItemId: 'a', assetItemName: 'a.png', parentCollections: ['C'] }];
+    const r = await run(service, plan([removeA(), converge()], () => undefined), { dryRun: true });
+    expect(r.error).toBeUndefined();
+    const doc = JSON.parse(r.stdout);
+    expect(doc.request).toMatchObject({ method: 'DELETE', path: '/api/v2/d/vc/C/items/a' });
+    expect(doc.before).toBeUndefined();
+    expect(r.done).toBe(false);
+  });
+
+  it('nothing it would send: the outcome of a real run (done), nothing printed', async () => {
+    const service = new FakeService();
+    const r = await run(service, plan([converge()], () => undefined), { dryRun: true });
+    expect(r.error).toBeUndefined();
+    expect(r.done).toBe(true);
+    expect(r.stdout).toBe('');
+  });
+
+  const rejections: Array<{ name: string; setup: (s: FakeService) => void; steps: () => Step[]; message: RegExp; exit: number }> = [
+    { name: 'a deploy of a version that does not exist', setup: () => undefined, steps: () => [deployTo('IOS9'), deployTo('IOS1')], message: /^dry run: the service would answer 404: /, exit: 4 },
+    { name: 'a removal from a collection that does not exist (a 400, settled as not found)', setup: (s) => void (s.collection = undefined), steps: () => [removeA()], message: /^dry run: the service would answer 400: /, exit: 4 },
+    { name: 'a removal of an item the collection does not hold', setup: () => undefined, steps: () => [removeA()], message: /^dry run: the service would answer 4\d\d: /, exit: 4 },
+  ];
+  for (const row of rejections) {
+    it(`${row.name}: printed, the later steps not predicted, exit ${row.exit}`, async () => {
+      const service = new FakeService();
+      row.setup(service);
+      const r = await run(service, plan(row.steps(), () => undefined), { dryRun: true });
+      expect(r.error).toBeInstanceOf(PredictedRejection);
+      expect(r.error!.message).toMatch(row.message);
+      expect((r.error as PredictedRejection).exitCode).toBe(row.exit);
+      const doc = JSON.parse(r.stdout);
+      expect(doc.predicted.error).not.toBeNull();
+      expect(doc.before).toBeUndefined();
+      expect(service.sent).toEqual([]);
+    });
+  }
+
+  it('for a person: each request in order, and each note once', async () => {
+    const service = new FakeService();
+    const notes = ['the service checks the rest'];
+    const first = steps.versionDeploy({ assetId: 'A', versionId: 'IOS1', platform: 'ios', body: { envId: 'prod', intent: 'LIVE', createdBy: USER, updatedBy: USER }, notes });
+    const second = steps.versionDeploy({ assetId: 'A', versionId: 'IOS2', platform: 'ios', body: { envId: 'prod', intent: 'LIVE', createdBy: USER, updatedBy: USER }, notes });
+    const r = await run(service, plan([first, second], () => undefined), { dryRun: true, format: 'table' });
+    expect(r.error).toBeUndefined();
+    expect(r.stdout.match(/note: +the service checks the rest/g)).toHaveLength(1);
+    expect(r.stdout).toContain('first:     POST /api/v2/d/va/A/versions/IOS1/deploy?targetPlatformId=ios');
+    expect(r.stdout).toContain('request:   POST /api/v2/d/va/A/versions/IOS2/deploy?targetPlatformId=ios');
+  });
+});
+
+describe('resolveParams, by table', () => {
+  const answers = new Map<string, unknown>([
+    ['s1', { versionId: 'IOS7', n: 0 }],
+    ['s2', undefined],
+  ]);
+  const rows: Array<[string, Record<string, unknown>, Record<string, unknown>]> = [
+    ['a value as it is', { a: 'x', b: 3, c: null, d: false }, { a: 'x', b: 3, c: null, d: false }],
+    ['a ref at any depth', { a: { b: [{ c: { $ref: 's1', field: 'versionId' } }] } }, { a: { b: [{ c: 'IOS7' }] } }],
+    ['a ref to a falsy field', { a: { $ref: 's1', field: 'n' } }, { a: 0 }],
+    ['a ref to a step answered with nothing', { a: { $ref: 's2', field: 'versionId' } }, { a: undefined }],
+    ['an optional ref to a step with no answer', { a: { $ref: 's3', field: 'versionId', optional: true } }, { a: undefined }],
+    ['an object that only looks like a ref', { a: { $ref: 's1' }, b: { $ref: 1, field: 'x' } }, { a: { $ref: 's1' }, b: { $ref: 1, field: 'x' } }],
+  ];
+  for (const [name, params, resolved] of rows) {
+    it(name, () => {
+      expect(resolveParams(params, answers)).toStrictEqual(resolved);
+    });
+  }
 });
