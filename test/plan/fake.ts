@@ -31,6 +31,9 @@ export class FakeService {
   /** Collection C as GET /vc/C answers it; undefined: it does not exist (404). */
   collection: Record<string, unknown> | undefined = { collectionId: 'C', assetItems: [], allowedAssetTypes: ['1001'], maxAssets: 10 };
   items: Array<Record<string, unknown>> = [];
+  /** GET /va/A/versions. */
+  versionList: Array<Record<string, unknown>> = [];
+  asset: Record<string, unknown> = { assetId: 'A', assetName: 'A', assetType: '1001', secured: true, active: true, createdBy: USER, updatedBy: USER, createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z' };
   /** Answers of the next writes to "METHOD path", in order; when empty, the write is applied. */
   readonly scripted = new Map<string, Answer[]>();
   readonly sent: Array<{ method: string; path: string; query?: unknown; body?: unknown }> = [];
@@ -111,6 +114,8 @@ export class FakeService {
         .map(([versionId, state], index) => ({ assetId: 'A', version: index + 1, versionId, versionName: versionId, targetPlatform: 'ios', assetType: '1001', secured: true, state, envId: 'prod' }));
       return envelope(results);
     }
+    if (options.path.endsWith('/va/A/versions')) return envelope(this.versionList);
+    if (options.path.endsWith('/va/A')) return this.asset;
     const version = /\/versions\/([^/]+)$/.exec(options.path);
     if (version) {
       if (!this.versions.has(version[1]!)) throw apiError(404, 'not found');

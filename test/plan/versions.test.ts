@@ -1,0 +1,422 @@
+// The kinds of step that write versions (src/plan/kinds/versions.ts) and the
+// promotion they share with the commands (src/service/promote.ts), each
+// question of a kind asked on its own against the fake client: the request,
+// the prediction, the send (the 409 re-read, the stale-read 400, converging
+// with another run) and the settling read of a lost answer.
+import { describe, expect, it } from 'vitest';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ApiError, ConflictError } from '../../src/errors.js';
+import { Output } from '../../src/io/output.js';
+import { versionDelete, versionDeploy, versionPromote, versionUpload, type VersionPromoteParams } from '../../src/plan/kinds/versions.js';
+import type { KindIO } from '../../src/plan/kinds/kind.js';
+import { stepBudget } from '../../src/plan/retry.js';
+import type { DeploymentState } from '../../src/rules/index.js';
+import { bufferIO } from '../unit/helpers.js';
+import { apiError, FakeService, USER } from './fake.js';
+
+const DEPLOY = (versionId: string) => `POST /api/v2/d/va/A/versions/${versionId}/deploy`;
+
+/** What a kind's send and settle get from the executor, over the fake. */
+async function kindIO(service: FakeService) {
+  const io = bufferIO();
+  const api = service.client();
+  const kio: KindIO = { api, out: await Output.create(io, { format: 'table' }), signal: new AbortController().signal, retry: stepBudget(api.policy), sentAt: 0, progress: () => undefined };
+  return { kio, io, api };
+}
+
+const channel = (records: Record<string, DeploymentState>) => ({ records, formerDefaults: [], midDeployment: false });
+const promoteParams = (extra: Partial<VersionPromoteParams> = {}): VersionPromoteParams => ({ assetId: 'A', platform: 'ios', envId: 'prod', versionId: 'IOS3', user: USER, channel: channel({ IOS1: 'DEFAULT', IOS3: 'LIVE' }), ...extra });
+const bodyOf = (sent: { body?: unknown }) => sent.body as Record<string, unknown>;
+
+describe('version.promote: the settling read of a lost answer or a 500', () => {
+  const rows: Array<{ name: string; records: Record<string, DeploymentState>; planned?: Record<string, DeploymentState>; applied: boolean; how: string; previous?: string | null }> = [
+    { name: 'ours is the Default', records: { IOS1: 'LIVE', IOS3: 'DEFAULT' }, applied: true, how: 'the channel A/ios/prod shows IOS3 DEFAULT', previous: 'IOS1' },
+    { name: 'ours was the Default already when planned', records: { IOS3: 'DEFAULT' }, planned: { IOS3: 'DEFAULT' }, applied: true, how: 'the channel A/ios/prod shows IOS3 DEFAULT', previous: null },
+    { name: 'no Default before', records: { IOS3: 'DEFAULT' }, planned: { IOS3: 'LIVE' }, applied: true, how: 'the channel A/ios/prod shows IOS3 DEFAULT', previous: null },
+    { name: 'ours is still LIVE, another is the Default', records: { IOS1: 'DEFAULT', IOS3: 'LIVE' }, applied: false, how: 'the channel A/ios/prod shows IOS3 LIVE' },
+    { name: 'another is the Default, ours not deployed', records: { IOS2: 'DEFAULT' }, applied: false, how: 'the channel A/ios/prod shows IOS3 not deployed' },
+    { name: 'ours is OFFLINE', records: { IOS1: 'DEFAULT', IOS3: 'OFFLINE' }, applied: false, how: 'the channel A/ios/prod shows IOS3 OFFLINE' },
+  ];
+  for (const row of rows) {
+    it(`${row.name}: ${row.applied ? 'applied' : 'not applied'}`, async () => {
+      const service = new FakeService();
+      service.records = row.records;
+      const { kio } = await kindIO(service);
+      const settled = await versionPromote.settle!(promoteParams(row.planned ? { channel: channel(row.planned) } : {}), kio);
+      expect(settled.applied).toBe(row.applied);
+      expect((settled as { how: string }).how).toBe(row.how);
+      if (row.applied) {
+        expect((settled as { result: unknown }).result).toEqual({
+          assetVersion: expect.objectContaining({ versionId: 'IOS3', state: 'DEFAULT', envId: 'prod' }),
+          message: 'Deployment confirmed by a read of the channel.',
+          previousDefault: row.previous,
+          attempts: 1,
+        });
+      }
+    });
+  }
+});
+
+describe('version.promote: the send', () => {
+  it('over the channel as planned: one send, the demotion named, the Default it replaced, 1 attempt', async () => {
+    const service = new FakeService();
+    service.records = { IOS1: 'DEFAULT', IOS3: 'LIVE' };
+    const { kio } = await kindIO(service);
+    const answer = await versionPromote.send!(promoteParams(), kio);
+    expect(bodyOf(service.sent[0]!)).toEqual({ envId: 'prod', intent: 'DEFAULT', createdBy: USER, updatedBy: USER, currentVersionId: 'IOS1', currentAssetIntent: 'LIVE' });
+    expect(service.sent[0]!.query).toEqual({ targetPlatformId: 'ios' });
+    expect(answer).toMatchObject({ previousDefault: 'IOS1', attempts: 1 });
+    expect(service.reads).toEqual([]);
+  });
+
+  it('of the Default itself: previousDefault null, no demotion', async () => {
+    const service = new FakeService();
+    const { kio } = await kindIO(service);
+    const answer = await versionPromote.send!(promoteParams({ channel: channel({ IOS3: 'DEFAULT' }) }), kio);
+    expect(bodyOf(service.sent[0]!)).toEqual({ envId: 'prod', intent: 'DEFAULT', createdBy: USER, updatedBy: USER });
+    expect(answer.previousDefault).toBeNull();
+  });
+
+  it('after an earlier LIVE deploy: the channel read as it is now, before sending', async () => {
+    const service = new FakeService();
+    service.records = { IOS2: 'DEFAULT', IOS3: 'LIVE' };
+    const { kio } = await kindIO(service);
+    await versionPromote.send!(promoteParams({ channel: channel({}), afterLive: { envId: 'prod', intent: 'LIVE', createdBy: USER, updatedBy: USER } }), kio);
+    expect(bodyOf(service.sent[0]!).currentVersionId).toBe('IOS2');
+  });
+
+  const moving = (status: number) => (service: FakeService) => () => {
+    const next = Object.keys(service.records).find((id) => service.records[id] === 'DEFAULT') === 'IOS1' ? 'IOS2' : 'IOS1';
+    service.records = { IOS1: 'LIVE', IOS2: 'LIVE', IOS3: 'LIVE', [next]: 'DEFAULT' };
+    throw apiError(status, 'the pointer moved');
+  };
+  const rows: Array<{ name: string; retries?: number; answers: (s: FakeService) => unknown[]; sends: number; error?: { exit: number; message: string | RegExp; type: unknown }; infos: number }> = [
+    { name: 'a 409 then accepted: read again, sent over the new Default', answers: (s) => [moving(409)(s)], sends: 2, infos: 1 },
+    { name: 'a stale-read 400 (the Default moved) then accepted', answers: (s) => [moving(400)(s)], sends: 2, infos: 1 },
+    { name: 'a 409 standing: 5 attempts, then the 409 as a conflict', answers: (s) => Array.from({ length: 9 }, () => moving(409)(s)), sends: 5, error: { exit: 5, message: 'the pointer moved', type: ApiError }, infos: 4 },
+    {
+      name: 'stale-read 400s standing: 5 attempts, then "kept moving", exit 5',
+      answers: (s) => Array.from({ length: 9 }, () => moving(400)(s)),
+      sends: 5,
+      error: { exit: 5, message: 'the Default of A/ios/prod kept moving; gave up after 5 attempts', type: ConflictError },
+      infos: 4,
+    },
+    { name: '--retries 6 raises the attempts to 7', retries: 6, answers: (s) => Array.from({ length: 9 }, () => moving(409)(s)), sends: 7, error: { exit: 5, message: 'the pointer moved', type: ApiError }, infos: 6 },
+    { name: 'a 400 with the Default where it was: a real 400, no retry', answers: () => [apiError(400, 'already the Default')], sends: 1, error: { exit: 1, message: 'already the Default', type: ApiError }, infos: 0 },
+    { name: 'a 404: no re-read, no retry', answers: () => [apiError(404, 'no such version')], sends: 1, error: { exit: 4, message: 'no such version', type: ApiError }, infos: 0 },
+  ];
+  for (const row of rows) {
+    it(`${row.name}`, async () => {
+      const service = new FakeService({ retries: row.retries ?? 2 });
+      service.records = { IOS1: 'DEFAULT', IOS3: 'LIVE' };
+      service.script(DEPLOY('IOS3'), ...row.answers(service));
+      const { kio, io } = await kindIO(service);
+      const outcome = await versionPromote.send!(promoteParams(), kio).catch((error: Error) => error);
+      expect(service.sent).toHaveLength(row.sends);
+      expect((io.err.text.match(/^the Default of A\/ios\/prod moved \(now IOS\d\); retrying$/gm) ?? []).length).toBe(row.infos);
+      if (row.error) {
+        expect(outcome).toBeInstanceOf(row.error.type);
+        expect((outcome as ConflictError).exitCode).toBe(row.error.exit);
+        expect((outcome as Error).message).toMatch(row.error.message);
+        if (row.error.exit === 4) expect(service.reads).toEqual([]);
+      } else {
+        expect(outcome).toMatchObject({ attempts: row.sends, assetVersion: { versionId: 'IOS3', state: 'DEFAULT' } });
+        // Each send names the Default the read before it showed.
+        const defaults = service.sent.map((s) => bodyOf(s).currentVersionId);
+        expect(defaults[0]).toBe('IOS1');
+        expect(defaults[1]).toBe('IOS2');
+        expect((outcome as { previousDefault: string }).previousDefault).toBe('IOS2');
+      }
+    });
+  }
+
+  it('the waits between contended attempts: the backoff, at most half of what is left of --timeout', async () => {
+    for (const [timeoutMs, waits] of [
+      [30_000, [225, 450, 900, 1800]],
+      [1000, [225, 387.5, 193.75, 96.875]],
+    ] as const) {
+      const service = new FakeService({ timeoutMs });
+      service.records = { IOS1: 'DEFAULT', IOS3: 'LIVE' };
+      service.script(DEPLOY('IOS3'), ...Array.from({ length: 9 }, () => moving(409)(service)));
+      const { kio } = await kindIO(service);
+      await versionPromote.send!(promoteParams(), kio).catch(() => undefined);
+      expect(service.waits).toEqual(waits);
+    }
+  });
+
+  it('Ctrl-C between contended attempts: no further attempt', async () => {
+    const controller = new AbortController();
+    const service = new FakeService({ signal: controller.signal });
+    service.records = { IOS1: 'DEFAULT', IOS3: 'LIVE' };
+    service.script(DEPLOY('IOS3'), () => {
+      controller.abort();
+      return moving(409)(service)();
+    });
+    const { kio } = await kindIO(service);
+    const outcome = await versionPromote.send!(promoteParams(), kio).catch((error: Error) => error);
+    expect(service.sent).toHaveLength(1);
+    expect((outcome as ApiError).exitCode).toBe(5);
+  });
+
+  it('--expect-current is checked on every read: after a 409 that moved it elsewhere, exit 5, nothing sent again', async () => {
+    const service = new FakeService();
+    service.records = { IOS1: 'DEFAULT', IOS3: 'LIVE' };
+    service.script(DEPLOY('IOS3'), moving(409)(service));
+    const { kio } = await kindIO(service);
+    const outcome = await versionPromote.send!(promoteParams({ expected: 'IOS1' }), kio).catch((error: Error) => error);
+    expect(outcome).toBeInstanceOf(ConflictError);
+    expect((outcome as Error).message).toBe('--expect-current IOS1 did not hold: the Default of A/ios/prod is IOS2; nothing was written');
+    expect(service.sent).toHaveLength(1);
+  });
+
+  it('--expect-current none with no Default: holds; with one: exit 5 before any send', async () => {
+    const service = new FakeService();
+    const { kio } = await kindIO(service);
+    await versionPromote.send!(promoteParams({ expected: null, channel: channel({ IOS3: 'LIVE' }) }), kio);
+    expect(service.sent).toHaveLength(1);
+    const outcome = await versionPromote.send!(promoteParams({ expected: null }), kio).catch((error: Error) => error);
+    expect((outcome as Error).message).toBe('--expect-current none did not hold: the Default of A/ios/prod is IOS1; nothing was written');
+    expect(service.sent).toHaveLength(1);
+  });
+
+  it('converging with another run that promoted it: done, said, from a read of the channel', async () => {
+    const service = new FakeService();
+    service.records = { IOS1: 'DEFAULT', IOS3: 'LIVE' };
+    service.script(DEPLOY('IOS3'), () => {
+      service.records = { IOS1: 'LIVE', IOS3: 'DEFAULT' };
+      throw apiError(409, 'moved');
+    });
+    const { kio, io } = await kindIO(service);
+    const answer = await versionPromote.send!(promoteParams({ converge: true }), kio);
+    expect(answer).toEqual({ assetVersion: expect.objectContaining({ versionId: 'IOS3', state: 'DEFAULT', envId: 'prod' }), message: 'Already the Default: confirmed by a read of the channel.', previousDefault: 'IOS1', attempts: 1 });
+    expect(io.err.text).toContain('IOS3 is the Default of A/ios/prod already: another writer promoted it meanwhile');
+    expect(service.sent).toHaveLength(1);
+  });
+
+  it('without converge, the same 409 is retried (and the service says it is the Default already)', async () => {
+    const service = new FakeService();
+    service.records = { IOS1: 'DEFAULT', IOS3: 'LIVE' };
+    service.script(DEPLOY('IOS3'), () => {
+      service.records = { IOS1: 'LIVE', IOS3: 'DEFAULT' };
+      throw apiError(409, 'moved');
+    });
+    const { kio } = await kindIO(service);
+    const answer = await versionPromote.send!(promoteParams(), kio);
+    expect(service.sent).toHaveLength(2);
+    expect(answer.previousDefault).toBeNull();
+  });
+});
+
+describe('version.promote: request and prediction', () => {
+  it('the request: DEFAULT over the channel as planned (after the LIVE deploy when there is one)', () => {
+    const service = new FakeService();
+    const api = service.client();
+    expect(versionPromote.request(promoteParams(), api)).toEqual({
+      method: 'POST',
+      path: '/api/v2/d/va/A/versions/IOS3/deploy',
+      query: { targetPlatformId: 'ios' },
+      body: { envId: 'prod', intent: 'DEFAULT', createdBy: USER, updatedBy: USER, currentVersionId: 'IOS1', currentAssetIntent: 'LIVE' },
+    });
+    expect(versionPromote.describe(promoteParams())).toBe('make IOS3 the Default of A/ios/prod');
+    expect(versionPromote.check!(promoteParams())).toBe('ahs asset status A --platform ios --env prod');
+    expect(versionPromote.waitsOutDeployment).toBe(true);
+  });
+
+  const rows: Array<{ name: string; params: Partial<VersionPromoteParams>; ok: boolean; status: number; current: unknown; unchanged: unknown; reads: number }> = [
+    { name: 'a LIVE version over a Default', params: {}, ok: true, status: 201, current: { state: 'LIVE', default: 'IOS1' }, unchanged: 'LIVE', reads: 1 },
+    { name: 'a version that does not exist', params: { versionId: 'IOS9' }, ok: false, status: 404, current: { state: null, default: 'IOS1' }, unchanged: null, reads: 1 },
+    { name: 'a new version deployed LIVE just before: no read', params: { versionId: 'IOS9', versionIsNew: true, channel: channel({}), afterLive: { envId: 'prod', intent: 'LIVE', createdBy: USER, updatedBy: USER } }, ok: true, status: 201, current: { state: null, default: null }, unchanged: null, reads: 0 },
+  ];
+  for (const row of rows) {
+    it(`${row.name}: ${row.status}`, async () => {
+      const service = new FakeService();
+      const prediction = await versionPromote.predict(promoteParams(row.params), service.client());
+      expect(prediction.decision.ok).toBe(row.ok);
+      expect(prediction.decision.status).toBe(row.status);
+      expect(prediction.current).toEqual(row.current);
+      expect(prediction.unchanged).toEqual(row.unchanged);
+      expect(service.reads).toHaveLength(row.reads);
+    });
+  }
+});
+
+describe('version.deploy', () => {
+  const params = (extra: Record<string, unknown> = {}) => ({ assetId: 'A', versionId: 'IOS1', platform: 'ios', body: { envId: 'prod', intent: 'LIVE' as DeploymentState, createdBy: USER, updatedBy: USER }, ...extra });
+
+  it('request, description and check', () => {
+    const api = new FakeService().client();
+    expect(versionDeploy.request(params(), api)).toEqual({ method: 'POST', path: '/api/v2/d/va/A/versions/IOS1/deploy', query: { targetPlatformId: 'ios' }, body: params().body });
+    expect(versionDeploy.describe(params())).toBe('deploy IOS1 LIVE on A/ios/prod');
+    expect(versionDeploy.check!(params())).toBe('ahs asset status A --platform ios --env prod');
+  });
+
+  const predictions: Array<{ name: string; extra: Record<string, unknown>; records?: Record<string, DeploymentState>; status: number; current: unknown; reads: string[] }> = [
+    { name: 'over the channel as read now', extra: {}, records: { IOS1: 'OFFLINE' }, status: 201, current: 'OFFLINE', reads: ['asset-urls', 'asset-urls', 'versions/IOS1'] },
+    { name: 'over the channel the command read', extra: { channel: channel({ IOS1: 'LIVE' }) }, status: 400, current: 'LIVE', reads: ['versions/IOS1'] },
+    { name: 'a version uploaded just before: only the channel', extra: { versionId: 'IOS9', versionIsNew: true, channel: channel({}) }, status: 201, current: null, reads: [] },
+    { name: 'a version that does not exist', extra: { versionId: 'IOS9', channel: channel({}), notes: ['n'] }, status: 404, current: null, reads: ['versions/IOS9'] },
+  ];
+  for (const row of predictions) {
+    it(`predicts ${row.name}: ${row.status}`, async () => {
+      const service = new FakeService();
+      service.records = row.records ?? {};
+      const prediction = await versionDeploy.predict(params(row.extra), service.client());
+      expect(prediction.decision.status).toBe(row.status);
+      expect(prediction.current).toEqual(row.current);
+      expect(prediction.notes).toEqual(row.extra.notes);
+      expect(service.reads.map((path) => path.split('/va/A/')[1])).toEqual(row.reads);
+    });
+  }
+
+  const settles: Array<{ name: string; intent: DeploymentState; records: Record<string, DeploymentState>; applied: boolean; how: string }> = [
+    { name: 'LIVE asked, LIVE shown', intent: 'LIVE', records: { IOS1: 'LIVE' }, applied: true, how: 'the channel A/ios/prod shows IOS1 LIVE' },
+    { name: 'LIVE asked, DEFAULT shown (a lost answer is not converging)', intent: 'LIVE', records: { IOS1: 'DEFAULT' }, applied: false, how: 'the channel A/ios/prod shows IOS1 DEFAULT' },
+    { name: 'LIVE asked, another version LIVE', intent: 'LIVE', records: { IOS2: 'LIVE' }, applied: false, how: 'the channel A/ios/prod shows IOS1 not deployed' },
+    { name: 'OFFLINE asked, OFFLINE shown', intent: 'OFFLINE', records: { IOS1: 'OFFLINE' }, applied: true, how: 'the channel A/ios/prod shows IOS1 OFFLINE' },
+  ];
+  for (const row of settles) {
+    it(`settles ${row.name}: ${row.applied ? 'applied' : 'not applied'}`, async () => {
+      const service = new FakeService();
+      service.records = row.records;
+      const { kio } = await kindIO(service);
+      const p = params({ body: { ...params().body, intent: row.intent } });
+      const settled = await versionDeploy.settle!(p, kio);
+      expect([settled.applied, (settled as { how: string }).how]).toEqual([row.applied, row.how]);
+      if (row.applied) expect((settled as { result: unknown }).result).toEqual({ assetVersion: expect.objectContaining({ versionId: 'IOS1', state: row.intent, envId: 'prod' }), message: 'Deployment confirmed by a read of the channel.' });
+    });
+  }
+
+  const converging: Array<{ name: string; intent: DeploymentState; converge: boolean; error: ApiError; after: Record<string, DeploymentState>; done: boolean }> = [
+    { name: 'a 400 while another run made it LIVE', intent: 'LIVE', converge: true, error: apiError(400, 'already LIVE'), after: { IOS1: 'LIVE' }, done: true },
+    { name: 'a 400 while another run made it LIVE and then the Default', intent: 'LIVE', converge: true, error: apiError(400, 'already LIVE'), after: { IOS1: 'DEFAULT' }, done: true },
+    { name: 'OFFLINE asked, a 400 and the read shows DEFAULT', intent: 'OFFLINE', converge: true, error: apiError(400, 'no'), after: { IOS1: 'DEFAULT' }, done: false },
+    { name: 'a 400 and the read does not show it', intent: 'LIVE', converge: true, error: apiError(400, 'no'), after: {}, done: false },
+    { name: 'a 409 (not "already there")', intent: 'LIVE', converge: true, error: apiError(409, 'moved'), after: { IOS1: 'LIVE' }, done: false },
+    { name: 'a 400 without converge', intent: 'LIVE', converge: false, error: apiError(400, 'already LIVE'), after: { IOS1: 'LIVE' }, done: false },
+  ];
+  for (const row of converging) {
+    it(`sends: ${row.name}: ${row.done ? 'done, said' : 'the error'}`, async () => {
+      const service = new FakeService();
+      service.script(DEPLOY('IOS1'), () => {
+        service.records = row.after;
+        throw row.error;
+      });
+      const { kio, io } = await kindIO(service);
+      const outcome = await versionDeploy.send!(params({ converge: row.converge, body: { ...params().body, intent: row.intent } }), kio).catch((error: Error) => error);
+      if (row.done) {
+        expect(outcome).toMatchObject({ assetVersion: { versionId: 'IOS1', state: row.after.IOS1 } });
+        expect(io.err.text).toContain(`IOS1 is ${row.intent} on A/ios/prod already: another writer did it meanwhile (the service answered 400, and a read shows the state asked for)`);
+      } else {
+        expect(outcome).toBe(row.error);
+        expect(io.err.text).toBe('');
+      }
+    });
+  }
+});
+
+describe('version.upload', () => {
+  const made = (versionId: string, version: number, extra: Record<string, unknown> = {}) => ({ versionId, version, versionName: '1.0', targetPlatform: 'ios', fileName: 'a.zip', size: '1 B', createdAt: '2026-01-01T00:00:00Z', ...extra });
+  const params = (path = '/nonexistent/a.zip', extra: Record<string, unknown> = {}) => ({ assetId: 'A', platform: 'ios', fields: { versionName: '1.0', createdBy: USER }, file: { path, name: 'a.zip', size: 1 }, ...extra });
+
+  it('request, file, description, check and the line once uploaded', () => {
+    const api = new FakeService().client();
+    expect(versionUpload.request(params(), api)).toEqual({
+      method: 'POST',
+      path: '/api/v2/d/va/A/versions',
+      query: { targetPlatformId: 'ios' },
+      body: { versionName: '1.0', createdBy: USER, assetFile: { fileName: 'a.zip', size: 1, contentType: 'multipart/form-data' } },
+    });
+    expect(versionUpload.file!(params())).toEqual(params().file);
+    expect(versionUpload.describe(params())).toBe('upload a.zip as ios version 1.0 of A');
+    expect(versionUpload.check!(params())).toBe('ahs version list A --all');
+    expect(versionUpload.uploaded!(params(), made('IOS4', 4) as never)).toBe('Uploaded a.zip as IOS4');
+  });
+
+  it('predicts the next number on the platform', async () => {
+    const service = new FakeService();
+    service.versionList = [made('IOS1', 1), made('IOS7', 7), made('AND9', 9, { targetPlatform: 'android' })];
+    const prediction = await versionUpload.predict(params(), service.client());
+    expect(prediction.current).toEqual({ asset: 'A', versionsOnPlatform: ['IOS1', 'IOS7'] });
+    expect(prediction.decision).toMatchObject({ ok: true, status: 201, next: { versionId: 'IOS8', version: 8, versionName: '1.0', targetPlatform: 'ios', fileName: 'a.zip', createdBy: USER } });
+    service.versionList = [];
+    expect((await versionUpload.predict(params(), service.client())).decision).toMatchObject({ next: { versionId: 'IOS1', version: 1 } });
+  });
+
+  const settles: Array<{ name: string; list: Array<Record<string, unknown>>; since?: boolean; applied: boolean | 'unknown'; how?: string }> = [
+    { name: 'one of that name made since', list: [made('IOS4', 4), made('AND4', 4, { targetPlatform: 'android' }), made('IOS3', 3, { versionName: '0.9' })], applied: true, how: "the asset's versions show one ios version named 1.0 created since the upload started (IOS4)" },
+    { name: 'none: safe to retry', list: [made('IOS3', 3, { versionName: '0.9' })], applied: false, how: "the asset's versions show no ios version named 1.0 created since the upload started" },
+    { name: 'one of that name, made before the upload', list: [made('IOS4', 4)], since: false, applied: false, how: "the asset's versions show no ios version named 1.0 created since the upload started" },
+    { name: 'two: cannot tell', list: [made('IOS4', 4), made('IOS5', 5)], applied: 'unknown' },
+  ];
+  for (const row of settles) {
+    it(`settles ${row.name}`, async () => {
+      const service = new FakeService();
+      service.versionList = row.list;
+      service.madeSince = row.since ?? true;
+      const { kio } = await kindIO(service);
+      const settled = await versionUpload.settle!(params(), kio);
+      expect(settled.applied).toBe(row.applied);
+      if (row.how) expect((settled as { how: string }).how).toBe(row.how);
+      if (row.applied === 'unknown') expect(settled).toEqual({ applied: 'unknown', check: 'ahs version list A --all' });
+    });
+  }
+
+  const converging: Array<{ name: string; list: Array<Record<string, unknown>>; deleteFails?: boolean; answer: string; deleted: boolean; said: string }> = [
+    { name: 'ours is the only copy', list: [made('IOS4', 4)], answer: 'IOS4', deleted: false, said: '' },
+    { name: 'ours has the lowest number', list: [made('IOS5', 5), made('IOS4', 4)], answer: 'IOS4', deleted: false, said: '' },
+    { name: 'another file of that name is no copy', list: [made('IOS3', 3, { fileName: 'b.zip' }), made('IOS2', 2, { size: '9 MB' }), made('AND1', 1, { targetPlatform: 'android' }), made('IOS1', 1, { versionName: '0.9' }), made('IOS4', 4)], answer: 'IOS4', deleted: false, said: '' },
+    { name: 'another run uploaded it first', list: [made('IOS4', 4), made('IOS3', 3, { fileName: undefined })], answer: 'IOS3', deleted: true, said: "another run uploaded the same file as IOS3 meanwhile: this run's copy IOS4 was deleted; going on with IOS3" },
+    { name: 'another run first, and our delete fails', list: [made('IOS4', 4), made('IOS3', 3)], deleteFails: true, answer: 'IOS3', deleted: true, said: "warning: another run uploaded the same file as IOS3 meanwhile; deleting this run's copy IOS4 failed (refused): delete it with ahs version delete A IOS4" },
+  ];
+  for (const row of converging) {
+    it(`sends and converges: ${row.name}: goes on with ${row.answer}`, async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'ahs-upload-'));
+      await writeFile(join(dir, 'a.zip'), 'x');
+      const service = new FakeService();
+      service.versionList = row.list;
+      service.script('POST /api/v2/d/va/A/versions', made('IOS4', 4));
+      if (row.deleteFails) service.script('DELETE /api/v2/d/va/A/versions/IOS4', apiError(403, 'refused'));
+      const { kio, io } = await kindIO(service);
+      const answer = await versionUpload.send!(params(join(dir, 'a.zip'), { converge: true }), kio);
+      expect(answer.versionId).toBe(row.answer);
+      expect(service.sent.map((s) => `${s.method} ${s.path}`)).toEqual(['POST /api/v2/d/va/A/versions', ...(row.deleted ? ['DELETE /api/v2/d/va/A/versions/IOS4'] : [])]);
+      expect(service.sent[0]!.query).toEqual({ targetPlatformId: 'ios' });
+      expect(io.err.text.trim()).toBe(row.said);
+    });
+  }
+
+  it('without converge: the answer as it is, nothing read', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ahs-upload-'));
+    await writeFile(join(dir, 'a.zip'), 'x');
+    const service = new FakeService();
+    service.versionList = [made('IOS3', 3), made('IOS4', 4)];
+    service.script('POST /api/v2/d/va/A/versions', made('IOS4', 4));
+    const { kio } = await kindIO(service);
+    expect((await versionUpload.send!(params(join(dir, 'a.zip')), kio)).versionId).toBe('IOS4');
+    expect(service.reads).toEqual([]);
+  });
+});
+
+describe('version.delete', () => {
+  const params = (versionId = 'IOS1', records: unknown[] = []) => ({ assetId: 'A', versionId, records: records as never });
+
+  it('request, description, prediction over the records as read', async () => {
+    const api = new FakeService().client();
+    expect(versionDelete.request(params(), api)).toEqual({ method: 'DELETE', path: '/api/v2/d/va/A/versions/IOS1' });
+    expect(versionDelete.describe(params())).toBe('delete version IOS1 of A');
+    expect((await versionDelete.predict(params(), api)).decision.ok).toBe(true);
+    const deployed = params('IOS1', [{ versionId: 'IOS1', targetPlatform: 'ios', envId: 'prod', state: 'LIVE' }]);
+    const prediction = await versionDelete.predict(deployed, api);
+    expect(prediction.decision.ok).toBe(false);
+    expect(prediction.current).toEqual(deployed.records);
+  });
+
+  it('settles: gone is applied, still there is not', async () => {
+    const service = new FakeService();
+    const { kio } = await kindIO(service);
+    expect(await versionDelete.settle!(params('IOS9'), kio)).toEqual({ applied: true, how: 'GET of version IOS9 answers 404', result: undefined });
+    expect(await versionDelete.settle!(params('IOS1'), kio)).toEqual({ applied: false, how: 'version IOS1 still exists' });
+  });
+});
