@@ -33,7 +33,9 @@ export class FakeService {
   items: Array<Record<string, unknown>> = [];
   /** GET /va/A/versions. */
   versionList: Array<Record<string, unknown>> = [];
-  asset: Record<string, unknown> = { assetId: 'A', assetName: 'A', assetType: '1001', secured: true, active: true, createdBy: USER, updatedBy: USER, createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z' };
+  versionCount = 0;
+  /** GET /va/A; undefined: 404. */
+  asset: Record<string, unknown> | undefined = { assetId: 'A', assetName: 'A', assetType: '1001', secured: true, active: true, createdBy: USER, updatedBy: USER, createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z' };
   /** Answers of the next writes to "METHOD path", in order; when empty, the write is applied. */
   readonly scripted = new Map<string, Answer[]>();
   readonly sent: Array<{ method: string; path: string; query?: unknown; body?: unknown }> = [];
@@ -115,7 +117,11 @@ export class FakeService {
       return envelope(results);
     }
     if (options.path.endsWith('/va/A/versions')) return envelope(this.versionList);
-    if (options.path.endsWith('/va/A')) return this.asset;
+    if (options.path.endsWith('/va/A/version-count')) return { counts: this.versionCount };
+    if (options.path.endsWith('/va/A')) {
+      if (!this.asset) throw apiError(404, 'no such asset');
+      return this.asset;
+    }
     const version = /\/versions\/([^/]+)$/.exec(options.path);
     if (version) {
       if (!this.versions.has(version[1]!)) throw apiError(404, 'not found');
