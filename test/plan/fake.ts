@@ -31,6 +31,8 @@ export class FakeService {
   /** Collection C as GET /vc/C answers it; undefined: it does not exist (404). */
   collection: Record<string, unknown> | undefined = { collectionId: 'C', assetItems: [], allowedAssetTypes: ['1001'], maxAssets: 10 };
   items: Array<Record<string, unknown>> = [];
+  /** C's deployments by environment; undefined: never deployed (404). */
+  deployments: Record<string, 'LIVE' | 'OFFLINE'> | undefined;
   /** GET /va/A/versions. */
   versionList: Array<Record<string, unknown>> = [];
   versionCount = 0;
@@ -134,8 +136,10 @@ export class FakeService {
       if (!found) throw apiError(404, 'no such item');
       return found;
     }
-    // Never deployed.
-    if (/\/vc\/C\/deployments$/.test(options.path)) throw apiError(404, 'no deployments');
+    if (/\/vc\/C\/deployments$/.test(options.path)) {
+      if (!this.deployments) throw apiError(404, 'never deployed');
+      return { collectionId: 'C', collectionName: 'C', items: Object.entries(this.deployments).map(([envId, state]) => ({ envId, live: state === 'LIVE' ? ['x'] : [], offline: state === 'OFFLINE' ? ['x'] : [], undeployed: [] })) };
+    }
     if (/\/vc\/[^/]+$/.test(options.path)) {
       if (!this.collection || !options.path.endsWith('/vc/C')) throw apiError(404, 'no such collection');
       return this.collection;
