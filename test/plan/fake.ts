@@ -8,6 +8,7 @@ import { Output } from '../../src/io/output.js';
 import type { ExecutorContext } from '../../src/plan/execute.js';
 import type { ApiClient, RequestOptions } from '../../src/http/client.js';
 import type { DeploymentState } from '../../src/rules/index.js';
+import type { IO } from '../../src/io/streams.js';
 import { bufferIO } from '../unit/helpers.js';
 
 export const ERROR_TYPE = 'https://errors.asset-hosting.example/problem';
@@ -148,18 +149,18 @@ export class FakeService {
   }
 }
 
-export function context(service: FakeService, overrides: { dryRun?: boolean; confirm?: () => Promise<void>; signal?: AbortSignal; quiet?: boolean; format?: 'json' | 'table' } = {}) {
-  const io = bufferIO();
+export function context(service: FakeService, overrides: { dryRun?: boolean; confirm?: () => Promise<void>; signal?: AbortSignal; quiet?: boolean; verbose?: boolean; format?: 'json' | 'table'; io?: Partial<IO>; progress?: ExecutorContext['progress'] } = {}) {
+  const io = bufferIO(overrides.io);
   const api = service.client();
   const output = Output.create(io, { format: overrides.format ?? 'json' });
   const ctx = {
     io,
     signal: overrides.signal ?? service.options.signal ?? new AbortController().signal,
-    globals: { dryRun: overrides.dryRun ?? false, quiet: overrides.quiet ?? true, verbose: false },
+    globals: { dryRun: overrides.dryRun ?? false, quiet: overrides.quiet ?? true, verbose: overrides.verbose ?? false },
     api: async () => api,
     output: () => output,
     confirm: overrides.confirm ?? (async () => undefined),
-    progress: async () => ({ update() {}, done() {}, stop() {} }),
+    progress: overrides.progress ?? (async () => ({ update() {}, done() {}, stop() {} })),
   } as unknown as ExecutorContext;
   return { ctx, io, api };
 }

@@ -708,3 +708,74 @@ describe('resolveParams, by table', () => {
     });
   }
 });
+
+describe('executor: the progress of uploads', () => {
+  async function files(...sizes: number[]) {
+    const { writeFile, mkdtemp } = await import('node:fs/promises');
+    const dir = await mkdtemp('/tmp/ahs-progress-');
+    const paths: string[] = [];
+    for (const [index, size] of sizes.entries()) {
+      paths.push(`${dir}/f${index}.png`);
+      await writeFile(paths[index]!, 'x'.repeat(size));
+    }
+    return paths;
+  }
+  /** A send that reads the whole body, as the service does. */
+  const consume = (answer: unknown) => async (request: RequestOptions) => {
+    for await (const _ of (request.stream as unknown as { open(): AsyncIterable<unknown> }).open());
+    return answer;
+  };
+
+  it('a step on its own: its progress named by the file, each sent byte told, then the line once uploaded; a failure stops it', async () => {
+    const [path] = await files(5);
+    for (const fails of [false, true]) {
+      const service = new FakeService();
+      service.script('POST /api/v2/d/va/A/versions', fails ? serverError(400) : consume({ versionId: 'IOS4' }));
+      const told: string[] = [];
+      const progress = async (label: string) => {
+        told.push(`start ${label}`);
+        return { update: (sent: number, total: number) => void told.push(`${sent}/${total}`), done: (line: string) => void told.push(`done ${line}`), stop: () => void told.push('stop') };
+      };
+      const upload = steps.versionUpload({ assetId: 'A', platform: 'ios', fields: { versionName: '1', createdBy: USER }, file: { path: path!, name: 'app.zip', size: 5 } });
+      const r = await run(service, plan([upload], () => undefined), { progress } as never);
+      expect(told[0]).toBe('start Uploading app.zip');
+      if (fails) {
+        expect(r.error).toBeInstanceOf(ApiError);
+        expect(told.slice(1)).toEqual(['stop']);
+      } else {
+        expect(r.error).toBeUndefined();
+        expect(told.at(-2)).toBe('5/5');
+        expect(told.at(-1)).toBe('done Uploaded app.zip as IOS4');
+      }
+    }
+  });
+
+  const itemUpload = (path: string, name: string, size: number) =>
+    steps.itemUpload({ collectionId: 'C', fields: { assetItemName: name, assetType: '1001', createdBy: USER }, file: { path, name, size } }, { batch: { group: 'files', concurrency: 2 } });
+
+  const rows: Array<{ name: string; sizes: number[]; quiet?: boolean; verbose?: boolean; shown: RegExp | null }> = [
+    { name: 'two files on a terminal: the batch line with the total', sizes: [3, 4], shown: /uploading 2 files .*7 B/ },
+    { name: 'one file on a terminal: named', sizes: [3], shown: /uploading f0\.png .*3 B/ },
+    { name: '--quiet: nothing', sizes: [3, 4], quiet: true, shown: null },
+    { name: '--verbose: plain lines, not redrawn between traces', sizes: [3, 4], verbose: true, shown: null },
+  ];
+  for (const row of rows) {
+    it(`a batch of uploads, ${row.name}`, async () => {
+      const paths = await files(...row.sizes);
+      const service = new FakeService();
+      service.script('POST /api/v2/d/vc/C/items', ...paths.map((_, i) => consume({ assetItemId: `i${i}` })));
+      const built = paths.map((path, i) => itemUpload(path, `f${i}.png`, row.sizes[i]!));
+      const r = await run(service, plan(built, () => undefined), { quiet: row.quiet ?? false, verbose: row.verbose ?? false, io: { errIsTTY: true } });
+      expect(r.error).toBeUndefined();
+      if (row.shown) expect(r.stderr).toMatch(row.shown);
+      else expect(r.stderr).toBe('');
+    });
+  }
+
+  it('a batch with no file (removals): no progress at all', async () => {
+    const service = new FakeService();
+    const r = await run(service, plan([steps.itemRemove({ collectionId: 'C', itemId: 'a', user: USER }, { batch: { group: 'g', concurrency: 2 } })], () => undefined), { quiet: false, io: { errIsTTY: true } });
+    expect(r.error).toBeUndefined();
+    expect(r.stderr).toBe('');
+  });
+});
