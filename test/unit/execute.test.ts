@@ -681,11 +681,13 @@ describe('executor: dry run, by table', () => {
     const notes = ['the service checks the rest'];
     const first = steps.versionDeploy({ assetId: 'A', versionId: 'IOS1', platform: 'ios', body: { envId: 'prod', intent: 'LIVE', createdBy: USER, updatedBy: USER }, notes });
     const second = steps.versionDeploy({ assetId: 'A', versionId: 'IOS2', platform: 'ios', body: { envId: 'prod', intent: 'LIVE', createdBy: USER, updatedBy: USER }, notes });
-    const r = await run(service, plan([first, second], () => undefined), { dryRun: true, format: 'table' });
+    const third = deployTo('IOS3');
+    const r = await run(service, plan([first, second, third], () => undefined), { dryRun: true, format: 'table' });
     expect(r.error).toBeUndefined();
-    expect(r.stdout.match(/note: +the service checks the rest/g)).toHaveLength(1);
+    expect(r.stdout.split('\n').filter((line) => line.startsWith('note:'))).toEqual(['note:      the service checks the rest']);
     expect(r.stdout).toContain('first:     POST /api/v2/d/va/A/versions/IOS1/deploy?targetPlatformId=ios');
-    expect(r.stdout).toContain('request:   POST /api/v2/d/va/A/versions/IOS2/deploy?targetPlatformId=ios');
+    expect(r.stdout).toContain('then:      POST /api/v2/d/va/A/versions/IOS2/deploy?targetPlatformId=ios');
+    expect(r.stdout).toContain('request:   POST /api/v2/d/va/A/versions/IOS3/deploy?targetPlatformId=ios');
   });
 });
 
@@ -767,8 +769,11 @@ describe('executor: the progress of uploads', () => {
       const built = paths.map((path, i) => itemUpload(path, `f${i}.png`, row.sizes[i]!));
       const r = await run(service, plan(built, () => undefined), { quiet: row.quiet ?? false, verbose: row.verbose ?? false, io: { errIsTTY: true } });
       expect(r.error).toBeUndefined();
-      if (row.shown) expect(r.stderr).toMatch(row.shown);
-      else expect(r.stderr).toBe('');
+      if (row.shown) {
+        expect(r.stderr).toMatch(row.shown);
+        // Stopped at the end: the live block is erased.
+        expect(r.stderr.endsWith('\x1b[0J')).toBe(true);
+      } else expect(r.stderr).toBe('');
     });
   }
 
@@ -777,5 +782,79 @@ describe('executor: the progress of uploads', () => {
     const r = await run(service, plan([steps.itemRemove({ collectionId: 'C', itemId: 'a', user: USER }, { batch: { group: 'g', concurrency: 2 } })], () => undefined), { quiet: false, io: { errIsTTY: true } });
     expect(r.error).toBeUndefined();
     expect(r.stderr).toBe('');
+  });
+});
+
+describe('executor: what is read, and when a refusal is checked', () => {
+  const rejected = (status: number, kind: string, resource: string) => ({ current: null, decision: { ok: false, status, kind, resource, title: 'no', message: 'no' } as never });
+
+  it('a refusing step whose parameters refer to an earlier answer (in a list) is checked when its turn comes, not before', async () => {
+    const service = new FakeService();
+    const first = deployTo('IOS1');
+    const undeploy = steps.assetUndeploy({ assetId: 'A', body: { envId: 'prod', targetPlatforms: [ref(first, 'message'), 'android'] }, records: [] }, { refuse: { hint: 'h' }, prediction: rejected(400, 'conflict', 'asset') });
+    const r = await run(service, plan([first, undeploy], () => undefined));
+    expect(r.error!.message).toBe('stopped before the next request: the service would answer 400: no; h');
+    expect(service.sent).toHaveLength(1);
+  });
+
+  it('a step that does not refuse is sent without a prediction (no read), refs or not', async () => {
+    const service = new FakeService();
+    const first = deployTo('IOS1');
+    const second = steps.versionDeploy({ assetId: 'A', versionId: ref(first, 'message'), platform: 'ios', body: { envId: 'prod', intent: 'LIVE', createdBy: USER, updatedBy: USER } });
+    const r = await run(service, plan([first, second], () => undefined));
+    expect(r.error).toBeUndefined();
+    expect(service.sent).toHaveLength(2);
+    expect(service.reads).toEqual([]);
+  });
+
+  it('an answer other than a 400 naming a collection: no read of the collection', async () => {
+    for (const status of [403, 404, 409]) {
+      const service = new FakeService();
+      service.script('DELETE /api/v2/d/vc/C/items/a', serverError(status));
+      const r = await run(service, plan([steps.itemRemove({ collectionId: 'C', itemId: 'a', user: USER })], () => undefined));
+      expect((r.error as ApiError).status).toBe(status);
+      expect(service.reads).toEqual([]);
+    }
+  });
+
+  const exits: Array<[string, ReturnType<typeof rejected>, number]> = [
+    ['a 400 "not found" of a collection: exit 4 (the read would settle it)', rejected(400, 'not-found', 'collection'), 4],
+    ['a 400 "not found" of something else: exit 1 (no read settles it)', rejected(400, 'not-found', 'version'), 1],
+    ['a 400 of a collection that is not "not found": exit 1', rejected(400, 'conflict', 'collection'), 1],
+    ['a 409: exit 5', rejected(409, 'conflict', 'collection'), 5],
+  ];
+  for (const [name, prediction, exit] of exits) {
+    it(`refused from a prediction, ${name}; a dry run the same`, async () => {
+      for (const dryRun of [false, true]) {
+        const service = new FakeService();
+        const step = steps.collectionRestore({ collectionId: 'C', user: USER }, { refuse: { hint: 'h' }, prediction });
+        const r = await run(service, plan([step], () => undefined), { dryRun });
+        expect((r.error as PredictedRejection).exitCode).toBe(exit);
+        expect(service.sent).toEqual([]);
+      }
+    });
+  }
+
+  it('a no-op plan for a person: the message', async () => {
+    const service = new FakeService();
+    const { noop } = await import('../../src/plan/plan.js');
+    const r = await run(service, noop('LIVE', 'IOS1 is LIVE already'), { format: 'table', quiet: false });
+    expect(r.stdout + r.stderr).toContain('IOS1 is LIVE already');
+  });
+
+  it('an interrupt that cuts a chain step: its follower is neither sent nor said skipped', async () => {
+    const controller = new AbortController();
+    const service = new FakeService();
+    const a = steps.itemRemove({ collectionId: 'C', itemId: 'a', user: USER }, { id: 'a', batch: { group: 'g', concurrency: 1 } });
+    const b = steps.itemRemove({ collectionId: 'C', itemId: 'b', user: USER }, { id: 'b', batch: { group: 'g', concurrency: 1 }, after: ['a'] });
+    service.script('DELETE /api/v2/d/vc/C/items/a', () => {
+      controller.abort();
+      throw new Error('cut');
+    });
+    const told: string[] = [];
+    const r = await run(service, plan([a, b], () => undefined, { onFailure: (step) => void told.push(step.id) }), { signal: controller.signal });
+    expect(r.error!.message).toBe('interrupted');
+    expect(told).toEqual([]);
+    expect(service.sent).toHaveLength(1);
   });
 });
