@@ -592,6 +592,8 @@ describe('executor: batches, grouped and bounded', () => {
     const error = new ConflictError('moved');
     expect(asAhsError(error)).toBe(error);
     expect(asAhsError('text').message).toBe('text');
+    expect(asAhsError(null).message).toBe('null');
+    expect(asAhsError(undefined).message).toBe('undefined');
   });
 
   it('an interrupt in a batch: no failure recorded for the step it cut, no next step started, the run ends interrupted', async () => {
@@ -752,12 +754,24 @@ describe('executor: the progress of uploads', () => {
     }
   });
 
+  it('an upload of a kind with no "uploaded" line, on its own: done without one', async () => {
+    const [path] = await files(2);
+    const service = new FakeService();
+    service.script('POST /api/v2/d/vc/C/items', consume({ assetItemId: 'i1' }));
+    const told: string[] = [];
+    const progress = async () => ({ update() {}, done: (line?: string) => void told.push(`done ${line}`), stop() {} });
+    const r = await run(service, plan([steps.itemUpload({ collectionId: 'C', fields: { assetItemName: 'a', assetType: '1001', createdBy: USER }, file: { path: path!, name: 'a.png', size: 2 } })], () => undefined), { progress } as never);
+    expect(r.error).toBeUndefined();
+    expect(told).toEqual(['done undefined']);
+  });
+
   const itemUpload = (path: string, name: string, size: number) =>
     steps.itemUpload({ collectionId: 'C', fields: { assetItemName: name, assetType: '1001', createdBy: USER }, file: { path, name, size } }, { batch: { group: 'files', concurrency: 2 } });
 
   const rows: Array<{ name: string; sizes: number[]; quiet?: boolean; verbose?: boolean; shown: RegExp | null }> = [
-    { name: 'two files on a terminal: the batch line with the total', sizes: [3, 4], shown: /uploading 2 files .*7 B/ },
-    { name: 'one file on a terminal: named', sizes: [3], shown: /uploading f0\.png .*3 B/ },
+    // The first drawing, as the first file starts (later ones follow the wall clock).
+    { name: 'two files on a terminal: each file by its name, the batch line with the total', sizes: [3, 4], shown: /^ {2}f0\.png .* 0 B \/ 3 B\nuploading 2 files .* 0 B \/ 7 B .* 0\/2 files done\n/ },
+    { name: 'one file on a terminal: named', sizes: [3], shown: /^uploading f0\.png .* 0 B \/ 3 B .* 0\/1 files done\n/ },
     { name: '--quiet: nothing', sizes: [3, 4], quiet: true, shown: null },
     { name: '--verbose: plain lines, not redrawn between traces', sizes: [3, 4], verbose: true, shown: null },
   ];
@@ -791,7 +805,8 @@ describe('executor: what is read, and when a refusal is checked', () => {
   it('a refusing step whose parameters refer to an earlier answer (in a list) is checked when its turn comes, not before', async () => {
     const service = new FakeService();
     const first = deployTo('IOS1');
-    const undeploy = steps.assetUndeploy({ assetId: 'A', body: { envId: 'prod', targetPlatforms: [ref(first, 'message'), 'android'] }, records: [] }, { refuse: { hint: 'h' }, prediction: rejected(400, 'conflict', 'asset') });
+    const record = { assetId: 'A', version: 1, versionId: 'AND1', versionName: '1', targetPlatform: 'android', assetType: '1001', secured: true, state: 'LIVE' as const, envId: 'prod' };
+    const undeploy = steps.assetUndeploy({ assetId: 'A', body: { envId: 'prod', targetPlatforms: [ref(first, 'message'), 'android'] }, records: [record] }, { refuse: { hint: 'h' }, prediction: rejected(400, 'conflict', 'asset') });
     const r = await run(service, plan([first, undeploy], () => undefined));
     expect(r.error!.message).toBe('stopped before the next request: the service would answer 400: no; h');
     expect(service.sent).toHaveLength(1);
