@@ -47,6 +47,8 @@ export class FakeService {
   waits: number[] = [];
   now = 0;
   madeSince = true;
+  /** Called as each read begins (another writer moving things between two reads). */
+  onRead?: (path: string) => void;
   /** Called as a wait begins (a Ctrl-C while waiting). */
   onSleep?: () => void;
 
@@ -107,6 +109,7 @@ export class FakeService {
 
   private read(options: RequestOptions): unknown {
     this.reads.push(options.path);
+    this.onRead?.(options.path);
     if (this.failReads > 0) {
       this.failReads--;
       throw new NetworkError('could not reach the service (connection refused)');

@@ -195,6 +195,58 @@ describe('version.promote: the send', () => {
     expect(service.sent).toHaveLength(1);
   });
 
+  it('converging, when the Default moved to another version: retried, not "already"', async () => {
+    const service = new FakeService();
+    service.records = { IOS1: 'DEFAULT', IOS3: 'LIVE' };
+    service.script(DEPLOY('IOS3'), moving(409)(service));
+    const { kio, io } = await kindIO(service);
+    const answer = await versionPromote.send!(promoteParams({ converge: true }), kio);
+    expect(service.sent).toHaveLength(2);
+    expect(answer).toMatchObject({ previousDefault: 'IOS2', attempts: 2 });
+    expect(io.err.text).not.toContain('already');
+  });
+
+  it('converging, ours the Default when planned: previousDefault null', async () => {
+    const service = new FakeService();
+    service.records = { IOS3: 'DEFAULT' };
+    service.script(DEPLOY('IOS3'), apiError(409, 'moved'));
+    const { kio } = await kindIO(service);
+    const answer = await versionPromote.send!(promoteParams({ converge: true, channel: channel({ IOS3: 'DEFAULT' }) }), kio);
+    expect(answer).toMatchObject({ previousDefault: null, attempts: 1, assetVersion: { versionId: 'IOS3' } });
+    expect(service.sent).toHaveLength(1);
+  });
+
+  it('converging, ours gone from the channel at the confirming read: sent again', async () => {
+    const service = new FakeService();
+    service.records = { IOS1: 'DEFAULT', IOS3: 'LIVE' };
+    service.script(DEPLOY('IOS3'), () => {
+      service.records = { IOS1: 'LIVE', IOS3: 'DEFAULT' };
+      throw apiError(409, 'moved');
+    });
+    let channelReads = 0;
+    service.onRead = (path) => {
+      // The third read of the channel is the first of the confirming one.
+      if (path.endsWith('/asset-urls') && ++channelReads === 3) service.records = { IOS2: 'DEFAULT' };
+    };
+    const { kio } = await kindIO(service);
+    const answer = await versionPromote.send!(promoteParams({ converge: true }), kio);
+    expect(service.sent).toHaveLength(2);
+    expect(answer).toMatchObject({ attempts: 2, assetVersion: { versionId: 'IOS3', state: 'DEFAULT' } });
+  });
+
+  it('a 409 after which there is no Default: "now none", sent without a demotion', async () => {
+    const service = new FakeService();
+    service.records = { IOS1: 'DEFAULT', IOS3: 'LIVE' };
+    service.script(DEPLOY('IOS3'), () => {
+      service.records = { IOS1: 'OFFLINE', IOS3: 'LIVE' };
+      throw apiError(409, 'moved');
+    });
+    const { kio, io } = await kindIO(service);
+    await versionPromote.send!(promoteParams(), kio);
+    expect(io.err.text).toContain('the Default of A/ios/prod moved (now none); retrying');
+    expect(bodyOf(service.sent[1]!)).toEqual({ envId: 'prod', intent: 'DEFAULT', createdBy: USER, updatedBy: USER });
+  });
+
   it('without converge, the same 409 is retried (and the service says it is the Default already)', async () => {
     const service = new FakeService();
     service.records = { IOS1: 'DEFAULT', IOS3: 'LIVE' };
@@ -292,6 +344,7 @@ describe('version.deploy', () => {
     { name: 'a 400 while another run made it LIVE', intent: 'LIVE', converge: true, error: apiError(400, 'already LIVE'), after: { IOS1: 'LIVE' }, done: true },
     { name: 'a 400 while another run made it LIVE and then the Default', intent: 'LIVE', converge: true, error: apiError(400, 'already LIVE'), after: { IOS1: 'DEFAULT' }, done: true },
     { name: 'OFFLINE asked, a 400 and the read shows DEFAULT', intent: 'OFFLINE', converge: true, error: apiError(400, 'no'), after: { IOS1: 'DEFAULT' }, done: false },
+    { name: 'OFFLINE asked, a 400 while another run took it OFFLINE', intent: 'OFFLINE', converge: true, error: apiError(400, 'already OFFLINE'), after: { IOS1: 'OFFLINE' }, done: true },
     { name: 'a 400 and the read does not show it', intent: 'LIVE', converge: true, error: apiError(400, 'no'), after: {}, done: false },
     { name: 'a 409 (not "already there")', intent: 'LIVE', converge: true, error: apiError(409, 'moved'), after: { IOS1: 'LIVE' }, done: false },
     { name: 'a 400 without converge', intent: 'LIVE', converge: false, error: apiError(400, 'already LIVE'), after: { IOS1: 'LIVE' }, done: false },
@@ -339,6 +392,7 @@ describe('version.upload', () => {
     service.versionList = [made('IOS1', 1), made('IOS7', 7), made('AND9', 9, { targetPlatform: 'android' })];
     const prediction = await versionUpload.predict(params(), service.client());
     expect(prediction.current).toEqual({ asset: 'A', versionsOnPlatform: ['IOS1', 'IOS7'] });
+    expect(prediction.notes).toEqual(['the version id assumes no deleted version used a higher number on this platform', 'the platform code, the file type and the plan limits are checked by the service']);
     expect(prediction.decision).toMatchObject({ ok: true, status: 201, next: { versionId: 'IOS8', version: 8, versionName: '1.0', targetPlatform: 'ios', fileName: 'a.zip', createdBy: USER } });
     service.versionList = [];
     expect((await versionUpload.predict(params(), service.client())).decision).toMatchObject({ next: { versionId: 'IOS1', version: 1 } });
