@@ -58,7 +58,7 @@ describe('steps are plain data', () => {
 });
 
 describe('the dry-run document', () => {
-  const request = { method: 'POST' as const, path: '/api/v2/d/va/A/versions/IOS1/deploy', query: { targetPlatformId: 'ios', none: undefined as unknown as string, zero: 0 as unknown as string }, body: { intent: 'LIVE' } };
+  const request = { method: 'POST' as const, path: '/api/v2/d/va/A/versions/IOS1/deploy', query: { targetPlatformId: 'ios', none: undefined as unknown as string, nil: null as unknown as string, zero: 0 as unknown as string }, body: { intent: 'LIVE' } };
   const effects = [{ kind: 'demote', versionId: 'IOS0', description: 'IOS0 goes LIVE' }];
 
   it('allowed: the status, the next state and the effects; the query as strings, undefined left out', () => {
@@ -92,11 +92,12 @@ describe('the dry-run document', () => {
       const { dryRun: _, ...rest } = dryRunDocument({ method: 'POST', path, body: { n: 1 } }, { current: null, decision: { ok: true, status: 201, next: state, effects: [] } as never });
       return rest;
     };
-    const doc: DryRunDocument = { ...last, before: [before('/first', 'LIVE'), before('/second', { s: 1 })] };
+    const doc: DryRunDocument = { ...last, before: [before('/first', 'LIVE'), before('/second', { s: 1 }), before('/third', undefined)] };
     expect(renderDryRun(doc, await plainKit(), ['n1', 'n2']).split('\n')).toEqual([
       'Dry run: nothing was sent.',
       'first:     POST /first {"n":1} → 201 LIVE',
       'then:      POST /second {"n":1} → 201 {"s":1}',
+      'then:      POST /third {"n":1} → 201 (none)',
       'request:   POST /api/v2/d/va/A/versions/IOS1/deploy?targetPlatformId=ios&zero=0',
       'body:      {"intent":"LIVE"}',
       'current:   {"IOS0":"DEFAULT"}',
@@ -123,7 +124,8 @@ describe('a predicted rejection exits as the real answer would', () => {
     ['no status', null, false, 1],
   ];
   for (const [name, status, notFound, exit] of rows) {
-    it(`${name}: exit ${exit}`, () => expect(new PredictedRejection(body(status), notFound).exitCode).toBe(exit));
+    // Not found only when said so.
+    it(`${name}: exit ${exit}`, () => expect((notFound ? new PredictedRejection(body(status), true) : new PredictedRejection(body(status))).exitCode).toBe(exit));
   }
 
   it('says it is a dry run unless told otherwise, with the hint after; its body carries the message', () => {
