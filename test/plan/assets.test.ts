@@ -138,19 +138,20 @@ describe('asset.undeploy', () => {
     service.records = { IOS1: 'LIVE', IOS2: 'OFFLINE' };
     expect((await targetedRecords(service.client(), 'A', { envId: 'prod', targetPlatforms: ['ios'] })).map((r) => r.versionId).sort()).toEqual(['IOS1', 'IOS2']);
     expect(await targetedRecords(service.client(), 'A', { envId: 'prod', targetPlatforms: ['android'] })).toEqual([]);
+    expect(await targetedRecords(service.client(), 'A', { envId: 'qa', targetPlatforms: ['ios'] })).toEqual([]);
   });
 
   it('settles: applied when no targeted record is left', async () => {
     const service = new FakeService();
     service.records = { IOS1: 'LIVE' };
-    const p = params(['ios'], [record('IOS1', 'ios', 'LIVE'), record('IOS2', 'ios', 'LIVE')]);
+    const p = params(['ios', 'android'], [record('IOS1', 'ios', 'LIVE'), record('IOS2', 'ios', 'LIVE')]);
     const left = await assetUndeploy.settle!(p, await kindIO(service));
     expect(left.applied).toBe(false);
     expect((left as { how: string }).how).toMatch(/^prod still has .*IOS1/);
     service.records = {};
     expect(await assetUndeploy.settle!(p, await kindIO(service))).toEqual({
       applied: true,
-      how: 'prod has no record left for ios',
+      how: 'prod has no record left for ios, android',
       result: { message: 'Undeploy confirmed by a read of the records.', totalUndeployedVersions: 2 },
     });
   });

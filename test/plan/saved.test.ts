@@ -19,6 +19,7 @@ describe('canonicalJson', () => {
     [{ b: 1, a: [2, { d: 3, c: null }] }, '{"a":[2,{"c":null,"d":3}],"b":1}'],
     [{ a: undefined, b: 'x' }, '{"b":"x"}'],
     [{ B: 1, a: 2, _: 3 }, '{"B":1,"_":3,"a":2}'],
+    [Object.fromEntries(['m', 'c', 'x', 'a', 'q', 'b', 'z', 'd', 'k', 'e'].map((key) => [key, 0])), '{"a":0,"b":0,"c":0,"d":0,"e":0,"k":0,"m":0,"q":0,"x":0,"z":0}'],
     [undefined, 'null'],
     ['s', '"s"'],
     [[], '[]'],
@@ -52,6 +53,7 @@ describe('fingerprints and summaries', () => {
     ['a record without an id', 200, { x: 1 }, '?'],
     ['a bare value', 200, 7, '7'],
     ['a list row that is a bare value', 200, list(['x']), '1 result(s): x'],
+    ['list rows are told without their update', 200, list([{ versionId: 'V', updatedAt: 't' }, { assetItemId: 'i', updatedAt: 't' }, { collectionId: 'C', envId: 'prod', updatedAt: 't' }, { assetId: 'A', updatedAt: 't' }]), '4 result(s): V i C@/prod A (updated t)'],
     ['a long list: 12 ids and how many more', 200, list(Array.from({ length: 14 }, (_, i) => ({ versionId: `V${i}` }))), `14 result(s): ${Array.from({ length: 12 }, (_, i) => `V${i}`).join(' ')} and 2 more`],
     ['exactly 12', 200, list(Array.from({ length: 12 }, (_, i) => ({ versionId: `V${i}` }))), `12 result(s): ${Array.from({ length: 12 }, (_, i) => `V${i}`).join(' ')}`],
   ];

@@ -15,6 +15,10 @@ import { PredictedRejection } from '../../src/plan/dryrun.js';
 import type { ApiClient, RequestOptions } from '../../src/http/client.js';
 import type { DeploymentState } from '../../src/rules/index.js';
 import { ERROR_TYPE, FakeService, USER, context } from '../plan/fake.js';
+// The executor loads saved.ts lazily (to hash a planned file): loaded here, at
+// collection, its module-level schemas count as static for the mutation run
+// (test/README.md), not as covered by whichever test first hashed a file.
+import '../../src/plan/saved.js';
 
 const deployTo = (versionId: string, intent: DeploymentState = 'LIVE') =>
   steps.versionDeploy({ assetId: 'A', versionId, platform: 'ios', body: { envId: 'prod', intent, createdBy: USER, updatedBy: USER } });
