@@ -76,6 +76,7 @@ describe('predictions over the collection as read', () => {
     { name: 'create of a taken id', kind: collectionCreate, params: { collectionId: 'C', body: { collectionName: 'C', createdBy: USER } }, status: 409, ok: false, notes: ['the asset type codes and the platform are checked by the service (400 when unknown)'] },
     { name: 'update', kind: collectionUpdate, params: { collectionId: 'C', body: { maxAssets: 5 } }, status: 200, ok: true },
     { name: 'update of a missing collection: not found', kind: collectionUpdate, params: { collectionId: 'C', body: { maxAssets: 5 } }, collection: 'missing', status: 404, ok: false, notFound: true },
+    { name: 'update clearing the anchor (null)', kind: collectionUpdate, params: { collectionId: 'C', body: { anchorAsset: null } }, collection: C({ assetItems: ['i1'] }), status: 200, ok: true },
     { name: 'update to an anchor that is an item', kind: collectionUpdate, params: { collectionId: 'C', body: { anchorAsset: 'i1' } }, collection: C({ assetItems: ['i1'] }), status: 200, ok: true },
     { name: 'update to an anchor that is not an item', kind: collectionUpdate, params: { collectionId: 'C', body: { anchorAsset: 'i9' } }, collection: C({ assetItems: ['i1'] }), status: 400, ok: false },
     { name: 'update of a refused field, with an anchor', kind: collectionUpdate, params: { collectionId: 'C', body: { anchorAsset: 'i1', createdBy: 'x' } }, collection: C({ assetItems: ['i1'] }), status: 400, ok: false },
@@ -102,11 +103,12 @@ describe('predictions over the collection as read', () => {
     { name: 'reconcile of a collection LIVE nowhere', kind: collectionReconcile, params: write, status: 400, ok: false },
     { name: 'item upload of an allowed type', kind: itemUpload, params: { collectionId: 'C', fields: { assetItemName: 'a', assetType: '1001', createdBy: USER }, file: {} }, status: 201, ok: true, notes: ['the file type (extension) is checked by the service'] },
     { name: 'item upload of a type not allowed', kind: itemUpload, params: { collectionId: 'C', fields: { assetItemName: 'a', assetType: '2002', createdBy: USER }, file: {} }, status: 400, ok: false, notes: ['the file type (extension) is checked by the service'] },
+    { name: 'item upload to a missing collection', kind: itemUpload, params: { collectionId: 'C', fields: { assetItemName: 'a', assetType: '1001', createdBy: USER }, file: {} }, collection: 'missing', status: 400, ok: false, notFound: true, notes: ['the file type (extension) is checked by the service'] },
     { name: 'item upload to a collection with no allowed types', kind: itemUpload, params: { collectionId: 'C', fields: { assetItemName: 'a', assetType: '1001', createdBy: USER }, file: {} }, collection: C({ allowedAssetTypes: undefined }), status: 400, ok: false, notes: ['the file type (extension) is checked by the service'] },
     { name: 'item removal of an item it holds', kind: itemRemove, params: { ...write, itemId: 'i1' }, items: [{ assetItemId: 'i1', parentCollections: ['C'] }], status: 200, ok: true },
     { name: 'item removal of an item with no parents listed (this collection)', kind: itemRemove, params: { ...write, itemId: 'i1' }, items: [{ assetItemId: 'i1' }], status: 200, ok: true },
     { name: 'item removal of an item it does not hold', kind: itemRemove, params: { ...write, itemId: 'i9' }, status: 404, ok: false },
-    { name: 'item removal from a missing collection', kind: itemRemove, params: { ...write, itemId: 'i1' }, collection: 'missing', status: 400, ok: false, notFound: true },
+    { name: 'item removal from a missing collection', kind: itemRemove, params: { ...write, itemId: 'i1' }, collection: 'missing', status: 400, ok: false, notFound: true, current: { item: null } },
     { name: 'item converge', kind: itemConverge, params: { ...write, uploaded: [] }, status: 200, ok: true, current: null, notes: ['copies made by another run at the same time are found once the uploads are done'] },
   ];
   for (const row of rows) {
@@ -121,9 +123,24 @@ describe('predictions over the collection as read', () => {
       expect([prediction.decision.ok, prediction.decision.status]).toEqual([row.ok, row.status]);
       if (row.notFound !== undefined) expect(prediction.decision).toMatchObject({ kind: 'not-found', resource: 'collection' });
       if (row.current !== undefined) expect(prediction.current).toEqual(row.current);
+      // What was read is shown, whatever the rule decided.
+      else expect(prediction.current).toEqual(row.collection === 'missing' ? null : expect.objectContaining({ deleted: expect.any(Boolean) }));
       expect(prediction.notes).toEqual(row.notes);
     });
   }
+
+  it('a create predicts the new record in the domain of the client (none: empty)', async () => {
+    const service = new FakeService();
+    service.collection = undefined;
+    const params = { collectionId: 'C', body: { collectionName: 'C', createdBy: USER } };
+    expect((await collectionCreate.predict(params, service.client())).decision).toMatchObject({ next: { domainId: 'd' } });
+    service.domainId = undefined;
+    expect((await collectionCreate.predict(params, service.client())).decision).toMatchObject({ next: { domainId: '' } });
+  });
+
+  it('copies made by another run are predicted as none', async () => {
+    expect((await itemConverge.predict({ ...write, uploaded: [] }, new FakeService().client())).decision).toMatchObject({ ok: true, status: 200, next: { duplicates: [] } });
+  });
 
   it('what "current" shows: the collection, the item removed, the items a purge reads', async () => {
     const service = new FakeService();
@@ -150,6 +167,7 @@ describe('settling reads', () => {
     { name: 'create: made by another', kind: collectionCreate, params: { collectionId: 'C', body: { createdBy: 'x@example.com' } }, applied: false, how: `collection C exists, created by ${USER} at 2026-01-01T00:00:00Z: not by this command` },
     { name: 'delete: deleted', kind: collectionDelete, params: write, collection: C({ deleted: true }), applied: true, how: 'a read of collection C shows it deleted', result: { message: 'Asset collection C has been deleted.' } },
     { name: 'delete: not deleted', kind: collectionDelete, params: write, applied: false, how: 'a read of collection C shows it not deleted' },
+    { name: 'delete: gone altogether', kind: collectionDelete, params: write, collection: 'missing', applied: false, how: 'a read of collection C shows it not deleted' },
     { name: 'restore: restored', kind: collectionRestore, params: write, applied: true, how: 'a read of collection C shows it restored', result: { message: 'Asset collection C has been restored.' } },
     { name: 'restore: still deleted', kind: collectionRestore, params: write, collection: C({ deleted: true }), applied: false, how: 'a read of collection C shows it not restored' },
     { name: 'restore: missing', kind: collectionRestore, params: write, collection: 'missing', applied: false, how: 'a read of collection C shows it not restored' },
@@ -196,6 +214,9 @@ describe('settling reads', () => {
     service.items = [{ assetItemId: 'i1' }];
     service.failReads = 1;
     await expect(readItemParents(service.client(), 'C', 'i1')).rejects.toThrow('could not reach the service');
+    service.readError = apiError(500, 'broken');
+    service.failReads = 1;
+    await expect(readItemParents(service.client(), 'C', 'i1')).rejects.toThrow('broken');
     expect(await readItemParents(service.client(), 'C', 'i1')).toEqual({ assetItemId: 'i1', parentCollections: ['C'] });
   });
 });
@@ -271,10 +292,16 @@ describe('sends', () => {
     const dir = await mkdtemp(join(tmpdir(), 'ahs-item-'));
     await writeFile(join(dir, 'a.png'), 'png');
     const service = new FakeService();
-    service.script('POST /api/v2/d/vc/C/items', { assetItemId: 'i2' });
+    let body = '';
+    service.script('POST /api/v2/d/vc/C/items', async (request: { stream?: { open(): AsyncIterable<Buffer> } }) => {
+      for await (const chunk of request.stream!.open()) body += chunk.toString();
+      return { assetItemId: 'i2' };
+    });
     const answer = await itemUpload.send!({ collectionId: 'C', fields: { assetItemName: 'a.png', assetType: '1001', createdBy: USER }, file: { path: join(dir, 'a.png'), name: 'a.png', size: 3 } }, (await kindIO(service)).kio);
     expect(answer).toEqual({ assetItemId: 'i2' });
     expect(service.sent.map((s) => `${s.method} ${s.path}`)).toEqual(['POST /api/v2/d/vc/C/items']);
+    expect(body).toContain('name="assetFile"; filename="a.png"');
+    expect(body).toContain('name="assetItemName"\r\n\r\na.png');
   });
 
   const item = (assetItemId: string, assetItemName: string, size: number, createdAt: string) => ({ assetItemId, assetItemName, size, createdAt });

@@ -47,6 +47,9 @@ export class FakeService {
   waits: number[] = [];
   now = 0;
   madeSince = true;
+  domainId: string | undefined = 'd';
+  /** What a failing read throws (failReads). */
+  readError: Error = new NetworkError('could not reach the service (connection refused)');
   /** Called as each read begins (another writer moving things between two reads). */
   onRead?: (path: string) => void;
   /** Called as a wait begins (a Ctrl-C while waiting). */
@@ -68,7 +71,7 @@ export class FakeService {
     const policy = new RetryPolicy({ retries: this.options.retries ?? 2, timeoutMs: this.options.timeoutMs ?? 30_000, clock, signal: this.options.signal });
     const fake = {
       policy,
-      domainId: 'd',
+      domainId: this.domainId,
       path: (...segments: string[]) => `/api/v2/d/${segments.map(encodeURIComponent).join('/')}`,
       madeSince: () => this.madeSince,
       json: (options: RequestOptions) => this.answer(options),
@@ -112,7 +115,7 @@ export class FakeService {
     this.onRead?.(options.path);
     if (this.failReads > 0) {
       this.failReads--;
-      throw new NetworkError('could not reach the service (connection refused)');
+      throw this.readError;
     }
     const envelope = (results: unknown[]) => ({ totalResults: results.length, pageNumber: 1, pageSize: 1000, results });
     if (options.path.endsWith('/asset-urls')) {
