@@ -113,6 +113,22 @@ describe('executor: a lost answer is settled by a read', () => {
     expect(service.sent).toHaveLength(1);
   });
 
+  it('a lost upload the versions do not show: exit 6, "safe to retry", not sent again', async () => {
+    const { writeFile, mkdtemp } = await import('node:fs/promises');
+    const dir = await mkdtemp('/tmp/ahs-exec-');
+    await writeFile(`${dir}/a.zip`, 'x');
+    const service = new FakeService();
+    service.versionList = [{ versionId: 'IOS3', version: 3, versionName: '0.9', targetPlatform: 'ios', createdAt: '2026-01-01T00:00:00Z' }];
+    service.script('POST /api/v2/d/va/A/versions', lost());
+    const upload = steps.versionUpload({ assetId: 'A', platform: 'ios', fields: { versionName: '1.0', createdBy: USER }, file: { path: `${dir}/a.zip`, name: 'a.zip', size: 1 } });
+    const r = await run(service, plan([upload], () => undefined));
+    expect(r.error).toBeInstanceOf(NetworkError);
+    expect((r.error as NetworkError).exitCode).toBe(6);
+    expect(r.error!.message).toMatch(/; a read shows the write was not applied \(the asset's versions show no ios version named 1\.0 created since the upload started\): it is safe to retry$/);
+    expect(service.sent).toHaveLength(1);
+    expect(r.done).toBe(false);
+  });
+
   it('cannot tell: exit 6 naming the command that checks', async () => {
     const service = new FakeService();
     const upload = steps.versionUpload({ assetId: 'A', platform: 'ios', fields: { versionName: '1.0', createdBy: USER }, file: { path: '/nonexistent', name: 'a.zip', size: 1 } });
