@@ -118,11 +118,15 @@ export class FakeService {
       throw this.readError;
     }
     const envelope = (results: unknown[]) => ({ totalResults: results.length, pageNumber: 1, pageSize: 1000, results });
+    const record = (versionId: string, state: DeploymentState) => ({ assetId: 'A', version: Number(versionId.replace(/\D/g, '')) || 1, versionId, versionName: versionId, targetPlatform: 'ios', assetType: '1001', secured: true, state, envId: 'prod' });
+    // A version's own records (every state).
+    const own = /\/versions\/([^/]+)\/asset-urls$/.exec(options.path);
+    if (own) return envelope(Object.entries(this.records).filter(([versionId]) => versionId === own[1]).map(([versionId, state]) => record(versionId, state)));
     if (options.path.endsWith('/asset-urls')) {
       const wanted = (options.query as { state?: string } | undefined)?.state;
       const results = Object.entries(this.records)
         .filter(([, state]) => (wanted === 'OFFLINE' ? state === 'OFFLINE' : state !== 'OFFLINE'))
-        .map(([versionId, state], index) => ({ assetId: 'A', version: index + 1, versionId, versionName: versionId, targetPlatform: 'ios', assetType: '1001', secured: true, state, envId: 'prod' }));
+        .map(([versionId, state]) => record(versionId, state));
       return envelope(results);
     }
     if (options.path.endsWith('/va/A/versions')) return envelope(this.versionList);
