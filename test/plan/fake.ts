@@ -137,6 +137,8 @@ export class FakeService {
     }
     const version = /\/versions\/([^/]+)$/.exec(options.path);
     if (version) {
+      const listed = this.versionList.find((v) => v.versionId === version[1]);
+      if (listed) return listed;
       if (!this.versions.has(version[1]!)) throw apiError(404, 'not found');
       return { versionId: version[1], version: 1, versionName: version[1], targetPlatform: 'ios', assetType: '1001', secured: true, size: '1 KB', uploadStatus: 'Committed', createdBy: USER, updatedBy: USER, active: true, createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z' };
     }

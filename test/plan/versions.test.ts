@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiError, ConflictError } from '../../src/errors.js';
 import { Output } from '../../src/io/output.js';
-import { versionDelete, versionDeploy, versionPromote, versionUpload, type VersionPromoteParams } from '../../src/plan/kinds/versions.js';
+import { idsBetween, versionDelete, versionDeploy, versionPromote, versionUpload, type VersionPromoteParams } from '../../src/plan/kinds/versions.js';
 import type { KindIO } from '../../src/plan/kinds/kind.js';
 import { stepBudget } from '../../src/plan/retry.js';
 import type { DeploymentState } from '../../src/rules/index.js';
@@ -419,7 +419,19 @@ describe('version.upload', () => {
     });
   }
 
-  const converging: Array<{ name: string; list: Array<Record<string, unknown>>; deleteFails?: boolean; answer: string; deleted: boolean; said: string }> = [
+  const converging: Array<{ name: string; list: Array<Record<string, unknown>>; latest?: number; reads?: string[]; deleteFails?: boolean; answer: string; deleted: boolean; said: string }> = [
+    { name: 'ours took the next number: nothing read', list: [made('IOS3', 3)], latest: 3, reads: [], answer: 'IOS4', deleted: false, said: '' },
+    {
+      name: 'another run took the number before ours: that version alone read',
+      list: [made('IOS3', 3), made('IOS2', 2)],
+      latest: 2,
+      reads: ['/api/v2/d/va/A/versions/IOS3'],
+      answer: 'IOS3',
+      deleted: true,
+      said: "another run uploaded the same file as IOS3 meanwhile: this run's copy IOS4 was deleted; going on with IOS3",
+    },
+    { name: 'a number between that no longer exists', list: [], latest: 2, reads: ['/api/v2/d/va/A/versions/IOS3'], answer: 'IOS4', deleted: false, said: '' },
+    { name: 'many numbers between: the whole list read', list: [made('IOS4', 4)], latest: -20, reads: ['/api/v2/d/va/A/versions'], answer: 'IOS4', deleted: false, said: '' },
     { name: 'ours is the only copy', list: [made('IOS4', 4)], answer: 'IOS4', deleted: false, said: '' },
     { name: 'ours has the lowest number', list: [made('IOS5', 5), made('IOS4', 4)], answer: 'IOS4', deleted: false, said: '' },
     { name: 'another file of that name is no copy', list: [made('IOS3', 3, { fileName: 'b.zip' }), made('IOS2', 2, { size: '9 MB' }), made('AND1', 1, { targetPlatform: 'android' }), made('IOS1', 1, { versionName: '0.9' }), made('IOS4', 4)], answer: 'IOS4', deleted: false, said: '' },
@@ -435,8 +447,9 @@ describe('version.upload', () => {
       service.script('POST /api/v2/d/va/A/versions', made('IOS4', 4));
       if (row.deleteFails) service.script('DELETE /api/v2/d/va/A/versions/IOS4', apiError(403, 'refused'));
       const { kio, io } = await kindIO(service);
-      const answer = await versionUpload.send!(params(join(dir, 'a.zip'), { converge: true }), kio);
+      const answer = await versionUpload.send!(params(join(dir, 'a.zip'), { converge: true, latest: row.latest }), kio);
       expect(answer.versionId).toBe(row.answer);
+      expect(service.reads).toEqual(row.reads ?? ['/api/v2/d/va/A/versions']);
       expect(service.sent.map((s) => `${s.method} ${s.path}`)).toEqual(['POST /api/v2/d/va/A/versions', ...(row.deleted ? ['DELETE /api/v2/d/va/A/versions/IOS4'] : [])]);
       expect(service.sent[0]!.query).toEqual({ targetPlatformId: 'ios' });
       expect(io.err.text.trim()).toBe(row.said);
@@ -474,5 +487,64 @@ describe('version.delete', () => {
     const { kio } = await kindIO(service);
     expect(await versionDelete.settle!(params('IOS9'), kio)).toEqual({ applied: true, how: 'GET of version IOS9 answers 404', result: undefined });
     expect(await versionDelete.settle!(params('IOS1'), kio)).toEqual({ applied: false, how: 'version IOS1 still exists' });
+  });
+});
+
+describe('idsBetween: the version ids another run may have taken since the read', () => {
+  const created = (versionId: string, version: number) => ({ versionId, version }) as never;
+  const rows: Array<[string, string, number, number, string[] | undefined]> = [
+    ['the next number: none', 'IOS4', 4, 3, []],
+    ['one between', 'IOS4', 4, 2, ['IOS3']],
+    ['eight between: each', 'IOS9', 9, 0, ['IOS1', 'IOS2', 'IOS3', 'IOS4', 'IOS5', 'IOS6', 'IOS7', 'IOS8']],
+    ['nine between: too many, the list', 'IOS10', 10, 0, undefined],
+    ['a number below the read: cannot be told', 'IOS4', 4, 4, undefined],
+    ['zero-padded ids keep their width', 'GEN007', 7, 4, ['GEN005', 'GEN006']],
+    ['a width that changes, not padded: not guessed', 'GEN100', 100, 98, undefined],
+    ['the same width, not padded', 'GEN12', 12, 10, ['GEN11']],
+    ['an id whose number is not the version', 'IOS8', 7, 5, undefined],
+    ['an id with no number', 'IOSX', 7, 5, undefined],
+  ];
+  for (const [name, versionId, version, latest, ids] of rows) {
+    it(`${name}: ${versionId} after ${latest}`, () => expect(idsBetween(created(versionId, version), latest)).toEqual(ids));
+  }
+});
+
+describe('what a settled deploy answers, and the --idempotent hint', () => {
+  it("the deploy answer's record, read back: the channel's entry and the version's own fields, in the answer's order", async () => {
+    const service = new FakeService();
+    service.records = { IOS3: 'DEFAULT' };
+    const { kio } = await kindIO(service);
+    const settled = (await versionPromote.settle!(promoteParams({ channel: channel({ IOS1: 'DEFAULT' }) }), kio)) as { result: { assetVersion: Record<string, unknown> } };
+    const keys = ['version', 'assetType', 'versionId', 'versionName', 'envId', 'fallback', 'lock', 'state', 'createdBy', 'updatedBy', 'createdAt', 'updatedAt', 'active', 'secured', 'size', 'targetPlatform', 'uploadStatus'];
+    expect(Object.keys(settled.result.assetVersion)).toEqual(keys);
+    expect(settled.result.assetVersion).toEqual({
+      version: 3, assetType: '1001', versionId: 'IOS3', versionName: 'IOS3', envId: 'prod', fallback: null, lock: null, state: 'DEFAULT',
+      createdBy: null, updatedBy: null, createdAt: null, updatedAt: null, active: true, secured: true, size: '1 KB', targetPlatform: 'ios', uploadStatus: 'Committed',
+    });
+  });
+
+  it('a promotion refused with a 400 while it is the Default already: the hint, then the error', async () => {
+    const service = new FakeService();
+    service.records = { IOS3: 'DEFAULT' };
+    const error = apiError(400, 'already the Default');
+    service.script(DEPLOY('IOS3'), error);
+    const { kio, io } = await kindIO(service);
+    await expect(versionPromote.send!(promoteParams({ channel: channel({ IOS3: 'DEFAULT' }) }), kio)).rejects.toBe(error);
+    expect(io.err.text.trim()).toBe('hint: IOS3 is already DEFAULT on A/ios/prod; with --idempotent, a run that finds it so says so and exits 0 without sending');
+  });
+
+  it('no hint in json, nor when the read that would tell fails (the service\'s error is reported)', async () => {
+    for (const [format, failReads] of [['json', 0], ['table', 1]] as const) {
+      const service = new FakeService();
+      service.records = { IOS1: 'LIVE' };
+      service.failReads = failReads;
+      const error = apiError(400, 'already LIVE');
+      service.script(DEPLOY('IOS1'), error);
+      const io = bufferIO();
+      const api = service.client();
+      const kio: KindIO = { api, out: await Output.create(io, { format }), signal: new AbortController().signal, retry: stepBudget(api.policy), sentAt: 0, progress: () => undefined };
+      await expect(versionDeploy.send!({ assetId: 'A', versionId: 'IOS1', platform: 'ios', body: { envId: 'prod', intent: 'LIVE', createdBy: USER, updatedBy: USER } }, kio)).rejects.toBe(error);
+      expect(io.err.text).toBe('');
+    }
   });
 });

@@ -156,6 +156,8 @@ describe('executor: a lost answer is settled by a read', () => {
     service.script(DEPLOY('IOS1'), (request: RequestOptions) => {
       service.apply(request);
       service.failReads = 10;
+      // The read's own advice is dropped: running the write again may duplicate it.
+      service.readError = new NetworkError('could not reach the service (connection refused); try again\nin a moment');
       throw lost();
     });
     const { ctx } = context(service);
@@ -176,6 +178,8 @@ describe('executor: a lost answer is settled by a read', () => {
     service.script(DEPLOY('IOS1'), (request: RequestOptions) => {
       service.apply(request);
       service.failReads = 10;
+      // The read's own advice is dropped: running the write again may duplicate it.
+      service.readError = new NetworkError('could not reach the service (connection refused); try again\nin a moment');
       throw lost();
     });
     const r = await run(service, plan([deployTo('IOS1')], () => undefined));
@@ -423,6 +427,7 @@ describe('executor: failures that no read settles are the answer itself', () => 
 
   it('a settling read that fails, for a kind with no check command: names what to check', async () => {
     const service = new FakeService();
+    service.readError = new NetworkError('could not reach the service (connection refused): try again');
     service.script('DELETE /api/v2/d/vc/C/items/a', () => {
       service.failReads = 1;
       throw lost();
