@@ -226,6 +226,7 @@ describe('sends', () => {
     { name: 'a 400 with no env named: the hint to name one', params: { ...write, state: 'LIVE' }, status: 400, said: 'hint: no environment was named. A domain-wide API key must name one: pass --env ENV (or set AHS_ENV, or envId in the profile); an environment-scoped key deploys to its own.' },
     { name: 'a 400 with an env named: no hint', params: { ...write, state: 'LIVE', envId: 'prod' }, status: 400, said: '' },
     { name: 'a 403 with --env', params: { ...write, state: 'LIVE', envId: 'prod', envSource: 'flag' }, status: 403, said: 'hint: a 403 here usually means the API key is scoped to another environment than prod (from --env).' },
+    { name: 'a 403 with the envId option (the library)', params: { ...write, state: 'LIVE', envId: 'prod', envSource: 'option' }, status: 403, said: '(from the envId option)' },
     { name: 'a 403 with AHS_ENV', params: { ...write, state: 'LIVE', envId: 'prod', envSource: 'env' }, status: 403, said: '(from AHS_ENV)' },
     { name: 'a 403 with an answer to the prompt', params: { ...write, state: 'LIVE', envId: 'prod', envSource: 'prompt' }, status: 403, said: '(from your answer)' },
     { name: "a 403 with the profile's env", params: { ...write, state: 'LIVE', envId: 'prod' }, status: 403, said: "(from the profile's envId)" },
