@@ -117,6 +117,7 @@ describe('version.promote: the send', () => {
       const outcome = await versionPromote.send!(promoteParams(), kio).catch((error: Error) => error);
       expect(service.sent).toHaveLength(row.sends);
       expect((io.err.text.match(/^the Default of A\/ios\/prod moved \(now IOS\d\); retrying$/gm) ?? []).length).toBe(row.infos);
+      expect(io.err.text).not.toContain('hint:');
       if (row.error) {
         expect(outcome).toBeInstanceOf(row.error.type);
         expect((outcome as ConflictError).exitCode).toBe(row.error.exit);
@@ -129,6 +130,8 @@ describe('version.promote: the send', () => {
         expect(defaults[0]).toBe('IOS1');
         expect(defaults[1]).toBe('IOS2');
         expect((outcome as { previousDefault: string }).previousDefault).toBe('IOS2');
+        // Each re-read: the Default and this version's own records, not the version itself.
+        expect(service.reads.slice(0, 2)).toEqual(['/api/v2/d/va/A/asset-urls', '/api/v2/d/va/A/versions/IOS3/asset-urls']);
       }
     });
   }
@@ -307,6 +310,9 @@ describe('version.deploy', () => {
   const predictions: Array<{ name: string; extra: Record<string, unknown>; records?: Record<string, DeploymentState>; status: number; current: unknown; reads: string[] }> = [
     { name: "over the version's record as read now", extra: {}, records: { IOS1: 'OFFLINE' }, status: 201, current: 'OFFLINE', reads: ['versions/IOS1/asset-urls', 'versions/IOS1'] },
     { name: 'over the channel and the version the command read', extra: { channel: channel({ IOS1: 'LIVE' }), version: null }, status: 404, current: 'LIVE', reads: [] },
+    { name: 'a version uploaded just before, the channel not read: its records only', extra: { versionId: 'IOS9', versionIsNew: true }, status: 201, current: null, reads: ['versions/IOS9/asset-urls'] },
+    { name: 'the version the command read (none), the channel not read', extra: { version: null }, status: 404, current: null, reads: ['versions/IOS1/asset-urls'] },
+    { name: 'a DEFAULT deploy reads the Default too', extra: { body: { envId: 'prod', intent: 'DEFAULT', createdBy: USER, updatedBy: USER } }, records: { IOS2: 'DEFAULT', IOS1: 'LIVE' }, status: 400, current: 'LIVE', reads: ['asset-urls', 'versions/IOS1/asset-urls', 'versions/IOS1'] },
     { name: 'over the channel the command read', extra: { channel: channel({ IOS1: 'LIVE' }) }, status: 400, current: 'LIVE', reads: ['versions/IOS1'] },
     { name: 'a version uploaded just before: only the channel', extra: { versionId: 'IOS9', versionIsNew: true, channel: channel({}) }, status: 201, current: null, reads: [] },
     { name: 'a version that does not exist', extra: { versionId: 'IOS9', channel: channel({}), notes: ['n'] }, status: 404, current: null, reads: ['versions/IOS9'] },
@@ -444,6 +450,7 @@ describe('version.upload', () => {
       await writeFile(join(dir, 'a.zip'), 'x');
       const service = new FakeService();
       service.versionList = row.list;
+      service.versions = new Set();
       service.script('POST /api/v2/d/va/A/versions', made('IOS4', 4));
       if (row.deleteFails) service.script('DELETE /api/v2/d/va/A/versions/IOS4', apiError(403, 'refused'));
       const { kio, io } = await kindIO(service);
@@ -503,6 +510,7 @@ describe('idsBetween: the version ids another run may have taken since the read'
     ['the same width, not padded', 'GEN12', 12, 10, ['GEN11']],
     ['an id whose number is not the version', 'IOS8', 7, 5, undefined],
     ['an id with no number', 'IOSX', 7, 5, undefined],
+    ['an id whose number is not at its end', 'IOS7X', 7, 5, undefined],
   ];
   for (const [name, versionId, version, latest, ids] of rows) {
     it(`${name}: ${versionId} after ${latest}`, () => expect(idsBetween(created(versionId, version), latest)).toEqual(ids));
