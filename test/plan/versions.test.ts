@@ -131,7 +131,7 @@ describe('version.promote: the send', () => {
         expect(defaults[1]).toBe('IOS2');
         expect((outcome as { previousDefault: string }).previousDefault).toBe('IOS2');
         // Each re-read: the Default and this version's own records, not the version itself.
-        expect(service.reads.slice(0, 2)).toEqual(['/api/v2/d/va/A/asset-urls', '/api/v2/d/va/A/versions/IOS3/asset-urls']);
+        expect(service.reads).toEqual(['/api/v2/d/va/A/asset-urls', '/api/v2/d/va/A/versions/IOS3/asset-urls']);
       }
     });
   }
