@@ -132,7 +132,7 @@ describe('predictions over the collection as read', () => {
   it('a create predicts the new record in the domain of the client (none: empty)', async () => {
     const service = new FakeService();
     service.collection = undefined;
-    const params = { collectionId: 'C', body: { collectionName: 'C', createdBy: USER } };
+    const params = { collectionId: 'C', body: { collectionId: 'C', collectionName: 'C', allowedAssetTypes: ['1001'], createdBy: USER } };
     expect((await collectionCreate.predict(params, service.client())).decision).toMatchObject({ next: { domainId: 'd' } });
     service.domainId = undefined;
     expect((await collectionCreate.predict(params, service.client())).decision).toMatchObject({ next: { domainId: '' } });
@@ -240,7 +240,7 @@ describe('sends', () => {
       const error = apiError(row.status);
       service.script('POST /api/v2/d/vc/C/deployments', error);
       const { kio, io } = await kindIO(service, row.format);
-      await expect(collectionDeploy.send!(row.params, kio)).rejects.toBe(error);
+      await expect(collectionDeploy.send!(row.params as never, kio)).rejects.toBe(error);
       if (row.said) expect(io.err.text).toContain(row.said);
       else expect(io.err.text).toBe('');
     });
