@@ -168,7 +168,9 @@ class Run {
       await eachLimited(chains, concurrency, this.ctx.signal, async (chain) => {
         // A failed step's followers are each recorded as skipped.
         for (const step of chain) {
-          if (!(await this.sendInBatch(step, progress)) && this.ctx.signal.aborted) break;
+          // Interrupted: no later step of the chain starts (a failed one's followers are recorded as skipped).
+          if (this.ctx.signal.aborted) break;
+          await this.sendInBatch(step, progress);
         }
         return !this.ctx.signal.aborted;
       });
@@ -238,7 +240,11 @@ class Run {
         // Still mid-deployment when the budget is spent: other deployments hold the
         // channel, a conflict (exit 5) like a 409 still standing, not a failure.
         this.out.info(`the service answered 500 (the channel may be mid-deployment) and ${settled.how}; retrying`);
-        if (!(await io.retry.next(attempt))) throw (error as ApiError).asConflict();
+        if (!(await io.retry.next(attempt))) {
+          // Ctrl-C during the wait is an interrupt (exit 130), not a channel still busy.
+          if (this.ctx.signal.aborted) throw this.interrupted();
+          throw (error as ApiError).asConflict();
+        }
       }
     }
   }

@@ -370,6 +370,17 @@ describe('executor: a 500 of a deployment is waited out within the one retry bud
     expect(r.stderr).toContain('the service answered 500, but a read confirms the write was applied (the channel A/ios/prod shows IOS1 LIVE)');
   });
 
+  it('Ctrl-C between the 500 and the wait (the budget then refuses): interrupted (exit 130), not busy (5)', async () => {
+    const controller = new AbortController();
+    const service = new FakeService({ signal: controller.signal });
+    service.script(DEPLOY('IOS1'), BUSY, BUSY);
+    // The settling read runs, then Ctrl-C: the retry budget sees the abort and allows no more.
+    service.onRead = () => controller.abort();
+    const r = await run(service, plan([deployTo('IOS1')], () => undefined), { signal: controller.signal });
+    expect((r.error as ApiError).exitCode).toBe(130);
+    expect(service.sent).toHaveLength(1);
+  });
+
   it('Ctrl-C during the wait: interrupted (exit 130), not sent again', async () => {
     const controller = new AbortController();
     const service = new FakeService({ signal: controller.signal });
@@ -633,6 +644,20 @@ describe('executor: batches, grouped and bounded', () => {
     expect(r.error!.message).toBe('interrupted');
     expect(told).toEqual([]);
     expect(service.sent).toHaveLength(1);
+  });
+
+  it('an interrupt after a step of a chain succeeded: the next step of the chain does not start', async () => {
+    const controller = new AbortController();
+    const service = new FakeService();
+    const first = remove('a', 'g', 1);
+    const second = steps.itemRemove({ collectionId: 'C', itemId: 'b', user: USER }, { id: 'b', batch: { group: 'g', concurrency: 1 }, after: ['a'] });
+    service.script('DELETE /api/v2/d/vc/C/items/a', () => {
+      controller.abort();
+      return { message: 'removed' };
+    });
+    const r = await run(service, plan([first, second], () => undefined), { signal: controller.signal });
+    expect(r.error!.message).toBe('interrupted');
+    expect(service.sent.map((s) => s.path)).toEqual(['/api/v2/d/vc/C/items/a']);
   });
 
   it('a chain whose first step succeeds goes on with the next in its slot', async () => {
