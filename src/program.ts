@@ -23,7 +23,7 @@ export const globalFlags = {
   verbose: flag.bool('trace HTTP requests and responses on stderr (API key redacted)', { short: '-v' }),
   color: flag.no('no colour (NO_COLOR is honoured too)'),
   timeout: flag.parsed('seconds', 'time budget of one request in seconds, retries included (default 30)', positiveNumber('--timeout')),
-  retries: flag.parsed('n', 'retries of idempotent reads on network errors and 502/503/504', wholeNumber('--retries', 0)),
+  retries: flag.parsed('n', 'retries of a request that surely did not apply (a read, a 429, a network error before sending; default 2); a deployment in progress is waited out for as long as --timeout lasts', wholeNumber('--retries', 0)),
   profile: flag.text('name', 'profile to use (env AHS_PROFILE)'),
   baseUrl: flag.text('url', 'API base URL (env AHS_BASE_URL)'),
   deliveryUrl: flag.text('url', 'delivery network URL (env AHS_DELIVERY_URL)'),
