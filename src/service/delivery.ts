@@ -3,7 +3,7 @@
 // URL of each file, a client that sends the API key only to the configured
 // service's hosts, and the files' bytes streamed and hashed (never written).
 import type { Context } from '../context.js';
-import { ApiClient } from '../http/client.js';
+import type { ApiClient } from '../http/client.js';
 import { CancelledError, UsageError } from '../errors.js';
 import { deliveryDocument, type DeliveryDocument } from '../rules/schemas.js';
 import { UnsafePathError } from '../transfer/safe-name.js';
@@ -50,13 +50,8 @@ export function deliveryFileUrl(base: string, downloadPath: string): string {
   return url.toString() + (query && !url.search ? query : '');
 }
 
-/** A client for the delivery network at `base` (the key only to the configured service's hosts): ctx.deliveryClient. */
-export function deliveryClient(ctx: Context, base: string, connections?: number): Promise<ApiClient> {
-  return ctx.deliveryClient(base, connections);
-}
-
 export async function readDelivery(ctx: Context, url: string): Promise<DeliveryDocument> {
-  const client = await deliveryClient(ctx, new URL(url).origin);
+  const client = await ctx.deliveryClient(new URL(url).origin);
   try {
     const raw = await client.get<unknown>(url);
     const parsed = deliveryDocument.safeParse(raw);
@@ -100,7 +95,7 @@ export async function hashServed(ctx: Context, tasks: DownloadTask[], options: {
   const clientFor = (url: string) => {
     const origin = new URL(url).origin;
     let client = clients.get(origin);
-    if (!client) clients.set(origin, (client = deliveryClient(ctx, origin, concurrency)));
+    if (!client) clients.set(origin, (client = ctx.deliveryClient(origin, concurrency)));
     return client;
   };
   const allKnown = tasks.every((t) => t.expectedSize !== undefined);

@@ -21,7 +21,7 @@ import { NameAllocator, safeFileName } from '../../transfer/safe-name.js';
 import { createMultiProgress, formatBytes } from '../../io/progress.js';
 import { escapeControls } from '../../io/escape.js';
 import { listItems } from '../../service/collections.js';
-import { deliveryBaseOf, deliveryClient, deliveryFileUrl, readDelivery, readDeployedCollection } from '../../service/delivery.js';
+import { deliveryBaseOf, deliveryFileUrl, readDelivery, readDeployedCollection } from '../../service/delivery.js';
 import { collectionArg, liveEnvArg } from '../../service/pick-collection.js';
 
 export interface FetchResult extends DownloadSummary {
@@ -316,7 +316,7 @@ export async function download(
   const out = await ctx.output();
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? DEFAULT_CONCURRENCY));
   // One connection per download in flight (issue 21).
-  const client = await deliveryClient(ctx, options.deliveryBase, concurrency);
+  const client = await ctx.deliveryClient(options.deliveryBase, concurrency);
   let known = tasks.reduce((sum, t) => sum + (t.expectedSize ?? 0), 0);
   const allKnown = tasks.every((t) => t.expectedSize !== undefined);
   const progress = createMultiProgress(ctx.io, {

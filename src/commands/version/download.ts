@@ -9,7 +9,7 @@ import type { Context } from '../../context.js';
 import { ExitCode, NotFoundError, PartialFailureError } from '../../errors.js';
 import type { AssetUrl, Version } from '../../rules/schemas.js';
 import { getVersion, listRecords } from '../../service/assets.js';
-import { deliveryBaseOf, deliveryClient, deliveryDocumentUrl } from '../../service/delivery.js';
+import { deliveryBaseOf, deliveryDocumentUrl } from '../../service/delivery.js';
 import { askAssetId, askVersionId } from '../../service/pick-asset.js';
 import { DownloadHttpError, downloadAll, isNetworkFailure, type DownloadTask } from '../../transfer/download.js';
 import { safeFileName } from '../../transfer/safe-name.js';
@@ -63,7 +63,7 @@ async function deployedEntry(ctx: Context, assetId: string, version: Version): P
 
 /** One file into `dir`, with a progress bar; its failure is the command's (exit 4 for a 404, 3 for a 403, 6 for the network). */
 async function downloadOne(ctx: Context, task: DownloadTask, dir: string, deliveryBase: string): Promise<number> {
-  const client = await deliveryClient(ctx, deliveryBase, 1);
+  const client = await ctx.deliveryClient(deliveryBase, 1);
   const progress = await ctx.progress(`downloading ${task.name}`);
   let failure: Error | undefined;
   try {
