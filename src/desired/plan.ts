@@ -34,6 +34,7 @@ import { findAsset, listAllVersions, listRecords } from '../service/assets.js';
 import { listItems, readSnapshot } from '../service/collections.js';
 import { matchesAny } from '../transfer/glob.js';
 import { eachLimited } from '../transfer/pool.js';
+import { sizeAgrees } from '../service/size.js';
 import { resolveParams } from '../plan/execute.js';
 import { KINDS } from '../plan/kinds/index.js';
 import { ref, type Prediction, type Ref, type Step } from '../plan/plan.js';
@@ -139,9 +140,14 @@ async function planAsset(inputs: PlanInputs, assetId: string, spec: DesiredAsset
   const predicted = new Map<string, unknown>();
   for (const [platform, named] of Object.entries(spec.versions ?? {})) {
     for (const [versionName, relative] of Object.entries(named)) {
-      if (versions.some((v) => v.versionName === versionName && v.targetPlatform === platform)) continue;
       const path = file.resolve(relative);
       const local = await stat(path).catch(() => undefined);
+      const existing = versions.filter((v) => v.versionName === versionName && v.targetPlatform === platform);
+      if (existing.length > 0) {
+        // Already uploaded: nothing to send, but a file that is not the one uploaded under that name is said, never passed over.
+        checkUploaded(file, [...at, 'versions', platform, versionName], relative, local, existing);
+        continue;
+      }
       if (!local?.isFile()) throw file.error([...at, 'versions', platform, versionName], `cannot read ${relative} (${path}): no such file`);
       const onPlatform = [...versions.filter((v) => v.targetPlatform === platform).map((v) => v.version), ...[...uploads.values()].map((s) => predicted.get(s.id) as Version).filter((v) => v.targetPlatform === platform).map((v) => v.version)];
       const next = createdVersion(record, { platform, latest: Math.max(0, ...onPlatform), versionName, createdBy: user, fileName: basename(path), bytes: local.size }, now);
@@ -600,4 +606,20 @@ export async function planDocument(inputs: PlanInputs): Promise<SavedPlan> {
     changes: planned.changes,
     notes: planned.notes,
   });
+}
+
+/**
+ * A version of that name exists: the file named for it must be the one it
+ * was uploaded from (file name, and a size agreeing within the service's
+ * rounding), as release decides; another file under the same name is a plan
+ * error naming the line. A file no longer on disk is left alone: the
+ * version is there, and only its content could tell.
+ */
+function checkUploaded(file: DesiredFile, at: FieldPath, relative: string, local: { size: number; isFile(): boolean } | undefined, existing: Version[]): void {
+  if (!local?.isFile()) return;
+  const name = basename(relative);
+  const same = existing.some((v) => (v.fileName === undefined || v.fileName === null || v.fileName === name) && sizeAgrees(v.size, local.size));
+  if (same) return;
+  const found = existing.map((v) => `${v.versionId} (${v.fileName ?? 'no file name'}, ${v.size})`).join(', ');
+  throw file.error(at, `${relative} (${local.size} bytes) is not the file this version was uploaded from: ${found}; a version's file cannot change: give the new file another version name`);
 }

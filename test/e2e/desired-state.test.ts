@@ -283,3 +283,27 @@ collections:
     }
   });
 });
+
+describe('a version the file names with another file than the one uploaded', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await harness();
+  });
+  afterAll(async () => h?.close());
+
+  it('is a plan error at its line, not "no changes"; the same file plans nothing', async () => {
+    const dir = join(h.dir, 'swapped');
+    await mkdir(join(dir, 'build'), { recursive: true });
+    await writeFile(join(dir, 'build', 'app.zip'), 'first build');
+    const file = join(dir, 'ahs.yaml');
+    const yaml = (name: string) => `apiVersion: ahs/v1\nassets:\n  swapped:\n    name: Swapped\n    type: "1001"\n    versions:\n      ios:\n        "1.0": build/${name}\n`;
+    await writeFile(file, yaml('app.zip'));
+    expect((await h.ahs(['apply', '-f', file, '--yes'])).exitCode).toBe(0);
+    expect((await h.ahs(['plan', '-f', file, '--detailed-exitcode'])).exitCode).toBe(0);
+    await writeFile(join(dir, 'build', 'other.zip'), 'a second, longer build');
+    await writeFile(file, yaml('other.zip'));
+    const swapped = await h.ahs(['plan', '-f', file, '--detailed-exitcode']);
+    expect(swapped.exitCode).toBe(2);
+    expect(swapped.stderr).toMatch(/^error: .*ahs\.yaml:8:\d+: assets\.swapped\.versions\.ios\.1\.0: build\/other\.zip \(22 bytes\) is not the file this version was uploaded from: IOS1 \(app\.zip, [^)]+\); a version's file cannot change/m);
+  });
+});
