@@ -49,7 +49,7 @@ _ahs_options() {
         'plan') echo '-f --file --out --detailed-exitcode --target' ;;
         'apply') echo '-f --file --target' ;;
         'export') echo '--asset --collection' ;;
-        'verify') echo '--sums --version --concurrency' ;;
+        'verify') echo '--sums --version --concurrency --follow-links' ;;
         'api') echo '--field --input --paginate' ;;
         'emulator start') echo '--host --port --config --data-dir' ;;
         'emulator env') echo '--host --port --config' ;;

@@ -465,6 +465,7 @@ complete -c ahs -n '__fish_ahs_is \'export\'' -l collection -r -d 'export these 
 complete -c ahs -n '__fish_ahs_is \'verify\'' -l sums -r -d 'compare with a sums file ("<hex> <name>" lines, as sha256sum writes them) instead of local files'
 complete -c ahs -n '__fish_ahs_is \'verify\'' -l version -r -d 'asset: check this version (LIVE or DEFAULT in --env) rather than the Default'
 complete -c ahs -n '__fish_ahs_is \'verify\'' -l concurrency -r -d 'files downloaded at the same time (default 8)'
+complete -c ahs -n '__fish_ahs_is \'verify\'' -l follow-links -d 'follow symbolic links in DIR (as item sync --follow-links does; without it a link is skipped and named)'
 
 # ahs api
 complete -c ahs -n '__fish_ahs_is \'api\'' -l field -r -d 'a field of the JSON body (GET: a query parameter): key=text is a string, key:=JSON a JSON value (5, true, ["9999"]); repeatable'

@@ -6,7 +6,7 @@
 // mismatch.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DEMO_USER, harness, stubServer, uid, type Harness } from './helpers.js';
 
@@ -110,6 +110,19 @@ describe('verify', () => {
     const listed = await h.ahs(['verify', id, dir, '--env', 'dev', '--json']);
     expect(listed.exitCode).toBe(1);
     expect(listed.json()).toMatchObject({ matched: ['one.txt', 'two.json'], differ: [], missing: ['three.txt'], extra: ['four.txt'] });
+  });
+
+  it('a symbolic link item sync skipped is skipped by verify too (named); --follow-links counts it', async () => {
+    const { id, dir } = await liveCollection({ 'a.txt': 'aaa' });
+    await writeFile(join(h.dir, 'outside.txt'), 'outside');
+    await symlink(join(h.dir, 'outside.txt'), join(dir, 'link.txt'));
+    const skipped = await h.ahs(['verify', id, dir, '--env', 'dev', '--json']);
+    expect(skipped.exitCode, skipped.stderr).toBe(0);
+    expect(skipped.stderr).toContain('skipped 1 symbolic link(s), not followed without --follow-links (as item sync): link.txt');
+    expect(skipped.json()).toMatchObject({ matched: ['a.txt'], extra: [] });
+    const followed = await h.ahs(['verify', id, dir, '--env', 'dev', '--follow-links', '--json']);
+    expect(followed.exitCode).toBe(1);
+    expect(followed.json()).toMatchObject({ extra: ['link.txt'] });
   });
 
   it('--sums checks against a sums file as sha256sum -c reads it ("  " and " *")', async () => {

@@ -18,6 +18,7 @@ export const verifySpec = defineCommand({
     sums: flag.text('SHA256SUMS', 'compare with a sums file ("<hex>  <name>" lines, as sha256sum writes them) instead of local files'),
     version: flag.text('versionId', 'asset: check this version (LIVE or DEFAULT in --env) rather than the Default'),
     concurrency: flag.parsed('n', 'files downloaded at the same time (default 8)', wholeNumber('--concurrency', 1)),
+    followLinks: flag.bool('follow symbolic links in DIR (as item sync --follow-links does; without it a link is skipped and named)'),
   },
   examples: [
     '# after a sync: is the published collection exactly the folder?',

@@ -2,7 +2,7 @@
 // What the delivery network serves, hashed as it streams (never written),
 // against the SHA-256 of the local files or the lines of a sums file
 // (cli.md "In CI, and from code"). Reads only: no plan.
-import { readdir, stat } from 'node:fs/promises';
+import { lstat, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { nameOf, type Run } from '../define.js';
 import { verifySpec } from './index.js';
@@ -46,7 +46,7 @@ export const run: Run<typeof verifySpec> = async (options, ctx) => {
   const kind = await whatToVerify(options, ctx);
   const out = await ctx.output();
   const { served, where } = kind.asset ? await servedVersion(ctx, options.id, options.version) : await servedCollection(ctx, options.id);
-  const expected = options.sums ? await fromSums(options.sums) : kind.asset ? fromFile(options.path!, served) : await fromFolder(options.path!);
+  const expected = options.sums ? await fromSums(options.sums) : kind.asset ? fromFile(options.path!, served) : await fromFolder(options.path!, options.followLinks === true, out);
 
   const result: VerifyResult = { matched: [], differ: [], missing: [], extra: [], failed: [] };
   const listed = new Set(expected.names);
@@ -167,13 +167,20 @@ function fromFile(path: string, served: Served[]): Expected {
   return { names: served.map((s) => s.name), digest: () => fileSha256(path), source: path };
 }
 
-/** The regular files at the top of DIR (symbolic links followed), by name. */
-async function fromFolder(dir: string): Promise<Expected> {
+/** The regular files at the top of DIR, by name: what item sync would sync (a symbolic link only with --follow-links). */
+async function fromFolder(dir: string, followLinks: boolean, out: Awaited<ReturnType<Context['output']>>): Promise<Expected> {
   const files = new Map<string, string>();
+  const links: string[] = [];
   for (const name of (await readdir(dir)).sort()) {
-    const info = await stat(join(dir, name)).catch(() => undefined);
+    const entry = await lstat(join(dir, name)).catch(() => undefined);
+    if (entry?.isSymbolicLink() && !followLinks) {
+      links.push(name);
+      continue;
+    }
+    const info = entry?.isSymbolicLink() ? await stat(join(dir, name)).catch(() => undefined) : entry;
     if (info?.isFile()) files.set(name, join(dir, name));
   }
+  if (links.length > 0) out.warn(`skipped ${links.length} symbolic link(s), not followed without --follow-links (as item sync): ${links.map((name) => escapeControls(name)).join(', ')}`);
   return { names: [...files.keys()], digest: (name) => fileSha256(files.get(name)!), source: dir };
 }
 
