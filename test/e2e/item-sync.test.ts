@@ -138,7 +138,7 @@ describe('item sync', () => {
     const { run, writes } = await counted(['item', 'sync', id, dir, '--type', '1001', '--delete', '--yes', '--json']);
     expect(run.exitCode).toBe(0);
     expect(writes).toEqual([]);
-    expect(run.json()).toEqual({ uploaded: [], replaced: [], removed: [], unchanged: ['a.zip', 'b.zip', 'd.zip'], failed: [], compared: { content: 0, size: 3 } });
+    expect(run.json()).toEqual({ uploaded: [], replaced: [], removed: [], unchanged: ['a.zip', 'b.zip', 'd.zip'], failed: [], compared: { content: 0, size: 3 }, skipped: [] });
     expect(run.stderr).toContain('0 uploaded, 0 replaced, 0 removed, 3 unchanged');
   });
 
@@ -365,6 +365,7 @@ describe('item sync --delete is destructive; links are not followed unless asked
     const skipped = await h.ahs(['item', 'sync', id, dir, '--type', '1001', '--json']);
     expect(skipped.exitCode, skipped.stderr).toBe(0);
     expect(skipped.stderr).toMatch(/skipped 1 symbolic link\(s\), not followed without --follow-links: link\.txt/);
+    expect(skipped.json().skipped).toEqual([{ file: 'link.txt', reason: 'symbolic link (--follow-links follows it)' }]);
     expect((await items(id)).map((i) => i.split(':')[0])).toEqual(['real.zip']);
     const followed = await h.ahs(['item', 'sync', id, dir, '--type', '1001', '--follow-links', '--json']);
     expect(followed.exitCode, followed.stderr).toBe(0);

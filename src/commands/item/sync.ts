@@ -56,6 +56,8 @@ interface SyncResult {
   failed: Array<{ file: string | null; error: ErrorBody }>;
   /** Which rule decided for how many files: content (SHA-256) or size. */
   compared: { content: number; size: number };
+  /** Entries of DIR not synced: symbolic links without --follow-links. */
+  skipped: Array<{ file: string; reason: string }>;
   reconciled?: boolean;
 }
 
@@ -105,7 +107,7 @@ export const run: Run<typeof syncSpec> = async (options, ctx) => {
   const confirm = removals.length > 0 ? { message: `Remove ${removals.length} item(s) with no file from ${collectionId}: ${removals.map((item) => `${item.assetItemName} (${item.assetItemId})`).join(', ')}?`, action: `item sync --delete (removes ${removals.length} item(s))` } : undefined;
   return plan(
     all,
-    (results) => report(ctx, collectionId, dir, comparison, outcomesOf(sync, results), options.reconcile ? (reconcile ? reconcileOutcome(reconcile, results) : null) : undefined),
+    (results) => report(ctx, collectionId, dir, comparison, outcomesOf(sync, results), options.reconcile ? (reconcile ? reconcileOutcome(reconcile, results) : null) : undefined, links),
     {
       confirm,
       onAnswer: (step, results) => {
@@ -459,7 +461,8 @@ function announce(out: Output, collectionId: string, dir: string, comparison: Co
     `${comparison.unchanged.length} unchanged`,
   ];
   out.info(`${escapeControls(dir)} → ${collectionId}: ${counts.join(', ')}`);
-  out.info(comparedLine(comparison.compared));
+  // Nothing to compare (a first sync): no rule decided anything.
+  if (comparison.compared.content + comparison.compared.size > 0) out.info(comparedLine(comparison.compared));
   if (kept.length > 0) out.info(`kept without a file (--delete removes them): ${kept.map((item) => `${item.assetItemName} (${item.assetItemId})`).join(', ')}`);
   if (removals > 0) out.info(`to remove (no file of their name): ${comparison.orphans.map((item) => `${item.assetItemName} (${item.assetItemId})`).join(', ')}`);
   const replaced = comparison.replacements.map(({ old }) => `${old.assetItemName} (${old.assetItemId})`);
@@ -480,10 +483,18 @@ interface Row {
 }
 
 /** Prints the per-file summary; any failure is exit 1, with one line naming each failed file. */
-async function report(ctx: Context, collectionId: string, dir: string, comparison: Comparison, outcomes: JobOutcome[], reconciled: ReconcileOutcome | null | undefined): Promise<void> {
+async function report(ctx: Context, collectionId: string, dir: string, comparison: Comparison, outcomes: JobOutcome[], reconciled: ReconcileOutcome | null | undefined, links: string[]): Promise<void> {
   const out = await ctx.output();
   const { content, size } = comparison.compared;
-  const result: SyncResult = { uploaded: [], replaced: [], removed: [], unchanged: comparison.unchanged.map(({ file }) => file.name), failed: [], compared: { content, size } };
+  const result: SyncResult = {
+    uploaded: [],
+    replaced: [],
+    removed: [],
+    unchanged: comparison.unchanged.map(({ file }) => file.name),
+    failed: [],
+    compared: { content, size },
+    skipped: links.map((file) => ({ file, reason: 'symbolic link (--follow-links follows it)' })),
+  };
   const rows: Row[] = comparison.unchanged.map(({ file, item }) => ({ file: file.name, result: 'unchanged', item: item.assetItemId, detail: formatBytes(file.size) }));
   for (const outcome of outcomes) {
     if (outcome.kind === 'upload') {
