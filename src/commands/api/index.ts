@@ -7,7 +7,7 @@ export const apiSpec = defineCommand({
   uses: SERVICE,
   summary: 'send any request of the API with the profile\'s base URL, domain and key; print the JSON answer',
   description:
-    'PATH is a path of the spec: /api/v2/{domainId}/va, or the same without /api/v2 ({domainId}/va, /{domainId}/va); ' +
+    'PATH is a path of the spec: /api/v2/{domainId}/va, or the same without /api/v2 ({domainId}/va, /{domainId}/va), or without the domain either (va, /vc/launch-pack); ' +
     '{domainId} is filled from --domain / AHS_DOMAIN / the profile. The key is sent as every command sends it, and never printed (--verbose traces it as ***).',
   args: {
     method: arg.required('METHOD', 'GET, POST, PUT, PATCH or DELETE'),
