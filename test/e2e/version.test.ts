@@ -25,11 +25,6 @@ describe('ahs version upload', () => {
     expect(second.stderr).toBe('');
     const server = await h.call('GET', `/va/${id}/versions/IOS2`);
     expect(server.body.versionName).toBe('v1.0.1');
-    // A name already there: uploaded all the same (the service takes it), said first.
-    const again = await h.ahs(['version', 'upload', id, file, '--platform', 'ios', '--name', 'v1.0.1', '--json']);
-    expect(again.exitCode).toBe(0);
-    expect(again.stderr).toContain(`warning: ${id} already has ios version IOS2 named v1.0.1: this upload adds another of the same name (ahs release reuses a version of that name instead)`);
-    expect(again.json().versionId).toBe('IOS3');
   });
 
   it('refuses locally: missing file, missing --platform, missing --name, long name (exit 2)', async () => {
