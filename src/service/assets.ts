@@ -91,29 +91,16 @@ export async function readChannel(api: ApiClient, assetId: string, platform: str
   return { channel, records };
 }
 
-/**
- * A version's deployed URL entry in one environment (LIVE or DEFAULT: the
- * service lists no OFFLINE entry without a state filter), or undefined.
- */
-export async function readVersionRecord(api: ApiClient, assetId: string, versionId: string, envId: string, platform?: string): Promise<AssetUrl | undefined> {
-  const entries = await fetchAll<AssetUrl>(api, assetPath(api, assetId, 'versions', versionId, 'asset-urls'), { envId }, { item: assetUrlSchema });
-  return entries.find((entry) => entry.versionId === versionId && entry.envId === envId && (platform === undefined || entry.targetPlatform === platform));
-}
-
 export function currentDefault(channel: ChannelSnapshot): string | undefined {
   return Object.entries(channel.records).find(([, state]) => state === 'DEFAULT')?.[0];
 }
 
 /**
  * The deploy endpoint's 404 for a version that is missing, inactive, or of
- * another platform, as a dry-run Rejection with the service's wording, so the
- * predicted error body equals the real one; undefined when it is deployable.
+ * another platform (the version as read: undefined or null when not found),
+ * as a dry-run Rejection with the service's wording, so the predicted error
+ * body equals the real one; undefined when it is deployable.
  */
-export async function deployableVersion(api: ApiClient, assetId: string, versionId: string, platform: string): Promise<Rejection | undefined> {
-  return notDeployable(await findVersion(api, assetId, versionId), { assetId, versionId, platform });
-}
-
-/** deployableVersion over a version already read (undefined or null: not found). */
 export function notDeployable(version: Version | null | undefined, want: { assetId: string; versionId: string; platform: string }): Rejection | undefined {
   if (version && version.active && version.targetPlatform === want.platform) return undefined;
   return versionNotFoundForPlatform(want.versionId, want.platform, want.assetId, version?.targetPlatform);
