@@ -1,0 +1,24 @@
+// The library's public record types (src/library/types.ts) are written out on
+// their own, so that the shipped declarations name no internal module; these
+// checks fail `tsc --noEmit` (part of npm test) when they drift from the
+// shapes the CLI checks every answer against (src/rules/schemas.ts).
+import { describe, expect, it } from 'vitest';
+import type * as Library from '../../src/library/types.js';
+import type * as Schemas from '../../src/rules/schemas.js';
+
+/** True only when A and B have exactly the same keys, each assignable both ways. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? (keyof A extends keyof B ? (keyof B extends keyof A ? true : false) : false) : false) : false;
+
+const checks: {
+  asset: Same<Library.Asset, Schemas.Asset>;
+  version: Same<Library.Version, Schemas.Version>;
+  item: Same<Library.Item, Schemas.Item>;
+  channelRecord: Same<Library.ChannelRecord, Schemas.AssetUrl>;
+  collection: Same<Library.Collection, Schemas.Collection>;
+} = { asset: true, version: true, item: true, channelRecord: true, collection: true };
+
+describe('the library\'s public types', () => {
+  it('are the schemas\' shapes (checked by tsc; this row only names the check)', () => {
+    expect(Object.values(checks).every(Boolean)).toBe(true);
+  });
+});
