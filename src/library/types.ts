@@ -24,7 +24,7 @@ export interface ClientOptions {
   deliveryUrl?: string;
   /** The budget of one request, its retries included (default 30 000). */
   timeoutMs?: number;
-  /** Retries of idempotent reads on network errors and 502/503/504 (default 2). */
+  /** Retries of a request that surely did not apply (a read, a 429, a network error before sending; default 2); a deployment in progress is waited out up to timeoutMs. */
   retries?: number;
   /** Aborting it stops what is running: a CancelledError (kind 'interrupted'). */
   signal?: AbortSignal;
