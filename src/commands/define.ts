@@ -28,6 +28,8 @@ export interface Flag<T> {
   readonly conflicts?: readonly string[];
   /** Repeatable / several values (`--item A B`). */
   readonly variadic?: boolean;
+  /** Given more than once, every value is kept in order (`--platform ios --platform android`); one value per use. */
+  readonly repeatable?: boolean;
   /** The description of `--no-KEY` for a toggle. */
   readonly offDescription?: string;
   /** For a value outside `choices` that a person may well try (`--state DEFAULT` on deploy): what to do instead. */
@@ -82,6 +84,14 @@ export const flag = {
   /** `--key <value>` from a fixed set, with a default. */
   choiceOr<const C extends readonly string[]>(valueName: string, choices: C, defaultValue: C[number], description: string, extra: FlagExtra = {}): Flag<C[number]> {
     return { kind: 'value', valueName, description, choices, defaultValue, ...extra };
+  },
+  /**
+   * `--key <value>`, repeatable: each use adds one value. For a setting flag
+   * (`--platform`, `--env`) that a command takes several of: one value per
+   * use, so `--platform ios release ...` never swallows the next word.
+   */
+  repeatable(valueName: string, description: string, extra: FlagExtra = {}): Flag<string[] | undefined> {
+    return { kind: 'value', valueName, description, parse: nonEmpty(valueName), repeatable: true, ...extra };
   },
   /** `--key <value...>`: one or more values, repeatable. */
   list(valueName: string, description: string, extra: FlagExtra = {}): Flag<string[] | undefined> {

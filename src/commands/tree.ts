@@ -4,7 +4,7 @@
 // ora or inquirer.
 import { Argument, Command, InvalidArgumentError, Option } from 'commander';
 import type { Arg, CommandSpec, Flag, Flags, Leaf, Node } from './define.js';
-import { flagName, SETTING_FLAGS } from './define.js';
+import { flagName, SETTING_FLAGS, type SettingFlag } from './define.js';
 import { UsageError } from '../errors.js';
 
 /** What runs a parsed command: main() sends it to the module; tests of parsing capture it. */
@@ -27,6 +27,7 @@ export function attachNode(parent: Command, node: Node, runner: Runner): void {
   command.action(async (...actionArgs: unknown[]) => {
     const invoked = actionArgs[actionArgs.length - 1] as Command;
     refuseUnusedSettings(node.spec, invoked);
+    refuseRepeatedSettings(node.spec, invoked);
     await runner(node, optionsOf(node.spec, actionArgs.slice(0, -2), invoked), invoked);
   });
 }
@@ -36,7 +37,11 @@ export function buildCommand(command: Command, spec: CommandSpec): Command {
   specs.set(command, spec);
   command.description([spec.summary, spec.description, settingsText(spec)].filter(Boolean).join('\n\n')).summary(spec.summary);
   for (const declared of Object.values(spec.args ?? {})) command.addArgument(toArgument(declared));
-  for (const [key, declared] of Object.entries(spec.flags ?? {})) for (const option of toOptions(key, declared)) command.addOption(option);
+  // The root keeps every value of a setting flag: a command may take several (export --platform ios --platform android).
+  const atRoot = command.parent === null;
+  for (const [key, declared] of Object.entries(spec.flags ?? {})) {
+    for (const option of toOptions(key, declared, declared.repeatable === true || (atRoot && isSettingFlag(key)))) command.addOption(option);
+  }
   const after = [spec.notes, examplesText(spec.examples)].filter(Boolean).join('\n\n');
   if (after) command.addHelpText('after', `\n${after}`);
   return command;
@@ -65,7 +70,12 @@ function toArgument(declared: Arg<unknown>): Argument {
   });
 }
 
-function toOptions(key: string, declared: Flag<unknown>): Option[] {
+function isSettingFlag(key: string): key is SettingFlag {
+  return (SETTING_FLAGS as readonly string[]).includes(key);
+}
+
+/** `keepEvery`: a value flag given more than once keeps every value, in order (else the last one given wins). */
+function toOptions(key: string, declared: Flag<unknown>, keepEvery = false): Option[] {
   const long = flagName(key);
   const short = declared.short ? `${declared.short}, ` : '';
   switch (declared.kind) {
@@ -89,12 +99,14 @@ function toOptions(key: string, declared: Flag<unknown>): Option[] {
       }
       const parse = declared.parse;
       if (parse) {
-        option.argParser((raw: string) => {
+        option.argParser((raw: string, previous: unknown) => {
+          let value: unknown;
           try {
-            return parse(raw);
+            value = parse(raw);
           } catch (error) {
             throw new InvalidArgumentError(error instanceof Error ? error.message : String(error));
           }
+          return keepEvery ? [...(Array.isArray(previous) ? previous : []), value] : value;
         });
       }
       if (declared.defaultValue !== undefined) option.default(declared.defaultValue);
@@ -128,12 +140,46 @@ export function optionsOf(spec: CommandSpec, positional: unknown[], command: Com
     options[key] = (spec.args ?? {})[key]?.variadic ? ((value as string[] | undefined) ?? []) : value;
   });
   const given = command.opts();
+  const root = rootOf(command);
   for (const [key, declared] of Object.entries(spec.flags ?? ({} as Flags))) {
+    // A command's own setting flag (export's --platform): the root parsed its values, wherever they were on the line.
+    if (command !== root && isSettingFlag(key)) {
+      options[key] = settingValues(root, key);
+      continue;
+    }
     const source = command.getOptionValueSource(key);
     const fromUser = source === 'cli' || source === 'env';
     options[key] = declared.kind === 'value' ? given[key] : fromUser ? given[key] : undefined;
   }
   return options;
+}
+
+function rootOf(command: Command): Command {
+  let root = command;
+  while (root.parent) root = root.parent;
+  return root;
+}
+
+/** Every value given to a setting flag, in order; undefined when it was not given. */
+function settingValues(root: Command, key: SettingFlag): string[] | undefined {
+  const value: unknown = root.getOptionValue(key);
+  if (value === undefined) return undefined;
+  return Array.isArray(value) ? (value as string[]) : [String(value)];
+}
+
+/**
+ * A setting flag given twice to a command that takes one is refused: the
+ * last one winning would silently drop the other (`asset undeploy
+ * --platform ios --platform android` undeploying android only). A command
+ * that takes several declares the flag as its own, repeatable (export).
+ */
+export function refuseRepeatedSettings(spec: CommandSpec, command: Command): void {
+  const root = rootOf(command);
+  for (const key of SETTING_FLAGS) {
+    const values = [...new Set(settingValues(root, key))];
+    if (values.length < 2 || spec.flags?.[key]?.repeatable) continue;
+    throw new UsageError(`${flagName(key)} given ${values.length} different values (${values.join(', ')}): \`${commandPath(command)}\` takes one; give it once`);
+  }
 }
 
 /**
@@ -143,8 +189,7 @@ export function optionsOf(spec: CommandSpec, positional: unknown[], command: Com
  * setting from the environment or a profile is simply not read.
  */
 export function refuseUnusedSettings(spec: CommandSpec, command: Command): void {
-  let root = command;
-  while (root.parent) root = root.parent;
+  const root = rootOf(command);
   const used = new Set<string>(spec.uses ?? []);
   const unused = SETTING_FLAGS.filter((key) => root.getOptionValueSource(key) === 'cli' && !used.has(key)).map(flagName);
   if (unused.length === 0) return;
@@ -163,8 +208,10 @@ function commandPath(command: Command): string {
 
 /** The global options, typed and with the same "given or undefined" rule, read off the root. */
 export function globalsOf(command: Command): Record<string, unknown> {
-  let root = command;
-  while (root.parent) root = root.parent;
+  const root = rootOf(command);
   const spec = specOf(root);
-  return spec ? optionsOf(spec, [], root) : root.opts();
+  const globals = spec ? optionsOf(spec, [], root) : root.opts();
+  // A setting is one value (the last given); a command that takes several reads them as its own flag.
+  for (const key of SETTING_FLAGS) globals[key] = settingValues(root, key)?.at(-1);
+  return globals;
 }

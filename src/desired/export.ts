@@ -17,8 +17,9 @@ const RESOURCES_IN_FLIGHT = 8;
 export interface ExportFilter {
   assets?: string[];
   collections?: string[];
-  platform?: string;
-  env?: string;
+  /** Only the channels of these platforms / environments (all when absent). */
+  platforms?: string[];
+  envs?: string[];
 }
 
 export async function exportState(api: ApiClient, filter: ExportFilter, signal: AbortSignal): Promise<DesiredState> {
@@ -42,7 +43,7 @@ export async function exportState(api: ApiClient, filter: ExportFilter, signal: 
 async function exportAsset(api: ApiClient, assetId: string, filter: ExportFilter): Promise<DesiredAsset> {
   const asset = await findAsset(api, assetId);
   if (!asset) throw new NotFoundError(`asset ${assetId} not found; nothing was written`);
-  const [versions, records] = await Promise.all([listAllVersions(api, assetId), listRecords(api, assetId, { platform: filter.platform, envId: filter.env })]);
+  const [versions, records] = await Promise.all([listAllVersions(api, assetId), channelRecords(api, assetId, filter)]);
   const entry: DesiredAsset = { name: asset.assetName, type: asset.assetType, localCacheControl: asset.localCacheControl, localCacheMaxAge: asset.localCacheMaxAge };
   if (asset.active === false) entry.active = false;
   const channels: Record<string, Record<string, DesiredChannel>> = {};
@@ -55,6 +56,14 @@ async function exportAsset(api: ApiClient, assetId: string, filter: ExportFilter
   }
   if (Object.keys(channels).length) entry.channels = channels;
   return entry;
+}
+
+/** The records of the channels the filter names: one value is asked of the service, several are kept from every record. */
+async function channelRecords(api: ApiClient, assetId: string, filter: ExportFilter): Promise<AssetUrl[]> {
+  const only = (values: string[] | undefined) => (values?.length === 1 ? values[0] : undefined);
+  const records = await listRecords(api, assetId, { platform: only(filter.platforms), envId: only(filter.envs) });
+  const kept = (values: string[] | undefined, value: string) => values === undefined || values.includes(value);
+  return records.filter((record) => kept(filter.platforms, record.targetPlatform) && kept(filter.envs, record.envId));
 }
 
 /** A version by its name, or by its id when another version of the platform has the same name. */

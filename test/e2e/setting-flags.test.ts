@@ -158,3 +158,40 @@ it('fetch --url with --env: refused (the URL names the environment), nothing dow
   expect(r.exitCode).toBe(2);
   expect(r.stderr).toBe('error: --env: not used with --url (the URL names the environment); remove it');
 });
+
+describe('a setting flag given more than once (cli.md: export --platform P... --env E...)', () => {
+  it('export keeps every --platform and --env given: the channels of those platforms in those environments, no other', async () => {
+    const id = uid('several');
+    await h.createAsset(id);
+    const deployed: Array<[string, string]> = [['ios', 'prod'], ['ios', 'staging'], ['ios', 'dev'], ['android', 'prod'], ['web', 'prod']];
+    for (const [platform, env] of deployed) {
+      const versionId = await h.uploadVersion(id, platform, `${platform}-${env}`);
+      expect((await h.deploy(id, versionId, platform, env, 'LIVE')).status).toBe(201);
+    }
+    const r = await h.ahs(['export', '--asset', id, '--platform', 'ios', '--env', 'prod', '--platform', 'android', '--env', 'staging', '--json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.json().assets[id].channels).toEqual({
+      android: { prod: { live: ['android-prod'] } },
+      ios: { prod: { live: ['ios-prod'] }, staging: { live: ['ios-staging'] } },
+    });
+    // One of each is asked of the service as before.
+    const one = await h.ahs(['export', '--asset', id, '--platform', 'web', '--json']);
+    expect(one.json().assets[id].channels).toEqual({ web: { prod: { live: ['web-prod'] } } });
+  });
+
+  it('a command that takes one value refuses two (exit 2, nothing sent) rather than dropping one', async () => {
+    const id = uid('twice');
+    await h.createAsset(id);
+    const versionId = await h.uploadVersion(id, 'ios', 'v1');
+    expect((await h.deploy(id, versionId, 'ios', 'prod', 'LIVE')).status).toBe(201);
+    const r = await h.ahs(['asset', 'undeploy', id, '--env', 'prod', '--platform', 'android', '--platform', 'ios', '--yes']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe('error: --platform given 2 different values (android, ios): `ahs asset undeploy` takes one; give it once');
+    expect(await h.records(id)).toEqual([`ios/prod/${versionId}=LIVE`]);
+    // The same value twice says one thing: accepted.
+    const same = await h.ahs(['asset', 'status', id, '--env', 'prod', '--env', 'prod', '--json']);
+    expect(same.exitCode, same.stderr).toBe(0);
+    expect(same.json().totalResults).toBe(1);
+  });
+});

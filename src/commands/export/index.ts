@@ -9,10 +9,18 @@ export const exportSpec = defineCommand({
   flags: {
     asset: flag.list('id', 'export these assets (repeatable)'),
     collection: flag.list('id', 'export these collections (repeatable)'),
+    platform: flag.repeatable('code', "export only these platforms' channels (repeatable)"),
+    env: flag.repeatable('id', "export only these environments' channels (repeatable)"),
   },
   uses: [...SERVICE, 'platform', 'env'],
   notes: '--platform and --env, given as flags, narrow the channels exported (from the environment or a profile they are not used).\nJSON (--json): the same document as JSON.',
-  examples: ['ahs export > ahs.yaml', 'ahs export --asset my-bundle --env prod > prod.yaml', 'ahs export --collection launch-pack --json'],
+  examples: [
+    'ahs export > ahs.yaml',
+    'ahs export --asset my-bundle --env prod > prod.yaml',
+    '# the channels of two platforms in two environments',
+    'ahs export --platform ios --platform android --env staging --env prod > mobile.yaml',
+    'ahs export --collection launch-pack --json',
+  ],
 });
 
 export const exportState = command(exportSpec, () => import('./export.js'));
