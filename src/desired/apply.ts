@@ -9,7 +9,7 @@ import type { ApiClient } from '../http/client.js';
 import type { Output } from '../io/output.js';
 import { plan, type Plan } from '../plan/plan.js';
 import { checkStale, readSavedPlan, type SavedPlan } from '../plan/saved.js';
-import { applyResult, changeOf, describeStep, renderPlan, type ApplyResult } from './render.js';
+import { applyResult, changeOf, describeStep, knownAnswers, renderApplied, renderPlan, type ApplyResult } from './render.js';
 
 export async function readPlanFile(path: string): Promise<SavedPlan> {
   const text = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
@@ -34,8 +34,8 @@ export function applyPlan(doc: SavedPlan, api: ApiClient, out: Output): Plan {
     doc.steps,
     (results) => {
       const result: ApplyResult = applyResult(doc, results, api);
-      // A person saw each step go by on stderr: stdout carries the JSON document only.
-      out.print(result, () => undefined);
+      // Each step went by on stderr as it was done; stdout says what the apply did (cli.md: data on stdout).
+      out.print(result, (r, kit) => renderApplied(doc, r, knownAnswers(doc, results), kit));
       if (result.failed.length > 0) {
         const first = result.failed[0]!;
         throw new PartialFailureError(
@@ -44,7 +44,6 @@ export function applyPlan(doc: SavedPlan, api: ApiClient, out: Output): Plan {
           out.json ? first.error : undefined,
         );
       }
-      out.info(doc.steps.length === 0 ? 'Nothing to apply: the service holds what the file says.' : `Applied: ${result.changed} request(s) sent.`);
     },
     {
       confirm: { message: `Apply ${doc.steps.length} request(s) to ${api.baseUrl} (domain ${api.domainId})?`, action: 'apply' },

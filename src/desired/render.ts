@@ -85,12 +85,16 @@ export interface ApplyResult {
   failed: Array<{ resource: string; step: string; error: ErrorBody }>;
 }
 
+/** Each step's answer where it came, else its predicted one: the ids a later step's refs stand for. */
+export function knownAnswers(doc: SavedPlan, results: Results): Map<string, unknown> {
+  const known = predictedAnswers(doc);
+  for (const step of doc.steps) if (results.has(step)) known.set(step.id, results.of(step));
+  return known;
+}
+
 /** What an apply did, step by step, from the run's answers. */
 export function applyResult(doc: SavedPlan, results: Results, api: ApiClient): ApplyResult {
-  const answers = new Map<string, unknown>();
-  for (const step of doc.steps) if (results.has(step)) answers.set(step.id, results.of(step));
-  const fallback = predictedAnswers(doc);
-  const known = new Map([...fallback, ...answers]);
+  const known = knownAnswers(doc, results);
   const result: ApplyResult = { changed: 0, steps: [], failed: [] };
   for (const step of doc.steps) {
     const change = changeOf(doc, step);
@@ -103,6 +107,39 @@ export function applyResult(doc: SavedPlan, results: Results, api: ApiClient): A
     if (failure) result.failed.push({ resource: change?.resource ?? step.kind, step: describeStep(step, known), error: failure.error.toBody() });
   }
   return result;
+}
+
+/**
+ * What an apply did, for a person (stdout, as `plan` prints the plan): each
+ * request with its outcome, then the closing line Terraform prints ("Apply
+ * complete! Resources: 1 added, 2 changed, 0 destroyed.").
+ */
+export function renderApplied(doc: SavedPlan, result: ApplyResult, known: ReadonlyMap<string, unknown>, kit: Kit): string {
+  const rows = doc.steps.map((step, index) => ({ ...result.steps[index]!, said: describeStep(step, known) }));
+  const outcome = (row: AppliedStep) => (row.outcome === 'done' ? kit.style.green('done') : row.outcome === 'failed' ? kit.style.red('failed') : 'not sent');
+  const table = rows.length
+    ? kit.table(
+        [
+          { header: 'RESOURCE', get: (row: (typeof rows)[number]) => row.resource },
+          { header: 'REQUEST', get: (row) => row.said },
+          { header: 'OUTCOME', get: (row) => outcome(row) },
+        ],
+        rows,
+      )
+    : undefined;
+  return [table, appliedLine(doc, result)].filter(Boolean).join('\n');
+}
+
+/** "Apply complete: 1 added, 2 changed, 0 removed (5 requests sent)." A resource counts once every request of its change is done. */
+function appliedLine(doc: SavedPlan, result: ApplyResult): string {
+  if (doc.steps.length === 0) return 'Apply complete: no changes, nothing sent (the service holds what the file says).';
+  const done = new Set(doc.steps.filter((_, index) => result.steps[index]?.outcome === 'done').map((step) => step.id));
+  const tally = { create: 0, update: 0, delete: 0 };
+  for (const change of doc.changes ?? []) if (change.steps.length > 0 && change.steps.every((id) => done.has(id))) tally[change.action]++;
+  const resources = `${tally.create} added, ${tally.update} changed, ${tally.delete} removed`;
+  if (result.failed.length === 0) return `Apply complete: ${resources} (${result.changed} request(s) sent).`;
+  const notSent = result.steps.filter((step) => step.outcome === 'not sent').length;
+  return `Apply incomplete: ${resources}; ${result.changed} of ${doc.steps.length} request(s) done, ${result.failed.length} failed, ${notSent} not sent.`;
 }
 
 export function changeOf(doc: SavedPlan, step: Step): PlannedChange | undefined {

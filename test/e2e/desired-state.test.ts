@@ -307,3 +307,45 @@ describe('a version the file names with another file than the one uploaded', () 
     expect(swapped.stderr).toMatch(/^error: .*ahs\.yaml:8:\d+: assets\.swapped\.versions\.ios\.1\.0: build\/other\.zip \(22 bytes\) is not the file this version was uploaded from: IOS1 \(app\.zip, [^)]+\); a version's file cannot change/m);
   });
 });
+
+describe('apply without --json says what it did on stdout (cli.md "Output": data on stdout)', () => {
+  it('each request with its outcome, then "Apply complete" with the resources added, changed, removed; a failure shows what was not done', async () => {
+    const yaml = (name: string) => `apiVersion: ahs/v1\nassets:\n  said:\n    name: ${name}\n    type: "1001"\ncollections:\n  said-pack:\n    name: Said\n    allowedTypes: ["9999"]\n`;
+    const { h, file, writes } = await setup({}, yaml('Said'));
+    try {
+      const applied = await h.ahs(['apply', '-f', file, '--yes']);
+      expect(applied.exitCode, applied.stderr).toBe(0);
+      expect(applied.stdout.split('\n')).toEqual([
+        'RESOURCE\tREQUEST\tOUTCOME',
+        'asset said\tcreate asset said\tdone',
+        'collection said-pack\tcreate collection said-pack\tdone',
+        'Apply complete: 2 added, 0 changed, 0 removed (2 request(s) sent).',
+      ]);
+      const again = await h.ahs(['apply', '-f', file, '--yes']);
+      expect(again.exitCode, again.stderr).toBe(0);
+      expect(again.stdout).toBe('Apply complete: no changes, nothing sent (the service holds what the file says).');
+
+      // The service refuses one of two item uploads (sent together): the table says which, and what was done.
+      await writeFile(file, `${yaml('Said')}    items: { dir: ./launch-pack, type: "9999" }\n`);
+      const proxy = await startFaultProxy(h.emu.baseUrl);
+      proxy.inject({ kind: 'answer', status: 422, contentType: 'application/problem+json', body: JSON.stringify({ type: 'about:blank', title: 'Unprocessable', status: 422, detail: 'no' }) }, { method: 'POST', path: '/vc/said-pack/items' });
+      try {
+        const before = writes.length;
+        const failed = await h.ahs(['apply', '-f', file, '--yes'], { env: { AHS_BASE_URL: proxy.url } });
+        expect(failed.exitCode).toBe(1);
+        const rows = failed.stdout.split('\n').slice(1, -1);
+        expect(rows).toHaveLength(2);
+        expect(rows).toEqual(expect.arrayContaining([
+          expect.stringMatching(/^items of said-pack\tupload (intro\.png|level1\.json) to said-pack\tdone$/),
+          expect.stringMatching(/^items of said-pack\tupload (intro\.png|level1\.json) to said-pack\tfailed$/),
+        ]));
+        expect(failed.stdout.split('\n').at(-1)).toBe('Apply incomplete: 0 added, 0 changed, 0 removed; 1 of 2 request(s) done, 1 failed, 0 not sent.');
+        expect(writes.length).toBe(before + 1);
+      } finally {
+        await proxy.close();
+      }
+    } finally {
+      await h.close();
+    }
+  });
+});
