@@ -26,12 +26,17 @@ export function describeStep(step: Step, answers: ReadonlyMap<string, unknown>):
   return KINDS[step.kind].describe(resolveParams(step.params, answers) as never);
 }
 
+/**
+ * The rules' prediction in words (cli.md "Desired state"): the arrow is kept
+ * for a change (old → new), and what the request leads to is already in
+ * its description ("deploy IOS3 LIVE"), so an accepted request says only
+ * that; a refusal names the service's answer.
+ */
 function prediction(step: Step, kit: Kit): string {
   const decision = step.prediction?.decision;
-  if (!decision) return kit.style.dim('(not predicted)');
-  if (!decision.ok) return kit.style.red(`✗ ${decision.status}: ${(decision as { title?: string }).title ?? 'rejected'}`);
-  const next = (decision as { next?: unknown }).next;
-  return kit.style.green(`${decision.status}${typeof next === 'string' ? ` ${next}` : ''}`);
+  if (!decision) return kit.style.dim('(no prediction)');
+  if (!decision.ok) return kit.style.red(`(predicted to be refused: ${decision.status} ${(decision as { title?: string }).title ?? ''}`.trimEnd() + ')');
+  return kit.style.green('(predicted to succeed)');
 }
 
 /** Counts by action, for the summary line and $GITHUB_OUTPUT-style reports. */
@@ -61,11 +66,11 @@ export function renderPlan(doc: SavedPlan, kit: Kit): string {
       const step = byId.get(id);
       if (!step) continue;
       shown.add(id);
-      lines.push(kit.style.dim(`      ${describeStep(step, answers)} → `) + prediction(step, kit));
+      lines.push(kit.style.dim(`      ${describeStep(step, answers)} `) + prediction(step, kit));
     }
   }
   // A plan that is not a desired-state one (any saved plan) is shown step by step.
-  for (const step of doc.steps.filter((s) => !shown.has(s.id))) lines.push(`~ ${describeStep(step, answers)} → ${prediction(step, kit)}`);
+  for (const step of doc.steps.filter((s) => !shown.has(s.id))) lines.push(`~ ${describeStep(step, answers)} ${prediction(step, kit)}`);
   for (const note of doc.notes ?? []) lines.push(kit.style.dim(`note: ${note}`));
   if (lines.length > 0) lines.push('');
   lines.push(summaryLine(doc));

@@ -2,7 +2,7 @@
 // emulator, as a user sees them: exit codes, stdout/stderr, the writes the
 // emulator received and the state it holds afterwards.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { harness, DEMO_USER, type Harness } from './helpers.js';
 import { startFaultProxy } from '../support/fault-proxy.js';
@@ -87,7 +87,10 @@ describe('ahs plan and apply: cli.md example on a fresh emulator', () => {
     expect(planned.stderr).toBe('');
     expect(writes).toEqual([]);
     expect(planned.stdout).toContain('+ channel my-bundle/ios/prod\n    1.4.2 (new): not deployed → LIVE\n    1.4.1 (new): not deployed → LIVE\n    1.4.2 (new): LIVE → DEFAULT\n    1.3.0 (new): not deployed → OFFLINE');
-    expect(planned.stdout).toContain('      make IOS3 the Default of my-bundle/ios/prod → 201 DEFAULT');
+    // The rules' prediction in words; the arrow only for a change (old → new), never for an answer's status.
+    expect(planned.stdout).toContain('      make IOS3 the Default of my-bundle/ios/prod (predicted to succeed)');
+    expect(planned.stdout).toContain('      create collection launch-pack (predicted to succeed)');
+    for (const line of planned.stdout.split('\n')) expect(line).not.toMatch(/→ \d{3}\b/);
     expect(planned.stdout).toContain('staging: not deployed → OFFLINE (deployed LIVE first');
     expect(planned.stdout).toMatch(/Plan: 8 to create, 2 to change, 0 to remove \(17 request\(s\)\)\.$/);
 
@@ -140,6 +143,14 @@ describe('ahs plan and apply: cli.md example on a fresh emulator', () => {
     expect(shown.stdout).toContain('~ channel my-bundle/ios/prod');
     expect(shown.stdout).toContain('1.5.0 (IOS4): not deployed → LIVE');
     expect(shown.stdout).toContain('1.5.0 (IOS4): LIVE → DEFAULT (1.4.2 (IOS3): DEFAULT → LIVE)');
+    // A request the rules predict the service refuses says so, with the service's answer.
+    const refusedPlan = JSON.parse(await readFile(planFile, 'utf8'));
+    const promote = refusedPlan.steps.find((step: { kind: string }) => step.kind === 'version.promote');
+    promote.prediction.decision = { ok: false, status: 400, title: 'Version is not LIVE', kind: 'state', code: 'versionNotLive' };
+    const refusedFile = await h.file('refused.plan', JSON.stringify(refusedPlan));
+    const refusedShown = await h.ahs(['show', refusedFile], { env: { AHS_BASE_URL: 'http://127.0.0.1:1' } });
+    expect(refusedShown.exitCode, refusedShown.stderr).toBe(0);
+    expect(refusedShown.stdout).toContain('      make IOS4 the Default of my-bundle/ios/prod (predicted to be refused: 400 Version is not LIVE)');
 
     // Another writer promotes 1.4.1 on prod between plan and apply.
     expect((await h.deploy('my-bundle', 'IOS2', 'ios', 'prod', 'DEFAULT', { currentVersionId: 'IOS3', currentAssetIntent: 'LIVE' })).status).toBe(201);
