@@ -41,6 +41,28 @@ export function createClient(options: ClientOptions): Client {
           localCacheControl: flag(p.localCacheControl),
           localCacheMaxAge: p.localCacheMaxAge,
         })),
+      update: (params) =>
+        session.write('assets.update', params, ['assetId'], { user: params.user }, () => import('../commands/asset/update.js'), (p) => ({
+          assetId: p.assetId,
+          name: p.name,
+          description: p.description,
+          type: p.type,
+          localCacheControl: p.localCacheControl,
+          localCacheMaxAge: p.localCacheMaxAge,
+          active: flag(p.active === true),
+          inactive: flag(p.active === false),
+        })),
+      delete: (params) => session.write('assets.delete', params, ['assetId'], { user: params.user }, () => import('../commands/asset/delete.js'), (p) => ({ assetId: p.assetId })),
+      // async: a bad platform list is a rejection, as every other bad parameter.
+      undeploy: async (params) =>
+        session.write(
+          'assets.undeploy',
+          params,
+          ['assetId', 'envId'],
+          { envId: params.envId, platform: platformList('assets.undeploy', params.platform), user: params.user },
+          () => import('../commands/asset/undeploy.js'),
+          (p) => ({ assetId: p.assetId }),
+        ),
     },
     versions: {
       list: (assetId) => session.read(async (api) => (await import('../service/assets.js')).listAllVersions(api, need('versions.list', { assetId }).assetId)),
@@ -51,6 +73,8 @@ export function createClient(options: ClientOptions): Client {
           file: p.file,
           name: p.name,
         })),
+      delete: (params) =>
+        session.write('versions.delete', params, ['assetId', 'versionId'], {}, () => import('../commands/version/delete.js'), (p) => ({ assetId: p.assetId, versionId: p.versionId })),
     },
     collections: {
       list: () => session.read(async (api) => (await import('../http/paging.js')).fetchAll(api, api.path('vc'))),
@@ -62,6 +86,47 @@ export function createClient(options: ClientOptions): Client {
           if (!found) throw new NotFoundError(`collection ${collectionId} not found`);
           return found;
         }),
+      create: (params) =>
+        session.write('collections.create', params, ['collectionId', 'name'], { platform: params.platform, user: params.user }, () => import('../commands/collection/create.js'), (p) => ({
+          collectionId: p.collectionId,
+          name: p.name,
+          allowedTypes: codes('collections.create', p.allowedTypes),
+          description: p.description,
+          maxAssets: p.maxAssets,
+          editable: off(p.editable),
+          deployable: off(p.deployable),
+          anchor: p.anchor,
+          secured: off(p.secured),
+          localCacheControl: flag(p.localCacheControl),
+          localCacheMaxAge: p.localCacheMaxAge,
+        })),
+      update: (params) =>
+        session.write('collections.update', params, ['collectionId'], { user: params.user }, () => import('../commands/collection/update.js'), (p) => ({
+          collectionId: p.collectionId,
+          name: p.name,
+          description: p.description,
+          maxAssets: p.maxAssets,
+          editable: p.editable,
+          deployable: p.deployable,
+          anchor: p.anchor,
+          localCacheControl: p.localCacheControl,
+          localCacheMaxAge: p.localCacheMaxAge,
+          fromJson: undefined,
+          allowedTypes: undefined,
+          secured: undefined,
+        })),
+      delete: (params) => session.write('collections.delete', params, ['collectionId'], { user: params.user }, () => import('../commands/collection/delete.js'), (p) => ({ collectionId: p.collectionId })),
+      restore: (params) => session.write('collections.restore', params, ['collectionId'], { user: params.user }, () => import('../commands/collection/restore.js'), (p) => ({ collectionId: p.collectionId })),
+      purge: (params) => session.write('collections.purge', params, ['collectionId'], { user: params.user }, () => import('../commands/collection/purge.js'), (p) => ({ collectionId: p.collectionId })),
+      deploy: (params) =>
+        session.write('collections.deploy', params, ['collectionId'], { envId: params.envId, user: params.user }, () => import('../commands/collection-deploy/deploy.js'), (p) => ({
+          collectionId: p.collectionId,
+          state: p.state ?? 'LIVE',
+          idempotent: flag(p.idempotent),
+          reconcile: flag(p.reconcile),
+        })),
+      undeploy: (params) =>
+        session.write('collections.undeploy', params, ['collectionId', 'envId'], { envId: params.envId, user: params.user }, () => import('../commands/collection/undeploy.js'), (p) => ({ collectionId: p.collectionId })),
     },
     items: {
       list: (collectionId) =>
@@ -70,6 +135,16 @@ export function createClient(options: ClientOptions): Client {
           need('items.list', { collectionId });
           return readNamingCollection(api, collectionId, () => listItems(api, collectionId));
         }),
+      upload: (params) =>
+        session.write('items.upload', params, ['collectionId'], { user: params.user }, () => import('../commands/item/upload.js'), (p) => ({
+          collectionId: p.collectionId,
+          files: paths('items.upload', p.files),
+          type: p.type,
+          name: p.name,
+          concurrency: p.concurrency,
+        })),
+      remove: (params) =>
+        session.write('items.remove', params, ['collectionId', 'itemId'], { user: params.user }, () => import('../commands/item/remove.js'), (p) => ({ collectionId: p.collectionId, itemId: p.itemId })),
       sync: (params) =>
         session.write('items.sync', params, ['collectionId', 'dir'], { user: params.user }, () => import('../commands/item/sync.js'), (p) => ({
           collectionId: p.collectionId,
@@ -267,6 +342,29 @@ function flag(value: boolean | undefined): true | undefined {
 /** A `--no-x` flag as `run` receives it: false, or undefined when not given. */
 function off(value: boolean | undefined): false | undefined {
   return value === false ? false : undefined;
+}
+
+/** A list of strings, none empty (files, type codes): named by the call when it is not. */
+function strings(call: string, key: string, value: unknown): string[] {
+  if (!Array.isArray(value) || value.length === 0 || value.some((entry) => typeof entry !== 'string' || entry === '')) {
+    throw new UsageError(`${call}: ${key} must be a non-empty list of strings`);
+  }
+  return value as string[];
+}
+
+function paths(call: string, value: unknown): string[] {
+  return strings(call, 'files', value);
+}
+
+/** Type codes as the command's --allowed-types takes them: comma-separated. */
+function codes(call: string, value: unknown): string {
+  return strings(call, 'allowedTypes', value).join(',');
+}
+
+/** One platform or several, as the command's --platform P[,P...] takes them. */
+function platformList(call: string, value: string | string[] | undefined): string {
+  if (typeof value === 'string' && value !== '') return value;
+  return strings(call, 'platform', value).join(',');
 }
 
 /** The call's required parameters, named by the call when one is missing or empty. */

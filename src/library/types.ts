@@ -226,6 +226,37 @@ export interface SyncResult {
   reconciled?: boolean;
 }
 
+/** What a write that answers with a message resolves to (collection delete, restore, purge, undeploy; item remove). */
+export interface MessageResult {
+  message: string;
+  [field: string]: unknown;
+}
+
+/** `asset undeploy`: the service's answer. */
+export interface UndeployResult {
+  message: string;
+  totalUndeployedVersions: number;
+}
+
+/** `asset delete`, `version delete`: the service answers with no body; the CLI's JSON names what went. */
+export interface DeletedResult {
+  deleted: true;
+  assetId: string;
+  versionId?: string;
+}
+
+/** `collection-deploy`: LIVE answers with the collection's download URL; OFFLINE and a reconcile with a message. */
+export interface CollectionDeployResult {
+  downloadUrl?: string;
+  message?: string;
+}
+
+/** `item upload`: the items made, and each file the service refused (a refused file does not stop the others; apply() then throws). */
+export interface ItemUploadResult {
+  uploaded: Item[];
+  failed: Array<{ file: string; error: ErrorBody }>;
+}
+
 /** `ahs plan --json`: the plan document, as `--out` saves it. */
 export interface DesiredPlanDocument {
   formatVersion: number;
@@ -265,6 +296,112 @@ export interface CreateAssetParams {
   secured?: boolean;
   localCacheControl?: boolean;
   localCacheMaxAge?: number;
+  user?: string;
+}
+
+export interface UpdateAssetParams {
+  assetId: string;
+  name?: string;
+  description?: string;
+  /** Sent as the asset's current type when absent (the service requires it; it cannot actually change). */
+  type?: string;
+  localCacheControl?: boolean;
+  localCacheMaxAge?: number;
+  /** false: mark the asset inactive; true: active again. */
+  active?: boolean;
+  user?: string;
+}
+
+export interface AssetParams {
+  assetId: string;
+  user?: string;
+}
+
+export interface UndeployAssetParams {
+  assetId: string;
+  envId: string;
+  /** The platforms whose records go (every version's): one, or several. */
+  platform: string | string[];
+  user?: string;
+}
+
+export interface VersionParams {
+  assetId: string;
+  versionId: string;
+}
+
+export interface CreateCollectionParams {
+  collectionId: string;
+  name: string;
+  /** Asset type codes items may have (9999 = Other is always allowed). */
+  allowedTypes: string[];
+  description?: string;
+  maxAssets?: number;
+  /** false: items cannot be added or removed. Default true. */
+  editable?: boolean;
+  /** false: the collection cannot be deployed. Default true. */
+  deployable?: boolean;
+  /** The anchor (default) item's id. */
+  anchor?: string;
+  /** The collection's platform (permanent; default generic). */
+  platform?: string;
+  /** false: delivered without an API key. Default true. */
+  secured?: boolean;
+  localCacheControl?: boolean;
+  localCacheMaxAge?: number;
+  user?: string;
+}
+
+/** The updatable fields (`ahs collection update`); the id, allowed types, platform and `secured` are permanent. */
+export interface UpdateCollectionParams {
+  collectionId: string;
+  name?: string;
+  description?: string;
+  maxAssets?: number;
+  editable?: boolean;
+  deployable?: boolean;
+  anchor?: string;
+  localCacheControl?: boolean;
+  localCacheMaxAge?: number;
+  user?: string;
+}
+
+export interface CollectionParams {
+  collectionId: string;
+  user?: string;
+}
+
+export interface UndeployCollectionParams extends CollectionParams {
+  envId: string;
+}
+
+export interface DeployCollectionParams extends CollectionParams {
+  /** Absent: the API key's own environment. */
+  envId?: string;
+  /** Default LIVE. */
+  state?: 'LIVE' | 'OFFLINE';
+  /** Already in that state: nothing to send (`unchanged`). */
+  idempotent?: boolean;
+  /** Re-run the Live deployment wherever it is Live (instead of state / envId). */
+  reconcile?: boolean;
+}
+
+export interface UploadItemsParams {
+  collectionId: string;
+  /** The paths of the files to upload. */
+  files: string[];
+  /** Asset type code of the items (default: the collection's only allowed type). */
+  type?: string;
+  /** The item's name, with one file only (default: the file name). */
+  name?: string;
+  /** Files uploaded at the same time (default 8). */
+  concurrency?: number;
+  user?: string;
+}
+
+export interface ItemParams {
+  collectionId: string;
+  itemId: string;
   user?: string;
 }
 
@@ -363,18 +500,36 @@ export interface Client {
     list(): AsyncIterable<Asset>;
     get(assetId: string): Promise<Asset>;
     create(params: CreateAssetParams): Promise<PlannedWrite<Asset>>;
+    update(params: UpdateAssetParams): Promise<PlannedWrite<Asset>>;
+    /** An asset with no versions (`ahs asset delete`). */
+    delete(params: AssetParams): Promise<PlannedWrite<DeletedResult>>;
+    /** Every version's deployment record for the platforms in one environment (`ahs asset undeploy`). */
+    undeploy(params: UndeployAssetParams): Promise<PlannedWrite<UndeployResult>>;
   };
   versions: {
     list(assetId: string): AsyncIterable<Version>;
     get(assetId: string, versionId: string): Promise<Version>;
     upload(params: UploadVersionParams): Promise<PlannedWrite<Version>>;
+    delete(params: VersionParams): Promise<PlannedWrite<DeletedResult>>;
   };
   collections: {
     list(): AsyncIterable<Collection>;
     get(collectionId: string): Promise<Collection>;
+    create(params: CreateCollectionParams): Promise<PlannedWrite<Collection>>;
+    update(params: UpdateCollectionParams): Promise<PlannedWrite<Collection>>;
+    /** Soft delete: restore() brings it back, purge() removes it for good. */
+    delete(params: CollectionParams): Promise<PlannedWrite<MessageResult>>;
+    restore(params: CollectionParams): Promise<PlannedWrite<MessageResult>>;
+    purge(params: CollectionParams): Promise<PlannedWrite<MessageResult>>;
+    /** Deploy LIVE or OFFLINE in an environment, or re-run every Live deployment (`ahs collection-deploy`). */
+    deploy(params: DeployCollectionParams): Promise<PlannedWrite<CollectionDeployResult | Unchanged>>;
+    undeploy(params: UndeployCollectionParams): Promise<PlannedWrite<MessageResult>>;
   };
   items: {
     list(collectionId: string): AsyncIterable<Item>;
+    /** Files into a collection, several at once (`ahs item upload`). */
+    upload(params: UploadItemsParams): Promise<PlannedWrite<ItemUploadResult>>;
+    remove(params: ItemParams): Promise<PlannedWrite<MessageResult>>;
     /** Make the collection hold the folder's files (`ahs item sync`). */
     sync(params: SyncParams): Promise<PlannedWrite<SyncResult>>;
   };

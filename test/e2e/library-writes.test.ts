@@ -1,0 +1,106 @@
+// The library's writes beside release, deploy and sync (cli.md "In CI, and
+// from code": the same capabilities as the CLI, the writes as plans): asset
+// update, delete and undeploy, version delete, the collection writes, item
+// upload and remove. Driven through the built package entry (dist/lib.mjs,
+// what `import 'ahs-cli'` loads) against the emulator over real HTTP; each
+// checked by the service's state afterwards.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { assertBuiltFromSources, harness, uid, DEMO_API_KEY, DEMO_USER, ROOT, type Harness } from './helpers.js';
+import type * as Library from '../../src/library/index.js';
+
+let h: Harness;
+let lib: typeof Library;
+let client: Library.Client;
+beforeAll(async () => {
+  assertBuiltFromSources(join(ROOT, 'dist', 'lib.mjs'), 'npm run build', 'npm test');
+  lib = (await import(pathToFileURL(join(ROOT, 'dist', 'lib.mjs')).href)) as typeof Library;
+  h = await harness();
+  client = lib.createClient({ baseUrl: h.emu.baseUrl, domainId: 'demo', apiKey: DEMO_API_KEY, user: DEMO_USER });
+});
+afterAll(async () => {
+  await client?.close();
+  await h?.close();
+});
+
+describe('asset and version writes', () => {
+  it('update, undeploy from two platforms, delete a version, delete the asset: each predicted first (nothing sent), then applied', async () => {
+    const id = uid('lib-asset');
+    await h.createAsset(id);
+    const update = await client.assets.update({ assetId: id, name: 'Renamed', active: false });
+    expect(update.steps.map((s) => s.kind)).toEqual(['asset.update']);
+    expect(await update.predict()).toMatchObject({ dryRun: true, request: { method: 'PUT' }, predicted: { error: null } });
+    expect((await h.call('GET', `/va/${id}`)).body).toMatchObject({ assetName: id, active: true });
+    expect(await update.apply()).toMatchObject({ assetId: id, assetName: 'Renamed', active: false });
+    expect((await h.call('GET', `/va/${id}`)).body).toMatchObject({ assetName: 'Renamed', active: false, updatedBy: DEMO_USER });
+    await (await client.assets.update({ assetId: id, active: true, localCacheMaxAge: 60 })).apply();
+    expect((await h.call('GET', `/va/${id}`)).body).toMatchObject({ assetName: 'Renamed', active: true, localCacheMaxAge: 60 });
+
+    const [ios, android] = [await h.uploadVersion(id, 'ios', '1'), await h.uploadVersion(id, 'android', '1')];
+    expect((await h.deploy(id, ios, 'ios', 'prod', 'LIVE')).status).toBe(201);
+    expect((await h.deploy(id, android, 'android', 'prod', 'LIVE')).status).toBe(201);
+    const undeploy = await client.assets.undeploy({ assetId: id, envId: 'prod', platform: ['ios', 'android'] });
+    expect(await undeploy.apply()).toMatchObject({ totalUndeployedVersions: 2 });
+    expect(await h.records(id)).toEqual([]);
+
+    const versionDelete = await client.versions.delete({ assetId: id, versionId: ios });
+    expect(await versionDelete.apply()).toEqual({ deleted: true, assetId: id, versionId: ios });
+    expect((await h.call('GET', `/va/${id}/versions/${ios}`)).status).toBe(404);
+
+    // An asset with a version left: the rules predict the service's refusal; apply throws it with the CLI's exit code.
+    const refused = await client.assets.delete({ assetId: id });
+    expect(await refused.predict()).toMatchObject({ predicted: { error: { status: expect.any(Number) } } });
+    await expect(refused.apply()).rejects.toMatchObject({ exitCode: 1 });
+    expect((await h.call('GET', `/va/${id}`)).status).toBe(200);
+    await (await client.versions.delete({ assetId: id, versionId: android })).apply();
+    expect(await (await client.assets.delete({ assetId: id })).apply()).toEqual({ deleted: true, assetId: id });
+    expect((await h.call('GET', `/va/${id}`)).status).toBe(404);
+  });
+
+  it('a bad parameter is a usage error naming the call and the parameter, before any request', async () => {
+    await expect(client.assets.undeploy({ assetId: 'x', envId: 'prod', platform: [] })).rejects.toMatchObject({ exitCode: 2, message: 'assets.undeploy: platform must be a non-empty list of strings' });
+    await expect(client.versions.delete({ assetId: 'x' } as never)).rejects.toMatchObject({ exitCode: 2, message: 'versions.delete: versionId is required' });
+  });
+});
+
+describe('collection and item writes', () => {
+  it('create, update, upload items, deploy, undeploy, remove an item, delete, restore, purge: the service holds each step', async () => {
+    const id = uid('lib_coll').replace(/-/g, '_').slice(0, 40);
+    const created = await client.collections.create({ collectionId: id, name: 'Pack', allowedTypes: ['9999'], maxAssets: 5 });
+    expect(await created.apply()).toMatchObject({ collectionId: id, collectionName: 'Pack', allowedAssetTypes: ['9999'], maxAssets: 5 });
+    expect(await (await client.collections.update({ collectionId: id, maxAssets: 10, description: 'from code' })).apply()).toMatchObject({ maxAssets: 10, description: 'from code' });
+    expect((await h.call('GET', `/vc/${id}`)).body).toMatchObject({ maxAssets: 10, description: 'from code' });
+
+    const files = [await h.file(`${id}-a.txt`, 'a'), await h.file(`${id}-b.txt`, 'bb')];
+    const upload = await client.items.upload({ collectionId: id, files, type: '9999' });
+    expect(upload.steps.map((s) => s.kind)).toEqual(['item.upload', 'item.upload']);
+    const uploaded = await upload.apply();
+    expect(uploaded.failed).toEqual([]);
+    expect(uploaded.uploaded.map((item) => item.assetItemName).sort()).toEqual([`${id}-a.txt`, `${id}-b.txt`]);
+
+    const deployed = await (await client.collections.deploy({ collectionId: id, envId: 'prod' })).apply();
+    expect(deployed).toMatchObject({ downloadUrl: expect.any(String) });
+    const again = await client.collections.deploy({ collectionId: id, envId: 'prod', idempotent: true });
+    expect(again.unchanged).toMatchObject({ changed: false, state: 'LIVE' });
+    expect(await (await client.collections.undeploy({ collectionId: id, envId: 'prod' })).apply()).toMatchObject({ message: expect.any(String) });
+    const status = (await h.call('GET', `/vc/${id}/deployments`)).body.items.find((row: { envId: string }) => row.envId === 'prod');
+    expect(status?.live ?? []).toEqual([]);
+
+    const [first] = uploaded.uploaded;
+    await (await client.items.remove({ collectionId: id, itemId: first!.assetItemId })).apply();
+    expect((await h.call('GET', `/vc/${id}/items`)).body.results.map((item: { assetItemId: string }) => item.assetItemId)).toEqual([uploaded.uploaded[1]!.assetItemId]);
+
+    await (await client.collections.delete({ collectionId: id })).apply();
+    expect((await h.call('GET', `/vc/${id}`)).body).toMatchObject({ deleted: true });
+    await (await client.collections.restore({ collectionId: id })).apply();
+    expect((await h.call('GET', `/vc/${id}`)).body).toMatchObject({ deleted: false });
+    await (await client.collections.delete({ collectionId: id })).apply();
+    await (await client.collections.purge({ collectionId: id })).apply();
+    expect((await h.call('GET', `/vc/${id}`)).status).not.toBe(200);
+  });
+
+  it('items.upload with no files is a usage error naming the parameter', async () => {
+    await expect(client.items.upload({ collectionId: 'c', files: [] })).rejects.toMatchObject({ exitCode: 2, message: 'items.upload: files must be a non-empty list of strings' });
+  });
+});
