@@ -223,6 +223,8 @@ export interface SyncResult {
   unchanged: string[];
   failed: Array<{ file: string | null; error: ErrorBody }>;
   compared: { content: number; size: number };
+  /** Entries of the folder not synced: symbolic links without followLinks. */
+  skipped: Array<{ file: string; reason: string }>;
   reconciled?: boolean;
 }
 
