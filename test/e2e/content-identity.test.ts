@@ -145,7 +145,7 @@ describe('verify', () => {
     expect(released.exitCode, released.stderr).toBe(0);
     const ok = await h.ahs(['verify', asset, file, '--platform', 'ios', '--env', 'prod', '--json']);
     expect(ok.exitCode, ok.stderr).toBe(0);
-    expect(ok.json()).toMatchObject({ matched: [`${asset}.zip`], differ: [] });
+    expect(ok.json()).toMatchObject({ matched: [file], differ: [] });
     const other = await h.file(`${asset}-other.zip`, 'the BUILD');
     const bad = await h.ahs(['verify', asset, other, '--platform', 'ios', '--env', 'prod']);
     expect(bad.exitCode).toBe(1);

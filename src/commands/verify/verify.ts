@@ -45,8 +45,9 @@ interface Expected {
 export const run: Run<typeof verifySpec> = async (options, ctx) => {
   const kind = await whatToVerify(options, ctx);
   const out = await ctx.output();
-  const { served, where } = kind.asset ? await servedVersion(ctx, options.id, options.version) : await servedCollection(ctx, options.id);
-  const expected = options.sums ? await fromSums(options.sums) : kind.asset ? fromFile(options.path!, served) : await fromFolder(options.path!, options.followLinks === true, out);
+  // FILE is what the version is checked against: its row names FILE, whatever the version's file is called.
+  const { served, where } = kind.asset ? await servedVersion(ctx, options.id, options.version, options.sums ? undefined : options.path) : await servedCollection(ctx, options.id);
+  const expected = options.sums ? await fromSums(options.sums) : kind.asset ? fromFile(options.path!) : await fromFolder(options.path!, options.followLinks === true, out);
 
   const result: VerifyResult = { matched: [], differ: [], missing: [], extra: [], failed: [] };
   const listed = new Set(expected.names);
@@ -129,8 +130,12 @@ async function itemRecords(ctx: Context, collectionId: string): Promise<Map<stri
   }
 }
 
-/** The channel's Default (or --version), as its asset-urls downloadUrl serves it. */
-async function servedVersion(ctx: Context, given: string | undefined, versionId: string | undefined): Promise<{ served: Served[]; where: string }> {
+/**
+ * The channel's Default (or --version), as its asset-urls downloadUrl serves
+ * it, named `localFile` (FILE) when given, else by its served file name (what a
+ * sums line names).
+ */
+async function servedVersion(ctx: Context, given: string | undefined, versionId: string | undefined, localFile: string | undefined): Promise<{ served: Served[]; where: string }> {
   const assetId = await askAssetId(ctx, given);
   const platform = await ctx.setting('platform', { message: 'Target platform code' });
   const envId = await askEnv(ctx, assetId, platform);
@@ -143,7 +148,7 @@ async function servedVersion(ctx: Context, given: string | undefined, versionId:
     throw new UsageError(versionId === undefined ? `${channel} has no Default: nothing is served to verify (pass --version for a LIVE one)` : `${versionId} is not deployed on ${channel}: nothing is served to verify`);
   }
   if (!record.downloadUrl) throw new UsageError(`${record.versionId} is ${record.state} on ${channel}: the delivery network serves it only LIVE or DEFAULT`);
-  const name = fileNameOf(record.downloadUrl, record.versionId);
+  const name = localFile ?? fileNameOf(record.downloadUrl, record.versionId);
   return { served: [{ name, task: { id: record.versionId, name, url: new URL(record.downloadUrl, api.baseUrl).toString() } }], where: `${channel} ${record.versionId} (${record.state})` };
 }
 
@@ -162,9 +167,9 @@ async function fromSums(path: string): Promise<Expected> {
   return { names: [...sums.keys()], digest: async (name) => sums.get(name)!, source: path };
 }
 
-/** FILE stands for the one version served, whatever its name there. */
-function fromFile(path: string, served: Served[]): Expected {
-  return { names: served.map((s) => s.name), digest: () => fileSha256(path), source: path };
+/** FILE, against the one version served. */
+function fromFile(path: string): Expected {
+  return { names: [path], digest: () => fileSha256(path), source: path };
 }
 
 /** The regular files at the top of DIR, by name: what item sync would sync (a symbolic link only with --follow-links). */

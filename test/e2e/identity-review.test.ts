@@ -1,0 +1,60 @@
+// Issue 22 tried as a release engineer would, against the emulator: what
+// verify names, the JSON error types of a failed check, fetch --skip-existing
+// beside a symbolic link, sums files as `sha256sum -c` reads them, and what
+// CI is told of the rule that compared files and of how release matched.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { lstat, mkdir, readFile, readlink, symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { DEMO_USER, harness, uid, type Harness } from './helpers.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await harness();
+});
+afterAll(async () => h?.close());
+
+const sha = (content: string) => createHash('sha256').update(content).digest('hex');
+
+/** A collection holding `files` (name → content), LIVE in dev; the folder it was synced from. */
+async function liveCollection(files: Record<string, string>): Promise<{ id: string; dir: string }> {
+  const id = uid('ir');
+  expect((await h.call('POST', '/vc', { collectionId: id, collectionName: id, allowedAssetTypes: ['1001'], createdBy: DEMO_USER })).status).toBe(201);
+  const dir = join(h.dir, id);
+  await mkdir(dir, { recursive: true });
+  for (const [name, content] of Object.entries(files)) await writeFile(join(dir, name), content);
+  const synced = await h.ahs(['item', 'sync', id, dir, '--type', '1001']);
+  expect(synced.exitCode, synced.stderr).toBe(0);
+  const deployed = await h.ahs(['collection-deploy', id, '--env', 'dev']);
+  expect(deployed.exitCode, deployed.stderr).toBe(0);
+  return { id, dir };
+}
+
+/** An asset whose ios/prod Default is `content`, released from a file named `ci.zip`. */
+async function releasedAsset(content: string): Promise<string> {
+  const asset = uid('ira');
+  await h.createAsset(asset);
+  const dir = join(h.dir, asset);
+  await mkdir(dir);
+  await writeFile(join(dir, 'ci.zip'), content);
+  const released = await h.ahs(['release', asset, join(dir, 'ci.zip'), '--platform', 'ios', '--env', 'prod', '--name', '1.0']);
+  expect(released.exitCode, released.stderr).toBe(0);
+  return asset;
+}
+
+describe('verify ASSET_ID FILE', () => {
+  it('names FILE, the local file it was asked about, not the file the version was uploaded as', async () => {
+    const asset = await releasedAsset('build one');
+    const copy = await h.file(`${asset}-copy.zip`, 'build one');
+    const ok = await h.ahs(['verify', asset, copy, '--platform', 'ios', '--env', 'prod', '--json']);
+    expect(ok.exitCode, ok.stderr).toBe(0);
+    expect(ok.json()).toEqual({ matched: [copy], differ: [], missing: [], extra: [], failed: [] });
+
+    const other = await h.file(`${asset}-other.zip`, 'build two');
+    const bad = await h.ahs(['verify', asset, other, '--platform', 'ios', '--env', 'prod']);
+    expect(bad.exitCode).toBe(1);
+    expect(bad.stdout).toMatch(new RegExp(`^${other.replace(/[.]/g, '\\.')}\\s+differs`, 'm'));
+    expect(bad.stderr).toContain(`${other} differs (expected ${sha('build two')}, served ${sha('build one')})`);
+    expect(bad.stdout + bad.stderr).not.toContain('ci.zip');
+  });
+});
