@@ -35,10 +35,10 @@ const PIECE = 1024 * 1024;
  */
 const taken = new Map<string, Promise<string>>();
 
-/** SHA-256 of a local file, streamed; taken once per file per run. */
+/** SHA-256 of a local file, streamed; taken once per file per run. A file that cannot be read is a usage error naming it (exit 2), never a raw system error. */
 export async function fileSha256(path: string): Promise<string> {
   const info = await stat(path).catch((error: NodeJS.ErrnoException) => {
-    throw new UsageError(`cannot read ${escapeControls(path)}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
+    throw unreadable(path, error);
   });
   const key = `${path}\u0000${info.size}\u0000${info.mtimeMs}`;
   let digest = taken.get(key);
@@ -53,8 +53,32 @@ export async function fileSha256(path: string): Promise<string> {
 
 async function hashFile(path: string): Promise<string> {
   const digest = sha256();
-  for await (const chunk of createReadStream(path, { highWaterMark: PIECE })) digest.update(chunk as Buffer);
+  try {
+    for await (const chunk of createReadStream(path, { highWaterMark: PIECE })) digest.update(chunk as Buffer);
+  } catch (error) {
+    throw unreadable(path, error as NodeJS.ErrnoException);
+  }
   return digest.hex();
+}
+
+function unreadable(path: string, error: NodeJS.ErrnoException): UsageError {
+  return new UsageError(`cannot read ${escapeControls(path)}: ${readFailure(error)}`);
+}
+
+function readFailure(error: NodeJS.ErrnoException): string {
+  switch (error.code) {
+    case 'ENOENT':
+      return 'no such file';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'EISDIR':
+      return 'it is a folder';
+    case 'EIO':
+      return 'input/output error (EIO)';
+    default:
+      return error.message;
+  }
 }
 
 /**

@@ -14,7 +14,7 @@ import { fetchSpec } from './index.js';
 import type { Context } from '../../context.js';
 import { ApiError, CancelledError, ExitCode, NotFoundError, PartialFailureError, UsageError } from '../../errors.js';
 import type { DeliveryDocument, DeliveryEntry, Item } from '../../rules/schemas.js';
-import { downloadAll, DEFAULT_CONCURRENCY, isNetworkFailure, type DownloadSummary, type DownloadTask } from '../../transfer/download.js';
+import { downloadAll, DEFAULT_CONCURRENCY, DigestMismatchError, isNetworkFailure, type DownloadSummary, type DownloadTask } from '../../transfer/download.js';
 import { matchesAny } from '../../transfer/glob.js';
 import { readSums, type Sums } from '../../transfer/digest.js';
 import { NameAllocator, safeFileName } from '../../transfer/safe-name.js';
@@ -117,8 +117,9 @@ export const run: Run<typeof fetchSpec> = async (options, ctx) => {
   const created = tasks.length > 0 ? await prepareDir(dir) : undefined;
   let summary: DownloadSummary;
   const networkFailed = new Set<string>();
+  const mismatched = new Set<string>();
   try {
-    summary = await download(ctx, tasks, { dir, concurrency: options.concurrency, skipExisting: options.skipExisting, deliveryBase, networkFailed });
+    summary = await download(ctx, tasks, { dir, concurrency: options.concurrency, skipExisting: options.skipExisting, deliveryBase, networkFailed, mismatched });
   } finally {
     // Nothing landed (interrupted, or every file failed): take back the folders this run made, if still empty.
     if (created) await removeEmptyDirs(dir, created);
@@ -143,7 +144,7 @@ export const run: Run<typeof fetchSpec> = async (options, ctx) => {
     );
   });
   out.info(`${summary.downloaded.length} downloaded, ${summary.skipped.length} skipped, ${summary.failed.length} failed → ${escapeControls(dir)}`);
-  if (summary.failed.length > 0) throw failure(summary, entries.length, networkFailed);
+  if (summary.failed.length > 0) throw failure(summary, entries.length, networkFailed, { ids: mismatched, sums: options.verify });
 };
 
 /** The digest a file must have (--verify); a file the sums file does not list cannot be verified, so it is not downloaded. */
@@ -154,9 +155,18 @@ function expectedDigest(sums: Sums | undefined, name: string, from: string | und
   return { hex, from };
 }
 
-/** Any failed file is exit 1; when every failure was a network failure, exit 6: retry later, nothing refused it. */
-function failure(summary: DownloadSummary, total: number, networkFailed: Set<string>): PartialFailureError {
+/**
+ * Any failed file is exit 1; when every failure was a network failure, exit
+ * 6: retry later, nothing refused it. A file that is not the one the sums
+ * file lists (--verify) is a conflict (urn:ahs:conflict), not the network's.
+ */
+function failure(summary: DownloadSummary, total: number, networkFailed: Set<string>, mismatch: { ids: Set<string>; sums: string | undefined }): PartialFailureError {
   const failed = `${summary.failed.length} of ${total} file(s) failed to download`;
+  const differ = summary.failed.filter((f) => mismatch.ids.has(f.id)).map((f) => escapeControls(f.name));
+  if (differ.length > 0) {
+    const message = `${failed}: ${differ.join(', ')} ${differ.length > 1 ? 'are' : 'is'} not what ${escapeControls(mismatch.sums ?? 'the sums file')} lists (SHA-256): not saved, a copy already at the name stays as it was`;
+    return new PartialFailureError(message, ExitCode.rejected, { type: 'urn:ahs:conflict', title: message, status: null, detail: message });
+  }
   if (!summary.failed.every((f) => networkFailed.has(f.id))) return new PartialFailureError(failed);
   const message = `${failed}, each for want of an answer from the delivery network: run again later`;
   return new PartialFailureError(message, ExitCode.network, { type: 'urn:ahs:network', title: message, status: null, detail: message });
@@ -311,7 +321,7 @@ async function itemRecords(ctx: Context, collectionId: string): Promise<Map<stri
 export async function download(
   ctx: Context,
   tasks: DownloadTask[],
-  options: { dir: string; concurrency?: number; skipExisting?: boolean; deliveryBase: string; networkFailed?: Set<string> },
+  options: { dir: string; concurrency?: number; skipExisting?: boolean; deliveryBase: string; networkFailed?: Set<string>; mismatched?: Set<string> },
 ): Promise<DownloadSummary> {
   const out = await ctx.output();
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? DEFAULT_CONCURRENCY));
@@ -355,6 +365,7 @@ export async function download(
             break;
           case 'failed':
             if (isNetworkFailure(event.error)) options.networkFailed?.add(event.task.id);
+            if (event.error instanceof DigestMismatchError) options.mismatched?.add(event.task.id);
             progress.finish(event.task.id);
             progress.log(() => out.warn(`${event.task.name} (${event.task.id}): ${event.error.message}`));
             break;

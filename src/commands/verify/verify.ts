@@ -220,7 +220,11 @@ function print(out: Awaited<ReturnType<Context['output']>>, result: VerifyResult
   });
 }
 
-/** Exit 1 naming each difference; 6 when the only trouble was the network's. */
+/**
+ * Exit 1 naming each difference, as a conflict (urn:ahs:conflict: what is
+ * served is not what was expected, as release calls another content); 6
+ * when the only trouble was the network's.
+ */
 function failure(result: VerifyResult, where: string, source: string, hashes: HashSummary): PartialFailureError {
   const parts = [
     ...result.differ.map((d) => `${d.name} differs (expected ${d.expected}, served ${d.actual})`),
@@ -230,5 +234,6 @@ function failure(result: VerifyResult, where: string, source: string, hashes: Ha
   ];
   const message = escapeControls(`${where} does not match ${source}: ${parts.join('; ')}`);
   const onlyNetwork = parts.length === result.failed.length && hashes.failed.every((f) => f.network);
-  return onlyNetwork ? new PartialFailureError(message, ExitCode.network, { type: 'urn:ahs:network', title: message, status: null, detail: message }) : new PartialFailureError(message);
+  if (onlyNetwork) return new PartialFailureError(message, ExitCode.network, { type: 'urn:ahs:network', title: message, status: null, detail: message });
+  return new PartialFailureError(message, ExitCode.rejected, { type: 'urn:ahs:conflict', title: message, status: null, detail: message });
 }
