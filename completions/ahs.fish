@@ -441,7 +441,7 @@ complete -c ahs -n '__fish_ahs_is \'fetch\'' -l url -r -d 'fetch from a deployed
 complete -c ahs -n '__fish_ahs_is \'fetch\'' -l dir -r -d 'target folder (default: a folder named after the collection)'
 complete -c ahs -n '__fish_ahs_is \'fetch\'' -l item -r -d 'only these items (repeatable)'
 complete -c ahs -n '__fish_ahs_is \'fetch\'' -l pattern -r -d 'only items whose name matches a glob: * ? [abc] (repeatable; quote it for the shell)'
-complete -c ahs -n '__fish_ahs_is \'fetch\'' -l skip-existing -d 'keep a file already at an item\'s name as it is (default: overwrite it)'
+complete -c ahs -n '__fish_ahs_is \'fetch\'' -l skip-existing -d 'keep a file (or a symbolic link, not followed) already at an item\'s name as it is (default: overwrite it)'
 complete -c ahs -n '__fish_ahs_is \'fetch\'' -l concurrency -r -d 'files downloaded at the same time (default 8)'
 complete -c ahs -n '__fish_ahs_is \'fetch\'' -l manifest -d 'print the delivery document instead of downloading'
 complete -c ahs -n '__fish_ahs_is \'fetch\'' -l verify -r -d 'check each file against its line of a sums file (as sha256sum -c reads it) before it takes its name; a file whose digest differs fails and the copy already there stays'

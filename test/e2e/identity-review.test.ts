@@ -84,3 +84,24 @@ describe('the JSON error of a check that failed', () => {
     expect(run.errJson()).toMatchObject({ type: 'urn:ahs:conflict', title: `1 of 2 file(s) failed to download: bad.txt is not what ${sums} lists (SHA-256): not saved, a copy already at the name stays as it was`, status: null });
   });
 });
+
+describe('fetch --skip-existing', () => {
+  it('keeps a symbolic link at an item\'s name as it is (not followed) and skips that item; the others download', async () => {
+    const { id } = await liveCollection({ 'a.txt': 'served a', 'b.txt': 'served b' });
+    const out = join(h.dir, `${id}-out`);
+    await mkdir(out);
+    const mine = await h.file(`${id}-mine.txt`, 'my own a');
+    await symlink(mine, join(out, 'a.txt'));
+    const run = await h.ahs(['fetch', id, '--env', 'dev', '--dir', out, '--skip-existing', '--json']);
+    expect(run.exitCode, run.stderr).toBe(0);
+    const doc = run.json();
+    expect(doc.downloaded.map((f: { name: string }) => f.name)).toEqual(['b.txt']);
+    expect(doc.skipped).toEqual([expect.objectContaining({ name: 'a.txt', reason: expect.stringContaining('a symbolic link of that name is already there (--skip-existing): kept as it is') })]);
+    expect(doc.failed).toEqual([]);
+    expect(run.stderr).toContain('1 downloaded, 1 skipped, 0 failed');
+    expect((await lstat(join(out, 'a.txt'))).isSymbolicLink()).toBe(true);
+    expect(await readlink(join(out, 'a.txt'))).toBe(mine);
+    expect(await readFile(mine, 'utf8')).toBe('my own a');
+    expect(await readFile(join(out, 'b.txt'), 'utf8')).toBe('served b');
+  });
+});

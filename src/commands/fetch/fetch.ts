@@ -6,7 +6,7 @@
 // delivery document and downloads the items in parallel into --dir, under
 // names that cannot leave it (src/transfer/safe-name.ts), atomically,
 // replacing what is there unless --skip-existing (src/transfer/download.ts).
-import { access, constants, mkdir, rmdir, stat } from 'node:fs/promises';
+import { access, constants, lstat, mkdir, rmdir, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { Run } from '../define.js';
 import { nameOf } from '../define.js';
@@ -17,7 +17,7 @@ import type { DeliveryDocument, DeliveryEntry, Item } from '../../rules/schemas.
 import { downloadAll, DEFAULT_CONCURRENCY, DigestMismatchError, isNetworkFailure, type DownloadSummary, type DownloadTask } from '../../transfer/download.js';
 import { matchesAny } from '../../transfer/glob.js';
 import { readSums, type Sums } from '../../transfer/digest.js';
-import { NameAllocator, safeFileName } from '../../transfer/safe-name.js';
+import { assertInside, NameAllocator, safeFileName } from '../../transfer/safe-name.js';
 import { createMultiProgress, formatBytes } from '../../io/progress.js';
 import { escapeControls } from '../../io/escape.js';
 import { listItems } from '../../service/collections.js';
@@ -115,15 +115,19 @@ export const run: Run<typeof fetchSpec> = async (options, ctx) => {
   }
 
   const created = tasks.length > 0 ? await prepareDir(dir) : undefined;
+  const links = options.skipExisting ? await linksKept(dir, tasks) : [];
+  for (const link of links) out.info(`- ${link.name}: skipped, ${link.reason}`);
+  const toDownload = tasks.filter((task) => !links.some((link) => link.id === task.id));
   let summary: DownloadSummary;
   const networkFailed = new Set<string>();
   const mismatched = new Set<string>();
   try {
-    summary = await download(ctx, tasks, { dir, concurrency: options.concurrency, skipExisting: options.skipExisting, deliveryBase, networkFailed, mismatched });
+    summary = await download(ctx, toDownload, { dir, concurrency: options.concurrency, skipExisting: options.skipExisting, deliveryBase, networkFailed, mismatched });
   } finally {
     // Nothing landed (interrupted, or every file failed): take back the folders this run made, if still empty.
     if (created) await removeEmptyDirs(dir, created);
   }
+  summary.skipped.unshift(...links);
   summary.failed.push(...refused);
   const result: FetchResult = { collectionId: doc.collectionId, envId: doc.envId, dir, ...summary };
   out.print(result, (r, kit) => {
@@ -146,6 +150,26 @@ export const run: Run<typeof fetchSpec> = async (options, ctx) => {
   out.info(`${summary.downloaded.length} downloaded, ${summary.skipped.length} skipped, ${summary.failed.length} failed → ${escapeControls(dir)}`);
   if (summary.failed.length > 0) throw failure(summary, entries.length, networkFailed, { ids: mismatched, sums: options.verify });
 };
+
+/**
+ * --skip-existing keeps what is at an item's name: a symbolic link there
+ * (to a file, a folder or nothing) is the user's, kept as it is and never
+ * followed or replaced, so that item is skipped.
+ */
+async function linksKept(dir: string, tasks: DownloadTask[]): Promise<DownloadSummary['skipped']> {
+  const kept: DownloadSummary['skipped'] = [];
+  for (const task of tasks) {
+    let path: string;
+    try {
+      path = assertInside(dir, task.name);
+    } catch {
+      continue; // refused by the download, with its reason
+    }
+    const entry = await lstat(path).catch(() => undefined);
+    if (entry?.isSymbolicLink()) kept.push({ id: task.id, name: task.name, path, reason: 'a symbolic link of that name is already there (--skip-existing): kept as it is, not followed' });
+  }
+  return kept;
+}
 
 /** The digest a file must have (--verify); a file the sums file does not list cannot be verified, so it is not downloaded. */
 function expectedDigest(sums: Sums | undefined, name: string, from: string | undefined): DownloadTask['sha256'] {

@@ -13,7 +13,7 @@ export const fetchSpec = defineCommand({
     dir: flag.text('dir', 'target folder (default: a folder named after the collection)'),
     item: flag.list('itemId', 'only these items (repeatable)'),
     pattern: flag.list('glob', 'only items whose name matches a glob: * ? [abc] (repeatable; quote it for the shell)'),
-    skipExisting: flag.bool('keep a file already at an item\'s name as it is (default: overwrite it)'),
+    skipExisting: flag.bool('keep a file (or a symbolic link, not followed) already at an item\'s name as it is (default: overwrite it)'),
     concurrency: flag.parsed('n', 'files downloaded at the same time (default 8)', wholeNumber('--concurrency', 1)),
     manifest: flag.bool('print the delivery document instead of downloading'),
     verify: flag.text('SHA256SUMS', 'check each file against its line of a sums file (as sha256sum -c reads it) before it takes its name; a file whose digest differs fails and the copy already there stays'),
