@@ -462,7 +462,7 @@ complete -c ahs -n '__fish_ahs_is \'export\'' -l asset -r -d 'export these asset
 complete -c ahs -n '__fish_ahs_is \'export\'' -l collection -r -d 'export these collections (repeatable)'
 
 # ahs verify
-complete -c ahs -n '__fish_ahs_is \'verify\'' -l sums -r -d 'compare with a sums file ("<hex> <name>" lines, as sha256sum writes them) instead of local files'
+complete -c ahs -n '__fish_ahs_is \'verify\'' -l sums -r -d 'compare with a sums file, read as sha256sum -c reads it ("<hex> <name>", "<hex> *<name>" or --tag\'s "SHA256 (<name>) = <hex>" lines), instead of local files'
 complete -c ahs -n '__fish_ahs_is \'verify\'' -l version -r -d 'asset: check this version (LIVE or DEFAULT in --env) rather than the Default'
 complete -c ahs -n '__fish_ahs_is \'verify\'' -l concurrency -r -d 'files downloaded at the same time (default 8)'
 complete -c ahs -n '__fish_ahs_is \'verify\'' -l follow-links -d 'follow symbolic links in DIR (as item sync --follow-links does; without it a link is skipped and named)'

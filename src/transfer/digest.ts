@@ -121,28 +121,65 @@ export function hashBody(body: Readable, signal: AbortSignal, onChunk?: (bytes: 
 export type Sums = Map<string, string>;
 
 /**
- * The lines of a sums file as `sha256sum -c` reads them: `<hex>  <name>`
- * (text mode) or `<hex> *<name>` (binary mode; the same bytes on Linux).
- * A name is the file's name: a leading `./` is dropped. Blank lines and
- * `#` comments are skipped; any other line is a usage error naming its
- * number, as is a name given twice with two digests.
+ * The lines of a sums file as `sha256sum -c` (GNU coreutils) reads them:
+ * `<hex>  <name>` (text mode), `<hex> *<name>` (binary mode; the same bytes
+ * on Linux), `<hex> <name>` (one space or a tab, as BSD's `-r` writes) and
+ * `SHA256 (<name>) = <hex>` (`--tag`), after any leading white space; a
+ * line that starts with `\` has an escaped name (`\\`, `\n`, `\r`, as
+ * sha256sum writes a name holding a backslash or a line break). A name is
+ * the file's name: a leading `./` is dropped. Blank lines and `#` comments
+ * are skipped, a CR before the line break is dropped (a file written on
+ * Windows); any other line is a usage error naming its number, as is a name
+ * given twice with two digests.
  */
 export function parseSums(text: string, source: string): Sums {
   const sums: Sums = new Map();
   const lines = text.split(/\r?\n/);
   lines.forEach((line, index) => {
     if (line.trim() === '' || line.startsWith('#')) return;
-    const match = /^\\?([0-9a-fA-F]{64}) [ *](.+)$/.exec(line);
+    const entry = sumsLine(line);
     const where = `${escapeControls(source)}:${index + 1}`;
-    if (!match) throw new UsageError(`${where}: not a SHA-256 line (expected "<64 hex digits>  <file name>", as sha256sum writes it): ${JSON.stringify(escapeControls(line.slice(0, 80)))}`);
-    const name = match[2]!.replace(/^\.\//, '');
-    const hex = match[1]!.toLowerCase();
-    const before = sums.get(name);
-    if (before !== undefined && before !== hex) throw new UsageError(`${where}: ${escapeControls(name)} is listed twice with two different digests`);
-    sums.set(name, hex);
+    if (!entry) throw new UsageError(`${where}: not a SHA-256 line (expected "<64 hex digits>  <file name>" or "SHA256 (<file name>) = <64 hex digits>", as sha256sum writes them): ${JSON.stringify(escapeControls(line.slice(0, 80)))}`);
+    const before = sums.get(entry.name);
+    if (before !== undefined && before !== entry.hex) throw new UsageError(`${where}: ${escapeControls(entry.name)} is listed twice with two different digests`);
+    sums.set(entry.name, entry.hex);
   });
   if (sums.size === 0) throw new UsageError(`${escapeControls(source)}: no SHA-256 line in it (expected "<64 hex digits>  <file name>" lines, as sha256sum writes them)`);
   return sums;
+}
+
+const TAGGED = /^SHA256 \((.+)\) = ([0-9a-fA-F]{64})$/;
+const PLAIN = /^([0-9a-fA-F]{64})[ \t][ *]?(.+)$/;
+
+/** One line's digest (lowercase) and name, or undefined when it is not a SHA-256 line. */
+function sumsLine(line: string): { hex: string; name: string } | undefined {
+  let rest = line.replace(/^[ \t]+/, '');
+  const escaped = rest.startsWith('\\');
+  if (escaped) rest = rest.slice(1);
+  const tagged = TAGGED.exec(rest);
+  const plain = tagged ? undefined : PLAIN.exec(rest);
+  const [hex, raw] = tagged ? [tagged[2]!, tagged[1]!] : plain ? [plain[1]!, plain[2]!] : [];
+  if (hex === undefined || raw === undefined) return undefined;
+  const name = escaped ? unescapeName(raw) : raw;
+  if (name === undefined) return undefined;
+  return { hex: hex.toLowerCase(), name: name.replace(/^(\.\/)+/, '') };
+}
+
+/** sha256sum's escapes: `\\` a backslash, `\n` a line feed, `\r` a carriage return; any other is not its output. */
+function unescapeName(raw: string): string | undefined {
+  let name = '';
+  for (let i = 0; i < raw.length; i++) {
+    if (raw[i] !== '\\') {
+      name += raw[i];
+      continue;
+    }
+    const next = raw[++i];
+    if (next === '\\') name += '\\';
+    else if (next === 'n') name += '\n';
+    else if (next === 'r') name += '\r';
+    else return undefined;
+  }
+  return name;
 }
 
 /** A sums file read and parsed; an unreadable one is a usage error naming the flag that gave it. */

@@ -105,3 +105,31 @@ describe('fetch --skip-existing', () => {
     expect(await readFile(join(out, 'b.txt'), 'utf8')).toBe('served b');
   });
 });
+
+describe('--sums read as sha256sum -c reads it', () => {
+  it('verify: --tag and one-space lines, leading blanks, CRLF, comments, ./ and escaped names; a listed name not in the collection is extra', async () => {
+    const { id } = await liveCollection({ 'a.txt': 'aa', 'b.txt': 'bb', 'c.txt': 'cc', 'd.txt': 'dd' });
+    const lines = [
+      '# SHA256SUMS of the build, written on Windows',
+      `SHA256 (a.txt) = ${sha('aa')}`, // sha256sum --tag
+      `${sha('bb')} ./b.txt`, // one space: BSD's -r
+      `  ${sha('cc')} *c.txt`,
+      `\\${sha('dd')}  d.txt`, // escaped, with nothing to unescape
+      `\\${sha('ee')}  we\\\\ird.txt`, // a name holding a backslash
+    ];
+    const sums = await h.file(`${id}.sums`, `${lines.join('\r\n')}\r\n`);
+    const run = await h.ahs(['verify', id, '--sums', sums, '--env', 'dev', '--json']);
+    expect(run.exitCode, run.stderr).toBe(1);
+    expect(run.json()).toEqual({ matched: ['a.txt', 'b.txt', 'c.txt', 'd.txt'], differ: [], missing: [], extra: ['we\\ird.txt'], failed: [] });
+    expect(run.errJson().title).toContain('we\\ird.txt is in');
+  });
+
+  it('fetch --verify reads the same lines', async () => {
+    const { id } = await liveCollection({ 'a.txt': 'aa', 'b.txt': 'bb' });
+    const sums = await h.file(`${id}.sums`, `SHA256 (a.txt) = ${sha('aa')}\r\n${sha('bb')}\tb.txt\r\n`);
+    const out = join(h.dir, `${id}-out`);
+    const run = await h.ahs(['fetch', id, '--env', 'dev', '--dir', out, '--verify', sums, '--json']);
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.json().downloaded.map((f: { name: string }) => f.name).sort()).toEqual(['a.txt', 'b.txt']);
+  });
+});

@@ -29,9 +29,23 @@ describe('parseSums', () => {
     ]);
   });
 
+  it('reads every line sha256sum -c reads: one space or a tab (BSD -r), leading white space, --tag lines, escaped names', () => {
+    const sums = parseSums([`${sha('a')} a`, `${sha('b')}\tb`, `  ${sha('c')}  c`, `SHA256 (d d) = ${sha('d')}`, `\\${sha('e')}  we\\\\ird\\nname`, `\\SHA256 (f\\\\) = ${sha('f')}`].join('\n'), 'S');
+    expect([...sums]).toEqual([
+      ['a', sha('a')],
+      ['b', sha('b')],
+      ['c', sha('c')],
+      ['d d', sha('d')],
+      ['we\\ird\nname', sha('e')],
+      ['f\\', sha('f')],
+    ]);
+  });
+
   it('a line that is not a SHA-256 line, a name given two digests, or no line at all: a usage error naming the file and line', () => {
     expect(() => parseSums(`${sha('a')}  a\nmd5 1234  b\n`, 'S')).toThrow(/^S:2: not a SHA-256 line/);
-    expect(() => parseSums(`${sha('a')} a\n`, 'S')).toThrow(UsageError); // one space and no '*': not sha256sum's format
+    expect(() => parseSums(`${sha('a')}\n`, 'S')).toThrow(UsageError); // no name
+    expect(() => parseSums(`\\${sha('a')}  we\\ird\n`, 'S')).toThrow(/^S:1: not a SHA-256 line/); // \i is no escape of sha256sum's
+    expect(() => parseSums(`SHA1 (a) = ${sha('a').slice(0, 40)}\n`, 'S')).toThrow(/^S:1: not a SHA-256 line/);
     expect(() => parseSums(`${sha('a')}  a\n${sha('b')}  a\n`, 'S')).toThrow(/^S:2: a is listed twice with two different digests/);
     expect(() => parseSums('\n# nothing\n', 'S')).toThrow(/^S: no SHA-256 line in it/);
   });

@@ -35,7 +35,7 @@ export const fetchSpec = defineCommand({
     'or 6 when every failure was the network\'s (no answer, a cut connection: run again later). A folder the run created',
     'is removed again when nothing landed in it.',
     '',
-    'With --verify SHA256SUMS ("<hex>  <name>" or "<hex> *<name>" lines, as sha256sum writes them) each file is',
+    'With --verify SHA256SUMS (read as sha256sum -c reads it: "<hex>  <name>", "<hex> *<name>", "SHA256 (<name>) = <hex>") each file is',
     'hashed as it streams to disk (no second read) and takes its name only when its SHA-256 is the one listed; a file',
     'whose digest differs, or that the sums file does not list, fails (exit 1) and the copy already at its name stays.',
     '',
