@@ -172,7 +172,7 @@ export const SUMMARIES: Record<string, Summarise> = {
         ['version', versionText(d.version)],
         ['now', channelText(d.assetVersion)],
         ['previous Default', d.previousDefault ?? 'none'],
-        ...(Array.isArray(d.stages) ? d.stages.map((s: Doc) => [s?.stage, s?.changed ? 'sent' : 'already done, nothing sent']) : []),
+        ...(Array.isArray(d.stages) ? d.stages.map((s: Doc) => [s?.stage, `${s?.changed ? 'sent' : 'already done, nothing sent'}${s?.matched ? ` (matched by ${s.matched})` : ''}`]) : []),
       ],
     ),
   rollback: promotionSummary,

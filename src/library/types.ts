@@ -213,7 +213,8 @@ export interface ReleaseResult {
   version: Version;
   assetVersion: DeploymentRecord | ChannelRecord;
   previousDefault: string | null;
-  stages: Array<{ stage: 'upload' | 'deploy' | 'promote'; changed: boolean }>;
+  /** `matched`, on the upload stage of a version already there: how it was found to be the file's (its content compared, or its name and size only when it cannot be downloaded). */
+  stages: Array<{ stage: 'upload' | 'deploy' | 'promote'; changed: boolean; matched?: 'content' | 'name and size' }>;
 }
 
 export interface SyncResult {

@@ -87,7 +87,7 @@ describe('under GitHub Actions', () => {
       const again = await h.ahs(['release', id, await h.file('gha-2.zip', 'two two'), ...CH, '--name', '2.0', '--json'], { env: gh.env });
       expect(again.exitCode, again.stderr).toBe(0);
       expect(await gh.outputs()).toMatchObject({ 'version-id': 'IOS2', changed: 'false', 'previous-default': '' });
-      expect(await gh.summary()).toContain('| upload | already done, nothing sent |');
+      expect(await gh.summary()).toContain('| upload | already done, nothing sent (matched by content) |');
 
       const rollback = await h.ahs(['rollback', id, ...CH, '--to', 'IOS1'], { env: gh.env });
       expect(rollback.exitCode, rollback.stderr).toBe(0);

@@ -133,3 +133,25 @@ describe('--sums read as sha256sum -c reads it', () => {
     expect(run.json().downloaded.map((f: { name: string }) => f.name).sort()).toEqual(['a.txt', 'b.txt']);
   });
 });
+
+describe('what CI is told of a release re-run', () => {
+  it('how the version already there was matched: in the JSON upload stage and in the step summary', async () => {
+    const asset = uid('irc');
+    await h.createAsset(asset);
+    const file = await h.file(`${asset}.zip`, 'bytes of the build');
+    const args = ['release', asset, file, '--platform', 'ios', '--env', 'prod', '--name', '1.0', '--json'];
+    const gh = { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: join(h.dir, `${asset}.summary`), GITHUB_OUTPUT: join(h.dir, `${asset}.output`) };
+    // Uploaded, never deployed: it cannot be downloaded.
+    const uploaded = await h.ahs(['version', 'upload', asset, file, '--platform', 'ios', '--name', '1.0']);
+    expect(uploaded.exitCode, uploaded.stderr).toBe(0);
+    const first = await h.ahs(args, { env: gh });
+    expect(first.exitCode, first.stderr).toBe(0);
+    expect(first.json().stages[0]).toEqual({ stage: 'upload', changed: false, matched: 'name and size' });
+    const again = await h.ahs(args, { env: gh });
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(again.json().stages[0]).toEqual({ stage: 'upload', changed: false, matched: 'content' });
+    const summary = await readFile(gh.GITHUB_STEP_SUMMARY, 'utf8');
+    expect(summary).toContain('| upload | already done, nothing sent (matched by name and size) |');
+    expect(summary).toContain('| upload | already done, nothing sent (matched by content) |');
+  });
+});

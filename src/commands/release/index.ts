@@ -15,7 +15,7 @@ export const releaseSpec = defineCommand({
     state: flag.choiceOr('state', ['LIVE', 'DEFAULT'], 'DEFAULT', 'where the release ends: LIVE, or DEFAULT (promoted)'),
     expectCurrent: flag.text('versionId', 'compare-and-set: promote only if the current Default is this version (none: no Default yet); otherwise exit 5 before anything is written'),
   },
-  notes: 'JSON: {version, assetVersion, previousDefault, stages: [{stage: upload|deploy|promote, changed}]}.',
+  notes: 'JSON: {version, assetVersion, previousDefault, stages: [{stage: upload|deploy|promote, changed}]}; the upload stage of a version already there also has matched: "content" (its SHA-256 compared) or "name and size" (it cannot be downloaded).',
   examples: [
     'ahs release my-bundle ./dist/app.zip --platform ios --env prod --name 1.4.0',
     '# in CI: safe to re-run; the version id for later steps',

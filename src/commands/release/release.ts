@@ -36,12 +36,16 @@ function channelEntry(record: Omit<ChannelEntry, 'assetId' | 'targetPlatform' | 
   return { assetId, version, versionId, versionName, targetPlatform: platform, assetType, secured, state, envId: record.envId ?? envId };
 }
 
+/** How a version already there was found to be FILE's: its content compared, or (it cannot be downloaded) its name and size only. */
+type MatchedBy = 'content' | 'name and size';
+
 interface ReleaseResult {
   version: Version;
   /** Always the version on the channel, as asset-urls gives it without downloadUrl, whatever stages ran. */
   assetVersion: ChannelEntry;
   previousDefault: string | null;
-  stages: Array<{ stage: Stage; changed: boolean }>;
+  /** The upload stage of a reused version says how it was matched (cli.md: the output says it). */
+  stages: Array<{ stage: Stage; changed: boolean; matched?: MatchedBy }>;
 }
 
 export const run: Run<typeof releaseSpec> = async (options, ctx) => {
@@ -109,7 +113,7 @@ export const run: Run<typeof releaseSpec> = async (options, ctx) => {
         assetVersion: written ? channelEntry(written, assetId, platform, envId) : channelEntry(record!, assetId, platform, envId),
         previousDefault: promoted?.previousDefault ?? null,
         stages: [
-          { stage: 'upload', changed: upload !== undefined && results.has(upload) },
+          { stage: 'upload', changed: upload !== undefined && results.has(upload), ...(match ? { matched: match.by } : {}) },
           { stage: 'deploy', changed: deployment !== undefined && results.has(deployment) },
           ...(options.state === 'DEFAULT' ? [{ stage: 'promote' as const, changed: promotion !== undefined && results.has(promotion) }] : []),
         ],
@@ -127,8 +131,8 @@ export const run: Run<typeof releaseSpec> = async (options, ctx) => {
 
 /** What a release decides on. */
 interface ReleaseReads {
-  /** The version of that name that is this file's, and how that was matched. */
-  match?: { version: Version; matched: string };
+  /** The version of that name that is this file's, and how that was matched (`matched`: in words). */
+  match?: { version: Version; by: MatchedBy; matched: string };
   /** The matched version's record on the channel. */
   record?: AssetUrl;
   /** The channel's Default. */
@@ -213,7 +217,7 @@ async function reusableVersion(
     const version = same[0]!;
     // What the match rests on: the service may omit fileName (older versions), and sizes are rounded.
     const basis = version.fileName ? 'same file name, and a size agreeing within its rounding' : 'the service shows no file name: version name and size only';
-    return { match: { version, matched: `matched by name and size (${basis}); its content was not compared: it is LIVE or DEFAULT nowhere, so it cannot be downloaded` }, record: recordOn(version) };
+    return { match: { version, by: 'name and size', matched: `matched by name and size (${basis}); its content was not compared: it is LIVE or DEFAULT nowhere, so it cannot be downloaded` }, record: recordOn(version) };
   }
   const otherHashes = others.length > 0 ? await compareContent(ctx, api, file, others.map((r) => servedCopy(api, r))) : undefined;
   const local = (defaultHashes ?? otherHashes)!.local;
@@ -226,7 +230,7 @@ async function reusableVersion(
   const equal = hashes.hashed.find((h) => h.sha256 === local);
   if (equal) {
     const version = same.find((v) => v.versionId === equal.id)!;
-    return { match: { version, matched: `matched by content: ${fileName} and what ${equal.id} serves have the same SHA-256 ${local}` }, record: recordOn(version) };
+    return { match: { version, by: 'content', matched: `matched by content: ${fileName} and what ${equal.id} serves have the same SHA-256 ${local}` }, record: recordOn(version) };
   }
   const other = hashes.hashed[0]!;
   throw new ConflictError(
