@@ -22,6 +22,7 @@ import { EOL } from 'node:os';
 import type { Redactor } from '../http/redact.js';
 import { rawStream, type IO } from './streams.js';
 import type { RunRecord } from './record.js';
+import { comparedLine } from './views/collections.js';
 
 /** A JSON document as printed: read with optional chaining, every derivation tolerates another shape. */
 type Doc = any;
@@ -177,8 +178,8 @@ export const SUMMARIES: Record<string, Summarise> = {
     ),
   rollback: promotionSummary,
   'promote-default': promotionSummary,
-  'item sync': (d) =>
-    table(
+  'item sync': (d) => [
+    ...table(
       ['result', 'count', 'items'],
       [
         ['uploaded', count(d.uploaded), names((d.uploaded ?? []).map((i: Doc) => `${i?.assetItemName} (${i?.assetItemId})`))],
@@ -188,6 +189,8 @@ export const SUMMARIES: Record<string, Summarise> = {
         ['failed', count(d.failed), names((d.failed ?? []).map((f: Doc) => `${f?.file ?? 'reconcile'}: ${f?.error?.title}`))],
       ],
     ),
+    ...comparedRule(d.compared),
+  ],
   fetch: (d) => [
     `${d.collectionId} (${d.envId}) → ${cell(d.dir)}`,
     '',
@@ -201,6 +204,13 @@ export const SUMMARIES: Record<string, Summarise> = {
     ),
   ],
 };
+
+/** Which rule decided for how many files of a sync (the line item sync prints on stderr); nothing when none was compared. */
+function comparedRule(compared: Doc): string[] {
+  const content = Number(compared?.content ?? 0);
+  const size = Number(compared?.size ?? 0);
+  return content + size === 0 ? [] : ['', comparedLine({ content, size, checksum: compared?.checksum === true })];
+}
 
 /** Runs the GitHub Actions side of ahs; `undefined` outside GitHub Actions. */
 export function gitHubActions(io: IO, redactor: Redactor): GitHubActions | undefined {

@@ -223,7 +223,8 @@ export interface SyncResult {
   removed: string[];
   unchanged: string[];
   failed: Array<{ file: string | null; error: ErrorBody }>;
-  compared: { content: number; size: number };
+  /** Which rule decided for how many files; checksum: compared by content where an item is Live (else a same-size edit is not seen). */
+  compared: { content: number; size: number; checksum: boolean };
   /** Entries of the folder not synced: symbolic links without followLinks. */
   skipped: Array<{ file: string; reason: string }>;
   reconciled?: boolean;

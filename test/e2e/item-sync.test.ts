@@ -139,7 +139,7 @@ describe('item sync', () => {
     const { run, writes } = await counted(['item', 'sync', id, dir, '--type', '1001', '--delete', '--yes', '--json']);
     expect(run.exitCode).toBe(0);
     expect(writes).toEqual([]);
-    expect(run.json()).toEqual({ uploaded: [], replaced: [], removed: [], unchanged: ['a.zip', 'b.zip', 'd.zip'], failed: [], compared: { content: 0, size: 3 }, skipped: [] });
+    expect(run.json()).toEqual({ uploaded: [], replaced: [], removed: [], unchanged: ['a.zip', 'b.zip', 'd.zip'], failed: [], compared: { content: 0, size: 3, checksum: false }, skipped: [] });
     expect(run.stderr).toContain('0 uploaded, 0 replaced, 0 removed, 3 unchanged');
   });
 

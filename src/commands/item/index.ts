@@ -65,7 +65,7 @@ export const syncSpec = defineCommand({
     'nowhere (each said on stderr; ahs collection-deploy COLLECTION_ID --reconcile runs it alone).',
     '',
     'JSON: {"uploaded": [item], "replaced": [{"old": itemId, "new": item, "removedFirst"}], "removed": [itemId],',
-    '"unchanged": [name], "failed": [{"file", "error"}], "compared": {"content", "size"}}; with --reconcile also "reconciled": true or false (a refused',
+    '"unchanged": [name], "failed": [{"file", "error"}], "compared": {"content", "size", "checksum"}}; with --reconcile also "reconciled": true or false (a refused',
     'reconcile is in "failed" with "file": null). Half a replacement that failed is in "failed", and what it did in',
     '"uploaded" or "removed".',
   ].join('\n'),

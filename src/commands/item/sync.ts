@@ -25,6 +25,7 @@ import { validateInput } from '../validate.js';
 import { matchesAny } from '../../transfer/glob.js';
 import { currentOf, listItems, readSnapshot, type CollectionView } from '../../service/collections.js';
 import { escapeControls } from '../../io/escape.js';
+import { comparedLine } from '../../io/views/collections.js';
 import { uploadName } from '../../transfer/upload.js';
 import { actingUser, assetTypeArg } from '../../service/pick-collection.js';
 import { optionalRef, plan, type Batch, type Prediction, type Refusal, type Results, type Step } from '../../plan/plan.js';
@@ -54,8 +55,8 @@ interface SyncResult {
   removed: string[];
   unchanged: string[];
   failed: Array<{ file: string | null; error: ErrorBody }>;
-  /** Which rule decided for how many files: content (SHA-256) or size. */
-  compared: { content: number; size: number };
+  /** Which rule decided for how many files: content (SHA-256) or size; checksum: --checksum was given (without it, a same-size edit is not seen). */
+  compared: { content: number; size: number; checksum: boolean };
   /** Entries of DIR not synced: symbolic links without --follow-links. */
   skipped: Array<{ file: string; reason: string }>;
   reconciled?: boolean;
@@ -469,12 +470,6 @@ function announce(out: Output, collectionId: string, dir: string, comparison: Co
   if (replaced.length > 0) out.info(`to replace (the old item removed): ${replaced.join(', ')}`);
 }
 
-/** Which rule decided for how many files (cli.md: the summary says it). */
-function comparedLine({ content, size, checksum }: Comparison['compared']): string {
-  if (!checksum) return `${size} compared by size: an edit that keeps a file's size is not seen (--checksum compares content)`;
-  return `${content} compared by content, ${size} by size${size > 0 ? ' (items Live in no environment are compared by size)' : ''}`;
-}
-
 interface Row {
   file: string;
   result: 'uploaded' | 'replaced' | 'removed' | 'unchanged' | 'failed';
@@ -485,14 +480,14 @@ interface Row {
 /** Prints the per-file summary; any failure is exit 1, with one line naming each failed file. */
 async function report(ctx: Context, collectionId: string, dir: string, comparison: Comparison, outcomes: JobOutcome[], reconciled: ReconcileOutcome | null | undefined, links: string[]): Promise<void> {
   const out = await ctx.output();
-  const { content, size } = comparison.compared;
+  const { content, size, checksum } = comparison.compared;
   const result: SyncResult = {
     uploaded: [],
     replaced: [],
     removed: [],
     unchanged: comparison.unchanged.map(({ file }) => file.name),
     failed: [],
-    compared: { content, size },
+    compared: { content, size, checksum },
     skipped: links.map((file) => ({ file, reason: 'symbolic link (--follow-links follows it)' })),
   };
   const rows: Row[] = comparison.unchanged.map(({ file, item }) => ({ file: file.name, result: 'unchanged', item: item.assetItemId, detail: formatBytes(file.size) }));
