@@ -155,3 +155,33 @@ describe('what CI is told of a release re-run', () => {
     expect(summary).toContain('| upload | already done, nothing sent (matched by content) |');
   });
 });
+
+describe('what CI is told of an item sync', () => {
+  it('the step summary says which rule decided for how many files, and warns without --checksum that a same-size edit is not seen', async () => {
+    const { id, dir } = await liveCollection({ 'a.txt': 'same size', 'b.txt': 'other' });
+    await writeFile(join(dir, 'a.txt'), 'SAME SIZE');
+    const summaryFile = join(h.dir, `${id}.summary`);
+    const gh = { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summaryFile, GITHUB_OUTPUT: join(h.dir, `${id}.output`) };
+    const bySize = await h.ahs(['item', 'sync', id, dir, '--type', '1001', '--json'], { env: gh });
+    expect(bySize.exitCode, bySize.stderr).toBe(0);
+    expect(bySize.json().compared).toEqual({ content: 0, size: 2, checksum: false });
+    expect(await readFile(summaryFile, 'utf8')).toContain("| failed | 0 |  |\n\n2 compared by size: an edit that keeps a file's size is not seen (--checksum compares content)\n");
+
+    await writeFile(summaryFile, '');
+    const byContent = await h.ahs(['item', 'sync', id, dir, '--type', '1001', '--checksum', '--json'], { env: gh });
+    expect(byContent.exitCode, byContent.stderr).toBe(0);
+    expect(byContent.json().compared).toEqual({ content: 2, size: 0, checksum: true });
+    const summary = await readFile(summaryFile, 'utf8');
+    expect(summary).toMatch(/\| replaced \| 1 \| a\.txt /);
+    expect(summary).toContain('\n2 compared by content, 0 by size\n');
+  });
+
+  it('--checksum --dry-run says a changed file is one whose content differs, not its size', async () => {
+    const { id, dir } = await liveCollection({ 'a.txt': 'same size' });
+    await writeFile(join(dir, 'a.txt'), 'SAME SIZE');
+    const run = await h.ahs(['item', 'sync', id, dir, '--type', '1001', '--checksum', '--dry-run']);
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.stdout).toContain('a changed file is one whose SHA-256 differs from what its Live item serves');
+    expect(run.stdout).not.toContain("a changed file is one whose byte size differs from its item's\n");
+  });
+});

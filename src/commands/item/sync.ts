@@ -193,7 +193,9 @@ function planSync(inputs: SyncInputs): SyncPlan {
       refuse,
       prediction: predicted(decideItemAdd(collectionId, { ...snapshot, itemCount }, { assetType, allowedAssetTypes }), [
         'the file type (extension) is checked by the service',
-        "a changed file is one whose byte size differs from its item's",
+        comparison.compared.checksum
+          ? "a changed file is one whose SHA-256 differs from what its Live item serves (an item Live nowhere: whose byte size differs from its item's)"
+          : "a changed file is one whose byte size differs from its item's",
       ]),
     });
 
