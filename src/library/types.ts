@@ -454,6 +454,49 @@ export interface RollbackParams extends ChannelParams {
   to?: string;
 }
 
+/**
+ * What `ahs verify` checks (cli.md, "In CI, and from code"): the items a
+ * collection serves in `envId` against the files at the top of `dir`, or a
+ * channel's Default (or `versionId`) against `file`; with `sums` instead of
+ * `dir` or `file`, against the lines of a sums file (as `sha256sum -c`
+ * reads it).
+ */
+export type VerifyParams = VerifyCollectionParams | VerifyAssetParams;
+
+export interface VerifyCollectionParams {
+  collectionId: string;
+  envId: string;
+  dir?: string;
+  sums?: string;
+  /** Follow symbolic links in `dir` (as item sync's followLinks). */
+  followLinks?: boolean;
+  /** Files downloaded at the same time (default 8). */
+  concurrency?: number;
+}
+
+export interface VerifyAssetParams {
+  assetId: string;
+  platform: string;
+  envId: string;
+  file?: string;
+  sums?: string;
+  /** Check this version (LIVE or DEFAULT in envId) rather than the Default. */
+  versionId?: string;
+}
+
+/** The answer of a verify, everything matched or not (names as the files in dir, `file`, or the lines of `sums`). */
+export interface VerifyResult {
+  matched: string[];
+  /** expected: the local (or listed) SHA-256; actual: the SHA-256 of what the delivery network serves. */
+  differ: Array<{ name: string; expected: string; actual: string }>;
+  /** Served, without a file or line. */
+  missing: string[];
+  /** A file or line, not served. */
+  extra: string[];
+  /** Could not be downloaded. */
+  failed: Array<{ name: string; error: string }>;
+}
+
 export interface SyncParams {
   collectionId: string;
   /** The folder whose files the collection should hold (its top level). */
@@ -546,6 +589,13 @@ export interface Client {
   /** Upload, deploy LIVE, promote: each stage skipped when already done (`ahs release`). */
   release(params: ReleaseParams): Promise<PlannedWrite<ReleaseResult>>;
   rollback(params: RollbackParams): Promise<PlannedWrite<PromotionResult | Unchanged>>;
+  /**
+   * Whether what is Live is byte for byte the local files (`ahs verify`):
+   * resolves with the answer whether or not everything matched (a difference
+   * is where the CLI exits 1); rejects when the check cannot be made (a
+   * UsageError for a bad sums file or path, a NotFoundError...). Reads only.
+   */
+  verify(params: VerifyParams): Promise<VerifyResult>;
   /** What apply would change to make the service hold the desired-state file (`ahs plan`). Sends nothing. */
   plan(params?: DesiredStateParams): Promise<DesiredPlanDocument>;
   /** Make the service hold the desired-state file, or send a saved plan (`ahs apply`). */

@@ -142,6 +142,35 @@ describe('writes as plans', () => {
     expect(cli.json().unchanged.sort()).toEqual(['a.txt', 'b.txt']);
   });
 
+  it('verify: the CLI\'s JSON, differences included (the answer, not an error), for a collection, an asset\'s file and a sums file', async () => {
+    const id = uid('lib-verify');
+    expect((await h.call('POST', '/vc', { collectionId: id, collectionName: id, allowedAssetTypes: ['9999'], createdBy: DEMO_USER })).status).toBe(201);
+    const dir = join(h.dir, id);
+    await mkdir(dir);
+    await writeFile(join(dir, 'a.txt'), 'aaa');
+    await writeFile(join(dir, 'b.txt'), 'bbb');
+    expect((await h.ahs(['item', 'sync', id, dir, '--type', '9999'])).exitCode).toBe(0);
+    expect((await h.ahs(['collection-deploy', id, '--env', 'dev'])).exitCode).toBe(0);
+    expect(await client.verify({ collectionId: id, envId: 'dev', dir })).toEqual({ matched: ['a.txt', 'b.txt'], differ: [], missing: [], extra: [], failed: [] });
+    await writeFile(join(dir, 'b.txt'), 'BBB');
+    const differs = await client.verify({ collectionId: id, envId: 'dev', dir });
+    const cli = await h.ahs(['verify', id, dir, '--env', 'dev', '--json']);
+    expect(cli.exitCode).toBe(1);
+    expect(differs).toEqual(cli.json());
+    expect(differs.differ.map((d) => d.name)).toEqual(['b.txt']);
+
+    const asset = uid('lib-verify-asset');
+    await h.createAsset(asset);
+    const file = join(dir, 'a.txt');
+    expect((await h.ahs(['release', asset, file, '--platform', 'ios', '--env', 'prod', '--name', '1.0'])).exitCode).toBe(0);
+    expect(await client.verify({ assetId: asset, platform: 'ios', envId: 'prod', file })).toMatchObject({ matched: [file], differ: [] });
+    const sums = join(h.dir, `${asset}.sums`);
+    await writeFile(sums, `${'0'.repeat(64)}  a.txt\n`);
+    expect(await client.verify({ assetId: asset, platform: 'ios', envId: 'prod', sums })).toMatchObject({ matched: [], differ: [{ name: 'a.txt', expected: '0'.repeat(64) }] });
+    await expect(client.verify({ collectionId: id, envId: 'dev' })).rejects.toThrow(/verify: give either dir or sums/);
+    await expect(client.verify({ collectionId: id, envId: 'dev', sums: join(h.dir, 'none.sums') })).rejects.toMatchObject({ kind: 'usage' });
+  });
+
   it('desired state: plan equals ahs plan --json; apply sends it; the CLI then plans nothing', async () => {
     const id = uid('lib-ds');
     const folder = join(h.dir, id);
