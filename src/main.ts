@@ -2,7 +2,7 @@
 // exit codes of cli.md.
 import { setMaxListeners } from 'node:events';
 import { CommanderError, type Command } from 'commander';
-import { buildProgram, globalsHelp, type GlobalOptions } from './program.js';
+import { buildProgram, globalsHelp, versionOnlyBeforeCommands, type GlobalOptions } from './program.js';
 import { globalsOf, specOf, type Runner } from './commands/tree.js';
 import { createContext, type ContextInputs } from './context.js';
 import { AhsError, CancelledError, ChangesPending, ExitCode, UsageError, type ErrorBody } from './errors.js';
@@ -44,6 +44,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
         ...(github ? { onProfileKey: (key: string) => github.mask(key) } : {}),
       }),
   );
+  versionOnlyBeforeCommands(program, argv);
   // Subcommands copy these settings only when created, so apply them to the
   // whole tree: every commander error (unknown option, missing argument) must
   // come back here as a usage error (exit 2), never as commander's exit(1).

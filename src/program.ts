@@ -1,7 +1,7 @@
 // Builds the whole command tree from the declarations without running
 // anything: main() parses with it, and the man page and completion
 // generators walk it.
-import { Command, Help } from 'commander';
+import { Command, Help, type Option } from 'commander';
 import { commandTree } from './commands/index.js';
 import { flag, positiveNumber, wholeNumber, type Flag } from './commands/define.js';
 import { attachNode, buildCommand, type Runner } from './commands/tree.js';
@@ -50,6 +50,24 @@ export function buildProgram(runner: Runner): Command {
   suggestCommands(program);
   explainKeyFlags(program);
   return program;
+}
+
+/**
+ * `-V, --version` prints ahs's version only before any command: commander
+ * reads the program's options anywhere on the line, so `ahs release ...
+ * --version 1.0` (meant as --name) printed the version and exited 0 having
+ * done nothing, and `ahs verify ... --version ID` never reached verify.
+ * After a command word it is that command's own flag (verify), or an
+ * unknown option (exit 2).
+ */
+export function versionOnlyBeforeCommands(program: Command, argv: readonly string[]): void {
+  const at = argv.findIndex((arg) => arg === '--version' || arg === '-V' || arg.startsWith('--version='));
+  if (at < 0) return;
+  const commands = new Set(program.commands.flatMap((command) => [command.name(), ...command.aliases()]));
+  if (!argv.slice(0, at).some((arg) => commands.has(arg))) return;
+  const options = program.options as Option[];
+  const index = options.findIndex((option) => option.long === '--version');
+  if (index >= 0) options.splice(index, 1);
 }
 
 /** Help with the subcommands before the options (gh): what to run next is what a reader looks for first. */

@@ -185,3 +185,26 @@ describe('what CI is told of an item sync', () => {
     expect(run.stdout).not.toContain("a changed file is one whose byte size differs from its item's\n");
   });
 });
+
+describe('--version after a command', () => {
+  it('is verify\'s own flag (the version checked), not the program\'s, which printed the version and exited 0 unchecked', async () => {
+    const asset = await releasedAsset('checked bytes');
+    const other = await h.file(`${asset}-other.zip`, 'other bytes!!');
+    const run = await h.ahs(['verify', asset, other, '--platform', 'ios', '--env', 'prod', '--version', 'IOS1', '--json']);
+    expect(run.exitCode).toBe(1);
+    expect(run.json().differ).toEqual([{ name: other, expected: sha('other bytes!!'), actual: sha('checked bytes') }]);
+  });
+
+  it('anywhere else after a command is an unknown option (exit 2, nothing sent), never a release that printed the version and exited 0', async () => {
+    const asset = uid('irv');
+    await h.createAsset(asset);
+    const file = await h.file(`${asset}.zip`, 'a build');
+    const run = await h.ahs(['release', asset, file, '--platform', 'ios', '--env', 'prod', '--version', '1.0']);
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toContain("unknown option '--version'");
+    expect((await h.call('GET', `/va/${asset}/versions`)).body.totalResults).toBe(0);
+    const alone = await h.ahs(['--version']);
+    expect(alone.exitCode).toBe(0);
+    expect(alone.stdout).toMatch(/^\d+\.\d+\.\d+/);
+  });
+});
