@@ -208,3 +208,16 @@ describe('--version after a command', () => {
     expect(alone.stdout).toMatch(/^\d+\.\d+\.\d+/);
   });
 });
+
+describe('verify --version', () => {
+  it('a version that does not exist is exit 4; one not deployed on the channel is exit 2 saying so', async () => {
+    const asset = await releasedAsset('v1');
+    const file = await h.file(`${asset}.bin`, 'v1');
+    const missing = await h.ahs(['verify', asset, file, '--platform', 'ios', '--env', 'prod', '--version', 'IOS99']);
+    expect(missing.exitCode).toBe(4);
+    expect(missing.stderr).toContain(`version IOS99 of ${asset} not found`);
+    const elsewhere = await h.ahs(['verify', asset, file, '--platform', 'ios', '--env', 'dev', '--version', 'IOS1']);
+    expect(elsewhere.exitCode).toBe(2);
+    expect(elsewhere.stderr).toContain(`IOS1 is not deployed on ${asset} ios/dev: nothing is served to verify`);
+  });
+});

@@ -9,7 +9,7 @@ import { verifySpec } from './index.js';
 import type { Context } from '../../context.js';
 import { ExitCode, NotFoundError, PartialFailureError, UsageError } from '../../errors.js';
 import type { Item } from '../../rules/schemas.js';
-import { findAsset, listRecords } from '../../service/assets.js';
+import { findAsset, findVersion, listRecords } from '../../service/assets.js';
 import { listItems } from '../../service/collections.js';
 import { deliveryFileUrl, hashServed, readDeployedCollection } from '../../service/delivery.js';
 import { askAssetId, askEnv } from '../../service/pick-asset.js';
@@ -144,6 +144,8 @@ async function servedVersion(ctx: Context, given: string | undefined, versionId:
   const channel = `${assetId} ${platform}/${envId}`;
   if (records.length === 0 && !(await findAsset(api, assetId))) throw new NotFoundError(`asset ${assetId} not found`);
   const record = versionId === undefined ? records.find((r) => r.state === 'DEFAULT') : records.find((r) => r.versionId === versionId);
+  // A version that does not exist is exit 4 (cli.md), one that is not deployed here a usage error.
+  if (!record && versionId !== undefined && !(await findVersion(api, assetId, versionId))) throw new NotFoundError(`version ${versionId} of ${assetId} not found`);
   if (!record) {
     throw new UsageError(versionId === undefined ? `${channel} has no Default: nothing is served to verify (pass --version for a LIVE one)` : `${versionId} is not deployed on ${channel}: nothing is served to verify`);
   }
