@@ -137,12 +137,14 @@ export class PartialFailureError extends AhsError {
   }
   /**
    * cli.md: the service's error body unchanged when the service answered
-   * (the first failure's); otherwise one of the ahs types, a transfer that
-   * broke off being a network failure.
+   * (the first failure's); otherwise the type the caller gives, else the
+   * one the exit code names: exit 1 is urn:ahs:rejected (some part failed,
+   * refused by an answer or locally), never urn:ahs:network unless every
+   * failure was for want of an answer (exit 6), which only the caller knows.
    */
   toBody(): ErrorBody {
     if (this.first && this.first.status !== null) return this.first;
-    const type = this.first?.type ?? 'urn:ahs:network';
+    const type = this.first?.type ?? `urn:ahs:${this.kind}`;
     return { type, title: this.message, status: null, detail: this.message };
   }
 }

@@ -182,7 +182,9 @@ function expectedDigest(sums: Sums | undefined, name: string, from: string | und
 /**
  * Any failed file is exit 1; when every failure was a network failure, exit
  * 6: retry later, nothing refused it. A file that is not the one the sums
- * file lists (--verify) is a conflict (urn:ahs:conflict), not the network's.
+ * file lists (--verify) is a conflict (urn:ahs:conflict), not the network's;
+ * files refused by an answer (403, 404, 410...) or locally are
+ * urn:ahs:rejected, the type of exit 1 (each file's status is in its row).
  */
 function failure(summary: DownloadSummary, total: number, networkFailed: Set<string>, mismatch: { ids: Set<string>; sums: string | undefined }): PartialFailureError {
   const failed = `${summary.failed.length} of ${total} file(s) failed to download`;
@@ -191,7 +193,7 @@ function failure(summary: DownloadSummary, total: number, networkFailed: Set<str
     const message = `${failed}: ${differ.join(', ')} ${differ.length > 1 ? 'are' : 'is'} not what ${escapeControls(mismatch.sums ?? 'the sums file')} lists (SHA-256): not saved, a copy already at the name stays as it was`;
     return new PartialFailureError(message, ExitCode.rejected, { type: 'urn:ahs:conflict', title: message, status: null, detail: message });
   }
-  if (!summary.failed.every((f) => networkFailed.has(f.id))) return new PartialFailureError(failed);
+  if (!summary.failed.every((f) => networkFailed.has(f.id))) return new PartialFailureError(failed, ExitCode.rejected);
   const message = `${failed}, each for want of an answer from the delivery network: run again later`;
   return new PartialFailureError(message, ExitCode.network, { type: 'urn:ahs:network', title: message, status: null, detail: message });
 }

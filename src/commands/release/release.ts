@@ -225,7 +225,9 @@ async function reusableVersion(
   const failed = hashes.failed[0];
   if (failed) {
     const message = `could not download ${failed.id} to compare its content with ${fileName} (${failed.error}); nothing was written: run again`;
-    throw new PartialFailureError(message, failed.network ? ExitCode.network : ExitCode.rejected, { type: failed.network ? 'urn:ahs:network' : 'urn:ahs:conflict', title: message, status: null, detail: message });
+    // Refused by an answer (or broken locally): exit 1, urn:ahs:rejected; not a conflict, nothing was compared.
+    if (!failed.network) throw new PartialFailureError(message, ExitCode.rejected);
+    throw new PartialFailureError(message, ExitCode.network, { type: 'urn:ahs:network', title: message, status: null, detail: message });
   }
   const equal = hashes.hashed.find((h) => h.sha256 === local);
   if (equal) {

@@ -225,7 +225,9 @@ function print(out: Awaited<ReturnType<Context['output']>>, result: VerifyResult
 /**
  * Exit 1 naming each difference, as a conflict (urn:ahs:conflict: what is
  * served is not what was expected, as release calls another content); 6
- * when the only trouble was the network's.
+ * when the only trouble was the network's. Downloads refused by an answer
+ * (403, 404, 410...) and nothing else are exit 1 of the exit code's type
+ * (urn:ahs:rejected): nothing was compared, so nothing differs.
  */
 function failure(result: VerifyResult, where: string, source: string, hashes: HashSummary): PartialFailureError {
   const parts = [
@@ -237,5 +239,6 @@ function failure(result: VerifyResult, where: string, source: string, hashes: Ha
   const message = escapeControls(`${where} does not match ${source}: ${parts.join('; ')}`);
   const onlyNetwork = parts.length === result.failed.length && hashes.failed.every((f) => f.network);
   if (onlyNetwork) return new PartialFailureError(message, ExitCode.network, { type: 'urn:ahs:network', title: message, status: null, detail: message });
+  if (parts.length === result.failed.length) return new PartialFailureError(message, ExitCode.rejected);
   return new PartialFailureError(message, ExitCode.rejected, { type: 'urn:ahs:conflict', title: message, status: null, detail: message });
 }

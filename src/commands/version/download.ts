@@ -97,8 +97,9 @@ function failed(task: DownloadTask, error: Error | undefined): PartialFailureErr
     // The delivery network's error bodies are not shown (spec): its status, in the four fields.
     return new PartialFailureError(message, codeOf(error.status), { type: 'about:blank', title: message, status: error.status, detail: message });
   }
-  const code = error && isNetworkFailure(error) ? ExitCode.network : ExitCode.rejected;
-  return new PartialFailureError(message, code, { type: 'urn:ahs:network', title: message, status: null, detail: message });
+  // Network only for want of an answer; a file that could not be written here is exit 1, urn:ahs:rejected.
+  if (!error || !isNetworkFailure(error)) return new PartialFailureError(message, ExitCode.rejected);
+  return new PartialFailureError(message, ExitCode.network, { type: 'urn:ahs:network', title: message, status: null, detail: message });
 }
 
 function codeOf(status: number): ExitCode {

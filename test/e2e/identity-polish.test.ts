@@ -1,0 +1,149 @@
+// Follow-ups of issue 22's review, tried as a release engineer would against
+// the emulator: the JSON error type of files refused by an answer, the name
+// verify --sums looks up for a version, sums files of sha256sum dist/*, and
+// the symbolic links --follow-links cannot follow.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ServerResponse } from 'node:http';
+import { DEMO_USER, ERROR_TYPE, harness, stubServer, uid, type Harness } from './helpers.js';
+import { startFaultProxy } from '../support/fault-proxy.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await harness();
+});
+afterAll(async () => h?.close());
+
+/** A collection holding `files` (name → content), LIVE in dev; the folder it was synced from. */
+async function liveCollection(files: Record<string, string>): Promise<{ id: string; dir: string }> {
+  const id = uid('ip');
+  expect((await h.call('POST', '/vc', { collectionId: id, collectionName: id, allowedAssetTypes: ['1001'], createdBy: DEMO_USER })).status).toBe(201);
+  const dir = join(h.dir, id);
+  await mkdir(dir, { recursive: true });
+  for (const [name, content] of Object.entries(files)) await writeFile(join(dir, name), content);
+  const synced = await h.ahs(['item', 'sync', id, dir, '--type', '1001']);
+  expect(synced.exitCode, synced.stderr).toBe(0);
+  const deployed = await h.ahs(['collection-deploy', id, '--env', 'dev']);
+  expect(deployed.exitCode, deployed.stderr).toBe(0);
+  return { id, dir };
+}
+
+/** An asset whose ios/prod Default is `content`, released from a file named `ci.zip`; that file. */
+async function releasedAsset(content: string): Promise<{ asset: string; file: string }> {
+  const asset = uid('ipa');
+  await h.createAsset(asset);
+  const dir = join(h.dir, asset);
+  await mkdir(dir);
+  const file = join(dir, 'ci.zip');
+  await writeFile(file, content);
+  const released = await h.ahs(['release', asset, file, '--platform', 'ios', '--env', 'prod', '--name', '1.0']);
+  expect(released.exitCode, released.stderr).toBe(0);
+  return { asset, file };
+}
+
+/**
+ * The API through a stub whose asset-urls answers have each downloadUrl
+ * rewritten (the spec does not fix their form); `answer` may take any other
+ * request itself (return true), the rest goes to the emulator.
+ */
+async function apiWithUrls(rewrite: (downloadUrl: string, stubUrl: string) => string, answer?: (url: string, res: ServerResponse) => boolean) {
+  const stub: Awaited<ReturnType<typeof stubServer>> = await stubServer(async (req, res) => {
+    const url = req.url ?? '';
+    if (answer?.(url, res)) return true;
+    if (req.method !== 'GET' || !/\/asset-urls(\?|$)/.test(url)) return false;
+    const upstream = await fetch(new URL(url, h.emu.baseUrl), { headers: { apikey: String(req.headers.apikey ?? '') } });
+    const body = (await upstream.json()) as { results?: Array<{ downloadUrl?: string }> };
+    for (const record of body.results ?? []) if (record.downloadUrl) record.downloadUrl = rewrite(record.downloadUrl, stub.url);
+    res.writeHead(upstream.status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    return true;
+  }, h.emu.baseUrl);
+  return stub;
+}
+
+describe('files refused by an answer are not a network failure (exit 1, urn:ahs:rejected)', () => {
+  it('fetch: every file refused (404, 410): exit 1, urn:ahs:rejected, each file\'s status in its row', async () => {
+    const entry = (id: string) => ({ assetItemId: id, assetItemName: `${id}.bin`, downloadUrl: `/files/${id}`, targetPlatform: 'generic', mimetype: 'application/octet-stream' });
+    const doc = { downloadUrl: '/doc', anchorAsset: null, assetItemUrls: [entry('gone'), entry('removed')], collectionId: 'c', domainId: 'demo', envId: 'dev', secured: false, localCacheControl: false, localCacheMaxAge: 30, targetPlatform: 'generic' };
+    const delivery = await stubServer((req, res) => {
+      if (req.url === '/doc') res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(doc));
+      else res.writeHead(req.url?.endsWith('/gone') ? 404 : 410).end();
+      return true;
+    });
+    const dir = join(h.dir, uid('refused'));
+    try {
+      const run = await h.ahs(['fetch', '--url', `${delivery.url}/doc`, '--dir', dir, '--json', '--retries', '0']);
+      expect(run.exitCode).toBe(1);
+      expect(run.errJson()).toEqual({ type: 'urn:ahs:rejected', title: '2 of 2 file(s) failed to download', status: null, detail: '2 of 2 file(s) failed to download' });
+      const failed = run.json().failed.sort((a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name));
+      expect(failed).toEqual([expect.objectContaining({ name: 'gone.bin', error: expect.stringContaining('404') }), expect.objectContaining({ name: 'removed.bin', error: expect.stringContaining('410') })]);
+    } finally {
+      await delivery.close();
+    }
+  });
+
+  it('verify: a served file refused (403) and nothing else: exit 1, urn:ahs:rejected, not a difference (conflict)', async () => {
+    const { id, dir } = await liveCollection({ 'a.txt': 'aa', 'b.txt': 'bb' });
+    const proxy = await startFaultProxy(h.emu.deliveryUrl);
+    try {
+      proxy.inject({ kind: 'status', status: 403 }, { method: 'GET', path: /\/b\.txt$/, times: 5 });
+      const run = await h.ahs(['verify', id, dir, '--env', 'dev', '--json', '--retries', '0'], { env: { AHS_DELIVERY_URL: proxy.url } });
+      expect(run.exitCode).toBe(1);
+      expect(run.json()).toMatchObject({ matched: ['a.txt'], differ: [], failed: [{ name: 'b.txt', error: expect.stringContaining('answered 403') }] });
+      expect(run.errJson()).toMatchObject({ type: 'urn:ahs:rejected', status: null, title: expect.stringContaining('b.txt could not be read (the service answered 403') });
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('item sync, without --json: the AHS_OUTPUT_FILE error of an upload the service refused is urn:ahs:rejected', async () => {
+    const id = uid('ips');
+    expect((await h.call('POST', '/vc', { collectionId: id, collectionName: id, allowedAssetTypes: ['1001'], createdBy: DEMO_USER })).status).toBe(201);
+    const dir = join(h.dir, id);
+    await mkdir(dir);
+    await writeFile(join(dir, 'a.txt'), 'aa');
+    const proxy = await startFaultProxy(h.emu.baseUrl);
+    const results = join(h.dir, `${id}.jsonl`);
+    try {
+      const refusal = { type: ERROR_TYPE, title: 'file type not allowed', status: 400, detail: 'file type not allowed' };
+      proxy.inject({ kind: 'status', status: 400, headers: { 'content-type': 'application/json' }, body: JSON.stringify(refusal) }, { method: 'POST', path: `/vc/${id}/items` });
+      const run = await h.ahs(['item', 'sync', id, dir, '--type', '1001'], { env: { AHS_BASE_URL: proxy.url, AHS_OUTPUT_FILE: results } });
+      expect(run.exitCode).toBe(1);
+      expect(run.stderr).toContain('error: 0 uploaded, 0 replaced, 0 removed, 0 unchanged; failed: a.txt');
+      const line = JSON.parse(await readFile(results, 'utf8'));
+      expect(line.error).toMatchObject({ type: 'urn:ahs:rejected', status: null });
+      expect(line.result.failed[0].error).toEqual(refusal);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('version download: a file that cannot be written here is exit 1, urn:ahs:rejected, not a network failure', async () => {
+    const { asset } = await releasedAsset('written nowhere');
+    const versions = await h.call('GET', `/va/${asset}/versions?targetPlatformId=ios`);
+    const versionId = versions.body.results[0].versionId as string;
+    // A folder with something in it at the path: the finished download cannot take its name.
+    const target = join(h.dir, `${asset}-taken`);
+    await mkdir(join(target, 'inside'), { recursive: true });
+    const run = await h.ahs(['version', 'download', asset, versionId, '--env', 'prod', '-O', target, '--json']);
+    expect(run.exitCode).toBe(1);
+    expect(run.errJson()).toMatchObject({ type: 'urn:ahs:rejected', status: null, title: expect.stringContaining(`was not downloaded`) });
+  });
+
+  it('release: the version already there cannot be downloaded to compare (403): exit 1, urn:ahs:rejected, not a conflict; nothing written', async () => {
+    const { asset, file } = await releasedAsset('compared content');
+    const before = await h.records(asset);
+    const api = await apiWithUrls(
+      (url, stubUrl) => `${stubUrl}/refused${new URL(url).pathname}`,
+      (url, res) => url.startsWith('/refused/') && (res.writeHead(403).end(), true),
+    );
+    try {
+      const run = await h.ahs(['release', asset, file, '--platform', 'ios', '--env', 'prod', '--name', '1.0', '--json', '--retries', '0'], { env: { AHS_BASE_URL: api.url } });
+      expect(run.exitCode).toBe(1);
+      expect(run.errJson()).toMatchObject({ type: 'urn:ahs:rejected', status: null, title: expect.stringContaining('nothing was written') });
+      expect(await h.records(asset)).toEqual(before);
+    } finally {
+      await api.close();
+    }
+  });
+});
