@@ -3,6 +3,7 @@
 // verify --sums looks up for a version, sums files of sha256sum dist/*, and
 // the symbolic links --follow-links cannot follow.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ServerResponse } from 'node:http';
@@ -14,6 +15,8 @@ beforeAll(async () => {
   h = await harness();
 });
 afterAll(async () => h?.close());
+
+const sha = (content: string) => createHash('sha256').update(content).digest('hex');
 
 /** A collection holding `files` (name → content), LIVE in dev; the folder it was synced from. */
 async function liveCollection(files: Record<string, string>): Promise<{ id: string; dir: string }> {
@@ -144,6 +147,38 @@ describe('files refused by an answer are not a network failure (exit 1, urn:ahs:
       expect(await h.records(asset)).toEqual(before);
     } finally {
       await api.close();
+    }
+  });
+});
+
+describe('verify ASSET_ID --sums', () => {
+  it('looks up the version\'s file name (its record), whatever its downloadUrl ends with', async () => {
+    const { asset } = await releasedAsset('build one');
+    const sums = await h.file(`${asset}.sums`, `${sha('build one')}  ci.zip\n`);
+    // Served at a URL that does not end with the file name (the emulator serves any last segment).
+    const api = await apiWithUrls((url) => url.replace(/\/[^/]+$/, '/blob'));
+    try {
+      const run = await h.ahs(['verify', asset, '--sums', sums, '--platform', 'ios', '--env', 'prod', '--json'], { env: { AHS_BASE_URL: api.url } });
+      expect(run.exitCode, run.stderr).toBe(0);
+      expect(run.json()).toEqual({ matched: ['ci.zip'], differ: [], missing: [], extra: [], failed: [] });
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('a version with no file name on record (older versions): exit 2 saying so and how to check it, rather than a guess', async () => {
+    const old = await harness({ variation: { versionFileName: false } });
+    try {
+      const asset = uid('ipo');
+      await old.createAsset(asset);
+      const file = await old.file('ci.zip', 'old build');
+      expect((await old.ahs(['release', asset, file, '--platform', 'ios', '--env', 'prod', '--name', '1.0'])).exitCode).toBe(0);
+      const sums = await old.file('SHA256SUMS', `${sha('old build')}  ci.zip\n`);
+      const run = await old.ahs(['verify', asset, '--sums', sums, '--platform', 'ios', '--env', 'prod']);
+      expect(run.exitCode).toBe(2);
+      expect(run.stderr).toMatch(new RegExp(`^error: \\S+ of ${asset} has no file name on record \\(older versions lack one\\): no line of --sums can be told to be its; compare it with the file instead: ahs verify ${asset} FILE, with the same --platform and --env$`, 'm'));
+    } finally {
+      await old.close();
     }
   });
 });

@@ -9,7 +9,7 @@ import { verifySpec } from './index.js';
 import type { Context } from '../../context.js';
 import { ExitCode, NotFoundError, PartialFailureError, UsageError } from '../../errors.js';
 import type { Item } from '../../rules/schemas.js';
-import { findAsset, findVersion, listRecords } from '../../service/assets.js';
+import { findAsset, findVersion, getVersion, listRecords } from '../../service/assets.js';
 import { listItems } from '../../service/collections.js';
 import { deliveryFileUrl, hashServed, readDeployedCollection } from '../../service/delivery.js';
 import { askAssetId, askEnv } from '../../service/pick-asset.js';
@@ -132,8 +132,8 @@ async function itemRecords(ctx: Context, collectionId: string): Promise<Map<stri
 
 /**
  * The channel's Default (or --version), as its asset-urls downloadUrl serves
- * it, named `localFile` (FILE) when given, else by its served file name (what a
- * sums line names).
+ * it, named `localFile` (FILE) when given, else by the version's file name
+ * (what a sums line names).
  */
 async function servedVersion(ctx: Context, given: string | undefined, versionId: string | undefined, localFile: string | undefined): Promise<{ served: Served[]; where: string }> {
   const assetId = await askAssetId(ctx, given);
@@ -150,18 +150,21 @@ async function servedVersion(ctx: Context, given: string | undefined, versionId:
     throw new UsageError(versionId === undefined ? `${channel} has no Default: nothing is served to verify (pass --version for a LIVE one)` : `${versionId} is not deployed on ${channel}: nothing is served to verify`);
   }
   if (!record.downloadUrl) throw new UsageError(`${record.versionId} is ${record.state} on ${channel}: the delivery network serves it only LIVE or DEFAULT`);
-  const name = localFile ?? fileNameOf(record.downloadUrl, record.versionId);
+  const name = localFile ?? (await versionFileName(api, assetId, record.versionId));
   return { served: [{ name, task: { id: record.versionId, name, url: new URL(record.downloadUrl, api.baseUrl).toString() } }], where: `${channel} ${record.versionId} (${record.state})` };
 }
 
-/** The file name a version's download URL ends with (what a sums line names), else its id. */
-function fileNameOf(downloadUrl: string, fallback: string): string {
-  try {
-    const last = new URL(downloadUrl, 'http://x').pathname.split('/').pop();
-    return last ? decodeURIComponent(last) : fallback;
-  } catch {
-    return fallback;
-  }
+/**
+ * The name a sums line gives the version's file: its record's fileName. One
+ * more read: the asset-urls records carry no file name, and the spec does not
+ * fix the form of their downloadUrl (its last segment need not be the name).
+ */
+async function versionFileName(api: Awaited<ReturnType<Context['api']>>, assetId: string, versionId: string): Promise<string> {
+  const { fileName } = await getVersion(api, assetId, versionId);
+  if (fileName) return fileName;
+  throw new UsageError(
+    `${versionId} of ${assetId} has no file name on record (older versions lack one): no line of ${nameOf(verifySpec, 'sums')} can be told to be its; compare it with the file instead: ahs verify ${assetId} FILE, with the same --platform and --env`,
+  );
 }
 
 async function fromSums(path: string): Promise<Expected> {
