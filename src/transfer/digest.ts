@@ -182,6 +182,39 @@ function unescapeName(raw: string): string | undefined {
   return name;
 }
 
+/** A sums line found for a file name: its digest and the name it lists (with a folder when found by base name). */
+export type SumsMatch = { hex: string; listedAs: string } | { ambiguous: string[] } | undefined;
+
+/**
+ * Finds a file's line in a sums file: the line of its name, else the one
+ * line whose base name it is. `sha256sum dist/*` lists `dist/a.txt`, and
+ * `sha256sum -c` run beside dist/ checks dist/a.txt: the items and files
+ * ahs compares have no folder, so that line is a.txt's. Two lines of that
+ * base name in two folders are ambiguous: neither is taken.
+ */
+export function sumsFinder(sums: Sums): (name: string) => SumsMatch {
+  const byBase = new Map<string, string[]>();
+  for (const listed of sums.keys()) {
+    const slash = listed.lastIndexOf('/');
+    if (slash < 0) continue;
+    const base = listed.slice(slash + 1);
+    byBase.set(base, [...(byBase.get(base) ?? []), listed]);
+  }
+  return (name) => {
+    const exact = sums.get(name);
+    if (exact !== undefined) return { hex: exact, listedAs: name };
+    const candidates = byBase.get(name) ?? [];
+    if (candidates.length === 1) return { hex: sums.get(candidates[0]!)!, listedAs: candidates[0]! };
+    return candidates.length > 1 ? { ambiguous: candidates } : undefined;
+  };
+}
+
+/** How to write a sums file whose names are the files' own: from inside their folder. */
+export function sumsFromInside(listed: string): string {
+  const folder = listed.slice(0, listed.lastIndexOf('/')) || '.';
+  return `list one folder's files from inside it (cd ${folder} && sha256sum * > SHA256SUMS)`;
+}
+
 /** A sums file read and parsed; an unreadable one is a usage error naming the flag that gave it. */
 export async function readSums(path: string, flag: string): Promise<Sums> {
   let text: string;

@@ -182,3 +182,32 @@ describe('verify ASSET_ID --sums', () => {
     }
   });
 });
+
+describe('a sums file of sha256sum dist/* (names with a folder)', () => {
+  it('verify: a line naming a folder is the line of the file of its base name, said in one line; two folders\' lines of one base name stand for neither, with a warning saying how to fix', async () => {
+    const { id } = await liveCollection({ 'a.txt': 'aa', 'b.txt': 'bb' });
+    const sums = await h.file(`${id}.sums`, `${sha('aa')}  dist/a.txt\n${sha('bb')}  old/b.txt\n${sha('bb')}  new/b.txt\n`);
+    const run = await h.ahs(['verify', id, '--sums', sums, '--env', 'dev', '--json']);
+    expect(run.exitCode).toBe(1);
+    expect(run.json()).toEqual({ matched: ['a.txt'], differ: [], missing: ['b.txt'], extra: ['new/b.txt', 'old/b.txt'], failed: [] });
+    expect(run.stderr).toContain(`matched by base name (${sums} names folders, the served files have none): dist/a.txt as a.txt\n`);
+    expect(run.stderr).toContain(`warning: b.txt: ${sums} lists old/b.txt and new/b.txt, so which is its cannot be told and neither is compared; list one folder's files from inside it (cd old && sha256sum * > SHA256SUMS)\n`);
+
+    const only = await h.file(`${id}-dist.sums`, `${sha('aa')}  dist/a.txt\n${sha('bb')}  ./dist/b.txt\n`);
+    const ok = await h.ahs(['verify', id, '--sums', only, '--env', 'dev']);
+    expect(ok.exitCode, ok.stderr).toBe(0);
+    expect(ok.stderr).toContain('dist/a.txt as a.txt, dist/b.txt as b.txt');
+  });
+
+  it('fetch --verify reads them the same way', async () => {
+    const { id } = await liveCollection({ 'a.txt': 'aa', 'b.txt': 'bb' });
+    const sums = await h.file(`${id}.sums`, `${sha('aa')}  dist/a.txt\n${sha('bb')}  old/b.txt\n${sha('bb')}  new/b.txt\n`);
+    const out = join(h.dir, `${id}-out`);
+    const run = await h.ahs(['fetch', id, '--env', 'dev', '--dir', out, '--verify', sums, '--json']);
+    expect(run.exitCode).toBe(1);
+    expect(run.json().downloaded.map((f: { name: string }) => f.name)).toEqual(['a.txt']);
+    expect(run.json().failed).toEqual([expect.objectContaining({ name: 'b.txt', error: `listed as old/b.txt and new/b.txt in ${sums} (--verify): which is its cannot be told, not downloaded; list one folder's files from inside it (cd old && sha256sum * > SHA256SUMS)` })]);
+    expect(run.stderr).toContain(`--verify: matched by base name (${sums} names folders, the items have none): dist/a.txt as a.txt`);
+    expect(await readFile(join(out, 'a.txt'), 'utf8')).toBe('aa');
+  });
+});

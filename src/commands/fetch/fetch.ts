@@ -16,7 +16,7 @@ import { ApiError, CancelledError, ExitCode, NotFoundError, PartialFailureError,
 import type { DeliveryDocument, DeliveryEntry, Item } from '../../rules/schemas.js';
 import { downloadAll, DEFAULT_CONCURRENCY, DigestMismatchError, isNetworkFailure, type DownloadSummary, type DownloadTask } from '../../transfer/download.js';
 import { matchesAny } from '../../transfer/glob.js';
-import { readSums, type Sums } from '../../transfer/digest.js';
+import { readSums, sumsFinder, sumsFromInside, type SumsMatch } from '../../transfer/digest.js';
 import { assertInside, NameAllocator, safeFileName } from '../../transfer/safe-name.js';
 import { createMultiProgress, formatBytes } from '../../io/progress.js';
 import { escapeControls } from '../../io/escape.js';
@@ -101,19 +101,22 @@ export const run: Run<typeof fetchSpec> = async (options, ctx) => {
   const names = new NameAllocator();
   const tasks: DownloadTask[] = [];
   const refused: DownloadSummary['failed'] = [];
+  const findSum = sums ? sumsFinder(sums) : undefined;
+  const byBaseName: string[] = [];
   for (const entry of entries) {
     const record = sizes.get(entry.assetItemId);
     // The file's own name (with its extension) when the item record is at hand.
     const name = names.allocate(record?.fileName || entry.assetItemName, entry.assetItemId);
     try {
       const url = deliveryFileUrl(deliveryBase, entry.downloadUrl);
-      tasks.push({ id: entry.assetItemId, name, url, expectedSize: typeof record?.size === 'number' ? record.size : undefined, sha256: expectedDigest(sums, name, options.verify) });
+      tasks.push({ id: entry.assetItemId, name, url, expectedSize: typeof record?.size === 'number' ? record.size : undefined, sha256: expectedDigest(findSum, name, options.verify, byBaseName) });
     } catch (error) {
       refused.push({ id: entry.assetItemId, name, error: (error as Error).message });
       out.warn(`${name} (${entry.assetItemId}): ${(error as Error).message}`);
     }
   }
 
+  if (byBaseName.length > 0) out.info(`${nameOf(fetchSpec, 'verify')}: matched by base name (${escapeControls(options.verify!)} names folders, the items have none): ${escapeControls(byBaseName.sort().join(', '))}`);
   const created = tasks.length > 0 ? await prepareDir(dir) : undefined;
   const links = options.skipExisting ? await linksKept(dir, tasks) : [];
   for (const link of links) out.info(`- ${link.name}: skipped, ${link.reason}`);
@@ -171,12 +174,19 @@ async function linksKept(dir: string, tasks: DownloadTask[]): Promise<DownloadSu
   return kept;
 }
 
-/** The digest a file must have (--verify); a file the sums file does not list cannot be verified, so it is not downloaded. */
-function expectedDigest(sums: Sums | undefined, name: string, from: string | undefined): DownloadTask['sha256'] {
-  if (!sums || from === undefined) return undefined;
-  const hex = sums.get(name);
-  if (hex === undefined) throw new Error(`not listed in ${from} (${nameOf(fetchSpec, 'verify')}): cannot be verified, not downloaded`);
-  return { hex, from };
+/**
+ * The digest a file must have (--verify): its line, or the one line of its
+ * base name in a folder (sumsFinder, as verify reads it; `byBaseName`
+ * collects those for one line of output). A file the sums file does not
+ * list, or lists in two folders, cannot be verified, so it is not downloaded.
+ */
+function expectedDigest(find: ((name: string) => SumsMatch) | undefined, name: string, from: string | undefined, byBaseName: string[]): DownloadTask['sha256'] {
+  if (!find || from === undefined) return undefined;
+  const match = find(name);
+  if (match === undefined) throw new Error(`not listed in ${from} (${nameOf(fetchSpec, 'verify')}): cannot be verified, not downloaded`);
+  if ('ambiguous' in match) throw new Error(`listed as ${match.ambiguous.join(' and ')} in ${from} (${nameOf(fetchSpec, 'verify')}): which is its cannot be told, not downloaded; ${sumsFromInside(match.ambiguous[0]!)}`);
+  if (match.listedAs !== name) byBaseName.push(`${match.listedAs} as ${name}`);
+  return { hex: match.hex, from };
 }
 
 /**

@@ -38,6 +38,8 @@ export const fetchSpec = defineCommand({
     'With --verify SHA256SUMS (read as sha256sum -c reads it: "<hex>  <name>", "<hex> *<name>", "SHA256 (<name>) = <hex>") each file is',
     'hashed as it streams to disk (no second read) and takes its name only when its SHA-256 is the one listed; a file',
     'whose digest differs, or that the sums file does not list, fails (exit 1) and the copy already at its name stays.',
+    'A line naming a folder (sha256sum dist/* writes "dist/a.txt") is the line of the file of its base name (a.txt)',
+    'unless another folder\'s line has that base name too; the output says which lines were matched so.',
     '',
     'JSON: {"collectionId", "envId", "dir", "downloaded": [{"id", "name", "path", "bytes"}],',
     '"skipped": [{"id", "name", "path", "reason"}], "failed": [{"id", "name", "error"}]} (id: the item id; name: the file',

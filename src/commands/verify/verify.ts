@@ -14,7 +14,7 @@ import { listItems } from '../../service/collections.js';
 import { deliveryFileUrl, hashServed, readDeployedCollection } from '../../service/delivery.js';
 import { askAssetId, askEnv } from '../../service/pick-asset.js';
 import { collectionArg, liveEnvArg } from '../../service/pick-collection.js';
-import { fileSha256, readSums, shortDigest } from '../../transfer/digest.js';
+import { fileSha256, readSums, shortDigest, sumsFinder, sumsFromInside } from '../../transfer/digest.js';
 import type { DownloadTask, HashSummary } from '../../transfer/download.js';
 import { eachLimited } from '../../transfer/pool.js';
 import { NameAllocator } from '../../transfer/safe-name.js';
@@ -47,7 +47,7 @@ export const run: Run<typeof verifySpec> = async (options, ctx) => {
   const out = await ctx.output();
   // FILE is what the version is checked against: its row names FILE, whatever the version's file is called.
   const { served, where } = kind.asset ? await servedVersion(ctx, options.id, options.version, options.sums ? undefined : options.path) : await servedCollection(ctx, options.id);
-  const expected = options.sums ? await fromSums(options.sums) : kind.asset ? fromFile(options.path!) : await fromFolder(options.path!, options.followLinks === true, out);
+  const expected = options.sums ? await fromSums(options.sums, served.map((s) => s.name), out) : kind.asset ? fromFile(options.path!) : await fromFolder(options.path!, options.followLinks === true, out);
 
   const result: VerifyResult = { matched: [], differ: [], missing: [], extra: [], failed: [] };
   const listed = new Set(expected.names);
@@ -167,9 +167,33 @@ async function versionFileName(api: Awaited<ReturnType<Context['api']>>, assetId
   );
 }
 
-async function fromSums(path: string): Promise<Expected> {
+/**
+ * The sums file's lines under the served names they stand for: a line that
+ * names a folder (sha256sum dist/* writes dist/a.txt) stands for the served
+ * file of its base name (sumsFinder), said in one line; two such lines of one
+ * base name stand for neither (one warning line). Lines that stand for no
+ * served name keep their own (extra).
+ */
+async function fromSums(path: string, servedNames: string[], out: Awaited<ReturnType<Context['output']>>): Promise<Expected> {
   const sums = await readSums(path, nameOf(verifySpec, 'sums'));
-  return { names: [...sums.keys()], digest: async (name) => sums.get(name)!, source: path };
+  const find = sumsFinder(sums);
+  const lines = new Map<string, string>();
+  const used = new Set<string>();
+  const byBaseName: string[] = [];
+  for (const name of servedNames) {
+    const match = find(name);
+    if (match === undefined) continue;
+    if ('ambiguous' in match) {
+      out.warn(`${escapeControls(name)}: ${escapeControls(path)} lists ${match.ambiguous.map((listed) => escapeControls(listed)).join(' and ')}, so which is its cannot be told and neither is compared; ${sumsFromInside(match.ambiguous[0]!)}`);
+      continue;
+    }
+    lines.set(name, match.hex);
+    used.add(match.listedAs);
+    if (match.listedAs !== name) byBaseName.push(`${escapeControls(match.listedAs)} as ${escapeControls(name)}`);
+  }
+  if (byBaseName.length > 0) out.info(`matched by base name (${escapeControls(path)} names folders, the served files have none): ${byBaseName.sort().join(', ')}`);
+  for (const [listed, hex] of sums) if (!used.has(listed)) lines.set(listed, hex);
+  return { names: [...lines.keys()], digest: async (name) => lines.get(name)!, source: path };
 }
 
 /** FILE, against the one version served. */
