@@ -410,7 +410,7 @@ complete -c ahs -f -n '__fish_ahs_is \'item upload\' 0' -a '(__fish_ahs_service 
 # ahs item sync
 complete -c ahs -n '__fish_ahs_is \'item sync\'' -l type -r -d 'asset type code of the uploaded items (one of the collection\'s allowed types, or 9999 = Other)'
 complete -c ahs -n '__fish_ahs_is \'item sync\'' -l delete -d 'remove the items that have no file of their name in DIR (done before any upload; destructive: lists them and asks in a terminal, needs --yes elsewhere)'
-complete -c ahs -n '__fish_ahs_is \'item sync\'' -l follow-links -d 'follow symbolic links in DIR to the files they point to (without it, a link is skipped and named in the output)'
+complete -c ahs -n '__fish_ahs_is \'item sync\'' -l follow-links -d 'follow symbolic links in DIR to the files they point to (without it, a link is skipped and named in the output; with it, a link to nothing, in a loop or to a folder is skipped and named with why)'
 complete -c ahs -n '__fish_ahs_is \'item sync\'' -l pattern -r -d 'only files (and, with --delete, items) whose name matches a glob: * ? [abc] (repeatable; quote it for the shell)'
 complete -c ahs -n '__fish_ahs_is \'item sync\'' -l reconcile -d 'at the end, re-run the Live deployments of the collection (when the sync changed something), publishing the new items'
 complete -c ahs -n '__fish_ahs_is \'item sync\'' -l checksum -d 'compare content by SHA-256: items Live in an environment are downloaded through the delivery network and hashed; the others are compared by size'
@@ -465,7 +465,7 @@ complete -c ahs -n '__fish_ahs_is \'export\'' -l collection -r -d 'export these 
 complete -c ahs -n '__fish_ahs_is \'verify\'' -l sums -r -d 'compare with a sums file, read as sha256sum -c reads it ("<hex> <name>", "<hex> *<name>" or --tag\'s "SHA256 (<name>) = <hex>" lines), instead of local files'
 complete -c ahs -n '__fish_ahs_is \'verify\'' -l version -r -d 'asset: check this version (LIVE or DEFAULT in --env) rather than the Default'
 complete -c ahs -n '__fish_ahs_is \'verify\'' -l concurrency -r -d 'files downloaded at the same time (default 8)'
-complete -c ahs -n '__fish_ahs_is \'verify\'' -l follow-links -d 'follow symbolic links in DIR (as item sync --follow-links does; without it a link is skipped and named)'
+complete -c ahs -n '__fish_ahs_is \'verify\'' -l follow-links -d 'follow symbolic links in DIR (as item sync --follow-links does; without it a link is skipped and named, with it one that leads to no file is)'
 
 # ahs api
 complete -c ahs -n '__fish_ahs_is \'api\'' -l field -r -d 'a field of the JSON body (GET: a query parameter): key=text is a string, key:=JSON a JSON value (5, true, ["9999"]); repeatable'

@@ -4,7 +4,7 @@
 // the symbolic links --follow-links cannot follow.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ServerResponse } from 'node:http';
 import { DEMO_USER, ERROR_TYPE, harness, stubServer, uid, type Harness } from './helpers.js';
@@ -209,5 +209,34 @@ describe('a sums file of sha256sum dist/* (names with a folder)', () => {
     expect(run.json().failed).toEqual([expect.objectContaining({ name: 'b.txt', error: `listed as old/b.txt and new/b.txt in ${sums} (--verify): which is its cannot be told, not downloaded; list one folder's files from inside it (cd old && sha256sum * > SHA256SUMS)` })]);
     expect(run.stderr).toContain(`--verify: matched by base name (${sums} names folders, the items have none): dist/a.txt as a.txt`);
     expect(await readFile(join(out, 'a.txt'), 'utf8')).toBe('aa');
+  });
+});
+
+describe('--follow-links and a link that leads to no file', () => {
+  it('item sync and verify name each dangling or looping link and why, one warning line each; sync\'s JSON lists them as skipped', async () => {
+    const { id, dir } = await liveCollection({ 'a.txt': 'aa' });
+    await symlink('missing.txt', join(dir, 'gone.txt'));
+    await symlink('loop.txt', join(dir, 'loop.txt'));
+    const sync = await h.ahs(['item', 'sync', id, dir, '--type', '1001', '--follow-links', '--json']);
+    expect(sync.exitCode, sync.stderr).toBe(0);
+    expect(sync.json()).toMatchObject({
+      unchanged: ['a.txt'],
+      uploaded: [],
+      skipped: [
+        { file: 'gone.txt', reason: 'a symbolic link to nothing: missing.txt does not exist (--follow-links)' },
+        { file: 'loop.txt', reason: 'a symbolic link in a loop (following it leads back to a link already followed) (--follow-links)' },
+      ],
+    });
+    const warnings = sync.stderr.split('\n').filter((line) => line.startsWith('warning: skipped'));
+    expect(warnings).toEqual([
+      'warning: skipped gone.txt: a symbolic link to nothing: missing.txt does not exist (--follow-links)',
+      'warning: skipped loop.txt: a symbolic link in a loop (following it leads back to a link already followed) (--follow-links)',
+    ]);
+    const items = await h.call('GET', `/vc/${id}/items`);
+    expect(items.body.results.map((item: { assetItemName: string }) => item.assetItemName)).toEqual(['a.txt']);
+
+    const verify = await h.ahs(['verify', id, dir, '--env', 'dev', '--follow-links']);
+    expect(verify.exitCode, verify.stderr).toBe(0);
+    expect(verify.stderr.split('\n').filter((line) => line.startsWith('warning: skipped'))).toEqual(warnings);
   });
 });

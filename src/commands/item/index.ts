@@ -36,7 +36,7 @@ export const syncSpec = defineCommand({
   flags: {
     type: flag.text('code', "asset type code of the uploaded items (one of the collection's allowed types, or 9999 = Other)"),
     delete: flag.bool('remove the items that have no file of their name in DIR (done before any upload; destructive: lists them and asks in a terminal, needs --yes elsewhere)'),
-    followLinks: flag.bool('follow symbolic links in DIR to the files they point to (without it, a link is skipped and named in the output)'),
+    followLinks: flag.bool('follow symbolic links in DIR to the files they point to (without it, a link is skipped and named in the output; with it, a link to nothing, in a loop or to a folder is skipped and named with why)'),
     pattern: flag.list('glob', 'only files (and, with --delete, items) whose name matches a glob: * ? [abc] (repeatable; quote it for the shell)'),
     reconcile: flag.bool('at the end, re-run the Live deployments of the collection (when the sync changed something), publishing the new items'),
     checksum: flag.bool('compare content by SHA-256: items Live in an environment are downloaded through the delivery network and hashed; the others are compared by size'),

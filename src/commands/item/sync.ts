@@ -7,8 +7,7 @@
 // through the shared item pool (src/service/item-work.ts): one plan step per
 // request, a failed file does not stop the others, and the summary says what
 // happened to each file. Nothing to do: no step, no write.
-import { lstat, readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readdir, stat } from 'node:fs/promises';
 import { nameOf, type Run } from '../define.js';
 import { syncSpec } from './index.js';
 import type { Context } from '../../context.js';
@@ -27,6 +26,7 @@ import { currentOf, listItems, readSnapshot, type CollectionView } from '../../s
 import { escapeControls } from '../../io/escape.js';
 import { comparedLine } from '../../io/views/collections.js';
 import { uploadName } from '../../transfer/upload.js';
+import { topFiles, type TopFiles } from '../../transfer/top-files.js';
 import { actingUser, assetTypeArg } from '../../service/pick-collection.js';
 import { optionalRef, plan, type Batch, type Prediction, type Refusal, type Results, type Step } from '../../plan/plan.js';
 import { steps } from '../../plan/steps.js';
@@ -57,7 +57,7 @@ interface SyncResult {
   failed: Array<{ file: string | null; error: ErrorBody }>;
   /** Which rule decided for how many files: content (SHA-256) or size; checksum: --checksum was given (without it, a same-size edit is not seen). */
   compared: { content: number; size: number; checksum: boolean };
-  /** Entries of DIR not synced: symbolic links without --follow-links. */
+  /** Entries of DIR not synced: symbolic links without --follow-links, and with it those that lead to no regular file. */
   skipped: Array<{ file: string; reason: string }>;
   reconciled?: boolean;
 }
@@ -67,7 +67,7 @@ const RECONCILE = '(--reconcile)';
 export const run: Run<typeof syncSpec> = async (options, ctx) => {
   const { collectionId, dir } = options;
   const patterns = options.pattern ?? [];
-  const { files, links } = await readFolder(dir, patterns, options.followLinks === true);
+  const { files, notFollowed: links, broken } = await readFolder(dir, patterns, options.followLinks === true);
   const assetType = await assetTypeArg(ctx, collectionId, options.type);
   const user = await actingUser(ctx);
   // Every file's fields are checked before anything is read or sent (a name over the service's limit is exit 2).
@@ -90,6 +90,8 @@ export const run: Run<typeof syncSpec> = async (options, ctx) => {
   const out = await ctx.output();
   announce(out, collectionId, dir, comparison, removals.length, options.delete ? [] : comparison.orphans);
   if (links.length > 0) out.warn(`skipped ${links.length} symbolic link(s), not followed without --follow-links: ${links.map((name) => escapeControls(name)).join(', ')}`);
+  for (const link of broken) out.warn(`skipped ${escapeControls(`${link.name}: ${link.reason}`)} (--follow-links)`);
+  const skipped = [...links.map((file) => ({ file, reason: 'symbolic link (--follow-links follows it)' })), ...broken.map((link) => ({ file: link.name, reason: `${link.reason} (--follow-links)` }))];
 
   // Room left once the removals are done: replacements upload first while there is some.
   const room = snapshot.maxAssets - (items.length - removals.length);
@@ -108,7 +110,7 @@ export const run: Run<typeof syncSpec> = async (options, ctx) => {
   const confirm = removals.length > 0 ? { message: `Remove ${removals.length} item(s) with no file from ${collectionId}: ${removals.map((item) => `${item.assetItemName} (${item.assetItemId})`).join(', ')}?`, action: `item sync --delete (removes ${removals.length} item(s))` } : undefined;
   return plan(
     all,
-    (results) => report(ctx, collectionId, dir, comparison, outcomesOf(sync, results), options.reconcile ? (reconcile ? reconcileOutcome(reconcile, results) : null) : undefined, links),
+    (results) => report(ctx, collectionId, dir, comparison, outcomesOf(sync, results), options.reconcile ? (reconcile ? reconcileOutcome(reconcile, results) : null) : undefined, skipped),
     {
       confirm,
       onAnswer: (step, results) => {
@@ -315,10 +317,10 @@ function toUpload(file: LocalFile, context: { assetType: string; user: string })
 
 /**
  * The regular files at the top of DIR whose names match --pattern, by name;
- * a symbolic link is followed only with --follow-links (else it is listed
- * in `links`, skipped).
+ * a symbolic link is followed only with --follow-links, and one skipped is
+ * named (src/transfer/top-files.ts).
  */
-async function readFolder(dir: string, patterns: string[], followLinks: boolean): Promise<{ files: LocalFile[]; links: string[] }> {
+async function readFolder(dir: string, patterns: string[], followLinks: boolean): Promise<TopFiles> {
   let names: string[];
   try {
     const info = await stat(dir);
@@ -329,20 +331,7 @@ async function readFolder(dir: string, patterns: string[], followLinks: boolean)
     const code = (error as NodeJS.ErrnoException).code;
     throw new UsageError(`cannot read ${dir}: ${code === 'ENOENT' ? 'no such folder' : (error as Error).message}; nothing was sent`);
   }
-  const files: LocalFile[] = [];
-  const links: string[] = [];
-  for (const name of names.sort()) {
-    if (patterns.length > 0 && !matchesAny(name, patterns)) continue;
-    const path = join(dir, name);
-    const entry = await lstat(path).catch(() => undefined);
-    if (entry?.isSymbolicLink() && !followLinks) {
-      links.push(name);
-      continue;
-    }
-    const info = entry?.isSymbolicLink() ? await stat(path).catch(() => undefined) : entry;
-    if (info?.isFile()) files.push({ name, path, size: info.size });
-  }
-  return { files, links };
+  return topFiles(dir, names.sort().filter((name) => patterns.length === 0 || matchesAny(name, patterns)), followLinks);
 }
 
 /**
@@ -480,7 +469,7 @@ interface Row {
 }
 
 /** Prints the per-file summary; any failure is exit 1, with one line naming each failed file. */
-async function report(ctx: Context, collectionId: string, dir: string, comparison: Comparison, outcomes: JobOutcome[], reconciled: ReconcileOutcome | null | undefined, links: string[]): Promise<void> {
+async function report(ctx: Context, collectionId: string, dir: string, comparison: Comparison, outcomes: JobOutcome[], reconciled: ReconcileOutcome | null | undefined, skipped: SyncResult['skipped']): Promise<void> {
   const out = await ctx.output();
   const { content, size, checksum } = comparison.compared;
   const result: SyncResult = {
@@ -490,7 +479,7 @@ async function report(ctx: Context, collectionId: string, dir: string, compariso
     unchanged: comparison.unchanged.map(({ file }) => file.name),
     failed: [],
     compared: { content, size, checksum },
-    skipped: links.map((file) => ({ file, reason: 'symbolic link (--follow-links follows it)' })),
+    skipped,
   };
   const rows: Row[] = comparison.unchanged.map(({ file, item }) => ({ file: file.name, result: 'unchanged', item: item.assetItemId, detail: formatBytes(file.size) }));
   for (const outcome of outcomes) {

@@ -18,7 +18,7 @@ export const verifySpec = defineCommand({
     sums: flag.text('SHA256SUMS', 'compare with a sums file, read as sha256sum -c reads it ("<hex>  <name>", "<hex> *<name>" or --tag\'s "SHA256 (<name>) = <hex>" lines), instead of local files'),
     version: flag.text('versionId', 'asset: check this version (LIVE or DEFAULT in --env) rather than the Default'),
     concurrency: flag.parsed('n', 'files downloaded at the same time (default 8)', wholeNumber('--concurrency', 1)),
-    followLinks: flag.bool('follow symbolic links in DIR (as item sync --follow-links does; without it a link is skipped and named)'),
+    followLinks: flag.bool('follow symbolic links in DIR (as item sync --follow-links does; without it a link is skipped and named, with it one that leads to no file is)'),
   },
   examples: [
     '# after a sync: is the published collection exactly the folder?',

@@ -2,8 +2,7 @@
 // What the delivery network serves, hashed as it streams (never written),
 // against the SHA-256 of the local files or the lines of a sums file
 // (cli.md "In CI, and from code"). Reads only: no plan.
-import { lstat, readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readdir, stat } from 'node:fs/promises';
 import { nameOf, type Run } from '../define.js';
 import { verifySpec } from './index.js';
 import type { Context } from '../../context.js';
@@ -18,6 +17,7 @@ import { fileSha256, readSums, shortDigest, sumsFinder, sumsFromInside } from '.
 import type { DownloadTask, HashSummary } from '../../transfer/download.js';
 import { eachLimited } from '../../transfer/pool.js';
 import { NameAllocator } from '../../transfer/safe-name.js';
+import { topFiles } from '../../transfer/top-files.js';
 import { escapeControls } from '../../io/escape.js';
 
 export interface VerifyResult {
@@ -201,21 +201,13 @@ function fromFile(path: string): Expected {
   return { names: [path], digest: () => fileSha256(path), source: path };
 }
 
-/** The regular files at the top of DIR, by name: what item sync would sync (a symbolic link only with --follow-links). */
+/** The regular files at the top of DIR, by name: what item sync would sync (a symbolic link only with --follow-links; one skipped is named, as item sync names it). */
 async function fromFolder(dir: string, followLinks: boolean, out: Awaited<ReturnType<Context['output']>>): Promise<Expected> {
-  const files = new Map<string, string>();
-  const links: string[] = [];
-  for (const name of (await readdir(dir)).sort()) {
-    const entry = await lstat(join(dir, name)).catch(() => undefined);
-    if (entry?.isSymbolicLink() && !followLinks) {
-      links.push(name);
-      continue;
-    }
-    const info = entry?.isSymbolicLink() ? await stat(join(dir, name)).catch(() => undefined) : entry;
-    if (info?.isFile()) files.set(name, join(dir, name));
-  }
-  if (links.length > 0) out.warn(`skipped ${links.length} symbolic link(s), not followed without --follow-links (as item sync): ${links.map((name) => escapeControls(name)).join(', ')}`);
-  return { names: [...files.keys()], digest: (name) => fileSha256(files.get(name)!), source: dir };
+  const { files, notFollowed, broken } = await topFiles(dir, (await readdir(dir)).sort(), followLinks);
+  if (notFollowed.length > 0) out.warn(`skipped ${notFollowed.length} symbolic link(s), not followed without --follow-links (as item sync): ${notFollowed.map((name) => escapeControls(name)).join(', ')}`);
+  for (const link of broken) out.warn(`skipped ${escapeControls(`${link.name}: ${link.reason}`)} (--follow-links)`);
+  const paths = new Map(files.map((file) => [file.name, file.path]));
+  return { names: [...paths.keys()], digest: (name) => fileSha256(paths.get(name)!), source: dir };
 }
 
 /** Local digests (a few files read at a time), by name. */

@@ -1,0 +1,67 @@
+// The regular files at the top of a folder, as item sync syncs them and
+// verify compares them (cli.md "Release workflows"): a symbolic link is
+// followed only with --follow-links, and a link that is skipped is named
+// with why, never dropped without a word: one not followed, or, followed,
+// one that leads nowhere (dangling), round in a loop, or to no regular file.
+import { lstat, readlink, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+
+export interface TopFile {
+  name: string;
+  path: string;
+  size: number;
+}
+
+export interface SkippedLink {
+  name: string;
+  /** Why, in a few words ("a symbolic link to nothing: missing.txt does not exist"). */
+  reason: string;
+}
+
+export interface TopFiles {
+  files: TopFile[];
+  /** Symbolic links not followed (no --follow-links). */
+  notFollowed: string[];
+  /** Symbolic links followed (--follow-links) to no regular file. */
+  broken: SkippedLink[];
+}
+
+/** `names` (entries of `dir`, in the order given) sorted into regular files and the symbolic links skipped. */
+export async function topFiles(dir: string, names: string[], followLinks: boolean): Promise<TopFiles> {
+  const found: TopFiles = { files: [], notFollowed: [], broken: [] };
+  for (const name of names) {
+    const path = join(dir, name);
+    // Gone since the folder was read: nothing to say about it.
+    const entry = await lstat(path).catch(() => undefined);
+    if (!entry) continue;
+    if (!entry.isSymbolicLink()) {
+      if (entry.isFile()) found.files.push({ name, path, size: entry.size });
+      continue;
+    }
+    if (!followLinks) {
+      found.notFollowed.push(name);
+      continue;
+    }
+    const target = await stat(path).catch((error: NodeJS.ErrnoException) => error);
+    if (target instanceof Error) found.broken.push({ name, reason: await unfollowable(path, target) });
+    else if (target.isFile()) found.files.push({ name, path, size: target.size });
+    else found.broken.push({ name, reason: target.isDirectory() ? 'a symbolic link to a folder, not a file' : 'a symbolic link to something that is not a regular file' });
+  }
+  return found;
+}
+
+async function unfollowable(path: string, error: NodeJS.ErrnoException): Promise<string> {
+  switch (error.code) {
+    case 'ENOENT': {
+      const target = await readlink(path).catch(() => undefined);
+      return `a symbolic link to nothing${target === undefined ? '' : `: ${target} does not exist`}`;
+    }
+    case 'ELOOP':
+      return 'a symbolic link in a loop (following it leads back to a link already followed)';
+    case 'EACCES':
+    case 'EPERM':
+      return 'a symbolic link whose target cannot be reached: permission denied';
+    default:
+      return `a symbolic link that cannot be followed (${error.code ?? error.message})`;
+  }
+}
