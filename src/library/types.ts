@@ -151,8 +151,8 @@ export interface PlanStep {
   kind: string;
   /** The request's parameters; a parameter may be a StepRef. */
   params: Record<string, unknown>;
-  /** Steps of one batch run together, bounded. */
-  batch?: { group: string; concurrency: number };
+  /** Steps of one batch run together, bounded: `concurrency` chains of steps (one `after` another) at once, or with `bounds: 'requests'`, requests in flight. */
+  batch?: { group: string; concurrency: number; bounds?: 'chains' | 'requests' };
   /** Steps of the same batch that must succeed first. */
   after?: string[];
 }

@@ -14,9 +14,9 @@ import type { Context } from '../context.js';
 import type { Output } from '../io/output.js';
 import { createMultiProgress, type MultiProgress } from '../io/progress.js';
 import { readCollection } from '../service/collections.js';
-import { eachLimited } from '../transfer/pool.js';
 import { PredictedRejection, dryRunDocument, renderDryRun, type DryRunDocument } from './dryrun.js';
 import { isRef, type Plan, type Prediction, type Results, type Step, type StepFailure } from './plan.js';
+import { runBatch } from './batch.js';
 import { KINDS, type Kind, type KindIO, type StepFile } from './kinds/index.js';
 import { stepBudget } from './retry.js';
 
@@ -147,15 +147,13 @@ class Run {
     }
   }
 
-  /**
-   * A batch: its steps run `concurrency` at a time, each with its own
-   * outcome; a step `after` another runs once that one succeeded (in the
-   * same slot), and is skipped when it failed. Only an interrupt stops it.
-   */
+  /** A batch (./batch.ts): each step with its own outcome; only an interrupt stops it. */
   private async sendBatch(steps: Step[]): Promise<void> {
-    const { concurrency } = steps[0]!.batch!;
-    const chains = chainsOf(steps);
-    const files = steps.map((step) => ({ step, file: kindOf(step).file?.(resolveParams(step.params, this.answers)) })).filter((entry) => entry.file);
+    // The files' sizes are known before any answer (a ref of the batch is not read here).
+    const files = steps.flatMap((step) => {
+      const kind = kindOf(step);
+      return kind.file ? [{ step, file: kind.file(resolveParams(step.params, this.answers)) }] : [];
+    });
     const progress = createMultiProgress(this.ctx.io, {
       label: files.length === 1 ? `uploading ${files[0]!.file!.name}` : `uploading ${files.length} files`,
       total: files.reduce((sum, entry) => sum + entry.file!.size, 0),
@@ -165,27 +163,18 @@ class Run {
       live: this.ctx.globals.verbose ? false : undefined,
     });
     try {
-      await eachLimited(chains, concurrency, this.ctx.signal, async (chain) => {
-        // A failed step's followers are each recorded as skipped.
-        for (const step of chain) {
-          // Interrupted: no later step of the chain starts (a failed one's followers are recorded as skipped).
-          if (this.ctx.signal.aborted) break;
-          await this.sendInBatch(step, progress);
-        }
-        return !this.ctx.signal.aborted;
+      await runBatch(steps, this.ctx.signal, {
+        send: (step) => this.sendInBatch(step, progress),
+        skip: (step, blocker) => this.fail(step, { error: new PartialFailureError(`not sent: ${blocker} did not succeed`), skipped: true }, progress),
+        succeededBefore: (id) => this.answers.has(id),
       });
     } finally {
       progress.stop();
     }
   }
 
-  /** One step of a batch; false when it failed (its chain stops). */
+  /** One step of a batch; false when it failed. */
   private async sendInBatch(step: Step, progress: MultiProgress): Promise<boolean> {
-    const blocked = (step.after ?? []).find((id) => !this.answers.has(id));
-    if (blocked) {
-      this.fail(step, { error: new PartialFailureError(`not sent: ${blocked} did not succeed`), skipped: true }, progress);
-      return false;
-    }
     const kind = kindOf(step);
     const params = resolveParams(step.params, this.answers);
     const file = kind.file?.(params);
@@ -275,20 +264,6 @@ async function settleOrUnknown(kind: Kind, params: Record<string, unknown>, io: 
     const reason = (error as Error).message.replace(/[;:] try again.*$/s, '');
     throw new NetworkError(`${cause.message}; the write may have been applied, and the read that would tell failed (${reason}): ${how} before running it again`);
   }
-}
-
-/** Steps of a batch grouped so that a step `after` another runs right after it, in the same slot. */
-function chainsOf(steps: Step[]): Step[][] {
-  const chains: Step[][] = [];
-  const chainOf = new Map<string, Step[]>();
-  for (const step of steps) {
-    const parent = (step.after ?? []).map((id) => chainOf.get(id)).find(Boolean);
-    const chain = parent ?? [];
-    if (!parent) chains.push(chain);
-    chain.push(step);
-    chainOf.set(step.id, chain);
-  }
-  return chains;
 }
 
 function refused(rejection: Rejection, hint: string, sentBefore: boolean): PredictedRejection {

@@ -53,10 +53,25 @@ export interface Refusal {
   byKind?: Partial<Record<RejectionKind, string>>;
 }
 
-/** Steps of one batch run together, at most `concurrency` at once; each has its own outcome. */
+/**
+ * Steps of one batch run together, at most `concurrency` at once; each has
+ * its own outcome. A step starts once what it waits for is done: the steps it
+ * is `after`, and the steps of the batch its parameters refer to (a join: the
+ * read that settles copies starts once every upload of the batch is done).
+ */
 export interface Batch {
   group: string;
   concurrency: number;
+  /**
+   * What `concurrency` bounds. 'chains' (the default): a step and the steps
+   * `after` it hold one place from the first's start to the last's end, the
+   * follower in its leader's slot (an upload-first replacement into a
+   * collection with little room holds its place until its old item is
+   * gone). 'requests': the requests in flight only; a freed slot goes to the
+   * ready step with the longest line of steps waiting on it (the uploads
+   * before the removals that follow them).
+   */
+  bounds?: 'chains' | 'requests';
 }
 
 /** The kinds of step the executor knows (./kinds/index.ts). */
@@ -94,7 +109,7 @@ export interface Step<R = unknown> {
   refuse?: Refusal;
   /** Run with the other steps of the same group, bounded; a failure is this step's outcome, not the run's end. */
   batch?: Batch;
-  /** Ids of steps of the same batch that must succeed first (a replaced item's removal after its upload). */
+  /** Ids of steps that must succeed first (a replaced item's removal after its upload); when one failed, this step is skipped. */
   after?: string[];
   /** Phantom: the answer's type. */
   readonly __answer?: R;

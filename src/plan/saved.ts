@@ -170,7 +170,7 @@ const stepSchema = z.strictObject({
     .object({ current: z.unknown(), decision: z.looseObject({ ok: z.boolean(), status: z.number() }), unchanged: z.unknown().optional(), notes: z.array(z.string()).optional() })
     .optional(),
   refuse: z.object({ hint: z.string(), byKind: z.record(z.string(), z.string()).optional() }).optional(),
-  batch: z.object({ group: z.string().min(1), concurrency: z.number().int().min(1) }).optional(),
+  batch: z.object({ group: z.string().min(1), concurrency: z.number().int().min(1), bounds: z.enum(['chains', 'requests']).optional() }).optional(),
   after: z.array(z.string()).optional(),
 });
 

@@ -9,7 +9,7 @@ import { ApiError, ConflictError, NetworkError } from '../../src/errors.js';
 import { AnswerLostError } from '../../src/http/errors.js';
 import type { Clock } from '../../src/http/retry.js';
 import { executePlan, resolveParams } from '../../src/plan/execute.js';
-import { plan, ref, type Plan, type Step, type StepFailure } from '../../src/plan/plan.js';
+import { plan, ref, step, type Plan, type Step, type StepFailure } from '../../src/plan/plan.js';
 import { steps } from '../../src/plan/steps.js';
 import { PredictedRejection } from '../../src/plan/dryrun.js';
 import type { ApiClient, RequestOptions } from '../../src/http/client.js';
@@ -683,6 +683,97 @@ describe('executor: batches, grouped and bounded', () => {
     expect(told).toEqual(['a: status 400', 'b skipped: not sent: a did not succeed', 'c skipped: not sent: b did not succeed']);
     expect(service.sent.map((s) => s.path.split('/').pop())).toEqual(['a', 'd']);
   });
+});
+
+describe('executor: when each step of a batch starts, by table', () => {
+  interface Row {
+    name: string;
+    concurrency: number;
+    bounds?: 'chains' | 'requests';
+    /** Removals of items a, b, ...: `after` as planned; `joins` optional refs (a join), `needs` plain refs to other steps' answers. */
+    steps: Array<{ id: string; after?: string[]; joins?: string[]; needs?: string[] }>;
+    fail?: string[];
+    /** The steps in flight together, round after round: each round's answers are given once nothing more starts. */
+    rounds: string[][];
+    skipped?: string[];
+  }
+  const rows: Row[] = [
+    {
+      name: "'requests': the steps others wait on first, each follower as soon as its own leader is done",
+      concurrency: 2,
+      bounds: 'requests',
+      steps: [{ id: 'a' }, { id: 'a2', after: ['a'] }, { id: 'b' }, { id: 'b2', after: ['b'] }, { id: 'c' }, { id: 'c2', after: ['c'] }],
+      rounds: [['a', 'b'], ['a2', 'c'], ['b2', 'c2']],
+    },
+    {
+      name: "'chains' (the default): a follower takes its leader's slot, a chain holds one place",
+      concurrency: 2,
+      steps: [{ id: 'a' }, { id: 'a2', after: ['a'] }, { id: 'b' }, { id: 'b2', after: ['b'] }, { id: 'c' }, { id: 'c2', after: ['c'] }],
+      rounds: [['a', 'b'], ['a2', 'b2'], ['c'], ['c2']],
+    },
+    {
+      name: 'a join starts once every step it refers to has ended, beside the followers still running',
+      concurrency: 8,
+      bounds: 'requests',
+      steps: [{ id: 'a' }, { id: 'a2', after: ['a'] }, { id: 'b' }, { id: 'b2', after: ['b'] }, { id: 'j', joins: ['a', 'b'] }],
+      rounds: [['a', 'b'], ['a2', 'b2', 'j']],
+    },
+    {
+      name: "a join runs when a step it refers to failed; that step's follower is skipped",
+      concurrency: 8,
+      bounds: 'requests',
+      steps: [{ id: 'a' }, { id: 'a2', after: ['a'] }, { id: 'b' }, { id: 'j', joins: ['a', 'b'] }],
+      fail: ['a'],
+      rounds: [['a', 'b'], ['j']],
+      skipped: ['a2'],
+    },
+    {
+      name: 'a plain ref to a step that failed: skipped like a step after it',
+      concurrency: 8,
+      steps: [{ id: 'a' }, { id: 'x', needs: ['a'] }, { id: 'y' }],
+      fail: ['a'],
+      rounds: [['a', 'y']],
+      skipped: ['x'],
+    },
+    {
+      name: 'a join planned first holds no slot while it waits',
+      concurrency: 1,
+      bounds: 'requests',
+      steps: [{ id: 'j', joins: ['a'] }, { id: 'a' }],
+      rounds: [['a'], ['j']],
+    },
+  ];
+
+  async function roundsOf(row: Row) {
+    const service = new FakeService();
+    const held: Array<{ id: string; answer: () => void }> = [];
+    for (const { id } of row.steps) {
+      service.script(`DELETE /api/v2/d/vc/C/items/${id}`, () => new Promise((resolve, reject) => held.push({ id, answer: () => (row.fail?.includes(id) ? reject(serverError(400)) : resolve({ message: id })) })));
+    }
+    const built = row.steps.map(({ id, after, joins = [], needs = [] }) =>
+      step('item.remove', { collectionId: 'C', itemId: id, user: USER, waitsOn: [...joins.map((on) => ({ $ref: on, field: 'message', optional: true })), ...needs.map((on) => ({ $ref: on, field: 'message' }))] }, { id, after, batch: { group: 'g', concurrency: row.concurrency, bounds: row.bounds } }),
+    );
+    const skipped: string[] = [];
+    let ended = false;
+    const running = run(service, plan(built, () => undefined, { onFailure: (s, failure) => void (failure.skipped && skipped.push(s.id)) })).finally(() => (ended = true));
+    const rounds: string[][] = [];
+    while (!ended) {
+      // The fake answers through promises alone: once the event loop turns, every step that can start has.
+      await new Promise((resolve) => setImmediate(resolve));
+      const round = held.splice(0);
+      if (round.length === 0) continue;
+      rounds.push(round.map((h) => h.id).sort());
+      for (const h of round) h.answer();
+    }
+    expect((await running).error).toBeUndefined();
+    return { rounds, skipped };
+  }
+
+  for (const row of rows) {
+    it(`${row.name}: ${row.rounds.map((round) => round.join('+')).join(', ')}`, async () => {
+      expect(await roundsOf(row)).toEqual({ rounds: row.rounds, skipped: row.skipped ?? [] });
+    });
+  }
 });
 
 describe('executor: dry run, by table', () => {
