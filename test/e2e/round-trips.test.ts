@@ -181,9 +181,11 @@ describe('item sync and item upload: 8 in flight, reads at once', () => {
     expect(uploads.met).toBe(true);
     expect(requests.filter((r) => r.includes('/deployments'))).toEqual([]);
     expect(run.json().uploaded).toHaveLength(9);
-    // --reconcile asks about the deployments: then they are read.
+    // --reconcile asks about the deployments: then they are read, in the same round.
+    const threeReads = proxy.together([{ method: 'GET', path: `/vc/${id}` }, { method: 'GET', path: `/vc/${id}/items` }, { method: 'GET', path: `/vc/${id}/deployments` }]);
     const again = await traced(['item', 'sync', id, dir, '--type', '1001', '--reconcile', '--json']);
     expect(again.run.exitCode, again.run.stderr).toBe(0);
+    expect(threeReads.met).toBe(true);
     expect(again.requests).toContain(`GET /vc/${id}/deployments`);
   });
 
@@ -231,6 +233,57 @@ describe('item sync and item upload: 8 in flight, reads at once', () => {
     } finally {
       await spy.close();
     }
+  });
+
+  /**
+   * Syncs `count` changed files through a server that holds each removal of
+   * an old item (before it reaches the emulator) until `release` says so, or
+   * 3 s pass (a failing run's safety): whether every removal was released.
+   */
+  async function syncHoldingRemovals(count: number, release: (seen: { uploads: number; itemReads: number }) => boolean) {
+    const { id, dir } = await collection(Object.fromEntries(Array.from({ length: count }, (_, i) => [`c${i}.zip`, `old ${i}`])));
+    expect((await h.ahs(['item', 'sync', id, dir, '--type', '1001'])).exitCode).toBe(0);
+    for (let i = 0; i < count; i++) await writeFile(join(dir, `c${i}.zip`), `the new content of ${i}`);
+    const seen = { uploads: 0, itemReads: 0 };
+    const waiting: Array<() => void> = [];
+    let released = 0;
+    const check = () => {
+      if (!release(seen)) return;
+      released += waiting.length;
+      waiting.splice(0).forEach((go) => go());
+    };
+    const spy = await stubServer(async (req) => {
+      if (req.method === 'POST') seen.uploads++;
+      if (req.method === 'GET' && req.url?.includes('/items?')) seen.itemReads++;
+      check();
+      if (req.method === 'DELETE') {
+        await new Promise<void>((resolve) => {
+          const go = () => (clearTimeout(giveUp), resolve());
+          const giveUp = setTimeout(() => (waiting.splice(waiting.indexOf(go), 1), resolve()), 3000);
+          giveUp.unref();
+          waiting.push(go);
+          check();
+        });
+      }
+      return false;
+    }, h.emu.baseUrl);
+    try {
+      const run = await h.ahs(['item', 'sync', id, dir, '--type', '1001', '--json'], { env: { AHS_BASE_URL: spy.url } });
+      expect(run.exitCode, run.stderr).toBe(0);
+      expect(run.json().replaced).toHaveLength(count);
+      return released === count;
+    } finally {
+      await spy.close();
+    }
+  }
+
+  it('item sync of 10 changed files: the last 2 uploads go before the removals that wait in the slots (8 in flight)', async () => {
+    expect(await syncHoldingRemovals(10, ({ uploads }) => uploads === 10)).toBe(true);
+  });
+
+  it("item sync of changed files: the read that settles another run's copies goes out once the uploads are done, beside the removals", async () => {
+    // The first read of the items is the sync's own; the second settles the copies.
+    expect(await syncHoldingRemovals(3, ({ itemReads }) => itemReads === 2)).toBe(true);
   });
 });
 

@@ -306,7 +306,7 @@ describe('sends', () => {
   });
 
   const item = (assetItemId: string, assetItemName: string, size: number, createdAt: string) => ({ assetItemId, assetItemName, size, createdAt });
-  const converges: Array<{ name: string; uploaded: Array<{ name: string; size: number; itemId: string | undefined }>; items: Array<Record<string, unknown>>; deleteError?: Error; removed: string[]; kept?: string[]; error?: boolean }> = [
+  const converges: Array<{ name: string; uploaded: Array<{ name: string; size: number; itemId: string | undefined }>; replacing?: string[]; items: Array<Record<string, unknown>>; deleteError?: Error; removed: string[]; kept?: string[]; error?: boolean }> = [
     { name: 'no upload succeeded: nothing read', uploaded: [{ name: 'a', size: 1, itemId: undefined }], items: [], removed: [] },
     { name: 'ours is the only copy', uploaded: [{ name: 'a', size: 1, itemId: 'i2' }], items: [item('i2', 'a', 1, 't2')], removed: [] },
     { name: 'ours came first', uploaded: [{ name: 'a', size: 1, itemId: 'i1' }], items: [item('i2', 'a', 1, 't2'), item('i1', 'a', 1, 't1')], removed: [] },
@@ -314,6 +314,21 @@ describe('sends', () => {
     { name: 'same time: the lower id is kept', uploaded: [{ name: 'a', size: 1, itemId: 'i2' }], items: [item('i2', 'a', 1, 't1'), item('i1', 'a', 1, 't1')], removed: ['i2'], kept: ['i1'] },
     { name: 'same time, ours the lower id', uploaded: [{ name: 'a', size: 1, itemId: 'i1' }], items: [item('i2', 'a', 1, 't1'), item('i1', 'a', 1, 't1')], removed: [] },
     { name: 'another size or name is no copy', uploaded: [{ name: 'a', size: 1, itemId: 'i2' }], items: [item('i2', 'a', 1, 't2'), item('i1', 'a', 2, 't1'), item('i0', 'b', 1, 't0')], removed: [] },
+    {
+      name: 'the old item this run replaces, of the same size (--checksum) and still listed while its removal runs: no copy',
+      uploaded: [{ name: 'a', size: 1, itemId: 'i2' }],
+      replacing: ['i1'],
+      items: [item('i2', 'a', 1, 't2'), item('i1', 'a', 1, 't1')],
+      removed: [],
+    },
+    {
+      name: 'beside the old item this run replaces, another run\'s copy came first: ours removed',
+      uploaded: [{ name: 'a', size: 1, itemId: 'i2' }],
+      replacing: ['i0'],
+      items: [item('i2', 'a', 1, 't2'), item('i1', 'a', 1, 't1'), item('i0', 'a', 1, 't0')],
+      removed: ['i2'],
+      kept: ['i1'],
+    },
     { name: 'our copy already gone (404): still said', uploaded: [{ name: 'a', size: 1, itemId: 'i2' }], items: [item('i2', 'a', 1, 't2'), item('i1', 'a', 1, 't1')], deleteError: apiError(404), removed: ['i2'], kept: ['i1'] },
     { name: 'removing our copy fails otherwise: the error', uploaded: [{ name: 'a', size: 1, itemId: 'i2' }], items: [item('i2', 'a', 1, 't2'), item('i1', 'a', 1, 't1')], deleteError: apiError(403), removed: [], error: true },
   ];
@@ -323,7 +338,7 @@ describe('sends', () => {
       service.items = row.items;
       if (row.deleteError) service.script('DELETE /api/v2/d/vc/C/items/i2', row.deleteError);
       const { kio, io } = await kindIO(service);
-      const outcome = await itemConverge.send!({ ...write, uploaded: row.uploaded }, kio).catch((error: Error) => error);
+      const outcome = await itemConverge.send!({ ...write, uploaded: row.uploaded, replacing: row.replacing }, kio).catch((error: Error) => error);
       if (row.error) return expect(outcome).toBe(row.deleteError);
       const { duplicates } = outcome as { duplicates: Array<{ name: string; removed: string; kept: { assetItemId: string } }> };
       expect(duplicates.map((d) => d.removed)).toEqual(row.removed);

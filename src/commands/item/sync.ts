@@ -163,10 +163,11 @@ interface SyncInputs {
  * The steps of a sync: removals (a batch, first), then replacements and new
  * uploads: one batch when they all fit at once, so that a replaced item's
  * removal follows its own upload, not the others'; else a batch each, and
- * an upload-first replacement holds
- * one place until its old item is gone, so no more of them run at once than
- * there is room; with no room, each removes first. The predictions follow
- * the item count from step to step, over the collection as read.
+ * an upload-first replacement holds one place until its old item is gone,
+ * so no more of them run at once than there is room; with no room, each
+ * removes first. Last, in the last uploads' batch, the settling of copies
+ * another sync made. The predictions follow the item count from step to
+ * step, over the collection as read.
  */
 function planSync(inputs: SyncInputs): SyncPlan {
   const { view, comparison, uploads, room, user, assetType, refuse } = inputs;
@@ -205,7 +206,10 @@ function planSync(inputs: SyncInputs): SyncPlan {
   // Once the removals are done (cli.md: before any upload), the most the collection holds at once is
   // every upload in and no replaced item removed yet: when that fits, replacements and new uploads are one batch.
   const fits = room >= comparison.uploads.length + (removeFirst ? 0 : comparison.replacements.length);
-  const batch = (phase: 'remove' | 'replace' | 'upload', concurrency = ITEM_CONCURRENCY): Batch => ({ group: fits && phase !== 'remove' ? 'write' : phase, concurrency });
+  // Uploading first, one batch of 8 requests in flight: the uploads before the removals, each
+  // removal as soon as its own upload is done. Removing first, each replacement holds its slot.
+  const batch = (phase: 'remove' | 'replace' | 'upload', concurrency = ITEM_CONCURRENCY): Batch =>
+    fits && phase !== 'remove' ? { group: 'write', concurrency, ...(removeFirst ? {} : { bounds: 'requests' }) } : { group: phase, concurrency };
   const removals = inputs.removals.map((old) => ({ old, step: removeStep(old, batch('remove')) }));
   const replaceBatch = batch('replace', removeFirst || fits ? ITEM_CONCURRENCY : Math.max(1, Math.min(ITEM_CONCURRENCY, room)));
   const replacements = comparison.replacements.map(({ file, old }): Replacement => {
@@ -217,13 +221,20 @@ function planSync(inputs: SyncInputs): SyncPlan {
     return { file, old, upload, remove: removeStep(old, replaceBatch, [upload.id]), removeFirst };
   });
   const newUploads = comparison.uploads.map((file) => ({ file, step: uploadStep(file, batch('upload')) }));
-  // Another sync of the same folder at the same time uploads the same files: the copies are settled once all are up.
+  // Another sync of the same folder at the same time uploads the same files: the copies are settled once
+  // all are up. In the last uploads' batch, it refers to every upload: it starts once they all ended (a
+  // join), beside the removals still running, which it leaves out of its count.
   const uploaded = [...replacements.map((r) => ({ file: r.file, step: r.upload })), ...newUploads];
   const converge =
     uploaded.length > 0
       ? steps.itemConverge(
-          { collectionId, user, uploaded: uploaded.map(({ file, step }) => ({ name: file.name, size: file.size, itemId: optionalRef(step, 'assetItemId') })) },
-          { batch: { group: 'converge', concurrency: 1 } },
+          {
+            collectionId,
+            user,
+            uploaded: uploaded.map(({ file, step }) => ({ name: file.name, size: file.size, itemId: optionalRef(step, 'assetItemId') })),
+            replacing: replacements.map((r) => r.old.assetItemId),
+          },
+          { batch: uploaded.at(-1)!.step.batch },
         )
       : undefined;
   const all: Step[] = [

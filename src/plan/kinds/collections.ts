@@ -282,6 +282,12 @@ export interface ItemConvergeParams extends Named {
   user: string;
   /** The items this run uploaded (undefined where an upload failed), with the size of their files. */
   uploaded: Array<{ name: string; size: number; itemId: string | undefined }>;
+  /**
+   * The old items this run's replacements remove: their removals may still
+   * run when the items are read, and an old item of the same size (--checksum)
+   * is not a copy of its file.
+   */
+  replacing?: string[];
 }
 
 /** What two runs agreed on: the copies this run removed, and the item kept for each. */
@@ -311,7 +317,8 @@ export const itemConverge = kind<ItemConvergeParams, Converged>({
   async send(p, { api, out }) {
     const ours = p.uploaded.filter((u): u is { name: string; size: number; itemId: string } => u.itemId !== undefined);
     if (ours.length === 0) return { duplicates: [] };
-    const items = await listItems(api, p.collectionId);
+    const replaced = new Set(p.replacing ?? []);
+    const items = (await listItems(api, p.collectionId)).filter((item) => !replaced.has(item.assetItemId));
     const duplicates: Converged['duplicates'] = [];
     for (const { name, size, itemId } of ours) {
       const copies = items.filter((item) => item.assetItemName === name && item.size === size);
