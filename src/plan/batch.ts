@@ -29,58 +29,91 @@ export function runBatch(steps: Step[], signal: AbortSignal, sender: BatchSender
   const { concurrency, bounds = 'chains' } = steps[0]!.batch!;
   const inBatch = new Set(steps.map((step) => step.id));
   const waits = new Map(steps.map((step) => [step.id, waitsOf(step, inBatch)]));
-  const waiting = byLongestLine(steps, waits);
+  const waitedOnBy = dependents(steps, waits);
+  const order = byLongestLine(steps, waitedOnBy);
+  const rank = new Map(order.map((step, index) => [step.id, index]));
+  /** Per step, the steps of the batch it waits for that have not ended yet. */
+  const unmet = new Map(steps.map((step) => [step.id, new Set([...waits.get(step.id)!.needs, ...waits.get(step.id)!.joins].filter((id) => inBatch.has(id)))]));
+  /** Steps whose waits are over, in order of start (rank). */
+  const ready: Step[] = [];
   /** Each ended step of the batch: whether it succeeded. */
   const ended = new Map<string, boolean>();
   let running = 0;
 
   const succeeded = (id: string) => (inBatch.has(id) ? ended.get(id) === true : sender.succeededBefore(id));
-  const isReady = (step: Step) => {
-    const { needs, joins } = waits.get(step.id)!;
-    return [...needs, ...joins].every((id) => !inBatch.has(id) || ended.has(id));
+  /** A step whose waits are over: ready, or skipped when a step it needs did not succeed (its own followers then in turn). */
+  const waitsOver = (step: Step) => {
+    const blocker = waits.get(step.id)!.needs.find((id) => !succeeded(id));
+    if (blocker === undefined) {
+      ready.splice(insertionPoint(ready, rank.get(step.id)!, rank), 0, step);
+      return;
+    }
+    sender.skip(step, blocker);
+    end(step, false);
+  };
+  const end = (step: Step, ok: boolean) => {
+    ended.set(step.id, ok);
+    for (const next of waitedOnBy.get(step.id) ?? []) {
+      const left = unmet.get(next.id)!;
+      left.delete(step.id);
+      if (left.size === 0) waitsOver(next);
+    }
   };
 
   return new Promise<void>((resolve, reject) => {
     const start = (step: Step) => {
-      waiting.splice(waiting.indexOf(step), 1);
+      ready.splice(ready.indexOf(step), 1);
       running++;
       sender
         .send(step)
         .then((ok) => {
-        ended.set(step.id, ok);
-        running--;
-        // 'chains': the step's follower takes its slot before any other step can.
-        const follower = bounds === 'chains' && !signal.aborted ? nextReady((s) => waits.get(s.id)!.needs.includes(step.id)) : undefined;
-        if (follower) start(follower);
-        fill();
-      })
+          running--;
+          // Interrupted: the step's followers are neither sent nor said skipped.
+          if (signal.aborted) ended.set(step.id, ok);
+          else end(step, ok);
+          // 'chains': the step's follower takes its slot before any other step can.
+          const follower = bounds === 'chains' ? ready.find((next) => waits.get(next.id)!.needs.includes(step.id)) : undefined;
+          if (follower && !signal.aborted) start(follower);
+          fill();
+        })
         .catch(reject);
     };
-    /** The first step of `waiting` that is ready and not blocked (blocked ones are skipped, each said, on the way). */
-    const nextReady = (among: (step: Step) => boolean = () => true): Step | undefined => {
-      for (let skipped = true; skipped; ) {
-        skipped = false;
-        for (const step of waiting.filter(isReady)) {
-          const blocker = waits.get(step.id)!.needs.find((id) => !succeeded(id));
-          if (blocker === undefined) continue;
-          waiting.splice(waiting.indexOf(step), 1);
-          ended.set(step.id, false);
-          sender.skip(step, blocker);
-          skipped = true;
-        }
-      }
-      return waiting.find((step) => among(step) && isReady(step));
-    };
     const fill = () => {
-      if (!signal.aborted) {
-        for (let next = running < concurrency ? nextReady() : undefined; next; next = running < concurrency ? nextReady() : undefined) start(next);
-      }
+      while (!signal.aborted && running < concurrency && ready.length > 0) start(ready[0]!);
       if (running > 0) return;
-      if (waiting.length > 0 && !signal.aborted) reject(new Error(`steps that wait on each other: ${waiting.map((step) => step.id).join(', ')}`));
+      const stuck = steps.filter((step) => !ended.has(step.id));
+      if (stuck.length > 0 && !signal.aborted) reject(new Error(`steps that wait on each other: ${stuck.map((step) => step.id).join(', ')}`));
       else resolve();
     };
+    for (const step of order) if (unmet.get(step.id)!.size === 0) waitsOver(step);
     fill();
   });
+}
+
+/** Where a step of `rank` goes in `ready`, kept in order of rank. */
+function insertionPoint(ready: Step[], of: number, rank: ReadonlyMap<string, number>): number {
+  let low = 0;
+  let high = ready.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (rank.get(ready[middle]!.id)! < of) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/** The steps of the batch that wait on each step. */
+function dependents(steps: Step[], waits: ReadonlyMap<string, Waits>): Map<string, Step[]> {
+  const by = new Map<string, Step[]>();
+  for (const step of steps) {
+    const { needs, joins } = waits.get(step.id)!;
+    for (const on of [...needs, ...joins]) {
+      const list = by.get(on);
+      if (list) list.push(step);
+      else by.set(on, [step]);
+    }
+  }
+  return by;
 }
 
 /** The steps it is `after`, and those of the batch its parameters refer to. */
@@ -98,15 +131,14 @@ function waitsOf(step: Step, inBatch: ReadonlySet<string>): Waits {
 }
 
 /** The steps, those with the longest line of steps waiting on them first, else in plan order. */
-function byLongestLine(steps: Step[], waits: ReadonlyMap<string, Waits>): Step[] {
-  const waitedOnBy = new Map<string, string[]>();
-  for (const [id, { needs, joins }] of waits) for (const on of [...needs, ...joins]) waitedOnBy.set(on, [...(waitedOnBy.get(on) ?? []), id]);
+function byLongestLine(steps: Step[], waitedOnBy: ReadonlyMap<string, Step[]>): Step[] {
   const line = new Map<string, number>();
   const lineOf = (id: string, seen: ReadonlySet<string>): number => {
-    if (line.has(id)) return line.get(id)!;
+    const known = line.get(id);
+    if (known !== undefined) return known;
     // A cycle is not followed round (its steps never get ready: runBatch says so).
-    const after = (waitedOnBy.get(id) ?? []).filter((next) => !seen.has(next));
-    const length = 1 + Math.max(0, ...after.map((next) => lineOf(next, new Set([...seen, id]))));
+    const next = (waitedOnBy.get(id) ?? []).filter((step) => !seen.has(step.id));
+    const length = 1 + Math.max(0, ...next.map((step) => lineOf(step.id, new Set([...seen, id]))));
     line.set(id, length);
     return length;
   };
