@@ -28,17 +28,21 @@ afterAll(async () => {
 });
 
 describe('a file that changes during its upload', () => {
+  // 2 MiB is read piece by piece as it is sent; 10 KiB at once, with the head and the tail.
   it.each([
-    ['grows', (file: string) => appendFile(file, 'more'), /changed during the upload; nothing was stored/],
-    ['shrinks', (file: string) => truncate(file, 1000), /changed during the upload; nothing was stored/],
-    ['is rewritten in place', (file: string) => writeFile(file, Buffer.alloc(2 * 1024 * 1024, 4)), /changed during the upload; nothing was stored/],
-    ['is removed', (file: string) => unlink(file), /cannot read .*: no such file; nothing was stored/],
-  ])('%s: a usage error naming it, and no version stored', async (how, change, message) => {
-    const file = join(dir, `${how.replace(' ', '-')}.bin`);
-    await writeFile(file, Buffer.alloc(2 * 1024 * 1024, 3));
+    ['grows', 2 * 1024 * 1024, (file: string) => appendFile(file, 'more'), /changed during the upload; nothing was stored/],
+    ['shrinks', 2 * 1024 * 1024, (file: string) => truncate(file, 1000), /changed during the upload; nothing was stored/],
+    ['is rewritten in place', 2 * 1024 * 1024, (file: string) => writeFile(file, Buffer.alloc(2 * 1024 * 1024, 4)), /changed during the upload; nothing was stored/],
+    ['is removed', 2 * 1024 * 1024, (file: string) => unlink(file), /cannot read .*: no such file; nothing was stored/],
+    ['grows', 10_240, (file: string) => appendFile(file, 'more'), /changed during the upload; nothing was stored/],
+    ['is rewritten in place', 10_240, (file: string) => writeFile(file, Buffer.alloc(10_240, 4)), /changed during the upload; nothing was stored/],
+    ['is removed', 10_240, (file: string) => unlink(file), /cannot read .*: no such file; nothing was stored/],
+  ])('%s (%i bytes): a usage error naming it, and no version stored', async (how, size, change, message) => {
+    const file = join(dir, `${how.replace(' ', '-')}-${size}.bin`);
+    await writeFile(file, Buffer.alloc(size, 3));
     // An hour old: a rewrite gets another modification time, whatever the clock's grain.
     await utimes(file, new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000));
-    const body = await prepareMultipart({ fields: { versionName: how, createdBy: DEMO_USER }, file: { field: 'assetFile', path: file } });
+    const body = await prepareMultipart({ fields: { versionName: `${how} ${size}`, createdBy: DEMO_USER }, file: { field: 'assetFile', path: file } });
     await change(file);
     const sent = api.json({ method: 'POST', path: api.path('va', 'A1', 'versions'), query: { targetPlatformId: 'ios' }, stream: body });
     await expect(sent).rejects.toBeInstanceOf(UsageError);

@@ -49,6 +49,23 @@ describe('prepareMultipart', () => {
     await expect(prepareMultipart({ fields: {}, file: { field: 'f', path: tmpdir() } })).rejects.toThrow(/not a regular file/);
   });
 
+  it('sends a small file (up to 64 KiB) with the head and the tail in one piece, read before it is handed over', async () => {
+    const dir = await tempDir();
+    for (const size of [0, 4096, 64 * 1024]) {
+      const file = join(dir, `small-${size}.bin`);
+      const content = Buffer.alloc(size, 'small');
+      await writeFile(file, content);
+      const seen: number[] = [];
+      const body = await prepareMultipart({ fields: { versionName: 'v1' }, file: { field: 'assetFile', path: file }, onProgress: (sent) => seen.push(sent) });
+      const pieces: Buffer[] = [];
+      for await (const piece of body.open()) pieces.push(Buffer.from(piece));
+      expect(pieces).toHaveLength(1);
+      expect(pieces[0]!.length).toBe(body.length);
+      expect(pieces[0]!.includes(Buffer.concat([Buffer.from('\r\n\r\n'), content, Buffer.from('\r\n--')]))).toBe(true);
+      expect(seen).toEqual([0, size]);
+    }
+  });
+
   it('reads the file into a few buffers that take turns, the pieces together the whole body', async () => {
     const dir = await tempDir();
     const file = join(dir, 'big.bin');
