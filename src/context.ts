@@ -110,6 +110,17 @@ function once<T>(make: () => Promise<T>): () => Promise<T> {
  * flags; the library's options as if they were flags). Commander-free: the
  * library builds one without loading the CLI's parser.
  */
+
+/**
+ * Connections the API client opens to the service, at most, per transport
+ * (JSON exchanges and uploads each have their own, src/http/client.ts): the
+ * most requests a command sends at once (issue 21: 8 uploads of a batch, 8
+ * pages of a list). Without a limit, a request sent in the turn its slot's
+ * answer came in found no idle connection yet and opened one: item sync of
+ * 200 files opened 15 for its 8 uploads at a time (each a TCP and TLS
+ * handshake, a round trip or more, on a real network).
+ */
+const API_CONNECTIONS = 8;
 export async function createContext(globals: GlobalOptions, inputs: ContextInputs): Promise<Context> {
   // The settings the command declares it uses (its declaration's `uses`).
   const uses = new Set<string>(inputs.uses ?? []);
@@ -179,7 +190,7 @@ export async function createContext(globals: GlobalOptions, inputs: ContextInput
     if (!apiKey) {
       (await output()).warn('no API key: set AHS_API_KEY or add one to the profile (ahs profile add NAME --api-key-stdin); the service will refuse the request');
     }
-    return makeClient(s, { baseUrl, domainId, apiKey });
+    return makeClient(s, { baseUrl, domainId, apiKey, connections: API_CONNECTIONS });
   };
   const deliveryClient = async (base: string, connections?: number) => {
     const s = await settings();

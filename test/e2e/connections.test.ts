@@ -62,4 +62,15 @@ describe('connections', () => {
     expect(await readdir(dir)).toHaveLength(ITEMS);
     expect(relay.accepted()).toBeLessThanOrEqual(9);
   });
+
+  it(`item sync of ${ITEMS} new small files (8 in flight) opens at most 10 connections: 8 for the uploads, 2 for the reads sent at once before them`, async () => {
+    const target = 'many-synced';
+    expect((await h.ahs(['collection', 'create', target, '--name', 'Many synced', '--allowed-types', '1001', '--max-assets', '100'])).exitCode).toBe(0);
+    const before = relay.accepted();
+    const run = await h.ahs(['item', 'sync', target, h.dir, '--type', '1001', '--pattern', 'small-*', '--json'], { env: { AHS_BASE_URL: relay.url } });
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.json().uploaded).toHaveLength(ITEMS);
+    // JSON exchanges and uploads go through two transports (src/http/client.ts, transportFor), a pool each.
+    expect(relay.accepted() - before).toBeLessThanOrEqual(10);
+  });
 });
