@@ -21,8 +21,10 @@ import { parseArgs } from 'node:util';
 
 /**
  * Starts the proxy. `delayMs` and `pageCap` can be changed between runs
- * (proxy.delayMs = 0); `log` collects {method, path, start, end} (ms, from
- * performance.now()); `reset()` empties it.
+ * (proxy.delayMs = 0); `log` collects {method, path, start, end, bodyAt,
+ * answeredAt} (ms, from performance.now(): the headers arrived, the answer
+ * was sent, the body had arrived, the target had answered); `reset()`
+ * empties it.
  */
 export async function startLatencyProxy(target, { delayMs = 50, pageCap, port = 0, onRequest } = {}) {
   const targetUrl = new URL(target);
@@ -32,6 +34,7 @@ export async function startLatencyProxy(target, { delayMs = 50, pageCap, port = 
     const delay = proxy.delayMs;
     const chunks = [];
     for await (const chunk of req) chunks.push(chunk);
+    const bodyAt = performance.now();
     const url = new URL(req.url ?? '/', targetUrl);
     if (proxy.pageCap !== undefined && url.searchParams.has('pageSize')) {
       url.searchParams.set('pageSize', String(Math.min(Number(url.searchParams.get('pageSize')), proxy.pageCap)));
@@ -43,6 +46,7 @@ export async function startLatencyProxy(target, { delayMs = 50, pageCap, port = 
     } catch (error) {
       answer = { status: 502, headers: { 'content-type': 'text/plain' }, body: Buffer.from(`latency proxy: ${error.message}`) };
     }
+    const answeredAt = performance.now();
     let body = answer.body;
     if (String(answer.headers['content-type'] ?? '').includes('json') && body.includes(targetUrl.origin)) {
       body = Buffer.from(body.toString('utf8').split(targetUrl.origin).join(proxy.url));
@@ -54,7 +58,7 @@ export async function startLatencyProxy(target, { delayMs = 50, pageCap, port = 
     delete headers['keep-alive'];
     res.writeHead(answer.status, headers);
     res.end(body, () => {
-      const entry = { method: req.method, path: req.url, start, end: performance.now() };
+      const entry = { method: req.method, path: req.url, start, end: performance.now(), bodyAt, answeredAt };
       proxy.log.push(entry);
       onRequest?.(entry);
     });

@@ -8,8 +8,10 @@
 // count - and their ratio to the floor, the fewest rounds a careful client
 // needs (the issue's table). Target: every ratio at most 1.3.
 //
-//   npm run build && node bench/rounds.mjs [--delay 50] [--runs 3] [--only KEY,...] [--record] [--log]
-//   (--log prints each request of the runs at DELAY: when it started and ended, from the first)
+//   npm run build && node bench/rounds.mjs [--delay 50] [--runs 3] [--only KEY,...] [--record] [--log] [--memory]
+//   (--log prints each request of the runs at DELAY: when it started and ended, from the first, how long
+//   its body took to arrive after its headers, and the emulator's own time to answer it)
+//   (--memory: the emulator keeps its state in memory, no --data-dir: no fsync in each write's answer)
 //   (medians of --runs runs at each delay, alternated: a busy machine moves a single run's wall by more than a round)
 //   (`npm run bench` runs it as its `rounds` part)
 import { spawn } from 'node:child_process';
@@ -25,7 +27,7 @@ import { longestChain, startLatencyProxy } from './latency-proxy.mjs';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin', 'ahs.js');
 const { values: flags } = parseArgs({
-  options: { delay: { type: 'string', default: '50' }, runs: { type: 'string', default: '3' }, only: { type: 'string' }, record: { type: 'boolean', default: false }, log: { type: 'boolean', default: false } },
+  options: { delay: { type: 'string', default: '50' }, runs: { type: 'string', default: '3' }, only: { type: 'string' }, record: { type: 'boolean', default: false }, log: { type: 'boolean', default: false }, memory: { type: 'boolean', default: false } },
 });
 const DELAY = Number(flags.delay);
 const RTT = 2 * DELAY;
@@ -46,7 +48,7 @@ const median = (values) => {
 // ------------------------------------------------------------------ the emulator, seeded over HTTP
 
 async function startEmulator(dataDir) {
-  const child = spawn(process.execPath, [bin, 'emulator', 'start', '--port', '0', '--json', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, [bin, 'emulator', 'start', '--port', '0', '--json', ...(flags.memory ? [] : ['--data-dir', dataDir])], { stdio: ['ignore', 'pipe', 'ignore'] });
   const ready = await new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`the emulator exited ${code}`)));
     createInterface({ input: child.stdout }).once('line', (line) => resolve(JSON.parse(line)));
@@ -136,11 +138,13 @@ async function measured(delay, pageCap, args) {
   return { ms, requests: proxy.log.length, chain: longestChain(proxy.log) };
 }
 
-/** --log: each request of a run at DELAY, from the command's first request: start and end in ms, method and path. */
+/** --log: each request of a run at DELAY, from the command's first request: start and end in ms, the body's and the emulator's time, method and path. */
 function printLog(entries) {
   const origin = Math.min(...entries.map((entry) => entry.start));
   for (const entry of [...entries].sort((a, b) => a.start - b.start)) {
-    log(`  ${String(Math.round(entry.start - origin)).padStart(6)} ${String(Math.round(entry.end - origin)).padStart(6)}  ${entry.method} ${entry.path}`);
+    const body = `body +${Math.round(entry.bodyAt - entry.start)}`.padEnd(9);
+    const target = `emulator ${Math.round(entry.answeredAt - entry.bodyAt - DELAY)}`.padEnd(12);
+    log(`  ${String(Math.round(entry.start - origin)).padStart(6)} ${String(Math.round(entry.end - origin)).padStart(6)}  ${body} ${target} ${entry.method} ${entry.path}`);
   }
 }
 
