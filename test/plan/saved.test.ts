@@ -95,6 +95,7 @@ describe('reading a saved plan back', () => {
     ['a step with an unknown field', { ...base, steps: [{ id: 'a', kind: 'asset.create', params: {}, extra: 1 }] }, /: steps\.0: /],
     ['a batch of no concurrency', { ...base, steps: [{ id: 'a', kind: 'asset.create', params: {}, batch: { group: 'g', concurrency: 0 } }] }, /: steps\.0\.batch\.concurrency: /],
     ['a batch of no group', { ...base, steps: [{ id: 'a', kind: 'asset.create', params: {}, batch: { group: '', concurrency: 1 } }] }, /: steps\.0\.batch\.group: /],
+    ['a batch bounding something else', { ...base, steps: [{ id: 'a', kind: 'asset.create', params: {}, batch: { group: 'g', concurrency: 1, bounds: 'bytes' } }] }, /: steps\.0\.batch\.bounds: /],
     ['a change of an unknown action', { ...base, changes: [{ resource: 'r', action: 'explode', lines: [], steps: [] }] }, /: changes\.0\.action: /],
     ['a ref to a later step', { ...base, steps: [{ id: 'a', kind: 'version.deploy', params: { v: [{ w: { $ref: 'b', field: 'versionId' } }] } }, { id: 'b', kind: 'version.upload', params: {} }] }, 'p.json: steps.0.params refers to step b, which is not an earlier step of the plan'],
     ['a ref to itself', { ...base, steps: [{ id: 'a', kind: 'version.deploy', params: { v: { $ref: 'a', field: 'versionId' } } }] }, 'p.json: steps.0.params refers to step a, which is not an earlier step of the plan'],
@@ -118,7 +119,7 @@ describe('reading a saved plan back', () => {
     const saved: SavedPlan = {
       ...toSavedPlan({ baseUrl: 'http://x', domainId: 'demo', file: { path: 'd.yaml', sha256: digest }, files: [{ path: 'a.zip', size: 0, sha256: digest }], reads: [read as never], steps: [], notes: ['n'] }),
       steps: [
-        { id: 'u', kind: 'version.upload', params: {}, prediction: { current: null, decision: { ok: true, status: 201 } as never, unchanged: null, notes: ['x'] }, refuse: { hint: 'h', byKind: { conflict: 'c' } }, batch: { group: 'g', concurrency: 1 }, after: [] },
+        { id: 'u', kind: 'version.upload', params: {}, prediction: { current: null, decision: { ok: true, status: 201 } as never, unchanged: null, notes: ['x'] }, refuse: { hint: 'h', byKind: { conflict: 'c' } }, batch: { group: 'g', concurrency: 1, bounds: 'requests' }, after: [] },
         { id: 'd', kind: 'version.deploy', params: { versionId: { $ref: 'u', field: 'versionId' } } },
       ],
       changes: [{ resource: 'r', action: 'create', lines: ['l'], steps: ['u'], notes: ['n'] }],
