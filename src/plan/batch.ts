@@ -85,7 +85,9 @@ export function runBatch(steps: Step[], signal: AbortSignal, sender: BatchSender
       if (stuck.length > 0 && !signal.aborted) reject(new Error(`steps that wait on each other: ${stuck.map((step) => step.id).join(', ')}`));
       else resolve();
     };
-    for (const step of order) if (unmet.get(step.id)!.size === 0) waitsOver(step);
+    // Taken before any is skipped: a skip ends the steps after it, which must not be told twice.
+    const waitingOnNone = order.filter((step) => unmet.get(step.id)!.size === 0);
+    for (const step of waitingOnNone) waitsOver(step);
     fill();
   });
 }

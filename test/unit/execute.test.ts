@@ -736,6 +736,13 @@ describe('executor: when each step of a batch starts, by table', () => {
       skipped: ['x'],
     },
     {
+      name: 'a step after one outside the batch that did not succeed, and the step after it: each skipped once',
+      concurrency: 2,
+      steps: [{ id: 'a', after: ['gone'] }, { id: 'b', after: ['a'] }, { id: 'c' }],
+      rounds: [['c']],
+      skipped: ['a', 'b'],
+    },
+    {
       name: 'a join planned first holds no slot while it waits',
       concurrency: 1,
       bounds: 'requests',
