@@ -40,12 +40,14 @@ export function applyPlan(doc: SavedPlan, api: ApiClient, out: Output): Plan {
         const first = result.failed[0]!;
         throw new PartialFailureError(
           `applied ${result.changed} of ${doc.steps.length} request(s); failed: ${result.failed.map((f) => `${f.resource}: ${f.step} (${f.error.title})`).join(', ')}; run ahs apply again once fixed: it sends only what is left`,
-          ExitCode.rejected,
+          sharedExitCode(doc.steps.map((step) => results.failureOf(step)?.error.exitCode)),
           out.json ? first.error : undefined,
         );
       }
     },
     {
+      // A refused deploy or update stops the run: its table and JSON still say what was done.
+      finishWhenStopped: true,
       confirm: { message: `Apply ${doc.steps.length} request(s) to ${api.baseUrl} (domain ${api.domainId})?`, action: 'apply' },
       onAnswer: (step, results) => {
         const answers = new Map(doc.steps.filter((s) => results.has(s)).map((s) => [s.id, results.of(s)]));
@@ -54,4 +56,10 @@ export function applyPlan(doc: SavedPlan, api: ApiClient, out: Output): Plan {
       onFailure: (step, failure) => out.warn(`${name(step)}: ${failure.skipped ? 'not sent' : 'failed'}: ${failure.error.message}`),
     },
   );
+}
+
+/** The exit code every failed step has (a lone 403 is 3, network failures only are 6), else 1. */
+function sharedExitCode(codes: Array<ExitCode | undefined>): ExitCode {
+  const known = new Set(codes.filter((code): code is ExitCode => code !== undefined));
+  return known.size === 1 ? [...known][0]! : ExitCode.rejected;
 }

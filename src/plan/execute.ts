@@ -38,8 +38,21 @@ export async function executePlan(plan: Plan, ctx: ExecutorContext): Promise<voi
   const run = new Run(plan, ctx, api, out);
   await run.refuseUpfront();
   if (plan.confirm && plan.steps.length > 0) await ctx.confirm(plan.confirm.message, plan.confirm.action);
-  await run.sendAll();
+  try {
+    await run.sendAll();
+  } catch (error) {
+    if (!(plan.finishWhenStopped && error instanceof StoppedError)) throw error instanceof StoppedError ? error.cause : error;
+    await plan.done(run.results());
+    throw error.cause;
+  }
   await plan.done(run.results());
+}
+
+/** A step on its own failed and the run stopped there (its error is the cause). */
+class StoppedError extends Error {
+  constructor(override readonly cause: unknown) {
+    super('stopped');
+  }
 }
 
 /** A step's parameters with each Ref replaced by the value it names in `answers`. */
@@ -143,7 +156,9 @@ class Run {
       this.record(step, answer);
     } catch (error) {
       progress?.stop();
-      throw error;
+      if (this.ctx.signal.aborted) throw error;
+      this.failures.set(step.id, { error: asAhsError(error) });
+      throw new StoppedError(error);
     }
   }
 
@@ -316,5 +331,7 @@ async function collectionIsMissing(api: ApiClient, collectionId: string): Promis
 export function asAhsError(error: unknown): AhsError {
   if (error instanceof AhsError) return error;
   const message = String((error as Error)?.message ?? error);
-  return new PartialFailureError(message, ExitCode.rejected, { type: 'urn:ahs:network', title: message, status: null, detail: message });
+  // Not one of ahs's own errors (those name what happened): a local failure
+  // (a file gone, unreadable), not a network one; exit 1 names it (urn:ahs:rejected).
+  return new PartialFailureError(message, ExitCode.rejected);
 }

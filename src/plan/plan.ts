@@ -148,6 +148,13 @@ export interface Plan {
   onFailure?(step: Step, failure: StepFailure): void;
   /** Prints the outcome of a real run. */
   done(results: Results): void | Promise<void>;
+  /**
+   * A step on its own that fails stops the run. With this set, `done` still
+   * gets the results so far (that step in `failureOf`, the rest not sent), so
+   * a plan that reports every step (apply) reports a stopped run too; the
+   * step's error is thrown after it unless `done` throws its own.
+   */
+  finishWhenStopped?: boolean;
 }
 
 let counter = 0;

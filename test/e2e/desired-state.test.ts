@@ -359,4 +359,40 @@ describe('apply without --json says what it did on stdout (cli.md "Output": data
       await h.close();
     }
   });
+
+  it('a refused request on its own stops the run, and the JSON and the table still say what was done and what was not sent', async () => {
+    const yaml = `apiVersion: ahs/v1\nassets:\n  stopped:\n    name: Stopped\n    type: "1001"\ncollections:\n  stopped-pack:\n    name: Stopped\n    allowedTypes: ["9999"]\n`;
+    const { h, file, writes } = await setup({}, yaml);
+    const proxy = await startFaultProxy(h.emu.baseUrl);
+    try {
+      const forbidden = JSON.stringify({ type: 'about:blank', title: 'Forbidden', status: 403, detail: 'no rights on assets' });
+      proxy.inject({ kind: 'answer', status: 403, contentType: 'application/problem+json', body: forbidden }, { method: 'POST', path: '/va' });
+      const json = await h.ahs(['apply', '-f', file, '--yes', '--json'], { env: { AHS_BASE_URL: proxy.url } });
+      expect(json.exitCode, json.stderr).toBe(3);
+      expect(json.json()).toMatchObject({
+        changed: 0,
+        steps: [
+          { resource: 'asset stopped', action: 'create', outcome: 'failed' },
+          { resource: 'collection stopped-pack', action: 'create', outcome: 'not sent' },
+        ],
+        failed: [{ resource: 'asset stopped', error: { status: 403, title: 'Forbidden' } }],
+      });
+      expect(json.errJson()).toMatchObject({ status: 403, title: 'Forbidden' });
+      expect(writes).toEqual([]);
+
+      proxy.inject({ kind: 'answer', status: 403, contentType: 'application/problem+json', body: forbidden }, { method: 'POST', path: '/va' });
+      const table = await h.ahs(['apply', '-f', file, '--yes'], { env: { AHS_BASE_URL: proxy.url } });
+      expect(table.exitCode).toBe(3);
+      expect(table.stdout.split('\n')).toEqual([
+        'RESOURCE\tREQUEST\tOUTCOME',
+        'asset stopped\tcreate asset stopped\tfailed',
+        'collection stopped-pack\tcreate collection stopped-pack\tnot sent',
+        'Apply incomplete: 0 added, 0 changed, 0 removed; 0 of 2 request(s) done, 1 failed, 1 not sent.',
+      ]);
+      expect(writes).toEqual([]);
+    } finally {
+      await proxy.close();
+      await h.close();
+    }
+  });
 });

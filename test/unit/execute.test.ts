@@ -56,6 +56,30 @@ describe('executor: one step', () => {
     expect(r.done).toBe(false);
   });
 
+  it('rejected with finishWhenStopped: done gets the failure and the steps not sent, then the ApiError is thrown', async () => {
+    const service = new FakeService();
+    service.script(DEPLOY('IOS1'), serverError(403));
+    const first = deployTo('IOS1');
+    const second = deployTo('IOS2');
+    let seen: { failed?: number; sent: boolean[] } | undefined;
+    const r = await run(service, plan([first, second], (results) => void (seen = { failed: results.failureOf(first)?.error.exitCode, sent: [results.has(first), results.has(second)] }), { finishWhenStopped: true }));
+    expect(r.error).toBeInstanceOf(ApiError);
+    expect((r.error as ApiError).status).toBe(403);
+    expect(r.done).toBe(true);
+    expect(seen).toEqual({ failed: 3, sent: [false, false] });
+    expect(service.sent).toHaveLength(1);
+  });
+
+  it('a done that throws its own error after a stop: that error, not the step\'s', async () => {
+    const service = new FakeService();
+    service.script(DEPLOY('IOS1'), serverError(403));
+    const own = new ConflictError('own');
+    const r = await run(service, plan([deployTo('IOS1')], () => {
+      throw own;
+    }, { finishWhenStopped: true }));
+    expect(r.error).toBe(own);
+  });
+
   it('a predicted rejection with refuse: nothing sent, nothing asked, the hint and the exit code of the real answer', async () => {
     const service = new FakeService();
     let asked = false;
@@ -619,7 +643,7 @@ describe('executor: batches, grouped and bounded', () => {
     expect(told).toEqual(['a: boom']);
     expect(failure!.skipped).toBeUndefined();
     expect(failure!.error.exitCode).toBe(1);
-    expect(failure!.error.toBody()).toEqual({ type: 'urn:ahs:network', title: 'boom', status: null, detail: 'boom' });
+    expect(failure!.error.toBody()).toEqual({ type: 'urn:ahs:rejected', title: 'boom', status: null, detail: 'boom' });
     expect(service.sent).toHaveLength(2);
   });
 
