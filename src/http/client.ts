@@ -11,7 +11,7 @@
 // honours HTTP(S)_PROXY/NO_PROXY (a proxy's failure named as the proxy's)
 // and traces on stderr with --verbose, key redacted.
 import type { Readable, Writable } from 'node:stream';
-import { ApiError, CancelledError, NetworkError, UsageError } from '../errors.js';
+import { ApiError, CancelledError, ConflictError, NetworkError, UsageError } from '../errors.js';
 import { AnswerLostError, GatewayAnswerError, ProxyError, UnexpectedAnswerError, apiError, errorCode, gatewayAnswer, neverSent, toNetworkError, isAbort, transportReason } from './errors.js';
 import { RetryPolicy, WaitTooLongError, type Clock, type RetryBudget } from './retry.js';
 import { MAX_JSON_BYTES, checkJson, readCapped, type ResponseSchema } from './responses.js';
@@ -294,7 +294,8 @@ export class ApiClient {
           if (response.statusCode >= 400) text = await readCapped(response.body, this.maxJsonBytes, response.headers).catch(() => '');
           else if (response.statusCode < 300 && readBody) text = await readCapped(response.body, this.maxJsonBytes, response.headers, label);
         } catch (error) {
-          if (error instanceof UnexpectedAnswerError || error instanceof UsageError) throw error;
+          // A body that refused to go on (a file changed during its upload) says why itself.
+          if (error instanceof UnexpectedAnswerError || error instanceof UsageError || error instanceof ConflictError) throw error;
           response?.body.on('error', () => {}).destroy();
           if (this.options.signal?.aborted || (isAbort(error) && !timer.signal.aborted)) throw new CancelledError();
           if (error instanceof ProxyError) {

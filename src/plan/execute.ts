@@ -7,7 +7,7 @@
 // step: refusals, confirmation, batches, progress of uploads, settling a
 // lost answer with a read, waiting out a deployment (a 500) within the
 // retry budget, and confirming a missing collection behind a 400.
-import { AhsError, ApiError, CancelledError, ConflictError, ExitCode, NetworkError, PartialFailureError } from '../errors.js';
+import { AhsError, ApiError, CancelledError, ExitCode, NetworkError, PartialFailureError } from '../errors.js';
 import { errorBody, type Rejection } from '../rules/index.js';
 import type { ApiClient } from '../http/client.js';
 import type { Context } from '../context.js';
@@ -17,7 +17,7 @@ import { readCollection } from '../service/collections.js';
 import { PredictedRejection, dryRunDocument, renderDryRun, type DryRunDocument } from './dryrun.js';
 import { isRef, type Plan, type Prediction, type Results, type Step, type StepFailure } from './plan.js';
 import { runBatch } from './batch.js';
-import { KINDS, type Kind, type KindIO, type StepFile } from './kinds/index.js';
+import { KINDS, type Kind, type KindIO } from './kinds/index.js';
 import { stepBudget } from './retry.js';
 
 /** What the executor needs of a command's context (tests give a fake one). */
@@ -220,8 +220,6 @@ class Run {
 
   /** Sends one step; settles a lost answer and a deployment's 500 with reads. */
   private async send(_step: Step, kind: Kind, params: Record<string, unknown>, progress: (sent: number, total: number) => void): Promise<unknown> {
-    const planned = kind.file?.(params);
-    if (planned?.sha256) await checkPlannedFile(planned);
     const io: KindIO = { api: this.api, out: this.out, signal: this.ctx.signal, retry: stepBudget(this.api.policy), sentAt: Date.now(), progress };
     for (let attempt = 0; ; attempt++) {
       try {
@@ -251,19 +249,6 @@ class Run {
         }
       }
     }
-  }
-}
-
-/**
- * A planned upload sends the bytes that were planned or none: the file is
- * hashed again right before its send (a saved plan is applied later, and a
- * build may have rewritten the file meanwhile).
- */
-async function checkPlannedFile(file: StepFile): Promise<void> {
-  const { sha256File } = await import('./saved.js');
-  const digest = await sha256File(file.path).catch((error: NodeJS.ErrnoException) => `unreadable (${error.code ?? error.message})`);
-  if (digest !== file.sha256) {
-    throw new ConflictError(`${file.path} changed since it was planned (SHA-256 ${digest.slice(0, 12)}…, planned ${file.sha256!.slice(0, 12)}…): nothing of it was sent; run ahs plan again`);
   }
 }
 

@@ -5,8 +5,8 @@
 import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { randomBytes } from 'node:crypto';
-import { UsageError } from '../errors.js';
+import { createHash, randomBytes } from 'node:crypto';
+import { ConflictError, UsageError } from '../errors.js';
 import type { StreamBody } from '../http/client.js';
 import { escapeControls } from '../io/escape.js';
 import { mimeTypeFor } from './mime.js';
@@ -18,6 +18,12 @@ export interface MultipartFile {
   /** File name sent to the service (default: the path's base name). */
   fileName?: string;
   contentType?: string;
+  /**
+   * The SHA-256 (hex) the file had when it was planned: the file is hashed
+   * as it is read for the upload (no read of its own), and another digest
+   * cuts the request before its closing boundary, so nothing is stored.
+   */
+  sha256?: string;
 }
 
 export interface MultipartOptions {
@@ -105,7 +111,7 @@ export async function prepareMultipart(options: MultipartOptions): Promise<Prepa
     fileSize: size,
     fileName,
     open() {
-      return parts(headBuffer, { path: file.path, size, modified }, tailBuffer, options.onProgress);
+      return parts(headBuffer, { path: file.path, size, modified, sha256: file.sha256 }, tailBuffer, options.onProgress);
     },
   };
 }
@@ -133,6 +139,8 @@ interface FileState {
   path: string;
   size: number;
   modified: number;
+  /** The planned digest, checked before the closing boundary. */
+  sha256?: string;
 }
 
 /**
@@ -174,6 +182,8 @@ async function* parts(head: Buffer, expected: FileState, tail: Buffer, onProgres
     const opened = await file.stat();
     if (opened.size !== size || opened.mtimeMs !== expected.modified) throw changed(path);
     const buffers = Array.from({ length: Math.min(BUFFERS, Math.max(1, Math.ceil(size / PIECE))) }, () => Buffer.allocUnsafeSlow(Math.min(PIECE, size)));
+    // Hashed before it is handed over: a buffer is refilled seven pieces later.
+    const digest = expected.sha256 === undefined ? undefined : createHash('sha256');
     let sent = 0;
     onProgress?.(0, size);
     for (let turn = 0; sent < size; turn++) {
@@ -181,12 +191,15 @@ async function* parts(head: Buffer, expected: FileState, tail: Buffer, onProgres
       const buffer = buffers[turn % buffers.length]!;
       const { bytesRead } = await file.read(buffer, 0, Math.min(PIECE, size - sent), sent);
       if (bytesRead === 0) throw changed(path);
-      yield bytesRead === buffer.length ? buffer : buffer.subarray(0, bytesRead);
+      const piece = bytesRead === buffer.length ? buffer : buffer.subarray(0, bytesRead);
+      digest?.update(piece);
+      yield piece;
       sent += bytesRead;
       onProgress?.(sent, size);
     }
     const ended = await file.stat();
     if (ended.size !== size || ended.mtimeMs !== opened.mtimeMs) throw changed(path);
+    if (digest) checkPlanned(expected, digest.digest('hex'));
   } finally {
     await file.close();
   }
@@ -214,6 +227,7 @@ function wholeBody(head: Buffer, expected: FileState, tail: Buffer): Buffer {
     }
     const ended = fstatSync(fd);
     if (ended.size !== size || ended.mtimeMs !== opened.mtimeMs) throw changed(path);
+    if (expected.sha256 !== undefined) checkPlanned(expected, createHash('sha256').update(body.subarray(head.length, head.length + size)).digest('hex'));
     tail.copy(body, head.length + size);
     return body;
   } finally {
@@ -232,6 +246,18 @@ function cannotRead(path: string, error: NodeJS.ErrnoException): UsageError {
  */
 function changed(path: string): UsageError {
   return new UsageError(`${path} changed during the upload; nothing was stored: upload it again once it is complete`);
+}
+
+/**
+ * A planned upload sends the bytes that were planned (a saved plan is
+ * applied later, and a build may have rewritten the file meanwhile): another
+ * digest is exit 5, as a stale plan is, and the request is cut before its
+ * closing boundary (the client passes a ConflictError on as it is).
+ */
+function checkPlanned(expected: FileState, actual: string): void {
+  const planned = expected.sha256!;
+  if (actual === planned) return;
+  throw new ConflictError(`${expected.path} changed since it was planned (SHA-256 ${actual.slice(0, 12)}…, planned ${planned.slice(0, 12)}…): its upload was cut before its end, so nothing was stored; run ahs plan again`);
 }
 
 function quote(value: string): string {

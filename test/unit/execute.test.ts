@@ -488,12 +488,12 @@ describe('executor: failures that no read settles are the answer itself', () => 
     expect(error).toBeInstanceOf(CancelledError);
   });
 
-  it('a planned file that cannot be read is never sent: exit 5 naming why', async () => {
+  it('a planned file that cannot be read is never sent: exit 2 naming it', async () => {
     const service = new FakeService();
     const upload = steps.versionUpload({ assetId: 'A', platform: 'ios', fields: { versionName: '1.0', createdBy: USER }, file: { path: '/nonexistent/a.zip', name: 'a.zip', size: 1, sha256: 'a'.repeat(64) } });
     const r = await run(service, plan([upload], () => undefined));
-    expect((r.error as ConflictError).exitCode).toBe(5);
-    expect(r.error!.message).toBe('/nonexistent/a.zip changed since it was planned (SHA-256 unreadable (…, planned aaaaaaaaaaaa…): nothing of it was sent; run ahs plan again');
+    expect((r.error as ConflictError).exitCode).toBe(2);
+    expect(r.error!.message).toBe('cannot read /nonexistent/a.zip: no such file');
     expect(service.sent).toEqual([]);
   });
 

@@ -112,7 +112,7 @@ describe('saved plans', () => {
     await expect(checkStale(fresh, api)).rejects.toThrow(`the plan is stale: ${file} changed since the plan`);
   });
 
-  it('a file changed after the plan is never sent: the executor hashes it again right before its upload', async () => {
+  it('a file changed after the plan is never stored: hashed as its upload reads it, the request cut before its end', async () => {
     const dir = await folder();
     const file = join(dir, 'app.zip');
     await writeFile(file, 'zip bytes');

@@ -4,7 +4,8 @@ import { appendFile, mkdtemp, rm, truncate, unlink, utimes, writeFile } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { prepareMultipart } from '../../src/transfer/upload.js';
-import { UsageError } from '../../src/errors.js';
+import { ConflictError, UsageError } from '../../src/errors.js';
+import { createHash } from 'node:crypto';
 
 async function collect(stream: AsyncIterable<Uint8Array>): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -43,6 +44,31 @@ describe('prepareMultipart', () => {
     // replayable
     expect((await collect(body.open())).length).toBe(body.length);
   });
+
+  // A planned upload (apply, item sync --checksum) is hashed as it is read, never read for that alone.
+  const sizes = [['small (one piece)', 1_000], ['large (pieces)', 3 * 1024 * 1024 + 5]] as const;
+  for (const [label, size] of sizes) {
+    it(`${label}: the planned digest is checked as the file is read; another one cuts the body before its closing boundary (exit 5)`, async () => {
+      const dir = await tempDir();
+      const file = join(dir, 'planned.bin');
+      const content = Buffer.alloc(size, 7);
+      await writeFile(file, content);
+      const sha256 = createHash('sha256').update(content).digest('hex');
+      const same = await prepareMultipart({ fields: {}, file: { field: 'assetFile', path: file, sha256 } });
+      expect((await collect(same.open())).length).toBe(same.length);
+
+      const other = await prepareMultipart({ fields: {}, file: { field: 'assetFile', path: file, sha256: 'b'.repeat(64) } });
+      const boundary = other.contentType.split('boundary=')[1]!;
+      const taken: Buffer[] = [];
+      const error = await (async () => {
+        for await (const piece of other.open()) taken.push(Buffer.from(piece as Buffer));
+      })().catch((e: unknown) => e as ConflictError);
+      expect(error).toBeInstanceOf(ConflictError);
+      expect(error!.exitCode).toBe(5);
+      expect(error!.message).toBe(`${file} changed since it was planned (SHA-256 ${sha256.slice(0, 12)}…, planned bbbbbbbbbbbb…): its upload was cut before its end, so nothing was stored; run ahs plan again`);
+      expect(Buffer.concat(taken).toString('latin1')).not.toContain(`--${boundary}--`);
+    });
+  }
 
   it('refuses a missing file or a directory (usage error)', async () => {
     await expect(prepareMultipart({ fields: {}, file: { field: 'f', path: '/nonexistent/file' } })).rejects.toBeInstanceOf(UsageError);

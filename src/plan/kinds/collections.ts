@@ -225,7 +225,7 @@ export const itemUpload = kind<ItemUploadParams, Item>({
       notes: ['the file type (extension) is checked by the service'],
     })),
   async send(p, io) {
-    const stream = await prepareMultipart({ fields: p.fields, file: { field: 'assetFile', path: p.file.path, fileName: p.file.name }, onProgress: io.progress });
+    const stream = await prepareMultipart({ fields: p.fields, file: { field: 'assetFile', path: p.file.path, fileName: p.file.name, sha256: p.file.sha256 }, onProgress: io.progress });
     return io.api.json<Item>({ method: 'POST', path: vcPath(io.api, p.collectionId, 'items'), stream });
   },
   // The upload may have been stored: the collection's items settle it.

@@ -59,7 +59,7 @@ export const versionUpload = kind<VersionUploadParams, Version>({
     };
   },
   async send(p, io) {
-    const stream = await prepareMultipart({ fields: p.fields, file: { field: 'assetFile', path: p.file.path, fileName: p.file.name }, onProgress: io.progress });
+    const stream = await prepareMultipart({ fields: p.fields, file: { field: 'assetFile', path: p.file.path, fileName: p.file.name, sha256: p.file.sha256 }, onProgress: io.progress });
     const created = await io.api.json<Version>({ method: 'POST', path: io.api.path('va', p.assetId, 'versions'), query: { targetPlatformId: p.platform }, stream });
     return p.converge ? convergeUpload(p, created, io) : created;
   },
