@@ -4,13 +4,24 @@
 // it released, while an upload's file is made durable before the metadata
 // that names it. Two implementations: in memory (files in a temporary folder
 // removed on close) and on disk (--data-dir), where metadata and files
-// survive a restart and a kill -9 loses no acknowledged write.
+// survive a restart and a kill -9 loses no acknowledged write. A kill -9
+// alone would need no fsync (the kernel still writes what the process
+// wrote); the fsyncs keep that promise through a power loss or a kernel crash
+// too, as far as the disk honours them.
 //
 // On disk, metadata is a snapshot (`state.json`) plus an append-only journal
 // (`journal.ndjson`) of the operations since: a write appends one line and
 // fsyncs, so its cost does not grow with the state. Concurrent writes share
 // one fsync. The journal is folded into the snapshot at start, at close and
 // every COMPACT_EVERY operations.
+//
+// An upload costs two fsyncs one after the other, not three: its file is
+// renamed into `blobs/` first (until a journal line names it, a file there is
+// an orphan that the next start removes), then the file's fsync and the
+// folder's run together, the folder's shared by every upload renamed since
+// the last one began; only once both have ended is the journal line that
+// names the file written (the kernel may write a line out at any moment after
+// that, so it must never name a file a crash can still lose).
 import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream, type ReadStream, type WriteStream } from 'node:fs';
 import { mkdir, mkdtemp, open, readdir, readFile, rename, rm, stat, unlink, type FileHandle } from 'node:fs/promises';
@@ -77,13 +88,40 @@ export interface Store {
   close(): Promise<void>;
 }
 
+/**
+ * The calls by which the store changes files and makes them durable, in one
+ * place: the order of these calls is the crash safety of the store, and a
+ * test records it (test/emulator/durability-order.test.ts).
+ */
+export interface Disk {
+  rename(from: string, to: string): Promise<void>;
+  unlink(path: string): Promise<void>;
+  /** fdatasync of a finished file: its contents and size survive a crash. */
+  syncFile(path: string): Promise<void>;
+  /** fsync of a folder: the names created or renamed in it survive a crash. */
+  syncFolder(path: string): Promise<void>;
+  appendJournal(journal: FileHandle, text: string): Promise<void>;
+  syncJournal(journal: FileHandle): Promise<void>;
+}
+
+export const realDisk: Disk = {
+  rename,
+  unlink,
+  syncFile: (path) => syncOpened(path, (handle) => handle.datasync()),
+  syncFolder: fsyncDir,
+  appendJournal: async (journal, text) => {
+    await journal.write(text);
+  },
+  syncJournal: (journal) => journal.datasync(),
+};
+
 /** The operations, over files in `blobDir`; subclasses say how an operation is made durable. */
 abstract class RecordStore implements Store {
   protected constructor(
     protected readonly data: EmulatorState,
     protected readonly blobDir: string,
     protected readonly tmpDir: string,
-    private readonly durable: boolean,
+    protected readonly disk: Disk,
   ) {}
 
   get state(): Frozen<EmulatorState> {
@@ -97,6 +135,8 @@ abstract class RecordStore implements Store {
 
   /** Resolves once `operation` (already applied in memory) is durable. */
   protected abstract persist(operation: Operation): Promise<void>;
+  /** Resolves once a file just renamed into `blobDir` survives a crash. */
+  protected abstract blobDurable(path: string): Promise<void>;
   abstract close(): Promise<void>;
 
   private async commit(operation: Operation): Promise<void> {
@@ -183,12 +223,21 @@ abstract class RecordStore implements Store {
     return { path, stream: createWriteStream(path, { flags: 'wx' }) };
   }
 
-  /** Moves a finished upload into the store (durably); returns its blob id. */
+  /**
+   * Moves a finished upload into the store; returns its blob id once the file
+   * is durable. Renamed before it is durable: no metadata names it yet, so a
+   * crash meanwhile leaves an orphan that the next start removes.
+   */
   private async adopt(pending: PendingBlob): Promise<string> {
     const blobId = randomUUID();
-    if (this.durable) await fsyncFile(pending.path);
-    await rename(pending.path, join(this.blobDir, blobId));
-    if (this.durable) await fsyncDir(this.blobDir);
+    const path = join(this.blobDir, blobId);
+    await this.disk.rename(pending.path, path);
+    try {
+      await this.blobDurable(path);
+    } catch (error) {
+      await this.removeBlob(blobId);
+      throw error;
+    }
     return blobId;
   }
 
@@ -218,14 +267,14 @@ abstract class RecordStore implements Store {
   }
 
   protected async removeBlob(blobId: string): Promise<void> {
-    await unlink(join(this.blobDir, blobId)).catch(() => undefined);
+    await this.disk.unlink(join(this.blobDir, blobId)).catch(() => undefined);
   }
 }
 
 /** State in memory; files in a temporary folder that close() removes. */
 export class MemoryStore extends RecordStore {
   private constructor(private readonly root: string) {
-    super(emptyState(), join(root, 'blobs'), join(root, 'tmp'), false);
+    super(emptyState(), join(root, 'blobs'), join(root, 'tmp'), realDisk);
   }
 
   static async create(): Promise<MemoryStore> {
@@ -236,6 +285,7 @@ export class MemoryStore extends RecordStore {
   }
 
   protected async persist(): Promise<void> {}
+  protected async blobDurable(): Promise<void> {}
 
   async close(): Promise<void> {
     await rm(this.root, { recursive: true, force: true });
@@ -254,6 +304,12 @@ interface Snapshot extends EmulatorState {
   journalSeq?: number;
 }
 
+export interface DiskStoreOptions {
+  /** Operations between two snapshots (COMPACT_EVERY). */
+  compactEvery?: number;
+  disk?: Disk;
+}
+
 interface QueuedWrite {
   seq: number;
   line: string;
@@ -267,6 +323,7 @@ export class DiskStore extends RecordStore {
   private sinceSnapshot = 0;
   private queue: QueuedWrite[] = [];
   private flushing: Promise<void> | undefined;
+  private readonly blobFolder: SharedSync;
 
   private constructor(
     private readonly dataDir: string,
@@ -274,12 +331,14 @@ export class DiskStore extends RecordStore {
     seq: number,
     private journal: FileHandle,
     private readonly compactEvery: number,
+    disk: Disk,
   ) {
-    super(data, join(dataDir, 'blobs'), join(dataDir, 'tmp'), true);
+    super(data, join(dataDir, 'blobs'), join(dataDir, 'tmp'), disk);
     this.seq = seq;
+    this.blobFolder = new SharedSync(() => this.disk.syncFolder(this.blobDir));
   }
 
-  static async open(dataDir: string, compactEvery = COMPACT_EVERY): Promise<DiskStore> {
+  static async open(dataDir: string, { compactEvery = COMPACT_EVERY, disk = realDisk }: DiskStoreOptions = {}): Promise<DiskStore> {
     await ensureDirectory(dataDir);
     await mkdir(join(dataDir, 'blobs'), { recursive: true });
     await removeCommitLeftovers(dataDir);
@@ -294,9 +353,14 @@ export class DiskStore extends RecordStore {
     await journal.truncate(0);
     await journal.sync();
     await fsyncDir(dataDir);
-    const store = new DiskStore(dataDir, state, seq, journal, compactEvery);
+    const store = new DiskStore(dataDir, state, seq, journal, compactEvery, disk);
     await store.sweepOrphans();
     return store;
+  }
+
+  /** The file's fsync and its folder's, together: neither needs the other first. */
+  protected async blobDurable(path: string): Promise<void> {
+    await Promise.all([this.disk.syncFile(path), this.blobFolder.sync()]);
   }
 
   protected persist(operation: Operation): Promise<void> {
@@ -318,8 +382,8 @@ export class DiskStore extends RecordStore {
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0);
       try {
-        await this.journal.write(batch.map((write) => write.line).join(''));
-        await this.journal.datasync();
+        await this.disk.appendJournal(this.journal, batch.map((write) => write.line).join(''));
+        await this.disk.syncJournal(this.journal);
         this.sinceSnapshot += batch.length;
         for (const write of batch) write.done();
       } catch (error) {
@@ -418,10 +482,43 @@ async function writeSnapshot(dataDir: string, text: string): Promise<void> {
   await fsyncDir(dataDir);
 }
 
-async function fsyncFile(path: string): Promise<void> {
+/**
+ * One fsync shared by its callers, as the journal's: sync() resolves once an
+ * fsync that began after the call has ended, so it covers every name renamed
+ * into the folder before the call. Callers that come while one runs share
+ * the next, which begins when it ends.
+ */
+class SharedSync {
+  private running: Promise<void> | undefined;
+  private next: Promise<void> | undefined;
+
+  constructor(private readonly fsync: () => Promise<void>) {}
+
+  sync(): Promise<void> {
+    if (this.next) return this.next;
+    if (!this.running) return this.begin();
+    // Not the running one: it may have begun before the caller's rename.
+    const next = this.running.catch(() => undefined).then(() => {
+      this.next = undefined;
+      return this.begin();
+    });
+    this.next = next;
+    return next;
+  }
+
+  private begin(): Promise<void> {
+    const running = this.fsync().finally(() => {
+      if (this.running === running) this.running = undefined;
+    });
+    this.running = running;
+    return running;
+  }
+}
+
+async function syncOpened(path: string, sync: (handle: FileHandle) => Promise<void>): Promise<void> {
   const handle = await open(path, 'r');
   try {
-    await handle.sync();
+    await sync(handle);
   } finally {
     await handle.close();
   }
@@ -429,12 +526,7 @@ async function fsyncFile(path: string): Promise<void> {
 
 async function fsyncDir(path: string): Promise<void> {
   try {
-    const handle = await open(path, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
+    await syncOpened(path, (handle) => handle.sync());
   } catch {
     // Some file systems refuse fsync on a directory; the rename is still atomic.
   }

@@ -155,7 +155,7 @@ describe('the journal', () => {
   it('folds into the snapshot every so many writes and keeps the later ones in the journal', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'ahs-emu-data-'));
     dirs.push(dataDir);
-    const store = await DiskStore.open(dataDir, 3);
+    const store = await DiskStore.open(dataDir, { compactEvery: 3 });
     for (let i = 1; i <= 5; i++) await store.createAsset('demo', asset(`c${i}`));
     const snapshot = JSON.parse(await readFile(join(dataDir, 'state.json'), 'utf8'));
     expect(Object.keys(snapshot.domains.demo.assets).sort()).toEqual(['c1', 'c2', 'c3']);

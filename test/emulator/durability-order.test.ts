@@ -1,0 +1,289 @@
+// The order of the disk calls of a --data-dir store is its crash safety: a
+// journal line may be written only once the file it names survives a crash
+// (the file's fsync ended, and a fsync of blobs/ that began after the file was
+// renamed there ended); a write is answered only once its line is fsynced; a
+// file is removed only once the line that stops naming it is fsynced. Each
+// row runs a store over a recording Disk that can hold a call until another
+// has ended, then checks those rules over the calls it saw.
+import { afterEach, describe, expect, it } from 'vitest';
+import { once } from 'node:events';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import type { Operation } from '../../src/emulator/operations.js';
+import type { CollectionRecord, ItemRecord, VersionRecord } from '../../src/emulator/state.js';
+import { DiskStore, realDisk, type Disk } from '../../src/emulator/store.js';
+
+type Call = keyof Disk;
+interface Entry {
+  call: Call | 'answered';
+  phase: 'begin' | 'end';
+  id: number;
+  /** The path of a file call (a rename's target), the text of a journal append, the label of an answer. */
+  arg: string;
+  /** A rename's source. */
+  from?: string;
+}
+
+/** Disk calls, each logged when the store issues it and when it ends; `hold` may delay one. */
+class RecordingDisk {
+  readonly log: Entry[] = [];
+  private nextId = 0;
+  private waiters: (() => void)[] = [];
+  hold: (call: Call, arg: string) => Promise<void> | undefined = () => undefined;
+
+  readonly disk: Disk = {
+    rename: (from, to) => this.record('rename', to, () => realDisk.rename(from, to), from),
+    unlink: (path) => this.record('unlink', path, () => realDisk.unlink(path)),
+    syncFile: (path) => this.record('syncFile', path, () => realDisk.syncFile(path)),
+    syncFolder: (path) => this.record('syncFolder', path, () => realDisk.syncFolder(path)),
+    appendJournal: (journal, text) => this.record('appendJournal', text, () => realDisk.appendJournal(journal, text)),
+    syncJournal: (journal) => this.record('syncJournal', '', () => realDisk.syncJournal(journal)),
+  };
+
+  push(entry: Omit<Entry, 'id'> & { id?: number }): void {
+    this.log.push({ id: this.nextId++, ...entry });
+    for (const wake of this.waiters.splice(0)) wake();
+  }
+
+  /** Resolves once `test` holds for the log (checked after every entry). */
+  async until(test: (log: Entry[]) => boolean): Promise<void> {
+    while (!test(this.log)) await new Promise<void>((wake) => this.waiters.push(wake));
+  }
+
+  private async record(call: Call, arg: string, run: () => Promise<void>, from?: string): Promise<void> {
+    const id = this.nextId++;
+    this.log.push({ call, phase: 'begin', id, arg, from });
+    for (const wake of this.waiters.splice(0)) wake();
+    await this.hold(call, arg);
+    try {
+      await run();
+    } finally {
+      this.push({ call, phase: 'end', id, arg });
+    }
+  }
+}
+
+const dirs: string[] = [];
+afterEach(async () => {
+  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
+});
+
+const AT = '2024-01-01T00:00:00.000Z';
+const USER = 'owner@demo.test';
+
+async function openStore(recorder: RecordingDisk): Promise<DiskStore> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'ahs-emu-order-'));
+  dirs.push(dataDir);
+  const store = await DiskStore.open(dataDir, { disk: recorder.disk });
+  await store.createAsset('demo', { assetId: 'a', assetName: 'a', assetType: '1001', secured: true, localCacheControl: false, localCacheMaxAge: 30, createdBy: USER, updatedBy: USER, active: true, createdAt: AT, updatedAt: AT, sequences: {} });
+  await store.createCollection('demo', collection('c'));
+  return store;
+}
+
+async function pendingFile(store: DiskStore, text: string) {
+  const pending = store.createPending();
+  pending.stream.end(text);
+  await once(pending.stream, 'close');
+  return pending;
+}
+
+/** Writes to make at once; each resolves to what the answer acknowledged and which file it released. */
+type Write = (store: DiskStore) => Promise<{ label: string; line: (operation: Operation) => boolean; releases?: string }>;
+
+function uploadItem(n: number): Write {
+  return async (store) => {
+    const item = await store.addItem('demo', 'c', await pendingFile(store, `item ${n}`), (blobId, sequence) => itemRecord(`i${sequence}`, blobId));
+    return { label: `item ${n}`, line: (op) => op.op === 'addItem' && op.item.blobId === item.blobId };
+  };
+}
+
+function uploadVersion(n: number): Write {
+  return async (store) => {
+    const version = await store.addVersion('demo', 'a', await pendingFile(store, `version ${n}`), (blobId) => versionRecord(`GEN${n}`, n, blobId));
+    return { label: `version ${n}`, line: (op) => op.op === 'addVersion' && op.version.blobId === version.blobId };
+  };
+}
+
+function createAsset(assetId: string): Write {
+  return async (store) => {
+    await store.createAsset('demo', { assetId, assetName: assetId, assetType: '1001', secured: true, localCacheControl: false, localCacheMaxAge: 30, createdBy: USER, updatedBy: USER, active: true, createdAt: AT, updatedAt: AT, sequences: {} });
+    return { label: `asset ${assetId}`, line: (op) => op.op === 'createAsset' && op.asset.assetId === assetId };
+  };
+}
+
+function uploadThenDeleteVersion(n: number): Write {
+  return async (store) => {
+    const version = await store.addVersion('demo', 'a', await pendingFile(store, `version ${n}`), (blobId) => versionRecord(`GEN${n}`, n, blobId));
+    await store.deleteVersion('demo', 'a', version.versionId);
+    return { label: `delete of version ${n}`, line: (op) => op.op === 'deleteVersion' && op.versionId === version.versionId, releases: version.blobId };
+  };
+}
+
+const ended = (log: Entry[], call: Call, test: (arg: string) => boolean = () => true) => log.some((e) => e.call === call && e.phase === 'end' && test(e.arg));
+const count = (log: Entry[], call: Call, phase: Entry['phase'] = 'begin') => log.filter((e) => e.call === call && e.phase === phase).length;
+
+interface Row {
+  name: string;
+  writes: Write[];
+  /** Holds a call until the log shows something (never on a call that cannot come). */
+  hold?: (recorder: RecordingDisk) => (call: Call, arg: string) => Promise<void> | undefined;
+  maxFolderSyncs?: number;
+}
+
+/** One turn of the event loop: calls the store issues together have all begun after it. */
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+const rows: Row[] = [
+  { name: 'one version upload', writes: [uploadVersion(1)] },
+  {
+    name: "an upload whose file's fsync ends after the folder's",
+    writes: [uploadItem(1)],
+    // Held until a folder fsync has ended, when one has begun beside it.
+    hold: (r) => async (call) => {
+      if (call !== 'syncFile') return;
+      await turn();
+      if (count(r.log, 'syncFolder') > 0) await r.until((log) => ended(log, 'syncFolder'));
+    },
+  },
+  {
+    name: "an upload whose folder's fsync ends after the file's",
+    writes: [uploadItem(1)],
+    hold: (r) => async (call) => {
+      if (call !== 'syncFolder') return;
+      await turn();
+      await r.until((log) => count(log, 'syncFile', 'end') === count(log, 'syncFile'));
+    },
+  },
+  {
+    name: '8 uploads at once, renamed while the first folder fsync runs: they share the next one',
+    writes: Array.from({ length: 8 }, (_, i) => uploadItem(i + 1)),
+    hold: (r) => (call) => (call === 'syncFolder' && count(r.log, 'syncFolder') === 1 ? r.until((log) => count(log, 'rename', 'end') === 8) : undefined),
+    maxFolderSyncs: 2,
+  },
+  {
+    name: 'uploads beside metadata writes, the first journal fsync held until every file is renamed',
+    writes: [uploadVersion(1), createAsset('m1'), uploadItem(1), createAsset('m2'), uploadVersion(2), uploadItem(2)],
+    hold: (r) => (call) => (call === 'syncJournal' && count(r.log, 'syncJournal') === 1 ? r.until((log) => count(log, 'rename', 'end') === 4) : undefined),
+  },
+  { name: "a deleted version's file, removed only once the delete is durable", writes: [uploadThenDeleteVersion(1), uploadThenDeleteVersion(2)] },
+];
+
+describe('the order of disk calls of a --data-dir store', () => {
+  it.each(rows)('$name', async (row) => {
+    const recorder = new RecordingDisk();
+    const store = await openStore(recorder);
+    try {
+      recorder.log.splice(0);
+      if (row.hold) recorder.hold = row.hold(recorder);
+      const answers = await Promise.all(
+        row.writes.map(async (write) => {
+          const answer = await write(store);
+          recorder.push({ call: 'answered', phase: 'end', arg: answer.label });
+          return answer;
+        }),
+      );
+      expect(violations(recorder.log, answers)).toEqual([]);
+      if (row.maxFolderSyncs !== undefined) expect(count(recorder.log, 'syncFolder')).toBeLessThanOrEqual(row.maxFolderSyncs);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('an upload whose file cannot be made durable', () => {
+  it('fails, leaves no file in blobs/ and no line in the journal', async () => {
+    const recorder = new RecordingDisk();
+    recorder.disk.syncFile = async () => {
+      throw Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' });
+    };
+    const store = await openStore(recorder);
+    try {
+      const pending = await pendingFile(store, 'lost');
+      await expect(store.addItem('demo', 'c', pending, (blobId, sequence) => itemRecord(`i${sequence}`, blobId))).rejects.toThrow(/EIO/);
+      expect(store.domain('demo').items).toEqual({});
+      expect(recorder.log.some((e) => e.call === 'appendJournal' && e.arg.includes('addItem'))).toBe(false);
+      const renamed = recorder.log.find((e) => e.call === 'rename' && e.phase === 'end');
+      await expect(stat(renamed!.arg)).rejects.toThrow(/ENOENT/);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+/** Every break of the three rules in `log`, in words (none: the order is safe). */
+function violations(log: Entry[], answers: Awaited<ReturnType<Write>>[]): string[] {
+  const found: string[] = [];
+  const at = (test: (e: Entry) => boolean) => log.findIndex(test);
+  const endOf = (entry: Entry) => at((e) => e.id === entry.id && e.phase === 'end');
+  const appends = log.filter((e) => e.call === 'appendJournal' && e.phase === 'begin');
+  const linesOf = (append: Entry) => append.arg.trim().split('\n').map((line) => (JSON.parse(line) as { operation: Operation }).operation);
+  /** The index at which the line `test` picks is fsynced in the journal (-1: never). */
+  const durableAt = (test: (operation: Operation) => boolean) => {
+    const append = appends.find((a) => linesOf(a).some(test));
+    if (!append) return -1;
+    const written = endOf(append);
+    const sync = log.find((e, i) => e.call === 'syncJournal' && e.phase === 'begin' && i > written && endOf(e) >= 0);
+    return sync ? endOf(sync) : -1;
+  };
+
+  for (const append of appends) {
+    const begin = log.indexOf(append);
+    for (const operation of linesOf(append)) {
+      const blobId = operation.op === 'addVersion' ? operation.version.blobId : operation.op === 'addItem' ? operation.item.blobId : undefined;
+      if (!blobId) continue;
+      const what = `the journal line of ${operation.op} was written`;
+      const renamed = at((e) => e.call === 'rename' && e.phase === 'end' && basename(e.arg) === blobId);
+      if (renamed < 0 || renamed > begin) found.push(`${what} before its file was renamed into blobs/`);
+      // The file's fsync, under its name in blobs/ or the temporary one it had before.
+      const names = [log[renamed]?.arg, log.find((e) => e.id === log[renamed]?.id)?.from];
+      const fileSynced = at((e) => e.call === 'syncFile' && e.phase === 'end' && names.includes(e.arg));
+      if (fileSynced < 0 || fileSynced > begin) found.push(`${what} before its file's fsync ended`);
+      const folderSynced = log.some((e, i) => e.call === 'syncFolder' && e.phase === 'begin' && i > renamed && endOf(e) >= 0 && endOf(e) < begin);
+      if (!folderSynced) found.push(`${what} before a blobs/ fsync begun after its rename ended`);
+    }
+  }
+  for (const answer of answers) {
+    const durable = durableAt(answer.line);
+    const answered = at((e) => e.call === 'answered' && e.arg === answer.label);
+    if (durable < 0 || durable > answered) found.push(`${answer.label} was answered before its journal line was fsynced`);
+    if (answer.releases) {
+      const removed = at((e) => e.call === 'unlink' && e.phase === 'begin' && basename(e.arg) === answer.releases);
+      if (removed < 0) found.push(`${answer.label}: its file was never removed`);
+      else if (durable < 0 || removed < durable) found.push(`${answer.label}: its file was removed before the journal line that releases it was fsynced`);
+    }
+  }
+  return found;
+}
+
+function collection(collectionId: string): CollectionRecord {
+  return {
+    collectionId,
+    domainId: 'demo',
+    collectionName: collectionId,
+    allowedAssetTypes: ['1001'],
+    maxAssets: 100,
+    editable: true,
+    deployable: true,
+    assetItems: [],
+    targetPlatform: 'generic',
+    secured: true,
+    createdBy: USER,
+    updatedBy: USER,
+    deleted: false,
+    deletedAt: null,
+    everDeployed: false,
+    localCacheControl: false,
+    localCacheMaxAge: 30,
+    createdAt: AT,
+    updatedAt: AT,
+  };
+}
+
+function itemRecord(assetItemId: string, blobId: string): ItemRecord {
+  return { assetItemId, assetItemName: assetItemId, assetType: '1001', mimetype: 'text/plain', size: 6, fileName: `${assetItemId}.txt`, parentCollections: ['c'], domain: 'demo', createdBy: USER, updatedBy: USER, createdAt: AT, updatedAt: AT, blobId };
+}
+
+function versionRecord(versionId: string, version: number, blobId: string): VersionRecord {
+  return { versionId, version, versionName: versionId, targetPlatform: 'generic', size: '9 B', sizeBytes: 9, fileName: 'v.txt', mimetype: 'text/plain', blobId, createdBy: USER, updatedBy: USER, active: true, createdAt: AT, updatedAt: AT };
+}
