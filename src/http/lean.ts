@@ -24,14 +24,23 @@ import type { Transport, TransportAnswer, TransportRequest } from './transport.j
  */
 const READ_BUFFER_BYTES = 256 * 1024;
 
+interface TlsSetup {
+  connector: typeof Tls;
+  options: Tls.ConnectionOptions;
+}
+
 interface Origin {
   secure: boolean;
   host: string;
   port: number;
 }
 
-/** The lean transport: GET and HEAD only, no body, no proxy. */
-export function leanTransport(connections = Infinity): Transport {
+/**
+ * The lean transport: GET and HEAD only, no body, no proxy. `tlsOptions`
+ * add to what each TLS connection is made with (tests: the CA of their
+ * own server); the system's CAs and NODE_EXTRA_CA_CERTS otherwise.
+ */
+export function leanTransport(connections = Infinity, tlsOptions: Tls.ConnectionOptions = {}): Transport {
   const pools = new Map<string, OriginPool>();
   let tls: Promise<typeof Tls> | undefined;
   const poolFor = async (target: URL): Promise<OriginPool> => {
@@ -41,7 +50,7 @@ export function leanTransport(connections = Infinity): Transport {
     let pool = pools.get(target.origin);
     if (!pool) {
       const origin = { secure, host: target.hostname.replace(/^\[|\]$/g, ''), port: Number(target.port || (secure ? 443 : 80)) };
-      pools.set(target.origin, (pool = new OriginPool(origin, connections, connector)));
+      pools.set(target.origin, (pool = new OriginPool(origin, connections, connector && { connector, options: tlsOptions })));
     }
     return pool;
   };
@@ -83,7 +92,7 @@ class OriginPool {
   constructor(
     readonly origin: Origin,
     private readonly max: number,
-    private readonly tls: typeof Tls | undefined,
+    private readonly tls: TlsSetup | undefined,
   ) {}
 
   /** A connection for one request: an idle one (unless `fresh`), a new one, or the next one freed. */
@@ -144,11 +153,14 @@ class Connection {
 
   constructor(
     private readonly pool: OriginPool,
-    tls: typeof Tls | undefined,
+    tls: TlsSetup | undefined,
   ) {
     const { host, port } = pool.origin;
     const onread = { buffer: this.buffer, callback: (bytes: number, buffer: Buffer) => this.onRead(bytes, buffer) };
-    this.socket = tls ? tls.connect({ host, port, servername: isIp(host) ? undefined : host, ALPNProtocols: ['http/1.1'], onread } as Tls.ConnectionOptions) : netConnect({ host, port, onread });
+    // tls.connect honours onread as net.connect does (Node 20.20: every read into this buffer; test/unit/lean-transport.test.ts).
+    this.socket = tls
+      ? tls.connector.connect({ ...tls.options, host, port, servername: isIp(host) ? undefined : host, ALPNProtocols: ['http/1.1'], onread } as Tls.ConnectionOptions)
+      : netConnect({ host, port, onread });
     this.socket.once(tls ? 'secureConnect' : 'connect', () => (this.connected = true));
     this.socket.on('error', (error) => (this.lastError ??= error));
     this.socket.on('timeout', () => this.exchange?.timedOut());

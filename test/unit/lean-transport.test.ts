@@ -6,6 +6,11 @@ import { createServer as createHttpServer, type IncomingMessage, type ServerResp
 import { createServer as createNetServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer as createHttpsServer } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { leanTransport } from '../../src/http/lean.js';
 import type { Transport, TransportAnswer } from '../../src/http/transport.js';
 import { ApiClient } from '../../src/http/client.js';
@@ -121,6 +126,20 @@ describe('lean transport', () => {
     expect((await read(answer)).toString()).toBe('hello');
   });
 
+  it('a body its consumer reads only turns of the event loop after the head loses nothing: the connection waits for it', async () => {
+    const rest = content(50_000, 9);
+    let sendRest!: () => Promise<void>;
+    const { base } = await rawServer((_request, socket) => {
+      socket.write('HTTP/1.1 200 OK\r\nContent-Length: 50010\r\n\r\n0123456789');
+      sendRest = () => new Promise((resolve) => socket.write(rest, () => resolve()));
+    });
+    const answer = await get(lean(), `${base}/late`);
+    // The rest of the body is in the client's kernel buffer, and the event loop has had turns to read it.
+    await sendRest();
+    for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
+    expect((await read(answer)).equals(Buffer.concat([Buffer.from('0123456789'), rest]))).toBe(true);
+  });
+
   it('a kept-alive connection the server closed before answering the next file: sent again once, on a new connection', async () => {
     const served = content(1000);
     const { base, connections } = await rawServer((_request, socket, index) => {
@@ -195,6 +214,40 @@ describe('lean transport', () => {
   it('refuses a header value with a line break in it (no header smuggled in)', async () => {
     const transport = lean();
     await expect(transport.request('http://127.0.0.1:9/x', { method: 'GET', headers: { apikey: 'k\r\nx-evil: 1' }, signal: new AbortController().signal, timeoutMs: 1000 })).rejects.toThrow(/line break/);
+  });
+});
+
+/** A self-signed certificate for 127.0.0.1 (openssl, an EC key: a few ms), or undefined without openssl. */
+function selfSigned(): { key: Buffer; cert: Buffer } | undefined {
+  const dir = mkdtempSync(join(tmpdir(), 'ahs-tls-'));
+  try {
+    const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
+    if (made.status !== 0) return undefined;
+    return { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe('lean transport over TLS', () => {
+  const pair = selfSigned();
+  it.skipIf(!pair)('reads an https body into its buffer as over plain TCP (tls.connect honours onread), and checks the certificate', async () => {
+    const big = content(600_000, 5);
+    const server = createHttpsServer({ key: pair!.key, cert: pair!.cert }, (_req, res) => res.writeHead(200, { 'content-length': String(big.length) }).end(big));
+    const base = (await listen(server as unknown as Server)).replace('http:', 'https:');
+    const trusting = leanTransport(1, { ca: pair!.cert });
+    transports.push(trusting);
+    const answer = await get(trusting, `${base}/secure`);
+    let pieces = 0;
+    const hash = createHash('sha256');
+    await answer.body.consume((piece) => {
+      pieces++;
+      hash.update(piece);
+    });
+    expect(hash.digest('hex')).toBe(sha(big));
+    expect(pieces).toBeGreaterThan(1);
+    // Without its CA, the same server is refused.
+    await expect(get(lean(), `${base}/secure`)).rejects.toMatchObject({ code: 'DEPTH_ZERO_SELF_SIGNED_CERT' });
   });
 });
 
