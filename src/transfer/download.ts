@@ -1,12 +1,12 @@
 // Parallel, atomic downloads. Each file streams (memory flat in the file
-// size: at most WRITE_BATCH bytes held per download) into a temporary
+// size: each piece of the body is written where it was read, http/body.ts) into a temporary
 // `.NAME.ahs-partial-PID-XXXXXXXX` inside the target folder and is renamed to its
 // name only when the body is complete and its length matches content-length
 // and the expected size: a file already at that name is replaced whole
 // (unless skipExisting keeps it). Only a 2xx answer is saved. A failed file
 // never stops the others. Partial files an earlier killed run left in the
 // folder are removed first; another run's, still being written, are left
-// alone (the name carries its owner's pid). On abort (Ctrl-C) every stream is destroyed,
+// alone (the name carries its owner's pid). On abort (Ctrl-C) every body is destroyed,
 // every partial file removed, and CancelledError thrown once the cleanup is
 // done. A task with an expected SHA-256 is hashed as it streams to disk (no
 // second read); another digest fails that file before it takes its name, so
