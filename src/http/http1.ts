@@ -54,21 +54,20 @@ export class AnswerParser {
   readHead(buffer: Buffer, start: number, end: number): number {
     let from = start;
     for (;;) {
-      const before = this.headText.length;
-      // A terminator may straddle two reads: search from 3 characters back.
-      this.headText += buffer.toString('latin1', from, end);
-      const at = this.headText.indexOf('\r\n\r\n', Math.max(0, before - 3));
-      if (at < 0) {
-        if (this.headText.length > MAX_HEAD_BYTES) throw new BadAnswerError(`a head of more than ${MAX_HEAD_BYTES} bytes`);
+      const headEnd = this.headEnd(buffer, from, end);
+      if (headEnd < 0) {
+        if (this.headText.length + (end - from) > MAX_HEAD_BYTES) throw new BadAnswerError(`a head of more than ${MAX_HEAD_BYTES} bytes`);
+        this.headText += buffer.toString('latin1', from, end);
         return -1;
       }
-      if (at > MAX_HEAD_BYTES) throw new BadAnswerError(`a head of more than ${MAX_HEAD_BYTES} bytes`);
-      const bodyStart = from + (at + 4 - before);
-      const head = parseHead(this.headText.slice(0, at));
+      // Only the head becomes text: the body bytes after it in the same read stay bytes (a 256 KiB read per file, else).
+      const text = this.headText + buffer.toString('latin1', from, headEnd);
       this.headText = '';
+      if (text.length - 4 > MAX_HEAD_BYTES) throw new BadAnswerError(`a head of more than ${MAX_HEAD_BYTES} bytes`);
+      const head = parseHead(text.slice(0, -4));
       if (head.status >= 100 && head.status < 200) {
         if (head.status === 101) throw new BadAnswerError('a protocol switch (101) to a GET');
-        from = bodyStart;
+        from = headEnd;
         if (from >= end) return -1;
         continue;
       }
@@ -76,8 +75,20 @@ export class AnswerParser {
       this.framing = framingOf(head, this.method);
       if (this.framing.kind === 'length' && this.framing.left === 0) this.done = true;
       if (this.framing.kind === 'close') this.head.keepAlive = false;
-      return bodyStart;
+      return headEnd;
     }
+  }
+
+  /** The offset in `buffer` just past the blank line that ends the head, or -1; the blank line may have begun in an earlier read. */
+  private headEnd(buffer: Buffer, from: number, end: number): number {
+    const tail = this.headText.slice(-3);
+    if (tail) {
+      const joint = tail + buffer.toString('latin1', from, Math.min(end, from + 3));
+      const at = joint.indexOf('\r\n\r\n');
+      if (at >= 0) return from + at + 4 - tail.length;
+    }
+    const at = buffer.subarray(from, end).indexOf('\r\n\r\n');
+    return at < 0 ? -1 : from + at + 4;
   }
 
   /**
