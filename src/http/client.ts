@@ -10,13 +10,15 @@
 // (no redirects, JSON of the expected shape, at most MAX_JSON_BYTES),
 // honours HTTP(S)_PROXY/NO_PROXY (a proxy's failure named as the proxy's)
 // and traces on stderr with --verbose, key redacted.
-import type { Readable, Writable } from 'node:stream';
+import type { Writable } from 'node:stream';
 import { ApiError, CancelledError, ConflictError, NetworkError, UsageError } from '../errors.js';
 import { AnswerLostError, GatewayAnswerError, ProxyError, UnexpectedAnswerError, apiError, errorCode, gatewayAnswer, neverSent, toNetworkError, isAbort, transportReason } from './errors.js';
 import { RetryPolicy, WaitTooLongError, type Clock, type RetryBudget } from './retry.js';
 import { MAX_JSON_BYTES, checkJson, readCapped, type ResponseSchema } from './responses.js';
 import { Redactor } from './redact.js';
 import { nodeTransport, proxyAuthenticationRequired, proxyConfigured, undiciTransport, type Transport, type TransportAnswer } from './transport.js';
+import { leanTransport } from './lean.js';
+import type { AnswerBody } from './body.js';
 
 export type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type Query = Record<string, string | number | boolean | undefined | null>;
@@ -66,7 +68,8 @@ export type ReadListener = (read: ObservedRead) => void;
 export interface RawResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
-  body: Readable & { text(): Promise<string>; dump(): Promise<void> };
+  /** Read piece by piece, each piece in place (body.ts). */
+  body: AnswerBody;
   url: string;
 }
 
@@ -132,6 +135,7 @@ export class ApiClient {
   private clockOffsetMs = 0;
   private readonly env: NodeJS.ProcessEnv;
   private node?: Transport;
+  private lean?: Transport;
   private undici?: Promise<Transport>;
   /** Retries, backoff, Retry-After and the --timeout budget: one policy (retry.ts), also for callers that wait something out. */
   readonly policy: RetryPolicy;
@@ -161,11 +165,15 @@ export class ApiClient {
    *   a 413 from a proxy) was lost when the server closed the connection:
    *   node:http drops the socket, unread answer included, at the first write
    *   that fails. undici reads it (test/faults/early-answer.test.ts).
+   * - a download (send(), a GET whose body streams): the lean transport
+   *   (lean.ts), undici not loaded. 1 GiB from nginx on loopback: undici
+   *   2.5 s and 2.7 s of CPU, 103 MB; the lean transport: see bench/README.md.
    */
   private transportFor(options: RequestOptions, readBody: boolean): Promise<Transport> {
-    if (options.stream !== undefined || !readBody || proxyConfigured(this.env)) {
+    if (options.stream !== undefined || proxyConfigured(this.env) || (!readBody && options.method !== 'GET')) {
       return (this.undici ??= undiciTransport(this.env, this.options.timeoutMs, this.options.connections));
     }
+    if (!readBody) return Promise.resolve((this.lean ??= leanTransport(this.options.connections)));
     return Promise.resolve((this.node ??= nodeTransport(this.options.connections)));
   }
 
@@ -296,7 +304,7 @@ export class ApiClient {
         } catch (error) {
           // A body that refused to go on (a file changed during its upload) says why itself.
           if (error instanceof UnexpectedAnswerError || error instanceof UsageError || error instanceof ConflictError) throw error;
-          response?.body.on('error', () => {}).destroy();
+          response?.body.destroy();
           if (this.options.signal?.aborted || (isAbort(error) && !timer.signal.aborted)) throw new CancelledError();
           if (error instanceof ProxyError) {
             if (error.transient && budget.canRetry(attempt)) {
@@ -337,11 +345,11 @@ export class ApiClient {
         }
         if (statusCode >= 300) {
           // Neither transport follows a redirect, nor does ahs: the API never redirects.
-          body.on('error', () => {}).destroy();
+          body.destroy();
           const location = headers.location ? ` to ${String(headers.location)}` : '';
           throw new UnexpectedAnswerError(label, statusCode, `a redirect${location}`);
         }
-        const raw: RawResponse = { status: statusCode, headers, body: body as RawResponse['body'], url };
+        const raw: RawResponse = { status: statusCode, headers, body, url };
         return readBody ? { response: raw, text } : { response: raw };
       }
     } finally {
@@ -451,11 +459,11 @@ export class ApiClient {
 
   /** Drops idle keep-alive connections at once, so the process can exit when the command is done. */
   async destroy(): Promise<void> {
-    await Promise.all([this.node?.destroy(), this.undici?.then((transport) => transport.destroy())]);
+    await Promise.all([this.node?.destroy(), this.lean?.destroy(), this.undici?.then((transport) => transport.destroy())]);
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.node?.close(), this.undici?.then((transport) => transport.close())]);
+    await Promise.all([this.node?.close(), this.lean?.close(), this.undici?.then((transport) => transport.close())]);
   }
 }
 

@@ -1,6 +1,6 @@
 // Checks of success answers: size (read in chunks, never past the cap), JSON,
 // shape. A failed check names the request and what came back, in one line.
-import type { Readable } from 'node:stream';
+import type { AnswerBody } from './body.js';
 import { UnexpectedAnswerError } from './errors.js';
 
 /**
@@ -30,20 +30,22 @@ export class TooLargeError extends Error {
  * content-length, or counted while it streams) is dropped unread and is an
  * UnexpectedAnswerError when `request` names it, else a TooLargeError.
  */
-export async function readCapped(body: Readable, limit: number, headers: Headers, request?: string): Promise<string> {
+export async function readCapped(body: AnswerBody, limit: number, headers: Headers, request?: string): Promise<string> {
   const declared = Number(first(headers['content-length']));
-  const tooLarge = () => {
-    body.on('error', () => {}).destroy();
-    return request ? new UnexpectedAnswerError(request, 200, `an answer of more than ${formatMiB(limit)}, the most ahs reads`) : new TooLargeError(limit);
-  };
-  if (Number.isFinite(declared) && declared > limit) throw tooLarge();
+  const tooLarge = () => (request ? new UnexpectedAnswerError(request, 200, `an answer of more than ${formatMiB(limit)}, the most ahs reads`) : new TooLargeError(limit));
+  if (Number.isFinite(declared) && declared > limit) {
+    body.destroy();
+    throw tooLarge();
+  }
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of body as AsyncIterable<Buffer>) {
-    size += chunk.length;
+  await body.consume((piece) => {
+    size += piece.length;
+    // Thrown from here, the body is destroyed by consume().
     if (size > limit) throw tooLarge();
-    chunks.push(chunk);
-  }
+    // A piece may be a view of a buffer the next read reuses (lean.ts): kept, it is copied.
+    chunks.push(Buffer.from(piece));
+  });
   return Buffer.concat(chunks).toString('utf8');
 }
 

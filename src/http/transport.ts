@@ -1,14 +1,17 @@
 // What sends one HTTP request for ApiClient (client.ts), the only way
-// commands talk HTTP. Two transports behind one shape, chosen per kind of
+// commands talk HTTP. Three transports behind one shape, chosen per kind of
 // request by measurement (figures in client.ts, transportFor()):
 //
 // - node:http for JSON exchanges: it is part of Node's start-up snapshot,
 //   where `ahs asset list --json` spent about 60 ms loading undici (1 MB)
 //   before it could connect;
-// - undici for streamed bodies (uploads: it reads an answer the server sent
-//   before the body; downloads: less CPU and far fewer full GCs than
-//   node:http's body pieces) and whenever HTTP(S)_PROXY is set
-//   (EnvHttpProxyAgent honours NO_PROXY). Loaded only then.
+// - the lean transport (lean.ts) for downloads: sockets read into reused
+//   buffers, each piece handed over in place;
+// - undici for uploads (it reads an answer the server sent before the
+//   body) and whenever HTTP(S)_PROXY is set (EnvHttpProxyAgent honours
+//   NO_PROXY). Loaded only then.
+//
+// Every body is handed over piece by piece (body.ts, AnswerBody).
 //
 // Failures keep one vocabulary whatever the transport: node:http's are
 // given the codes undici uses for the same event (errors.ts words them).
@@ -18,6 +21,7 @@ import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import type { Dispatcher, buildConnector as BuildConnector } from 'undici';
 import { ProxyError } from './errors.js';
+import { streamBody, type AnswerBody } from './body.js';
 
 export type Headers = Record<string, string | string[] | undefined>;
 
@@ -39,7 +43,7 @@ export interface TransportRequest {
 export interface TransportAnswer {
   statusCode: number;
   headers: Headers;
-  body: Readable & { text(): Promise<string>; dump(): Promise<void> };
+  body: AnswerBody;
 }
 
 export interface Transport {
@@ -104,7 +108,7 @@ function exchange(send: typeof httpRequest, target: URL, options: NodeRequestOpt
       answer.prependListener('error', (error: NodeJS.ErrnoException) => {
         if (error.code === 'ECONNRESET' && error.message === 'aborted') error.code = 'UND_ERR_SOCKET';
       });
-      resolve({ statusCode: answer.statusCode ?? 0, headers: answer.headers, body: withBodyMethods(answer) });
+      resolve({ statusCode: answer.statusCode ?? 0, headers: answer.headers, body: streamBody(answer) });
     });
     if (typeof init.body === 'string' || init.body === undefined) request.end(init.body);
     else Readable.from(init.body.open(), { objectMode: false }).pipe(request);
@@ -124,20 +128,6 @@ function abortWith(request: ClientRequest, signal: AbortSignal): void {
   }
   signal.addEventListener('abort', abort, { once: true });
   request.once('close', () => signal.removeEventListener('abort', abort));
-}
-
-function withBodyMethods(response: IncomingMessage): TransportAnswer['body'] {
-  return Object.assign(response, {
-    async text() {
-      const chunks: Buffer[] = [];
-      for await (const chunk of response) chunks.push(chunk as Buffer);
-      return Buffer.concat(chunks).toString('utf8');
-    },
-    async dump() {
-      response.resume();
-      if (!response.complete) await new Promise((done) => response.once('close', done));
-    },
-  });
 }
 
 function coded(code: string, message: string): Error {
@@ -182,7 +172,7 @@ export async function undiciTransport(env: NodeJS.ProcessEnv, connectTimeoutMs: 
           headersTimeout: init.timeoutMs,
           bodyTimeout: init.timeoutMs,
         });
-        return { statusCode: response.statusCode, headers: response.headers, body: response.body as unknown as TransportAnswer['body'] };
+        return { statusCode: response.statusCode, headers: response.headers, body: streamBody(response.body) };
       } catch (error) {
         throw proxyFailure(error, proxyFor(proxies, protocol)) ?? error;
       }

@@ -7,8 +7,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
-import type { Readable } from 'node:stream';
-import { CancelledError, UsageError } from '../errors.js';
+import { UsageError } from '../errors.js';
 import { escapeControls } from '../io/escape.js';
 
 /** A running SHA-256: fed each piece as it passes, read once at the end. */
@@ -79,42 +78,6 @@ function readFailure(error: NodeJS.ErrnoException): string {
     default:
       return error.message;
   }
-}
-
-/**
- * Reads a response body to its end, hashing it and keeping nothing: the
- * digest and the byte count. Aborting `signal` destroys the body.
- */
-export function hashBody(body: Readable, signal: AbortSignal, onChunk?: (bytes: number, soFar: number) => void): Promise<{ sha256: string; bytes: number }> {
-  const digest = sha256();
-  let bytes = 0;
-  return new Promise((resolve, reject) => {
-    let settled = false;
-    const settle = (error?: unknown) => {
-      if (settled) return;
-      settled = true;
-      signal.removeEventListener('abort', onAbort);
-      body.off('data', onData).off('end', onEnd).off('error', settle).off('close', onClose);
-      if (error === undefined) resolve({ sha256: digest.hex(), bytes });
-      else {
-        body.on('error', () => {});
-        body.destroy();
-        reject(error);
-      }
-    };
-    const onAbort = () => settle(signal.reason instanceof Error ? signal.reason : new CancelledError());
-    const onData = (chunk: Buffer) => {
-      digest.update(chunk);
-      bytes += chunk.length;
-      onChunk?.(chunk.length, bytes);
-    };
-    const onEnd = () => settle();
-    // Destroyed without an error (and so without 'end'): the body is not whole.
-    const onClose = () => settle(Object.assign(new Error('the body ended before it was complete'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
-    if (signal.aborted) return onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    body.on('data', onData).once('end', onEnd).once('error', settle).once('close', onClose);
-  });
 }
 
 /** Digests by file name, from a sums file. */

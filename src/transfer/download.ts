@@ -1,12 +1,12 @@
 // Parallel, atomic downloads. Each file streams (memory flat in the file
-// size: at most WRITE_BATCH bytes held per download) into a temporary
+// size: each piece of the body is written where it was read, http/body.ts) into a temporary
 // `.NAME.ahs-partial-PID-XXXXXXXX` inside the target folder and is renamed to its
 // name only when the body is complete and its length matches content-length
 // and the expected size: a file already at that name is replaced whole
 // (unless skipExisting keeps it). Only a 2xx answer is saved. A failed file
 // never stops the others. Partial files an earlier killed run left in the
 // folder are removed first; another run's, still being written, are left
-// alone (the name carries its owner's pid). On abort (Ctrl-C) every stream is destroyed,
+// alone (the name carries its owner's pid). On abort (Ctrl-C) every body is destroyed,
 // every partial file removed, and CancelledError thrown once the cleanup is
 // done. A task with an expected SHA-256 is hashed as it streams to disk (no
 // second read); another digest fails that file before it takes its name, so
@@ -17,8 +17,11 @@ import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { AhsError, CancelledError, NetworkError } from '../errors.js';
+import { asAnswerBody, type AnswerBody } from '../http/body.js';
+import { leanTransport } from '../http/lean.js';
+import type { Transport } from '../http/transport.js';
 import { assertInside } from './safe-name.js';
-import { hashBody, sha256, type Digest } from './digest.js';
+import { sha256, type Digest } from './digest.js';
 import { eachLimited } from './pool.js';
 
 export const DEFAULT_CONCURRENCY = 8;
@@ -42,7 +45,8 @@ export interface DownloadTask {
 export interface OpenedBody {
   status: number;
   headers: Record<string, string | string[] | undefined>;
-  body: Readable;
+  /** Read piece by piece, in place (http/body.ts); a stream is adapted. */
+  body: AnswerBody | Readable;
 }
 
 /** Starts a GET and resolves with the unread body of a success; throws on an error answer. */
@@ -62,7 +66,7 @@ export interface DownloadOptions {
   /** Keep a file already at a task's name (default: replace it). */
   skipExisting?: boolean;
   signal?: AbortSignal;
-  /** How to start each request (default: undici `request`). */
+  /** How to start each request (default: a plain GET, plainOpener()). */
   open?: Opener;
   onEvent?: (event: DownloadEvent) => void;
 }
@@ -104,7 +108,7 @@ export class DownloadHttpError extends Error {
 export async function downloadAll(tasks: DownloadTask[], options: DownloadOptions): Promise<DownloadSummary> {
   const signal = options.signal ?? new AbortController().signal;
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? DEFAULT_CONCURRENCY));
-  const open = options.open ?? undiciOpener();
+  const open = options.open ?? plainOpener();
   const emit = options.onEvent ?? (() => {});
   const summary: DownloadSummary = { downloaded: [], skipped: [], failed: [] };
   const partials = new Set<string>();
@@ -153,7 +157,7 @@ export async function downloadAll(tasks: DownloadTask[], options: DownloadOption
       const response = await raceAbort(open(task, taskSignal), taskSignal);
       if (response.status < 200 || response.status >= 300) {
         // A redirect (or any other non-success) is never saved as the file.
-        discard(response.body);
+        asAnswerBody(response.body).destroy();
         throw new DownloadHttpError(response.status, notSaved(response));
       }
       const length = contentLength(response.headers);
@@ -164,7 +168,7 @@ export async function downloadAll(tasks: DownloadTask[], options: DownloadOption
       let bytes = 0;
       const digest = task.sha256 ? sha256() : undefined;
       try {
-        bytes = await saveBody(response.body, partial, taskSignal, digest, (chunk, soFar) => {
+        bytes = await saveBody(asAnswerBody(response.body), partial, taskSignal, digest, (chunk, soFar) => {
           transferred += chunk;
           emit({ type: 'progress', task, bytes: soFar, size, transferred });
         });
@@ -238,7 +242,7 @@ export interface HashSummary {
  */
 export async function hashAll(tasks: DownloadTask[], options: Omit<DownloadOptions, 'dir' | 'skipExisting'>): Promise<HashSummary> {
   const signal = options.signal ?? new AbortController().signal;
-  const open = options.open ?? undiciOpener();
+  const open = options.open ?? plainOpener();
   const emit = options.onEvent ?? (() => {});
   const summary: HashSummary = { hashed: [], failed: [] };
   let transferred = 0;
@@ -255,16 +259,18 @@ export async function hashAll(tasks: DownloadTask[], options: Omit<DownloadOptio
       try {
         const response = await raceAbort(open(task, controller.signal), controller.signal);
         if (response.status < 200 || response.status >= 300) {
-          discard(response.body);
+          asAnswerBody(response.body).destroy();
           throw new DownloadHttpError(response.status, notSaved(response).replace('nothing saved', 'not read'));
         }
         const length = contentLength(response.headers);
         const size = length ?? task.expectedSize;
         emit({ type: 'start', task, size });
-        const { sha256: hex, bytes } = await hashBody(response.body, controller.signal, (chunk, soFar) => {
+        const digest = sha256();
+        const bytes = await readPieces(asAnswerBody(response.body), controller.signal, (piece) => digest.update(piece), (chunk, soFar) => {
           transferred += chunk;
           emit({ type: 'progress', task, bytes: soFar, size, transferred });
         });
+        const hex = digest.hex();
         if (length !== undefined && bytes !== length) throw new Error(`incomplete download: got ${bytes} of ${length} bytes`);
         if (task.expectedSize !== undefined && bytes !== task.expectedSize) throw new Error(`size mismatch: got ${bytes} bytes, expected ${task.expectedSize}`);
         summary.hashed.push({ id: task.id, name: task.name, sha256: hex, bytes });
@@ -286,57 +292,76 @@ export async function hashAll(tasks: DownloadTask[], options: Omit<DownloadOptio
 
 /**
  * Writes `body` into a new file at `path` (it must not exist), each piece as
- * it arrives, on the main thread; returns the byte count. Aborting `signal`
- * destroys the body. Measured on 200 x 1 MiB against the emulator (issue 14,
- * bench/README.md): `pipeline(body, Transform, createWriteStream)` made 40.5k
- * syscalls and 22.8k thread-pool wake-ups; `for await` with 1 MiB batched
- * writes took 0.65 s of CPU; 'data' events and a write each, 0.3 s less: an
- * async iterator costs a promise and a turn of the event loop per piece, and
- * a write into the page cache well under a millisecond (a hop to the thread
- * pool and back costs more CPU on two cores than it saves).
+ * it arrives, on the main thread, hashed in place when `digest` is given;
+ * returns the byte count. Measured on 200 x 1 MiB against the emulator
+ * (issue 14, bench/README.md): `pipeline(body, Transform, createWriteStream)`
+ * made 40.5k syscalls and 22.8k thread-pool wake-ups; `for await` with 1 MiB
+ * batched writes took 0.65 s of CPU; a write per piece, 0.3 s less: an async
+ * iterator costs a promise and a turn of the event loop per piece, and a
+ * write into the page cache well under a millisecond (a hop to the thread
+ * pool and back costs more CPU on two cores than it saves). The lean
+ * transport's pieces are views of its read buffer: written and hashed
+ * before the next read overwrites them, never copied.
  */
-function saveBody(body: Readable, path: string, signal: AbortSignal, digest: Digest | undefined, onChunk: (bytes: number, soFar: number) => void): Promise<number> {
-  const fd = openSync(path, 'wx');
-  let total = 0;
-  return new Promise<number>((resolvePromise, rejectPromise) => {
-    let settled = false;
-    const settle = (error?: unknown) => {
-      if (settled) return;
-      settled = true;
-      signal.removeEventListener('abort', onAbort);
-      body.off('data', onData).off('end', onEnd).off('error', settle).off('close', onClose);
-      try {
-        closeSync(fd);
-      } catch (closing) {
-        error ??= closing;
-      }
-      if (error === undefined) resolvePromise(total);
-      else {
-        discard(body);
-        rejectPromise(error);
-      }
-    };
-    const onAbort = () => settle(signal.reason instanceof Error ? signal.reason : new CancelledError());
-    const onData = (chunk: Buffer) => {
-      try {
-        writeAll(fd, chunk);
-      } catch (error) {
-        settle(error);
-        return;
-      }
-      digest?.update(chunk);
-      total += chunk.length;
-      onChunk(chunk.length, total);
-    };
-    const onEnd = () => settle();
-    // Destroyed without an error (and so without 'end'): the body is not whole.
-    const onClose = () => settle(Object.assign(new Error('the body ended before it was complete'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
-    if (signal.aborted) {
-      onAbort();
-      return;
+async function saveBody(body: AnswerBody, path: string, signal: AbortSignal, digest: Digest | undefined, onChunk: (bytes: number, soFar: number) => void): Promise<number> {
+  let fd: number;
+  try {
+    fd = openSync(path, 'wx');
+  } catch (error) {
+    body.destroy();
+    throw error;
+  }
+  let failure: unknown;
+  try {
+    return await readPieces(
+      body,
+      signal,
+      (piece) => {
+        writeAll(fd, piece);
+        digest?.update(piece);
+      },
+      onChunk,
+    );
+  } catch (error) {
+    failure = error;
+    throw error;
+  } finally {
+    try {
+      closeSync(fd);
+    } catch (closing) {
+      if (failure === undefined) throw closing;
     }
+  }
+}
+
+/**
+ * Reads `body` to its end, handing each piece to `use` (synchronously, in
+ * place) and counting; returns the byte count. Aborting `signal` destroys
+ * the body and rejects at once.
+ */
+function readPieces(body: AnswerBody, signal: AbortSignal, use: (piece: Buffer) => void, onChunk?: (bytes: number, soFar: number) => void): Promise<number> {
+  let total = 0;
+  if (signal.aborted) {
+    body.destroy();
+    return Promise.reject(signal.reason instanceof Error ? signal.reason : new CancelledError());
+  }
+  return new Promise<number>((resolvePromise, rejectPromise) => {
+    const onAbort = () => {
+      rejectPromise(signal.reason instanceof Error ? signal.reason : new CancelledError());
+      body.destroy();
+    };
     signal.addEventListener('abort', onAbort, { once: true });
-    body.on('data', onData).once('end', onEnd).once('error', settle).once('close', onClose);
+    body
+      .consume((piece) => {
+        use(piece);
+        total += piece.length;
+        onChunk?.(piece.length, total);
+      })
+      .then(
+        () => resolvePromise(total),
+        (error: unknown) => rejectPromise(error),
+      )
+      .finally(() => signal.removeEventListener('abort', onAbort));
   });
 }
 
@@ -466,14 +491,9 @@ function contentLength(headers: OpenedBody['headers']): number | undefined {
   return Number.isSafeInteger(number) && number >= 0 ? number : undefined;
 }
 
-/**
- * Drops a response body we will not read. undici's body emits
- * RequestAbortedError when destroyed unread: without a listener that error
- * would crash the process.
- */
-function discard(body: Readable): void {
-  body.on('error', () => {});
-  body.destroy();
+/** Drops a response body we will not read. */
+function discard(body: AnswerBody | Readable): void {
+  asAnswerBody(body).destroy();
 }
 
 /** Rejects as soon as the signal aborts, and discards a response that arrives afterwards. */
@@ -533,32 +553,28 @@ function networkCause(error: Error): 'closed' | 'timeout' | 'refused' | undefine
   return undefined;
 }
 
-export interface UndiciOpenerOptions {
-  /** Per-request timeout for headers and between body chunks. */
+export interface PlainOpenerOptions {
+  /** The longest wait for the headers, and between two reads of the body (default 300 s, as undici's). */
   timeoutMs?: number;
   headers?: Record<string, string>;
-  dispatcher?: import('undici').Dispatcher;
+  /** Default: one lean transport (http/lean.ts) per process. */
+  transport?: Transport;
 }
 
-/** The agent of undiciOpener() when none is given (one per process, as undici's global one). */
-let defaultAgent: import('undici').Dispatcher | undefined;
+/** The transport of plainOpener() when none is given (one per process). */
+let defaultTransport: Transport | undefined;
 
-/** The default opener: a plain undici GET; an error status becomes DownloadHttpError with the service's title when there is one. */
-export function undiciOpener(options: UndiciOpenerOptions = {}): Opener {
+/**
+ * The default opener: a plain GET through the lean transport, without
+ * ApiClient's retries and traces (commands open through their delivery
+ * client); an error status becomes DownloadHttpError with the service's
+ * title when there is one.
+ */
+export function plainOpener(options: PlainOpenerOptions = {}): Opener {
   return async (task, signal) => {
-    // undici's agents by path (see http/undici.ts), not its whole index.
-    const { Agent } = await import('../http/undici.js');
-    const dispatcher = options.dispatcher ?? (defaultAgent ??= new Agent());
-    const { origin, pathname, search } = new URL(task.url);
-    const response = await dispatcher.request({
-      origin,
-      path: `${pathname}${search}`,
-      method: 'GET',
-      headers: { 'user-agent': 'ahs-cli', ...options.headers, ...task.headers },
-      signal,
-      headersTimeout: options.timeoutMs,
-      bodyTimeout: options.timeoutMs,
-    });
+    const transport = options.transport ?? (defaultTransport ??= leanTransport());
+    const headers = { 'user-agent': 'ahs-cli', ...options.headers, ...task.headers };
+    const response = await transport.request(task.url, { method: 'GET', headers, signal, timeoutMs: options.timeoutMs ?? 300_000 });
     if (response.statusCode >= 400) {
       const text = await response.body.text().catch(() => '');
       throw new DownloadHttpError(response.statusCode, `HTTP ${response.statusCode}${titleOf(text)}`);

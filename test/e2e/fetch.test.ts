@@ -321,6 +321,24 @@ describe('fetch from a hostile server', () => {
     }
   });
 
+  it('through HTTP_PROXY the downloads go through the proxy too (the lean transport knows no proxy), and around it for NO_PROXY', async () => {
+    const proxy = await stubServer(() => false, h.emu.baseUrl);
+    try {
+      const dir = join(h.dir, 'out-proxy');
+      const via = await h.ahs(['fetch', id, '--env', 'dev', '--dir', dir, '--json'], { env: { HTTP_PROXY: proxy.url } });
+      expect(via.exitCode).toBe(0);
+      expect((await readFile(join(dir, 'big.bin'))).equals(big)).toBe(true);
+      // The files' connections are tunnels of the proxy: more than the API's and the delivery document's.
+      const tunnels = proxy.requests.length;
+      expect(tunnels).toBeGreaterThan(2);
+      const around = await h.ahs(['fetch', id, '--env', 'dev', '--dir', dir, '--json'], { env: { HTTP_PROXY: proxy.url, NO_PROXY: '127.0.0.1' } });
+      expect(around.exitCode).toBe(0);
+      expect(proxy.requests.length).toBe(tunnels);
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it('Ctrl-C mid-download removes the partial files and exits 130', async () => {
     const stub = await stubServer((req, res) => {
       if (req.url === '/doc') {

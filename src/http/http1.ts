@@ -1,0 +1,195 @@
+// Reading one HTTP/1.1 answer to a GET out of the bytes a connection
+// receives (the lean download transport, lean.ts): the status line and the
+// headers, which may arrive split over several reads, then the body framed
+// by content-length, by chunked transfer-encoding, or by the connection's
+// end. Body bytes are never copied: each piece is a view of the read buffer.
+// No I/O here, so that unit tests can feed it bytes however split.
+
+export type Headers = Record<string, string | string[] | undefined>;
+
+/** The longest head (status line and headers) read: past it, the answer is not one a file server gives. */
+export const MAX_HEAD_BYTES = 64 * 1024;
+/** The longest line of chunked framing (a chunk size with its extensions, a trailer). */
+const MAX_FRAMING_LINE = 8 * 1024;
+
+/** Bytes that are not an HTTP/1.1 answer; errors.ts words the code. */
+export class BadAnswerError extends Error {
+  readonly code = 'AHS_BAD_HTTP';
+  constructor(what: string) {
+    super(`not a valid HTTP/1.1 answer: ${what}`);
+  }
+}
+
+export interface AnswerHead {
+  status: number;
+  headers: Headers;
+  /** The connection may carry another request after this answer. */
+  keepAlive: boolean;
+}
+
+type Framing =
+  | { kind: 'length'; left: number }
+  | { kind: 'chunked'; state: 'size' | 'data' | 'data-end' | 'trailer'; left: number; line: string }
+  | { kind: 'close' };
+
+export class AnswerParser {
+  head?: AnswerHead;
+  /** The body is whole (always false for a body that ends with the connection). */
+  done = false;
+  private headText = '';
+  private framing?: Framing;
+
+  constructor(private readonly method = 'GET') {}
+
+  /** The body runs until the server closes the connection (neither a length nor chunked). */
+  get endsWithClose(): boolean {
+    return this.framing?.kind === 'close';
+  }
+
+  /**
+   * Reads head bytes from buffer[start, end). Returns the offset where the
+   * body starts once the head is complete (`head` is set then), or -1 when
+   * more bytes are needed. Interim answers (100 Continue) are skipped.
+   */
+  readHead(buffer: Buffer, start: number, end: number): number {
+    let from = start;
+    for (;;) {
+      const headEnd = this.headEnd(buffer, from, end);
+      if (headEnd < 0) {
+        if (this.headText.length + (end - from) > MAX_HEAD_BYTES) throw new BadAnswerError(`a head of more than ${MAX_HEAD_BYTES} bytes`);
+        this.headText += buffer.toString('latin1', from, end);
+        return -1;
+      }
+      // Only the head becomes text: the body bytes after it in the same read stay bytes (a 256 KiB read per file, else).
+      const text = this.headText + buffer.toString('latin1', from, headEnd);
+      this.headText = '';
+      if (text.length - 4 > MAX_HEAD_BYTES) throw new BadAnswerError(`a head of more than ${MAX_HEAD_BYTES} bytes`);
+      const head = parseHead(text.slice(0, -4));
+      if (head.status >= 100 && head.status < 200) {
+        if (head.status === 101) throw new BadAnswerError('a protocol switch (101) to a GET');
+        from = headEnd;
+        if (from >= end) return -1;
+        continue;
+      }
+      this.head = head;
+      this.framing = framingOf(head, this.method);
+      if (this.framing.kind === 'length' && this.framing.left === 0) this.done = true;
+      if (this.framing.kind === 'close') this.head.keepAlive = false;
+      return headEnd;
+    }
+  }
+
+  /** The offset in `buffer` just past the blank line that ends the head, or -1; the blank line may have begun in an earlier read. */
+  private headEnd(buffer: Buffer, from: number, end: number): number {
+    const tail = this.headText.slice(-3);
+    if (tail) {
+      const joint = tail + buffer.toString('latin1', from, Math.min(end, from + 3));
+      const at = joint.indexOf('\r\n\r\n');
+      if (at >= 0) return from + at + 4 - tail.length;
+    }
+    const at = buffer.subarray(from, end).indexOf('\r\n\r\n');
+    return at < 0 ? -1 : from + at + 4;
+  }
+
+  /**
+   * Reads body bytes from buffer[start, end), handing each piece of content
+   * to `onPiece` (a view of `buffer`, valid during the call). Returns the
+   * offset just past the body when it ended in this range, else -1.
+   */
+  readBody(buffer: Buffer, start: number, end: number, onPiece: (piece: Buffer) => void): number {
+    const framing = this.framing;
+    if (!framing) throw new Error('readBody before the head');
+    if (this.done) return start;
+    if (framing.kind === 'close') {
+      if (end > start) onPiece(buffer.subarray(start, end));
+      return -1;
+    }
+    if (framing.kind === 'length') {
+      const take = Math.min(framing.left, end - start);
+      if (take > 0) onPiece(buffer.subarray(start, start + take));
+      framing.left -= take;
+      if (framing.left > 0) return -1;
+      this.done = true;
+      return start + take;
+    }
+    return this.readChunked(framing, buffer, start, end, onPiece);
+  }
+
+  private readChunked(framing: Extract<Framing, { kind: 'chunked' }>, buffer: Buffer, start: number, end: number, onPiece: (piece: Buffer) => void): number {
+    let i = start;
+    while (i < end) {
+      if (framing.state === 'data') {
+        const take = Math.min(framing.left, end - i);
+        onPiece(buffer.subarray(i, i + take));
+        framing.left -= take;
+        i += take;
+        if (framing.left === 0) framing.state = 'data-end';
+        continue;
+      }
+      // Framing lines, byte by byte: a few bytes per chunk.
+      const byte = buffer[i++]!;
+      if (byte !== 0x0a) {
+        if (framing.line.length >= MAX_FRAMING_LINE) throw new BadAnswerError('a chunk framing line too long');
+        framing.line += String.fromCharCode(byte);
+        continue;
+      }
+      const line = framing.line.endsWith('\r') ? framing.line.slice(0, -1) : framing.line;
+      framing.line = '';
+      if (framing.state === 'size') {
+        const size = chunkSize(line);
+        if (size === 0) framing.state = 'trailer';
+        else [framing.state, framing.left] = ['data', size];
+      } else if (framing.state === 'data-end') {
+        if (line !== '') throw new BadAnswerError('a chunk longer than its size');
+        framing.state = 'size';
+      } else if (line === '') {
+        // The empty line after the trailers: the body is whole.
+        this.done = true;
+        return i;
+      }
+    }
+    return -1;
+  }
+}
+
+function parseHead(text: string): AnswerHead {
+  const lines = text.split('\r\n');
+  const statusLine = /^HTTP\/1\.([01]) (\d{3})(?: .*)?$/.exec(lines[0]!);
+  if (!statusLine) throw new BadAnswerError(`a status line ${JSON.stringify(lines[0]!.slice(0, 40))}`);
+  // No prototype: a header named __proto__ is a header like any other.
+  const headers: Headers = Object.create(null) as Headers;
+  for (const line of lines.slice(1)) {
+    const colon = line.indexOf(':');
+    if (colon <= 0 || /^[ \t]/.test(line)) throw new BadAnswerError(`a header line ${JSON.stringify(line.slice(0, 40))}`);
+    const name = line.slice(0, colon).toLowerCase();
+    if (!/^[!#$%&'*+.^_`|~0-9a-z-]+$/.test(name)) throw new BadAnswerError(`a header name ${JSON.stringify(name.slice(0, 40))}`);
+    const value = line.slice(colon + 1).trim();
+    const before = headers[name];
+    headers[name] = before === undefined ? value : Array.isArray(before) ? [...before, value] : [before, value];
+  }
+  const connection = String(headers.connection ?? '').toLowerCase();
+  const keepAlive = statusLine[1] === '1' ? !/\bclose\b/.test(connection) : /\bkeep-alive\b/.test(connection);
+  return { status: Number(statusLine[2]), headers, keepAlive };
+}
+
+function framingOf(head: AnswerHead, method: string): Framing {
+  if (method === 'HEAD' || head.status === 204 || head.status === 304) return { kind: 'length', left: 0 };
+  const encoding = head.headers['transfer-encoding'];
+  if (encoding !== undefined) {
+    const codings = String(encoding).toLowerCase().split(',').map((part) => part.trim());
+    // Chunked last frames the body; any other coding is read until the connection ends (RFC 9112, 6.3).
+    return codings.at(-1) === 'chunked' ? { kind: 'chunked', state: 'size', left: 0, line: '' } : { kind: 'close' };
+  }
+  const length = head.headers['content-length'];
+  if (length === undefined) return { kind: 'close' };
+  const values = new Set(String(length).split(',').map((part) => part.trim()));
+  const [only] = values;
+  if (values.size !== 1 || !/^\d{1,15}$/.test(only!)) throw new BadAnswerError(`a content-length ${JSON.stringify(String(length).slice(0, 40))}`);
+  return { kind: 'length', left: Number(only) };
+}
+
+function chunkSize(line: string): number {
+  const digits = line.split(';', 1)[0]!.trim();
+  if (!/^[0-9a-fA-F]{1,13}$/.test(digits)) throw new BadAnswerError(`a chunk size ${JSON.stringify(line.slice(0, 40))}`);
+  return parseInt(digits, 16);
+}
