@@ -39,7 +39,8 @@ import { resolveParams } from '../plan/execute.js';
 import { KINDS } from '../plan/kinds/index.js';
 import { ref, type Prediction, type Ref, type Step } from '../plan/plan.js';
 import { steps } from '../plan/steps.js';
-import { plannedFiles, recordReads, sha256File, toSavedPlan, type PlannedChange, type SavedPlan } from '../plan/saved.js';
+import { fileSha256 } from '../transfer/digest.js';
+import { plannedFiles, recordReads, toSavedPlan, type PlannedChange, type SavedPlan } from '../plan/saved.js';
 import type { DesiredFile, FieldPath } from './file.js';
 import type { DesiredAsset, DesiredChannel, DesiredCollection, VersionRef } from './schema.js';
 
@@ -151,7 +152,7 @@ async function planAsset(inputs: PlanInputs, assetId: string, spec: DesiredAsset
       if (!local?.isFile()) throw file.error([...at, 'versions', platform, versionName], `cannot read ${relative} (${path}): no such file`);
       const onPlatform = [...versions.filter((v) => v.targetPlatform === platform).map((v) => v.version), ...[...uploads.values()].map((s) => predicted.get(s.id) as Version).filter((v) => v.targetPlatform === platform).map((v) => v.version)];
       const next = createdVersion(record, { platform, latest: Math.max(0, ...onPlatform), versionName, createdBy: user, fileName: basename(path), bytes: local.size }, now);
-      const sha256 = await sha256File(path);
+      const sha256 = await fileSha256(path);
       const upload = steps.versionUpload(
         { assetId, platform, fields: { versionName, createdBy: user }, file: { path, name: basename(path), size: local.size, sha256 } },
         { prediction: { current: null, decision: allow(201, next), notes: ['the version id assumes no deleted version used a higher number on this platform'] } },
@@ -480,7 +481,7 @@ async function planItems(c: ItemInputs): Promise<{ steps: Step[]; lines: string[
     return { current: { itemCount: snapshot.itemCount, maxAssets: snapshot.maxAssets }, decision };
   };
   const digests = new Map<LocalFile, string>();
-  await Promise.all([...replacements.map((r) => r.file), ...uploads].map(async (file) => digests.set(file, await sha256File(file.path))));
+  await Promise.all([...replacements.map((r) => r.file), ...uploads].map(async (file) => digests.set(file, await fileSha256(file.path))));
   const uploadStep = (file: LocalFile, group: string, concurrency: number, after?: string[]) =>
     steps.itemUpload(
       { collectionId: c.collectionId, fields: { assetItemName: file.name, assetType: c.assetType, createdBy: c.user }, file: { path: file.path, name: file.name, size: file.size, sha256: digests.get(file) } },

@@ -7,7 +7,7 @@
 // plan is stale and nothing is sent (exit 5), because its steps were decided
 // over a service (or files) that no longer exist.
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { fileSha256 } from '../transfer/digest.js';
 import { z } from 'zod';
 import { ConflictError, UsageError } from '../errors.js';
 import type { ApiClient, ObservedRead, Query } from '../http/client.js';
@@ -138,18 +138,12 @@ function isEnvelopeRow(r: Record<string, unknown>): boolean {
 
 // --- files ------------------------------------------------------------------------
 
-export async function sha256File(path: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
-  return hash.digest('hex');
-}
-
 /** The local files the steps upload (each kind says which), with their digests. */
 export async function plannedFiles(steps: Step[]): Promise<PlannedFile[]> {
   const files: PlannedFile[] = [];
   for (const step of steps) {
     const file = KINDS[step.kind].file?.(step.params);
-    if (file) files.push({ path: file.path, size: file.size, sha256: file.sha256 ?? (await sha256File(file.path)) });
+    if (file) files.push({ path: file.path, size: file.size, sha256: file.sha256 ?? (await fileSha256(file.path)) });
   }
   return files;
 }
@@ -252,8 +246,9 @@ export async function checkStale(saved: SavedPlan, api: ApiClient, signal: Abort
   });
   const files = [...(saved.file ? [{ ...saved.file, size: undefined }] : []), ...saved.files];
   for (const file of files) {
-    const digest = await sha256File(file.path).catch((error: NodeJS.ErrnoException) => `unreadable (${error.code ?? error.message})`);
-    if (digest !== file.sha256) moved.push(`${file.path} changed since the plan (SHA-256 ${digest.slice(0, 12)}…, planned ${file.sha256.slice(0, 12)}…)`);
+    const digest = await fileSha256(file.path).catch(() => undefined);
+    if (digest === undefined) moved.push(`${file.path} cannot be read now (planned SHA-256 ${file.sha256.slice(0, 12)}…)`);
+    else if (digest !== file.sha256) moved.push(`${file.path} changed since the plan (SHA-256 ${digest.slice(0, 12)}…, planned ${file.sha256.slice(0, 12)}…)`);
   }
   if (moved.length > 0) throw new ConflictError(`the plan is stale: ${moved.join('; ')}; nothing was sent; run ahs plan again`);
 }

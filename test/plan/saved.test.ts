@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiError, ConflictError, UsageError } from '../../src/errors.js';
 import type { ApiClient, ObservedRead } from '../../src/http/client.js';
-import { canonicalJson, checkStale, fingerprintOf, plannedFiles, readSavedPlan, recordReads, sha256File, summaryOf, toSavedPlan, type SavedPlan } from '../../src/plan/saved.js';
+import { canonicalJson, checkStale, fingerprintOf, plannedFiles, readSavedPlan, recordReads, summaryOf, toSavedPlan, type SavedPlan } from '../../src/plan/saved.js';
+import { fileSha256 as sha256File } from '../../src/transfer/digest.js';
 import { steps } from '../../src/plan/steps.js';
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -226,7 +227,7 @@ describe('recording reads and checking them again', () => {
     const missing = join(dir, 'gone.zip');
     const error = await checkStale(planOf([], { ...files, files: [...files.files, { path: missing, size: 1, sha256: sha('x') }] }), readingClient({})).catch((e: Error) => e);
     expect((error as Error).message).toBe(
-      `the plan is stale: ${doc} changed since the plan (SHA-256 ${sha('changed').slice(0, 12)}…, planned ${sha('desired').slice(0, 12)}…); ${missing} changed since the plan (SHA-256 unreadable (…, planned ${sha('x').slice(0, 12)}…); nothing was sent; run ahs plan again`,
+      `the plan is stale: ${doc} changed since the plan (SHA-256 ${sha('changed').slice(0, 12)}…, planned ${sha('desired').slice(0, 12)}…); ${missing} cannot be read now (planned SHA-256 ${sha('x').slice(0, 12)}…); nothing was sent; run ahs plan again`,
     );
   });
 

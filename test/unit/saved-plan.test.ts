@@ -12,7 +12,8 @@ import { Output } from '../../src/io/output.js';
 import { executePlan, type ExecutorContext } from '../../src/plan/execute.js';
 import { plan, ref, type Step } from '../../src/plan/plan.js';
 import { steps } from '../../src/plan/steps.js';
-import { checkStale, plannedFiles, readSavedPlan, recordReads, sha256File, toSavedPlan } from '../../src/plan/saved.js';
+import { checkStale, plannedFiles, readSavedPlan, recordReads, toSavedPlan } from '../../src/plan/saved.js';
+import { fileSha256 as sha256File } from '../../src/transfer/digest.js';
 import { readChannel } from '../../src/service/assets.js';
 import { ExitCode } from '../../src/errors.js';
 
