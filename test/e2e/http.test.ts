@@ -75,7 +75,8 @@ describe('HTTP layer', () => {
     const flaky = await stubServer((req, res) => {
       if (req.method === 'GET' && failures > 0) {
         failures--;
-        res.writeHead(503, { 'content-type': 'text/plain' }).end('busy');
+        // Retry-After: 0 (honoured): the retries are counted here, the backoff without it is retry.test.ts's.
+        res.writeHead(503, { 'content-type': 'text/plain', 'retry-after': '0' }).end('busy');
         return true;
       }
       if (req.method === 'POST') {
@@ -105,7 +106,8 @@ describe('HTTP layer', () => {
   it('times out with --timeout (exit 6)', async () => {
     const slow = await stubServer(() => new Promise<boolean>(() => undefined));
     try {
-      const r = await h.ahs(['asset', 'list', '--timeout', '1', '--retries', '0', '--json'], { env: { AHS_BASE_URL: slow.url } });
+      // The stub never answers: any --timeout ends the same way, a short one sooner.
+      const r = await h.ahs(['asset', 'list', '--timeout', '0.2', '--retries', '0', '--json'], { env: { AHS_BASE_URL: slow.url } });
       expect(r.exitCode).toBe(6);
       expect(r.errJson().type).toBe('urn:ahs:network');
       expect(r.errJson().title).toMatch(/--timeout SECONDS/);
