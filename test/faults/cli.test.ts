@@ -111,8 +111,10 @@ describe('broken bodies, stalls, retries', () => {
   });
 
   it('--quiet says nothing about retries', async () => {
-    proxy.inject({ kind: 'status', status: 503 }, { times: 2 });
+    // Retry-After: 0 (honoured) spares the backoff: two retries all the same, and their notices to keep quiet.
+    proxy.inject({ kind: 'status', status: 503, headers: { 'retry-after': '0' } }, { times: 2 });
     const run = await ahs(['asset', 'get', 'A002', '--quiet']);
+    expect(proxy.log.filter((r) => r.path.endsWith('/va/A002')).map((r) => r.fault ?? 'forwarded')).toEqual(['status', 'status', 'forwarded']);
     expect(run.exitCode).toBe(0);
     expect(run.stderr).toBe('');
   });
