@@ -3,6 +3,7 @@
 // and the bash script it prints completes in a real bash.
 import { execa } from 'execa';
 import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,11 +17,29 @@ import { assertFreshBuild, DEMO_API_KEY, harness, stubServer, uid, type Harness 
 const bin = join(import.meta.dirname, '..', '..', 'bin', 'ahs.js');
 const hasBashPty = process.platform === 'linux' && spawnSync('script', ['--version']).status === 0;
 
+/**
+ * The script `ahs completion bash` prints, printed once and kept in a file
+ * that the bashes below source: the same bytes as `source <(ahs completion
+ * bash)` (which its own test runs), one start of ahs fewer per bash.
+ */
+let printedBashScript: Promise<string> | undefined;
+const scriptDir = mkdtempSync(join(tmpdir(), 'ahs-complete-script-'));
+afterAll(() => rmSync(scriptDir, { recursive: true, force: true }));
+function bashScript(): Promise<string> {
+  printedBashScript ??= (async () => {
+    const printed = await execa('node', [bin, 'completion', 'bash'], { stripFinalNewline: false });
+    const file = join(scriptDir, 'ahs.bash');
+    await writeFile(file, printed.stdout);
+    return file;
+  })();
+  return printedBashScript;
+}
+
 /** Each line completed in a real bash by the script `ahs completion bash` prints; `ahs` is the built binary. */
 async function complete(lines: string[], env: Record<string, string>): Promise<string[]> {
   const script = [
     `ahs() { node ${JSON.stringify(bin)} "$@"; }`,
-    `source <(node ${JSON.stringify(bin)} completion bash)`,
+    `source ${JSON.stringify(await bashScript())}`,
     't() { COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMPREPLY=(); _ahs; echo "${COMPREPLY[*]}"; }',
     ...lines.map((line) => `t ${line.split(' ').map((word) => `'${word}'`).join(' ')}`),
   ].join('\n');
@@ -66,7 +85,7 @@ describe('ahs completion', () => {
       expect(direct.stdout.split('\n')).toEqual(['dev-eu', 'prod', 'staging']);
       const script = [
         `ahs() { node ${JSON.stringify(bin)} "$@"; }`,
-        `source <(node ${JSON.stringify(bin)} completion bash)`,
+        `source ${JSON.stringify(await bashScript())}`,
         'COMP_WORDS=(ahs asset list --profile ""); COMP_CWORD=4; _ahs; echo "${COMPREPLY[*]}"',
         'COMP_WORDS=(ahs --profile s); COMP_CWORD=2; _ahs; echo "${COMPREPLY[*]}"',
         'COMP_WORDS=(ahs fetch --profile = d); COMP_CWORD=4; _ahs; echo "${COMPREPLY[*]}"',
@@ -172,7 +191,8 @@ describe('ids complete through the service (ahs is asked at <TAB>)', () => {
  * after it shows; no timing.
  */
 /** Each line typed, then two TABs; `waitFor`: words the listing must show before the line is dropped (under load, bash may still be listing). */
-function interactiveBash(cwd: string, env: Record<string, string>, lines: Array<string | { line: string; waitFor: string }>): Promise<string[]> {
+async function interactiveBash(cwd: string, env: Record<string, string>, lines: Array<string | { line: string; waitFor: string }>): Promise<string[]> {
+  const script = await bashScript();
   const ahsFunction = `ahs() { node ${JSON.stringify(bin)} "$@"; }`;
   const child = spawn('script', ['-qfec', 'bash --norc --noprofile -i', '/dev/null'], { cwd, env: { PATH: process.env.PATH ?? '', TERM: 'xterm', PS1: '$ ', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
   let screen = '';
@@ -184,7 +204,7 @@ function interactiveBash(cwd: string, env: Record<string, string>, lines: Array<
   });
   const until = (marker: string, from = 0) => new Promise<void>((resolve) => (screen.slice(from).includes(marker) ? resolve() : (waiting = { marker, resolve })));
   return (async () => {
-    child.stdin.write(`${ahsFunction}; source <(node ${JSON.stringify(bin)} completion bash); echo "READY""-0"\n`);
+    child.stdin.write(`${ahsFunction}; source ${JSON.stringify(script)}; echo "READY""-0"\n`);
     await until('READY-0\r\n');
     for (const [index, entry] of lines.entries()) {
       const start = screen.length;
