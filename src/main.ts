@@ -54,7 +54,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   const route = (command: Command): void => {
     command.exitOverride().configureOutput({
       writeOut: (text) => io.out.write(text),
-      writeErr: (text) => (json ? undefined : io.err.write(text.replace(INVALID_OPTION_VALUE, 'error: '))),
+      writeErr: (text) => (json ? undefined : io.err.write(text.startsWith('error: ') ? `${oneLine(text.replace(INVALID_OPTION_VALUE, 'error: '))}; run with --help for usage\n` : text)),
     });
     // The command's path, known even when its own options then fail to parse.
     command.hook('preSubcommand', (_command, sub) => {
@@ -159,7 +159,15 @@ const INVALID_OPTION_VALUE = /^error: option '.*?' argument '.*?' is invalid\. /
 
 function commanderMessage(error: CommanderError): string {
   if (error.code === 'commander.help') return 'a subcommand is required (see --help)';
-  return error.message.replace(INVALID_OPTION_VALUE, 'error: ').replace(/^error: /, '');
+  return oneLine(error.message.replace(INVALID_OPTION_VALUE, 'error: ').replace(/^error: /, ''));
+}
+
+/** commander's error on one line: its "(Did you mean x?)" goes on a line of its own. */
+function oneLine(text: string): string {
+  return text
+    .trimEnd()
+    .replace(/\n\(Did you mean (.+?)\?\)/g, ' (did you mean $1?)')
+    .replace(/\s*\n\s*/g, ' ');
 }
 
 function writeError(io: IO, body: ErrorBody, json: boolean): void {

@@ -43,7 +43,6 @@ export function buildProgram(runner: Runner): Command {
   })
     .version(typeof AHS_VERSION === 'string' ? AHS_VERSION : '0.0.0-dev', '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help for a command')
-    .showHelpAfterError('(run with --help for usage)')
     .configureHelp({ sortSubcommands: false, formatHelp: commandsFirst });
   for (const node of commandTree) attachNode(program, node, runner);
   for (const command of program.commands) finishHelp(command);

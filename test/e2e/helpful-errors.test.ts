@@ -28,15 +28,16 @@ describe('usage errors that point somewhere', () => {
   it('deploy --state DEFAULT: names the flag and suggests promote-default', async () => {
     const r = await runInProcess(['deploy', 'app', 'IOS1', '--state', 'DEFAULT'], NOWHERE);
     expect(r.exitCode).toBe(2);
-    expect(r.stderr.split('\n')[0]).toBe('error: --state must be LIVE or OFFLINE (got DEFAULT): the Default is set with ahs promote-default ASSET_ID VERSION_ID (add --make-live when the version is not LIVE yet)');
+    expect(r.stderr.split('\n')[0]).toBe('error: --state must be LIVE or OFFLINE (got DEFAULT): the Default is set with ahs promote-default ASSET_ID VERSION_ID (add --make-live when the version is not LIVE yet); run with --help for usage');
+    expect(r.stderr.split('\n').filter(Boolean)).toHaveLength(1);
   });
 
   it('a bad choice names its flag: --state SIDEWAYS, -o yaml', async () => {
     const state = await runInProcess(['collection-deploy', 'c1', '--state', 'SIDEWAYS'], NOWHERE);
     expect(state.exitCode).toBe(2);
-    expect(state.stderr.split('\n')[0]).toBe('error: --state must be LIVE or OFFLINE (got SIDEWAYS)');
+    expect(state.stderr).toBe('error: --state must be LIVE or OFFLINE (got SIDEWAYS); run with --help for usage');
     const output = await runInProcess(['asset', 'list', '-o', 'yaml'], NOWHERE);
-    expect(output.stderr.split('\n')[0]).toBe('error: --output must be table or json (got yaml)');
+    expect(output.stderr).toBe('error: --output must be table or json (got yaml); run with --help for usage');
   });
 
   it('missing settings are named all at once', async () => {

@@ -44,8 +44,8 @@ describe('argv to typed options', () => {
   });
 
   it('ahs help with a mistyped command suggests the real one, as running it does', async () => {
-    expect(await parse(['help', 'relase'])).toMatchObject({ exitCode: 2, stderr: expect.stringContaining('(Did you mean release?)') });
-    expect(await parse(['help', 'promote'])).toMatchObject({ exitCode: 2, stderr: expect.stringContaining('(Did you mean promote-default?)') });
-    expect(await parse(['help', 'version', 'uplod'])).toMatchObject({ exitCode: 2, stderr: expect.stringContaining('(Did you mean upload?)') });
+    expect(await parse(['help', 'relase'])).toMatchObject({ exitCode: 2, stderr: expect.stringContaining('(did you mean release?)') });
+    expect(await parse(['help', 'promote'])).toMatchObject({ exitCode: 2, stderr: expect.stringContaining('(did you mean promote-default?)') });
+    expect(await parse(['help', 'version', 'uplod'])).toMatchObject({ exitCode: 2, stderr: expect.stringContaining('(did you mean upload?)') });
   });
 });
