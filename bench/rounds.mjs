@@ -83,6 +83,19 @@ async function limited(items, width, work) {
   return results;
 }
 
+/** A collection of `count` items of `bytes` each, uploaded straight to the emulator (not measured). */
+async function seedItems(collectionId, count, bytes, create) {
+  if (create) await api('POST', '/vc', { collectionId, collectionName: collectionId, allowedAssetTypes: ['1001'], maxAssets: 500, createdBy: USER });
+  await limited(Array.from({ length: count }, (_, i) => i), 8, (i) => {
+    const form = new FormData();
+    form.set('assetItemName', `file-${String(i).padStart(3, '0')}.bin`);
+    form.set('assetType', '1001');
+    form.set('createdBy', USER);
+    form.set('assetFile', new Blob([Buffer.alloc(bytes, i % 251)]), `file-${i}.bin`);
+    return api('POST', `/vc/${collectionId}/items`, form);
+  });
+}
+
 const createAsset = (assetId) => api('POST', '/va', { assetId, assetName: assetId, assetType: '1001', createdBy: USER });
 async function uploadVersion(assetId, name) {
   const form = new FormData();
@@ -259,6 +272,9 @@ const workflows = [
     key: 'fetch',
     floor: 27,
     prepare: async (s) => {
+      // The collection the item sync rows filled; made here when they did not run (--only fetch).
+      const held = await api('GET', `/vc/sync-${s}/items`, undefined, '?pageSize=1').then((page) => page.totalResults, () => undefined);
+      if (!held) await seedItems(`sync-${s}`, 200, 4096, held === undefined);
       await api('POST', `/vc/sync-${s}/deployments`, { envId: ENV, state: 'LIVE', createdBy: USER });
       return ['fetch', `sync-${s}`, '--env', ENV, '--dir', join(work, `fetched-${s}`)];
     },
