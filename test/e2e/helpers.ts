@@ -349,3 +349,19 @@ export function runInPty(
     });
   });
 }
+
+/** A collection holding `files` (name → content), synced by `ahs item sync` and LIVE in dev; the folder it was synced from. */
+export async function syncedLiveCollection(h: Harness, files: Record<string, string>, prefix = 'lc'): Promise<{ id: string; dir: string }> {
+  const { mkdir, writeFile } = await import('node:fs/promises');
+  const id = uid(prefix);
+  const created = await h.call('POST', '/vc', { collectionId: id, collectionName: id, allowedAssetTypes: ['1001'], createdBy: DEMO_USER });
+  if (created.status !== 201) throw new Error(`creating ${id}: ${created.status}`);
+  const dir = join(h.dir, id);
+  await mkdir(dir, { recursive: true });
+  for (const [name, content] of Object.entries(files)) await writeFile(join(dir, name), content);
+  const synced = await h.ahs(['item', 'sync', id, dir, '--type', '1001']);
+  if (synced.exitCode !== 0) throw new Error(`item sync ${id}: ${synced.stderr}`);
+  const deployed = await h.ahs(['collection-deploy', id, '--env', 'dev']);
+  if (deployed.exitCode !== 0) throw new Error(`collection-deploy ${id}: ${deployed.stderr}`);
+  return { id, dir };
+}

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { lstat, mkdir, readFile, readlink, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DEMO_USER, harness, uid, type Harness } from './helpers.js';
+import { syncedLiveCollection, harness, uid, type Harness } from './helpers.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -16,19 +16,7 @@ afterAll(async () => h?.close());
 
 const sha = (content: string) => createHash('sha256').update(content).digest('hex');
 
-/** A collection holding `files` (name → content), LIVE in dev; the folder it was synced from. */
-async function liveCollection(files: Record<string, string>): Promise<{ id: string; dir: string }> {
-  const id = uid('ir');
-  expect((await h.call('POST', '/vc', { collectionId: id, collectionName: id, allowedAssetTypes: ['1001'], createdBy: DEMO_USER })).status).toBe(201);
-  const dir = join(h.dir, id);
-  await mkdir(dir, { recursive: true });
-  for (const [name, content] of Object.entries(files)) await writeFile(join(dir, name), content);
-  const synced = await h.ahs(['item', 'sync', id, dir, '--type', '1001']);
-  expect(synced.exitCode, synced.stderr).toBe(0);
-  const deployed = await h.ahs(['collection-deploy', id, '--env', 'dev']);
-  expect(deployed.exitCode, deployed.stderr).toBe(0);
-  return { id, dir };
-}
+const liveCollection = (files: Record<string, string>) => syncedLiveCollection(h, files, 'ir');
 
 /** An asset whose ios/prod Default is `content`, released from a file named `ci.zip`. */
 async function releasedAsset(content: string): Promise<string> {
