@@ -149,6 +149,8 @@ class Connection {
   /** It has carried an answer before: the server may have closed it while it was idle. */
   reused = false;
   connected = false;
+  /** Over TLS: reads may still come after pause() (Exchange.hold). */
+  readonly secure: boolean;
   lastError?: Error;
 
   constructor(
@@ -156,6 +158,7 @@ class Connection {
     tls: TlsSetup | undefined,
   ) {
     const { host, port } = pool.origin;
+    this.secure = tls !== undefined;
     const onread = { buffer: this.buffer, callback: (bytes: number, buffer: Buffer) => this.onRead(bytes, buffer) };
     // tls.connect honours onread as net.connect does (Node 20.20: every read into this buffer; test/unit/lean-transport.test.ts).
     this.socket = tls
@@ -205,8 +208,8 @@ class Exchange implements AnswerBody {
   private cancelWait?: () => void;
   private retried = false;
   private receivedAny = false;
-  /** Body bytes that came with the head's last read, held (the socket paused) until consume(). */
-  private pending?: { buffer: Buffer; start: number; end: number };
+  /** Body bytes read before consume(), held (the socket paused) until it is called. */
+  private pending: Buffer[] = [];
   private onPiece?: (piece: Buffer) => void;
   private finish?: { resolve: () => void; reject: (error: Error) => void };
   /** The body's failure before consume() was called, given to it then. */
@@ -261,7 +264,7 @@ class Exchange implements AnswerBody {
       const { status, headers } = this.parser.head!;
       if (!this.parser.done) {
         // The consumer is not there yet: hold the rest of this read, read no more until it is.
-        this.pending = { buffer, start, end: bytes };
+        this.hold(buffer, start, bytes);
         this.connection!.socket.pause();
         this.connection!.socket.setTimeout(0);
       }
@@ -269,7 +272,21 @@ class Exchange implements AnswerBody {
       if (this.parser.done) this.complete(start < bytes);
       return;
     }
+    if (!this.onPiece) return this.hold(buffer, start, bytes);
     this.readBody(buffer, start, bytes);
+  }
+
+  /**
+   * Keeps body bytes read before consume(). Over TCP, pause() stops the
+   * reads at once: the bytes wait in place, in the read buffer. Over TLS,
+   * the records already decrypted keep coming after pause(), each one
+   * written over the buffer (TLSWrap::ClearOut), so the bytes held are
+   * copied: at most what one read of the socket decrypted.
+   */
+  private hold(buffer: Buffer, start: number, end: number): void {
+    if (end <= start) return;
+    const bytes = buffer.subarray(start, end);
+    this.pending.push(this.connection!.secure ? Buffer.from(bytes) : bytes);
   }
 
   consume(onPiece: (piece: Buffer) => void): Promise<void> {
@@ -279,10 +296,11 @@ class Exchange implements AnswerBody {
       if (this.over) return resolve();
       this.finish = { resolve, reject };
       this.onPiece = onPiece;
-      const pending = this.pending;
-      this.pending = undefined;
-      if (pending) this.readBody(pending.buffer, pending.start, pending.end);
-      if (this.over) return;
+      while (this.pending.length > 0) {
+        const held = this.pending.shift()!;
+        this.readBody(held, 0, held.length);
+        if (this.over) return;
+      }
       this.connection!.socket.setTimeout(this.init.timeoutMs);
       this.connection!.socket.resume();
     });
@@ -303,7 +321,8 @@ class Exchange implements AnswerBody {
     } catch (error) {
       return this.fail(error as Error);
     }
-    if (after >= 0) this.complete(after < end);
+    // Bytes after the body, in this read or held for the next: more than the answer.
+    if (after >= 0) this.complete(after < end || this.pending.length > 0);
   }
 
   /** The body is whole: the connection goes back to the pool, unless more came than the answer (or the server said close). */
@@ -362,7 +381,7 @@ class Exchange implements AnswerBody {
 
   private end(): void {
     this.over = true;
-    this.pending = undefined;
+    this.pending.length = 0;
     this.init.signal.removeEventListener('abort', this.onAbort);
     this.connection?.socket.setTimeout(0);
   }
