@@ -176,6 +176,11 @@ function framingOf(head: AnswerHead, method: string): Framing {
   if (method === 'HEAD' || head.status === 204 || head.status === 304) return { kind: 'length', left: 0 };
   const encoding = head.headers['transfer-encoding'];
   if (encoding !== undefined) {
+    if (head.headers['content-length'] !== undefined) {
+      // Both: chunked frames the body, and the connection is not trusted with another answer (RFC 9112, 6.3: smuggling or splitting).
+      delete head.headers['content-length'];
+      head.keepAlive = false;
+    }
     const codings = String(encoding).toLowerCase().split(',').map((part) => part.trim());
     // Chunked last frames the body; any other coding is read until the connection ends (RFC 9112, 6.3).
     return codings.at(-1) === 'chunked' ? { kind: 'chunked', state: 'size', left: 0, line: '' } : { kind: 'close' };

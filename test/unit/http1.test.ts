@@ -102,6 +102,15 @@ describe('AnswerParser', () => {
     expect(parse(head(['HTTP/1.1 200 OK', 'Content-Length: 10']), [], 'HEAD').done).toBe(true);
   });
 
+  it('content-length with chunked: chunked frames the body, the length is dropped, the connection not kept (RFC 9112, 6.3)', () => {
+    const wire = Buffer.concat([head(['HTTP/1.1 200 OK', 'Content-Length: 99', 'Transfer-Encoding: chunked']), Buffer.from('5\r\nhello\r\n0\r\n\r\n')]);
+    const parsed = parse(wire, [20]);
+    expect(parsed.body.toString()).toBe('hello');
+    expect(parsed.done).toBe(true);
+    expect(parsed.headers['content-length']).toBeUndefined();
+    expect(parsed.keepAlive).toBe(false);
+  });
+
   it('a body with neither a length nor chunked runs until the connection ends: never done, not kept alive', () => {
     const parsed = parse(Buffer.concat([head(['HTTP/1.1 200 OK']), body]), [30]);
     expect(parsed.done).toBe(false);

@@ -141,6 +141,17 @@ describe('lean transport', () => {
     expect((await read(answer)).equals(Buffer.concat([Buffer.from('0123456789'), rest]))).toBe(true);
   });
 
+  it('an answer with both content-length and chunked is read by its chunks, and its connection is not used again', async () => {
+    const { base, connections } = await rawServer((_request, socket) => socket.write('HTTP/1.1 200 OK\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n'));
+    const transport = lean(1);
+    for (const name of ['one', 'two']) {
+      const answer = await get(transport, `${base}/${name}`);
+      expect(answer.headers['content-length']).toBeUndefined();
+      expect((await read(answer)).toString()).toBe('hello');
+    }
+    expect(connections()).toBe(2);
+  });
+
   it('a kept-alive connection the server closed before answering the next file: sent again once, on a new connection', async () => {
     const served = content(1000);
     const { base, connections } = await rawServer((_request, socket, index) => {
