@@ -187,10 +187,10 @@ function framingOf(head: AnswerHead, method: string): Framing {
   }
   const length = head.headers['content-length'];
   if (length === undefined) return { kind: 'close' };
-  const values = new Set(String(length).split(',').map((part) => part.trim()));
-  const [only] = values;
-  if (values.size !== 1 || !/^\d{1,15}$/.test(only!)) throw new BadAnswerError(`a content-length ${JSON.stringify(String(length).slice(0, 40))}`);
-  return { kind: 'length', left: Number(only) };
+  // One length, digits only: two of them, even equal, mean a server or a proxy between that frames answers its own way (RFC 9112 6.3; undici refuses them too).
+  if (Array.isArray(length) || length.includes(',')) throw new BadAnswerError(`more than one content-length (${String(length).slice(0, 40)})`);
+  if (!/^\d{1,15}$/.test(length)) throw new BadAnswerError(`a content-length ${JSON.stringify(length.slice(0, 40))}`);
+  return { kind: 'length', left: Number(length) };
 }
 
 function chunkSize(line: string): number {

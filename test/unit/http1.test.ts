@@ -132,6 +132,9 @@ describe('AnswerParser', () => {
       head(['HTTP/1.1 200 OK', ' folded: value']),
       head(['HTTP/1.1 200 OK', 'Content-Length: 12abc']),
       head(['HTTP/1.1 200 OK', 'Content-Length: 10', 'Content-Length: 11']),
+      // The same length twice, or listed twice in one field: refused all the same (RFC 9112 6.3, as undici does).
+      head(['HTTP/1.1 200 OK', 'Content-Length: 10', 'Content-Length: 10']),
+      head(['HTTP/1.1 200 OK', 'Content-Length: 10, 10']),
       head(['HTTP/1.1 101 Switching Protocols']),
       Buffer.concat([head(['HTTP/1.1 200 OK', 'Transfer-Encoding: chunked']), Buffer.from('zz\r\n')]),
       Buffer.concat([head(['HTTP/1.1 200 OK', 'Transfer-Encoding: chunked']), Buffer.from('2\r\nabc\r\n')]),
