@@ -174,16 +174,19 @@ function parseHead(text: string): AnswerHead {
 
 function framingOf(head: AnswerHead, method: string): Framing {
   if (method === 'HEAD' || head.status === 204 || head.status === 304) return { kind: 'length', left: 0 };
-  const encoding = head.headers['transfer-encoding'];
-  if (encoding !== undefined) {
+  // `identity` (an old server's) codes nothing.
+  const codings = String(head.headers['transfer-encoding'] ?? '').toLowerCase().split(',').map((part) => part.trim()).filter((coding) => coding !== '' && coding !== 'identity');
+  if (codings.length > 0) {
+    // ahs sends no TE: chunked is the only transfer coding a server may use (RFC 9112 7.4). Another (gzip) would be saved still coded, not as the file.
+    const other = codings.find((coding) => coding !== 'chunked');
+    if (other !== undefined) throw new BadAnswerError(`a body in the transfer coding ${JSON.stringify(other.slice(0, 20))}, which ahs did not ask for and does not decode`);
+    if (codings.length > 1) throw new BadAnswerError('a body chunked twice');
     if (head.headers['content-length'] !== undefined) {
       // Both: chunked frames the body, and the connection is not trusted with another answer (RFC 9112, 6.3: smuggling or splitting).
       delete head.headers['content-length'];
       head.keepAlive = false;
     }
-    const codings = String(encoding).toLowerCase().split(',').map((part) => part.trim());
-    // Chunked last frames the body; any other coding is read until the connection ends (RFC 9112, 6.3).
-    return codings.at(-1) === 'chunked' ? { kind: 'chunked', state: 'size', left: 0, line: '' } : { kind: 'close' };
+    return { kind: 'chunked', state: 'size', left: 0, line: '' };
   }
   const length = head.headers['content-length'];
   if (length === undefined) return { kind: 'close' };

@@ -136,6 +136,10 @@ describe('AnswerParser', () => {
       head(['HTTP/1.1 200 OK', 'Content-Length: 10', 'Content-Length: 10']),
       head(['HTTP/1.1 200 OK', 'Content-Length: 10, 10']),
       head(['HTTP/1.1 101 Switching Protocols']),
+      // A transfer coding ahs never asked for (it sends no TE): the bytes would be saved still coded.
+      Buffer.concat([head(['HTTP/1.1 200 OK', 'Transfer-Encoding: gzip']), Buffer.from('\x1f\x8b')]),
+      Buffer.concat([head(['HTTP/1.1 200 OK', 'Transfer-Encoding: gzip, chunked']), Buffer.from('2\r\n\x1f\x8b\r\n0\r\n\r\n')]),
+      head(['HTTP/1.1 200 OK', 'Transfer-Encoding: chunked, chunked']),
       Buffer.concat([head(['HTTP/1.1 200 OK', 'Transfer-Encoding: chunked']), Buffer.from('zz\r\n')]),
       Buffer.concat([head(['HTTP/1.1 200 OK', 'Transfer-Encoding: chunked']), Buffer.from('2\r\nabc\r\n')]),
       Buffer.from(`HTTP/1.1 200 OK\r\nX-Long: ${'a'.repeat(MAX_HEAD_BYTES)}`),
