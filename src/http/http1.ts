@@ -158,7 +158,7 @@ function parseHead(text: string): AnswerHead {
   if (!statusLine) throw new BadAnswerError(`a status line ${JSON.stringify(lines[0]!.slice(0, 40))}`);
   // No prototype: a header named __proto__ is a header like any other.
   const headers: Headers = Object.create(null) as Headers;
-  for (const line of lines.slice(1)) {
+  for (const line of unfolded(lines.slice(1))) {
     const colon = line.indexOf(':');
     if (colon <= 0 || /^[ \t]/.test(line)) throw new BadAnswerError(`a header line ${JSON.stringify(line.slice(0, 40))}`);
     const name = line.slice(0, colon).toLowerCase();
@@ -170,6 +170,21 @@ function parseHead(text: string): AnswerHead {
   const connection = String(headers.connection ?? '').toLowerCase();
   const keepAlive = statusLine[1] === '1' ? !/\bclose\b/.test(connection) : /\bkeep-alive\b/.test(connection);
   return { status: Number(statusLine[2]), headers, keepAlive };
+}
+
+/**
+ * Header lines with each obs-fold (a line that starts with a blank, an old
+ * server's continuation) joined to the line before by one space, as a user
+ * agent must (RFC 9112 5.2). A blank-led line right after the status line
+ * continues nothing: it is left to be refused.
+ */
+function unfolded(lines: string[]): string[] {
+  const joined: string[] = [];
+  for (const line of lines) {
+    if (/^[ \t]/.test(line) && joined.length > 0) joined[joined.length - 1] = `${joined.at(-1)!.trimEnd()} ${line.trim()}`;
+    else joined.push(line);
+  }
+  return joined;
 }
 
 function framingOf(head: AnswerHead, method: string): Framing {

@@ -147,6 +147,12 @@ describe('AnswerParser', () => {
     for (const wire of bad) expect(() => parse(wire, [7]), wire.toString('latin1', 0, 40)).toThrow(BadAnswerError);
   });
 
+  it('joins a folded header line (obs-fold) to the one before with a space, as a user agent must (RFC 9112 5.2)', () => {
+    const parsed = parse(Buffer.concat([head(['HTTP/1.1 200 OK', 'X-Folded: first', ' second', '\tthird', 'Content-Length: 2']), Buffer.from('ok')]), [25]);
+    expect(parsed.headers['x-folded']).toBe('first second third');
+    expect(parsed.body.toString()).toBe('ok');
+  });
+
   it('a header named __proto__ is a header, not a prototype', () => {
     const parsed = parse(head(['HTTP/1.1 200 OK', '__proto__: x', 'Content-Length: 0']));
     expect(parsed.headers.__proto__).toBe('x');
