@@ -212,7 +212,8 @@ function framingOf(head: AnswerHead, method: string): Framing {
 }
 
 function chunkSize(line: string): number {
-  const digits = line.split(';', 1)[0]!.trim();
-  if (!/^[0-9a-fA-F]{1,13}$/.test(digits)) throw new BadAnswerError(`a chunk size ${JSON.stringify(line.slice(0, 40))}`);
-  return parseInt(digits, 16);
+  // Leading zeros are no part of the size (a server may pad it to a fixed width); 13 hex digits stay below 2^53.
+  const digits = /^0*([0-9a-fA-F]{1,13})$/.exec(line.split(';', 1)[0]!.trim());
+  if (!digits) throw new BadAnswerError(`a chunk size ${JSON.stringify(line.slice(0, 40))}`);
+  return parseInt(digits[1]!, 16);
 }

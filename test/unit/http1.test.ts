@@ -87,6 +87,15 @@ describe('AnswerParser', () => {
     }
   });
 
+  it('a chunk size padded with leading zeros, however many, is its value; one past 13 hex digits (2^52 and up) is refused', () => {
+    const wire = Buffer.concat([head(['HTTP/1.1 200 OK', 'Transfer-Encoding: chunked']), Buffer.from(`${'0'.repeat(30)}5\r\nhello\r\n${'0'.repeat(20)}\r\n\r\n`)]);
+    const parsed = parse(wire, [40, 7]);
+    expect(parsed.body.toString()).toBe('hello');
+    expect(parsed.done).toBe(true);
+    const huge = Buffer.concat([head(['HTTP/1.1 200 OK', 'Transfer-Encoding: chunked']), Buffer.from('20000000000000\r\n')]);
+    expect(() => parse(huge)).toThrow(BadAnswerError);
+  });
+
   it('tells where the answer ends: what follows it in the same read is not body', () => {
     const wire = Buffer.concat([byLength, Buffer.from('HTTP/1.1 200 OK\r\n')]);
     const parsed = parse(wire);
