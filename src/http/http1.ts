@@ -7,7 +7,12 @@
 
 export type Headers = Record<string, string | string[] | undefined>;
 
-/** The longest head (status line and headers) read: past it, the answer is not one a file server gives. */
+/**
+ * The longest head (status line and headers) read: past it, the answer is
+ * not one a file server gives. Interim answers (100, 103) before it count
+ * in, as the trailers after a chunked body count against a limit of their
+ * own: a server sending them without end is refused, not waited out.
+ */
 export const MAX_HEAD_BYTES = 64 * 1024;
 /** The longest line of chunked framing (a chunk size with its extensions, a trailer). */
 const MAX_FRAMING_LINE = 8 * 1024;
@@ -37,6 +42,10 @@ export class AnswerParser {
   /** The body is whole (always false for a body that ends with the connection). */
   done = false;
   private headText = '';
+  /** Bytes of the interim answers skipped so far. */
+  private interimBytes = 0;
+  /** Bytes of the trailers after a chunked body, so far. */
+  private trailerBytes = 0;
   private framing?: Framing;
 
   constructor(private readonly method = 'GET') {}
@@ -56,17 +65,18 @@ export class AnswerParser {
     for (;;) {
       const headEnd = this.headEnd(buffer, from, end);
       if (headEnd < 0) {
-        if (this.headText.length + (end - from) > MAX_HEAD_BYTES) throw new BadAnswerError(`a head of more than ${MAX_HEAD_BYTES} bytes`);
+        if (this.interimBytes + this.headText.length + (end - from) > MAX_HEAD_BYTES) throw new BadAnswerError(`a head of more than ${MAX_HEAD_BYTES} bytes`);
         this.headText += buffer.toString('latin1', from, end);
         return -1;
       }
       // Only the head becomes text: the body bytes after it in the same read stay bytes (a 256 KiB read per file, else).
       const text = this.headText + buffer.toString('latin1', from, headEnd);
       this.headText = '';
-      if (text.length - 4 > MAX_HEAD_BYTES) throw new BadAnswerError(`a head of more than ${MAX_HEAD_BYTES} bytes`);
+      if (this.interimBytes + text.length - 4 > MAX_HEAD_BYTES) throw new BadAnswerError(`a head of more than ${MAX_HEAD_BYTES} bytes`);
       const head = parseHead(text.slice(0, -4));
       if (head.status >= 100 && head.status < 200) {
         if (head.status === 101) throw new BadAnswerError('a protocol switch (101) to a GET');
+        this.interimBytes += text.length;
         from = headEnd;
         if (from >= end) return -1;
         continue;
@@ -146,6 +156,8 @@ export class AnswerParser {
         // The empty line after the trailers: the body is whole.
         this.done = true;
         return i;
+      } else if ((this.trailerBytes += line.length + 2) > MAX_HEAD_BYTES) {
+        throw new BadAnswerError(`trailers of more than ${MAX_HEAD_BYTES} bytes after the body`);
       }
     }
     return -1;

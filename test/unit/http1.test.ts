@@ -162,6 +162,18 @@ describe('AnswerParser', () => {
     expect(parsed.body.toString()).toBe('ok');
   });
 
+  it('interim answers without end (103 Early Hints) count in the head limit, and so do trailers without end: refused, not read on', () => {
+    const hint = head(['HTTP/1.1 103 Early Hints', 'Link: </style.css>; rel=preload']);
+    const hints = Buffer.concat(Array.from({ length: Math.ceil(MAX_HEAD_BYTES / hint.length) + 1 }, () => hint));
+    expect(() => parse(Buffer.concat([hints, byLength]), Array.from({ length: 200 }, () => 1000))).toThrow(/head of more than/);
+    // A few of them are skipped.
+    expect(parse(Buffer.concat([hint, hint, byLength])).body.equals(body)).toBe(true);
+    const trailer = Buffer.from('X-Trailer: padding padding padding\r\n');
+    const trailers = Buffer.concat(Array.from({ length: Math.ceil(MAX_HEAD_BYTES / trailer.length) + 1 }, () => trailer));
+    const wire = Buffer.concat([head(['HTTP/1.1 200 OK', 'Transfer-Encoding: chunked']), Buffer.from('2\r\nok\r\n0\r\n'), trailers, Buffer.from('\r\n')]);
+    expect(() => parse(wire, [200])).toThrow(/trailers of more than/);
+  });
+
   it('a header named __proto__ is a header, not a prototype', () => {
     const parsed = parse(head(['HTTP/1.1 200 OK', '__proto__: x', 'Content-Length: 0']));
     expect(parsed.headers.__proto__).toBe('x');
