@@ -203,6 +203,8 @@ export class ProxyError extends NetworkError {
 export function transportReason(error: unknown): string {
   const code = errorCode(error);
   if (code && NETWORK_CODES[code]) return NETWORK_CODES[code]!;
+  // The lean transport's parser (http1.ts) says what in the answer broke HTTP/1.1: our words already.
+  if (code === 'AHS_BAD_HTTP' && error instanceof Error) return error.message;
   if (code) return `connection failed (${code})`;
   return 'connection failed';
 }

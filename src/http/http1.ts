@@ -17,6 +17,18 @@ export const MAX_HEAD_BYTES = 64 * 1024;
 /** The longest line of chunked framing (a chunk size with its extensions, a trailer). */
 const MAX_FRAMING_LINE = 8 * 1024;
 
+/** The longest piece of an answer quoted in an error. */
+const MAX_QUOTED = 60;
+
+/**
+ * A piece of the server's answer, as an error quotes it: whole, or not at
+ * all. Never cut: a server may echo the request's key, and the redaction of
+ * what ahs prints (redact.ts) finds a whole key, not its first half.
+ */
+function shown(text: string): string {
+  return text.length <= MAX_QUOTED ? JSON.stringify(text) : `of ${text.length} characters`;
+}
+
 /** Bytes that are not an HTTP/1.1 answer; errors.ts words the code. */
 export class BadAnswerError extends Error {
   readonly code = 'AHS_BAD_HTTP';
@@ -167,14 +179,14 @@ export class AnswerParser {
 function parseHead(text: string): AnswerHead {
   const lines = text.split('\r\n');
   const statusLine = /^HTTP\/1\.([01]) (\d{3})(?: .*)?$/.exec(lines[0]!);
-  if (!statusLine) throw new BadAnswerError(`a status line ${JSON.stringify(lines[0]!.slice(0, 40))}`);
+  if (!statusLine) throw new BadAnswerError(`a status line ${shown(lines[0]!)}`);
   // No prototype: a header named __proto__ is a header like any other.
   const headers: Headers = Object.create(null) as Headers;
   for (const line of unfolded(lines.slice(1))) {
     const colon = line.indexOf(':');
-    if (colon <= 0 || /^[ \t]/.test(line)) throw new BadAnswerError(`a header line ${JSON.stringify(line.slice(0, 40))}`);
+    if (colon <= 0 || /^[ \t]/.test(line)) throw new BadAnswerError(`a header line ${shown(line)}`);
     const name = line.slice(0, colon).toLowerCase();
-    if (!/^[!#$%&'*+.^_`|~0-9a-z-]+$/.test(name)) throw new BadAnswerError(`a header name ${JSON.stringify(name.slice(0, 40))}`);
+    if (!/^[!#$%&'*+.^_`|~0-9a-z-]+$/.test(name)) throw new BadAnswerError(`a header name ${shown(name)}`);
     const value = line.slice(colon + 1).trim();
     const before = headers[name];
     headers[name] = before === undefined ? value : Array.isArray(before) ? [...before, value] : [before, value];
@@ -206,7 +218,7 @@ function framingOf(head: AnswerHead, method: string): Framing {
   if (codings.length > 0) {
     // ahs sends no TE: chunked is the only transfer coding a server may use (RFC 9112 7.4). Another (gzip) would be saved still coded, not as the file.
     const other = codings.find((coding) => coding !== 'chunked');
-    if (other !== undefined) throw new BadAnswerError(`a body in the transfer coding ${JSON.stringify(other.slice(0, 20))}, which ahs did not ask for and does not decode`);
+    if (other !== undefined) throw new BadAnswerError(`a body in the transfer coding ${shown(other)}, which ahs did not ask for and does not decode`);
     if (codings.length > 1) throw new BadAnswerError('a body chunked twice');
     if (head.headers['content-length'] !== undefined) {
       // Both: chunked frames the body, and the connection is not trusted with another answer (RFC 9112, 6.3: smuggling or splitting).
@@ -218,14 +230,14 @@ function framingOf(head: AnswerHead, method: string): Framing {
   const length = head.headers['content-length'];
   if (length === undefined) return { kind: 'close' };
   // One length, digits only: two of them, even equal, mean a server or a proxy between that frames answers its own way (RFC 9112 6.3; undici refuses them too).
-  if (Array.isArray(length) || length.includes(',')) throw new BadAnswerError(`more than one content-length (${String(length).slice(0, 40)})`);
-  if (!/^\d{1,15}$/.test(length)) throw new BadAnswerError(`a content-length ${JSON.stringify(length.slice(0, 40))}`);
+  if (Array.isArray(length) || length.includes(',')) throw new BadAnswerError(`more than one content-length ${shown(String(length))}`);
+  if (!/^\d{1,15}$/.test(length)) throw new BadAnswerError(`a content-length ${shown(length)}`);
   return { kind: 'length', left: Number(length) };
 }
 
 function chunkSize(line: string): number {
   // Leading zeros are no part of the size (a server may pad it to a fixed width); 13 hex digits stay below 2^53.
   const digits = /^0*([0-9a-fA-F]{1,13})$/.exec(line.split(';', 1)[0]!.trim());
-  if (!digits) throw new BadAnswerError(`a chunk size ${JSON.stringify(line.slice(0, 40))}`);
+  if (!digits) throw new BadAnswerError(`a chunk size ${shown(line)}`);
   return parseInt(digits[1]!, 16);
 }

@@ -15,7 +15,8 @@ import { join } from 'node:path';
 import { leanTransport } from '../../src/http/lean.js';
 import type { Transport, TransportAnswer } from '../../src/http/transport.js';
 import { ApiClient } from '../../src/http/client.js';
-import { ApiError } from '../../src/errors.js';
+import { ApiError, NetworkError } from '../../src/errors.js';
+import { Redactor } from '../../src/http/redact.js';
 import { UnexpectedAnswerError } from '../../src/http/errors.js';
 
 const servers: Server[] = [];
@@ -305,6 +306,28 @@ describe('ApiClient.send over the lean transport', () => {
       expect(await found.body.text()).toBe('ok');
       expect(connections).toBe(1);
       await expect(api.send({ method: 'GET', path: `${base}/moved` })).rejects.toBeInstanceOf(UnexpectedAnswerError);
+    } finally {
+      await api.destroy();
+    }
+  });
+
+  it('an answer that is not HTTP/1.1 is named in the error, quoting the server whole or not at all (a key it echoes is redacted, never cut in half)', async () => {
+    const key = 'k3y-0123456789abcdef-SECRET';
+    const { base } = await rawServer((request, socket) => {
+      const echoed = /apikey: (.*)/.exec(request)?.[1] ?? '';
+      // A status line that is not one, the key echoed across the 40th character.
+      socket.end(request.includes('/short') ? 'HTTP/1.1 2OO OK\r\n\r\n' : `HTTP/1.1 2OO ${'x'.repeat(25)} ${echoed} ${'y'.repeat(40)}\r\n\r\n`);
+    });
+    const api = new ApiClient({ baseUrl: base, apiKey: key, timeoutMs: 5000, retries: 0, backoffMs: 1 });
+    const redactor = new Redactor();
+    redactor.add(key);
+    try {
+      const short = await api.send({ method: 'GET', path: `${base}/short` }).catch((error: unknown) => error);
+      expect(short).toBeInstanceOf(NetworkError);
+      expect((short as Error).message).toContain('not a valid HTTP/1.1 answer: a status line "HTTP/1.1 2OO OK"');
+      const long = await api.send({ method: 'GET', path: `${base}/long` }).catch((error: unknown) => error);
+      expect((long as Error).message).toMatch(/not a valid HTTP\/1\.1 answer: a status line of \d+ characters/);
+      expect(redactor.redact((long as Error).message)).not.toContain(key.slice(0, 6));
     } finally {
       await api.destroy();
     }
