@@ -71,13 +71,24 @@ export function leanTransport(connections = Infinity, tlsOptions: Tls.Connection
   };
 }
 
-/** The request's head, as sent: a value with a line break would smuggle a header in, and is refused. */
+/**
+ * The request's head, as sent: a value with a line break would smuggle a
+ * header in, and is refused. It asks for the bytes as stored
+ * (`accept-encoding: identity`) unless told otherwise: a request without
+ * the header accepts any content coding (RFC 9110 12.5.3), and this
+ * transport decodes none, so a server free to gzip a file would have it
+ * saved, and hashed, gzipped.
+ */
 function requestHead(method: string, target: URL, headers: Record<string, string>): string {
   let text = `${method} ${target.pathname}${target.search} HTTP/1.1\r\nhost: ${target.host}\r\n`;
+  let encoding = false;
   for (const [name, value] of Object.entries(headers)) {
     if (/[\r\n]/.test(name) || /[\r\n]/.test(value)) throw new Error(`the header ${JSON.stringify(name)} has a line break in it`);
-    if (name.toLowerCase() !== 'host') text += `${name}: ${value}\r\n`;
+    const lower = name.toLowerCase();
+    encoding ||= lower === 'accept-encoding';
+    if (lower !== 'host') text += `${name}: ${value}\r\n`;
   }
+  if (!encoding) text += 'accept-encoding: identity\r\n';
   return `${text}\r\n`;
 }
 

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { createHash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import { once } from 'node:events';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -222,6 +223,20 @@ describe('lean transport', () => {
     const bodies = await Promise.all(Array.from({ length: 7 }, async (_, i) => (await read(await get(transport, `${base}/${i}`))).toString()));
     expect(bodies).toEqual(Array(7).fill('abc'));
     expect(connections).toBe(2);
+  });
+
+  it('asks for the bytes as stored (accept-encoding: identity): a server free to compress (no accept-encoding: any coding goes) sends them plain', async () => {
+    const file = content(20_000, 6);
+    const server = createHttpServer((req, res) => {
+      // RFC 9110 12.5.3: without accept-encoding, any content coding is acceptable.
+      const asked = req.headers['accept-encoding'];
+      if (asked === undefined || /gzip/.test(asked)) res.writeHead(200, { 'content-encoding': 'gzip' }).end(gzipSync(file));
+      else res.writeHead(200, { 'content-length': String(file.length) }).end(file);
+    });
+    const base = await listen(server);
+    const answer = await get(lean(), `${base}/file.bin`);
+    expect(answer.headers['content-encoding']).toBeUndefined();
+    expect((await read(answer)).equals(file)).toBe(true);
   });
 
   it('refuses a header value with a line break in it (no header smuggled in)', async () => {
