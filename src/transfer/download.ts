@@ -168,7 +168,7 @@ export async function downloadAll(tasks: DownloadTask[], options: DownloadOption
       let bytes = 0;
       const digest = task.sha256 ? sha256() : undefined;
       try {
-        bytes = await saveBody(asAnswerBody(response.body), partial, taskSignal, digest, (chunk, soFar) => {
+        bytes = await saveBody(asAnswerBody(response.body), partial, taskSignal, digest, task.expectedSize, (chunk, soFar) => {
           transferred += chunk;
           emit({ type: 'progress', task, bytes: soFar, size, transferred });
         });
@@ -266,7 +266,7 @@ export async function hashAll(tasks: DownloadTask[], options: Omit<DownloadOptio
         const size = length ?? task.expectedSize;
         emit({ type: 'start', task, size });
         const digest = sha256();
-        const bytes = await readPieces(asAnswerBody(response.body), controller.signal, (piece) => digest.update(piece), (chunk, soFar) => {
+        const bytes = await readPieces(asAnswerBody(response.body), controller.signal, task.expectedSize, (piece) => digest.update(piece), (chunk, soFar) => {
           transferred += chunk;
           emit({ type: 'progress', task, bytes: soFar, size, transferred });
         });
@@ -303,7 +303,7 @@ export async function hashAll(tasks: DownloadTask[], options: Omit<DownloadOptio
  * transport's pieces are views of its read buffer: written and hashed
  * before the next read overwrites them, never copied.
  */
-async function saveBody(body: AnswerBody, path: string, signal: AbortSignal, digest: Digest | undefined, onChunk: (bytes: number, soFar: number) => void): Promise<number> {
+async function saveBody(body: AnswerBody, path: string, signal: AbortSignal, digest: Digest | undefined, expectedSize: number | undefined, onChunk: (bytes: number, soFar: number) => void): Promise<number> {
   let fd: number;
   try {
     fd = openSync(path, 'wx');
@@ -316,6 +316,7 @@ async function saveBody(body: AnswerBody, path: string, signal: AbortSignal, dig
     return await readPieces(
       body,
       signal,
+      expectedSize,
       (piece) => {
         writeAll(fd, piece);
         digest?.update(piece);
@@ -337,9 +338,11 @@ async function saveBody(body: AnswerBody, path: string, signal: AbortSignal, dig
 /**
  * Reads `body` to its end, handing each piece to `use` (synchronously, in
  * place) and counting; returns the byte count. Aborting `signal` destroys
- * the body and rejects at once.
+ * the body and rejects at once. A body past `expectedSize` (one with no
+ * content-length, chunked or ending with its connection, that does not
+ * end) fails there: a server sending without end never fills the disk.
  */
-function readPieces(body: AnswerBody, signal: AbortSignal, use: (piece: Buffer) => void, onChunk?: (bytes: number, soFar: number) => void): Promise<number> {
+function readPieces(body: AnswerBody, signal: AbortSignal, expectedSize: number | undefined, use: (piece: Buffer) => void, onChunk?: (bytes: number, soFar: number) => void): Promise<number> {
   let total = 0;
   if (signal.aborted) {
     body.destroy();
@@ -353,6 +356,7 @@ function readPieces(body: AnswerBody, signal: AbortSignal, use: (piece: Buffer) 
     signal.addEventListener('abort', onAbort, { once: true });
     body
       .consume((piece) => {
+        if (expectedSize !== undefined && total + piece.length > expectedSize) throw new Error(`size mismatch: more than the ${expectedSize} bytes expected`);
         use(piece);
         total += piece.length;
         onChunk?.(piece.length, total);

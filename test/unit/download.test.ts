@@ -161,6 +161,28 @@ describe('downloadAll', () => {
     expect(await readdir(dir)).toEqual([]);
   });
 
+  it('stops a body with no length at its expected size: a server that sends without end never fills the disk', async () => {
+    const cap = 32 * 1024 * 1024;
+    let sent = 0;
+    handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      const piece = Buffer.alloc(64 * 1024, 7);
+      // Chunked, on and on while the client reads (up to a cap, so that a client that reads it all still ends).
+      const pump = (): void => {
+        while (!res.destroyed && sent < cap) {
+          sent += piece.length;
+          if (!res.write(piece)) return void res.once('drain', pump);
+        }
+        if (!res.destroyed) res.end();
+      };
+      pump();
+    };
+    const summary = await downloadAll([task('a', { expectedSize: 1000 })], { dir });
+    expect(summary.failed[0]?.error).toBe('size mismatch: more than the 1000 bytes expected');
+    expect(sent).toBeLessThan(cap);
+    expect(await readdir(dir)).toEqual([]);
+  });
+
   it('refuses a name that would leave the folder', async () => {
     const summary = await downloadAll([task('a', { name: '../escape.bin' })], { dir });
     expect(summary.failed[0]?.error).toMatch(/outside/);
