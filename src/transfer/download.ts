@@ -147,6 +147,7 @@ export async function downloadAll(tasks: DownloadTask[], options: DownloadOption
       fail(task, error as Error);
       return;
     }
+    let headers: OpenedBody['headers'] | undefined;
     try {
       const existing = lstatIfThere(target);
       if (existing && !existing.isFile()) throw new Error(`${target} exists and is not a regular file`);
@@ -155,6 +156,7 @@ export async function downloadAll(tasks: DownloadTask[], options: DownloadOption
         return;
       }
       const response = await raceAbort(open(task, taskSignal), taskSignal);
+      headers = response.headers;
       if (response.status < 200 || response.status >= 300) {
         // A redirect (or any other non-success) is never saved as the file.
         asAnswerBody(response.body).destroy();
@@ -189,7 +191,7 @@ export async function downloadAll(tasks: DownloadTask[], options: DownloadOption
       emit({ type: 'done', task, path: target, bytes });
     } catch (error) {
       if (signal.aborted) return; // reported once, below, after the cleanup
-      fail(task, error as Error);
+      fail(task, withCoding(error as Error, headers));
     }
   };
 
@@ -256,8 +258,10 @@ export async function hashAll(tasks: DownloadTask[], options: Omit<DownloadOptio
     await eachLimited(tasks, Math.max(1, Math.floor(options.concurrency ?? DEFAULT_CONCURRENCY)), signal, async (task) => {
       const controller = new AbortController();
       active.add(controller);
+      let headers: OpenedBody['headers'] | undefined;
       try {
         const response = await raceAbort(open(task, controller.signal), controller.signal);
+        headers = response.headers;
         if (response.status < 200 || response.status >= 300) {
           asAnswerBody(response.body).destroy();
           throw new DownloadHttpError(response.status, notSaved(response).replace('nothing saved', 'not read'));
@@ -275,10 +279,11 @@ export async function hashAll(tasks: DownloadTask[], options: Omit<DownloadOptio
         if (task.expectedSize !== undefined && bytes !== task.expectedSize) throw new Error(`size mismatch: got ${bytes} bytes, expected ${task.expectedSize}`);
         summary.hashed.push({ id: task.id, name: task.name, sha256: hex, bytes });
         emit({ type: 'done', task, path: task.url, bytes });
-      } catch (error) {
+      } catch (caught) {
         if (signal.aborted) return;
-        summary.failed.push({ id: task.id, name: task.name, error: describe(error as Error), network: isNetworkFailure(error as Error) });
-        emit({ type: 'failed', task, error: error as Error });
+        const error = withCoding(caught as Error, headers);
+        summary.failed.push({ id: task.id, name: task.name, error: describe(error), network: isNetworkFailure(error) });
+        emit({ type: 'failed', task, error });
       } finally {
         active.delete(controller);
       }
@@ -367,6 +372,22 @@ function readPieces(body: AnswerBody, signal: AbortSignal, expectedSize: number 
       )
       .finally(() => signal.removeEventListener('abort', onAbort));
   });
+}
+
+/**
+ * A size or digest that does not match, said with the content coding the
+ * server used though it was asked for the file as stored (the lean
+ * transport sends `accept-encoding: identity`): its bytes are kept as sent,
+ * as curl keeps them (a `.tar.gz` a server labels `content-encoding: gzip`
+ * is the file), and checked as such; when they are not the file, the
+ * coding is why.
+ */
+function withCoding(error: Error, headers: OpenedBody['headers'] | undefined): Error {
+  const raw = headers?.['content-encoding'];
+  const coding = String(Array.isArray(raw) ? raw.join(', ') : (raw ?? '')).trim();
+  if (!coding || /^identity$/i.test(coding) || !(error instanceof DigestMismatchError || error.message.startsWith('size mismatch'))) return error;
+  error.message += ` (the server sent it ${coding}-coded (content-encoding: ${coding}) though ahs asks for files as stored: turn that compression off for these files on the delivery network)`;
+  return error;
 }
 
 /** A downloaded file whose SHA-256 is not the expected one fails here, before it takes its name. */

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { getEventListeners } from 'node:events';
 import { PassThrough } from 'node:stream';
+import { gzipSync } from 'node:zlib';
 import { CancelledError } from '../../src/errors.js';
 import { downloadAll, type DownloadEvent, type DownloadTask } from '../../src/transfer/download.js';
 
@@ -181,6 +182,21 @@ describe('downloadAll', () => {
     expect(summary.failed[0]?.error).toBe('size mismatch: more than the 1000 bytes expected');
     expect(sent).toBeLessThan(cap);
     expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('a server that compresses though asked not to: the bytes are kept as sent (a .tar.gz labelled gzip is the file), and a size that does not match says why', async () => {
+    const file = body('a', 20_000);
+    const coded = gzipSync(file);
+    let asked: string | undefined;
+    handler = (req, res) => {
+      asked = req.headers['accept-encoding'];
+      res.writeHead(200, { 'content-encoding': 'gzip', 'content-length': String(coded.length) }).end(coded);
+    };
+    const summary = await downloadAll([task('a', { expectedSize: file.length }), task('gz', { expectedSize: coded.length })], { dir, concurrency: 1 });
+    expect(asked).toBe('identity');
+    expect(summary.failed).toEqual([{ id: 'ID-a', name: 'a.bin', error: expect.stringMatching(/^size mismatch: got \d+ bytes, expected 20000 \(the server sent it gzip-coded \(content-encoding: gzip\) though ahs asks for files as stored/) }]);
+    expect((await readFile(join(dir, 'gz.bin'))).equals(coded)).toBe(true);
+    expect(await readdir(dir)).toEqual(['gz.bin']);
   });
 
   it('refuses a name that would leave the folder', async () => {
