@@ -89,7 +89,28 @@ function requestHead(method: string, target: URL, headers: Record<string, string
     if (lower !== 'host') text += `${name}: ${value}\r\n`;
   }
   if (!encoding) text += 'accept-encoding: identity\r\n';
+  const credentials = userinfo(target);
+  if (credentials && !Object.keys(headers).some((name) => name.toLowerCase() === 'authorization')) text += `authorization: Basic ${credentials}\r\n`;
   return `${text}\r\n`;
+}
+
+/**
+ * A URL's `user:password@`, as Basic credentials: what node:http (the
+ * delivery document's read) and curl send for it, so a file is asked for
+ * as its document was. undefined without one.
+ */
+function userinfo(target: URL): string | undefined {
+  if (!target.username && !target.password) return undefined;
+  return Buffer.from(`${percentDecoded(target.username)}:${percentDecoded(target.password)}`, 'utf8').toString('base64');
+}
+
+/** A URL's part decoded; as written when it holds a `%` that escapes nothing. */
+function percentDecoded(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
 }
 
 /** One origin's connections: idle ones kept alive, at most `max` open, requests beyond them queued. */

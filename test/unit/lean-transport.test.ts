@@ -239,6 +239,19 @@ describe('lean transport', () => {
     expect((await read(answer)).equals(file)).toBe(true);
   });
 
+  it('a URL with user:password@ sends them as Basic credentials, as node:http does for the delivery document, and never in the request line', async () => {
+    let head = '';
+    const { base } = await rawServer((request, socket) => {
+      head = request;
+      socket.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok');
+    });
+    const answer = await get(lean(), `${base.replace('http://', 'http://us%20er:p%40ss@')}/file`);
+    expect((await read(answer)).toString()).toBe('ok');
+    expect(head).toContain(`\r\nauthorization: Basic ${Buffer.from('us er:p@ss').toString('base64')}`);
+    expect(head.split('\r\n')[0]).toBe('GET /file HTTP/1.1');
+    expect(head).not.toContain('p%40ss');
+  });
+
   it('refuses a header value with a line break in it (no header smuggled in)', async () => {
     const transport = lean();
     await expect(transport.request('http://127.0.0.1:9/x', { method: 'GET', headers: { apikey: 'k\r\nx-evil: 1' }, signal: new AbortController().signal, timeoutMs: 1000 })).rejects.toThrow(/line break/);
