@@ -271,6 +271,7 @@ export class ApiClient {
    */
   private async exchange(options: RequestOptions, readBody: boolean): Promise<Answer> {
     const url = this.url(options.path, options.query);
+    this.redactPassword(url);
     if (options.auth !== false && this.options.apiKey && !VALID_HEADER_VALUE.test(this.options.apiKey)) {
       // undici would refuse the header with an "invalid apikey header" error after every retry.
       throw new UsageError('the API key has characters an HTTP header cannot carry (control characters or non-ASCII): check AHS_API_KEY or the profile\'s key (ahs profile add NAME --api-key-stdin)');
@@ -415,6 +416,18 @@ export class ApiClient {
     else if (options.stream) this.trace(`> [${options.stream.length} bytes of ${options.stream.contentType.split(';')[0]}]`);
     const transport = await this.transportFor(options, readBody);
     return transport.request(url, { method: options.method, headers, body, signal, timeoutMs });
+  }
+
+  /**
+   * The password of a URL's `user:password@` (a download URL may carry one,
+   * sent as Basic credentials) is a secret like the key: redacted from
+   * every line printed, the trace's `> GET` line included, in every form.
+   */
+  private redactPassword(url: string): void {
+    const { password } = new URL(url);
+    if (!password) return;
+    this.redactor.add(password);
+    this.redactor.add(decodeURIComponentSafe(password));
   }
 
   private trace(line: string): void {

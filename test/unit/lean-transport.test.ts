@@ -7,6 +7,7 @@ import { createServer as createNetServer, type AddressInfo, type Server, type So
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { once } from 'node:events';
+import { Writable } from 'node:stream';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer as createHttpsServer } from 'node:https';
@@ -356,6 +357,28 @@ describe('ApiClient.send over the lean transport', () => {
       const long = await api.send({ method: 'GET', path: `${base}/long` }).catch((error: unknown) => error);
       expect((long as Error).message).toMatch(/not a valid HTTP\/1\.1 answer: a status line of \d+ characters/);
       expect(redactor.redact((long as Error).message)).not.toContain(key.slice(0, 6));
+    } finally {
+      await api.destroy();
+    }
+  });
+
+  it('the password of a URL with user:password@ is no more printed than the key: not in the --verbose trace, nor where the server echoes it', async () => {
+    const password = 'pa ss/w0rd+9';
+    const { base } = await rawServer((request, socket) => {
+      const basic = Buffer.from(/authorization: Basic (\S+)/.exec(request)?.[1] ?? '', 'base64').toString();
+      socket.write(`HTTP/1.1 200 OK\r\nX-Echo: ${basic}\r\nContent-Length: 2\r\n\r\nok`);
+    });
+    const lines: string[] = [];
+    const trace = new Writable({ write: (chunk: Buffer, _encoding, done) => done(void lines.push(chunk.toString())) });
+    const api = new ApiClient({ baseUrl: base, timeoutMs: 5000, retries: 0, trace });
+    try {
+      const url = `${base.replace('http://', `http://user:${encodeURIComponent(password)}@`)}/file`;
+      expect(await (await api.send({ method: 'GET', path: url })).body.text()).toBe('ok');
+      const traced = lines.join('');
+      expect(traced).toContain('< x-echo: user:***');
+      expect(traced).toContain('> GET http://user:***@');
+      expect(traced).not.toContain(encodeURIComponent(password));
+      expect(traced).not.toContain(password);
     } finally {
       await api.destroy();
     }
