@@ -28,6 +28,11 @@ beforeAll(async () => {
     const echoed = encodings.join(' | ');
     // Header values must be ASCII: the forms that are.
     const headers = Object.fromEntries(encodings.filter((form) => /^[\x20-\x7e]*$/.test(form)).map((form, i) => [`x-echo-${i}`, form]));
+    if (req.url === '/doc') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(deliveryDoc()));
+    if (req.url?.endsWith('/files/garbled')) {
+      // Not HTTP/1.1: a status line that is the key itself, and no length to frame anything (the lean transport's parser names it).
+      return void req.socket.end(`HTTP/1.1 ${keyOf(req.headers.apikey)}\r\n\r\n`);
+    }
     const kind = new URL(req.url ?? '/', 'http://x').searchParams.get('kind') ?? (req.url?.includes('/html') ? 'html' : 'json');
     req.resume();
     req.on('end', () => {
@@ -52,6 +57,12 @@ async function ahs(args: string[], key: string) {
   const io = bufferIO({ env: { AHS_CONFIG_DIR: join(dir, 'config'), AHS_BASE_URL: url, AHS_DOMAIN: 'demo', AHS_API_KEY: key, AHS_USER: 'u@example.com' } });
   const exitCode = await main([...args, '--retries', '0'], { io });
   return { exitCode, output: `${io.out.text}\n${io.err.text}` };
+}
+
+/** A secured collection's delivery document: two files on this same host (the configured service's, so the key goes with them). */
+function deliveryDoc() {
+  const entry = (id: string) => ({ assetItemId: id, assetItemName: `${id}.bin`, downloadUrl: `/files/${id}`, targetPlatform: 'generic', mimetype: 'application/octet-stream' });
+  return { downloadUrl: '/doc', anchorAsset: null, assetItemUrls: [entry('echo'), entry('garbled')], collectionId: 'c1', domainId: 'demo', envId: 'dev', secured: true, localCacheControl: false, localCacheMaxAge: 30, targetPlatform: 'generic' };
 }
 
 function leaks(output: string, key: string): string[] {
@@ -79,6 +90,17 @@ describe('a 403 that echoes the key in every encoding', () => {
       });
     }
   }
+
+  it('prints no form of the key from downloads (the lean transport): a 403 echoing it, an answer that is not HTTP/1.1, with --verbose', async () => {
+    const key = HOSTILE_KEYS[0]!;
+    for (const mode of [['--verbose'], ['--verbose', '--json']]) {
+      const run = await ahs(['fetch', '--url', `${url}/doc`, '--dir', join(dir, 'fetched'), ...mode], key);
+      expect(run.exitCode).toBe(1);
+      expect(run.output).toContain('> apikey: ***');
+      expect(run.output).toMatch(/garbled.*not a valid HTTP\/1\.1 answer: a status line "HTTP\/1\.1 \*\*\*"/);
+      expect(leaks(run.output, key)).toEqual([]);
+    }
+  });
 
   it('prints no form of the key from an upload, its progress lines included', async () => {
     const file = join(dir, 'bundle.zip');
