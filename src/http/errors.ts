@@ -103,11 +103,18 @@ export function isAbort(error: unknown): boolean {
   return error instanceof Error && (error.name === 'AbortError' || errorCode(error) === 'UND_ERR_ABORTED' || error instanceof CancelledError);
 }
 
+/** OpenSSL's and Node's codes for a server certificate refused (not trusted, expired, for another name). */
+const CERTIFICATE_CODES = /^(DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|CERT_HAS_EXPIRED|CERT_NOT_YET_VALID|CERT_REVOKED|CERT_UNTRUSTED|CERT_SIGNATURE_FAILURE|ERR_TLS_CERT_ALTNAME_INVALID)$/;
+
 /** Maps a thrown transport error to NetworkError (or rethrows what is not one). */
 export function toNetworkError(error: unknown, target: string): Error {
   if (error instanceof CancelledError) return error;
   if (isAbort(error)) return new CancelledError();
   const code = errorCode(error);
+  if (code && CERTIFICATE_CODES.test(code) && error instanceof Error) {
+    // Refused before any request was sent: nothing read from that server.
+    return new NetworkError(`could not reach ${target}: its TLS certificate was refused (${error.message}, ${code}); check the address, or, for a certificate of your own CA, point NODE_EXTRA_CA_CERTS at that CA's certificate`);
+  }
   if (code && NETWORK_CODES[code]) return new NetworkError(`could not reach ${target}: ${NETWORK_CODES[code]} (${code})${networkHint(code)}`);
   if (code && /^E[A-Z]+$/.test(code)) return new NetworkError(`could not reach ${target}: ${code}`);
   if (error instanceof Error && /fetch failed|socket|network|TLS|certificate|proxy/i.test(error.message)) {

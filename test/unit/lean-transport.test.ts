@@ -292,6 +292,21 @@ describe('lean transport over TLS', () => {
     await expect(get(lean(), `${base}/secure`)).rejects.toMatchObject({ code: 'DEPTH_ZERO_SELF_SIGNED_CERT' });
   });
 
+  it.skipIf(!pair)('a certificate that is not trusted: refused before any request, in words that say how to trust a CA of your own', async () => {
+    let requests = 0;
+    const server = createHttpsServer({ key: pair!.key, cert: pair!.cert }, (_req, res) => void (requests++, res.end('file')));
+    const base = (await listen(server as unknown as Server)).replace('http:', 'https:');
+    const api = new ApiClient({ baseUrl: base, timeoutMs: 5000, retries: 0 });
+    try {
+      const refused = await api.send({ method: 'GET', path: '/file' }).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(NetworkError);
+      expect((refused as Error).message).toBe(`could not reach ${base}: its TLS certificate was refused (self-signed certificate, DEPTH_ZERO_SELF_SIGNED_CERT); check the address, or, for a certificate of your own CA, point NODE_EXTRA_CA_CERTS at that CA's certificate`);
+      expect(requests).toBe(0);
+    } finally {
+      await api.destroy();
+    }
+  });
+
   it.skipIf(!pair)('a body its consumer reads turns after the head loses nothing over TLS either: records decrypted after pause() are kept', async () => {
     const body = content(100_000, 4);
     const server = createTlsServer({ key: pair!.key, cert: pair!.cert }, (socket) => {
