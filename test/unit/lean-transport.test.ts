@@ -12,7 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createTlsServer } from 'node:tls';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { leanTransport } from '../../src/http/lean.js';
 import type { Transport, TransportAnswer } from '../../src/http/transport.js';
@@ -144,6 +144,93 @@ describe('lean transport', () => {
     expect((await read(answer)).equals(Buffer.concat([Buffer.from('0123456789'), rest]))).toBe(true);
   });
 
+  it('a connection is used again only after an answer that allows it: not after HTTP/1.0, Connection: close, or a body longer than its length', async () => {
+    const answers = [
+      'HTTP/1.0 200 OK\r\nContent-Length: 2\r\n\r\nok',
+      'HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\nok',
+      // Bytes past the length, shaped like an answer: never taken for the next file's.
+      'HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nokHTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\nevil',
+      'HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok',
+    ];
+    const { base, connections } = await rawServer((_request, socket, index) => socket.write(answers[index]!));
+    const transport = lean(1);
+    for (let i = 0; i < answers.length; i++) expect((await read(await get(transport, `${base}/${i}`))).toString()).toBe('ok');
+    expect(connections()).toBe(4);
+  });
+
+  it('answers with no body (HEAD, 204, 304) after interim ones (100, 103) keep the connection for the next file', async () => {
+    const { base, connections } = await rawServer((request, socket) => {
+      const interim = 'HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </a>; rel=preload\r\n\r\n';
+      if (request.startsWith('HEAD')) socket.write(`${interim}HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n`);
+      else if (request.includes('/204')) socket.write(`${interim}HTTP/1.1 204 No Content\r\n\r\n`);
+      else socket.write('HTTP/1.1 304 Not Modified\r\nContent-Length: 1000\r\n\r\n');
+    });
+    const transport = lean(1);
+    const head = await transport.request(`${base}/file`, { method: 'HEAD', headers: {}, signal: new AbortController().signal, timeoutMs: 5000 });
+    expect([head.statusCode, head.headers['content-length'], (await read(head)).length]).toEqual([200, '1000', 0]);
+    expect((await get(transport, `${base}/204`)).statusCode).toBe(204);
+    expect((await get(transport, `${base}/304`)).statusCode).toBe(304);
+    expect(connections()).toBe(1);
+  });
+
+  it('a header flood is refused at 64 KiB, its connection closed, not read on into memory', async () => {
+    const { base, sockets } = await rawServer((_request, socket) => {
+      socket.write('HTTP/1.1 200 OK\r\n');
+      const line = `X-Flood: ${'f'.repeat(1000)}\r\n`;
+      const flood = (): void => {
+        // On and on until the client hangs up.
+        while (!socket.destroyed && socket.write(line));
+        if (!socket.destroyed) socket.once('drain', flood);
+      };
+      flood();
+    });
+    await expect(get(lean(), `${base}/flood`)).rejects.toThrow(/a head of more than 65536 bytes/);
+    // Closed by the client (a reset: what it left unread is dropped).
+    if (!sockets[0]!.closed) await new Promise((resolve) => sockets[0]!.once('close', resolve));
+  });
+
+  it('many files at once through one pool: each connection carries one request at a time, each answer goes to its own file', async () => {
+    let inFlight = 0;
+    let overlapped = false;
+    const server = createHttpServer((req, res) => {
+      const socket = req.socket as Socket & { busy?: boolean };
+      overlapped ||= socket.busy === true;
+      socket.busy = true;
+      inFlight++;
+      const file = content(1000 + Number(req.url!.slice(1)) * 997, Number(req.url!.slice(1)));
+      // Some answers chunked, some with a length, each after a turn: requests overlap across connections.
+      setImmediate(() => {
+        socket.busy = false;
+        inFlight--;
+        if (req.url!.endsWith('0')) res.writeHead(200).end(file);
+        else res.writeHead(200, { 'content-length': String(file.length) }).end(file);
+      });
+    });
+    let connections = 0;
+    server.on('connection', () => connections++);
+    const base = await listen(server);
+    const transport = lean(3);
+    const bodies = await Promise.all(Array.from({ length: 40 }, async (_, i) => sha(await read(await get(transport, `${base}/${i}`)))));
+    expect(bodies).toEqual(Array.from({ length: 40 }, (_, i) => sha(content(1000 + i * 997, i))));
+    expect(overlapped).toBe(false);
+    expect(inFlight).toBe(0);
+    expect(connections).toBe(3);
+  });
+
+  it.skipIf(!ipv6())('an IPv6 literal host ([::1]) is connected to, and named in the host header, as the URL writes it', async () => {
+    let host = '';
+    const server = createHttpServer((req, res) => {
+      host = req.headers.host ?? '';
+      res.writeHead(200, { 'content-length': '2' }).end('ok');
+    });
+    servers.push(server);
+    server.listen(0, '::1');
+    await once(server, 'listening');
+    const port = (server.address() as AddressInfo).port;
+    expect((await read(await get(lean(), `http://[::1]:${port}/file`))).toString()).toBe('ok');
+    expect(host).toBe(`[::1]:${port}`);
+  });
+
   it('an answer with both content-length and chunked is read by its chunks, and its connection is not used again', async () => {
     const { base, connections } = await rawServer((_request, socket) => socket.write('HTTP/1.1 200 OK\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n'));
     const transport = lean(1);
@@ -258,6 +345,11 @@ describe('lean transport', () => {
     await expect(transport.request('http://127.0.0.1:9/x', { method: 'GET', headers: { apikey: 'k\r\nx-evil: 1' }, signal: new AbortController().signal, timeoutMs: 1000 })).rejects.toThrow(/line break/);
   });
 });
+
+/** Whether this machine has IPv6 loopback (some CI containers have none). */
+function ipv6(): boolean {
+  return Object.values(networkInterfaces()).some((addresses) => addresses?.some((address) => address.address === '::1'));
+}
 
 /** A self-signed certificate for 127.0.0.1 (openssl, an EC key: a few ms), or undefined without openssl. */
 function selfSigned(): { key: Buffer; cert: Buffer } | undefined {
