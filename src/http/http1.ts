@@ -192,7 +192,8 @@ function parseHead(text: string): AnswerHead {
     headers[name] = before === undefined ? value : Array.isArray(before) ? [...before, value] : [before, value];
   }
   const connection = String(headers.connection ?? '').toLowerCase();
-  const keepAlive = statusLine[1] === '1' ? !/\bclose\b/.test(connection) : /\bkeep-alive\b/.test(connection);
+  // An HTTP/1.0 answer with a transfer-encoding is framed faultily, whatever it says of the connection: closed after it (RFC 9112 6.1).
+  const keepAlive = statusLine[1] === '1' ? !/\bclose\b/.test(connection) : /\bkeep-alive\b/.test(connection) && headers['transfer-encoding'] === undefined;
   return { status: Number(statusLine[2]), headers, keepAlive };
 }
 

@@ -131,6 +131,8 @@ describe('AnswerParser', () => {
     expect(parse(head(['HTTP/1.1 200 OK', 'Connection: close', 'Content-Length: 0'])).keepAlive).toBe(false);
     expect(parse(head(['HTTP/1.0 200 OK', 'Content-Length: 0'])).keepAlive).toBe(false);
     expect(parse(head(['HTTP/1.0 200 OK', 'Connection: keep-alive', 'Content-Length: 0'])).keepAlive).toBe(true);
+    // HTTP/1.0 has no chunked: such an answer's framing is not trusted with another (RFC 9112 6.1).
+    expect(parse(Buffer.concat([head(['HTTP/1.0 200 OK', 'Connection: keep-alive', 'Transfer-Encoding: chunked']), Buffer.from('0\r\n\r\n')])).keepAlive).toBe(false);
   });
 
   it('refuses what is not an HTTP/1.1 answer', () => {
