@@ -14,6 +14,9 @@ export type Headers = Record<string, string | string[] | undefined>;
  * own: a server sending them without end is refused, not waited out.
  */
 export const MAX_HEAD_BYTES = 64 * 1024;
+/** A line's end and the blank line after it: where a head ends, each line ending with CRLF or LF alone. */
+const BLANK_LINE = /\n\r?\n/;
+
 /** The longest line of chunked framing (a chunk size with its extensions, a trailer). */
 const MAX_FRAMING_LINE = 8 * 1024;
 
@@ -84,8 +87,9 @@ export class AnswerParser {
       // Only the head becomes text: the body bytes after it in the same read stay bytes (a 256 KiB read per file, else).
       const text = this.headText + buffer.toString('latin1', from, headEnd);
       this.headText = '';
-      if (this.interimBytes + text.length - 4 > MAX_HEAD_BYTES) throw new BadAnswerError(`a head of more than ${MAX_HEAD_BYTES} bytes`);
-      const head = parseHead(text.slice(0, -4));
+      const lines = text.replace(/\r?\n\r?\n$/, '');
+      if (this.interimBytes + lines.length > MAX_HEAD_BYTES) throw new BadAnswerError(`a head of more than ${MAX_HEAD_BYTES} bytes`);
+      const head = parseHead(lines);
       if (head.status >= 100 && head.status < 200) {
         if (head.status === 101) throw new BadAnswerError('a protocol switch (101) to a GET');
         this.interimBytes += text.length;
@@ -101,16 +105,24 @@ export class AnswerParser {
     }
   }
 
-  /** The offset in `buffer` just past the blank line that ends the head, or -1; the blank line may have begun in an earlier read. */
+  /**
+   * The offset in `buffer` just past the blank line that ends the head, or
+   * -1; the blank line may have begun in an earlier read. A line may end
+   * with LF alone (RFC 9112 2.2: a recipient may take it for CRLF), as
+   * some small servers write them.
+   */
   private headEnd(buffer: Buffer, from: number, end: number): number {
-    const tail = this.headText.slice(-3);
+    const tail = this.headText.slice(-2);
     if (tail) {
-      const joint = tail + buffer.toString('latin1', from, Math.min(end, from + 3));
-      const at = joint.indexOf('\r\n\r\n');
-      if (at >= 0) return from + at + 4 - tail.length;
+      const joint = BLANK_LINE.exec(tail + buffer.toString('latin1', from, Math.min(end, from + 2)));
+      if (joint) return from + joint.index + joint[0].length - tail.length;
     }
-    const at = buffer.subarray(from, end).indexOf('\r\n\r\n');
-    return at < 0 ? -1 : from + at + 4;
+    const bytes = buffer.subarray(from, end);
+    const crlf = bytes.indexOf('\n\r\n');
+    // LF alone only before it: not a scan of the whole read (body bytes included) per answer.
+    const lf = (crlf < 0 ? bytes : bytes.subarray(0, crlf + 1)).indexOf('\n\n');
+    if (lf >= 0) return from + lf + 2;
+    return crlf < 0 ? -1 : from + crlf + 3;
   }
 
   /**
@@ -177,7 +189,7 @@ export class AnswerParser {
 }
 
 function parseHead(text: string): AnswerHead {
-  const lines = text.split('\r\n');
+  const lines = text.split(/\r?\n/);
   const statusLine = /^HTTP\/1\.([01]) (\d{3})(?: .*)?$/.exec(lines[0]!);
   if (!statusLine) throw new BadAnswerError(`a status line ${shown(lines[0]!)}`);
   // No prototype: a header named __proto__ is a header like any other.

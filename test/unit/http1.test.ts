@@ -96,6 +96,16 @@ describe('AnswerParser', () => {
     expect(() => parse(huge)).toThrow(BadAnswerError);
   });
 
+  it('a head whose lines end with LF alone is read as one with CRLF (RFC 9112 2.2), however the reads split it', () => {
+    const wire = Buffer.from('HTTP/1.1 200 OK\nContent-Length: 5\nX-Mixed: yes\r\n\nhello', 'latin1');
+    for (let cut = 1; cut < wire.length; cut++) {
+      const parsed = parse(wire, [cut]);
+      expect(parsed.headers['x-mixed']).toBe('yes');
+      expect(parsed.body.toString()).toBe('hello');
+      expect(parsed.done).toBe(true);
+    }
+  });
+
   it('tells where the answer ends: what follows it in the same read is not body', () => {
     const wire = Buffer.concat([byLength, Buffer.from('HTTP/1.1 200 OK\r\n')]);
     const parsed = parse(wire);
