@@ -173,6 +173,17 @@ describe('lean transport', () => {
     expect(connections()).toBe(1);
   });
 
+  it('an answer sent before the request was read, the connection closed at once after it: the answer is read, not lost to a reset', async () => {
+    const server = createNetServer((socket) => {
+      socket.on('error', () => {});
+      // A server refusing every connection (a 503 page), without reading the request: closing with it unread resets the connection.
+      socket.end('HTTP/1.1 503 Service Unavailable\r\nContent-Length: 4\r\nConnection: close\r\n\r\nbusy');
+    });
+    const base = await listen(server);
+    const answer = await get(lean(), `${base}/early`);
+    expect([answer.statusCode, (await read(answer)).toString()]).toEqual([503, 'busy']);
+  });
+
   it('a header flood is refused at 64 KiB, its connection closed, not read on into memory', async () => {
     const { base, sockets } = await rawServer((_request, socket) => {
       socket.write('HTTP/1.1 200 OK\r\n');
