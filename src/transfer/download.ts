@@ -163,6 +163,7 @@ export async function downloadAll(tasks: DownloadTask[], options: DownloadOption
         throw new DownloadHttpError(response.status, notSaved(response));
       }
       const length = contentLength(response.headers);
+      refuseAnnouncedSize(response, length, task.expectedSize);
       const size = length ?? task.expectedSize;
       emit({ type: 'start', task, size });
       const partial = join(options.dir, partialName(task.name));
@@ -267,6 +268,7 @@ export async function hashAll(tasks: DownloadTask[], options: Omit<DownloadOptio
           throw new DownloadHttpError(response.status, notSaved(response).replace('nothing saved', 'not read'));
         }
         const length = contentLength(response.headers);
+        refuseAnnouncedSize(response, length, task.expectedSize);
         const size = length ?? task.expectedSize;
         emit({ type: 'start', task, size });
         const digest = sha256();
@@ -388,6 +390,13 @@ function withCoding(error: Error, headers: OpenedBody['headers'] | undefined): E
   if (!coding || /^identity$/i.test(coding) || !(error instanceof DigestMismatchError || error.message.startsWith('size mismatch'))) return error;
   error.message += ` (the server sent it ${coding}-coded (content-encoding: ${coding}) though ahs asks for files as stored: turn that compression off for these files on the delivery network)`;
   return error;
+}
+
+/** A body whose content-length is not the expected size fails before it is read (a terabyte announced is not downloaded to be refused). */
+function refuseAnnouncedSize(response: OpenedBody, length: number | undefined, expectedSize: number | undefined): void {
+  if (length === undefined || expectedSize === undefined || length === expectedSize) return;
+  asAnswerBody(response.body).destroy();
+  throw new Error(`size mismatch: the server sends ${length} bytes, expected ${expectedSize}`);
 }
 
 /** A downloaded file whose SHA-256 is not the expected one fails here, before it takes its name. */

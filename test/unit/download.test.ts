@@ -194,7 +194,7 @@ describe('downloadAll', () => {
     };
     const summary = await downloadAll([task('a', { expectedSize: file.length }), task('gz', { expectedSize: coded.length })], { dir, concurrency: 1 });
     expect(asked).toBe('identity');
-    expect(summary.failed).toEqual([{ id: 'ID-a', name: 'a.bin', error: expect.stringMatching(/^size mismatch: got \d+ bytes, expected 20000 \(the server sent it gzip-coded \(content-encoding: gzip\) though ahs asks for files as stored/) }]);
+    expect(summary.failed).toEqual([{ id: 'ID-a', name: 'a.bin', error: expect.stringMatching(/^size mismatch: the server sends \d+ bytes, expected 20000 \(the server sent it gzip-coded \(content-encoding: gzip\) though ahs asks for files as stored/) }]);
     expect((await readFile(join(dir, 'gz.bin'))).equals(coded)).toBe(true);
     expect(await readdir(dir)).toEqual(['gz.bin']);
   });
