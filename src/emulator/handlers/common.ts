@@ -98,7 +98,10 @@ export function checkFile(ctx: RequestContext, file: UploadedFile | undefined, a
 
 /** The plan limits (403): upload size, then the domain's storage. Call synchronously before recording the file. */
 export function checkPlan(ctx: RequestContext, file: UploadedFile): void {
-  const refused = decidePlanLimits(file.size, storedBytes(ctx.data), ctx.domain.plan);
+  const plan = ctx.domain.plan;
+  // Summed over every stored file: only for a plan that limits storage (the rule reads it for nothing else).
+  const stored = plan?.maxStorageBytes === undefined ? 0 : storedBytes(ctx.data);
+  const refused = decidePlanLimits(file.size, stored, plan);
   if (refused) fail(refused);
 }
 
