@@ -16,14 +16,15 @@
 // every COMPACT_EVERY operations.
 //
 // An upload costs two fsyncs one after the other, not three: its file is
-// renamed into `blobs/` first (until a journal line names it, a file there is
+// renamed into `blobs/` first, or created there when the upload was small
+// enough to be held in memory (until a journal line names it, a file there is
 // an orphan that the next start removes), then the file's fsync and the
 // folder's run together, the folder's shared by every upload renamed since
 // the last one began; only once both have ended is the journal line that
 // names the file written (the kernel may write a line out at any moment after
 // that, so it must never name a file a crash can still lose).
 import { randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream, type ReadStream, type WriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, writeFileSync, type ReadStream, type WriteStream } from 'node:fs';
 import { mkdir, mkdtemp, open, readdir, readFile, rename, rm, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -43,7 +44,13 @@ import {
   type VersionRecord,
 } from './state.js';
 
-export interface PendingBlob {
+/**
+ * An upload's file before the store adopts it: streamed to a temporary file,
+ * or, for a small request, held in memory (src/emulator/multipart.ts).
+ */
+export type PendingBlob = StreamedBlob | { bytes: Buffer };
+
+export interface StreamedBlob {
   /** Where the upload is being written. */
   path: string;
   stream: WriteStream;
@@ -80,7 +87,7 @@ export interface Store {
   removeCollectionDeployment(domainId: string, collectionId: string, envId: string): Promise<void>;
 
   /** A fresh temporary file for an upload in progress. */
-  createPending(): PendingBlob;
+  createPending(): StreamedBlob;
   /** Drops an upload that was rejected or broke off. */
   discard(pending: PendingBlob): Promise<void>;
   openBlob(blobId: string): ReadStream;
@@ -95,6 +102,8 @@ export interface Store {
  */
 export interface Disk {
   rename(from: string, to: string): Promise<void>;
+  /** Creates a file that does not exist yet with these (few) bytes. */
+  createFile(path: string, bytes: Buffer): Promise<void>;
   unlink(path: string): Promise<void>;
   /** fdatasync of a finished file: its contents and size survive a crash. */
   syncFile(path: string): Promise<void>;
@@ -106,6 +115,10 @@ export interface Disk {
 
 export const realDisk: Disk = {
   rename,
+  // At once, on the event loop: only small uploads come here (multipart.ts,
+  // IN_MEMORY_BODY_BYTES), and through the thread pool its open, write and
+  // close were three hand-offs that cost the one thread more than the write.
+  createFile: async (path, bytes) => writeFileSync(path, bytes, { flag: 'wx' }),
   unlink,
   syncFile: (path) => syncOpened(path, (handle) => handle.datasync()),
   syncFolder: fsyncDir,
@@ -218,21 +231,23 @@ abstract class RecordStore implements Store {
 
   // --- files -------------------------------------------------------------------
 
-  createPending(): PendingBlob {
+  createPending(): StreamedBlob {
     const path = join(this.tmpDir, `${randomUUID()}.part`);
     return { path, stream: createWriteStream(path, { flags: 'wx' }) };
   }
 
   /**
-   * Moves a finished upload into the store; returns its blob id once the file
-   * is durable. Renamed before it is durable: no metadata names it yet, so a
-   * crash meanwhile leaves an orphan that the next start removes.
+   * Moves a finished upload into the store (a file in memory is written
+   * there); returns its blob id once the file is durable. In place before it
+   * is durable: no metadata names it yet, so a crash meanwhile leaves an
+   * orphan that the next start removes.
    */
   private async adopt(pending: PendingBlob): Promise<string> {
     const blobId = randomUUID();
     const path = join(this.blobDir, blobId);
-    await this.disk.rename(pending.path, path);
     try {
+      if ('bytes' in pending) await this.disk.createFile(path, pending.bytes);
+      else await this.disk.rename(pending.path, path);
       await this.blobDurable(path);
     } catch (error) {
       await this.removeBlob(blobId);
@@ -242,6 +257,7 @@ abstract class RecordStore implements Store {
   }
 
   async discard(pending: PendingBlob): Promise<void> {
+    if ('bytes' in pending) return;
     // The file is opened asynchronously: remove it only once the stream is
     // closed, or a late open would leave it behind.
     if (!pending.stream.closed) {

@@ -1,7 +1,7 @@
 // The order of the disk calls of a --data-dir store is its crash safety: a
 // journal line may be written only once the file it names survives a crash
 // (the file's fsync ended, and a fsync of blobs/ that began after the file was
-// renamed there ended); a write is answered only once its line is fsynced; a
+// renamed or, for a small upload held in memory, created there ended); a write is answered only once its line is fsynced; a
 // file is removed only once the line that stops naming it is fsynced. Each
 // row runs a store over a recording Disk that can hold a call until another
 // has ended, then checks those rules over the calls it saw.
@@ -12,14 +12,14 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { Operation } from '../../src/emulator/operations.js';
 import type { CollectionRecord, ItemRecord, VersionRecord } from '../../src/emulator/state.js';
-import { DiskStore, realDisk, type Disk } from '../../src/emulator/store.js';
+import { DiskStore, realDisk, type Disk, type PendingBlob } from '../../src/emulator/store.js';
 
 type Call = keyof Disk;
 interface Entry {
   call: Call | 'answered';
   phase: 'begin' | 'end';
   id: number;
-  /** The path of a file call (a rename's target), the text of a journal append, the label of an answer. */
+  /** The path of a file call (a rename's target, a created file), the text of a journal append, the label of an answer. */
   arg: string;
   /** A rename's source. */
   from?: string;
@@ -34,6 +34,7 @@ class RecordingDisk {
 
   readonly disk: Disk = {
     rename: (from, to) => this.record('rename', to, () => realDisk.rename(from, to), from),
+    createFile: (path, bytes) => this.record('createFile', path, () => realDisk.createFile(path, bytes)),
     unlink: (path) => this.record('unlink', path, () => realDisk.unlink(path)),
     syncFile: (path) => this.record('syncFile', path, () => realDisk.syncFile(path)),
     syncFolder: (path) => this.record('syncFolder', path, () => realDisk.syncFolder(path)),
@@ -88,6 +89,11 @@ async function pendingFile(store: DiskStore, text: string) {
   return pending;
 }
 
+/** A small upload's file, held in memory as multipart.ts keeps it. */
+function pendingBytes(text: string): PendingBlob {
+  return { bytes: Buffer.from(text) };
+}
+
 /** Writes to make at once; each resolves to what the answer acknowledged and which file it released. */
 type Write = (store: DiskStore) => Promise<{ label: string; line: (operation: Operation) => boolean; releases?: string }>;
 
@@ -95,6 +101,13 @@ function uploadItem(n: number): Write {
   return async (store) => {
     const item = await store.addItem('demo', 'c', await pendingFile(store, `item ${n}`), (blobId, sequence) => itemRecord(`i${sequence}`, blobId));
     return { label: `item ${n}`, line: (op) => op.op === 'addItem' && op.item.blobId === item.blobId };
+  };
+}
+
+function uploadSmallItem(n: number): Write {
+  return async (store) => {
+    const item = await store.addItem('demo', 'c', pendingBytes(`small item ${n}`), (blobId, sequence) => itemRecord(`i${sequence}`, blobId));
+    return { label: `small item ${n}`, line: (op) => op.op === 'addItem' && op.item.blobId === item.blobId };
   };
 }
 
@@ -129,6 +142,8 @@ interface Row {
   /** Holds a call until the log shows something (never on a call that cannot come). */
   hold?: (recorder: RecordingDisk) => (call: Call, arg: string) => Promise<void> | undefined;
   maxFolderSyncs?: number;
+  /** How many times each of these calls begins. */
+  calls?: Partial<Record<Call, number>>;
 }
 
 /** One turn of the event loop: calls the store issues together have all begun after it. */
@@ -167,6 +182,29 @@ const rows: Row[] = [
     hold: (r) => (call) => (call === 'syncJournal' && count(r.log, 'syncJournal') === 1 ? r.until((log) => count(log, 'rename', 'end') === 4) : undefined),
   },
   { name: "a deleted version's file, removed only once the delete is durable", writes: [uploadThenDeleteVersion(1), uploadThenDeleteVersion(2)] },
+  { name: 'one small upload, its file created straight in blobs/', writes: [uploadSmallItem(1)], calls: { createFile: 1, rename: 0 } },
+  {
+    name: "a small upload whose file's fsync ends after the folder's",
+    writes: [uploadSmallItem(1)],
+    hold: (r) => async (call) => {
+      if (call !== 'syncFile') return;
+      await turn();
+      if (count(r.log, 'syncFolder') > 0) await r.until((log) => ended(log, 'syncFolder'));
+    },
+  },
+  {
+    name: '8 small uploads at once, created while the first folder fsync runs: they share the next one',
+    writes: Array.from({ length: 8 }, (_, i) => uploadSmallItem(i + 1)),
+    hold: (r) => (call) => (call === 'syncFolder' && count(r.log, 'syncFolder') === 1 ? r.until((log) => count(log, 'createFile', 'end') === 8) : undefined),
+    maxFolderSyncs: 2,
+    calls: { createFile: 8, rename: 0 },
+  },
+  {
+    name: 'small and streamed uploads beside metadata writes, the first journal fsync held until every file is in blobs/',
+    writes: [uploadSmallItem(1), createAsset('m1'), uploadItem(1), uploadSmallItem(2), uploadVersion(1)],
+    hold: (r) => (call) =>
+      call === 'syncJournal' && count(r.log, 'syncJournal') === 1 ? r.until((log) => count(log, 'rename', 'end') + count(log, 'createFile', 'end') === 4) : undefined,
+  },
 ];
 
 describe('the order of disk calls of a --data-dir store', () => {
@@ -185,6 +223,7 @@ describe('the order of disk calls of a --data-dir store', () => {
       );
       expect(violations(recorder.log, answers)).toEqual([]);
       if (row.maxFolderSyncs !== undefined) expect(count(recorder.log, 'syncFolder')).toBeLessThanOrEqual(row.maxFolderSyncs);
+      for (const [call, times] of Object.entries(row.calls ?? {})) expect(count(recorder.log, call as Call), call).toBe(times);
     } finally {
       await store.close();
     }
@@ -192,19 +231,34 @@ describe('the order of disk calls of a --data-dir store', () => {
 });
 
 describe('an upload whose file cannot be made durable', () => {
-  it('fails, leaves no file in blobs/ and no line in the journal', async () => {
+  const eio = () => Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' });
+  it.each([
+    { name: 'a streamed upload whose fsync fails', small: false, fail: { syncFile: true }, error: /EIO/ },
+    { name: 'a small upload whose fsync fails', small: true, fail: { syncFile: true }, error: /EIO/ },
+    { name: 'a small upload whose file is cut short (disk full)', small: true, fail: { createFile: true }, error: /ENOSPC/ },
+  ])('$name: fails, leaves no file in blobs/ and no line in the journal', async ({ small, fail, error }) => {
     const recorder = new RecordingDisk();
-    recorder.disk.syncFile = async () => {
-      throw Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' });
-    };
+    if (fail.syncFile) {
+      recorder.disk.syncFile = async () => {
+        throw eio();
+      };
+    }
+    if (fail.createFile) {
+      const create = recorder.disk.createFile;
+      // Half the bytes land, then the disk is full.
+      recorder.disk.createFile = async (path, bytes) => {
+        await create(path, bytes.subarray(0, bytes.length >> 1));
+        throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+      };
+    }
     const store = await openStore(recorder);
     try {
-      const pending = await pendingFile(store, 'lost');
-      await expect(store.addItem('demo', 'c', pending, (blobId, sequence) => itemRecord(`i${sequence}`, blobId))).rejects.toThrow(/EIO/);
+      const pending = small ? pendingBytes('lost') : await pendingFile(store, 'lost');
+      await expect(store.addItem('demo', 'c', pending, (blobId, sequence) => itemRecord(`i${sequence}`, blobId))).rejects.toThrow(error);
       expect(store.domain('demo').items).toEqual({});
       expect(recorder.log.some((e) => e.call === 'appendJournal' && e.arg.includes('addItem'))).toBe(false);
-      const renamed = recorder.log.find((e) => e.call === 'rename' && e.phase === 'end');
-      await expect(stat(renamed!.arg)).rejects.toThrow(/ENOENT/);
+      const placed = recorder.log.find((e) => (e.call === 'rename' || e.call === 'createFile') && e.phase === 'end');
+      await expect(stat(placed!.arg)).rejects.toThrow(/ENOENT/);
     } finally {
       await store.close();
     }
@@ -233,14 +287,14 @@ function violations(log: Entry[], answers: Awaited<ReturnType<Write>>[]): string
       const blobId = operation.op === 'addVersion' ? operation.version.blobId : operation.op === 'addItem' ? operation.item.blobId : undefined;
       if (!blobId) continue;
       const what = `the journal line of ${operation.op} was written`;
-      const renamed = at((e) => e.call === 'rename' && e.phase === 'end' && basename(e.arg) === blobId);
-      if (renamed < 0 || renamed > begin) found.push(`${what} before its file was renamed into blobs/`);
+      const renamed = at((e) => (e.call === 'rename' || e.call === 'createFile') && e.phase === 'end' && basename(e.arg) === blobId);
+      if (renamed < 0 || renamed > begin) found.push(`${what} before its file was renamed into (or created in) blobs/`);
       // The file's fsync, under its name in blobs/ or the temporary one it had before.
       const names = [log[renamed]?.arg, log.find((e) => e.id === log[renamed]?.id)?.from];
       const fileSynced = at((e) => e.call === 'syncFile' && e.phase === 'end' && names.includes(e.arg));
       if (fileSynced < 0 || fileSynced > begin) found.push(`${what} before its file's fsync ended`);
       const folderSynced = log.some((e, i) => e.call === 'syncFolder' && e.phase === 'begin' && i > renamed && endOf(e) >= 0 && endOf(e) < begin);
-      if (!folderSynced) found.push(`${what} before a blobs/ fsync begun after its rename ended`);
+      if (!folderSynced) found.push(`${what} before a blobs/ fsync begun after its rename (or creation) ended`);
     }
   }
   for (const answer of answers) {
