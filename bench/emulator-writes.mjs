@@ -10,7 +10,10 @@
 // With --uploads, what an upload of a small file costs (issue 21: item sync
 // of new files waits on each answer): the median time of one item upload
 // (4 KiB) sent alone, and of one in a wave of 8 sent at once (item sync's
-// requests in flight), over --samples uploads alone and --samples / 8 waves.
+// requests in flight), over --samples uploads alone and --samples / 8 waves,
+// and the emulator's CPU per upload in each (user + system time of all its
+// threads, from /proc/PID/task/*/schedstat, read before and after each
+// sample: the other emulator is idle meanwhile).
 // --baseline OTHER/bin/ahs.js runs a second emulator from another build
 // beside this one, the samples alternated between the two (a busy machine
 // then weighs on both alike), and prints the ratio of this build's to it.
@@ -21,7 +24,7 @@
 // talks to it over loopback HTTP; the fill between the two measures goes 16
 // requests at a time, each measured write goes alone.
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -63,10 +66,21 @@ async function startEmulator(binPath) {
       new Promise((done) => createInterface({ input: child.stdout }).once('line', done)),
       new Promise((_, reject) => child.once('exit', (code) => reject(new Error(`the emulator of ${binPath} exited ${code}`)))),
     ]);
-    return { baseUrl: JSON.parse(line).baseUrl, stop };
+    return { baseUrl: JSON.parse(line).baseUrl, pid: child.pid, stop };
   } catch (error) {
     await stop();
     throw error;
+  }
+}
+
+/** CPU time (ms) the process has run so far, all its threads (Linux; 0 elsewhere). */
+async function cpuMs(pid) {
+  try {
+    const tasks = await readdir(`/proc/${pid}/task`);
+    const times = await Promise.all(tasks.map((task) => readFile(`/proc/${pid}/task/${task}/schedstat`, 'utf8').then((text) => Number(text.split(' ')[0]), () => 0)));
+    return times.reduce((sum, ns) => sum + ns, 0) / 1e6;
+  } catch {
+    return 0;
   }
 }
 
@@ -125,7 +139,7 @@ async function measureUploads() {
   if (flags.baseline) builds.push({ name: `baseline ${flags.baseline}`, bin: resolve(flags.baseline) });
   const emulators = [];
   try {
-    for (const build of builds) emulators.push({ ...build, ...(await startEmulator(build.bin)), uploaded: 0, alone: [], inWave: [] });
+    for (const build of builds) emulators.push({ ...build, ...(await startEmulator(build.bin)), uploaded: 0, alone: [], inWave: [], cpuAlone: 0, cpuInWave: 0 });
     const payload = 'x'.repeat(4096);
     const upload = async (emulator) => {
       const n = emulator.uploaded++;
@@ -142,16 +156,28 @@ async function measureUploads() {
       return performance.now() - started;
     };
     const wave = (emulator) => Promise.all(Array.from({ length: WAVE }, () => upload(emulator)));
+    /** Runs `work` on `emulator`, adding the CPU it spent meanwhile to `emulator[field]`. */
+    const costed = async (emulator, field, work) => {
+      const before = await cpuMs(emulator.pid);
+      const result = await work(emulator);
+      emulator[field] += (await cpuMs(emulator.pid)) - before;
+      return result;
+    };
     // Warmed up first (connections, JIT), then one sample of each in turn.
     for (const emulator of emulators) await wave(emulator);
-    for (let i = 0; i < samples; i++) for (const emulator of emulators) emulator.alone.push(await upload(emulator));
-    for (let i = 0; i < Math.ceil(samples / WAVE); i++) for (const emulator of emulators) emulator.inWave.push(...(await wave(emulator)));
-    for (const { name, alone, inWave } of emulators) {
+    for (let i = 0; i < samples; i++) for (const emulator of emulators) emulator.alone.push(await costed(emulator, 'cpuAlone', upload));
+    for (let i = 0; i < Math.ceil(samples / WAVE); i++) for (const emulator of emulators) emulator.inWave.push(...(await costed(emulator, 'cpuInWave', wave)));
+    const perUpload = (cpu, uploads) => cpu / uploads.length;
+    for (const { name, alone, inWave, cpuAlone, cpuInWave } of emulators) {
       console.log(`${name}: item upload of 4 KiB (--data-dir), median ${median(alone).toFixed(2)} ms alone (${alone.length}), ${median(inWave).toFixed(2)} ms in waves of ${WAVE} (${inWave.length})`);
+      console.log(`${name}: emulator CPU per upload ${perUpload(cpuAlone, alone).toFixed(3)} ms alone, ${perUpload(cpuInWave, inWave).toFixed(3)} ms in waves of ${WAVE}`);
     }
     if (emulators.length === 2) {
       const [mine, base] = emulators;
       console.log(`this build / baseline: ${(median(mine.alone) / median(base.alone)).toFixed(2)}x alone, ${(median(mine.inWave) / median(base.inWave)).toFixed(2)}x in waves of ${WAVE}`);
+      console.log(
+        `this build / baseline, emulator CPU per upload: ${(mine.cpuAlone / mine.alone.length / (base.cpuAlone / base.alone.length)).toFixed(2)}x alone, ${(mine.cpuInWave / mine.inWave.length / (base.cpuInWave / base.inWave.length)).toFixed(2)}x in waves of ${WAVE}`,
+      );
     }
   } finally {
     for (const emulator of emulators) await emulator.stop();
