@@ -62,6 +62,7 @@ export const run: Run<typeof releaseSpec> = async (options, ctx) => {
   const where: Channel = { assetId, platform, envId };
   const name = channelName(where);
   const api = await ctx.api();
+  if (!ctx.globals.dryRun) api.prepareUploads();
   const out = await ctx.output();
 
   const reads = await readRelease(ctx, api, where, versionName, file);
