@@ -53,6 +53,8 @@ async function startEmulator(dataDir) {
     child.once('exit', (code) => reject(new Error(`the emulator exited ${code}`)));
     createInterface({ input: child.stdout }).once('line', (line) => resolve(JSON.parse(line)));
   });
+  // Whatever ends this process (an uncaught error included), the emulator does not outlive it.
+  process.once('exit', () => child.kill('SIGKILL'));
   return { ...ready, stop: () => new Promise((resolve) => (child.exitCode !== null ? resolve() : (child.once('exit', resolve), child.kill('SIGTERM')))) };
 }
 
