@@ -26,6 +26,16 @@ const DEPLOY = (versionId: string) => `POST /api/v2/d/va/A/versions/${versionId}
 const lost = () => new AnswerLostError('POST /va/A/versions/IOS1/deploy', 'connection reset');
 const serverError = (status: number) => new ApiError(status, { type: ERROR_TYPE, title: `status ${status}`, status, detail: `status ${status}` });
 
+/** The deploy is applied but its answer lost, and every read after it fails (with advice to try again, which must not be passed on). */
+function appliedThenReadsFail(service: FakeService): void {
+  service.script(DEPLOY('IOS1'), (request: RequestOptions) => {
+    service.apply(request);
+    service.failReads = 10;
+    service.readError = new NetworkError('could not reach the service (connection refused); try again\nin a moment');
+    throw lost();
+  });
+}
+
 async function run(service: FakeService, built: Plan, overrides: Parameters<typeof context>[1] = {}) {
   const { ctx, io } = context(service, overrides);
   let done = false;
@@ -177,13 +187,7 @@ describe('executor: a lost answer is settled by a read', () => {
 
   it('the settling read times out: its advice to try again is not passed on', async () => {
     const service = new FakeService();
-    service.script(DEPLOY('IOS1'), (request: RequestOptions) => {
-      service.apply(request);
-      service.failReads = 10;
-      // The read's own advice is dropped: running the write again may duplicate it.
-      service.readError = new NetworkError('could not reach the service (connection refused); try again\nin a moment');
-      throw lost();
-    });
+    appliedThenReadsFail(service);
     const { ctx } = context(service);
     const api = await ctx.api();
     const read = api.json.bind(api);
@@ -199,13 +203,7 @@ describe('executor: a lost answer is settled by a read', () => {
 
   it('the settling read fails too: unknown, never "not applied" nor "try again"', async () => {
     const service = new FakeService();
-    service.script(DEPLOY('IOS1'), (request: RequestOptions) => {
-      service.apply(request);
-      service.failReads = 10;
-      // The read's own advice is dropped: running the write again may duplicate it.
-      service.readError = new NetworkError('could not reach the service (connection refused); try again\nin a moment');
-      throw lost();
-    });
+    appliedThenReadsFail(service);
     const r = await run(service, plan([deployTo('IOS1')], () => undefined));
     expect(r.error).toBeInstanceOf(NetworkError);
     expect(r.error!.message).toMatch(/the write may have been applied, and the read that would tell failed \(could not reach the service \(connection refused\)\): check with `ahs asset status A --platform ios --env prod` before running it again$/);
