@@ -54,6 +54,8 @@ export function parseDesiredFile(text: string, path: string): DesiredFile {
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const field = issue.path as Array<string | number>;
+    // Not a mapping at all (another file given by mistake): say what one looks like.
+    if (field.length === 0 && issue.code === 'invalid_type') throw error(field, 'not a desired-state file: expected a YAML mapping that starts with apiVersion: ahs/v1 (see ahs schema, or write one with ahs export)');
     // An unknown key is placed at the key itself.
     if (issue.code === 'unrecognized_keys') {
       const key = issue.keys[0]!;

@@ -224,6 +224,7 @@ describe('errors the file can hold: file:line:col, exit 2, nothing sent', () => 
   const asset = (body: string) => `apiVersion: ahs/v1\nassets:\n  app:\n    name: App\n    type: "1001"\n${body}`;
   const cases: Array<[string, string, string]> = [
     ['YAML syntax', 'apiVersion: ahs/v1\nassets: [\n', ':3:1: '],
+    ['not a mapping (another file given)', 'release notes\n', ':1:1: not a desired-state file: expected a YAML mapping that starts with apiVersion: ahs/v1 (see ahs schema, or write one with ahs export)'],
     ['apiVersion', 'apiVersion: v2\n', ':1:13: apiVersion: must be ahs/v1'],
     ['unknown field', asset('    colour: red\n'), ':6:5: assets.app.colour: unknown field'],
     ['an unquoted type code', 'apiVersion: ahs/v1\nassets:\n  app:\n    name: App\n    type: 1001\n', ':5:11: assets.app.type: must be a string (quote a number: "1001")'],
