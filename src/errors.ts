@@ -111,6 +111,12 @@ export class NetworkError extends AhsError {
   }
 }
 
+/**
+ * A write whose answer was lost and whose settling read failed too: it may
+ * or may not have been applied, and nothing read says which (exit 6).
+ */
+export class OutcomeUnknownError extends NetworkError {}
+
 /** Ctrl-C or a cancelled prompt. Exit 130. */
 export class CancelledError extends AhsError {
   readonly exitCode = ExitCode.interrupted;

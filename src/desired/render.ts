@@ -4,7 +4,7 @@
 // ({changed, steps: [{resource, action, request, outcome}], failed}).
 import type { Kit } from '../io/output.js';
 import type { ApiClient } from '../http/client.js';
-import type { ErrorBody } from '../errors.js';
+import { OutcomeUnknownError, type ErrorBody } from '../errors.js';
 import { resolveParams } from '../plan/execute.js';
 import { KINDS } from '../plan/kinds/index.js';
 import type { Results, Step } from '../plan/plan.js';
@@ -81,7 +81,8 @@ export interface AppliedStep {
   resource: string;
   action: PlannedChange['action'];
   request: { method: string; path: string; query: Record<string, string>; body: unknown };
-  outcome: 'done' | 'failed' | 'not sent';
+  /** unknown: the answer was lost and the read that would tell failed too. */
+  outcome: 'done' | 'failed' | 'unknown' | 'not sent';
 }
 
 export interface ApplyResult {
@@ -105,7 +106,7 @@ export function applyResult(doc: SavedPlan, results: Results, api: ApiClient): A
     const change = changeOf(doc, step);
     const request = KINDS[step.kind].request(resolveParams(step.params, known) as never, api);
     const failure = results.failureOf(step);
-    const outcome = results.has(step) ? 'done' : failure && !failure.skipped ? 'failed' : 'not sent';
+    const outcome = results.has(step) ? 'done' : !failure || failure.skipped ? 'not sent' : failure.error instanceof OutcomeUnknownError ? 'unknown' : 'failed';
     if (outcome === 'done') result.changed++;
     const query = Object.fromEntries(Object.entries(request.query ?? {}).map(([key, value]) => [key, String(value)]));
     result.steps.push({ resource: change?.resource ?? step.kind, action: change?.action ?? 'update', request: { method: request.method, path: request.path, query, body: request.body ?? null }, outcome });
@@ -121,7 +122,7 @@ export function applyResult(doc: SavedPlan, results: Results, api: ApiClient): A
  */
 export function renderApplied(doc: SavedPlan, result: ApplyResult, known: ReadonlyMap<string, unknown>, kit: Kit): string {
   const rows = doc.steps.map((step, index) => ({ ...result.steps[index]!, said: describeStep(step, known) }));
-  const outcome = (row: AppliedStep) => (row.outcome === 'done' ? kit.style.green('done') : row.outcome === 'failed' ? kit.style.red('failed') : 'not sent');
+  const outcome = (row: AppliedStep) => (row.outcome === 'done' ? kit.style.green('done') : row.outcome === 'failed' ? kit.style.red('failed') : row.outcome === 'unknown' ? kit.style.yellow('unknown') : 'not sent');
   const table = rows.length
     ? kit.table(
         [
@@ -143,8 +144,9 @@ function appliedLine(doc: SavedPlan, result: ApplyResult): string {
   for (const change of doc.changes ?? []) if (change.steps.length > 0 && change.steps.every((id) => done.has(id))) tally[change.action]++;
   const resources = `${tally.create} added, ${tally.update} changed, ${tally.delete} removed`;
   if (result.failed.length === 0) return `Apply complete: ${resources} (${result.changed} request(s) sent).`;
-  const notSent = result.steps.filter((step) => step.outcome === 'not sent').length;
-  return `Apply incomplete: ${resources}; ${result.changed} of ${doc.steps.length} request(s) done, ${result.failed.length} failed, ${notSent} not sent.`;
+  const count = (outcome: AppliedStep['outcome']) => result.steps.filter((step) => step.outcome === outcome).length;
+  const unknown = count('unknown') > 0 ? `, ${count('unknown')} unknown (the answer was lost and could not be checked: ahs plan shows whether it took)` : '';
+  return `Apply incomplete: ${resources}; ${result.changed} of ${doc.steps.length} request(s) done, ${count('failed')} failed${unknown}, ${count('not sent')} not sent.`;
 }
 
 export function changeOf(doc: SavedPlan, step: Step): PlannedChange | undefined {

@@ -276,7 +276,7 @@ export interface DesiredPlanDocument {
 
 export interface ApplyResult {
   changed: number;
-  steps: Array<{ resource: string; action: 'create' | 'update' | 'delete'; request: { method: string; path: string; query: Record<string, string>; body: unknown }; outcome: 'done' | 'failed' | 'not sent' }>;
+  steps: Array<{ resource: string; action: 'create' | 'update' | 'delete'; request: { method: string; path: string; query: Record<string, string>; body: unknown }; outcome: 'done' | 'failed' | 'unknown' | 'not sent' }>;
   failed: Array<{ resource: string; step: string; error: ErrorBody }>;
 }
 

@@ -7,7 +7,7 @@
 // step: refusals, confirmation, batches, progress of uploads, settling a
 // lost answer with a read, waiting out a deployment (a 500) within the
 // retry budget, and confirming a missing collection behind a 400.
-import { AhsError, ApiError, CancelledError, ExitCode, NetworkError, PartialFailureError } from '../errors.js';
+import { AhsError, ApiError, CancelledError, ExitCode, NetworkError, OutcomeUnknownError, PartialFailureError } from '../errors.js';
 import { errorBody, type Rejection } from '../rules/index.js';
 import type { ApiClient } from '../http/client.js';
 import type { Context } from '../context.js';
@@ -237,7 +237,7 @@ class Run {
           this.out.info(`${lost ? 'the answer was lost' : 'the service answered 500'}, but a read confirms the write was applied (${settled.how})`);
           return settled.result;
         }
-        if (settled.applied === 'unknown') throw new NetworkError(`${(error as Error).message}; whether the write was applied is unknown: check with \`${settled.check}\``);
+        if (settled.applied === 'unknown') throw new OutcomeUnknownError(`${(error as Error).message}; whether the write was applied is unknown: check with \`${settled.check}\``);
         if (lost) throw new NetworkError(`${(error as Error).message}; a read shows the write was not applied (${settled.how}): it is safe to retry`);
         // Still mid-deployment when the budget is spent: other deployments hold the
         // channel, a conflict (exit 5) like a 409 still standing, not a failure.
@@ -262,7 +262,7 @@ async function settleOrUnknown(kind: Kind, params: Record<string, unknown>, io: 
     const how = check ? `check with \`${check}\`` : `check whether it was done (${kind.describe(params)})`;
     // The read's own advice ("try again") is wrong here: running the write again may duplicate it.
     const reason = (error as Error).message.replace(/[;:] try again.*$/s, '');
-    throw new NetworkError(`${cause.message}; the write may have been applied, and the read that would tell failed (${reason}): ${how} before running it again`);
+    throw new OutcomeUnknownError(`${cause.message}; the write may have been applied, and the read that would tell failed (${reason}): ${how} before running it again`);
   }
 }
 

@@ -396,4 +396,33 @@ describe('apply without --json says what it did on stdout (cli.md "Output": data
       await h.close();
     }
   });
+
+  it('a write whose answer a gateway lost and whose settling read failed is "unknown", never "failed"; the next plan reads whether it took', async () => {
+    const yaml = `apiVersion: ahs/v1\nassets:\n  lost:\n    name: Lost\n    type: "1001"\ncollections:\n  lost-pack:\n    name: Lost\n    allowedTypes: ["9999"]\n`;
+    const { h, file } = await setup({}, yaml);
+    const proxy = await startFaultProxy(h.emu.baseUrl);
+    try {
+      // Forwarded, then a 504: the asset is created; the read that would tell fails too.
+      proxy.inject({ kind: 'gateway' }, { method: 'POST', path: '/va' });
+      proxy.inject({ kind: 'pass' }, { method: 'GET', path: '/va/lost' }); // the plan's own read
+      proxy.inject({ kind: 'status', status: 503 }, { method: 'GET', path: '/va/lost', times: 5 });
+      const json = await h.ahs(['apply', '-f', file, '--yes', '--json', '--retries', '0'], { env: { AHS_BASE_URL: proxy.url } });
+      expect(json.exitCode, json.stderr).toBe(6);
+      expect(json.json()).toMatchObject({
+        changed: 0,
+        steps: [
+          { resource: 'asset lost', outcome: 'unknown' },
+          { resource: 'collection lost-pack', outcome: 'not sent' },
+        ],
+        failed: [{ resource: 'asset lost', error: { type: 'urn:ahs:network', detail: expect.stringContaining('the write may have been applied, and the read that would tell failed') } }],
+      });
+      const planned = await h.ahs(['plan', '-f', file, '--json']);
+      expect(planned.exitCode, planned.stderr).toBe(0);
+      expect(planned.stdout).not.toContain('"asset lost"');
+      expect(planned.stdout).toContain('collection lost-pack');
+    } finally {
+      await proxy.close();
+      await h.close();
+    }
+  });
 });

@@ -62,7 +62,9 @@ export type Fault =
   | { kind: 'oversize'; bytes: number }
   | { kind: 'answer'; status?: number; contentType?: string; body: string }
   | { kind: 'gateway'; status?: number; body?: string }
-  | { kind: 'reset-reused' };
+  | { kind: 'reset-reused' }
+  /** Forwarded unchanged: lets the first `times` matching requests through before a later rule's fault. */
+  | { kind: 'pass' };
 
 export interface Match {
   method?: string;
