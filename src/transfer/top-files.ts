@@ -3,7 +3,7 @@
 // followed only with --follow-links, and a link that is skipped is named
 // with why, never dropped without a word: one not followed, or, followed,
 // one that leads nowhere (dangling), round in a loop, or to no regular file.
-import { lstat, readlink, stat } from 'node:fs/promises';
+import { lstatSync, readlinkSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 
 export interface TopFile {
@@ -26,14 +26,20 @@ export interface TopFiles {
   broken: SkippedLink[];
 }
 
-/** `names` (entries of `dir`, in the order given) sorted into regular files and the symbolic links skipped. */
-export async function topFiles(dir: string, names: string[], followLinks: boolean): Promise<TopFiles> {
+/**
+ * `names` (entries of `dir`, in the order given) sorted into regular files and the symbolic links skipped.
+ * The calls are synchronous: one lstat is microseconds from the kernel's
+ * cache, and each through the thread pool was a hand-off of the one thread:
+ * 200 files took 12 to 21 ms that way, 1.3 ms so (issue 21, before item
+ * sync's first request).
+ */
+export function topFiles(dir: string, names: string[], followLinks: boolean): TopFiles {
   const found: TopFiles = { files: [], notFollowed: [], broken: [] };
   for (const name of names) {
     const path = join(dir, name);
     // Gone since the folder was read: nothing to say about it.
-    const entry = await lstat(path).catch(() => undefined);
-    if (!entry) continue;
+    const entry = statOrError(lstatSync, path);
+    if (entry instanceof Error) continue;
     if (!entry.isSymbolicLink()) {
       if (entry.isFile()) found.files.push({ name, path, size: entry.size });
       continue;
@@ -42,18 +48,31 @@ export async function topFiles(dir: string, names: string[], followLinks: boolea
       found.notFollowed.push(name);
       continue;
     }
-    const target = await stat(path).catch((error: NodeJS.ErrnoException) => error);
-    if (target instanceof Error) found.broken.push({ name, reason: await unfollowable(path, target) });
+    const target = statOrError(statSync, path);
+    if (target instanceof Error) found.broken.push({ name, reason: unfollowable(path, target) });
     else if (target.isFile()) found.files.push({ name, path, size: target.size });
     else found.broken.push({ name, reason: target.isDirectory() ? 'a symbolic link to a folder, not a file' : 'a symbolic link to something that is not a regular file' });
   }
   return found;
 }
 
-async function unfollowable(path: string, error: NodeJS.ErrnoException): Promise<string> {
+function statOrError(statOf: (path: string) => Stats, path: string): Stats | NodeJS.ErrnoException {
+  try {
+    return statOf(path);
+  } catch (error) {
+    return error as NodeJS.ErrnoException;
+  }
+}
+
+function unfollowable(path: string, error: NodeJS.ErrnoException): string {
   switch (error.code) {
     case 'ENOENT': {
-      const target = await readlink(path).catch(() => undefined);
+      let target: string | undefined;
+      try {
+        target = readlinkSync(path);
+      } catch {
+        target = undefined;
+      }
       return `a symbolic link to nothing${target === undefined ? '' : `: ${target} does not exist`}`;
     }
     case 'ELOOP':

@@ -203,7 +203,7 @@ function fromFile(path: string): Expected {
 
 /** The regular files at the top of DIR, by name: what item sync would sync (a symbolic link only with --follow-links; one skipped is named, as item sync names it). */
 async function fromFolder(dir: string, followLinks: boolean, out: Awaited<ReturnType<Context['output']>>): Promise<Expected> {
-  const { files, notFollowed, broken } = await topFiles(dir, (await readdir(dir)).sort(), followLinks);
+  const { files, notFollowed, broken } = topFiles(dir, (await readdir(dir)).sort(), followLinks);
   if (notFollowed.length > 0) out.warn(`skipped ${notFollowed.length} symbolic link(s), not followed without --follow-links (as item sync): ${notFollowed.map((name) => escapeControls(name)).join(', ')}`);
   for (const link of broken) out.warn(`skipped ${escapeControls(`${link.name}: ${link.reason}`)} (--follow-links)`);
   const paths = new Map(files.map((file) => [file.name, file.path]));
