@@ -140,6 +140,9 @@ export class ApiClient {
   /** Retries, backoff, Retry-After and the --timeout budget: one policy (retry.ts), also for callers that wait something out. */
   readonly policy: RetryPolicy;
   private readonly readListeners = new Set<ReadListener>();
+  /** Requests started and not yet written whole (prepareUploads waits for them). */
+  private unsent = 0;
+  private readonly sentWaiters: Array<() => void> = [];
 
   constructor(private readonly options: ClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -176,7 +179,32 @@ export class ApiClient {
    * failure here is the first upload's to report.
    */
   prepareUploads(): void {
-    this.undiciTransport().catch(() => {});
+    // Once the requests being started now have left: loading undici takes the
+    // one thread 10 ms or more, and before their bytes are written it held
+    // the first reads back by as much (issue 21, item sync's first round).
+    setImmediate(() => {
+      this.whenSent()
+        .then(() => this.undiciTransport())
+        .catch(() => {});
+    });
+  }
+
+  /** Resolves once every request started so far has left this machine (written whole, answered, or failed). */
+  private whenSent(): Promise<void> {
+    if (this.unsent === 0) return Promise.resolve();
+    return new Promise((resolve) => this.sentWaiters.push(resolve));
+  }
+
+  /** Counts a request until it has left; the function returned says it has (once). */
+  private sending(): () => void {
+    this.unsent += 1;
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      this.unsent -= 1;
+      if (this.unsent === 0) for (const resolve of this.sentWaiters.splice(0)) resolve();
+    };
   }
 
   private undiciTransport(): Promise<Transport> {
@@ -426,8 +454,13 @@ export class ApiClient {
     this.traceHeaders('>', headers);
     if (typeof body === 'string') this.traceBody('>', body);
     else if (options.stream) this.trace(`> [${options.stream.length} bytes of ${options.stream.contentType.split(';')[0]}]`);
-    const transport = await this.transportFor(options, readBody);
-    return transport.request(url, { method: options.method, headers, body, signal, timeoutMs });
+    const sent = this.sending();
+    try {
+      const transport = await this.transportFor(options, readBody);
+      return await transport.request(url, { method: options.method, headers, body, signal, timeoutMs, onSent: sent });
+    } finally {
+      sent();
+    }
   }
 
   /**

@@ -37,6 +37,8 @@ export interface TransportRequest {
   signal: AbortSignal;
   /** Longest wait for the answer's headers, and between two pieces of its body. */
   timeoutMs: number;
+  /** Called once the request has left: its last byte written to the connection (or it failed). A transport may call it only when the answer comes. */
+  onSent?: () => void;
 }
 
 /** An answer's status and headers, its body unread. */
@@ -102,6 +104,7 @@ function exchange(send: typeof httpRequest, target: URL, options: NodeRequestOpt
       else request.destroy(coded('UND_ERR_HEADERS_TIMEOUT', 'no answer'));
     });
     request.once('error', reject);
+    if (init.onSent) request.once('finish', init.onSent);
     request.once('response', (answer: IncomingMessage) => {
       response = answer;
       // Node calls a body that breaks off ECONNRESET "aborted"; undici, and so errors.ts, "connection closed unexpectedly".
