@@ -43,6 +43,7 @@ import { fileSha256 } from '../transfer/digest.js';
 import { plannedFiles, recordReads, toSavedPlan, type PlannedChange, type SavedPlan } from '../plan/saved.js';
 import type { DesiredFile, FieldPath } from './file.js';
 import type { DesiredAsset, DesiredChannel, DesiredCollection, VersionRef } from './schema.js';
+import { compareText } from '../order.js';
 
 /** Item writes of one collection at once (as item sync). */
 const ITEM_CONCURRENCY = 4;
@@ -460,7 +461,7 @@ interface ItemInputs {
  */
 async function planItems(c: ItemInputs): Promise<{ steps: Step[]; lines: string[]; snapshot: CollectionSnapshot; named: Map<string, Item | Step<Item>> }> {
   const byName = new Map<string, Item[]>();
-  for (const item of [...c.items].sort((a, b) => b.createdAt.localeCompare(a.createdAt))) byName.set(item.assetItemName, [...(byName.get(item.assetItemName) ?? []), item]);
+  for (const item of [...c.items].sort((a, b) => compareText(b.createdAt, a.createdAt))) byName.set(item.assetItemName, [...(byName.get(item.assetItemName) ?? []), item]);
   const claimed = new Set<Item>();
   const replacements: Array<{ file: LocalFile; old: Item }> = [];
   const uploads: LocalFile[] = [];

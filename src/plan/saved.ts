@@ -14,6 +14,7 @@ import type { ApiClient, ObservedRead, Query } from '../http/client.js';
 import { eachLimited } from '../transfer/pool.js';
 import { KINDS } from './kinds/index.js';
 import { isRef, type Step, type StepKind } from './plan.js';
+import { compareText } from '../order.js';
 
 export const FORMAT_VERSION = 1;
 /** Reads of a staleness check in flight at once. */
@@ -88,7 +89,7 @@ function queryStrings(query: Query): Record<string, string> {
 }
 
 function readKey(read: Pick<RecordedRead, 'path' | 'query'>): string {
-  return `${read.path}?${new URLSearchParams(Object.entries(read.query).sort(([a], [b]) => a.localeCompare(b))).toString()}`;
+  return `${read.path}?${new URLSearchParams(Object.entries(read.query).sort(([a], [b]) => compareText(a, b))).toString()}`;
 }
 
 /** JSON with the keys of every object sorted: the same value always gives the same text. */

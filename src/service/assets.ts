@@ -9,6 +9,7 @@ import { isApiError, type ApiClient, type Query } from '../http/client.js';
 import { fetchAll } from '../http/paging.js';
 import { assetSchema, assetUrlSchema, versionSchema, type Asset, type AssetUrl, type Version } from '../rules/schemas.js';
 import { versionNotFoundForPlatform, type ChannelSnapshot, type DeploymentState, type Rejection } from '../rules/index.js';
+import { compareText } from '../order.js';
 
 export function assetPath(api: ApiClient, assetId: string, ...rest: string[]): string {
   return api.path('va', assetId, ...rest);
@@ -76,8 +77,8 @@ export function sortRecords(records: AssetUrl[]): AssetUrl[] {
   const rank: Record<string, number> = { DEFAULT: 0, LIVE: 1, OFFLINE: 2 };
   return records.sort(
     (a, b) =>
-      a.targetPlatform.localeCompare(b.targetPlatform) ||
-      a.envId.localeCompare(b.envId) ||
+      compareText(a.targetPlatform, b.targetPlatform) ||
+      compareText(a.envId, b.envId) ||
       (rank[a.state] ?? 9) - (rank[b.state] ?? 9) ||
       b.version - a.version,
   );

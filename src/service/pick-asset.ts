@@ -8,6 +8,7 @@ import { fetchAll } from '../http/paging.js';
 import { listAllVersions, listRecords } from './assets.js';
 import { assetId as assetIdSchema, type Asset, type AssetUrl, type Version } from '../rules/schemas.js';
 import type { Choice } from '../io/prompt.js';
+import { compareText } from '../order.js';
 
 /** ASSET_ID: given, or picked from the domain's assets in a terminal. */
 export function askAssetId(ctx: Context, given: string | undefined, message = 'Asset'): Promise<string> {
@@ -46,7 +47,7 @@ export function askVersionId(ctx: Context, assetId: string, given: string | unde
         throw new UsageError(`VERSION_ID is required: asset ${assetId} has no versions${where} (upload one with ahs version upload ${assetId} FILE)`);
       }
       return candidates
-        .sort((a, b) => a.targetPlatform.localeCompare(b.targetPlatform) || b.version - a.version)
+        .sort((a, b) => compareText(a.targetPlatform, b.targetPlatform) || b.version - a.version)
         .map((v): Choice<string> => ({ name: versionLabel(v, records, filter), value: v.versionId }));
     },
   });

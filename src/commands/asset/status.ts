@@ -11,6 +11,7 @@ import { recordColumns } from '../../io/views/assets.js';
 import { askAssetId } from '../../service/pick-asset.js';
 import { refuseMiscased } from '../suggest.js';
 import type { ApiClient } from '../../http/client.js';
+import { compareText } from '../../order.js';
 
 export const run: Run<typeof statusSpec> = async (options, ctx) => {
   const assetId = await askAssetId(ctx, options.assetId);
@@ -54,5 +55,5 @@ async function refuseMiscasedFilters(api: ApiClient, assetId: string, platform: 
 
 const ENV_RANK: Record<string, number> = { dev: 0, development: 0, test: 1, qa: 1, staging: 2, stage: 2, preprod: 3, prod: 4, production: 4 };
 function envOrder(a: string, b: string): number {
-  return (ENV_RANK[a] ?? 2.5) - (ENV_RANK[b] ?? 2.5) || a.localeCompare(b);
+  return (ENV_RANK[a] ?? 2.5) - (ENV_RANK[b] ?? 2.5) || compareText(a, b);
 }

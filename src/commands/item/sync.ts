@@ -31,6 +31,7 @@ import { actingUser, assetTypeArg } from '../../service/pick-collection.js';
 import { optionalRef, plan, type Batch, type Prediction, type Refusal, type Results, type Step } from '../../plan/plan.js';
 import { steps } from '../../plan/steps.js';
 import type { Converged, ItemUploadParams } from '../../plan/kinds/collections.js';
+import { compareText } from '../../order.js';
 
 interface LocalFile {
   name: string;
@@ -361,7 +362,7 @@ type ServedContent = (items: Item[]) => Promise<{ live: Set<string>; digests: Ma
  */
 async function compare(files: LocalFile[], items: Item[], content?: ServedContent): Promise<Comparison> {
   const byName = new Map<string, Item[]>();
-  for (const item of [...items].sort((a, b) => b.createdAt.localeCompare(a.createdAt))) {
+  for (const item of [...items].sort((a, b) => compareText(b.createdAt, a.createdAt))) {
     byName.set(item.assetItemName, [...(byName.get(item.assetItemName) ?? []), item]);
   }
   // Only a same-size item can hold the same bytes: those are downloaded, and their files hashed (each once).
@@ -388,7 +389,7 @@ async function compare(files: LocalFile[], items: Item[], content?: ServedConten
     else if (item) result.replacements.push({ file, old: item });
     else result.uploads.push(file);
   }
-  result.orphans = items.filter((item) => !claimed.has(item)).sort((a, b) => a.assetItemName.localeCompare(b.assetItemName));
+  result.orphans = items.filter((item) => !claimed.has(item)).sort((a, b) => compareText(a.assetItemName, b.assetItemName));
   return result;
 }
 
@@ -518,7 +519,7 @@ async function report(ctx: Context, collectionId: string, dir: string, compariso
     result.reconciled = reconciled !== null && 'message' in reconciled;
     if (reconciled && 'error' in reconciled) result.failed.push({ file: null, error: reconciled.error });
   }
-  rows.sort((a, b) => a.file.localeCompare(b.file));
+  rows.sort((a, b) => compareText(a.file, b.file));
   out.print(result, (_doc, kit) =>
     rows.length === 0
       ? undefined

@@ -19,6 +19,7 @@ import { eachLimited } from '../../transfer/pool.js';
 import { NameAllocator } from '../../transfer/safe-name.js';
 import { topFiles } from '../../transfer/top-files.js';
 import { escapeControls } from '../../io/escape.js';
+import { compareText } from '../../order.js';
 
 export interface VerifyResult {
   matched: string[];
@@ -71,7 +72,7 @@ export const run: Run<typeof verifySpec> = async (options, ctx) => {
   }
   result.failed = hashes.failed.map((f) => ({ name: f.name, error: f.error }));
   for (const list of [result.matched, result.missing, result.extra]) list.sort();
-  result.differ.sort((a, b) => a.name.localeCompare(b.name));
+  result.differ.sort((a, b) => compareText(a.name, b.name));
 
   print(out, result, expected.source);
   const problems = result.differ.length + result.missing.length + result.extra.length + result.failed.length;
@@ -228,7 +229,7 @@ function print(out: Awaited<ReturnType<Context['output']>>, result: VerifyResult
       ...r.missing.map((name) => ({ name, result: kit.style.red('missing'), detail: `served, but not in ${escapeControls(source)}` })),
       ...r.extra.map((name) => ({ name, result: kit.style.red('extra'), detail: `in ${escapeControls(source)}, but not served` })),
       ...r.failed.map((f) => ({ name: f.name, result: kit.style.red('failed'), detail: f.error })),
-    ].sort((a, b) => a.name.localeCompare(b.name));
+    ].sort((a, b) => compareText(a.name, b.name));
     if (rows.length === 0) return undefined;
     return kit.table(
       [

@@ -2,6 +2,7 @@
 // asset, version, deploy and promote-default commands.
 import type { Column, Field, Kit } from '../output.js';
 import type { Asset, AssetUrl, Version } from '../../rules/schemas.js';
+import { compareText } from '../../order.js';
 
 export const assetFields: Field<Asset>[] = [
   { label: 'asset id', get: (a) => a.assetId },
@@ -72,7 +73,7 @@ export function recordColumns(kit: Kit): Column<AssetUrl>[] {
 export function recordList(records: AssetUrl[]): string {
   const severalPlatforms = new Set(records.map((r) => r.targetPlatform)).size > 1;
   return [...records]
-    .sort((a, b) => a.targetPlatform.localeCompare(b.targetPlatform) || b.version - a.version)
+    .sort((a, b) => compareText(a.targetPlatform, b.targetPlatform) || b.version - a.version)
     .map((r) => `${severalPlatforms ? `${r.targetPlatform} ` : ''}${r.versionId} ${r.state}`)
     .join(', ');
 }

@@ -29,6 +29,7 @@ import { prepareMultipart } from '../../transfer/upload.js';
 import { currentOf, itemParents, listItems, readCollection, readSnapshot, settleItemUpload, vcPath, type CollectionView } from '../../service/collections.js';
 import type { Prediction, Settlement } from '../plan.js';
 import { kind, type StepFile } from './kind.js';
+import { compareText } from '../../order.js';
 
 interface Named {
   collectionId: string;
@@ -297,7 +298,7 @@ export interface Converged {
 
 /** The copy two runs agree on: the item of that name and size created first (then the lowest id). */
 function firstCopy(items: Item[]): Item {
-  return [...items].sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.assetItemId.localeCompare(b.assetItemId))[0]!;
+  return [...items].sort((a, b) => compareText(a.createdAt, b.createdAt) || compareText(a.assetItemId, b.assetItemId))[0]!;
 }
 
 /**
