@@ -3,7 +3,7 @@
 // stays flat in the file size; faster than undici's FormData, see
 // dependencies.md). Progress counts the file bytes pulled by the socket.
 import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import { ConflictError, UsageError } from '../errors.js';
@@ -118,21 +118,16 @@ export async function prepareMultipart(options: MultipartOptions): Promise<Prepa
 
 /**
  * Bytes of the file read at a time, and how many such buffers take turns
- * (8 MiB held, whatever the file's size). 1 MiB rather than 256 KiB: a
- * quarter of the turns, 0.1 s less CPU per 512 MiB (1.13x -> 1.11x curl -F).
+ * (8 MiB held, whatever the file's size). A 512 MiB upload is 128 pieces,
+ * each one read, one write and one turn of the event loop; 1 MiB pieces
+ * read through the thread pool cost it 0.1 s more CPU and 1,000 more
+ * context switches, on the two cores the service shares on loopback
+ * (bench/README.md, "The upload's pace").
  */
-const PIECE = 1024 * 1024;
-const BUFFERS = 8;
-
-/**
- * A file up to this size is read at once, on the main thread, and sent with
- * the head and the tail as one piece: an item sync of 200 small files spent
- * five turns of the thread pool per file (open, stat, read, stat, close)
- * between one upload's answer and the next upload's body (issue 21). A body
- * of this size is one write, which the socket takes whole: the early answer
- * of a server (see parts) has no later write to meet.
- */
-const SMALL = 64 * 1024;
+const PIECE = 4 * 1024 * 1024;
+/** For tests that size a file in pieces. */
+export const UPLOAD_PIECE = PIECE;
+const BUFFERS = 2;
 
 /** The file as prepareMultipart found it: its content-length and modification time are announced. */
 interface FileState {
@@ -144,94 +139,81 @@ interface FileState {
 }
 
 /**
- * The body, piece by piece: the head, the file, the tail. The file is read
- * into BUFFERS buffers that take turns, rather than a new buffer per piece:
- * those made V8 collect the whole heap 22 times per 512 MiB (180 ms of CPU;
- * 1.28x curl's time, issue 14). A buffer is refilled seven pieces after it
- * was handed out, and undici asks for the next piece only once the socket
- * has taken the last (it waits for 'drain' whenever a write leaves more than
- * the socket's 16 KiB mark queued, which a 1 MiB piece always does unless
- * the kernel took it whole).
+ * The body, piece by piece: the head with the file's first piece, the file,
+ * the tail with its last piece (a file up to PIECE is one piece, the whole
+ * body). The file is read on the main thread, as downloads write theirs
+ * (transfer/download.ts): a read from the page cache takes less than a turn
+ * of the thread pool costs, and an item sync of 200 small files spent five
+ * such turns per file (issue 21). It is read into BUFFERS buffers that take
+ * turns, never a new buffer per piece: those made V8 collect the whole heap
+ * 22 times per 512 MiB (issue 14). A buffer is refilled one piece after it
+ * was handed out: undici asks for the next piece only once the socket has
+ * taken the last (whole, or after 'drain').
  *
- * Before each piece the event loop gets a turn to read what came in: an
- * answer the server sends before reading the whole body (a refused key, a
- * 413) and the connection it then closes. Writes that followed one another
- * hit the closed connection first, and Node drops a socket, the unread
- * answer with it, at the first write that fails: "answer lost", exit 6
- * (test/faults/early-answer.test.ts). A turn narrows that window; the
- * transport closes it (http/transport.ts, answersWin: a write that meets
- * the closed connection leaves the answer to be read).
+ * Before each piece after the first the event loop gets a turn to read what
+ * came in: an answer the server sends before reading the whole body (a
+ * refused key, a 413) and the connection it then closes. Writes that
+ * followed one another hit the closed connection first, and Node drops a
+ * socket, the unread answer with it, at the first write that fails: "answer
+ * lost", exit 6 (test/faults/early-answer.test.ts). A turn narrows that
+ * window; the transport closes it (http/transport.ts, answersWin: a write
+ * that meets the closed connection leaves the answer to be read).
  *
  * The file is the one opened: removed or replaced once the upload began, it
- * is sent as it was. Changed in place (its size or modification time), the
- * request is cut before its closing boundary. Progress counts the pieces taken.
+ * is sent as it was. Changed in place (its size or modification time), or
+ * not the planned bytes, the request is cut before its closing boundary, so
+ * nothing is stored. Progress counts the pieces taken.
  */
 async function* parts(head: Buffer, expected: FileState, tail: Buffer, onProgress?: (sent: number, total: number) => void): AsyncGenerator<Buffer> {
   const { path, size } = expected;
-  if (size <= SMALL) {
-    onProgress?.(0, size);
-    yield wholeBody(head, expected, tail);
-    onProgress?.(size, size);
-    return;
-  }
-  yield head;
-  const file = await open(path, 'r').catch((error: NodeJS.ErrnoException) => {
-    throw cannotRead(path, error);
-  });
-  try {
-    const opened = await file.stat();
-    if (opened.size !== size || opened.mtimeMs !== expected.modified) throw changed(path);
-    const buffers = Array.from({ length: Math.min(BUFFERS, Math.max(1, Math.ceil(size / PIECE))) }, () => Buffer.allocUnsafeSlow(Math.min(PIECE, size)));
-    // Hashed before it is handed over: a buffer is refilled seven pieces later.
-    const digest = expected.sha256 === undefined ? undefined : createHash('sha256');
-    let sent = 0;
-    onProgress?.(0, size);
-    for (let turn = 0; sent < size; turn++) {
-      await new Promise((resolve) => setImmediate(resolve));
-      const buffer = buffers[turn % buffers.length]!;
-      const { bytesRead } = await file.read(buffer, 0, Math.min(PIECE, size - sent), sent);
-      if (bytesRead === 0) throw changed(path);
-      const piece = bytesRead === buffer.length ? buffer : buffer.subarray(0, bytesRead);
-      digest?.update(piece);
-      yield piece;
-      sent += bytesRead;
-      onProgress?.(sent, size);
-    }
-    const ended = await file.stat();
-    if (ended.size !== size || ended.mtimeMs !== opened.mtimeMs) throw changed(path);
-    if (digest) checkPlanned(expected, digest.digest('hex'));
-  } finally {
-    await file.close();
-  }
-  yield tail;
-}
-
-/** A small file's body in one buffer: the head, the file as prepareMultipart found it (else `changed`), the tail. */
-function wholeBody(head: Buffer, expected: FileState, tail: Buffer): Buffer {
-  const { path, size } = expected;
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch (error) {
-    throw cannotRead(path, error as NodeJS.ErrnoException);
-  }
+  const fd = openToRead(path);
   try {
     const opened = fstatSync(fd);
     if (opened.size !== size || opened.mtimeMs !== expected.modified) throw changed(path);
-    const body = Buffer.allocUnsafe(head.length + size + tail.length);
-    head.copy(body, 0);
-    for (let read = 0; read < size; ) {
-      const bytesRead = readSync(fd, body, head.length + read, size - read, read);
-      if (bytesRead === 0) throw changed(path);
-      read += bytesRead;
+    const pieces = Math.max(1, Math.ceil(size / PIECE));
+    const capacity = head.length + Math.min(PIECE, size) + tail.length;
+    const buffers = Array.from({ length: Math.min(BUFFERS, pieces) }, () => Buffer.allocUnsafeSlow(capacity));
+    // Hashed before it is handed over, and checked before the tail is added.
+    const digest = expected.sha256 === undefined ? undefined : createHash('sha256');
+    let sent = 0;
+    onProgress?.(0, size);
+    for (let turn = 0; turn < pieces; turn++) {
+      if (turn > 0) await new Promise((resolve) => setImmediate(resolve));
+      const buffer = buffers[turn % buffers.length]!;
+      const start = turn === 0 ? head.copy(buffer, 0) : 0;
+      const length = Math.min(PIECE, size - sent);
+      readFully(fd, path, buffer, start, length, sent);
+      digest?.update(buffer.subarray(start, start + length));
+      sent += length;
+      let end = start + length;
+      if (turn === pieces - 1) {
+        const ended = fstatSync(fd);
+        if (ended.size !== size || ended.mtimeMs !== opened.mtimeMs) throw changed(path);
+        if (digest) checkPlanned(expected, digest.digest('hex'));
+        end += tail.copy(buffer, end);
+      }
+      yield end === buffer.length ? buffer : buffer.subarray(0, end);
+      onProgress?.(sent, size);
     }
-    const ended = fstatSync(fd);
-    if (ended.size !== size || ended.mtimeMs !== opened.mtimeMs) throw changed(path);
-    if (expected.sha256 !== undefined) checkPlanned(expected, createHash('sha256').update(body.subarray(head.length, head.length + size)).digest('hex'));
-    tail.copy(body, head.length + size);
-    return body;
   } finally {
     closeSync(fd);
+  }
+}
+
+function openToRead(path: string): number {
+  try {
+    return openSync(path, 'r');
+  } catch (error) {
+    throw cannotRead(path, error as NodeJS.ErrnoException);
+  }
+}
+
+/** `length` bytes of the file at `position` into `buffer` at `offset`; a file that ends sooner has changed. */
+function readFully(fd: number, path: string, buffer: Buffer, offset: number, length: number, position: number): void {
+  for (let read = 0; read < length; ) {
+    const bytesRead = readSync(fd, buffer, offset + read, length - read, position + read);
+    if (bytesRead === 0) throw changed(path);
+    read += bytesRead;
   }
 }
 

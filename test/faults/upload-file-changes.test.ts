@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { startEmulator, DEMO_API_KEY, DEMO_DOMAIN, DEMO_USER, type RunningEmulator } from '../../src/emulator/index.js';
 import { ApiClient } from '../../src/http/client.js';
 import { UsageError } from '../../src/errors.js';
-import { prepareMultipart } from '../../src/transfer/upload.js';
+import { UPLOAD_PIECE, prepareMultipart } from '../../src/transfer/upload.js';
 
 let emulator: RunningEmulator;
 let api: ApiClient;
@@ -28,12 +28,12 @@ afterAll(async () => {
 });
 
 describe('a file that changes during its upload', () => {
-  // 2 MiB is read piece by piece as it is sent; 10 KiB at once, with the head and the tail.
+  // Two pieces are read one by one as they are sent; 10 KiB at once, with the head and the tail.
   it.each([
-    ['grows', 2 * 1024 * 1024, (file: string) => appendFile(file, 'more'), /changed during the upload; nothing was stored/],
-    ['shrinks', 2 * 1024 * 1024, (file: string) => truncate(file, 1000), /changed during the upload; nothing was stored/],
-    ['is rewritten in place', 2 * 1024 * 1024, (file: string) => writeFile(file, Buffer.alloc(2 * 1024 * 1024, 4)), /changed during the upload; nothing was stored/],
-    ['is removed', 2 * 1024 * 1024, (file: string) => unlink(file), /cannot read .*: no such file; nothing was stored/],
+    ['grows', UPLOAD_PIECE + 1, (file: string) => appendFile(file, 'more'), /changed during the upload; nothing was stored/],
+    ['shrinks', UPLOAD_PIECE + 1, (file: string) => truncate(file, 1000), /changed during the upload; nothing was stored/],
+    ['is rewritten in place', UPLOAD_PIECE + 1, (file: string) => writeFile(file, Buffer.alloc(UPLOAD_PIECE + 1, 4)), /changed during the upload; nothing was stored/],
+    ['is removed', UPLOAD_PIECE + 1, (file: string) => unlink(file), /cannot read .*: no such file; nothing was stored/],
     ['grows', 10_240, (file: string) => appendFile(file, 'more'), /changed during the upload; nothing was stored/],
     ['is rewritten in place', 10_240, (file: string) => writeFile(file, Buffer.alloc(10_240, 4)), /changed during the upload; nothing was stored/],
     ['is removed', 10_240, (file: string) => unlink(file), /cannot read .*: no such file; nothing was stored/],

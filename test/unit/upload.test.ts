@@ -3,7 +3,7 @@ import { readdirSync } from 'node:fs';
 import { appendFile, mkdtemp, rm, truncate, unlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { prepareMultipart } from '../../src/transfer/upload.js';
+import { UPLOAD_PIECE, prepareMultipart } from '../../src/transfer/upload.js';
 import { ConflictError, UsageError } from '../../src/errors.js';
 import { createHash } from 'node:crypto';
 
@@ -46,7 +46,7 @@ describe('prepareMultipart', () => {
   });
 
   // A planned upload (apply, item sync --checksum) is hashed as it is read, never read for that alone.
-  const sizes = [['small (one piece)', 1_000], ['large (pieces)', 3 * 1024 * 1024 + 5]] as const;
+  const sizes = [['small (one piece)', 1_000], ['large (pieces)', 2 * UPLOAD_PIECE + 5]] as const;
   for (const [label, size] of sizes) {
     it(`${label}: the planned digest is checked as the file is read; another one cuts the body before its closing boundary (exit 5)`, async () => {
       const dir = await tempDir();
@@ -75,9 +75,9 @@ describe('prepareMultipart', () => {
     await expect(prepareMultipart({ fields: {}, file: { field: 'f', path: tmpdir() } })).rejects.toThrow(/not a regular file/);
   });
 
-  it('sends a small file (up to 64 KiB) with the head and the tail in one piece, read before it is handed over', async () => {
+  it('sends a file up to one piece with the head and the tail in one piece, read before it is handed over', async () => {
     const dir = await tempDir();
-    for (const size of [0, 4096, 64 * 1024]) {
+    for (const size of [0, 4096, UPLOAD_PIECE]) {
       const file = join(dir, `small-${size}.bin`);
       const content = Buffer.alloc(size, 'small');
       await writeFile(file, content);
@@ -92,14 +92,15 @@ describe('prepareMultipart', () => {
     }
   });
 
-  it('reads the file into a few buffers that take turns, the pieces together the whole body', async () => {
+  it('reads the file into two buffers that take turns, the head sent with the first piece and the tail with the last', async () => {
     const dir = await tempDir();
     const file = join(dir, 'big.bin');
-    const content = Buffer.alloc(10 * 1024 * 1024 + 5);
-    for (let i = 0; i < content.length; i++) content[i] = i % 251;
+    const content = Buffer.alloc(2 * UPLOAD_PIECE + 5);
+    for (let i = 0; i + 4 <= content.length; i += 4) content.writeUInt32LE((i * 2654435761) >>> 0, i);
     await writeFile(file, content);
     const seen: number[] = [];
     const body = await prepareMultipart({ fields: { versionName: 'v1' }, file: { field: 'assetFile', path: file }, onProgress: (sent) => seen.push(sent) });
+    const boundary = body.contentType.split('boundary=')[1]!;
     const copies: Buffer[] = [];
     const buffers = new Set<ArrayBufferLike>();
     for await (const piece of body.open()) {
@@ -109,19 +110,22 @@ describe('prepareMultipart', () => {
     const whole = Buffer.concat(copies);
     expect(whole.length).toBe(body.length);
     expect(whole.includes(content)).toBe(true);
-    expect(seen.at(-1)).toBe(content.length);
-    // 11 pieces of the file through 8 buffers of 1 MiB, plus the head's and the tail's.
-    expect(copies.length).toBe(13);
-    expect(buffers.size).toBeLessThanOrEqual(10);
+    expect(seen).toEqual([0, UPLOAD_PIECE, 2 * UPLOAD_PIECE, content.length]);
+    // Three pieces of the file, no piece of its own for the head or the tail.
+    expect(copies).toHaveLength(3);
+    expect(copies[0]!.toString('latin1').startsWith(`--${boundary}\r\nContent-Disposition: form-data; name="versionName"`)).toBe(true);
+    expect(copies[2]!.toString('latin1').endsWith(`\r\n--${boundary}--\r\n`)).toBe(true);
+    expect(copies[2]!.length).toBe(5 + `\r\n--${boundary}--\r\n`.length);
+    expect(buffers.size).toBe(2);
   });
 
   it.each([
     ['grows', (file: string) => appendFile(file, 'more')],
     ['shrinks', (file: string) => truncate(file, 300_000)],
-    ['is rewritten in place', (file: string) => writeFile(file, Buffer.alloc(1_000_000, 2))],
+    ['is rewritten in place', (file: string) => writeFile(file, Buffer.alloc(UPLOAD_PIECE + 1_000, 2))],
   ])('fails when the file %s in the middle of the body, before the closing boundary', async (_how, change) => {
     const file = join(await tempDir(), 'changes.bin');
-    await writeFile(file, Buffer.alloc(1_000_000, 1));
+    await writeFile(file, Buffer.alloc(UPLOAD_PIECE + 1_000, 1));
     await utimes(file, new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000));
     const body = await prepareMultipart({ fields: {}, file: { field: 'f', path: file } });
     const pieces: Buffer[] = [];
@@ -129,7 +133,7 @@ describe('prepareMultipart', () => {
       (async () => {
         for await (const piece of body.open()) {
           pieces.push(Buffer.from(piece));
-          if (pieces.length === 2) await change(file);
+          if (pieces.length === 1) await change(file);
         }
       })(),
     ).rejects.toThrow(/changed during the upload; nothing was stored/);
@@ -139,14 +143,14 @@ describe('prepareMultipart', () => {
   it('sends the file it opened, whole, when the name is removed or replaced in the middle of the body', async () => {
     const dir = await tempDir();
     const file = join(dir, 'moved.bin');
-    const content = Buffer.alloc(1_000_000);
-    for (let i = 0; i < content.length; i++) content[i] = i % 253;
+    const content = Buffer.alloc(UPLOAD_PIECE + 1_000);
+    for (let i = 0; i + 4 <= content.length; i += 4) content.writeUInt32LE((i * 2654435761) >>> 0, i);
     await writeFile(file, content);
     const body = await prepareMultipart({ fields: {}, file: { field: 'f', path: file } });
     const pieces: Buffer[] = [];
     for await (const piece of body.open()) {
       pieces.push(Buffer.from(piece));
-      if (pieces.length === 2) {
+      if (pieces.length === 1) {
         await unlink(file);
         await writeFile(file, Buffer.alloc(10, 9));
       }
@@ -157,12 +161,12 @@ describe('prepareMultipart', () => {
   it('closes the file when the sender stops early', async () => {
     const dir = await tempDir();
     const file = join(dir, 'stop.bin');
-    await writeFile(file, Buffer.alloc(2 * 1024 * 1024, 1));
+    await writeFile(file, Buffer.alloc(2 * UPLOAD_PIECE + 1, 1));
     const body = await prepareMultipart({ fields: {}, file: { field: 'f', path: file } });
     const open = () => readdirSync('/proc/self/fd').length;
     const before = open();
     let pieces = 0;
-    for await (const _piece of body.open()) if (++pieces === 3) break;
+    for await (const _piece of body.open()) if (++pieces === 2) break;
     expect(open()).toBe(before);
   });
 });
