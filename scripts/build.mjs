@@ -14,7 +14,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { createRequire } from 'node:module';
-import { commanderWithoutChildProcess, common, englishOnlyZod, noEditorPrompt, root, version } from './bundle.mjs';
+import { commanderWithoutChildProcess, common, englishOnlyZod, noEditorPrompt, root, undiciWithoutHttp2, version } from './bundle.mjs';
 
 await rm(`${root}dist`, { recursive: true, force: true });
 await mkdir(`${root}dist`);
@@ -47,7 +47,7 @@ await build({
   ...common,
   entryPoints: Object.fromEntries(Object.entries(VENDORS).map(([name, { entry }]) => [name, entry])),
   outdir: 'dist/vendor',
-  plugins: [englishOnlyZod(), noEditorPrompt()],
+  plugins: [englishOnlyZod(), noEditorPrompt(), undiciWithoutHttp2()],
 });
 await build({
   ...common,

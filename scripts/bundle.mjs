@@ -63,6 +63,27 @@ export function commanderWithoutChildProcess() {
 }
 
 /**
+ * undici requires node:http2 when it loads, for HTTP/2 connections (its
+ * `allowH2`), which ahs never asks for; node:http2 brings node:tls with it:
+ * about 5 ms of every upload's start, before its connection (bench/README.md,
+ * "The upload's pace"). undici keeps going without the module, as on a Node
+ * built without it.
+ */
+export function undiciWithoutHttp2() {
+  const eager = "http2 = require('node:http2')";
+  return {
+    name: 'undici-without-http2',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client-h2\.js$/ }, async (args) => {
+        const source = await readFile(args.path, 'utf8');
+        if (!source.includes(eager)) throw new Error(`undici changed: ${args.path} no longer has ${eager} (scripts/bundle.mjs)`);
+        return { contents: source.replace(eager, "throw new Error('HTTP/2 is not part of the ahs bundle (scripts/bundle.mjs)')"), loader: 'js' };
+      });
+    },
+  };
+}
+
+/**
  * @inquirer/prompts re-exports its editor prompt, which brings iconv-lite and
  * chardet: 540 KB of the bundle (read and decoded on every start), for a
  * prompt ahs never shows (src/io/prompt.ts, commands/fetch/browse.ts).
