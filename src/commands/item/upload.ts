@@ -44,7 +44,7 @@ export const run: Run<typeof uploadSpec> = async (options, ctx) => {
   }));
 
   const api = await ctx.api();
-  if (!ctx.globals.dryRun) api.prepareUploads();
+  if (!ctx.globals.dryRun) api.prepareUploads(uploads.length);
   const items = await listItems(api, collectionId).catch(() => undefined);
   warnOfNamesTaken(await ctx.output(), collectionId, items ?? [], uploads.map((upload) => upload.fields.assetItemName));
   // The collection as read: file i is predicted after the i files before it were added, and a file that
