@@ -18,8 +18,8 @@ type ConnectOptions = BuildConnector.Options;
 
 interface Warm {
   socket?: Socket;
-  /** Settles once the connection is made (true) or failed (false). */
-  ready: Promise<boolean>;
+  /** Settles once the connection is made (undefined) or failed (its error). */
+  ready: Promise<Error | undefined>;
 }
 
 export class WarmConnections {
@@ -34,12 +34,12 @@ export class WarmConnections {
     const warm = this.byOrigin.get(key) ?? [];
     this.byOrigin.set(key, warm);
     for (let index = warm.length; index < count; index++) {
-      const entry: Warm = { ready: Promise.resolve(false) };
+      const entry: Warm = { ready: Promise.resolve(undefined) };
       entry.ready = new Promise((settle) => {
         const socket = this.connect({ protocol, hostname, host, port } as ConnectOptions, (error, connected) => {
-          if (error || !connected) return settle(false);
+          if (error || !connected) return settle(error ?? new Error('no connection'));
           connected.unref();
-          settle(true);
+          settle(undefined);
         }) as unknown as Socket | undefined;
         entry.socket = socket;
       });
@@ -52,15 +52,17 @@ export class WarmConnections {
     return (options, callback) => {
       const entry = this.byOrigin.get(originKey(options.protocol, options.hostname, String(options.port ?? '')))?.shift();
       if (!entry) return this.connect(options, callback);
-      void entry.ready.then((connected) => {
+      void entry.ready.then((error) => {
         const socket = entry.socket;
-        if (connected && socket && isOpen(socket)) {
+        // The connection undici would have opened failed: its error is this one's (no second wait for a host that does not answer).
+        if (error) return callback(error, null);
+        if (socket && isOpen(socket)) {
           socket.ref();
-          callback(null, socket);
-        } else {
-          socket?.destroy();
-          this.connect(options, callback);
+          return callback(null, socket);
         }
+        // Closed by the other end since: a new one.
+        socket?.destroy();
+        this.connect(options, callback);
       });
     };
   }
