@@ -208,11 +208,13 @@ describe('item sync and item upload: 8 in flight, reads at once', () => {
     }
   });
 
-  it('item upload sends 8 files at once', async () => {
+  it('item upload reads the collection and its items at once, and sends 8 files at once', async () => {
     const { id, dir } = await collection(newFiles(8));
+    const reads = proxy.together([{ method: 'GET', path: `/vc/${id}` }, { method: 'GET', path: `/vc/${id}/items` }]);
     const uploads = proxy.together(Array.from({ length: 8 }, () => ({ method: 'POST', path: `/vc/${id}/items` })), 3000);
     const { run } = await traced(['item', 'upload', id, ...Object.keys(newFiles(8)).map((name) => join(dir, name)), '--type', '1001', '--json']);
     expect(run.exitCode, run.stderr).toBe(0);
+    expect(reads.met).toBe(true);
     expect(uploads.met).toBe(true);
   });
 
