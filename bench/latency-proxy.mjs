@@ -3,8 +3,10 @@
 // stands in front of a target (the emulator) and holds each request
 // `delayMs` before forwarding it and each answer `delayMs` before sending it
 // back, so that every request costs one round trip of 2 x delayMs, as a
-// service that far away would (connection set-up is not delayed: it is paid
-// once per connection, which keep-alive makes rare). Each request is logged
+// service that far away would. Connection set-up is free by default (the
+// issue's floors do not count it); `setupRoundTrips` charges a new
+// connection's handshakes (1: TCP, 2: TCP and TLS 1.3) to its first
+// request, counted from when the client opened it. Each request is logged
 // with the time it arrived and the time its answer was sent in full, from
 // which the bench counts the requests and the longest chain of requests that
 // waited for one another. JSON answers naming the target's origin (a
@@ -12,7 +14,7 @@
 // command goes through it. `pageCap` rewrites pageSize down to the cap: the
 // target then answers like a service with that cap.
 //
-//   node bench/latency-proxy.mjs TARGET_URL [--delay 50] [--port 0] [--page-cap N]
+//   node bench/latency-proxy.mjs TARGET_URL [--delay 50] [--port 0] [--page-cap N] [--setup-round-trips N]
 //   (prints the proxy's URL, then one JSON line per request)
 import { createServer } from 'node:http';
 import { createConnection } from 'node:net';
@@ -26,16 +28,22 @@ import { parseArgs } from 'node:util';
  * was sent, the body had arrived, the target had answered); `reset()`
  * empties it.
  */
-export async function startLatencyProxy(target, { delayMs = 50, pageCap, port = 0, onRequest } = {}) {
+export async function startLatencyProxy(target, { delayMs = 50, pageCap, port = 0, setupRoundTrips = 0, onRequest } = {}) {
   const targetUrl = new URL(target);
-  const proxy = { delayMs, pageCap, log: [], url: '', reset: () => (proxy.log = []), close: undefined };
+  const proxy = { delayMs, pageCap, setupRoundTrips, log: [], url: '', reset: () => (proxy.log = []), close: undefined };
   const upstream = new Upstream(targetUrl);
   // Callbacks rather than async steps: the proxy shares the bench's two cores
   // with the client and the emulator, and each request it holds is on the
   // path of a round (bench/README.md, "The emulator's CPU per upload").
   const server = createServer((req, res) => {
     const start = performance.now();
+    // setupRoundTrips: a new connection's first bytes reach the service only
+    // once its handshakes are done (TCP 1 round trip, TLS 1.3 one more),
+    // counted from when the client opened it: one opened ahead of need has
+    // paid them by the time it is used.
+    const setUp = (req.socket[OPENED] ?? start) + proxy.setupRoundTrips * 2 * proxy.delayMs;
     const delay = proxy.delayMs;
+    const inbound = delay + Math.max(0, setUp - start);
     const chunks = [];
     req.on('data', (chunk) => chunks.push(chunk));
     req.on('end', () => {
@@ -60,13 +68,14 @@ export async function startLatencyProxy(target, { delayMs = 50, pageCap, port = 
           });
         });
       };
-      after(delay, () =>
+      after(inbound, () =>
         upstream.request(req, path, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)).then(send, (error) =>
           send({ status: 502, headers: { 'content-type': 'text/plain' }, body: Buffer.from(`latency proxy: ${error.message}`) }),
         ),
       );
     });
   });
+  server.on('connection', (socket) => (socket[OPENED] = performance.now()));
   await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
   proxy.url = `http://127.0.0.1:${server.address().port}`;
   proxy.close = async () => {
@@ -91,6 +100,9 @@ function cappedPath(path, pageCap) {
   url.searchParams.set('pageSize', String(Math.min(Number(url.searchParams.get('pageSize')), pageCap)));
   return `${url.pathname}${url.search}`;
 }
+
+/** When a client connection was accepted (performance.now()). */
+const OPENED = Symbol('opened');
 
 /** The answer a connection is reading (net.Socket has a `pending` of its own). */
 const PENDING = Symbol('pending');
@@ -246,7 +258,7 @@ export function longestChain(log) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const { values, positionals } = parseArgs({ allowPositionals: true, options: { delay: { type: 'string', default: '50' }, port: { type: 'string', default: '0' }, 'page-cap': { type: 'string' } } });
+  const { values, positionals } = parseArgs({ allowPositionals: true, options: { delay: { type: 'string', default: '50' }, port: { type: 'string', default: '0' }, 'page-cap': { type: 'string' }, 'setup-round-trips': { type: 'string', default: '0' } } });
   if (positionals.length !== 1) {
     console.error('usage: node bench/latency-proxy.mjs TARGET_URL [--delay MS] [--port N] [--page-cap N]');
     process.exit(2);
@@ -255,6 +267,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     delayMs: Number(values.delay),
     port: Number(values.port),
     pageCap: values['page-cap'] === undefined ? undefined : Number(values['page-cap']),
+    setupRoundTrips: Number(values['setup-round-trips']),
     onRequest: (entry) => console.log(JSON.stringify(entry)),
   });
   console.log(proxy.url);

@@ -8,10 +8,11 @@
 // count - and their ratio to the floor, the fewest rounds a careful client
 // needs (the issue's table). Target: every ratio at most 1.3.
 //
-//   npm run build && node bench/rounds.mjs [--delay 50] [--runs 3] [--only KEY,...] [--record] [--log] [--memory]
+//   npm run build && node bench/rounds.mjs [--delay 50] [--runs 3] [--only KEY,...] [--record] [--log] [--memory] [--setup-round-trips N]
 //   (--log prints each request of the runs at DELAY: when it started and ended, from the first, how long
 //   its body took to arrive after its headers, and the emulator's own time to answer it)
 //   (--memory: the emulator keeps its state in memory, no --data-dir: no fsync in each write's answer)
+//   (--setup-round-trips N: a new connection pays N round trips before its first request: 1 for TCP, 2 with TLS 1.3)
 //   (medians of --runs runs at each delay, alternated: a busy machine moves a single run's wall by more than a round)
 //   (`npm run bench` runs it as its `rounds` part)
 import { spawn } from 'node:child_process';
@@ -27,7 +28,7 @@ import { longestChain, startLatencyProxy } from './latency-proxy.mjs';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin', 'ahs.js');
 const { values: flags } = parseArgs({
-  options: { delay: { type: 'string', default: '50' }, runs: { type: 'string', default: '3' }, only: { type: 'string' }, record: { type: 'boolean', default: false }, log: { type: 'boolean', default: false }, memory: { type: 'boolean', default: false } },
+  options: { delay: { type: 'string', default: '50' }, runs: { type: 'string', default: '3' }, only: { type: 'string' }, record: { type: 'boolean', default: false }, log: { type: 'boolean', default: false }, memory: { type: 'boolean', default: false }, 'setup-round-trips': { type: 'string', default: '0' } },
 });
 const DELAY = Number(flags.delay);
 const RTT = 2 * DELAY;
@@ -302,7 +303,7 @@ work = await mkdtemp(join(tmpdir(), 'ahs-bench-rounds-'));
 const rows = [];
 try {
   emulator = await startEmulator(join(work, 'emulator-data'));
-  proxy = await startLatencyProxy(emulator.baseUrl, { delayMs: 0 });
+  proxy = await startLatencyProxy(emulator.baseUrl, { delayMs: 0, setupRoundTrips: Number(flags['setup-round-trips']) });
   const configDir = join(work, 'config');
   await mkdir(configDir);
   env = {

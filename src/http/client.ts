@@ -175,16 +175,19 @@ export class ApiClient {
   /**
    * Starts loading what uploads are sent with (undici: 35 to 50 ms of
    * loading and compiling) while the command's first reads are in flight,
-   * rather than after them, between the last read and the first upload. A
-   * failure here is the first upload's to report.
+   * rather than after them, between the last read and the first upload, and
+   * opens the connections of its first `uploads` (at most the pool's limit)
+   * meanwhile: their handshakes are then paid in the reads' round trip
+   * (warm.ts). A failure here is the first upload's to report.
    */
-  prepareUploads(): void {
+  prepareUploads(uploads = 1): void {
     // Once the requests being started now have left: loading undici takes the
     // one thread 10 ms or more, and before their bytes are written it held
     // the first reads back by as much (issue 21, item sync's first round).
     setImmediate(() => {
       this.whenSent()
         .then(() => this.undiciTransport())
+        .then((transport) => transport.preconnect?.(this.baseUrl, uploads))
         .catch(() => {});
     });
   }

@@ -22,6 +22,7 @@ import { Readable } from 'node:stream';
 import type { Dispatcher, buildConnector as BuildConnector } from 'undici';
 import { ProxyError } from './errors.js';
 import { streamBody, type AnswerBody } from './body.js';
+import { WarmConnections } from './warm.js';
 
 export type Headers = Record<string, string | string[] | undefined>;
 
@@ -54,6 +55,8 @@ export interface Transport {
   destroy(): Promise<void>;
   /** Lets requests in flight finish, then closes. */
   close(): Promise<void>;
+  /** Opens up to `count` connections to `url`'s origin ahead of the requests that will use them (warm.ts). */
+  preconnect?(url: string, count: number): void;
 }
 
 /**
@@ -158,8 +161,11 @@ export async function undiciTransport(env: NodeJS.ProcessEnv, connectTimeoutMs: 
   const proxies = proxiesOf(env);
   const noProxy = env.NO_PROXY ?? env.no_proxy;
   const connect = answersWin(buildConnector({ timeout: Math.min(connectTimeoutMs, 30_000) }));
-  const dispatcher: Dispatcher =
-    proxies.http || proxies.https ? new EnvHttpProxyAgent({ httpProxy: proxies.http, httpsProxy: proxies.https, noProxy, connect, connections }) : new Agent({ connect, connections });
+  // Through a proxy a connection is the proxy's tunnel, which undici sets up itself: none is opened ahead.
+  const warm = proxies.http || proxies.https ? undefined : new WarmConnections(connect);
+  const dispatcher: Dispatcher = warm
+    ? new Agent({ connect: warm.connector(), connections })
+    : new EnvHttpProxyAgent({ httpProxy: proxies.http, httpsProxy: proxies.https, noProxy, connect, connections });
   return {
     async request(url, init) {
       const { origin, pathname, search, protocol } = new URL(url);
@@ -180,8 +186,15 @@ export async function undiciTransport(env: NodeJS.ProcessEnv, connectTimeoutMs: 
         throw proxyFailure(error, proxyFor(proxies, protocol)) ?? error;
       }
     },
-    destroy: () => dispatcher.destroy(),
-    close: () => dispatcher.close(),
+    destroy: () => {
+      warm?.close();
+      return dispatcher.destroy();
+    },
+    close: () => {
+      warm?.close();
+      return dispatcher.close();
+    },
+    preconnect: warm ? (url, count) => warm.open(url, Math.min(count, connections ?? count)) : undefined,
   };
 }
 

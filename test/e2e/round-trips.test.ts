@@ -189,11 +189,32 @@ describe('item sync and item upload: 8 in flight, reads at once', () => {
     expect(again.requests).toContain(`GET /vc/${id}/deployments`);
   });
 
-  it('item upload sends 8 files at once', async () => {
+  it("the uploads' connections are opened while the first reads are in flight, and the uploads go on them", async () => {
+    // A proxy of its own: its connections counted from the first (undici opens one only once a request waits for it).
+    const counted = await startFaultProxy(h.emu.baseUrl);
+    try {
+      const { id, dir } = await collection(newFiles(2));
+      // The two reads come on two connections; the reads are answered only once two more are open.
+      const opened = counted.untilConnections(4, { method: 'GET' });
+      const run = await h.ahs(['item', 'sync', id, dir, '--type', '1001', '--json'], { env: { AHS_BASE_URL: counted.url } });
+      expect(run.exitCode, run.stderr).toBe(0);
+      expect(opened.met).toBe(true);
+      expect(run.json().uploaded).toHaveLength(2);
+      const uploads = counted.log.filter((r) => r.method === 'POST');
+      expect(uploads.map((r) => r.connection).sort()).toEqual([3, 4]);
+      expect(Math.max(...counted.log.map((r) => r.connection))).toBe(4);
+    } finally {
+      await counted.close();
+    }
+  });
+
+  it('item upload reads the collection and its items at once, and sends 8 files at once', async () => {
     const { id, dir } = await collection(newFiles(8));
+    const reads = proxy.together([{ method: 'GET', path: `/vc/${id}` }, { method: 'GET', path: `/vc/${id}/items` }]);
     const uploads = proxy.together(Array.from({ length: 8 }, () => ({ method: 'POST', path: `/vc/${id}/items` })), 3000);
     const { run } = await traced(['item', 'upload', id, ...Object.keys(newFiles(8)).map((name) => join(dir, name)), '--type', '1001', '--json']);
     expect(run.exitCode, run.stderr).toBe(0);
+    expect(reads.met).toBe(true);
     expect(uploads.met).toBe(true);
   });
 

@@ -47,8 +47,12 @@
 // and its `met` says so; one that waits for another's answer would wait
 // forever, so the barrier gives up after `giveUpMs` (a failing test's
 // safety, never waited for when the client is right) and `met` stays false.
+// untilConnections(count, match) holds the answers of requests matching
+// `match` until `count` connections have been opened to the proxy (its
+// `met` says whether they were, before `giveUpMs`).
 // log lists every request (method, path with query, the fault taken,
-// whether it was forwarded to the target) in order of arrival.
+// whether it was forwarded to the target, the connection it came on: 1 for
+// the first opened) in order of arrival.
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse, type IncomingHttpHeaders } from 'node:http';
 import { connect, createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 
@@ -80,6 +84,8 @@ export interface LoggedRequest {
   path: string;
   fault?: Fault['kind'];
   forwarded: boolean;
+  /** The connection it came on, by order of opening (1 for the first). */
+  connection: number;
 }
 
 export interface FaultProxy {
@@ -92,6 +98,8 @@ export interface FaultProxy {
   tunnels: number;
   /** A barrier: the answers of requests matching `matches` are held until one of each has arrived. */
   together(matches: Match[], giveUpMs?: number): Barrier;
+  /** A barrier: the answers of requests matching `match` are held until `count` connections have been opened. */
+  untilConnections(count: number, match?: Match, giveUpMs?: number): Barrier;
   /** Drops every rule and the chaos. */
   reset(): void;
   /** Resets every open connection (stalled ones included) and stops listening. */
@@ -175,6 +183,25 @@ export async function startFaultProxy(target: string, options: { pageSizeCap?: n
     });
   };
 
+  /** Connections opened to the proxy, in order, and the barriers waiting for a number of them. */
+  const connectionIds = new WeakMap<object, number>();
+  let connections = 0;
+  const connectionGates: Array<{ count: number; match: Match; open: Promise<void>; release: () => void; state: { met: boolean; closed: boolean } }> = [];
+  const onConnection = (socket: Socket) => {
+    connections++;
+    connectionIds.set(socket, connections);
+    for (const gate of connectionGates) {
+      if (gate.state.closed || connections < gate.count) continue;
+      gate.state.met = true;
+      gate.state.closed = true;
+      gate.release();
+    }
+  };
+  const connectionGateFor = (req: IncomingMessage): Promise<void> | undefined => {
+    const [pathname, query = ''] = (req.url ?? '/').split('?') as [string, string?];
+    return connectionGates.find((gate) => !gate.state.closed && matches(gate.match, req.method!, pathname, query))?.open;
+  };
+
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const served = (served_.get(req.socket) ?? 0) + 1;
     served_.set(req.socket, served);
@@ -182,12 +209,13 @@ export async function startFaultProxy(target: string, options: { pageSizeCap?: n
     if (write && options.cutAfterWrites !== undefined) writes++;
     const cut = options.cutAfterWrites !== undefined && writes >= options.cutAfterWrites;
     const fault: Fault | undefined = cut ? { kind: write && writes === options.cutAfterWrites ? 'reset-after' : 'reset-before' } : pick(req, served > 1);
-    const entry: LoggedRequest = { method: req.method!, path: req.url ?? '/', fault: fault?.kind, forwarded: false };
+    const entry: LoggedRequest = { method: req.method!, path: req.url ?? '/', fault: fault?.kind, forwarded: false, connection: connectionIds.get(req.socket) ?? 0 };
     log.push(entry);
     if (fault?.kind === 'reset-before') return void req.socket.resetAndDestroy();
     if (fault?.kind === 'reset-reused') return void req.socket.resetAndDestroy();
     const body = await readAll(req);
     await barrierFor(req);
+    await connectionGateFor(req);
     const send = (status: number, headers: Record<string, string>, text: string) => res.writeHead(status, { 'content-length': String(Buffer.byteLength(text)), ...headers }).end(text);
     switch (fault?.kind) {
       case 'status':
@@ -240,6 +268,7 @@ export async function startFaultProxy(target: string, options: { pageSizeCap?: n
     });
     upstream.on('error', () => socket.destroy());
   });
+  server.on('connection', onConnection);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
 
@@ -258,6 +287,23 @@ export async function startFaultProxy(target: string, options: { pageSizeCap?: n
       const state = { met: false, closed: false };
       barriers.push({ slots: matchList.map((match) => ({ match, arrived: false })), open, release, state });
       // Only a client that does not send them at once meets this: then the test fails, not hangs.
+      setTimeout(() => {
+        state.closed = true;
+        release();
+      }, giveUpMs).unref();
+      return {
+        get met() {
+          return state.met;
+        },
+      };
+    },
+    untilConnections(count, match = {}, giveUpMs = 5000) {
+      let release!: () => void;
+      const open = new Promise<void>((resolve) => (release = resolve));
+      const state = { met: connections >= count, closed: connections >= count };
+      if (state.closed) release();
+      connectionGates.push({ count, match, open, release, state });
+      // A client that opens fewer does not meet it: then the test fails, not hangs.
       setTimeout(() => {
         state.closed = true;
         release();

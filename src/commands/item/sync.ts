@@ -75,7 +75,7 @@ export const run: Run<typeof syncSpec> = async (options, ctx) => {
   const uploads = new Map(files.map((file) => [file, { ...toUpload(file, { assetType, user }), collectionId }]));
 
   const api = await ctx.api();
-  if (files.length > 0 && !ctx.globals.dryRun) api.prepareUploads();
+  if (files.length > 0 && !ctx.globals.dryRun) api.prepareUploads(files.length);
   // The collection and its items at once; its deployments only where asked about: --reconcile,
   // --checksum (what is Live) and a dry run (its documents show them).
   const deployments = options.reconcile === true || options.checksum === true || ctx.globals.dryRun === true;

@@ -44,12 +44,12 @@ export const run: Run<typeof uploadSpec> = async (options, ctx) => {
   }));
 
   const api = await ctx.api();
-  if (!ctx.globals.dryRun) api.prepareUploads();
-  const items = await listItems(api, collectionId).catch(() => undefined);
+  if (!ctx.globals.dryRun) api.prepareUploads(uploads.length);
+  // The items (for names already taken) and the collection at once: one round, not two.
+  const [items, { snapshot, collection }] = await Promise.all([listItems(api, collectionId).catch(() => undefined), readSnapshot(api, collectionId)]);
   warnOfNamesTaken(await ctx.output(), collectionId, items ?? [], uploads.map((upload) => upload.fields.assetItemName));
   // The collection as read: file i is predicted after the i files before it were added, and a file that
   // would not fit (maxAssets) or is refused by the rules stops the upload before anything is sent.
-  const { snapshot, collection } = await readSnapshot(api, collectionId);
   const batch = { group: 'items', concurrency: options.concurrency ?? ITEM_CONCURRENCY };
   const needed = (snapshot?.itemCount ?? 0) + uploads.length;
   const refuse = snapshot && needed > snapshot.maxAssets ? { hint: `${collectionId} has room for ${Math.max(0, snapshot.maxAssets - snapshot.itemCount)} more item(s) (maxAssets ${snapshot.maxAssets}) and ${uploads.length} file(s) were given: upload fewer, or raise it with ahs collection update ${collectionId} --max-assets N` } : undefined;

@@ -1,0 +1,85 @@
+// Connections opened ahead of the requests that will use them. undici opens
+// a connection only once a request is queued for it (nodejs/undici#317), so
+// the first uploads of `item sync`, `item upload` and `release`, which follow
+// the command's first reads, paid their TCP handshake (and TLS's, one round
+// trip more) after those reads' round trip. Opened while the reads are in
+// flight, they are paid in its shadow (bench/README.md, "Connection set-up").
+//
+// A warm connection is handed to the next connection undici asks for to the
+// same origin, so the pool never holds more than its limit: undici asks only
+// for as many as it may open, and one still connecting is waited for rather
+// than opened beside. Those never asked for are closed with the transport
+// (unreferenced meanwhile: they never keep the process alive).
+import type { Socket } from 'node:net';
+import type { buildConnector as BuildConnector } from 'undici';
+
+type Connector = BuildConnector.connector;
+type ConnectOptions = BuildConnector.Options;
+
+interface Warm {
+  socket?: Socket;
+  /** Settles once the connection is made (undefined) or failed (its error). */
+  ready: Promise<Error | undefined>;
+}
+
+export class WarmConnections {
+  private readonly byOrigin = new Map<string, Warm[]>();
+
+  constructor(private readonly connect: Connector) {}
+
+  /** Opens up to `count` connections to `url`'s origin, beside those already warm. */
+  open(url: string, count: number): void {
+    const { protocol, hostname, port, host } = new URL(url);
+    const key = originKey(protocol, hostname, port);
+    const warm = this.byOrigin.get(key) ?? [];
+    this.byOrigin.set(key, warm);
+    for (let index = warm.length; index < count; index++) {
+      const entry: Warm = { ready: Promise.resolve(undefined) };
+      entry.ready = new Promise((settle) => {
+        const socket = this.connect({ protocol, hostname, host, port } as ConnectOptions, (error, connected) => {
+          if (error || !connected) return settle(error ?? new Error('no connection'));
+          connected.unref();
+          settle(undefined);
+        }) as unknown as Socket | undefined;
+        entry.socket = socket;
+      });
+      warm.push(entry);
+    }
+  }
+
+  /** undici's connector: a warm connection to the origin when there is one still open, else a new one. */
+  connector(): Connector {
+    return (options, callback) => {
+      const entry = this.byOrigin.get(originKey(options.protocol, options.hostname, String(options.port ?? '')))?.shift();
+      if (!entry) return this.connect(options, callback);
+      void entry.ready.then((error) => {
+        const socket = entry.socket;
+        // The connection undici would have opened failed: its error is this one's (no second wait for a host that does not answer).
+        if (error) return callback(error, null);
+        if (socket && isOpen(socket)) {
+          socket.ref();
+          return callback(null, socket);
+        }
+        // Closed by the other end since: a new one.
+        socket?.destroy();
+        this.connect(options, callback);
+      });
+    };
+  }
+
+  /** Closes the connections never handed out. */
+  close(): void {
+    for (const warm of this.byOrigin.values()) for (const entry of warm) entry.socket?.destroy();
+    this.byOrigin.clear();
+  }
+}
+
+function originKey(protocol: string, hostname: string, port: string): string {
+  const https = protocol === 'https:';
+  return `${protocol}//${hostname.toLowerCase()}:${port || (https ? '443' : '80')}`;
+}
+
+/** Connected, and neither end has closed it since. */
+function isOpen(socket: Socket): boolean {
+  return !socket.destroyed && socket.readyState === 'open' && !socket.readableEnded;
+}
