@@ -163,12 +163,22 @@ export async function undiciTransport(env: NodeJS.ProcessEnv, connectTimeoutMs: 
   const connect = answersWin(buildConnector({ timeout: Math.min(connectTimeoutMs, 30_000) }));
   // Through a proxy a connection is the proxy's tunnel, which undici sets up itself: none is opened ahead.
   const warm = proxies.http || proxies.https ? undefined : new WarmConnections(connect);
+  let freedThisTurn = false;
+  const connectionFreed = () => {
+    if (freedThisTurn) return;
+    freedThisTurn = true;
+    setImmediate(() => (freedThisTurn = false));
+  };
   const dispatcher: Dispatcher = warm
     ? new Agent({ connect: warm.connector(), connections })
     : new EnvHttpProxyAgent({ httpProxy: proxies.http, httpsProxy: proxies.https, noProxy, connect, connections });
   return {
     async request(url, init) {
       const { origin, pathname, search, protocol } = new URL(url);
+      // A connection whose answer ended in this turn of the event loop is free, but undici's pool learns so
+      // a turn later: asked now, it opened another one beside it (a handshake on a real network). Sent a
+      // turn later, the request takes it.
+      if (freedThisTurn) await new Promise((resolve) => setImmediate(resolve));
       try {
         const response = await dispatcher.request({
           origin,
@@ -178,9 +188,14 @@ export async function undiciTransport(env: NodeJS.ProcessEnv, connectTimeoutMs: 
           // undici documents an AsyncIterable body (its types lag: Dispatcher.md, "body").
           body: (typeof init.body === 'object' ? init.body.open() : init.body) as Dispatcher.DispatchOptions['body'],
           signal: init.signal,
+          // undici closes a connection after a DELETE with a body (the service's removals carry their
+          // deletedBy), unless told the server reads it, as this service's does: without this each removal
+          // opened a new connection, a TCP and TLS handshake apiece on a real network.
+          reset: false,
           headersTimeout: init.timeoutMs,
           bodyTimeout: init.timeoutMs,
         });
+        response.body.once('close', connectionFreed);
         return { statusCode: response.statusCode, headers: response.headers, body: streamBody(response.body) };
       } catch (error) {
         throw proxyFailure(error, proxyFor(proxies, protocol)) ?? error;

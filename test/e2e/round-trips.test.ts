@@ -208,6 +208,27 @@ describe('item sync and item upload: 8 in flight, reads at once', () => {
     }
   });
 
+  it('item sync of changed files keeps one pool: its removals go on the uploads\' connections, never more than 8 beside the first reads\'', async () => {
+    const counted = await startFaultProxy(h.emu.baseUrl);
+    try {
+      const { id, dir } = await collection(newFiles(10));
+      const first = await h.ahs(['item', 'sync', id, dir, '--type', '1001'], { env: { AHS_BASE_URL: counted.url } });
+      expect(first.exitCode, first.stderr).toBe(0);
+      for (const name of Object.keys(newFiles(10))) await writeFile(join(dir, name), `changed ${name}`);
+      counted.log.length = 0;
+      const run = await h.ahs(['item', 'sync', id, dir, '--type', '1001', '--json'], { env: { AHS_BASE_URL: counted.url } });
+      expect(run.exitCode, run.stderr).toBe(0);
+      expect(run.json().replaced).toHaveLength(10);
+      // The two first reads' connections, then the pool of 8 for the uploads, the removals and the settling read.
+      const connections = new Set(counted.log.map((r) => r.connection));
+      expect(connections.size).toBeLessThanOrEqual(10);
+      const writes = new Set(counted.log.filter((r) => r.method !== 'GET').map((r) => r.connection));
+      expect(writes.size).toBeLessThanOrEqual(8);
+    } finally {
+      await counted.close();
+    }
+  });
+
   it('item upload reads the collection and its items at once, and sends 8 files at once', async () => {
     const { id, dir } = await collection(newFiles(8));
     const reads = proxy.together([{ method: 'GET', path: `/vc/${id}` }, { method: 'GET', path: `/vc/${id}/items` }]);
