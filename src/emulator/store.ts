@@ -571,10 +571,19 @@ async function writeBlobs(disk: Disk, blobDir: string, blobs: [string, Buffer][]
   await disk.syncFolder(blobDir);
 }
 
-/** Small uploads' bytes by blob id, and their total. */
+/** Small uploads' bytes by blob id, and the memory they keep. */
 class HeldBlobs {
   private readonly blobs = new Map<string, Buffer>();
   bytes = 0;
+
+  /**
+   * A file's bytes are a slice of the request's own buffer (multipart.ts
+   * collect), which it keeps whole: counted as that, so the limit bounds
+   * the memory held, not just the files' sizes.
+   */
+  private static kept(bytes: Buffer): number {
+    return Math.max(bytes.length, bytes.buffer.byteLength);
+  }
 
   get(blobId: string): Buffer | undefined {
     return this.blobs.get(blobId);
@@ -583,14 +592,14 @@ class HeldBlobs {
   set(blobId: string, bytes: Buffer): void {
     this.delete(blobId);
     this.blobs.set(blobId, bytes);
-    this.bytes += bytes.length;
+    this.bytes += HeldBlobs.kept(bytes);
   }
 
   delete(blobId: string): void {
     const bytes = this.blobs.get(blobId);
     if (!bytes) return;
     this.blobs.delete(blobId);
-    this.bytes -= bytes.length;
+    this.bytes -= HeldBlobs.kept(bytes);
   }
 
   /** Forgets a blob whose file is now durable (unless it was removed and taken again meanwhile). */
