@@ -12,19 +12,34 @@
 // On disk, metadata is a snapshot (`state.json`) plus an append-only journal
 // (`journal.ndjson`) of the operations since: a write appends one line and
 // fsyncs, so its cost does not grow with the state. Concurrent writes share
-// one fsync. The journal is folded into the snapshot at start, at close and
-// every COMPACT_EVERY operations.
+// one fsync. The journal is folded into the snapshot at start, at close,
+// every COMPACT_EVERY operations and once small uploads hold HELD_BYTES.
 //
-// An upload costs two fsyncs one after the other, not three: its file is
-// renamed into `blobs/` first, or created there when the upload was small
-// enough to be held in memory (until a journal line names it, a file there is
-// an orphan that the next start removes), then the file's fsync and the
-// folder's run together, the folder's shared by every upload renamed since
-// the last one began; only once both have ended is the journal line that
-// names the file written (the kernel may write a line out at any moment after
-// that, so it must never name a file a crash can still lose).
+// A streamed upload costs two fsyncs one after the other, not three: its
+// file is renamed into `blobs/` first (until a journal line names it, a file
+// there is an orphan that the next start removes), then the file's fsync and
+// the folder's run together, the folder's shared by every upload renamed
+// since the last one began; only once both have ended is the journal line
+// that names the file written (the kernel may write a line out at any moment
+// after that, so it must never name a file a crash can still lose).
+//
+// A small upload (held in memory, multipart.ts) is journalled whole: its
+// bytes ride in its journal line (base64), made durable by the journal's one
+// shared fsync, and stay in memory, where reads find them; no file is made
+// for it then. A file per small upload cost an open that creates an inode, a
+// write, a second open and an fdatasync for the file, and a share of the
+// folder's fsync: a third of the emulator's CPU per upload and the main
+// thread blocked in ext4's create (bench/README.md, "A small upload
+// journalled whole"). Their files are written when the journal is folded into the
+// snapshot (every COMPACT_EVERY operations, or once HELD_BYTES are held, at
+// start, at close): each file written and fdatasynced, then the folder's
+// fsync, and only then the snapshot replaces the journal. So a line may carry
+// a file's bytes or name a file that a crash cannot lose, never a file that
+// is neither; recovery writes the files of the lines it replays (a file left
+// by an earlier try is overwritten with the same bytes).
 import { randomUUID } from 'node:crypto';
-import { closeSync, createReadStream, createWriteStream, fdatasync, fsync, openSync, writeFileSync, type ReadStream, type WriteStream } from 'node:fs';
+import { closeSync, createReadStream, createWriteStream, fdatasync, fsync, openSync, writeFileSync, writeSync, type WriteStream } from 'node:fs';
+import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { mkdir, mkdtemp, open, readdir, readFile, rename, rm, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -91,7 +106,7 @@ export interface Store {
   createPending(): StreamedBlob;
   /** Drops an upload that was rejected or broke off. */
   discard(pending: PendingBlob): Promise<void>;
-  openBlob(blobId: string): ReadStream;
+  openBlob(blobId: string): Readable;
   blobSize(blobId: string): Promise<number>;
   close(): Promise<void>;
 }
@@ -103,8 +118,10 @@ export interface Store {
  */
 export interface Disk {
   rename(from: string, to: string): Promise<void>;
-  /** Creates a file that does not exist yet with these (few) bytes. */
+  /** Creates a file that does not exist yet with these (few) bytes (in memory only: not made durable). */
   createFile(path: string, bytes: Buffer): Promise<void>;
+  /** Writes a file, replacing any left by an earlier try, and fdatasyncs it: its contents survive a crash. */
+  writeSynced(path: string, bytes: Buffer): Promise<void>;
   unlink(path: string): Promise<void>;
   /** fdatasync of a finished file: its contents and size survive a crash. */
   syncFile(path: string): Promise<void>;
@@ -112,6 +129,10 @@ export interface Disk {
   syncFolder(path: string): Promise<void>;
   appendJournal(journal: FileHandle, text: string): Promise<void>;
   syncJournal(journal: FileHandle): Promise<void>;
+  /** Replaces the snapshot atomically: temporary file, fsync, rename, folder fsync. */
+  replaceSnapshot(dataDir: string, text: string): Promise<void>;
+  /** Empties the journal (a snapshot now holds its lines) and fsyncs it. */
+  truncateJournal(journal: FileHandle): Promise<void>;
 }
 
 export const realDisk: Disk = {
@@ -120,17 +141,27 @@ export const realDisk: Disk = {
   // IN_MEMORY_BODY_BYTES), and through the thread pool its open, write and
   // close were three hand-offs that cost the one thread more than the write.
   createFile: async (path, bytes) => writeFileSync(path, bytes, { flag: 'wx' }),
+  writeSynced: (path, bytes) => writeAndSync(path, bytes),
   unlink,
   syncFile: (path) => syncOpened(path, fdatasyncAsync),
   syncFolder: fsyncDir,
-  appendJournal: async (journal, text) => {
-    await journal.write(text);
-  },
+  // At once, as createFile: a write into the page cache is shorter than the
+  // hand-off to the thread pool and back that an async write costs; only
+  // the fsync after it waits for the disk.
+  appendJournal: async (journal, text) => writeWhole(journal.fd, Buffer.from(text)),
   syncJournal: (journal) => journal.datasync(),
+  replaceSnapshot: writeSnapshot,
+  truncateJournal: async (journal) => {
+    await journal.truncate(0);
+    await journal.sync();
+  },
 };
 
 /** The operations, over files in `blobDir`; subclasses say how an operation is made durable. */
 abstract class RecordStore implements Store {
+  /** Small uploads' bytes that so far only the journal holds (DiskStore); reads find them here. */
+  protected readonly held = new HeldBlobs();
+
   protected constructor(
     protected readonly data: EmulatorState,
     protected readonly blobDir: string,
@@ -151,6 +182,8 @@ abstract class RecordStore implements Store {
   protected abstract persist(operation: Operation): Promise<void>;
   /** Resolves once a file just renamed into `blobDir` survives a crash. */
   protected abstract blobDurable(path: string): Promise<void>;
+  /** Takes a small upload's bytes under `blobId`, before the operation that names it is persisted. */
+  protected abstract keepSmall(blobId: string, bytes: Buffer): Promise<void>;
   abstract close(): Promise<void>;
 
   private async commit(operation: Operation): Promise<void> {
@@ -238,18 +271,21 @@ abstract class RecordStore implements Store {
   }
 
   /**
-   * Moves a finished upload into the store (a file in memory is written
-   * there); returns its blob id once the file is durable. In place before it
-   * is durable: no metadata names it yet, so a crash meanwhile leaves an
-   * orphan that the next start removes.
+   * Moves a finished upload into the store (a small one is kept as
+   * keepSmall says); returns its blob id once the file is durable. In place
+   * before it is durable: no metadata names it yet, so a crash meanwhile
+   * leaves an orphan that the next start removes.
    */
   private async adopt(pending: PendingBlob): Promise<string> {
     const blobId = randomUUID();
     const path = join(this.blobDir, blobId);
     try {
-      if ('bytes' in pending) await this.disk.createFile(path, pending.bytes);
-      else await this.disk.rename(pending.path, path);
-      await this.blobDurable(path);
+      if ('bytes' in pending) {
+        await this.keepSmall(blobId, pending.bytes);
+      } else {
+        await this.disk.rename(pending.path, path);
+        await this.blobDurable(path);
+      }
     } catch (error) {
       await this.removeBlob(blobId);
       throw error;
@@ -275,15 +311,19 @@ abstract class RecordStore implements Store {
    * emulator spent 0.63 s of CPU serving 1 GiB against 0.46 s, and a client
    * beside it on the same two cores took twice as long (bench/README.md).
    */
-  openBlob(blobId: string): ReadStream {
+  openBlob(blobId: string): Readable {
+    const held = this.held.get(blobId);
+    if (held) return Readable.from([held], { objectMode: false });
     return createReadStream(join(this.blobDir, blobId), { highWaterMark: BLOB_READ_BYTES });
   }
 
   async blobSize(blobId: string): Promise<number> {
-    return (await stat(join(this.blobDir, blobId))).size;
+    return this.held.get(blobId)?.length ?? (await stat(join(this.blobDir, blobId))).size;
   }
 
   protected async removeBlob(blobId: string): Promise<void> {
+    this.held.delete(blobId);
+    // Also for a held blob: a fold into the snapshot may have written its file.
     await this.disk.unlink(join(this.blobDir, blobId)).catch(() => undefined);
   }
 }
@@ -303,6 +343,10 @@ export class MemoryStore extends RecordStore {
 
   protected async persist(): Promise<void> {}
   protected async blobDurable(): Promise<void> {}
+  /** A file in the temporary folder, as a streamed upload's: nothing is held in memory for long. */
+  protected async keepSmall(blobId: string, bytes: Buffer): Promise<void> {
+    await this.disk.createFile(join(this.blobDir, blobId), bytes);
+  }
 
   async close(): Promise<void> {
     await rm(this.root, { recursive: true, force: true });
@@ -313,6 +357,12 @@ export class MemoryStore extends RecordStore {
 const BLOB_READ_BYTES = 1024 * 1024;
 /** Operations between two snapshots; a compaction costs a full write of the state. */
 const COMPACT_EVERY = 20_000;
+/**
+ * Bytes of small uploads held in memory (and in the journal) beyond which
+ * the journal is folded into the snapshot and their files written: 2,048
+ * uploads of 4 KiB, whose files then cost a pause of about a second.
+ */
+const HELD_BYTES = 8 * 1024 * 1024;
 const SNAPSHOT = 'state.json';
 const JOURNAL = 'journal.ndjson';
 
@@ -324,6 +374,8 @@ interface Snapshot extends EmulatorState {
 export interface DiskStoreOptions {
   /** Operations between two snapshots (COMPACT_EVERY). */
   compactEvery?: number;
+  /** Bytes of small uploads held before a snapshot (HELD_BYTES). */
+  heldBytes?: number;
   disk?: Disk;
 }
 
@@ -348,6 +400,7 @@ export class DiskStore extends RecordStore {
     seq: number,
     private journal: FileHandle,
     private readonly compactEvery: number,
+    private readonly heldLimit: number,
     disk: Disk,
   ) {
     super(data, join(dataDir, 'blobs'), join(dataDir, 'tmp'), disk);
@@ -355,22 +408,25 @@ export class DiskStore extends RecordStore {
     this.blobFolder = new SharedSync(() => this.disk.syncFolder(this.blobDir));
   }
 
-  static async open(dataDir: string, { compactEvery = COMPACT_EVERY, disk = realDisk }: DiskStoreOptions = {}): Promise<DiskStore> {
+  static async open(dataDir: string, { compactEvery = COMPACT_EVERY, heldBytes = HELD_BYTES, disk = realDisk }: DiskStoreOptions = {}): Promise<DiskStore> {
     await ensureDirectory(dataDir);
     await mkdir(join(dataDir, 'blobs'), { recursive: true });
     await removeCommitLeftovers(dataDir);
     // Uploads that never finished before a stop are dropped.
     await rm(join(dataDir, 'tmp'), { recursive: true, force: true });
     await mkdir(join(dataDir, 'tmp'), { recursive: true });
-    const { state, seq } = await recover(dataDir);
-    // Fold the journal into a fresh snapshot, and start an empty journal.
-    await writeSnapshot(dataDir, snapshotText(state, seq));
+    const { state, seq, held } = await recover(dataDir);
+    // Fold the journal into a fresh snapshot, and start an empty journal: the
+    // files whose bytes only the journal held first.
+    const referenced = referencedBlobs(state);
+    await writeBlobs(disk, join(dataDir, 'blobs'), [...held].filter(([blobId]) => referenced.has(blobId)));
+    await disk.replaceSnapshot(dataDir, snapshotText(state, seq));
     // Append mode: after a compaction truncates it, writes start again at the beginning.
     const journal = await open(join(dataDir, JOURNAL), 'a');
     await journal.truncate(0);
     await journal.sync();
     await fsyncDir(dataDir);
-    const store = new DiskStore(dataDir, state, seq, journal, compactEvery, disk);
+    const store = new DiskStore(dataDir, state, seq, journal, compactEvery, heldBytes, disk);
     await store.sweepOrphans();
     return store;
   }
@@ -380,10 +436,17 @@ export class DiskStore extends RecordStore {
     await Promise.all([this.disk.syncFile(path), this.blobFolder.sync()]);
   }
 
+  /** Durable with the journal line that names it (persist). */
+  protected async keepSmall(blobId: string, bytes: Buffer): Promise<void> {
+    this.held.set(blobId, bytes);
+  }
+
   protected persist(operation: Operation): Promise<void> {
     this.seq += 1;
     const seq = this.seq;
-    const line = `${JSON.stringify({ seq, operation })}\n`;
+    // Still held: its file is not written, so its line carries the bytes.
+    const bytes = this.held.get(uploadedBlob(operation) ?? '');
+    const line = `${JSON.stringify(bytes ? { seq, operation, bytes: bytes.toString('base64') } : { seq, operation })}\n`;
     return new Promise<void>((done, failed) => {
       this.queue.push({ seq, line, done, failed });
       this.flushing ??= this.flush();
@@ -407,7 +470,7 @@ export class DiskStore extends RecordStore {
         for (const write of batch) write.failed(error);
       }
       // A failed compaction leaves the journal whole: it is tried again later.
-      if (this.sinceSnapshot >= this.compactEvery) await this.compact().catch(() => undefined);
+      if (this.sinceSnapshot >= this.compactEvery || this.held.bytes >= this.heldLimit) await this.compact().catch(() => undefined);
     }
     this.flushing = undefined;
   }
@@ -415,14 +478,19 @@ export class DiskStore extends RecordStore {
   /**
    * Folds the journal into a new snapshot. The snapshot holds every operation
    * applied in memory so far, so queued ones are durable with it too; the
-   * journal is emptied only once the snapshot is.
+   * journal is emptied only once the snapshot is, and the files of the small
+   * uploads it held are.
    */
   private async compact(): Promise<void> {
-    const seq = this.seq;
     // Taken now, in one step: operations applied while it is written belong to the journal.
-    await writeSnapshot(this.dataDir, snapshotText(this.data, seq));
-    await this.journal.truncate(0);
-    await this.journal.sync();
+    const seq = this.seq;
+    const text = snapshotText(this.data, seq);
+    const spilled = [...this.held];
+    await writeBlobs(this.disk, this.blobDir, spilled);
+    await this.disk.replaceSnapshot(this.dataDir, text);
+    await this.disk.truncateJournal(this.journal);
+    // Their files are durable: a line written from now on need not carry their bytes.
+    for (const [blobId, bytes] of spilled) this.held.release(blobId, bytes);
     this.sinceSnapshot = 0;
     const covered = this.queue.filter((write) => write.seq <= seq);
     this.queue = this.queue.filter((write) => write.seq > seq);
@@ -444,8 +512,8 @@ export class DiskStore extends RecordStore {
   }
 }
 
-/** The last snapshot with the journal's later operations applied. */
-async function recover(dataDir: string): Promise<{ state: EmulatorState; seq: number }> {
+/** The last snapshot with the journal's later operations applied, and the bytes of the small uploads among them. */
+async function recover(dataDir: string): Promise<{ state: EmulatorState; seq: number; held: Map<string, Buffer> }> {
   let state: Snapshot = emptyState();
   try {
     const parsed = parseRecords<Snapshot>(await readFile(join(dataDir, SNAPSHOT), 'utf8'));
@@ -462,12 +530,13 @@ async function recover(dataDir: string): Promise<{ state: EmulatorState; seq: nu
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
+  const held = new Map<string, Buffer>();
   const lines = text.split('\n');
   for (const [index, line] of lines.entries()) {
     if (line === '') continue;
-    let entry: { seq: number; operation: Operation };
+    let entry: JournalEntry;
     try {
-      entry = parseRecords<{ seq: number; operation: Operation }>(line);
+      entry = parseRecords<JournalEntry>(line);
     } catch (error) {
       // The last line may be cut short by a crash mid-write: it was never acknowledged.
       if (index === lines.length - 1) break;
@@ -475,9 +544,73 @@ async function recover(dataDir: string): Promise<{ state: EmulatorState; seq: nu
     }
     if (entry.seq <= seq) continue;
     applyOperation(state, entry.operation);
+    const blobId = uploadedBlob(entry.operation);
+    if (blobId !== undefined && entry.bytes !== undefined) held.set(blobId, Buffer.from(entry.bytes, 'base64'));
     seq = entry.seq;
   }
-  return { state, seq };
+  return { state, seq, held };
+}
+
+interface JournalEntry {
+  seq: number;
+  operation: Operation;
+  /** A small upload's file (base64), when its file was not written yet. */
+  bytes?: string;
+}
+
+/** The blob an upload's operation names. */
+function uploadedBlob(operation: Operation): string | undefined {
+  if (operation.op === 'addItem') return operation.item.blobId;
+  if (operation.op === 'addVersion') return operation.version.blobId;
+  return undefined;
+}
+
+/** Writes and fdatasyncs each file, then fsyncs the folder: the files survive a crash once it resolves. */
+async function writeBlobs(disk: Disk, blobDir: string, blobs: [string, Buffer][]): Promise<void> {
+  if (blobs.length === 0) return;
+  await Promise.all(blobs.map(([blobId, bytes]) => disk.writeSynced(join(blobDir, blobId), bytes)));
+  await disk.syncFolder(blobDir);
+}
+
+/** Small uploads' bytes by blob id, and the memory they keep. */
+class HeldBlobs {
+  private readonly blobs = new Map<string, Buffer>();
+  bytes = 0;
+
+  /**
+   * A file's bytes are a slice of the request's own buffer (multipart.ts
+   * collect), which it keeps whole: counted as that, so the limit bounds
+   * the memory held, not just the files' sizes.
+   */
+  private static kept(bytes: Buffer): number {
+    return Math.max(bytes.length, bytes.buffer.byteLength);
+  }
+
+  get(blobId: string): Buffer | undefined {
+    return this.blobs.get(blobId);
+  }
+
+  set(blobId: string, bytes: Buffer): void {
+    this.delete(blobId);
+    this.blobs.set(blobId, bytes);
+    this.bytes += HeldBlobs.kept(bytes);
+  }
+
+  delete(blobId: string): void {
+    const bytes = this.blobs.get(blobId);
+    if (!bytes) return;
+    this.blobs.delete(blobId);
+    this.bytes -= HeldBlobs.kept(bytes);
+  }
+
+  /** Forgets a blob whose file is now durable (unless it was removed and taken again meanwhile). */
+  release(blobId: string, bytes: Buffer): void {
+    if (this.blobs.get(blobId) === bytes) this.delete(blobId);
+  }
+
+  [Symbol.iterator](): IterableIterator<[string, Buffer]> {
+    return this.blobs.entries();
+  }
 }
 
 function snapshotText(state: EmulatorState, journalSeq: number): string {
@@ -545,6 +678,22 @@ async function syncOpened(path: string, sync: (fd: number) => Promise<void>): Pr
   } finally {
     closeSync(fd);
   }
+}
+
+/** Opens (replacing), writes at once, fdatasyncs through the thread pool (syncOpened). */
+async function writeAndSync(path: string, bytes: Buffer): Promise<void> {
+  const fd = openSync(path, 'w');
+  try {
+    writeWhole(fd, bytes);
+    await fdatasyncAsync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A write may take fewer bytes than given (a full disk): the rest is written, or its error thrown. */
+function writeWhole(fd: number, bytes: Buffer): void {
+  for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written);
 }
 
 async function fsyncDir(path: string): Promise<void> {

@@ -1,18 +1,21 @@
 // The order of the disk calls of a --data-dir store is its crash safety: a
 // journal line may be written only once the file it names survives a crash
 // (the file's fsync ended, and a fsync of blobs/ that began after the file was
-// renamed or, for a small upload held in memory, created there ended); a write is answered only once its line is fsynced; a
-// file is removed only once the line that stops naming it is fsynced. Each
-// row runs a store over a recording Disk that can hold a call until another
-// has ended, then checks those rules over the calls it saw.
+// renamed or written there ended), unless the line carries the file's bytes
+// (a small upload held in memory); the journal is emptied only once the
+// files of the bytes its lines carried survive a crash; a write is answered
+// only once its line is fsynced; a file is removed only once the line that
+// stops naming it is fsynced. Each row runs a store over a recording Disk
+// that can hold a call until another has ended, then checks those rules over
+// the calls it saw.
 import { afterEach, describe, expect, it } from 'vitest';
 import { once } from 'node:events';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { Operation } from '../../src/emulator/operations.js';
-import type { CollectionRecord, ItemRecord, VersionRecord } from '../../src/emulator/state.js';
-import { DiskStore, realDisk, type Disk, type PendingBlob } from '../../src/emulator/store.js';
+import { referencedBlobs, type CollectionRecord, type EmulatorState, type ItemRecord, type VersionRecord } from '../../src/emulator/state.js';
+import { DiskStore, realDisk, type Disk, type DiskStoreOptions, type PendingBlob } from '../../src/emulator/store.js';
 
 type Call = keyof Disk;
 interface Entry {
@@ -35,11 +38,14 @@ class RecordingDisk {
   readonly disk: Disk = {
     rename: (from, to) => this.record('rename', to, () => realDisk.rename(from, to), from),
     createFile: (path, bytes) => this.record('createFile', path, () => realDisk.createFile(path, bytes)),
+    writeSynced: (path, bytes) => this.record('writeSynced', path, () => realDisk.writeSynced(path, bytes)),
     unlink: (path) => this.record('unlink', path, () => realDisk.unlink(path)),
     syncFile: (path) => this.record('syncFile', path, () => realDisk.syncFile(path)),
     syncFolder: (path) => this.record('syncFolder', path, () => realDisk.syncFolder(path)),
     appendJournal: (journal, text) => this.record('appendJournal', text, () => realDisk.appendJournal(journal, text)),
     syncJournal: (journal) => this.record('syncJournal', '', () => realDisk.syncJournal(journal)),
+    replaceSnapshot: (dataDir, text) => this.record('replaceSnapshot', text, () => realDisk.replaceSnapshot(dataDir, text)),
+    truncateJournal: (journal) => this.record('truncateJournal', '', () => realDisk.truncateJournal(journal)),
   };
 
   push(entry: Omit<Entry, 'id'> & { id?: number }): void {
@@ -73,10 +79,10 @@ afterEach(async () => {
 const AT = '2024-01-01T00:00:00.000Z';
 const USER = 'owner@demo.test';
 
-async function openStore(recorder: RecordingDisk): Promise<DiskStore> {
+async function openStore(recorder: RecordingDisk, options: DiskStoreOptions = {}): Promise<DiskStore> {
   const dataDir = await mkdtemp(join(tmpdir(), 'ahs-emu-order-'));
   dirs.push(dataDir);
-  const store = await DiskStore.open(dataDir, { disk: recorder.disk });
+  const store = await DiskStore.open(dataDir, { ...options, disk: recorder.disk });
   await store.createAsset('demo', { assetId: 'a', assetName: 'a', assetType: '1001', secured: true, localCacheControl: false, localCacheMaxAge: 30, createdBy: USER, updatedBy: USER, active: true, createdAt: AT, updatedAt: AT, sequences: {} });
   await store.createCollection('demo', collection('c'));
   return store;
@@ -94,34 +100,46 @@ function pendingBytes(text: string): PendingBlob {
   return { bytes: Buffer.from(text) };
 }
 
-/** Writes to make at once; each resolves to what the answer acknowledged and which file it released. */
-type Write = (store: DiskStore) => Promise<{ label: string; line: (operation: Operation) => boolean; releases?: string }>;
+/**
+ * Writes to make at once; each resolves to what the answer acknowledged (its
+ * journal line, or a snapshot that holds it: a fold takes in the writes
+ * still queued) and which file it released.
+ */
+type Write = (store: DiskStore) => Promise<{ label: string; line: (operation: Operation) => boolean; inSnapshot?: (text: string) => boolean; releases?: string }>;
 
 function uploadItem(n: number): Write {
   return async (store) => {
     const item = await store.addItem('demo', 'c', await pendingFile(store, `item ${n}`), (blobId, sequence) => itemRecord(`i${sequence}`, blobId));
-    return { label: `item ${n}`, line: (op) => op.op === 'addItem' && op.item.blobId === item.blobId };
+    return { label: `item ${n}`, line: (op) => op.op === 'addItem' && op.item.blobId === item.blobId, inSnapshot: (text) => text.includes(item.blobId) };
   };
 }
 
 function uploadSmallItem(n: number): Write {
   return async (store) => {
     const item = await store.addItem('demo', 'c', pendingBytes(`small item ${n}`), (blobId, sequence) => itemRecord(`i${sequence}`, blobId));
-    return { label: `small item ${n}`, line: (op) => op.op === 'addItem' && op.item.blobId === item.blobId };
+    return { label: `small item ${n}`, line: (op) => op.op === 'addItem' && op.item.blobId === item.blobId, inSnapshot: (text) => text.includes(item.blobId) };
+  };
+}
+
+function uploadThenDeleteSmallItem(n: number): Write {
+  return async (store) => {
+    const item = await store.addItem('demo', 'c', pendingBytes(`small item ${n}`), (blobId, sequence) => itemRecord(`i${sequence}`, blobId));
+    await store.removeItem('demo', 'c', item.assetItemId, true, AT);
+    return { label: `delete of small item ${n}`, line: (op) => op.op === 'removeItem' && op.itemId === item.assetItemId, releases: item.blobId };
   };
 }
 
 function uploadVersion(n: number): Write {
   return async (store) => {
     const version = await store.addVersion('demo', 'a', await pendingFile(store, `version ${n}`), (blobId) => versionRecord(`GEN${n}`, n, blobId));
-    return { label: `version ${n}`, line: (op) => op.op === 'addVersion' && op.version.blobId === version.blobId };
+    return { label: `version ${n}`, line: (op) => op.op === 'addVersion' && op.version.blobId === version.blobId, inSnapshot: (text) => text.includes(version.blobId) };
   };
 }
 
 function createAsset(assetId: string): Write {
   return async (store) => {
     await store.createAsset('demo', { assetId, assetName: assetId, assetType: '1001', secured: true, localCacheControl: false, localCacheMaxAge: 30, createdBy: USER, updatedBy: USER, active: true, createdAt: AT, updatedAt: AT, sequences: {} });
-    return { label: `asset ${assetId}`, line: (op) => op.op === 'createAsset' && op.asset.assetId === assetId };
+    return { label: `asset ${assetId}`, line: (op) => op.op === 'createAsset' && op.asset.assetId === assetId, inSnapshot: (text) => text.includes(`"assetId":"${assetId}"`) };
   };
 }
 
@@ -144,7 +162,13 @@ interface Row {
   maxFolderSyncs?: number;
   /** How many times each of these calls begins. */
   calls?: Partial<Record<Call, number>>;
+  /** Of the store (openStore writes 2 operations before the row's). */
+  options?: DiskStoreOptions;
+  /** No call on a file or on blobs/ until the store closes (the uploads are all small). */
+  noFileBeforeClose?: boolean;
 }
+
+const FILE_CALLS: Call[] = ['rename', 'createFile', 'writeSynced', 'syncFile', 'syncFolder', 'unlink'];
 
 /** One turn of the event loop: calls the store issues together have all begun after it. */
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -182,35 +206,41 @@ const rows: Row[] = [
     hold: (r) => (call) => (call === 'syncJournal' && count(r.log, 'syncJournal') === 1 ? r.until((log) => count(log, 'rename', 'end') === 4) : undefined),
   },
   { name: "a deleted version's file, removed only once the delete is durable", writes: [uploadThenDeleteVersion(1), uploadThenDeleteVersion(2)] },
-  { name: 'one small upload, its file created straight in blobs/', writes: [uploadSmallItem(1)], calls: { createFile: 1, rename: 0 } },
   {
-    name: "a small upload whose file's fsync ends after the folder's",
+    name: 'one small upload: journalled whole, its file made only at the fold (at close)',
     writes: [uploadSmallItem(1)],
-    hold: (r) => async (call) => {
-      if (call !== 'syncFile') return;
-      await turn();
-      if (count(r.log, 'syncFolder') > 0) await r.until((log) => ended(log, 'syncFolder'));
-    },
+    noFileBeforeClose: true,
+    calls: { createFile: 0, rename: 0, syncFile: 0, appendJournal: 1, writeSynced: 1, syncFolder: 1, truncateJournal: 1 },
   },
   {
-    name: '8 small uploads at once, created while the first folder fsync runs: they share the next one',
+    name: '8 small uploads at once, then folded into the snapshot: their files written and synced before the journal is emptied',
     writes: Array.from({ length: 8 }, (_, i) => uploadSmallItem(i + 1)),
-    hold: (r) => (call) => (call === 'syncFolder' && count(r.log, 'syncFolder') === 1 ? r.until((log) => count(log, 'createFile', 'end') === 8) : undefined),
-    maxFolderSyncs: 2,
-    calls: { createFile: 8, rename: 0 },
+    options: { compactEvery: 10 },
+    calls: { writeSynced: 8, syncFolder: 1, truncateJournal: 2, createFile: 0, rename: 0 },
   },
   {
-    name: 'small and streamed uploads beside metadata writes, the first journal fsync held until every file is in blobs/',
+    name: 'small uploads folded at every batch (held-bytes limit), the first file write held while more uploads come',
+    writes: [uploadSmallItem(1), uploadSmallItem(2), uploadItem(1), createAsset('m1'), uploadSmallItem(3), uploadVersion(1), uploadSmallItem(4)],
+    options: { heldBytes: 1 },
+    hold: (r) => (call) => (call === 'writeSynced' && count(r.log, 'writeSynced') === 1 ? r.until((log) => count(log, 'rename', 'end') === 2) : undefined),
+  },
+  {
+    name: 'small and streamed uploads beside metadata writes, the first journal fsync held until every streamed file is in blobs/',
     writes: [uploadSmallItem(1), createAsset('m1'), uploadItem(1), uploadSmallItem(2), uploadVersion(1)],
-    hold: (r) => (call) =>
-      call === 'syncJournal' && count(r.log, 'syncJournal') === 1 ? r.until((log) => count(log, 'rename', 'end') + count(log, 'createFile', 'end') === 4) : undefined,
+    hold: (r) => (call) => (call === 'syncJournal' && count(r.log, 'syncJournal') === 1 ? r.until((log) => count(log, 'rename', 'end') === 2) : undefined),
+  },
+  {
+    name: 'small uploads deleted before the fold (at close): their files are never written',
+    writes: [uploadThenDeleteSmallItem(1), uploadSmallItem(2), uploadThenDeleteSmallItem(3)],
+    calls: { writeSynced: 1 },
   },
 ];
 
 describe('the order of disk calls of a --data-dir store', () => {
   it.each(rows)('$name', async (row) => {
     const recorder = new RecordingDisk();
-    const store = await openStore(recorder);
+    const store = await openStore(recorder, row.options);
+    let closed = false;
     try {
       recorder.log.splice(0);
       if (row.hold) recorder.hold = row.hold(recorder);
@@ -221,11 +251,16 @@ describe('the order of disk calls of a --data-dir store', () => {
           return answer;
         }),
       );
+      const beforeClose = recorder.log.length;
+      // The fold at close (it writes the files of the small uploads still held) obeys the rules too.
+      closed = true;
+      await store.close();
       expect(violations(recorder.log, answers)).toEqual([]);
       if (row.maxFolderSyncs !== undefined) expect(count(recorder.log, 'syncFolder')).toBeLessThanOrEqual(row.maxFolderSyncs);
       for (const [call, times] of Object.entries(row.calls ?? {})) expect(count(recorder.log, call as Call), call).toBe(times);
+      if (row.noFileBeforeClose) expect(recorder.log.slice(0, beforeClose).filter((e) => FILE_CALLS.includes(e.call as Call))).toEqual([]);
     } finally {
-      await store.close();
+      if (!closed) await store.close();
     }
   });
 });
@@ -233,31 +268,21 @@ describe('the order of disk calls of a --data-dir store', () => {
 describe('an upload whose file cannot be made durable', () => {
   const eio = () => Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' });
   it.each([
-    { name: 'a streamed upload whose fsync fails', small: false, fail: { syncFile: true }, error: /EIO/ },
-    { name: 'a small upload whose fsync fails', small: true, fail: { syncFile: true }, error: /EIO/ },
-    { name: 'a small upload whose file is cut short (disk full)', small: true, fail: { createFile: true }, error: /ENOSPC/ },
-  ])('$name: fails, leaves no file in blobs/ and no line in the journal', async ({ small, fail, error }) => {
+    { name: 'a streamed upload whose fsync fails', fail: { syncFile: true }, error: /EIO/ },
+  ])('$name: fails, leaves no file in blobs/ and no line in the journal', async ({ fail, error }) => {
     const recorder = new RecordingDisk();
     if (fail.syncFile) {
       recorder.disk.syncFile = async () => {
         throw eio();
       };
     }
-    if (fail.createFile) {
-      const create = recorder.disk.createFile;
-      // Half the bytes land, then the disk is full.
-      recorder.disk.createFile = async (path, bytes) => {
-        await create(path, bytes.subarray(0, bytes.length >> 1));
-        throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
-      };
-    }
     const store = await openStore(recorder);
     try {
-      const pending = small ? pendingBytes('lost') : await pendingFile(store, 'lost');
+      const pending = await pendingFile(store, 'lost');
       await expect(store.addItem('demo', 'c', pending, (blobId, sequence) => itemRecord(`i${sequence}`, blobId))).rejects.toThrow(error);
       expect(store.domain('demo').items).toEqual({});
       expect(recorder.log.some((e) => e.call === 'appendJournal' && e.arg.includes('addItem'))).toBe(false);
-      const placed = recorder.log.find((e) => (e.call === 'rename' || e.call === 'createFile') && e.phase === 'end');
+      const placed = recorder.log.find((e) => e.call === 'rename' && e.phase === 'end');
       await expect(stat(placed!.arg)).rejects.toThrow(/ENOENT/);
     } finally {
       await store.close();
@@ -265,13 +290,55 @@ describe('an upload whose file cannot be made durable', () => {
   });
 });
 
+describe('a small upload whose file cannot be written when the journal is folded (disk full)', () => {
+  it('is kept: the journal keeps its line, the store serves it, and a restart after a crash writes its file', async () => {
+    const recorder = new RecordingDisk();
+    const write = recorder.disk.writeSynced;
+    // Half the bytes land, then the disk is full.
+    recorder.disk.writeSynced = async (path, bytes) => {
+      await write(path, bytes.subarray(0, bytes.length >> 1));
+      throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    };
+    const store = await openStore(recorder, { heldBytes: 1 });
+    const dataDir = storeDir(store);
+    const item = await store.addItem('demo', 'c', pendingBytes('kept through a full disk'), (blobId, sequence) => itemRecord(`i${sequence}`, blobId));
+    // The fold after its batch was tried (and failed) before the next write is taken.
+    await store.createAsset('demo', { assetId: 'after', assetName: 'after', assetType: '1001', secured: true, localCacheControl: false, localCacheMaxAge: 30, createdBy: USER, updatedBy: USER, active: true, createdAt: AT, updatedAt: AT, sequences: {} });
+    expect(count(recorder.log, 'writeSynced')).toBeGreaterThan(0);
+    expect(count(recorder.log, 'truncateJournal')).toBe(0);
+    expect(await readFile(join(dataDir, 'journal.ndjson'), 'utf8')).toContain(Buffer.from('kept through a full disk').toString('base64'));
+    expect(await text(store.openBlob(item.blobId))).toBe('kept through a full disk');
+    // No close: as after a kill -9. The next start writes the file whole.
+    const reopened = await DiskStore.open(dataDir);
+    try {
+      expect(reopened.domain('demo').items[item.assetItemId]?.blobId).toBe(item.blobId);
+      expect(await readFile(join(dataDir, 'blobs', item.blobId), 'utf8')).toBe('kept through a full disk');
+    } finally {
+      await reopened.close();
+      await (store as unknown as { journal: { close(): Promise<void> } }).journal.close();
+    }
+  });
+});
+
+/** The data directory of a store opened by openStore. */
+function storeDir(store: DiskStore): string {
+  return (store as unknown as { dataDir: string }).dataDir;
+}
+
+async function text(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 /** Every break of the three rules in `log`, in words (none: the order is safe). */
 function violations(log: Entry[], answers: Awaited<ReturnType<Write>>[]): string[] {
   const found: string[] = [];
   const at = (test: (e: Entry) => boolean) => log.findIndex(test);
   const endOf = (entry: Entry) => at((e) => e.id === entry.id && e.phase === 'end');
   const appends = log.filter((e) => e.call === 'appendJournal' && e.phase === 'begin');
-  const linesOf = (append: Entry) => append.arg.trim().split('\n').map((line) => (JSON.parse(line) as { operation: Operation }).operation);
+  const entriesOf = (append: Entry) => append.arg.trim().split('\n').map((line) => JSON.parse(line) as { operation: Operation; bytes?: string });
+  const linesOf = (append: Entry) => entriesOf(append).map((entry) => entry.operation);
   /** The index at which the line `test` picks is fsynced in the journal (-1: never). */
   const durableAt = (test: (operation: Operation) => boolean) => {
     const append = appends.find((a) => linesOf(a).some(test));
@@ -281,24 +348,58 @@ function violations(log: Entry[], answers: Awaited<ReturnType<Write>>[]): string
     return sync ? endOf(sync) : -1;
   };
 
+  /** Breaks of "the file of `blobId` survives a crash by index `before`", each beginning with `what`. */
+  const fileDurableBy = (blobId: string, before: number, what: string) => {
+    const written = at((e) => e.call === 'writeSynced' && e.phase === 'end' && basename(e.arg) === blobId);
+    const renamed = written >= 0 ? written : at((e) => e.call === 'rename' && e.phase === 'end' && basename(e.arg) === blobId);
+    if (renamed < 0 || renamed > before) return [`${what} before its file was renamed into (or written in) blobs/`];
+    const broken: string[] = [];
+    // The file's fsync, under its name in blobs/ or the temporary one it had before (writeSynced syncs it).
+    const names = [log[renamed]?.arg, log.find((e) => e.id === log[renamed]?.id)?.from];
+    const fileSynced = written >= 0 ? written : at((e) => e.call === 'syncFile' && e.phase === 'end' && names.includes(e.arg));
+    if (fileSynced < 0 || fileSynced > before) broken.push(`${what} before its file's fsync ended`);
+    const folderSynced = log.some((e, i) => e.call === 'syncFolder' && e.phase === 'begin' && i > renamed && endOf(e) >= 0 && endOf(e) < before);
+    if (!folderSynced) broken.push(`${what} before a blobs/ fsync begun after its rename (or write) ended`);
+    return broken;
+  };
+  const blobOf = (operation: Operation) => (operation.op === 'addVersion' ? operation.version.blobId : operation.op === 'addItem' ? operation.item.blobId : undefined);
+  const released = new Set(answers.flatMap((answer) => (answer.releases ? [answer.releases] : [])));
+
   for (const append of appends) {
     const begin = log.indexOf(append);
-    for (const operation of linesOf(append)) {
-      const blobId = operation.op === 'addVersion' ? operation.version.blobId : operation.op === 'addItem' ? operation.item.blobId : undefined;
-      if (!blobId) continue;
-      const what = `the journal line of ${operation.op} was written`;
-      const renamed = at((e) => (e.call === 'rename' || e.call === 'createFile') && e.phase === 'end' && basename(e.arg) === blobId);
-      if (renamed < 0 || renamed > begin) found.push(`${what} before its file was renamed into (or created in) blobs/`);
-      // The file's fsync, under its name in blobs/ or the temporary one it had before.
-      const names = [log[renamed]?.arg, log.find((e) => e.id === log[renamed]?.id)?.from];
-      const fileSynced = at((e) => e.call === 'syncFile' && e.phase === 'end' && names.includes(e.arg));
-      if (fileSynced < 0 || fileSynced > begin) found.push(`${what} before its file's fsync ended`);
-      const folderSynced = log.some((e, i) => e.call === 'syncFolder' && e.phase === 'begin' && i > renamed && endOf(e) >= 0 && endOf(e) < begin);
-      if (!folderSynced) found.push(`${what} before a blobs/ fsync begun after its rename (or creation) ended`);
+    for (const { operation, bytes } of entriesOf(append)) {
+      const blobId = blobOf(operation);
+      // A line that carries the file's bytes is enough to recover it.
+      if (!blobId || bytes !== undefined) continue;
+      found.push(...fileDurableBy(blobId, begin, `the journal line of ${operation.op} was written`));
     }
   }
+  // Emptying the journal drops the bytes its lines carried: their files (but those removed since) must survive first.
+  for (const truncate of log.filter((e) => e.call === 'truncateJournal' && e.phase === 'begin')) {
+    const begin = log.indexOf(truncate);
+    for (const append of appends.filter((a) => log.indexOf(a) < begin)) {
+      for (const { operation, bytes } of entriesOf(append)) {
+        const blobId = blobOf(operation);
+        if (!blobId || bytes === undefined || released.has(blobId)) continue;
+        found.push(...fileDurableBy(blobId, begin, `the journal holding the bytes of ${operation.op} was emptied`));
+      }
+    }
+  }
+  // A snapshot names files too: each must survive a crash before it is written.
+  for (const snapshot of log.filter((e) => e.call === 'replaceSnapshot' && e.phase === 'begin')) {
+    for (const blobId of referencedBlobs(JSON.parse(snapshot.arg) as EmulatorState)) {
+      found.push(...fileDurableBy(blobId, log.indexOf(snapshot), `a snapshot naming the file of ${blobId} was written`));
+    }
+  }
+  /** The index at which a snapshot holding the write ended (-1: none). */
+  const snapshotAt = (test: ((text: string) => boolean) | undefined) => {
+    const snapshot = test && log.find((e) => e.call === 'replaceSnapshot' && e.phase === 'begin' && endOf(e) >= 0 && test(e.arg));
+    return snapshot ? endOf(snapshot) : -1;
+  };
   for (const answer of answers) {
-    const durable = durableAt(answer.line);
+    const inJournal = durableAt(answer.line);
+    const inSnapshot = snapshotAt(answer.inSnapshot);
+    const durable = inJournal < 0 ? inSnapshot : inSnapshot < 0 ? inJournal : Math.min(inJournal, inSnapshot);
     const answered = at((e) => e.call === 'answered' && e.arg === answer.label);
     if (durable < 0 || durable > answered) found.push(`${answer.label} was answered before its journal line was fsynced`);
     if (answer.releases) {

@@ -1,14 +1,15 @@
 // --data-dir: metadata and files survive a restart; without it, the temp
 // folder goes away on close.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { appendFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { build } from 'esbuild';
 import type { RunningEmulator } from '../../src/emulator/index.js';
+import type { CollectionRecord, ItemRecord } from '../../src/emulator/state.js';
 import { DiskStore } from '../../src/emulator/store.js';
 import { Client, DEMO_API_KEY, DEMO_USER, withEmulator } from './helpers.js';
 
@@ -30,6 +31,8 @@ describe('persistence', () => {
     await c1.createCollection('kept-c');
     const item = await c1.uploadItem('kept-c', '{"kept":true}');
     await c1.post('/vc/kept-c/deployments', { state: 'LIVE', createdBy: DEMO_USER, envId: 'dev' });
+    // Served before the restart too, while its bytes are held (no file yet).
+    expect(await itemBytes(first.emu, c1, 'kept-c')).toBe('{"kept":true}');
     await first.emu.close();
 
     const second = await withEmulator({ dataDir });
@@ -114,6 +117,13 @@ describe('persistence', () => {
   });
 });
 
+/** The bytes of the collection's first item, through the delivery network at dev. */
+async function itemBytes(emu: RunningEmulator, client: Client, collectionId: string): Promise<string> {
+  const url = await client.get(`/vc/${collectionId}/deployments/dev`);
+  const doc = await (await fetch(url.body.downloadUrl, { headers: { apikey: DEMO_API_KEY } })).json();
+  return (await fetch(`${emu.deliveryUrl}/api/vi${doc.assetItemUrls[0].downloadUrl}`, { headers: { apikey: DEMO_API_KEY } })).text();
+}
+
 function isMissing(res: { status: number }): boolean {
   return res.status === 404;
 }
@@ -152,6 +162,29 @@ describe('the journal', () => {
     }
   });
 
+  it("replays a crash's small uploads from their journal lines (their files written at start); a last line cut short was never acknowledged", async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'ahs-emu-data-'));
+    dirs.push(dataDir);
+    const crashed = await DiskStore.open(dataDir);
+    await crashed.createCollection('demo', collection('c'));
+    const items = [];
+    for (const n of [1, 2]) items.push(await crashed.addItem('demo', 'c', { bytes: Buffer.from(`small ${n}`) }, (blobId, sequence) => item(`i${sequence}`, blobId)));
+    // No close (kill -9): no file was made for them, the journal holds their bytes. Then a third torn mid-bytes.
+    expect(await readdir(join(dataDir, 'blobs'))).toEqual([]);
+    const torn = JSON.stringify({ seq: 4, operation: { domainId: 'demo', op: 'addItem', collectionId: 'c', item: item('i3', 'torn-blob'), sequence: 3 }, bytes: Buffer.from('small 3').toString('base64') });
+    await appendFile(join(dataDir, 'journal.ndjson'), torn.slice(0, -6));
+    const reopened = await DiskStore.open(dataDir);
+    try {
+      expect(Object.keys(reopened.domain('demo').items).sort()).toEqual(['i1', 'i2']);
+      expect((await readdir(join(dataDir, 'blobs'))).sort()).toEqual(items.map((i) => i.blobId).sort());
+      for (const [n, { blobId }] of items.entries()) expect(await readFile(join(dataDir, 'blobs', blobId), 'utf8')).toBe(`small ${n + 1}`);
+      expect(await readFile(join(dataDir, 'journal.ndjson'), 'utf8')).toBe('');
+    } finally {
+      await reopened.close();
+      await (crashed as unknown as { journal: { close(): Promise<void> } }).journal.close();
+    }
+  });
+
   it('folds into the snapshot every so many writes and keeps the later ones in the journal', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'ahs-emu-data-'));
     dirs.push(dataDir);
@@ -166,6 +199,39 @@ describe('the journal', () => {
     } finally {
       await reopened.close();
       await store.close().catch(() => undefined);
+    }
+  });
+
+  it('loses no acknowledged small upload to kill -9, and serves its bytes after the restart', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'ahs-emu-data-'));
+    dirs.push(dataDir);
+    const child = await spawnEmulator(dataDir);
+    const exited = new Promise((resolve) => child.process.once('exit', resolve));
+    const client = new Client({ baseUrl: child.baseUrl } as RunningEmulator);
+    expect((await client.createCollection('k', { maxAssets: 100 })).status).toBe(201);
+    const acknowledged = new Map<string, string>();
+    const uploads = Array.from({ length: 24 }, async (_, i) => {
+      const res = await client.uploadItem('k', `small upload ${i}`).catch(() => undefined);
+      if (res?.status === 201) acknowledged.set(res.body.assetItemId, `small upload ${i}`);
+      if (acknowledged.size === 12) child.process.kill('SIGKILL');
+    });
+    await Promise.all(uploads);
+    if (acknowledged.size < 12) child.process.kill('SIGKILL');
+    await exited;
+    expect(acknowledged.size).toBeGreaterThanOrEqual(12);
+    const again = await withEmulator({ dataDir });
+    try {
+      expect((await again.client.post('/vc/k/deployments', { state: 'LIVE', createdBy: DEMO_USER, envId: 'dev' })).status).toBe(201);
+      const url = await again.client.get('/vc/k/deployments/dev');
+      const doc = await (await fetch(url.body.downloadUrl, { headers: { apikey: DEMO_API_KEY } })).json();
+      const served = new Map<string, string>();
+      for (const entry of doc.assetItemUrls) {
+        const bytes = await fetch(`${again.emu.deliveryUrl}/api/vi${entry.downloadUrl}`, { headers: { apikey: DEMO_API_KEY } });
+        served.set(entry.assetItemId, await bytes.text());
+      }
+      for (const [itemId, text] of acknowledged) expect(served.get(itemId), itemId).toBe(text);
+    } finally {
+      await again.emu.close();
     }
   });
 
@@ -198,10 +264,31 @@ describe('the journal', () => {
   });
 });
 
+function collection(collectionId: string): CollectionRecord {
+  const at = '2024-01-01T00:00:00.000Z';
+  return { collectionId, domainId: 'demo', collectionName: collectionId, allowedAssetTypes: ['1001'], maxAssets: 100, editable: true, deployable: true, assetItems: [], targetPlatform: 'generic', secured: true, createdBy: DEMO_USER, updatedBy: DEMO_USER, deleted: false, deletedAt: null, everDeployed: false, localCacheControl: false, localCacheMaxAge: 30, createdAt: at, updatedAt: at };
+}
+
+function item(assetItemId: string, blobId: string): ItemRecord {
+  const at = '2024-01-01T00:00:00.000Z';
+  return { assetItemId, assetItemName: assetItemId, assetType: '1001', mimetype: 'text/plain', size: 7, fileName: `${assetItemId}.txt`, parentCollections: ['c'], domain: 'demo', createdBy: DEMO_USER, updatedBy: DEMO_USER, createdAt: at, updatedAt: at, blobId };
+}
+
 /** The emulator in a child process (bundled from source) so that it can be killed for real. */
 async function spawnEmulator(dataDir: string): Promise<{ process: ChildProcess; baseUrl: string }> {
+  const entry = await (childEntry ??= bundleChild());
+  const child = spawn(process.execPath, [entry, dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
+  return { process: child, baseUrl: line };
+}
+
+/** Bundled once for the file's tests (a bundle takes longer than a test). */
+let childEntry: Promise<string> | undefined;
+afterAll(async () => {
+  if (childEntry) await rm(dirname(await childEntry), { recursive: true, force: true });
+});
+async function bundleChild(): Promise<string> {
   const outdir = await mkdtemp(join(tmpdir(), 'ahs-emu-child-'));
-  dirs.push(outdir);
   const entry = join(outdir, 'child.mjs');
   await build({
     stdin: {
@@ -218,7 +305,5 @@ process.stdout.write(emu.baseUrl + '\\n');`,
     banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
     logLevel: 'silent',
   });
-  const child = spawn(process.execPath, [entry, dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
-  return { process: child, baseUrl: line };
+  return entry;
 }
