@@ -28,4 +28,28 @@ describe('Redactor', () => {
     expect(redactor.redact('GET /va/demo-key-123 answered 403 %64emo')).toBe('GET /va/demo-key-123 answered 403 %64emo');
     expect(redactor.redact('x %64%65mo-key-1234 y')).toBe('x *** y');
   });
+
+  // Corners a differential fuzz against the RegExp the matcher replaced
+  // exercised (src/http/redact-match.ts): the same texts, the same results.
+  const corners: Array<[string, string[], string, string]> = [
+    ['a key ending in % takes %25 whole, double-encoded too', ['key100%'], 'a key100%25 b key100%2525 c key100% d', 'a *** b *** c *** d'],
+    ['a key holding %25, in its encodings', ['pct%25key'], 'x pct%2525key y pct%252525key z pct%25key', 'x *** y *** z ***'],
+    ['a key holding a backslash, JSON-escaped once and twice', ['back\\slash'], 'x back\\\\slash y back\\\\\\\\slash z back\\slash', 'x *** y *** z ***'],
+    ['a key ending in a backslash takes the backslashes before it, not the letter after', ['end-key\\'], '"end-key\\\\" and end-key\\\\\\n', '"***" and ***n'],
+    ['a key beyond the BMP, as a surrogate pair, UTF-8 bytes and entities', ['key😀smile'], 'a key\\ud83d\\ude00smile b key%F0%9F%98%80smile c key&#128512;smile d key&#x1F600;smile e key😀smile', 'a *** b *** c *** d *** e ***'],
+    ['a partial key followed by the full key', ['demo-key-1234'], 'demo-key-demo-key-1234. demo-key-123%64emo-key-1234', 'demo-key-***. demo-key-123***'],
+    ['adjacent keys, in one encoding or two', ['demo-key-1234'], 'demo-key-1234demo-key-1234|demo-key-1234%64emo-key-1234|demo-key-1234demo-key-123', '******|******|***demo-key-123'],
+    ['two keys side by side, either order', ['key-one-1', 'key-two-2'], 'key-one-1key-two-2 key-two-2key-one-1', '****** ******'],
+    ['two keys matching at one place: the one with the longer pattern is tried first, whatever their order', ['abcdA', 'abcd\\'], '<abcd\\u0041>', '<***u0041>'],
+    ['the same two keys added the other way round', ['abcd\\', 'abcdA'], '<abcd\\u0041>', '<***u0041>'],
+    ['base64 padding: at most two = go with the key', ['demo-key'], 'ZGVtby1rZXk= ZGVtby1rZXk====', '*** ***=='],
+    ['HTML entities escaped again, with leading zeros', ['a&b<c"d'], 'a&amp;amp;b&amp;lt;c&amp;quot;d / a&#38;b&#x3C;c&#0034;d', '*** / ***'],
+  ];
+  for (const [name, keys, text, expected] of corners) {
+    it(`redacts ${name}`, () => {
+      const redactor = new Redactor();
+      for (const key of keys) redactor.add(key);
+      expect(redactor.redact(text)).toBe(expected);
+    });
+  }
 });
