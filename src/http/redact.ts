@@ -11,13 +11,16 @@
 // escaping (PHP's `\/` and `\u00e9` included), HTML entities and percent-hex
 // in either case, nested once more or not. The key's base64, base64url and
 // hex are matched the same way (they may be URL- or JSON-escaped too).
+// redact-match.ts finds them (no RegExp: compiling one cost up to 40 ms).
+import { type Alternative, type Atom, anyCase, exactly, type Form, FormMatcher, repeated, type Unit, unit } from './redact-match.js';
+
 export class Redactor {
   private secrets = new Set<string>();
-  private pattern: RegExp | undefined;
+  private matcher: FormMatcher | undefined;
   add(secret: string | undefined): void {
     if (!secret || secret.length < 4 || this.secrets.has(secret)) return;
     this.secrets.add(secret);
-    this.pattern = undefined;
+    this.matcher = undefined;
   }
   /**
    * The values of option-looking tokens that carry a key (`--api-key=KEY`,
@@ -32,8 +35,8 @@ export class Redactor {
   }
   redact(text: string): string {
     if (this.secrets.size === 0) return text;
-    this.pattern ??= new RegExp([...this.secrets].flatMap(encodedForms).sort((a, b) => b.length - a.length).join('|'), 'g');
-    return text.replace(this.pattern, '***');
+    this.matcher ??= new FormMatcher([...this.secrets].flatMap(encodedForms));
+    return this.matcher.replace(text, '***');
   }
   /**
    * A JSON value with the secrets taken out of every string in it, before it
@@ -50,49 +53,62 @@ export class Redactor {
   }
 }
 
-/** Patterns of the key itself and of its base64, base64url and hex. */
-function encodedForms(secret: string): string[] {
+/** The forms of the key itself and of its base64, base64url and hex. */
+function encodedForms(secret: string): Form[] {
   const bytes = Buffer.from(secret, 'utf8');
   const base64 = bytes.toString('base64').replace(/=+$/, '');
   const base64url = bytes.toString('base64url');
   const hex = bytes.toString('hex');
-  const pattern = (text: string, anyCase = false) => [...text].map((c) => charPattern(c, anyCase)).join('');
+  const form = (text: string, hexDigits = false): Form => [...text].map((c) => charUnit(c, hexDigits));
   // Padding is no secret, but a `***==` reads like a clue: it goes too.
-  const padding = `(?:${charPattern('=')}){0,2}`;
-  return [pattern(secret), `${pattern(base64)}${padding}`, base64url === base64 ? '' : pattern(base64url), pattern(hex, true)].filter(Boolean);
+  const padding = unit(charUnit('=').alternatives, 0, 2);
+  return [form(secret), [...form(base64), padding], base64url === base64 ? [] : form(base64url), form(hex, true)].filter((forms) => forms.length > 0);
 }
 
 const NAMED_ENTITIES: Record<string, string> = { '"': 'quot', '&': 'amp', '<': 'lt', '>': 'gt', "'": 'apos', '/': 'sol' };
 const SHORT_ESCAPES: Record<string, string> = { '\b': 'b', '\f': 'f', '\n': 'n', '\r': 'r', '\t': 't', '\u001b': 'e' };
 
-/** One character of a secret in every form it may take in what ahs prints. */
-function charPattern(char: string, anyCase = false): string {
+/** Units already built: a key's base64 and hex repeat few characters, and a secret added later (a URL's password) rebuilds the matcher from them. */
+const UNITS = new Map<string, Unit>();
+
+function charUnit(char: string, hexDigit = false): Unit {
+  const id = `${hexDigit ? 'h' : 'c'}${char}`;
+  let built = UNITS.get(id);
+  if (!built) UNITS.set(id, (built = charForms(char, hexDigit)));
+  return built;
+}
+
+/**
+ * One character of a secret in every form it may take in what ahs prints,
+ * in the order they are tried (redact-match.ts).
+ */
+function charForms(char: string, hexDigit: boolean): Unit {
   // Longer forms first: the key's last character `%` must take `%25` whole, not stop at its `%`.
-  const forms = new Set<string>();
+  const forms: Alternative[] = [];
   // Percent-encoding of each UTF-8 byte, either case, double-encoded too (%2522).
-  forms.add([...Buffer.from(char, 'utf8')].map((byte) => `%(?:25)*${hexPattern(byte, 2)}`).join(''));
-  if (char === ' ') forms.add('\\+');
+  forms.push([...Buffer.from(char, 'utf8')].flatMap((byte) => [exactly('%'), repeated('25', 0), hexNumber(byte, 2)]));
+  if (char === ' ') forms.push([exactly('+')]);
   // JSON \uXXXX (a surrogate pair beyond the BMP), and \xNN, \e, \n of escapeControls and JSON.
-  forms.add([...Array.from({ length: char.length }, (_, i) => char.charCodeAt(i))].map((unit) => `\\\\+u${hexPattern(unit, 4)}`).join(''));
+  const backslashes = repeated('\\', 1);
+  forms.push(Array.from({ length: char.length }, (_, i) => char.charCodeAt(i)).flatMap((codeUnit) => [backslashes, exactly('u'), hexNumber(codeUnit, 4)]));
   const code = char.codePointAt(0)!;
-  if (code < 0x100) forms.add(`\\\\+x${hexPattern(code, 2)}`);
-  if (SHORT_ESCAPES[char]) forms.add(`\\\\+${SHORT_ESCAPES[char]}`);
+  if (code < 0x100) forms.push([backslashes, exactly('x'), hexNumber(code, 2)]);
+  if (SHORT_ESCAPES[char]) forms.push([backslashes, exactly(SHORT_ESCAPES[char])]);
   // HTML entities, decimal and hex, possibly escaped again (&amp;quot;).
-  const amp = '&(?:amp;)*';
-  forms.add(`${amp}#0*${code};`);
-  forms.add(`${amp}#[xX]0*${hexPattern(code, 1)};`);
-  if (NAMED_ENTITIES[char]) forms.add(`${amp}${NAMED_ENTITIES[char]};`);
+  const amp = [exactly('&'), repeated('amp;', 0)];
+  forms.push([...amp, exactly('#'), repeated('0', 0), exactly(`${code};`)]);
+  forms.push([...amp, exactly('#'), anyCase('x'), repeated('0', 0), hexNumber(code, 1), exactly(';')]);
+  if (NAMED_ENTITIES[char]) forms.push([...amp, exactly(`${NAMED_ENTITIES[char]};`)]);
   // Literal, or JSON-escaped (`\"`, `\/`, `\\`) once or nested: any backslashes before it.
-  const literal = anyCase && /[a-f]/i.test(char) ? `[${char.toLowerCase()}${char.toUpperCase()}]` : escapeRegExp(char);
-  forms.add(`\\\\*${literal}`);
-  return `(?:${[...forms].join('|')})`;
+  forms.push([repeated('\\', 0), hexDigit && isHexLetter(char) ? anyCase(char) : exactly(char)]);
+  return unit(forms);
 }
 
 /** A number in hex of at least `digits` digits, each letter in either case. */
-function hexPattern(value: number, digits: number): string {
-  return [...value.toString(16).padStart(digits, '0')].map((d) => (/[a-f]/.test(d) ? `[${d}${d.toUpperCase()}]` : d)).join('');
+function hexNumber(value: number, digits: number): Atom {
+  return anyCase(value.toString(16).padStart(digits, '0'));
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+function isHexLetter(char: string): boolean {
+  return (char >= 'a' && char <= 'f') || (char >= 'A' && char <= 'F');
 }
