@@ -78,6 +78,17 @@ function charUnit(char: string, hexDigit = false): Unit {
   return built;
 }
 
+// The atoms every character's forms share, built once.
+const PERCENT = [exactly('%'), repeated('25', 0)];
+const BACKSLASHES = repeated('\\', 1);
+const ANY_BACKSLASHES = repeated('\\', 0);
+const U = exactly('u');
+const X = exactly('x');
+const AMP = [exactly('&'), repeated('amp;', 0)];
+const DECIMAL = [...AMP, exactly('#'), repeated('0', 0)];
+const HEX = [...AMP, exactly('#'), anyCase('x'), repeated('0', 0)];
+const SEMICOLON = exactly(';');
+
 /**
  * One character of a secret in every form it may take in what ahs prints,
  * in the order they are tried (redact-match.ts).
@@ -86,21 +97,23 @@ function charForms(char: string, hexDigit: boolean): Unit {
   // Longer forms first: the key's last character `%` must take `%25` whole, not stop at its `%`.
   const forms: Alternative[] = [];
   // Percent-encoding of each UTF-8 byte, either case, double-encoded too (%2522).
-  forms.push([...Buffer.from(char, 'utf8')].flatMap((byte) => [exactly('%'), repeated('25', 0), hexNumber(byte, 2)]));
+  const percent: Atom[] = [];
+  for (const byte of Buffer.from(char, 'utf8')) percent.push(...PERCENT, hexNumber(byte, 2));
+  forms.push(percent);
   if (char === ' ') forms.push([exactly('+')]);
   // JSON \uXXXX (a surrogate pair beyond the BMP), and \xNN, \e, \n of escapeControls and JSON.
-  const backslashes = repeated('\\', 1);
-  forms.push(Array.from({ length: char.length }, (_, i) => char.charCodeAt(i)).flatMap((codeUnit) => [backslashes, exactly('u'), hexNumber(codeUnit, 4)]));
+  const unicode: Atom[] = [];
+  for (let i = 0; i < char.length; i++) unicode.push(BACKSLASHES, U, hexNumber(char.charCodeAt(i), 4));
+  forms.push(unicode);
   const code = char.codePointAt(0)!;
-  if (code < 0x100) forms.push([backslashes, exactly('x'), hexNumber(code, 2)]);
-  if (SHORT_ESCAPES[char]) forms.push([backslashes, exactly(SHORT_ESCAPES[char])]);
+  if (code < 0x100) forms.push([BACKSLASHES, X, hexNumber(code, 2)]);
+  if (SHORT_ESCAPES[char]) forms.push([BACKSLASHES, exactly(SHORT_ESCAPES[char])]);
   // HTML entities, decimal and hex, possibly escaped again (&amp;quot;).
-  const amp = [exactly('&'), repeated('amp;', 0)];
-  forms.push([...amp, exactly('#'), repeated('0', 0), exactly(`${code};`)]);
-  forms.push([...amp, exactly('#'), anyCase('x'), repeated('0', 0), hexNumber(code, 1), exactly(';')]);
-  if (NAMED_ENTITIES[char]) forms.push([...amp, exactly(`${NAMED_ENTITIES[char]};`)]);
+  forms.push([...DECIMAL, exactly(`${code};`)]);
+  forms.push([...HEX, hexNumber(code, 1), SEMICOLON]);
+  if (NAMED_ENTITIES[char]) forms.push([...AMP, exactly(`${NAMED_ENTITIES[char]};`)]);
   // Literal, or JSON-escaped (`\"`, `\/`, `\\`) once or nested: any backslashes before it.
-  forms.push([repeated('\\', 0), hexDigit && isHexLetter(char) ? anyCase(char) : exactly(char)]);
+  forms.push([ANY_BACKSLASHES, hexDigit && isHexLetter(char) ? anyCase(char) : exactly(char)]);
   return unit(forms);
 }
 
