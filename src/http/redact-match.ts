@@ -218,48 +218,85 @@ function matchUnits(text: string, form: Form, index: number, done: number, pos: 
 }
 
 /**
- * The end of a unit matched once at `pos` when that leaves no choice: one
- * alternative can begin there, and none of its repeated atoms matches. NO_MATCH
- * when none can match; CHOICE when the search must try more than one way.
+ * The end of a unit matched once at `pos` when that leaves no choice: of the
+ * alternatives that can begin there, one matches and leaves no choice, the
+ * others cannot match at all (`\u0061`: the `\x` and the literal ones
+ * stop at the `u`). NO_MATCH when none can match; CHOICE when the search must
+ * try more than one way. A long secret, escaped character by character, is
+ * matched in a loop, not by recursion that could run out of stack.
  */
 function matchWithoutChoice(text: string, current: Unit, pos: number): number {
   if (!current.alternativeFor) return CHOICE;
-  const only = current.alternativeFor.get(text.charCodeAt(pos));
+  const code = text.charCodeAt(pos);
+  const only = current.alternativeFor.get(code);
   if (only === undefined) return NO_MATCH;
-  if (only === SEVERAL) return CHOICE;
-  let end = pos;
-  const atoms = current.alternatives[only]!;
-  for (let i = 0; i < atoms.length; i++) {
-    const atom = atoms[i]!;
-    const matches = startsWith(text, end, atom);
-    if (atom.max === 1) {
-      if (!matches) return NO_MATCH;
-      end += atom.text.length;
-    } else if (matches) return CHOICE;
-    else if (atom.min > 0) return NO_MATCH;
+  if (only !== SEVERAL) return matchStraight(text, current.alternatives[only]!, pos);
+  let end = NO_MATCH;
+  for (let i = 0; i < current.alternatives.length; i++) {
+    if (!current.firstCodes[i]!.includes(code)) continue;
+    const found = matchStraight(text, current.alternatives[i]!, pos);
+    if (found === CHOICE || (found !== NO_MATCH && end !== NO_MATCH)) return CHOICE;
+    if (found !== NO_MATCH) end = found;
   }
   return end;
 }
 
-/** Matches atoms `index` on of an alternative at `pos`, then `rest`: each atom as many times as it can, then fewer. */
+/** The end of an alternative matched at `pos` when it leaves no choice; NO_MATCH, or CHOICE when a repetition could back off. */
+function matchStraight(text: string, atoms: Alternative, pos: number): number {
+  for (let index = 0; index < atoms.length; index++) {
+    const { count, end } = repeatAt(text, atoms[index]!, pos);
+    const fewest = fewestRepetitions(atoms, index, count);
+    if (count < fewest) return NO_MATCH;
+    if (count > fewest) return CHOICE;
+    pos = end;
+  }
+  return pos;
+}
+
+/**
+ * Matches atoms `index` on of an alternative at `pos`, then `rest`: each atom
+ * as many times as it can, then fewer. Only an atom that leaves a choice
+ * recurses.
+ */
 function matchAtoms(text: string, alternative: Alternative, index: number, pos: number, rest: (pos: number) => number): number {
-  if (index === alternative.length) return rest(pos);
-  const atom = alternative[index]!;
+  for (; index < alternative.length; index++) {
+    const atom = alternative[index]!;
+    let { count, end } = repeatAt(text, atom, pos);
+    const fewest = fewestRepetitions(alternative, index, count);
+    if (count < fewest) return NO_MATCH;
+    if (count > fewest) {
+      for (; count >= fewest; count--, end -= atom.text.length) {
+        const found = matchAtoms(text, alternative, index + 1, end, rest);
+        if (found !== NO_MATCH) return found;
+      }
+      return NO_MATCH;
+    }
+    pos = end;
+  }
+  return rest(pos);
+}
+
+/** The atom matched as many times as it can at `pos`, and where that ends. */
+function repeatAt(text: string, atom: Atom, pos: number): { count: number; end: number } {
   let count = 0;
   let end = pos;
   while (count < atom.max && startsWith(text, end, atom)) {
     count++;
     end += atom.text.length;
   }
-  // Backing off a repetition leaves the repeated text's first character where the next atom begins:
-  // when that atom cannot begin with it (the `u` after `\\+`), fewer repetitions cannot match either.
-  const next = alternative[index + 1];
-  const fewest = next && next.min > 0 && !codeMatches(next, 0, atom.text.charCodeAt(0)) ? Math.max(count, atom.min) : atom.min;
-  for (; count >= fewest; count--, end -= atom.text.length) {
-    const found = matchAtoms(text, alternative, index + 1, end, rest);
-    if (found !== NO_MATCH) return found;
-  }
-  return NO_MATCH;
+  return { count, end };
+}
+
+/**
+ * The fewest repetitions of atom `index` worth trying after `count`: backing
+ * off one leaves the repeated text's first character where the next atom
+ * begins, so when that atom cannot begin with it (the `u` after `\\+`), fewer
+ * cannot match either.
+ */
+function fewestRepetitions(atoms: Alternative, index: number, count: number): number {
+  const atom = atoms[index]!;
+  const next = atoms[index + 1];
+  return next && next.min > 0 && !codeMatches(next, 0, atom.text.charCodeAt(0)) ? Math.max(count, atom.min) : atom.min;
 }
 
 function startsWith(text: string, pos: number, atom: Atom): boolean {

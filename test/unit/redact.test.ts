@@ -52,4 +52,14 @@ describe('Redactor', () => {
       expect(redactor.redact(text)).toBe(expected);
     });
   }
+
+  it('redacts a 2,000-character secret written in \\u escapes, character by character', () => {
+    // The RegExp of its forms was too large for V8 ("Invalid regular expression: Stack overflow") at any line.
+    const secret = 'abcdefghij'.repeat(200);
+    const redactor = new Redactor();
+    redactor.add(secret);
+    const escaped = [...secret].map((c) => `\\u00${c.charCodeAt(0).toString(16)}`).join('');
+    expect(redactor.redact(`password ${escaped} refused`)).toBe('password *** refused');
+    expect(redactor.redact('no secret here')).toBe('no secret here');
+  });
 });
