@@ -160,7 +160,9 @@ export async function undiciTransport(env: NodeJS.ProcessEnv, connectTimeoutMs: 
   (globalThis as Record<symbol, unknown>)[Symbol.for('ahs.v8-flags-changed')] = true;
   const proxies = proxiesOf(env);
   const noProxy = env.NO_PROXY ?? env.no_proxy;
-  const connect = answersWin(buildConnector({ timeout: Math.min(connectTimeoutMs, 30_000) }));
+  // Connections open now (warm ones included): at the limit, undici cannot open another.
+  let open = 0;
+  const connect = counted(answersWin(buildConnector({ timeout: Math.min(connectTimeoutMs, 30_000) })), (change) => (open += change));
   // Through a proxy a connection is the proxy's tunnel, which undici sets up itself: none is opened ahead.
   const warm = proxies.http || proxies.https ? undefined : new WarmConnections(connect);
   let freedThisTurn = false;
@@ -177,8 +179,9 @@ export async function undiciTransport(env: NodeJS.ProcessEnv, connectTimeoutMs: 
       const { origin, pathname, search, protocol } = new URL(url);
       // A connection whose answer ended in this turn of the event loop is free, but undici's pool learns so
       // a turn later: asked now, it opened another one beside it (a handshake on a real network). Sent a
-      // turn later, the request takes it.
-      if (freedThisTurn) await new Promise((resolve) => setImmediate(resolve));
+      // turn later, the request takes it. At the pool's limit it cannot open one, and waiting a turn would
+      // only hold back the uploads of an item sync that follow their answers (issue 21).
+      if (freedThisTurn && open < (connections ?? Infinity)) await new Promise((resolve) => setImmediate(resolve));
       try {
         const response = await dispatcher.request({
           origin,
@@ -229,6 +232,19 @@ function answersWin(connect: BuildConnector.connector): BuildConnector.connector
   return (options, callback) =>
     connect(options, (...args) => {
       if (args[1]) readOnAfterPeerClosed(args[1]);
+      callback(...args);
+    });
+}
+
+/** A connector that reports each connection made (+1) and closed (-1). */
+function counted(connect: BuildConnector.connector, change: (by: number) => void): BuildConnector.connector {
+  return (options, callback) =>
+    connect(options, (...args) => {
+      const socket = args[1];
+      if (socket) {
+        change(1);
+        socket.once('close', () => change(-1));
+      }
       callback(...args);
     });
 }
