@@ -29,7 +29,9 @@ export class WarmConnections {
 
   /** Opens up to `count` connections to `url`'s origin, beside those already warm. */
   open(url: string, count: number): void {
-    const { protocol, hostname, port, host } = new URL(url);
+    const { protocol, port, host, hostname: named } = new URL(url);
+    // An IPv6 literal without its brackets, as undici's client gives its connector ([::1] is no host name to look up).
+    const hostname = named.replace(/^\[(.*)\]$/, '$1');
     const key = originKey(protocol, hostname, port);
     const warm = this.byOrigin.get(key) ?? [];
     this.byOrigin.set(key, warm);
