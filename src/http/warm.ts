@@ -24,11 +24,14 @@ interface Warm {
 
 export class WarmConnections {
   private readonly byOrigin = new Map<string, Warm[]>();
+  /** Closed with the transport: a command may end before its uploads' connections were asked for, and one still connecting would hold the process open. */
+  private closed = false;
 
   constructor(private readonly connect: Connector) {}
 
   /** Opens up to `count` connections to `url`'s origin, beside those already warm. */
   open(url: string, count: number): void {
+    if (this.closed) return;
     const { protocol, port, host, hostname: named } = new URL(url);
     // An IPv6 literal without its brackets, as undici's client gives its connector ([::1] is no host name to look up).
     const hostname = named.replace(/^\[(.*)\]$/, '$1');
@@ -71,6 +74,7 @@ export class WarmConnections {
 
   /** Closes the connections never handed out. */
   close(): void {
+    this.closed = true;
     for (const warm of this.byOrigin.values()) for (const entry of warm) entry.socket?.destroy();
     this.byOrigin.clear();
   }

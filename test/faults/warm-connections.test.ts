@@ -4,7 +4,7 @@
 // connection, sent once, and get its own answer.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { connect, type AddressInfo, type Socket } from 'node:net';
 import { undiciTransport } from '../../src/http/transport.js';
 
 let server: Server | undefined;
@@ -92,6 +92,24 @@ describe('the origins a warm connection is opened to', () => {
       expect(seen.connections).toBe(1);
     } finally {
       await transport.destroy();
+    }
+  });
+});
+
+describe('a transport closed before its connections were opened', () => {
+  it('opens none (a command done before undici was loaded: its close ran before preconnect, and a connection still connecting held the process)', async () => {
+    const { base, seen } = await serverPoisoning(0, () => {});
+    const { transport } = await uploadOnce(base);
+    await transport.destroy();
+    transport.preconnect!(base, 2);
+    // A connection of the test's own, made after: accepted after any the transport opened.
+    const probe = connect(Number(new URL(base).port), '127.0.0.1');
+    try {
+      await seen.accepted(1);
+      await twoTurns();
+      expect(seen.connections).toBe(1);
+    } finally {
+      probe.destroy();
     }
   });
 });
