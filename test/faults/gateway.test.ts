@@ -5,7 +5,7 @@
 // a kept-alive connection reset as it is reused; and a forward proxy that
 // wants credentials or is down, named as the proxy.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_API_KEY, harness, uid, type Harness } from '../e2e/helpers.js';
+import { DEMO_API_KEY, harness, syncedLiveCollection, uid, type Harness } from '../e2e/helpers.js';
 import { GATEWAY_PAGE, deadPort, startFaultProxy, type FaultProxy } from '../support/fault-proxy.js';
 
 let h: Harness;
@@ -52,6 +52,22 @@ describe('a gateway answers 504 (an HTML page) to a write the service applied', 
     expect(sent('POST', /\/deploy$/)).toHaveLength(1);
     expect((await h.call('GET', `/va/${id}/versions`)).body.totalResults).toBe(1);
     expect(await h.records(id)).toEqual([`ios/dev/${v}=LIVE`]);
+  });
+
+  it('item sync: the removal of a replaced item, sent through the uploads\' pool (undici), settled by a read: exit 0, sent once', async () => {
+    const { writeFile } = await import('node:fs/promises');
+    const { join } = await import('node:path');
+    const { id, dir } = await syncedLiveCollection(h, { 'a.zip': 'a', 'b.zip': 'b' }, 'gws');
+    const old = (await h.call('GET', `/vc/${id}/items`)).body.results.find((i: { assetItemName: string }) => i.assetItemName === 'b.zip').assetItemId;
+    await writeFile(join(dir, 'b.zip'), 'bbbb');
+    gateway.inject({ kind: 'gateway' }, { method: 'DELETE', path: `/items/${old}` });
+    const run = await through(['item', 'sync', id, dir, '--type', '1001', '--delete', '--yes', '--json']);
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.stderr).toContain('a read confirms the write was applied');
+    expect(run.json().replaced).toEqual([expect.objectContaining({ old })]);
+    expect(sent('DELETE', /\/items\//)).toHaveLength(1);
+    const names = (await h.call('GET', `/vc/${id}/items`)).body.results.map((i: { assetItemName: string; size: number }) => `${i.assetItemName}:${i.size}`);
+    expect(names.sort()).toEqual(['a.zip:1', 'b.zip:4']);
   });
 
   it('a 502 before the service saw it: a read shows it was not applied, exit 6 naming the gateway, no page', async () => {

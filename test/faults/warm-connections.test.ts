@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { undiciTransport } from '../../src/http/transport.js';
+import { startFaultProxy } from '../support/fault-proxy.js';
 
 let server: Server | undefined;
 afterEach(async () => {
@@ -110,6 +111,28 @@ describe('a transport closed before its connections were opened', () => {
       expect(seen.connections).toBe(1);
     } finally {
       probe.destroy();
+    }
+  });
+});
+
+describe('through a proxy (HTTP_PROXY)', () => {
+  it('opens nothing ahead, and a DELETE with a body keeps its tunnel for the requests that follow', async () => {
+    const { base, seen } = await serverPoisoning(0, () => {});
+    const proxy = await startFaultProxy(base);
+    const transport = await undiciTransport({ HTTP_PROXY: proxy.url }, 5_000, 8);
+    try {
+      expect(transport.preconnect).toBeUndefined();
+      const send = (method: string) => transport.request(`${base}/api/v2/d/vc/c/items/i1`, { method, headers: { 'content-type': 'application/json' }, body: '{"deletedBy":"a@b.c"}', signal: new AbortController().signal, timeoutMs: 5_000 });
+      for (const method of ['DELETE', 'DELETE', 'POST']) {
+        const answer = await send(method);
+        expect(answer.statusCode).toBe(201);
+        await answer.body.text();
+      }
+      expect(proxy.tunnels).toBe(1);
+      expect(seen.connections).toBe(1);
+    } finally {
+      await transport.destroy();
+      await proxy.close();
     }
   });
 });
