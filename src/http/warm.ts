@@ -59,13 +59,14 @@ export class WarmConnections {
       if (!entry) return this.connect(options, callback);
       void entry.ready.then((error) => {
         const socket = entry.socket;
-        // The connection undici would have opened failed: its error is this one's (no second wait for a host that does not answer).
-        if (error) return callback(error, null);
+        // A host that did not answer in the connect timeout: its error is this one's (no second wait).
+        if (isConnectTimeout(error)) return callback(error!, null);
         if (socket && isOpen(socket)) {
           socket.ref();
           return callback(null, socket);
         }
-        // Closed by the other end since: a new one.
+        // Refused, reset or closed by the other end since it was opened (a server may drop a connection that
+        // sent nothing): a new one, which reports its own failure if there is still one.
         socket?.destroy();
         this.connect(options, callback);
       });
@@ -83,6 +84,10 @@ export class WarmConnections {
 function originKey(protocol: string, hostname: string, port: string): string {
   const https = protocol === 'https:';
   return `${protocol}//${hostname.toLowerCase()}:${port || (https ? '443' : '80')}`;
+}
+
+function isConnectTimeout(error: Error | undefined): boolean {
+  return (error as { code?: string } | undefined)?.code === 'UND_ERR_CONNECT_TIMEOUT';
 }
 
 /** Connected, and neither end has closed it since. */

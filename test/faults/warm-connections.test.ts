@@ -3,15 +3,24 @@
 // them, or write on them, meanwhile. An upload must then go on a new
 // connection, sent once, and get its own answer.
 import { afterEach, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TLSSocket } from 'node:tls';
+import { assertFreshBuild, harness, uid } from '../e2e/helpers.js';
 import { createServer, type Server } from 'node:http';
-import { connect, type AddressInfo, type Socket } from 'node:net';
+import { connect, createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { undiciTransport } from '../../src/http/transport.js';
 import { startFaultProxy } from '../support/fault-proxy.js';
 
 let server: Server | undefined;
 afterEach(async () => {
-  server?.closeAllConnections();
-  await new Promise((resolve) => server?.close(resolve));
+  if (!server) return;
+  server.closeAllConnections();
+  await new Promise((resolve) => server!.close(resolve));
   server = undefined;
 });
 
@@ -44,8 +53,11 @@ async function uploadOnce(base: string) {
 }
 
 describe('a warm connection the server spoiled before it was used', () => {
-  it('closed by the server right after it was opened: the upload goes on a new one, sent once', async () => {
-    const { base, seen } = await serverPoisoning(1, (socket) => socket.end());
+  it.each([
+    ['closed (FIN)', (socket: Socket) => void socket.end()],
+    ['reset (RST)', (socket: Socket) => void socket.resetAndDestroy()],
+  ])('%s by the server right after it was opened: the upload goes on a new one, sent once', async (_how, poison) => {
+    const { base, seen } = await serverPoisoning(1, poison);
     const { transport, send } = await uploadOnce(base);
     try {
       transport.preconnect!(base, 1);
@@ -74,6 +86,27 @@ describe('a warm connection the server spoiled before it was used', () => {
       expect(seen.posts).toBe(1);
     } finally {
       await transport.destroy();
+    }
+  });
+});
+
+describe('a warm connection that never connects', () => {
+  it('(a TLS handshake never answered): the upload fails with its connect timeout, on that one connection, not a second wait', async () => {
+    // Accepts, and never says a word.
+    const held: Socket[] = [];
+    const silent = createNetServer((socket) => held.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const base = `https://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    const transport = await undiciTransport({}, 100, 8);
+    try {
+      transport.preconnect!(base, 1);
+      const failed = await transport.request(`${base}/api/v2/d/vc/c/items`, { method: 'POST', headers: {}, body: '{}', signal: new AbortController().signal, timeoutMs: 5_000 }).catch((error: unknown) => error);
+      expect((failed as { code?: string }).code).toBe('UND_ERR_CONNECT_TIMEOUT');
+      expect(held).toHaveLength(1);
+    } finally {
+      await transport.destroy();
+      for (const socket of held) socket.destroy();
+      silent.close();
     }
   });
 });
@@ -136,3 +169,49 @@ describe('through a proxy (HTTP_PROXY)', () => {
     }
   });
 });
+
+describe('https', () => {
+  it('the connections opened ahead name the host (servername) and trust NODE_EXTRA_CA_CERTS as the others do: the upload goes through', async () => {
+    assertFreshBuild();
+    const dir = await mkdtemp(join(tmpdir(), 'ahs-warm-tls-'));
+    const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
+    expect(made.status).toBe(0);
+    const h = await harness();
+    const target = new URL(h.emu.baseUrl);
+    const names: Array<string | false | null> = [];
+    // TLS in front of the emulator, each connection's servername noted.
+    const front = createHttpsServer({ key: await readPem(dir, 'key.pem'), cert: await readPem(dir, 'cert.pem') }, (req, res) => {
+      const forwarded = httpRequest({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
+        res.writeHead(answer.statusCode!, answer.headers);
+        answer.pipe(res);
+      });
+      req.pipe(forwarded);
+    });
+    front.on('secureConnection', (socket: TLSSocket) => names.push(socket.servername));
+    await new Promise<void>((resolve) => front.listen(0, resolve));
+    try {
+      const id = uid('tls');
+      expect((await h.call('POST', '/vc', { collectionId: id, collectionName: id, allowedAssetTypes: ['1001'], createdBy: 'owner@demo.test' })).status).toBe(201);
+      const files = join(h.dir, id);
+      await mkdir(files);
+      await writeFile(join(files, 'a.zip'), 'a');
+      await writeFile(join(files, 'b.zip'), 'b');
+      const base = `https://localhost:${(front.address() as AddressInfo).port}`;
+      const run = await h.ahs(['item', 'sync', id, files, '--type', '1001', '--json'], { binary: true, env: { AHS_BASE_URL: base, NODE_EXTRA_CA_CERTS: join(dir, 'cert.pem') } });
+      expect(run.exitCode, run.stderr).toBe(0);
+      expect(run.json().uploaded).toHaveLength(2);
+      // The two reads' connections and the two opened ahead for the uploads.
+      expect(names.length).toBeGreaterThanOrEqual(3);
+      expect(names.every((name) => name === 'localhost')).toBe(true);
+    } finally {
+      front.closeAllConnections();
+      await new Promise((resolve) => front.close(resolve));
+      await h.close();
+    }
+  });
+});
+
+async function readPem(dir: string, name: string): Promise<Buffer> {
+  const { readFile } = await import('node:fs/promises');
+  return readFile(join(dir, name));
+}
