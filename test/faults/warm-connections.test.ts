@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
 import { assertFreshBuild, harness, uid } from '../e2e/helpers.js';
@@ -56,6 +56,7 @@ describe('a warm connection the server spoiled before it was used', () => {
   it.each([
     ['closed (FIN)', (socket: Socket) => void socket.end()],
     ['reset (RST)', (socket: Socket) => void socket.resetAndDestroy()],
+    ['answered with a 408 before any request (an idle timeout), then closed', (socket: Socket) => void socket.end('HTTP/1.1 408 Request Timeout\r\ncontent-length: 0\r\nconnection: close\r\n\r\n')],
   ])('%s by the server right after it was opened: the upload goes on a new one, sent once', async (_how, poison) => {
     const { base, seen } = await serverPoisoning(1, poison);
     const { transport, send } = await uploadOnce(base);
@@ -68,22 +69,6 @@ describe('a warm connection the server spoiled before it was used', () => {
       expect(answer.statusCode).toBe(201);
       expect(seen.posts).toBe(1);
       expect(seen.connections).toBe(2);
-    } finally {
-      await transport.destroy();
-    }
-  });
-
-  it('a 408 written on it before any request (an idle timeout): the upload goes on a new one and gets its own answer', async () => {
-    const { base, seen } = await serverPoisoning(1, (socket) => socket.end('HTTP/1.1 408 Request Timeout\r\ncontent-length: 0\r\nconnection: close\r\n\r\n'));
-    const { transport, send } = await uploadOnce(base);
-    try {
-      transport.preconnect!(base, 1);
-      await seen.accepted(1);
-      await seen.poisoned[0];
-      await twoTurns();
-      const answer = await send();
-      expect(answer.statusCode).toBe(201);
-      expect(seen.posts).toBe(1);
     } finally {
       await transport.destroy();
     }
@@ -112,7 +97,9 @@ describe('a warm connection that never connects', () => {
 });
 
 describe('the origins a warm connection is opened to', () => {
-  it('an IPv6 literal host ([::1]): the upload goes on the connection opened ahead', async () => {
+  // A machine without IPv6 on its loopback (some CI containers) cannot listen on ::1.
+  const loopbackV6 = Object.values(networkInterfaces()).some((addresses) => addresses?.some((address) => address.address === '::1'));
+  it.skipIf(!loopbackV6)('an IPv6 literal host ([::1]): the upload goes on the connection opened ahead', async () => {
     const { seen, base: v4 } = await serverPoisoning(0, () => {});
     server!.close();
     await new Promise<void>((resolve) => server!.listen(Number(new URL(v4).port), '::1', resolve));
