@@ -43,6 +43,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
         onDocument: (doc) => (record.document = doc),
         ...(github ? { onProfileKey: (key: string) => github.mask(key) } : {}),
       }),
+    argv,
   );
   versionOnlyBeforeCommands(program, argv);
   // Subcommands copy these settings only when created, so apply them to the
