@@ -6,7 +6,11 @@
 // profiles file to redirect the key), one level at a time (a recursive mkdir
 // under /proc never returns on Node 20, at 100% CPU). Every failure is one
 // line naming the folder, what failed and how to fix it (exit 2).
-import { chmod, mkdir, open, readFile, rm, stat } from 'node:fs/promises';
+//
+// node:fs/promises is loaded by the functions that write: with the readline
+// and fs watcher modules it brings, it was 0.8 ms of every run's start, and
+// a read that finds its settings in the environment or the profiles file
+// (read synchronously, profiles.ts) never needs it (issue 21).
 import { dirname } from 'node:path';
 import { ConflictError, UsageError } from '../errors.js';
 import { escapeControls } from '../io/escape.js';
@@ -39,6 +43,7 @@ export function configFolderError(what: string, dir: string, error: unknown, at?
  * lose write), and reported either way through `warn`.
  */
 export async function ensureConfigFolder(dir: string, warn: (text: string) => void | Promise<void>): Promise<void> {
+  const { mkdir, stat } = await import('node:fs/promises');
   const missing: string[] = [];
   for (let path = dir; ; path = dirname(path)) {
     const info = await stat(path).catch((error: NodeJS.ErrnoException) => {
@@ -60,6 +65,7 @@ export async function ensureConfigFolder(dir: string, warn: (text: string) => vo
 
 /** A folder others can write to (and not sticky, as /tmp is) lets them replace the profiles file. */
 async function tighten(dir: string, warn: (text: string) => void | Promise<void>): Promise<void> {
+  const { chmod, stat } = await import('node:fs/promises');
   const info = await stat(dir);
   const mode = info.mode & 0o7777;
   if ((mode & 0o022) === 0 || (mode & 0o1000) !== 0) return;
@@ -93,6 +99,7 @@ const LOCK_STALE_MS = 30_000;
  * LOCK_WAIT_MS, then exit 5 naming it.
  */
 export async function withLock<T>(file: string, dir: string, change: () => Promise<T>, waitMs = LOCK_WAIT_MS): Promise<T> {
+  const { open, rm } = await import('node:fs/promises');
   const lock = `${file}.lock`;
   const deadline = Date.now() + waitMs;
   for (let attempt = 0; ; attempt++) {
@@ -119,6 +126,7 @@ export async function withLock<T>(file: string, dir: string, change: () => Promi
 
 /** Removes a lock left by a run that died; whether it did. */
 async function removeIfStale(lock: string): Promise<boolean> {
+  const { readFile, rm, stat } = await import('node:fs/promises');
   const [info, text] = await Promise.all([stat(lock).catch(() => undefined), readFile(lock, 'utf8').catch(() => undefined)]);
   // Gone already: the holder finished; try again at once.
   if (!info || text === undefined) return true;
