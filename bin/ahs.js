@@ -18,6 +18,7 @@ const { fstatSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, sta
 const { dirname, join } = require('node:path');
 
 const DIST = join(__dirname, '..', 'dist');
+const MAIN = join(DIST, 'main.js');
 
 if (require.main === module) {
   const argv = process.argv.slice(2);
@@ -100,7 +101,7 @@ function printQuickly(text) {
  */
 function loadBundle({ cache = true } = {}) {
   const vm = require('node:vm');
-  const nodeRequire = require('node:module').createRequire(join(DIST, 'main.js'));
+  const nodeRequire = require('node:module').createRequire(MAIN);
   const scripts = [];
   const vendors = new Map();
   const load = (id) => {
@@ -109,7 +110,9 @@ function loadBundle({ cache = true } = {}) {
     return vendors.get(id);
   };
   const run = (file) => {
-    const source = wrap(readFileSync(file, 'utf8'));
+    // dist/main.js is ASCII (scripts/build.mjs checks): read as latin1, a copy,
+    // where UTF-8 is decoded and checked: 0.45 of its 1.5 ms, on every start.
+    const source = wrap(readFileSync(file, file === MAIN ? 'latin1' : 'utf8'));
     // A cache is tried only for this Node: a rejected one costs a whole compile.
     // The built cache is part of the install, like the script; the user's own
     // is looked for only when the built one is missing or refused, and checked.
@@ -127,7 +130,7 @@ function loadBundle({ cache = true } = {}) {
     script.runInThisContext()(module.exports, load, module, file, dirname(file));
     return module.exports;
   };
-  const exports = run(join(DIST, 'main.js'));
+  const exports = run(MAIN);
   const writeCache = (script, path) => {
     const temporary = `${path}.${process.pid}`;
     try {

@@ -56,8 +56,16 @@ await build({
   define: { AHS_VERSION: JSON.stringify(version) },
   plugins: [vendorsApart(), commanderWithoutChildProcess()],
 });
+await mustBeAscii('dist/main.js');
 await buildLibrary();
 await writeAnswersAndCache();
+
+/** bin/ahs.js reads the bundle as latin1, which is right only for ASCII: a character beyond it would be read as two or three wrong ones. */
+async function mustBeAscii(path) {
+  const bytes = await readFile(join(root, path));
+  const at = bytes.findIndex((byte) => byte > 0x7f);
+  if (at >= 0) throw new Error(`${path} has a character beyond ASCII at byte ${at} (near ${JSON.stringify(bytes.subarray(Math.max(0, at - 40), at + 10).toString('utf8'))}): write it as a \\u escape in the source (esbuild escapes those of strings, not of regular expressions)`);
+}
 
 function vendorsApart() {
   const byPackage = new Map(Object.entries(VENDORS).filter(([, { imported }]) => !imported).map(([name, { entry }]) => [entry, name]));

@@ -15,7 +15,7 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
 const RESERVED = /[<>:"|?*]/g;
 // Bidi overrides and zero-width characters that make a name display as something else.
 const DECEPTIVE = /[\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g;
-const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
+const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3])(\..*)?$/i;
 
 /**
  * Turns an untrusted name into a safe single path segment, or returns the
