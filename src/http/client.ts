@@ -1,5 +1,5 @@
-// The HTTP layer (never fetch; node:http or undici `request`, by kind of
-// request: transport.ts): builds /api/v2/{domainId}/...
+// The HTTP layer (never fetch; the lean transport or undici `request`, by
+// kind of request: transport.ts): builds /api/v2/{domainId}/...
 // paths, sends the apikey header, maps error answers to ApiError and transport
 // failures to NetworkError, retries by the one RetryPolicy (retry.ts, within
 // --retries and --timeout): reads on network errors (a body that breaks off
@@ -16,7 +16,7 @@ import { AnswerLostError, GatewayAnswerError, ProxyError, UnexpectedAnswerError,
 import { RetryPolicy, WaitTooLongError, type Clock, type RetryBudget } from './retry.js';
 import { MAX_JSON_BYTES, checkJson, readCapped, type ResponseSchema } from './responses.js';
 import { Redactor } from './redact.js';
-import { nodeTransport, proxyAuthenticationRequired, proxyConfigured, undiciTransport, type Transport, type TransportAnswer } from './transport.js';
+import { proxyAuthenticationRequired, proxyConfigured, undiciTransport, type Transport, type TransportAnswer } from './transport.js';
 import { leanTransport } from './lean.js';
 import type { AnswerBody } from './body.js';
 
@@ -134,7 +134,6 @@ export class ApiClient {
   /** The service's clock minus this machine's, from the Date header of the latest answer (0 before any). */
   private clockOffsetMs = 0;
   private readonly env: NodeJS.ProcessEnv;
-  private node?: Transport;
   private lean?: Transport;
   private undici?: Promise<Transport>;
   /** undici once loaded (for uploads): the JSON exchanges that follow go through its pool too. */
@@ -156,23 +155,23 @@ export class ApiClient {
   }
 
   /**
-   * The transport for a request (see transport.ts): node:http for a JSON
-   * exchange, undici for a streamed body either way (an upload, a download)
-   * and for everything through a proxy. Measured on this project's 2-core VM
-   * against the emulator (issue 14), medians of alternated runs:
-   * - `ahs asset list --json`: 207 -> 145 ms (3.47x -> 2.43x `node -e 0`)
-   *   with node:http, undici not loaded at all;
+   * The transport for a request (see transport.ts): the lean transport
+   * (lean.ts) for a JSON exchange and a download, undici for a streamed body
+   * (an upload), for everything through a proxy, and for the JSON exchanges
+   * that follow a command's first upload (one pool). Measured on this
+   * project's 2-core VM against the emulator, medians of alternated runs:
+   * - `ahs asset list --json` (issue 14): 207 -> 145 ms with node:http,
+   *   undici not loaded at all; (issue 21) 75.9 -> 73.1 ms with the lean
+   *   transport, node:http not loaded either;
    * - `ahs fetch` of 200 x 1 MiB: undici 622 ms, node:http 825 ms: each of
    *   node:http's body pieces is a new 64 KiB buffer, and V8 collected the
-   *   whole heap 8 to 16 times to free them (undici inside ahs, once);
+   *   whole heap 8 to 16 times to free them (undici inside ahs, once); the
+   *   lean transport: see bench/README.md;
    * - a 512 MiB upload from 8 buffers taking turns: node:http was as fast
    *   as undici, but an answer sent before the body was read (a refused key,
    *   a 413 from a proxy) was lost when the server closed the connection:
    *   node:http drops the socket, unread answer included, at the first write
    *   that fails. undici reads it (test/faults/early-answer.test.ts).
-   * - a download (send(), a GET whose body streams): the lean transport
-   *   (lean.ts), undici not loaded. 1 GiB from nginx on loopback: undici
-   *   2.5 s and 2.7 s of CPU, 103 MB; the lean transport: see bench/README.md.
    */
   /**
    * Starts loading what uploads are sent with (undici: 35 to 50 ms of
@@ -218,12 +217,11 @@ export class ApiClient {
 
   private transportFor(options: RequestOptions, readBody: boolean): Promise<Transport> {
     if (options.stream !== undefined || proxyConfigured(this.env) || (!readBody && options.method !== 'GET')) return this.undiciTransport();
-    if (!readBody) return Promise.resolve((this.lean ??= leanTransport(this.options.connections)));
     // Once undici is loaded for a command's uploads, its JSON exchanges share the uploads' pool: one pool
-    // per host, at most `connections` (issue 21). node:http beside it opened its own: an item sync of 10
-    // changed files had 8 connections for its uploads and 6 more for its removals.
-    if (this.undiciLoaded) return Promise.resolve(this.undiciLoaded);
-    return Promise.resolve((this.node ??= nodeTransport(this.options.connections)));
+    // per host, at most `connections` (issue 21). A second pool beside it opened its own: an item sync of
+    // 10 changed files had 8 connections for its uploads and 6 more for its removals.
+    if (readBody && this.undiciLoaded) return Promise.resolve(this.undiciLoaded);
+    return Promise.resolve((this.lean ??= leanTransport(this.options.connections)));
   }
 
   /** `/api/v2/{domainId}/seg/seg...`, every segment URL-encoded. */
@@ -526,11 +524,11 @@ export class ApiClient {
 
   /** Drops idle keep-alive connections at once, so the process can exit when the command is done. */
   async destroy(): Promise<void> {
-    await Promise.all([this.node?.destroy(), this.lean?.destroy(), this.undici?.then((transport) => transport.destroy())]);
+    await Promise.all([this.lean?.destroy(), this.undici?.then((transport) => transport.destroy())]);
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.node?.close(), this.lean?.close(), this.undici?.then((transport) => transport.close())]);
+    await Promise.all([this.lean?.close(), this.undici?.then((transport) => transport.close())]);
   }
 }
 

@@ -1,17 +1,22 @@
-// The lean download transport (issue 21): a GET over plain `net`/`tls`
-// sockets, each connection reading with `onread` into one buffer of its own,
-// reused for every read, every piece of the body handed synchronously to the
+// The lean transport (issue 21): every request without a streamed body
+// (the JSON exchanges and the downloads) over plain `net`/`tls` sockets,
+// each connection reading with `onread` into one buffer of its own, reused
+// for every read, every piece of the body handed synchronously to the
 // consumer (body.ts), which writes it and hashes it in place. node:http and
 // undici allocate a buffer per read; on a 1 GiB download that was 42k to 93k
-// page faults and 2.7 s of CPU against curl's 1.3 s (bench/README.md).
+// page faults and 2.7 s of CPU against curl's 1.3 s (bench/README.md). For a
+// JSON read it spares loading node:http and its agent: 2.5 ms of
+// `ahs asset list --json` (node:http carried the JSON exchanges before).
 //
 // Keep-alive connections are pooled per origin, at most `connections` to
-// one (fetch's --concurrency); a request beyond them waits for one to be
-// free. A kept-alive connection the server closed before answering (nothing
-// received) is retried once on a new one: the GET surely had no effect.
+// one (--concurrency); a request beyond them waits for one to be free. A
+// kept-alive connection the server closed before answering (nothing
+// received) is retried once on a new one for a GET or a HEAD, which surely
+// had no effect; a write's failure is its caller's to settle (client.ts).
 // Failures carry the codes undici gives the same events, so errors.ts and
-// download.ts word them alike whatever the transport. Downloads through a
-// proxy stay on undici (client.ts, transportFor).
+// download.ts word them alike whatever the transport. Uploads (a streamed
+// body) and everything through a proxy stay on undici (client.ts,
+// transportFor).
 import { connect as netConnect, type Socket } from 'node:net';
 import type * as Tls from 'node:tls';
 import { AnswerParser } from './http1.js';
@@ -36,7 +41,7 @@ interface Origin {
 }
 
 /**
- * The lean transport: GET and HEAD only, no body, no proxy. `tlsOptions`
+ * The lean transport: a request with no body or a string body, no proxy. `tlsOptions`
  * add to what each TLS connection is made with (tests: the CA of their
  * own server); the system's CAs and NODE_EXTRA_CA_CERTS otherwise.
  */
@@ -60,11 +65,11 @@ export function leanTransport(connections = Infinity, tlsOptions: Tls.Connection
   };
   return {
     async request(url, init) {
-      if (init.body !== undefined || (init.method !== 'GET' && init.method !== 'HEAD')) throw new Error(`the download transport sends no ${init.method} with a body`);
+      if (init.body !== undefined && typeof init.body !== 'string') throw new Error('the lean transport sends no streamed body (uploads go through undici)');
       const target = new URL(url);
       const pool = await poolFor(target);
-      const head = requestHead(init.method, target, init.headers);
-      return new Promise<TransportAnswer>((resolve, reject) => new Exchange(pool, head, init, resolve, reject).start(false));
+      const message = requestMessage(init.method, target, init.headers, init.body);
+      return new Promise<TransportAnswer>((resolve, reject) => new Exchange(pool, message, init, resolve, reject).start(false));
     },
     destroy,
     close: destroy,
@@ -79,19 +84,34 @@ export function leanTransport(connections = Infinity, tlsOptions: Tls.Connection
  * transport decodes none, so a server free to gzip a file would have it
  * saved, and hashed, gzipped.
  */
-function requestHead(method: string, target: URL, headers: Record<string, string>): string {
+function requestHead(method: string, target: URL, headers: Record<string, string>, bodyBytes?: number): string {
   let text = `${method} ${target.pathname}${target.search} HTTP/1.1\r\nhost: ${target.host}\r\n`;
   let encoding = false;
+  let length = false;
   for (const [name, value] of Object.entries(headers)) {
-    if (/[\r\n]/.test(name) || /[\r\n]/.test(value)) throw new Error(`the header ${JSON.stringify(name)} has a line break in it`);
+    // A line break would smuggle a header in; a character beyond latin1 would be written as another one.
+    if (/[\r\n]/.test(name) || /[^\t\x20-\x7e\x80-\xff]/.test(value)) throw new Error(`the header ${JSON.stringify(name)} has a character an HTTP header cannot carry`);
     const lower = name.toLowerCase();
     encoding ||= lower === 'accept-encoding';
+    length ||= lower === 'content-length';
     if (lower !== 'host') text += `${name}: ${value}\r\n`;
   }
   if (!encoding) text += 'accept-encoding: identity\r\n';
+  if (bodyBytes !== undefined && !length) text += `content-length: ${bodyBytes}\r\n`;
   const credentials = userinfo(target);
   if (credentials && !Object.keys(headers).some((name) => name.toLowerCase() === 'authorization')) text += `authorization: Basic ${credentials}\r\n`;
   return `${text}\r\n`;
+}
+
+/**
+ * The request as written: its head, then its body (UTF-8), in one write. In
+ * two, the body's small segment would wait behind the head's (Nagle's
+ * algorithm, with the server's delayed acknowledgement: 40 ms on Linux).
+ */
+function requestMessage(method: string, target: URL, headers: Record<string, string>, body: string | undefined): Buffer {
+  if (body === undefined) return Buffer.from(requestHead(method, target, headers), 'latin1');
+  const bytes = Buffer.from(body, 'utf8');
+  return Buffer.concat([Buffer.from(requestHead(method, target, headers, bytes.length), 'latin1'), bytes]);
 }
 
 /**
@@ -233,7 +253,7 @@ function isIp(host: string): boolean {
   return /^[\d.]+$/.test(host) || host.includes(':');
 }
 
-/** One GET on one connection: its answer's head, then its body, handed over in place. */
+/** One request on one connection: its answer's head, then its body, handed over in place. */
 class Exchange implements AnswerBody {
   private readonly parser: AnswerParser;
   private connection?: Connection;
@@ -251,7 +271,7 @@ class Exchange implements AnswerBody {
 
   constructor(
     private readonly pool: OriginPool,
-    private readonly head: string,
+    private readonly message: Buffer,
     private readonly init: TransportRequest,
     private readonly resolveAnswer: (answer: TransportAnswer) => void,
     private readonly rejectAnswer: (error: Error) => void,
@@ -277,7 +297,7 @@ class Exchange implements AnswerBody {
     this.connection = connection;
     connection.exchange = this;
     connection.socket.setTimeout(this.init.timeoutMs);
-    connection.socket.write(this.head, 'latin1');
+    connection.socket.write(this.message, () => this.init.onSent?.());
   }
 
   /** Each read of the connection. */
@@ -379,8 +399,9 @@ class Exchange implements AnswerBody {
       this.finish?.resolve();
       return;
     }
-    if (!this.receivedAny && !this.retried && this.connection?.reused) {
+    if (!this.receivedAny && !this.retried && this.connection?.reused && (this.init.method === 'GET' || this.init.method === 'HEAD')) {
       // A kept-alive connection the server closed while we sent: a GET that nothing answered is safe to send again, once.
+      // A write may have been applied all the same: its caller settles it (client.ts, AnswerLostError).
       this.retried = true;
       this.connection = undefined;
       return this.start(true);

@@ -1,24 +1,21 @@
 // What sends one HTTP request for ApiClient (client.ts), the only way
-// commands talk HTTP. Three transports behind one shape, chosen per kind of
+// commands talk HTTP. Two transports behind one shape, chosen per kind of
 // request by measurement (figures in client.ts, transportFor()):
 //
-// - node:http for JSON exchanges: it is part of Node's start-up snapshot,
-//   where `ahs asset list --json` spent about 60 ms loading undici (1 MB)
-//   before it could connect;
-// - the lean transport (lean.ts) for downloads: sockets read into reused
-//   buffers, each piece handed over in place;
+// - the lean transport (lean.ts) for JSON exchanges and downloads: sockets
+//   read into reused buffers, each piece handed over in place; nothing to
+//   load but node:net, where `ahs asset list --json` spent about 60 ms
+//   loading undici (1 MB) before it could connect;
 // - undici for uploads (it reads an answer the server sent before the
 //   body) and whenever HTTP(S)_PROXY is set (EnvHttpProxyAgent honours
 //   NO_PROXY). Loaded only then.
 //
 // Every body is handed over piece by piece (body.ts, AnswerBody).
 //
-// Failures keep one vocabulary whatever the transport: node:http's are
-// given the codes undici uses for the same event (errors.ts words them).
-import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage, type RequestOptions as NodeRequestOptions } from 'node:http';
-import type { Agent as HttpsAgent } from 'node:https';
+// Failures keep one vocabulary whatever the transport: the lean
+// transport's carry the codes undici uses for the same event (errors.ts
+// words them).
 import type { Socket } from 'node:net';
-import { Readable } from 'node:stream';
 import type { Dispatcher, buildConnector as BuildConnector } from 'undici';
 import { ProxyError } from './errors.js';
 import { streamBody, type AnswerBody } from './body.js';
@@ -57,87 +54,6 @@ export interface Transport {
   close(): Promise<void>;
   /** Opens up to `count` connections to `url`'s origin ahead of the requests that will use them (warm.ts). */
   preconnect?(url: string, count: number): void;
-}
-
-/**
- * node:http (and node:https, loaded for the first https URL), keep-alive
- * connections, at most `connections` to one host: a request beyond them
- * waits for one to be free rather than opening another.
- */
-export function nodeTransport(connections = Infinity): Transport {
-  const http = new HttpAgent({ keepAlive: true, maxSockets: connections });
-  let https: HttpsAgent | undefined;
-  let httpsRequest: typeof httpRequest | undefined;
-  const destroy = async () => {
-    http.destroy();
-    https?.destroy();
-  };
-  return {
-    async request(url, init) {
-      const target = new URL(url);
-      let send = httpRequest;
-      let agent: HttpAgent = http;
-      if (target.protocol === 'https:') {
-        const module = await import('node:https');
-        https ??= new module.Agent({ keepAlive: true, maxSockets: connections });
-        httpsRequest ??= module.request;
-        [send, agent] = [httpsRequest, https];
-      }
-      return exchange(send, target, { method: init.method, headers: withLength(init), agent }, init);
-    },
-    destroy,
-    close: destroy,
-  };
-}
-
-/** A string body is sent with its length; a stream is sent chunked. */
-function withLength(init: TransportRequest): Record<string, string> {
-  if (typeof init.body !== 'string' || init.headers['content-length'] !== undefined) return init.headers;
-  return { ...init.headers, 'content-length': String(Buffer.byteLength(init.body)) };
-}
-
-function exchange(send: typeof httpRequest, target: URL, options: NodeRequestOptions, init: TransportRequest): Promise<TransportAnswer> {
-  return new Promise((resolve, reject) => {
-    const request = send(target, options);
-    abortWith(request, init.signal);
-    let response: IncomingMessage | undefined;
-    // No byte for timeoutMs: while waiting for the headers, or inside the body.
-    request.setTimeout(init.timeoutMs, () => {
-      if (response) response.destroy(coded('UND_ERR_BODY_TIMEOUT', 'the answer stalled'));
-      else request.destroy(coded('UND_ERR_HEADERS_TIMEOUT', 'no answer'));
-    });
-    request.once('error', reject);
-    if (init.onSent) request.once('finish', init.onSent);
-    request.once('response', (answer: IncomingMessage) => {
-      response = answer;
-      // Node calls a body that breaks off ECONNRESET "aborted"; undici, and so errors.ts, "connection closed unexpectedly".
-      answer.prependListener('error', (error: NodeJS.ErrnoException) => {
-        if (error.code === 'ECONNRESET' && error.message === 'aborted') error.code = 'UND_ERR_SOCKET';
-      });
-      resolve({ statusCode: answer.statusCode ?? 0, headers: answer.headers, body: streamBody(answer) });
-    });
-    if (typeof init.body === 'string' || init.body === undefined) request.end(init.body);
-    else Readable.from(init.body.open(), { objectMode: false }).pipe(request);
-  });
-}
-
-/**
- * What node:http's `signal` option does (destroy the request, and with it
- * its answer, with an AbortError), without the module that option loads on
- * first use: 1 ms of a 90 ms read (issue 14).
- */
-function abortWith(request: ClientRequest, signal: AbortSignal): void {
-  const abort = () => request.destroy(Object.assign(new Error('The operation was aborted', { cause: signal.reason }), { name: 'AbortError', code: 'ABORT_ERR' }));
-  if (signal.aborted) {
-    process.nextTick(abort);
-    return;
-  }
-  signal.addEventListener('abort', abort, { once: true });
-  request.once('close', () => signal.removeEventListener('abort', abort));
-}
-
-function coded(code: string, message: string): Error {
-  return Object.assign(new Error(message), { code });
 }
 
 /**
