@@ -12,7 +12,7 @@
 // and traces on stderr with --verbose, key redacted.
 import type { Writable } from 'node:stream';
 import { ApiError, CancelledError, ConflictError, NetworkError, UsageError } from '../errors.js';
-import { AnswerLostError, GatewayAnswerError, ProxyError, UnexpectedAnswerError, apiError, errorCode, gatewayAnswer, neverSent, toNetworkError, isAbort, transportReason } from './errors.js';
+import { AnswerLostError, GatewayAnswerError, ProxyError, UnexpectedAnswerError, apiError, certificateRefused, errorCode, gatewayAnswer, neverSent, toNetworkError, isAbort, transportReason } from './errors.js';
 import { RetryPolicy, WaitTooLongError, type Clock, type RetryBudget } from './retry.js';
 import { MAX_JSON_BYTES, checkJson, readCapped, type ResponseSchema } from './responses.js';
 import { Redactor } from './redact.js';
@@ -361,6 +361,8 @@ export class ApiClient {
             }
             throw error;
           }
+          // Nothing was sent, and another attempt would meet the same certificate.
+          if (certificateRefused(error)) throw this.networkError(error, label, false);
           const timedOut = timer.signal.aborted || /TIMEOUT$/.test(errorCode(error) ?? '');
           const reason = timedOut ? `no complete answer within ${seconds(this.options.timeoutMs)}` : transportReason(error);
           this.trace(`< failed: ${reason} (${Date.now() - started} ms)`);

@@ -93,10 +93,20 @@ function networkHint(code: string): string {
   return '';
 }
 
-/** True when the request surely never reached the server (safe to retry even a write). */
+/**
+ * True when the request surely never reached the server (safe to retry
+ * even a write): no connection, or a TLS handshake that refused the
+ * server's certificate, which ends before any byte of the request is sent.
+ */
 export function neverSent(error: unknown): boolean {
   const code = errorCode(error);
-  return code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'UND_ERR_CONNECT_TIMEOUT';
+  return code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'UND_ERR_CONNECT_TIMEOUT' || certificateRefused(error);
+}
+
+/** The server's TLS certificate was refused: sending again would meet the same certificate. */
+export function certificateRefused(error: unknown): boolean {
+  const code = errorCode(error);
+  return code !== undefined && CERTIFICATE_CODES.test(code);
 }
 
 export function isAbort(error: unknown): boolean {

@@ -65,4 +65,12 @@ describe('JSON over https', () => {
     expect(seen.names.every((name) => name === 'localhost')).toBe(true);
   });
 
+  it('a certificate this machine does not trust: refused before anything is sent, one line saying so, exit 6', async () => {
+    seen.requests.length = 0;
+    const run = await h.ahs(['asset', 'create', uid('tls'), '--name', 'n', '--type', '1001'], { binary: true, env: { AHS_BASE_URL: base } });
+    expect(run.exitCode).toBe(6);
+    expect(run.stderr.trim().split('\n'), run.stderr).toHaveLength(1);
+    expect(run.stderr).toMatch(/certificate/i);
+    expect(seen.requests).toEqual([]);
+  });
 });
