@@ -30,6 +30,8 @@ export interface StreamBody {
   length: number;
   /** The body, piece by piece (a new pass each time: a retry sends it again). */
   open(): AsyncIterable<Uint8Array>;
+  /** A small body whole, read now (again for each attempt): sent in one write on the lean transport (transportFor). */
+  whole?(): Buffer;
 }
 
 export interface RequestOptions {
@@ -141,6 +143,8 @@ export class ApiClient {
   /** Retries, backoff, Retry-After and the --timeout budget: one policy (retry.ts), also for callers that wait something out. */
   readonly policy: RetryPolicy;
   private readonly readListeners = new Set<ReadListener>();
+  /** Whether the uploads prepared for go whole on the lean transport (undefined: none prepared, each decides by its size). */
+  private wholeUploads?: boolean;
   /** Requests started and not yet written whole (prepareUploads waits for them). */
   private unsent = 0;
   private readonly sentWaiters: Array<() => void> = [];
@@ -181,14 +185,20 @@ export class ApiClient {
    * meanwhile: their handshakes are then paid in the reads' round trip
    * (warm.ts). A failure here is the first upload's to report.
    */
-  prepareUploads(uploads = 1): void {
+  prepareUploads(uploads = 1, { whole = false }: { whole?: boolean } = {}): void {
+    // Bodies sent whole go on the lean transport, with the reads (one pool): undici is not loaded at all.
+    // Else every upload goes through undici, the small ones too, so that the JSON exchanges after them
+    // share one pool with them.
+    this.wholeUploads = whole && !proxyConfigured(this.env);
+    const transport = this.wholeUploads ? () => Promise.resolve(this.leanTransport()) : () => this.undiciTransport();
     // Once the requests being started now have left: loading undici takes the
     // one thread 10 ms or more, and before their bytes are written it held
     // the first reads back by as much (issue 21, item sync's first round).
+    // The lean pool counts the reads' connections then, and opens only the rest.
     setImmediate(() => {
       this.whenSent()
-        .then(() => this.undiciTransport())
-        .then((transport) => transport.preconnect?.(this.baseUrl, uploads))
+        .then(transport)
+        .then((ready) => ready.preconnect?.(this.baseUrl, uploads))
         .catch(() => {});
     });
   }
@@ -216,12 +226,26 @@ export class ApiClient {
   }
 
   private transportFor(options: RequestOptions, readBody: boolean): Promise<Transport> {
+    if (this.sendsWhole(options)) return Promise.resolve(this.leanTransport());
     if (options.stream !== undefined || proxyConfigured(this.env) || (!readBody && options.method !== 'GET')) return this.undiciTransport();
     // Once undici is loaded for a command's uploads, its JSON exchanges share the uploads' pool: one pool
     // per host, at most `connections` (issue 21). A second pool beside it opened its own: an item sync of
     // 10 changed files had 8 connections for its uploads and 6 more for its removals.
     if (readBody && this.undiciLoaded) return Promise.resolve(this.undiciLoaded);
-    return Promise.resolve((this.lean ??= leanTransport(this.options.connections)));
+    return Promise.resolve(this.leanTransport());
+  }
+
+  private leanTransport(): Transport {
+    return (this.lean ??= leanTransport(this.options.connections));
+  }
+
+  /**
+   * An upload whose body is small enough to be read whole (StreamBody.whole)
+   * goes in one write on the lean transport, unless the command prepared
+   * its uploads for undici (some file too large for that) or a proxy is set.
+   */
+  private sendsWhole(options: RequestOptions): boolean {
+    return options.stream?.whole !== undefined && this.wholeUploads !== false && !proxyConfigured(this.env);
   }
 
   /** `/api/v2/{domainId}/seg/seg...`, every segment URL-encoded. */
@@ -450,11 +474,12 @@ export class ApiClient {
   private async attempt(url: string, options: RequestOptions, readBody: boolean, attempt: number, signal: AbortSignal, timeoutMs: number): Promise<TransportAnswer> {
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.options.userAgent ?? USER_AGENT, ...options.headers };
     if (options.auth !== false && this.options.apiKey) headers.apikey = this.options.apiKey;
-    let body: string | StreamBody | undefined;
+    let body: string | Buffer | StreamBody | undefined;
     if (options.stream) {
       headers['content-type'] = options.stream.contentType;
       headers['content-length'] = String(options.stream.length);
-      body = options.stream;
+      // A file changed since it was prepared is refused here, before anything is sent.
+      body = this.sendsWhole(options) ? options.stream.whole!() : options.stream;
     } else if (options.body !== undefined) {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(options.body);

@@ -14,14 +14,16 @@
 // received) is retried once on a new one for a GET or a HEAD, which surely
 // had no effect; a write's failure is its caller's to settle (client.ts).
 // Failures carry the codes undici gives the same events, so errors.ts and
-// download.ts word them alike whatever the transport. Uploads (a streamed
-// body) and everything through a proxy stay on undici (client.ts,
-// transportFor).
+// download.ts word them alike whatever the transport. A small upload's body
+// comes whole, written with its head (client.ts, StreamBody.whole); a
+// streamed body and everything through a proxy stay on undici (client.ts,
+// transportFor). preconnect() opens the connections uploads will need while
+// the command's first reads are in flight, as warm.ts does for undici.
 import { connect as netConnect, type Socket } from 'node:net';
 import type * as Tls from 'node:tls';
 import { AnswerParser } from './http1.js';
 import { collectText, prematureClose, type AnswerBody } from './body.js';
-import type { Transport, TransportAnswer, TransportRequest } from './transport.js';
+import { readOnAfterPeerClosed, type Transport, type TransportAnswer, type TransportRequest } from './transport.js';
 
 /**
  * Bytes read at a time, per connection. 256 KiB: nginx's sendfile fills
@@ -48,6 +50,8 @@ interface Origin {
 export function leanTransport(connections = Infinity, tlsOptions: Tls.ConnectionOptions = {}): Transport {
   const pools = new Map<string, OriginPool>();
   let tls: Promise<typeof Tls> | undefined;
+  /** Destroyed: a preconnect that comes later (the command was done first) opens nothing. */
+  let destroyed = false;
   const poolFor = async (target: URL): Promise<OriginPool> => {
     const secure = target.protocol === 'https:';
     if (!secure && target.protocol !== 'http:') throw new Error(`cannot download a ${target.protocol} URL`);
@@ -60,12 +64,13 @@ export function leanTransport(connections = Infinity, tlsOptions: Tls.Connection
     return pool;
   };
   const destroy = async () => {
+    destroyed = true;
     for (const pool of pools.values()) pool.destroy();
     pools.clear();
   };
   return {
     async request(url, init) {
-      if (init.body !== undefined && typeof init.body !== 'string') throw new Error('the lean transport sends no streamed body (uploads go through undici)');
+      if (init.body !== undefined && typeof init.body !== 'string' && !Buffer.isBuffer(init.body)) throw new Error('the lean transport sends no streamed body (those go through undici)');
       const target = new URL(url);
       const pool = await poolFor(target);
       const message = requestMessage(init.method, target, init.headers, init.body);
@@ -73,6 +78,13 @@ export function leanTransport(connections = Infinity, tlsOptions: Tls.Connection
     },
     destroy,
     close: destroy,
+    preconnect(url, count) {
+      if (destroyed) return;
+      void poolFor(new URL(url)).then(
+        (pool) => destroyed || pool.warm(count),
+        () => {},
+      );
+    },
   };
 }
 
@@ -108,9 +120,9 @@ function requestHead(method: string, target: URL, headers: Record<string, string
  * two, the body's small segment would wait behind the head's (Nagle's
  * algorithm, with the server's delayed acknowledgement: 40 ms on Linux).
  */
-function requestMessage(method: string, target: URL, headers: Record<string, string>, body: string | undefined): Buffer {
+function requestMessage(method: string, target: URL, headers: Record<string, string>, body: string | Buffer | undefined): Buffer {
   if (body === undefined) return Buffer.from(requestHead(method, target, headers), 'latin1');
-  const bytes = Buffer.from(body, 'utf8');
+  const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
   return Buffer.concat([Buffer.from(requestHead(method, target, headers, bytes.length), 'latin1'), bytes]);
 }
 
@@ -149,7 +161,12 @@ class OriginPool {
 
   /** A connection for one request: an idle one (unless `fresh`), a new one, or the next one freed. */
   acquire(fresh: boolean): { connection?: Connection; wait?: Promise<Connection>; cancel?: () => void } {
-    if (!fresh && this.idle.length > 0) return { connection: this.idle.pop()!.take() };
+    while (!fresh && this.idle.length > 0) {
+      const idle = this.idle.pop()!;
+      // Closed by the server while idle (its close not yet told): another one.
+      if (idle.usable()) return { connection: idle.take() };
+      idle.socket.destroy();
+    }
     if (this.open >= this.max && fresh && this.idle.length > 0) this.idle.shift()!.socket.destroy();
     if (this.open < this.max) return { connection: this.connect() };
     let entry!: { give: (connection: Connection) => void };
@@ -161,9 +178,23 @@ class OriginPool {
     return { wait, cancel };
   }
 
+  /**
+   * Opens connections until `count` are open (at most the pool's limit),
+   * idle for the requests to come: a connection busy now (a read in
+   * flight) counts, it is free again by the time they start. The oldest
+   * idle ones: a request takes the most recently used first.
+   */
+  warm(count: number): void {
+    for (let open = this.open; open < Math.min(count, this.max); open++) {
+      const connection = this.connect();
+      connection.idled = true;
+      this.idle.unshift(connection.park());
+    }
+  }
+
   /** A connection done with its answer, still good for another. */
   release(connection: Connection): void {
-    connection.reused = true;
+    connection.idled = true;
     const next = this.waiting.shift();
     if (next) next.give(connection.take());
     else this.idle.push(connection.park());
@@ -198,8 +229,8 @@ class Connection {
   readonly socket: Socket;
   private readonly buffer = Buffer.allocUnsafe(READ_BUFFER_BYTES);
   exchange?: Exchange;
-  /** It has carried an answer before: the server may have closed it while it was idle. */
-  reused = false;
+  /** It carried an answer before, or was opened ahead (warm): the server may have closed it while it was idle. */
+  idled = false;
   connected = false;
   /** Over TLS: reads may still come after pause() (Exchange.hold). */
   readonly secure: boolean;
@@ -216,6 +247,9 @@ class Connection {
     this.socket = tls
       ? tls.connector.connect({ ...tls.options, host, port, servername: isIp(host) ? undefined : host, ALPNProtocols: ['http/1.1'], onread } as Tls.ConnectionOptions)
       : netConnect({ host, port, onread });
+    // A server may answer a write before reading its body and reset the connection; the write that meets
+    // the reset must not drop that answer unread (transport.ts, answersWin).
+    readOnAfterPeerClosed(this.socket);
     this.socket.once(tls ? 'secureConnect' : 'connect', () => (this.connected = true));
     this.socket.on('error', (error) => (this.lastError ??= error));
     this.socket.on('timeout', () => this.exchange?.timedOut());
@@ -225,6 +259,11 @@ class Connection {
       this.pool.dropped(this);
       exchange?.closed(this.lastError);
     });
+  }
+
+  /** Neither end has closed it: a request may be written on it. */
+  usable(): boolean {
+    return !this.socket.destroyed && this.socket.writable && !this.socket.readableEnded;
   }
 
   /** Out of the idle list, for a request: it holds the process open again. */
@@ -399,7 +438,7 @@ class Exchange implements AnswerBody {
       this.finish?.resolve();
       return;
     }
-    if (!this.receivedAny && !this.retried && this.connection?.reused && (this.init.method === 'GET' || this.init.method === 'HEAD')) {
+    if (!this.receivedAny && !this.retried && this.connection?.idled && (this.init.method === 'GET' || this.init.method === 'HEAD')) {
       // A kept-alive connection the server closed while we sent: a GET that nothing answered is safe to send again, once.
       // A write may have been applied all the same: its caller settles it (client.ts, AnswerLostError).
       this.retried = true;

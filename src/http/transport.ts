@@ -31,7 +31,8 @@ export interface BodySource {
 export interface TransportRequest {
   method: string;
   headers: Record<string, string>;
-  body?: string | BodySource;
+  /** A JSON text, a body whole (a small upload: the lean transport), or a streamed one (undici). */
+  body?: string | Buffer | BodySource;
   signal: AbortSignal;
   /** Longest wait for the answer's headers, and between two pieces of its body. */
   timeoutMs: number;
@@ -105,7 +106,7 @@ export async function undiciTransport(env: NodeJS.ProcessEnv, connectTimeoutMs: 
           method: init.method as Dispatcher.HttpMethod,
           headers: init.headers,
           // undici documents an AsyncIterable body (its types lag: Dispatcher.md, "body").
-          body: (typeof init.body === 'object' ? init.body.open() : init.body) as Dispatcher.DispatchOptions['body'],
+          body: (typeof init.body === 'object' && !Buffer.isBuffer(init.body) ? init.body.open() : init.body) as Dispatcher.DispatchOptions['body'],
           signal: init.signal,
           // undici closes a connection after a DELETE with a body (the service's removals carry their
           // deletedBy), unless told the server reads it, as this service's does: without this each removal
@@ -168,7 +169,7 @@ function counted(connect: BuildConnector.connector, change: (by: number) => void
 type WriteGeneric = (writev: boolean, data: unknown, encoding: string, cb: (error?: Error | null) => void) => void;
 const PEER_CLOSED = new Set(['EPIPE', 'ECONNRESET']);
 
-function readOnAfterPeerClosed(socket: Socket): void {
+export function readOnAfterPeerClosed(socket: Socket): void {
   // net.Socket's one write path (write and writev, TLS included); internal, stable since Node 12.
   const target = socket as Socket & { _writeGeneric?: WriteGeneric };
   const write = target._writeGeneric;

@@ -189,20 +189,28 @@ describe('item sync and item upload: 8 in flight, reads at once', () => {
     expect(again.requests).toContain(`GET /vc/${id}/deployments`);
   });
 
-  it("the uploads' connections are opened while the first reads are in flight, and the uploads go on them", async () => {
-    // A proxy of its own: its connections counted from the first (undici opens one only once a request waits for it).
+  it("the uploads' connections are opened while the first reads are in flight, beside the reads' own, and the uploads go on them", async () => {
+    // A proxy of its own: its connections counted from the first.
     const counted = await startFaultProxy(h.emu.baseUrl);
     try {
-      const { id, dir } = await collection(newFiles(2));
-      // The two reads come on two connections; the reads are answered only once two more are open.
-      const opened = counted.untilConnections(4, { method: 'GET' });
-      const run = await h.ahs(['item', 'sync', id, dir, '--type', '1001', '--json'], { env: { AHS_BASE_URL: counted.url } });
+      // 10 files, 8 at once: the two reads come on two connections, answered only once six more are open.
+      const many = await collection(newFiles(10));
+      const opened = counted.untilConnections(8, { method: 'GET' });
+      const run = await h.ahs(['item', 'sync', many.id, many.dir, '--type', '1001', '--json'], { env: { AHS_BASE_URL: counted.url } });
       expect(run.exitCode, run.stderr).toBe(0);
       expect(opened.met).toBe(true);
-      expect(run.json().uploaded).toHaveLength(2);
-      const uploads = counted.log.filter((r) => r.method === 'POST');
-      expect(uploads.map((r) => r.connection).sort()).toEqual([3, 4]);
-      expect(Math.max(...counted.log.map((r) => r.connection))).toBe(4);
+      expect(run.json().uploaded).toHaveLength(10);
+      // The reads' connections are free once they are answered: the pool of 8 is all there is.
+      expect(Math.max(...counted.log.map((r) => r.connection))).toBe(8);
+      expect(new Set(counted.log.filter((r) => r.method === 'POST').map((r) => r.connection)).size).toBe(8);
+
+      // 2 files: the reads' two connections carry them, none is opened for them.
+      counted.log.length = 0;
+      const few = await collection(newFiles(2));
+      const again = await h.ahs(['item', 'sync', few.id, few.dir, '--type', '1001', '--json'], { env: { AHS_BASE_URL: counted.url } });
+      expect(again.exitCode, again.stderr).toBe(0);
+      expect(again.json().uploaded).toHaveLength(2);
+      expect(new Set(counted.log.map((r) => r.connection)).size).toBe(2);
     } finally {
       await counted.close();
     }

@@ -14,6 +14,7 @@ import { assertFreshBuild, harness, uid } from '../e2e/helpers.js';
 import { createServer, type Server } from 'node:http';
 import { connect, createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { undiciTransport } from '../../src/http/transport.js';
+import { leanTransport } from '../../src/http/lean.js';
 import { startFaultProxy } from '../support/fault-proxy.js';
 
 let server: Server | undefined;
@@ -47,19 +48,23 @@ async function serverPoisoning(count: number, poison: (socket: Socket) => void) 
 /** Two turns of the event loop: the bytes a server wrote on loopback are in this process's socket by then. */
 const twoTurns = () => new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
 
-async function uploadOnce(base: string) {
-  const transport = await undiciTransport({}, 5_000, 8);
-  return { transport, send: () => transport.request(`${base}/api/v2/d/vc/c/items`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":1}', signal: new AbortController().signal, timeoutMs: 5_000 }) };
+/** undici (a streamed upload), or the lean transport (a small upload's body whole: client.ts, sendsWhole). */
+type Carrier = 'undici' | 'lean';
+
+async function uploadOnce(base: string, carrier: Carrier = 'undici') {
+  const transport = carrier === 'undici' ? await undiciTransport({}, 5_000, 8) : leanTransport(8);
+  const body = carrier === 'undici' ? '{"a":1}' : Buffer.from('{"a":1}');
+  return { transport, send: () => transport.request(`${base}/api/v2/d/vc/c/items`, { method: 'POST', headers: { 'content-type': 'application/json' }, body, signal: new AbortController().signal, timeoutMs: 5_000 }) };
 }
 
-describe('a warm connection the server spoiled before it was used', () => {
+describe.each<Carrier>(['undici', 'lean'])('a warm connection the server spoiled before it was used (%s)', (carrier) => {
   it.each([
     ['closed (FIN)', (socket: Socket) => void socket.end()],
     ['reset (RST)', (socket: Socket) => void socket.resetAndDestroy()],
     ['answered with a 408 before any request (an idle timeout), then closed', (socket: Socket) => void socket.end('HTTP/1.1 408 Request Timeout\r\ncontent-length: 0\r\nconnection: close\r\n\r\n')],
   ])('%s by the server right after it was opened: the upload goes on a new one, sent once', async (_how, poison) => {
     const { base, seen } = await serverPoisoning(1, poison);
-    const { transport, send } = await uploadOnce(base);
+    const { transport, send } = await uploadOnce(base, carrier);
     try {
       transport.preconnect!(base, 1);
       await seen.accepted(1);
@@ -117,10 +122,10 @@ describe('the origins a warm connection is opened to', () => {
   });
 });
 
-describe('a transport closed before its connections were opened', () => {
+describe.each<Carrier>(['undici', 'lean'])('a transport closed before its connections were opened (%s)', (carrier) => {
   it('opens none (a command done before undici was loaded: its close ran before preconnect, and a connection still connecting held the process)', async () => {
     const { base, seen } = await serverPoisoning(0, () => {});
-    const { transport } = await uploadOnce(base);
+    const { transport } = await uploadOnce(base, carrier);
     await transport.destroy();
     transport.preconnect!(base, 2);
     // A connection of the test's own, made after: accepted after any the transport opened.
@@ -181,13 +186,12 @@ describe('https', () => {
       expect((await h.call('POST', '/vc', { collectionId: id, collectionName: id, allowedAssetTypes: ['1001'], createdBy: 'owner@demo.test' })).status).toBe(201);
       const files = join(h.dir, id);
       await mkdir(files);
-      await writeFile(join(files, 'a.zip'), 'a');
-      await writeFile(join(files, 'b.zip'), 'b');
+      for (const name of ['a', 'b', 'c', 'd']) await writeFile(join(files, `${name}.zip`), name);
       const base = `https://localhost:${(front.address() as AddressInfo).port}`;
       const run = await h.ahs(['item', 'sync', id, files, '--type', '1001', '--json'], { binary: true, env: { AHS_BASE_URL: base, NODE_EXTRA_CA_CERTS: join(dir, 'cert.pem') } });
       expect(run.exitCode, run.stderr).toBe(0);
-      expect(run.json().uploaded).toHaveLength(2);
-      // The two reads' connections and the two opened ahead for the uploads.
+      expect(run.json().uploaded).toHaveLength(4);
+      // The two reads' connections and the two more opened ahead for the four uploads.
       expect(names.length).toBeGreaterThanOrEqual(3);
       expect(names.every((name) => name === 'localhost')).toBe(true);
     } finally {

@@ -25,7 +25,7 @@ import { matchesAny } from '../../transfer/glob.js';
 import { currentOf, listItems, readSnapshot, type CollectionView } from '../../service/collections.js';
 import { escapeControls } from '../../io/escape.js';
 import { comparedLine } from '../../io/views/collections.js';
-import { uploadName } from '../../transfer/upload.js';
+import { sentWhole, uploadName } from '../../transfer/upload.js';
 import { topFiles, type TopFiles } from '../../transfer/top-files.js';
 import { actingUser, assetTypeArg } from '../../service/pick-collection.js';
 import { optionalRef, plan, type Batch, type Prediction, type Refusal, type Results, type Step } from '../../plan/plan.js';
@@ -75,7 +75,7 @@ export const run: Run<typeof syncSpec> = async (options, ctx) => {
   const uploads = new Map(files.map((file) => [file, { ...toUpload(file, { assetType, user }), collectionId }]));
 
   const api = await ctx.api();
-  if (files.length > 0 && !ctx.globals.dryRun) api.prepareUploads(files.length);
+  if (files.length > 0 && !ctx.globals.dryRun) api.prepareUploads(files.length, { whole: files.every((file) => sentWhole(file.size)) });
   // The collection and its items at once; its deployments only where asked about: --reconcile,
   // --checksum (what is Live) and a dry run (its documents show them).
   const deployments = options.reconcile === true || options.checksum === true || ctx.globals.dryRun === true;
