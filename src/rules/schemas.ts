@@ -4,19 +4,9 @@
 // field's name (a flag for the CLI, a field for the emulator) and the value
 // around it.
 import { z } from 'zod';
+import { EMAIL, LIMITS } from './limits.js';
 
-export const LIMITS = {
-  assetId: 64,
-  assetName: 64,
-  versionName: 64,
-  assetItemName: 64,
-  collectionId: 50,
-  collectionName: 50,
-  description: 400,
-  localCacheMaxAge: { min: 1, max: 525600, default: 30 },
-  maxAssetsCeiling: 5000,
-  pageSizeMax: 500,
-} as const;
+export { LIMITS };
 
 const text = (max: number) =>
   z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(max, { error: `must be at most ${max} characters` });
@@ -29,7 +19,7 @@ const intBetween = (min: number, max: number) =>
     .max(max, { error: `must be an integer from ${min} to ${max}` });
 const bool = z.boolean({ error: 'must be true or false' });
 // The spec says "e-mail strings"; the service checks them against its users.
-const email = z.string({ error: 'must be an e-mail address' }).regex(/^[^\s@]+@[^\s@]+$/, { error: 'must be an e-mail address' });
+const email = z.string({ error: 'must be an e-mail address' }).regex(EMAIL, { error: 'must be an e-mail address' });
 const timestamp = z.string();
 
 export const assetId = text(LIMITS.assetId);
@@ -297,9 +287,10 @@ export const itemSchema = z.object({
 });
 export type Item = z.infer<typeof itemSchema>;
 
+// limits.ts's itemUploadFieldsFit checks the same without zod.
 export const itemUploadFields = z.strictObject({
   assetItemName: text(LIMITS.assetItemName),
-  assetType: text(64),
+  assetType: text(LIMITS.assetType),
   createdBy: email,
 });
 

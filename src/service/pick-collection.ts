@@ -11,9 +11,7 @@ import { itemLabel } from '../io/views/collections.js';
 import { isFile } from './pick-file.js';
 import { deploymentsFrom, listItems, readCollection, readDeploymentStatus } from './collections.js';
 
-export async function actingUser(ctx: Context): Promise<string> {
-  return ctx.setting('user', { message: 'Acting user e-mail (an admin or owner of the domain)' });
-}
+export { actingUser } from './acting-user.js';
 
 /** The collection id argument, or (in a terminal) a searchable pick of the collections. */
 export async function collectionArg(ctx: Context, value: string | undefined, options: { includeDeleted?: boolean; message?: string } = {}): Promise<string> {

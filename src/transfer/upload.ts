@@ -54,11 +54,17 @@ const UNSENDABLE = /[\u0000-\u001f\u007f-\u009f]/;
  * several files check them all first, so that nothing is sent.
  */
 export function uploadName(path: string, fileName = basename(path)): string {
+  if (sendableName(fileName)) return fileName;
   const bad = UNSENDABLE.exec(fileName)?.[0];
   if (bad !== undefined) {
     throw new UsageError(`cannot upload ${escapeControls(path)}: its name holds a control character (${escapeControls(bad)}), which an upload cannot carry; rename the file; nothing was sent`);
   }
   return fileName;
+}
+
+/** Whether an upload can carry `fileName` (uploadName's check, without its error). */
+export function sendableName(fileName: string): boolean {
+  return !UNSENDABLE.test(fileName);
 }
 
 /** A local file to upload, checked now (exists, is a regular file): its path, the name the service is told, its size. */

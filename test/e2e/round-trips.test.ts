@@ -216,6 +216,21 @@ describe('item sync and item upload: 8 in flight, reads at once', () => {
     }
   });
 
+  it('item sync reads before it has checked every file only when no usage error can follow: a bad name or user sends nothing, not even the reads', async () => {
+    const long = 'n'.repeat(61) + '.zip';
+    for (const [files, extra, message] of [
+      [{ 'ok.zip': 'ok', [long]: 'long' }, [], /must be at most 64 characters/],
+      [{ 'ok.zip': 'ok', 'bad\u001bname.zip': 'esc' }, [], /its name holds a control character/],
+      [{ 'ok.zip': 'ok' }, ['--user', 'not-an-address'], /must be an e-mail address/],
+    ] as const) {
+      const { id, dir } = await collection(files);
+      const { run, requests } = await traced(['item', 'sync', id, dir, '--type', '1001', ...extra]);
+      expect(run.exitCode, run.stderr).toBe(2);
+      expect(run.stderr).toMatch(message);
+      expect(requests).toEqual([]);
+    }
+  });
+
   it('item sync of changed files keeps one pool: its removals go on the uploads\' connections, never more than 8 beside the first reads\'', async () => {
     const counted = await startFaultProxy(h.emu.baseUrl);
     try {
