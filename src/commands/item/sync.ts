@@ -15,7 +15,7 @@ import { itemUploadFieldsFit } from '../../rules/limits.js';
 import { actingUser } from '../../service/acting-user.js';
 import { listItems, readSnapshot, type CollectionView } from '../../service/collections.js';
 import { matchesAny } from '../../transfer/glob.js';
-import { sendableName } from '../../transfer/upload.js';
+import { sendableName } from '../../transfer/upload-name.js';
 import type { Item } from '../../rules/schemas.js';
 import type { ApiClient } from '../../http/client.js';
 
