@@ -16,27 +16,29 @@ export interface EscapeOptions {
 // C0 controls, DEL, C1 controls, and the Unicode line separators and
 // bidirectional overrides that reorder what a terminal shows.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+const CONTROLS = new RegExp(CONTROL.source, 'g');
 const SGR = /^\u001b\[[0-9;]*m/;
 const NAMED: Record<string, string> = { '\u001b': '\\e', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
 
 export function escapeControls(text: string, options: EscapeOptions = {}): string {
   if (!CONTROL.test(text)) return text;
+  // From one control character to the next, the text between copied whole: a table of 200 rows, with its
+  // tabs and newlines kept, was tested character by character (1 to 3 ms of item sync's summary).
   let out = '';
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i]!;
-    if (!CONTROL.test(char) || (char === '\n' && options.newlines) || (char === '\t' && options.tabs)) {
-      out += char;
-      continue;
-    }
-    const sgr = options.colours && char === '\u001b' ? SGR.exec(text.slice(i))?.[0] : undefined;
-    if (sgr) {
-      out += sgr;
-      i += sgr.length - 1;
-      continue;
-    }
-    out += NAMED[char] ?? visible(char);
+  let copied = 0;
+  const controls = CONTROLS;
+  controls.lastIndex = 0;
+  for (let match = controls.exec(text); match; match = controls.exec(text)) {
+    const char = match[0];
+    const at = match.index;
+    if ((char === '\n' && options.newlines) || (char === '\t' && options.tabs)) continue;
+    out += text.slice(copied, at);
+    const sgr = options.colours && char === '\u001b' ? SGR.exec(text.slice(at))?.[0] : undefined;
+    copied = at + (sgr?.length ?? 1);
+    out += sgr ?? NAMED[char] ?? visible(char);
+    controls.lastIndex = copied;
   }
-  return out;
+  return out + text.slice(copied);
 }
 
 function visible(char: string): string {
