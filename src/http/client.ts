@@ -160,10 +160,11 @@ export class ApiClient {
 
   /**
    * The transport for a request (see transport.ts): the lean transport
-   * (lean.ts) for a JSON exchange and a download, undici for a streamed body
-   * (an upload), for everything through a proxy, and for the JSON exchanges
-   * that follow a command's first upload (one pool). Measured on this
-   * project's 2-core VM against the emulator, medians of alternated runs:
+   * (lean.ts) for a JSON exchange, a download and a small upload sent whole,
+   * undici for a streamed body (a larger upload), for everything through a
+   * proxy, and for the JSON exchanges that follow a command's first upload
+   * through it (one pool). Measured on this project's 2-core VM against
+   * the emulator, medians of alternated runs:
    * - `ahs asset list --json` (issue 14): 207 -> 145 ms with node:http,
    *   undici not loaded at all; (issue 21) 75.9 -> 73.1 ms with the lean
    *   transport, node:http not loaded either;
@@ -183,7 +184,10 @@ export class ApiClient {
    * rather than after them, between the last read and the first upload, and
    * opens the connections of its first `uploads` (at most the pool's limit)
    * meanwhile: their handshakes are then paid in the reads' round trip
-   * (warm.ts). A failure here is the first upload's to report.
+   * (warm.ts). `whole`: every file is small enough to be sent whole
+   * (transfer/upload.ts, sentWhole): the lean transport carries them, and
+   * only the connections the reads do not hold are opened (lean.ts). A
+   * failure here is the first upload's to report.
    */
   prepareUploads(uploads = 1, { whole = false }: { whole?: boolean } = {}): void {
     // Bodies sent whole go on the lean transport, with the reads (one pool): undici is not loaded at all.

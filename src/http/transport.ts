@@ -2,12 +2,13 @@
 // commands talk HTTP. Two transports behind one shape, chosen per kind of
 // request by measurement (figures in client.ts, transportFor()):
 //
-// - the lean transport (lean.ts) for JSON exchanges and downloads: sockets
-//   read into reused buffers, each piece handed over in place; nothing to
-//   load but node:net, where `ahs asset list --json` spent about 60 ms
-//   loading undici (1 MB) before it could connect;
-// - undici for uploads (it reads an answer the server sent before the
-//   body) and whenever HTTP(S)_PROXY is set (EnvHttpProxyAgent honours
+// - the lean transport (lean.ts) for JSON exchanges, downloads and small
+//   uploads (a body read whole, one write): sockets read into reused
+//   buffers, each piece handed over in place; nothing to load but
+//   node:net, where `ahs asset list --json` spent about 60 ms loading
+//   undici (1 MB) before it could connect;
+// - undici for streamed uploads (it reads an answer the server sent before
+//   the body) and whenever HTTP(S)_PROXY is set (EnvHttpProxyAgent honours
 //   NO_PROXY). Loaded only then.
 //
 // Every body is handed over piece by piece (body.ts, AnswerBody).
