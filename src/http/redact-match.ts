@@ -47,6 +47,26 @@ export interface Unit {
 export type Form = readonly Unit[];
 
 const NO_MATCH = -1;
+/**
+ * The steps a text may cost the matcher: STEPS_PER_UNIT per code unit, and
+ * STEPS_BASE. An ordinary line costs a few per unit; a text built to make the
+ * search back off over and over (a run of thousands of backslashes before
+ * the key's first letter, a key of backslashes escaped again) cost time
+ * that grew as its square or faster: 20,000 backslashes took 7 s, 30
+ * escaped backslashes did not end. Past the budget the whole text is
+ * withheld (WITHHELD): a text that could not be checked is not printed.
+ */
+const STEPS_PER_UNIT = 64;
+const STEPS_BASE = 1_000_000;
+let stepsLeft = 0;
+const BUDGET_SPENT = Symbol('the redactor\'s budget is spent');
+
+/** What is printed in place of a text the matcher could not check within its budget. */
+export const WITHHELD = '[withheld by ahs: this text could not be checked for the API key]';
+
+function step(): void {
+  if (--stepsLeft < 0) throw BUDGET_SPENT;
+}
 const CHOICE = -2;
 const SEVERAL = -1;
 const REGEXP_METACHARACTERS = '.*+?^${}()|[]\\/-';
@@ -117,7 +137,19 @@ export class FormMatcher {
     this.needles = [...needles];
   }
 
+  /** `text` with every match replaced by `mask`; WITHHELD (a line break kept at its end) when it could not be checked. */
   replace(text: string, mask: string): string {
+    stepsLeft = STEPS_PER_UNIT * text.length + STEPS_BASE;
+    try {
+      return this.replaceAll(text, mask);
+    } catch (error) {
+      // A search that backs off too deep to end, or too deep for the stack: nothing of the text is shown.
+      if (error === BUDGET_SPENT || error instanceof RangeError) return text.endsWith('\n') ? `${WITHHELD}\n` : WITHHELD;
+      throw error;
+    }
+  }
+
+  private replaceAll(text: string, mask: string): string {
     let out = '';
     let copied = 0;
     // Where each needle occurs next, once looked up at or after `pos` (-1: to look up).
@@ -259,6 +291,7 @@ function matchStraight(text: string, atoms: Alternative, pos: number): number {
  * recurses.
  */
 function matchAtoms(text: string, alternative: Alternative, index: number, pos: number, rest: (pos: number) => number): number {
+  step();
   for (; index < alternative.length; index++) {
     const atom = alternative[index]!;
     let { count, end } = repeatAt(text, atom, pos);
@@ -281,6 +314,7 @@ function repeatAt(text: string, atom: Atom, pos: number): { count: number; end: 
   let count = 0;
   let end = pos;
   while (count < atom.max && startsWith(text, end, atom)) {
+    step();
     count++;
     end += atom.text.length;
   }

@@ -2,6 +2,7 @@
 // JSON that must stay JSON.
 import { describe, expect, it } from 'vitest';
 import { Redactor } from '../../src/http/redact.js';
+import { WITHHELD } from '../../src/http/redact-match.js';
 import { HOSTILE_KEYS, keyEncodings } from '../support/key-encodings.js';
 
 describe('Redactor', () => {
@@ -62,4 +63,28 @@ describe('Redactor', () => {
     expect(redactor.redact(`password ${escaped} refused`)).toBe('password *** refused');
     expect(redactor.redact('no secret here')).toBe('no secret here');
   });
+
+  // Texts built to make the matcher back off over and over: before its budget, 30 escaped backslashes did
+  // not end, and 20,000 backslashes before a near-key took 7 s. Withheld now, never printed unchecked.
+  it.each([
+    ['a key of backslashes, each escaped twice', '\\'.repeat(30), `x ${'\\\\\\\\'.repeat(30)} y\n`],
+    ['20,000 backslashes before all of a key but its last letter', 'k'.repeat(32), `${'\\'.repeat(20_000)}${'k'.repeat(31)}`],
+  ])('withholds a text it cannot check within its budget: %s', (_case, key, text) => {
+    const redactor = new Redactor();
+    redactor.add(key);
+    const shown = redactor.redact(text);
+    expect(shown).toBe(text.endsWith('\n') ? `${WITHHELD}\n` : WITHHELD);
+    expect(shown).not.toContain(key);
+  });
+
+  it('checks a long ordinary text whole: 400 KB of JSON with the key in it twice', () => {
+    const redactor = new Redactor();
+    redactor.add('demo-key-1234');
+    const rows = Array.from({ length: 8000 }, (_, i) => ({ assetId: `a-${i}`, note: i % 4000 === 7 ? 'demo-key-1234' : 'x\\y "z" %25 &amp;' }));
+    const shown = redactor.redact(JSON.stringify(rows));
+    expect(shown.length).toBeGreaterThan(400_000);
+    expect(shown.match(/\*\*\*/g)).toHaveLength(2);
+    expect(shown).not.toContain('demo-key-1234');
+  });
 });
+
