@@ -131,8 +131,8 @@ export interface Disk {
   syncJournal(journal: FileHandle): Promise<void>;
   /** Replaces the snapshot atomically: temporary file, fsync, rename, folder fsync. */
   replaceSnapshot(dataDir: string, text: string): Promise<void>;
-  /** Empties the journal (a snapshot now holds its lines) and fsyncs it. */
-  truncateJournal(journal: FileHandle): Promise<void>;
+  /** Cuts the journal back to `length` bytes (0: a snapshot now holds its lines) and fsyncs it. */
+  truncateJournal(journal: FileHandle, length?: number): Promise<void>;
 }
 
 export const realDisk: Disk = {
@@ -151,8 +151,8 @@ export const realDisk: Disk = {
   appendJournal: async (journal, text) => writeWhole(journal.fd, Buffer.from(text)),
   syncJournal: (journal) => journal.datasync(),
   replaceSnapshot: writeSnapshot,
-  truncateJournal: async (journal) => {
-    await journal.truncate(0);
+  truncateJournal: async (journal, length = 0) => {
+    await journal.truncate(length);
     await journal.sync();
   },
 };
@@ -390,6 +390,12 @@ interface QueuedWrite {
 export class DiskStore extends RecordStore {
   private seq: number;
   private sinceSnapshot = 0;
+  /** The journal's length: whole lines only (flush cuts back what a failed append left). */
+  private journalBytes = 0;
+  /** A failed append that could not be cut back: the journal may end in a torn line, and takes no more. */
+  private broken: unknown;
+  /** Lines since the snapshot when the last fold failed (a full disk): the next try waits for compactEvery more. */
+  private foldFailedAt: number | undefined;
   private queue: QueuedWrite[] = [];
   private flushing: Promise<void> | undefined;
   private readonly blobFolder: SharedSync;
@@ -442,6 +448,7 @@ export class DiskStore extends RecordStore {
   }
 
   protected persist(operation: Operation): Promise<void> {
+    if (this.broken !== undefined) return Promise.reject(this.broken);
     this.seq += 1;
     const seq = this.seq;
     // Still held: its file is not written, so its line carries the bytes.
@@ -461,18 +468,45 @@ export class DiskStore extends RecordStore {
   private async flush(): Promise<void> {
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0);
+      const text = batch.map((write) => write.line).join('');
       try {
-        await this.disk.appendJournal(this.journal, batch.map((write) => write.line).join(''));
+        await this.disk.appendJournal(this.journal, text);
         await this.disk.syncJournal(this.journal);
+        this.journalBytes += Buffer.byteLength(text);
         this.sinceSnapshot += batch.length;
         for (const write of batch) write.done();
       } catch (error) {
+        await this.cutBack(error);
         for (const write of batch) write.failed(error);
       }
-      // A failed compaction leaves the journal whole: it is tried again later.
-      if (this.sinceSnapshot >= this.compactEvery || this.held.bytes >= this.heldLimit) await this.compact().catch(() => undefined);
+      if (this.foldDue()) {
+        // A failed compaction leaves the journal whole: it is tried again after compactEvery more lines.
+        await this.compact().then(
+          () => (this.foldFailedAt = undefined),
+          () => (this.foldFailedAt = this.sinceSnapshot),
+        );
+      }
     }
     this.flushing = undefined;
+  }
+
+  /**
+   * After a failed append (a full disk, an I/O error part-way), the journal is
+   * cut back to its last whole line: bytes of a torn line left in the middle
+   * would make the next start refuse the journal, and the lines written after
+   * it with it. If even that fails, the store takes no more writes.
+   */
+  private async cutBack(error: unknown): Promise<void> {
+    try {
+      await this.disk.truncateJournal(this.journal, this.journalBytes);
+    } catch {
+      this.broken = error;
+    }
+  }
+
+  private foldDue(): boolean {
+    const due = this.sinceSnapshot >= this.compactEvery || this.held.bytes >= this.heldLimit;
+    return due && (this.foldFailedAt === undefined || this.sinceSnapshot >= this.foldFailedAt + this.compactEvery);
   }
 
   /**
@@ -489,6 +523,7 @@ export class DiskStore extends RecordStore {
     await writeBlobs(this.disk, this.blobDir, spilled);
     await this.disk.replaceSnapshot(this.dataDir, text);
     await this.disk.truncateJournal(this.journal);
+    this.journalBytes = 0;
     // Their files are durable: a line written from now on need not carry their bytes.
     for (const [blobId, bytes] of spilled) this.held.release(blobId, bytes);
     this.sinceSnapshot = 0;

@@ -45,7 +45,7 @@ class RecordingDisk {
     appendJournal: (journal, text) => this.record('appendJournal', text, () => realDisk.appendJournal(journal, text)),
     syncJournal: (journal) => this.record('syncJournal', '', () => realDisk.syncJournal(journal)),
     replaceSnapshot: (dataDir, text) => this.record('replaceSnapshot', text, () => realDisk.replaceSnapshot(dataDir, text)),
-    truncateJournal: (journal) => this.record('truncateJournal', '', () => realDisk.truncateJournal(journal)),
+    truncateJournal: (journal, length) => this.record('truncateJournal', String(length ?? 0), () => realDisk.truncateJournal(journal, length)),
   };
 
   push(entry: Omit<Entry, 'id'> & { id?: number }): void {
@@ -317,6 +317,71 @@ describe('a small upload whose file cannot be written when the journal is folded
       await reopened.close();
       await (store as unknown as { journal: { close(): Promise<void> } }).journal.close();
     }
+  });
+});
+
+describe('a journal append that fails part-way (disk full, I/O error)', () => {
+  const asset = (assetId: string) => ({ assetId, assetName: assetId, assetType: '1001', secured: true, localCacheControl: false, localCacheMaxAge: 30, createdBy: USER, updatedBy: USER, active: true, createdAt: AT, updatedAt: AT, sequences: {} });
+
+  it('is cut back to its last whole line: the writes after it survive a crash, and the failed one is not in the journal', async () => {
+    const recorder = new RecordingDisk();
+    const append = recorder.disk.appendJournal;
+    let failNext = false;
+    recorder.disk.appendJournal = async (journal, text) => {
+      if (!failNext) return append(journal, text);
+      failNext = false;
+      // Half the line lands, then the disk is full.
+      await append(journal, text.slice(0, text.length >> 1));
+      throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    };
+    const store = await openStore(recorder);
+    const dataDir = storeDir(store);
+    failNext = true;
+    await expect(store.createAsset('demo', asset('torn'))).rejects.toThrow(/ENOSPC/);
+    await store.createAsset('demo', asset('after'));
+    const journal = await readFile(join(dataDir, 'journal.ndjson'), 'utf8');
+    expect(journal).not.toContain('"torn"');
+    expect(journal.split('\n').filter(Boolean).every((line) => JSON.parse(line))).toBe(true);
+    // No close: as after a kill -9. The next start reads the journal whole.
+    const reopened = await DiskStore.open(dataDir);
+    try {
+      expect(reopened.domain('demo').assets.after?.assetName).toBe('after');
+    } finally {
+      await reopened.close();
+      await (store as unknown as { journal: { close(): Promise<void> } }).journal.close();
+    }
+  });
+
+  it('takes no more writes when even the cut back fails, rather than append after a torn line', async () => {
+    const recorder = new RecordingDisk();
+    const store = await openStore(recorder);
+    const full = () => Promise.reject(Object.assign(new Error('EIO: i/o error, write'), { code: 'EIO' }));
+    const append = recorder.disk.appendJournal;
+    recorder.disk.appendJournal = async (journal, text) => {
+      await append(journal, text.slice(0, 3));
+      return full();
+    };
+    recorder.disk.truncateJournal = full;
+    await expect(store.createAsset('demo', asset('torn'))).rejects.toThrow(/EIO/);
+    recorder.disk.appendJournal = append;
+    await expect(store.createAsset('demo', asset('later'))).rejects.toThrow(/EIO/);
+    expect(await readFile(join(storeDir(store), 'journal.ndjson'), 'utf8')).not.toContain('"later"');
+    await (store as unknown as { journal: { close(): Promise<void> } }).journal.close();
+  });
+});
+
+describe('a fold that fails (disk full)', () => {
+  it('is tried again after compactEvery more lines, not after every batch', async () => {
+    const recorder = new RecordingDisk();
+    const store = await openStore(recorder, { compactEvery: 4 });
+    const before = count(recorder.log, 'replaceSnapshot');
+    recorder.hold = (call) => (call === 'replaceSnapshot' ? Promise.reject(Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' })) : undefined);
+    for (let i = 0; i < 12; i++) {
+      await store.createAsset('demo', { assetId: `f${i}`, assetName: 'f', assetType: '1001', secured: true, localCacheControl: false, localCacheMaxAge: 30, createdBy: USER, updatedBy: USER, active: true, createdAt: AT, updatedAt: AT, sequences: {} });
+    }
+    // 14 lines, one a batch: due at 4, failed; tried again at 8 and 12 (before, after every batch from the 4th on: 11).
+    expect(count(recorder.log, 'replaceSnapshot') - before).toBe(3);
+    await (store as unknown as { journal: { close(): Promise<void> } }).journal.close();
   });
 });
 
