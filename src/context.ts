@@ -2,7 +2,7 @@
 // nothing heavy is constructed until a command asks for it. Heavy modules
 // (conf, undici, cli-table3, inquirer) are imported on first use, so the
 // --help/--version path never loads them.
-import type { GlobalOptions } from './program.js';
+import type { GlobalOptions } from './options.js';
 import type { IO } from './io/streams.js';
 import type { Settings, SettingName } from './config/settings.js';
 import type { ProfileStore } from './config/profiles.js';

@@ -2,7 +2,8 @@
 // exit codes of cli.md.
 import { setMaxListeners } from 'node:events';
 import { CommanderError, type Command } from 'commander';
-import { buildProgram, globalsHelp, versionOnlyBeforeCommands, type GlobalOptions } from './program.js';
+import { buildProgram, globalsHelp, versionOnlyBeforeCommands } from './program.js';
+import type { GlobalOptions } from './options.js';
 import { globalsOf, specOf, type Runner } from './commands/tree.js';
 import { createContext, type ContextInputs } from './context.js';
 import { AhsError, CancelledError, ChangesPending, ExitCode, UsageError, type ErrorBody } from './errors.js';

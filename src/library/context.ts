@@ -7,7 +7,7 @@
 import { Readable, Writable } from 'node:stream';
 import { createContext, type Context } from '../context.js';
 import type { GivenSettings, SettingName } from '../config/settings.js';
-import type { GlobalOptions } from '../program.js';
+import type { GlobalOptions } from '../options.js';
 import { Redactor } from '../http/redact.js';
 import { redactedIO, type IO } from '../io/streams.js';
 import { UsageError } from '../errors.js';
