@@ -6,7 +6,6 @@
 // (src/service/*.ts over src/http/paging.ts), yielded one by one.
 import type { Context } from '../context.js';
 import type { Plan } from '../plan/plan.js';
-import { PredictedRejection } from '../plan/dryrun.js';
 import { UsageError } from '../errors.js';
 import { libraryContext, type CallSettings, type LibraryContext } from './context.js';
 import type { ApiClient } from '../http/client.js';
@@ -317,6 +316,8 @@ class LibraryPlan<R> implements PlannedWrite<R> {
       await this.execute({ ...this.ctx, globals: { ...this.ctx.globals, dryRun: true } });
     } catch (error) {
       // A predicted rejection is the prediction: the document says what the service would answer.
+      // (Loaded here: plan/dryrun.ts brings the rules and zod, which an import of the library must not.)
+      const { PredictedRejection } = await import('../plan/dryrun.js');
       if (!(error instanceof PredictedRejection) || this.documents.length === before) throw error;
     }
     return this.documents.at(-1) as DryRunDocument | R;
