@@ -115,6 +115,8 @@ async function buildLibrary() {
     ...common,
     minifyWhitespace: false,
     minifySyntax: false,
+    // error.name is the class's own (ConflictError, not _ConflictError) in a caller's logs.
+    keepNames: true,
     supported: {},
     format: 'esm',
     splitting: true,

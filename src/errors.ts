@@ -120,8 +120,9 @@ export class OutcomeUnknownError extends NetworkError {}
 /** Ctrl-C or a cancelled prompt. Exit 130. */
 export class CancelledError extends AhsError {
   readonly exitCode = ExitCode.interrupted;
-  constructor(message = 'interrupted') {
-    super(message);
+  /** `cause`: the abort's reason (a library caller's `controller.abort(reason)`). */
+  constructor(message = 'interrupted', options?: ErrorOptions) {
+    super(message, options);
   }
   toBody(): ErrorBody {
     return { type: 'urn:ahs:interrupted', title: this.message, status: null, detail: this.message };

@@ -383,7 +383,7 @@ export class ApiClient {
           // A body that refused to go on (a file changed during its upload) says why itself.
           if (error instanceof UnexpectedAnswerError || error instanceof UsageError || error instanceof ConflictError) throw error;
           response?.body.destroy();
-          if (this.options.signal?.aborted || (isAbort(error) && !timer.expired())) throw new CancelledError();
+          if (this.options.signal?.aborted || (isAbort(error) && !timer.expired())) throw new CancelledError('interrupted', { cause: this.options.signal?.reason });
           if (error instanceof ProxyError) {
             if (error.transient && budget.canRetry(attempt)) {
               await retry(attempt, 'no connection to the proxy');

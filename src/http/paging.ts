@@ -188,6 +188,30 @@ function listLabel(api: ApiClient, path: string): string {
 }
 
 /**
+ * The pages of a list one request at a time, as the caller takes them (the
+ * library's lazy lists, issue 35): page 1 asks for `pageSize` (default
+ * ALL_PAGE_SIZE), the others for the size the service reported on it; it
+ * stops once totalResults are read, or when the caller stops asking (a
+ * `break` sends nothing more). A list that changes while it is read may
+ * move a result across a page boundary: fetchAll() reads a consistent whole.
+ */
+export async function* eachPage<T>(api: ApiClient, path: string, query: Query = {}, options: PageOptions = {}): AsyncGenerator<Envelope<T>, void, undefined> {
+  const schema = envelopeSchema(options.item);
+  let size = options.pageSize ?? ALL_PAGE_SIZE;
+  let read = 0;
+  for (let page = 1; ; page++) {
+    const envelope = await api.get<Envelope<T>>(path, { ...query, pageNumber: page, pageSize: size }, { notFound: options.notFound, schema });
+    read += envelope.results.length;
+    yield envelope;
+    if (read >= envelope.totalResults) return;
+    const stuck = page === 1 ? firstPageStall(envelope) : envelope.results.length === 0 ? 'the service answered an empty page before the end of the list' : undefined;
+    if (stuck) throw stalled(api, path, page, stuck, read, envelope.totalResults);
+    // As fetchAll: the size the service used, or fewer when it gave fewer than it claims.
+    if (page === 1) size = Math.min(envelope.pageSize, envelope.results.length);
+  }
+}
+
+/**
  * One page (the API envelope, unchanged) or, with `all`, every page merged
  * into the list envelope of cli.md.
  */

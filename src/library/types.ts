@@ -534,72 +534,129 @@ export interface RecordFilter {
   state?: DeploymentState;
 }
 
+// --- calls and lists ---------------------------------------------------------------
+
+/**
+ * Options of one call, above the client's (as the AWS SDK's `abortSignal`
+ * and `requestTimeout` per command). A call aborted by its own signal fails
+ * alone: the client and its other calls go on.
+ */
+export interface CallOptions {
+  /** Aborts this call: a CancelledError whose `cause` is the signal's reason. */
+  signal?: AbortSignal;
+  /** The budget of each of this call's requests, its retries included (default: the client's `timeoutMs`). */
+  timeoutMs?: number;
+  /** Retries of a request that surely did not apply (default: the client's `retries`). */
+  retries?: number;
+}
+
+/** A list read's options: a call's, and the size of the pages it asks for. */
+export interface ListOptions extends CallOptions {
+  /**
+   * The results to ask for per page (default 1000). The service may cap it:
+   * the pages after the first then ask for the size it reported.
+   */
+  pageSize?: number;
+}
+
+/** One page of a list, as the service answered it. */
+export interface Page<T> {
+  pageNumber: number;
+  /** The page size the service used (it may be smaller than the one asked for). */
+  pageSize: number;
+  /** The length of the whole list when this page was read. */
+  totalResults: number;
+  results: T[];
+}
+
+/**
+ * A list read lazily: a page is requested only when the iteration needs
+ * it, and nothing more once it stops (`break`, `return`, a thrown error).
+ *
+ * @example
+ * for await (const asset of client.assets.list()) {
+ *   if (asset.assetId === 'my-bundle') break; // no further page is read
+ * }
+ * const firstTen = await client.versions.list('my-bundle').toArray({ limit: 10 });
+ */
+export interface PagedList<T> extends AsyncIterable<T> {
+  /** The pages themselves, each with the list's `totalResults`. */
+  pages(): AsyncIterable<Page<T>>;
+  /**
+   * The results in an array: with `limit`, the first `limit` (reading only
+   * the pages they are on); without, the whole list read as `ahs ... --all`
+   * reads it (pages in parallel, re-read if the list changed meanwhile).
+   */
+  toArray(options?: { limit?: number }): Promise<T[]>;
+}
+
 // --- the client ------------------------------------------------------------------
 
 /**
- * The service, as the CLI sees it. Reads are async iterators (every page
- * is read, in parallel and checked as `--all` does, then yielded in the
- * service's order); writes resolve to a PlannedWrite. Every failure is an
- * AhsError with the CLI's `exitCode` and `kind`.
+ * The service, as the CLI sees it. Lists are read lazily, page by page
+ * (PagedList); writes resolve to a PlannedWrite. Every method takes the
+ * options of its own call last (CallOptions: `signal`, `timeoutMs`,
+ * `retries`). Every failure is an AhsError with the CLI's `exitCode` and
+ * `kind`.
  */
 export interface Client {
   assets: {
-    list(): AsyncIterable<Asset>;
-    get(assetId: string): Promise<Asset>;
-    create(params: CreateAssetParams): Promise<PlannedWrite<Asset>>;
-    update(params: UpdateAssetParams): Promise<PlannedWrite<Asset>>;
+    list(options?: ListOptions): PagedList<Asset>;
+    get(assetId: string, options?: CallOptions): Promise<Asset>;
+    create(params: CreateAssetParams, options?: CallOptions): Promise<PlannedWrite<Asset>>;
+    update(params: UpdateAssetParams, options?: CallOptions): Promise<PlannedWrite<Asset>>;
     /** An asset with no versions (`ahs asset delete`). */
-    delete(params: AssetParams): Promise<PlannedWrite<DeletedResult>>;
+    delete(params: AssetParams, options?: CallOptions): Promise<PlannedWrite<DeletedResult>>;
     /** Every version's deployment record for the platforms in one environment (`ahs asset undeploy`). */
-    undeploy(params: UndeployAssetParams): Promise<PlannedWrite<UndeployResult>>;
+    undeploy(params: UndeployAssetParams, options?: CallOptions): Promise<PlannedWrite<UndeployResult>>;
   };
   versions: {
-    list(assetId: string): AsyncIterable<Version>;
-    get(assetId: string, versionId: string): Promise<Version>;
-    upload(params: UploadVersionParams): Promise<PlannedWrite<Version>>;
-    delete(params: VersionParams): Promise<PlannedWrite<DeletedResult>>;
+    list(assetId: string, options?: ListOptions): PagedList<Version>;
+    get(assetId: string, versionId: string, options?: CallOptions): Promise<Version>;
+    upload(params: UploadVersionParams, options?: CallOptions): Promise<PlannedWrite<Version>>;
+    delete(params: VersionParams, options?: CallOptions): Promise<PlannedWrite<DeletedResult>>;
   };
   collections: {
-    list(): AsyncIterable<Collection>;
-    get(collectionId: string): Promise<Collection>;
-    create(params: CreateCollectionParams): Promise<PlannedWrite<Collection>>;
-    update(params: UpdateCollectionParams): Promise<PlannedWrite<Collection>>;
+    list(options?: ListOptions): PagedList<Collection>;
+    get(collectionId: string, options?: CallOptions): Promise<Collection>;
+    create(params: CreateCollectionParams, options?: CallOptions): Promise<PlannedWrite<Collection>>;
+    update(params: UpdateCollectionParams, options?: CallOptions): Promise<PlannedWrite<Collection>>;
     /** Soft delete: restore() brings it back, purge() removes it for good. */
-    delete(params: CollectionParams): Promise<PlannedWrite<MessageResult>>;
-    restore(params: CollectionParams): Promise<PlannedWrite<MessageResult>>;
-    purge(params: CollectionParams): Promise<PlannedWrite<MessageResult>>;
+    delete(params: CollectionParams, options?: CallOptions): Promise<PlannedWrite<MessageResult>>;
+    restore(params: CollectionParams, options?: CallOptions): Promise<PlannedWrite<MessageResult>>;
+    purge(params: CollectionParams, options?: CallOptions): Promise<PlannedWrite<MessageResult>>;
     /** Deploy LIVE or OFFLINE in an environment, or re-run every Live deployment (`ahs collection-deploy`). */
-    deploy(params: DeployCollectionParams): Promise<PlannedWrite<CollectionDeployResult | Unchanged>>;
-    undeploy(params: UndeployCollectionParams): Promise<PlannedWrite<MessageResult>>;
+    deploy(params: DeployCollectionParams, options?: CallOptions): Promise<PlannedWrite<CollectionDeployResult | Unchanged>>;
+    undeploy(params: UndeployCollectionParams, options?: CallOptions): Promise<PlannedWrite<MessageResult>>;
   };
   items: {
-    list(collectionId: string): AsyncIterable<Item>;
+    list(collectionId: string, options?: ListOptions): PagedList<Item>;
     /** Files into a collection, several at once (`ahs item upload`). */
-    upload(params: UploadItemsParams): Promise<PlannedWrite<ItemUploadResult>>;
-    remove(params: ItemParams): Promise<PlannedWrite<MessageResult>>;
+    upload(params: UploadItemsParams, options?: CallOptions): Promise<PlannedWrite<ItemUploadResult>>;
+    remove(params: ItemParams, options?: CallOptions): Promise<PlannedWrite<MessageResult>>;
     /** Make the collection hold the folder's files (`ahs item sync`). */
-    sync(params: SyncParams): Promise<PlannedWrite<SyncResult>>;
+    sync(params: SyncParams, options?: CallOptions): Promise<PlannedWrite<SyncResult>>;
   };
-  /** Deployment records of an asset, OFFLINE included, sorted as `ahs asset status`. */
-  records(assetId: string, filter?: RecordFilter): AsyncIterable<ChannelRecord>;
-  /** The records of one channel. */
-  channel(assetId: string, platform: string, envId: string): AsyncIterable<ChannelRecord>;
-  deploy(params: DeployParams): Promise<PlannedWrite<DeployResult | Unchanged>>;
-  promoteDefault(params: PromoteParams): Promise<PlannedWrite<PromotionResult | Unchanged>>;
+  /** Deployment records of an asset, OFFLINE included, sorted as `ahs asset status` (two listings merged: one page). */
+  records(assetId: string, filter?: RecordFilter, options?: CallOptions): PagedList<ChannelRecord>;
+  /** The records of one channel (one page). */
+  channel(assetId: string, platform: string, envId: string, options?: CallOptions): PagedList<ChannelRecord>;
+  deploy(params: DeployParams, options?: CallOptions): Promise<PlannedWrite<DeployResult | Unchanged>>;
+  promoteDefault(params: PromoteParams, options?: CallOptions): Promise<PlannedWrite<PromotionResult | Unchanged>>;
   /** Upload, deploy LIVE, promote: each stage skipped when already done (`ahs release`). */
-  release(params: ReleaseParams): Promise<PlannedWrite<ReleaseResult>>;
-  rollback(params: RollbackParams): Promise<PlannedWrite<PromotionResult | Unchanged>>;
+  release(params: ReleaseParams, options?: CallOptions): Promise<PlannedWrite<ReleaseResult>>;
+  rollback(params: RollbackParams, options?: CallOptions): Promise<PlannedWrite<PromotionResult | Unchanged>>;
   /**
    * Whether what is Live is byte for byte the local files (`ahs verify`):
    * resolves with the answer whether or not everything matched (a difference
    * is where the CLI exits 1); rejects when the check cannot be made (a
    * UsageError for a bad sums file or path, a NotFoundError...). Reads only.
    */
-  verify(params: VerifyParams): Promise<VerifyResult>;
+  verify(params: VerifyParams, options?: CallOptions): Promise<VerifyResult>;
   /** What apply would change to make the service hold the desired-state file (`ahs plan`). Sends nothing. */
-  plan(params?: DesiredStateParams): Promise<DesiredPlanDocument>;
+  plan(params?: DesiredStateParams, options?: CallOptions): Promise<DesiredPlanDocument>;
   /** Make the service hold the desired-state file, or send a saved plan (`ahs apply`). */
-  apply(params?: ApplyParams): Promise<PlannedWrite<ApplyResult>>;
+  apply(params?: ApplyParams, options?: CallOptions): Promise<PlannedWrite<ApplyResult>>;
   /** Closes the connections of the writes planned and never applied. */
   close(): Promise<void>;
 }

@@ -1,0 +1,118 @@
+// The library per call (issue 35): lazy lists that read a page only when the
+// iteration needs it, and options of one call (signal, timeoutMs, retries)
+// above the client's. Against the emulator behind the fault proxy, which
+// counts the requests and holds the answers a test asks it to.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { harness, uid, DEMO_API_KEY, DEMO_USER, type Harness } from './helpers.js';
+import { startFaultProxy, type FaultProxy } from '../support/fault-proxy.js';
+import { CancelledError, NetworkError, UsageError, createClient, type Client } from '../../src/library/index.js';
+
+let h: Harness;
+let proxy: FaultProxy;
+let client: Client;
+let assetId: string;
+const versionIds: string[] = [];
+beforeAll(async () => {
+  h = await harness();
+  // The service caps pages at 10 results, whatever is asked.
+  proxy = await startFaultProxy(h.emu.baseUrl, { pageSizeCap: 10 });
+  client = createClient({ baseUrl: proxy.url, domainId: 'demo', apiKey: DEMO_API_KEY, user: DEMO_USER });
+  assetId = uid('lib-calls');
+  await h.createAsset(assetId);
+  for (let n = 1; n <= 25; n++) versionIds.push(await h.uploadVersion(assetId, 'ios', `1.0.${n}`));
+});
+afterAll(async () => {
+  await client?.close();
+  await proxy?.close();
+  await h?.close();
+});
+
+const versionReads = () => proxy.log.filter((r) => r.method === 'GET' && r.path.split('?')[0]!.endsWith(`/va/${assetId}/versions`)).length;
+
+describe('lists read lazily', () => {
+  it('a for await that breaks after the first result reads one page, and nothing more', async () => {
+    const before = versionReads();
+    let seen = 0;
+    for await (const version of client.versions.list(assetId)) {
+      expect(versionIds).toContain(version.versionId);
+      seen++;
+      break;
+    }
+    expect(seen).toBe(1);
+    expect(versionReads() - before).toBe(1);
+  });
+
+  it('reads every page when the iteration goes on: 25 versions under a cap of 10 are 3 requests', async () => {
+    const before = versionReads();
+    const ids: string[] = [];
+    for await (const version of client.versions.list(assetId)) ids.push(version.versionId);
+    expect(ids.sort()).toEqual([...versionIds].sort());
+    expect(versionReads() - before).toBe(3);
+  });
+
+  it('pages() gives each page with the list\'s totalResults; toArray({ limit }) reads only the pages it needs', async () => {
+    const pages = [];
+    for await (const page of client.versions.list(assetId, { pageSize: 10 }).pages()) pages.push(page);
+    expect(pages.map((p) => [p.pageNumber, p.results.length, p.totalResults])).toEqual([
+      [1, 10, 25],
+      [2, 10, 25],
+      [3, 5, 25],
+    ]);
+    const before = versionReads();
+    const twelve = await client.versions.list(assetId).toArray({ limit: 12 });
+    expect(twelve).toHaveLength(12);
+    expect(versionReads() - before).toBe(2);
+    expect(await client.versions.list(assetId).toArray()).toHaveLength(25);
+  });
+
+  it('a list of a collection that does not exist fails as not found (exit 4), on its first page', async () => {
+    const error = await client.items.list(uid('no-such-collection')).toArray({ limit: 1 }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ exitCode: 4, kind: 'not-found' });
+  });
+
+  it('a bad pageSize or limit is a UsageError naming it', async () => {
+    expect(() => client.assets.list({ pageSize: 0 })).toThrow(UsageError);
+    await expect(client.assets.list().toArray({ limit: -1 })).rejects.toThrow(/limit must be a whole number/);
+  });
+});
+
+describe('options of one call', () => {
+  it('a call aborted by its own signal fails alone, with the reason as its cause; another call on the client completes, and the client goes on', async () => {
+    // The asset read of the aborted call is held (never answered) until it gives up.
+    const held = uid('held');
+    proxy.inject({ kind: 'stall' }, { method: 'GET', path: `/va/${held}` });
+    const controller = new AbortController();
+    const aborted = client.assets.get(held, { signal: controller.signal }).catch((e: unknown) => e);
+    const other = client.assets.get(assetId);
+    await expect(other).resolves.toMatchObject({ assetId });
+    const reason = new Error('the release was called off');
+    controller.abort(reason);
+    const error = await aborted;
+    expect(error).toBeInstanceOf(CancelledError);
+    expect((error as CancelledError).cause).toBe(reason);
+    await expect(client.assets.get(assetId)).resolves.toMatchObject({ assetId });
+  });
+
+  it('timeoutMs of one call bounds that call alone (the client\'s budget is 30 s)', async () => {
+    const slow = uid('slow');
+    proxy.inject({ kind: 'stall' }, { method: 'GET', path: `/va/${slow}` });
+    const error = await client.assets.get(slow, { timeoutMs: 300, retries: 0 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as NetworkError).exitCode).toBe(6);
+    expect(String((error as Error).message)).toMatch(/within 0\.3 s/);
+  });
+
+  it('a write planned with a call\'s signal is cancelled by it before anything is sent', async () => {
+    const controller = new AbortController();
+    const planned = await client.assets.update({ assetId, name: 'renamed' }, { signal: controller.signal });
+    controller.abort(new Error('stop'));
+    const writesBefore = proxy.log.filter((r) => r.method === 'PUT').length;
+    await expect(planned.apply()).rejects.toBeInstanceOf(CancelledError);
+    expect(proxy.log.filter((r) => r.method === 'PUT').length).toBe(writesBefore);
+  });
+
+  it('bad options of a call are a UsageError naming them', async () => {
+    await expect(client.assets.get(assetId, { timeoutMs: -1 })).rejects.toThrow(/timeoutMs must be a number of milliseconds above 0/);
+    await expect(client.assets.get(assetId, { retries: 1.5 })).rejects.toThrow(/retries must be a whole number/);
+  });
+});
