@@ -363,6 +363,8 @@ class LibraryPlan<R> implements PlannedWrite<R> {
     // Copies: the executor's steps stay as the command made them.
     this.steps = plan.steps.map(({ id, kind, params, batch, after }) => structuredClone({ id, kind, params, ...(batch ? { batch } : {}), ...(after ? { after } : {}) }));
     if (plan.noop) this.unchanged = { changed: false, ...plan.noop };
+    // A multi-step write whose every stage is done (a release run again) plans no step: nothing to send either.
+    else if (plan.steps.length === 0) this.unchanged = { changed: false, state: null, message: 'nothing to send: the service already holds what this write asks for' };
   }
 
   async predict(): Promise<DryRunDocument | R> {

@@ -86,15 +86,26 @@ export interface ChannelRecord {
   downloadUrl?: string;
 }
 
-/** The deploy endpoint's record (or, when a lost answer was settled by a read, the channel's record). */
+/** The deploy endpoint's record of a version on a channel (spec: PUT /va/{id}/versions/{versionId}/deploy). */
 export interface DeploymentRecord {
+  version: number;
+  assetType: string;
   versionId: string;
   versionName: string;
-  version: number;
-  targetPlatform: string;
   envId: string;
+  fallback: boolean;
+  lock: boolean;
   state: DeploymentState;
-  [field: string]: unknown;
+  createdBy: string;
+  updatedBy: string;
+  createdAt: string;
+  updatedAt: string;
+  active: boolean;
+  secured: boolean;
+  /** As the service formats it ("1.2 MB"). */
+  size: string;
+  targetPlatform: string;
+  uploadStatus: string;
 }
 
 export interface Collection {
@@ -183,7 +194,7 @@ export interface Unchanged {
  */
 export interface PlannedWrite<R> {
   readonly steps: readonly PlanStep[];
-  /** Set when there is nothing to send. */
+  /** Set exactly when there is nothing to send (`steps` is empty): apply() then resolves without a write. */
   readonly unchanged?: Unchanged;
   /**
    * The CLI's `--dry-run --json` document; a predicted refusal is in its
@@ -197,21 +208,37 @@ export interface PlannedWrite<R> {
 // --- what a write resolves to (the CLI's JSON) -----------------------------------
 
 export interface DeployResult {
-  assetVersion: DeploymentRecord | ChannelRecord;
+  assetVersion: DeploymentRecord | ReadBackRecord;
   message: string;
 }
 
+/**
+ * A deployment record as a read of the channel shows it, when a lost answer
+ * was settled by that read: the record's keys, with null for what only the
+ * deploy's answer carries (who and when, fallback, lock).
+ */
+export type ReadBackRecord = Omit<DeploymentRecord, 'fallback' | 'lock' | 'createdBy' | 'updatedBy' | 'createdAt' | 'updatedAt'> & {
+  fallback: null;
+  lock: null;
+  createdBy: null;
+  updatedBy: null;
+  createdAt: null;
+  updatedAt: null;
+};
+
+/** A promotion (promoteDefault, rollback): the deploy answer, the Default it replaced and how many compare-and-set attempts it took. */
 export interface PromotionResult {
-  assetVersion: DeploymentRecord | ChannelRecord;
+  /** The deploy endpoint's record, or the channel's as read when a read settled a lost answer. */
+  assetVersion: DeploymentRecord | ReadBackRecord;
   message: string;
+  /** The Default before (now LIVE), or null when the channel had none. */
   previousDefault: string | null;
   attempts: number;
-  [field: string]: unknown;
 }
 
 export interface ReleaseResult {
   version: Version;
-  assetVersion: DeploymentRecord | ChannelRecord;
+  assetVersion: DeploymentRecord | ReadBackRecord;
   previousDefault: string | null;
   /** `matched`, on the upload stage of a version already there: how it was found to be the file's (its content compared, or its name and size only when it cannot be downloaded). */
   stages: Array<{ stage: 'upload' | 'deploy' | 'promote'; changed: boolean; matched?: 'content' | 'name and size' }>;

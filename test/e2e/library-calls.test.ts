@@ -16,7 +16,7 @@ beforeAll(async () => {
   h = await harness();
   // The service caps pages at 10 results, whatever is asked.
   proxy = await startFaultProxy(h.emu.baseUrl, { pageSizeCap: 10 });
-  client = createClient({ baseUrl: proxy.url, domainId: 'demo', apiKey: DEMO_API_KEY, user: DEMO_USER });
+  client = createClient({ baseUrl: proxy.url, deliveryUrl: proxy.url, domainId: 'demo', apiKey: DEMO_API_KEY, user: DEMO_USER });
   assetId = uid('lib-calls');
   await h.createAsset(assetId);
   for (let n = 1; n <= 25; n++) versionIds.push(await h.uploadVersion(assetId, 'ios', `1.0.${n}`));
@@ -114,5 +114,27 @@ describe('options of one call', () => {
   it('bad options of a call are a UsageError naming them', async () => {
     await expect(client.assets.get(assetId, { timeoutMs: -1 })).rejects.toThrow(/timeoutMs must be a number of milliseconds above 0/);
     await expect(client.assets.get(assetId, { retries: 1.5 })).rejects.toThrow(/retries must be a whole number/);
+  });
+});
+
+describe('a write with nothing to do', () => {
+  it('a release already done says so in unchanged, and sends no write', async () => {
+    const id = uid('lib-done');
+    await h.createAsset(id);
+    const file = await h.file(`${id}.zip`, 'done bytes');
+    const first = await client.release({ assetId: id, file, platform: 'ios', envId: 'prod', name: '2.0.0' });
+    expect(first.unchanged).toBeUndefined();
+    await first.apply();
+    // Straight to the emulator: the service's download URLs are on its own host, not the proxy's.
+    const direct = createClient({ baseUrl: h.emu.baseUrl, domainId: 'demo', apiKey: DEMO_API_KEY, user: DEMO_USER });
+    try {
+      const again = await direct.release({ assetId: id, file, platform: 'ios', envId: 'prod', name: '2.0.0' });
+      expect(again.steps).toEqual([]);
+      expect(again.unchanged).toMatchObject({ changed: false, message: expect.stringMatching(/already/) });
+      const result = await again.apply();
+      expect(result.stages.every((s) => !s.changed)).toBe(true);
+    } finally {
+      await direct.close();
+    }
   });
 });
