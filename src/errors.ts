@@ -9,6 +9,7 @@ export interface ErrorBody {
   detail: string;
 }
 
+/** The exit codes of the CLI (cli.md, "Exit codes"): every AhsError carries the one the CLI would exit with. */
 export const ExitCode = {
   ok: 0,
   rejected: 1,
@@ -40,6 +41,7 @@ const KIND_OF_EXIT: Record<Exclude<ExitCode, 0>, ErrorKind> = {
   130: 'interrupted',
 };
 
+/** The base of every error ahs throws: its `exitCode`, its `kind` (what it means) and the JSON body the CLI prints. */
 export abstract class AhsError extends Error {
   abstract readonly exitCode: ExitCode;
   constructor(message?: string, options?: ErrorOptions) {

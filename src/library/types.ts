@@ -38,8 +38,10 @@ export interface ClientOptions {
 
 // --- records of the service (spec: asset-hosting-api-v2.md) -----------------------
 
+/** A version's state on a channel: LIVE (served at its own URL), DEFAULT (served as the channel's default; one per channel) or OFFLINE. */
 export type DeploymentState = 'LIVE' | 'DEFAULT' | 'OFFLINE';
 
+/** An asset (spec: GET /va/{assetId}). */
 export interface Asset {
   assetId: string;
   assetName: string;
@@ -54,6 +56,7 @@ export interface Asset {
   updatedAt: string;
 }
 
+/** A version of an asset: one uploaded file for one platform (spec: GET /va/{assetId}/versions/{versionId}). */
 export interface Version {
   versionId: string;
   version: number;
@@ -108,6 +111,7 @@ export interface DeploymentRecord {
   uploadStatus: string;
 }
 
+/** A collection (spec: GET /vc/{collectionId}). */
 export interface Collection {
   collectionId: string;
   domainId: string;
@@ -130,6 +134,7 @@ export interface Collection {
   updatedAt: string;
 }
 
+/** An item of a collection: one uploaded file (spec: GET /vc/{collectionId}/items/{itemId}). */
 export interface Item {
   assetItemId: string;
   assetItemName: string;
@@ -207,6 +212,7 @@ export interface PlannedWrite<R> {
 
 // --- what a write resolves to (the CLI's JSON) -----------------------------------
 
+/** What deploy() resolves to: the deploy endpoint's answer. */
 export interface DeployResult {
   assetVersion: DeploymentRecord | ReadBackRecord;
   message: string;
@@ -236,6 +242,7 @@ export interface PromotionResult {
   attempts: number;
 }
 
+/** What release() resolves to: the version, its record on the channel, the Default it replaced and each stage (done now, or found done). */
 export interface ReleaseResult {
   version: Version;
   assetVersion: DeploymentRecord | ReadBackRecord;
@@ -244,6 +251,7 @@ export interface ReleaseResult {
   stages: Array<{ stage: 'upload' | 'deploy' | 'promote'; changed: boolean; matched?: 'content' | 'name and size' }>;
 }
 
+/** What items.sync() resolves to: what was uploaded, replaced, removed and left as it was. */
 export interface SyncResult {
   uploaded: Item[];
   replaced: Array<{ old: string; new: Item; removedFirst: boolean }>;
@@ -301,6 +309,7 @@ export interface DesiredPlanDocument {
   notes?: string[];
 }
 
+/** What apply() of the desired state resolves to: each request sent and its outcome. */
 export interface ApplyResult {
   changed: number;
   steps: Array<{ resource: string; action: 'create' | 'update' | 'delete'; request: { method: string; path: string; query: Record<string, string>; body: unknown }; outcome: 'done' | 'failed' | 'unknown' | 'not sent' }>;
@@ -317,6 +326,7 @@ export interface ChannelParams {
   user?: string;
 }
 
+/** Parameters of assets.create() (`ahs asset create`). */
 export interface CreateAssetParams {
   assetId: string;
   name: string;
@@ -330,6 +340,7 @@ export interface CreateAssetParams {
   user?: string;
 }
 
+/** Parameters of assets.update() (`ahs asset update`); only what is given changes. */
 export interface UpdateAssetParams {
   assetId: string;
   name?: string;
@@ -343,11 +354,13 @@ export interface UpdateAssetParams {
   user?: string;
 }
 
+/** An asset named by id, with the acting user. */
 export interface AssetParams {
   assetId: string;
   user?: string;
 }
 
+/** Parameters of assets.undeploy() (`ahs asset undeploy`). */
 export interface UndeployAssetParams {
   assetId: string;
   envId: string;
@@ -356,11 +369,13 @@ export interface UndeployAssetParams {
   user?: string;
 }
 
+/** A version named by its asset and id. */
 export interface VersionParams {
   assetId: string;
   versionId: string;
 }
 
+/** Parameters of collections.create() (`ahs collection create`). */
 export interface CreateCollectionParams {
   collectionId: string;
   name: string;
@@ -397,15 +412,18 @@ export interface UpdateCollectionParams {
   user?: string;
 }
 
+/** A collection named by id, with the acting user. */
 export interface CollectionParams {
   collectionId: string;
   user?: string;
 }
 
+/** Parameters of collections.undeploy(). */
 export interface UndeployCollectionParams extends CollectionParams {
   envId: string;
 }
 
+/** Parameters of collections.deploy() (`ahs collection-deploy`). */
 export interface DeployCollectionParams extends CollectionParams {
   /** Absent: the API key's own environment. */
   envId?: string;
@@ -417,6 +435,7 @@ export interface DeployCollectionParams extends CollectionParams {
   reconcile?: boolean;
 }
 
+/** Parameters of items.upload() (`ahs item upload`). */
 export interface UploadItemsParams {
   collectionId: string;
   /** The paths of the files to upload. */
@@ -430,12 +449,14 @@ export interface UploadItemsParams {
   user?: string;
 }
 
+/** An item named by its collection and id. */
 export interface ItemParams {
   collectionId: string;
   itemId: string;
   user?: string;
 }
 
+/** Parameters of versions.upload() (`ahs version upload`). */
 export interface UploadVersionParams {
   assetId: string;
   /** The path of the file to upload. */
@@ -446,6 +467,7 @@ export interface UploadVersionParams {
   user?: string;
 }
 
+/** Parameters of deploy() (`ahs deploy`). */
 export interface DeployParams extends ChannelParams {
   versionId: string;
   /** Default LIVE. */
@@ -454,6 +476,7 @@ export interface DeployParams extends ChannelParams {
   idempotent?: boolean;
 }
 
+/** Parameters of promoteDefault() (`ahs promote-default`): a version, or the Default of `fromEnv`. */
 export interface PromoteParams extends ChannelParams {
   /** The version to promote (or `fromEnv`). */
   versionId?: string;
@@ -466,6 +489,7 @@ export interface PromoteParams extends ChannelParams {
   idempotent?: boolean;
 }
 
+/** Parameters of release() (`ahs release`). */
 export interface ReleaseParams extends ChannelParams {
   /** The path of the file to release. */
   file: string;
@@ -476,6 +500,7 @@ export interface ReleaseParams extends ChannelParams {
   expectCurrent?: string;
 }
 
+/** Parameters of rollback() (`ahs rollback`). */
 export interface RollbackParams extends ChannelParams {
   /** The version to make the Default again; without it, the one the channel's records prove was the Default before. */
   to?: string;
@@ -490,6 +515,7 @@ export interface RollbackParams extends ChannelParams {
  */
 export type VerifyParams = VerifyCollectionParams | VerifyAssetParams;
 
+/** verify() of a collection against a folder (or a sums file). */
 export interface VerifyCollectionParams {
   collectionId: string;
   envId: string;
@@ -501,6 +527,7 @@ export interface VerifyCollectionParams {
   concurrency?: number;
 }
 
+/** verify() of a channel's version against a file (or a sums file). */
 export interface VerifyAssetParams {
   assetId: string;
   platform: string;
@@ -524,6 +551,7 @@ export interface VerifyResult {
   failed: Array<{ name: string; error: string }>;
 }
 
+/** Parameters of items.sync() (`ahs item sync`). */
 export interface SyncParams {
   collectionId: string;
   /** The folder whose files the collection should hold (its top level). */
@@ -542,6 +570,7 @@ export interface SyncParams {
   user?: string;
 }
 
+/** The desired-state file of plan() and apply() (`ahs plan -f`). */
 export interface DesiredStateParams {
   /** The desired-state file, YAML or JSON (default ahs.yaml in the working folder). */
   file?: string;
@@ -550,11 +579,13 @@ export interface DesiredStateParams {
   user?: string;
 }
 
+/** Parameters of apply(): the file, or a saved plan. */
 export interface ApplyParams extends DesiredStateParams {
   /** A plan saved by `ahs plan --out` (instead of `file`): checked for staleness first. */
   plan?: string;
 }
 
+/** Narrows records(): a platform, an environment, a state. */
 export interface RecordFilter {
   platform?: string;
   envId?: string;
@@ -627,63 +658,260 @@ export interface PagedList<T> extends AsyncIterable<T> {
  * `kind`.
  */
 export interface Client {
+  /** Assets: the things versions are uploaded to (`ahs asset ...`). */
   assets: {
+    /**
+     * Every asset of the domain, read page by page as the iteration goes.
+     * @throws {NetworkError} nothing answered (exit code 6)
+     * @throws {ApiError} the service refused the read (a 403 for a key of another domain: exit code 3)
+     * @example
+     * for await (const asset of client.assets.list()) console.log(asset.assetId);
+     */
     list(options?: ListOptions): PagedList<Asset>;
+    /**
+     * One asset.
+     * @throws {ApiError} `kind: 'not-found'` (exit code 4) when there is no such asset
+     * @throws {NetworkError} nothing answered
+     * @example
+     * const asset = await client.assets.get('my-bundle');
+     */
     get(assetId: string, options?: CallOptions): Promise<Asset>;
+    /**
+     * Plans the creation of an asset (`ahs asset create`): apply() sends it.
+     * @throws {UsageError} a missing or invalid parameter (nothing sent)
+     * @example
+     * const asset = await (await client.assets.create({ assetId: 'my-bundle', name: 'My bundle', type: '1001' })).apply();
+     */
     create(params: CreateAssetParams, options?: CallOptions): Promise<PlannedWrite<Asset>>;
+    /**
+     * Plans a change of an asset's fields (`ahs asset update`).
+     * @throws {UsageError} a missing or invalid parameter (nothing sent)
+     * @throws {ApiError} `kind: 'not-found'` when there is no such asset
+     * @example
+     * await (await client.assets.update({ assetId: 'my-bundle', description: 'iOS and Android bundle' })).apply();
+     */
     update(params: UpdateAssetParams, options?: CallOptions): Promise<PlannedWrite<Asset>>;
-    /** An asset with no versions (`ahs asset delete`). */
+    /**
+     * Plans the deletion of an asset with no versions (`ahs asset delete`).
+     * @throws {UsageError} a missing parameter (nothing sent)
+     * @example
+     * await (await client.assets.delete({ assetId: 'old-bundle' })).apply();
+     */
     delete(params: AssetParams, options?: CallOptions): Promise<PlannedWrite<DeletedResult>>;
-    /** Every version's deployment record for the platforms in one environment (`ahs asset undeploy`). */
+    /**
+     * Plans the removal of every version's deployment record for the platforms in one environment (`ahs asset undeploy`).
+     * @throws {UsageError} a missing parameter or an empty platform list (nothing sent)
+     * @example
+     * await (await client.assets.undeploy({ assetId: 'my-bundle', envId: 'dev', platform: ['ios', 'android'] })).apply();
+     */
     undeploy(params: UndeployAssetParams, options?: CallOptions): Promise<PlannedWrite<UndeployResult>>;
   };
+  /** Versions: the uploaded files of an asset, one platform each (`ahs version ...`). */
   versions: {
+    /**
+     * The versions of an asset, page by page.
+     * @throws {ApiError} `kind: 'not-found'` when there is no such asset
+     * @example
+     * const latest = await client.versions.list('my-bundle').toArray({ limit: 20 });
+     */
     list(assetId: string, options?: ListOptions): PagedList<Version>;
+    /**
+     * One version.
+     * @throws {ApiError} `kind: 'not-found'` when the asset or the version does not exist
+     * @example
+     * const version = await client.versions.get('my-bundle', 'IOS3');
+     */
     get(assetId: string, versionId: string, options?: CallOptions): Promise<Version>;
+    /**
+     * Plans the upload of a file as a new version (`ahs version upload`); the file is streamed when applied.
+     * @throws {UsageError} a missing parameter or an unreadable file (nothing sent)
+     * @example
+     * const version = await (await client.versions.upload({ assetId: 'my-bundle', file: 'build/ios.zip', platform: 'ios', name: '1.5.0' })).apply();
+     */
     upload(params: UploadVersionParams, options?: CallOptions): Promise<PlannedWrite<Version>>;
+    /**
+     * Plans the deletion of a version that is deployed nowhere (`ahs version delete`).
+     * @throws {UsageError} a missing parameter (nothing sent)
+     * @example
+     * await (await client.versions.delete({ assetId: 'my-bundle', versionId: 'IOS1' })).apply();
+     */
     delete(params: VersionParams, options?: CallOptions): Promise<PlannedWrite<DeletedResult>>;
   };
+  /** Collections: sets of items delivered together (`ahs collection ...`). */
   collections: {
+    /**
+     * Every collection of the domain, page by page.
+     * @throws {NetworkError} nothing answered
+     * @example
+     * for await (const collection of client.collections.list()) console.log(collection.collectionId);
+     */
     list(options?: ListOptions): PagedList<Collection>;
+    /**
+     * One collection.
+     * @throws {NotFoundError} there is no such collection
+     * @example
+     * const collection = await client.collections.get('launch-pack');
+     */
     get(collectionId: string, options?: CallOptions): Promise<Collection>;
+    /**
+     * Plans the creation of a collection (`ahs collection create`); its platform can never change.
+     * @throws {UsageError} a missing or invalid parameter (nothing sent)
+     * @example
+     * await (await client.collections.create({ collectionId: 'launch-pack', name: 'Launch pack', allowedTypes: ['9999'] })).apply();
+     */
     create(params: CreateCollectionParams, options?: CallOptions): Promise<PlannedWrite<Collection>>;
+    /**
+     * Plans a change of a collection's fields (`ahs collection update`).
+     * @throws {UsageError} a missing or invalid parameter (nothing sent)
+     * @example
+     * await (await client.collections.update({ collectionId: 'launch-pack', maxAssets: 300 })).apply();
+     */
     update(params: UpdateCollectionParams, options?: CallOptions): Promise<PlannedWrite<Collection>>;
-    /** Soft delete: restore() brings it back, purge() removes it for good. */
+    /**
+     * Plans a soft delete (`ahs collection delete`): restore() brings it back, purge() removes it for good.
+     * @throws {UsageError} a missing parameter (nothing sent)
+     * @example
+     * await (await client.collections.delete({ collectionId: 'launch-pack' })).apply();
+     */
     delete(params: CollectionParams, options?: CallOptions): Promise<PlannedWrite<MessageResult>>;
+    /**
+     * Plans the restore of a soft-deleted collection (`ahs collection restore`).
+     * @throws {UsageError} a missing parameter (nothing sent)
+     * @example
+     * await (await client.collections.restore({ collectionId: 'launch-pack' })).apply();
+     */
     restore(params: CollectionParams, options?: CallOptions): Promise<PlannedWrite<MessageResult>>;
+    /**
+     * Plans the removal for good of a soft-deleted collection (`ahs collection purge`).
+     * @throws {UsageError} a missing parameter (nothing sent)
+     * @example
+     * await (await client.collections.purge({ collectionId: 'launch-pack' })).apply();
+     */
     purge(params: CollectionParams, options?: CallOptions): Promise<PlannedWrite<MessageResult>>;
-    /** Deploy LIVE or OFFLINE in an environment, or re-run every Live deployment (`ahs collection-deploy`). */
+    /**
+     * Plans a deployment LIVE or OFFLINE in an environment, or the re-run of every Live deployment (`ahs collection-deploy`).
+     * @throws {UsageError} a missing parameter (nothing sent)
+     * @example
+     * const { downloadUrl } = (await (await client.collections.deploy({ collectionId: 'launch-pack', envId: 'prod' })).apply()) as CollectionDeployResult;
+     */
     deploy(params: DeployCollectionParams, options?: CallOptions): Promise<PlannedWrite<CollectionDeployResult | Unchanged>>;
+    /**
+     * Plans the removal of a collection's deployment in an environment (`ahs collection undeploy`).
+     * @throws {UsageError} a missing parameter (nothing sent)
+     * @example
+     * await (await client.collections.undeploy({ collectionId: 'launch-pack', envId: 'dev' })).apply();
+     */
     undeploy(params: UndeployCollectionParams, options?: CallOptions): Promise<PlannedWrite<MessageResult>>;
   };
+  /** Items: the files of a collection (`ahs item ...`). */
   items: {
+    /**
+     * The items of a collection, page by page.
+     * @throws {ApiError} `kind: 'not-found'` (exit code 4) when there is no such collection
+     * @example
+     * const names = (await client.items.list('launch-pack').toArray()).map((item) => item.assetItemName);
+     */
     list(collectionId: string, options?: ListOptions): PagedList<Item>;
-    /** Files into a collection, several at once (`ahs item upload`). */
+    /**
+     * Plans the upload of files into a collection, several at once (`ahs item upload`).
+     * @throws {UsageError} a missing parameter or an unreadable file (nothing sent)
+     * @throws {PartialFailureError} when applied, some files were refused (the others are in the result)
+     * @example
+     * await (await client.items.upload({ collectionId: 'launch-pack', files: ['a.png', 'b.png'], type: '9999' })).apply();
+     */
     upload(params: UploadItemsParams, options?: CallOptions): Promise<PlannedWrite<ItemUploadResult>>;
+    /**
+     * Plans the removal of an item (`ahs item remove`).
+     * @throws {UsageError} a missing parameter (nothing sent)
+     * @example
+     * await (await client.items.remove({ collectionId: 'launch-pack', itemId: 'item-000001' })).apply();
+     */
     remove(params: ItemParams, options?: CallOptions): Promise<PlannedWrite<MessageResult>>;
-    /** Make the collection hold the folder's files (`ahs item sync`). */
+    /**
+     * Plans making a collection hold the files of a folder (`ahs item sync`): uploads, replacements and, with `delete`, removals.
+     * @throws {UsageError} a missing parameter or an unreadable folder (nothing sent)
+     * @throws {PartialFailureError} when applied, some files failed (each in the result's `failed`)
+     * @example
+     * const plan = await client.items.sync({ collectionId: 'launch-pack', dir: './launch-pack', type: '9999' });
+     * console.log(plan.steps.length, 'requests'); await plan.apply();
+     */
     sync(params: SyncParams, options?: CallOptions): Promise<PlannedWrite<SyncResult>>;
   };
-  /** Deployment records of an asset, OFFLINE included, sorted as `ahs asset status` (two listings merged: one page). */
+  /**
+   * The deployment records of an asset, OFFLINE included, sorted as `ahs asset status` prints them (two listings merged: one page).
+   * @throws {ApiError} `kind: 'not-found'` when there is no such asset
+   * @example
+   * const live = await client.records('my-bundle', { envId: 'prod', state: 'LIVE' }).toArray();
+   */
   records(assetId: string, filter?: RecordFilter, options?: CallOptions): PagedList<ChannelRecord>;
-  /** The records of one channel (one page). */
+  /**
+   * The records of one channel (asset, platform, environment), one page.
+   * @throws {ApiError} `kind: 'not-found'` when there is no such asset
+   * @example
+   * const current = (await client.channel('my-bundle', 'ios', 'prod').toArray()).find((r) => r.state === 'DEFAULT');
+   */
   channel(assetId: string, platform: string, envId: string, options?: CallOptions): PagedList<ChannelRecord>;
+  /**
+   * Plans the deployment of a version LIVE or OFFLINE on a channel (`ahs deploy`); with `idempotent`, a version already in that state is `unchanged`.
+   * @throws {UsageError} a missing parameter (nothing sent)
+   * @example
+   * await (await client.deploy({ assetId: 'my-bundle', versionId: 'IOS3', platform: 'ios', envId: 'staging' })).apply();
+   */
   deploy(params: DeployParams, options?: CallOptions): Promise<PlannedWrite<DeployResult | Unchanged>>;
+  /**
+   * Plans making a version the Default of a channel (`ahs promote-default`), as a compare-and-set with `expectCurrent`.
+   * @throws {UsageError} a missing parameter, or `fromEnv` without a Default (nothing sent)
+   * @throws {ConflictError} when applied, `expectCurrent` did not hold, or the Default kept moving (exit code 5)
+   * @example
+   * await (await client.promoteDefault({ assetId: 'my-bundle', versionId: 'IOS3', platform: 'ios', envId: 'prod', expectCurrent: 'IOS2' })).apply();
+   */
   promoteDefault(params: PromoteParams, options?: CallOptions): Promise<PlannedWrite<PromotionResult | Unchanged>>;
-  /** Upload, deploy LIVE, promote: each stage skipped when already done (`ahs release`). */
+  /**
+   * Plans the whole release of one file on one channel (`ahs release`): upload, deploy LIVE, promote; each stage skipped when already done, so a re-run resumes.
+   * @throws {UsageError} a missing parameter or an unreadable file (nothing sent)
+   * @throws {ConflictError} a version of that name with other content exists (nothing sent), or, when applied, `expectCurrent` did not hold
+   * @example
+   * const { version } = await (await client.release({ assetId: 'my-bundle', file: 'build/ios.zip', platform: 'ios', envId: 'prod', name: '1.5.0' })).apply();
+   */
   release(params: ReleaseParams, options?: CallOptions): Promise<PlannedWrite<ReleaseResult>>;
+  /**
+   * Plans making the channel's previous Default the Default again (`ahs rollback`), as a compare-and-set on the Default read.
+   * @throws {UsageError} no previous Default can be proven and `to` is not given (nothing sent)
+   * @throws {ConflictError} when applied, another writer moved the Default meanwhile (exit code 5)
+   * @example
+   * await (await client.rollback({ assetId: 'my-bundle', platform: 'ios', envId: 'prod', to: 'IOS2' })).apply();
+   */
   rollback(params: RollbackParams, options?: CallOptions): Promise<PlannedWrite<PromotionResult | Unchanged>>;
   /**
    * Whether what is Live is byte for byte the local files (`ahs verify`):
    * resolves with the answer whether or not everything matched (a difference
-   * is where the CLI exits 1); rejects when the check cannot be made (a
-   * UsageError for a bad sums file or path, a NotFoundError...). Reads only.
+   * is where the CLI exits 1). Reads only.
+   * @throws {UsageError} a bad sums file or path
+   * @throws {NotFoundError} the asset, version or collection does not exist
+   * @example
+   * const { ok } = await client.verify({ assetId: 'my-bundle', file: 'build/ios.zip', platform: 'ios', envId: 'prod' });
    */
   verify(params: VerifyParams, options?: CallOptions): Promise<VerifyResult>;
-  /** What apply would change to make the service hold the desired-state file (`ahs plan`). Sends nothing. */
+  /**
+   * What apply would change to make the service hold the desired-state file (`ahs plan`). Sends nothing.
+   * @throws {UsageError} a file that does not parse, or a plan error naming its line
+   * @example
+   * const plan = await client.plan({ file: 'ahs.yaml' });
+   */
   plan(params?: DesiredStateParams, options?: CallOptions): Promise<DesiredPlanDocument>;
-  /** Make the service hold the desired-state file, or send a saved plan (`ahs apply`). */
+  /**
+   * Plans making the service hold the desired-state file, or sending a saved plan (`ahs apply`).
+   * @throws {UsageError} a file that does not parse, or a plan error
+   * @throws {ConflictError} a saved plan is stale (nothing sent)
+   * @example
+   * await (await client.apply({ file: 'ahs.yaml' })).apply();
+   */
   apply(params?: ApplyParams, options?: CallOptions): Promise<PlannedWrite<ApplyResult>>;
-  /** Closes the connections of the writes planned and never applied. */
+  /**
+   * Closes the connections of the writes planned and never applied.
+   * @throws never
+   * @example
+   * try { ... } finally { await client.close(); }
+   */
   close(): Promise<void>;
 }
