@@ -9,6 +9,7 @@ import type { Plan } from '../plan/plan.js';
 import { UsageError } from '../errors.js';
 import { libraryContext, type CallSettings, type LibraryContext } from './context.js';
 import type { ApiClient } from '../http/client.js';
+import type { Query } from '../http/client.js';
 import type { ResponseSchema } from '../http/responses.js';
 import type {
   ApplyParams,
@@ -21,6 +22,7 @@ import type {
   ListOptions,
   Page,
   PagedList,
+  RawRequest,
   PlannedWrite,
   PlanStep,
   Unchanged,
@@ -78,6 +80,12 @@ export function createClient(options: ClientOptions): Client {
           const { assetPath } = await import('../service/assets.js');
           const { versionSchema } = await import('../rules/schemas.js');
           return { path: assetPath(api, need('versions.list', { assetId }).assetId, 'versions'), item: versionSchema };
+        }),
+      urls: (assetId, versionId, envId, options) =>
+        session.list(options, async (api) => {
+          need('versions.urls', { assetId, versionId, envId });
+          const { assetUrlSchema } = await import('../rules/schemas.js');
+          return { path: api.path('va', assetId, 'versions', versionId, 'asset-urls'), query: { envId }, item: assetUrlSchema };
         }),
       get: (assetId, versionId, opts) => session.readOne(opts, async (api) => (await import('../service/assets.js')).getVersion(api, assetId, need('versions.get', { assetId, versionId }).versionId)),
       upload: (params, opts) =>
@@ -204,6 +212,12 @@ export function createClient(options: ClientOptions): Client {
     plan: (params: DesiredStateParams = {}, opts) => session.document<DesiredPlanDocument>(opts, { user: params.user }, () => import('../commands/plan/plan.js'), { file: params.file, target: params.target, out: undefined, detailedExitcode: undefined }),
     apply: (params: ApplyParams = {}, opts) =>
       session.write(opts, 'apply', params, [], { user: params.user }, () => import('../commands/apply/apply.js'), (p) => ({ plan: p.plan, file: p.file, target: p.target })),
+    request: <T>(request: RawRequest, opts?: CallOptions) =>
+      session.readOne(opts, async (api) => {
+        const { method, path, query, body } = checkRequest(request);
+        const { pathOf } = await import('../service/api-path.js');
+        return api.json<T>({ method, path: pathOf(path, api.domainId ?? ''), query, body });
+      }),
     close: () => session.close(),
   };
 }
@@ -216,6 +230,7 @@ interface CommandModule<O> {
 /** Where a list is read: its path, the schema of one result, and how a failure of its first read is named. */
 interface ListSource {
   path: string;
+  query?: Query;
   item?: ResponseSchema;
   /** Runs the first page's read (a missing collection answers 400 on its items: named as not found). */
   named?: <T>(read: () => Promise<T>) => Promise<T>;
@@ -248,9 +263,9 @@ class Session {
       const { ctx } = await session.context({}, call);
       try {
         const api = await ctx.api();
-        const { path, item, named = (read) => read() } = await source(api);
+        const { path, query, item, named = (read) => read() } = await source(api);
         const { eachPage } = await import('../http/paging.js');
-        const iterator = eachPage<T>(api, path, {}, { pageSize, item });
+        const iterator = eachPage<T>(api, path, query, { pageSize, item });
         try {
           let next = await named(() => iterator.next());
           while (!next.done) {
@@ -268,9 +283,9 @@ class Session {
       const { ctx } = await session.context({}, call);
       try {
         const api = await ctx.api();
-        const { path, item, named = (read) => read() } = await source(api);
+        const { path, query, item, named = (read) => read() } = await source(api);
         const { fetchAll } = await import('../http/paging.js');
-        return await named(() => fetchAll<T>(api, path, {}, { pageSize, item }));
+        return await named(() => fetchAll<T>(api, path, query, { pageSize, item }));
       } finally {
         await session.end(ctx);
       }
@@ -534,4 +549,13 @@ function checkListOptions(options: ListOptions): ListOptions {
   const { pageSize } = options;
   if (pageSize !== undefined && !(Number.isInteger(pageSize) && pageSize > 0)) throw new UsageError(`pageSize must be a whole number above 0 (got ${String(pageSize)})`);
   return options;
+}
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+function checkRequest(request: RawRequest): RawRequest {
+  if (request === null || typeof request !== 'object') throw new UsageError('request: expected { method, path, query?, body? }');
+  if (typeof request.method !== 'string' || !METHODS.includes(request.method.toUpperCase())) throw new UsageError(`request: method must be one of ${METHODS.join(', ')} (got ${String(request.method)})`);
+  if (typeof request.path !== 'string' || request.path === '') throw new UsageError('request: path is required (va/..., vc/..., or /api/v2/...)');
+  return { ...request, method: request.method.toUpperCase() as RawRequest['method'] };
 }

@@ -608,6 +608,16 @@ export interface CallOptions {
   retries?: number;
 }
 
+/** A request of request(), as `ahs api` sends it. */
+export interface RawRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** `va/my-bundle`, `/api/v2/{domainId}/vc`...: never a whole URL (the base URL is the client's). */
+  path: string;
+  query?: Record<string, string | number | boolean | undefined>;
+  /** Sent as JSON. */
+  body?: unknown;
+}
+
 /** A list read's options: a call's, and the size of the pages it asks for. */
 export interface ListOptions extends CallOptions {
   /**
@@ -722,6 +732,14 @@ export interface Client {
      * const version = await client.versions.get('my-bundle', 'IOS3');
      */
     get(assetId: string, versionId: string, options?: CallOptions): Promise<Version>;
+    /**
+     * The records of a version in one environment, with their download URLs (`ahs version urls`).
+     * @throws {ApiError} `kind: 'not-found'` when the asset or the version does not exist
+     * @example
+     * const [live] = await client.versions.urls('my-bundle', 'IOS3', 'prod').toArray();
+     * console.log(live?.downloadUrl);
+     */
+    urls(assetId: string, versionId: string, envId: string, options?: ListOptions): PagedList<ChannelRecord>;
     /**
      * Plans the upload of a file as a new version (`ahs version upload`); the file is streamed when applied.
      * @throws {UsageError} a missing parameter or an unreadable file (nothing sent)
@@ -907,6 +925,19 @@ export interface Client {
    * await (await client.apply({ file: 'ahs.yaml' })).apply();
    */
   apply(params?: ApplyParams, options?: CallOptions): Promise<PlannedWrite<ApplyResult>>;
+  /**
+   * One request to the API as given, for what the client has no method for
+   * (`ahs api`): `path` under `/api/v2/` (`va/...` and `vc/...` under the
+   * domain; `{domainId}` is filled), the key sent, the answer's JSON
+   * returned (undefined for an empty one). A write sent this way is not a
+   * plan: it is not predicted, and a lost answer is not settled by a read.
+   * @throws {UsageError} a bad method or path (nothing sent)
+   * @throws {ApiError} the service's error answer, its body as `body`
+   * @throws {NetworkError} nothing answered
+   * @example
+   * const types = await client.request<{ results: unknown[] }>({ method: 'GET', path: 'va', query: { pageSize: 5 } });
+   */
+  request<T = unknown>(request: RawRequest, options?: CallOptions): Promise<T>;
   /**
    * Closes the connections of the writes planned and never applied.
    * @throws never

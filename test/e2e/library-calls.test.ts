@@ -138,3 +138,24 @@ describe('a write with nothing to do', () => {
     }
   });
 });
+
+describe('what the CLI has and the client now has too', () => {
+  it('versions.urls(): a version\'s records in one environment, with their download URLs', async () => {
+    const [first] = versionIds;
+    await h.deploy(assetId, first!, 'ios', 'staging', 'LIVE');
+    const records = await client.versions.urls(assetId, first!, 'staging').toArray();
+    expect(records).toMatchObject([{ versionId: first, envId: 'staging', state: 'LIVE', downloadUrl: expect.stringMatching(/^https?:\/\//) }]);
+    expect(await client.versions.urls(assetId, first!, 'prod').toArray()).toEqual([]);
+  });
+
+  it('request(): one request as given, under the domain, the key sent; an error answer is an ApiError with its body', async () => {
+    const asset = await client.request<{ assetId: string }>({ method: 'get', path: `va/${assetId}` } as never);
+    expect(asset.assetId).toBe(assetId);
+    const page = await client.request<{ results: unknown[] }>({ method: 'GET', path: '/api/v2/{domainId}/va', query: { pageSize: 1 } });
+    expect(page.results).toHaveLength(1);
+    const missing = await client.request({ method: 'GET', path: `va/${uid('none')}` }).catch((e: unknown) => e);
+    expect(missing).toMatchObject({ exitCode: 4, body: { status: 404 } });
+    await expect(client.request({ method: 'TRACE' as never, path: 'va' })).rejects.toThrow(/method must be one of GET, POST, PUT, PATCH, DELETE/);
+    await expect(client.request({ method: 'GET', path: 'https://elsewhere.example/va' })).rejects.toThrow(/a path of the API, not a URL/);
+  });
+});
