@@ -141,7 +141,7 @@ async function buildLibrary() {
   const PUBLIC = ['src/library/index.ts', 'src/library/client.ts', 'src/library/types.ts', 'src/errors.ts'];
   const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
   const types = join(root, 'dist', 'types');
-  execFileSync(process.execPath, [tsc, '--ignoreConfig', '--declaration', '--emitDeclarationOnly', '--noResolve', '--noCheck', '--target', 'ES2022', '--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--types', 'node', '--rootDir', 'src', '--outDir', types, ...PUBLIC], { cwd: root, stdio: 'inherit' });
+  execFileSync(process.execPath, [tsc, '--ignoreConfig', '--declaration', '--emitDeclarationOnly', '--stripInternal', '--noResolve', '--noCheck', '--target', 'ES2022', '--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--types', 'node', '--rootDir', 'src', '--outDir', types, ...PUBLIC], { cwd: root, stdio: 'inherit' });
   for (const file of await declarationFiles(types)) {
     const text = await readFile(file, 'utf8');
     for (const [, specifier] of text.matchAll(/\bfrom\s+['"]([^'"]+)['"]/g)) {

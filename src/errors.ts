@@ -53,8 +53,22 @@ export abstract class AhsError extends Error {
   get kind(): ErrorKind {
     return this.exitCode === ExitCode.ok ? 'rejected' : KIND_OF_EXIT[this.exitCode];
   }
+  /**
+   * Whether what failed was a write that may have been applied anyway:
+   * 'unknown' when its answer was lost and no read could tell (check before
+   * sending it again), else 'not-applied'.
+   */
+  get outcome(): 'not-applied' | 'unknown' {
+    return 'not-applied';
+  }
   /** The JSON document printed on stderr in json mode. */
   abstract toBody(): ErrorBody;
+}
+
+/** The request an error answered: its method and path (the query left out; the key is never in either). */
+export interface FailedRequest {
+  method: string;
+  path: string;
 }
 
 /** Bad or missing input; nothing was sent. Exit 2. */
@@ -72,6 +86,8 @@ export class UsageError extends AhsError {
  */
 export class ApiError extends AhsError {
   readonly exitCode: ExitCode;
+  /** The request the service answered with this error. */
+  request?: FailedRequest;
   constructor(
     readonly status: number,
     readonly body: ErrorBody,
@@ -82,22 +98,50 @@ export class ApiError extends AhsError {
     super(body.title || `the service answered ${status}`);
     this.exitCode = exitCode ?? exitCodeForStatus(status, notFound);
   }
-  /** The same answer, known (by a settling read) to mean "the named thing does not exist": exit 4. */
+  /**
+   * The same answer, known (by a settling read) to mean "the named thing does not exist": exit 4.
+   * @internal
+   */
   asNotFound(): ApiError {
-    return new ApiError(this.status, this.body, true);
+    return this.sameRequest(new ApiError(this.status, this.body, true));
   }
-  /** The same answer, known to mean contention (a channel kept mid-deployment by other writers through the retries): exit 5. */
+  /**
+   * The same answer, known to mean contention (a channel kept mid-deployment by other writers through the retries): exit 5.
+   * @internal
+   */
   asConflict(): ApiError {
-    return new ApiError(this.status, this.body, false, ExitCode.conflict);
+    return this.sameRequest(new ApiError(this.status, this.body, false, ExitCode.conflict));
+  }
+  private sameRequest(error: ApiError): ApiError {
+    if (this.request) error.request = this.request;
+    return error;
   }
   toBody(): ErrorBody {
     return this.body;
   }
 }
 
-/** A local conflict: an --expect-current that did not hold, or a 409 still standing. Exit 5. */
+/**
+ * A conflict with another writer (exit 5): a compare-and-set that did not
+ * hold (`expected` and `actual` say what was expected and found), a list
+ * that kept changing, a stale saved plan. By meaning: `instanceof
+ * ConflictError` is also true of the service's 409 still standing after the
+ * retries (an ApiError, with the service's `status` and `body`).
+ */
 export class ConflictError extends AhsError {
   readonly exitCode = ExitCode.conflict;
+  /** A compare-and-set: the value it expected (null: none). */
+  readonly expected?: string | null;
+  /** A compare-and-set: the value it found instead (null: none). */
+  readonly actual?: string | null;
+  constructor(message: string, options: ErrorOptions & { expected?: string | null; actual?: string | null } = {}) {
+    super(message, options);
+    if ('expected' in options) this.expected = options.expected;
+    if ('actual' in options) this.actual = options.actual;
+  }
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return value instanceof AhsError && value.exitCode === ExitCode.conflict;
+  }
   toBody(): ErrorBody {
     return { type: 'urn:ahs:conflict', title: this.message, status: null, detail: this.message };
   }
@@ -108,6 +152,9 @@ export class NetworkError extends AhsError {
   readonly exitCode = ExitCode.network;
   /** The request may have reached the service before the answer was lost: a write must be settled with a read. */
   readonly mayHaveApplied: boolean = false;
+  override get outcome(): 'not-applied' | 'unknown' {
+    return this.mayHaveApplied ? 'unknown' : 'not-applied';
+  }
   toBody(): ErrorBody {
     return { type: 'urn:ahs:network', title: this.message, status: null, detail: this.message };
   }
@@ -117,7 +164,11 @@ export class NetworkError extends AhsError {
  * A write whose answer was lost and whose settling read failed too: it may
  * or may not have been applied, and nothing read says which (exit 6).
  */
-export class OutcomeUnknownError extends NetworkError {}
+export class OutcomeUnknownError extends NetworkError {
+  override get outcome(): 'unknown' {
+    return 'unknown';
+  }
+}
 
 /** Ctrl-C or a cancelled prompt. Exit 130. */
 export class CancelledError extends AhsError {
@@ -158,6 +209,7 @@ export class PartialFailureError extends AhsError {
   }
 }
 
+/** @internal */
 export function exitCodeForStatus(status: number, notFound = false): ExitCode {
   if (status === 403) return ExitCode.forbidden;
   if (status === 404 || (notFound && status === 400)) return ExitCode.notFound;
@@ -165,9 +217,16 @@ export function exitCodeForStatus(status: number, notFound = false): ExitCode {
   return ExitCode.rejected;
 }
 
-/** Something named on the command line does not exist (exit 4), found by a read. */
+/**
+ * Something named does not exist (exit 4), found by a read. By meaning:
+ * `instanceof NotFoundError` is also true of the service's 404 (and of a
+ * 400 a read showed to mean "missing"), an ApiError with its `status` and `body`.
+ */
 export class NotFoundError extends AhsError {
   readonly exitCode = ExitCode.notFound;
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return value instanceof AhsError && value.exitCode === ExitCode.notFound;
+  }
   toBody(): ErrorBody {
     return { type: 'urn:ahs:usage', title: this.message, status: null, detail: this.message };
   }

@@ -421,7 +421,10 @@ export class ApiClient {
             }
           }
           // Redacted before the message is cut to its first 300 characters (a key across the cut).
-          throw apiError(statusCode, this.redactor.redact(text), options.notFound);
+          const refused = apiError(statusCode, this.redactor.redact(text), options.notFound);
+          // What a library caller logs beside the body: the request, by its path (never the query: no secret is in a path).
+          refused.request = { method: options.method, path: this.redactor.redact(decodeURIComponentSafe(new URL(url).pathname)) };
+          throw refused;
         }
         if (statusCode >= 300) {
           // Neither transport follows a redirect, nor does ahs: the API never redirects.

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harness, uid, DEMO_API_KEY, DEMO_USER, type Harness } from './helpers.js';
 import { startFaultProxy, type FaultProxy } from '../support/fault-proxy.js';
-import { CancelledError, NetworkError, UsageError, createClient, type Client } from '../../src/library/index.js';
+import { ApiError, CancelledError, ConflictError, NetworkError, NotFoundError, UsageError, createClient, type Client } from '../../src/library/index.js';
 
 let h: Harness;
 let proxy: FaultProxy;
@@ -157,5 +157,45 @@ describe('what the CLI has and the client now has too', () => {
     expect(missing).toMatchObject({ exitCode: 4, body: { status: 404 } });
     await expect(client.request({ method: 'TRACE' as never, path: 'va' })).rejects.toThrow(/method must be one of GET, POST, PUT, PATCH, DELETE/);
     await expect(client.request({ method: 'GET', path: 'https://elsewhere.example/va' })).rejects.toThrow(/a path of the API, not a URL/);
+  });
+});
+
+describe('errors by meaning, as data', () => {
+  it('a 404 is a NotFoundError carrying the status, the service\'s body and the request', async () => {
+    const missing = uid('missing');
+    const error = await client.assets.get(missing).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ name: 'ApiError', status: 404, body: { status: 404 }, request: { method: 'GET', path: `/api/v2/demo/va/${missing}` }, outcome: 'not-applied' });
+    expect(error).not.toBeInstanceOf(ConflictError);
+  });
+
+  it('a compare-and-set that does not hold is a ConflictError with expected and actual', async () => {
+    const id = uid('lib-cas');
+    await h.createAsset(id);
+    const [v1, v2] = [await h.uploadVersion(id, 'ios', '1'), await h.uploadVersion(id, 'ios', '2')];
+    await h.deploy(id, v1, 'ios', 'prod', 'LIVE');
+    await h.deploy(id, v1, 'ios', 'prod', 'DEFAULT');
+    const planned = await client.promoteDefault({ assetId: id, versionId: v2, platform: 'ios', envId: 'prod', makeLive: true, expectCurrent: 'IOS999' }).catch((e: unknown) => e);
+    const error = planned instanceof Error ? planned : await (planned as { apply(): Promise<unknown> }).apply().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConflictError);
+    expect(error).toMatchObject({ exitCode: 5, expected: 'IOS999', actual: v1 });
+    expect(await h.records(id)).toEqual([`ios/prod/${v1}=DEFAULT`]);
+  });
+
+  it('the service\'s 409 still standing after the retries is a ConflictError too, with the service\'s status and body', async () => {
+    const id = uid('lib-409');
+    await h.createAsset(id);
+    const v1 = await h.uploadVersion(id, 'ios', '1');
+    const body = JSON.stringify({ type: 'https://errors.example/problem', title: 'Conflict', status: 409, detail: 'the Default moved' });
+    proxy.inject({ kind: 'answer', status: 409, contentType: 'application/problem+json', body }, { method: 'POST', path: /\/deploy$/, times: 20 });
+    try {
+      const error = await (await client.deploy({ assetId: id, versionId: v1, platform: 'ios', envId: 'dev' }, { retries: 1 })).apply().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ConflictError);
+      expect(error).toBeInstanceOf(ApiError);
+      expect(error).toMatchObject({ exitCode: 5, status: 409, body: { detail: 'the Default moved' }, request: { method: 'POST' } });
+    } finally {
+      proxy.reset();
+    }
   });
 });

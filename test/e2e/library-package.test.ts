@@ -43,7 +43,7 @@ describe('the library as a package', () => {
          for await (const asset of client.assets.list()) ids.push(asset.assetId);
          const missing = await client.assets.get('no-such-asset-here').catch((e) => e);
          await client.close();
-         console.log(JSON.stringify({ ids, notFound: missing instanceof NotFoundError || missing.exitCode === 4 }));
+         console.log(JSON.stringify({ ids, notFound: missing instanceof NotFoundError, name: missing.name, status: missing.status }));
        })();`,
     );
     const run = await execa(process.execPath, ['--no-warnings', script], { cwd: join(work, 'project'), reject: false });
@@ -52,6 +52,8 @@ describe('the library as a package', () => {
     const out = JSON.parse(run.stdout);
     expect(out.ids).toContain(assetId);
     expect(out.notFound).toBe(true);
+    // The class's own name in a caller's logs, not the bundler's (_ApiError).
+    expect(out).toMatchObject({ name: 'ApiError', status: 404 });
   });
 
   it('bundles with esbuild into one file that runs with no node_modules beside it', async () => {
