@@ -197,17 +197,18 @@ function listLabel(api: ApiClient, path: string): string {
  */
 export async function* eachPage<T>(api: ApiClient, path: string, query: Query = {}, options: PageOptions = {}): AsyncGenerator<Envelope<T>, void, undefined> {
   const schema = envelopeSchema(options.item);
-  let size = options.pageSize ?? ALL_PAGE_SIZE;
-  let read = 0;
-  for (let page = 1; ; page++) {
-    const envelope = await api.get<Envelope<T>>(path, { ...query, pageNumber: page, pageSize: size }, { notFound: options.notFound, schema });
+  const readPage = (page: number, size: number) => api.get<Envelope<T>>(path, { ...query, pageNumber: page, pageSize: size }, { notFound: options.notFound, schema });
+  let envelope = await readPage(1, options.pageSize ?? ALL_PAGE_SIZE);
+  let read = envelope.results.length;
+  yield envelope;
+  // As fetchAll: the later pages at the size the service used, or fewer when it gave fewer than it claims.
+  const size = Math.min(envelope.pageSize, envelope.results.length);
+  for (let page = 2; read < envelope.totalResults; page++) {
+    const stuck = firstPageStall(envelope);
+    if (stuck) throw stalled(api, path, page - 1, stuck, read, envelope.totalResults);
+    envelope = await readPage(page, size);
     read += envelope.results.length;
     yield envelope;
-    if (read >= envelope.totalResults) return;
-    const stuck = page === 1 ? firstPageStall(envelope) : envelope.results.length === 0 ? 'the service answered an empty page before the end of the list' : undefined;
-    if (stuck) throw stalled(api, path, page, stuck, read, envelope.totalResults);
-    // As fetchAll: the size the service used, or fewer when it gave fewer than it claims.
-    if (page === 1) size = Math.min(envelope.pageSize, envelope.results.length);
   }
 }
 

@@ -338,6 +338,21 @@ describe('reading a list page by page, as the caller takes it', () => {
     expect(requests).toHaveLength(3);
   });
 
+  it('a missing thing named by a 400 is not found (exit 4) when the caller says a 400 means that', async () => {
+    total = 5;
+    cap = 10;
+    const answer400 = createServer((_req, res) => res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ type: 'x', title: 'Collection not found', status: 400, detail: 'd' })));
+    await new Promise<void>((done) => answer400.listen(0, '127.0.0.1', done));
+    try {
+      const api = new ApiClient({ baseUrl: `http://127.0.0.1:${(answer400.address() as AddressInfo).port}`, domainId: 'demo', apiKey: 'k', timeoutMs: 5000, retries: 0, env: {} });
+      const first = (notFound: boolean) => eachPage(api, '/api/v2/demo/vc/c/items', {}, { notFound }).next();
+      await expect(first(true)).rejects.toMatchObject({ status: 400, exitCode: 4 });
+      await expect(first(false)).rejects.toMatchObject({ status: 400, exitCode: 1 });
+    } finally {
+      await new Promise<void>((done) => answer400.close(() => done()));
+    }
+  });
+
   it('refuses a first page that cannot set the size of the others', async () => {
     total = 50;
     cap = 10;
