@@ -7,7 +7,7 @@
 import type { Context } from '../context.js';
 import type { Plan } from '../plan/plan.js';
 import { UsageError } from '../errors.js';
-import { libraryContext, type CallSettings, type LibraryContext } from './context.js';
+import { eventsOf, libraryContext, type CallSettings, type LibraryContext } from './context.js';
 import type { ApiClient } from '../http/client.js';
 import type { Query } from '../http/client.js';
 import type { ResponseSchema } from '../http/responses.js';
@@ -15,6 +15,7 @@ import type {
   ApplyParams,
   CallOptions,
   Client,
+  ClientEvent,
   ClientOptions,
   DesiredPlanDocument,
   DesiredStateParams,
@@ -355,7 +356,7 @@ class Session {
       await this.end(ctx);
       throw new Error(`${name}: the command printed instead of planning`);
     }
-    return new LibraryPlan<R>(plan, ctx, documents, () => this.end(ctx));
+    return new LibraryPlan<R>(plan, ctx, documents, () => this.end(ctx), eventsOf(this.options));
   }
 
   async close(): Promise<void> {
@@ -374,6 +375,7 @@ class LibraryPlan<R> implements PlannedWrite<R> {
     private readonly ctx: Context,
     private readonly documents: unknown[],
     private readonly end: () => Promise<void>,
+    private readonly emit: (event: ClientEvent) => void = () => {},
   ) {
     // Copies: the executor's steps stay as the command made them.
     this.steps = plan.steps.map(({ id, kind, params, batch, after }) => structuredClone({ id, kind, params, ...(batch ? { batch } : {}), ...(after ? { after } : {}) }));
@@ -401,7 +403,7 @@ class LibraryPlan<R> implements PlannedWrite<R> {
     this.applied = true;
     try {
       const before = this.documents.length;
-      await this.execute(this.ctx);
+      await this.execute(this.ctx, this.withStepEvents());
       if (this.documents.length === before) throw new Error('the write printed no result');
       return this.documents.at(-1) as R;
     } finally {
@@ -409,9 +411,25 @@ class LibraryPlan<R> implements PlannedWrite<R> {
     }
   }
 
-  private async execute(ctx: Context): Promise<void> {
+  private async execute(ctx: Context, plan: Plan = this.plan): Promise<void> {
     const { executePlan } = await import('../plan/execute.js');
-    await executePlan(this.plan, ctx);
+    await executePlan(plan, ctx);
+  }
+
+  /** The plan, telling the caller's onEvent of each step as its answer comes (or it fails). */
+  private withStepEvents(): Plan {
+    const { plan, emit } = this;
+    return {
+      ...plan,
+      onAnswer(step, results) {
+        plan.onAnswer?.(step, results);
+        emit({ type: 'step', id: step.id, kind: step.kind, outcome: 'done' });
+      },
+      onFailure(step, failure) {
+        plan.onFailure?.(step, failure);
+        emit({ type: 'step', id: step.id, kind: step.kind, outcome: 'failed' });
+      },
+    };
   }
 
   private refuseIfApplied(what: string): void {

@@ -34,7 +34,43 @@ export interface ClientOptions {
   fromEnvironment?: boolean;
   /** Each line the CLI would print on stderr (stage lines, warnings); none when absent. */
   onMessage?: (line: string) => void;
+  /**
+   * What happens as a call runs, as typed events: each request and its
+   * answer (with its time), each retry, the bytes of each transfer, each
+   * step of a write as its answer comes, each warning and message.
+   * @example
+   * createClient({ ...settings, onEvent: (e) => { if (e.type === 'bytes') bar.update(e.done, e.total); } });
+   */
+  onEvent?: (event: ClientEvent) => void;
+  /** Where the client logs: requests and answers at debug, messages at info, retries and warnings at warn. Any of console's shape. */
+  logger?: Logger;
 }
+
+/** A logger with levels (console fits). */
+export interface Logger {
+  debug?(message: string): void;
+  info?(message: string): void;
+  warn?(message: string): void;
+}
+
+/** One event of a call (ClientOptions.onEvent). */
+export type ClientEvent =
+  /** A request is sent (each attempt): "GET", "/va/my-bundle" (the path below /api/v2/{domainId}). */
+  | { type: 'request'; method: string; path: string }
+  /** Its answer came after `ms` milliseconds: its status, or null when it failed without one. */
+  | { type: 'answer'; method: string; path: string; status: number | null; ms: number }
+  /** A request is about to be sent again: why, and when. */
+  | { type: 'retry'; message: string }
+  /** A transfer's progress: `done` bytes of `total` (when known) of the file `label`. */
+  | { type: 'bytes'; label: string; done: number; total?: number }
+  /** A transfer ended (`ok`: it completed). */
+  | { type: 'transfer-end'; label: string; ok: boolean }
+  /** A step of a write has its answer (sent and answered, or settled by a read). */
+  | { type: 'step'; id: string; kind: string; outcome: 'done' | 'failed' }
+  /** A warning the CLI would print (a journal entry not written, a key missing...). */
+  | { type: 'warning'; message: string }
+  /** Any other line the CLI would print on stderr (a stage's line). */
+  | { type: 'message'; message: string };
 
 // --- records of the service (spec: asset-hosting-api-v2.md) -----------------------
 

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harness, uid, DEMO_API_KEY, DEMO_USER, type Harness } from './helpers.js';
 import { startFaultProxy, type FaultProxy } from '../support/fault-proxy.js';
-import { ApiError, CancelledError, ConflictError, NetworkError, NotFoundError, UsageError, createClient, type Client } from '../../src/library/index.js';
+import { ApiError, CancelledError, ConflictError, NetworkError, NotFoundError, UsageError, createClient, type Client, type ClientEvent } from '../../src/library/index.js';
 
 let h: Harness;
 let proxy: FaultProxy;
@@ -196,6 +196,41 @@ describe('errors by meaning, as data', () => {
       expect(error).toMatchObject({ exitCode: 5, status: 409, body: { detail: 'the Default moved' }, request: { method: 'POST' } });
     } finally {
       proxy.reset();
+    }
+  });
+});
+
+describe('typed events', () => {
+  it('an upload tells its requests, its bytes as they go, its end and its step; a logger gets them by level', async () => {
+    const events: ClientEvent[] = [];
+    const logged: string[] = [];
+    const watched = createClient({
+      baseUrl: h.emu.baseUrl,
+      domainId: 'demo',
+      apiKey: DEMO_API_KEY,
+      user: DEMO_USER,
+      onEvent: (event) => events.push(event),
+      logger: { debug: (m) => logged.push(`debug ${m}`), info: (m) => logged.push(`info ${m}`), warn: (m) => logged.push(`warn ${m}`) },
+    });
+    try {
+      const id = uid('lib-events');
+      await h.createAsset(id);
+      const file = await h.file(`${id}.zip`, Buffer.alloc(3 * 1024 * 1024, 7));
+      const upload = await watched.versions.upload({ assetId: id, file, platform: 'ios', name: '1.0.0' });
+      const version = await upload.apply();
+      const bytes = events.filter((e): e is Extract<ClientEvent, { type: 'bytes' }> => e.type === 'bytes');
+      expect(bytes.length).toBeGreaterThan(0);
+      expect(bytes.at(-1)).toMatchObject({ label: expect.stringContaining(`${id}.zip`), done: 3 * 1024 * 1024 });
+      expect(bytes.every((e, i) => i === 0 || e.done >= bytes[i - 1]!.done)).toBe(true);
+      expect(events).toContainEqual({ type: 'transfer-end', label: bytes[0]!.label, ok: true });
+      expect(events).toContainEqual({ type: 'step', id: expect.any(String), kind: 'version.upload', outcome: 'done' });
+      // The upload's request and its answer, with its status and time.
+      expect(events).toContainEqual({ type: 'request', method: 'POST', path: `/va/${id}/versions` });
+      expect(events).toContainEqual({ type: 'answer', method: 'POST', path: `/va/${id}/versions`, status: expect.any(Number), ms: expect.any(Number) });
+      expect(logged).toContainEqual(`debug > POST /va/${id}/versions`);
+      expect(version.versionId).toMatch(/^IOS/);
+    } finally {
+      await watched.close();
     }
   });
 });
