@@ -1,0 +1,45 @@
+// What a new user tripped over (issue 37): each point as a person or a
+// script meets it, against the emulator.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { DEMO_USER, harness, uid, type Harness } from './helpers.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await harness();
+});
+afterAll(async () => h?.close());
+
+async function createCollection(id: string, extra: Record<string, unknown> = {}): Promise<void> {
+  const r = await h.call('POST', '/vc', { collectionId: id, collectionName: id, allowedAssetTypes: ['9999'], maxAssets: 10, createdBy: DEMO_USER, ...extra });
+  if (r.status !== 201) throw new Error(`seed collection ${id}: ${r.status} ${JSON.stringify(r.body)}`);
+}
+
+async function folder(name: string, files: Record<string, string>): Promise<string> {
+  const dir = join(h.dir, name);
+  await mkdir(dir, { recursive: true });
+  for (const [file, content] of Object.entries(files)) await writeFile(join(dir, file), content);
+  return dir;
+}
+
+describe('a refusal predicted before anything was sent', () => {
+  it('is urn:ahs:predicted with status null and the predicted body, and its text does not look like an answer', async () => {
+    const id = uid('pred');
+    await createCollection(id);
+    const dir = await folder(id, { 'a.zip': 'a' });
+    const text = await h.ahs(['item', 'sync', id, dir, '--type', '1001']);
+    expect(text.exitCode).toBe(1);
+    expect(text.stderr).toMatch(/^error: nothing was sent: the service would answer 400: .*1001/m);
+    expect(text.stderr).not.toContain('(HTTP 400)');
+
+    const outFile = join(h.dir, `${id}.jsonl`);
+    const json = await h.ahs(['item', 'sync', id, dir, '--type', '1001', '--json'], { env: { AHS_OUTPUT_FILE: outFile } });
+    expect(json.exitCode).toBe(1);
+    const error = json.errJson();
+    expect(error).toMatchObject({ type: 'urn:ahs:predicted', status: null, predicted: { status: 400, type: 'https://errors.asset-hosting.example/problem' } });
+    expect(error.title).toMatch(/^nothing was sent: the service would answer 400: /);
+    const line = JSON.parse((await readFile(outFile, 'utf8')).trim());
+    expect(line).toMatchObject({ exitCode: 1, result: { type: 'urn:ahs:predicted', status: null, predicted: { status: 400 } } });
+  });
+});
