@@ -101,6 +101,24 @@ export class ConflictError extends AhsError {
   }
 }
 
+/**
+ * Content differs from what was expected (cli.md, urn:ahs:mismatch): what is
+ * served is not the local file or the sums file's line, or a release's
+ * same-name version serves another content. Exit 1: nothing conflicted with
+ * another writer; what is there is simply not what was asked for.
+ */
+export class MismatchError extends AhsError {
+  readonly exitCode = ExitCode.rejected;
+  toBody(): ErrorBody {
+    return mismatchBody(this.message);
+  }
+}
+
+/** The body of urn:ahs:mismatch (also the type of a batch's failure when files differ). */
+export function mismatchBody(message: string): ErrorBody {
+  return { type: 'urn:ahs:mismatch', title: message, status: null, detail: message };
+}
+
 /** No answer: connection refused, DNS, TLS, timeout. Exit 6. */
 export class NetworkError extends AhsError {
   readonly exitCode = ExitCode.network;
@@ -166,7 +184,7 @@ export function exitCodeForStatus(status: number, notFound = false): ExitCode {
 export class NotFoundError extends AhsError {
   readonly exitCode = ExitCode.notFound;
   toBody(): ErrorBody {
-    return { type: 'urn:ahs:usage', title: this.message, status: null, detail: this.message };
+    return { type: 'urn:ahs:not-found', title: this.message, status: null, detail: this.message };
   }
 }
 

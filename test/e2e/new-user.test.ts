@@ -43,3 +43,11 @@ describe('a refusal predicted before anything was sent', () => {
     expect(line).toMatchObject({ exitCode: 1, result: { type: 'urn:ahs:predicted', status: null, predicted: { status: 400 } } });
   });
 });
+
+describe('what ahs itself established', () => {
+  it('a not-found it read for itself is urn:ahs:not-found, exit 4', async () => {
+    const run = await h.ahs(['collection', 'status', uid('nowhere'), '--json']);
+    expect(run.exitCode).toBe(4);
+    expect(run.errJson()).toMatchObject({ type: 'urn:ahs:not-found', status: null, title: expect.stringMatching(/not found/) });
+  });
+});

@@ -12,7 +12,7 @@ import type { Run } from '../define.js';
 import { nameOf } from '../define.js';
 import { fetchSpec } from './index.js';
 import type { Context } from '../../context.js';
-import { ApiError, CancelledError, ExitCode, NotFoundError, PartialFailureError, UsageError } from '../../errors.js';
+import { ApiError, CancelledError, ExitCode, mismatchBody, NotFoundError, PartialFailureError, UsageError } from '../../errors.js';
 import type { DeliveryDocument, DeliveryEntry, Item } from '../../rules/schemas.js';
 import { downloadAll, DEFAULT_CONCURRENCY, DigestMismatchError, isNetworkFailure, type DownloadSummary, type DownloadTask } from '../../transfer/download.js';
 import { matchesAny } from '../../transfer/glob.js';
@@ -192,7 +192,7 @@ function expectedDigest(find: ((name: string) => SumsMatch) | undefined, name: s
 /**
  * Any failed file is exit 1; when every failure was a network failure, exit
  * 6: retry later, nothing refused it. A file that is not the one the sums
- * file lists (--verify) is a conflict (urn:ahs:conflict), not the network's;
+ * file lists (--verify) is urn:ahs:mismatch, not the network's;
  * files refused by an answer (403, 404, 410...) or locally are
  * urn:ahs:rejected, the type of exit 1 (each file's status is in its row).
  */
@@ -201,7 +201,7 @@ function failure(summary: DownloadSummary, total: number, networkFailed: Set<str
   const differ = summary.failed.filter((f) => mismatch.ids.has(f.id)).map((f) => escapeControls(f.name));
   if (differ.length > 0) {
     const message = `${failed}: ${differ.join(', ')} ${differ.length > 1 ? 'are' : 'is'} not what ${escapeControls(mismatch.sums ?? 'the sums file')} lists (SHA-256): not saved, a copy already at the name stays as it was`;
-    return new PartialFailureError(message, ExitCode.rejected, { type: 'urn:ahs:conflict', title: message, status: null, detail: message });
+    return new PartialFailureError(message, ExitCode.rejected, mismatchBody(message));
   }
   if (!summary.failed.every((f) => networkFailed.has(f.id))) return new PartialFailureError(failed, ExitCode.rejected);
   const message = `${failed}, each for want of an answer from the delivery network: run again later`;
