@@ -29,8 +29,8 @@ export function parseErrorBody(status: number, text: string, statusText = ''): E
     const title = status >= 500 ? `a gateway answered ${status} (an HTML page)` : `the server answered ${status} with an HTML page, not the service's error body: check --base-url`;
     return { type: SERVICE_ERROR_TYPE_FALLBACK, title, status, detail: title };
   }
-  const message = trimmed ? oneLine(trimmed).slice(0, 300) : statusText || `HTTP ${status}`;
-  const title = `the service answered ${status}: ${message}`;
+  // An empty body says nothing more than its status: "answered 404: HTTP 404" said it twice.
+  const title = trimmed ? `the service answered ${status}: ${oneLine(trimmed).slice(0, 300)}` : `the service answered ${status}${statusText ? ` (${statusText})` : ''} with no error body`;
   return { type: SERVICE_ERROR_TYPE_FALLBACK, title, status, detail: title };
 }
 

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DEMO_USER, harness, uid, type Harness } from './helpers.js';
+import { DEMO_USER, ERROR_TYPE, harness, stubServer, uid, type Harness } from './helpers.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -49,5 +49,47 @@ describe('what ahs itself established', () => {
     const run = await h.ahs(['collection', 'status', uid('nowhere'), '--json']);
     expect(run.exitCode).toBe(4);
     expect(run.errJson()).toMatchObject({ type: 'urn:ahs:not-found', status: null, title: expect.stringMatching(/not found/) });
+  });
+});
+
+describe('a delivery refusal reads as the service\'s answer, in every command', () => {
+  it('version download and fetch --url: the error body unchanged, exit 4 for a 404', async () => {
+    const id = uid('dl');
+    await h.createAsset(id);
+    const v = await h.uploadVersion(id, 'ios');
+    await h.deploy(id, v, 'ios', 'prod', 'LIVE');
+    const wrong = `${h.emu.deliveryUrl}/no-such-prefix`;
+    const download = await h.ahs(['version', 'download', id, v, '--env', 'prod', '-O', join(h.dir, `${id}.zip`), '--delivery-url', wrong, '--json']);
+    expect(download.exitCode).toBe(4);
+    const body = download.errJson();
+    expect(body).toMatchObject({ type: ERROR_TYPE, status: 404 });
+    const url = await h.ahs(['fetch', '--url', `${wrong}/api/vi/demo/x`, '--dir', h.dir, '--json']);
+    expect(url.exitCode).toBe(4);
+    expect(Object.keys(url.errJson()).sort()).toEqual(Object.keys(body).sort());
+    expect(url.errJson()).toMatchObject({ type: ERROR_TYPE, status: 404 });
+  });
+
+  it('an answer with no error body: the four fields with its status, said once', async () => {
+    const id = uid('dl');
+    await h.createAsset(id);
+    const v = await h.uploadVersion(id, 'ios');
+    await h.deploy(id, v, 'ios', 'prod', 'LIVE');
+    const bare = await stubServer((_req, res) => {
+      res.writeHead(404).end();
+      return true;
+    });
+    try {
+      const args = ['version', 'download', id, v, '--env', 'prod', '-O', join(h.dir, `${id}.zip`), '--delivery-url', bare.url];
+      const text = await h.ahs(args);
+      expect(text.exitCode).toBe(4);
+      expect(text.stderr).toBe('error: the service answered 404 with no error body');
+      const json = await h.ahs([...args, '--json']);
+      expect(json.errJson()).toEqual({ type: 'urn:ahs:http', title: 'the service answered 404 with no error body', status: 404, detail: 'the service answered 404 with no error body' });
+      const url = await h.ahs(['fetch', '--url', `${bare.url}/api/vi/demo/x`, '--dir', h.dir, '--json']);
+      expect(url.exitCode).toBe(4);
+      expect(url.errJson()).toEqual(json.errJson());
+    } finally {
+      await bare.close();
+    }
   });
 });
