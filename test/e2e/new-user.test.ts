@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { startFaultProxy } from '../support/fault-proxy.js';
 import { DEMO_USER, ERROR_TYPE, harness, stubServer, uid, type Harness } from './helpers.js';
 
 let h: Harness;
@@ -91,5 +92,27 @@ describe('a delivery refusal reads as the service\'s answer, in every command', 
     } finally {
       await bare.close();
     }
+  });
+});
+
+describe('item sync when only the network failed', () => {
+  it('exits 6, as fetch and item upload do (a refused file is still 1: item-sync.test.ts)', async () => {
+    const id = uid('net');
+    await createCollection(id);
+    const dir = await folder(id, { 'a.txt': 'a', 'b.txt': 'b' });
+    const proxy = await startFaultProxy(h.emu.baseUrl);
+    try {
+      proxy.inject({ kind: 'reset-before' }, { method: 'POST', path: /\/items$/, times: 100 });
+      const text = await h.ahs(['item', 'sync', id, dir, '--type', '9999'], { env: { AHS_BASE_URL: proxy.url } });
+      expect(text.exitCode, text.stderr).toBe(6);
+      expect(text.stderr).toMatch(/failed: a\.txt/);
+      const json = await h.ahs(['item', 'sync', id, dir, '--type', '9999', '--json'], { env: { AHS_BASE_URL: proxy.url } });
+      expect(json.exitCode).toBe(6);
+      expect(json.errJson()).toMatchObject({ type: 'urn:ahs:network', status: null });
+    } finally {
+      await proxy.close();
+    }
+    const items = await h.call('GET', `/vc/${id}/items`);
+    expect(items.body.totalResults).toBe(0);
   });
 });
