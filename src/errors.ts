@@ -70,6 +70,8 @@ export class UsageError extends AhsError {
  */
 export class ApiError extends AhsError {
   readonly exitCode: ExitCode;
+  /** The answer's Retry-After header, when it had one: a write tried again waits that long (within --timeout). */
+  retryAfter?: string | string[];
   constructor(
     readonly status: number,
     readonly body: ErrorBody,
@@ -82,11 +84,15 @@ export class ApiError extends AhsError {
   }
   /** The same answer, known (by a settling read) to mean "the named thing does not exist": exit 4. */
   asNotFound(): ApiError {
-    return new ApiError(this.status, this.body, true);
+    return this.keepRetryAfter(new ApiError(this.status, this.body, true));
   }
   /** The same answer, known to mean contention (a channel kept mid-deployment by other writers through the retries): exit 5. */
   asConflict(): ApiError {
-    return new ApiError(this.status, this.body, false, ExitCode.conflict);
+    return this.keepRetryAfter(new ApiError(this.status, this.body, false, ExitCode.conflict));
+  }
+  private keepRetryAfter(error: ApiError): ApiError {
+    if (this.retryAfter !== undefined) error.retryAfter = this.retryAfter;
+    return error;
   }
   toBody(): ErrorBody {
     return this.body;

@@ -421,7 +421,7 @@ export class ApiClient {
             }
           }
           // Redacted before the message is cut to its first 300 characters (a key across the cut).
-          throw apiError(statusCode, this.redactor.redact(text), options.notFound);
+          throw apiError(statusCode, this.redactor.redact(text), options.notFound, headers['retry-after']);
         }
         if (statusCode >= 300) {
           // Neither transport follows a redirect, nor does ahs: the API never redirects.

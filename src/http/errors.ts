@@ -63,8 +63,10 @@ function describeBody(contentType: string | string[] | undefined, text: string):
   return type ? `a ${type} body` : 'a body that is not the service\'s';
 }
 
-export function apiError(status: number, text: string, notFound = false): ApiError {
-  return new ApiError(status, parseErrorBody(status, text), notFound);
+export function apiError(status: number, text: string, notFound = false, retryAfter?: string | string[]): ApiError {
+  const error = new ApiError(status, parseErrorBody(status, text), notFound);
+  if (retryAfter !== undefined) error.retryAfter = retryAfter;
+  return error;
 }
 
 const NETWORK_CODES: Record<string, string> = {

@@ -242,7 +242,7 @@ class Run {
         // Still mid-deployment when the budget is spent: other deployments hold the
         // channel, a conflict (exit 5) like a 409 still standing, not a failure.
         this.out.info(`the service answered 500 (the channel may be mid-deployment) and ${settled.how}; retrying`);
-        if (!(await io.retry.next(attempt))) {
+        if (!(await io.retry.next(attempt, 'busy', (error as ApiError).retryAfter))) {
           // Ctrl-C during the wait is an interrupt (exit 130), not a channel still busy.
           if (this.ctx.signal.aborted) throw this.interrupted();
           throw (error as ApiError).asConflict();

@@ -116,3 +116,21 @@ describe('item sync when only the network failed', () => {
     expect(items.body.totalResults).toBe(0);
   });
 });
+
+describe('waits after a deployment\'s 500 honour Retry-After', () => {
+  it('a Retry-After longer than --timeout allows is not waited out: exit 5 after the one send', async () => {
+    const id = uid('ra');
+    await h.createAsset(id);
+    const v = await h.uploadVersion(id, 'ios');
+    const proxy = await startFaultProxy(h.emu.baseUrl);
+    try {
+      proxy.inject({ kind: 'status', status: 500, body: JSON.stringify({ type: ERROR_TYPE, title: 'busy', status: 500, detail: 'busy' }), headers: { 'content-type': 'application/json', 'retry-after': '3600' } }, { method: 'POST', path: /\/deploy$/, times: 1 });
+      const run = await h.ahs(['deploy', id, v, '--platform', 'ios', '--env', 'prod', '--timeout', '20'], { env: { AHS_BASE_URL: proxy.url } });
+      expect(run.exitCode, run.stderr).toBe(5);
+      expect(proxy.log.filter((r) => r.method === 'POST')).toHaveLength(1);
+    } finally {
+      await proxy.close();
+    }
+    expect(await h.records(id)).toEqual([]);
+  });
+});

@@ -403,6 +403,23 @@ describe('executor: a 500 of a deployment is waited out within the one retry bud
     expect(service.sent).toHaveLength(1);
   });
 
+  it('a 500 with Retry-After: the wait the service asked for; one longer than what is left of --timeout is not begun (exit 5)', async () => {
+    const asking = (value: string) => Object.assign(serverError(500), { retryAfter: value });
+    const service = new FakeService({ retries: 0, timeoutMs: 30_000 });
+    service.script(DEPLOY('IOS1'), asking('2'), asking('4'));
+    const r = await run(service, plan([deployTo('IOS1')], () => undefined));
+    expect(r.error).toBeUndefined();
+    expect(service.sent).toHaveLength(3);
+    expect(service.waits).toEqual([2000, 4000]);
+
+    const late = new FakeService({ retries: 3, timeoutMs: 30_000 });
+    late.script(DEPLOY('IOS1'), asking('3600'));
+    const refused = await run(late, plan([deployTo('IOS1')], () => undefined));
+    expect((refused.error as ApiError).exitCode).toBe(5);
+    expect(late.sent).toHaveLength(1);
+    expect(late.waits).toEqual([]);
+  });
+
   it('Ctrl-C during the wait: interrupted (exit 130), not sent again', async () => {
     const controller = new AbortController();
     const service = new FakeService({ signal: controller.signal });
