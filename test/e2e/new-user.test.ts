@@ -134,3 +134,32 @@ describe('waits after a deployment\'s 500 honour Retry-After', () => {
     expect(await h.records(id)).toEqual([]);
   });
 });
+
+describe('a flag and its environment variable mean the same thing', () => {
+  it('AHS_ENV=prod asset status is --env prod; AHS_PLATFORM=ios version list is --platform ios; a profile\'s default narrows nothing', async () => {
+    const id = uid('env');
+    await h.createAsset(id);
+    const ios = await h.uploadVersion(id, 'ios');
+    const android = await h.uploadVersion(id, 'android');
+    for (const env of ['dev', 'staging', 'prod']) await h.deploy(id, ios, 'ios', env, 'LIVE');
+    await h.deploy(id, android, 'android', 'prod', 'LIVE');
+    const envs = (run: { json(): any }) => run.json().results.map((r: any) => `${r.targetPlatform}/${r.envId}`).sort();
+
+    const byFlag = await h.ahs(['asset', 'status', id, '--env', 'prod', '--json']);
+    const byEnv = await h.ahs(['asset', 'status', id, '--json'], { env: { AHS_ENV: 'prod' } });
+    expect(envs(byFlag)).toEqual(['android/prod', 'ios/prod']);
+    expect(envs(byEnv)).toEqual(envs(byFlag));
+    const both = await h.ahs(['asset', 'status', id, '--json'], { env: { AHS_ENV: 'prod', AHS_PLATFORM: 'ios' } });
+    expect(envs(both)).toEqual(['ios/prod']);
+
+    const listed = await h.ahs(['version', 'list', id, '--json'], { env: { AHS_PLATFORM: 'ios' } });
+    expect(listed.json().results.map((v: any) => v.versionId)).toEqual([ios]);
+
+    // A profile's environment and platform are defaults for writes, not filters.
+    const profile = await h.ahs(['profile', 'add', 'narrow', '--base-url', h.emu.baseUrl, '--domain', 'demo', '--env', 'prod', '--platform', 'ios', '--user', DEMO_USER, '--api-key-stdin'], { input: 'demo-key\n' });
+    expect(profile.exitCode, profile.stderr).toBe(0);
+    const viaProfile = await h.ahs(['asset', 'status', id, '--json', '--profile', 'narrow'], { env: { AHS_BASE_URL: undefined, AHS_DOMAIN: undefined, AHS_API_KEY: undefined } });
+    expect(viaProfile.exitCode, viaProfile.stderr).toBe(0);
+    expect(envs(viaProfile)).toEqual(['android/prod', 'ios/dev', 'ios/prod', 'ios/staging']);
+  });
+});
