@@ -161,5 +161,28 @@ describe('a flag and its environment variable mean the same thing', () => {
     const viaProfile = await h.ahs(['asset', 'status', id, '--json', '--profile', 'narrow'], { env: { AHS_BASE_URL: undefined, AHS_DOMAIN: undefined, AHS_API_KEY: undefined } });
     expect(viaProfile.exitCode, viaProfile.stderr).toBe(0);
     expect(envs(viaProfile)).toEqual(['android/prod', 'ios/dev', 'ios/prod', 'ios/staging']);
+    expect((await h.ahs(['profile', 'remove', 'narrow', '--yes'])).exitCode).toBe(0);
+  });
+});
+
+describe('collection create names a platform it did not get on the command line', () => {
+  it('from the environment or a profile, said; from --platform, nothing to say', async () => {
+    const fromEnv = uid('cp');
+    const env = await h.ahs(['collection', 'create', fromEnv, '--name', 'n', '--allowed-types', '9999'], { env: { AHS_PLATFORM: 'ios' } });
+    expect(env.exitCode, env.stderr).toBe(0);
+    expect(env.stderr).toContain("platform ios, from environment variable AHS_PLATFORM: a collection's platform can never change (--platform chooses another)");
+    expect((await h.call('GET', `/vc/${fromEnv}`)).body.targetPlatform).toBe('ios');
+
+    await h.ahs(['profile', 'add', 'emu', '--base-url', h.emu.baseUrl, '--domain', 'demo', '--platform', 'android', '--user', DEMO_USER, '--api-key-stdin'], { input: 'demo-key\n' });
+    const fromProfile = uid('cp');
+    const profile = await h.ahs(['collection', 'create', fromProfile, '--name', 'n', '--allowed-types', '9999', '--profile', 'emu', '--json']);
+    expect(profile.exitCode, profile.stderr).toBe(0);
+    expect(profile.stderr).toContain('platform android, from profile "emu"');
+    expect(profile.json().targetPlatform).toBe('android');
+
+    const typed = await h.ahs(['collection', 'create', uid('cp'), '--name', 'n', '--allowed-types', '9999', '--platform', 'web'], { env: { AHS_PLATFORM: 'ios' } });
+    expect(typed.exitCode, typed.stderr).toBe(0);
+    expect(typed.stderr).not.toContain('can never change');
+    expect((await h.ahs(['profile', 'remove', 'emu', '--yes'])).exitCode).toBe(0);
   });
 });
