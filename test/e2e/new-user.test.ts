@@ -186,3 +186,29 @@ describe('collection create names a platform it did not get on the command line'
     expect((await h.ahs(['profile', 'remove', 'emu', '--yes'])).exitCode).toBe(0);
   });
 });
+
+describe('promote-default --from-env', () => {
+  it('the same environment as --env is refused before sending (exit 2); otherwise it says which version it resolved', async () => {
+    const id = uid('from');
+    await h.createAsset(id);
+    const v = await h.uploadVersion(id, 'ios', '1.5.0');
+    await h.deploy(id, v, 'ios', 'staging', 'LIVE');
+    await h.deploy(id, v, 'ios', 'staging', 'DEFAULT');
+    const spy = await stubServer(() => false, h.emu.baseUrl);
+    try {
+      const same = await h.ahs(['promote-default', id, '--from-env', 'staging', '--platform', 'ios', '--env', 'staging'], { env: { AHS_BASE_URL: spy.url } });
+      expect(same.exitCode).toBe(2);
+      expect(same.stderr).toBe('error: --from-env staging is the environment being promoted in (--env staging): its Default is already its Default; name another source environment. Nothing was sent');
+      expect(spy.requests.filter((r) => r.method !== 'GET')).toEqual([]);
+    } finally {
+      await spy.close();
+    }
+    const prod = await h.ahs(['promote-default', id, '--from-env', 'staging', '--platform', 'ios', '--env', 'prod', '--make-live']);
+    expect(prod.exitCode, prod.stderr).toBe(0);
+    expect(prod.stderr).toContain(`${v} (1.5.0) is the Default of ${id}/ios/staging (--from-env staging)`);
+    const again = await h.ahs(['promote-default', id, '--from-env', 'staging', '--platform', 'ios', '--env', 'prod', '--idempotent']);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(again.stderr).toContain(`${v} (1.5.0) is the Default of ${id}/ios/staging (--from-env staging)`);
+    expect(await h.records(id)).toEqual([`ios/prod/${v}=DEFAULT`, `ios/staging/${v}=DEFAULT`]);
+  });
+});
