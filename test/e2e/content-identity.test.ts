@@ -222,6 +222,10 @@ describe('fetch --verify', () => {
     const unlisted = await h.ahs(['fetch', id, '--env', 'dev', '--dir', out, '--verify', partial]);
     expect(unlisted.exitCode).toBe(1);
     expect(unlisted.stderr).toMatch(/bad\.txt .*not listed in .*\.partial \(--verify\): cannot be verified, not downloaded/);
+    // Said as what it is: how many were not checked and why, not "failed to download".
+    expect(unlisted.stderr).toContain(`1 downloaded, 0 skipped, 0 failed, 1 not checked (not in ${partial})`);
+    expect(unlisted.stderr).toContain(`error: 1 of 2 file(s) not checked, so not downloaded: ${partial} (--verify) has no line for bad.txt`);
+    expect(unlisted.stderr).not.toContain('failed to download');
     expect(await readFile(join(out, 'bad.txt'), 'utf8')).toBe('the old copy');
   });
 

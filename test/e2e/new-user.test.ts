@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startFaultProxy } from '../support/fault-proxy.js';
-import { DEMO_USER, ERROR_TYPE, harness, stubServer, uid, type Harness } from './helpers.js';
+import { DEMO_USER, ERROR_TYPE, harness, hasScript, runInPty, stubServer, uid, type Harness } from './helpers.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -210,5 +210,41 @@ describe('promote-default --from-env', () => {
     expect(again.exitCode, again.stderr).toBe(0);
     expect(again.stderr).toContain(`${v} (1.5.0) is the Default of ${id}/ios/staging (--from-env staging)`);
     expect(await h.records(id)).toEqual([`ios/prod/${v}=DEFAULT`, `ios/staging/${v}=DEFAULT`]);
+  });
+});
+
+describe('items in name order, as item sync lists them', () => {
+  /** A collection Live in dev whose items were uploaded in the order given (so their ids follow it). */
+  async function liveInOrder(names: string[]): Promise<string> {
+    const id = uid('order');
+    await createCollection(id);
+    for (const name of names) expect((await h.ahs(['item', 'upload', id, await h.file(name, `${name} bytes`), '--type', '9999'])).exitCode).toBe(0);
+    expect((await h.ahs(['collection-deploy', id, '--env', 'dev'])).exitCode).toBe(0);
+    return id;
+  }
+
+  it("fetch's table", async () => {
+    const id = await liveInOrder(['zeta.txt', 'alpha.txt', 'mu.txt']);
+    const run = await h.ahs(['fetch', id, '--env', 'dev', '--dir', join(h.dir, `${id}-out`)]);
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.stdout.split('\n').slice(1).map((line) => line.split('\t')[0])).toEqual(['alpha.txt', 'mu.txt', 'zeta.txt']);
+  });
+
+  it.skipIf(!hasScript)("fetch's picker", async () => {
+    const id = await liveInOrder(['zulu.txt', 'bravo.txt']);
+    const { code, screen } = await runInPty(
+      { ...h.env, COLUMNS: '100' },
+      ['fetch', '--dir', `${id}-picked`],
+      [
+        [/Collection \(type to search\)/, id],
+        [new RegExp(`${id}\\r\\n❯ [^\\r\\n]*${id}[^\\r\\n]*\\r\\n\\r\\n`), '\r'],
+        [/Items to download[\s\S]*zulu\.txt[\s\S]*submit/, '\r'],
+      ],
+      { cwd: h.dir },
+    );
+    expect(code, screen).toBe(0);
+    const list = screen.slice(screen.indexOf('Items to download'));
+    expect(list.indexOf('bravo.txt')).toBeGreaterThan(0);
+    expect(list.indexOf('bravo.txt')).toBeLessThan(list.indexOf('zulu.txt'));
   });
 });
