@@ -88,6 +88,11 @@ export class ApiError extends AhsError {
   readonly exitCode: ExitCode;
   /** The request the service answered with this error. */
   request?: FailedRequest;
+  /**
+   * The answer's Retry-After header, when it had one: a write tried again waits that long (within --timeout).
+   * @internal
+   */
+  retryAfter?: string | string[];
   constructor(
     readonly status: number,
     readonly body: ErrorBody,
@@ -103,17 +108,19 @@ export class ApiError extends AhsError {
    * @internal
    */
   asNotFound(): ApiError {
-    return this.sameRequest(new ApiError(this.status, this.body, true));
+    return this.sameAnswer(new ApiError(this.status, this.body, true));
   }
   /**
    * The same answer, known to mean contention (a channel kept mid-deployment by other writers through the retries): exit 5.
    * @internal
    */
   asConflict(): ApiError {
-    return this.sameRequest(new ApiError(this.status, this.body, false, ExitCode.conflict));
+    return this.sameAnswer(new ApiError(this.status, this.body, false, ExitCode.conflict));
   }
-  private sameRequest(error: ApiError): ApiError {
+  /** What the answer carried beside its body: the request, its Retry-After. */
+  private sameAnswer(error: ApiError): ApiError {
     if (this.request) error.request = this.request;
+    if (this.retryAfter !== undefined) error.retryAfter = this.retryAfter;
     return error;
   }
   toBody(): ErrorBody {
@@ -145,6 +152,24 @@ export class ConflictError extends AhsError {
   toBody(): ErrorBody {
     return { type: 'urn:ahs:conflict', title: this.message, status: null, detail: this.message };
   }
+}
+
+/**
+ * Content differs from what was expected (cli.md, urn:ahs:mismatch): what is
+ * served is not the local file or the sums file's line, or a release's
+ * same-name version serves another content. Exit 1: nothing conflicted with
+ * another writer; what is there is simply not what was asked for.
+ */
+export class MismatchError extends AhsError {
+  readonly exitCode = ExitCode.rejected;
+  toBody(): ErrorBody {
+    return mismatchBody(this.message);
+  }
+}
+
+/** The body of urn:ahs:mismatch (also the type of a batch's failure when files differ). */
+export function mismatchBody(message: string): ErrorBody {
+  return { type: 'urn:ahs:mismatch', title: message, status: null, detail: message };
 }
 
 /** No answer: connection refused, DNS, TLS, timeout. Exit 6. */
@@ -228,7 +253,7 @@ export class NotFoundError extends AhsError {
     return value instanceof AhsError && value.exitCode === ExitCode.notFound;
   }
   toBody(): ErrorBody {
-    return { type: 'urn:ahs:usage', title: this.message, status: null, detail: this.message };
+    return { type: 'urn:ahs:not-found', title: this.message, status: null, detail: this.message };
   }
 }
 

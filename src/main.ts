@@ -174,7 +174,8 @@ function oneLine(text: string): string {
 
 function writeError(io: IO, body: ErrorBody, json: boolean): void {
   if (json) io.err.write(`${JSON.stringify(body)}\n`);
-  else io.err.write(`error: ${escapeControls(body.title)}${body.status ? ` (HTTP ${body.status})` : ''}\n`);
+  // The status once: not after a title that already says "answered 404".
+  else io.err.write(`error: ${escapeControls(body.title)}${body.status && !body.title.includes(`answered ${body.status}`) ? ` (HTTP ${body.status})` : ''}\n`);
 }
 
 function asAhsError(error: unknown): AhsError | undefined {

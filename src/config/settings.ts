@@ -123,6 +123,16 @@ function checked(name: SettingName, resolved: Resolved, profileName: string | un
   return resolved;
 }
 
+/**
+ * A setting used as a filter (asset status --env, version list --platform):
+ * given on the command line or in its environment variable, which mean the
+ * same thing (cli.md); never a profile's default, which would hide the rest.
+ */
+export function filterSetting(settings: Settings, name: SettingName): string | undefined {
+  const { source } = settings.resolve(name);
+  return source === 'flag' || source === 'env' || source === 'option' ? settings.get(name) : undefined;
+}
+
 /** "--base-url", "environment variable AHS_BASE_URL", "profile \"prod\"". */
 export function sourceOf(name: SettingName, source: Source | undefined, profileName: string | undefined): string {
   const spec = SETTINGS[name];

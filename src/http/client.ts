@@ -429,7 +429,7 @@ export class ApiClient {
             }
           }
           // Redacted before the message is cut to its first 300 characters (a key across the cut).
-          const refused = apiError(statusCode, this.redactor.redact(text), options.notFound);
+          const refused = apiError(statusCode, this.redactor.redact(text), options.notFound, headers['retry-after']);
           // What a library caller logs beside the body: the request, by its path (never the query: no secret is in a path).
           refused.request = { method: options.method, path: this.redactor.redact(decodeURIComponentSafe(new URL(url).pathname)) };
           throw refused;

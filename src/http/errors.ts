@@ -29,8 +29,8 @@ export function parseErrorBody(status: number, text: string, statusText = ''): E
     const title = status >= 500 ? `a gateway answered ${status} (an HTML page)` : `the server answered ${status} with an HTML page, not the service's error body: check --base-url`;
     return { type: SERVICE_ERROR_TYPE_FALLBACK, title, status, detail: title };
   }
-  const message = trimmed ? oneLine(trimmed).slice(0, 300) : statusText || `HTTP ${status}`;
-  const title = `the service answered ${status}: ${message}`;
+  // An empty body says nothing more than its status: "answered 404: HTTP 404" said it twice.
+  const title = trimmed ? `the service answered ${status}: ${oneLine(trimmed).slice(0, 300)}` : `the service answered ${status}${statusText ? ` (${statusText})` : ''} with no error body`;
   return { type: SERVICE_ERROR_TYPE_FALLBACK, title, status, detail: title };
 }
 
@@ -63,8 +63,10 @@ function describeBody(contentType: string | string[] | undefined, text: string):
   return type ? `a ${type} body` : 'a body that is not the service\'s';
 }
 
-export function apiError(status: number, text: string, notFound = false): ApiError {
-  return new ApiError(status, parseErrorBody(status, text), notFound);
+export function apiError(status: number, text: string, notFound = false, retryAfter?: string | string[]): ApiError {
+  const error = new ApiError(status, parseErrorBody(status, text), notFound);
+  if (retryAfter !== undefined) error.retryAfter = retryAfter;
+  return error;
 }
 
 const NETWORK_CODES: Record<string, string> = {

@@ -31,8 +31,13 @@ export class PredictedRejection extends AhsError {
     super(`${prefix} ${body.status}: ${body.title}${hint ? `; ${hint}` : ''}`);
     this.exitCode = notFound ? ExitCode.notFound : exitCodeForStatus(body.status ?? 400);
   }
-  toBody(): ErrorBody {
-    return { ...this.body, title: this.message, detail: this.message };
+  /**
+   * cli.md: nothing was sent, so no answer is passed off as the service's:
+   * `urn:ahs:predicted`, `status` null (how a script tells it from a real
+   * answer), the error body the service would send under `predicted`.
+   */
+  toBody(): ErrorBody & { predicted: ErrorBody } {
+    return { type: 'urn:ahs:predicted', title: this.message, status: null, detail: this.message, predicted: this.body };
   }
 }
 

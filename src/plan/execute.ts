@@ -10,6 +10,7 @@
 import { AhsError, ApiError, CancelledError, ExitCode, NetworkError, OutcomeUnknownError, PartialFailureError } from '../errors.js';
 import { errorBody, type Rejection } from '../rules/index.js';
 import type { ApiClient } from '../http/client.js';
+import { AnswerLostError, GatewayAnswerError } from '../http/errors.js';
 import type { Context } from '../context.js';
 import type { Output } from '../io/output.js';
 import { createMultiProgress, type MultiProgress } from '../io/progress.js';
@@ -237,12 +238,12 @@ class Run {
           this.out.info(`${lost ? 'the answer was lost' : 'the service answered 500'}, but a read confirms the write was applied (${settled.how})`);
           return settled.result;
         }
-        if (settled.applied === 'unknown') throw new OutcomeUnknownError(`${(error as Error).message}; whether the write was applied is unknown: check with \`${settled.check}\``);
+        if (settled.applied === 'unknown') throw new OutcomeUnknownError(`${lostAnswer(error as Error)}: the write may have been applied, and no read tells: check with \`${settled.check}\` before running it again`);
         if (lost) throw new NetworkError(`${(error as Error).message}; a read shows the write was not applied (${settled.how}): it is safe to retry`);
         // Still mid-deployment when the budget is spent: other deployments hold the
         // channel, a conflict (exit 5) like a 409 still standing, not a failure.
         this.out.info(`the service answered 500 (the channel may be mid-deployment) and ${settled.how}; retrying`);
-        if (!(await io.retry.next(attempt))) {
+        if (!(await io.retry.next(attempt, 'busy', (error as ApiError).retryAfter))) {
           // Ctrl-C during the wait is an interrupt (exit 130), not a channel still busy.
           if (this.ctx.signal.aborted) throw this.interrupted();
           throw (error as ApiError).asConflict();
@@ -262,8 +263,19 @@ async function settleOrUnknown(kind: Kind, params: Record<string, unknown>, io: 
     const how = check ? `check with \`${check}\`` : `check whether it was done (${kind.describe(params)})`;
     // The read's own advice ("try again") is wrong here: running the write again may duplicate it.
     const reason = (error as Error).message.replace(/[;:] try again.*$/s, '');
-    throw new OutcomeUnknownError(`${cause.message}; the write may have been applied, and the read that would tell failed (${reason}): ${how} before running it again`);
+    throw new OutcomeUnknownError(`${lostAnswer(cause)}: the write may have been applied, and the read that would tell failed (${reason}): ${how} before running it again`);
   }
+}
+
+/**
+ * What happened to the write's answer, without the advice its own message
+ * ends with ("it may have been applied; check before running it again"):
+ * the sentence that settles it gives that advice once, with the command.
+ */
+function lostAnswer(cause: Error): string {
+  if (cause instanceof GatewayAnswerError) return `the answer to ${cause.request} was lost: ${cause.reason}`;
+  if (cause instanceof AnswerLostError) return `the answer to ${cause.request} was lost (${cause.reason})`;
+  return cause.message;
 }
 
 function refused(rejection: Rejection, hint: string, sentBefore: boolean): PredictedRejection {

@@ -47,10 +47,12 @@ describe('collection delete of a LIVE collection', () => {
 });
 
 describe.skipIf(!hasScript)('item remove in a terminal', () => {
-  it('the question says the collection is LIVE; declined, nothing is removed (exit 2)', async () => {
+  it('the question names the item and says the collection is LIVE; declined, nothing is removed (exit 2)', async () => {
     const { id, item } = await liveCollection();
     const { code, screen } = await inPty(['item', 'remove', id, item], [[/gone for good/, 'n\r']]);
     expect(code).toBe(2);
+    // By name, as a person knows it, with its id.
+    expect(screen.replace(/\s+/g, ' ')).toContain(`Remove item ${id}.json (${item}) from ${id}?`);
     // The prompt wraps at the terminal's width.
     expect(screen.replace(/\s+/g, ' ')).toContain(`${id} is LIVE in dev: the item leaves its delivery there at once`);
     expect((await h.call('GET', `/vc/${id}/items/${item}`)).status).toBe(200);

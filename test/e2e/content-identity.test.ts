@@ -154,7 +154,7 @@ describe('verify', () => {
 });
 
 describe('release compares content', () => {
-  it('a same-size rebuild of a LIVE version is refused (exit 5, nothing written, both digests named); the same bytes are reused, matched by content', async () => {
+  it('a same-size rebuild of a LIVE version is refused (exit 1, urn:ahs:mismatch, nothing written, both digests named); the same bytes are reused, matched by content', async () => {
     const asset = uid('rc');
     await h.createAsset(asset);
     const dir = join(h.dir, asset);
@@ -173,8 +173,12 @@ describe('release compares content', () => {
     const spy = await stubServer(() => false, h.emu.baseUrl);
     try {
       const rebuilt = await h.ahs(args, { env: { AHS_BASE_URL: spy.url } });
-      expect(rebuilt.exitCode).toBe(5);
+      // Content differs from what was expected (cli.md, urn:ahs:mismatch): exit 1.
+      expect(rebuilt.exitCode).toBe(1);
       expect(rebuilt.stderr).toContain(`it serves SHA-256 ${sha('build 0001')}, ci.zip is ${sha('build 0002')}; nothing was written`);
+      const json = await h.ahs([...args, '--json'], { env: { AHS_BASE_URL: spy.url } });
+      expect(json.exitCode).toBe(1);
+      expect(json.errJson()).toMatchObject({ type: 'urn:ahs:mismatch', status: null });
       expect(spy.requests.filter((r) => r.method !== 'GET')).toEqual([]);
     } finally {
       await spy.close();
@@ -218,6 +222,10 @@ describe('fetch --verify', () => {
     const unlisted = await h.ahs(['fetch', id, '--env', 'dev', '--dir', out, '--verify', partial]);
     expect(unlisted.exitCode).toBe(1);
     expect(unlisted.stderr).toMatch(/bad\.txt .*not listed in .*\.partial \(--verify\): cannot be verified, not downloaded/);
+    // Said as what it is: how many were not checked and why, not "failed to download".
+    expect(unlisted.stderr).toContain(`1 downloaded, 0 skipped, 0 failed, 1 not checked (not in ${partial})`);
+    expect(unlisted.stderr).toContain(`error: 1 of 2 file(s) not checked, so not downloaded: ${partial} (--verify) has no line for bad.txt`);
+    expect(unlisted.stderr).not.toContain('failed to download');
     expect(await readFile(join(out, 'bad.txt'), 'utf8')).toBe('the old copy');
   });
 

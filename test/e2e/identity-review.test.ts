@@ -48,12 +48,12 @@ describe('verify ASSET_ID FILE', () => {
 });
 
 describe('the JSON error of a check that failed', () => {
-  it('verify: a difference is urn:ahs:conflict (exit 1), not a network failure', async () => {
+  it('verify: a difference is urn:ahs:mismatch (exit 1), not a network failure', async () => {
     const { id, dir } = await liveCollection({ 'a.txt': 'aaaa', 'b.txt': 'bbbb' });
     await writeFile(join(dir, 'b.txt'), 'BBBB');
     const run = await h.ahs(['verify', id, dir, '--env', 'dev', '--json']);
     expect(run.exitCode).toBe(1);
-    expect(run.errJson()).toEqual({ type: 'urn:ahs:conflict', title: expect.stringContaining(`b.txt differs (expected ${sha('BBBB')}, served ${sha('bbbb')})`), status: null, detail: expect.any(String) });
+    expect(run.errJson()).toEqual({ type: 'urn:ahs:mismatch', title: expect.stringContaining(`b.txt differs (expected ${sha('BBBB')}, served ${sha('bbbb')})`), status: null, detail: expect.any(String) });
   });
 
   it('verify: a local file that cannot be read is a usage error naming it (exit 2), not a raw system error', async () => {
@@ -64,12 +64,12 @@ describe('the JSON error of a check that failed', () => {
     expect(run.errJson()).toMatchObject({ type: 'urn:ahs:usage', title: 'cannot read /proc/self/mem: input/output error (EIO)', status: null });
   });
 
-  it('fetch --verify: a file that is not the one SHA256SUMS lists is urn:ahs:conflict (exit 1), naming it', async () => {
+  it('fetch --verify: a file that is not the one SHA256SUMS lists is urn:ahs:mismatch (exit 1), naming it', async () => {
     const { id } = await liveCollection({ 'good.txt': 'good', 'bad.txt': 'served' });
     const sums = await h.file(`${id}.sums`, `${sha('good')}  good.txt\n${sha('expected')}  bad.txt\n`);
     const run = await h.ahs(['fetch', id, '--env', 'dev', '--dir', join(h.dir, `${id}-out`), '--verify', sums, '--json']);
     expect(run.exitCode).toBe(1);
-    expect(run.errJson()).toMatchObject({ type: 'urn:ahs:conflict', title: `1 of 2 file(s) failed to download: bad.txt is not what ${sums} lists (SHA-256): not saved, a copy already at the name stays as it was`, status: null });
+    expect(run.errJson()).toMatchObject({ type: 'urn:ahs:mismatch', title: `1 of 2 file(s) failed to download: bad.txt is not what ${sums} lists (SHA-256): not saved, a copy already at the name stays as it was`, status: null });
   });
 });
 

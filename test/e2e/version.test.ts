@@ -82,7 +82,7 @@ describe('ahs version get|list|urls|delete', () => {
     expect(noEnv.stderr).toContain('--env');
   });
 
-  it('refuses a version LIVE or DEFAULT somewhere before asking, sending nothing (exit 1, the service\'s error body); without --yes, before any request (exit 2)', async () => {
+  it('refuses a version LIVE or DEFAULT somewhere before asking, sending nothing (exit 1, urn:ahs:predicted holding the service\'s error body); without --yes, before any request (exit 2)', async () => {
     const id = uid('vdel');
     await h.createAsset(id);
     const v1 = await h.uploadVersion(id, 'ios');
@@ -102,7 +102,7 @@ describe('ahs version get|list|urls|delete', () => {
       const json = await h.ahs(['version', 'delete', id, v1, '--yes', '--json'], { env: { AHS_BASE_URL: spy.url } });
       expect(json.exitCode).toBe(1);
       expect(json.stdout).toBe('');
-      expect(json.errJson()).toMatchObject({ type: ERROR_TYPE, status: 400 });
+      expect(json.errJson()).toMatchObject({ type: 'urn:ahs:predicted', status: null, predicted: { type: ERROR_TYPE, status: 400 } });
       expect(json.errJson().title).toContain(`Version ${v1} is LIVE in prod; set it OFFLINE in all environments before deleting it`);
       expect(spy.requests.filter((r) => r.method !== 'GET')).toEqual([]);
     } finally {

@@ -133,6 +133,7 @@ describe('a predicted rejection exits as the real answer would', () => {
     expect(dry.message).toBe('dry run: the service would answer 404: no');
     const refused = new PredictedRejection(body(404), false, 'nothing was sent: the service would answer', 'try IOS2');
     expect(refused.message).toBe('nothing was sent: the service would answer 404: no; try IOS2');
-    expect(refused.toBody()).toStrictEqual({ type: 't', title: refused.message, status: 404, detail: refused.message });
+    // Nothing was sent: status null, the service's predicted body kept whole under `predicted`.
+    expect(refused.toBody()).toStrictEqual({ type: 'urn:ahs:predicted', title: refused.message, status: null, detail: refused.message, predicted: body(404) });
   });
 });

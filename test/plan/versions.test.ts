@@ -136,6 +136,32 @@ describe('version.promote: the send', () => {
     });
   }
 
+  it('a 409 with Retry-After: the wait the service asked for, not the backoff; one longer than what is left of --timeout is not begun (exit 5)', async () => {
+    const withRetryAfter = (service: FakeService, value: string) => () => {
+      try {
+        moving(409)(service)();
+      } catch (error) {
+        (error as ApiError).retryAfter = value;
+        throw error;
+      }
+    };
+    const service = new FakeService({ timeoutMs: 30_000 });
+    service.records = { IOS1: 'DEFAULT', IOS3: 'LIVE' };
+    service.script(DEPLOY('IOS3'), withRetryAfter(service, '2'), withRetryAfter(service, '3'));
+    const { kio } = await kindIO(service);
+    await versionPromote.send!(promoteParams(), kio);
+    expect(service.waits).toEqual([2000, 3000]);
+
+    const late = new FakeService({ timeoutMs: 30_000 });
+    late.records = { IOS1: 'DEFAULT', IOS3: 'LIVE' };
+    late.script(DEPLOY('IOS3'), withRetryAfter(late, '3600'));
+    const lateIO = await kindIO(late);
+    const outcome = await versionPromote.send!(promoteParams(), lateIO.kio).catch((error: Error) => error);
+    expect((outcome as ApiError).exitCode).toBe(5);
+    expect(late.sent).toHaveLength(1);
+    expect(late.waits).toEqual([]);
+  });
+
   it('the waits between contended attempts: the backoff, at most half of what is left of --timeout', async () => {
     for (const [timeoutMs, waits] of [
       [30_000, [225, 450, 900, 1800]],

@@ -182,7 +182,10 @@ describe('executor: a lost answer is settled by a read', () => {
     upload.params.file = { path: `${dir}/a.zip`, name: 'a.zip', size: 1 };
     const error = await executePlan(plan([upload], () => undefined), ctx).catch((e: Error) => e);
     expect(error).toBeInstanceOf(NetworkError);
-    expect((error as Error).message).toMatch(/whether the write was applied is unknown: check with `ahs version list A --all`$/);
+    // One sentence: the write may have been applied, and the command that checks; said once.
+    expect((error as Error).message).toMatch(/: the write may have been applied, and no read tells: check with `ahs version list A --all` before running it again$/);
+    expect((error as Error).message.match(/may have been applied/g)).toHaveLength(1);
+    expect((error as Error).message.match(/before running it again/g)).toHaveLength(1);
   });
 
   it('the settling read times out: its advice to try again is not passed on', async () => {
@@ -207,6 +210,9 @@ describe('executor: a lost answer is settled by a read', () => {
     const r = await run(service, plan([deployTo('IOS1')], () => undefined));
     expect(r.error).toBeInstanceOf(NetworkError);
     expect(r.error!.message).toMatch(/the write may have been applied, and the read that would tell failed \(could not reach the service \(connection refused\)\): check with `ahs asset status A --platform ios --env prod` before running it again$/);
+    // Said once, not once by the lost answer and again by the settling.
+    expect(r.error!.message.match(/may have been applied/g)).toHaveLength(1);
+    expect(r.error!.message.match(/before running it again/g)).toHaveLength(1);
     expect(r.error!.message).not.toMatch(/try again|safe to retry/);
   });
 });
@@ -401,6 +407,23 @@ describe('executor: a 500 of a deployment is waited out within the one retry bud
     const r = await run(service, plan([deployTo('IOS1')], () => undefined), { signal: controller.signal });
     expect((r.error as ApiError).exitCode).toBe(130);
     expect(service.sent).toHaveLength(1);
+  });
+
+  it('a 500 with Retry-After: the wait the service asked for; one longer than what is left of --timeout is not begun (exit 5)', async () => {
+    const asking = (value: string) => Object.assign(serverError(500), { retryAfter: value });
+    const service = new FakeService({ retries: 0, timeoutMs: 30_000 });
+    service.script(DEPLOY('IOS1'), asking('2'), asking('4'));
+    const r = await run(service, plan([deployTo('IOS1')], () => undefined));
+    expect(r.error).toBeUndefined();
+    expect(service.sent).toHaveLength(3);
+    expect(service.waits).toEqual([2000, 4000]);
+
+    const late = new FakeService({ retries: 3, timeoutMs: 30_000 });
+    late.script(DEPLOY('IOS1'), asking('3600'));
+    const refused = await run(late, plan([deployTo('IOS1')], () => undefined));
+    expect((refused.error as ApiError).exitCode).toBe(5);
+    expect(late.sent).toHaveLength(1);
+    expect(late.waits).toEqual([]);
   });
 
   it('Ctrl-C during the wait: interrupted (exit 130), not sent again', async () => {

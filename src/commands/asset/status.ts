@@ -12,19 +12,22 @@ import { askAssetId } from '../../service/pick-asset.js';
 import { refuseMiscased } from '../suggest.js';
 import type { ApiClient } from '../../http/client.js';
 import { compareText } from '../../order.js';
+import { filterSetting } from '../../config/settings.js';
 
 export const run: Run<typeof statusSpec> = async (options, ctx) => {
   const assetId = await askAssetId(ctx, options.assetId);
   const api = await ctx.api();
   const out = await ctx.output();
-  // --platform / --env here are filters, taken from the command line only: a
-  // profile's default platform must not hide the other platforms' records.
-  const { platform, env: envId } = ctx.globals;
+  // --platform / --env here are filters, from the command line or AHS_PLATFORM / AHS_ENV
+  // (the same thing): a profile's default platform must not hide the other platforms' records.
+  const settings = await ctx.settings();
+  const platform = filterSetting(settings, 'platform');
+  const envId = filterSetting(settings, 'envId');
   const records = await listRecords(api, assetId, { platform, envId, state: options.state });
   if (records.length === 0 && (platform !== undefined || envId !== undefined)) await refuseMiscasedFilters(api, assetId, platform, envId);
   out.print(listEnvelope(records), (_doc, kit) => {
     if (records.length === 0) {
-      out.info(`asset ${assetId} has no deployment records${options.state || ctx.globals.platform || ctx.globals.env ? ' matching the filters' : ''}`);
+      out.info(`asset ${assetId} has no deployment records${options.state || platform || envId ? ' matching the filters' : ''}`);
       return undefined;
     }
     if (!kit.terminal) return kit.table(recordColumns(kit), records);

@@ -9,6 +9,7 @@ import { actingUser } from '../../service/pick-collection.js';
 import { renderCollection } from '../../io/views/collections.js';
 import { plan } from '../../plan/plan.js';
 import { steps } from '../../plan/steps.js';
+import { sourceOf } from '../../config/settings.js';
 
 export const run: Run<typeof createSpec> = async (options, ctx) => {
   const flags = {
@@ -53,6 +54,11 @@ export const run: Run<typeof createSpec> = async (options, ctx) => {
     flags,
   );
   const out = await ctx.output();
+  // A collection's platform can never change: one taken from the environment or a profile, not typed here, is named (cli.md).
+  const platform = settings.resolve('platform');
+  if (platform.value !== undefined && (platform.source === 'env' || platform.source === 'profile')) {
+    out.info(`platform ${platform.value}, from ${sourceOf('platform', platform.source, settings.profileName)}: a collection's platform can never change (--platform chooses another)`);
+  }
   const create = steps.collectionCreate({ collectionId, body });
   return plan([create], (results) => {
     out.print(results.of(create)!, (c, kit) => renderCollection(c, kit));

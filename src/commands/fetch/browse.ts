@@ -10,6 +10,7 @@ import type { Collection, Item } from '../../rules/schemas.js';
 import { formatBytes } from '../../io/progress.js';
 import { listItems } from '../../service/collections.js';
 import { liveEnvs } from '../../service/pick-collection.js';
+import { compareText } from '../../order.js';
 
 export interface PickChoice<T> {
   name: string;
@@ -67,7 +68,8 @@ export async function browse(ctx: Context, prompts?: BrowsePrompts): Promise<Bro
         preferredEnv && live.includes(preferredEnv) ? preferredEnv : undefined,
       );
     }
-    const items = await listItems(api, collectionId);
+    // By name, as item sync and fetch's table list them.
+    const items = (await listItems(api, collectionId)).sort((a, b) => compareText(a.assetItemName, b.assetItemName) || compareText(a.assetItemId, b.assetItemId));
     const itemIds = await ask.checkbox(
       'Items to download (space toggles, a toggles all, enter confirms)',
       items.map((item: Item) => ({

@@ -12,7 +12,7 @@ import type { Run } from '../define.js';
 import { nameOf } from '../define.js';
 import { fetchSpec } from './index.js';
 import type { Context } from '../../context.js';
-import { ApiError, CancelledError, ExitCode, NotFoundError, PartialFailureError, UsageError } from '../../errors.js';
+import { ApiError, CancelledError, ExitCode, mismatchBody, NotFoundError, PartialFailureError, UsageError } from '../../errors.js';
 import type { DeliveryDocument, DeliveryEntry, Item } from '../../rules/schemas.js';
 import { downloadAll, DEFAULT_CONCURRENCY, DigestMismatchError, isNetworkFailure, type DownloadSummary, type DownloadTask } from '../../transfer/download.js';
 import { matchesAny } from '../../transfer/glob.js';
@@ -23,6 +23,7 @@ import { escapeControls } from '../../io/escape.js';
 import { listItems } from '../../service/collections.js';
 import { deliveryBaseOf, deliveryFileUrl, readDelivery, readDeployedCollection } from '../../service/delivery.js';
 import { collectionArg, liveEnvArg } from '../../service/pick-collection.js';
+import { compareText } from '../../order.js';
 
 export interface FetchResult extends DownloadSummary {
   collectionId: string;
@@ -103,14 +104,20 @@ export const run: Run<typeof fetchSpec> = async (options, ctx) => {
   const refused: DownloadSummary['failed'] = [];
   const findSum = sums ? sumsFinder(sums) : undefined;
   const byBaseName: string[] = [];
+  // Files --verify cannot check (the sums file does not list them): not downloaded, and said as such.
+  const unchecked = new Set<string>();
   for (const entry of entries) {
     const record = sizes.get(entry.assetItemId);
     // The file's own name (with its extension) when the item record is at hand.
     const name = names.allocate(record?.fileName || entry.assetItemName, entry.assetItemId);
+    let checking = true;
     try {
+      const sha256 = expectedDigest(findSum, name, options.verify, byBaseName);
+      checking = false;
       const url = deliveryFileUrl(deliveryBase, entry.downloadUrl);
-      tasks.push({ id: entry.assetItemId, name, url, expectedSize: typeof record?.size === 'number' ? record.size : undefined, sha256: expectedDigest(findSum, name, options.verify, byBaseName) });
+      tasks.push({ id: entry.assetItemId, name, url, expectedSize: typeof record?.size === 'number' ? record.size : undefined, sha256 });
     } catch (error) {
+      if (checking) unchecked.add(entry.assetItemId);
       refused.push({ id: entry.assetItemId, name, error: (error as Error).message });
       out.warn(`${name} (${entry.assetItemId}): ${(error as Error).message}`);
     }
@@ -140,6 +147,8 @@ export const run: Run<typeof fetchSpec> = async (options, ctx) => {
       ...r.failed.map((f) => ({ name: f.name, id: f.id, result: kit.style.red('failed'), detail: f.error })),
     ];
     if (rows.length === 0) return undefined;
+    // By name, as item sync and the picker list them.
+    rows.sort((a, b) => compareText(a.name, b.name));
     return kit.table(
       [
         { header: 'FILE', get: (row: (typeof rows)[number]) => row.name },
@@ -150,8 +159,10 @@ export const run: Run<typeof fetchSpec> = async (options, ctx) => {
       rows,
     );
   });
-  out.info(`${summary.downloaded.length} downloaded, ${summary.skipped.length} skipped, ${summary.failed.length} failed → ${escapeControls(dir)}`);
-  if (summary.failed.length > 0) throw failure(summary, entries.length, networkFailed, { ids: mismatched, sums: options.verify });
+  const notChecked = summary.failed.filter((f) => unchecked.has(f.id)).length;
+  const failedCount = `${summary.failed.length - notChecked} failed${notChecked > 0 ? `, ${notChecked} not checked (not in ${escapeControls(options.verify ?? 'the sums file')})` : ''}`;
+  out.info(`${summary.downloaded.length} downloaded, ${summary.skipped.length} skipped, ${failedCount} → ${escapeControls(dir)}`);
+  if (summary.failed.length > 0) throw failure(summary, entries.length, networkFailed, { ids: mismatched, sums: options.verify }, unchecked);
 };
 
 /**
@@ -192,16 +203,25 @@ function expectedDigest(find: ((name: string) => SumsMatch) | undefined, name: s
 /**
  * Any failed file is exit 1; when every failure was a network failure, exit
  * 6: retry later, nothing refused it. A file that is not the one the sums
- * file lists (--verify) is a conflict (urn:ahs:conflict), not the network's;
+ * file lists (--verify) is urn:ahs:mismatch, not the network's;
  * files refused by an answer (403, 404, 410...) or locally are
  * urn:ahs:rejected, the type of exit 1 (each file's status is in its row).
  */
-function failure(summary: DownloadSummary, total: number, networkFailed: Set<string>, mismatch: { ids: Set<string>; sums: string | undefined }): PartialFailureError {
+function failure(summary: DownloadSummary, total: number, networkFailed: Set<string>, mismatch: { ids: Set<string>; sums: string | undefined }, unchecked: Set<string>): PartialFailureError {
+  const notChecked = summary.failed.filter((f) => unchecked.has(f.id));
+  if (notChecked.length > 0) {
+    // Chosen not to be downloaded, not failed: --verify cannot check what the sums file does not list.
+    const tried = summary.failed.length - notChecked.length;
+    const others = tried > 0 ? `; ${tried} other file(s) failed to download: ${summary.failed.filter((f) => !unchecked.has(f.id)).map((f) => escapeControls(f.name)).join(', ')}` : '';
+    const message = `${notChecked.length} of ${total} file(s) not checked, so not downloaded: ${escapeControls(mismatch.sums ?? 'the sums file')} (${nameOf(fetchSpec, 'verify')}) has no line for ${list(notChecked.map((f) => escapeControls(f.name)))}${others}`;
+    const differ = summary.failed.some((f) => mismatch.ids.has(f.id));
+    return new PartialFailureError(message, ExitCode.rejected, differ ? mismatchBody(message) : undefined);
+  }
   const failed = `${summary.failed.length} of ${total} file(s) failed to download`;
   const differ = summary.failed.filter((f) => mismatch.ids.has(f.id)).map((f) => escapeControls(f.name));
   if (differ.length > 0) {
     const message = `${failed}: ${differ.join(', ')} ${differ.length > 1 ? 'are' : 'is'} not what ${escapeControls(mismatch.sums ?? 'the sums file')} lists (SHA-256): not saved, a copy already at the name stays as it was`;
-    return new PartialFailureError(message, ExitCode.rejected, { type: 'urn:ahs:conflict', title: message, status: null, detail: message });
+    return new PartialFailureError(message, ExitCode.rejected, mismatchBody(message));
   }
   if (!summary.failed.every((f) => networkFailed.has(f.id))) return new PartialFailureError(failed, ExitCode.rejected);
   const message = `${failed}, each for want of an answer from the delivery network: run again later`;
@@ -416,4 +436,9 @@ export async function download(
     progress.stop();
     await client.close().catch(() => {});
   }
+}
+
+/** Names for a message: the first few, then how many more. */
+function list(names: string[], shown = 5): string {
+  return names.length <= shown ? names.join(', ') : `${names.slice(0, shown).join(', ')} and ${names.length - shown} more`;
 }

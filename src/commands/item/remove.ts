@@ -4,7 +4,8 @@
 import type { Run } from '../define.js';
 import type { removeSpec } from './index.js';
 import { liveEnvironments } from '../../rules/index.js';
-import { readSnapshot } from '../../service/collections.js';
+import { readSnapshot, vcPath } from '../../service/collections.js';
+import type { Item } from '../../rules/schemas.js';
 import { actingUser, collectionArg, itemArg } from '../../service/pick-collection.js';
 import { plan } from '../../plan/plan.js';
 import { steps } from '../../plan/steps.js';
@@ -22,10 +23,12 @@ export const run: Run<typeof removeSpec> = async (options, ctx) => {
 
 /** The confirmation, with the environments where removing the item takes it out of a live delivery (read only when it will be asked). */
 async function question(ctx: Parameters<Run<typeof removeSpec>>[1], collectionId: string, itemId: string): Promise<string> {
-  const base = `Remove item ${itemId} from collection ${collectionId}?`;
   const tail = 'If it is in no other collection it is gone for good';
-  if (ctx.globals.yes || ctx.globals.dryRun) return `${base} ${tail}`;
-  const { snapshot } = await readSnapshot(await ctx.api(), collectionId);
+  if (ctx.globals.yes || ctx.globals.dryRun) return `Remove item ${itemId} from ${collectionId}? ${tail}`;
+  const api = await ctx.api();
+  // The item's name, as a person knows it (an item the collection does not hold is the removal's own 404).
+  const [{ snapshot }, item] = await Promise.all([readSnapshot(api, collectionId), api.get<Item>(vcPath(api, collectionId, 'items', itemId)).catch(() => undefined)]);
+  const base = `Remove item ${item?.assetItemName ? `${item.assetItemName} (${itemId})` : itemId} from ${collectionId}?`;
   const live = snapshot ? liveEnvironments(snapshot) : [];
   const where = live.length > 0 ? ` ${collectionId} is LIVE in ${live.join(', ')}: the item leaves its delivery there at once.` : '';
   return `${base}${where} ${tail}`;

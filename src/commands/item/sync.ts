@@ -10,7 +10,8 @@
 import { readdirSync, statSync } from 'node:fs';
 import type { Run } from '../define.js';
 import type { syncSpec } from './index.js';
-import { UsageError } from '../../errors.js';
+import { ExitCode, PartialFailureError, UsageError } from '../../errors.js';
+import type { Plan } from '../../plan/plan.js';
 import { itemUploadFieldsFit } from '../../rules/limits.js';
 import { actingUser } from '../../service/acting-user.js';
 import { listItems, readSnapshot, type CollectionView } from '../../service/collections.js';
@@ -50,8 +51,32 @@ export const run: Run<typeof syncSpec> = async (options, ctx) => {
   // microtask after the import: a turn of the event loop first, or they would leave only after it.
   if (reads) await new Promise((resolve) => setImmediate(resolve));
   const { syncFolder } = await import('./sync-plan.js');
-  return syncFolder(options, ctx, { names, assetType, user, reads: reads ?? read });
+  const plan = await syncFolder(options, ctx, { names, assetType, user, reads: reads ?? read });
+  return plan && networkFailuresExit6(plan);
 };
+
+/**
+ * cli.md's exit code 6, as fetch and item upload: when every failure of the
+ * sync was for want of an answer (each step's error exit 6, lost answers and
+ * unknown outcomes included), the run exits 6, not 1: run it again later.
+ */
+function networkFailuresExit6(plan: Plan): Plan {
+  const done = plan.done.bind(plan);
+  return {
+    ...plan,
+    async done(results) {
+      try {
+        await done(results);
+      } catch (error) {
+        const failures = plan.steps.map((step) => results.failureOf(step)).filter((f) => f !== undefined && !f.skipped);
+        const network = failures.length > 0 && failures.every((f) => f!.error.exitCode === ExitCode.network);
+        if (!(error instanceof PartialFailureError) || error.exitCode !== ExitCode.rejected || !network) throw error;
+        const first = error.first ?? { type: 'urn:ahs:network', title: error.message, status: null, detail: error.message };
+        throw new PartialFailureError(error.message, ExitCode.network, first);
+      }
+    },
+  };
+}
 
 /**
  * DIR's entries whose names match --pattern, sorted: a usage error (nothing

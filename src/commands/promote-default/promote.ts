@@ -26,6 +26,11 @@ export const run: Run<typeof promoteDefaultSpec> = async (options, ctx) => {
   const platform = await ctx.setting('platform', { message: 'Target platform', choices: () => platformChoices(ctx, assetId) });
   const envId = await askEnv(ctx, assetId, platform);
   const where: Channel = { assetId, platform, envId };
+  if (options.fromEnv !== undefined && options.fromEnv === envId) {
+    throw new UsageError(
+      `${nameOf(promoteDefaultSpec, 'fromEnv')} ${options.fromEnv} is the environment being promoted in (--env ${envId}): its Default is already its Default; name another source environment. Nothing was sent`,
+    );
+  }
   const expected = parseExpected(options.expectCurrent);
   const api = await ctx.api();
   const versionId =
@@ -39,13 +44,17 @@ export const run: Run<typeof promoteDefaultSpec> = async (options, ctx) => {
   const { channel, version } = await readVersionOnChannel(api, where, versionId);
   const state = channel.records[versionId];
   const name = channelName(where);
+  const out = await ctx.output();
+  // Which version --from-env resolved, always (a script reads it in the JSON's assetVersion).
+  if (options.fromEnv !== undefined) {
+    out.info(`${versionId}${version?.versionName ? ` (${version.versionName})` : ''} is the Default of ${channelName({ ...where, envId: options.fromEnv })} (${nameOf(promoteDefaultSpec, 'fromEnv')} ${options.fromEnv})`);
+  }
   if (options.idempotent && state === 'DEFAULT') return noop('DEFAULT', `${versionId} is already the Default of ${name}; nothing sent`);
   checkExpected(channel, expected, name);
 
   const undeployed = state === undefined || state === 'OFFLINE';
   const makeLive = undeployed && (options.makeLive === true || (await offerMakeLive(ctx, versionId, state, name)));
   const liveBody: DeployBody = { envId, intent: 'LIVE', createdBy: user, updatedBy: user };
-  const out = await ctx.output();
   const live = makeLive ? steps.versionDeploy({ assetId, versionId, platform, body: liveBody, channel, version, notes: ['--make-live: the version is deployed LIVE first'] }) : undefined;
   // Without --make-live, a version that is not LIVE is refused before sending: the channel was read.
   const refuse = undeployed && !makeLive ? { hint: `${versionId} is ${state ?? 'not deployed'} on ${name}: add --make-live to deploy it LIVE first` } : undefined;

@@ -7,7 +7,7 @@ import { basename } from 'node:path';
 import type { Run } from '../define.js';
 import { nameOf } from '../define.js';
 import { releaseSpec } from './index.js';
-import { ConflictError, ExitCode, PartialFailureError } from '../../errors.js';
+import { ConflictError, ExitCode, MismatchError, PartialFailureError } from '../../errors.js';
 import type { Context } from '../../context.js';
 import type { ApiClient } from '../../http/client.js';
 import type { DeploymentState } from '../../rules/index.js';
@@ -181,7 +181,8 @@ function servedCopy(api: ApiClient, record: AssetUrl): DownloadTask {
 /**
  * The version of that name on the platform, when it is this file's, how
  * that was matched and its record on the channel; undefined when there is
- * none; a conflict (exit 5, nothing written) when it is another's. Same
+ * none; a conflict (exit 5, nothing written) when it is another file, a
+ * mismatch (exit 1, urn:ahs:mismatch) when another content. Same
  * file name and a size agreeing within the service's rounding; when such a
  * version can be downloaded (LIVE or DEFAULT somewhere: its asset-urls
  * downloadUrl), its content too, by SHA-256: a rebuild of the same size is
@@ -236,7 +237,8 @@ async function reusableVersion(
     return { match: { version, by: 'content', matched: `matched by content: ${fileName} and what ${equal.id} serves have the same SHA-256 ${local}` }, record: recordOn(version) };
   }
   const other = hashes.hashed[0]!;
-  throw new ConflictError(
+  // Content differs from what was expected (cli.md, urn:ahs:mismatch, exit 1), established by SHA-256.
+  throw new MismatchError(
     `${where.platform} version ${other.id} of ${where.assetId} is already named ${versionName}, with the same file name and size but another content: it serves SHA-256 ${other.sha256}, ${fileName} is ${local}; nothing was written: release under another --name`,
   );
 }

@@ -6,7 +6,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { nameOf, type Run } from '../define.js';
 import { verifySpec } from './index.js';
 import type { Context } from '../../context.js';
-import { ExitCode, NotFoundError, PartialFailureError, UsageError } from '../../errors.js';
+import { ExitCode, mismatchBody, NotFoundError, PartialFailureError, UsageError } from '../../errors.js';
 import type { Item } from '../../rules/schemas.js';
 import { findAsset, findVersion, getVersion, listRecords } from '../../service/assets.js';
 import { listItems } from '../../service/collections.js';
@@ -243,8 +243,8 @@ function print(out: Awaited<ReturnType<Context['output']>>, result: VerifyResult
 }
 
 /**
- * Exit 1 naming each difference, as a conflict (urn:ahs:conflict: what is
- * served is not what was expected, as release calls another content); 6
+ * Exit 1 naming each difference, urn:ahs:mismatch (what is served is not
+ * what was expected, as a release's same-name version of another content); 6
  * when the only trouble was the network's. Downloads refused by an answer
  * (403, 404, 410...) and nothing else are exit 1 of the exit code's type
  * (urn:ahs:rejected): nothing was compared, so nothing differs.
@@ -260,5 +260,5 @@ function failure(result: VerifyResult, where: string, source: string, hashes: Ha
   const onlyNetwork = parts.length === result.failed.length && hashes.failed.every((f) => f.network);
   if (onlyNetwork) return new PartialFailureError(message, ExitCode.network, { type: 'urn:ahs:network', title: message, status: null, detail: message });
   if (parts.length === result.failed.length) return new PartialFailureError(message, ExitCode.rejected);
-  return new PartialFailureError(message, ExitCode.rejected, { type: 'urn:ahs:conflict', title: message, status: null, detail: message });
+  return new PartialFailureError(message, ExitCode.rejected, mismatchBody(message));
 }

@@ -6,7 +6,8 @@ import { basename, dirname } from 'node:path';
 import type { Run } from '../define.js';
 import type { downloadSpec } from './index.js';
 import type { Context } from '../../context.js';
-import { ExitCode, NotFoundError, PartialFailureError } from '../../errors.js';
+import { ApiError, ExitCode, NotFoundError, PartialFailureError, type AhsError } from '../../errors.js';
+import { SERVICE_ERROR_TYPE_FALLBACK } from '../../http/errors.js';
 import type { AssetUrl, Version } from '../../rules/schemas.js';
 import { getVersion, listRecords } from '../../service/assets.js';
 import { deliveryBaseOf, deliveryDocumentUrl } from '../../service/delivery.js';
@@ -91,11 +92,14 @@ async function downloadOne(ctx: Context, task: DownloadTask, dir: string, delive
   }
 }
 
-function failed(task: DownloadTask, error: Error | undefined): PartialFailureError {
+function failed(task: DownloadTask, error: Error | undefined): AhsError {
+  // The answer as every other command reports it (fetch --url, the API's reads): its
+  // error body unchanged, exit by its status (a 404 is 4).
+  if (error instanceof ApiError) return error;
   const message = `${task.name} was not downloaded: ${error?.message ?? 'unknown error'}`;
   if (error instanceof DownloadHttpError) {
-    // The delivery network's error bodies are not shown (spec): its status, in the four fields.
-    return new PartialFailureError(message, codeOf(error.status), { type: 'about:blank', title: message, status: error.status, detail: message });
+    // An answer without the service's error body (not shown for delivery, spec): the four fields, with its status.
+    return new PartialFailureError(message, codeOf(error.status), { type: SERVICE_ERROR_TYPE_FALLBACK, title: message, status: error.status, detail: message });
   }
   // Network only for want of an answer; a file that could not be written here is exit 1, urn:ahs:rejected.
   if (!error || !isNetworkFailure(error)) return new PartialFailureError(message, ExitCode.rejected);

@@ -10,6 +10,7 @@ import { versionColumns } from '../../io/views/assets.js';
 import { askAssetId } from '../../service/pick-asset.js';
 import { listAllVersions } from '../../service/assets.js';
 import { refuseMiscased } from '../suggest.js';
+import { filterSetting } from '../../config/settings.js';
 
 /** The spec's default page size, used when --page is given without --page-size. */
 const DEFAULT_PAGE_SIZE = 50;
@@ -18,8 +19,8 @@ export const run: Run<typeof listSpec> = async (options, ctx) => {
   const assetId = await askAssetId(ctx, options.assetId);
   const api = await ctx.api();
   const out = await ctx.output();
-  // From the command line only: a profile's default platform must not hide the other platforms' versions.
-  const platform = ctx.globals.platform;
+  // From the command line or AHS_PLATFORM (the same thing): a profile's default platform must not hide the other platforms' versions.
+  const platform = filterSetting(await ctx.settings(), 'platform');
   if (platform === undefined) {
     const { doc, rows, merged } = await listPages<Version>(api, api.path('va', assetId, 'versions'), options);
     out.list(doc, rows, versionColumns, pageFooter(doc, merged));

@@ -285,7 +285,7 @@ export const versionPromote = kind<VersionPromoteParams, PromoteResult>({
         }
         known = fresh;
         checkExpected(known, p.expected, name);
-        if (!(await io.retry.next(attempt, 'contention'))) {
+        if (!(await io.retry.next(attempt, 'contention', error.retryAfter))) {
           if (isApiError(error, 409)) throw error.asConflict();
           throw new ConflictError(`the Default of ${name} kept moving; gave up after ${attempt + 1} attempts`);
         }
