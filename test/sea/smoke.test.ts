@@ -5,6 +5,7 @@
 // It starts the emulator, releases a file and fetches a collection against
 // it, and ends with the CLI's exit codes. `npm run test:sea` builds it and
 // runs this file; CI runs that after `npm test` (vitest.sea.config.ts says why).
+// The Node inside is 24 LTS, from the registry (scripts/node-runtime.mjs).
 import { execa, type ResultPromise } from 'execa';
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -75,6 +76,13 @@ describe.sequential('dist/ahs-linux-x64 with no node on PATH', () => {
     expect(shown.exitCode).toBe(0);
     settings = JSON.parse(shown.stdout) as Record<string, string>;
     expect(settings).toMatchObject({ AHS_BASE_URL: baseUrl, AHS_DOMAIN: 'demo' });
+  });
+
+  test('Node 24 LTS runs inside it (issue 36): its requests say node/24 (process.versions.node) in their user-agent', async () => {
+    const traced = await ahs(['-v', 'asset', 'list', '--json'], settings);
+    expect(traced.exitCode, traced.stderr).toBe(0);
+    const agent = /^> user-agent: (.*)$/m.exec(traced.stderr)?.[1];
+    expect(agent).toMatch(new RegExp(`^ahs-cli/${version.replace(/\./g, '\\.')} node/24\\.\\d+\\.\\d+$`));
   });
 
   test('release uploads a file, deploys it LIVE and makes it the Default', async () => {
