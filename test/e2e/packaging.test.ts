@@ -116,13 +116,11 @@ describe('npm pack and a global install', () => {
   });
 });
 
-describe('the library from the packed tarball (README, "Library")', () => {
-  /** The README's example, as a user would paste it. */
+describe('the library from the packed tarball (docs/library.md)', () => {
+  /** The example of docs/library.md, as a user would paste it. */
   const example = (): string => {
-    const readme = readFileSync(join(root, 'README.md'), 'utf8');
-    const start = readme.indexOf('\n## Library\n');
-    const code = /```ts\n([\s\S]*?)```/.exec(readme.slice(start, readme.indexOf('\n## ', start + 1)))?.[1];
-    if (start < 0 || !code) throw new Error('README.md has no "Library" section with a ts example');
+    const code = /```ts\n([\s\S]*?)```/.exec(readFileSync(join(root, 'docs', 'library.md'), 'utf8'))?.[1];
+    if (!code) throw new Error('docs/library.md has no ts example');
     return code;
   };
 
