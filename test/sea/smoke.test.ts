@@ -136,6 +136,26 @@ describe.sequential('dist/ahs-linux-x64 with no node on PATH', () => {
     }
   });
 
+  test("the README's install lines of the executable, run as printed (the release URL a local file)", async () => {
+    const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('### A single executable'));
+    const lines = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map(([, body]) => body!).find((body) => body.includes('curl'))!.trim().split('\n');
+    const url = /https:\/\/\S+\/ahs-linux-x64/.exec(lines[0]!)?.[0];
+    expect(url).toBe(`https://git.example.com/tools/ahs-cli/releases/download/v${version}/ahs-linux-x64`);
+    const home = join(dir, 'runner-home');
+    await mkdir(home);
+    // A runner's PATH: ~/.local/bin first (where the lines put it), then the system's tools (curl, chmod).
+    const runner = { HOME: home, PATH: `${join(home, '.local', 'bin')}:/usr/local/bin:/usr/bin:/bin` };
+    let last = '';
+    for (const line of lines) {
+      const run = await execa('bash', ['-eo', 'pipefail', '-c', line.replace(url!, `file://${SEA}`)], { env: runner, extendEnv: false, cwd: dir, reject: false, stdin: 'ignore' });
+      expect(run.exitCode, `${line}\n${run.stderr}`).toBe(0);
+      last = run.stdout;
+    }
+    expect(lines[lines.length - 1]).toBe('ahs --version');
+    expect(last).toBe(version);
+  });
+
   test('SIGTERM stops the emulator cleanly, exit 0', async () => {
     emulator!.kill('SIGTERM');
     const stopped = await emulator!;
