@@ -8,7 +8,7 @@ import { globalsOf, specOf, type Runner } from './commands/tree.js';
 import { createContext, type ContextInputs } from './context.js';
 import { AhsError, CancelledError, ChangesPending, ExitCode, UsageError, type ErrorBody } from './errors.js';
 import { redactedIO, systemIO, type IO } from './io/streams.js';
-import { escapeControls } from './io/escape.js';
+import { escapeControls } from './util/escape.js';
 import { Redactor } from './http/redact.js';
 import { RunRecord } from './io/record.js';
 import { gitHubActions } from './io/github.js';

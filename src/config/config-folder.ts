@@ -13,7 +13,7 @@
 // (read synchronously, profiles.ts) never needs it (issue 21).
 import { dirname } from 'node:path';
 import { ConflictError, UsageError } from '../errors.js';
-import { escapeControls } from '../io/escape.js';
+import { escapeControls } from '../util/escape.js';
 
 const FIX = 'set AHS_CONFIG_DIR to a writable folder';
 

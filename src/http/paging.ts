@@ -9,7 +9,7 @@
 import type { ApiClient, Query, ResponseSchema } from './client.js';
 import { ServiceError } from './errors.js';
 import { ConflictError } from '../errors.js';
-import { eachLimited } from '../transfer/pool.js';
+import { eachLimited } from '../util/pool.js';
 
 import type { Envelope } from '../rules/schemas.js';
 

@@ -5,7 +5,7 @@ import { deployBody } from '../../rules/schemas.js';
 import { validateInput } from '../validate.js';
 import { readVersionOnChannel } from '../../service/assets.js';
 import { renderDeployment } from '../../io/views/deploy.js';
-import { askAssetId, askEnv, askVersionId, platformChoices } from '../../service/pick-asset.js';
+import { askAssetId, askEnv, askVersionId, platformChoices } from '../../pickers/pick-asset.js';
 import { noop, plan } from '../../plan/plan.js';
 import { steps } from '../../plan/steps.js';
 

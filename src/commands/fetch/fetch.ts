@@ -15,14 +15,14 @@ import type { Context } from '../../context.js';
 import { ApiError, CancelledError, ExitCode, mismatchBody, NotFoundError, PartialFailureError, UsageError } from '../../errors.js';
 import type { DeliveryDocument, DeliveryEntry, Item } from '../../rules/schemas.js';
 import { downloadAll, DEFAULT_CONCURRENCY, DigestMismatchError, isNetworkFailure, type DownloadSummary, type DownloadTask } from '../../transfer/download.js';
-import { matchesAny } from '../../transfer/glob.js';
+import { matchesAny } from '../../util/glob.js';
 import { readSums, sumsFinder, sumsFromInside, type SumsMatch } from '../../transfer/digest.js';
 import { assertInside, NameAllocator, safeFileName } from '../../transfer/safe-name.js';
 import { createMultiProgress, formatBytes } from '../../io/progress.js';
-import { escapeControls } from '../../io/escape.js';
+import { escapeControls } from '../../util/escape.js';
 import { listItems } from '../../service/collections.js';
 import { deliveryBaseOf, deliveryFileUrl, readDelivery, readDeployedCollection } from '../../service/delivery.js';
-import { collectionArg, liveEnvArg } from '../../service/pick-collection.js';
+import { collectionArg, liveEnvArg } from '../../pickers/pick-collection.js';
 import { compareText } from '../../order.js';
 
 export interface FetchResult extends DownloadSummary {

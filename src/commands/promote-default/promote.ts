@@ -12,7 +12,7 @@ import type { DeploymentState } from '../../rules/index.js';
 import { deployBody, type DeployBody } from '../../rules/schemas.js';
 import { validateInput } from '../validate.js';
 import { readDefault, readVersionOnChannel } from '../../service/assets.js';
-import { askAssetId, askEnv, askVersionId, platformChoices } from '../../service/pick-asset.js';
+import { askAssetId, askEnv, askVersionId, platformChoices } from '../../pickers/pick-asset.js';
 import { channelName, checkExpected, parseExpected, type Channel } from '../../service/promote.js';
 import { renderPromotion } from '../../io/views/deploy.js';
 import { noop, plan } from '../../plan/plan.js';

@@ -11,14 +11,14 @@ import type { Item } from '../../rules/schemas.js';
 import { findAsset, findVersion, getVersion, listRecords } from '../../service/assets.js';
 import { listItems } from '../../service/collections.js';
 import { deliveryFileUrl, hashServed, readDeployedCollection } from '../../service/delivery.js';
-import { askAssetId, askEnv } from '../../service/pick-asset.js';
-import { collectionArg, liveEnvArg } from '../../service/pick-collection.js';
+import { askAssetId, askEnv } from '../../pickers/pick-asset.js';
+import { collectionArg, liveEnvArg } from '../../pickers/pick-collection.js';
 import { fileSha256, readSums, shortDigest, sumsFinder, sumsFromInside } from '../../transfer/digest.js';
 import type { DownloadTask, HashSummary } from '../../transfer/download.js';
-import { eachLimited } from '../../transfer/pool.js';
+import { eachLimited } from '../../util/pool.js';
 import { NameAllocator } from '../../transfer/safe-name.js';
 import { topFiles } from '../../transfer/top-files.js';
-import { escapeControls } from '../../io/escape.js';
+import { escapeControls } from '../../util/escape.js';
 import { compareText } from '../../order.js';
 
 export interface VerifyResult {

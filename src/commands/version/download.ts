@@ -11,7 +11,7 @@ import { SERVICE_ERROR_TYPE_FALLBACK } from '../../http/errors.js';
 import type { AssetUrl, Version } from '../../rules/schemas.js';
 import { getVersion, listRecords } from '../../service/assets.js';
 import { deliveryBaseOf, deliveryDocumentUrl } from '../../service/delivery.js';
-import { askAssetId, askVersionId } from '../../service/pick-asset.js';
+import { askAssetId, askVersionId } from '../../pickers/pick-asset.js';
 import { DownloadHttpError, downloadAll, isNetworkFailure, type DownloadTask } from '../../transfer/download.js';
 import { safeFileName } from '../../transfer/safe-name.js';
 import { formatBytes } from '../../io/progress.js';

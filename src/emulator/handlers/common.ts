@@ -12,7 +12,7 @@ import { isMultipart, parseMultipart, type MultipartBody, type UploadedFile } fr
 import { fail } from '../problem.js';
 import { assetInactive, assetNotFound, environmentRequired, invalidFields, noActingUserInDomain, platformRequired, unknownEnvironment, unknownPlatform } from '../../rules/rejections.js';
 import { storedBytes, type AssetRecord } from '../state.js';
-import { mimeTypeFor } from '../../transfer/mime.js';
+import { mimeTypeFor } from '../../util/mime.js';
 
 export function now(): string {
   return new Date().toISOString();
