@@ -13,6 +13,7 @@ export {
   ExitCode,
   NetworkError,
   NotFoundError,
+  OutcomeUnknownError,
   PartialFailureError,
   UsageError,
   type ErrorBody,

@@ -92,15 +92,17 @@ describe('a write whose answer is lost is settled by a read', () => {
     expect((await h.call('GET', `/vc/${c}/deployments/dev`)).status).toBe(200);
   });
 
-  it('a write that never reached the service: exit 6, saying it is safe to retry', async () => {
+  it('a deploy that never reached the service: no read can prove "not applied" (the service may still be deploying): exit 6, unknown, naming the command that checks', async () => {
     const id = uid('lost');
     await h.createAsset(id);
     const v = await h.uploadVersion(id, 'ios');
     // The answer is lost AND the write was never applied: the proxy resets before forwarding, for every attempt.
     proxy.inject({ kind: 'reset-before' }, { method: 'POST', path: /\/deploy$/, times: 10 });
-    const run = await h.ahs(['deploy', id, v, '--platform', 'ios', '--env', 'dev'], { env: { AHS_BASE_URL: proxy.url } });
+    const run = await h.ahs(['deploy', id, v, '--platform', 'ios', '--env', 'dev', '--timeout', '1', '--json'], { env: { AHS_BASE_URL: proxy.url } });
     expect(run.exitCode).toBe(6);
-    expect(run.stderr).toContain('safe to retry');
+    expect(run.errJson()).toMatchObject({ type: 'urn:ahs:unknown-outcome', status: null });
+    expect(run.errJson().detail).toMatch(new RegExp(`whether the write was applied is unknown: check with \`ahs asset status ${id} --platform ios --env dev\`$`));
+    expect(run.stderr).not.toMatch(/safe to retry|not applied/);
     expect(await h.records(id)).toEqual([]);
   });
 });

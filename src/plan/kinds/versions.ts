@@ -48,6 +48,7 @@ export const versionUpload = kind<VersionUploadParams, Version>({
   file: (p) => p.file,
   uploaded: (p, answer) => `Uploaded ${p.file.name} as ${answer.versionId}`,
   check: (p) => `ahs version list ${p.assetId} --all`,
+  mayStillApply: true,
   async predict({ assetId, platform, fields, file }, api): Promise<Prediction> {
     const [asset, versions] = await Promise.all([getAsset(api, assetId), listAllVersions(api, assetId)]);
     const onPlatform = versions.filter((v) => v.targetPlatform === platform);
@@ -160,6 +161,7 @@ export const versionDeploy = kind<VersionDeployParams, DeployResponse>({
     return { current: channel.records[p.versionId] ?? null, decision: missing ?? decideVersionDeploy(channel, { versionId: p.versionId, ...p.body }), notes: p.notes };
   },
   waitsOutDeployment: true,
+  mayStillApply: true,
   check: (p) => `ahs asset status ${p.assetId} --platform ${p.platform} --env ${p.body.envId}`,
   async send(p, io) {
     try {
@@ -252,6 +254,7 @@ export const versionPromote = kind<VersionPromoteParams, PromoteResult>({
     };
   },
   waitsOutDeployment: true,
+  mayStillApply: true,
   check: (p) => `ahs asset status ${p.assetId} --platform ${p.platform} --env ${p.envId}`,
   async send(p, io) {
     const { api } = io;
