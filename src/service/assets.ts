@@ -138,6 +138,25 @@ export async function versionRecords(api: ApiClient, assetId: string, versionId:
   }
 }
 
+/**
+ * The version's record on one channel, from reads whose meaning the spec
+ * fixes: its own asset-urls show it when it is LIVE or DEFAULT; whether they
+ * list an OFFLINE record is not specified (a service may leave it out, as
+ * the asset-wide listing does), so when they show none the channel's
+ * OFFLINE records (the `state=OFFLINE` filter) are read: absence there and
+ * there proves "not deployed".
+ */
+export async function versionRecordOnChannel(api: ApiClient, where: ChannelKey, versionId: string): Promise<AssetUrl | undefined> {
+  const [own] = await versionRecords(api, where.assetId, versionId, { platform: where.platform, envId: where.envId });
+  if (own) return own;
+  const offline = await listRecords(api, where.assetId, { platform: where.platform, envId: where.envId, state: 'OFFLINE' }).catch((error: unknown) => {
+    // An asset or environment the service does not know: no record (the write that follows gets the service's own answer).
+    if (isApiError(error, 404)) return [];
+    throw error;
+  });
+  return offline.find((r) => r.versionId === versionId && r.targetPlatform === where.platform && r.envId === where.envId);
+}
+
 /** What a deploy or a promotion of one version decides on, read at once. */
 export interface VersionOnChannel {
   /** The channel as far as the decision goes: its Default and this version's record (the others do not change it). */
@@ -155,12 +174,11 @@ export interface VersionOnChannel {
  * size, where the whole channel takes two or more (issue 21).
  */
 export async function readVersionOnChannel(api: ApiClient, where: ChannelKey, versionId: string, options: { version?: boolean; withDefault?: boolean } = {}): Promise<VersionOnChannel> {
-  const [defaultRecord, records, version] = await Promise.all([
+  const [defaultRecord, record, version] = await Promise.all([
     options.withDefault === false ? undefined : readDefault(api, where),
-    versionRecords(api, where.assetId, versionId, { platform: where.platform, envId: where.envId }),
+    versionRecordOnChannel(api, where, versionId),
     options.version === false ? undefined : findVersion(api, where.assetId, versionId).then((found) => found ?? null),
   ]);
-  const record = records[0];
   return { channel: channelOf([defaultRecord, record]), defaultRecord, record, ...(version !== undefined ? { version } : {}) };
 }
 

@@ -9,7 +9,7 @@ import type { AssetUrl, DeployBody, Version } from '../../rules/schemas.js';
 import type { DeployResponse, ReadBackRecord } from '../../io/views/deploy.js';
 import type { Output } from '../../io/output.js';
 import { prepareMultipart } from '../../transfer/upload.js';
-import { findVersion, getAsset, getVersion, listAllVersions, notDeployable, readChannel, readVersionOnChannel, versionRecords } from '../../service/assets.js';
+import { findVersion, getAsset, getVersion, listAllVersions, notDeployable, readChannel, readVersionOnChannel, versionRecordOnChannel, versionRecords } from '../../service/assets.js';
 import { afterLive, channelName, checkExpected, promoteBody, type Channel } from '../../service/promote.js';
 import { kind, type KindIO, type StepFile } from './kind.js';
 import { sizeAgrees } from '../../service/size.js';
@@ -201,7 +201,7 @@ async function missingVersion(p: { assetId: string; versionId: string; platform:
 
 /** Applied when the version's own record on the channel shows the state asked for. */
 async function settleDeploy({ assetId, versionId, platform, body }: VersionDeployParams, api: ApiClient, accepted: string[] = [body.intent]): Promise<Settlement<DeployResponse>> {
-  const [record] = await versionRecords(api, assetId, versionId, { platform, envId: body.envId });
+  const record = await versionRecordOnChannel(api, { assetId, platform, envId: body.envId }, versionId);
   const how = `the channel ${assetId}/${platform}/${body.envId} shows ${versionId} ${record?.state ?? 'not deployed'}`;
   if (!record || !accepted.includes(record.state)) return { applied: false, how };
   return { applied: true, how, result: { assetVersion: await readBack(api, record), message: CONFIRMED_BY_READ } };
