@@ -14,7 +14,7 @@ import type { DeploymentState } from '../../rules/index.js';
 import { versionUploadFields, type AssetUrl, type DeployBody, type Version } from '../../rules/schemas.js';
 import { validateGiven, validateInput } from '../validate.js';
 import { channelOf, listAllVersions, readDefault, versionRecords } from '../../service/assets.js';
-import { hashServed } from '../../service/delivery.js';
+import { hashServed, servedUrl } from '../../service/delivery.js';
 import type { HashSummary } from '../../transfer/download.js';
 import { fileSha256 } from '../../transfer/digest.js';
 import type { DownloadTask } from '../../transfer/download.js';
@@ -150,7 +150,7 @@ interface ReleaseReads {
  */
 async function readRelease(ctx: Context, api: ApiClient, where: Channel, versionName: string, file: string): Promise<ReleaseReads> {
   const defaultRead = readDefault(api, where);
-  const early = defaultRead.then((record) => (record?.versionName === versionName && record.downloadUrl ? compareContent(ctx, api, file, [servedCopy(api, record)]) : undefined));
+  const early = defaultRead.then((record) => (record?.versionName === versionName && record.downloadUrl ? servedCopy(ctx, api, record).then((task) => compareContent(ctx, api, file, [task])) : undefined));
   try {
     const [versions, defaultRecord] = await Promise.all([listAllVersions(api, where.assetId), defaultRead]);
     const onPlatform = versions.filter((v) => v.targetPlatform === where.platform);
@@ -174,8 +174,9 @@ async function compareContent(ctx: Context, api: ApiClient, file: string, tasks:
   return { local, served };
 }
 
-function servedCopy(api: ApiClient, record: AssetUrl): DownloadTask {
-  return { id: record.versionId, name: record.versionId, url: new URL(record.downloadUrl!, api.baseUrl).toString() };
+/** The version's file as the delivery network serves it: its downloadUrl, on the delivery URL set when there is one. */
+async function servedCopy(ctx: Context, api: ApiClient, record: AssetUrl): Promise<DownloadTask> {
+  return { id: record.versionId, name: record.versionId, url: (await servedUrl(ctx, api, record.downloadUrl!)).url };
 }
 
 /**
@@ -220,7 +221,7 @@ async function reusableVersion(
     const basis = version.fileName ? 'same file name, and a size agreeing within its rounding' : 'the service shows no file name: version name and size only';
     return { match: { version, by: 'name and size', matched: `matched by name and size (${basis}); its content was not compared: it is LIVE or DEFAULT nowhere, so it cannot be downloaded` }, record: recordOn(version) };
   }
-  const otherHashes = others.length > 0 ? await compareContent(ctx, api, file, others.map((r) => servedCopy(api, r))) : undefined;
+  const otherHashes = others.length > 0 ? await compareContent(ctx, api, file, await Promise.all(others.map((r) => servedCopy(ctx, api, r)))) : undefined;
   const local = (defaultHashes ?? otherHashes)!.local;
   const hashes: HashSummary = { hashed: [...(defaultHashes?.served.hashed ?? []), ...(otherHashes?.served.hashed ?? [])], failed: [...(defaultHashes?.served.failed ?? []), ...(otherHashes?.served.failed ?? [])] };
   const failed = hashes.failed[0];
