@@ -123,8 +123,9 @@ export async function readDefault(api: ApiClient, where: ChannelKey): Promise<As
 }
 
 /**
- * A version's own records on its platform (its asset-urls: every state,
- * OFFLINE included), in one environment or in all; none when the service
+ * A version's own records on its platform (its asset-urls: LIVE and DEFAULT;
+ * OFFLINE only if the service lists it there, which the spec leaves open:
+ * see versionRecordOnChannel), in one environment or in all; none when the service
  * answers 404 (an unknown version or environment: the write that follows
  * gets the service's own answer).
  */
@@ -169,9 +170,10 @@ export interface VersionOnChannel {
 }
 
 /**
- * The channel's Default, the version's own record on it and (unless `version:
- * false`) the version itself, in parallel: one round whatever the channel's
- * size, where the whole channel takes two or more (issue 21).
+ * The channel's Default, the version's record on it (versionRecordOnChannel:
+ * a second round only when its own listing shows none) and (unless
+ * `version: false`) the version itself, in parallel: one round whatever the
+ * channel's size, where the whole channel takes two or more (issue 21).
  */
 export async function readVersionOnChannel(api: ApiClient, where: ChannelKey, versionId: string, options: { version?: boolean; withDefault?: boolean } = {}): Promise<VersionOnChannel> {
   const [defaultRecord, record, version] = await Promise.all([
