@@ -262,6 +262,12 @@ describe.each(SERVICES)('against %s', (_name, options, { paging }) => {
     }
   });
 
+  it.skipIf(OTHER_VARIATIONS !== options.variation)('a relative download URL without a delivery URL set: exit 2 naming --delivery-url, nothing fetched', async () => {
+    const run = await h.ahs(['fetch', '--url', '/api/vi/demo/vc/flow/dev', '--dir', join(h.dir, 'nowhere')], { env: { AHS_DELIVERY_URL: undefined } });
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toBe('error: --url "/api/vi/demo/vc/flow/dev" is relative: set the delivery URL it is relative to with --delivery-url (or AHS_DELIVERY_URL, or the profile\'s deliveryUrl)');
+  });
+
   it('an undeploy that meets a running deployment: a plain-text 500 is exit 1 naming it', async () => {
     const id = 'busy';
     await h.createAsset(id);
