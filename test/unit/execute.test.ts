@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { ApiError, CancelledError, ConflictError, NetworkError, OutcomeUnknownError } from '../../src/errors.js';
 import { AnswerLostError } from '../../src/http/errors.js';
 import type { Clock } from '../../src/http/retry.js';
-import { executePlan, resolveParams } from '../../src/plan/execute.js';
+import { executePlan, resolveParams, settleWhenSeen } from '../../src/plan/execute.js';
+import type { Kind } from '../../src/plan/kinds/index.js';
 import { plan, ref, step, type Plan, type Step, type StepFailure } from '../../src/plan/plan.js';
 import { steps } from '../../src/plan/steps.js';
 import { PredictedRejection } from '../../src/plan/dryrun.js';
@@ -194,6 +195,25 @@ describe('executor: a lost answer is settled by a read', () => {
     expect(service.sent).toHaveLength(1);
   });
 
+  it('--timeout spent, --retries 2: still read 3 times, the backoff between them (not zero waits)', async () => {
+    const service = new FakeService({ timeoutMs: 0, retries: 2 });
+    service.script(DEPLOY('IOS1'), lost());
+    const r = await run(service, plan([deployTo('IOS1')], () => undefined));
+    expect(r.error).toBeInstanceOf(OutcomeUnknownError);
+    expect(service.waits).toEqual([225, 450]);
+    expect(r.error!.message).toContain('read 3 times within --timeout');
+  });
+
+  it('a kind with no command that checks: the unknown outcome names what it did', async () => {
+    const service = new FakeService({ timeoutMs: 0, retries: 0 });
+    const { ctx } = context(service);
+    const api = await ctx.api();
+    const io = { api, out: await ctx.output(), signal: ctx.signal, retry: { next: async () => false }, sentAt: 0, progress: () => undefined };
+    const kind = { describe: () => 'do the thing', request: () => ({ method: 'POST' as const, path: '/x' }), predict: async () => ({ current: null, decision: { ok: true } }), settle: async () => ({ applied: false as const, how: 'not seen' }) };
+    const settled = await settleWhenSeen(kind as unknown as Kind, {}, io, lost(), api.policy);
+    expect(settled).toEqual({ applied: 'unknown', check: 'do the thing', why: 'the service may still be applying it, and no read shows it done (not seen; read 1 time within --timeout)' });
+  });
+
   it('Ctrl-C while waiting to read again: interrupted, not unknown', async () => {
     const controller = new AbortController();
     const service = new FakeService({ signal: controller.signal });
@@ -269,7 +289,7 @@ describe('executor: a lost answer is settled by a read', () => {
     upload.params.file = { path: `${dir}/a.zip`, name: 'a.zip', size: 1 };
     const error = await executePlan(plan([upload], () => undefined), ctx).catch((e: Error) => e);
     expect(error).toBeInstanceOf(NetworkError);
-    expect((error as Error).message).toMatch(/whether the write was applied is unknown: check with `ahs version list A --all`$/);
+    expect((error as Error).message).toMatch(/; whether the write was applied is unknown: check with `ahs version list A --all`$/);
   });
 
   it('the settling read times out: its advice to try again is not passed on', async () => {
