@@ -149,7 +149,11 @@ export async function versionRecords(api: ApiClient, assetId: string, versionId:
  */
 export async function versionRecordOnChannel(api: ApiClient, where: ChannelKey, versionId: string): Promise<AssetUrl | undefined> {
   const [own] = await versionRecords(api, where.assetId, versionId, { platform: where.platform, envId: where.envId });
-  if (own) return own;
+  return own ?? offlineRecordOnChannel(api, where, versionId);
+}
+
+/** The version's OFFLINE record on the channel, read with the `state=OFFLINE` filter the spec defines; undefined when it has none. */
+export async function offlineRecordOnChannel(api: ApiClient, where: ChannelKey, versionId: string): Promise<AssetUrl | undefined> {
   const offline = await listRecords(api, where.assetId, { platform: where.platform, envId: where.envId, state: 'OFFLINE' }).catch((error: unknown) => {
     // An asset or environment the service does not know: no record (the write that follows gets the service's own answer).
     if (isApiError(error, 404)) return [];

@@ -112,6 +112,16 @@ describe.each(SERVICES)('against %s', (_name, options, { paging }) => {
     expect(again.stderr).toMatch(/SHA-256/);
     const verified = await h.ahs(['verify', id, file, ...ch]);
     expect(verified.exitCode, verified.stderr).toBe(0);
+    // The same file released to another environment where the version is OFFLINE: read as OFFLINE, whatever its own listing shows.
+    expect((await h.deploy(id, versionId, 'ios', 'staging', 'OFFLINE')).status).toBe(201);
+    const staging = ['--platform', 'ios', '--env', 'staging'];
+    const dry = await h.ahs(['release', id, file, ...staging, '--name', '3.0', '--dry-run', '--json']);
+    expect(dry.exitCode, dry.stderr).toBe(0);
+    expect(dry.json().before).toMatchObject([{ current: 'OFFLINE', predicted: { status: 201, state: 'LIVE' } }]);
+    const toStaging = await h.ahs(['release', id, file, ...staging, '--name', '3.0', '--json']);
+    expect(toStaging.exitCode, toStaging.stderr).toBe(0);
+    expect(toStaging.json().stages.map((s: { changed: boolean }) => s.changed)).toEqual([false, true, true]);
+    expect(await h.records(id)).toEqual([`ios/prod/${versionId}=DEFAULT`, `ios/staging/${versionId}=DEFAULT`]);
     const out = join(h.dir, 'downloaded.zip');
     const downloaded = await h.ahs(['version', 'download', id, versionId, '--env', 'prod', '--out', out]);
     expect(downloaded.exitCode, downloaded.stderr).toBe(0);
