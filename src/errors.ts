@@ -190,8 +190,12 @@ export class NetworkError extends AhsError {
  * or may not have been applied, and nothing read says which (exit 6).
  */
 export class OutcomeUnknownError extends NetworkError {
+  override readonly mayHaveApplied = true as const;
   override get outcome(): 'unknown' {
     return 'unknown';
+  }
+  override toBody(): ErrorBody {
+    return { type: 'urn:ahs:unknown-outcome', title: this.message, status: null, detail: this.message };
   }
 }
 

@@ -40,7 +40,7 @@ export const run: Run<typeof promoteDefaultSpec> = async (options, ctx) => {
   const user = await ctx.setting('user', { message: 'Acting user e-mail' });
   validateInput(deployBody, { envId, intent: 'DEFAULT', createdBy: user, updatedBy: user });
 
-  // The Default, the version's own record and the version, at once: one round whatever the channel's size.
+  // The Default, the version's record on the channel (OFFLINE included, by the state filter) and the version, at once.
   const { channel, version } = await readVersionOnChannel(api, where, versionId);
   const state = channel.records[versionId];
   const name = channelName(where);

@@ -128,3 +128,12 @@ export function deploymentDelay(ctx: RequestContext, key: string): Promise<boole
 export function reply(ctx: { res: ServerResponse; emu: Emulator }, status: number, body: unknown): void {
   sendJson(ctx.res, status, withExtraFields(ctx.emu.variation, body));
 }
+
+/**
+ * A download URL the API gives for a delivery path (relative to
+ * {deliveryUrl}/api/vi): absolute on the delivery host, or with the
+ * `relativeDownloadUrls` variation relative to the delivery URL ("/api/vi/...").
+ */
+export function downloadUrlOf(ctx: { emu: Emulator }, deliveryPath: string): string {
+  return `${ctx.emu.variation.relativeDownloadUrls ? '' : ctx.emu.deliveryUrl}/api/vi${deliveryPath}`;
+}
