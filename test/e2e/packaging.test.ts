@@ -138,10 +138,10 @@ describe('the tarball: npm pack in the clone, and a global install of it', () =>
   const ahs = () => ahsOf(prefixes.tarball);
   it('packs and installs', () => ok('tarball'));
 
-  it('packs the launcher, the bundle, the man page, the completions and the README, not the sources', async () => {
+  it('packs the launcher, the bundle, the man page, the completions, the README and the docs it links, not the sources', async () => {
     const packed = (await execa('tar', ['tzf', tarball])).stdout.split('\n').map((path) => path.replace(/^package\//, ''));
     expect(packed).toEqual(
-      expect.arrayContaining(['package.json', 'README.md', 'bin/ahs.js', 'dist/main.js', 'man/ahs.1', 'completions/ahs.bash', 'completions/ahs.zsh', 'completions/ahs.fish']),
+      expect.arrayContaining(['package.json', 'README.md', 'bin/ahs.js', 'dist/main.js', 'man/ahs.1', 'completions/ahs.bash', 'completions/ahs.zsh', 'completions/ahs.fish', 'docs/commands.md', 'docs/library.md']),
     );
     expect(packed.filter((path) => /^(src|test|bench|scripts)\//.test(path))).toEqual([]);
   });
