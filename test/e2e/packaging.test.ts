@@ -126,6 +126,22 @@ describe('the README install recipes, run as printed', () => {
     expect((await stat(join(work, 'my-project', 'node_modules', 'ahs-cli', 'dist', 'lib.mjs'))).isFile()).toBe(true);
   });
 
+  it('npm run release:tag refuses, in one line naming the fix, a tag that exists and a working tree with changes', async () => {
+    const again = await execa('npm', ['run', '--silent', 'release:tag'], { cwd: release.dir, reject: false });
+    expect(again.exitCode).toBe(1);
+    expect(again.stderr).toBe(`error: release:tag: the tag v${version} exists already: bump the version in package.json, or delete the tag (git tag -d v${version})`);
+    const readmeCopy = join(release.dir, 'README.md');
+    const text = await readFile(readmeCopy, 'utf8');
+    await writeFile(readmeCopy, `${text}\nchanged\n`);
+    try {
+      const dirty = await execa('npm', ['run', '--silent', 'release:tag', '--', 'v9.9.9'], { cwd: release.dir, reject: false });
+      expect(dirty.exitCode).toBe(1);
+      expect(dirty.stderr).toBe('error: release:tag: the working tree has changes: commit them first (the tag is made from HEAD)');
+    } finally {
+      await writeFile(readmeCopy, text);
+    }
+  });
+
   it("the clone's link: the global ahs runs the clone's build", async () => {
     ok('link');
     expect(runs.link!.map((run) => run.line)).toEqual([expect.stringMatching(/^npm install --global \. /)]);
