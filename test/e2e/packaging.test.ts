@@ -126,6 +126,22 @@ describe('the README install recipes, run as printed', () => {
     expect((await stat(join(work, 'my-project', 'node_modules', 'ahs-cli', 'dist', 'lib.mjs'))).isFile()).toBe(true);
   });
 
+  it('npm run release:tag refuses, in one line naming the fix, a tag that exists and a working tree with changes', async () => {
+    const again = await execa('npm', ['run', '--silent', 'release:tag'], { cwd: release.dir, reject: false });
+    expect(again.exitCode).toBe(1);
+    expect(again.stderr).toBe(`error: release:tag: the tag v${version} exists already: bump the version in package.json, or delete the tag (git tag -d v${version})`);
+    const readmeCopy = join(release.dir, 'README.md');
+    const text = await readFile(readmeCopy, 'utf8');
+    await writeFile(readmeCopy, `${text}\nchanged\n`);
+    try {
+      const dirty = await execa('npm', ['run', '--silent', 'release:tag', '--', 'v9.9.9'], { cwd: release.dir, reject: false });
+      expect(dirty.exitCode).toBe(1);
+      expect(dirty.stderr).toBe('error: release:tag: the working tree has changes: commit them first (the tag is made from HEAD)');
+    } finally {
+      await writeFile(readmeCopy, text);
+    }
+  });
+
   it("the clone's link: the global ahs runs the clone's build", async () => {
     ok('link');
     expect(runs.link!.map((run) => run.line)).toEqual([expect.stringMatching(/^npm install --global \. /)]);
@@ -138,10 +154,10 @@ describe('the tarball: npm pack in the clone, and a global install of it', () =>
   const ahs = () => ahsOf(prefixes.tarball);
   it('packs and installs', () => ok('tarball'));
 
-  it('packs the launcher, the bundle, the man page, the completions and the README, not the sources', async () => {
+  it('packs the launcher, the bundle, the man page, the completions, the README and the docs it links, not the sources', async () => {
     const packed = (await execa('tar', ['tzf', tarball])).stdout.split('\n').map((path) => path.replace(/^package\//, ''));
     expect(packed).toEqual(
-      expect.arrayContaining(['package.json', 'README.md', 'bin/ahs.js', 'dist/main.js', 'man/ahs.1', 'completions/ahs.bash', 'completions/ahs.zsh', 'completions/ahs.fish']),
+      expect.arrayContaining(['package.json', 'README.md', 'bin/ahs.js', 'dist/main.js', 'man/ahs.1', 'completions/ahs.bash', 'completions/ahs.zsh', 'completions/ahs.fish', 'docs/commands.md', 'docs/library.md']),
     );
     expect(packed.filter((path) => /^(src|test|bench|scripts)\//.test(path))).toEqual([]);
   });
