@@ -451,10 +451,12 @@ complete -c ahs -f -n '__fish_ahs_is \'fetch\' 0' -a '(__fish_ahs_service collec
 complete -c ahs -n '__fish_ahs_is \'plan\'' -s f -l file -r -d 'the desired-state file, YAML or JSON (default ahs.yaml); its paths are relative to its folder'
 complete -c ahs -n '__fish_ahs_is \'plan\'' -l out -r -d 'save the plan to PLAN: ahs apply PLAN sends it (after checking that nothing moved), ahs show PLAN prints it'
 complete -c ahs -n '__fish_ahs_is \'plan\'' -l detailed-exitcode -d 'exit 0 when nothing would change, 10 when changes are pending'
+complete -c ahs -n '__fish_ahs_is \'plan\'' -l checksum -d 'compare items by content (SHA-256 of what a Live item serves), as compare: checksum in items: and item sync --checksum'
 complete -c ahs -n '__fish_ahs_is \'plan\'' -l target -r -d 'plan only these resources of the file: asset.ID, collection.ID (or an id of either)'
 
 # ahs apply
 complete -c ahs -n '__fish_ahs_is \'apply\'' -s f -l file -r -d 'the desired-state file, YAML or JSON (default ahs.yaml)'
+complete -c ahs -n '__fish_ahs_is \'apply\'' -l checksum -d 'compare items by content (SHA-256 of what a Live item serves), as compare: checksum in items: and item sync --checksum'
 complete -c ahs -n '__fish_ahs_is \'apply\'' -l target -r -d 'apply only these resources of the file: asset.ID, collection.ID (or an id of either)'
 
 # ahs export

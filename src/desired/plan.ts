@@ -8,8 +8,9 @@
 // replacements, then uploads, never over maxAssets), then its anchor and
 // its deployments. What the service cannot do is an error at the line of
 // the file; what it cannot tell is said as a note.
-import { readdir, stat } from 'node:fs/promises';
-import { basename, join, resolve as resolvePath } from 'node:path';
+import { readdirSync, statSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { basename, resolve as resolvePath } from 'node:path';
 import type { ApiClient } from '../http/client.js';
 import { UsageError } from '../errors.js';
 import {
@@ -20,33 +21,31 @@ import {
   decideCollectionDeploy,
   decideCollectionReconcile,
   decideCollectionUpdate,
-  decideItemAdd,
-  decideItemRemove,
   defaultOf,
   decideVersionDeploy,
   type ChannelSnapshot,
   type CollectionSnapshot,
-  type Decision,
   type DeploymentState,
 } from '../rules/index.js';
 import { LIMITS, type Asset, type AssetUrl, type Collection, type DeployBody, type Item, type Version } from '../rules/schemas.js';
 import { findAsset, listAllVersions, listRecords } from '../service/assets.js';
-import { listItems, readSnapshot } from '../service/collections.js';
+import { listItems, readSnapshot, type CollectionView } from '../service/collections.js';
+import { compare, planSync, servedContent } from '../service/items-plan.js';
+import { topFiles } from '../transfer/top-files.js';
+import { comparedLine } from '../io/views/collections.js';
+import type { Context } from '../context.js';
 import { matchesAny } from '../transfer/glob.js';
 import { eachLimited } from '../transfer/pool.js';
 import { sizeAgrees } from '../service/size.js';
 import { resolveParams } from '../plan/execute.js';
 import { KINDS } from '../plan/kinds/index.js';
-import { ref, type Prediction, type Ref, type Step } from '../plan/plan.js';
+import { ref, type Ref, type Step } from '../plan/plan.js';
 import { steps } from '../plan/steps.js';
 import { fileSha256 } from '../transfer/digest.js';
 import { plannedFiles, recordReads, toSavedPlan, type PlannedChange, type SavedPlan } from '../plan/saved.js';
 import type { DesiredFile, FieldPath } from './file.js';
 import type { DesiredAsset, DesiredChannel, DesiredCollection, VersionRef } from './schema.js';
-import { compareText } from '../order.js';
 
-/** Item writes of one collection at once (as item sync). */
-const ITEM_CONCURRENCY = 4;
 /** Assets and collections read at once. */
 const RESOURCES_IN_FLIGHT = 8;
 
@@ -57,7 +56,10 @@ export interface DesiredPlan {
 }
 
 export interface PlanInputs {
+  ctx: Context;
   api: ApiClient;
+  /** --checksum: items compared by content wherever they are Live (as compare: checksum in the file). */
+  checksum?: boolean;
   file: DesiredFile;
   user: string;
   /** --target: `asset.ID`, `collection.ID`, or an id of either; none: everything. */
@@ -320,12 +322,6 @@ function resolveVersion(c: ChannelInputs, entry: VersionRef, at: FieldPath): Res
 
 // --- collections --------------------------------------------------------------------
 
-interface LocalFile {
-  name: string;
-  path: string;
-  size: number;
-}
-
 async function planCollection(inputs: PlanInputs, collectionId: string, spec: DesiredCollection): Promise<Part> {
   const { api, file, user } = inputs;
   const at: FieldPath = ['collections', collectionId];
@@ -374,22 +370,50 @@ async function planCollection(inputs: PlanInputs, collectionId: string, spec: De
     }
   }
 
-  // Items.
+  // Items: as `item sync` plans them (src/service/items-plan.ts).
   const byName = new Map<string, Item | Step<Item>>();
   for (const item of items) byName.set(item.assetItemName, item);
   let itemsChanged = false;
   if (spec.items && 'dir' in spec.items) {
     const source = spec.items;
     const patterns = source.pattern === undefined ? [] : [source.pattern].flat();
-    const files = await readFolder(file, [...at, 'items', 'dir'], file.resolve(source.dir), patterns);
+    const dir = file.resolve(source.dir);
+    const { files, notFollowed, broken } = topFiles(dir, folderEntries(file, [...at, 'items', 'dir'], dir, patterns), source.followLinks === true);
+    if (notFollowed.length > 0) part.notes.push(`collection ${collectionId}: skipped ${notFollowed.length} symbolic link(s) in ${source.dir}, not followed without followLinks: true: ${notFollowed.join(', ')}`);
+    for (const link of broken) part.notes.push(`collection ${collectionId}: skipped ${link.name} in ${source.dir}: ${link.reason}`);
     const shown = items.filter((item) => patterns.length === 0 || matchesAny(item.assetItemName, patterns));
-    const itemSteps = await planItems({ collectionId, user, assetType: source.type, allowed: spec.allowedTypes, prune: source.prune === true, snapshot, files, items: shown });
-    snapshot = itemSteps.snapshot;
-    for (const [itemName, value] of itemSteps.named) byName.set(itemName, value);
-    if (itemSteps.steps.length > 0) {
+    const checksum = source.compare === 'checksum' || inputs.checksum === true;
+    const itemView: CollectionView = { collection: view.collection, status: view.status, snapshot };
+    const comparison = await compare(files, shown, checksum && present ? servedContent(inputs.ctx, itemView) : undefined);
+    if (checksum) comparison.compared.checksum = true;
+    const removals = source.prune === true ? comparison.orphans : [];
+    const uploads = new Map(files.map((local) => [local, { collectionId, fields: { assetItemName: local.name, assetType: source.type, createdBy: user }, file: { path: local.path, name: local.name, size: local.size } }]));
+    const sync = planSync({
+      view: itemView,
+      itemCount: shown.length === items.length ? snapshot.itemCount : items.length,
+      comparison,
+      removals,
+      uploads,
+      room: snapshot.maxAssets - (items.length - removals.length),
+      user,
+      assetType: source.type,
+      refuse: { hint: 'ahs plan shows every request and what the service would answer' },
+      groupPrefix: `items:${collectionId}:`,
+    });
+    snapshot = { ...snapshot, itemCount: sync.itemCount };
+    for (const { file: local, item } of comparison.unchanged) byName.set(local.name, item);
+    for (const r of sync.replacements) byName.set(r.file.name, r.upload);
+    for (const u of sync.uploads) byName.set(u.file.name, u.step);
+    if (comparison.compared.content + comparison.compared.size > 0) part.notes.push(`collection ${collectionId}: items ${comparedLine(comparison.compared)}`);
+    if (sync.all.length > 0) {
       itemsChanged = true;
-      part.steps.push(...itemSteps.steps);
-      part.changes.push({ resource: `items of ${collectionId}`, action: 'update', lines: itemSteps.lines, steps: itemSteps.steps.map((s) => s.id) });
+      part.steps.push(...sync.all);
+      const lines = [
+        ...removals.map((old) => `- ${old.assetItemName} (${old.assetItemId}): no file of that name`),
+        ...sync.replacements.map((r) => `~ ${r.file.name}: ${r.old.size} → ${r.file.size} bytes (replaces ${r.old.assetItemId}${r.removeFirst ? ', removed first: the collection is full' : ''})`),
+        ...sync.uploads.map((u) => `+ ${u.file.name} (${u.file.size} bytes)`),
+      ];
+      part.changes.push({ resource: `items of ${collectionId}`, action: 'update', lines, steps: sync.all.map((s) => s.id) });
     }
   } else if (spec.items) {
     const listed = new Set(spec.items.names);
@@ -442,102 +466,17 @@ async function planCollection(inputs: PlanInputs, collectionId: string, spec: De
   return part;
 }
 
-interface ItemInputs {
-  collectionId: string;
-  user: string;
-  assetType: string;
-  allowed: string[];
-  prune: boolean;
-  snapshot: CollectionSnapshot;
-  files: LocalFile[];
-  items: Item[];
-}
-
-/**
- * The item writes of a folder, as `item sync` does them: removals (prune)
- * first, then each changed file replaced (uploaded, then its old item
- * removed; the old one first when the collection is full), then the new
- * files; each phase a batch. A file matches the item of its name and size.
- */
-async function planItems(c: ItemInputs): Promise<{ steps: Step[]; lines: string[]; snapshot: CollectionSnapshot; named: Map<string, Item | Step<Item>> }> {
-  const byName = new Map<string, Item[]>();
-  for (const item of [...c.items].sort((a, b) => compareText(b.createdAt, a.createdAt))) byName.set(item.assetItemName, [...(byName.get(item.assetItemName) ?? []), item]);
-  const claimed = new Set<Item>();
-  const replacements: Array<{ file: LocalFile; old: Item }> = [];
-  const uploads: LocalFile[] = [];
-  const named = new Map<string, Item | Step<Item>>();
-  for (const file of c.files) {
-    const candidates = byName.get(file.name) ?? [];
-    const same = candidates.find((item) => item.size === file.size);
-    const item = same ?? candidates[0];
-    if (item) claimed.add(item);
-    if (same) named.set(file.name, same);
-    else if (item) replacements.push({ file, old: item });
-    else uploads.push(file);
+/** The entries of the items folder whose names match the patterns, sorted; a folder that cannot be read is an error at its line. */
+function folderEntries(file: DesiredFile, at: FieldPath, dir: string, patterns: string[]): string[] {
+  let names: string[];
+  try {
+    if (!statSync(dir).isDirectory()) throw Object.assign(new Error('not a folder'), { code: 'ENOTDIR' });
+    names = readdirSync(dir);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw file.error(at, `cannot read the folder ${dir}: ${code === 'ENOENT' ? 'no such folder' : code === 'ENOTDIR' ? 'not a folder' : (error as Error).message}`);
   }
-  const orphans = c.prune ? c.items.filter((item) => !claimed.has(item)) : [];
-  let snapshot = c.snapshot;
-  const predicted = (decision: Decision<{ itemCount: number }>): Prediction => {
-    if (decision.ok) snapshot = { ...snapshot, itemCount: decision.next.itemCount };
-    return { current: { itemCount: snapshot.itemCount, maxAssets: snapshot.maxAssets }, decision };
-  };
-  const digests = new Map<LocalFile, string>();
-  await Promise.all([...replacements.map((r) => r.file), ...uploads].map(async (file) => digests.set(file, await fileSha256(file.path))));
-  const uploadStep = (file: LocalFile, group: string, concurrency: number, after?: string[]) =>
-    steps.itemUpload(
-      { collectionId: c.collectionId, fields: { assetItemName: file.name, assetType: c.assetType, createdBy: c.user }, file: { path: file.path, name: file.name, size: file.size, sha256: digests.get(file) } },
-      { batch: { group, concurrency }, after, refuse: { hint: 'ahs plan shows every request and what the service would answer' }, prediction: predicted(decideItemAdd(c.collectionId, snapshot, { assetType: c.assetType, allowedAssetTypes: c.allowed })) },
-    );
-  const removeStep = (old: Item, group: string, concurrency: number, after?: string[]) =>
-    steps.itemRemove(
-      { collectionId: c.collectionId, itemId: old.assetItemId, name: old.assetItemName, user: c.user },
-      { batch: { group, concurrency }, after, prediction: predicted(decideItemRemove(c.collectionId, snapshot, { assetItemId: old.assetItemId, parentCollections: old.parentCollections ?? [c.collectionId] }, old.assetItemId)) },
-    );
-  const all: Step[] = [];
-  const lines: string[] = [];
-  const group = (phase: string) => `items:${c.collectionId}:${phase}`;
-  for (const old of orphans) {
-    all.push(removeStep(old, group('remove'), ITEM_CONCURRENCY));
-    lines.push(`- ${old.assetItemName} (${old.assetItemId}): no file of that name`);
-  }
-  const room = snapshot.maxAssets - snapshot.itemCount;
-  const removeFirst = room < 1;
-  const replaceConcurrency = removeFirst ? ITEM_CONCURRENCY : Math.max(1, Math.min(ITEM_CONCURRENCY, room));
-  for (const { file, old } of replacements) {
-    if (removeFirst) {
-      const remove = removeStep(old, group('replace'), replaceConcurrency);
-      const upload = uploadStep(file, group('replace'), replaceConcurrency, [remove.id]);
-      all.push(remove, upload);
-      named.set(file.name, upload);
-    } else {
-      const upload = uploadStep(file, group('replace'), replaceConcurrency);
-      all.push(upload, removeStep(old, group('replace'), replaceConcurrency, [upload.id]));
-      named.set(file.name, upload);
-    }
-    lines.push(`~ ${file.name}: ${old.size} → ${file.size} bytes (replaces ${old.assetItemId}${removeFirst ? ', removed first: the collection is full' : ''})`);
-  }
-  for (const file of uploads) {
-    const upload = uploadStep(file, group('upload'), ITEM_CONCURRENCY);
-    all.push(upload);
-    named.set(file.name, upload);
-    lines.push(`+ ${file.name} (${file.size} bytes)`);
-  }
-  return { steps: all, lines, snapshot, named };
-}
-
-/** The regular files at the top of the items folder whose names match the patterns, by name. */
-async function readFolder(file: DesiredFile, at: FieldPath, dir: string, patterns: string[]): Promise<LocalFile[]> {
-  const names = await readdir(dir).catch((error: NodeJS.ErrnoException) => {
-    throw file.error(at, `cannot read the folder ${dir}: ${error.code === 'ENOENT' ? 'no such folder' : error.code === 'ENOTDIR' ? 'not a folder' : error.message}`);
-  });
-  const files: LocalFile[] = [];
-  for (const name of names.sort()) {
-    if (patterns.length > 0 && !matchesAny(name, patterns)) continue;
-    const path = join(dir, name);
-    const info = await stat(path).catch(() => undefined);
-    if (info?.isFile()) files.push({ name, path, size: info.size });
-  }
-  return files;
+  return names.sort().filter((name) => patterns.length === 0 || matchesAny(name, patterns));
 }
 
 function anchorName(anchorId: string | undefined, items: Item[]): string | undefined {

@@ -46,6 +46,8 @@ export const itemsFromDir = z.strictObject({
   type: code.describe('asset type code of the uploaded items'),
   prune: bool.optional().describe('remove the items that have no file'),
   pattern: z.union([z.string().min(1), z.array(z.string().min(1))]).optional().describe('only files whose name matches a glob'),
+  compare: z.enum(['size', 'checksum'], { error: 'must be size or checksum' }).optional().describe('how a file is compared with its item: size (default), or checksum (SHA-256 of what a Live item serves, as item sync --checksum)'),
+  followLinks: bool.optional().describe('follow symbolic links in the folder (default: skipped and named, as item sync without --follow-links)'),
 });
 
 export const itemsListed = z.strictObject({

@@ -2,7 +2,7 @@
 // emulator, as a user sees them: exit codes, stdout/stderr, the writes the
 // emulator received and the state it holds afterwards.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { harness, DEMO_USER, type Harness } from './helpers.js';
 import { startFaultProxy } from '../support/fault-proxy.js';
@@ -92,13 +92,13 @@ describe('ahs plan and apply: cli.md example on a fresh emulator', () => {
     expect(planned.stdout).toContain('      create collection launch-pack (predicted to succeed)');
     for (const line of planned.stdout.split('\n')) expect(line).not.toMatch(/→ \d{3}\b/);
     expect(planned.stdout).toContain('staging: not deployed → OFFLINE (deployed LIVE first');
-    expect(planned.stdout).toMatch(/Plan: 8 to create, 2 to change, 0 to remove \(17 request\(s\)\)\.$/);
+    expect(planned.stdout).toMatch(/Plan: 8 to create, 2 to change, 0 to remove \(18 request\(s\)\)\.$/);
 
     const json = await h.ahs(['plan', '-f', file, '--json']);
     const doc = json.json();
     expect(doc).toMatchObject({ formatVersion: 1, baseUrl: h.emu.baseUrl, domainId: 'demo', file: { path: file } });
     expect(doc.files).toHaveLength(6);
-    expect(doc.steps).toHaveLength(17);
+    expect(doc.steps).toHaveLength(18);
     expect(json.stdout).not.toContain(h.env.AHS_API_KEY);
 
     const refused = await h.ahs(['apply', '-f', file]);
@@ -109,23 +109,24 @@ describe('ahs plan and apply: cli.md example on a fresh emulator', () => {
     const applied = await h.ahs(['apply', '-f', file, '--yes', '--json']);
     expect(applied.exitCode, applied.stderr).toBe(0);
     const result = applied.json();
-    expect(result.changed).toBe(17);
+    expect(result.changed).toBe(18);
     expect(result.failed).toEqual([]);
     expect(result.steps[0]).toEqual({ resource: 'asset my-bundle', action: 'create', request: { method: 'POST', path: '/api/v2/demo/va', query: {}, body: { assetId: 'my-bundle', assetName: 'My bundle', assetType: '1001', createdBy: DEMO_USER, localCacheControl: true } }, outcome: 'done' });
     expect(applied.stderr).toContain('✓ channel my-bundle/ios/prod: make IOS3 the Default of my-bundle/ios/prod');
-    expect(writes).toHaveLength(17);
+    expect(writes).toHaveLength(17); // the settling of copies is a read
     await expectExampleState(h);
 
     const again = await h.ahs(['plan', '-f', file, '--detailed-exitcode']);
     expect(again.exitCode).toBe(0);
-    expect(again.stdout).toBe('No changes: the service holds what the file says.');
+    // Which rule decided, as item sync says it.
+    expect(again.stdout).toBe("note: collection launch-pack: items 2 compared by size: an edit that keeps a file's size is not seen (--checksum compares content)\n\nNo changes: the service holds what the file says.");
 
     const exported = await h.ahs(['export']);
     expect(exported.exitCode).toBe(0);
     const exportedFile = await h.file('exported.yaml', exported.stdout);
     const roundTrip = await h.ahs(['plan', '-f', exportedFile, '--detailed-exitcode']);
     expect(roundTrip.exitCode, roundTrip.stdout).toBe(0);
-    expect(writes).toHaveLength(17);
+    expect(writes).toHaveLength(17); // the settling of copies is a read
   });
 
   it('a saved plan is refused (exit 5, nothing sent) after a promotion made outside it, and after a change to a file it would upload; ahs show renders it offline', async () => {
@@ -346,12 +347,13 @@ describe('apply without --json says what it did on stdout (cli.md "Output": data
         const failed = await h.ahs(['apply', '-f', file, '--yes'], { env: { AHS_BASE_URL: proxy.url } });
         expect(failed.exitCode).toBe(1);
         const rows = failed.stdout.split('\n').slice(1, -1);
-        expect(rows).toHaveLength(2);
+        expect(rows).toHaveLength(3);
+        expect(rows[2]).toMatch(/^items of said-pack\tremove copies another run uploaded to said-pack at the same time\t/);
         expect(rows).toEqual(expect.arrayContaining([
           expect.stringMatching(/^items of said-pack\tupload (intro\.png|level1\.json) to said-pack\tdone$/),
           expect.stringMatching(/^items of said-pack\tupload (intro\.png|level1\.json) to said-pack\tfailed$/),
         ]));
-        expect(failed.stdout.split('\n').at(-1)).toBe('Apply incomplete: 0 added, 0 changed, 0 removed; 1 of 2 request(s) done, 1 failed, 0 not sent.');
+        expect(failed.stdout.split('\n').at(-1)).toBe('Apply incomplete: 0 added, 0 changed, 0 removed; 2 of 3 request(s) done, 1 failed, 0 not sent.');
         expect(writes.length).toBe(before + 1);
       } finally {
         await proxy.close();
@@ -422,6 +424,46 @@ describe('apply without --json says what it did on stdout (cli.md "Output": data
       expect(planned.stdout).toContain('collection lost-pack');
     } finally {
       await proxy.close();
+      await h.close();
+    }
+  });
+});
+
+describe('items: one planner with item sync (issue 31)', () => {
+  const pack = (items: string, deployments = '') => `apiVersion: ahs/v1\ncollections:\n  race-pack:\n    name: Race\n    allowedTypes: ["9999"]\n${items}${deployments}`;
+
+  it('two applies started together leave one copy of each item; a symbolic link is skipped and named; a same-size edit is a change with compare: checksum, and said to be unseen by size', async () => {
+    const { h, file, writes } = await setup({}, pack(''));
+    try {
+      await symlink('intro.png', join(h.dir, 'launch-pack', 'link.png'));
+      expect((await h.ahs(['apply', '-f', file, '--yes'])).exitCode).toBe(0);
+      await writeFile(file, pack('    items: { dir: ./launch-pack, type: "9999" }\n'));
+      const [one, two] = await Promise.all([h.ahs(['apply', '-f', file, '--yes']), h.ahs(['apply', '-f', file, '--yes'])]);
+      expect(one.exitCode, one.stderr).toBe(0);
+      expect(two.exitCode, two.stderr).toBe(0);
+      expect(one.stderr).toContain('skipped 1 symbolic link(s) in ./launch-pack, not followed without followLinks: true: link.png');
+      const names = async () => (await h.call('GET', '/vc/race-pack/items?pageSize=100')).body.results.map((i: { assetItemName: string }) => i.assetItemName).sort();
+      expect(await names()).toEqual(['intro.png', 'level1.json']);
+      expect(writes.filter((w) => w.startsWith('POST /api/v2/demo/vc/race-pack/items')).length).toBeGreaterThanOrEqual(2);
+
+      // Live in prod: what it serves can be compared.
+      await writeFile(file, pack('    items: { dir: ./launch-pack, type: "9999", compare: checksum }\n', '    deployments: { prod: LIVE }\n'));
+      expect((await h.ahs(['apply', '-f', file, '--yes'])).exitCode).toBe(0);
+      expect((await h.ahs(['plan', '-f', file, '--detailed-exitcode'])).exitCode).toBe(0);
+      await writeFile(join(h.dir, 'launch-pack', 'intro.png'), 'PNG'); // one byte, same size
+      const text = await h.ahs(['plan', '-f', file, '--detailed-exitcode']);
+      expect(text.exitCode, text.stderr).toBe(10);
+      expect(text.stdout).toContain('items 2 compared by content, 0 by size');
+      const json = await h.ahs(['plan', '-f', file, '--json']);
+      const upload = json.json().steps.find((s: { kind: string }) => s.kind === 'item.upload');
+      expect(upload.params.fields.assetItemName).toBe('intro.png');
+      // By size, the same edit is not seen, and the plan says so.
+      await writeFile(file, pack('    items: { dir: ./launch-pack, type: "9999" }\n', '    deployments: { prod: LIVE }\n'));
+      const bySize = await h.ahs(['plan', '-f', file, '--detailed-exitcode']);
+      expect(bySize.exitCode).toBe(0);
+      expect(bySize.stdout).toContain("items 2 compared by size: an edit that keeps a file's size is not seen (--checksum compares content)");
+      expect((await h.ahs(['plan', '-f', file, '--checksum', '--detailed-exitcode'])).exitCode).toBe(10);
+    } finally {
       await h.close();
     }
   });

@@ -9,6 +9,7 @@ export const applySpec = defineCommand({
   args: { plan: arg.optional('PLAN', 'a plan saved by ahs plan --out (instead of -f FILE)') },
   flags: {
     file: flag.text('file', 'the desired-state file, YAML or JSON (default ahs.yaml)', { short: '-f' }),
+    checksum: flag.bool('compare items by content (SHA-256 of what a Live item serves), as compare: checksum in items: and item sync --checksum'),
     target: flag.list('selector', 'apply only these resources of the file: asset.ID, collection.ID (or an id of either)'),
   },
   uses: [...SERVICE, 'user'],

@@ -10,6 +10,7 @@ export const planSpec = defineCommand({
     file: flag.text('file', 'the desired-state file, YAML or JSON (default ahs.yaml); its paths are relative to its folder', { short: '-f' }),
     out: flag.text('plan', 'save the plan to PLAN: ahs apply PLAN sends it (after checking that nothing moved), ahs show PLAN prints it'),
     detailedExitcode: flag.bool('exit 0 when nothing would change, 10 when changes are pending'),
+    checksum: flag.bool('compare items by content (SHA-256 of what a Live item serves), as compare: checksum in items: and item sync --checksum'),
     target: flag.list('selector', 'plan only these resources of the file: asset.ID, collection.ID (or an id of either)'),
   },
   uses: [...SERVICE, 'user'],
