@@ -42,6 +42,7 @@ import { KINDS } from '../plan/kinds/index.js';
 import { ref, type Ref, type Step } from '../plan/plan.js';
 import { steps } from '../plan/steps.js';
 import { fileSha256 } from '../transfer/digest.js';
+import { hashServed } from '../service/delivery.js';
 import { plannedFiles, recordReads, toSavedPlan, type PlannedChange, type SavedPlan } from '../plan/saved.js';
 import type { DesiredFile, FieldPath } from './file.js';
 import type { DesiredAsset, DesiredChannel, DesiredCollection, VersionRef } from './schema.js';
@@ -140,6 +141,7 @@ async function planAsset(inputs: PlanInputs, assetId: string, spec: DesiredAsset
   }
 
   // Versions to upload.
+  const uploaded: UploadedVersion[] = [];
   const uploads = new Map<string, Step<Version>>();
   const predicted = new Map<string, unknown>();
   for (const [platform, named] of Object.entries(spec.versions ?? {})) {
@@ -149,7 +151,8 @@ async function planAsset(inputs: PlanInputs, assetId: string, spec: DesiredAsset
       const existing = versions.filter((v) => v.versionName === versionName && v.targetPlatform === platform);
       if (existing.length > 0) {
         // Already uploaded: nothing to send, but a file that is not the one uploaded under that name is said, never passed over.
-        checkUploaded(file, [...at, 'versions', platform, versionName], relative, local, existing);
+        const matched = checkUploaded(file, [...at, 'versions', platform, versionName], relative, local, existing);
+        if (matched) uploaded.push({ at: [...at, 'versions', platform, versionName], relative, path, versions: matched, label: `${platform}/${versionName}` });
         continue;
       }
       if (!local?.isFile()) throw file.error([...at, 'versions', platform, versionName], `cannot read ${relative} (${path}): no such file`);
@@ -166,6 +169,8 @@ async function planAsset(inputs: PlanInputs, assetId: string, spec: DesiredAsset
       part.changes.push({ resource: `version ${assetId}/${platform}/${versionName}`, action: 'create', lines: [`file: ${relative} (${local.size} bytes, sha256 ${sha256.slice(0, 12)}…)`], steps: [upload.id] });
     }
   }
+
+  await compareUploaded(inputs, assetId, uploaded, records, part);
 
   // Channels.
   for (const [platform, envs] of Object.entries(spec.channels ?? {})) {
@@ -278,6 +283,14 @@ function planChannel(part: Part, c: ChannelInputs, channel: DesiredChannel): voi
   for (const { version, state } of wanted.values()) {
     if (state !== 'OFFLINE' || stateOf(version) === 'OFFLINE') continue;
     deploy(version, 'OFFLINE');
+  }
+  // Versions Live here that the file does not list (a former Default included, once the promotion made it LIVE):
+  // with exclusive: true the file is the whole truth of the channel, and they are drift, taken OFFLINE.
+  const unlisted = Object.entries(evolving.records).filter(([versionId, state]) => state === 'LIVE' && !wanted.has(versionId)).map(([versionId]) => versionId);
+  if (channel.exclusive === true) {
+    for (const versionId of unlisted) deploy({ versionId, label: labelOf(c, versionId), key: versionId, isNew: false, at: c.at }, 'OFFLINE');
+  } else if (unlisted.length > 0) {
+    part.notes.push(`channel ${name}: not managed by the file (Live, not listed; exclusive: true takes them OFFLINE): ${unlisted.map((id) => labelOf(c, id)).join(', ')}`);
   }
   if (change.steps.length > 0) part.changes.push(change);
 }
@@ -556,11 +569,64 @@ export async function planDocument(inputs: PlanInputs): Promise<SavedPlan> {
  * error naming the line. A file no longer on disk is left alone: the
  * version is there, and only its content could tell.
  */
-function checkUploaded(file: DesiredFile, at: FieldPath, relative: string, local: { size: number; isFile(): boolean } | undefined, existing: Version[]): void {
-  if (!local?.isFile()) return;
+function checkUploaded(file: DesiredFile, at: FieldPath, relative: string, local: { size: number; isFile(): boolean } | undefined, existing: Version[]): Version[] | undefined {
+  if (!local?.isFile()) return undefined;
   const name = basename(relative);
-  const same = existing.some((v) => (v.fileName === undefined || v.fileName === null || v.fileName === name) && sizeAgrees(v.size, local.size));
-  if (same) return;
+  const same = existing.filter((v) => (v.fileName === undefined || v.fileName === null || v.fileName === name) && sizeAgrees(v.size, local.size));
+  if (same.length > 0) return same;
   const found = existing.map((v) => `${v.versionId} (${v.fileName ?? 'no file name'}, ${v.size})`).join(', ');
   throw file.error(at, `${relative} (${local.size} bytes) is not the file this version was uploaded from: ${found}; a version's file cannot change: give the new file another version name`);
+}
+
+interface UploadedVersion {
+  at: FieldPath;
+  relative: string;
+  path: string;
+  /** The versions of that name whose file name and size agree with the file. */
+  versions: Version[];
+  /** "ios/1.4.2". */
+  label: string;
+}
+
+/**
+ * A version already uploaded is compared by content where it can be
+ * downloaded (LIVE or DEFAULT somewhere: its record has a downloadUrl), as
+ * release does: what the delivery network serves is hashed (never written)
+ * and another SHA-256 than the file's is a plan error at its line naming
+ * both. Elsewhere name and size decided, and the plan says which rule did.
+ */
+async function compareUploaded(inputs: PlanInputs, assetId: string, uploaded: UploadedVersion[], records: AssetUrl[], part: Part): Promise<void> {
+  if (uploaded.length === 0) return;
+  const servedBy = (entry: UploadedVersion) =>
+    entry.versions.map((v) => records.find((r) => r.versionId === v.versionId && r.downloadUrl && (r.state === 'LIVE' || r.state === 'DEFAULT'))).filter((r): r is AssetUrl => r !== undefined);
+  const tasks = uploaded.flatMap((entry) => servedBy(entry).map((r) => ({ id: r.versionId, name: r.versionId, url: new URL(r.downloadUrl!, inputs.api.baseUrl).toString() })));
+  const unique = [...new Map(tasks.map((t) => [t.id, t])).values()];
+  const [summary, locals] = await Promise.all([
+    unique.length > 0 ? hashServed(inputs.ctx, unique, { label: `comparing ${unique.length} version(s) of ${assetId} by content` }) : Promise.resolve({ hashed: [], failed: [] }),
+    Promise.all(uploaded.map(async (entry) => (servedBy(entry).length > 0 ? fileSha256(entry.path) : undefined))),
+  ]);
+  const served = new Map(summary.hashed.map((h) => [h.id, h.sha256]));
+  const byContent: string[] = [];
+  const bySize: string[] = [];
+  for (const [index, entry] of uploaded.entries()) {
+    const local = locals[index];
+    const hashed = servedBy(entry).filter((r) => served.has(r.versionId));
+    if (local === undefined || hashed.length === 0) {
+      bySize.push(`${entry.label} (${entry.versions.map((v) => v.versionId).join(', ')})`);
+      continue;
+    }
+    const equal = hashed.find((r) => served.get(r.versionId) === local);
+    if (equal) {
+      byContent.push(`${entry.label} (${equal.versionId})`);
+      continue;
+    }
+    const other = hashed[0]!;
+    throw inputs.file.error(
+      entry.at,
+      `${entry.relative} is not the content of ${other.versionId}: it serves SHA-256 ${served.get(other.versionId)}, the file is ${local}; a version's file cannot change: give the new file another version name`,
+    );
+  }
+  for (const failed of summary.failed) part.notes.push(`asset ${assetId}: could not download ${failed.id} to compare its content (${failed.error}): compared by name and size`);
+  if (byContent.length) part.notes.push(`asset ${assetId}: versions compared by content (SHA-256 of what is served): ${byContent.join(', ')}`);
+  if (bySize.length) part.notes.push(`asset ${assetId}: versions compared by file name and size (LIVE or DEFAULT nowhere, so not downloadable): ${bySize.join(', ')}`);
 }

@@ -18,8 +18,9 @@ export const channelSchema = z
     default: versionRef.optional().describe('the Default version (promoted over the current one as a compare-and-set)'),
     live: z.array(versionRef, { error: 'must be a list of versions' }).optional().describe('versions to be LIVE'),
     offline: z.array(versionRef, { error: 'must be a list of versions' }).optional().describe('versions to be OFFLINE'),
+    exclusive: bool.optional().describe('the file is the whole truth of the channel: a version Live there that it does not list is drift, planned OFFLINE (default: shown as not managed by the file)'),
   })
-  .describe('one channel: the state of the versions it names; the others are left alone');
+  .describe('one channel: the state of the versions it names; the others are left alone unless exclusive: true');
 
 export const assetSchema = z
   .strictObject({

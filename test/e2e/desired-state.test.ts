@@ -119,7 +119,10 @@ describe('ahs plan and apply: cli.md example on a fresh emulator', () => {
     const again = await h.ahs(['plan', '-f', file, '--detailed-exitcode']);
     expect(again.exitCode).toBe(0);
     // Which rule decided, as item sync says it.
-    expect(again.stdout).toBe("note: collection launch-pack: items 2 compared by size: an edit that keeps a file's size is not seen (--checksum compares content)\n\nNo changes: the service holds what the file says.");
+    expect(again.stdout).toContain("note: collection launch-pack: items 2 compared by size: an edit that keeps a file's size is not seen (--checksum compares content)\n");
+    expect(again.stdout).toContain('note: asset my-bundle: versions compared by content (SHA-256 of what is served): ios/1.4.1 (IOS2), ios/1.4.2 (IOS3), ios/1.5.0 (IOS4)\n');
+    expect(again.stdout).toContain('note: asset my-bundle: versions compared by file name and size (LIVE or DEFAULT nowhere, so not downloadable): ios/1.3.0 (IOS1)\n');
+    expect(again.stdout.split('\n').at(-1)).toBe('No changes: the service holds what the file says.');
 
     const exported = await h.ahs(['export']);
     expect(exported.exitCode).toBe(0);
@@ -463,6 +466,71 @@ describe('items: one planner with item sync (issue 31)', () => {
       expect(bySize.exitCode).toBe(0);
       expect(bySize.stdout).toContain("items 2 compared by size: an edit that keeps a file's size is not seen (--checksum compares content)");
       expect((await h.ahs(['plan', '-f', file, '--checksum', '--detailed-exitcode'])).exitCode).toBe(10);
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+describe('versions compared by content, and exclusive channels (issue 31)', () => {
+  const BUNDLE = `apiVersion: ahs/v1
+assets:
+  ex:
+    name: Ex
+    type: "1001"
+    versions:
+      ios:
+        "3.0.0": build/rel.zip
+    channels:
+      ios:
+        staging: { default: "3.0.0" }
+`;
+
+  it('a one-byte, same-size change to a Default version\'s file is a plan error naming both SHA-256, in text, JSON and --detailed-exitcode', async () => {
+    const { h, file } = await setup({}, BUNDLE);
+    try {
+      await writeFile(join(h.dir, 'build', 'rel.zip'), 'release 3.0.0');
+      expect((await h.ahs(['apply', '-f', file, '--yes'])).exitCode).toBe(0);
+      expect((await h.ahs(['plan', '-f', file, '--detailed-exitcode'])).exitCode).toBe(0);
+      await writeFile(join(h.dir, 'build', 'rel.zip'), 'release 3.0.1');
+      for (const extra of [[], ['--json'], ['--detailed-exitcode']]) {
+        const planned = await h.ahs(['plan', '-f', file, ...extra]);
+        expect(planned.exitCode, extra.join(' ')).toBe(2);
+        const message = extra[0] === '--json' ? planned.errJson().detail : planned.stderr;
+        expect(message).toMatch(/ahs\.yaml:8:\d+: assets\.ex\.versions\.ios\.3\.0\.0: build\/rel\.zip is not the content of IOS1: it serves SHA-256 [0-9a-f]{64}, the file is [0-9a-f]{64}; a version's file cannot change/);
+        expect(planned.stdout).toBe('');
+      }
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('a version made Live outside the file: drift on an exclusive channel (exit 10, planned OFFLINE), "not managed by the file" otherwise; export then plan is 0', async () => {
+    const { h, file, writes } = await setup({}, BUNDLE);
+    try {
+      await writeFile(join(h.dir, 'build', 'rel.zip'), 'release 3.0.0');
+      expect((await h.ahs(['apply', '-f', file, '--yes'])).exitCode).toBe(0);
+      const exported = await h.ahs(['export', '--asset', 'ex']);
+      expect(exported.stdout).toContain('exclusive: true');
+      const exportedFile = await h.file('exported.yaml', exported.stdout);
+      const hotfix = await h.uploadVersion('ex', 'ios', 'hotfix');
+      expect((await h.deploy('ex', hotfix, 'ios', 'staging', 'LIVE')).status).toBe(201);
+      const before = writes.length;
+
+      const drift = await h.ahs(['plan', '-f', exportedFile, '--detailed-exitcode']);
+      expect(drift.exitCode, drift.stderr).toBe(10);
+      expect(drift.stdout).toContain(`deploy ${hotfix} OFFLINE on ex/ios/staging`);
+      const loose = await h.ahs(['plan', '-f', file, '--detailed-exitcode']);
+      expect(loose.exitCode, loose.stdout).toBe(0);
+      expect(loose.stdout).toContain(`note: channel ex/ios/staging: not managed by the file (Live, not listed; exclusive: true takes them OFFLINE): hotfix (${hotfix})`);
+
+      const again = await h.ahs(['export', '--asset', 'ex']);
+      const againFile = await h.file('again.yaml', again.stdout);
+      expect((await h.ahs(['plan', '-f', againFile, '--detailed-exitcode'])).exitCode).toBe(0);
+      expect(writes.length).toBe(before);
+      // Applied, the exclusive file takes it OFFLINE.
+      expect((await h.ahs(['apply', '-f', exportedFile, '--yes'])).exitCode).toBe(0);
+      expect(await h.records('ex')).toEqual(['ios/staging/IOS1=DEFAULT', `ios/staging/${hotfix}=OFFLINE`]);
     } finally {
       await h.close();
     }
