@@ -49,6 +49,7 @@ _ahs_options() {
         'plan') echo '-f --file --out --detailed-exitcode --checksum --target' ;;
         'apply') echo '-f --file --checksum --target' ;;
         'export') echo '--asset --collection' ;;
+        'schema') echo '--plan' ;;
         'verify') echo '--sums --version --concurrency --follow-links' ;;
         'api') echo '--field --input --paginate' ;;
         'emulator start') echo '--host --port --config --data-dir' ;;

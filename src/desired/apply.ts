@@ -29,7 +29,7 @@ export async function checkSavedPlan(doc: SavedPlan, path: string, api: ApiClien
 /** The Plan the executor runs: asks once, prints each step as its answer comes in, reports cli.md's JSON. */
 export function applyPlan(doc: SavedPlan, api: ApiClient, out: Output): Plan {
   out.info(renderPlan(doc, out.kit));
-  const name = (step: Parameters<typeof changeOf>[1]) => changeOf(doc, step)?.resource ?? step.kind;
+  const name = (step: Parameters<typeof changeOf>[1]) => changeOf(doc, step)?.address ?? step.kind;
   return plan(
     doc.steps,
     (results) => {

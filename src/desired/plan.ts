@@ -43,8 +43,9 @@ import { ref, type Ref, type Step } from '../plan/plan.js';
 import { steps } from '../plan/steps.js';
 import { fileSha256 } from '../transfer/digest.js';
 import { hashServed } from '../service/delivery.js';
-import { plannedFiles, recordReads, toSavedPlan, type PlannedChange, type SavedPlan } from '../plan/saved.js';
+import { KNOWN_AFTER_APPLY, plannedFiles, recordReads, toSavedPlan, type ChangeAction, type PlannedChange, type SavedPlan } from '../plan/saved.js';
 import type { DesiredFile, FieldPath } from './file.js';
+import { withRequests } from './render.js';
 import type { DesiredAsset, DesiredChannel, DesiredCollection, VersionRef } from './schema.js';
 
 /** Assets and collections read at once. */
@@ -124,7 +125,7 @@ async function planAsset(inputs: PlanInputs, assetId: string, spec: DesiredAsset
     record = createdAsset(body, now);
     const create = steps.assetCreate({ body }, { prediction: { current: null, decision: allow(201, record) } });
     part.steps.push(create);
-    part.changes.push({ resource: `asset ${assetId}`, action: 'create', lines: fieldLines(body, ['assetId', 'createdBy']), steps: [create.id] });
+    part.changes.push(change(create, `asset.${assetId}`, 'create', null, fieldsOf(body, ['assetId', 'createdBy'])));
   } else {
     record = asset;
     if (asset.assetType !== spec.type) throw file.error([...at, 'type'], `the asset type cannot change (${assetId} is of type ${asset.assetType}); keep ${asset.assetType}, or use another asset id`);
@@ -134,7 +135,8 @@ async function planAsset(inputs: PlanInputs, assetId: string, spec: DesiredAsset
       const body = { updatedBy: user, assetType: asset.assetType, ...Object.fromEntries(changed) };
       const update = steps.assetUpdate({ assetId, body, before: asset });
       part.steps.push(update);
-      part.changes.push({ resource: `asset ${assetId}`, action: 'update', lines: changed.map(([key, value]) => `${key}: ${show(asset[key as keyof Asset])} → ${show(value)}`), steps: [update.id], notes: [drift(asset)] });
+      const before = Object.fromEntries(changed.map(([key]) => [key, asset[key as keyof Asset] ?? null]));
+      part.changes.push(change(update, `asset.${assetId}`, 'update', before, Object.fromEntries(changed), { notes: [drift(asset)] }));
     }
     if (spec.description !== undefined) part.notes.push(`asset ${assetId}: description cannot be compared (the service never returns it); it is sent only when the asset is created`);
     if (spec.secured !== undefined && spec.secured !== asset.secured) throw file.error([...at, 'secured'], `secured cannot change once the asset exists (${assetId} is ${asset.secured ? '' : 'not '}secured)`);
@@ -166,7 +168,9 @@ async function planAsset(inputs: PlanInputs, assetId: string, spec: DesiredAsset
       predicted.set(upload.id, next);
       uploads.set(`${platform}\u0000${versionName}`, upload);
       part.steps.push(upload);
-      part.changes.push({ resource: `version ${assetId}/${platform}/${versionName}`, action: 'create', lines: [`file: ${relative} (${local.size} bytes, sha256 ${sha256.slice(0, 12)}…)`], steps: [upload.id] });
+      part.changes.push(
+        change(upload, `version.${assetId}.${KNOWN_AFTER_APPLY}`, 'upload', null, { versionId: null, versionName, platform, fileName: basename(path), size: local.size, sha256, path: relative }, { unknownAfter: ['versionId'], name: versionName }),
+      );
     }
   }
 
@@ -207,6 +211,8 @@ interface Resolved {
   versionId: string | Ref<string>;
   /** "1.4.2 (IOS2)", for people. */
   label: string;
+  /** Its version name. */
+  name: string;
   /** The key of the version within the channel: its id, or the upload step's. */
   key: string;
   isNew: boolean;
@@ -243,18 +249,17 @@ function planChannel(part: Part, c: ChannelInputs, channel: DesiredChannel): voi
     }
   }
 
-  const change: PlannedChange = { resource: `channel ${name}`, action: c.records.length === 0 ? 'create' : 'update', lines: [], steps: [] };
+  const address = `channel.${c.assetId}.${c.platform}.${c.envId}`;
   let evolving = snapshot;
   const body = (intent: 'LIVE' | 'OFFLINE'): DeployBody => ({ envId: c.envId, intent, createdBy: c.user, updatedBy: c.user });
-  const add = (step: Step, line: string) => {
-    part.steps.push(step);
-    change.steps.push(step.id);
-    change.lines.push(line);
-  };
+  const idOf = (version: Resolved) => (version.isNew ? null : version.key);
+  const unknown = (version: Resolved, field: string) => (version.isNew ? { unknownAfter: [field] } : {});
   const deploy = (version: Resolved, intent: 'LIVE' | 'OFFLINE') => {
     const step = steps.versionDeploy({ assetId: c.assetId, versionId: version.versionId, platform: c.platform, body: body(intent), channel: evolving, versionIsNew: version.isNew });
+    const before = version.isNew ? null : (evolving.records[version.key] ?? null);
     if (!version.isNew) evolving = evolve(evolving, version.key, { versionId: version.key, ...body(intent) });
-    add(step, `${version.label}: ${evolvingState(snapshot, version) ?? 'not deployed'} → ${intent}`);
+    part.steps.push(step);
+    part.changes.push(change(step, address, 'deploy', { version: idOf(version), state: before }, { version: idOf(version), state: intent }, { name: version.name, ...unknown(version, 'version') }));
   };
   const live = [...wanted.values()].filter((w) => w.state === 'LIVE' || w.state === 'DEFAULT').map((w) => w.version);
   const madeLive = new Set<string>();
@@ -278,7 +283,8 @@ function planChannel(part: Part, c: ChannelInputs, channel: DesiredChannel): voi
     });
     if (!target.isNew) evolving = evolve(evolving, target.key, { versionId: target.key, intent: 'DEFAULT', currentVersionId: currentDefault, currentAssetIntent: currentDefault ? 'LIVE' : undefined, createdBy: c.user, updatedBy: c.user });
     else if (currentDefault) evolving = { ...evolving, records: { ...evolving.records, [currentDefault]: 'LIVE' } };
-    add(promote, `${target.label}: ${madeLive.has(target.key) ? 'LIVE' : (stateOf(target) ?? 'not deployed')} → DEFAULT${currentDefault ? ` (${labelOf(c, currentDefault)}: DEFAULT → LIVE)` : ''}`);
+    part.steps.push(promote);
+    part.changes.push(change(promote, address, 'promote', { default: currentDefault ?? null }, { default: idOf(target) }, { name: target.name, ...unknown(target, 'default') }));
   }
   for (const { version, state } of wanted.values()) {
     if (state !== 'OFFLINE' || stateOf(version) === 'OFFLINE') continue;
@@ -288,20 +294,15 @@ function planChannel(part: Part, c: ChannelInputs, channel: DesiredChannel): voi
   // with exclusive: true the file is the whole truth of the channel, and they are drift, taken OFFLINE.
   const unlisted = Object.entries(evolving.records).filter(([versionId, state]) => state === 'LIVE' && !wanted.has(versionId)).map(([versionId]) => versionId);
   if (channel.exclusive === true) {
-    for (const versionId of unlisted) deploy({ versionId, label: labelOf(c, versionId), key: versionId, isNew: false, at: c.at }, 'OFFLINE');
+    for (const versionId of unlisted) deploy({ versionId, label: labelOf(c, versionId), name: c.versions.find((v) => v.versionId === versionId)?.versionName ?? versionId, key: versionId, isNew: false, at: c.at }, 'OFFLINE');
   } else if (unlisted.length > 0) {
     part.notes.push(`channel ${name}: not managed by the file (Live, not listed; exclusive: true takes them OFFLINE): ${unlisted.map((id) => labelOf(c, id)).join(', ')}`);
   }
-  if (change.steps.length > 0) part.changes.push(change);
 }
 
 function evolve(channel: ChannelSnapshot, versionId: string, request: Parameters<typeof decideVersionDeploy>[1]): ChannelSnapshot {
   const decision = decideVersionDeploy(channel, request);
   return decision.ok ? applyVersionDeploy(channel, versionId, decision) : channel;
-}
-
-function evolvingState(snapshot: ChannelSnapshot, version: Resolved): string | undefined {
-  return version.isNew ? undefined : snapshot.records[version.key];
 }
 
 function labelOf(c: ChannelInputs, versionId: string): string {
@@ -317,15 +318,15 @@ function resolveVersion(c: ChannelInputs, entry: VersionRef, at: FieldPath): Res
     if (version.targetPlatform !== c.platform) {
       throw c.file.error(at, `${entry.versionId} is a ${version.targetPlatform} version: a version's platform cannot change; name a ${c.platform} version here`);
     }
-    return { versionId: version.versionId, label: `${version.versionName} (${version.versionId})`, key: version.versionId, isNew: false, at };
+    return { versionId: version.versionId, label: `${version.versionName} (${version.versionId})`, name: version.versionName, key: version.versionId, isNew: false, at };
   }
   const named = c.versions.filter((v) => v.versionName === entry && v.targetPlatform === c.platform);
   if (named.length > 1) {
     throw c.file.error(at, `${named.length} ${c.platform} versions of ${c.assetId} are named ${entry} (${named.map((v) => v.versionId).join(', ')}): pin one as { versionId: ID }`);
   }
-  if (named.length === 1) return { versionId: named[0]!.versionId, label: `${entry} (${named[0]!.versionId})`, key: named[0]!.versionId, isNew: false, at };
+  if (named.length === 1) return { versionId: named[0]!.versionId, label: `${entry} (${named[0]!.versionId})`, name: entry, key: named[0]!.versionId, isNew: false, at };
   const upload = c.uploads.get(`${c.platform}\u0000${entry}`);
-  if (upload) return { versionId: ref(upload, 'versionId'), label: `${entry} (new)`, key: upload.id, isNew: true, at };
+  if (upload) return { versionId: ref(upload, 'versionId'), label: `${entry} (${KNOWN_AFTER_APPLY})`, name: entry, key: upload.id, isNew: true, at };
   const elsewhere = c.versions.filter((v) => v.versionName === entry).map((v) => `${v.versionId} on ${v.targetPlatform}`);
   throw c.file.error(
     at,
@@ -340,7 +341,7 @@ async function planCollection(inputs: PlanInputs, collectionId: string, spec: De
   const at: FieldPath = ['collections', collectionId];
   const [view, items] = await Promise.all([readSnapshot(api, collectionId), spec.items ? listItems(api, collectionId).catch(() => [] as Item[]) : Promise.resolve([] as Item[])]);
   const part: Part = { steps: [], changes: [], notes: [] };
-  const resource = `collection ${collectionId}`;
+  const address = `collection.${collectionId}`;
   const collection = view.collection;
   const fields = {
     collectionName: spec.name,
@@ -357,7 +358,7 @@ async function planCollection(inputs: PlanInputs, collectionId: string, spec: De
     const body = { collectionId, allowedAssetTypes: spec.allowedTypes, ...defined(fields), collectionName: spec.name, ...(spec.platform ? { targetPlatform: spec.platform } : {}), createdBy: user };
     const create = steps.collectionCreate({ collectionId, body }, { prediction: { current: null, decision: allow(201, body) } });
     part.steps.push(create);
-    part.changes.push({ resource, action: 'create', lines: fieldLines(body, ['collectionId', 'createdBy']), steps: [create.id] });
+    part.changes.push(change(create, address, 'create', null, fieldsOf(body, ['collectionId', 'createdBy'])));
     snapshot = { collectionId, deleted: false, deployable: spec.deployable ?? true, editable: spec.editable ?? true, itemCount: 0, maxAssets: spec.maxAssets ?? LIMITS.maxAssetsCeiling, deployments: {} };
   } else {
     snapshot = view.snapshot!;
@@ -369,7 +370,7 @@ async function planCollection(inputs: PlanInputs, collectionId: string, spec: De
     if (snapshot.deleted) {
       const restore = steps.collectionRestore({ collectionId, user }, { prediction: { current: { deleted: true }, decision: allow(200, { deleted: false }) } });
       part.steps.push(restore);
-      part.changes.push({ resource, action: 'update', lines: ['deleted: true → false (restored)'], steps: [restore.id], notes: [drift(collection)] });
+      part.changes.push(change(restore, address, 'update', { deleted: true }, { deleted: false }, { notes: [drift(collection)] }));
       snapshot = { ...snapshot, deleted: false };
     }
     const changed = Object.entries(fields).filter(([key, value]) => value !== undefined && (collection as Record<string, unknown>)[key] !== value);
@@ -379,7 +380,8 @@ async function planCollection(inputs: PlanInputs, collectionId: string, spec: De
       const update = steps.collectionUpdate({ collectionId, body }, { prediction: { current: currentFields(collection), decision } });
       if (decision.ok) snapshot = { ...snapshot, ...pick(body as Partial<CollectionSnapshot>, ['maxAssets', 'editable', 'deployable']) };
       part.steps.push(update);
-      part.changes.push({ resource, action: 'update', lines: changed.map(([key, value]) => `${key}: ${show((collection as Record<string, unknown>)[key])} → ${show(value)}`), steps: [update.id], notes: [drift(collection)] });
+      const before = Object.fromEntries(changed.map(([key]) => [key, (collection as Record<string, unknown>)[key] ?? null]));
+      part.changes.push(change(update, address, 'update', before, Object.fromEntries(changed), { notes: [drift(collection)] }));
     }
   }
 
@@ -421,12 +423,16 @@ async function planCollection(inputs: PlanInputs, collectionId: string, spec: De
     if (sync.all.length > 0) {
       itemsChanged = true;
       part.steps.push(...sync.all);
-      const lines = [
-        ...removals.map((old) => `- ${old.assetItemName} (${old.assetItemId}): no file of that name`),
-        ...sync.replacements.map((r) => `~ ${r.file.name}: ${r.old.size} → ${r.file.size} bytes (replaces ${r.old.assetItemId}${r.removeFirst ? ', removed first: the collection is full' : ''})`),
-        ...sync.uploads.map((u) => `+ ${u.file.name} (${u.file.size} bytes)`),
-      ];
-      part.changes.push({ resource: `items of ${collectionId}`, action: 'update', lines, steps: sync.all.map((s) => s.id) });
+      const item = (name: string) => `item.${collectionId}.${name}`;
+      const was = (old: Item) => ({ itemId: old.assetItemId, size: old.size });
+      for (const r of sync.removals) part.changes.push(change(r.step, item(r.old.assetItemName), 'remove', was(r.old), null, { notes: ['no file of that name'] }));
+      for (const r of sync.replacements) {
+        const compared = comparison.rules.get(r.file.name);
+        const upload = change(r.upload, item(r.file.name), 'upload', was(r.old), { itemId: null, size: r.file.size }, { unknownAfter: ['itemId'], ...(compared ? { compared } : {}) });
+        const remove = change(r.remove, item(r.old.assetItemName), 'remove', was(r.old), null, { notes: [r.removeFirst ? 'replaced: removed first, the collection is at maxAssets' : 'replaced by the new upload'] });
+        part.changes.push(...(r.removeFirst ? [remove, upload] : [upload, remove]));
+      }
+      for (const u of sync.uploads) part.changes.push(change(u.step, item(u.file.name), 'upload', null, { itemId: null, size: u.file.size }, { unknownAfter: ['itemId'] }));
     }
   } else if (spec.items) {
     const listed = new Set(spec.items.names);
@@ -444,38 +450,36 @@ async function planCollection(inputs: PlanInputs, collectionId: string, spec: De
     if (typeof anchorId !== 'string' || collection?.anchorAsset !== anchorId) {
       const update = steps.collectionUpdate({ collectionId, body: { anchorAsset: anchorId, updatedBy: user } }, { prediction: { current: collection?.anchorAsset ?? null, decision: allow(200, { anchorAsset: spec.anchor }) } });
       part.steps.push(update);
-      part.changes.push({ resource, action: 'update', lines: [`anchor: ${show(anchorName(collection?.anchorAsset ?? undefined, items))} → ${spec.anchor}`], steps: [update.id] });
+      part.changes.push(change(update, address, 'update', { anchor: anchorName(collection?.anchorAsset ?? undefined, items) ?? null }, { anchor: spec.anchor }));
     }
   }
 
   // Deployments per environment; OFFLINE needs a deployment first.
   const deployments = Object.entries(spec.deployments ?? {});
   const deploySteps: Step[] = [];
-  const lines: string[] = [];
-  const deployTo = (envId: string, state: 'LIVE' | 'OFFLINE') => {
+  const deployTo = (envId: string, state: 'LIVE' | 'OFFLINE', notes?: string[]) => {
     const request = { state, envId, createdBy: user, updatedBy: user };
+    const before = snapshot.deployments[envId] ?? null;
     const decision = decideCollectionDeploy(collectionId, snapshot, request);
     if (decision.ok) snapshot = { ...snapshot, deployments: { ...snapshot.deployments, [envId]: state } };
-    deploySteps.push(steps.collectionDeploy({ collectionId, user, state, envId }, { prediction: { current: snapshot.deployments[envId] ?? null, decision } }));
+    const step = steps.collectionDeploy({ collectionId, user, state, envId }, { prediction: { current: before, decision } });
+    deploySteps.push(step);
+    part.changes.push(change(step, `${address}.deployment.${envId}`, 'deploy', { state: before }, { state }, notes ? { notes } : {}));
   };
   for (const [envId, state] of deployments) {
     const current = snapshot.deployments[envId];
     if (current === state) continue;
-    lines.push(`${envId}: ${current ?? 'not deployed'} → ${state}${state === 'OFFLINE' && !current ? ' (deployed LIVE first: only a deployment can be taken OFFLINE)' : ''}`);
-    if (state === 'OFFLINE' && !current) deployTo(envId, 'LIVE');
+    if (state === 'OFFLINE' && !current) deployTo(envId, 'LIVE', ['deployed LIVE first: only a deployment can be taken OFFLINE']);
     deployTo(envId, state);
   }
   // New items reach the environments where the collection stays Live by a re-run of its deployments.
-  const stayLive = Object.entries(snapshot.deployments).some(([envId, state]) => state === 'LIVE' && !deploySteps.some((s) => (s.params as { envId?: string }).envId === envId));
-  if (itemsChanged && present && stayLive) {
+  const stayLive = Object.entries(snapshot.deployments).filter(([envId, state]) => state === 'LIVE' && !deploySteps.some((s) => (s.params as { envId?: string }).envId === envId));
+  if (itemsChanged && present && stayLive.length > 0) {
     const reconcile = steps.collectionReconcile({ collectionId, user }, { prediction: { current: snapshot.deployments, decision: decideCollectionReconcile(collectionId, snapshot, user) } });
     deploySteps.push(reconcile);
-    lines.push('Live deployments re-run (the items changed)');
+    for (const [envId] of stayLive) part.changes.push(change(reconcile, `${address}.deployment.${envId}`, 'deploy', { state: 'LIVE' }, { state: 'LIVE' }, { notes: ['re-run: the items changed'] }));
   }
-  if (deploySteps.length > 0) {
-    part.steps.push(...deploySteps);
-    part.changes.push({ resource: `deployments of ${collectionId}`, action: 'update', lines, steps: deploySteps.map((s) => s.id) });
-  }
+  part.steps.push(...deploySteps);
   return part;
 }
 
@@ -518,15 +522,13 @@ function sameSet(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && [...a].sort().join('\u0000') === [...b].sort().join('\u0000');
 }
 
-function fieldLines(body: Record<string, unknown>, leave: string[]): string[] {
-  return Object.entries(body)
-    .filter(([key, value]) => !leave.includes(key) && value !== undefined)
-    .map(([key, value]) => `${key}: ${show(value)}`);
+function fieldsOf(body: Record<string, unknown>, leave: string[]): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(body).filter(([key, value]) => !leave.includes(key) && value !== undefined));
 }
 
-function show(value: unknown): string {
-  if (value === undefined || value === null) return '(none)';
-  return typeof value === 'string' ? value : JSON.stringify(value);
+/** A change of the plan document: values (the request and the prediction are added with the document). */
+function change(step: Step, address: string, action: ChangeAction, before: Record<string, unknown> | null, after: Record<string, unknown> | null, extra: Partial<PlannedChange> = {}): PlannedChange {
+  return { address, action, before, after, ...extra, step: step.id };
 }
 
 /** Who changed the record last, as the service says: how a change made outside the file shows. */
@@ -556,10 +558,18 @@ export async function planDocument(inputs: PlanInputs): Promise<SavedPlan> {
     file: { path: resolvePath(file.path), sha256: file.sha256 },
     files: await plannedFiles(planned.steps),
     reads: recorder.reads(),
-    steps: planned.steps,
-    changes: planned.changes,
+    steps: planned.steps.map(withoutGuessedIds),
+    changes: withRequests(planned.changes, planned.steps, api),
     notes: planned.notes,
   });
+}
+
+/** An upload's predicted answer without the id the service will assign (null: it is not known before the apply). */
+function withoutGuessedIds(step: Step): Step {
+  const field = step.kind === 'version.upload' ? 'versionId' : step.kind === 'item.upload' ? 'assetItemId' : undefined;
+  const decision = step.prediction?.decision as { ok: boolean; next?: Record<string, unknown> } | undefined;
+  if (!field || !decision?.ok || !decision.next) return step;
+  return { ...step, prediction: { ...step.prediction!, decision: { ...decision, next: { ...decision.next, [field]: null } } as never } };
 }
 
 /**

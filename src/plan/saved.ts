@@ -40,14 +40,47 @@ export interface PlannedFile {
   sha256: string;
 }
 
-/** What a group of steps does to one resource, for a person (`ahs show`). */
+/** What a change does (Terraform's plans.Action, in the service's words). */
+export type ChangeAction = 'create' | 'update' | 'delete' | 'deploy' | 'promote' | 'undeploy' | 'upload' | 'remove';
+export const CHANGE_ACTIONS: readonly ChangeAction[] = ['create', 'update', 'delete', 'deploy', 'promote', 'undeploy', 'upload', 'remove'];
+
+/** A value the service assigns when the change is applied: null in `after`, named in `unknownAfter`, "(known after apply)" in text. */
+export const KNOWN_AFTER_APPLY = '(known after apply)';
+
+/** The request a change sends, as the service will see it ("(known after apply)" where an id is assigned by an earlier change). */
+export interface ChangeRequest {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  body: unknown;
+}
+
+/**
+ * One change of the plan: values, not sentences (Terraform's
+ * Change{Action, Before, After}); the text view, `ahs show` and the step
+ * summary are rendered from it. Addresses (cli.md "Desired state"):
+ * asset.ID, version.ASSET.VERSION_ID, channel.ASSET.PLATFORM.ENV,
+ * collection.ID, collection.ID.deployment.ENV, item.COLLECTION.NAME.
+ */
 export interface PlannedChange {
-  resource: string;
-  action: 'create' | 'update' | 'delete';
-  /** `field: old → new` lines. */
-  lines: string[];
-  /** The ids of the steps that make the change, in order. */
-  steps: string[];
+  address: string;
+  action: ChangeAction;
+  /** The fields the change touches, as they are (null: nothing there yet). */
+  before: Record<string, unknown> | null;
+  /** As they will be (null: gone); a field the service assigns is null and named in unknownAfter. */
+  after: Record<string, unknown> | null;
+  unknownAfter?: string[];
+  /** The name people know the subject by, where its id does not say it (a version's name). */
+  name?: string;
+  /** Which rule decided that a file differs: its size, or its content (SHA-256). */
+  compared?: 'size' | 'content';
+  /** The request it sends (filled in with the document). */
+  request?: ChangeRequest;
+  /** What the service's rules predict it answers. */
+  prediction?: { ok: boolean; status: number; title?: string } | null;
+  /** The id of the step that sends it. */
+  step: string;
+  /** Said about it: who changed the record last (drift), what cannot be compared. */
   notes?: string[];
 }
 
@@ -169,6 +202,24 @@ const stepSchema = z.strictObject({
   after: z.array(z.string()).optional(),
 });
 
+const fields = z.record(z.string(), z.unknown()).nullable();
+
+const changeSchema = z
+  .object({
+    address: z.string().min(1).describe('asset.ID, version.ASSET.VERSION_ID, channel.ASSET.PLATFORM.ENV, collection.ID, collection.ID.deployment.ENV, item.COLLECTION.NAME'),
+    action: z.enum(CHANGE_ACTIONS as [ChangeAction, ...ChangeAction[]]),
+    before: fields.describe('the fields the change touches as they are; null: nothing there yet'),
+    after: fields.describe('as they will be; null: gone. A value the service assigns is null, its field named in unknownAfter'),
+    unknownAfter: z.array(z.string()).optional().describe('fields of after that the service assigns when the change is applied ("(known after apply)" in text)'),
+    name: z.string().optional().describe("the name people know the subject by (a version's name)"),
+    compared: z.enum(['size', 'content']).optional().describe('which rule decided that a file differs'),
+    request: z.object({ method: z.string(), path: z.string(), query: z.record(z.string(), z.string()), body: z.unknown() }).optional(),
+    prediction: z.object({ ok: z.boolean(), status: z.number(), title: z.string().optional() }).nullable().optional().describe("the service's answer as its rules predict it"),
+    step: z.string().min(1).describe('the id of the step (steps[]) that sends it'),
+    notes: z.array(z.string()).optional(),
+  })
+  .describe('one change: Terraform-like {action, before, after}');
+
 const savedPlanSchema = z.strictObject({
   formatVersion: z.literal(FORMAT_VERSION),
   baseUrl: z.string().min(1),
@@ -186,11 +237,14 @@ const savedPlanSchema = z.strictObject({
     }),
   ),
   steps: z.array(stepSchema),
-  changes: z
-    .array(z.object({ resource: z.string(), action: z.enum(['create', 'update', 'delete']), lines: z.array(z.string()), steps: z.array(z.string()), notes: z.array(z.string()).optional() }))
-    .optional(),
+  changes: z.array(changeSchema).optional(),
   notes: z.array(z.string()).optional(),
 });
+
+/** The JSON Schema of the plan document (`ahs schema --plan`): what plan --json prints and --out writes. */
+export function savedPlanJsonSchema(): unknown {
+  return z.toJSONSchema(savedPlanSchema.describe('ahs plan document (plan --json, plan --out, show --json)'), { io: 'output', unrepresentable: 'any' });
+}
 
 /** A saved plan read back: a clear usage error (exit 2) naming the field for anything that is not one. */
 export function readSavedPlan(text: string, source: string): SavedPlan {

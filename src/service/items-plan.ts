@@ -35,6 +35,8 @@ export interface Comparison {
   unchanged: Array<{ file: LocalFile; item: Item }>;
   /** How many files with an item of their name were compared by content (SHA-256), how many by size. */
   compared: { content: number; size: number; checksum: boolean };
+  /** Which rule decided for each file with an item of its name, by file name. */
+  rules: Map<string, 'content' | 'size'>;
 }
 
 /** Item writes at the same time (issue 21: at most 8 requests in flight). */
@@ -213,14 +215,18 @@ export async function compare(files: LocalFile[], items: Item[], content?: Serve
   );
   const sameContent = (file: LocalFile, item: Item) => item.size === file.size && (served.has(item.assetItemId) ? served.get(item.assetItemId) === local.get(file) : true);
   const claimed = new Set<Item>();
-  const result: Comparison = { orphans: [], replacements: [], uploads: [], unchanged: [], compared: { content: 0, size: 0, checksum: content !== undefined } };
+  const result: Comparison = { orphans: [], replacements: [], uploads: [], unchanged: [], compared: { content: 0, size: 0, checksum: content !== undefined }, rules: new Map() };
   for (const file of files) {
     const candidates = byName.get(file.name) ?? [];
     const same = candidates.find((item) => served.has(item.assetItemId) && sameContent(file, item)) ?? candidates.find((item) => sameContent(file, item));
     const item = same ?? candidates[0];
     if (item) claimed.add(item);
     // A Live item of another size differs in content too: no download needed to say so.
-    if (item) result.compared[live.has(item.assetItemId) && (item.size !== file.size || served.has(item.assetItemId)) ? 'content' : 'size']++;
+    const rule = live.has(item?.assetItemId ?? '') && (item!.size !== file.size || served.has(item!.assetItemId)) ? 'content' : 'size';
+    if (item) {
+      result.compared[rule]++;
+      result.rules.set(file.name, rule);
+    }
     if (same) result.unchanged.push({ file, item: same });
     else if (item) result.replacements.push({ file, old: item });
     else result.uploads.push(file);

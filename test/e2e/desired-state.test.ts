@@ -86,13 +86,16 @@ describe('ahs plan and apply: cli.md example on a fresh emulator', () => {
     expect(planned.exitCode).toBe(10);
     expect(planned.stderr).toBe('');
     expect(writes).toEqual([]);
-    expect(planned.stdout).toContain('+ channel my-bundle/ios/prod\n    1.4.2 (new): not deployed → LIVE\n    1.4.1 (new): not deployed → LIVE\n    1.4.2 (new): LIVE → DEFAULT\n    1.3.0 (new): not deployed → OFFLINE');
+    // Rendered from the changes' values; an id the service will assign is never guessed.
+    expect(planned.stdout).toContain('~ channel.my-bundle.ios.prod deploy 1.4.2\n    version: (known after apply)\n    state: (none) → LIVE\n      deploy (known after apply) LIVE on my-bundle/ios/prod (predicted to succeed)\n');
+    expect(planned.stdout).toContain('- channel.my-bundle.ios.prod deploy 1.3.0\n    version: (known after apply)\n    state: (none) → OFFLINE\n');
     // The rules' prediction in words; the arrow only for a change (old → new), never for an answer's status.
-    expect(planned.stdout).toContain('      make IOS3 the Default of my-bundle/ios/prod (predicted to succeed)');
+    expect(planned.stdout).toContain('~ channel.my-bundle.ios.prod promote 1.4.2\n    default: (none) → (known after apply)\n      make (known after apply) the Default of my-bundle/ios/prod (predicted to succeed)\n');
+    expect(planned.stdout).not.toMatch(/IOS\d/);
     expect(planned.stdout).toContain('      create collection launch-pack (predicted to succeed)');
     for (const line of planned.stdout.split('\n')) expect(line).not.toMatch(/→ \d{3}\b/);
-    expect(planned.stdout).toContain('staging: not deployed → OFFLINE (deployed LIVE first');
-    expect(planned.stdout).toMatch(/Plan: 8 to create, 2 to change, 0 to remove \(18 request\(s\)\)\.$/);
+    expect(planned.stdout).toContain('~ collection.launch-pack.deployment.staging deploy (deployed LIVE first: only a deployment can be taken OFFLINE)\n    state: (none) → LIVE\n');
+    expect(planned.stdout).toMatch(/Plan: 8 to create, 9 to change, 0 to remove \(18 request\(s\)\)\.$/);
 
     const json = await h.ahs(['plan', '-f', file, '--json']);
     const doc = json.json();
@@ -111,8 +114,8 @@ describe('ahs plan and apply: cli.md example on a fresh emulator', () => {
     const result = applied.json();
     expect(result.changed).toBe(18);
     expect(result.failed).toEqual([]);
-    expect(result.steps[0]).toEqual({ resource: 'asset my-bundle', action: 'create', request: { method: 'POST', path: '/api/v2/demo/va', query: {}, body: { assetId: 'my-bundle', assetName: 'My bundle', assetType: '1001', createdBy: DEMO_USER, localCacheControl: true } }, outcome: 'done' });
-    expect(applied.stderr).toContain('✓ channel my-bundle/ios/prod: make IOS3 the Default of my-bundle/ios/prod');
+    expect(result.steps[0]).toEqual({ resource: 'asset.my-bundle', action: 'create', request: { method: 'POST', path: '/api/v2/demo/va', query: {}, body: { assetId: 'my-bundle', assetName: 'My bundle', assetType: '1001', createdBy: DEMO_USER, localCacheControl: true } }, outcome: 'done' });
+    expect(applied.stderr).toContain('✓ channel.my-bundle.ios.prod: make IOS3 the Default of my-bundle/ios/prod');
     expect(writes).toHaveLength(17); // the settling of copies is a read
     await expectExampleState(h);
 
@@ -144,9 +147,8 @@ describe('ahs plan and apply: cli.md example on a fresh emulator', () => {
 
     const shown = await h.ahs(['show', planFile], { env: { AHS_BASE_URL: 'http://127.0.0.1:1' } });
     expect(shown.exitCode).toBe(0);
-    expect(shown.stdout).toContain('~ channel my-bundle/ios/prod');
-    expect(shown.stdout).toContain('1.5.0 (IOS4): not deployed → LIVE');
-    expect(shown.stdout).toContain('1.5.0 (IOS4): LIVE → DEFAULT (1.4.2 (IOS3): DEFAULT → LIVE)');
+    expect(shown.stdout).toContain('~ channel.my-bundle.ios.prod deploy 1.5.0\n    version: IOS4\n    state: (none) → LIVE\n');
+    expect(shown.stdout).toContain('~ channel.my-bundle.ios.prod promote 1.5.0\n    default: IOS3 → IOS4\n');
     // A request the rules predict the service refuses says so, with the service's answer.
     const refusedPlan = JSON.parse(await readFile(planFile, 'utf8'));
     const promote = refusedPlan.steps.find((step: { kind: string }) => step.kind === 'version.promote');
@@ -333,8 +335,8 @@ describe('apply without --json says what it did on stdout (cli.md "Output": data
       expect(applied.exitCode, applied.stderr).toBe(0);
       expect(applied.stdout.split('\n')).toEqual([
         'RESOURCE\tREQUEST\tOUTCOME',
-        'asset said\tcreate asset said\tdone',
-        'collection said-pack\tcreate collection said-pack\tdone',
+        'asset.said\tcreate asset said\tdone',
+        'collection.said-pack\tcreate collection said-pack\tdone',
         'Apply complete: 2 added, 0 changed, 0 removed (2 request(s) sent).',
       ]);
       const again = await h.ahs(['apply', '-f', file, '--yes']);
@@ -351,12 +353,12 @@ describe('apply without --json says what it did on stdout (cli.md "Output": data
         expect(failed.exitCode).toBe(1);
         const rows = failed.stdout.split('\n').slice(1, -1);
         expect(rows).toHaveLength(3);
-        expect(rows[2]).toMatch(/^items of said-pack\tremove copies another run uploaded to said-pack at the same time\t/);
+        expect(rows[2]).toMatch(/^item\.converge\tremove copies another run uploaded to said-pack at the same time\t/);
         expect(rows).toEqual(expect.arrayContaining([
-          expect.stringMatching(/^items of said-pack\tupload (intro\.png|level1\.json) to said-pack\tdone$/),
-          expect.stringMatching(/^items of said-pack\tupload (intro\.png|level1\.json) to said-pack\tfailed$/),
+          expect.stringMatching(/^item\.said-pack\.(intro\.png|level1\.json)\tupload (intro\.png|level1\.json) to said-pack\tdone$/),
+          expect.stringMatching(/^item\.said-pack\.(intro\.png|level1\.json)\tupload (intro\.png|level1\.json) to said-pack\tfailed$/),
         ]));
-        expect(failed.stdout.split('\n').at(-1)).toBe('Apply incomplete: 0 added, 0 changed, 0 removed; 2 of 3 request(s) done, 1 failed, 0 not sent.');
+        expect(failed.stdout.split('\n').at(-1)).toBe('Apply incomplete: 1 added, 0 changed, 0 removed; 2 of 3 request(s) done, 1 failed, 0 not sent.');
         expect(writes.length).toBe(before + 1);
       } finally {
         await proxy.close();
@@ -378,10 +380,10 @@ describe('apply without --json says what it did on stdout (cli.md "Output": data
       expect(json.json()).toMatchObject({
         changed: 0,
         steps: [
-          { resource: 'asset stopped', action: 'create', outcome: 'failed' },
-          { resource: 'collection stopped-pack', action: 'create', outcome: 'not sent' },
+          { resource: 'asset.stopped', action: 'create', outcome: 'failed' },
+          { resource: 'collection.stopped-pack', action: 'create', outcome: 'not sent' },
         ],
-        failed: [{ resource: 'asset stopped', error: { status: 403, title: 'Forbidden' } }],
+        failed: [{ resource: 'asset.stopped', error: { status: 403, title: 'Forbidden' } }],
       });
       expect(json.errJson()).toMatchObject({ status: 403, title: 'Forbidden' });
       expect(writes).toEqual([]);
@@ -391,8 +393,8 @@ describe('apply without --json says what it did on stdout (cli.md "Output": data
       expect(table.exitCode).toBe(3);
       expect(table.stdout.split('\n')).toEqual([
         'RESOURCE\tREQUEST\tOUTCOME',
-        'asset stopped\tcreate asset stopped\tfailed',
-        'collection stopped-pack\tcreate collection stopped-pack\tnot sent',
+        'asset.stopped\tcreate asset stopped\tfailed',
+        'collection.stopped-pack\tcreate collection stopped-pack\tnot sent',
         'Apply incomplete: 0 added, 0 changed, 0 removed; 0 of 2 request(s) done, 1 failed, 1 not sent.',
       ]);
       expect(writes).toEqual([]);
@@ -416,15 +418,15 @@ describe('apply without --json says what it did on stdout (cli.md "Output": data
       expect(json.json()).toMatchObject({
         changed: 0,
         steps: [
-          { resource: 'asset lost', outcome: 'unknown' },
-          { resource: 'collection lost-pack', outcome: 'not sent' },
+          { resource: 'asset.lost', outcome: 'unknown' },
+          { resource: 'collection.lost-pack', outcome: 'not sent' },
         ],
-        failed: [{ resource: 'asset lost', error: { type: 'urn:ahs:network', detail: expect.stringContaining('the write may have been applied, and the read that would tell failed') } }],
+        failed: [{ resource: 'asset.lost', error: { type: 'urn:ahs:network', detail: expect.stringContaining('the write may have been applied, and the read that would tell failed') } }],
       });
       const planned = await h.ahs(['plan', '-f', file, '--json']);
       expect(planned.exitCode, planned.stderr).toBe(0);
-      expect(planned.stdout).not.toContain('"asset lost"');
-      expect(planned.stdout).toContain('collection lost-pack');
+      expect(planned.stdout).not.toContain('"asset.lost"');
+      expect(planned.stdout).toContain('collection.lost-pack');
     } finally {
       await proxy.close();
       await h.close();
@@ -531,6 +533,74 @@ assets:
       // Applied, the exclusive file takes it OFFLINE.
       expect((await h.ahs(['apply', '-f', exportedFile, '--yes'])).exitCode).toBe(0);
       expect(await h.records('ex')).toEqual(['ios/staging/IOS1=DEFAULT', `ios/staging/${hotfix}=OFFLINE`]);
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+describe('the plan document is values (issue 31)', () => {
+  const FILE = (name: string, prodDefault: string, live = prodDefault === '1.0' ? '2.0' : '1.0') => `apiVersion: ahs/v1
+assets:
+  vals:
+    name: ${name}
+    type: "1001"
+    versions:
+      ios:
+        "1.0": build/1.3.0.zip
+        "2.0": build/1.4.1.zip
+    channels:
+      ios:
+        prod: { default: "${prodDefault}", live: ["${live}"] }
+collections:
+  vals-pack:
+    name: Vals
+    allowedTypes: ["9999"]
+    items: { dir: ./launch-pack, type: "9999" }
+`;
+
+  it('plan --json has before/after values for an asset field change, a promotion and an item replacement, each with its request and prediction, and no rendered arrows; ahs schema --plan describes it', async () => {
+    const { h, file } = await setup({}, FILE('Vals', '1.0'));
+    try {
+      expect((await h.ahs(['apply', '-f', file, '--yes'])).exitCode).toBe(0);
+      await writeFile(file, FILE('Values', '2.0'));
+      await writeFile(join(h.dir, 'launch-pack', 'intro.png'), 'a bigger png');
+      const planned = await h.ahs(['plan', '-f', file, '--json']);
+      expect(planned.exitCode, planned.stderr).toBe(0);
+      expect(planned.stdout).not.toContain('→');
+      const doc = planned.json();
+      const find = (address: string, action: string) => doc.changes.find((c: { address: string; action: string }) => c.address === address && c.action === action);
+      expect(find('asset.vals', 'update')).toMatchObject({ before: { assetName: 'Vals' }, after: { assetName: 'Values' }, request: { method: 'PUT', path: '/api/v2/demo/va/vals' }, prediction: { ok: true } });
+      expect(find('channel.vals.ios.prod', 'promote')).toMatchObject({ before: { default: 'IOS1' }, after: { default: 'IOS2' }, name: '2.0', request: { method: 'POST', path: '/api/v2/demo/va/vals/versions/IOS2/deploy' }, prediction: { ok: true } });
+      const replaced = find('item.vals-pack.intro.png', 'upload');
+      expect(replaced).toMatchObject({ before: { itemId: expect.any(String), size: 3 }, after: { itemId: null, size: 12 }, unknownAfter: ['itemId'], compared: 'size', request: { method: 'POST', path: '/api/v2/demo/vc/vals-pack/items' } });
+      expect(find('item.vals-pack.intro.png', 'remove')).toMatchObject({ before: { itemId: replaced.before.itemId, size: 3 }, after: null });
+
+      const schema = await h.ahs(['schema', '--plan']);
+      expect(schema.exitCode).toBe(0);
+      expect(Object.keys(schema.json().properties.changes.items.properties)).toEqual(expect.arrayContaining(['address', 'action', 'before', 'after', 'request', 'prediction']));
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('an id the service will assign is "(known after apply)", never guessed: after IOS2 was deleted, the next upload is not called IOS2', async () => {
+    const yaml = `apiVersion: ahs/v1\nassets:\n  guess:\n    name: Guess\n    type: "1001"\n    versions:\n      ios:\n        "1.0": build/1.3.0.zip\n    channels:\n      ios:\n        prod: { default: "1.0" }\n`;
+    const { h, file } = await setup({}, yaml);
+    try {
+      await h.createAsset('guess');
+      await h.uploadVersion('guess', 'ios', 'old-1');
+      const deleted = await h.uploadVersion('guess', 'ios', 'old-2');
+      expect((await h.call('DELETE', `/va/guess/versions/${deleted}`, { deletedBy: DEMO_USER })).status).toBeLessThan(300);
+      const text = await h.ahs(['plan', '-f', file]);
+      expect(text.stdout).toContain('~ channel.guess.ios.prod promote 1.0\n    default: (none) → (known after apply)\n      make (known after apply) the Default of guess/ios/prod');
+      expect(text.stdout).not.toMatch(/IOS[23]\b/);
+      const doc = (await h.ahs(['plan', '-f', file, '--json'])).json();
+      expect(doc.changes.find((c: { action: string }) => c.action === 'upload')).toMatchObject({ after: { versionId: null }, unknownAfter: ['versionId'] });
+      expect(JSON.stringify(doc)).not.toMatch(/IOS[23]\b/);
+      const applied = await h.ahs(['apply', '-f', file, '--yes', '--json']);
+      expect(applied.exitCode, applied.stderr).toBe(0);
+      expect(await h.records('guess')).toEqual(['ios/prod/IOS3=DEFAULT']);
     } finally {
       await h.close();
     }
