@@ -43,7 +43,7 @@ import { ref, type Ref, type Step } from '../plan/plan.js';
 import { steps } from '../plan/steps.js';
 import { fileSha256 } from '../transfer/digest.js';
 import { hashServed } from '../service/delivery.js';
-import { KNOWN_AFTER_APPLY, plannedFiles, recordReads, toSavedPlan, type ChangeAction, type PlannedChange, type SavedPlan } from '../plan/saved.js';
+import { KNOWN_AFTER_APPLY, plannedFiles, recordReads, toSavedPlan, type ChangeAction, type PlannedChange, type ReadScope, type SavedPlan } from '../plan/saved.js';
 import type { DesiredFile, FieldPath } from './file.js';
 import { withRequests } from './render.js';
 import type { DesiredAsset, DesiredChannel, DesiredCollection, VersionRef } from './schema.js';
@@ -557,11 +557,31 @@ export async function planDocument(inputs: PlanInputs): Promise<SavedPlan> {
     domainId: api.domainId ?? '',
     file: { path: resolvePath(file.path), sha256: file.sha256 },
     files: await plannedFiles(planned.steps),
-    reads: recorder.reads(),
+    reads: recorder.reads(channelScope(planned.steps)),
     steps: planned.steps.map(withoutGuessedIds),
     changes: withRequests(planned.changes, planned.steps, api),
     notes: planned.notes,
   });
+}
+
+/**
+ * Fingerprints per channel (issue 31): a read of an asset's deployment
+ * records covers the channels the plan changes only (their steps were
+ * decided on those records), so a promotion on another channel of the
+ * same asset leaves a saved plan fresh.
+ */
+function channelScope(planned: Step[]): ReadScope {
+  const changed = new Map<string, string[]>();
+  for (const step of planned) {
+    if (step.kind !== 'version.deploy' && step.kind !== 'version.promote') continue;
+    const p = step.params as { assetId: string; platform: string; envId?: string; body?: { envId?: string } };
+    const channel = `${p.platform}/${p.envId ?? p.body?.envId}`;
+    changed.set(p.assetId, [...new Set([...(changed.get(p.assetId) ?? []), channel])]);
+  }
+  return (path) => {
+    const match = /\/va\/([^/]+)(?:\/versions\/[^/]+)?\/asset-urls$/.exec(path);
+    return match ? (changed.get(decodeURIComponent(match[1]!)) ?? []) : undefined;
+  };
 }
 
 /** An upload's predicted answer without the id the service will assign (null: it is not known before the apply). */

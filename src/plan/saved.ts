@@ -32,6 +32,22 @@ export interface RecordedRead {
   fingerprint: string;
   /** Ids and states of the answer, to say what moved. */
   summary: string;
+  /**
+   * The channels ("PLATFORM/ENV") whose records of a list of deployment
+   * records the fingerprint covers: a plan depends on the channels it names,
+   * not on the whole asset (absent: every record).
+   */
+  scope?: string[];
+}
+
+/** Which channels of a read of deployment records the plan depends on (undefined: all of the answer). */
+export type ReadScope = (path: string) => string[] | undefined;
+
+/** The records of a list within a scope: the rows of other channels left out. */
+function scoped(body: unknown, scope: string[] | undefined): unknown {
+  if (!scope || !isEnvelope(body)) return body;
+  const keep = new Set(scope);
+  return { ...body, results: body.results.filter((r) => keep.has(`${String((r as Record<string, unknown>)?.targetPlatform)}/${String((r as Record<string, unknown>)?.envId)}`)) };
 }
 
 export interface PlannedFile {
@@ -101,18 +117,19 @@ export interface SavedPlan {
 // --- recording the reads ----------------------------------------------------------
 
 /** Records every GET `api` answers until stop(); the same request read twice is kept once (its first answer). */
-export function recordReads(api: ApiClient): { reads(): RecordedRead[]; stop(): void } {
-  const seen = new Map<string, RecordedRead>();
+export function recordReads(api: ApiClient, scopeOf: ReadScope = () => undefined): { reads(scope?: ReadScope): RecordedRead[]; stop(): void } {
+  const seen = new Map<string, ObservedRead>();
   const stop = api.onRead((read) => {
-    const recorded = toRecorded(read);
-    const key = readKey(recorded);
-    if (!seen.has(key)) seen.set(key, recorded);
+    const key = readKey({ path: read.path, query: queryStrings(read.query) });
+    if (!seen.has(key)) seen.set(key, read);
   });
-  return { reads: () => [...seen.values()], stop };
+  // The scope may be known only once the plan is made (the channels it changes): fingerprints are taken then.
+  return { reads: (scope = scopeOf) => [...seen.values()].map((read) => toRecorded(read, scope(read.path))), stop };
 }
 
-function toRecorded(read: ObservedRead): RecordedRead {
-  return { method: 'GET', path: read.path, query: queryStrings(read.query), status: read.status, fingerprint: fingerprintOf(read.status, read.body), summary: summaryOf(read.status, read.body) };
+function toRecorded(read: ObservedRead, scope: string[] | undefined): RecordedRead {
+  const body = scoped(read.body, scope);
+  return { method: 'GET', path: read.path, query: queryStrings(read.query), status: read.status, fingerprint: fingerprintOf(read.status, body), summary: summaryOf(read.status, body), ...(scope ? { scope } : {}) };
 }
 
 function queryStrings(query: Query): Record<string, string> {
@@ -234,6 +251,7 @@ const savedPlanSchema = z.strictObject({
       status: z.number().int(),
       fingerprint: z.string().regex(/^[0-9a-f]{64}$/),
       summary: z.string(),
+      scope: z.array(z.string()).optional(),
     }),
   ),
   steps: z.array(stepSchema),
@@ -310,7 +328,7 @@ export async function checkStale(saved: SavedPlan, api: ApiClient, signal: Abort
 
 async function readAgain(api: ApiClient, read: RecordedRead): Promise<{ fingerprint: string; summary: string }> {
   try {
-    const body = await api.get(read.path, read.query);
+    const body = scoped(await api.get(read.path, read.query), read.scope);
     return { fingerprint: fingerprintOf(200, body), summary: summaryOf(200, body) };
   } catch (error) {
     const status = (error as { status?: unknown }).status;
@@ -323,5 +341,6 @@ async function readAgain(api: ApiClient, read: RecordedRead): Promise<{ fingerpr
 function labelOf(api: ApiClient, read: RecordedRead): string {
   const query = Object.entries(read.query).filter(([key]) => key !== 'pageNumber' && key !== 'pageSize');
   const page = read.query.pageNumber && read.query.pageNumber !== '1' ? ` (page ${read.query.pageNumber})` : '';
-  return `${api.describe('GET', api.url(read.path))}${query.length ? `?${new URLSearchParams(query).toString()}` : ''}${page}`;
+  const channels = read.scope ? ` (channel${read.scope.length === 1 ? '' : 's'} ${read.scope.join(', ')})` : '';
+  return `${api.describe('GET', api.url(read.path))}${query.length ? `?${new URLSearchParams(query).toString()}` : ''}${page}${channels}`;
 }

@@ -164,7 +164,7 @@ describe('ahs plan and apply: cli.md example on a fresh emulator', () => {
     const stale = await h.ahs(['apply', planFile, '--yes']);
     expect(stale.exitCode).toBe(5);
     expect(stale.stderr).toBe(
-      'error: the plan is stale: GET /va/my-bundle/asset-urls: was 3 result(s): IOS4@ios/staging=DEFAULT IOS2@ios/prod=LIVE IOS3@ios/prod=DEFAULT, now 3 result(s): IOS4@ios/staging=DEFAULT IOS2@ios/prod=DEFAULT IOS3@ios/prod=LIVE; nothing was sent; run ahs plan again',
+      'error: the plan is stale: GET /va/my-bundle/asset-urls (channel ios/prod): was 2 result(s): IOS2@ios/prod=LIVE IOS3@ios/prod=DEFAULT, now 2 result(s): IOS2@ios/prod=DEFAULT IOS3@ios/prod=LIVE; nothing was sent; run ahs plan again',
     );
     expect(writes.length).toBe(before);
     // Put it back, as planned: the plan is fresh again, except for the file about to change.
@@ -601,6 +601,42 @@ collections:
       const applied = await h.ahs(['apply', '-f', file, '--yes', '--json']);
       expect(applied.exitCode, applied.stderr).toBe(0);
       expect(await h.records('guess')).toEqual(['ios/prod/IOS3=DEFAULT']);
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+describe('saved plans turn stale per channel (issue 31)', () => {
+  it('a plan for prod survives a promotion on staging of the same asset, and is refused (exit 5, naming what moved) after one on prod', async () => {
+    const yaml = (prod: string) => `apiVersion: ahs/v1\nassets:\n  fp:\n    name: Fp\n    type: "1001"\n    versions:\n      ios:\n        "1.0": build/1.3.0.zip\n        "2.0": build/1.4.1.zip\n    channels:\n      ios:\n        prod: { default: "${prod}" }\n`;
+    const { h, file, writes } = await setup({}, yaml('1.0'));
+    try {
+      expect((await h.ahs(['apply', '-f', file, '--yes'])).exitCode).toBe(0);
+      expect((await h.deploy('fp', 'IOS1', 'ios', 'staging', 'LIVE')).status).toBe(201);
+      expect((await h.deploy('fp', 'IOS1', 'ios', 'staging', 'DEFAULT')).status).toBe(201);
+      await writeFile(file, yaml('2.0'));
+      const planFile = join(h.dir, 'fp.plan');
+      expect((await h.ahs(['plan', '-f', file, '--out', planFile])).exitCode).toBe(0);
+      expect(JSON.parse(await readFile(planFile, 'utf8')).reads.find((r: { path: string }) => r.path.endsWith('/va/fp/asset-urls')).scope).toEqual(['ios/prod']);
+
+      // Another channel of the same asset moves: the plan still holds.
+      expect((await h.deploy('fp', 'IOS2', 'ios', 'staging', 'LIVE')).status).toBe(201);
+      expect((await h.deploy('fp', 'IOS2', 'ios', 'staging', 'DEFAULT', { currentVersionId: 'IOS1', currentAssetIntent: 'LIVE' })).status).toBe(201);
+      const fresh = await h.ahs(['apply', planFile, '--yes']);
+      expect(fresh.exitCode, fresh.stderr).toBe(0);
+      expect(await h.records('fp')).toContain('ios/prod/IOS2=DEFAULT');
+
+      // Its own channel moves: refused, naming what moved, nothing sent.
+      await writeFile(file, yaml('1.0'));
+      expect((await h.ahs(['plan', '-f', file, '--out', planFile])).exitCode).toBe(0);
+      expect((await h.deploy('fp', 'IOS1', 'ios', 'prod', 'OFFLINE')).status).toBe(201);
+      const before = writes.length;
+      const stale = await h.ahs(['apply', planFile, '--yes']);
+      expect(stale.exitCode).toBe(5);
+      expect(stale.stderr).toMatch(/^error: the plan is stale: GET \/va\/fp\/asset-urls \(channel ios\/prod\): was .*IOS1@ios\/prod=LIVE.*, now .*IOS1@ios\/prod=OFFLINE.*; nothing was sent; run ahs plan again$/);
+      expect(stale.stderr).not.toContain('staging');
+      expect(writes.length).toBe(before);
     } finally {
       await h.close();
     }
