@@ -111,11 +111,15 @@ describe('ahs plan and apply: cli.md example on a fresh emulator', () => {
 
     const applied = await h.ahs(['apply', '-f', file, '--yes', '--json']);
     expect(applied.exitCode, applied.stderr).toBe(0);
+    // No preview and no step lines in JSON mode (upload progress is progress, on stderr as everywhere).
+    expect(applied.stderr).not.toContain('Plan:');
+    expect(applied.stderr).not.toContain('create asset');
+    expect(applied.stderr).not.toContain('✓');
     const result = applied.json();
     expect(result.changed).toBe(18);
     expect(result.failed).toEqual([]);
     expect(result.steps[0]).toEqual({ resource: 'asset.my-bundle', action: 'create', request: { method: 'POST', path: '/api/v2/demo/va', query: {}, body: { assetId: 'my-bundle', assetName: 'My bundle', assetType: '1001', createdBy: DEMO_USER, localCacheControl: true } }, outcome: 'done' });
-    expect(applied.stderr).toContain('✓ channel.my-bundle.ios.prod: make IOS3 the Default of my-bundle/ios/prod');
+
     expect(writes).toHaveLength(17); // the settling of copies is a read
     await expectExampleState(h);
 
@@ -386,6 +390,8 @@ describe('apply without --json says what it did on stdout (cli.md "Output": data
         failed: [{ resource: 'asset.stopped', error: { status: 403, title: 'Forbidden' } }],
       });
       expect(json.errJson()).toMatchObject({ status: 403, title: 'Forbidden' });
+      // Only the one JSON error object on stderr: no plan preview, no step lines before it.
+      expect(json.stderr.trim().split('\n')).toHaveLength(1);
       expect(writes).toEqual([]);
 
       proxy.inject({ kind: 'answer', status: 403, contentType: 'application/problem+json', body: forbidden }, { method: 'POST', path: '/va' });
@@ -637,6 +643,20 @@ describe('saved plans turn stale per channel (issue 31)', () => {
       expect(stale.stderr).toMatch(/^error: the plan is stale: GET \/va\/fp\/asset-urls \(channel ios\/prod\): was .*IOS1@ios\/prod=LIVE.*, now .*IOS1@ios\/prod=OFFLINE.*; nothing was sent; run ahs plan again$/);
       expect(stale.stderr).not.toContain('staging');
       expect(writes.length).toBe(before);
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+describe('plan -out (Terraform\'s spelling)', () => {
+  it('is a usage error suggesting --out; nothing is written', async () => {
+    const { h, file } = await setup({}, 'apiVersion: ahs/v1\n');
+    try {
+      const result = await h.ahs(['plan', '-f', file, '-out', join(h.dir, 'r.plan')]);
+      expect(result.exitCode).toBe(2);
+      expect(result.stderr).toBe('error: --output must be table or json (got ut): did you mean --out? (-out is read as -o ut; ahs plan --out PLAN saves the plan); run with --help for usage');
+      await expect(readFile(join(h.dir, 'r.plan'))).rejects.toThrow();
     } finally {
       await h.close();
     }
