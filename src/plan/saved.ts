@@ -16,7 +16,8 @@ import { KINDS } from './kinds/index.js';
 import { isRef, type Step, type StepKind } from './plan.js';
 import { compareText } from '../order.js';
 
-export const FORMAT_VERSION = 1;
+/** 2: changes are values ({address, action, before, after, ...}, issue 31), not lines of text. */
+export const FORMAT_VERSION = 2;
 /** Reads of a staleness check in flight at once. */
 const READS_IN_FLIGHT = 8;
 /** Ids listed in a read's summary before "and N more". */

@@ -99,7 +99,7 @@ describe('ahs plan and apply: cli.md example on a fresh emulator', () => {
 
     const json = await h.ahs(['plan', '-f', file, '--json']);
     const doc = json.json();
-    expect(doc).toMatchObject({ formatVersion: 1, baseUrl: h.emu.baseUrl, domainId: 'demo', file: { path: file } });
+    expect(doc).toMatchObject({ formatVersion: 2, baseUrl: h.emu.baseUrl, domainId: 'demo', file: { path: file } });
     expect(doc.files).toHaveLength(6);
     expect(doc.steps).toHaveLength(18);
     expect(json.stdout).not.toContain(h.env.AHS_API_KEY);

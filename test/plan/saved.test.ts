@@ -64,13 +64,13 @@ describe('fingerprints and summaries', () => {
 });
 
 describe('reading a saved plan back', () => {
-  const base = { formatVersion: 1, baseUrl: 'http://x', domainId: 'demo', files: [], reads: [], steps: [] };
+  const base = { formatVersion: 2, baseUrl: 'http://x', domainId: 'demo', files: [], reads: [], steps: [] };
   const digest = 'a'.repeat(64);
   const read = { method: 'GET', path: '/va/A', query: {}, status: 200, fingerprint: digest, summary: 's' };
   const rows: Array<[string, unknown, string | RegExp]> = [
     ['not JSON', 'nope', /^p\.json is not a saved plan: not JSON \(.+\); write one with ahs plan --out p\.json$/],
-    ['another format version', { ...base, formatVersion: 2 }, 'p.json: formatVersion 2 is not one this ahs reads (1); plan again with this ahs'],
-    ['a format version that is text', { ...base, formatVersion: '1' }, 'p.json: formatVersion "1" is not one this ahs reads (1); plan again with this ahs'],
+    ['another format version', { ...base, formatVersion: 1 }, 'p.json: formatVersion 1 is not one this ahs reads (2); plan again with this ahs'],
+    ['a format version that is text', { ...base, formatVersion: '2' }, 'p.json: formatVersion "2" is not one this ahs reads (2); plan again with this ahs'],
     ['no format version', { ...base, formatVersion: undefined }, /^p\.json is not a saved plan of ahs: formatVersion: .*; write one with ahs plan --out p\.json$/],
     ['not an object', 7, /^p\.json is not a saved plan of ahs: \(the document\): /],
     ['null', null, /^p\.json is not a saved plan of ahs: \(the document\): /],
@@ -128,7 +128,7 @@ describe('reading a saved plan back', () => {
         { address: 'channel.app.ios.prod', action: 'promote', before: { default: 'IOS1' }, after: { default: null }, unknownAfter: ['default'], prediction: null, step: 'd' },
       ],
     };
-    expect(saved.formatVersion).toBe(1);
+    expect(saved.formatVersion).toBe(2);
     expect(readSavedPlan(JSON.stringify(saved), 'p.json')).toEqual(saved);
   });
 });
