@@ -102,6 +102,8 @@ export interface ApplyResult {
   changed: number;
   steps: AppliedStep[];
   failed: Array<{ resource: string; step: string; error: ErrorBody }>;
+  /** The plan's notes (symbolic links skipped, which rule compared, what the file does not manage): said in JSON too. */
+  notes: string[];
 }
 
 /** Each step's answer where it came, else its predicted one: the ids a later step's refs stand for. */
@@ -114,7 +116,7 @@ export function knownAnswers(doc: SavedPlan, results: Results): Map<string, unkn
 /** What an apply did, step by step, from the run's answers. */
 export function applyResult(doc: SavedPlan, results: Results, api: ApiClient): ApplyResult {
   const known = knownAnswers(doc, results);
-  const result: ApplyResult = { changed: 0, steps: [], failed: [] };
+  const result: ApplyResult = { changed: 0, steps: [], failed: [], notes: doc.notes ?? [] };
   for (const step of doc.steps) {
     const change = changeOf(doc, step);
     const request = KINDS[step.kind].request(resolveParams(step.params, known) as never, api);

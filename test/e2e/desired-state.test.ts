@@ -453,6 +453,9 @@ describe('items: one planner with item sync (issue 31)', () => {
       expect(one.exitCode, one.stderr).toBe(0);
       expect(two.exitCode, two.stderr).toBe(0);
       expect(one.stderr).toContain('skipped 1 symbolic link(s) in ./launch-pack, not followed without followLinks: true: link.png');
+      // In JSON too, where no preview is printed.
+      const appliedJson = await h.ahs(['apply', '-f', file, '--yes', '--json']);
+      expect(appliedJson.json().notes).toContain('collection race-pack: skipped 1 symbolic link(s) in ./launch-pack, not followed without followLinks: true: link.png');
       const names = async () => (await h.call('GET', '/vc/race-pack/items?pageSize=100')).body.results.map((i: { assetItemName: string }) => i.assetItemName).sort();
       expect(await names()).toEqual(['intro.png', 'level1.json']);
       expect(writes.filter((w) => w.startsWith('POST /api/v2/demo/vc/race-pack/items')).length).toBeGreaterThanOrEqual(2);
