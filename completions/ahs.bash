@@ -46,9 +46,10 @@ _ahs_options() {
         'item list') echo '--since --until --page --page-size --all' ;;
         'collection-deploy') echo '--state --idempotent --reconcile' ;;
         'fetch') echo '--url --dir --item --pattern --skip-existing --concurrency --manifest --verify' ;;
-        'plan') echo '-f --file --out --detailed-exitcode --target' ;;
-        'apply') echo '-f --file --target' ;;
+        'plan') echo '-f --file --out --detailed-exitcode --checksum --target' ;;
+        'apply') echo '-f --file --checksum --target' ;;
         'export') echo '--asset --collection' ;;
+        'schema') echo '--plan' ;;
         'verify') echo '--sums --version --concurrency --follow-links' ;;
         'api') echo '--field --input --paginate' ;;
         'emulator start') echo '--host --port --config --data-dir' ;;

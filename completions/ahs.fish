@@ -186,7 +186,7 @@ complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'plan' -d 'show what ahs apply wou
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'apply' -d 'make the service hold the desired-state file (ahs.yaml), or send a plan saved by ahs plan --out'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'show' -d 'print a plan saved by ahs plan --out, offline (also when it is stale)'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'export' -d 'print the current state of assets and collections as a desired-state file that ahs plan shows as unchanged'
-complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'schema' -d 'print the JSON Schema of the desired-state file (ahs.yaml), for editors'
+complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'schema' -d 'print the JSON Schema of the desired-state file (ahs.yaml), for editors; with --plan, of the plan document'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'verify' -d 'check that what is Live is byte for byte the local files (SHA-256 of what the delivery network serves): a collection against a folder, a channel\'s Default against a file'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'api' -d 'send any request of the API with the profile\'s base URL, domain and key; print the JSON answer'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'emulator' -d 'run a local, spec-faithful Asset Hosting Service for trying and testing ahs'
@@ -451,15 +451,20 @@ complete -c ahs -f -n '__fish_ahs_is \'fetch\' 0' -a '(__fish_ahs_service collec
 complete -c ahs -n '__fish_ahs_is \'plan\'' -s f -l file -r -d 'the desired-state file, YAML or JSON (default ahs.yaml); its paths are relative to its folder'
 complete -c ahs -n '__fish_ahs_is \'plan\'' -l out -r -d 'save the plan to PLAN: ahs apply PLAN sends it (after checking that nothing moved), ahs show PLAN prints it'
 complete -c ahs -n '__fish_ahs_is \'plan\'' -l detailed-exitcode -d 'exit 0 when nothing would change, 10 when changes are pending'
+complete -c ahs -n '__fish_ahs_is \'plan\'' -l checksum -d 'compare items by content (SHA-256 of what a Live item serves), as compare: checksum in items: and item sync --checksum'
 complete -c ahs -n '__fish_ahs_is \'plan\'' -l target -r -d 'plan only these resources of the file: asset.ID, collection.ID (or an id of either)'
 
 # ahs apply
 complete -c ahs -n '__fish_ahs_is \'apply\'' -s f -l file -r -d 'the desired-state file, YAML or JSON (default ahs.yaml)'
+complete -c ahs -n '__fish_ahs_is \'apply\'' -l checksum -d 'compare items by content (SHA-256 of what a Live item serves), as compare: checksum in items: and item sync --checksum'
 complete -c ahs -n '__fish_ahs_is \'apply\'' -l target -r -d 'apply only these resources of the file: asset.ID, collection.ID (or an id of either)'
 
 # ahs export
 complete -c ahs -n '__fish_ahs_is \'export\'' -l asset -r -d 'export these assets (repeatable)'
 complete -c ahs -n '__fish_ahs_is \'export\'' -l collection -r -d 'export these collections (repeatable)'
+
+# ahs schema
+complete -c ahs -n '__fish_ahs_is \'schema\'' -l plan -d 'print the JSON Schema of the plan document instead (ahs plan --json, ahs plan --out, ahs show --json): changes as {address, action, before, after, request, prediction}'
 
 # ahs verify
 complete -c ahs -n '__fish_ahs_is \'verify\'' -l sums -r -d 'compare with a sums file, read as sha256sum -c reads it ("<hex> <name>", "<hex> *<name>" or --tag\'s "SHA256 (<name>) = <hex>" lines), instead of local files'

@@ -15,7 +15,8 @@ export { OUTPUT_FORMATS, type GlobalOptions };
 
 /** Options every command accepts, anywhere on the line (commander's default, non-positional parsing). */
 export const globalFlags = {
-  output: flag.choice('format', OUTPUT_FORMATS, 'output format', { short: '-o' }),
+  // `-out FILE` (Terraform's spelling) reads as `-o ut`: say what was meant.
+  output: flag.choice('format', OUTPUT_FORMATS, 'output format', { short: '-o', hints: { ut: 'did you mean --out? (-out is read as -o ut; ahs plan --out PLAN saves the plan)' } }),
   json: flag.bool('short for --output json'),
   query: flag.text('expr', 'a JMESPath expression applied to the JSON output (implies json); a string result prints raw, e.g. --query versionId'),
   dryRun: flag.bool('predict the outcome of a write with the service\'s rules; send nothing'),

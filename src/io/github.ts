@@ -23,6 +23,8 @@ import type { Redactor } from '../http/redact.js';
 import { rawStream, type IO } from './streams.js';
 import type { RunRecord } from './record.js';
 import { comparedLine } from './views/collections.js';
+import { changeText, planSummaryLine, symbolOf, tally } from './views/plan.js';
+import type { PlannedChange } from '../plan/saved.js';
 
 /** A JSON document as printed: read with optional chaining, every derivation tolerates another shape. */
 type Doc = any;
@@ -108,9 +110,9 @@ export const OUTPUTS: Record<string, CommandOutputs> = {
     changed: (d) => [d.uploaded, d.replaced, d.removed].some((list) => Array.isArray(list) && list.length > 0),
   }),
   plan: read({
-    'to-create': (d) => tally(d, 'create'),
-    'to-change': (d) => tally(d, 'update'),
-    'to-remove': (d) => tally(d, 'delete'),
+    'to-create': (d) => planTally(d)?.create,
+    'to-change': (d) => planTally(d)?.change,
+    'to-remove': (d) => planTally(d)?.remove,
     requests: (d) => count(d.steps),
     'has-changes': (d) => (Array.isArray(d.steps) ? d.steps.length > 0 : undefined),
   }),
@@ -142,25 +144,27 @@ const promotionSummary: Summarise = (d) =>
     ],
   );
 
-/** The changes of a desired-state plan document by action. */
-function tally(d: Doc, action: string): number | undefined {
-  return Array.isArray(d.changes) ? d.changes.filter((c: Doc) => c?.action === action).length : undefined;
-}
-
 const ACTION_SYMBOL: Record<string, string> = { create: '+ create', update: '~ change', delete: '- remove' };
+
+/** The changes of a desired-state plan document counted as its summary line counts them. */
+function planTally(d: Doc): { create: number; change: number; remove: number } | undefined {
+  return Array.isArray(d.changes) ? tally(d.changes.filter((c: Doc) => c && typeof c.action === 'string')) : undefined;
+}
 
 /** The commands whose step summary says what they did: adding `plan` or `apply` is one row. */
 export const SUMMARIES: Record<string, Summarise> = {
-  plan: (d) => [
-    Array.isArray(d.steps) && d.steps.length === 0
-      ? 'No changes: the service holds what the file says.'
-      : `Plan: ${tally(d, 'create') ?? 0} to create, ${tally(d, 'update') ?? 0} to change, ${tally(d, 'delete') ?? 0} to remove (${count(d.steps) ?? 0} request(s)).`,
-    '',
-    ...table(
-      ['action', 'resource', 'what'],
-      (d.changes ?? []).slice(0, 50).map((c: Doc) => [ACTION_SYMBOL[c?.action] ?? c?.action, c?.resource, names(c?.lines ?? [])]),
-    ),
-  ],
+  // Rendered from the changes' values (src/io/views/plan.ts), as the text view is.
+  plan: (d) => {
+    const changes: PlannedChange[] = Array.isArray(d.changes) ? d.changes.filter((c: Doc) => c && typeof c.address === 'string') : [];
+    return [
+      planSummaryLine(count(d.steps) ?? 0, changes),
+      '',
+      ...table(
+        ['', 'address', 'action', 'what'],
+        changes.slice(0, 50).map((c) => [symbolOf(c), c.address, c.name ? `${c.action} ${c.name}` : c.action, changeText(c)]),
+      ),
+    ];
+  },
   apply: (d) =>
     table(
       ['resource', 'action', 'outcome'],
@@ -236,7 +240,8 @@ export class GitHubActions {
   /** At the exit site: the ::error line of a failure, the outputs and the step summary. */
   finish(run: RunRecord): void {
     const doc: unknown = this.redactor.redactDeep(run.document);
-    if (run.exitCode !== 0 && run.error) {
+    // 10 is `plan --detailed-exitcode` saying changes are pending: not a failure, no ::error.
+    if (run.exitCode !== 0 && run.error && !(run.exitCode === 10 && run.command === 'plan')) {
       const { title, status } = this.redactor.redactDeep(run.error);
       const what = `ahs${run.command ? ` ${run.command}` : ''} failed (exit ${run.exitCode}${status ? `, HTTP ${status}` : ''})`;
       this.io.err.write(workflowCommand('error', { title: what }, title));

@@ -339,17 +339,38 @@ export interface DesiredPlanDocument {
   domainId: string;
   file?: { path: string; sha256: string };
   files: Array<{ path: string; size: number; sha256: string }>;
-  reads: Array<{ method: 'GET'; path: string; query: Record<string, string>; status: number; fingerprint: string; summary: string }>;
+  reads: Array<{ method: 'GET'; path: string; query: Record<string, string>; status: number; fingerprint: string; summary: string; scope?: string[] }>;
   steps: PlanStep[];
-  changes?: Array<{ resource: string; action: 'create' | 'update' | 'delete'; lines: string[]; steps: string[]; notes?: string[] }>;
+  changes?: PlanChange[];
+  notes?: string[];
+}
+
+/** What a change of the plan does to its address: create, update, delete, deploy, promote, undeploy, upload or remove. */
+export type PlanChangeAction = 'create' | 'update' | 'delete' | 'deploy' | 'promote' | 'undeploy' | 'upload' | 'remove';
+
+/** One change of a plan: values (`ahs schema --plan`). An id the service assigns is null in `after`, its field named in `unknownAfter`. */
+export interface PlanChange {
+  /** asset.ID, version.ASSET.VERSION_ID, channel.ASSET.PLATFORM.ENV, collection.ID, collection.ID.deployment.ENV, item.COLLECTION.NAME */
+  address: string;
+  action: PlanChangeAction;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+  unknownAfter?: string[];
+  name?: string;
+  compared?: 'size' | 'content';
+  request?: { method: string; path: string; query: Record<string, string>; body: unknown };
+  prediction?: { ok: boolean; status: number; title?: string } | null;
+  step: string;
   notes?: string[];
 }
 
 /** What apply() of the desired state resolves to: each request sent and its outcome. */
 export interface ApplyResult {
   changed: number;
-  steps: Array<{ resource: string; action: 'create' | 'update' | 'delete'; request: { method: string; path: string; query: Record<string, string>; body: unknown }; outcome: 'done' | 'failed' | 'unknown' | 'not sent' }>;
+  /** resource: the address of the change the step makes (or the kind of a step that is no change). */
+  steps: Array<{ resource: string; action: PlanChangeAction; request: { method: string; path: string; query: Record<string, string>; body: unknown }; outcome: 'done' | 'failed' | 'unknown' | 'not sent' }>;
   failed: Array<{ resource: string; step: string; error: ErrorBody }>;
+  notes: string[];
 }
 
 // --- parameters ------------------------------------------------------------------

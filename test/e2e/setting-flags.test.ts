@@ -171,12 +171,12 @@ describe('a setting flag given more than once (cli.md: export --platform P... --
     const r = await h.ahs(['export', '--asset', id, '--platform', 'ios', '--env', 'prod', '--platform', 'android', '--env', 'staging', '--json']);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.json().assets[id].channels).toEqual({
-      android: { prod: { live: ['android-prod'] } },
-      ios: { prod: { live: ['ios-prod'] }, staging: { live: ['ios-staging'] } },
+      android: { prod: { live: ['android-prod'], exclusive: true } },
+      ios: { prod: { live: ['ios-prod'], exclusive: true }, staging: { live: ['ios-staging'], exclusive: true } },
     });
     // One of each is asked of the service as before.
     const one = await h.ahs(['export', '--asset', id, '--platform', 'web', '--json']);
-    expect(one.json().assets[id].channels).toEqual({ web: { prod: { live: ['web-prod'] } } });
+    expect(one.json().assets[id].channels).toEqual({ web: { prod: { live: ['web-prod'], exclusive: true } } });
   });
 
   it('a command that takes one value refuses two (exit 2, nothing sent) rather than dropping one', async () => {
