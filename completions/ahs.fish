@@ -7,13 +7,15 @@
 function __fish_ahs_subcommands --argument-names cmdpath
     switch "$cmdpath"
         case ''
-            printf '%s\n' 'profile' 'asset' 'version' 'deploy' 'promote-default' 'release' 'rollback' 'collection' 'item' 'collection-deploy' 'fetch' 'plan' 'apply' 'show' 'export' 'schema' 'verify' 'api' 'emulator' 'completion' 'help'
+            printf '%s\n' 'profile' 'asset' 'version' 'deploy' 'promote-default' 'release' 'rollback' 'rollout' 'collection' 'item' 'collection-deploy' 'fetch' 'plan' 'apply' 'show' 'export' 'schema' 'verify' 'api' 'emulator' 'completion' 'help'
         case 'profile'
             printf '%s\n' 'add' 'list' 'show' 'use' 'remove' 'check' 'help'
         case 'asset'
             printf '%s\n' 'create' 'get' 'list' 'search' 'update' 'delete' 'status' 'undeploy' 'version-count' 'help'
         case 'version'
             printf '%s\n' 'upload' 'get' 'list' 'delete' 'urls' 'download' 'help'
+        case 'rollout'
+            printf '%s\n' 'start' 'status' 'abort' 'help'
         case 'collection'
             printf '%s\n' 'create' 'get' 'list' 'update' 'delete' 'restore' 'purge' 'status' 'url' 'undeploy' 'help'
         case 'item'
@@ -50,6 +52,12 @@ function __fish_ahs_value_options --argument-names cmdpath
             printf '%s\n' '--name' '--state' '--expect-current'
         case 'rollback'
             printf '%s\n' '--to'
+        case 'rollout start'
+            printf '%s\n' '--name' '--waves' '--soak' '--check' '--approve' '--approved'
+        case 'rollout status'
+            printf '%s\n' '--name' '--waves' '--soak' '--check' '--approve' '--approved'
+        case 'rollout abort'
+            printf '%s\n' '--name' '--waves' '--soak' '--check' '--approve' '--approved'
         case 'collection create'
             printf '%s\n' '--name' '--allowed-types' '--description' '--max-assets' '--anchor' '--local-cache-max-age'
         case 'collection list'
@@ -178,6 +186,7 @@ complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'deploy' -d 'deploy a version LIVE
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'promote-default' -d 'make a version the Default of its channel (asset, --platform, --env), demoting the previous Default to LIVE'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'release' -d 'upload a file as a version, deploy it LIVE and promote it to Default on one channel (asset, --platform, --env)'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'rollback' -d 'make the previous Default of a channel (asset, --platform, --env) the Default again'
+complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'rollout' -d 'move a version through environments in waves (dev, staging, prod), gated by soak times, checks and approvals'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'collection' -d 'virtual collections: bundles of items deployed as one unit'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'item' -d 'items: the files inside a collection'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'collection-deploy' -d 'deploy a collection LIVE or OFFLINE in an environment (the API key\'s own, or --env with a domain-wide key); --reconcile re-runs every Live deployment'
@@ -323,6 +332,45 @@ complete -c ahs -f -n '__fish_ahs_is \'release\' 0' -a '(__fish_ahs_service asse
 # ahs rollback
 complete -c ahs -n '__fish_ahs_is \'rollback\'' -l to -r -d 'the version to make the Default again (it must be LIVE on the channel)'
 complete -c ahs -f -n '__fish_ahs_is \'rollback\' 0' -a '(__fish_ahs_service assets)'
+
+# ahs rollout
+complete -c ahs -f -n '__fish_ahs_is \'rollout\'' -a 'start' -d 'move a version through environments in waves (ahs rollout ASSET ...), each gated by a soak time, a check or an approval'
+complete -c ahs -f -n '__fish_ahs_is \'rollout\'' -a 'status' -d 'where a rollout stands: each wave done, soaking until T, waiting for approval or pending (same arguments)'
+complete -c ahs -f -n '__fish_ahs_is \'rollout\'' -a 'abort' -d 'put back each wave\'s previous Default (from the journal), newest wave first (same arguments)'
+complete -c ahs -f -n '__fish_ahs_is \'rollout\'' -a 'help' -d 'display help for command'
+
+# ahs rollout start
+complete -c ahs -n '__fish_ahs_is \'rollout start\'' -l name -r -d 'the version by its name on --platform, instead of VERSION_ID'
+complete -c ahs -n '__fish_ahs_is \'rollout start\'' -l waves -r -d 'the environments, in order, separated by commas: dev,staging,prod'
+complete -c ahs -n '__fish_ahs_is \'rollout start\'' -l soak -r -d 'after that wave is promoted, wait this long before the next (30m, 2h, 1h30m; repeatable), measured on the service\'s clock from the journal; needs a journal'
+complete -c ahs -n '__fish_ahs_is \'rollout start\'' -l check -r -d 'a shell command run before and after each promotion, with AHS_ROLLOUT_ENV, AHS_ROLLOUT_WAVE and AHS_ROLLOUT_URL set: exit 0 passes, 1 fails (the rollout halts, exit 1), anything else is inconclusive (exit 11)'
+complete -c ahs -n '__fish_ahs_is \'rollout start\'' -l approve -r -d 'this wave is promoted only by a run given --approved ENV (repeatable)'
+complete -c ahs -n '__fish_ahs_is \'rollout start\'' -l approved -r -d 'this run may promote that --approve wave (repeatable): give it in the job behind a protected environment'
+complete -c ahs -n '__fish_ahs_is \'rollout start\'' -l wait -d 'wait for a soak time to pass (within --timeout) instead of exiting 11: a countdown in a terminal, a line a minute in CI'
+complete -c ahs -f -n '__fish_ahs_is \'rollout start\' 0' -a '(__fish_ahs_service assets)'
+complete -c ahs -f -n '__fish_ahs_is \'rollout start\' 1' -a '(__fish_ahs_service versions)'
+
+# ahs rollout status
+complete -c ahs -n '__fish_ahs_is \'rollout status\'' -l name -r -d 'the version by its name on --platform, instead of VERSION_ID'
+complete -c ahs -n '__fish_ahs_is \'rollout status\'' -l waves -r -d 'the environments, in order, separated by commas: dev,staging,prod'
+complete -c ahs -n '__fish_ahs_is \'rollout status\'' -l soak -r -d 'after that wave is promoted, wait this long before the next (30m, 2h, 1h30m; repeatable), measured on the service\'s clock from the journal; needs a journal'
+complete -c ahs -n '__fish_ahs_is \'rollout status\'' -l check -r -d 'a shell command run before and after each promotion, with AHS_ROLLOUT_ENV, AHS_ROLLOUT_WAVE and AHS_ROLLOUT_URL set: exit 0 passes, 1 fails (the rollout halts, exit 1), anything else is inconclusive (exit 11)'
+complete -c ahs -n '__fish_ahs_is \'rollout status\'' -l approve -r -d 'this wave is promoted only by a run given --approved ENV (repeatable)'
+complete -c ahs -n '__fish_ahs_is \'rollout status\'' -l approved -r -d 'this run may promote that --approve wave (repeatable): give it in the job behind a protected environment'
+complete -c ahs -n '__fish_ahs_is \'rollout status\'' -l wait -d 'wait for a soak time to pass (within --timeout) instead of exiting 11: a countdown in a terminal, a line a minute in CI'
+complete -c ahs -f -n '__fish_ahs_is \'rollout status\' 0' -a '(__fish_ahs_service assets)'
+complete -c ahs -f -n '__fish_ahs_is \'rollout status\' 1' -a '(__fish_ahs_service versions)'
+
+# ahs rollout abort
+complete -c ahs -n '__fish_ahs_is \'rollout abort\'' -l name -r -d 'the version by its name on --platform, instead of VERSION_ID'
+complete -c ahs -n '__fish_ahs_is \'rollout abort\'' -l waves -r -d 'the environments, in order, separated by commas: dev,staging,prod'
+complete -c ahs -n '__fish_ahs_is \'rollout abort\'' -l soak -r -d 'after that wave is promoted, wait this long before the next (30m, 2h, 1h30m; repeatable), measured on the service\'s clock from the journal; needs a journal'
+complete -c ahs -n '__fish_ahs_is \'rollout abort\'' -l check -r -d 'a shell command run before and after each promotion, with AHS_ROLLOUT_ENV, AHS_ROLLOUT_WAVE and AHS_ROLLOUT_URL set: exit 0 passes, 1 fails (the rollout halts, exit 1), anything else is inconclusive (exit 11)'
+complete -c ahs -n '__fish_ahs_is \'rollout abort\'' -l approve -r -d 'this wave is promoted only by a run given --approved ENV (repeatable)'
+complete -c ahs -n '__fish_ahs_is \'rollout abort\'' -l approved -r -d 'this run may promote that --approve wave (repeatable): give it in the job behind a protected environment'
+complete -c ahs -n '__fish_ahs_is \'rollout abort\'' -l wait -d 'wait for a soak time to pass (within --timeout) instead of exiting 11: a countdown in a terminal, a line a minute in CI'
+complete -c ahs -f -n '__fish_ahs_is \'rollout abort\' 0' -a '(__fish_ahs_service assets)'
+complete -c ahs -f -n '__fish_ahs_is \'rollout abort\' 1' -a '(__fish_ahs_service versions)'
 
 # ahs collection
 complete -c ahs -f -n '__fish_ahs_is \'collection\'' -a 'create' -d 'create a collection (empty; add files with `ahs item upload`)'

@@ -5,7 +5,7 @@ import { CommanderError, type Command } from 'commander';
 import { buildProgram, globalsHelp, versionOnlyBeforeCommands, type GlobalOptions } from './program.js';
 import { globalsOf, specOf, type Runner } from './commands/tree.js';
 import { createContext, type ContextInputs } from './context.js';
-import { AhsError, CancelledError, ChangesPending, ExitCode, UsageError, type ErrorBody } from './errors.js';
+import { AhsError, CancelledError, ChangesPending, ExitCode, UsageError, WaitingError, type ErrorBody } from './errors.js';
 import { redactedIO, systemIO, type IO } from './io/streams.js';
 import { escapeControls } from './io/escape.js';
 import { Redactor } from './http/redact.js';
@@ -145,7 +145,9 @@ export function reportError(io: IO, error: unknown, json: boolean): { exitCode: 
   if (known) {
     const body = known.toBody();
     // Pending changes are the plan's outcome, already printed: an exit code, not an error.
-    if (!(known instanceof ChangesPending)) writeError(io, body, json);
+    // A rollout that waits (exit 11) is not an error either: one line saying what for and until when.
+    if (known instanceof WaitingError && !json) io.err.write(`waiting: ${escapeControls(body.title)}\n`);
+    else if (!(known instanceof ChangesPending)) writeError(io, body, json);
     return { exitCode: known.exitCode, body };
   }
   const message = error instanceof Error ? error.message : String(error);

@@ -557,6 +557,15 @@ export class ApiClient {
     return Date.parse(timestamp) >= localStart + this.clockOffsetMs - 1000;
   }
 
+  /**
+   * Now on the service's clock, as its last Date header said (to the second,
+   * so at most a second behind): a rollout's soak is measured against the
+   * journal's createdAt on this clock, never on this machine's alone.
+   */
+  serviceNow(): number {
+    return Date.now() + this.clockOffsetMs;
+  }
+
   private noteServiceClock(date: string | string[] | undefined): void {
     const at = Date.parse(String(Array.isArray(date) ? date[0] : date));
     if (Number.isFinite(at)) this.clockOffsetMs = at - Date.now();

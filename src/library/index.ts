@@ -15,6 +15,7 @@ export {
   NotFoundError,
   PartialFailureError,
   UsageError,
+  WaitingError,
   type ErrorBody,
   type ErrorKind,
 } from '../errors.js';
