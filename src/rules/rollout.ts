@@ -60,6 +60,7 @@ export function decideRollout(input: RolloutInput): RolloutStatus {
   const approvedSet = new Set(input.approved);
   const approveSet = new Set(input.approve);
   const waves: WaveStatus[] = [];
+  const aborted = newestEntry(input.waves)?.action === 'abort';
   let blocked = false;
   for (const [index, facts] of input.waves.entries()) {
     const previous = index > 0 ? waves[index - 1]! : undefined;
@@ -69,7 +70,7 @@ export function decideRollout(input: RolloutInput): RolloutStatus {
     const since = isDefault && promoted ? promoted.at : null;
     const until = since !== null && soak !== undefined ? since + soak : null;
     let state: WaveState;
-    if (facts.entry?.action === 'abort' && !isDefault) state = 'aborted';
+    if (facts.entry?.action === 'abort' && !isDefault && aborted) state = 'aborted';
     else if (isDefault) state = until !== null && now < until ? 'soaking' : 'done';
     else if (promoted) state = 'moved';
     else if (blocked || (previous && previous.state === 'soaking')) state = 'pending';
@@ -78,13 +79,18 @@ export function decideRollout(input: RolloutInput): RolloutStatus {
     if (state !== 'done' && state !== 'soaking') blocked = true;
     waves.push({ env: facts.env, state, gate: gateText(previous?.env, previous ? soakMs[previous.env] : undefined, approveSet.has(facts.env)), since, until: state === 'soaking' ? until : null, previousDefault: promoted?.previousDefault ?? null });
   }
-  return { waves, next: nextOf(waves, input.waves) };
+  return { waves, next: aborted ? { action: 'aborted' } : nextOf(waves, input.waves) };
+}
+
+/** The rollout's newest journal entry over all its waves. */
+function newestEntry(facts: readonly WaveFacts[]): WaveFacts['entry'] {
+  return facts
+    .map((f) => f.entry)
+    .filter((e) => e !== undefined)
+    .sort((a, b) => b.at - a.at)[0];
 }
 
 function nextOf(waves: WaveStatus[], facts: WaveFacts[]): Next {
-  // Aborted: the journal's newest entry of the rollout is an abort.
-  const newest = facts.filter((f) => f.entry).sort((a, b) => b.entry!.at - a.entry!.at)[0];
-  if (newest?.entry?.action === 'abort') return { action: 'aborted' };
   const moved = waves.find((w) => w.state === 'moved');
   if (moved) return { action: 'halt', env: moved.env, found: facts.find((f) => f.env === moved.env)!.currentDefault };
   const first = waves.findIndex((w) => w.state !== 'done' && w.state !== 'soaking');
