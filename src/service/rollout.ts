@@ -8,7 +8,7 @@
 import { spawn } from 'node:child_process';
 import type { Context } from '../context.js';
 import type { ApiClient } from '../http/client.js';
-import { ConflictError, NotFoundError, PartialFailureError, ExitCode, UsageError, WaitingError } from '../errors.js';
+import { AhsError, CancelledError, ConflictError, NotFoundError, PartialFailureError, ExitCode, UsageError, WaitingError } from '../errors.js';
 import { defaultOf, type ChannelSnapshot } from '../rules/index.js';
 import { decideAbort, decideRollout, formatClock, formatDuration, parseDuration, type AbortStep, type Next, type RolloutStatus, type WaveFacts } from '../rules/rollout.js';
 import type { DeployBody, Version } from '../rules/schemas.js';
@@ -219,7 +219,13 @@ class RolloutRun {
       const next = snapshot.status.next;
       if (this.ctx.globals.dryRun) return this.dryRun(snapshot);
       if (next.action === 'promote') {
-        await this.promote(next.env, snapshot);
+        try {
+          await this.promote(next.env, snapshot);
+        } catch (error) {
+          // A halt (a check, the served bytes) or a wait on a check: the document still says where the rollout stands.
+          if (error instanceof AhsError && !(error instanceof CancelledError)) await this.read().then((after) => this.print(this.document(after)), () => undefined);
+          throw error;
+        }
         continue;
       }
       if (next.action === 'wait' && next.for === 'soak' && this.rollout.wait) {
