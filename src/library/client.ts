@@ -23,7 +23,10 @@ import type {
   VerifyCollectionParams,
   VerifyParams,
   VerifyResult,
+  RolloutDocument,
+  RolloutParams,
 } from './types.js';
+import type { RolloutOptions } from '../service/rollout.js';
 
 /** A client for the service `options` name. Nothing is sent until a call is made. */
 export function createClient(options: ClientOptions): Client {
@@ -190,6 +193,9 @@ export function createClient(options: ClientOptions): Client {
     rollback: (params) =>
       session.write('rollback', params, ['assetId', 'platform', 'envId'], params, () => import('../commands/rollback/rollback.js'), (p) => ({ assetId: p.assetId, to: p.to })),
     verify: (params) => verify(session, params),
+    rollout: (params) => rollout(session, 'start', params),
+    rolloutStatus: (params) => rollout(session, 'status', params),
+    rolloutAbort: (params) => rollout(session, 'abort', params),
     plan: (params: DesiredStateParams = {}) => session.document<DesiredPlanDocument>({ user: params.user }, () => import('../commands/plan/plan.js'), { file: params.file, target: params.target, out: undefined, detailedExitcode: undefined }),
     apply: (params: ApplyParams = {}) =>
       session.write('apply', params, [], { user: params.user }, () => import('../commands/apply/apply.js'), (p) => ({ plan: p.plan, file: p.file, target: p.target })),
@@ -373,6 +379,29 @@ async function verify(session: Session, params: VerifyParams): Promise<VerifyRes
       followLinks: asset ? undefined : flag((params as VerifyCollectionParams).followLinks),
     },
     (error) => error instanceof PartialFailureError,
+  );
+}
+
+/** A rollout run, its status or its abort: the command's own run; a wait (exit 11) answers with the document. */
+async function rollout(session: Session, mode: 'start' | 'status' | 'abort', params: RolloutParams): Promise<RolloutDocument> {
+  const call = `rollout${mode === 'start' ? '' : mode === 'status' ? 'Status' : 'Abort'}`;
+  need(call, params, ['assetId', 'platform']);
+  if (!Array.isArray(params.waves) || params.waves.length === 0 || params.waves.some((env) => typeof env !== 'string' || env === '')) throw new UsageError(`${call}: waves is required: the environments in order, e.g. ['dev', 'staging', 'prod']`);
+  const { WaitingError } = await import('../errors.js');
+  return session.document<RolloutDocument>(
+    { platform: params.platform, user: params.user },
+    (mode === 'start' ? () => import('../commands/rollout/start.js') : mode === 'status' ? () => import('../commands/rollout/status.js') : () => import('../commands/rollout/abort.js')) as () => Promise<CommandModule<RolloutOptions>>,
+    {
+      assetId: params.assetId,
+      versionId: params.versionId,
+      name: params.name,
+      waves: params.waves,
+      soak: Object.entries(params.soak ?? {}).map(([env, duration]) => `${env}=${duration}`),
+      check: params.check,
+      approve: params.approve,
+      approved: params.approved,
+    },
+    (error) => error instanceof WaitingError,
   );
 }
 

@@ -596,10 +596,51 @@ export interface Client {
    * UsageError for a bad sums file or path, a NotFoundError...). Reads only.
    */
   verify(params: VerifyParams): Promise<VerifyResult>;
+  /**
+   * Moves a rollout on from where it stands (`ahs rollout`): promotes every
+   * wave whose gates hold, then resolves with where it stands. A rollout
+   * that waits (a soak, an approval: the CLI's exit 11) resolves too, its
+   * `next.action` being `wait`; a halt (a failed check, a moved channel)
+   * rejects with the CLI's error.
+   */
+  rollout(params: RolloutParams): Promise<RolloutDocument>;
+  /** Where a rollout stands (`ahs rollout status`). Reads only. */
+  rolloutStatus(params: RolloutParams): Promise<RolloutDocument>;
+  /** Each wave's previous Default back, newest first (`ahs rollout abort`); a channel moved since rejects (conflict) after the others. */
+  rolloutAbort(params: RolloutParams): Promise<RolloutDocument>;
   /** What apply would change to make the service hold the desired-state file (`ahs plan`). Sends nothing. */
   plan(params?: DesiredStateParams): Promise<DesiredPlanDocument>;
   /** Make the service hold the desired-state file, or send a saved plan (`ahs apply`). */
   apply(params?: ApplyParams): Promise<PlannedWrite<ApplyResult>>;
   /** Closes the connections of the writes planned and never applied. */
   close(): Promise<void>;
+}
+
+/** A rollout (`ahs rollout`): the same arguments for a run, its status and its abort. */
+export interface RolloutParams {
+  assetId: string;
+  /** The version, or `name` on the platform. */
+  versionId?: string;
+  name?: string;
+  platform: string;
+  /** The environments, in order. */
+  waves: string[];
+  /** Soak after a wave's promotion, by environment: `{staging: '30m'}`. Needs the journal. */
+  soak?: Record<string, string>;
+  /** A shell command run before and after each promotion (`--check`). */
+  check?: string;
+  approve?: string[];
+  approved?: string[];
+  user?: string;
+}
+
+/** Where a rollout stands: each wave, and what comes next. */
+export interface RolloutDocument {
+  asset: string;
+  version: string;
+  platform: string;
+  waves: Array<{ env: string; state: 'done' | 'soaking' | 'next' | 'waiting-approval' | 'pending' | 'moved' | 'aborted'; gate: string | null; since: string | null; until: string | null; previousDefault: string | null }>;
+  next: { action: 'promote' | 'wait' | 'halt' | 'aborted' | 'complete'; env?: string | null; for?: 'soak' | 'approval'; soaking?: string; until?: string; found?: string | null };
+  /** The waves this call promoted. */
+  promoted: string[];
 }

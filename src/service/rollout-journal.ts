@@ -3,6 +3,7 @@
 // entries of one rollout read back, newest first, with the service's time.
 import type { Context } from '../context.js';
 import type { Plan } from '../plan/plan.js';
+import { readEntries } from './journal.js';
 
 /** The entry's `rollout` field: which rollout, which wave, what was done. */
 export interface RolloutField {
@@ -24,13 +25,24 @@ export interface RolloutEntry {
 }
 
 /** The journal's collection id, when one is set (--journal, AHS_JOURNAL, the profile). */
-export async function journalOf(_ctx: Context): Promise<string | undefined> {
-  return undefined;
+export async function journalOf(ctx: Context): Promise<string | undefined> {
+  const { SETTINGS } = await import('../config/settings.js');
+  if ('journal' in SETTINGS) return (await ctx.settings()).get('journal' as never) || undefined;
+  return ctx.io.env.AHS_JOURNAL || undefined;
 }
 
-/** The entries of one rollout, newest first. */
-export async function rolloutEntries(_ctx: Context, _journal: string, _key: { asset: string; version: string; platform: string }): Promise<RolloutEntry[]> {
-  return [];
+/**
+ * The entries of one rollout, newest first. Only entries made since the
+ * version was uploaded are read (`since`): no rollout of it is older.
+ */
+export async function rolloutEntries(ctx: Context, journal: string, key: { asset: string; version: string; platform: string }, since: Date): Promise<RolloutEntry[]> {
+  const found: RolloutEntry[] = [];
+  for await (const entry of readEntries(ctx, journal, { since })) {
+    const rollout = entry.rollout as Partial<RolloutField> | undefined;
+    if (!rollout || rollout.asset !== key.asset || rollout.version !== key.version || rollout.platform !== key.platform || typeof rollout.wave !== 'string') continue;
+    found.push({ rollout: rollout as RolloutField, at: Date.parse(entry.createdAt) });
+  }
+  return found.sort((a, b) => b.at - a.at);
 }
 
 /** The plan, its journal entry carrying the rollout field. */

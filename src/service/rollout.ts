@@ -154,13 +154,14 @@ class RolloutRun {
   /** The version, each wave's channel and the rollout's journal entries, read together. */
   private async read(): Promise<Snapshot> {
     const r = this.rollout;
-    const [version, waves, entries] = await Promise.all([
-      this.version ? Promise.resolve(this.version) : findVersion(this.api, r.assetId, r.versionId),
-      Promise.all(r.waves.map(async (env) => ({ env, channel: (await readVersionOnChannel(this.api, { assetId: r.assetId, platform: r.platform, envId: env }, r.versionId, { version: false })).channel }))),
-      this.journal ? rolloutEntries(this.ctx, this.journal, { asset: r.assetId, version: r.versionId, platform: r.platform }) : Promise.resolve([]),
-    ]);
+    // The version first (once): entries older than its upload cannot be of its rollout.
+    const version = this.version ?? (await findVersion(this.api, r.assetId, r.versionId));
     if (!version) throw new NotFoundError(`version ${r.versionId} of ${r.assetId} not found`);
     if (version.targetPlatform !== r.platform) throw new UsageError(`${r.versionId} is a ${version.targetPlatform} version of ${r.assetId}, not ${r.platform}: give --platform ${version.targetPlatform}`);
+    const [waves, entries] = await Promise.all([
+      Promise.all(r.waves.map(async (env) => ({ env, channel: (await readVersionOnChannel(this.api, { assetId: r.assetId, platform: r.platform, envId: env }, r.versionId, { version: false })).channel }))),
+      this.journal ? rolloutEntries(this.ctx, this.journal, { asset: r.assetId, version: r.versionId, platform: r.platform }, new Date(Date.parse(version.createdAt) - 60_000)) : Promise.resolve([]),
+    ]);
     this.version = version;
     const facts: WaveFacts[] = waves.map(({ env, channel }) => {
       const entry = entries.find((e) => e.rollout.wave === env && (e.rollout.action === 'promote' || e.rollout.action === 'abort'));
