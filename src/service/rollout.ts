@@ -219,6 +219,7 @@ class RolloutRun {
       const snapshot = await this.read();
       const next = snapshot.status.next;
       if (this.ctx.globals.dryRun) return this.dryRun(snapshot);
+      this.refuseUnrecorded(snapshot);
       if (next.action === 'promote') {
         try {
           await this.promote(next.env, snapshot);
@@ -240,6 +241,17 @@ class RolloutRun {
       await this.print(this.document(snapshot));
       return this.finish(next, snapshot.now);
     }
+  }
+
+  /**
+   * A wave this run promoted whose soak the journal cannot measure (its
+   * append failed, warned above): going on would skip the soak. Halts.
+   */
+  private refuseUnrecorded(snapshot: Snapshot): void {
+    const missing = snapshot.facts.find((f) => this.promoted.includes(f.env) && this.rollout.soakMs[f.env] !== undefined && f.entry?.action !== 'promote');
+    if (!missing) return;
+    const text = `the journal has no entry of ${missing.env}'s promotion (see the warning above), so its soak cannot be measured: the rollout stops here; ${missing.env} is promoted. Run the same command again once the journal takes entries (ahs journal init), or abort: ${this.abortCommand()}`;
+    throw new PartialFailureError(text, ExitCode.rejected, { type: 'urn:ahs:rejected', title: text, status: null, detail: text });
   }
 
   /** The exit of a run that cannot go on: complete (0), waiting (11), halted (5) or aborted (5). */
