@@ -38,9 +38,9 @@ _ahs_options() {
         'promote-default') echo '--from-env --make-live --expect-current --idempotent' ;;
         'release') echo '--name --state --expect-current' ;;
         'rollback') echo '--to' ;;
-        'rollout start') echo '--name --waves --soak --check --approve --approved --wait' ;;
-        'rollout status') echo '--name --waves --soak --check --approve --approved --wait' ;;
-        'rollout abort') echo '--name --waves --soak --check --approve --approved --wait' ;;
+        'rollout start') echo '--name --waves --soak --check --approve --approved --file --wait' ;;
+        'rollout status') echo '--name --waves --soak --check --approve --approved --file --wait' ;;
+        'rollout abort') echo '--name --waves --soak --check --approve --approved --file --wait' ;;
         'collection create') echo '--name --allowed-types --description --max-assets --no-editable --no-deployable --anchor --no-secured --local-cache-control --local-cache-max-age' ;;
         'collection list') echo '--page --page-size --all --deleted --no-deleted' ;;
         'collection update') echo '--name --description --max-assets --editable --no-editable --deployable --no-deployable --anchor --local-cache-control --no-local-cache-control --local-cache-max-age --from-json' ;;
@@ -75,9 +75,9 @@ _ahs_value_options() {
         'promote-default') echo '--from-env --expect-current' ;;
         'release') echo '--name --state --expect-current' ;;
         'rollback') echo '--to' ;;
-        'rollout start') echo '--name --waves --soak --check --approve --approved' ;;
-        'rollout status') echo '--name --waves --soak --check --approve --approved' ;;
-        'rollout abort') echo '--name --waves --soak --check --approve --approved' ;;
+        'rollout start') echo '--name --waves --soak --check --approve --approved --file' ;;
+        'rollout status') echo '--name --waves --soak --check --approve --approved --file' ;;
+        'rollout abort') echo '--name --waves --soak --check --approve --approved --file' ;;
         'collection create') echo '--name --allowed-types --description --max-assets --anchor --local-cache-max-age' ;;
         'collection list') echo '--page --page-size' ;;
         'collection update') echo '--name --description --max-assets --anchor --local-cache-max-age --from-json' ;;

@@ -33,6 +33,8 @@ export interface RolloutOptions {
   approve?: string[];
   approved?: string[];
   wait?: true;
+  /** The desired-state file whose `assets.ID.rollout` gives the defaults. */
+  file?: string;
 }
 
 /** The options checked: what every run derives the same state from. */
@@ -80,7 +82,28 @@ export async function runRollout(ctx: Context, mode: RolloutMode, options: Rollo
   return run.start();
 }
 
-async function checkOptions(ctx: Context, api: ApiClient, options: RolloutOptions, platform: string): Promise<Rollout> {
+/**
+ * The asset's `rollout:` defaults of the desired-state file (--file, else
+ * ahs.yaml when it is there): each applies where its flag was not given.
+ */
+async function withFileDefaults(options: RolloutOptions): Promise<RolloutOptions> {
+  const { DEFAULT_FILE, loadDesiredFile } = await import('../desired/file.js');
+  const { existsSync } = await import('node:fs');
+  const path = options.file ?? (existsSync(DEFAULT_FILE) ? DEFAULT_FILE : undefined);
+  if (path === undefined) return options;
+  const defaults = (await loadDesiredFile(path)).state.assets?.[options.assetId]?.rollout;
+  if (!defaults) {
+    if (options.file !== undefined) throw new UsageError(`${path} declares no rollout for ${options.assetId} (assets.${options.assetId}.rollout: {waves, soak, check, approve})`);
+    return options;
+  }
+  // The file's gates of waves that --waves leaves out do not apply.
+  const waves = options.waves ?? defaults.waves;
+  const soak = options.soak && options.soak.length > 0 ? options.soak : Object.entries(defaults.soak ?? {}).filter(([env]) => waves.includes(env)).map(([env, duration]) => `${env}=${duration}`);
+  return { ...options, waves, soak, check: options.check ?? defaults.check, approve: options.approve ?? defaults.approve?.filter((env) => waves.includes(env)) };
+}
+
+async function checkOptions(ctx: Context, api: ApiClient, given: RolloutOptions, platform: string): Promise<Rollout> {
+  const options = await withFileDefaults(given);
   if (!options.waves || options.waves.length === 0) throw new UsageError('--waves is required: the environments in order, e.g. --waves dev,staging,prod');
   const waves = options.waves;
   const inWaves = (flag: string, env: string) => {

@@ -127,6 +127,24 @@ describe('ahs rollout: approvals, checks', () => {
     expect(unknown.stderr).toContain(`${id} has no web version named 9.9`);
   });
 
+  it('the desired-state file declares the asset\'s rollout: the command line names only the asset and the version; flags override it', async () => {
+    const { id, v1, v2 } = await seeded();
+    const file = await h.file(`${id}.yaml`, `apiVersion: ahs/v1\nassets:\n  ${id}:\n    name: ${id}\n    type: "1001"\n    rollout:\n      waves: [dev, staging, prod]\n      approve: [prod]\n`);
+    const r = await ahs(['rollout', id, v2, '--platform', 'web', '--file', file, '--json']);
+    expect(r.exitCode, r.stderr).toBe(11);
+    expect(r.json()).toMatchObject({ promoted: ['dev', 'staging'], next: { action: 'wait', for: 'approval', env: 'prod' } });
+    expect(await defaults(id)).toEqual([v2, v2, v1]);
+    // A flag given wins over the file's value.
+    const only = await ahs(['rollout', 'status', id, v2, '--platform', 'web', '--file', file, '--waves', 'dev', '--json']);
+    expect(only.json().waves.map((w: { env: string }) => w.env)).toEqual(['dev']);
+    const none = await ahs(['rollout', id, v2, '--platform', 'web', '--file', await h.file(`${id}-none.yaml`, 'apiVersion: ahs/v1\n')]);
+    expect(none.exitCode).toBe(2);
+    expect(none.stderr).toContain(`declares no rollout for ${id} (assets.${id}.rollout: {waves, soak, check, approve})`);
+    const bad = await ahs(['rollout', id, v2, '--platform', 'web', '--file', await h.file(`${id}-bad.yaml`, `apiVersion: ahs/v1\nassets:\n  ${id}:\n    name: x\n    type: "1001"\n    rollout: { waves: [] }\n`)]);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toMatch(/-bad\.yaml:6:\d+: assets\..*\.rollout\.waves: must name at least one environment/);
+  });
+
   it('a soak without a journal is exit 2 naming ahs journal init', async () => {
     const { id, v1, v2 } = await seeded();
     const r = await ahs(['rollout', id, v2, ...WAVES, '--soak', 'staging=2s']);
@@ -164,5 +182,110 @@ describe('ahs rollout: approvals, checks', () => {
     expect(md).toContain('| wave | state | gate | since | until | previous Default |');
     expect(md).toContain('| prod | waiting-approval | approval |  |  |  |');
     expect(md).toContain('next: prod waits for approval (a run with --approved prod); promoted by this run: dev, staging');
+  });
+});
+
+describe('ahs rollout with the journal: soak, abort', () => {
+  let journal: Record<string, string>;
+  beforeAll(async () => {
+    const id = uid('jr');
+    const init = await ahs(['journal', 'init', id]);
+    expect(init.exitCode, init.stderr).toBe(0);
+    journal = { AHS_JOURNAL: id };
+  });
+
+  it('--soak staging=2s, run four times: dev and staging then exit 11 naming the soak; 11 with the time left and no write; prod once it has soaked; then nothing', async () => {
+    const { id, v1, v2 } = await seeded();
+    const line = ['rollout', id, v2, ...WAVES, '--soak', 'staging=2s'];
+    const first = await ahs([...line, '--json'], journal);
+    expect(first.exitCode, first.stderr).toBe(11);
+    const err = first.errJson();
+    expect(err).toMatchObject({ type: 'urn:ahs:waiting', status: null });
+    expect(err.title).toMatch(new RegExp(`^${v2} of ${id} \\(web\\): staging soaks until \\d\\d:\\d\\d:\\d\\dZ, [12]s left \\(then prod\\)$`));
+    const doc = first.json();
+    expect(doc).toMatchObject({
+      promoted: ['dev', 'staging'],
+      next: { action: 'wait', for: 'soak', env: 'prod', soaking: 'staging' },
+      waves: [
+        { env: 'dev', state: 'done', previousDefault: v1 },
+        { env: 'staging', state: 'soaking', previousDefault: v1 },
+        { env: 'prod', state: 'pending', gate: 'after staging soaks 2s' },
+      ],
+    });
+    // The soak is the journal entry's service time plus 2 s.
+    const staging = doc.waves[1];
+    expect(Date.parse(staging.until) - Date.parse(staging.since)).toBe(2000);
+    expect(await defaults(id)).toEqual([v2, v2, v1]);
+
+    const second = await ahs([...line, '--verbose'], journal);
+    expect(second.exitCode, second.stderr).toBe(11);
+    expect(second.stderr).toMatch(/^waiting: .*staging soaks until \d\d:\d\d:\d\dZ, [12]s left \(then prod\)$/m);
+    expect(second.stderr).not.toMatch(/> POST /);
+
+    // The third run waits out what is left of the soak itself (--wait), then promotes prod.
+    const third = await ahs([...line, '--wait'], journal);
+    expect(third.exitCode, third.stderr).toBe(0);
+    expect(third.stderr).toMatch(/waiting: staging soaks until \d\d:\d\d:\d\dZ, \ds left/);
+    expect(third.stderr).toContain(`${v2} is now the Default of ${id}/web/prod (previous Default ${v1}, now LIVE)`);
+    expect(await defaults(id)).toEqual([v2, v2, v2]);
+
+    const fourth = await ahs([...line, '--verbose', '--json'], journal);
+    expect(fourth.exitCode, fourth.stderr).toBe(0);
+    expect(fourth.stderr).not.toMatch(/> POST /);
+    expect(fourth.json()).toMatchObject({ next: { action: 'complete' }, promoted: [], waves: [{ state: 'done' }, { state: 'done' }, { state: 'done', previousDefault: v1 }] });
+
+    const status = await ahs(['rollout', 'status', id, v2, ...WAVES, '--soak', 'staging=2s', '--json'], journal);
+    expect(status.exitCode).toBe(0);
+    expect(status.json().next).toEqual({ action: 'complete' });
+  });
+
+  it('a check failing on staging halts (exit 1, prod untouched); abort restores dev\'s and staging\'s previous Defaults, newest first; abort again sends nothing', async () => {
+    const { id, v1, v2 } = await seeded();
+    const halted = await ahs(['rollout', id, v2, ...WAVES, '--check', '[ "$AHS_ROLLOUT_ENV/$AHS_ROLLOUT_PHASE" != staging/after ]'], journal);
+    expect(halted.exitCode).toBe(1);
+    expect(await defaults(id)).toEqual([v2, v2, v1]);
+    const abort = await ahs(['rollout', 'abort', id, v2, ...WAVES], journal);
+    expect(abort.exitCode, abort.stderr).toBe(0);
+    const restored = [...abort.stderr.matchAll(/^(\S+): (\S+) is the Default again \(was (\S+)\)$/gm)].map((m) => [m[1], m[2], m[3]]);
+    expect(restored).toEqual([
+      [`${id}/web/staging`, v1, v2],
+      [`${id}/web/dev`, v1, v2],
+    ]);
+    expect(await defaults(id)).toEqual([v1, v1, v1]);
+    expect(await h.records(id)).toContain(`web/dev/${v2}=LIVE`);
+    const again = await ahs(['rollout', 'abort', id, v2, ...WAVES, '--verbose'], journal);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(again.stderr).not.toMatch(/> POST /);
+    // The rollout stays aborted: a re-run of the pipeline does not promote it again.
+    const rerun = await ahs(['rollout', id, v2, ...WAVES, '--verbose'], journal);
+    expect(rerun.exitCode).toBe(5);
+    expect(rerun.stderr).toContain('the rollout was aborted');
+    expect(rerun.stderr).not.toMatch(/> POST /);
+  });
+
+  it('after someone else promotes on staging, abort leaves staging alone, names it and exits 5; dev is restored', async () => {
+    const { id, v1, v2 } = await seeded();
+    const v3 = await h.uploadVersion(id, 'web', '3.0');
+    const r = await ahs(['rollout', id, v2, ...WAVES, '--approve', 'prod'], journal);
+    expect(r.exitCode).toBe(11);
+    await h.deploy(id, v3, 'web', 'staging', 'LIVE');
+    expect((await h.deploy(id, v3, 'web', 'staging', 'DEFAULT', { currentVersionId: v2, currentAssetIntent: 'LIVE' })).status).toBe(201);
+    const status = await ahs(['rollout', 'status', id, v2, ...WAVES, '--approve', 'prod', '--json'], journal);
+    expect(status.json()).toMatchObject({ next: { action: 'halt', env: 'staging', found: v3 }, waves: [{ state: 'done' }, { state: 'moved' }, { state: 'pending' }] });
+    const run = await ahs(['rollout', id, v2, ...WAVES, '--approve', 'prod', '--approved', 'prod'], journal);
+    expect(run.exitCode).toBe(5);
+    expect(run.stderr).toContain(`halted: staging's Default is ${v3} now, moved by someone else since this rollout promoted it`);
+    const abort = await ahs(['rollout', 'abort', id, v2, ...WAVES, '--json'], journal);
+    expect(abort.exitCode).toBe(5);
+    expect(abort.stderr).toContain(`${id}/web/staging: left alone, someone moved its Default to ${v3} since this rollout made it ${v2}`);
+    expect(abort.errJson()).toMatchObject({ type: 'urn:ahs:conflict', title: expect.stringContaining('left alone, moved by someone else since: staging') });
+    expect(await defaults(id)).toEqual([v1, v3, v1]);
+  });
+
+  it('abort without a journal is exit 2 naming ahs journal init', async () => {
+    const { id, v2 } = await seeded();
+    const r = await ahs(['rollout', 'abort', id, v2, ...WAVES]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('`ahs journal init`');
   });
 });

@@ -25,6 +25,7 @@ const flags = {
   check: flag.text('command', 'a shell command run before and after each promotion, with AHS_ROLLOUT_ENV, AHS_ROLLOUT_WAVE and AHS_ROLLOUT_URL set: exit 0 passes, 1 fails (the rollout halts, exit 1), anything else is inconclusive (exit 11)'),
   approve: flag.repeatable('env', 'this wave is promoted only by a run given --approved ENV (repeatable)'),
   approved: flag.repeatable('env', 'this run may promote that --approve wave (repeatable): give it in the job behind a protected environment'),
+  file: flag.text('file', 'the desired-state file whose assets.ASSET_ID.rollout gives the defaults of --waves, --soak, --check and --approve (default ahs.yaml, when it is there); flags given override it'),
   wait: flag.bool('wait for a soak time to pass (within --timeout) instead of exiting 11: a countdown in a terminal, a line a minute in CI'),
 };
 
