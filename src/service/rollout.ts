@@ -454,7 +454,8 @@ class RolloutRun {
         left.push(step);
         continue;
       }
-      const channel = snapshot.waves.find((w) => w.env === step.env)!.channel;
+      // The Default and the target's own record (it must be LIVE there to be the Default again).
+      const { channel } = await readVersionOnChannel(this.api, { assetId: r.assetId, platform: r.platform, envId: step.env }, step.to, { version: false });
       const promotion = steps.versionPromote(
         { assetId: r.assetId, platform: r.platform, envId: step.env, versionId: step.to, user, channel, expected: r.versionId },
         { refuse: { hint: `${step.to} is ${channel.records[step.to] ?? 'not deployed'} on ${name}: it cannot be made the Default again as it is` } },

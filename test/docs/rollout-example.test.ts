@@ -106,7 +106,7 @@ describe('the README rollout workflow', () => {
     };
     const run = (script: string) => promisify(execFile)('bash', ['-eo', 'pipefail', '-c', script], { cwd: work, env: runEnv });
     // Once, before the first rollout: the journal the soaks are measured from.
-    await run(`ahs journal init ${env.AHS_JOURNAL}`);
+    await run(`ahs journal init ${env.AHS_JOURNAL} --env prod`);
     const defaults = async () => (await h.records('my-bundle')).filter((r) => r.endsWith('=DEFAULT'));
     const after: string[][] = [];
     for (const job of jobs) {

@@ -189,19 +189,19 @@ describe('ahs rollout with the journal: soak, abort', () => {
   let journal: Record<string, string>;
   beforeAll(async () => {
     const id = uid('jr');
-    const init = await ahs(['journal', 'init', id]);
+    const init = await ahs(['journal', 'init', id, '--env', 'dev']);
     expect(init.exitCode, init.stderr).toBe(0);
     journal = { AHS_JOURNAL: id };
   });
 
-  it('--soak staging=2s, run four times: dev and staging then exit 11 naming the soak; 11 with the time left and no write; prod once it has soaked; then nothing', async () => {
+  it('--soak staging=4s (2 s would race a loaded machine), run four times: dev and staging then exit 11 naming the soak; 11 with the time left and no write; prod once it has soaked; then nothing', async () => {
     const { id, v1, v2 } = await seeded();
-    const line = ['rollout', id, v2, ...WAVES, '--soak', 'staging=2s'];
+    const line = ['rollout', id, v2, ...WAVES, '--soak', 'staging=4s'];
     const first = await ahs([...line, '--json'], journal);
     expect(first.exitCode, first.stderr).toBe(11);
     const err = first.errJson();
     expect(err).toMatchObject({ type: 'urn:ahs:waiting', status: null });
-    expect(err.title).toMatch(new RegExp(`^${v2} of ${id} \\(web\\): staging soaks until \\d\\d:\\d\\d:\\d\\dZ, [12]s left \\(then prod\\)$`));
+    expect(err.title).toMatch(new RegExp(`^${v2} of ${id} \\(web\\): staging soaks until \\d\\d:\\d\\d:\\d\\dZ, [1-4]s left \\(then prod\\)$`));
     const doc = first.json();
     expect(doc).toMatchObject({
       promoted: ['dev', 'staging'],
@@ -209,17 +209,17 @@ describe('ahs rollout with the journal: soak, abort', () => {
       waves: [
         { env: 'dev', state: 'done', previousDefault: v1 },
         { env: 'staging', state: 'soaking', previousDefault: v1 },
-        { env: 'prod', state: 'pending', gate: 'after staging soaks 2s' },
+        { env: 'prod', state: 'pending', gate: 'after staging soaks 4s' },
       ],
     });
     // The soak is the journal entry's service time plus 2 s.
     const staging = doc.waves[1];
-    expect(Date.parse(staging.until) - Date.parse(staging.since)).toBe(2000);
+    expect(Date.parse(staging.until) - Date.parse(staging.since)).toBe(4000);
     expect(await defaults(id)).toEqual([v2, v2, v1]);
 
     const second = await ahs([...line, '--verbose'], journal);
     expect(second.exitCode, second.stderr).toBe(11);
-    expect(second.stderr).toMatch(/^waiting: .*staging soaks until \d\d:\d\d:\d\dZ, [12]s left \(then prod\)$/m);
+    expect(second.stderr).toMatch(/^waiting: .*staging soaks until \d\d:\d\d:\d\dZ, [1-4]s left \(then prod\)$/m);
     expect(second.stderr).not.toMatch(/> POST /);
 
     // The third run waits out what is left of the soak itself (--wait), then promotes prod.
@@ -234,7 +234,7 @@ describe('ahs rollout with the journal: soak, abort', () => {
     expect(fourth.stderr).not.toMatch(/> POST /);
     expect(fourth.json()).toMatchObject({ next: { action: 'complete' }, promoted: [], waves: [{ state: 'done' }, { state: 'done' }, { state: 'done', previousDefault: v1 }] });
 
-    const status = await ahs(['rollout', 'status', id, v2, ...WAVES, '--soak', 'staging=2s', '--json'], journal);
+    const status = await ahs(['rollout', 'status', id, v2, ...WAVES, '--soak', 'staging=4s', '--json'], journal);
     expect(status.exitCode).toBe(0);
     expect(status.json().next).toEqual({ action: 'complete' });
   });
