@@ -20,6 +20,8 @@ import { apply } from './apply/index.js';
 import { show } from './show/index.js';
 import { exportState } from './export/index.js';
 import { schema } from './schema/index.js';
+import { journal } from './journal/index.js';
+import { history } from './history/index.js';
 
 const CHANNEL_WRITE = [...SERVICE, 'platform', 'env', 'user'] as const;
 const ITEM_WRITE = [...SERVICE, 'user'] as const;
@@ -45,6 +47,8 @@ export const commandTree: Node[] = [
   collection,
   using(item, { upload: ITEM_WRITE, sync: [...ITEM_WRITE, 'deliveryUrl'], remove: ITEM_WRITE, get: SERVICE, list: SERVICE }),
   collectionDeploy,
+  journal,
+  history,
   fetch,
   plan,
   apply,
