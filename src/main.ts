@@ -42,7 +42,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
         redactor,
         onDocument: (doc) => (record.document = doc),
         ...(github ? { onProfileKey: (key: string) => github.mask(key) } : {}),
-      }),
+      }, argv),
     argv,
   );
   versionOnlyBeforeCommands(program, argv);
@@ -100,9 +100,10 @@ function finishRun(io: IO, record: RunRecord, redactor: Redactor, github: Return
  * Loads the command's module, runs it with a fresh context, and executes the
  * Plan it returns (printing it with --dry-run, sending it otherwise).
  */
-function runCommand(inputs: ContextInputs): Runner {
+function runCommand(inputs: ContextInputs, argv: string[]): Runner {
   return async (leaf, options, command) => {
-    const [module, ctx] = await Promise.all([leaf.load(), createContext(globalsOf(command) as GlobalOptions, { ...inputs, uses: specOf(command)?.uses })]);
+    const run = { command: commandPath(command), arguments: argv };
+    const [module, ctx] = await Promise.all([leaf.load(), createContext(globalsOf(command) as GlobalOptions, { ...inputs, run, uses: specOf(command)?.uses })]);
     // Under GitHub Actions a key from a profile file is masked before anything
     // is printed: the settings are read first. An error there (a profile that
     // does not exist) is the command's to report, when it needs the settings.
@@ -114,6 +115,13 @@ function runCommand(inputs: ContextInputs): Runner {
       await ctx.dispose();
     }
   };
+}
+
+/** `item sync`: the names from the top command down to this one. */
+function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let at: Command | null = command; at?.parent; at = at.parent) names.unshift(at.name());
+  return names.join(' ');
 }
 
 /** Every word names a command under the one before it. */

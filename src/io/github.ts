@@ -412,7 +412,7 @@ function scalar(value: unknown): string | number | undefined {
  * unescapes it (@actions/core command.ts): % CR LF in the message, and in
  * a property also : and , which would end it.
  */
-function workflowCommand(name: string, properties: Record<string, string>, text: string): string {
+export function workflowCommand(name: string, properties: Record<string, string>, text: string): string {
   const escape = (value: string) => value.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
   const props = Object.entries(properties)
     .map(([key, value]) => `${key}=${escape(value).replace(/:/g, '%3A').replace(/,/g, '%2C')}`)
