@@ -26,9 +26,7 @@ export interface RolloutEntry {
 
 /** The journal's collection id, when one is set (--journal, AHS_JOURNAL, the profile). */
 export async function journalOf(ctx: Context): Promise<string | undefined> {
-  const { SETTINGS } = await import('../config/settings.js');
-  if ('journal' in SETTINGS) return (await ctx.settings()).get('journal' as never) || undefined;
-  return ctx.io.env.AHS_JOURNAL || undefined;
+  return (await ctx.settings()).get('journal') || undefined;
 }
 
 /**
