@@ -441,6 +441,7 @@ class RolloutRun {
     const decided = decideAbort(r.versionId, snapshot.facts);
     const restored: string[] = [];
     const left: AbortStep[] = [];
+    const requests: DryRunDocument[] = [];
     for (const step of decided) {
       const name = channelName({ assetId: r.assetId, platform: r.platform, envId: step.env });
       if (step.action === 'nothing') continue;
@@ -462,7 +463,7 @@ class RolloutRun {
       );
       if (this.ctx.globals.dryRun) {
         const kind = KINDS[promotion.kind];
-        out.print(dryRunDocument(kind.request(promotion.params, this.api), await kind.predict(promotion.params, this.api)));
+        requests.push(dryRunDocument(kind.request(promotion.params, this.api), await kind.predict(promotion.params, this.api)));
         continue;
       }
       const { executePlan } = await import('../plan/execute.js');
@@ -478,7 +479,13 @@ class RolloutRun {
       out.info(`${name}: ${step.to} is the Default again (was ${r.versionId})`);
       restored.push(step.env);
     }
-    if (this.ctx.globals.dryRun) return;
+    if (this.ctx.globals.dryRun) {
+      // One document: where the rollout stands and the promotions an abort would send, newest wave first.
+      out.print(this.document(snapshot, { dryRun: true, requests }), (d, kit) =>
+        [kit.style.bold('Dry run: nothing was sent.'), ...(d.requests ?? []).map((q) => `  ${q.request.method} ${q.request.path} ${JSON.stringify(q.request.body)} → ${q.predicted.status}${q.predicted.error ? ` ${q.predicted.error.title}` : ''}`)].join('\n'),
+      );
+      return;
+    }
     const after = await this.read();
     await this.print({ ...this.document(after), promoted: [], ...({ restored } as object) });
     const moved = left.filter((s) => s.action === 'moved');

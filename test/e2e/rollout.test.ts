@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { harness, uid, type Harness } from './helpers.js';
+import { harness, hasScript, runInPty, uid, type Harness } from './helpers.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -244,6 +244,13 @@ describe('ahs rollout with the journal: soak, abort', () => {
     const halted = await ahs(['rollout', id, v2, ...WAVES, '--check', '[ "$AHS_ROLLOUT_ENV/$AHS_ROLLOUT_PHASE" != staging/after ]'], journal);
     expect(halted.exitCode).toBe(1);
     expect(await defaults(id)).toEqual([v2, v2, v1]);
+    const dry = await ahs(['rollout', 'abort', id, v2, ...WAVES, '--dry-run', '--json'], journal);
+    expect(dry.exitCode, dry.stderr).toBe(0);
+    expect(dry.json().requests.map((q: any) => [q.request.body.envId, q.request.body.intent, q.request.body.currentVersionId, q.predicted.status])).toEqual([
+      ['staging', 'DEFAULT', v2, 201],
+      ['dev', 'DEFAULT', v2, 201],
+    ]);
+    expect(await defaults(id)).toEqual([v2, v2, v1]);
     const abort = await ahs(['rollout', 'abort', id, v2, ...WAVES], journal);
     expect(abort.exitCode, abort.stderr).toBe(0);
     const restored = [...abort.stderr.matchAll(/^(\S+): (\S+) is the Default again \(was (\S+)\)$/gm)].map((m) => [m[1], m[2], m[3]]);
@@ -280,6 +287,15 @@ describe('ahs rollout with the journal: soak, abort', () => {
     expect(abort.stderr).toContain(`${id}/web/staging: left alone, someone moved its Default to ${v3} since this rollout made it ${v2}`);
     expect(abort.errJson()).toMatchObject({ type: 'urn:ahs:conflict', title: expect.stringContaining('left alone, moved by someone else since: staging') });
     expect(await defaults(id)).toEqual([v1, v3, v1]);
+  });
+
+  it.skipIf(!hasScript)('--wait in a terminal: a countdown line redrawn in place, then the next wave', async () => {
+    const { id, v2 } = await seeded();
+    const r = await runInPty({ ...h.env, ...journal }, ['rollout', id, v2, '--platform', 'web', '--waves', 'dev,staging', '--soak', 'dev=2s', '--wait'], []);
+    expect(r.code, r.screen).toBe(0);
+    expect(r.screen).toMatch(/\r\x1b\[2Kwaiting: dev soaks until \d\d:\d\d:\d\dZ, [12]s left/);
+    expect(r.screen).toContain(`${v2} is now the Default of ${id}/web/staging`);
+    expect(await defaults(id)).toEqual([v2, v2, expect.any(String)]);
   });
 
   it('abort without a journal is exit 2 naming ahs journal init', async () => {
