@@ -42,6 +42,8 @@ describe('decideRollout: each wave and what a run does next', () => {
     ['a wave moved by someone else since: halt naming it', ['d p@0', 'o p@1', 'o'], {}, ['done', 'moved', 'pending'], { action: 'halt', env: 'staging', found: 'WEB1' }],
     ['moved to no Default', ['d p@0', '- p@1', 'o'], {}, ['done', 'moved', 'pending'], { action: 'halt', env: 'staging', found: null }],
     ['aborted: the newest entry is an abort', ['o a@5', 'o a@4', 'o'], {}, ['aborted', 'aborted', 'pending'], { action: 'aborted' }],
+    ['an older abort of another wave: the newest entry decides, not the first wave', ['o a@4', 'd p@6', 'o'], {}, ['next', 'done', 'pending'], { action: 'promote', env: 'dev' }],
+    ['the latest soak is waited for wherever its wave is', ['d p@9', 'd p@0', 'd p@0'], { soakMs: { dev: 2 * S, staging: 30 * S } }, ['soaking', 'soaking', 'done'], { action: 'wait', for: 'soak', env: null, soaking: 'staging', until: T + 30 * S }],
     ['promoted again after an abort (newest entry a promote)', ['d p@6', 'o a@4', 'o'], {}, ['done', 'next', 'pending'], { action: 'promote', env: 'staging' }],
   ] as const)('%s', (_case, specs, extra, states, next) => {
     const status = decideRollout(input([...specs], extra as Partial<RolloutInput>));
@@ -91,6 +93,9 @@ describe('durations and clocks', () => {
     ['1d', 86_400_000],
     ['500ms', 500],
     ['1.5s', 1500],
+    ['1.25s', 1250],
+    ['2sx', undefined],
+    ['1m30s', 90_000],
     [' 90S ', 90_000],
     ['2', undefined],
     ['', undefined],
@@ -121,6 +126,8 @@ describe('durations and clocks', () => {
   it.each([
     [T + 3_600_000, T, '15:00Z'],
     [T + 30_000, T, '14:00:30Z'],
+    [T + 119_000, T, '14:01:59Z'],
+    [T + 120_000, T, '14:02Z'],
     [T + 86_400_000, T, '2026-11-28 14:00Z'],
   ])('formatClock(%d) = %s', (ms, now, text) => {
     expect(formatClock(ms, now)).toBe(text);
