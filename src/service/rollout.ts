@@ -338,7 +338,13 @@ class RolloutRun {
     const field = (action: RolloutField['action']): RolloutField => ({ asset: r.assetId, version: r.versionId, platform: r.platform, waves: r.waves, wave: env, action, previousDefault });
     const execute = async (p: Plan, rollout: RolloutField) => {
       const { executePlan } = await import('../plan/execute.js');
-      await executePlan(appendRolloutEntry(p, rollout), this.ctx);
+      try {
+        await executePlan(appendRolloutEntry(p, rollout), this.ctx);
+      } catch (error) {
+        // The compare-and-set on the Default read did not hold: another writer moved it meanwhile.
+        if (error instanceof ConflictError) throw new ConflictError(`${env}'s Default moved while this rollout was promoting ${r.versionId} there (${error.message}); run the same command again to see where the rollout stands`);
+        throw error;
+      }
     };
     const name = channelName({ assetId: r.assetId, platform: r.platform, envId: env });
     const onAnswer = (step: Step) => {
