@@ -95,8 +95,9 @@ function nextOf(waves: WaveStatus[], facts: WaveFacts[]): Next {
   if (moved) return { action: 'halt', env: moved.env, found: facts.find((f) => f.env === moved.env)!.currentDefault };
   const first = waves.findIndex((w) => w.state !== 'done' && w.state !== 'soaking');
   if (first < 0) {
-    const soaking = waves.filter((w) => w.state === 'soaking').sort((a, b) => b.until! - a.until!)[0];
-    return soaking ? { action: 'wait', for: 'soak', env: null, soaking: soaking.env, until: soaking.until! } : { action: 'complete' };
+    // Every wave is done: only the last one's soak still holds (an earlier soak gated a wave that is done).
+    const last = waves[waves.length - 1];
+    return last?.state === 'soaking' ? { action: 'wait', for: 'soak', env: null, soaking: last.env, until: last.until! } : { action: 'complete' };
   }
   const wave = waves[first]!;
   if (wave.state === 'next') return { action: 'promote', env: wave.env };

@@ -2,6 +2,8 @@
 // against the emulator. Each run reads the channels (and the journal) and
 // moves the rollout on from where it stands; nothing is kept locally.
 import { readFileSync } from 'node:fs';
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harness, hasScript, runInPty, uid, type Harness } from './helpers.js';
@@ -35,6 +37,29 @@ async function defaults(id: string): Promise<string[]> {
 }
 
 const ahs = (args: string[], env: Record<string, string> = {}) => h.ahs(args, { binary: true, env });
+
+/** The emulator behind a proxy whose Date headers are `shift` ms ahead: the service's clock, moved on without waiting. */
+async function shiftedClock(shift: number): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer((req, res) => {
+    const upstream = new URL(req.url ?? '/', h.emu.baseUrl);
+    const forward = httpRequest(upstream, { method: req.method, headers: { ...req.headers, host: upstream.host } }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, { ...answer.headers, date: new Date(Date.now() + shift).toUTCString() });
+      answer.pipe(res);
+    });
+    forward.on('error', () => res.writeHead(502).end());
+    req.pipe(forward);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
 
 describe('ahs rollout: approvals, checks', () => {
   it('--approve prod stops before prod with exit 11 until a run with --approved prod; then complete, and a re-run sends nothing', async () => {
@@ -194,14 +219,14 @@ describe('ahs rollout with the journal: soak, abort', () => {
     journal = { AHS_JOURNAL: id };
   });
 
-  it('--soak staging=4s (2 s would race a loaded machine), run four times: dev and staging then exit 11 naming the soak; 11 with the time left and no write; prod once it has soaked; then nothing', async () => {
+  it('--soak staging=1h, run four times: dev and staging then exit 11 naming the soak; 11 with the time left and no write; prod once the service\'s clock is past it; then nothing', async () => {
     const { id, v1, v2 } = await seeded();
-    const line = ['rollout', id, v2, ...WAVES, '--soak', 'staging=4s'];
+    const line = ['rollout', id, v2, ...WAVES, '--soak', 'staging=1h'];
     const first = await ahs([...line, '--json'], journal);
     expect(first.exitCode, first.stderr).toBe(11);
     const err = first.errJson();
     expect(err).toMatchObject({ type: 'urn:ahs:waiting', status: null });
-    expect(err.title).toMatch(new RegExp(`^${v2} of ${id} \\(web\\): staging soaks until \\d\\d:\\d\\d:\\d\\dZ, [1-4]s left \\(then prod\\)$`));
+    expect(err.title).toMatch(new RegExp(`^${v2} of ${id} \\(web\\): staging soaks until \\d\\d:\\d\\dZ, (1h|59m\\d+s) left \\(then prod\\)$`));
     const doc = first.json();
     expect(doc).toMatchObject({
       promoted: ['dev', 'staging'],
@@ -209,34 +234,50 @@ describe('ahs rollout with the journal: soak, abort', () => {
       waves: [
         { env: 'dev', state: 'done', previousDefault: v1 },
         { env: 'staging', state: 'soaking', previousDefault: v1 },
-        { env: 'prod', state: 'pending', gate: 'after staging soaks 4s' },
+        { env: 'prod', state: 'pending', gate: 'after staging soaks 1h' },
       ],
     });
-    // The soak is the journal entry's service time plus 2 s.
+    // The soak is the journal entry's service time plus 1 h.
     const staging = doc.waves[1];
-    expect(Date.parse(staging.until) - Date.parse(staging.since)).toBe(4000);
+    expect(Date.parse(staging.until) - Date.parse(staging.since)).toBe(3_600_000);
+    expect(doc.next.until).toBe(staging.until);
     expect(await defaults(id)).toEqual([v2, v2, v1]);
 
     const second = await ahs([...line, '--verbose'], journal);
     expect(second.exitCode, second.stderr).toBe(11);
-    expect(second.stderr).toMatch(/^waiting: .*staging soaks until \d\d:\d\d:\d\dZ, [1-4]s left \(then prod\)$/m);
+    expect(second.stderr).toMatch(/^waiting: .*staging soaks until \d\d:\d\dZ, (1h|59m\d+s) left \(then prod\)$/m);
     expect(second.stderr).not.toMatch(/> POST /);
 
-    // The third run waits out what is left of the soak itself (--wait), then promotes prod.
-    const third = await ahs([...line, '--wait'], journal);
-    expect(third.exitCode, third.stderr).toBe(0);
-    expect(third.stderr).toMatch(/waiting: staging soaks until \d\d:\d\d:\d\dZ, \ds left/);
-    expect(third.stderr).toContain(`${v2} is now the Default of ${id}/web/prod (previous Default ${v1}, now LIVE)`);
+    // An hour later on the service's clock (its Date headers; this machine's clock has not moved): prod is promoted.
+    const later = await shiftedClock(3_601_000);
+    try {
+      const third = await ahs(line, { ...journal, AHS_BASE_URL: later.url });
+      expect(third.exitCode, third.stderr).toBe(0);
+      expect(third.stderr).toContain(`${v2} is now the Default of ${id}/web/prod (previous Default ${v1}, now LIVE)`);
+      expect(third.stderr).toContain('the rollout is complete');
+    } finally {
+      await later.close();
+    }
     expect(await defaults(id)).toEqual([v2, v2, v2]);
 
     const fourth = await ahs([...line, '--verbose', '--json'], journal);
     expect(fourth.exitCode, fourth.stderr).toBe(0);
     expect(fourth.stderr).not.toMatch(/> POST /);
-    expect(fourth.json()).toMatchObject({ next: { action: 'complete' }, promoted: [], waves: [{ state: 'done' }, { state: 'done' }, { state: 'done', previousDefault: v1 }] });
+    expect(fourth.json()).toMatchObject({ next: { action: 'complete' }, promoted: [], waves: [{ state: 'done' }, { state: 'soaking' }, { state: 'done', previousDefault: v1 }] });
+  });
 
-    const status = await ahs(['rollout', 'status', id, v2, ...WAVES, '--soak', 'staging=4s', '--json'], journal);
-    expect(status.exitCode).toBe(0);
-    expect(status.json().next).toEqual({ action: 'complete' });
+  it('--wait sleeps out a short soak within --timeout and goes on (periodic lines in CI); a soak longer than --timeout leaves exits 11 at once', async () => {
+    const { id, v2 } = await seeded();
+    // 5 s: long enough that the run still finds it soaking on a loaded machine.
+    const line = ['rollout', id, v2, ...WAVES, '--soak', 'staging=5s'];
+    const waited = await ahs([...line, '--wait'], journal);
+    expect(waited.exitCode, waited.stderr).toBe(0);
+    expect(waited.stderr).toMatch(/^waiting: staging soaks until \d\d:\d\d:\d\dZ, [1-5]s left$/m);
+    expect(await defaults(id)).toEqual([v2, v2, v2]);
+    const other = await seeded();
+    const long = await ahs(['rollout', other.id, other.v2, ...WAVES, '--soak', 'dev=1h', '--wait', '--timeout', '5'], journal);
+    expect(long.exitCode).toBe(11);
+    expect(long.stderr).toMatch(/--wait: dev soaks until .*, longer than what --timeout leaves/);
   });
 
   it('a check failing on staging halts (exit 1, prod untouched); abort restores dev\'s and staging\'s previous Defaults, newest first; abort again sends nothing', async () => {
@@ -291,9 +332,9 @@ describe('ahs rollout with the journal: soak, abort', () => {
 
   it.skipIf(!hasScript)('--wait in a terminal: a countdown line redrawn in place, then the next wave', async () => {
     const { id, v2 } = await seeded();
-    const r = await runInPty({ ...h.env, ...journal }, ['rollout', id, v2, '--platform', 'web', '--waves', 'dev,staging', '--soak', 'dev=2s', '--wait'], []);
+    const r = await runInPty({ ...h.env, ...journal }, ['rollout', id, v2, '--platform', 'web', '--waves', 'dev,staging', '--soak', 'dev=5s', '--wait'], []);
     expect(r.code, r.screen).toBe(0);
-    expect(r.screen).toMatch(/\r\x1b\[2Kwaiting: dev soaks until \d\d:\d\d:\d\dZ, [12]s left/);
+    expect(r.screen).toMatch(/\r\x1b\[2Kwaiting: dev soaks until \d\d:\d\d:\d\dZ, [1-5]s left/);
     expect(r.screen).toContain(`${v2} is now the Default of ${id}/web/staging`);
     expect(await defaults(id)).toEqual([v2, v2, expect.any(String)]);
   });

@@ -33,7 +33,7 @@ describe('decideRollout: each wave and what a run does next', () => {
     ['staging soaks 10s from T+5s, now T+10s: prod waits', ['d p@0', 'd p@5', 'o'], { soakMs: { staging: 10 * S } }, ['done', 'soaking', 'pending'], { action: 'wait', for: 'soak', env: 'prod', soaking: 'staging', until: T + 15 * S }],
     ['a soak ending exactly now holds no more', ['d p@0', 'd p@0', 'o'], { soakMs: { staging: 10 * S } }, ['done', 'done', 'next'], { action: 'promote', env: 'prod' }],
     ['a soak on the last wave: waits before complete', ['d p@0', 'd p@1', 'd p@8'], { soakMs: { prod: 5 * S } }, ['done', 'done', 'soaking'], { action: 'wait', for: 'soak', env: null, soaking: 'prod', until: T + 13 * S }],
-    ['the latest of several soaks is waited for', ['d p@0', 'd p@9', 'd p@9'], { soakMs: { dev: 60 * S, staging: 3 * S, prod: 2 * S } }, ['soaking', 'soaking', 'soaking'], { action: 'wait', for: 'soak', env: null, soaking: 'dev', until: T + 60 * S }],
+    ['all done: only the last wave\'s soak holds', ['d p@0', 'd p@9', 'd p@9'], { soakMs: { dev: 60 * S, staging: 3 * S, prod: 2 * S } }, ['soaking', 'soaking', 'soaking'], { action: 'wait', for: 'soak', env: null, soaking: 'prod', until: T + 11 * S }],
     ['a soak with no entry (done outside) is not measured: held', ['d', 'o', 'o'], { soakMs: { dev: 60 * S } }, ['done', 'next', 'pending'], { action: 'promote', env: 'staging' }],
     ['--approve prod without --approved: waits for approval', ['d p@0', 'd p@1', 'o'], { approve: ['prod'] }, ['done', 'done', 'waiting-approval'], { action: 'wait', for: 'approval', env: 'prod' }],
     ['--approve prod with --approved prod: promoted', ['d p@0', 'd p@1', 'o'], { approve: ['prod'], approved: ['prod'] }, ['done', 'done', 'next'], { action: 'promote', env: 'prod' }],
@@ -43,7 +43,7 @@ describe('decideRollout: each wave and what a run does next', () => {
     ['moved to no Default', ['d p@0', '- p@1', 'o'], {}, ['done', 'moved', 'pending'], { action: 'halt', env: 'staging', found: null }],
     ['aborted: the newest entry is an abort', ['o a@5', 'o a@4', 'o'], {}, ['aborted', 'aborted', 'pending'], { action: 'aborted' }],
     ['an older abort of another wave: the newest entry decides, not the first wave', ['o a@4', 'd p@6', 'o'], {}, ['next', 'done', 'pending'], { action: 'promote', env: 'dev' }],
-    ['the latest soak is waited for wherever its wave is', ['d p@9', 'd p@0', 'd p@0'], { soakMs: { dev: 2 * S, staging: 30 * S } }, ['soaking', 'soaking', 'done'], { action: 'wait', for: 'soak', env: null, soaking: 'staging', until: T + 30 * S }],
+    ['an earlier wave still soaking once the later ones are done: complete', ['d p@9', 'd p@0', 'd p@0'], { soakMs: { dev: 2 * S, staging: 30 * S } }, ['soaking', 'soaking', 'done'], { action: 'complete' }],
     ['promoted again after an abort (newest entry a promote)', ['d p@6', 'o a@4', 'o'], {}, ['done', 'next', 'pending'], { action: 'promote', env: 'staging' }],
   ] as const)('%s', (_case, specs, extra, states, next) => {
     const status = decideRollout(input([...specs], extra as Partial<RolloutInput>));
