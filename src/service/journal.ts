@@ -221,7 +221,8 @@ async function readJournalDelivery(ctx: JournalContext, api: ApiClient, collecti
   return { doc: await readDelivery(ctx as Context, deliveryDocumentUrl(downloadUrl, api.baseUrl, deliveryBase)), deliveryBase };
 }
 
-const ENTRY_READS = 8;
+/** Entry contents read at once (one connection each): a day's entries in one round. */
+const ENTRY_READS = 32;
 
 /** The listing's date parameters of a range. */
 function rangeQuery(range: EntryRange): Record<string, string | undefined> {
@@ -229,7 +230,7 @@ function rangeQuery(range: EntryRange): Record<string, string | undefined> {
 }
 
 /** Entries whose content is read at once: a reader that stops early (rollback, --limit) reads no more than it needs. */
-const ENTRY_CHUNK = 32;
+const ENTRY_CHUNK = ENTRY_READS;
 
 /**
  * The journal's entries in `range`, newest first: the items listing's
