@@ -7,6 +7,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DEMO_USER, harness, uid, type Harness } from './helpers.js';
 import { ALL_VARIATIONS } from '../../src/emulator/variation.js';
+import { startFaultProxy } from '../support/fault-proxy.js';
 
 const CH = ['--platform', 'ios', '--env', 'prod'];
 const bin = { binary: true } as const;
@@ -72,6 +73,25 @@ describe('the journal and every write', () => {
     expect(offline!.changes).toEqual([{ address: `channel.${id}.ios.prod`, before: { version: v2, state: null }, after: { version: v2, state: 'OFFLINE' }, unknownBefore: ['state'] }]);
     expect(promote!.changes).toEqual([{ address: `channel.${id}.ios.prod`, before: { default: null }, after: { default: v1 }, current: { default: v1 }, disagrees: false }]);
     expect(list.every((e) => e.outcome === 'applied' && e.exitCode === 0)).toBe(true);
+  });
+
+  it('a write whose outcome is unknown (answer lost, and the read that would tell failed) leaves an entry with outcome unknown and its exit code', async () => {
+    const journal = await startJournal(h);
+    const id = uid('ju');
+    await h.createAsset(id);
+    const v1 = await h.uploadVersion(id, 'ios', '1.0');
+    const proxy = await startFaultProxy(h.emu.baseUrl);
+    try {
+      proxy.inject({ kind: 'reset-after' }, { method: 'POST', path: /\/deploy$/ });
+      proxy.inject({ kind: 'status', status: 500 }, { method: 'GET', path: /asset-urls$/, times: 50 });
+      const r = await h.ahs(['deploy', id, v1, ...CH, '--retries', '0'], { ...bin, env: { AHS_JOURNAL: journal, AHS_BASE_URL: proxy.url } });
+      expect(r.exitCode, r.stderr).toBe(6);
+      expect(r.stderr).not.toContain('did not record');
+    } finally {
+      await proxy.close();
+    }
+    const [newest] = await entries(h, journal, [id]);
+    expect(newest).toMatchObject({ command: 'deploy', outcome: 'unknown', exitCode: 6, changes: [{ address: `channel.${id}.ios.prod`, after: { version: v1, state: 'LIVE' } }] });
   });
 
   it('a journal at its maxAssets continues in a new collection linked from the old one; history reads across both', async () => {
