@@ -12,6 +12,8 @@ import { libraryContext, type CallSettings, type LibraryContext } from './contex
 import type { ApiClient } from '../http/client.js';
 import type {
   ApplyParams,
+  HistoryParams,
+  JournalEntry,
   Client,
   ClientOptions,
   DesiredPlanDocument,
@@ -199,6 +201,7 @@ export function createClient(options: ClientOptions): Client {
     plan: (params: DesiredStateParams = {}) => session.document<DesiredPlanDocument>({ user: params.user }, () => import('../commands/plan/plan.js'), { file: params.file, target: params.target, out: undefined, detailedExitcode: undefined }),
     apply: (params: ApplyParams = {}) =>
       session.write('apply', params, [], { user: params.user }, () => import('../commands/apply/apply.js'), (p) => ({ plan: p.plan, file: p.file, target: p.target })),
+    history: (params = {}) => session.history(params),
     close: () => session.close(),
   };
 }
@@ -279,7 +282,7 @@ class Session {
     toOptions: (params: P) => O,
   ): Promise<PlannedWrite<R>> {
     need(name, params, required);
-    const [{ run }, { ctx, documents }] = await Promise.all([load(), this.context({ platform: call.platform, envId: call.envId, user: call.user })]);
+    const [{ run }, { ctx, documents }] = await Promise.all([load(), this.context({ platform: call.platform, envId: call.envId, user: call.user, command: name })]);
     let plan: void | Plan;
     try {
       plan = await run(toOptions(params), ctx);
@@ -296,6 +299,30 @@ class Session {
 
   async close(): Promise<void> {
     await Promise.all([...this.open].map((ctx) => this.end(ctx)));
+  }
+
+  /** The journal's entries, newest first (`ahs history`), a chunk read at a time. */
+  history(params: HistoryParams): AsyncIterable<JournalEntry> {
+    const session = this;
+    const when = (name: string, value: Date | string | undefined): Date | undefined => {
+      if (value === undefined) return undefined;
+      const date = value instanceof Date ? value : new Date(value);
+      if (Number.isNaN(date.getTime())) throw new UsageError(`history: ${name} must be a Date or an ISO 8601 date or timestamp (got ${String(value)})`);
+      return date;
+    };
+    return {
+      async *[Symbol.asyncIterator]() {
+        const filter = { id: params.id, platform: params.platform, envId: params.envId, since: when('since', params.since), until: when('until', params.until), limit: params.limit };
+        const { ctx } = await session.context();
+        try {
+          const [{ requireJournal }, { historyEntries }] = await Promise.all([import('../service/journal-setting.js'), import('../service/history.js')]);
+          const journal = await requireJournal(ctx, 'history()');
+          yield* historyEntries(ctx, journal, filter) as AsyncIterable<JournalEntry>;
+        } finally {
+          await session.end(ctx);
+        }
+      },
+    };
   }
 }
 

@@ -34,6 +34,8 @@ export interface ClientOptions {
   fromEnvironment?: boolean;
   /** Each line the CLI would print on stderr (stage lines, warnings); none when absent. */
   onMessage?: (line: string) => void;
+  /** The journal collection (`ahs journal init`): every write of this client is recorded in it, and history() reads it. */
+  journal?: string;
 }
 
 // --- records of the service (spec: asset-hosting-api-v2.md) -----------------------
@@ -450,7 +452,7 @@ export interface ReleaseParams extends ChannelParams {
 }
 
 export interface RollbackParams extends ChannelParams {
-  /** The version to make the Default again; without it, the one the channel's records prove was the Default before. */
+  /** The version to make the Default again; without it, the one the journal (when set) or the channel's records prove was the Default before. */
   to?: string;
 }
 
@@ -612,6 +614,12 @@ export interface Client {
   plan(params?: DesiredStateParams): Promise<DesiredPlanDocument>;
   /** Make the service hold the desired-state file, or send a saved plan (`ahs apply`). */
   apply(params?: ApplyParams): Promise<PlannedWrite<ApplyResult>>;
+  /**
+   * The journal's entries, newest first (`ahs history`): read a chunk at a
+   * time, so stopping early reads no more. Needs a journal (the `journal`
+   * option, or with `fromEnvironment`/`profile` the journal setting).
+   */
+  history(params?: HistoryParams): AsyncIterable<JournalEntry>;
   /** Closes the connections of the writes planned and never applied. */
   close(): Promise<void>;
 }
@@ -643,4 +651,42 @@ export interface RolloutDocument {
   next: { action: 'promote' | 'wait' | 'halt' | 'aborted' | 'complete'; env?: string | null; for?: 'soak' | 'approval'; soaking?: string; until?: string; found?: string | null };
   /** The waves this call promoted. */
   promoted: string[];
+}
+
+export interface HistoryParams {
+  /** An asset id or a collection id: only its changes. */
+  id?: string;
+  platform?: string;
+  envId?: string;
+  /** Entries from this time on (a Date or an ISO 8601 date or timestamp). */
+  since?: Date | string;
+  until?: Date | string;
+  limit?: number;
+}
+
+/** One change, in the shared address scheme (`channel.A.P.E`, `version.A.V`, `item.C.NAME`, ...). */
+export interface JournalChange {
+  address: string;
+  before: unknown;
+  after: unknown;
+  unknownAfter?: string[];
+  unknownBefore?: string[];
+}
+
+/** A journal entry: what ahs recorded, with the service's createdAt/createdBy of it. */
+export interface JournalEntry {
+  apiVersion: 'ahs/journal/v1';
+  command: string;
+  arguments: string[];
+  actor: string;
+  ci?: { runUrl?: string; sha?: string; ref?: string };
+  changes: JournalChange[];
+  outcome: 'applied' | 'unknown';
+  exitCode: number;
+  rollout?: Record<string, unknown>;
+  createdAt: string;
+  createdBy: string;
+  itemId: string;
+  itemName: string;
+  collectionId: string;
 }

@@ -71,7 +71,12 @@ function isDefaultChange(change: Change): boolean {
  * (newest first), the Default the service shows now, and whether it
  * differs (a change made outside ahs). One read per channel, at once.
  */
-export async function markDisagreements(api: ApiClient, entries: HistoryEntry[]): Promise<Array<{ address: string; journal: unknown; current: unknown }>> {
+export async function markDisagreements(
+  api: ApiClient,
+  entries: HistoryEntry[],
+  /** Defaults already being read (history of one channel reads it beside the journal), by address. */
+  known: ReadonlyMap<string, Promise<string | null>> = new Map(),
+): Promise<Array<{ address: string; journal: unknown; current: unknown }>> {
   const newest = new Map<string, HistoryChange>();
   for (const entry of entries) for (const change of entry.changes) if (isDefaultChange(change) && !newest.has(change.address)) newest.set(change.address, change);
   const disagreements: Array<{ address: string; journal: unknown; current: unknown }> = [];
@@ -79,8 +84,7 @@ export async function markDisagreements(api: ApiClient, entries: HistoryEntry[])
     [...newest].map(async ([address, change]) => {
       const { id, platform, envId } = addressParts(address);
       if (!id || !platform || !envId) return;
-      const { channel } = await readChannel(api, id, platform, envId);
-      const current = currentDefault(channel) ?? null;
+      const current = await (known.get(address) ?? readDefault(api, id, platform, envId));
       const journal = (change.after as { default: unknown }).default;
       change.current = { default: current };
       change.disagrees = current !== journal;
@@ -88,6 +92,12 @@ export async function markDisagreements(api: ApiClient, entries: HistoryEntry[])
     }),
   );
   return disagreements;
+}
+
+/** The channel's Default now (null: none). */
+export async function readDefault(api: ApiClient, assetId: string, platform: string, envId: string): Promise<string | null> {
+  const { channel } = await readChannel(api, assetId, platform, envId);
+  return currentDefault(channel) ?? null;
 }
 
 /** The entry that proves rollback's target, and the target. */

@@ -29,8 +29,17 @@ export function changeOf(step: Step, answer: A, answered: boolean): Change | und
       return { address: `version.${p.assetId}.${p.versionId}`, before: { versionId: p.versionId }, after: null };
     case 'version.deploy': {
       const versionId = answer?.assetVersion?.versionId ?? p.versionId;
-      const before = p.channel?.records?.[versionId] ?? null;
-      return { address: `channel.${p.assetId}.${p.platform}.${p.body?.envId}`, before: { version: versionId, state: before }, after: { version: versionId, state: answer?.assetVersion?.state ?? p.body?.intent ?? null } };
+      // The record as the command read it, or as the executor's prediction read it.
+      const predicted = step.prediction?.current;
+      const read = p.channel !== undefined || predicted !== undefined;
+      const before = p.channel?.records?.[versionId] ?? (typeof predicted === 'string' ? predicted : null);
+      return {
+        address: `channel.${p.assetId}.${p.platform}.${p.body?.envId}`,
+        before: { version: versionId, state: before },
+        after: { version: versionId, state: answer?.assetVersion?.state ?? p.body?.intent ?? null },
+        // A deploy that read nothing before sending (ahs deploy) does not know the state it replaced.
+        ...(read ? {} : { unknownBefore: ['state'] }),
+      };
     }
     case 'version.promote': {
       const previous = answer?.previousDefault !== undefined ? answer.previousDefault : (Object.entries((p.channel?.records ?? {}) as Record<string, string>).find(([, s]) => s === 'DEFAULT')?.[0] ?? null);
@@ -38,8 +47,11 @@ export function changeOf(step: Step, answer: A, answered: boolean): Change | und
     }
     case 'asset.create':
       return { address: `asset.${p.body?.assetId}`, before: null, after: answer ?? p.body };
-    case 'asset.update':
-      return { address: `asset.${p.assetId}`, before: p.before ? pick(p.before, Object.keys(p.body ?? {})) : null, after: p.body ?? null };
+    case 'asset.update': {
+      // The fields that change (a PUT sends them all).
+      const keys = Object.keys(p.body ?? {}).filter((key) => key !== 'updatedBy' && (!p.before || JSON.stringify(p.before[key]) !== JSON.stringify(p.body[key])));
+      return { address: `asset.${p.assetId}`, before: p.before ? pick(p.before, keys) : null, after: pick(p.body ?? {}, keys) };
+    }
     case 'asset.delete':
       return { address: `asset.${p.assetId}`, before: { assetId: p.assetId }, after: null };
     case 'asset.undeploy':
@@ -75,7 +87,7 @@ export function changeOf(step: Step, answer: A, answered: boolean): Change | und
 }
 
 function pick(value: P, keys: string[]): P {
-  return Object.fromEntries(keys.filter((key) => key !== 'updatedBy' && key in value).map((key) => [key, value[key]]));
+  return Object.fromEntries(keys.map((key) => [key, value[key] ?? null]));
 }
 
 /** The changes of a run: each answered step's, then each step whose outcome is unknown. */

@@ -34,6 +34,8 @@ export interface Change {
   before: unknown;
   after: unknown;
   unknownAfter?: string[];
+  /** The fields of `before` nobody read (null there): a write that read nothing first. */
+  unknownBefore?: string[];
 }
 
 export interface CiRun {
@@ -164,10 +166,12 @@ export async function appendEntry(ctx: JournalContext, journalId: string, doc: E
   throw new UsageError(`the journal ${journalId} links on and on: fix its collections' descriptions (next=ID)`);
 }
 
-/** The id of the collection a full journal `id` continues in: `ahs-journal` → `ahs-journal-2` → `ahs-journal-3`. */
+/** The id of the collection a full journal `id` continues in: `ahs-journal` → `ahs-journal--2` → `ahs-journal--3`. */
 export function nextJournalId(id: string): string {
-  const match = /^(.*)-(\d+)$/.exec(id);
-  return match ? `${match[1]}-${Number(match[2]) + 1}` : `${id}-2`.slice(0, 50);
+  const match = /^(.*)--(\d+)$/.exec(id);
+  const [base, number] = match ? [match[1]!, Number(match[2]) + 1] : [id, 2];
+  const suffix = `--${number}`;
+  return `${base.slice(0, 50 - suffix.length)}${suffix}`;
 }
 
 async function continueJournal(api: ApiClient, fullId: string, links: JournalLinks, doc: EntryDocument): Promise<{ item: Item; collectionId: string }> {
@@ -217,25 +221,44 @@ async function readJournalDelivery(ctx: JournalContext, api: ApiClient, collecti
   return { doc: await readDelivery(ctx as Context, deliveryDocumentUrl(downloadUrl, api.baseUrl, deliveryBase)), deliveryBase };
 }
 
-const ENTRY_READS = 8;
+/** Entry contents read at once (one connection each): a day's entries in one round. */
+const ENTRY_READS = 32;
 
 /** The listing's date parameters of a range. */
 function rangeQuery(range: EntryRange): Record<string, string | undefined> {
   return { startDate: range.since?.toISOString(), endDate: range.until?.toISOString() };
 }
 
+/** Entries whose content is read at once: a reader that stops early (rollback, --limit) reads no more than it needs. */
+const ENTRY_CHUNK = ENTRY_READS;
+
 /**
  * The journal's entries in `range`, newest first: the items listing's
  * startDate/endDate picks them (only those in range are read), their
- * content comes through the delivery document, read in parallel. An item
- * that is not a journal entry is skipped.
+ * content comes through the delivery document, read in parallel, a chunk
+ * at a time. The listing of the journal runs beside the read of its
+ * collection (the environment it is read in, the collection it continues
+ * in): a range of one collection takes four rounds (collection and
+ * listing, deployed URL, delivery document, contents). An item that is not
+ * a journal entry is skipped.
  */
 export async function* readEntries(ctx: JournalContext, journalId: string, range: EntryRange = {}): AsyncGenerator<JournalEntry> {
   const api = await ctx.api();
+  const list = (collectionId: string) => fetchAll<Item>(api, vcPath(api, collectionId, 'items'), rangeQuery(range));
+  const firstList = list(journalId).then(
+    (items) => ({ items }),
+    (error: unknown) => ({ error }),
+  );
   const chain = await journalChain(api, journalId);
   // Newest collection first: its entries are the newest.
   for (const link of chain.reverse()) {
-    const items = (await fetchAll<Item>(api, vcPath(api, link.collectionId, 'items'), rangeQuery(range))).filter((item) => inRange(item.createdAt, range));
+    let listed: Item[];
+    if (link.collectionId === journalId) {
+      const first = await firstList;
+      if ('error' in first) throw first.error;
+      listed = first.items;
+    } else listed = await list(link.collectionId);
+    const items = listed.filter((item) => inRange(item.createdAt, range));
     if (items.length === 0) continue;
     if (!link.envId) throw new UsageError(`the journal collection ${link.collectionId} names no environment it is read in: run \`ahs journal init ${journalId} --env ENV\` again`);
     const { doc, deliveryBase } = await readJournalDelivery(ctx, api, link.collectionId, link.envId);
@@ -243,16 +266,19 @@ export async function* readEntries(ctx: JournalContext, journalId: string, range
     items.sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt) || (b.assetItemId < a.assetItemId ? -1 : 1));
     const client = await ctx.deliveryClient(deliveryBase, ENTRY_READS);
     try {
-      const documents = new Map<string, unknown>();
-      await eachLimited(items, ENTRY_READS, ctx.signal, async (item) => {
-        const path = urls.get(item.assetItemId);
-        if (!path) return;
-        documents.set(item.assetItemId, await client.get<unknown>(deliveryFileUrl(deliveryBase, path)));
-      });
-      for (const item of items) {
-        const content = documents.get(item.assetItemId);
-        if (!isEntryDocument(content)) continue;
-        yield { ...content, createdAt: item.createdAt, createdBy: item.createdBy, itemId: item.assetItemId, itemName: item.assetItemName, collectionId: link.collectionId };
+      for (let at = 0; at < items.length; at += ENTRY_CHUNK) {
+        const chunk = items.slice(at, at + ENTRY_CHUNK);
+        const documents = new Map<string, unknown>();
+        await eachLimited(chunk, ENTRY_READS, ctx.signal, async (item) => {
+          const path = urls.get(item.assetItemId);
+          if (!path) return;
+          documents.set(item.assetItemId, await client.get<unknown>(deliveryFileUrl(deliveryBase, path)));
+        });
+        for (const item of chunk) {
+          const content = documents.get(item.assetItemId);
+          if (!isEntryDocument(content)) continue;
+          yield { ...content, createdAt: item.createdAt, createdBy: item.createdBy, itemId: item.assetItemId, itemName: item.assetItemName, collectionId: link.collectionId };
+        }
       }
     } finally {
       await client.close().catch(() => undefined);

@@ -2,24 +2,33 @@
 import type { Run } from '../define.js';
 import type { historySpec } from './index.js';
 import { UsageError } from '../../errors.js';
-import { historyEntries, markDisagreements, type HistoryChange, type HistoryEntry } from '../../service/history.js';
+import { historyEntries, markDisagreements, readDefault, type HistoryChange, type HistoryEntry } from '../../service/history.js';
 import { requireJournal } from '../../service/journal-setting.js';
 
 export const run: Run<typeof historySpec> = async (options, ctx) => {
   if (options.since && options.until && options.since > options.until) throw new UsageError(`--since (${options.since.toISOString()}) is after --until (${options.until.toISOString()}): nothing can be in that range`);
   const journalId = await requireJournal(ctx, 'history');
+  const api = await ctx.api();
+  const { platform, env } = ctx.globals;
+  // One channel named: its Default is read beside the journal, not after it.
+  const known = new Map<string, Promise<string | null>>();
+  if (options.id && platform && env) {
+    const read = readDefault(api, options.id, platform, env);
+    read.catch(() => undefined);
+    known.set(`channel.${options.id}.${platform}.${env}`, read);
+  }
   const entries: HistoryEntry[] = [];
   for await (const entry of historyEntries(ctx, journalId, {
     id: options.id,
-    platform: ctx.globals.platform,
-    envId: ctx.globals.env,
+    platform,
+    envId: env,
     since: options.since,
     until: options.until,
     limit: options.limit,
   })) {
     entries.push(entry);
   }
-  const disagreements = await markDisagreements(await ctx.api(), entries);
+  const disagreements = await markDisagreements(api, entries, known);
   const out = await ctx.output();
   const envelope = { totalResults: entries.length, pageNumber: 1, pageSize: entries.length, results: entries };
   out.print(envelope, (doc, kit) => {
@@ -43,15 +52,15 @@ export const run: Run<typeof historySpec> = async (options, ctx) => {
   });
 };
 
-function value(v: unknown, unknown: string[] = []): string {
+function value(v: unknown, unknown: string[] = [], unread = '(known after apply)'): string {
   if (v === null || v === undefined) return '(none)';
   if (typeof v !== 'object') return String(v);
-  const shown = (key: string, x: unknown) => (x === null || x === undefined ? (unknown.includes(key) ? '(known after apply)' : '(none)') : typeof x === 'object' ? JSON.stringify(x) : String(x));
+  const shown = (key: string, x: unknown) => (x === null || x === undefined ? (unknown.includes(key) ? unread : '(none)') : typeof x === 'object' ? JSON.stringify(x) : String(x));
   const entries = Object.entries(v as Record<string, unknown>);
   return entries.length === 1 ? shown(entries[0]![0], entries[0]![1]) : entries.map(([k, x]) => `${k}=${shown(k, x)}`).join(' ');
 }
 
 function changeText(change: HistoryChange): string {
   const mark = change.disagrees ? ` (now ${value(change.current)}: changed outside ahs)` : '';
-  return `${change.address}: ${value(change.before)} → ${value(change.after, change.unknownAfter)}${mark}`;
+  return `${change.address}: ${value(change.before, change.unknownBefore, '(not read)')} → ${value(change.after, change.unknownAfter)}${mark}`;
 }
