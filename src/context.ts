@@ -39,6 +39,8 @@ export interface Context {
   format: Format;
   /** Every secret the CLI knows (the API key) is replaced by *** in traces and output. */
   redactor: Redactor;
+  /** The command being run and its arguments, as the journal records them (undefined: unknown). */
+  run?: RunInfo;
   /** The profile store (conf), opened on first use. */
   profiles(): Promise<ProfileStore>;
   /** Settings resolved flag > env > profile > default. */
@@ -82,7 +84,15 @@ export interface Context {
   confirmable(action: string): void;
 }
 
+export interface RunInfo {
+  /** `release`, `item sync`, ... */
+  command: string;
+  /** The command line's words after `ahs` (the key never among them: redacted when recorded). */
+  arguments: string[];
+}
+
 export interface ContextInputs {
+  run?: RunInfo;
   /** The settings the command declares it uses (its spec's `uses`): those missing are reported together. */
   uses?: readonly string[];
   io: IO;
@@ -210,6 +220,7 @@ export async function createContext(globals: GlobalOptions, inputs: ContextInput
     signal,
     format,
     redactor,
+    ...(inputs.run ? { run: inputs.run } : {}),
     profiles,
     settings,
     api,

@@ -39,6 +39,15 @@ export const assetSchema = z
       .record(code, z.record(text(64), channelSchema, { error: 'must map environments to channels' }), { error: 'must map platforms to { ENV: channel }' })
       .optional()
       .describe('platform -> environment -> channel'),
+    rollout: z
+      .strictObject({
+        waves: z.array(text(64), { error: 'must be a list of environments' }).min(1, { error: 'must name at least one environment' }).describe('the environments, in order'),
+        soak: z.record(text(64), text(32), { error: 'must map environments to durations (30m, 2h)' }).optional().describe('environment -> soak after its promotion'),
+        check: text(4096).optional().describe('the shell command run before and after each promotion'),
+        approve: z.array(text(64), { error: 'must be a list of environments' }).optional().describe('waves promoted only by a run given --approved ENV'),
+      })
+      .optional()
+      .describe('the defaults of ahs rollout for this asset (its command line then names only the asset and the version); not used by plan or apply'),
   })
   .describe('a virtual asset');
 

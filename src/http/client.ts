@@ -568,6 +568,18 @@ export class ApiClient {
     return Date.parse(timestamp) >= localStart + this.clockOffsetMs - 1000;
   }
 
+  /**
+   * Now on the service's clock, as its last Date header said (to the second):
+   * a rollout's soak is measured against the
+   * journal's createdAt on this clock, never on this machine's alone.
+   */
+  serviceNow(): number {
+    // The header says the service's time is in [offset, offset + 1 s) from ours: when that holds ours (the
+    // clocks agree as far as it can tell), ours is the finer reading; otherwise its lower end (a soak never ends early).
+    const offset = this.clockOffsetMs;
+    return Date.now() + (offset <= 0 && offset > -1000 ? 0 : offset);
+  }
+
   private noteServiceClock(date: string | string[] | undefined): void {
     const at = Date.parse(String(Array.isArray(date) ? date[0] : date));
     if (Number.isFinite(at)) this.clockOffsetMs = at - Date.now();

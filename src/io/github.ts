@@ -120,6 +120,9 @@ export const OUTPUTS: Record<string, CommandOutputs> = {
     sent: (d) => d.changed,
     failed: (d) => count(d.failed),
   }),
+  'rollout start': rolloutOutputs(true),
+  'rollout status': rolloutOutputs(false),
+  'rollout abort': write({ restored: (d) => d.restored, changed: (d) => (Array.isArray(d.restored) ? d.restored.length > 0 : undefined) }),
   fetch: read({
     dir: (d) => d.dir,
     downloaded: (d) => count(d.downloaded),
@@ -129,6 +132,41 @@ export const OUTPUTS: Record<string, CommandOutputs> = {
     files: (d) => d.downloaded?.map((f: Doc) => f?.path).sort(),
   }),
 };
+
+/**
+ * A rollout's next wave, what it waits for (soak, approval) and until when:
+ * the next job of a pipeline reads them (cli.md "Rollouts across environments").
+ */
+function rolloutOutputs(isWrite: boolean): CommandOutputs {
+  const next = (d: Doc) => d.next ?? {};
+  const outputs: Record<string, Derive> = {
+    'next-wave': (d) => (d.waves ? (next(d).env ?? null) : undefined),
+    'waiting-for': (d) => (d.waves ? (next(d).action === 'wait' ? next(d).for : null) : undefined),
+    'resume-after': (d) => (d.waves ? (next(d).until ?? null) : undefined),
+    state: (d) => (d.waves ? next(d).action : undefined),
+    promoted: (d) => d.promoted,
+  };
+  if (isWrite) outputs.changed = (d) => (Array.isArray(d.promoted) ? d.promoted.length > 0 : undefined);
+  return isWrite ? write(outputs) : read(outputs);
+}
+
+/** The waves of a rollout as a table, and what comes next. */
+const rolloutSummary: Summarise = (d) => [
+  ...table(
+    ['wave', 'state', 'gate', 'since', 'until', 'previous Default'],
+    (d.waves ?? []).map((w: Doc) => [w?.env, w?.state, w?.gate, w?.since, w?.until, w?.previousDefault]),
+  ),
+  '',
+  `next: ${nextText(d.next ?? {})}${Array.isArray(d.promoted) && d.promoted.length > 0 ? `; promoted by this run: ${d.promoted.join(', ')}` : ''}`,
+];
+
+function nextText(next: Doc): string {
+  if (next.action === 'promote') return `promote ${next.env}`;
+  if (next.action === 'wait' && next.for === 'soak') return `${next.soaking} soaks until ${next.until}${next.env ? `, then ${next.env}` : ''}`;
+  if (next.action === 'wait') return `${next.env} waits for approval (a run with --approved ${next.env})`;
+  if (next.action === 'halt') return `halted: ${next.env} was moved by someone else`;
+  return String(next.action ?? '');
+}
 
 /** The Markdown lines of what a command did, from its document (a dry run and a no-op are summarised alike for all). */
 type Summarise = (doc: Doc) => string[];
@@ -182,6 +220,9 @@ export const SUMMARIES: Record<string, Summarise> = {
     ),
   rollback: promotionSummary,
   'promote-default': promotionSummary,
+  'rollout start': rolloutSummary,
+  'rollout status': rolloutSummary,
+  'rollout abort': rolloutSummary,
   'item sync': (d) => [
     ...table(
       ['result', 'count', 'items'],
@@ -216,6 +257,9 @@ function comparedRule(compared: Doc): string[] {
   return content + size === 0 ? [] : ['', comparedLine({ content, size, checksum: compared?.checksum === true })];
 }
 
+/** Exit 11: a rollout waiting for a soak time or an approval (cli.md): not an error. */
+const WAITING = 11;
+
 /** Runs the GitHub Actions side of ahs; `undefined` outside GitHub Actions. */
 export function gitHubActions(io: IO, redactor: Redactor): GitHubActions | undefined {
   return io.env.GITHUB_ACTIONS === 'true' ? new GitHubActions(io, redactor) : undefined;
@@ -240,8 +284,11 @@ export class GitHubActions {
   /** At the exit site: the ::error line of a failure, the outputs and the step summary. */
   finish(run: RunRecord): void {
     const doc: unknown = this.redactor.redactDeep(run.document);
-    // 10 is `plan --detailed-exitcode` saying changes are pending: not a failure, no ::error.
-    if (run.exitCode !== 0 && run.error && !(run.exitCode === 10 && run.command === 'plan')) {
+    if (run.exitCode === WAITING && run.error) {
+      // A rollout that waits is not a failure: a notice, no ::error.
+      this.io.err.write(workflowCommand('notice', { title: `ahs ${run.command} waits (exit 11)` }, this.redactor.redactDeep(run.error).title));
+    } else if (run.exitCode !== 0 && run.error && !(run.exitCode === 10 && run.command === 'plan')) {
+      // 10 is `plan --detailed-exitcode` saying changes are pending: not a failure, no ::error.
       const { title, status } = this.redactor.redactDeep(run.error);
       const what = `ahs${run.command ? ` ${run.command}` : ''} failed (exit ${run.exitCode}${status ? `, HTTP ${status}` : ''})`;
       this.io.err.write(workflowCommand('error', { title: what }, title));
@@ -310,7 +357,8 @@ function summary(run: RunRecord, summarise: Summarise, doc: Doc): string {
   } else if (doc && typeof doc === 'object') {
     // 10 is `plan --detailed-exitcode` saying changes are pending: not a failure.
     const succeeded = run.exitCode === 0 || (run.exitCode === 10 && run.command === 'plan');
-    lines = [succeeded ? heading : `${heading}: failed (exit ${run.exitCode})`, '', ...summarise(doc)];
+    const waiting = run.exitCode === WAITING ? `${heading}: waiting (exit 11)` : undefined;
+    lines = [succeeded ? heading : (waiting ?? `${heading}: failed (exit ${run.exitCode})`), '', ...summarise(doc)];
   } else {
     lines = [`${heading}: failed (exit ${run.exitCode})`, '', cell(run.error?.title ?? 'no result')];
   }
@@ -369,7 +417,7 @@ function scalar(value: unknown): string | number | undefined {
  * unescapes it (@actions/core command.ts): % CR LF in the message, and in
  * a property also : and , which would end it.
  */
-function workflowCommand(name: string, properties: Record<string, string>, text: string): string {
+export function workflowCommand(name: string, properties: Record<string, string>, text: string): string {
   const escape = (value: string) => value.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
   const props = Object.entries(properties)
     .map(([key, value]) => `${key}=${escape(value).replace(/:/g, '%3A').replace(/,/g, '%2C')}`)
