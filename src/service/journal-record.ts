@@ -156,7 +156,7 @@ async function recordRun(ctx: RecordingContext, plan: Plan, results: Results, en
     await appendEntry(ctx as Context, journalId, doc);
   } catch (error) {
     const reason = (error as Error).message;
-    const text = `the journal ${journalId} did not record this ${command} (${changes.map((c) => c.address).join(', ') || 'its outcome'}): ${reason}`;
+    const text = `the journal ${journalId} did not record this ${command} (${changes.map((c) => c.address).join(', ') || 'its outcome'}): ${reason.replace(/[.\s]+$/, '')}; ahs profile check says whether the journal is reachable`;
     out.warn(text);
     if (ctx.io.env.GITHUB_ACTIONS === 'true') ctx.io.err.write(workflowCommand('warning', { title: 'ahs journal' }, ctx.redactor?.redact(text) ?? text));
   }

@@ -16,7 +16,7 @@ import { OTHER_ASSET_TYPE } from '../rules/collections.js';
 import { fetchAll } from '../http/paging.js';
 import { eachLimited } from '../util/pool.js';
 import { readCollection, vcPath } from './collections.js';
-import { deliveryBaseOf, deliveryDocumentUrl, deliveryFileUrl, readDelivery } from './delivery.js';
+import { deliveryBaseOf, deliveryDocumentUrl, deliveryFileUrl } from './delivery.js';
 
 export const JOURNAL_API_VERSION = 'ahs/journal/v1';
 export const DEFAULT_JOURNAL_ID = 'ahs-journal';
@@ -213,12 +213,30 @@ export async function journalChain(api: ApiClient, journalId: string): Promise<A
 }
 
 /** The delivery document of a journal collection and the base its files come from. */
-async function readJournalDelivery(ctx: JournalContext, api: ApiClient, collectionId: string, envId: string): Promise<{ doc: DeliveryDocument; deliveryBase: string }> {
+async function readJournalDelivery(ctx: JournalContext, api: ApiClient, collectionId: string, envId: string): Promise<{ urls: Map<string, string>; deliveryBase: string; client: ApiClient }> {
   const { downloadUrl } = await api.get<{ downloadUrl: string }>(vcPath(api, collectionId, 'deployments', envId));
   const settings = await ctx.settings();
   const configured = settings.resolve('deliveryUrl').source === 'default' ? undefined : settings.get('deliveryUrl');
   const deliveryBase = configured ?? deliveryBaseOf(new URL(downloadUrl, api.baseUrl));
-  return { doc: await readDelivery(ctx as Context, deliveryDocumentUrl(downloadUrl, api.baseUrl, deliveryBase)), deliveryBase };
+  const url = deliveryDocumentUrl(downloadUrl, api.baseUrl, deliveryBase);
+  // Only the entries' URLs are used: checked here, not the whole document by its schema (a journal's lists thousands).
+  // One client for the document and the contents: the connections the document opened carry the contents.
+  const client = await ctx.deliveryClient(deliveryBase, ENTRY_READS);
+  let doc: Partial<DeliveryDocument> | null;
+  try {
+    doc = await client.get<Partial<DeliveryDocument> | null>(url);
+  } catch (error) {
+    await client.close().catch(() => undefined);
+    throw error;
+  }
+  const entries = doc?.assetItemUrls;
+  if (!Array.isArray(entries)) await client.close().catch(() => undefined);
+  if (!Array.isArray(entries)) throw new UsageError(`${url} did not answer with a collection delivery document (assetItemUrls: expected an array)`);
+  const urls = new Map<string, string>();
+  for (const entry of entries) {
+    if (entry && typeof entry.assetItemId === 'string' && typeof entry.downloadUrl === 'string') urls.set(entry.assetItemId, entry.downloadUrl);
+  }
+  return { urls, deliveryBase, client };
 }
 
 /** Entry contents read at once (one connection each): a day's entries in one round. */
@@ -261,10 +279,8 @@ export async function* readEntries(ctx: JournalContext, journalId: string, range
     const items = listed.filter((item) => inRange(item.createdAt, range));
     if (items.length === 0) continue;
     if (!link.envId) throw new UsageError(`the journal collection ${link.collectionId} names no environment it is read in: run \`ahs journal init ${journalId} --env ENV\` again`);
-    const { doc, deliveryBase } = await readJournalDelivery(ctx, api, link.collectionId, link.envId);
-    const urls = new Map(doc.assetItemUrls.map((entry) => [entry.assetItemId, entry.downloadUrl]));
+    const { urls, deliveryBase, client } = await readJournalDelivery(ctx, api, link.collectionId, link.envId);
     items.sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt) || (b.assetItemId < a.assetItemId ? -1 : 1));
-    const client = await ctx.deliveryClient(deliveryBase, ENTRY_READS);
     try {
       for (let at = 0; at < items.length; at += ENTRY_CHUNK) {
         const chunk = items.slice(at, at + ENTRY_CHUNK);
