@@ -10,7 +10,7 @@ import { registerCollections } from './handlers/collections.js';
 import { registerDelivery, type DeliveryContext } from './handlers/delivery.js';
 import { registerItems } from './handlers/items.js';
 import { registerVersions } from './handlers/versions.js';
-import { bodyUnread, checkQueryEncoding, decodeSegment, discardRest, Router, sendJson, sendText } from './http.js';
+import { answerBeforeBody, bodyUnread, checkQueryEncoding, decodeSegment, jsonHeaders, Router, sendJson, textHeaders } from './http.js';
 import { fail, Problem } from './problem.js';
 import {
   apiKeyInvalid,
@@ -50,6 +50,10 @@ export interface RequestLimits {
   keepAliveTimeoutMs: number;
   /** On close(), how long requests in flight may take before their connections are cut. */
   shutdownGraceMs: number;
+  /** After an answer sent before the request's body was read: how long the rest is read and dropped for... */
+  lingerMs: number;
+  /** ... and how many of its bytes, before the connection is cut. */
+  lingerBytes: number;
 }
 
 // A release upload over a slow link takes minutes; a client that stalls for a
@@ -60,6 +64,8 @@ export const DEFAULT_LIMITS: RequestLimits = {
   idleTimeoutMs: 60_000,
   keepAliveTimeoutMs: 5_000,
   shutdownGraceMs: 3_000,
+  lingerMs: 5_000,
+  lingerBytes: 256 * 1024 * 1024,
 };
 
 /** What one server answers: the API, and the delivery network under a prefix ('' for none). */
@@ -94,7 +100,7 @@ export function createEmulatorServer(emu: Emulator, serves: Serves, limits: Requ
       inFlight -= 1;
       if (inFlight === 0 && onIdle) onIdle();
     });
-    const running = handle(emu, serves, api, delivery, req, res);
+    const running = handle(emu, serves, api, delivery, req, res, limits);
     handlers.add(running);
     void running.finally(() => handlers.delete(running));
   });
@@ -168,7 +174,15 @@ function clientErrorRejection(error: NodeJS.ErrnoException): Rejection {
   return requestMalformed(error.code === undefined ? error.message : `${error.code.replace(/^HPE_/, '').toLowerCase().replace(/_/g, ' ')}`);
 }
 
-async function handle(emu: Emulator, serves: Serves, api: Router<RequestContext>, delivery: Router<DeliveryContext>, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(
+  emu: Emulator,
+  serves: Serves,
+  api: Router<RequestContext>,
+  delivery: Router<DeliveryContext>,
+  req: IncomingMessage,
+  res: ServerResponse,
+  limits: RequestLimits,
+): Promise<void> {
   try {
     const url = new URL(req.url ?? '/', 'http://emulator.invalid');
     const method = req.method ?? 'GET';
@@ -197,7 +211,7 @@ async function handle(emu: Emulator, serves: Serves, api: Router<RequestContext>
     }
     throw notRouted(method, path, false);
   } catch (error) {
-    writeError(emu, req, res, error);
+    writeError(emu, req, res, error, limits);
   }
 }
 
@@ -220,7 +234,7 @@ function authenticate(emu: Emulator, req: IncomingMessage, res: ServerResponse, 
   fail(apiKeyInvalid());
 }
 
-function writeError(emu: Emulator, req: IncomingMessage, res: ServerResponse, error: unknown): void {
+function writeError(emu: Emulator, req: IncomingMessage, res: ServerResponse, error: unknown, limits: RequestLimits): void {
   const known = error instanceof Problem ? error : undefined;
   if (!known) emu.log(`unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   const answer = known ?? new Problem(unexpected(error instanceof Error ? error.message : String(error)));
@@ -228,12 +242,14 @@ function writeError(emu: Emulator, req: IncomingMessage, res: ServerResponse, er
     res.destroy();
     return;
   }
-  // Refused before its body was read whole (too large, too deep): answer, and
-  // take the rest in so the client reads the answer rather than a reset.
-  const unread = bodyUnread(req);
-  if (unread) res.setHeader('connection', 'close');
   const title = titleOf(emu.variation, answer.rejection);
-  if (answer.plainText) sendText(res, answer.status, title);
-  else sendJson(res, answer.status, errorBody({ status: answer.status, title }));
-  if (unread) discardRest(req);
+  const text = answer.plainText ? title : JSON.stringify(errorBody({ status: answer.status, title }));
+  const headers = answer.plainText ? textHeaders(text) : jsonHeaders(text);
+  // Refused before its body was read whole (no key, too large, too deep): the
+  // answer, then the rest of the body read and dropped before the close.
+  if (bodyUnread(req)) answerBeforeBody(req, res, answer.status, headers, text, { ms: limits.lingerMs, bytes: limits.lingerBytes });
+  else {
+    res.writeHead(answer.status, headers);
+    res.end(text);
+  }
 }
