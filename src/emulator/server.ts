@@ -95,7 +95,7 @@ export function createEmulatorServer(emu: Emulator, serves: Serves, limits: Requ
     answering.set(req.socket, res);
     if (closing) res.setHeader('connection', 'close');
     res.on('close', () => {
-      emu.log(`${req.method} ${req.url} ${res.statusCode} ${Date.now() - started}ms`);
+      emu.log(`${req.method} ${req.url} ${outcome(res, closing)} ${Date.now() - started}ms`);
       if (answering.get(req.socket) === res) answering.delete(req.socket);
       inFlight -= 1;
       if (inFlight === 0 && onIdle) onIdle();
@@ -105,7 +105,12 @@ export function createEmulatorServer(emu: Emulator, serves: Serves, limits: Requ
     void running.finally(() => handlers.delete(running));
   });
   server.timeout = limits.idleTimeoutMs;
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(emu, error, socket, answering.get(socket)));
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    const inProgress = answering.get(socket);
+    // A client gone in the middle of its request (Ctrl-C during an upload): its request's line says so.
+    if (inProgress && !inProgress.writableFinished && GONE.has(error.code ?? '')) socket.destroy();
+    else answerClientError(emu, error, socket, inProgress);
+  });
   // Handlers still running, also those whose client went away (an aborted
   // upload cleaning up its temporary file): close() waits for them.
   const handlers = new Set<Promise<void>>();
@@ -131,6 +136,16 @@ export function createEmulatorServer(emu: Emulator, serves: Serves, limits: Requ
       await Promise.all(handlers);
     },
   };
+}
+
+/** Errors of a connection closed by the client part-way through a request. */
+const GONE = new Set(['HPE_INVALID_EOF_STATE', 'ECONNRESET', 'EPIPE']);
+
+/** What a request's log line says of its answer: the status, or that it ended without one. */
+function outcome(res: ServerResponse, closing: boolean): string {
+  if (res.writableFinished) return String(res.statusCode);
+  if (res.headersSent) return `${res.statusCode}, closed before the end of the request, after`;
+  return closing ? 'cut at the stop after' : 'aborted by the client after';
 }
 
 function serverOptions(limits: RequestLimits) {
@@ -235,6 +250,11 @@ function authenticate(emu: Emulator, req: IncomingMessage, res: ServerResponse, 
 }
 
 function writeError(emu: Emulator, req: IncomingMessage, res: ServerResponse, error: unknown, limits: RequestLimits): void {
+  // The client went away mid-request (its request's log line says so): nobody to answer, nothing unexpected.
+  if (req.socket.destroyed && !(error instanceof Problem)) {
+    res.destroy();
+    return;
+  }
   const known = error instanceof Problem ? error : undefined;
   if (!known) emu.log(`unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   const answer = known ?? new Problem(unexpected(error instanceof Error ? error.message : String(error)));
