@@ -126,7 +126,9 @@ describe('the lingering close is bounded', () => {
   });
 
   it('cuts a client that sends more than lingerBytes', async () => {
-    const { received } = await rawUpload({ lingerBytes: 256 * 1024 }, 100 * 1024 * 1024, 4 * 1024 * 1024);
+    // Long before the time bound: the bytes cut it.
+    const { received, after } = await rawUpload({ lingerBytes: 256 * 1024, lingerMs: 60_000 }, 100 * 1024 * 1024, 4 * 1024 * 1024);
     expect(received).toMatch(/^HTTP\/1\.1 403 /);
+    expect(after).toBeLessThan(10_000);
   });
 });
