@@ -139,7 +139,12 @@ export class NetworkError extends AhsError {
  * A write whose answer was lost and whose settling read failed too: it may
  * or may not have been applied, and nothing read says which (exit 6).
  */
-export class OutcomeUnknownError extends NetworkError {}
+export class OutcomeUnknownError extends NetworkError {
+  /** cli.md: urn:ahs:unknown-outcome (exit 6), `detail` naming the command that checks. */
+  override toBody(): ErrorBody {
+    return { type: 'urn:ahs:unknown-outcome', title: this.message, status: null, detail: this.message };
+  }
+}
 
 /** Ctrl-C or a cancelled prompt. Exit 130. */
 export class CancelledError extends AhsError {

@@ -414,7 +414,7 @@ describe('apply without --json says what it did on stdout (cli.md "Output": data
           { resource: 'asset lost', outcome: 'unknown' },
           { resource: 'collection lost-pack', outcome: 'not sent' },
         ],
-        failed: [{ resource: 'asset lost', error: { type: 'urn:ahs:network', detail: expect.stringContaining('the write may have been applied, and the read that would tell failed') } }],
+        failed: [{ resource: 'asset lost', error: { type: 'urn:ahs:unknown-outcome', detail: expect.stringContaining('the write may have been applied, and the read that would tell failed') } }],
       });
       const planned = await h.ahs(['plan', '-f', file, '--json']);
       expect(planned.exitCode, planned.stderr).toBe(0);
