@@ -54,4 +54,23 @@ describe('README', () => {
     expect(install).not.toContain('npm install --global ahs-cli\n');
     for (const line of ['npm install --global .', 'npm link', 'npm install --global ./ahs-cli-', '#v']) expect(install).toContain(line);
   });
+
+  it("lists every error type ahs prints in json mode, with its exit code, as cli.md's table does", () => {
+    const rows = [...section('Output and scripting').matchAll(/^\| `(urn:ahs:[a-z-]+)` \| ([^|]+) \|/gm)].map(([, type, exit]) => [type, exit!.trim()]);
+    expect(Object.fromEntries(rows)).toEqual({
+      'urn:ahs:usage': '2',
+      'urn:ahs:not-found': '4',
+      'urn:ahs:predicted': "the real answer's",
+      'urn:ahs:rejected': '1',
+      'urn:ahs:mismatch': '1',
+      'urn:ahs:conflict': '5',
+      'urn:ahs:network': '6',
+      'urn:ahs:unknown-outcome': '6',
+      'urn:ahs:unexpected-answer': '1',
+      'urn:ahs:waiting': '11',
+      'urn:ahs:interrupted': '130',
+    });
+    const codes = [...section('Exit codes').matchAll(/^\| (\d+) \|/gm)].map(([, code]) => Number(code));
+    expect(codes).toEqual([0, 1, 2, 3, 4, 5, 6, 10, 11, 130]);
+  });
 });
