@@ -50,7 +50,7 @@ describe.skipIf(!hasScript)('tables in a narrow terminal', () => {
     const file = 'a-long-release-file-name-for-ios-app2.zip';
     form.set('assetFile', new Blob(['payload']), file);
     expect((await h.call('POST', `/va/${id}/versions?targetPlatformId=ios`, form)).status).toBe(201);
-    const narrow = await runInPty(h.env, ['version', 'list', id], [], { columns: 60 });
+    const narrow = await runInPty(h.env, ['version', 'list', id, '--quiet'], [], { columns: 60 });
     expect(narrow.code, narrow.screen).toBe(0);
     expect(widest(narrow.screen), narrow.screen).toBeLessThanOrEqual(60);
     expect(narrow.screen).toContain(file);
@@ -63,7 +63,8 @@ describe.skipIf(!hasScript)('tables in a narrow terminal', () => {
     await h.createAsset(small);
     const v = await h.uploadVersion(small, 'ios', '1');
     for (const env of ['dev', 'staging', 'prod']) await h.deploy(small, v, 'ios', env, 'LIVE');
-    const fits = await runInPty(h.env, ['asset', 'status', small], [], { columns: 60 });
+    // --quiet: no spinner on the screen under load, only the table.
+    const fits = await runInPty(h.env, ['asset', 'status', small, '--quiet'], [], { columns: 60 });
     expect(fits.code, fits.screen).toBe(0);
     expect(widest(fits.screen), fits.screen).toBeLessThanOrEqual(60);
     expect(fits.screen).toMatch(/┌/);
@@ -74,7 +75,7 @@ describe.skipIf(!hasScript)('tables in a narrow terminal', () => {
     for (const env of ['dev', 'staging', 'prod']) await h.deploy(big, w, 'ios', env, 'LIVE');
     const wide = await runInPty(h.env, ['asset', 'status', big], [], { columns: 200 });
     expect(wide.screen).toMatch(/┌/);
-    const narrow = await runInPty(h.env, ['asset', 'status', big], [], { columns: 60 });
+    const narrow = await runInPty(h.env, ['asset', 'status', big, '--quiet'], [], { columns: 60 });
     expect(narrow.code, narrow.screen).toBe(0);
     expect(widest(narrow.screen), narrow.screen).toBeLessThanOrEqual(60);
     expect(narrow.screen).not.toMatch(/[│┌└├]/);
