@@ -248,3 +248,20 @@ describe('items in name order, as item sync lists them', () => {
     expect(list.indexOf('bravo.txt')).toBeLessThan(list.indexOf('zulu.txt'));
   });
 });
+
+describe('an answer that is not JSON', () => {
+  it('is urn:ahs:unexpected-answer, exit 1, and not sent again', async () => {
+    const html = await stubServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>Sign in to the proxy</body></html>');
+      return true;
+    });
+    try {
+      const run = await h.ahs(['asset', 'get', 'anything', '--json', '--retries', '3'], { env: { AHS_BASE_URL: html.url } });
+      expect(run.exitCode).toBe(1);
+      expect(run.errJson()).toMatchObject({ type: 'urn:ahs:unexpected-answer', status: null, title: expect.stringMatching(/^GET \/va\/anything answered 200 with a text\/html body .*not JSON/) });
+      expect(html.requests).toHaveLength(1);
+    } finally {
+      await html.close();
+    }
+  });
+});
