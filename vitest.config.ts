@@ -11,5 +11,7 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 2,
     isolate: false,
+    // A release engineer's AHS_* settings and profile never reach a test (issue 34).
+    setupFiles: ['test/support/hermetic.ts'],
   },
 });

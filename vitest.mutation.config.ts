@@ -12,6 +12,7 @@ export default defineConfig({
     // These spawn the built binary (the emulator as a child process), bundled
     // from src/ outside Stryker's reach; dist/ is not copied into its sandbox.
     exclude: ['test/emulator/persistence.test.ts', 'test/emulator/shutdown.test.ts'],
+    setupFiles: ['test/support/hermetic.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

@@ -41,7 +41,7 @@ import { createServer as createNetServer } from 'node:net';
 import { cpus, loadavg, totalmem, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startRateProxy } from './rate-proxy.mjs';
 
@@ -267,6 +267,17 @@ async function benchStartup() {
     compare('start-up', `ahs --version (${label})`, version.median, 'node -e 0', node.median, 1.1);
     compare('start-up', `ahs --help (${label})`, help.median, 'node -e 0', node.median, 1.15);
   }
+  // The library (issue 35): what `import { createClient } from 'ahs-cli'` adds to a script's start, at most 30 ms.
+  const library = pathToFileURL(join(work, 'ahs', 'dist', 'lib.mjs')).href;
+  const [node, imported] = await quickCommands(
+    [
+      { argv: [process.execPath, '--input-type=module', '-e', '0'] },
+      { argv: [process.execPath, '--input-type=module', '-e', `await import(${JSON.stringify(library)})`] },
+    ],
+    startupRuns,
+  );
+  const added = imported.median - node.median;
+  compare('start-up', `import of the library: ${added.toFixed(1)} ms added (at most 30 ms)`, imported.median, 'node -e 0 (ES module)', node.median, Math.round(((node.median + 30) / node.median) * 100) / 100);
 }
 
 let readAssetsMade = false;

@@ -99,30 +99,49 @@ function vendorsApart() {
 
 /**
  * The library (`import { createClient } from 'ahs-cli'`, package.json
- * "exports"): dist/lib.mjs, an ES module of src/library/ that shares
- * dist/vendor/ with the CLI (required through a createRequire of its own)
- * and never loads commander or the CLI's start-up (checked here), and its
- * declarations in dist/types/, emitted from the public types alone (a
- * whole-program emit took 30 s): every file they import must be one of
- * them, so that no internal module or bundled package leaks into them.
+ * "exports"): dist/lib.mjs, an ES module of src/library/ that a person can
+ * read and a bundler can take (issue 35): self-contained (its libraries
+ * bundled in, no require of dist/vendor/), unminified with a source map,
+ * split so that what a call needs (zod, undici, a command's plan) is a chunk
+ * of dist/lib-chunks/ loaded by import() when first used (importing it
+ * takes ~15 ms). No top-level await: `require('ahs-cli')` loads it too
+ * (Node >= 20.19). It never loads commander or the CLI's start-up (checked
+ * here), and its declarations in dist/types/ are emitted from the public
+ * types alone (a whole-program emit took 30 s): every file they import must
+ * be one of them, so that no internal module or bundled package leaks in.
  */
 async function buildLibrary() {
   const bundled = await build({
     ...common,
+    minifyWhitespace: false,
+    minifySyntax: false,
+    // error.name is the class's own (ConflictError, not _ConflictError) in a caller's logs.
+    keepNames: true,
+    supported: {},
     format: 'esm',
-    entryPoints: ['src/library/index.ts'],
-    outfile: 'dist/lib.mjs',
+    splitting: true,
+    // Lines of the bundle map to src/ (node --enable-source-maps); the sources themselves are not shipped.
+    sourcemap: 'linked',
+    sourcesContent: false,
+    entryPoints: { lib: 'src/library/index.ts' },
+    outdir: 'dist',
+    chunkNames: 'lib-chunks/[name]-[hash]',
+    outExtension: { '.js': '.mjs' },
     define: { AHS_VERSION: JSON.stringify(version) },
+    // The bundled CommonJS libraries require Node's built-in modules; an ES module has no require of its own.
     banner: { js: "import { createRequire as createRequireOfAhs } from 'node:module'; const require = createRequireOfAhs(import.meta.url);" },
     metafile: true,
-    plugins: [vendorsApart()],
+    plugins: [englishOnlyZod(), noEditorPrompt(), undiciWithoutHttp2()],
   });
+  const staticallyLoaded = staticInputs(bundled.metafile, 'src/library/index.ts');
+  const eager = [...staticallyLoaded].filter((input) => input.includes('node_modules/'));
+  if (eager.length > 0) throw new Error(`importing dist/lib.mjs would load ${eager.join(', ')} at once: load it with import() where it is used (src/library/ imports only what every call needs)`);
   const cli = Object.keys(bundled.metafile.inputs).filter((input) => /node_modules[\\/]commander[\\/]|^src[\\/](main|program)\.ts$|^src[\\/]commands[\\/]tree\.ts$/.test(input));
   if (cli.length > 0) throw new Error(`dist/lib.mjs would load the CLI's parser or start-up: ${cli.join(', ')} (src/library/ must not import them)`);
   const PUBLIC = ['src/library/index.ts', 'src/library/client.ts', 'src/library/types.ts', 'src/errors.ts'];
   const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
   const types = join(root, 'dist', 'types');
-  execFileSync(process.execPath, [tsc, '--ignoreConfig', '--declaration', '--emitDeclarationOnly', '--noResolve', '--noCheck', '--target', 'ES2022', '--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--types', 'node', '--rootDir', 'src', '--outDir', types, ...PUBLIC], { cwd: root, stdio: 'inherit' });
+  execFileSync(process.execPath, [tsc, '--ignoreConfig', '--declaration', '--emitDeclarationOnly', '--stripInternal', '--noResolve', '--noCheck', '--target', 'ES2022', '--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--types', 'node', '--rootDir', 'src', '--outDir', types, ...PUBLIC], { cwd: root, stdio: 'inherit' });
   for (const file of await declarationFiles(types)) {
     const text = await readFile(file, 'utf8');
     for (const [, specifier] of text.matchAll(/\bfrom\s+['"]([^'"]+)['"]/g)) {
@@ -131,6 +150,19 @@ async function buildLibrary() {
       if (!shipped.includes(target)) throw new Error(`${relative(root, file)} imports ${specifier}: the library's declarations may name only ${PUBLIC.join(', ')}`);
     }
   }
+}
+
+/** The inputs an entry loads when it is imported: its static imports, transitively (not those behind import()). */
+function staticInputs(metafile, entry) {
+  const seen = new Set();
+  const stack = [entry];
+  while (stack.length > 0) {
+    const input = stack.pop();
+    if (seen.has(input)) continue;
+    seen.add(input);
+    for (const target of metafile.inputs[input]?.imports ?? []) if (!target.external && target.kind !== 'dynamic-import') stack.push(target.path);
+  }
+  return seen;
 }
 
 async function declarationFiles(folder) {

@@ -1,7 +1,9 @@
 // Checks the module structure of src/ (issue 9): no file under
 // src/commands/<a>/ imports from src/commands/<b>/, and no import cycle.
-// Type-only imports and dynamic import() (lazy loading) are not edges: they
-// create no load-order dependency. Run by `npm test`.
+// Type-only imports count (issue 34: a 26-file type cycle ran through
+// program.ts while they were ignored): a type edge is a dependency of the
+// code's meaning, if not of its load order. Dynamic import() (lazy loading)
+// is not an edge. Run by `npm test`.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,11 +18,11 @@ function files(dir) {
   });
 }
 
-/** Static value imports and re-exports of a file, resolved to .ts paths under src/. */
+/** Static imports and re-exports of a file (type-only ones included), resolved to .ts paths under src/. */
 function edges(file) {
   const text = readFileSync(file, 'utf8');
   const found = [];
-  const pattern = /^\s*(import|export)\s+(?!type\b)([^'";]*?\bfrom\s+)?['"](\.[^'"]+)['"]/gm;
+  const pattern = /^\s*(import|export)\s+(?:type\s+)?([^'";]*?\bfrom\s+)?['"](\.[^'"]+)['"]/gm;
   for (const match of text.matchAll(pattern)) {
     if (match[1] === 'export' && !match[2]) continue;
     found.push(resolve(dirname(file), match[3].replace(/\.js$/, '.ts')));

@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // `npm run gen`: writes completions/ahs.{bash,zsh,fish}, man/ahs.1 and the
-// command reference of README.md from the commander tree (src/program.ts).
+// command reference, docs/commands.md, from the commander tree (src/program.ts).
+// The reference is the text between the markers of docs/commands.md (its
+// head is written by hand); the README links it.
 // `--check` writes nothing and exits 1 when a committed file is out of date.
 import { build } from 'esbuild';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -42,9 +44,8 @@ const { docsProgram, generatedFiles, readmeWithReference } = await import(`${pat
 
 const { version } = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
 const files = generatedFiles(docsProgram(), version);
-const readmePath = join(root, 'README.md');
-const readme = await readFile(readmePath, 'utf8').catch(() => '# ahs\n');
-files['README.md'] = readmeWithReference(readme, docsProgram());
+const reference = await readFile(join(root, 'docs', 'commands.md'), 'utf8').catch(() => '# ahs command reference\n');
+files['docs/commands.md'] = readmeWithReference(reference, docsProgram());
 
 const stale = [];
 for (const [path, text] of Object.entries(files)) {

@@ -2,11 +2,11 @@
 // nothing heavy is constructed until a command asks for it. Heavy modules
 // (conf, undici, cli-table3, inquirer) are imported on first use, so the
 // --help/--version path never loads them.
-import type { GlobalOptions } from './program.js';
+import type { GlobalOptions } from './options.js';
 import type { IO } from './io/streams.js';
 import type { Settings, SettingName } from './config/settings.js';
 import type { ProfileStore } from './config/profiles.js';
-import type { ApiClient } from './http/client.js';
+import type { ApiClient, RequestFeedback } from './http/client.js';
 import type { Output, Format } from './io/output.js';
 import type { Prompter, Choice } from './io/prompt.js';
 import type { Progress } from './io/progress.js';
@@ -107,6 +107,10 @@ export interface ContextInputs {
    * library: only what its caller gave, src/library/context.ts).
    */
   settings?: () => Promise<Settings>;
+  /** What a person would see of a request (spinner, retry lines) goes here instead (the library's events). */
+  feedback?: RequestFeedback;
+  /** Transfers report their bytes here instead of a bar on stderr (the library's events). */
+  progress?: (label: string, total?: number) => Progress;
 }
 
 function once<T>(make: () => Promise<T>): () => Promise<T> {
@@ -159,7 +163,8 @@ export async function createContext(globals: GlobalOptions, inputs: ContextInput
     return new Prompter(io, signal);
   });
   const clients: ApiClient[] = [];
-  const feedback = once(async () => (await import('./io/feedback.js')).createRequestFeedback(io, { quiet: globals.quiet, notices: format !== 'json', redact: (text) => redactor.redact(text) }));
+  const given = inputs.feedback;
+  const feedback = once(async () => given ?? (await import('./io/feedback.js')).createRequestFeedback(io, { quiet: globals.quiet, notices: format !== 'json', redact: (text) => redactor.redact(text) }));
   /** Every client of the run is made here: the same trace, feedback and redaction, disposed at the end. */
   const makeClient = async (s: Settings, where: { baseUrl: string; domainId?: string; apiKey?: string; connections?: number }, settling = false) => {
     const { ApiClient } = await import('./http/client.js');
@@ -230,6 +235,7 @@ export async function createContext(globals: GlobalOptions, inputs: ContextInput
     output,
     prompter,
     async progress(label, total) {
+      if (inputs.progress) return inputs.progress(label, total);
       const { createProgress } = await import('./io/progress.js');
       return createProgress(io, { label, total, quiet: globals.quiet });
     },

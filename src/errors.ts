@@ -9,6 +9,7 @@ export interface ErrorBody {
   detail: string;
 }
 
+/** The exit codes of the CLI (cli.md, "Exit codes"): every AhsError carries the one the CLI would exit with. */
 export const ExitCode = {
   ok: 0,
   rejected: 1,
@@ -40,6 +41,7 @@ const KIND_OF_EXIT: Record<Exclude<ExitCode, 0>, ErrorKind> = {
   130: 'interrupted',
 };
 
+/** The base of every error ahs throws: its `exitCode`, its `kind` (what it means) and the JSON body the CLI prints. */
 export abstract class AhsError extends Error {
   abstract readonly exitCode: ExitCode;
   constructor(message?: string, options?: ErrorOptions) {
@@ -51,8 +53,22 @@ export abstract class AhsError extends Error {
   get kind(): ErrorKind {
     return this.exitCode === ExitCode.ok ? 'rejected' : KIND_OF_EXIT[this.exitCode];
   }
+  /**
+   * Whether what failed was a write that may have been applied anyway:
+   * 'unknown' when its answer was lost and no read could tell (check before
+   * sending it again), else 'not-applied'.
+   */
+  get outcome(): 'not-applied' | 'unknown' {
+    return 'not-applied';
+  }
   /** The JSON document printed on stderr in json mode. */
   abstract toBody(): ErrorBody;
+}
+
+/** The request an error answered: its method and path (the query left out; the key is never in either). */
+export interface FailedRequest {
+  method: string;
+  path: string;
 }
 
 /** Bad or missing input; nothing was sent. Exit 2. */
@@ -70,7 +86,12 @@ export class UsageError extends AhsError {
  */
 export class ApiError extends AhsError {
   readonly exitCode: ExitCode;
-  /** The answer's Retry-After header, when it had one: a write tried again waits that long (within --timeout). */
+  /** The request the service answered with this error. */
+  request?: FailedRequest;
+  /**
+   * The answer's Retry-After header, when it had one: a write tried again waits that long (within --timeout).
+   * @internal
+   */
   retryAfter?: string | string[];
   constructor(
     readonly status: number,
@@ -82,15 +103,23 @@ export class ApiError extends AhsError {
     super(body.title || `the service answered ${status}`);
     this.exitCode = exitCode ?? exitCodeForStatus(status, notFound);
   }
-  /** The same answer, known (by a settling read) to mean "the named thing does not exist": exit 4. */
+  /**
+   * The same answer, known (by a settling read) to mean "the named thing does not exist": exit 4.
+   * @internal
+   */
   asNotFound(): ApiError {
-    return this.keepRetryAfter(new ApiError(this.status, this.body, true));
+    return this.sameAnswer(new ApiError(this.status, this.body, true));
   }
-  /** The same answer, known to mean contention (a channel kept mid-deployment by other writers through the retries): exit 5. */
+  /**
+   * The same answer, known to mean contention (a channel kept mid-deployment by other writers through the retries): exit 5.
+   * @internal
+   */
   asConflict(): ApiError {
-    return this.keepRetryAfter(new ApiError(this.status, this.body, false, ExitCode.conflict));
+    return this.sameAnswer(new ApiError(this.status, this.body, false, ExitCode.conflict));
   }
-  private keepRetryAfter(error: ApiError): ApiError {
+  /** What the answer carried beside its body: the request, its Retry-After. */
+  private sameAnswer(error: ApiError): ApiError {
+    if (this.request) error.request = this.request;
     if (this.retryAfter !== undefined) error.retryAfter = this.retryAfter;
     return error;
   }
@@ -99,9 +128,27 @@ export class ApiError extends AhsError {
   }
 }
 
-/** A local conflict: an --expect-current that did not hold, or a 409 still standing. Exit 5. */
+/**
+ * A conflict with another writer (exit 5): a compare-and-set that did not
+ * hold (`expected` and `actual` say what was expected and found), a list
+ * that kept changing, a stale saved plan. By meaning: `instanceof
+ * ConflictError` is also true of the service's 409 still standing after the
+ * retries (an ApiError, with the service's `status` and `body`).
+ */
 export class ConflictError extends AhsError {
   readonly exitCode = ExitCode.conflict;
+  /** A compare-and-set: the value it expected (null: none). */
+  readonly expected?: string | null;
+  /** A compare-and-set: the value it found instead (null: none). */
+  readonly actual?: string | null;
+  constructor(message: string, options: ErrorOptions & { expected?: string | null; actual?: string | null } = {}) {
+    super(message, options);
+    if ('expected' in options) this.expected = options.expected;
+    if ('actual' in options) this.actual = options.actual;
+  }
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return value instanceof AhsError && value.exitCode === ExitCode.conflict;
+  }
   toBody(): ErrorBody {
     return { type: 'urn:ahs:conflict', title: this.message, status: null, detail: this.message };
   }
@@ -130,6 +177,9 @@ export class NetworkError extends AhsError {
   readonly exitCode = ExitCode.network;
   /** The request may have reached the service before the answer was lost: a write must be settled with a read. */
   readonly mayHaveApplied: boolean = false;
+  override get outcome(): 'not-applied' | 'unknown' {
+    return this.mayHaveApplied ? 'unknown' : 'not-applied';
+  }
   toBody(): ErrorBody {
     return { type: 'urn:ahs:network', title: this.message, status: null, detail: this.message };
   }
@@ -140,7 +190,10 @@ export class NetworkError extends AhsError {
  * or may not have been applied, and nothing read says which (exit 6).
  */
 export class OutcomeUnknownError extends NetworkError {
-  /** cli.md: urn:ahs:unknown-outcome (exit 6), `detail` naming the command that checks. */
+  override readonly mayHaveApplied = true as const;
+  override get outcome(): 'unknown' {
+    return 'unknown';
+  }
   override toBody(): ErrorBody {
     return { type: 'urn:ahs:unknown-outcome', title: this.message, status: null, detail: this.message };
   }
@@ -149,8 +202,9 @@ export class OutcomeUnknownError extends NetworkError {
 /** Ctrl-C or a cancelled prompt. Exit 130. */
 export class CancelledError extends AhsError {
   readonly exitCode = ExitCode.interrupted;
-  constructor(message = 'interrupted') {
-    super(message);
+  /** `cause`: the abort's reason (a library caller's `controller.abort(reason)`). */
+  constructor(message = 'interrupted', options?: ErrorOptions) {
+    super(message, options);
   }
   toBody(): ErrorBody {
     return { type: 'urn:ahs:interrupted', title: this.message, status: null, detail: this.message };
@@ -184,6 +238,7 @@ export class PartialFailureError extends AhsError {
   }
 }
 
+/** @internal */
 export function exitCodeForStatus(status: number, notFound = false): ExitCode {
   if (status === 403) return ExitCode.forbidden;
   if (status === 404 || (notFound && status === 400)) return ExitCode.notFound;
@@ -191,9 +246,16 @@ export function exitCodeForStatus(status: number, notFound = false): ExitCode {
   return ExitCode.rejected;
 }
 
-/** Something named on the command line does not exist (exit 4), found by a read. */
+/**
+ * Something named does not exist (exit 4), found by a read. By meaning:
+ * `instanceof NotFoundError` is also true of the service's 404 (and of a
+ * 400 a read showed to mean "missing"), an ApiError with its `status` and `body`.
+ */
 export class NotFoundError extends AhsError {
   readonly exitCode = ExitCode.notFound;
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return value instanceof AhsError && value.exitCode === ExitCode.notFound;
+  }
   toBody(): ErrorBody {
     return { type: 'urn:ahs:not-found', title: this.message, status: null, detail: this.message };
   }

@@ -2,12 +2,13 @@
 // exit codes of cli.md.
 import { setMaxListeners } from 'node:events';
 import { CommanderError, type Command } from 'commander';
-import { buildProgram, globalsHelp, versionOnlyBeforeCommands, type GlobalOptions } from './program.js';
+import { buildProgram, globalsHelp, versionOnlyBeforeCommands } from './program.js';
+import type { GlobalOptions } from './options.js';
 import { globalsOf, specOf, type Runner } from './commands/tree.js';
 import { createContext, type ContextInputs } from './context.js';
 import { AhsError, CancelledError, ChangesPending, ExitCode, UsageError, type ErrorBody } from './errors.js';
 import { redactedIO, systemIO, type IO } from './io/streams.js';
-import { escapeControls } from './io/escape.js';
+import { escapeControls } from './util/escape.js';
 import { Redactor } from './http/redact.js';
 import { RunRecord } from './io/record.js';
 import { gitHubActions } from './io/github.js';

@@ -9,7 +9,9 @@ import { nearest } from './commands/suggest.js';
 
 declare const AHS_VERSION: string;
 
-export const OUTPUT_FORMATS = ['table', 'json'] as const;
+import { OUTPUT_FORMATS, type GlobalOptions } from './options.js';
+
+export { OUTPUT_FORMATS, type GlobalOptions };
 
 /** Options every command accepts, anywhere on the line (commander's default, non-positional parsing). */
 export const globalFlags = {
@@ -33,7 +35,11 @@ export const globalFlags = {
   user: flag.text('email', 'acting user e-mail for createdBy/updatedBy/deletedBy (env AHS_USER)'),
 };
 
-export type GlobalOptions = { [K in keyof typeof globalFlags]?: (typeof globalFlags)[K] extends Flag<infer T> ? T : never };
+/** The options the flags above give: exactly options.ts's GlobalOptions (a flag added here is added there). */
+type DeclaredOptions = { [K in keyof typeof globalFlags]?: (typeof globalFlags)[K] extends Flag<infer T> ? Exclude<T, undefined> : never };
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const declaredAsGlobalOptions: Same<DeclaredOptions, GlobalOptions> = true;
+void declaredAsGlobalOptions;
 
 /**
  * `words`: the words of this run's command line, when there is one. A

@@ -13,7 +13,7 @@
 // (read synchronously, profiles.ts) never needs it (issue 21).
 import { dirname } from 'node:path';
 import { ConflictError, UsageError } from '../errors.js';
-import { escapeControls } from '../io/escape.js';
+import { escapeControls } from '../util/escape.js';
 
 const FIX = 'set AHS_CONFIG_DIR to a writable folder';
 
@@ -38,9 +38,9 @@ export function configFolderError(what: string, dir: string, error: unknown, at?
 }
 
 /**
- * Makes the folder (and its missing parents) 0700. An existing folder that
- * other users may write to is tightened when it is ours (group and other
- * lose write), and reported either way through `warn`.
+ * Makes the folder (and its missing parents) 0700. An existing folder open to
+ * other users is made 0700 when it is ours, before a key is written into it,
+ * and named in a warning either way.
  */
 export async function ensureConfigFolder(dir: string, warn: (text: string) => void | Promise<void>): Promise<void> {
   const { mkdir, stat } = await import('node:fs/promises');
@@ -63,27 +63,34 @@ export async function ensureConfigFolder(dir: string, warn: (text: string) => vo
   if (missing.length === 0) await tighten(dir, warn);
 }
 
-/** A folder others can write to (and not sticky, as /tmp is) lets them replace the profiles file. */
+/**
+ * The folder holds the API key: yours alone (0700), as a folder ahs makes
+ * is. One that existed before, open to others (0755: they list it; 0777:
+ * they could replace the profiles file), is made 0700 when it is ours. One
+ * of another user, or shared on purpose (sticky, as /tmp is), is left as it
+ * is and named, with the fix.
+ */
 async function tighten(dir: string, warn: (text: string) => void | Promise<void>): Promise<void> {
   const { chmod, stat } = await import('node:fs/promises');
   const info = await stat(dir);
   const mode = info.mode & 0o7777;
-  if ((mode & 0o022) === 0 || (mode & 0o1000) !== 0) return;
+  if ((mode & 0o077) === 0) return;
   const shown = (m: number) => m.toString(8).padStart(4, '0');
   // Messages keep their newlines: a folder's name must not add one.
   const name = escapeControls(dir);
-  const tightened = mode & ~0o022;
-  if (info.uid === process.getuid?.()) {
+  const tightened = mode & ~0o077;
+  if (info.uid === process.getuid?.() && (mode & 0o1000) === 0) {
     const done = await chmod(dir, tightened).then(
       () => true,
       () => false,
     );
     if (done) {
-      await warn(`the config folder ${name} was writable by other users (mode ${shown(mode)}): made it ${shown(tightened)}, so that no one else can replace the profiles file`);
+      await warn(`the config folder ${name} was open to other users (mode ${shown(mode)}): made it ${shown(tightened)}, as it holds the API key`);
       return;
     }
   }
-  await warn(`the config folder ${name} is writable by other users (mode ${shown(mode)}): they could replace the profiles file; run chmod go-w ${name}, or ${FIX} of your own`);
+  const whose = info.uid === process.getuid?.() ? 'shared (sticky)' : 'not yours to change';
+  await warn(`the config folder ${name} is open to other users (mode ${shown(mode)}) and ${whose}: run chmod 700 ${name}, or ${FIX} of your own`);
 }
 
 /** Longest wait for another run's lock; a write holds it for milliseconds. */

@@ -2,7 +2,7 @@
 // (cli.md, "Where settings come from"). --platform and --env have no built-in
 // default. A setting a command needs but nobody gave is a UsageError that
 // names the flag (or the prompt asks for it, see Context.need).
-import type { GlobalOptions } from '../program.js';
+import type { GlobalOptions } from '../options.js';
 import { UsageError } from '../errors.js';
 import type { Profile, ProfileStore } from './profiles.js';
 

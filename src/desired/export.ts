@@ -8,7 +8,7 @@ import { fetchAll } from '../http/paging.js';
 import type { Asset, AssetUrl, Collection, Item, Version } from '../rules/schemas.js';
 import { findAsset, listAllVersions, listRecords } from '../service/assets.js';
 import { deploymentsFrom, listItems, readCollection, readDeploymentStatus } from '../service/collections.js';
-import { eachLimited } from '../transfer/pool.js';
+import { eachLimited } from '../util/pool.js';
 import { NotFoundError } from '../errors.js';
 import type { DesiredAsset, DesiredChannel, DesiredCollection, DesiredState, VersionRef } from './schema.js';
 

@@ -32,8 +32,8 @@ import {
 import { LIMITS, type Asset, type AssetUrl, type Collection, type DeployBody, type Item, type Version } from '../rules/schemas.js';
 import { findAsset, listAllVersions, listRecords } from '../service/assets.js';
 import { listItems, readSnapshot } from '../service/collections.js';
-import { matchesAny } from '../transfer/glob.js';
-import { eachLimited } from '../transfer/pool.js';
+import { matchesAny } from '../util/glob.js';
+import { eachLimited } from '../util/pool.js';
 import { sizeAgrees } from '../service/size.js';
 import { resolveParams } from '../plan/execute.js';
 import { KINDS } from '../plan/kinds/index.js';

@@ -13,7 +13,7 @@ import { resolveVariation, type Variation, type VariationConfig } from './variat
 
 export { DataDirError } from './store.js';
 export { DEFAULT_LIMITS, type RequestLimits } from './server.js';
-export { ALL_VARIATIONS, ALTERNATE_TITLES, DEFAULT_VARIATION, type Variation, type VariationConfig } from './variation.js';
+export { ALL_VARIATIONS, ALTERNATE_TITLES, DEFAULT_VARIATION, OTHER_VARIATIONS, type Variation, type VariationConfig } from './variation.js';
 export type { DeploymentHold } from './deployments.js';
 export {
   DEMO_API_KEY,

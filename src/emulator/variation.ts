@@ -21,6 +21,10 @@ export const variationSchema = z.strictObject({
   extraFields: z.boolean().optional(),
   /** true: an undeploy that meets a channel mid-deployment answers 500 with a plain-text body. */
   undeployPlainText500: z.boolean().optional(),
+  /** true: a version's own asset-urls leave its OFFLINE records out, as the asset-wide listing does without `state`. */
+  versionUrlsWithoutOffline: z.boolean().optional(),
+  /** true: the download URLs the API gives (asset-urls, collection deployments) are relative to the delivery URL ("/api/vi/..."). */
+  relativeDownloadUrls: z.boolean().optional(),
   /** Set: the delivery network is served on its own port under this path prefix (e.g. "/cdn"). */
   deliveryPrefix: z
     .string()
@@ -38,6 +42,8 @@ export interface Variation {
   versionFileName: boolean;
   extraFields: boolean;
   undeployPlainText500: boolean;
+  versionUrlsWithoutOffline: boolean;
+  relativeDownloadUrls: boolean;
   deliveryPrefix: string | undefined;
 }
 
@@ -49,6 +55,8 @@ export const DEFAULT_VARIATION: Variation = {
   versionFileName: true,
   extraFields: false,
   undeployPlainText500: false,
+  versionUrlsWithoutOffline: false,
+  relativeDownloadUrls: false,
   deliveryPrefix: undefined,
 };
 
@@ -61,7 +69,20 @@ export const ALL_VARIATIONS = {
   versionFileName: false,
   extraFields: true,
   undeployPlainText500: true,
+  versionUrlsWithoutOffline: true,
   deliveryPrefix: '/cdn',
+} as const satisfies VariationConfig;
+
+/**
+ * The choices that exclude some of ALL_VARIATIONS (download URLs relative,
+ * not absolute, on a delivery network under a path prefix), with the ones
+ * that concern the same reads: `startEmulator({ variation: OTHER_VARIATIONS })`.
+ */
+export const OTHER_VARIATIONS = {
+  relativeDownloadUrls: true,
+  deliveryPrefix: '/assets',
+  versionUrlsWithoutOffline: true,
+  maxPageSize: 7,
 } as const satisfies VariationConfig;
 
 /** The fixture's variation, then the caller's (startEmulator's option) over it. */

@@ -85,6 +85,10 @@ export interface RequestFeedback {
   waiting(request: string, shape?: { method: string; path: string; query: URLSearchParams; body?: unknown }): () => void;
   /** One line saying a retry is about to happen. */
   retrying(notice: string): void;
+  /** Each attempt of every request, as it is sent ("GET /va/A": the label messages use). */
+  sent?(method: string, label: string): void;
+  /** Its answer's status (null: it failed without one) after `ms`. */
+  answered?(method: string, label: string, status: number | null, ms: number): void;
 }
 
 export interface ClientOptions {
@@ -372,18 +376,22 @@ export class ApiClient {
         const signal = timer.signal;
         let response: TransportAnswer | undefined;
         let text = '';
+        const feedback = this.options.feedback;
         try {
+          feedback?.sent?.(options.method, label);
           response = await this.attempt(url, options, readBody, attempt, signal, remaining);
+          feedback?.answered?.(options.method, label, response.statusCode, Date.now() - started);
           this.noteServiceClock(response.headers.date);
           this.trace(`< ${response.statusCode} (${Date.now() - started} ms)`);
           this.traceHeaders('<', response.headers);
           if (response.statusCode >= 400) text = await readCapped(response.body, this.maxJsonBytes, response.headers).catch(() => '');
           else if (response.statusCode < 300 && readBody) text = await readCapped(response.body, this.maxJsonBytes, response.headers, label);
         } catch (error) {
+          if (response === undefined) feedback?.answered?.(options.method, label, null, Date.now() - started);
           // A body that refused to go on (a file changed during its upload) says why itself.
           if (error instanceof UnexpectedAnswerError || error instanceof UsageError || error instanceof ConflictError) throw error;
           response?.body.destroy();
-          if (this.options.signal?.aborted || (isAbort(error) && !timer.expired())) throw new CancelledError();
+          if (this.options.signal?.aborted || (isAbort(error) && !timer.expired())) throw new CancelledError('interrupted', { cause: this.options.signal?.reason });
           if (error instanceof ProxyError) {
             if (error.transient && budget.canRetry(attempt)) {
               await retry(attempt, 'no connection to the proxy');
@@ -421,7 +429,10 @@ export class ApiClient {
             }
           }
           // Redacted before the message is cut to its first 300 characters (a key across the cut).
-          throw apiError(statusCode, this.redactor.redact(text), options.notFound, headers['retry-after']);
+          const refused = apiError(statusCode, this.redactor.redact(text), options.notFound, headers['retry-after']);
+          // What a library caller logs beside the body: the request, by its path (never the query: no secret is in a path).
+          refused.request = { method: options.method, path: this.redactor.redact(decodeURIComponentSafe(new URL(url).pathname)) };
+          throw refused;
         }
         if (statusCode >= 300) {
           // Neither transport follows a redirect, nor does ahs: the API never redirects.

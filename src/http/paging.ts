@@ -9,7 +9,7 @@
 import type { ApiClient, Query, ResponseSchema } from './client.js';
 import { ServiceError } from './errors.js';
 import { ConflictError } from '../errors.js';
-import { eachLimited } from '../transfer/pool.js';
+import { eachLimited } from '../util/pool.js';
 
 import type { Envelope } from '../rules/schemas.js';
 
@@ -185,6 +185,31 @@ function stalled(api: ApiClient, path: string, page: number, why: string, read: 
 /** "GET /va": the list as messages name it. */
 function listLabel(api: ApiClient, path: string): string {
   return api.describe('GET', api.url(path));
+}
+
+/**
+ * The pages of a list one request at a time, as the caller takes them (the
+ * library's lazy lists, issue 35): page 1 asks for `pageSize` (default
+ * ALL_PAGE_SIZE), the others for the size the service reported on it; it
+ * stops once totalResults are read, or when the caller stops asking (a
+ * `break` sends nothing more). A list that changes while it is read may
+ * move a result across a page boundary: fetchAll() reads a consistent whole.
+ */
+export async function* eachPage<T>(api: ApiClient, path: string, query: Query = {}, options: PageOptions = {}): AsyncGenerator<Envelope<T>, void, undefined> {
+  const schema = envelopeSchema(options.item);
+  const readPage = (page: number, size: number) => api.get<Envelope<T>>(path, { ...query, pageNumber: page, pageSize: size }, { notFound: options.notFound, schema });
+  let envelope = await readPage(1, options.pageSize ?? ALL_PAGE_SIZE);
+  let read = envelope.results.length;
+  yield envelope;
+  // As fetchAll: the later pages at the size the service used, or fewer when it gave fewer than it claims.
+  const size = Math.min(envelope.pageSize, envelope.results.length);
+  for (let page = 2; read < envelope.totalResults; page++) {
+    const stuck = firstPageStall(envelope);
+    if (stuck) throw stalled(api, path, page - 1, stuck, read, envelope.totalResults);
+    envelope = await readPage(page, size);
+    read += envelope.results.length;
+    yield envelope;
+  }
 }
 
 /**

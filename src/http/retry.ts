@@ -106,12 +106,12 @@ export class RetryPolicy {
 
   /** Sleeps `ms`; Ctrl-C ends the sleep with a CancelledError. */
   async sleep(ms: number): Promise<void> {
-    if (this.aborted) throw new CancelledError();
+    if (this.aborted) throw new CancelledError('interrupted', { cause: this.signal?.reason });
     if (ms <= 0) return;
     try {
       await this.clock.sleep(ms, this.signal);
     } catch (error) {
-      if (this.aborted || (error as Error).name === 'AbortError') throw new CancelledError();
+      if (this.aborted || (error as Error).name === 'AbortError') throw new CancelledError('interrupted', { cause: this.signal?.reason });
       throw error;
     }
   }

@@ -6,7 +6,7 @@ import type { Ora } from 'ora';
 import type { RequestFeedback } from '../http/client.js';
 import { activityOf } from './activity.js';
 import { endLiveLine } from './progress.js';
-import { escapeControls } from './escape.js';
+import { escapeControls } from '../util/escape.js';
 import { rawStream, type IO } from './streams.js';
 
 /** Below this a wait goes unnoticed; above it a still screen looks hung. */

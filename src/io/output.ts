@@ -7,7 +7,7 @@ import type { ChalkInstance } from 'chalk';
 import { rawStream, type IO } from './streams.js';
 import { formatSize } from '../rules/assets.js';
 import type { Redactor } from '../http/redact.js';
-import { escapeControls } from './escape.js';
+import { escapeControls } from '../util/escape.js';
 import type { Envelope } from '../rules/schemas.js';
 
 export type Format = 'table' | 'json';

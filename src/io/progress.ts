@@ -3,7 +3,7 @@
 // --quiet. Labels and messages name files (a local name, a server's): their
 // control characters are escaped here, so no name can forge a line.
 import { rawStream, type IO } from './streams.js';
-import { escapeControls } from './escape.js';
+import { escapeControls } from '../util/escape.js';
 import { formatSize } from '../rules/assets.js';
 
 export interface Progress {

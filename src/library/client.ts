@@ -6,17 +6,24 @@
 // (src/service/*.ts over src/http/paging.ts), yielded one by one.
 import type { Context } from '../context.js';
 import type { Plan } from '../plan/plan.js';
-import { PredictedRejection } from '../plan/dryrun.js';
 import { UsageError } from '../errors.js';
-import { libraryContext, type CallSettings, type LibraryContext } from './context.js';
+import { eventsOf, libraryContext, type CallSettings, type LibraryContext } from './context.js';
 import type { ApiClient } from '../http/client.js';
+import type { Query } from '../http/client.js';
+import type { ResponseSchema } from '../http/responses.js';
 import type {
   ApplyParams,
+  CallOptions,
   Client,
+  ClientEvent,
   ClientOptions,
   DesiredPlanDocument,
   DesiredStateParams,
   DryRunDocument,
+  ListOptions,
+  Page,
+  PagedList,
+  RawRequest,
   PlannedWrite,
   PlanStep,
   Unchanged,
@@ -32,10 +39,10 @@ export function createClient(options: ClientOptions): Client {
   const session = new Session(options, open);
   return {
     assets: {
-      list: () => session.read(async (api) => (await import('../http/paging.js')).fetchAll(api, api.path('va'))),
-      get: (assetId) => session.readOne(async (api) => (await import('../service/assets.js')).getAsset(api, need('assets.get', { assetId }).assetId)),
-      create: (params) =>
-        session.write('assets.create', params, ['assetId', 'name', 'type'], { user: params.user }, () => import('../commands/asset/create.js'), (p) => ({
+      list: (options) => session.list(options, async (api) => ({ path: api.path('va') })),
+      get: (assetId, opts) => session.readOne(opts, async (api) => (await import('../service/assets.js')).getAsset(api, need('assets.get', { assetId }).assetId)),
+      create: (params, opts) =>
+        session.write(opts, 'assets.create', params, ['assetId', 'name', 'type'], { user: params.user }, () => import('../commands/asset/create.js'), (p) => ({
           assetId: p.assetId,
           name: p.name,
           type: p.type,
@@ -44,8 +51,8 @@ export function createClient(options: ClientOptions): Client {
           localCacheControl: flag(p.localCacheControl),
           localCacheMaxAge: p.localCacheMaxAge,
         })),
-      update: (params) =>
-        session.write('assets.update', params, ['assetId'], { user: params.user }, () => import('../commands/asset/update.js'), (p) => ({
+      update: (params, opts) =>
+        session.write(opts, 'assets.update', params, ['assetId'], { user: params.user }, () => import('../commands/asset/update.js'), (p) => ({
           assetId: p.assetId,
           name: p.name,
           description: p.description,
@@ -55,10 +62,11 @@ export function createClient(options: ClientOptions): Client {
           active: flag(p.active === true),
           inactive: flag(p.active === false),
         })),
-      delete: (params) => session.write('assets.delete', params, ['assetId'], { user: params.user }, () => import('../commands/asset/delete.js'), (p) => ({ assetId: p.assetId })),
+      delete: (params, opts) => session.write(opts, 'assets.delete', params, ['assetId'], { user: params.user }, () => import('../commands/asset/delete.js'), (p) => ({ assetId: p.assetId })),
       // async: a bad platform list is a rejection, as every other bad parameter.
-      undeploy: async (params) =>
+      undeploy: async (params, opts) =>
         session.write(
+          opts,
           'assets.undeploy',
           params,
           ['assetId', 'envId'],
@@ -68,29 +76,40 @@ export function createClient(options: ClientOptions): Client {
         ),
     },
     versions: {
-      list: (assetId) => session.read(async (api) => (await import('../service/assets.js')).listAllVersions(api, need('versions.list', { assetId }).assetId)),
-      get: (assetId, versionId) => session.readOne(async (api) => (await import('../service/assets.js')).getVersion(api, assetId, need('versions.get', { assetId, versionId }).versionId)),
-      upload: (params) =>
-        session.write('versions.upload', params, ['assetId', 'file', 'platform', 'name'], { platform: params.platform, user: params.user }, () => import('../commands/version/upload.js'), (p) => ({
+      list: (assetId, options) =>
+        session.list(options, async (api) => {
+          const { assetPath } = await import('../service/assets.js');
+          const { versionSchema } = await import('../rules/schemas.js');
+          return { path: assetPath(api, need('versions.list', { assetId }).assetId, 'versions'), item: versionSchema };
+        }),
+      urls: (assetId, versionId, envId, options) =>
+        session.list(options, async (api) => {
+          need('versions.urls', { assetId, versionId, envId });
+          const { assetUrlSchema } = await import('../rules/schemas.js');
+          return { path: api.path('va', assetId, 'versions', versionId, 'asset-urls'), query: { envId }, item: assetUrlSchema };
+        }),
+      get: (assetId, versionId, opts) => session.readOne(opts, async (api) => (await import('../service/assets.js')).getVersion(api, assetId, need('versions.get', { assetId, versionId }).versionId)),
+      upload: (params, opts) =>
+        session.write(opts, 'versions.upload', params, ['assetId', 'file', 'platform', 'name'], { platform: params.platform, user: params.user }, () => import('../commands/version/upload.js'), (p) => ({
           assetId: p.assetId,
           file: p.file,
           name: p.name,
         })),
-      delete: (params) =>
-        session.write('versions.delete', params, ['assetId', 'versionId'], {}, () => import('../commands/version/delete.js'), (p) => ({ assetId: p.assetId, versionId: p.versionId })),
+      delete: (params, opts) =>
+        session.write(opts, 'versions.delete', params, ['assetId', 'versionId'], {}, () => import('../commands/version/delete.js'), (p) => ({ assetId: p.assetId, versionId: p.versionId })),
     },
     collections: {
-      list: () => session.read(async (api) => (await import('../http/paging.js')).fetchAll(api, api.path('vc'))),
-      get: (collectionId) =>
-        session.readOne(async (api) => {
+      list: (options) => session.list(options, async (api) => ({ path: api.path('vc') })),
+      get: (collectionId, opts) =>
+        session.readOne(opts, async (api) => {
           const { readCollection } = await import('../service/collections.js');
           const { NotFoundError } = await import('../errors.js');
           const found = await readCollection(api, need('collections.get', { collectionId }).collectionId);
           if (!found) throw new NotFoundError(`collection ${collectionId} not found`);
           return found;
         }),
-      create: (params) =>
-        session.write('collections.create', params, ['collectionId', 'name'], { platform: params.platform, user: params.user }, () => import('../commands/collection/create.js'), (p) => ({
+      create: (params, opts) =>
+        session.write(opts, 'collections.create', params, ['collectionId', 'name'], { platform: params.platform, user: params.user }, () => import('../commands/collection/create.js'), (p) => ({
           collectionId: p.collectionId,
           name: p.name,
           allowedTypes: codes('collections.create', p.allowedTypes),
@@ -103,8 +122,8 @@ export function createClient(options: ClientOptions): Client {
           localCacheControl: flag(p.localCacheControl),
           localCacheMaxAge: p.localCacheMaxAge,
         })),
-      update: (params) =>
-        session.write('collections.update', params, ['collectionId'], { user: params.user }, () => import('../commands/collection/update.js'), (p) => ({
+      update: (params, opts) =>
+        session.write(opts, 'collections.update', params, ['collectionId'], { user: params.user }, () => import('../commands/collection/update.js'), (p) => ({
           collectionId: p.collectionId,
           name: p.name,
           description: p.description,
@@ -118,38 +137,39 @@ export function createClient(options: ClientOptions): Client {
           allowedTypes: undefined,
           secured: undefined,
         })),
-      delete: (params) => session.write('collections.delete', params, ['collectionId'], { user: params.user }, () => import('../commands/collection/delete.js'), (p) => ({ collectionId: p.collectionId })),
-      restore: (params) => session.write('collections.restore', params, ['collectionId'], { user: params.user }, () => import('../commands/collection/restore.js'), (p) => ({ collectionId: p.collectionId })),
-      purge: (params) => session.write('collections.purge', params, ['collectionId'], { user: params.user }, () => import('../commands/collection/purge.js'), (p) => ({ collectionId: p.collectionId })),
-      deploy: (params) =>
-        session.write('collections.deploy', params, ['collectionId'], { envId: params.envId, user: params.user }, () => import('../commands/collection-deploy/deploy.js'), (p) => ({
+      delete: (params, opts) => session.write(opts, 'collections.delete', params, ['collectionId'], { user: params.user }, () => import('../commands/collection/delete.js'), (p) => ({ collectionId: p.collectionId })),
+      restore: (params, opts) => session.write(opts, 'collections.restore', params, ['collectionId'], { user: params.user }, () => import('../commands/collection/restore.js'), (p) => ({ collectionId: p.collectionId })),
+      purge: (params, opts) => session.write(opts, 'collections.purge', params, ['collectionId'], { user: params.user }, () => import('../commands/collection/purge.js'), (p) => ({ collectionId: p.collectionId })),
+      deploy: (params, opts) =>
+        session.write(opts, 'collections.deploy', params, ['collectionId'], { envId: params.envId, user: params.user }, () => import('../commands/collection-deploy/deploy.js'), (p) => ({
           collectionId: p.collectionId,
           state: p.state ?? 'LIVE',
           idempotent: flag(p.idempotent),
           reconcile: flag(p.reconcile),
         })),
-      undeploy: (params) =>
-        session.write('collections.undeploy', params, ['collectionId', 'envId'], { envId: params.envId, user: params.user }, () => import('../commands/collection/undeploy.js'), (p) => ({ collectionId: p.collectionId })),
+      undeploy: (params, opts) =>
+        session.write(opts, 'collections.undeploy', params, ['collectionId', 'envId'], { envId: params.envId, user: params.user }, () => import('../commands/collection/undeploy.js'), (p) => ({ collectionId: p.collectionId })),
     },
     items: {
-      list: (collectionId) =>
-        session.read(async (api) => {
-          const { listItems, readNamingCollection } = await import('../service/collections.js');
+      list: (collectionId, options) =>
+        session.list(options, async (api) => {
+          const { readNamingCollection, vcPath } = await import('../service/collections.js');
           need('items.list', { collectionId });
-          return readNamingCollection(api, collectionId, () => listItems(api, collectionId));
+          // A missing collection is answered 400 on its items: named as not found by a read of the collection.
+          return { path: vcPath(api, collectionId, 'items'), named: (read) => readNamingCollection(api, collectionId, read) };
         }),
-      upload: (params) =>
-        session.write('items.upload', params, ['collectionId'], { user: params.user }, () => import('../commands/item/upload.js'), (p) => ({
+      upload: (params, opts) =>
+        session.write(opts, 'items.upload', params, ['collectionId'], { user: params.user }, () => import('../commands/item/upload.js'), (p) => ({
           collectionId: p.collectionId,
           files: paths('items.upload', p.files),
           type: p.type,
           name: p.name,
           concurrency: p.concurrency,
         })),
-      remove: (params) =>
-        session.write('items.remove', params, ['collectionId', 'itemId'], { user: params.user }, () => import('../commands/item/remove.js'), (p) => ({ collectionId: p.collectionId, itemId: p.itemId })),
-      sync: (params) =>
-        session.write('items.sync', params, ['collectionId', 'dir'], { user: params.user }, () => import('../commands/item/sync.js'), (p) => ({
+      remove: (params, opts) =>
+        session.write(opts, 'items.remove', params, ['collectionId', 'itemId'], { user: params.user }, () => import('../commands/item/remove.js'), (p) => ({ collectionId: p.collectionId, itemId: p.itemId })),
+      sync: (params, opts) =>
+        session.write(opts, 'items.sync', params, ['collectionId', 'dir'], { user: params.user }, () => import('../commands/item/sync.js'), (p) => ({
           collectionId: p.collectionId,
           dir: p.dir,
           type: p.type,
@@ -160,18 +180,18 @@ export function createClient(options: ClientOptions): Client {
           checksum: flag(p.checksum),
         })),
     },
-    records: (assetId, filter = {}) => session.read(async (api) => (await import('../service/assets.js')).listRecords(api, need('records', { assetId }).assetId, filter)),
-    channel: (assetId, platform, envId) =>
-      session.read(async (api) => (await (await import('../service/assets.js')).readChannel(api, assetId, platform, need('channel', { assetId, platform, envId }).envId)).records),
-    deploy: (params) =>
-      session.write('deploy', params, ['assetId', 'versionId', 'platform', 'envId'], params, () => import('../commands/deploy/deploy.js'), (p) => ({
+    records: (assetId, filter = {}, opts) => session.whole(opts, async (api) => (await import('../service/assets.js')).listRecords(api, need('records', { assetId }).assetId, filter)),
+    channel: (assetId, platform, envId, opts) =>
+      session.whole(opts, async (api) => (await (await import('../service/assets.js')).readChannel(api, assetId, platform, need('channel', { assetId, platform, envId }).envId)).records),
+    deploy: (params, opts) =>
+      session.write(opts, 'deploy', params, ['assetId', 'versionId', 'platform', 'envId'], params, () => import('../commands/deploy/deploy.js'), (p) => ({
         assetId: p.assetId,
         versionId: p.versionId,
         state: p.state ?? 'LIVE',
         idempotent: flag(p.idempotent),
       })),
-    promoteDefault: (params) =>
-      session.write('promoteDefault', params, ['assetId', 'platform', 'envId'], params, () => import('../commands/promote-default/promote.js'), (p) => ({
+    promoteDefault: (params, opts) =>
+      session.write(opts, 'promoteDefault', params, ['assetId', 'platform', 'envId'], params, () => import('../commands/promote-default/promote.js'), (p) => ({
         assetId: p.assetId,
         versionId: p.versionId,
         fromEnv: p.fromEnv,
@@ -179,20 +199,26 @@ export function createClient(options: ClientOptions): Client {
         expectCurrent: p.expectCurrent,
         idempotent: flag(p.idempotent),
       })),
-    release: (params) =>
-      session.write('release', params, ['assetId', 'file', 'platform', 'envId', 'name'], params, () => import('../commands/release/release.js'), (p) => ({
+    release: (params, opts) =>
+      session.write(opts, 'release', params, ['assetId', 'file', 'platform', 'envId', 'name'], params, () => import('../commands/release/release.js'), (p) => ({
         assetId: p.assetId,
         file: p.file,
         name: p.name,
         state: p.state ?? 'DEFAULT',
         expectCurrent: p.expectCurrent,
       })),
-    rollback: (params) =>
-      session.write('rollback', params, ['assetId', 'platform', 'envId'], params, () => import('../commands/rollback/rollback.js'), (p) => ({ assetId: p.assetId, to: p.to })),
-    verify: (params) => verify(session, params),
-    plan: (params: DesiredStateParams = {}) => session.document<DesiredPlanDocument>({ user: params.user }, () => import('../commands/plan/plan.js'), { file: params.file, target: params.target, out: undefined, detailedExitcode: undefined }),
-    apply: (params: ApplyParams = {}) =>
-      session.write('apply', params, [], { user: params.user }, () => import('../commands/apply/apply.js'), (p) => ({ plan: p.plan, file: p.file, target: p.target })),
+    rollback: (params, opts) =>
+      session.write(opts, 'rollback', params, ['assetId', 'platform', 'envId'], params, () => import('../commands/rollback/rollback.js'), (p) => ({ assetId: p.assetId, to: p.to })),
+    verify: (params, opts) => verify(session, params, opts),
+    plan: (params: DesiredStateParams = {}, opts) => session.document<DesiredPlanDocument>(opts, { user: params.user }, () => import('../commands/plan/plan.js'), { file: params.file, target: params.target, out: undefined, detailedExitcode: undefined }),
+    apply: (params: ApplyParams = {}, opts) =>
+      session.write(opts, 'apply', params, [], { user: params.user }, () => import('../commands/apply/apply.js'), (p) => ({ plan: p.plan, file: p.file, target: p.target })),
+    request: <T>(request: RawRequest, opts?: CallOptions) =>
+      session.readOne(opts, async (api) => {
+        const { method, path, query, body } = checkRequest(request);
+        const { pathOf } = await import('../service/api-path.js');
+        return api.json<T>({ method, path: pathOf(path, api.domainId ?? ''), query, body });
+      }),
     close: () => session.close(),
   };
 }
@@ -202,6 +228,15 @@ interface CommandModule<O> {
   run(options: O, ctx: Context): Promise<void | Plan>;
 }
 
+/** Where a list is read: its path, the schema of one result, and how a failure of its first read is named. */
+interface ListSource {
+  path: string;
+  query?: Query;
+  item?: ResponseSchema;
+  /** Runs the first page's read (a missing collection answers 400 on its items: named as not found). */
+  named?: <T>(read: () => Promise<T>) => Promise<T>;
+}
+
 /** The contexts of one client: each call gets its own (its settings, its documents); close() ends those still open. */
 class Session {
   constructor(
@@ -209,8 +244,9 @@ class Session {
     private readonly open: Set<Context>,
   ) {}
 
-  private async context(call: CallSettings = {}): Promise<LibraryContext> {
-    const made = await libraryContext(this.options, call);
+  /** A call's context: the client's options with the call's own above them (its signal aborts it alone). */
+  private async context(settings: CallSettings = {}, call: CallOptions = {}): Promise<LibraryContext> {
+    const made = await libraryContext(withCallOptions(this.options, call), settings);
     this.open.add(made.ctx);
     return made;
   }
@@ -220,23 +256,57 @@ class Session {
     await ctx.dispose();
   }
 
-  /** Every result of a list read, one by one; the connection is released when the iteration ends. */
-  read<T>(list: (api: ApiClient) => Promise<T[]>): AsyncIterable<T> {
+  /** A list read lazily, page by page (http/paging.ts eachPage); toArray() without a limit reads it whole as --all does. */
+  list<T>(options: ListOptions = {}, source: (api: ApiClient) => Promise<ListSource>): PagedList<T> {
     const session = this;
-    return {
-      async *[Symbol.asyncIterator]() {
-        const { ctx } = await session.context();
+    const { pageSize, ...call } = checkListOptions(options);
+    async function* pages(): AsyncGenerator<Page<T>, void, undefined> {
+      const { ctx } = await session.context({}, call);
+      try {
+        const api = await ctx.api();
+        const { path, query, item, named = (read) => read() } = await source(api);
+        const { eachPage } = await import('../http/paging.js');
+        const iterator = eachPage<T>(api, path, query, { pageSize, item });
         try {
-          yield* await list(await ctx.api());
+          let next = await named(() => iterator.next());
+          while (!next.done) {
+            yield next.value;
+            next = await iterator.next();
+          }
         } finally {
-          await session.end(ctx);
+          await iterator.return();
         }
-      },
+      } finally {
+        await session.end(ctx);
+      }
+    }
+    const whole = async (): Promise<T[]> => {
+      const { ctx } = await session.context({}, call);
+      try {
+        const api = await ctx.api();
+        const { path, query, item, named = (read) => read() } = await source(api);
+        const { fetchAll } = await import('../http/paging.js');
+        return await named(() => fetchAll<T>(api, path, query, { pageSize, item }));
+      } finally {
+        await session.end(ctx);
+      }
     };
+    return pagedList(pages, whole);
   }
 
-  async readOne<T>(read: (api: ApiClient) => Promise<T>): Promise<T> {
-    const { ctx } = await this.context();
+  /** A read whose answer is one merged list (two listings of records): one page. */
+  whole<T>(call: CallOptions = {}, read: (api: ApiClient) => Promise<T[]>): PagedList<T> {
+    const session = this;
+    const all = async (): Promise<T[]> => session.readOne(call, read);
+    async function* pages(): AsyncGenerator<Page<T>, void, undefined> {
+      const results = await all();
+      yield { pageNumber: 1, pageSize: results.length, totalResults: results.length, results };
+    }
+    return pagedList(pages, all);
+  }
+
+  async readOne<T>(call: CallOptions = {}, read: (api: ApiClient) => Promise<T>): Promise<T> {
+    const { ctx } = await this.context({}, checkCallOptions(call));
     try {
       return await read(await ctx.api());
     } finally {
@@ -249,8 +319,8 @@ class Session {
    * printed. `answers`: an error thrown after the document was printed that
    * the document itself answers (a verify's differences).
    */
-  async document<D, O = unknown>(call: CallSettings, load: () => Promise<CommandModule<O>>, options: O, answers?: (error: unknown) => boolean): Promise<D> {
-    const { ctx, documents } = await this.context(call);
+  async document<D, O = unknown>(callOptions: CallOptions | undefined, call: CallSettings, load: () => Promise<CommandModule<O>>, options: O, answers?: (error: unknown) => boolean): Promise<D> {
+    const { ctx, documents } = await this.context(call, checkCallOptions(callOptions));
     try {
       const plan = await (await load()).run(options, call.platform === undefined ? ctx : platformGiven(ctx, call.platform));
       if (plan) throw new Error('expected a command that prints, not one that plans');
@@ -265,6 +335,7 @@ class Session {
 
   /** The command's Plan, from its reads, as a PlannedWrite; nothing is sent yet. */
   async write<P extends object, O, R>(
+    callOptions: CallOptions | undefined,
     name: string,
     params: P,
     required: ReadonlyArray<keyof P & string>,
@@ -273,7 +344,7 @@ class Session {
     toOptions: (params: P) => O,
   ): Promise<PlannedWrite<R>> {
     need(name, params, required);
-    const [{ run }, { ctx, documents }] = await Promise.all([load(), this.context({ platform: call.platform, envId: call.envId, user: call.user })]);
+    const [{ run }, { ctx, documents }] = await Promise.all([load(), this.context({ platform: call.platform, envId: call.envId, user: call.user }, checkCallOptions(callOptions))]);
     let plan: void | Plan;
     try {
       plan = await run(toOptions(params), ctx);
@@ -285,7 +356,7 @@ class Session {
       await this.end(ctx);
       throw new Error(`${name}: the command printed instead of planning`);
     }
-    return new LibraryPlan<R>(plan, ctx, documents, () => this.end(ctx));
+    return new LibraryPlan<R>(plan, ctx, documents, () => this.end(ctx), eventsOf(this.options));
   }
 
   async close(): Promise<void> {
@@ -304,10 +375,13 @@ class LibraryPlan<R> implements PlannedWrite<R> {
     private readonly ctx: Context,
     private readonly documents: unknown[],
     private readonly end: () => Promise<void>,
+    private readonly emit: (event: ClientEvent) => void = () => {},
   ) {
     // Copies: the executor's steps stay as the command made them.
     this.steps = plan.steps.map(({ id, kind, params, batch, after }) => structuredClone({ id, kind, params, ...(batch ? { batch } : {}), ...(after ? { after } : {}) }));
     if (plan.noop) this.unchanged = { changed: false, ...plan.noop };
+    // A multi-step write whose every stage is done (a release run again) plans no step: nothing to send either.
+    else if (plan.steps.length === 0) this.unchanged = { changed: false, state: null, message: 'nothing to send: the service already holds what this write asks for' };
   }
 
   async predict(): Promise<DryRunDocument | R> {
@@ -317,6 +391,8 @@ class LibraryPlan<R> implements PlannedWrite<R> {
       await this.execute({ ...this.ctx, globals: { ...this.ctx.globals, dryRun: true } });
     } catch (error) {
       // A predicted rejection is the prediction: the document says what the service would answer.
+      // (Loaded here: plan/dryrun.ts brings the rules and zod, which an import of the library must not.)
+      const { PredictedRejection } = await import('../plan/dryrun.js');
       if (!(error instanceof PredictedRejection) || this.documents.length === before) throw error;
     }
     return this.documents.at(-1) as DryRunDocument | R;
@@ -327,7 +403,7 @@ class LibraryPlan<R> implements PlannedWrite<R> {
     this.applied = true;
     try {
       const before = this.documents.length;
-      await this.execute(this.ctx);
+      await this.execute(this.ctx, this.withStepEvents());
       if (this.documents.length === before) throw new Error('the write printed no result');
       return this.documents.at(-1) as R;
     } finally {
@@ -335,9 +411,25 @@ class LibraryPlan<R> implements PlannedWrite<R> {
     }
   }
 
-  private async execute(ctx: Context): Promise<void> {
+  private async execute(ctx: Context, plan: Plan = this.plan): Promise<void> {
     const { executePlan } = await import('../plan/execute.js');
-    await executePlan(this.plan, ctx);
+    await executePlan(plan, ctx);
+  }
+
+  /** The plan, telling the caller's onEvent of each step as its answer comes (or it fails). */
+  private withStepEvents(): Plan {
+    const { plan, emit } = this;
+    return {
+      ...plan,
+      onAnswer(step, results) {
+        plan.onAnswer?.(step, results);
+        emit({ type: 'step', id: step.id, kind: step.kind, outcome: 'done' });
+      },
+      onFailure(step, failure) {
+        plan.onFailure?.(step, failure);
+        emit({ type: 'step', id: step.id, kind: step.kind, outcome: 'failed' });
+      },
+    };
   }
 
   private refuseIfApplied(what: string): void {
@@ -354,7 +446,7 @@ function platformGiven(ctx: Context, platform: string): Context {
 }
 
 /** `ahs verify` with the call's parameters; its differences are the answer, not an error. */
-async function verify(session: Session, params: VerifyParams): Promise<VerifyResult> {
+async function verify(session: Session, params: VerifyParams, call?: CallOptions): Promise<VerifyResult> {
   const asset = params !== null && typeof params === 'object' && 'assetId' in params;
   if (asset) need('verify', params, ['assetId', 'platform', 'envId']);
   else need('verify', params as VerifyCollectionParams, ['collectionId', 'envId']);
@@ -362,6 +454,7 @@ async function verify(session: Session, params: VerifyParams): Promise<VerifyRes
   if ((path === undefined) === (params.sums === undefined)) throw new UsageError(`verify: give either ${asset ? 'file' : 'dir'} or sums`);
   const { PartialFailureError } = await import('../errors.js');
   return session.document<VerifyResult>(
+    call,
     asset ? { platform: params.platform, envId: params.envId } : { envId: params.envId },
     () => import('../commands/verify/verify.js'),
     {
@@ -426,4 +519,61 @@ function checkOptions(options: ClientOptions): void {
   for (const key of ['baseUrl', 'domainId'] as const) {
     if (!options[key]) throw new UsageError(`createClient: ${key} is required (or ask for the CLI's settings: { profile: 'NAME' } or { fromEnvironment: true })`);
   }
+}
+
+/** A lazy list over its pages; `whole` reads it at once for toArray() without a limit. */
+function pagedList<T>(pages: () => AsyncGenerator<Page<T>, void, undefined>, whole: () => Promise<T[]>): PagedList<T> {
+  return {
+    async *[Symbol.asyncIterator]() {
+      for await (const page of pages()) yield* page.results;
+    },
+    pages,
+    async toArray({ limit }: { limit?: number } = {}) {
+      if (limit === undefined) return whole();
+      if (!Number.isInteger(limit) || limit < 0) throw new UsageError(`toArray: limit must be a whole number of at least 0 (got ${String(limit)})`);
+      const taken: T[] = [];
+      if (limit === 0) return taken;
+      for await (const page of pages()) {
+        taken.push(...page.results.slice(0, limit - taken.length));
+        if (taken.length >= limit) break;
+      }
+      return taken;
+    },
+  };
+}
+
+/** The client's options with one call's above them: its own budget, and a signal that aborts this call alone. */
+function withCallOptions(options: ClientOptions, call: CallOptions): ClientOptions {
+  const signals = [options.signal, call.signal].filter((signal): signal is AbortSignal => signal !== undefined);
+  return {
+    ...options,
+    ...(call.timeoutMs !== undefined ? { timeoutMs: call.timeoutMs } : {}),
+    ...(call.retries !== undefined ? { retries: call.retries } : {}),
+    ...(signals.length > 0 ? { signal: signals.length === 1 ? signals[0] : AbortSignal.any(signals) } : {}),
+  };
+}
+
+function checkCallOptions(call: CallOptions | undefined): CallOptions {
+  if (call === undefined) return {};
+  if (call === null || typeof call !== 'object') throw new UsageError('expected the call\'s options as an object, such as { signal, timeoutMs, retries }');
+  if (call.signal !== undefined && !(call.signal instanceof AbortSignal)) throw new UsageError('signal must be an AbortSignal');
+  if (call.timeoutMs !== undefined && !(typeof call.timeoutMs === 'number' && call.timeoutMs > 0)) throw new UsageError(`timeoutMs must be a number of milliseconds above 0 (got ${String(call.timeoutMs)})`);
+  if (call.retries !== undefined && !(Number.isInteger(call.retries) && call.retries >= 0)) throw new UsageError(`retries must be a whole number of at least 0 (got ${String(call.retries)})`);
+  return call;
+}
+
+function checkListOptions(options: ListOptions): ListOptions {
+  checkCallOptions(options);
+  const { pageSize } = options;
+  if (pageSize !== undefined && !(Number.isInteger(pageSize) && pageSize > 0)) throw new UsageError(`pageSize must be a whole number above 0 (got ${String(pageSize)})`);
+  return options;
+}
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+function checkRequest(request: RawRequest): RawRequest {
+  if (request === null || typeof request !== 'object') throw new UsageError('request: expected { method, path, query?, body? }');
+  if (typeof request.method !== 'string' || !METHODS.includes(request.method.toUpperCase())) throw new UsageError(`request: method must be one of ${METHODS.join(', ')} (got ${String(request.method)})`);
+  if (typeof request.path !== 'string' || request.path === '') throw new UsageError('request: path is required (va/..., vc/..., or /api/v2/...)');
+  return { ...request, method: request.method.toUpperCase() as RawRequest['method'] };
 }

@@ -7,11 +7,13 @@
 import { Readable, Writable } from 'node:stream';
 import { createContext, type Context } from '../context.js';
 import type { GivenSettings, SettingName } from '../config/settings.js';
-import type { GlobalOptions } from '../program.js';
+import type { GlobalOptions } from '../options.js';
 import { Redactor } from '../http/redact.js';
 import { redactedIO, type IO } from '../io/streams.js';
 import { UsageError } from '../errors.js';
-import type { ClientOptions } from './types.js';
+import type { ClientEvent, ClientOptions } from './types.js';
+import type { RequestFeedback } from '../http/client.js';
+import type { Progress } from '../io/progress.js';
 
 /** Settings of one call (the channel of a release, the acting user), above the client's. */
 export interface CallSettings {
@@ -32,12 +34,14 @@ export async function libraryContext(options: ClientOptions, call: CallSettings 
   const documents: unknown[] = [];
   const redactor = new Redactor();
   redactor.add(options.apiKey?.trim());
-  const io = redactedIO(libraryIO(options), redactor);
+  const emit = eventsOf(options);
+  const io = redactedIO(libraryIO(options, emit), redactor);
+  const listening = options.onMessage !== undefined || options.onEvent !== undefined || options.logger !== undefined;
   const globals: GlobalOptions = {
     json: true,
     yes: true,
     input: false,
-    quiet: options.onMessage ? undefined : true,
+    quiet: listening ? undefined : true,
     timeout: options.timeoutMs === undefined ? undefined : options.timeoutMs / 1000,
     retries: options.retries,
     profile: options.profile,
@@ -56,6 +60,8 @@ export async function libraryContext(options: ClientOptions, call: CallSettings 
     signal: options.signal ?? NEVER,
     redactor,
     onDocument: (doc) => documents.push(doc),
+    feedback: feedbackOf(emit),
+    progress: (label, total) => progressOf(emit, label, total),
     settings: async () => {
       const { resolveSettings } = await import('../config/settings.js');
       // A profile only when asked for: a library must not pick up whoever's current profile.
@@ -68,8 +74,58 @@ export async function libraryContext(options: ClientOptions, call: CallSettings 
   return { ctx: withLibraryWording(ctx), documents };
 }
 
-/** Buffers for stdout (the documents are taken from the output layer) and stderr lines to onMessage. */
-function libraryIO(options: ClientOptions): IO {
+/** The caller's onEvent and logger as one function (a no-op when neither is given). */
+export function eventsOf(options: ClientOptions): (event: ClientEvent) => void {
+  const { onEvent, logger } = options;
+  if (!onEvent && !logger) return () => {};
+  return (event) => {
+    onEvent?.(event);
+    if (!logger) return;
+    if (event.type === 'request') logger.debug?.(`> ${event.method} ${event.path}`);
+    else if (event.type === 'answer') logger.debug?.(`< ${event.status ?? 'failed'} ${event.method} ${event.path} (${event.ms} ms)`);
+    else if (event.type === 'retry' || event.type === 'warning') logger.warn?.(event.message);
+    else if (event.type === 'message') logger.info?.(event.message);
+  };
+}
+
+/** Requests as events: each attempt when sent, and when answered (its status, its time); each retry. */
+function feedbackOf(emit: (event: ClientEvent) => void): RequestFeedback {
+  const split = (label: string) => label.slice(label.indexOf(' ') + 1);
+  return {
+    waiting: () => () => {},
+    sent(method, label) {
+      emit({ type: 'request', method, path: split(label) });
+    },
+    answered(method, label, status, ms) {
+      emit({ type: 'answer', method, path: split(label), status, ms });
+    },
+    retrying(notice) {
+      emit({ type: 'retry', message: notice });
+    },
+  };
+}
+
+/** A transfer's bytes as events, where the CLI draws a bar. */
+function progressOf(emit: (event: ClientEvent) => void, label: string, total?: number): Progress {
+  let known = total;
+  let ended = false;
+  const end = (ok: boolean) => {
+    if (ended) return;
+    ended = true;
+    emit({ type: 'transfer-end', label, ok });
+  };
+  return {
+    update(done, newTotal) {
+      if (newTotal !== undefined) known = newTotal;
+      emit(known === undefined ? { type: 'bytes', label, done } : { type: 'bytes', label, done, total: known });
+    },
+    done: () => end(true),
+    stop: () => end(false),
+  };
+}
+
+/** Buffers for stdout (the documents are taken from the output layer) and stderr lines to onMessage and the events. */
+function libraryIO(options: ClientOptions, emit: (event: ClientEvent) => void): IO {
   const discard = new Writable({ write: (_chunk, _encoding, done) => done() });
   let pending = '';
   const messages = new Writable({
@@ -77,7 +133,11 @@ function libraryIO(options: ClientOptions): IO {
       pending += String(chunk);
       const lines = pending.split('\n');
       pending = lines.pop() ?? '';
-      for (const line of lines) options.onMessage?.(line);
+      for (const line of lines) {
+        options.onMessage?.(line);
+        const warning = /^warning: (.*)$/s.exec(line);
+        emit(warning ? { type: 'warning', message: warning[1]! } : { type: 'message', message: line });
+      }
       done();
     },
   });

@@ -13,9 +13,11 @@ export {
   ExitCode,
   NetworkError,
   NotFoundError,
+  OutcomeUnknownError,
   PartialFailureError,
   UsageError,
   type ErrorBody,
   type ErrorKind,
+  type FailedRequest,
 } from '../errors.js';
 export type * from './types.js';

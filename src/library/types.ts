@@ -34,12 +34,50 @@ export interface ClientOptions {
   fromEnvironment?: boolean;
   /** Each line the CLI would print on stderr (stage lines, warnings); none when absent. */
   onMessage?: (line: string) => void;
+  /**
+   * What happens as a call runs, as typed events: each request and its
+   * answer (with its time), each retry, the bytes of each transfer, each
+   * step of a write as its answer comes, each warning and message.
+   * @example
+   * createClient({ ...settings, onEvent: (e) => { if (e.type === 'bytes') bar.update(e.done, e.total); } });
+   */
+  onEvent?: (event: ClientEvent) => void;
+  /** Where the client logs: requests and answers at debug, messages at info, retries and warnings at warn. Any of console's shape. */
+  logger?: Logger;
 }
+
+/** A logger with levels (console fits). */
+export interface Logger {
+  debug?(message: string): void;
+  info?(message: string): void;
+  warn?(message: string): void;
+}
+
+/** One event of a call (ClientOptions.onEvent). */
+export type ClientEvent =
+  /** A request is sent (each attempt): "GET", "/va/my-bundle" (the path below /api/v2/{domainId}). */
+  | { type: 'request'; method: string; path: string }
+  /** Its answer came after `ms` milliseconds: its status, or null when it failed without one. */
+  | { type: 'answer'; method: string; path: string; status: number | null; ms: number }
+  /** A request is about to be sent again: why, and when. */
+  | { type: 'retry'; message: string }
+  /** A transfer's progress: `done` bytes of `total` (when known) of the file `label`. */
+  | { type: 'bytes'; label: string; done: number; total?: number }
+  /** A transfer ended (`ok`: it completed). */
+  | { type: 'transfer-end'; label: string; ok: boolean }
+  /** A step of a write has its answer (sent and answered, or settled by a read). */
+  | { type: 'step'; id: string; kind: string; outcome: 'done' | 'failed' }
+  /** A warning the CLI would print (a journal entry not written, a key missing...). */
+  | { type: 'warning'; message: string }
+  /** Any other line the CLI would print on stderr (a stage's line). */
+  | { type: 'message'; message: string };
 
 // --- records of the service (spec: asset-hosting-api-v2.md) -----------------------
 
+/** A version's state on a channel: LIVE (served at its own URL), DEFAULT (served as the channel's default; one per channel) or OFFLINE. */
 export type DeploymentState = 'LIVE' | 'DEFAULT' | 'OFFLINE';
 
+/** An asset (spec: GET /va/{assetId}). */
 export interface Asset {
   assetId: string;
   assetName: string;
@@ -54,6 +92,7 @@ export interface Asset {
   updatedAt: string;
 }
 
+/** A version of an asset: one uploaded file for one platform (spec: GET /va/{assetId}/versions/{versionId}). */
 export interface Version {
   versionId: string;
   version: number;
@@ -86,17 +125,29 @@ export interface ChannelRecord {
   downloadUrl?: string;
 }
 
-/** The deploy endpoint's record (or, when a lost answer was settled by a read, the channel's record). */
+/** The deploy endpoint's record of a version on a channel (spec: PUT /va/{id}/versions/{versionId}/deploy). */
 export interface DeploymentRecord {
+  version: number;
+  assetType: string;
   versionId: string;
   versionName: string;
-  version: number;
-  targetPlatform: string;
   envId: string;
+  fallback: boolean;
+  lock: boolean;
   state: DeploymentState;
-  [field: string]: unknown;
+  createdBy: string;
+  updatedBy: string;
+  createdAt: string;
+  updatedAt: string;
+  active: boolean;
+  secured: boolean;
+  /** As the service formats it ("1.2 MB"). */
+  size: string;
+  targetPlatform: string;
+  uploadStatus: string;
 }
 
+/** A collection (spec: GET /vc/{collectionId}). */
 export interface Collection {
   collectionId: string;
   domainId: string;
@@ -119,6 +170,7 @@ export interface Collection {
   updatedAt: string;
 }
 
+/** An item of a collection: one uploaded file (spec: GET /vc/{collectionId}/items/{itemId}). */
 export interface Item {
   assetItemId: string;
   assetItemName: string;
@@ -183,7 +235,7 @@ export interface Unchanged {
  */
 export interface PlannedWrite<R> {
   readonly steps: readonly PlanStep[];
-  /** Set when there is nothing to send. */
+  /** Set exactly when there is nothing to send (`steps` is empty): apply() then resolves without a write. */
   readonly unchanged?: Unchanged;
   /**
    * The CLI's `--dry-run --json` document; a predicted refusal is in its
@@ -196,27 +248,46 @@ export interface PlannedWrite<R> {
 
 // --- what a write resolves to (the CLI's JSON) -----------------------------------
 
+/** What deploy() resolves to: the deploy endpoint's answer. */
 export interface DeployResult {
-  assetVersion: DeploymentRecord | ChannelRecord;
+  assetVersion: DeploymentRecord | ReadBackRecord;
   message: string;
 }
 
+/**
+ * A deployment record as a read of the channel shows it, when a lost answer
+ * was settled by that read: the record's keys, with null for what only the
+ * deploy's answer carries (who and when, fallback, lock).
+ */
+export type ReadBackRecord = Omit<DeploymentRecord, 'fallback' | 'lock' | 'createdBy' | 'updatedBy' | 'createdAt' | 'updatedAt'> & {
+  fallback: null;
+  lock: null;
+  createdBy: null;
+  updatedBy: null;
+  createdAt: null;
+  updatedAt: null;
+};
+
+/** A promotion (promoteDefault, rollback): the deploy answer, the Default it replaced and how many compare-and-set attempts it took. */
 export interface PromotionResult {
-  assetVersion: DeploymentRecord | ChannelRecord;
+  /** The deploy endpoint's record, or the channel's as read when a read settled a lost answer. */
+  assetVersion: DeploymentRecord | ReadBackRecord;
   message: string;
+  /** The Default before (now LIVE), or null when the channel had none. */
   previousDefault: string | null;
   attempts: number;
-  [field: string]: unknown;
 }
 
+/** What release() resolves to: the version, its record on the channel, the Default it replaced and each stage (done now, or found done). */
 export interface ReleaseResult {
   version: Version;
-  assetVersion: DeploymentRecord | ChannelRecord;
+  assetVersion: DeploymentRecord | ReadBackRecord;
   previousDefault: string | null;
   /** `matched`, on the upload stage of a version already there: how it was found to be the file's (its content compared, or its name and size only when it cannot be downloaded). */
   stages: Array<{ stage: 'upload' | 'deploy' | 'promote'; changed: boolean; matched?: 'content' | 'name and size' }>;
 }
 
+/** What items.sync() resolves to: what was uploaded, replaced, removed and left as it was. */
 export interface SyncResult {
   uploaded: Item[];
   replaced: Array<{ old: string; new: Item; removedFirst: boolean }>;
@@ -274,6 +345,7 @@ export interface DesiredPlanDocument {
   notes?: string[];
 }
 
+/** What apply() of the desired state resolves to: each request sent and its outcome. */
 export interface ApplyResult {
   changed: number;
   steps: Array<{ resource: string; action: 'create' | 'update' | 'delete'; request: { method: string; path: string; query: Record<string, string>; body: unknown }; outcome: 'done' | 'failed' | 'unknown' | 'not sent' }>;
@@ -290,6 +362,7 @@ export interface ChannelParams {
   user?: string;
 }
 
+/** Parameters of assets.create() (`ahs asset create`). */
 export interface CreateAssetParams {
   assetId: string;
   name: string;
@@ -303,6 +376,7 @@ export interface CreateAssetParams {
   user?: string;
 }
 
+/** Parameters of assets.update() (`ahs asset update`); only what is given changes. */
 export interface UpdateAssetParams {
   assetId: string;
   name?: string;
@@ -316,11 +390,13 @@ export interface UpdateAssetParams {
   user?: string;
 }
 
+/** An asset named by id, with the acting user. */
 export interface AssetParams {
   assetId: string;
   user?: string;
 }
 
+/** Parameters of assets.undeploy() (`ahs asset undeploy`). */
 export interface UndeployAssetParams {
   assetId: string;
   envId: string;
@@ -329,11 +405,13 @@ export interface UndeployAssetParams {
   user?: string;
 }
 
+/** A version named by its asset and id. */
 export interface VersionParams {
   assetId: string;
   versionId: string;
 }
 
+/** Parameters of collections.create() (`ahs collection create`). */
 export interface CreateCollectionParams {
   collectionId: string;
   name: string;
@@ -370,15 +448,18 @@ export interface UpdateCollectionParams {
   user?: string;
 }
 
+/** A collection named by id, with the acting user. */
 export interface CollectionParams {
   collectionId: string;
   user?: string;
 }
 
+/** Parameters of collections.undeploy(). */
 export interface UndeployCollectionParams extends CollectionParams {
   envId: string;
 }
 
+/** Parameters of collections.deploy() (`ahs collection-deploy`). */
 export interface DeployCollectionParams extends CollectionParams {
   /** Absent: the API key's own environment. */
   envId?: string;
@@ -390,6 +471,7 @@ export interface DeployCollectionParams extends CollectionParams {
   reconcile?: boolean;
 }
 
+/** Parameters of items.upload() (`ahs item upload`). */
 export interface UploadItemsParams {
   collectionId: string;
   /** The paths of the files to upload. */
@@ -403,12 +485,14 @@ export interface UploadItemsParams {
   user?: string;
 }
 
+/** An item named by its collection and id. */
 export interface ItemParams {
   collectionId: string;
   itemId: string;
   user?: string;
 }
 
+/** Parameters of versions.upload() (`ahs version upload`). */
 export interface UploadVersionParams {
   assetId: string;
   /** The path of the file to upload. */
@@ -419,6 +503,7 @@ export interface UploadVersionParams {
   user?: string;
 }
 
+/** Parameters of deploy() (`ahs deploy`). */
 export interface DeployParams extends ChannelParams {
   versionId: string;
   /** Default LIVE. */
@@ -427,6 +512,7 @@ export interface DeployParams extends ChannelParams {
   idempotent?: boolean;
 }
 
+/** Parameters of promoteDefault() (`ahs promote-default`): a version, or the Default of `fromEnv`. */
 export interface PromoteParams extends ChannelParams {
   /** The version to promote (or `fromEnv`). */
   versionId?: string;
@@ -439,6 +525,7 @@ export interface PromoteParams extends ChannelParams {
   idempotent?: boolean;
 }
 
+/** Parameters of release() (`ahs release`). */
 export interface ReleaseParams extends ChannelParams {
   /** The path of the file to release. */
   file: string;
@@ -449,6 +536,7 @@ export interface ReleaseParams extends ChannelParams {
   expectCurrent?: string;
 }
 
+/** Parameters of rollback() (`ahs rollback`). */
 export interface RollbackParams extends ChannelParams {
   /** The version to make the Default again; without it, the one the channel's records prove was the Default before. */
   to?: string;
@@ -463,6 +551,7 @@ export interface RollbackParams extends ChannelParams {
  */
 export type VerifyParams = VerifyCollectionParams | VerifyAssetParams;
 
+/** verify() of a collection against a folder (or a sums file). */
 export interface VerifyCollectionParams {
   collectionId: string;
   envId: string;
@@ -474,6 +563,7 @@ export interface VerifyCollectionParams {
   concurrency?: number;
 }
 
+/** verify() of a channel's version against a file (or a sums file). */
 export interface VerifyAssetParams {
   assetId: string;
   platform: string;
@@ -497,6 +587,7 @@ export interface VerifyResult {
   failed: Array<{ name: string; error: string }>;
 }
 
+/** Parameters of items.sync() (`ahs item sync`). */
 export interface SyncParams {
   collectionId: string;
   /** The folder whose files the collection should hold (its top level). */
@@ -515,6 +606,7 @@ export interface SyncParams {
   user?: string;
 }
 
+/** The desired-state file of plan() and apply() (`ahs plan -f`). */
 export interface DesiredStateParams {
   /** The desired-state file, YAML or JSON (default ahs.yaml in the working folder). */
   file?: string;
@@ -523,83 +615,370 @@ export interface DesiredStateParams {
   user?: string;
 }
 
+/** Parameters of apply(): the file, or a saved plan. */
 export interface ApplyParams extends DesiredStateParams {
   /** A plan saved by `ahs plan --out` (instead of `file`): checked for staleness first. */
   plan?: string;
 }
 
+/** Narrows records(): a platform, an environment, a state. */
 export interface RecordFilter {
   platform?: string;
   envId?: string;
   state?: DeploymentState;
 }
 
+// --- calls and lists ---------------------------------------------------------------
+
+/**
+ * Options of one call, above the client's (as the AWS SDK's `abortSignal`
+ * and `requestTimeout` per command). A call aborted by its own signal fails
+ * alone: the client and its other calls go on.
+ */
+export interface CallOptions {
+  /** Aborts this call: a CancelledError whose `cause` is the signal's reason. */
+  signal?: AbortSignal;
+  /** The budget of each of this call's requests, its retries included (default: the client's `timeoutMs`). */
+  timeoutMs?: number;
+  /** Retries of a request that surely did not apply (default: the client's `retries`). */
+  retries?: number;
+}
+
+/** A request of request(), as `ahs api` sends it. */
+export interface RawRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** `va/my-bundle`, `/api/v2/{domainId}/vc`...: never a whole URL (the base URL is the client's). */
+  path: string;
+  query?: Record<string, string | number | boolean | undefined>;
+  /** Sent as JSON. */
+  body?: unknown;
+}
+
+/** A list read's options: a call's, and the size of the pages it asks for. */
+export interface ListOptions extends CallOptions {
+  /**
+   * The results to ask for per page (default 1000). The service may cap it:
+   * the pages after the first then ask for the size it reported.
+   */
+  pageSize?: number;
+}
+
+/** One page of a list, as the service answered it. */
+export interface Page<T> {
+  pageNumber: number;
+  /** The page size the service used (it may be smaller than the one asked for). */
+  pageSize: number;
+  /** The length of the whole list when this page was read. */
+  totalResults: number;
+  results: T[];
+}
+
+/**
+ * A list read lazily: a page is requested only when the iteration needs
+ * it, and nothing more once it stops (`break`, `return`, a thrown error).
+ *
+ * @example
+ * for await (const asset of client.assets.list()) {
+ *   if (asset.assetId === 'my-bundle') break; // no further page is read
+ * }
+ * const firstTen = await client.versions.list('my-bundle').toArray({ limit: 10 });
+ */
+export interface PagedList<T> extends AsyncIterable<T> {
+  /** The pages themselves, each with the list's `totalResults`. */
+  pages(): AsyncIterable<Page<T>>;
+  /**
+   * The results in an array: with `limit`, the first `limit` (reading only
+   * the pages they are on); without, the whole list read as `ahs ... --all`
+   * reads it (pages in parallel, re-read if the list changed meanwhile).
+   */
+  toArray(options?: { limit?: number }): Promise<T[]>;
+}
+
 // --- the client ------------------------------------------------------------------
 
 /**
- * The service, as the CLI sees it. Reads are async iterators (every page
- * is read, in parallel and checked as `--all` does, then yielded in the
- * service's order); writes resolve to a PlannedWrite. Every failure is an
- * AhsError with the CLI's `exitCode` and `kind`.
+ * The service, as the CLI sees it. Lists are read lazily, page by page
+ * (PagedList); writes resolve to a PlannedWrite. Every method takes the
+ * options of its own call last (CallOptions: `signal`, `timeoutMs`,
+ * `retries`). Every failure is an AhsError with the CLI's `exitCode` and
+ * `kind`.
  */
 export interface Client {
+  /** Assets: the things versions are uploaded to (`ahs asset ...`). */
   assets: {
-    list(): AsyncIterable<Asset>;
-    get(assetId: string): Promise<Asset>;
-    create(params: CreateAssetParams): Promise<PlannedWrite<Asset>>;
-    update(params: UpdateAssetParams): Promise<PlannedWrite<Asset>>;
-    /** An asset with no versions (`ahs asset delete`). */
-    delete(params: AssetParams): Promise<PlannedWrite<DeletedResult>>;
-    /** Every version's deployment record for the platforms in one environment (`ahs asset undeploy`). */
-    undeploy(params: UndeployAssetParams): Promise<PlannedWrite<UndeployResult>>;
+    /**
+     * Every asset of the domain, read page by page as the iteration goes.
+     * @throws {NetworkError} nothing answered (exit code 6)
+     * @throws {ApiError} the service refused the read (a 403 for a key of another domain: exit code 3)
+     * @example
+     * for await (const asset of client.assets.list()) console.log(asset.assetId);
+     */
+    list(options?: ListOptions): PagedList<Asset>;
+    /**
+     * One asset.
+     * @throws {ApiError} `kind: 'not-found'` (exit code 4) when there is no such asset
+     * @throws {NetworkError} nothing answered
+     * @example
+     * const asset = await client.assets.get('my-bundle');
+     */
+    get(assetId: string, options?: CallOptions): Promise<Asset>;
+    /**
+     * Plans the creation of an asset (`ahs asset create`): apply() sends it.
+     * @throws {UsageError} a missing or invalid parameter (nothing sent)
+     * @example
+     * const asset = await (await client.assets.create({ assetId: 'my-bundle', name: 'My bundle', type: '1001' })).apply();
+     */
+    create(params: CreateAssetParams, options?: CallOptions): Promise<PlannedWrite<Asset>>;
+    /**
+     * Plans a change of an asset's fields (`ahs asset update`).
+     * @throws {UsageError} a missing or invalid parameter (nothing sent)
+     * @throws {ApiError} `kind: 'not-found'` when there is no such asset
+     * @example
+     * await (await client.assets.update({ assetId: 'my-bundle', description: 'iOS and Android bundle' })).apply();
+     */
+    update(params: UpdateAssetParams, options?: CallOptions): Promise<PlannedWrite<Asset>>;
+    /**
+     * Plans the deletion of an asset with no versions (`ahs asset delete`).
+     * @throws {UsageError} a missing parameter (nothing sent)
+     * @example
+     * await (await client.assets.delete({ assetId: 'old-bundle' })).apply();
+     */
+    delete(params: AssetParams, options?: CallOptions): Promise<PlannedWrite<DeletedResult>>;
+    /**
+     * Plans the removal of every version's deployment record for the platforms in one environment (`ahs asset undeploy`).
+     * @throws {UsageError} a missing parameter or an empty platform list (nothing sent)
+     * @example
+     * await (await client.assets.undeploy({ assetId: 'my-bundle', envId: 'dev', platform: ['ios', 'android'] })).apply();
+     */
+    undeploy(params: UndeployAssetParams, options?: CallOptions): Promise<PlannedWrite<UndeployResult>>;
   };
+  /** Versions: the uploaded files of an asset, one platform each (`ahs version ...`). */
   versions: {
-    list(assetId: string): AsyncIterable<Version>;
-    get(assetId: string, versionId: string): Promise<Version>;
-    upload(params: UploadVersionParams): Promise<PlannedWrite<Version>>;
-    delete(params: VersionParams): Promise<PlannedWrite<DeletedResult>>;
+    /**
+     * The versions of an asset, page by page.
+     * @throws {ApiError} `kind: 'not-found'` when there is no such asset
+     * @example
+     * const latest = await client.versions.list('my-bundle').toArray({ limit: 20 });
+     */
+    list(assetId: string, options?: ListOptions): PagedList<Version>;
+    /**
+     * One version.
+     * @throws {ApiError} `kind: 'not-found'` when the asset or the version does not exist
+     * @example
+     * const version = await client.versions.get('my-bundle', 'IOS3');
+     */
+    get(assetId: string, versionId: string, options?: CallOptions): Promise<Version>;
+    /**
+     * The records of a version in one environment, with their download URLs (`ahs version urls`).
+     * @throws {ApiError} `kind: 'not-found'` when the asset or the version does not exist
+     * @example
+     * const [live] = await client.versions.urls('my-bundle', 'IOS3', 'prod').toArray();
+     * console.log(live?.downloadUrl);
+     */
+    urls(assetId: string, versionId: string, envId: string, options?: ListOptions): PagedList<ChannelRecord>;
+    /**
+     * Plans the upload of a file as a new version (`ahs version upload`); the file is streamed when applied.
+     * @throws {UsageError} a missing parameter or an unreadable file (nothing sent)
+     * @example
+     * const version = await (await client.versions.upload({ assetId: 'my-bundle', file: 'build/ios.zip', platform: 'ios', name: '1.5.0' })).apply();
+     */
+    upload(params: UploadVersionParams, options?: CallOptions): Promise<PlannedWrite<Version>>;
+    /**
+     * Plans the deletion of a version that is deployed nowhere (`ahs version delete`).
+     * @throws {UsageError} a missing parameter (nothing sent)
+     * @example
+     * await (await client.versions.delete({ assetId: 'my-bundle', versionId: 'IOS1' })).apply();
+     */
+    delete(params: VersionParams, options?: CallOptions): Promise<PlannedWrite<DeletedResult>>;
   };
+  /** Collections: sets of items delivered together (`ahs collection ...`). */
   collections: {
-    list(): AsyncIterable<Collection>;
-    get(collectionId: string): Promise<Collection>;
-    create(params: CreateCollectionParams): Promise<PlannedWrite<Collection>>;
-    update(params: UpdateCollectionParams): Promise<PlannedWrite<Collection>>;
-    /** Soft delete: restore() brings it back, purge() removes it for good. */
-    delete(params: CollectionParams): Promise<PlannedWrite<MessageResult>>;
-    restore(params: CollectionParams): Promise<PlannedWrite<MessageResult>>;
-    purge(params: CollectionParams): Promise<PlannedWrite<MessageResult>>;
-    /** Deploy LIVE or OFFLINE in an environment, or re-run every Live deployment (`ahs collection-deploy`). */
-    deploy(params: DeployCollectionParams): Promise<PlannedWrite<CollectionDeployResult | Unchanged>>;
-    undeploy(params: UndeployCollectionParams): Promise<PlannedWrite<MessageResult>>;
+    /**
+     * Every collection of the domain, page by page.
+     * @throws {NetworkError} nothing answered
+     * @example
+     * for await (const collection of client.collections.list()) console.log(collection.collectionId);
+     */
+    list(options?: ListOptions): PagedList<Collection>;
+    /**
+     * One collection.
+     * @throws {NotFoundError} there is no such collection
+     * @example
+     * const collection = await client.collections.get('launch-pack');
+     */
+    get(collectionId: string, options?: CallOptions): Promise<Collection>;
+    /**
+     * Plans the creation of a collection (`ahs collection create`); its platform can never change.
+     * @throws {UsageError} a missing or invalid parameter (nothing sent)
+     * @example
+     * await (await client.collections.create({ collectionId: 'launch-pack', name: 'Launch pack', allowedTypes: ['9999'] })).apply();
+     */
+    create(params: CreateCollectionParams, options?: CallOptions): Promise<PlannedWrite<Collection>>;
+    /**
+     * Plans a change of a collection's fields (`ahs collection update`).
+     * @throws {UsageError} a missing or invalid parameter (nothing sent)
+     * @example
+     * await (await client.collections.update({ collectionId: 'launch-pack', maxAssets: 300 })).apply();
+     */
+    update(params: UpdateCollectionParams, options?: CallOptions): Promise<PlannedWrite<Collection>>;
+    /**
+     * Plans a soft delete (`ahs collection delete`): restore() brings it back, purge() removes it for good.
+     * @throws {UsageError} a missing parameter (nothing sent)
+     * @example
+     * await (await client.collections.delete({ collectionId: 'launch-pack' })).apply();
+     */
+    delete(params: CollectionParams, options?: CallOptions): Promise<PlannedWrite<MessageResult>>;
+    /**
+     * Plans the restore of a soft-deleted collection (`ahs collection restore`).
+     * @throws {UsageError} a missing parameter (nothing sent)
+     * @example
+     * await (await client.collections.restore({ collectionId: 'launch-pack' })).apply();
+     */
+    restore(params: CollectionParams, options?: CallOptions): Promise<PlannedWrite<MessageResult>>;
+    /**
+     * Plans the removal for good of a soft-deleted collection (`ahs collection purge`).
+     * @throws {UsageError} a missing parameter (nothing sent)
+     * @example
+     * await (await client.collections.purge({ collectionId: 'launch-pack' })).apply();
+     */
+    purge(params: CollectionParams, options?: CallOptions): Promise<PlannedWrite<MessageResult>>;
+    /**
+     * Plans a deployment LIVE or OFFLINE in an environment, or the re-run of every Live deployment (`ahs collection-deploy`).
+     * @throws {UsageError} a missing parameter (nothing sent)
+     * @example
+     * const { downloadUrl } = (await (await client.collections.deploy({ collectionId: 'launch-pack', envId: 'prod' })).apply()) as CollectionDeployResult;
+     */
+    deploy(params: DeployCollectionParams, options?: CallOptions): Promise<PlannedWrite<CollectionDeployResult | Unchanged>>;
+    /**
+     * Plans the removal of a collection's deployment in an environment (`ahs collection undeploy`).
+     * @throws {UsageError} a missing parameter (nothing sent)
+     * @example
+     * await (await client.collections.undeploy({ collectionId: 'launch-pack', envId: 'dev' })).apply();
+     */
+    undeploy(params: UndeployCollectionParams, options?: CallOptions): Promise<PlannedWrite<MessageResult>>;
   };
+  /** Items: the files of a collection (`ahs item ...`). */
   items: {
-    list(collectionId: string): AsyncIterable<Item>;
-    /** Files into a collection, several at once (`ahs item upload`). */
-    upload(params: UploadItemsParams): Promise<PlannedWrite<ItemUploadResult>>;
-    remove(params: ItemParams): Promise<PlannedWrite<MessageResult>>;
-    /** Make the collection hold the folder's files (`ahs item sync`). */
-    sync(params: SyncParams): Promise<PlannedWrite<SyncResult>>;
+    /**
+     * The items of a collection, page by page.
+     * @throws {ApiError} `kind: 'not-found'` (exit code 4) when there is no such collection
+     * @example
+     * const names = (await client.items.list('launch-pack').toArray()).map((item) => item.assetItemName);
+     */
+    list(collectionId: string, options?: ListOptions): PagedList<Item>;
+    /**
+     * Plans the upload of files into a collection, several at once (`ahs item upload`).
+     * @throws {UsageError} a missing parameter or an unreadable file (nothing sent)
+     * @throws {PartialFailureError} when applied, some files were refused (the others are in the result)
+     * @example
+     * await (await client.items.upload({ collectionId: 'launch-pack', files: ['a.png', 'b.png'], type: '9999' })).apply();
+     */
+    upload(params: UploadItemsParams, options?: CallOptions): Promise<PlannedWrite<ItemUploadResult>>;
+    /**
+     * Plans the removal of an item (`ahs item remove`).
+     * @throws {UsageError} a missing parameter (nothing sent)
+     * @example
+     * await (await client.items.remove({ collectionId: 'launch-pack', itemId: 'item-000001' })).apply();
+     */
+    remove(params: ItemParams, options?: CallOptions): Promise<PlannedWrite<MessageResult>>;
+    /**
+     * Plans making a collection hold the files of a folder (`ahs item sync`): uploads, replacements and, with `delete`, removals.
+     * @throws {UsageError} a missing parameter or an unreadable folder (nothing sent)
+     * @throws {PartialFailureError} when applied, some files failed (each in the result's `failed`)
+     * @example
+     * const plan = await client.items.sync({ collectionId: 'launch-pack', dir: './launch-pack', type: '9999' });
+     * console.log(plan.steps.length, 'requests'); await plan.apply();
+     */
+    sync(params: SyncParams, options?: CallOptions): Promise<PlannedWrite<SyncResult>>;
   };
-  /** Deployment records of an asset, OFFLINE included, sorted as `ahs asset status`. */
-  records(assetId: string, filter?: RecordFilter): AsyncIterable<ChannelRecord>;
-  /** The records of one channel. */
-  channel(assetId: string, platform: string, envId: string): AsyncIterable<ChannelRecord>;
-  deploy(params: DeployParams): Promise<PlannedWrite<DeployResult | Unchanged>>;
-  promoteDefault(params: PromoteParams): Promise<PlannedWrite<PromotionResult | Unchanged>>;
-  /** Upload, deploy LIVE, promote: each stage skipped when already done (`ahs release`). */
-  release(params: ReleaseParams): Promise<PlannedWrite<ReleaseResult>>;
-  rollback(params: RollbackParams): Promise<PlannedWrite<PromotionResult | Unchanged>>;
+  /**
+   * The deployment records of an asset, OFFLINE included, sorted as `ahs asset status` prints them (two listings merged: one page).
+   * @throws {ApiError} `kind: 'not-found'` when there is no such asset
+   * @example
+   * const live = await client.records('my-bundle', { envId: 'prod', state: 'LIVE' }).toArray();
+   */
+  records(assetId: string, filter?: RecordFilter, options?: CallOptions): PagedList<ChannelRecord>;
+  /**
+   * The records of one channel (asset, platform, environment), one page.
+   * @throws {ApiError} `kind: 'not-found'` when there is no such asset
+   * @example
+   * const current = (await client.channel('my-bundle', 'ios', 'prod').toArray()).find((r) => r.state === 'DEFAULT');
+   */
+  channel(assetId: string, platform: string, envId: string, options?: CallOptions): PagedList<ChannelRecord>;
+  /**
+   * Plans the deployment of a version LIVE or OFFLINE on a channel (`ahs deploy`); with `idempotent`, a version already in that state is `unchanged`.
+   * @throws {UsageError} a missing parameter (nothing sent)
+   * @example
+   * await (await client.deploy({ assetId: 'my-bundle', versionId: 'IOS3', platform: 'ios', envId: 'staging' })).apply();
+   */
+  deploy(params: DeployParams, options?: CallOptions): Promise<PlannedWrite<DeployResult | Unchanged>>;
+  /**
+   * Plans making a version the Default of a channel (`ahs promote-default`), as a compare-and-set with `expectCurrent`.
+   * @throws {UsageError} a missing parameter, or `fromEnv` without a Default (nothing sent)
+   * @throws {ConflictError} when applied, `expectCurrent` did not hold, or the Default kept moving (exit code 5)
+   * @example
+   * await (await client.promoteDefault({ assetId: 'my-bundle', versionId: 'IOS3', platform: 'ios', envId: 'prod', expectCurrent: 'IOS2' })).apply();
+   */
+  promoteDefault(params: PromoteParams, options?: CallOptions): Promise<PlannedWrite<PromotionResult | Unchanged>>;
+  /**
+   * Plans the whole release of one file on one channel (`ahs release`): upload, deploy LIVE, promote; each stage skipped when already done, so a re-run resumes.
+   * @throws {UsageError} a missing parameter or an unreadable file (nothing sent)
+   * @throws {ConflictError} a version of that name with other content exists (nothing sent), or, when applied, `expectCurrent` did not hold
+   * @example
+   * const { version } = await (await client.release({ assetId: 'my-bundle', file: 'build/ios.zip', platform: 'ios', envId: 'prod', name: '1.5.0' })).apply();
+   */
+  release(params: ReleaseParams, options?: CallOptions): Promise<PlannedWrite<ReleaseResult>>;
+  /**
+   * Plans making the channel's previous Default the Default again (`ahs rollback`), as a compare-and-set on the Default read.
+   * @throws {UsageError} no previous Default can be proven and `to` is not given (nothing sent)
+   * @throws {ConflictError} when applied, another writer moved the Default meanwhile (exit code 5)
+   * @example
+   * await (await client.rollback({ assetId: 'my-bundle', platform: 'ios', envId: 'prod', to: 'IOS2' })).apply();
+   */
+  rollback(params: RollbackParams, options?: CallOptions): Promise<PlannedWrite<PromotionResult | Unchanged>>;
   /**
    * Whether what is Live is byte for byte the local files (`ahs verify`):
    * resolves with the answer whether or not everything matched (a difference
-   * is where the CLI exits 1); rejects when the check cannot be made (a
-   * UsageError for a bad sums file or path, a NotFoundError...). Reads only.
+   * is where the CLI exits 1). Reads only.
+   * @throws {UsageError} a bad sums file or path
+   * @throws {NotFoundError} the asset, version or collection does not exist
+   * @example
+   * const { ok } = await client.verify({ assetId: 'my-bundle', file: 'build/ios.zip', platform: 'ios', envId: 'prod' });
    */
-  verify(params: VerifyParams): Promise<VerifyResult>;
-  /** What apply would change to make the service hold the desired-state file (`ahs plan`). Sends nothing. */
-  plan(params?: DesiredStateParams): Promise<DesiredPlanDocument>;
-  /** Make the service hold the desired-state file, or send a saved plan (`ahs apply`). */
-  apply(params?: ApplyParams): Promise<PlannedWrite<ApplyResult>>;
-  /** Closes the connections of the writes planned and never applied. */
+  verify(params: VerifyParams, options?: CallOptions): Promise<VerifyResult>;
+  /**
+   * What apply would change to make the service hold the desired-state file (`ahs plan`). Sends nothing.
+   * @throws {UsageError} a file that does not parse, or a plan error naming its line
+   * @example
+   * const plan = await client.plan({ file: 'ahs.yaml' });
+   */
+  plan(params?: DesiredStateParams, options?: CallOptions): Promise<DesiredPlanDocument>;
+  /**
+   * Plans making the service hold the desired-state file, or sending a saved plan (`ahs apply`).
+   * @throws {UsageError} a file that does not parse, or a plan error
+   * @throws {ConflictError} a saved plan is stale (nothing sent)
+   * @example
+   * await (await client.apply({ file: 'ahs.yaml' })).apply();
+   */
+  apply(params?: ApplyParams, options?: CallOptions): Promise<PlannedWrite<ApplyResult>>;
+  /**
+   * One request to the API as given, for what the client has no method for
+   * (`ahs api`): `path` under `/api/v2/` (`va/...` and `vc/...` under the
+   * domain; `{domainId}` is filled), the key sent, the answer's JSON
+   * returned (undefined for an empty one). A write sent this way is not a
+   * plan: it is not predicted, and a lost answer is not settled by a read.
+   * @throws {UsageError} a bad method or path (nothing sent)
+   * @throws {ApiError} the service's error answer, its body as `body`
+   * @throws {NetworkError} nothing answered
+   * @example
+   * const types = await client.request<{ results: unknown[] }>({ method: 'GET', path: 'va', query: { pageSize: 5 } });
+   */
+  request<T = unknown>(request: RawRequest, options?: CallOptions): Promise<T>;
+  /**
+   * Closes the connections of the writes planned and never applied.
+   * @throws never
+   * @example
+   * try { ... } finally { await client.close(); }
+   */
   close(): Promise<void>;
 }

@@ -16,7 +16,8 @@ import type { Output } from '../io/output.js';
 import { createMultiProgress, type MultiProgress } from '../io/progress.js';
 import { readCollection } from '../service/collections.js';
 import { PredictedRejection, dryRunDocument, renderDryRun, type DryRunDocument } from './dryrun.js';
-import { isRef, type Plan, type Prediction, type Results, type Step, type StepFailure } from './plan.js';
+import { isRef, type Plan, type Prediction, type Results, type Settlement, type Step, type StepFailure } from './plan.js';
+import type { RetryPolicy } from '../http/retry.js';
 import { runBatch } from './batch.js';
 import { KINDS, type Kind, type KindIO } from './kinds/index.js';
 import { stepBudget } from './retry.js';
@@ -258,12 +259,12 @@ class Run {
         const midDeployment = error instanceof ApiError && error.status === 500 && kind.waitsOutDeployment === true;
         const lost = error instanceof NetworkError && error.mayHaveApplied;
         if (!(midDeployment || lost) || !kind.settle) throw error;
-        const settled = await settleOrUnknown(kind, params, io, error as Error);
+        const settled = lost && kind.mayStillApply ? await settleWhenSeen(kind, params, io, error as Error, this.api.policy) : await settleOrUnknown(kind, params, io, error as Error);
         if (settled.applied === true) {
           this.out.info(`${lost ? 'the answer was lost' : 'the service answered 500'}, but a read confirms the write was applied (${settled.how})`);
           return settled.result;
         }
-        if (settled.applied === 'unknown') throw new OutcomeUnknownError(`${lostAnswer(error as Error)}: the write may have been applied, and no read tells: check with \`${settled.check}\` before running it again`);
+        if (settled.applied === 'unknown') throw new OutcomeUnknownError(`${lostAnswer(error as Error)}${settled.why ? `; ${settled.why}` : ', and no read tells'}: the write may have been applied: check with \`${settled.check}\` before running it again`);
         if (lost) throw new NetworkError(`${(error as Error).message}; a read shows the write was not applied (${settled.how}): it is safe to retry`);
         // Still mid-deployment when the budget is spent: other deployments hold the
         // channel, a conflict (exit 5) like a 409 still standing, not a failure.
@@ -275,6 +276,29 @@ class Run {
         }
       }
     }
+  }
+}
+
+/**
+ * A lost answer to a write the service may still be applying when the
+ * answer is lost (a deployment in progress, an upload being committed): a
+ * read that shows the change proves it applied; one that does not proves
+ * nothing, since the request may still be running. The read is taken again
+ * with backoff within --timeout (from now), then the outcome is unknown
+ * (never "not applied", never "safe to retry").
+ */
+export async function settleWhenSeen(kind: Kind, params: Record<string, unknown>, io: KindIO, cause: Error, policy: RetryPolicy): Promise<Settlement<unknown>> {
+  const waitOut = policy.untilDeadline();
+  for (let made = 1; ; made++) {
+    const settled = await settleOrUnknown(kind, params, io, cause);
+    if (settled.applied !== false) return settled;
+    if (!waitOut.canRetry(made)) {
+      const check = kind.check?.(params) ?? kind.describe(params);
+      return { applied: 'unknown', check, why: `the service may still be applying it, and no read shows it done (${settled.how}; read ${made} ${made === 1 ? 'time' : 'times'} within --timeout)` };
+    }
+    // The backoff, up to the deadline: the last read is taken at --timeout, not in ever shorter waits before it.
+    const left = waitOut.left();
+    await policy.sleep(left > 0 ? Math.min(policy.backoff(made), left) : policy.backoff(made));
   }
 }
 

@@ -11,7 +11,7 @@ import { fileSha256 } from '../transfer/digest.js';
 import { z } from 'zod';
 import { ConflictError, UsageError } from '../errors.js';
 import type { ApiClient, ObservedRead, Query } from '../http/client.js';
-import { eachLimited } from '../transfer/pool.js';
+import { eachLimited } from '../util/pool.js';
 import { KINDS } from './kinds/index.js';
 import { isRef, type Step, type StepKind } from './plan.js';
 import { compareText } from '../order.js';

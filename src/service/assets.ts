@@ -123,8 +123,9 @@ export async function readDefault(api: ApiClient, where: ChannelKey): Promise<As
 }
 
 /**
- * A version's own records on its platform (its asset-urls: every state,
- * OFFLINE included), in one environment or in all; none when the service
+ * A version's own records on its platform (its asset-urls: LIVE and DEFAULT;
+ * OFFLINE only if the service lists it there, which the spec leaves open:
+ * see versionRecordOnChannel), in one environment or in all; none when the service
  * answers 404 (an unknown version or environment: the write that follows
  * gets the service's own answer).
  */
@@ -136,6 +137,29 @@ export async function versionRecords(api: ApiClient, assetId: string, versionId:
     if (isApiError(error, 404)) return [];
     throw error;
   }
+}
+
+/**
+ * The version's record on one channel, from reads whose meaning the spec
+ * fixes: its own asset-urls show it when it is LIVE or DEFAULT; whether they
+ * list an OFFLINE record is not specified (a service may leave it out, as
+ * the asset-wide listing does), so when they show none the channel's
+ * OFFLINE records (the `state=OFFLINE` filter) are read: absence there and
+ * there proves "not deployed".
+ */
+export async function versionRecordOnChannel(api: ApiClient, where: ChannelKey, versionId: string): Promise<AssetUrl | undefined> {
+  const [own] = await versionRecords(api, where.assetId, versionId, { platform: where.platform, envId: where.envId });
+  return own ?? offlineRecordOnChannel(api, where, versionId);
+}
+
+/** The version's OFFLINE record on the channel, read with the `state=OFFLINE` filter the spec defines; undefined when it has none. */
+export async function offlineRecordOnChannel(api: ApiClient, where: ChannelKey, versionId: string): Promise<AssetUrl | undefined> {
+  const offline = await listRecords(api, where.assetId, { platform: where.platform, envId: where.envId, state: 'OFFLINE' }).catch((error: unknown) => {
+    // An asset or environment the service does not know: no record (the write that follows gets the service's own answer).
+    if (isApiError(error, 404)) return [];
+    throw error;
+  });
+  return offline.find((r) => r.versionId === versionId && r.targetPlatform === where.platform && r.envId === where.envId);
 }
 
 /** What a deploy or a promotion of one version decides on, read at once. */
@@ -150,17 +174,17 @@ export interface VersionOnChannel {
 }
 
 /**
- * The channel's Default, the version's own record on it and (unless `version:
- * false`) the version itself, in parallel: one round whatever the channel's
- * size, where the whole channel takes two or more (issue 21).
+ * The channel's Default, the version's record on it (versionRecordOnChannel:
+ * a second round only when its own listing shows none) and (unless
+ * `version: false`) the version itself, in parallel: one round whatever the
+ * channel's size, where the whole channel takes two or more (issue 21).
  */
 export async function readVersionOnChannel(api: ApiClient, where: ChannelKey, versionId: string, options: { version?: boolean; withDefault?: boolean } = {}): Promise<VersionOnChannel> {
-  const [defaultRecord, records, version] = await Promise.all([
+  const [defaultRecord, record, version] = await Promise.all([
     options.withDefault === false ? undefined : readDefault(api, where),
-    versionRecords(api, where.assetId, versionId, { platform: where.platform, envId: where.envId }),
+    versionRecordOnChannel(api, where, versionId),
     options.version === false ? undefined : findVersion(api, where.assetId, versionId).then((found) => found ?? null),
   ]);
-  const record = records[0];
   return { channel: channelOf([defaultRecord, record]), defaultRecord, record, ...(version !== undefined ? { version } : {}) };
 }
 

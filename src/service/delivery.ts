@@ -35,19 +35,69 @@ export function deliveryDocumentUrl(downloadUrl: string, apiBase: string, delive
   return `${deliveryBase.replace(/\/+$/, '')}${served.pathname.slice(prefix.length)}${served.search}`;
 }
 
-/** {deliveryUrl}/api/vi{downloadUrl}; a path that tries to reach another host stays on the delivery host. */
-export function deliveryFileUrl(base: string, downloadPath: string): string {
+/** The spec's delivery path segment: everything before it in a download URL is the delivery URL (cli.md, "Reading the service"). */
+const DELIVERY_PATH = '/api/vi/';
+
+/**
+ * The file of a delivery document entry (or any download URL) on the
+ * delivery URL `base`: the spec's form is a path fetched at
+ * `{deliveryUrl}/api/vi{downloadUrl}`; a service may give an absolute URL
+ * instead, or a path that already carries the delivery path (with or
+ * without base's prefix): then only its part from /api/vi/ on is kept and
+ * `base` goes before it. A path that tries to reach another host, or to
+ * climb out of the delivery path, stays on the delivery host or is refused.
+ */
+export function deliveryFileUrl(base: string, downloadUrl: string): string {
   const origin = new URL(base);
   const prefix = origin.pathname.replace(/\/+$/, '');
-  const path = downloadPath.startsWith('/') ? downloadPath : `/${downloadPath}`;
+  const queryAt = downloadUrl.indexOf('?');
+  const [pathPart, query] = queryAt < 0 ? [downloadUrl, ''] : [downloadUrl.slice(0, queryAt), downloadUrl.slice(queryAt)];
+  const path = pathPart.startsWith('/') ? pathPart : `/${pathPart}`;
+  const kept = keptDeliveryPath(path, prefix);
   const url = new URL(origin.origin);
-  url.pathname = `${prefix}/api/vi${path.split('?')[0]}`;
+  url.pathname = `${prefix}${kept}`;
   // `..` (plain or encoded) must not climb out of the delivery path onto the API's.
-  if (!url.pathname.startsWith(`${prefix}/api/vi/`) || /(^|\/)(\.|%2e){2}(\/|$)/i.test(path.split('?')[0]!)) {
-    throw new UnsafePathError(`refusing download path ${JSON.stringify(downloadPath)}: it leaves the delivery path`);
+  if (!url.pathname.startsWith(`${prefix}${DELIVERY_PATH}`) || /(^|\/)(\.|%2e){2}(\/|$)/i.test(kept)) {
+    throw new UnsafePathError(`refusing download path ${JSON.stringify(downloadUrl)}: it leaves the delivery path`);
   }
-  const query = path.includes('?') ? path.slice(path.indexOf('?')) : '';
   return url.toString() + (query && !url.search ? query : '');
+}
+
+/** `/api/vi/...`: from an absolute URL, its path from /api/vi/ on; from a path, the same when it starts there (after base's prefix); else /api/vi + the path. */
+function keptDeliveryPath(path: string, prefix: string): string {
+  const absolute = /^\/*[a-z][a-z0-9+.-]*:\/\//i.exec(path) ? safeUrl(path.replace(/^\/+/, '')) : undefined;
+  if (absolute) {
+    const at = absolute.pathname.indexOf(DELIVERY_PATH);
+    return at < 0 ? `/api/vi${absolute.pathname}` : absolute.pathname.slice(at);
+  }
+  if (path.startsWith(DELIVERY_PATH)) return path;
+  if (prefix && path.startsWith(`${prefix}${DELIVERY_PATH}`)) return path.slice(prefix.length);
+  return `/api/vi${path}`;
+}
+
+function safeUrl(text: string): URL | undefined {
+  try {
+    return new URL(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The delivery URL the user set (flag, environment or profile); undefined when it is the default (the API's host). */
+export async function configuredDeliveryUrl(ctx: Context): Promise<string | undefined> {
+  const settings = await ctx.settings();
+  return settings.resolve('deliveryUrl').source === 'default' ? undefined : settings.get('deliveryUrl');
+}
+
+/**
+ * Where to download what a download URL of the API names (a version's
+ * asset-urls `downloadUrl`, a collection's deployed URL): on the delivery
+ * URL set, when there is one (the URL's path from /api/vi/ on, cli.md),
+ * else as served (a relative URL on the API's host).
+ */
+export async function servedUrl(ctx: Context, api: ApiClient, downloadUrl: string): Promise<{ url: string; deliveryBase: string }> {
+  const deliveryBase = (await configuredDeliveryUrl(ctx)) ?? deliveryBaseOf(new URL(downloadUrl, api.baseUrl));
+  return { url: deliveryDocumentUrl(downloadUrl, api.baseUrl, deliveryBase), deliveryBase };
 }
 
 export async function readDelivery(ctx: Context, url: string): Promise<DeliveryDocument> {
@@ -73,11 +123,9 @@ export async function readDelivery(ctx: Context, url: string): Promise<DeliveryD
 export async function readDeployedCollection(ctx: Context, collectionId: string, envId: string): Promise<{ doc: DeliveryDocument; deliveryBase: string }> {
   const api = await ctx.api();
   const { downloadUrl } = await readNamingCollection(api, collectionId, () => api.get<{ downloadUrl: string }>(vcPath(api, collectionId, 'deployments', envId)));
-  const settings = await ctx.settings();
   // The deployed URL says where the service delivers, unless a delivery URL was set (its default is the API's host).
-  const configured = settings.resolve('deliveryUrl').source === 'default' ? undefined : settings.get('deliveryUrl');
-  const deliveryBase = configured ?? deliveryBaseOf(new URL(downloadUrl, api.baseUrl));
-  return { doc: await readDelivery(ctx, deliveryDocumentUrl(downloadUrl, api.baseUrl, deliveryBase)), deliveryBase };
+  const { url, deliveryBase } = await servedUrl(ctx, api, downloadUrl);
+  return { doc: await readDelivery(ctx, url), deliveryBase };
 }
 
 /**

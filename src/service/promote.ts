@@ -32,7 +32,7 @@ export function checkExpected(channel: ChannelSnapshot, expected: string | null 
   if (expected === undefined) return;
   const found = defaultOf(channel) ?? null;
   if (found !== expected) {
-    throw new ConflictError(`--expect-current ${expected ?? 'none'} did not hold: the Default of ${name} is ${found ?? 'none'}; nothing was written`);
+    throw new ConflictError(`--expect-current ${expected ?? 'none'} did not hold: the Default of ${name} is ${found ?? 'none'}; nothing was written`, { expected, actual: found });
   }
 }
 

@@ -7,7 +7,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import { open, readFile, stat, type FileHandle } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
-import { escapeControls } from '../io/escape.js';
+import { escapeControls } from '../util/escape.js';
 
 /** A running SHA-256: fed each piece as it passes, read once at the end. */
 export interface Digest {

@@ -22,7 +22,7 @@ import { leanTransport } from '../http/lean.js';
 import type { Transport } from '../http/transport.js';
 import { assertInside } from './safe-name.js';
 import { sha256, type Digest } from './digest.js';
-import { eachLimited } from './pool.js';
+import { eachLimited } from '../util/pool.js';
 
 export const DEFAULT_CONCURRENCY = 8;
 export const PARTIAL_MARKER = '.ahs-partial-';

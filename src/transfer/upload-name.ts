@@ -3,7 +3,7 @@
 // node:crypto and the rest of the upload are loaded (commands/item/sync.ts).
 import { basename } from 'node:path';
 import { UsageError } from '../errors.js';
-import { escapeControls } from '../io/escape.js';
+import { escapeControls } from '../util/escape.js';
 
 /**
  * The control characters (C0, DEL, C1) a multipart part header cannot carry

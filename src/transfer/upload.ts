@@ -8,9 +8,9 @@ import { basename } from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import { ConflictError, UsageError } from '../errors.js';
 import type { StreamBody } from '../http/client.js';
-import { escapeControls } from '../io/escape.js';
+import { escapeControls } from '../util/escape.js';
 import { uploadName } from './upload-name.js';
-import { mimeTypeFor } from './mime.js';
+import { mimeTypeFor } from '../util/mime.js';
 
 export interface MultipartFile {
   /** Form field of the file (the service's is `assetFile`). */

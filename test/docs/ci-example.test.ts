@@ -2,14 +2,18 @@
 // extracted from the YAML, run under `bash -eo pipefail` (GitHub's bash)
 // against the emulator, twice: the release, then a re-run of the job.
 // Only what cannot run here is stood in for: the connection settings point
-// at the emulator, `npm install --global git+…` and `make bundle` are shims.
+// at the emulator, the git host is a local repository with a release tag
+// (test/support/local-release.ts: the install step runs as printed, its URL
+// replaced, into a prefix of the test's own), and `make bundle`, the user's
+// own build, is a shim.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, DEMO_API_KEY, DEMO_USER, assertFreshBuild, harness, ROOT, type Harness } from '../e2e/helpers.js';
+import { DEMO_API_KEY, DEMO_USER, harness, ROOT, type Harness } from '../e2e/helpers.js';
+import { NPM_ENV, README_REPO_URL, VERSION, localRelease, type LocalRelease } from '../support/local-release.js';
 
 interface Step {
   id?: string;
@@ -52,37 +56,50 @@ function ciExample(): { env: Record<string, string>; steps: Step[] } {
 
 let h: Harness;
 let work: string;
+let release: LocalRelease;
+/** The runner's global npm prefix: nothing but what the job installs. */
+let prefix: string;
 beforeAll(async () => {
-  assertFreshBuild();
   h = await harness();
   await h.createAsset('my-bundle');
   work = mkdtempSync(join(tmpdir(), 'ahs-ci-'));
-  // Stand-ins for what a runner has: ahs on the PATH (the built binary), the install and the build.
-  writeFileSync(join(work, 'ahs'), `#!/bin/sh\nexec node '${BIN}' "$@"\n`);
-  writeFileSync(join(work, 'npm'), '#!/bin/sh\nexit 0\n');
-  writeFileSync(join(work, 'make'), '#!/bin/sh\nmkdir -p build && printf "bundle of %s" "$GITHUB_REF_NAME" > build/app.zip\n');
-  for (const name of ['ahs', 'npm', 'make']) chmodSync(join(work, name), 0o755);
+  release = await localRelease(work);
+  prefix = join(work, 'runner-prefix');
+  // A stand-in for the user's own build.
+  mkdirSync(join(work, 'tools'));
+  writeFileSync(join(work, 'tools', 'make'), '#!/bin/sh\nmkdir -p build && printf "bundle of %s" "$GITHUB_REF_NAME" > build/app.zip\n');
+  chmodSync(join(work, 'tools', 'make'), 0o755);
 });
 afterAll(async () => {
   await h?.close();
   rmSync(work, { recursive: true, force: true });
 });
 
-/** Runs every step of the job in order, as GitHub would; returns each step's outputs. */
-async function runJob(): Promise<Record<string, Record<string, string>>> {
-  const { env, steps } = ciExample();
+/**
+ * Runs every step of the job in order, as GitHub would; returns each step's
+ * outputs. `installed`: the runner has ahs already (a re-run on the same
+ * runner): the install step, run once as printed, is not run again.
+ */
+async function runJob(installed = false): Promise<Record<string, Record<string, string>>> {
+  const { env, steps: all } = ciExample();
+  const steps = installed ? all.filter((step) => !step.run.startsWith('npm install')) : all;
   const outputs: Record<string, Record<string, string>> = {};
   for (const step of steps) {
     const outputFile = join(work, 'github-output');
     writeFileSync(outputFile, '');
     const script = step.run
+      .replaceAll(README_REPO_URL, release.url)
       .replace(/\$\{\{ secrets\.AHS_API_KEY \}\}/g, DEMO_API_KEY)
       .replace(/\$\{\{ steps\.(\w+)\.outputs\.(\w+) \}\}/g, (_, id: string, key: string) => outputs[id]?.[key] ?? '');
     // Asynchronous: the emulator answers from this process.
     await promisify(execFile)('bash', ['-eo', 'pipefail', '-c', script], {
       cwd: work,
       env: {
-        PATH: `${work}:${process.env.PATH}`,
+        ...NPM_ENV,
+        // npm's cache stays the machine's (the registry is not needed: the package comes from git).
+        npm_config_cache: join(process.env.HOME ?? work, '.npm'),
+        npm_config_prefix: prefix,
+        PATH: `${join(work, 'tools')}:${join(prefix, 'bin')}:${process.env.PATH}`,
         HOME: work,
         ...env,
         AHS_API_KEY: DEMO_API_KEY,
@@ -103,13 +120,17 @@ async function runJob(): Promise<Record<string, Record<string, string>>> {
 }
 
 describe('the README CI example', () => {
-  it('runs as written: released to staging, promoted to prod; a re-run of the job sends nothing new', async () => {
+  it('runs as written: ahs installed from the release tag, released to staging, promoted to prod; a re-run of the job sends nothing new', async () => {
+    const install = ciExample().steps.find((step) => step.run.startsWith('npm install'));
+    expect(install?.run).toBe(`npm install --global "git+${README_REPO_URL}#v${VERSION}"`);
     const first = await runJob();
+    // The job's ahs is the one it installed: the release tag's, in the runner's prefix.
+    expect(realpathSync(join(prefix, 'bin', 'ahs'))).toBe(join(prefix, 'lib', 'node_modules', 'ahs-cli', 'bin', 'ahs.js'));
     expect(first.release).toEqual({ version_id: 'IOS1' });
     expect(await h.records('my-bundle')).toEqual(['ios/prod/IOS1=DEFAULT', 'ios/staging/IOS1=DEFAULT']);
-    const again = await runJob();
+    const again = await runJob(true);
     expect(again.release).toEqual({ version_id: 'IOS1' });
     expect((await h.call('GET', '/va/my-bundle/versions')).body.totalResults).toBe(1);
     expect(await h.records('my-bundle')).toEqual(['ios/prod/IOS1=DEFAULT', 'ios/staging/IOS1=DEFAULT']);
-  });
+  }, 180_000);
 });

@@ -14,7 +14,13 @@ import { docsProgram } from '../../src/docs/program.js';
 const dir = mkdtempSync(join(tmpdir(), 'ahs-completion-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/**
+ * Whether the shell's tests run: always under CI, which installs zsh and fish
+ * (.ci/run), so that a missing shell fails there instead of skipping; on a
+ * developer's machine, when the shell is installed.
+ */
 function has(shell: string): boolean {
+  if (process.env.CI) return true;
   try {
     execFileSync('sh', ['-c', `command -v ${shell}`], { stdio: 'ignore' });
     return true;

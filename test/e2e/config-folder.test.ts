@@ -1,5 +1,5 @@
 // The config folder, against the built binary: made 0700 whatever the umask,
-// tightened when others may write to it, and every failure to make or write
+// made 0700 when it existed open to others (issue 36), and every failure to make or write
 // it one line naming the folder and the fix, exit 2, in bounded time.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
@@ -41,14 +41,43 @@ describe('the config folder', () => {
     expect(await mode(join(configDir, 'config.json'))).toBe(0o600);
   });
 
-  it('loses group and other write when others could replace the file, with a warning saying so', async () => {
-    const configDir = join(root, 'open');
+  it('an existing folder open to others is made 0700 before the key is written, with a warning saying so', async () => {
+    for (const [name, before] of [['open', 0o777], ['listed', 0o755], ['group', 0o750]] as const) {
+      const configDir = join(root, name);
+      await mkdir(configDir);
+      await chmod(configDir, before);
+      const run = await addProfile(configDir, { umask: '000' });
+      expect(run.exitCode).toBe(0);
+      expect(await mode(configDir)).toBe(0o700);
+      expect(await mode(join(configDir, 'config.json'))).toBe(0o600);
+      expect(run.stderr).toContain(`warning: the config folder ${configDir} was open to other users (mode 0${before.toString(8)}): made it 0700, as it holds the API key`);
+    }
+    // Once tightened, the next write says nothing.
+    const again = await addProfile(join(root, 'listed'));
+    expect(again.exitCode).toBe(0);
+    expect(again.stderr).not.toContain('config folder');
+  });
+
+  it.skipIf(process.getuid?.() !== 0)("another user's folder is left as it is and named in a warning, with the fix", async () => {
+    const configDir = join(root, 'theirs');
     await mkdir(configDir);
-    await chmod(configDir, 0o777);
-    const run = await addProfile(configDir, { umask: '000' });
+    await chmod(configDir, 0o755);
+    const { chown } = await import('node:fs/promises');
+    await chown(configDir, 65534, 65534);
+    const run = await addProfile(configDir);
     expect(run.exitCode).toBe(0);
     expect(await mode(configDir)).toBe(0o755);
-    expect(run.stderr).toContain(`warning: the config folder ${configDir} was writable by other users (mode 0777): made it 0755, so that no one else can replace the profiles file`);
+    expect(run.stderr).toContain(`warning: the config folder ${configDir} is open to other users (mode 0755) and not yours to change: run chmod 700 ${configDir}, or ${FIX} of your own`);
+  });
+
+  it('a shared folder (sticky, as /tmp is) is left as it is and named', async () => {
+    const configDir = join(root, 'sticky');
+    await mkdir(configDir);
+    await chmod(configDir, 0o1777);
+    const run = await addProfile(configDir);
+    expect(run.exitCode).toBe(0);
+    expect(await mode(configDir)).toBe(0o1777);
+    expect(run.stderr).toContain(`warning: the config folder ${configDir} is open to other users (mode 1777) and shared (sticky): run chmod 700 ${configDir}, or ${FIX} of your own`);
   });
 
   it.skipIf(!existsSync('/proc/self'))('under /proc: exit 2 at once, one line naming the folder and the fix (no endless mkdir)', async () => {

@@ -129,8 +129,9 @@ describe('files refused by an answer are not a network failure (exit 1, urn:ahs:
       (url, res) => url.startsWith('/refused/') && (res.writeHead(403).end(), true),
     );
     try {
-      const run = await h.ahs(['release', asset, file, '--platform', 'ios', '--env', 'prod', '--name', '1.0', '--json', '--retries', '0'], { env: { AHS_BASE_URL: api.url } });
-      expect(run.exitCode).toBe(1);
+      // No delivery URL set: the download URL is used as served (with one set, its path from /api/vi/ on would go to that URL instead).
+      const run = await h.ahs(['release', asset, file, '--platform', 'ios', '--env', 'prod', '--name', '1.0', '--json', '--retries', '0'], { env: { AHS_BASE_URL: api.url, AHS_DELIVERY_URL: undefined } });
+      expect(run.exitCode, run.stderr).toBe(1);
       expect(run.errJson()).toMatchObject({ type: 'urn:ahs:rejected', status: null, title: expect.stringContaining('nothing was written') });
       expect(await h.records(asset)).toEqual(before);
     } finally {

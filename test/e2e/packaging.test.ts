@@ -1,74 +1,178 @@
-// Packaging: `npm pack` (which builds dist/ through `prepack`) gives a tarball
-// that installs globally into a temporary prefix, saying nothing but its
-// success (no install script for npm 11 to warn about), and the installed `ahs` runs:
-// --version, --help, `emulator start --port 0 --json`, and the man page is linked.
-// The pack runs in a copy of the project so the shared dist/ is never rebuilt
-// under other tests. Slow (npm install): generous timeout.
+// The README's install recipes, run as printed (issue 36): each ```sh block
+// of its Install section, line by line under bash, the repository's URL
+// replaced by a local repository holding the project with a release tag
+// (test/support/local-release.ts): the global install from a tag, the
+// project's install from a tag, the tarball (`npm pack` in the clone, which
+// builds dist/ through `prepack`), and the clone's link. Only `npm ci` is not
+// run: the clone's node_modules is the project's own, which `npm ci` made.
+// Each global install lands in a prefix of its own (npm_config_prefix, in
+// the environment, so the line stays as printed). The tarball is the one the
+// library's tests below install. One build (the tarball's), the rest is npm
+// and git. The single executable's lines: test/sea/smoke.test.ts.
 import { execa } from 'execa';
-import { cp, mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
-import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { readFileSync, readdirSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, DEMO_API_KEY } from '../../src/emulator/index.js';
+import { NPM_ENV, README_REPO_URL, VERSION as version, localRelease, type LocalRelease } from '../support/local-release.js';
 
 const root = join(import.meta.dirname, '..', '..');
-const SKIP = new Set(['node_modules', '.git', 'dist', 'test', 'coverage']);
-let work: string;
-let prefix: string;
-let tarball: string;
-let packed: string[];
-let install: { stdout: string; stderr: string };
-let packedManifest: { scripts?: Record<string, string> };
-const { version } = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { version: string };
+const readme = readFileSync(join(root, 'README.md'), 'utf8');
 
-const ahs = () => join(prefix, 'bin', 'ahs');
+interface Ran {
+  line: string;
+  exitCode: number | undefined;
+  stdout: string;
+  stderr: string;
+}
+
+/** The ```sh blocks of the README's Install section (up to its next ## heading), each as its command lines. */
+function installBlocks(): string[][] {
+  const start = readme.indexOf('\n## Install\n');
+  const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
+  return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map(([, body]) => body!.split('\n').filter((line) => line.trim() !== ''));
+}
+
+/** The one block that `match` picks out, as printed. */
+function block(match: (lines: string[]) => boolean): string[] {
+  const found = installBlocks().filter(match);
+  expect(found, 'one block of the README Install section').toHaveLength(1);
+  return found[0]!;
+}
+
+let work: string;
+let release: LocalRelease;
+const prefixes = { git: '', tarball: '', link: '' };
+const runs: Record<string, Ran[]> = {};
+let tarball: string;
+
+/** Each line under bash, in order, in `cwd`, stopping at the first that fails; the URL of the README replaced by the local repository's. */
+async function runLines(lines: string[], cwd: string, prefix?: string, skip: (line: string) => boolean = () => false): Promise<Ran[]> {
+  const ran: Ran[] = [];
+  const env = { ...process.env, ...NPM_ENV, ...(prefix ? { npm_config_prefix: prefix, PATH: `${join(prefix, 'bin')}:${process.env.PATH}` } : {}) };
+  for (const line of lines) {
+    if (skip(line)) continue;
+    const run = await execa('bash', ['-eo', 'pipefail', '-c', line.replaceAll(README_REPO_URL, release.url)], { cwd, env, reject: false, stdin: 'ignore' });
+    ran.push({ line, exitCode: run.exitCode, stdout: run.stdout, stderr: run.stderr });
+    if (run.exitCode !== 0) break;
+  }
+  return ran;
+}
+
+const ahsOf = (prefix: string) => join(prefix, 'bin', 'ahs');
+const ok = (name: string) => {
+  for (const run of runs[name]!) expect(run.exitCode, `${run.line}\n${run.stderr}`).toBe(0);
+};
+/** What npm says on stderr, less a warning of the machine's own npm configuration (an unknown user config key). */
+const npmWarnings = (run: Ran) => run.stderr.split('\n').filter((line) => line.trim() !== '' && !/Unknown (user|global|project|env|builtin) config/.test(line));
 
 beforeAll(async () => {
-  work = await mkdtemp(join(tmpdir(), 'ahs-pack-'));
-  const copy = join(work, 'project');
-  prefix = join(work, 'prefix');
-  await cp(root, copy, {
-    recursive: true,
-    filter: (source) => {
-      const rel = relative(root, source);
-      return rel === '' || !SKIP.has(rel.split(/[\\/]/)[0] ?? '');
-    },
-  });
-  await symlink(join(root, 'node_modules'), join(copy, 'node_modules'), 'dir');
-  const env = { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' };
-  const pack = await execa('npm', ['pack', '--json', '--pack-destination', work], { cwd: copy, env });
-  const info = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('['))) as Array<{ filename: string; files: Array<{ path: string }> }>;
-  tarball = join(work, info[0]!.filename);
-  packed = info[0]!.files.map((file) => file.path);
-  const listing = await execa('tar', ['xzf', tarball, '-O', 'package/package.json']);
-  packedManifest = JSON.parse(listing.stdout) as typeof packedManifest;
-  install = await execa('npm', ['install', '--global', '--prefix', prefix, '--prefer-offline', tarball], { cwd: work, env });
+  work = await mkdtemp(join(tmpdir(), 'ahs-install-'));
+  release = await localRelease(work);
+  for (const name of Object.keys(prefixes) as Array<keyof typeof prefixes>) prefixes[name] = join(work, `prefix-${name}`);
+  const runner = join(work, 'runner');
+  const project = join(work, 'my-project');
+  await mkdir(runner);
+  await mkdir(project);
+  // The two installs from git (git and npm mostly) beside the pack (a build).
+  await Promise.all([
+    (async () => (runs.git = await runLines(block((lines) => lines.some((line) => line.includes('--global "git+'))), runner, prefixes.git)))(),
+    (async () => (runs.project = await runLines(block((lines) => lines.some((line) => line.includes('--save-dev "git+'))), project)))(),
+    (async () => {
+      runs.tarball = await runLines(block((lines) => lines.some((line) => line.startsWith('npm pack'))), release.dir, prefixes.tarball);
+      tarball = join(release.dir, `ahs-cli-${version}.tgz`);
+      // After the pack, which changes package.json for a moment.
+      runs.link = await runLines(block((lines) => lines.some((line) => /^npm install --global \. /.test(line))), release.dir, prefixes.link, (line) => line.startsWith('npm ci'));
+    })(),
+  ]);
 }, 600_000);
 
 afterAll(async () => {
   if (work) await rm(work, { recursive: true, force: true });
 });
 
-describe('npm pack and a global install', () => {
-  it('packs the launcher, the bundle, the man page, the completions and the README, not the sources', () => {
+describe('the README install recipes, run as printed', () => {
+  it('are every npm install and npm pack line of the README and docs/, the CI example and the GitOps recipe included', () => {
+    const ran = new Set(Object.values(runs).flatMap((lines) => lines.map((run) => run.line.replace(/\s+#.*$/, '').trim())));
+    const texts = [readme, ...readdirSync(join(root, 'docs')).map((name) => readFileSync(join(root, 'docs', name), 'utf8'))];
+    const printed = texts.flatMap((text) => text.split('\n')).map((line) => line.trim().replace(/^- run: /, '').replace(/\s+#.*$/, '')).filter((line) => /^npm (install|i|pack)\b/.test(line));
+    expect(printed.length).toBeGreaterThanOrEqual(6);
+    for (const line of printed) expect([...ran], line).toContain(line);
+  });
+
+  it('a global install from a release tag: one package, no build, no warning; ahs runs from the PATH', async () => {
+    ok('git');
+    const [install, shown] = runs.git!;
+    expect(install!.line).toBe(`npm install --global "git+${README_REPO_URL}#v${version}"`);
+    expect(install!.stdout.trim()).toMatch(/^added 1 package in /);
+    expect(npmWarnings(install!)).toEqual([]);
+    expect(shown).toMatchObject({ line: 'ahs --version', stdout: version });
+    const installed = join(prefixes.git, 'lib', 'node_modules', 'ahs-cli');
+    await expect(stat(join(installed, 'node_modules'))).rejects.toMatchObject({ code: 'ENOENT' });
+    const manifest = JSON.parse(await readFile(join(installed, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
+    expect(Object.keys(manifest.scripts ?? {}).filter((name) => /^(prepare|prepack|build|(pre|post)?install)$/.test(name))).toEqual([]);
+  });
+
+  it('the install into a project from a release tag: npx ahs runs, and the library is there', async () => {
+    ok('project');
+    const [install, shown] = runs.project!;
+    expect(install!.stdout.trim()).toMatch(/^added 1 package in /);
+    expect(shown).toMatchObject({ line: 'npx ahs --version', stdout: version });
+    const manifest = JSON.parse(await readFile(join(work, 'my-project', 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
+    expect(manifest.devDependencies['ahs-cli']).toBe(`${release.url.replace('file://', 'git+file://')}#v${version}`);
+    expect((await stat(join(work, 'my-project', 'node_modules', 'ahs-cli', 'dist', 'lib.mjs'))).isFile()).toBe(true);
+  });
+
+  it('npm run release:tag refuses, in one line naming the fix, a tag that exists and a working tree with changes', async () => {
+    const again = await execa('npm', ['run', '--silent', 'release:tag'], { cwd: release.dir, reject: false });
+    expect(again.exitCode).toBe(1);
+    expect(again.stderr).toBe(`error: release:tag: the tag v${version} exists already: bump the version in package.json, or delete the tag (git tag -d v${version})`);
+    const readmeCopy = join(release.dir, 'README.md');
+    const text = await readFile(readmeCopy, 'utf8');
+    await writeFile(readmeCopy, `${text}\nchanged\n`);
+    try {
+      const dirty = await execa('npm', ['run', '--silent', 'release:tag', '--', 'v9.9.9'], { cwd: release.dir, reject: false });
+      expect(dirty.exitCode).toBe(1);
+      expect(dirty.stderr).toBe('error: release:tag: the working tree has changes: commit them first (the tag is made from HEAD)');
+    } finally {
+      await writeFile(readmeCopy, text);
+    }
+  });
+
+  it("the clone's link: the global ahs runs the clone's build", async () => {
+    ok('link');
+    expect(runs.link!.map((run) => run.line)).toEqual([expect.stringMatching(/^npm install --global \. /)]);
+    const shown = await execa(ahsOf(prefixes.link), ['--version']);
+    expect(shown.stdout).toBe(version);
+  });
+});
+
+describe('the tarball: npm pack in the clone, and a global install of it', () => {
+  const ahs = () => ahsOf(prefixes.tarball);
+  it('packs and installs', () => ok('tarball'));
+
+  it('packs the launcher, the bundle, the man page, the completions, the README and the docs it links, not the sources', async () => {
+    const packed = (await execa('tar', ['tzf', tarball])).stdout.split('\n').map((path) => path.replace(/^package\//, ''));
     expect(packed).toEqual(
-      expect.arrayContaining(['package.json', 'README.md', 'bin/ahs.js', 'dist/main.js', 'man/ahs.1', 'completions/ahs.bash', 'completions/ahs.zsh', 'completions/ahs.fish']),
+      expect.arrayContaining(['package.json', 'README.md', 'bin/ahs.js', 'dist/main.js', 'man/ahs.1', 'completions/ahs.bash', 'completions/ahs.zsh', 'completions/ahs.fish', 'docs/commands.md', 'docs/library.md']),
     );
     expect(packed.filter((path) => /^(src|test|bench|scripts)\//.test(path))).toEqual([]);
   });
 
   it('installs saying nothing but its success: the packed package.json has no install script (npm 11 warns of one)', async () => {
+    const packedManifest = JSON.parse((await execa('tar', ['xzf', tarball, '-O', 'package/package.json'])).stdout) as { scripts?: Record<string, string> };
+    const install = runs.tarball!.find((run) => run.line.startsWith('npm install'))!;
     expect(Object.keys(packedManifest.scripts ?? {}).filter((name) => /^(preinstall|install|postinstall|prepare)$/.test(name))).toEqual([]);
     expect(install.stdout.trim()).toMatch(/^added 1 package in /);
     // The machine's own npm configuration may draw a warning of its own (an unknown user config key): not the package's.
-    const ours = install.stderr.split('\n').filter((line) => line.trim() !== '' && !/Unknown (user|global|project|env|builtin) config/.test(line));
-    expect(ours).toEqual([]);
+    expect(npmWarnings(install)).toEqual([]);
   });
 
   it('packing leaves the project package.json as it was', async () => {
-    expect(await readFile(join(work, 'project', 'package.json'), 'utf8')).toBe(await readFile(join(root, 'package.json'), 'utf8'));
+    expect(await readFile(join(release.dir, 'package.json'), 'utf8')).toBe(await readFile(join(root, 'package.json'), 'utf8'));
   });
 
   it('runs ahs --version and ahs --help from the prefix', async () => {
@@ -80,7 +184,7 @@ describe('npm pack and a global install', () => {
   });
 
   it('links the man page into the prefix', async () => {
-    const page = join(prefix, 'share', 'man', 'man1', 'ahs.1');
+    const page = join(prefixes.tarball, 'share', 'man', 'man1', 'ahs.1');
     expect((await stat(page)).isFile()).toBe(true);
     expect(await readFile(page, 'utf8')).toMatch(/^\.TH AHS 1 /m);
   });
@@ -105,7 +209,7 @@ describe('npm pack and a global install', () => {
   });
 
   it('installs no dependencies: the bundle carries them (the config store too)', async () => {
-    const installed = join(prefix, 'lib', 'node_modules', 'ahs-cli');
+    const installed = join(prefixes.tarball, 'lib', 'node_modules', 'ahs-cli');
     expect((await stat(installed)).isDirectory()).toBe(true);
     await expect(stat(join(installed, 'node_modules'))).rejects.toMatchObject({ code: 'ENOENT' });
     const config = join(work, 'config');
@@ -116,21 +220,19 @@ describe('npm pack and a global install', () => {
   });
 });
 
-describe('the library from the packed tarball (README, "Library")', () => {
-  /** The README's example, as a user would paste it. */
+describe('the library, in the project that installed the release tag (docs/library.md)', () => {
+  /** The example of docs/library.md, as a user would paste it. */
   const example = (): string => {
-    const readme = readFileSync(join(root, 'README.md'), 'utf8');
-    const start = readme.indexOf('\n## Library\n');
-    const code = /```ts\n([\s\S]*?)```/.exec(readme.slice(start, readme.indexOf('\n## ', start + 1)))?.[1];
-    if (start < 0 || !code) throw new Error('README.md has no "Library" section with a ts example');
+    const code = /```ts\n([\s\S]*?)```/.exec(readFileSync(join(root, 'docs', 'library.md'), 'utf8'))?.[1];
+    if (!code) throw new Error('docs/library.md has no ts example');
     return code;
   };
 
-  it('installs into a project, type-checks the README example with tsc, and runs it against the emulator', async () => {
-    const project = join(work, 'library-user');
-    await mkdir(project);
-    await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'library-user', private: true, type: 'module' }));
-    await execa('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], { cwd: project, env: { ...process.env, npm_config_update_notifier: 'false' } });
+  it('type-checks the example with tsc, and runs it against the emulator', async () => {
+    const project = join(work, 'my-project');
+    // The example is an ES module.
+    const manifest = JSON.parse(await readFile(join(project, 'package.json'), 'utf8')) as Record<string, unknown>;
+    await writeFile(join(project, 'package.json'), JSON.stringify({ ...manifest, type: 'module' }));
     await writeFile(join(project, 'example.ts'), example());
     await writeFile(
       join(project, 'tsconfig.json'),
@@ -166,7 +268,7 @@ describe('the library from the packed tarball (README, "Library")', () => {
   });
 
   it("exports the library only: the CLI's internals stay private, and the library loads no command-line parser", async () => {
-    const project = join(work, 'library-user');
+    const project = join(work, 'my-project');
     const internal = await execa(process.execPath, ['--input-type=module', '-e', "await import('ahs-cli/dist/main.js')"], { cwd: project, reject: false });
     expect(internal.stderr).toContain('ERR_PACKAGE_PATH_NOT_EXPORTED');
     const installed = join(project, 'node_modules', 'ahs-cli');

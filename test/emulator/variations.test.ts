@@ -2,7 +2,7 @@
 // spec but chooses otherwise wherever the spec is silent.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as rejections from '../../src/rules/rejections.js';
-import { ALL_VARIATIONS, ALTERNATE_TITLES, DEMO_FIXTURE, type RunningEmulator } from '../../src/emulator/index.js';
+import { ALL_VARIATIONS, ALTERNATE_TITLES, DEMO_FIXTURE, OTHER_VARIATIONS, type RunningEmulator } from '../../src/emulator/index.js';
 import { Client, DEMO_API_KEY, DEMO_USER, isProblem, withEmulator } from './helpers.js';
 
 let emu: RunningEmulator;
@@ -79,6 +79,45 @@ describe('every variation on', () => {
     // Not on the API's port, nor without the prefix.
     expect((await fetch(`${emu.baseUrl}/api/vi${doc.downloadUrl}`, { headers: { apikey: DEMO_API_KEY } })).status).toBe(404);
     expect((await fetch(`${new URL(emu.deliveryUrl).origin}/api/vi${doc.downloadUrl}`, { headers: { apikey: DEMO_API_KEY } })).status).toBe(404);
+  });
+});
+
+describe('every variation on: a version\'s own asset-urls', () => {
+  it('leave its OFFLINE record out, as the asset-wide listing does; the state filter shows it', async () => {
+    await api.createAsset('off');
+    await api.uploadVersion('off', 'ios');
+    expect((await api.deploy('off', 'IOS1001', 'ios', { envId: 'dev', intent: 'OFFLINE', createdBy: U })).status).toBe(201);
+    expect((await api.get('/va/off/versions/IOS1001/asset-urls?envId=dev')).body).toMatchObject({ totalResults: 0, results: [] });
+    expect((await api.get('/va/off/asset-urls')).body.results).toEqual([]);
+    expect((await api.get('/va/off/asset-urls?state=OFFLINE')).body.results).toMatchObject([{ versionId: 'IOS1001', state: 'OFFLINE', envId: 'dev' }]);
+    expect((await api.deploy('off', 'IOS1001', 'ios', { envId: 'dev', intent: 'LIVE', updatedBy: U })).status).toBe(201);
+    expect((await api.get('/va/off/versions/IOS1001/asset-urls?envId=dev')).body.results).toMatchObject([{ versionId: 'IOS1001', state: 'LIVE' }]);
+  });
+});
+
+describe('the other variations: relative download URLs under a delivery prefix', () => {
+  it('give every download URL relative to the delivery URL (/api/vi/...), served there only', async () => {
+    const other = await withEmulator({ variation: OTHER_VARIATIONS });
+    try {
+      const { emu: e, client } = other;
+      expect(new URL(e.deliveryUrl).pathname).toBe('/assets');
+      await client.createCollection('rel-c');
+      await client.uploadItem('rel-c', '{"relative":true}');
+      const live = await client.post('/vc/rel-c/deployments', { state: 'LIVE', createdBy: U, envId: 'dev' });
+      expect(live.body.downloadUrl).toBe('/api/vi/demo/vc/rel-c/dev');
+      expect((await client.get('/vc/rel-c/deployments/dev')).body.downloadUrl).toBe('/api/vi/demo/vc/rel-c/dev');
+      const doc = await (await fetch(`${e.deliveryUrl}${live.body.downloadUrl}`, { headers: { apikey: DEMO_API_KEY } })).json();
+      const file = await fetch(`${e.deliveryUrl}/api/vi${doc.assetItemUrls[0].downloadUrl}`, { headers: { apikey: DEMO_API_KEY } });
+      expect(await file.text()).toBe('{"relative":true}');
+      await client.createAsset('rel-a');
+      await client.uploadVersion('rel-a', 'ios');
+      expect((await client.deploy('rel-a', 'IOS1', 'ios', { envId: 'dev', intent: 'LIVE', createdBy: U })).status).toBe(201);
+      const [entry] = (await client.get('/va/rel-a/asset-urls')).body.results;
+      expect(entry.downloadUrl).toMatch(/^\/api\/vi\/demo\/va\/rel-a\/ios\/dev\/IOS1\//);
+      expect((await fetch(`${e.deliveryUrl}${entry.downloadUrl}`, { headers: { apikey: DEMO_API_KEY } })).status).toBe(200);
+    } finally {
+      await other.emu.close();
+    }
   });
 });
 

@@ -162,17 +162,18 @@ describe('kept-alive connections reset as they are reused', () => {
     }
   });
 
-  it('a write is settled by a read: not applied, exit 6, safe to retry, nothing stored', async () => {
+  it('a deploy is settled by reads: none shows it, so the outcome is unknown (exit 6, the command that checks), never "safe to retry"; nothing stored', async () => {
     const id = uid('ka');
     await h.createAsset(id);
     const v = await h.uploadVersion(id, 'ios');
     // deploy --idempotent reads the channel first, then sends its POST on the same connection.
     gateway.inject({ kind: 'reset-reused' }, { method: 'POST', path: /\/deploy$/ });
-    const run = await through(['deploy', id, v, '--platform', 'ios', '--env', 'dev', '--idempotent']);
+    const run = await through(['deploy', id, v, '--platform', 'ios', '--env', 'dev', '--idempotent', '--timeout', '1']);
     expect(gateway.log[0]!.method).toBe('GET');
     expect(sent('POST', /\/deploy$/)).toHaveLength(1);
     expect(run.exitCode).toBe(6);
-    expect(run.stderr).toContain('safe to retry');
+    expect(run.stderr).toContain(`the write may have been applied: check with \`ahs asset status ${id} --platform ios --env dev\``);
+    expect(run.stderr).not.toContain('safe to retry');
     expect(await h.records(id)).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@
 // reset). ahs settles it with a read: exit 0 with the write confirmed, or 6
 // saying whether it was applied; never a second version or item.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { harness, uid, type Harness } from '../e2e/helpers.js';
+import { DEMO_USER, harness, uid, type Harness } from '../e2e/helpers.js';
 import { startFaultProxy, type FaultProxy } from '../support/fault-proxy.js';
 
 let h: Harness;
@@ -92,15 +92,36 @@ describe('a write whose answer is lost is settled by a read', () => {
     expect((await h.call('GET', `/vc/${c}/deployments/dev`)).status).toBe(200);
   });
 
-  it('a write that never reached the service: exit 6, saying it is safe to retry', async () => {
+  it.each([
+    ['version upload', (id: string, file: string) => ['version', 'upload', id, file, '--platform', 'ios', '--name', '9.0'], /\/versions$/, (id: string) => `ahs version list ${id} --all`],
+    ['item upload', (id: string, file: string) => ['item', 'upload', id, file, '--type', '1001'], /\/items$/, (id: string) => `ahs item list ${id} --all`],
+  ])('a lost %s that no listing shows: unknown (the service may still be committing it), exit 6 naming the command that checks, nothing stored', async (_what, args, path, check) => {
+    const id = uid('uncommitted');
+    await h.createAsset(id);
+    expect((await h.call('POST', '/vc', { collectionId: id, collectionName: id, allowedAssetTypes: ['1001'], createdBy: DEMO_USER })).status).toBe(201);
+    const file = await h.file('uncommitted.json', '{"x":1}');
+    proxy.inject({ kind: 'reset-before' }, { method: 'POST', path, times: 10 });
+    const run = await h.ahs([...args(id, file), '--timeout', '1', '--json'], { env: { AHS_BASE_URL: proxy.url } });
+    expect(run.exitCode, run.stderr).toBe(6);
+    const error = run.errJson();
+    expect(error).toMatchObject({ type: 'urn:ahs:unknown-outcome', status: null });
+    // A batch (item upload) names each file's failure in its document on stdout.
+    const said = run.stdout + run.stderr;
+    expect(said).toContain(`the write may have been applied: check with \`${check(id)}\``);
+    expect(said).not.toMatch(/safe to retry|not applied/);
+  });
+
+  it('a deploy that never reached the service: no read can prove "not applied" (the service may still be deploying): exit 6, unknown, naming the command that checks', async () => {
     const id = uid('lost');
     await h.createAsset(id);
     const v = await h.uploadVersion(id, 'ios');
     // The answer is lost AND the write was never applied: the proxy resets before forwarding, for every attempt.
     proxy.inject({ kind: 'reset-before' }, { method: 'POST', path: /\/deploy$/, times: 10 });
-    const run = await h.ahs(['deploy', id, v, '--platform', 'ios', '--env', 'dev'], { env: { AHS_BASE_URL: proxy.url } });
+    const run = await h.ahs(['deploy', id, v, '--platform', 'ios', '--env', 'dev', '--timeout', '1', '--json'], { env: { AHS_BASE_URL: proxy.url } });
     expect(run.exitCode).toBe(6);
-    expect(run.stderr).toContain('safe to retry');
+    expect(run.errJson()).toMatchObject({ type: 'urn:ahs:unknown-outcome', status: null });
+    expect(run.errJson().detail).toMatch(new RegExp(`the write may have been applied: check with \`ahs asset status ${id} --platform ios --env dev\` before running it again$`));
+    expect(run.stderr).not.toMatch(/safe to retry|not applied/);
     expect(await h.records(id)).toEqual([]);
   });
 });

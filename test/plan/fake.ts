@@ -50,6 +50,10 @@ export class FakeService {
   domainId: string | undefined = 'd';
   /** What a failing read throws (failReads). */
   readError: Error = new NetworkError('could not reach the service (connection refused)');
+  /** A version's own asset-urls leave its OFFLINE record out (a service may, as the asset-wide listing does). */
+  ownOmitsOffline = false;
+  /** Records of other channels the asset-wide listing also answers (a service need not filter exactly). */
+  elsewhere: Array<Record<string, unknown>> = [];
   /** Called as each read begins (another writer moving things between two reads). */
   onRead?: (path: string) => void;
   /** Called as a wait begins (a Ctrl-C while waiting). */
@@ -121,13 +125,13 @@ export class FakeService {
     const record = (versionId: string, state: DeploymentState) => ({ assetId: 'A', version: Number(versionId.replace(/\D/g, '')) || 1, versionId, versionName: versionId, targetPlatform: 'ios', assetType: '1001', secured: true, state, envId: 'prod' });
     // A version's own records (every state).
     const own = /\/versions\/([^/]+)\/asset-urls$/.exec(options.path);
-    if (own) return envelope(Object.entries(this.records).filter(([versionId]) => versionId === own[1]).map(([versionId, state]) => record(versionId, state)));
+    if (own) return envelope(Object.entries(this.records).filter(([versionId, state]) => versionId === own[1] && !(this.ownOmitsOffline && state === 'OFFLINE')).map(([versionId, state]) => record(versionId, state)));
     if (options.path.endsWith('/asset-urls')) {
       const wanted = (options.query as { state?: string } | undefined)?.state;
       const results = Object.entries(this.records)
         .filter(([, state]) => (wanted === 'OFFLINE' ? state === 'OFFLINE' : state !== 'OFFLINE'))
         .map(([versionId, state]) => record(versionId, state));
-      return envelope(results);
+      return envelope([...this.elsewhere, ...results]);
     }
     if (options.path.endsWith('/va/A/versions')) return envelope(this.versionList);
     if (options.path.endsWith('/va/A/version-count')) return { counts: this.versionCount };

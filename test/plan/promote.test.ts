@@ -36,7 +36,10 @@ describe('checkExpected (--expect-current)', () => {
       const check = () => checkExpected(channel(records), expected, channelName({ assetId: 'A', platform: 'ios', envId: 'prod' }));
       if (!message) return expect(check).not.toThrow();
       expect(check).toThrow(ConflictError);
-      expect(check).toThrow(new ConflictError(message));
+      expect(check).toThrow(message);
+      // As data for a library caller: what the compare-and-set expected and what it found.
+      const found = Object.entries(records).find(([, state]) => state === 'DEFAULT')?.[0] ?? null;
+      expect(() => check()).toThrow(expect.objectContaining({ expected, actual: found }));
     });
   }
 });

@@ -333,11 +333,13 @@ describe('version.deploy', () => {
     expect(versionDeploy.check!(params())).toBe('ahs asset status A --platform ios --env prod');
   });
 
-  const predictions: Array<{ name: string; extra: Record<string, unknown>; records?: Record<string, DeploymentState>; status: number; current: unknown; reads: string[] }> = [
+  const predictions: Array<{ name: string; extra: Record<string, unknown>; records?: Record<string, DeploymentState>; ownOmitsOffline?: boolean; status: number; current: unknown; reads: string[] }> = [
     { name: "over the version's record as read now", extra: {}, records: { IOS1: 'OFFLINE' }, status: 201, current: 'OFFLINE', reads: ['versions/IOS1/asset-urls', 'versions/IOS1'] },
     { name: 'over the channel and the version the command read', extra: { channel: channel({ IOS1: 'LIVE' }), version: null }, status: 404, current: 'LIVE', reads: [] },
-    { name: 'a version uploaded just before, the channel not read: its records only', extra: { versionId: 'IOS9', versionIsNew: true }, status: 201, current: null, reads: ['versions/IOS9/asset-urls'] },
-    { name: 'the version the command read (none), the channel not read', extra: { version: null }, status: 404, current: null, reads: ['versions/IOS1/asset-urls'] },
+    { name: 'a version uploaded just before, the channel not read: its records, then the OFFLINE ones', extra: { versionId: 'IOS9', versionIsNew: true }, status: 201, current: null, reads: ['versions/IOS9/asset-urls', 'asset-urls'] },
+    { name: 'the version the command read (none), the channel not read', extra: { version: null }, status: 404, current: null, reads: ['versions/IOS1/asset-urls', 'asset-urls'] },
+    { name: 'OFFLINE, not in its own listing: found with the state filter', extra: {}, records: { IOS1: 'OFFLINE' }, ownOmitsOffline: true, status: 201, current: 'OFFLINE', reads: ['versions/IOS1/asset-urls', 'versions/IOS1', 'asset-urls'] },
+    { name: 'OFFLINE asked of an OFFLINE version not in its own listing: the 400', extra: { body: { envId: 'prod', intent: 'OFFLINE', createdBy: USER, updatedBy: USER } }, records: { IOS1: 'OFFLINE' }, ownOmitsOffline: true, status: 400, current: 'OFFLINE', reads: ['versions/IOS1/asset-urls', 'versions/IOS1', 'asset-urls'] },
     { name: 'a DEFAULT deploy reads the Default too', extra: { body: { envId: 'prod', intent: 'DEFAULT', createdBy: USER, updatedBy: USER } }, records: { IOS2: 'DEFAULT', IOS1: 'LIVE' }, status: 400, current: 'LIVE', reads: ['asset-urls', 'versions/IOS1/asset-urls', 'versions/IOS1'] },
     { name: 'over the channel the command read', extra: { channel: channel({ IOS1: 'LIVE' }) }, status: 400, current: 'LIVE', reads: ['versions/IOS1'] },
     { name: 'a version uploaded just before: only the channel', extra: { versionId: 'IOS9', versionIsNew: true, channel: channel({}) }, status: 201, current: null, reads: [] },
@@ -347,6 +349,7 @@ describe('version.deploy', () => {
     it(`predicts ${row.name}: ${row.status}`, async () => {
       const service = new FakeService();
       service.records = row.records ?? {};
+      service.ownOmitsOffline = row.ownOmitsOffline === true;
       const prediction = await versionDeploy.predict(params(row.extra), service.client());
       expect(prediction.decision.status).toBe(row.status);
       expect(prediction.current).toEqual(row.current);
@@ -355,16 +358,21 @@ describe('version.deploy', () => {
     });
   }
 
-  const settles: Array<{ name: string; intent: DeploymentState; records: Record<string, DeploymentState>; applied: boolean; how: string }> = [
+  const elsewhere = (versionId: string, targetPlatform: string, envId: string) => ({ assetId: 'A', version: 1, versionId, versionName: versionId, targetPlatform, assetType: '1001', secured: true, state: 'OFFLINE', envId });
+  const settles: Array<{ name: string; intent: DeploymentState; records: Record<string, DeploymentState>; ownOmitsOffline?: boolean; elsewhere?: Array<Record<string, unknown>>; applied: boolean; how: string }> = [
     { name: 'LIVE asked, LIVE shown', intent: 'LIVE', records: { IOS1: 'LIVE' }, applied: true, how: 'the channel A/ios/prod shows IOS1 LIVE' },
     { name: 'LIVE asked, DEFAULT shown (a lost answer is not converging)', intent: 'LIVE', records: { IOS1: 'DEFAULT' }, applied: false, how: 'the channel A/ios/prod shows IOS1 DEFAULT' },
     { name: 'LIVE asked, another version LIVE', intent: 'LIVE', records: { IOS2: 'LIVE' }, applied: false, how: 'the channel A/ios/prod shows IOS1 not deployed' },
     { name: 'OFFLINE asked, OFFLINE shown', intent: 'OFFLINE', records: { IOS1: 'OFFLINE' }, applied: true, how: 'the channel A/ios/prod shows IOS1 OFFLINE' },
+    { name: 'OFFLINE asked, OFFLINE shown by the state filter only', intent: 'OFFLINE', records: { IOS1: 'OFFLINE' }, ownOmitsOffline: true, applied: true, how: 'the channel A/ios/prod shows IOS1 OFFLINE' },
+    { name: 'OFFLINE asked, the state filter shows it OFFLINE elsewhere only', intent: 'OFFLINE', records: {}, elsewhere: [elsewhere('IOS1', 'ios', 'dev'), elsewhere('IOS1', 'android', 'prod'), elsewhere('IOS2', 'ios', 'prod')], applied: false, how: 'the channel A/ios/prod shows IOS1 not deployed' },
   ];
   for (const row of settles) {
     it(`settles ${row.name}: ${row.applied ? 'applied' : 'not applied'}`, async () => {
       const service = new FakeService();
       service.records = row.records;
+      service.ownOmitsOffline = row.ownOmitsOffline === true;
+      service.elsewhere = row.elsewhere ?? [];
       const { kio } = await kindIO(service);
       const p = params({ body: { ...params().body, intent: row.intent } });
       const settled = await versionDeploy.settle!(p, kio);
@@ -372,6 +380,23 @@ describe('version.deploy', () => {
       if (row.applied) expect((settled as { result: unknown }).result).toEqual({ assetVersion: expect.objectContaining({ versionId: 'IOS1', state: row.intent, envId: 'prod' }), message: 'Deployment confirmed by a read of the channel.' });
     });
   }
+
+  it('the state filter answered 404 (an asset or environment the service does not know): no record, the write gets the service\'s own answer', async () => {
+    const service = new FakeService();
+    service.onRead = (path) => {
+      if (path.endsWith('/va/A/asset-urls')) throw apiError(404, 'unknown environment');
+    };
+    const prediction = await versionDeploy.predict(params(), service.client());
+    expect([prediction.current, prediction.decision.status]).toEqual([null, 201]);
+  });
+
+  it('the state filter failing otherwise: the failure, not "not deployed"', async () => {
+    const service = new FakeService();
+    service.onRead = (path) => {
+      if (path.endsWith('/va/A/asset-urls')) throw apiError(500, 'broken');
+    };
+    await expect(versionDeploy.predict(params(), service.client())).rejects.toMatchObject({ status: 500 });
+  });
 
   const converging: Array<{ name: string; intent: DeploymentState; converge: boolean; error: ApiError; after: Record<string, DeploymentState>; done: boolean; said?: string }> = [
     { name: 'a 400 while another run made it LIVE', intent: 'LIVE', converge: true, error: apiError(400, 'already LIVE'), after: { IOS1: 'LIVE' }, done: true },

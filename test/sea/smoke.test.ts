@@ -5,6 +5,7 @@
 // It starts the emulator, releases a file and fetches a collection against
 // it, and ends with the CLI's exit codes. `npm run test:sea` builds it and
 // runs this file; CI runs that after `npm test` (vitest.sea.config.ts says why).
+// The Node inside is 24 LTS, from the registry (scripts/node-runtime.mjs).
 import { execa, type ResultPromise } from 'execa';
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -77,6 +78,13 @@ describe.sequential('dist/ahs-linux-x64 with no node on PATH', () => {
     expect(settings).toMatchObject({ AHS_BASE_URL: baseUrl, AHS_DOMAIN: 'demo' });
   });
 
+  test('Node 24 LTS runs inside it (issue 36): its requests say node/24 (process.versions.node) in their user-agent', async () => {
+    const traced = await ahs(['-v', 'asset', 'list', '--json'], settings);
+    expect(traced.exitCode, traced.stderr).toBe(0);
+    const agent = /^> user-agent: (.*)$/m.exec(traced.stderr)?.[1];
+    expect(agent).toMatch(new RegExp(`^ahs-cli/${version.replace(/\./g, '\\.')} node/24\\.\\d+\\.\\d+$`));
+  });
+
   test('release uploads a file, deploys it LIVE and makes it the Default', async () => {
     await writeFile(join(dir, 'app.zip'), 'the app, version 1\n');
     expect((await ahs(['asset', 'create', 'sea-app', '--name', 'SEA app', '--type', '1001'], settings)).exitCode).toBe(0);
@@ -126,6 +134,26 @@ describe.sequential('dist/ahs-linux-x64 with no node on PATH', () => {
       expect(run.stderr).toMatch(/^error: [^\n]+$/);
       expect(`${run.stdout}${run.stderr}`).not.toMatch(/not-the-key|demo-key/);
     }
+  });
+
+  test("the README's install lines of the executable, run as printed (the release URL a local file)", async () => {
+    const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('### A single executable'));
+    const lines = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map(([, body]) => body!).find((body) => body.includes('curl'))!.trim().split('\n');
+    const url = /https:\/\/\S+\/ahs-linux-x64/.exec(lines[0]!)?.[0];
+    expect(url).toBe(`https://git.example.com/tools/ahs-cli/releases/download/v${version}/ahs-linux-x64`);
+    const home = join(dir, 'runner-home');
+    await mkdir(home);
+    // A runner's PATH: ~/.local/bin first (where the lines put it), then the system's tools (curl, chmod).
+    const runner = { HOME: home, PATH: `${join(home, '.local', 'bin')}:/usr/local/bin:/usr/bin:/bin` };
+    let last = '';
+    for (const line of lines) {
+      const run = await execa('bash', ['-eo', 'pipefail', '-c', line.replace(url!, `file://${SEA}`)], { env: runner, extendEnv: false, cwd: dir, reject: false, stdin: 'ignore' });
+      expect(run.exitCode, `${line}\n${run.stderr}`).toBe(0);
+      last = run.stdout;
+    }
+    expect(lines[lines.length - 1]).toBe('ahs --version');
+    expect(last).toBe(version);
   });
 
   test('SIGTERM stops the emulator cleanly, exit 0', async () => {

@@ -1,6 +1,6 @@
 // `ahs api`'s PATH, by table: the forms a user types, and what is sent.
 import { describe, expect, it } from 'vitest';
-import { pathOf } from '../../src/commands/api/api.js';
+import { pathOf } from '../../src/service/api-path.js';
 
 describe('ahs api PATH', () => {
   const rows: Array<[string, string]> = [

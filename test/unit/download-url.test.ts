@@ -6,6 +6,15 @@ describe('deliveryFileUrl: {deliveryUrl}/api/vi{downloadUrl}', () => {
     ['http://cdn.test', '/demo/vc/c1/dev/items/i1/a.txt', 'http://cdn.test/api/vi/demo/vc/c1/dev/items/i1/a.txt'],
     ['http://cdn.test/', 'demo/x', 'http://cdn.test/api/vi/demo/x'],
     ['https://cdn.test/base/', '/x?sig=1', 'https://cdn.test/base/api/vi/x?sig=1'],
+    // A download URL keeps its path from /api/vi/ on; everything before it is the delivery URL (cli.md, "Reading the service").
+    ['https://cdn.example/assets', 'https://cdn.example/assets/api/vi/demo/vc/c1/dev/items/i1/a.txt', 'https://cdn.example/assets/api/vi/demo/vc/c1/dev/items/i1/a.txt'],
+    ['https://alias.test/edge', 'https://cdn.example/assets/api/vi/demo/x?sig=2', 'https://alias.test/edge/api/vi/demo/x?sig=2'],
+    ['https://cdn.example/assets', 'https://cdn.example/assets/api/vi/demo/vc/api/vi/items/i1/a', 'https://cdn.example/assets/api/vi/demo/vc/api/vi/items/i1/a'],
+    ['https://cdn.example/assets', '/api/vi/demo/vc/c1/dev/items/i1/a.txt', 'https://cdn.example/assets/api/vi/demo/vc/c1/dev/items/i1/a.txt'],
+    ['https://cdn.example/assets', '/assets/api/vi/demo/x', 'https://cdn.example/assets/api/vi/demo/x'],
+    // The spec's form, whose path happens to hold /api/vi/ (a collection "api" in an environment "vi"): a path like any other.
+    ['https://cdn.example/assets', '/demo/vc/api/vi/items/i1/a', 'https://cdn.example/assets/api/vi/demo/vc/api/vi/items/i1/a'],
+    ['http://cdn.test', 'http://other.test/elsewhere/x', 'http://cdn.test/api/vi/elsewhere/x'],
   ])('%s + %s', (base, path, expected) => {
     expect(deliveryFileUrl(base, path)).toBe(expected);
   });
@@ -17,7 +26,7 @@ describe('deliveryFileUrl: {deliveryUrl}/api/vi{downloadUrl}', () => {
     expect(url.pathname.startsWith('/api/vi/')).toBe(true);
   });
 
-  it.each(['/../../../api/v2/demo/vc', '/x/../../v2/demo', '/%2e%2e/%2E%2E/api/v2', '/..', '..'])('refuses %j, which would climb out of /api/vi', (path) => {
+  it.each(['/../../../api/v2/demo/vc', '/x/../../v2/demo', '/%2e%2e/%2E%2E/api/v2', '/..', '..', '/api/vi/%2e%2e/v2'])('refuses %j, which would climb out of /api/vi', (path) => {
     expect(() => deliveryFileUrl('http://cdn.test', path)).toThrow(/leaves the delivery path/);
   });
 });

@@ -5,10 +5,11 @@
 // batch with a partial failure, a step after a failed one skipped), and a
 // plan written as JSON and read back sending the same requests.
 import { describe, expect, it } from 'vitest';
-import { ApiError, ConflictError, NetworkError } from '../../src/errors.js';
+import { ApiError, CancelledError, ConflictError, NetworkError, OutcomeUnknownError } from '../../src/errors.js';
 import { AnswerLostError } from '../../src/http/errors.js';
 import type { Clock } from '../../src/http/retry.js';
-import { executePlan, resolveParams } from '../../src/plan/execute.js';
+import { executePlan, resolveParams, settleWhenSeen } from '../../src/plan/execute.js';
+import type { Kind } from '../../src/plan/kinds/index.js';
 import { plan, ref, step, type Plan, type Step, type StepFailure } from '../../src/plan/plan.js';
 import { steps } from '../../src/plan/steps.js';
 import { PredictedRejection } from '../../src/plan/dryrun.js';
@@ -138,29 +139,135 @@ describe('executor: a lost answer is settled by a read', () => {
     expect(service.sent).toHaveLength(1);
   });
 
-  it('not applied: exit 6, safe to retry, not sent again', async () => {
-    const service = new FakeService();
+  it('not seen: the channel is read again within --timeout, then unknown (exit 6), never "safe to retry", not sent again', async () => {
+    const service = new FakeService({ timeoutMs: 5000, retries: 2 });
     service.script(DEPLOY('IOS1'), lost());
     const r = await run(service, plan([deployTo('IOS1')], () => undefined));
-    expect(r.error).toBeInstanceOf(NetworkError);
-    expect(r.error!.message).toMatch(/a read shows the write was not applied .*: it is safe to retry$/);
+    expect(r.error).toBeInstanceOf(OutcomeUnknownError);
+    expect((r.error as OutcomeUnknownError).exitCode).toBe(6);
+    expect((r.error as OutcomeUnknownError).mayHaveApplied).toBe(true);
+    expect((r.error as OutcomeUnknownError).toBody()).toMatchObject({ type: 'urn:ahs:unknown-outcome', status: null });
+    expect(r.error!.message).toBe(
+      'the answer to POST /va/A/versions/IOS1/deploy was lost (connection reset); ' +
+        'the service may still be applying it, and no read shows it done (the channel A/ios/prod shows IOS1 not deployed; read 6 times within --timeout): ' +
+        'the write may have been applied: check with `ahs asset status A --platform ios --env prod` before running it again',
+    );
+    expect(r.error!.message).not.toMatch(/safe to retry|not applied/);
+    // Backoff of 300 ms doubling (jitter 0.5: 3/4 of it), the last read at the 5 s of --timeout.
+    expect(service.waits).toEqual([225, 450, 900, 1800, 1625]);
+    expect(service.reads.filter((path) => path.endsWith('/IOS1/asset-urls'))).toHaveLength(6);
+    expect(service.sent).toHaveLength(1);
+    expect(r.done).toBe(false);
+  });
+
+  it('a read shows it once the deployment finishes: applied, reported done, not sent again', async () => {
+    const service = new FakeService({ timeoutMs: 5000 });
+    service.script(DEPLOY('IOS1'), lost());
+    // The service finishes the deployment during the second wait.
+    service.onSleep = () => {
+      if (service.waits.length === 1) service.records.IOS1 = 'LIVE';
+    };
+    const r = await run(service, plan([deployTo('IOS1')], () => undefined));
+    expect(r.error).toBeUndefined();
+    expect(r.done).toBe(true);
+    expect(service.waits).toEqual([225, 450]);
+    expect(r.stderr).toMatch(/the answer was lost, but a read confirms the write was applied \(the channel A\/ios\/prod shows IOS1 LIVE\)/);
     expect(service.sent).toHaveLength(1);
   });
 
-  it('a lost upload the versions do not show: exit 6, "safe to retry", not sent again', async () => {
+  it('with --retries 0 and --timeout spent, the channel is still read once: unknown', async () => {
+    const service = new FakeService({ timeoutMs: 0, retries: 0 });
+    service.script(DEPLOY('IOS1'), lost());
+    const r = await run(service, plan([deployTo('IOS1')], () => undefined));
+    expect(r.error).toBeInstanceOf(OutcomeUnknownError);
+    expect(r.error!.message).toContain('(the channel A/ios/prod shows IOS1 not deployed; read 1 time within --timeout)');
+    expect(service.waits).toEqual([]);
+  });
+
+  it('a promotion not seen: unknown, naming the command that checks', async () => {
+    const service = new FakeService({ timeoutMs: 1000, retries: 0 });
+    service.records = { IOS1: 'DEFAULT', IOS2: 'LIVE' };
+    service.script(DEPLOY('IOS2'), lost());
+    const promote = steps.versionPromote({ assetId: 'A', platform: 'ios', envId: 'prod', versionId: 'IOS2', user: USER, channel: { records: { IOS1: 'DEFAULT', IOS2: 'LIVE' }, formerDefaults: [], midDeployment: false } });
+    const r = await run(service, plan([promote], () => undefined));
+    expect(r.error).toBeInstanceOf(OutcomeUnknownError);
+    expect(r.error!.message).toMatch(/no read shows it done \(the channel A\/ios\/prod shows IOS2 LIVE; read \d+ times within --timeout\): the write may have been applied: check with `ahs asset status A --platform ios --env prod` before running it again$/);
+    expect(service.sent).toHaveLength(1);
+  });
+
+  it('--timeout spent, --retries 2: still read 3 times, the backoff between them (not zero waits)', async () => {
+    const service = new FakeService({ timeoutMs: 0, retries: 2 });
+    service.script(DEPLOY('IOS1'), lost());
+    const r = await run(service, plan([deployTo('IOS1')], () => undefined));
+    expect(r.error).toBeInstanceOf(OutcomeUnknownError);
+    expect(service.waits).toEqual([225, 450]);
+    expect(r.error!.message).toContain('read 3 times within --timeout');
+  });
+
+  it('a kind with no command that checks: the unknown outcome names what it did', async () => {
+    const service = new FakeService({ timeoutMs: 0, retries: 0 });
+    const { ctx } = context(service);
+    const api = await ctx.api();
+    const io = { api, out: await ctx.output(), signal: ctx.signal, retry: { next: async () => false }, sentAt: 0, progress: () => undefined };
+    const kind = { describe: () => 'do the thing', request: () => ({ method: 'POST' as const, path: '/x' }), predict: async () => ({ current: null, decision: { ok: true } }), settle: async () => ({ applied: false as const, how: 'not seen' }) };
+    const settled = await settleWhenSeen(kind as unknown as Kind, {}, io, lost(), api.policy);
+    expect(settled).toEqual({ applied: 'unknown', check: 'do the thing', why: 'the service may still be applying it, and no read shows it done (not seen; read 1 time within --timeout)' });
+  });
+
+  it('Ctrl-C while waiting to read again: interrupted, not unknown', async () => {
+    const controller = new AbortController();
+    const service = new FakeService({ signal: controller.signal });
+    service.script(DEPLOY('IOS1'), lost());
+    service.onSleep = () => controller.abort();
+    const r = await run(service, plan([deployTo('IOS1')], () => undefined));
+    expect(r.error).toBeInstanceOf(CancelledError);
+  });
+
+  it('a lost upload the versions do not show: read again within --timeout, then unknown naming `ahs version list`, not sent again', async () => {
     const { writeFile, mkdtemp } = await import('node:fs/promises');
     const dir = await mkdtemp('/tmp/ahs-exec-');
     await writeFile(`${dir}/a.zip`, 'x');
-    const service = new FakeService();
+    const service = new FakeService({ timeoutMs: 1000, retries: 1 });
     service.versionList = [{ versionId: 'IOS3', version: 3, versionName: '0.9', targetPlatform: 'ios', createdAt: '2026-01-01T00:00:00Z' }];
     service.script('POST /api/v2/d/va/A/versions', lost());
     const upload = steps.versionUpload({ assetId: 'A', platform: 'ios', fields: { versionName: '1.0', createdBy: USER }, file: { path: `${dir}/a.zip`, name: 'a.zip', size: 1 } });
     const r = await run(service, plan([upload], () => undefined));
-    expect(r.error).toBeInstanceOf(NetworkError);
+    expect(r.error).toBeInstanceOf(OutcomeUnknownError);
     expect((r.error as NetworkError).exitCode).toBe(6);
-    expect(r.error!.message).toMatch(/; a read shows the write was not applied \(the asset's versions show no ios version named 1\.0 created since the upload started\): it is safe to retry$/);
+    expect(r.error!.message).toMatch(
+      /; the service may still be applying it, and no read shows it done \(the asset's versions show no ios version named 1\.0 created since the upload started; read \d+ times within --timeout\): the write may have been applied: check with `ahs version list A --all` before running it again$/,
+    );
+    expect(r.error!.message).not.toMatch(/safe to retry/);
     expect(service.sent).toHaveLength(1);
     expect(r.done).toBe(false);
+  });
+
+  it('a lost upload committed meanwhile: a later read shows one version of that name, applied', async () => {
+    const { writeFile, mkdtemp } = await import('node:fs/promises');
+    const dir = await mkdtemp('/tmp/ahs-exec-');
+    await writeFile(`${dir}/a.zip`, 'x');
+    const service = new FakeService();
+    service.script('POST /api/v2/d/va/A/versions', lost());
+    service.onSleep = () => {
+      service.versionList = [{ versionId: 'IOS4', version: 4, versionName: '1.0', targetPlatform: 'ios', createdAt: '2026-01-01T00:00:00Z' }];
+    };
+    const upload = steps.versionUpload({ assetId: 'A', platform: 'ios', fields: { versionName: '1.0', createdBy: USER }, file: { path: `${dir}/a.zip`, name: 'a.zip', size: 1 } });
+    let created: string | undefined;
+    const r = await run(service, plan([upload], (results) => void (created = results.of(upload)?.versionId)));
+    expect(r.error).toBeUndefined();
+    expect(created).toBe('IOS4');
+    expect(service.waits).toHaveLength(1);
+  });
+
+  it('a write the service applies at once (a version delete): a read that shows it not done is "not applied", safe to retry', async () => {
+    const service = new FakeService();
+    service.script('DELETE /api/v2/d/va/A/versions/IOS1', lost());
+    const remove = steps.versionDelete({ assetId: 'A', versionId: 'IOS1', records: [] });
+    const r = await run(service, plan([remove], () => undefined));
+    expect(r.error).toBeInstanceOf(NetworkError);
+    expect(r.error).not.toBeInstanceOf(OutcomeUnknownError);
+    expect(r.error!.message).toMatch(/a read shows the write was not applied \(version IOS1 still exists\): it is safe to retry$/);
+    expect(service.waits).toEqual([]);
   });
 
   it('cannot tell: exit 6 naming the command that checks', async () => {
@@ -182,8 +289,8 @@ describe('executor: a lost answer is settled by a read', () => {
     upload.params.file = { path: `${dir}/a.zip`, name: 'a.zip', size: 1 };
     const error = await executePlan(plan([upload], () => undefined), ctx).catch((e: Error) => e);
     expect(error).toBeInstanceOf(NetworkError);
-    // One sentence: the write may have been applied, and the command that checks; said once.
-    expect((error as Error).message).toMatch(/: the write may have been applied, and no read tells: check with `ahs version list A --all` before running it again$/);
+    // One sentence: the write may have been applied, why no read tells, and the command that checks; said once.
+    expect((error as Error).message).toMatch(/(; .*|, and no read tells): the write may have been applied: check with `ahs version list A --all` before running it again$/);
     expect((error as Error).message.match(/may have been applied/g)).toHaveLength(1);
     expect((error as Error).message.match(/before running it again/g)).toHaveLength(1);
   });

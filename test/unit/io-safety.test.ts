@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeControls } from '../../src/io/escape.js';
+import { escapeControls } from '../../src/util/escape.js';
 import { createRequestFeedback } from '../../src/io/feedback.js';
 import { Output } from '../../src/io/output.js';
 import { redactedIO } from '../../src/io/streams.js';

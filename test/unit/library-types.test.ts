@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import type * as Library from '../../src/library/types.js';
 import type * as Schemas from '../../src/rules/schemas.js';
 import type { VerifyResult } from '../../src/commands/verify/verify.js';
+import type { PromoteResult } from '../../src/plan/kinds/versions.js';
+import type { DeployResponse } from '../../src/io/views/deploy.js';
 
 /** True only when A and B have exactly the same keys, each assignable both ways. */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? (keyof A extends keyof B ? (keyof B extends keyof A ? true : false) : false) : false) : false;
@@ -16,11 +18,15 @@ const checks: {
   item: Same<Library.Item, Schemas.Item>;
   channelRecord: Same<Library.ChannelRecord, Schemas.AssetUrl>;
   collection: Same<Library.Collection, Schemas.Collection>;
+  deploymentRecord: Same<Library.DeploymentRecord, Schemas.DeploymentRecord>;
+  // What promoteDefault and rollback resolve to is the promotion step's answer: no other key compiles (issue 35).
+  promotion: Same<Library.PromotionResult, PromoteResult>;
+  deploy: Same<Library.DeployResult, DeployResponse>;
   // `ahs item sync --json` names the links it skipped (src/commands/item/sync.ts).
   syncSkipped: Same<Library.SyncResult['skipped'], Array<{ file: string; reason: string }>>;
   // `client.verify` answers what `ahs verify --json` prints (src/commands/verify/verify.ts).
   verifyResult: Same<Library.VerifyResult, VerifyResult>;
-} = { asset: true, version: true, item: true, channelRecord: true, collection: true, syncSkipped: true, verifyResult: true };
+} = { asset: true, version: true, item: true, channelRecord: true, collection: true, deploymentRecord: true, promotion: true, deploy: true, syncSkipped: true, verifyResult: true };
 
 describe('the library\'s public types', () => {
   it('are the schemas\' shapes (checked by tsc; this row only names the check)', () => {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/http/client.js';
 import { ServiceError, UnexpectedAnswerError } from '../../src/http/errors.js';
 import { ConflictError } from '../../src/errors.js';
-import { ALL_PAGE_SIZE, LIST_READS, PAGES_IN_FLIGHT, envelopeSchema, fetchAll, listPages, pageFooter } from '../../src/http/paging.js';
+import { ALL_PAGE_SIZE, LIST_READS, PAGES_IN_FLIGHT, eachPage, envelopeSchema, fetchAll, listPages, pageFooter } from '../../src/http/paging.js';
 import { assetSchema } from '../../src/rules/schemas.js';
 
 const asset = {
@@ -265,5 +265,99 @@ describe('reading every page of a list', () => {
       expect((await failure(fetchAll(client(), path))).exitCode).toBe(1);
       expect(requests.length).toBeLessThanOrEqual(1 + PAGES_IN_FLIGHT);
     });
+  });
+});
+
+// eachPage: the library's lazy lists (issue 35), one page at a time, as the caller takes them.
+describe('reading a list page by page, as the caller takes it', () => {
+  let server: Server;
+  let baseUrl: string;
+  let total = 0;
+  let cap = 0;
+  let emptyFrom = Infinity;
+  let requests: URLSearchParams[] = [];
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      const query = new URL(req.url ?? '/', 'http://x').searchParams;
+      requests.push(query);
+      const page = Number(query.get('pageNumber'));
+      const used = Math.min(Number(query.get('pageSize')), cap);
+      const first = (page - 1) * used;
+      const count = page >= emptyFrom ? 0 : Math.max(0, Math.min(used, total - first));
+      const text = JSON.stringify({ totalResults: total, pageNumber: page, pageSize: used, results: Array.from({ length: count }, (_, i) => ({ id: `R${first + i}` })) });
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((done) => server.close(() => done())));
+  beforeEach(() => {
+    requests = [];
+    emptyFrom = Infinity;
+  });
+  const client = () => new ApiClient({ baseUrl, domainId: 'demo', apiKey: 'k', timeoutMs: 5000, retries: 0, env: {} });
+  const read = async (options: { pageSize?: number; stopAfter?: number } = {}) => {
+    const pages: Array<{ pageNumber: number; ids: string[] }> = [];
+    for await (const envelope of eachPage<{ id: string }>(client(), '/api/v2/demo/list', { state: 'LIVE' }, { pageSize: options.pageSize })) {
+      pages.push({ pageNumber: envelope.pageNumber, ids: envelope.results.map((r) => r.id) });
+      if (pages.length === options.stopAfter) break;
+    }
+    return pages;
+  };
+
+  it.each([
+    ['a list that fits in the first page: one request', 30, 1000, undefined, ['1000'], [30]],
+    ['a capped service: the later pages at the size it reported', 45, 20, undefined, ['1000', '20', '20'], [20, 20, 5]],
+    ['the page size asked for first, then the reported one', 25, 10, 7, ['7', '7', '7', '7'], [7, 7, 7, 4]],
+    ['an empty list: one request, one empty page', 0, 20, undefined, ['1000'], [0]],
+    ['a list that ends exactly on a page', 40, 20, undefined, ['1000', '20'], [20, 20]],
+  ] as const)('%s', async (_name, size, limit, pageSize, asked, counts) => {
+    total = size;
+    cap = limit;
+    const pages = await read({ pageSize });
+    expect(requests.map((q) => q.get('pageSize'))).toEqual(asked);
+    expect(requests.every((q) => q.get('state') === 'LIVE')).toBe(true);
+    expect(requests.map((q) => Number(q.get('pageNumber')))).toEqual(asked.map((_, i) => i + 1));
+    expect(pages.map((p) => p.ids.length)).toEqual(counts);
+    expect(pages.flatMap((p) => p.ids)).toEqual(Array.from({ length: size }, (_, i) => `R${i}`));
+  });
+
+  it('sends nothing more once the caller stops (a break after the first page)', async () => {
+    total = 100;
+    cap = 10;
+    const pages = await read({ stopAfter: 1 });
+    expect(pages).toHaveLength(1);
+    expect(requests).toHaveLength(1);
+  });
+
+  it('refuses a list whose page runs empty before its totalResults', async () => {
+    total = 50;
+    cap = 10;
+    emptyFrom = 3;
+    await expect(read()).rejects.toThrow(/page 3: the service answered an empty page before the end of the list \(20 of 50 results read\)/);
+    expect(requests).toHaveLength(3);
+  });
+
+  it('a missing thing named by a 400 is not found (exit 4) when the caller says a 400 means that', async () => {
+    total = 5;
+    cap = 10;
+    const answer400 = createServer((_req, res) => res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ type: 'x', title: 'Collection not found', status: 400, detail: 'd' })));
+    await new Promise<void>((done) => answer400.listen(0, '127.0.0.1', done));
+    try {
+      const api = new ApiClient({ baseUrl: `http://127.0.0.1:${(answer400.address() as AddressInfo).port}`, domainId: 'demo', apiKey: 'k', timeoutMs: 5000, retries: 0, env: {} });
+      const first = (notFound: boolean) => eachPage(api, '/api/v2/demo/vc/c/items', {}, { notFound }).next();
+      await expect(first(true)).rejects.toMatchObject({ status: 400, exitCode: 4 });
+      await expect(first(false)).rejects.toMatchObject({ status: 400, exitCode: 1 });
+    } finally {
+      await new Promise<void>((done) => answer400.close(() => done()));
+    }
+  });
+
+  it('refuses a first page that cannot set the size of the others', async () => {
+    total = 50;
+    cap = 10;
+    emptyFrom = 1;
+    await expect(read()).rejects.toThrow(/page 1: the service answered an empty page before the end of the list \(0 of 50 results read\)/);
+    expect(requests).toHaveLength(1);
   });
 });

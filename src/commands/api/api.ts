@@ -10,6 +10,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { Method, Query } from '../../http/client.js';
 import { fetchAll } from '../../http/paging.js';
+import { pathOf } from '../../service/api-path.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 type ApiMethod = (typeof METHODS)[number];
@@ -43,23 +44,6 @@ function methodOf(raw: string): ApiMethod {
   const method = raw.toUpperCase();
   if (!(METHODS as readonly string[]).includes(method)) throw new UsageError(`METHOD must be one of ${METHODS.join(', ')} (got ${raw})`);
   return method as ApiMethod;
-}
-
-/**
- * The request path: `/api/v2/...` as given, anything else under `/api/v2/`;
- * `{domainId}` filled, and put in front of a path that starts with a
- * resource of the domain (`va/...`, `vc/...`: every endpoint of the spec is
- * under the domain), as `gh api` fills the repository. Another placeholder
- * (`{assetId}`) is the user's to fill: refused rather than sent as is.
- */
-export function pathOf(raw: string, domainId: string): string {
-  if (/^https?:\/\//i.test(raw)) throw new UsageError(`PATH is a path of the API, not a URL (got ${raw}): the base URL comes from --base-url / AHS_BASE_URL / the profile`);
-  const filled = raw.replace(/\{domainId\}/g, encodeURIComponent(domainId));
-  const left = /\{[^}]*\}/.exec(filled);
-  if (left) throw new UsageError(`PATH: ${left[0]} is not filled by ahs (only {domainId} is); put the value in the path`);
-  const path = filled.startsWith('/') ? filled : `/${filled}`;
-  if (path.startsWith('/api/')) return path;
-  return /^\/(va|vc)(\/|\?|$)/.test(path) ? `/api/v2/${encodeURIComponent(domainId)}${path}` : `/api/v2${path}`;
 }
 
 /**

@@ -5,7 +5,7 @@ import type { Run } from '../define.js';
 import type { deleteSpec } from './index.js';
 import { deleteBody } from '../../rules/schemas.js';
 import { validateInput } from '../validate.js';
-import { askAssetId } from '../../service/pick-asset.js';
+import { askAssetId } from '../../pickers/pick-asset.js';
 import { plan } from '../../plan/plan.js';
 import { steps } from '../../plan/steps.js';
 

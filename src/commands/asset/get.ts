@@ -3,7 +3,7 @@ import type { Run } from '../define.js';
 import type { getSpec } from './index.js';
 import { getAsset } from '../../service/assets.js';
 import { renderAsset } from '../../io/views/assets.js';
-import { askAssetId } from '../../service/pick-asset.js';
+import { askAssetId } from '../../pickers/pick-asset.js';
 
 export const run: Run<typeof getSpec> = async (options, ctx) => {
   const assetId = await askAssetId(ctx, options.assetId);

@@ -7,7 +7,7 @@ import { listEnvelope } from '../../io/output.js';
 import { listRecords } from '../../service/assets.js';
 import type { AssetUrl } from '../../rules/schemas.js';
 import { recordColumns } from '../../io/views/assets.js';
-import { askAssetId } from '../../service/pick-asset.js';
+import { askAssetId } from '../../pickers/pick-asset.js';
 import { refuseMiscased } from '../suggest.js';
 import type { ApiClient } from '../../http/client.js';
 import { compareText } from '../../order.js';

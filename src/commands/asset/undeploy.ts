@@ -7,7 +7,7 @@ import type { Run } from '../define.js';
 import type { undeploySpec } from './index.js';
 import { undeployBody } from '../../rules/schemas.js';
 import { validateInput } from '../validate.js';
-import { askAssetId, askEnv } from '../../service/pick-asset.js';
+import { askAssetId, askEnv } from '../../pickers/pick-asset.js';
 import { recordList } from '../../io/views/assets.js';
 import { plan } from '../../plan/plan.js';
 import { steps } from '../../plan/steps.js';

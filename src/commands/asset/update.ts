@@ -7,7 +7,7 @@ import { assetUpdateBody } from '../../rules/schemas.js';
 import { validateInput } from '../validate.js';
 import { getAsset } from '../../service/assets.js';
 import { renderAsset } from '../../io/views/assets.js';
-import { askAssetId } from '../../service/pick-asset.js';
+import { askAssetId } from '../../pickers/pick-asset.js';
 import { plan } from '../../plan/plan.js';
 import { steps } from '../../plan/steps.js';
 

@@ -1,7 +1,7 @@
 // asset version-count ASSET_ID [--active|--inactive]
 import type { Run } from '../define.js';
 import type { versionCountSpec } from './index.js';
-import { askAssetId } from '../../service/pick-asset.js';
+import { askAssetId } from '../../pickers/pick-asset.js';
 
 export const run: Run<typeof versionCountSpec> = async (options, ctx) => {
   const assetId = await askAssetId(ctx, options.assetId);

@@ -6,7 +6,7 @@ import type { Run } from '../define.js';
 import type { collectionDeploySpec } from './index.js';
 import { resolveCollectionDeployEnv } from '../../rules/index.js';
 import { readSnapshot } from '../../service/collections.js';
-import { actingUser, collectionArg, deployEnvArg } from '../../service/pick-collection.js';
+import { actingUser, collectionArg, deployEnvArg } from '../../pickers/pick-collection.js';
 import { noop, plan } from '../../plan/plan.js';
 import { steps } from '../../plan/steps.js';
 

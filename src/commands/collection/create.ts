@@ -5,7 +5,7 @@ import { nameOf } from '../define.js';
 import { createSpec } from './index.js';
 import { collectionCreateBody } from '../../rules/schemas.js';
 import { validateGiven, validateInput } from '../validate.js';
-import { actingUser } from '../../service/pick-collection.js';
+import { actingUser } from '../../pickers/pick-collection.js';
 import { renderCollection } from '../../io/views/collections.js';
 import { plan } from '../../plan/plan.js';
 import { steps } from '../../plan/steps.js';

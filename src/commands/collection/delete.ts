@@ -6,7 +6,7 @@ import type { Run } from '../define.js';
 import type { deleteSpec } from './index.js';
 import { liveEnvironments } from '../../rules/index.js';
 import { readSnapshot } from '../../service/collections.js';
-import { actingUser, collectionArg } from '../../service/pick-collection.js';
+import { actingUser, collectionArg } from '../../pickers/pick-collection.js';
 import { plan } from '../../plan/plan.js';
 import { steps } from '../../plan/steps.js';
 

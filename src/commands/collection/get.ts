@@ -3,7 +3,7 @@ import type { Run } from '../define.js';
 import type { getSpec } from './index.js';
 import type { Collection } from '../../rules/schemas.js';
 import { vcPath } from '../../service/collections.js';
-import { collectionArg } from '../../service/pick-collection.js';
+import { collectionArg } from '../../pickers/pick-collection.js';
 import { renderCollection } from '../../io/views/collections.js';
 
 export const run: Run<typeof getSpec> = async (options, ctx) => {

@@ -5,7 +5,7 @@ import type { Run } from '../define.js';
 import type { purgeSpec } from './index.js';
 import { decideCollectionPurge } from '../../rules/index.js';
 import { currentOf, itemParents, readSnapshot } from '../../service/collections.js';
-import { actingUser, collectionArg } from '../../service/pick-collection.js';
+import { actingUser, collectionArg } from '../../pickers/pick-collection.js';
 import { plan } from '../../plan/plan.js';
 import { steps } from '../../plan/steps.js';
 

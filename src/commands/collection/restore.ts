@@ -1,7 +1,7 @@
 // ahs collection restore COLLECTION_ID
 import type { Run } from '../define.js';
 import type { restoreSpec } from './index.js';
-import { actingUser, collectionArg } from '../../service/pick-collection.js';
+import { actingUser, collectionArg } from '../../pickers/pick-collection.js';
 import { plan } from '../../plan/plan.js';
 import { steps } from '../../plan/steps.js';
 

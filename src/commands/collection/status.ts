@@ -4,7 +4,7 @@ import type { Run } from '../define.js';
 import type { statusSpec } from './index.js';
 import type { CollectionDeploymentStatus } from '../../rules/schemas.js';
 import { deploymentsFrom, readCollection, readDeploymentStatus } from '../../service/collections.js';
-import { collectionArg } from '../../service/pick-collection.js';
+import { collectionArg } from '../../pickers/pick-collection.js';
 import { NotFoundError } from '../../errors.js';
 
 /** Ids listed in a cell before it shows their count instead. */

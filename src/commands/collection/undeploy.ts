@@ -2,7 +2,7 @@
 // there; only a fresh deploy makes it Live again.
 import type { Run } from '../define.js';
 import type { undeploySpec } from './index.js';
-import { actingUser, collectionArg, liveEnvArg } from '../../service/pick-collection.js';
+import { actingUser, collectionArg, liveEnvArg } from '../../pickers/pick-collection.js';
 import { plan } from '../../plan/plan.js';
 import { steps } from '../../plan/steps.js';
 

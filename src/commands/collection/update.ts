@@ -11,7 +11,7 @@ import { COLLECTION_REFUSED_UPDATE_FIELDS, decideCollectionUpdate } from '../../
 import { collectionUpdateBody } from '../../rules/schemas.js';
 import { validateInput } from '../validate.js';
 import { readSnapshot } from '../../service/collections.js';
-import { actingUser, collectionArg } from '../../service/pick-collection.js';
+import { actingUser, collectionArg } from '../../pickers/pick-collection.js';
 import { renderCollection } from '../../io/views/collections.js';
 import { plan } from '../../plan/plan.js';
 import { steps } from '../../plan/steps.js';

@@ -2,7 +2,7 @@
 import type { Run } from '../define.js';
 import type { urlSpec } from './index.js';
 import { readNamingCollection, vcPath } from '../../service/collections.js';
-import { collectionArg, liveEnvArg } from '../../service/pick-collection.js';
+import { collectionArg, liveEnvArg } from '../../pickers/pick-collection.js';
 
 export const run: Run<typeof urlSpec> = async (options, ctx) => {
   const collectionId = await collectionArg(ctx, options.collectionId);

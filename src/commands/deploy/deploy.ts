@@ -5,7 +5,7 @@ import { deployBody } from '../../rules/schemas.js';
 import { validateInput } from '../validate.js';
 import { readVersionOnChannel } from '../../service/assets.js';
 import { renderDeployment } from '../../io/views/deploy.js';
-import { askAssetId, askEnv, askVersionId, platformChoices } from '../../service/pick-asset.js';
+import { askAssetId, askEnv, askVersionId, platformChoices } from '../../pickers/pick-asset.js';
 import { noop, plan } from '../../plan/plan.js';
 import { steps } from '../../plan/steps.js';
 
@@ -23,7 +23,8 @@ export const run: Run<typeof deploySpec> = async (options, ctx) => {
   const api = await ctx.api();
   const channelName = `${assetId}/${platform}/${envId}`;
 
-  // --idempotent rests on the version's own record (the Default does not decide a LIVE or OFFLINE deploy); a dry run's prediction on the version too: read at once.
+  // --idempotent rests on the version's record on the channel (the Default does not decide a LIVE or OFFLINE deploy): its own asset-urls,
+  // else the channel's state=OFFLINE records (a service may leave OFFLINE out of the former); a dry run's prediction on the version too: read at once.
   const dryRun = ctx.globals.dryRun === true;
   const read = options.idempotent ? await readVersionOnChannel(api, { assetId, platform, envId }, versionId, { version: dryRun, withDefault: false }) : undefined;
   const current = read?.channel.records[versionId];

@@ -9,7 +9,7 @@ import { fetchAll } from '../../http/paging.js';
 import type { Collection, Item } from '../../rules/schemas.js';
 import { formatBytes } from '../../io/progress.js';
 import { listItems } from '../../service/collections.js';
-import { liveEnvs } from '../../service/pick-collection.js';
+import { liveEnvs } from '../../pickers/pick-collection.js';
 import { compareText } from '../../order.js';
 
 export interface PickChoice<T> {

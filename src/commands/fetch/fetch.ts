@@ -15,14 +15,14 @@ import type { Context } from '../../context.js';
 import { ApiError, CancelledError, ExitCode, mismatchBody, NotFoundError, PartialFailureError, UsageError } from '../../errors.js';
 import type { DeliveryDocument, DeliveryEntry, Item } from '../../rules/schemas.js';
 import { downloadAll, DEFAULT_CONCURRENCY, DigestMismatchError, isNetworkFailure, type DownloadSummary, type DownloadTask } from '../../transfer/download.js';
-import { matchesAny } from '../../transfer/glob.js';
+import { matchesAny } from '../../util/glob.js';
 import { readSums, sumsFinder, sumsFromInside, type SumsMatch } from '../../transfer/digest.js';
 import { assertInside, NameAllocator, safeFileName } from '../../transfer/safe-name.js';
 import { createMultiProgress, formatBytes } from '../../io/progress.js';
-import { escapeControls } from '../../io/escape.js';
+import { escapeControls } from '../../util/escape.js';
 import { listItems } from '../../service/collections.js';
-import { deliveryBaseOf, deliveryFileUrl, readDelivery, readDeployedCollection } from '../../service/delivery.js';
-import { collectionArg, liveEnvArg } from '../../service/pick-collection.js';
+import { configuredDeliveryUrl, deliveryBaseOf, deliveryDocumentUrl, deliveryFileUrl, readDelivery, readDeployedCollection } from '../../service/delivery.js';
+import { collectionArg, liveEnvArg } from '../../pickers/pick-collection.js';
 import { compareText } from '../../order.js';
 
 export interface FetchResult extends DownloadSummary {
@@ -44,7 +44,8 @@ export const run: Run<typeof fetchSpec> = async (options, ctx) => {
   const sums = options.verify ? await readSums(options.verify, nameOf(fetchSpec, 'verify')) : undefined;
 
   if (options.url) {
-    const url = parseUrl(options.url);
+    // A relative URL is the delivery URL's (set by flag, environment or profile); an absolute one names its own, unless --delivery-url says otherwise.
+    const url = parseUrl(options.url, await configuredDeliveryUrl(ctx));
     deliveryBase = ctx.globals.deliveryUrl ?? deliveryBaseOf(url);
     try {
       doc = await readDelivery(ctx, url.toString());
@@ -342,7 +343,12 @@ function middleCut(text: string, max: number): string {
   return `${chars.slice(0, Math.ceil(keep / 2)).join('')}…${chars.slice(chars.length - Math.floor(keep / 2)).join('')}`;
 }
 
-function parseUrl(value: string): URL {
+/** --url: an absolute http(s) URL, or one relative to the delivery URL set ("/api/vi/..."), joined to it as cli.md says. */
+function parseUrl(value: string, deliveryUrl: string | undefined): URL {
+  if (value.startsWith('/') && !value.startsWith('//')) {
+    if (!deliveryUrl) throw new UsageError(`--url ${JSON.stringify(value)} is relative: set the delivery URL it is relative to with --delivery-url (or AHS_DELIVERY_URL, or the profile's deliveryUrl)`);
+    return new URL(deliveryDocumentUrl(value, deliveryUrl, deliveryUrl));
+  }
   try {
     const url = new URL(value);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http(s)');

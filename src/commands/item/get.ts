@@ -3,7 +3,7 @@ import type { Run } from '../define.js';
 import type { getSpec } from './index.js';
 import type { Item } from '../../rules/schemas.js';
 import { readNamingCollection, vcPath } from '../../service/collections.js';
-import { collectionArg, itemArg } from '../../service/pick-collection.js';
+import { collectionArg, itemArg } from '../../pickers/pick-collection.js';
 import { renderItem } from '../../io/views/collections.js';
 
 export const run: Run<typeof getSpec> = async (options, ctx) => {

@@ -5,7 +5,7 @@ import { UsageError } from '../../errors.js';
 import type { Item } from '../../rules/schemas.js';
 import { listPages, pageFooter } from '../../http/paging.js';
 import { readNamingCollection, vcPath } from '../../service/collections.js';
-import { collectionArg } from '../../service/pick-collection.js';
+import { collectionArg } from '../../pickers/pick-collection.js';
 import { itemColumns } from '../../io/views/collections.js';
 
 export const run: Run<typeof listSpec> = async (options, ctx) => {

@@ -6,7 +6,7 @@ import type { removeSpec } from './index.js';
 import { liveEnvironments } from '../../rules/index.js';
 import { readSnapshot, vcPath } from '../../service/collections.js';
 import type { Item } from '../../rules/schemas.js';
-import { actingUser, collectionArg, itemArg } from '../../service/pick-collection.js';
+import { actingUser, collectionArg, itemArg } from '../../pickers/pick-collection.js';
 import { plan } from '../../plan/plan.js';
 import { steps } from '../../plan/steps.js';
 

@@ -13,9 +13,9 @@ import type { syncSpec } from './index.js';
 import { ExitCode, PartialFailureError, UsageError } from '../../errors.js';
 import type { Plan } from '../../plan/plan.js';
 import { itemUploadFieldsFit } from '../../rules/limits.js';
-import { actingUser } from '../../service/acting-user.js';
+import { actingUser } from '../../pickers/acting-user.js';
 import { listItems, readSnapshot, type CollectionView } from '../../service/collections.js';
-import { matchesAny } from '../../transfer/glob.js';
+import { matchesAny } from '../../util/glob.js';
 import { sendableName } from '../../transfer/upload-name.js';
 import type { Item } from '../../rules/schemas.js';
 import type { ApiClient } from '../../http/client.js';
@@ -31,7 +31,7 @@ export const run: Run<typeof syncSpec> = async (options, ctx) => {
   const { collectionId, dir } = options;
   const names = folderEntries(dir, options.pattern ?? []);
   // Not given (or empty): asked for, from the collection's types, or a usage error (pick-collection.ts, with its schemas).
-  const assetType = options.type || (await (await import('../../service/pick-collection.js')).assetTypeArg(ctx, collectionId, undefined));
+  const assetType = options.type || (await (await import('../../pickers/pick-collection.js')).assetTypeArg(ctx, collectionId, undefined));
   const user = await actingUser(ctx);
   // Every entry's name stands for a file's (a directory's too: a superset), each sent as an item's name.
   const checked = names.every((name) => sendableName(name) && itemUploadFieldsFit({ assetItemName: name, assetType, createdBy: user }));

@@ -18,7 +18,7 @@ import { currentOf, listItems, readCollection, readSnapshot } from '../../servic
 import type { Output } from '../../io/output.js';
 import { formatBytes } from '../../io/progress.js';
 import type { ItemUploadParams } from '../../plan/kinds/collections.js';
-import { actingUser, assetTypeArg, collectionArg, filesArg } from '../../service/pick-collection.js';
+import { actingUser, assetTypeArg, collectionArg, filesArg } from '../../pickers/pick-collection.js';
 import { plan, type Results, type Step } from '../../plan/plan.js';
 import { steps } from '../../plan/steps.js';
 import { sentWhole, uploadName } from '../../transfer/upload.js';

@@ -12,7 +12,7 @@ import type { DeploymentState } from '../../rules/index.js';
 import { deployBody, type DeployBody } from '../../rules/schemas.js';
 import { validateInput } from '../validate.js';
 import { readDefault, readVersionOnChannel } from '../../service/assets.js';
-import { askAssetId, askEnv, askVersionId, platformChoices } from '../../service/pick-asset.js';
+import { askAssetId, askEnv, askVersionId, platformChoices } from '../../pickers/pick-asset.js';
 import { channelName, checkExpected, parseExpected, type Channel } from '../../service/promote.js';
 import { renderPromotion } from '../../io/views/deploy.js';
 import { noop, plan } from '../../plan/plan.js';
@@ -40,7 +40,7 @@ export const run: Run<typeof promoteDefaultSpec> = async (options, ctx) => {
   const user = await ctx.setting('user', { message: 'Acting user e-mail' });
   validateInput(deployBody, { envId, intent: 'DEFAULT', createdBy: user, updatedBy: user });
 
-  // The Default, the version's own record and the version, at once: one round whatever the channel's size.
+  // The Default, the version's record on the channel (OFFLINE included, by the state filter) and the version, at once.
   const { channel, version } = await readVersionOnChannel(api, where, versionId);
   const state = channel.records[versionId];
   const name = channelName(where);

@@ -13,13 +13,13 @@ import type { ApiClient } from '../../http/client.js';
 import type { DeploymentState } from '../../rules/index.js';
 import { versionUploadFields, type AssetUrl, type DeployBody, type Version } from '../../rules/schemas.js';
 import { validateGiven, validateInput } from '../validate.js';
-import { channelOf, listAllVersions, readDefault, versionRecords } from '../../service/assets.js';
-import { hashServed } from '../../service/delivery.js';
+import { channelOf, listAllVersions, offlineRecordOnChannel, readDefault, versionRecords } from '../../service/assets.js';
+import { hashServed, servedUrl } from '../../service/delivery.js';
 import type { HashSummary } from '../../transfer/download.js';
 import { fileSha256 } from '../../transfer/digest.js';
 import type { DownloadTask } from '../../transfer/download.js';
-import { askAssetId, askEnv } from '../../service/pick-asset.js';
-import { fileArg } from '../../service/pick-file.js';
+import { askAssetId, askEnv } from '../../pickers/pick-asset.js';
+import { fileArg } from '../../pickers/pick-file.js';
 import { channelName, checkExpected, parseExpected, type Channel } from '../../service/promote.js';
 import { sizeAgrees } from '../../service/size.js';
 import { localFile } from '../../transfer/upload.js';
@@ -150,7 +150,7 @@ interface ReleaseReads {
  */
 async function readRelease(ctx: Context, api: ApiClient, where: Channel, versionName: string, file: string): Promise<ReleaseReads> {
   const defaultRead = readDefault(api, where);
-  const early = defaultRead.then((record) => (record?.versionName === versionName && record.downloadUrl ? compareContent(ctx, api, file, [servedCopy(api, record)]) : undefined));
+  const early = defaultRead.then((record) => (record?.versionName === versionName && record.downloadUrl ? servedCopy(ctx, api, record).then((task) => compareContent(ctx, api, file, [task])) : undefined));
   try {
     const [versions, defaultRecord] = await Promise.all([listAllVersions(api, where.assetId), defaultRead]);
     const onPlatform = versions.filter((v) => v.targetPlatform === where.platform);
@@ -174,8 +174,9 @@ async function compareContent(ctx: Context, api: ApiClient, file: string, tasks:
   return { local, served };
 }
 
-function servedCopy(api: ApiClient, record: AssetUrl): DownloadTask {
-  return { id: record.versionId, name: record.versionId, url: new URL(record.downloadUrl!, api.baseUrl).toString() };
+/** The version's file as the delivery network serves it: its downloadUrl, on the delivery URL set when there is one. */
+async function servedCopy(ctx: Context, api: ApiClient, record: AssetUrl): Promise<DownloadTask> {
+  return { id: record.versionId, name: record.versionId, url: (await servedUrl(ctx, api, record.downloadUrl!)).url };
 }
 
 /**
@@ -212,16 +213,17 @@ async function reusableVersion(
   // The Default's record was read; the others' are their own (every environment: a copy LIVE elsewhere can be downloaded).
   const isDefault = (v: Version) => v.versionId === defaultRecord?.versionId;
   const recordsOf = new Map(await Promise.all(same.filter((v) => !isDefault(v)).map(async (v) => [v.versionId, await versionRecords(api, where.assetId, v.versionId, { platform: where.platform })] as const)));
-  const recordOn = (v: Version) => (isDefault(v) ? defaultRecord : recordsOf.get(v.versionId)?.find((r) => r.envId === where.envId));
+  // Its own listing may leave an OFFLINE record out (the spec is silent): none there, the channel's state=OFFLINE records tell.
+  const recordOn = async (v: Version) => (isDefault(v) ? defaultRecord : (recordsOf.get(v.versionId)?.find((r) => r.envId === where.envId) ?? (await offlineRecordOnChannel(api, where, v.versionId))));
   const others = [...recordsOf.values()].flatMap((records) => records.find((r) => r.downloadUrl && (r.state === 'LIVE' || r.state === 'DEFAULT')) ?? []);
   const defaultHashes = same.some(isDefault) ? await early : undefined;
   if (!defaultHashes && others.length === 0) {
     const version = same[0]!;
     // What the match rests on: the service may omit fileName (older versions), and sizes are rounded.
     const basis = version.fileName ? 'same file name, and a size agreeing within its rounding' : 'the service shows no file name: version name and size only';
-    return { match: { version, by: 'name and size', matched: `matched by name and size (${basis}); its content was not compared: it is LIVE or DEFAULT nowhere, so it cannot be downloaded` }, record: recordOn(version) };
+    return { match: { version, by: 'name and size', matched: `matched by name and size (${basis}); its content was not compared: it is LIVE or DEFAULT nowhere, so it cannot be downloaded` }, record: await recordOn(version) };
   }
-  const otherHashes = others.length > 0 ? await compareContent(ctx, api, file, others.map((r) => servedCopy(api, r))) : undefined;
+  const otherHashes = others.length > 0 ? await compareContent(ctx, api, file, await Promise.all(others.map((r) => servedCopy(ctx, api, r)))) : undefined;
   const local = (defaultHashes ?? otherHashes)!.local;
   const hashes: HashSummary = { hashed: [...(defaultHashes?.served.hashed ?? []), ...(otherHashes?.served.hashed ?? [])], failed: [...(defaultHashes?.served.failed ?? []), ...(otherHashes?.served.failed ?? [])] };
   const failed = hashes.failed[0];
@@ -234,7 +236,7 @@ async function reusableVersion(
   const equal = hashes.hashed.find((h) => h.sha256 === local);
   if (equal) {
     const version = same.find((v) => v.versionId === equal.id)!;
-    return { match: { version, by: 'content', matched: `matched by content: ${fileName} and what ${equal.id} serves have the same SHA-256 ${local}` }, record: recordOn(version) };
+    return { match: { version, by: 'content', matched: `matched by content: ${fileName} and what ${equal.id} serves have the same SHA-256 ${local}` }, record: await recordOn(version) };
   }
   const other = hashes.hashed[0]!;
   // Content differs from what was expected (cli.md, urn:ahs:mismatch, exit 1), established by SHA-256.

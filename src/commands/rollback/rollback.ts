@@ -10,7 +10,7 @@ import type { AssetUrl, Version } from '../../rules/schemas.js';
 import type { ChannelSnapshot } from '../../rules/index.js';
 import type { ApiClient } from '../../http/client.js';
 import { listAllVersions, readChannel, readVersionOnChannel } from '../../service/assets.js';
-import { askAssetId, askEnv, platformChoices } from '../../service/pick-asset.js';
+import { askAssetId, askEnv, platformChoices } from '../../pickers/pick-asset.js';
 import { channelName, type Channel } from '../../service/promote.js';
 import { renderPromotion } from '../../io/views/deploy.js';
 import { noop, plan } from '../../plan/plan.js';

@@ -10,15 +10,15 @@ import { ExitCode, mismatchBody, NotFoundError, PartialFailureError, UsageError 
 import type { Item } from '../../rules/schemas.js';
 import { findAsset, findVersion, getVersion, listRecords } from '../../service/assets.js';
 import { listItems } from '../../service/collections.js';
-import { deliveryFileUrl, hashServed, readDeployedCollection } from '../../service/delivery.js';
-import { askAssetId, askEnv } from '../../service/pick-asset.js';
-import { collectionArg, liveEnvArg } from '../../service/pick-collection.js';
+import { deliveryFileUrl, hashServed, readDeployedCollection, servedUrl } from '../../service/delivery.js';
+import { askAssetId, askEnv } from '../../pickers/pick-asset.js';
+import { collectionArg, liveEnvArg } from '../../pickers/pick-collection.js';
 import { fileSha256, readSums, shortDigest, sumsFinder, sumsFromInside } from '../../transfer/digest.js';
 import type { DownloadTask, HashSummary } from '../../transfer/download.js';
-import { eachLimited } from '../../transfer/pool.js';
+import { eachLimited } from '../../util/pool.js';
 import { NameAllocator } from '../../transfer/safe-name.js';
 import { topFiles } from '../../transfer/top-files.js';
-import { escapeControls } from '../../io/escape.js';
+import { escapeControls } from '../../util/escape.js';
 import { compareText } from '../../order.js';
 
 export interface VerifyResult {
@@ -152,7 +152,7 @@ async function servedVersion(ctx: Context, given: string | undefined, versionId:
   }
   if (!record.downloadUrl) throw new UsageError(`${record.versionId} is ${record.state} on ${channel}: the delivery network serves it only LIVE or DEFAULT`);
   const name = localFile ?? (await versionFileName(api, assetId, record.versionId));
-  return { served: [{ name, task: { id: record.versionId, name, url: new URL(record.downloadUrl, api.baseUrl).toString() } }], where: `${channel} ${record.versionId} (${record.state})` };
+  return { served: [{ name, task: { id: record.versionId, name, url: (await servedUrl(ctx, api, record.downloadUrl)).url } }], where: `${channel} ${record.versionId} (${record.state})` };
 }
 
 /**

@@ -7,7 +7,7 @@ import type { Run } from '../define.js';
 import type { deleteSpec } from './index.js';
 import type { DeploymentRecordRef } from '../../rules/index.js';
 import { getVersion, listRecords } from '../../service/assets.js';
-import { askAssetId, askVersionId } from '../../service/pick-asset.js';
+import { askAssetId, askVersionId } from '../../pickers/pick-asset.js';
 import { plan } from '../../plan/plan.js';
 import { steps } from '../../plan/steps.js';
 import type { ApiClient } from '../../http/client.js';

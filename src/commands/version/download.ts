@@ -10,8 +10,8 @@ import { ApiError, ExitCode, NotFoundError, PartialFailureError, type AhsError }
 import { SERVICE_ERROR_TYPE_FALLBACK } from '../../http/errors.js';
 import type { AssetUrl, Version } from '../../rules/schemas.js';
 import { getVersion, listRecords } from '../../service/assets.js';
-import { deliveryBaseOf, deliveryDocumentUrl } from '../../service/delivery.js';
-import { askAssetId, askVersionId } from '../../service/pick-asset.js';
+import { servedUrl } from '../../service/delivery.js';
+import { askAssetId, askVersionId } from '../../pickers/pick-asset.js';
 import { DownloadHttpError, downloadAll, isNetworkFailure, type DownloadTask } from '../../transfer/download.js';
 import { safeFileName } from '../../transfer/safe-name.js';
 import { formatBytes } from '../../io/progress.js';
@@ -33,11 +33,8 @@ export const run: Run<typeof downloadSpec> = async (options, ctx) => {
   const version = await getVersion(api, assetId, versionId);
   const entry = await deployedEntry(ctx, assetId, version);
   const path = options.out ?? safeFileName(version.fileName, versionId);
-  const settings = await ctx.settings();
   // As fetch: the URL the service gave, on the delivery host set by --delivery-url when there is one.
-  const configured = settings.resolve('deliveryUrl').source === 'default' ? undefined : settings.get('deliveryUrl');
-  const deliveryBase = configured ?? deliveryBaseOf(new URL(entry.downloadUrl, api.baseUrl));
-  const url = deliveryDocumentUrl(entry.downloadUrl, api.baseUrl, deliveryBase);
+  const { url, deliveryBase } = await servedUrl(ctx, api, entry.downloadUrl);
   const bytes = await downloadOne(ctx, { id: versionId, name: basename(path), url }, dirname(path), deliveryBase);
   const result: DownloadResult = { assetId, versionId, envId: entry.envId, targetPlatform: version.targetPlatform, downloadUrl: entry.downloadUrl, path, bytes };
   const out = await ctx.output();

@@ -7,7 +7,7 @@ import type { listSpec } from './index.js';
 import { listPages, pageFooter, type Envelope } from '../../http/paging.js';
 import type { Version } from '../../rules/schemas.js';
 import { versionColumns } from '../../io/views/assets.js';
-import { askAssetId } from '../../service/pick-asset.js';
+import { askAssetId } from '../../pickers/pick-asset.js';
 import { listAllVersions } from '../../service/assets.js';
 import { refuseMiscased } from '../suggest.js';
 import { filterSetting } from '../../config/settings.js';

@@ -6,10 +6,10 @@ import { versionUploadFields } from '../../rules/schemas.js';
 import { validateGiven, validateInput } from '../validate.js';
 import { localFile } from '../../transfer/upload.js';
 import { renderVersion } from '../../io/views/assets.js';
-import { askAssetId } from '../../service/pick-asset.js';
+import { askAssetId } from '../../pickers/pick-asset.js';
 import { plan } from '../../plan/plan.js';
 import { steps } from '../../plan/steps.js';
-import { fileArg } from '../../service/pick-file.js';
+import { fileArg } from '../../pickers/pick-file.js';
 
 export const run: Run<typeof uploadSpec> = async (options, ctx) => {
   const flags = { versionName: nameOf(uploadSpec, 'name') };

@@ -4,7 +4,7 @@ import type { urlsSpec } from './index.js';
 import type { Envelope } from '../../http/paging.js';
 import type { AssetUrl } from '../../rules/schemas.js';
 import { recordColumns } from '../../io/views/assets.js';
-import { askAssetId, askEnv, askVersionId } from '../../service/pick-asset.js';
+import { askAssetId, askEnv, askVersionId } from '../../pickers/pick-asset.js';
 
 export const run: Run<typeof urlsSpec> = async (options, ctx) => {
   const assetId = await askAssetId(ctx, options.assetId);

@@ -26,7 +26,7 @@ import { fail, failWith } from '../problem.js';
 import { unknownAllowedAssetTypes, unknownCollectionPlatform } from '../../rules/rejections.js';
 import type { CollectionChanges } from '../operations.js';
 import { dict, type CollectionRecord, type Frozen } from '../state.js';
-import { check, deploymentDelay, knownAssetType, now, reply, requireActingUser, requireAnyActingUser, requireEnvironment, requireKeyScope } from './common.js';
+import { check, deploymentDelay, downloadUrlOf, knownAssetType, now, reply, requireActingUser, requireAnyActingUser, requireEnvironment, requireKeyScope } from './common.js';
 
 export function collectionSnapshot(ctx: RequestContext, collectionId: string): CollectionSnapshot | undefined {
   const collection = ctx.data.collections[collectionId];
@@ -76,7 +76,7 @@ export function collectionDeliveryPath(domainId: string, collectionId: string, e
 }
 
 function collectionDownloadUrl(ctx: RequestContext, collectionId: string, envId: string): string {
-  return `${ctx.emu.deliveryUrl}/api/vi${collectionDeliveryPath(ctx.domainId, collectionId, envId)}`;
+  return downloadUrlOf(ctx, collectionDeliveryPath(ctx.domainId, collectionId, envId));
 }
 
 function collectionKey(domainId: string, collectionId: string, envId: string): string {

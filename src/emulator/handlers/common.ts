@@ -12,7 +12,7 @@ import { isMultipart, parseMultipart, type MultipartBody, type UploadedFile } fr
 import { fail } from '../problem.js';
 import { assetInactive, assetNotFound, environmentRequired, invalidFields, noActingUserInDomain, platformRequired, unknownEnvironment, unknownPlatform } from '../../rules/rejections.js';
 import { storedBytes, type AssetRecord } from '../state.js';
-import { mimeTypeFor } from '../../transfer/mime.js';
+import { mimeTypeFor } from '../../util/mime.js';
 
 export function now(): string {
   return new Date().toISOString();
@@ -127,4 +127,13 @@ export function deploymentDelay(ctx: RequestContext, key: string): Promise<boole
 /** A JSON answer, with the extra fields of the variation when it is on. */
 export function reply(ctx: { res: ServerResponse; emu: Emulator }, status: number, body: unknown): void {
   sendJson(ctx.res, status, withExtraFields(ctx.emu.variation, body));
+}
+
+/**
+ * A download URL the API gives for a delivery path (relative to
+ * {deliveryUrl}/api/vi): absolute on the delivery host, or with the
+ * `relativeDownloadUrls` variation relative to the delivery URL ("/api/vi/...").
+ */
+export function downloadUrlOf(ctx: { emu: Emulator }, deliveryPath: string): string {
+  return `${ctx.emu.variation.relativeDownloadUrls ? '' : ctx.emu.deliveryUrl}/api/vi${deliveryPath}`;
 }

@@ -36,6 +36,7 @@ import {
   requirePlatform,
   withUpload,
   deploymentDelay,
+  downloadUrlOf,
   reply,
 } from './common.js';
 
@@ -137,7 +138,7 @@ export function assetUrlEntries(ctx: RequestContext, asset: AssetRecord, filter:
           envId,
         };
         if (record.state !== 'OFFLINE') {
-          entry.downloadUrl = `${ctx.emu.deliveryUrl}/api/vi${versionDeliveryPath(ctx.domainId, asset.assetId, platform, envId, version)}`;
+          entry.downloadUrl = downloadUrlOf(ctx, versionDeliveryPath(ctx.domainId, asset.assetId, platform, envId, version));
         }
         entries.push(entry);
       }
@@ -215,13 +216,15 @@ export function registerVersions(router: Router<RequestContext>): void {
     sendEmpty(ctx.res, 204);
   });
 
-  // This version's records: every state, OFFLINE included (without downloadUrl).
+  // This version's records: every state, OFFLINE included (without downloadUrl), unless the variation leaves OFFLINE out.
   router.add('GET', '/va/:assetId/versions/:versionId/asset-urls', async (ctx, { assetId, versionId }) => {
     const asset = findActiveAsset(ctx, assetId!);
     const version = findVersion(ctx, asset, versionId!);
     const envId = ctx.query.get('envId') || undefined;
     if (envId !== undefined) requireEnvironment(ctx, envId);
-    const entries = assetUrlEntries(ctx, asset, { versionId: version.versionId, platform: version.targetPlatform, ...(envId ? { envId } : {}), accept: () => true });
+    // A variation: another service leaves OFFLINE out here too, as the asset-wide listing does without `state`.
+    const accept = (state: DeploymentState) => !(ctx.emu.variation.versionUrlsWithoutOffline && state === 'OFFLINE');
+    const entries = assetUrlEntries(ctx, asset, { versionId: version.versionId, platform: version.targetPlatform, ...(envId ? { envId } : {}), accept });
     reply(ctx, 200, paginate(entries, ctx));
   });
 

@@ -175,6 +175,8 @@ export const collectionDeploy = kind<CollectionDeployParams, DeployAnswer>({
       throw error;
     }
   },
+  check: (p) => `ahs collection status ${p.collectionId}`,
+  mayStillApply: true,
   async settle({ collectionId, envId, state }, { api }) {
     if (!envId) return { applied: 'unknown', check: `ahs collection status ${collectionId}` };
     return settleBySnapshot(api, collectionId, (view) => view.snapshot?.deployments[envId] === state, { message: `collection ${collectionId} is ${state} in ${envId}` }, `${state} in ${envId}`);
@@ -219,6 +221,7 @@ export const itemUpload = kind<ItemUploadParams, Item>({
   collection: named,
   file: (p) => p.file,
   check: (p) => `ahs item list ${p.collectionId} --all`,
+  mayStillApply: true,
   request: (p, api) => ({ method: 'POST', path: vcPath(api, p.collectionId, 'items'), body: { ...p.fields, assetFile: `@${p.file.path} (${p.file.size} bytes)` } }),
   predict: ({ collectionId, fields }, api) =>
     predictOver(api, collectionId, ({ snapshot, collection }) => ({

@@ -36,6 +36,12 @@ export interface Kind<P = any, R = any> {
   send?(params: P, io: KindIO): Promise<R>;
   /** After a lost answer (or a 500 of a deployment): was it applied? */
   settle?(params: P, io: KindIO): Promise<Settlement<R>>;
+  /**
+   * The service may still be applying the write after its answer is lost (a
+   * deployment, an upload being committed): a settling read proves
+   * "applied" or nothing, so it is re-read within --timeout, then unknown.
+   */
+  mayStillApply?: boolean;
   /** A 500 may mean the channel is mid-deployment: settle, and retry while the requested state does not hold. */
   waitsOutDeployment?: boolean;
   /** The collection named on the command line: a 400 is "not found" (exit 4) when GET /vc/{id} confirms it missing. */

@@ -9,7 +9,7 @@ import type { AssetUrl, DeployBody, Version } from '../../rules/schemas.js';
 import type { DeployResponse, ReadBackRecord } from '../../io/views/deploy.js';
 import type { Output } from '../../io/output.js';
 import { prepareMultipart } from '../../transfer/upload.js';
-import { findVersion, getAsset, getVersion, listAllVersions, notDeployable, readChannel, readVersionOnChannel, versionRecords } from '../../service/assets.js';
+import { findVersion, getAsset, getVersion, listAllVersions, notDeployable, readChannel, readVersionOnChannel, versionRecordOnChannel, versionRecords } from '../../service/assets.js';
 import { afterLive, channelName, checkExpected, promoteBody, type Channel } from '../../service/promote.js';
 import { kind, type KindIO, type StepFile } from './kind.js';
 import { sizeAgrees } from '../../service/size.js';
@@ -48,6 +48,7 @@ export const versionUpload = kind<VersionUploadParams, Version>({
   file: (p) => p.file,
   uploaded: (p, answer) => `Uploaded ${p.file.name} as ${answer.versionId}`,
   check: (p) => `ahs version list ${p.assetId} --all`,
+  mayStillApply: true,
   async predict({ assetId, platform, fields, file }, api): Promise<Prediction> {
     const [asset, versions] = await Promise.all([getAsset(api, assetId), listAllVersions(api, assetId)]);
     const onPlatform = versions.filter((v) => v.targetPlatform === platform);
@@ -160,6 +161,7 @@ export const versionDeploy = kind<VersionDeployParams, DeployResponse>({
     return { current: channel.records[p.versionId] ?? null, decision: missing ?? decideVersionDeploy(channel, { versionId: p.versionId, ...p.body }), notes: p.notes };
   },
   waitsOutDeployment: true,
+  mayStillApply: true,
   check: (p) => `ahs asset status ${p.assetId} --platform ${p.platform} --env ${p.body.envId}`,
   async send(p, io) {
     try {
@@ -199,7 +201,7 @@ async function missingVersion(p: { assetId: string; versionId: string; platform:
 
 /** Applied when the version's own record on the channel shows the state asked for. */
 async function settleDeploy({ assetId, versionId, platform, body }: VersionDeployParams, api: ApiClient, accepted: string[] = [body.intent]): Promise<Settlement<DeployResponse>> {
-  const [record] = await versionRecords(api, assetId, versionId, { platform, envId: body.envId });
+  const record = await versionRecordOnChannel(api, { assetId, platform, envId: body.envId }, versionId);
   const how = `the channel ${assetId}/${platform}/${body.envId} shows ${versionId} ${record?.state ?? 'not deployed'}`;
   if (!record || !accepted.includes(record.state)) return { applied: false, how };
   return { applied: true, how, result: { assetVersion: await readBack(api, record), message: CONFIRMED_BY_READ } };
@@ -252,6 +254,7 @@ export const versionPromote = kind<VersionPromoteParams, PromoteResult>({
     };
   },
   waitsOutDeployment: true,
+  mayStillApply: true,
   check: (p) => `ahs asset status ${p.assetId} --platform ${p.platform} --env ${p.envId}`,
   async send(p, io) {
     const { api } = io;

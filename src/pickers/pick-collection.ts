@@ -9,7 +9,7 @@ import { OTHER_ASSET_TYPE } from '../rules/index.js';
 import { collectionId as collectionIdSchema, type Collection } from '../rules/schemas.js';
 import { itemLabel } from '../io/views/collections.js';
 import { isFile } from './pick-file.js';
-import { deploymentsFrom, listItems, readCollection, readDeploymentStatus } from './collections.js';
+import { deploymentsFrom, listItems, readCollection, readDeploymentStatus } from '../service/collections.js';
 
 export { actingUser } from './acting-user.js';
 

@@ -5,7 +5,7 @@
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { fetchAll } from '../http/paging.js';
-import { listAllVersions, listRecords } from './assets.js';
+import { listAllVersions, listRecords } from '../service/assets.js';
 import { assetId as assetIdSchema, type Asset, type AssetUrl, type Version } from '../rules/schemas.js';
 import type { Choice } from '../io/prompt.js';
 import { compareText } from '../order.js';

@@ -1,0 +1,32 @@
+// The options every command accepts (program.ts declares them as flags).
+// A leaf module: the settings, the context and the library read this type
+// without importing the command tree (issue 34: a 26-file type cycle ran
+// through program.ts when it was declared there). program.ts checks that
+// its flags give exactly this type.
+
+export const OUTPUT_FORMATS = ['table', 'json'] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+/** As commander gives them: a flag given is `true`, a `--no-` flag given is `false`, absent is undefined. */
+export interface GlobalOptions {
+  output?: OutputFormat;
+  json?: true;
+  query?: string;
+  dryRun?: true;
+  yes?: true;
+  /** --no-input */
+  input?: false;
+  quiet?: true;
+  verbose?: true;
+  /** --no-color */
+  color?: false;
+  timeout?: number;
+  retries?: number;
+  profile?: string;
+  baseUrl?: string;
+  deliveryUrl?: string;
+  domain?: string;
+  env?: string;
+  platform?: string;
+  user?: string;
+}

@@ -1,0 +1,22 @@
+// The suite is hermetic: a release engineer's shell exports AHS_BASE_URL,
+// AHS_API_KEY, AHS_ENV... and keeps a profile in ~/.config/ahs-cli; none of
+// them may change what a test sees (issue 34). Run before every test file
+// (vitest setupFiles): settings and CI markers are removed from this
+// process's environment, which every in-process run and every spawned
+// `ahs` inherits, and the config folder's default location is moved to an
+// empty temporary folder, removed after the file. Test knobs (AHS_E2E_*,
+// AHS_FUZZ_*, AHS_TEST_*) stay: they steer the suite, not ahs.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll } from 'vitest';
+
+const SETTING = /^(AHS_|CI$|GITHUB_|RUNNER_|NO_COLOR$|FORCE_COLOR$|HTTPS?_PROXY$|NO_PROXY$|https?_proxy$|no_proxy$|all_proxy$|ALL_PROXY$)/;
+const KNOB = /^AHS_(E2E|FUZZ|TEST)_/;
+
+for (const key of Object.keys(process.env)) {
+  if (SETTING.test(key) && !KNOB.test(key)) delete process.env[key];
+}
+const configHome = mkdtempSync(join(tmpdir(), 'ahs-test-config-'));
+process.env.XDG_CONFIG_HOME = configHome;
+afterAll(() => rmSync(configHome, { recursive: true, force: true }));

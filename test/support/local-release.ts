@@ -1,0 +1,55 @@
+// A local stand-in for the project's git host: a repository holding the
+// project as it is now (the files of its working tree that git would
+// commit), with a release tag made by scripts/release-tag.mjs, as a release
+// engineer tags one. The README's recipes name the repository as
+// `git+https://git.example.com/tools/ahs-cli.git#vX.Y.Z`; tests run them
+// as printed with that URL replaced by this repository's `file://` URL.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { appendFile, cp, mkdir, symlink } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { ROOT, assertFreshBuild } from '../e2e/helpers.js';
+
+/** The repository's URL in the README's recipes. */
+export const README_REPO_URL = 'https://git.example.com/tools/ahs-cli.git';
+export const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+
+const GIT_ENV = { GIT_AUTHOR_NAME: 'ahs tests', GIT_AUTHOR_EMAIL: 'tests@ahs.invalid', GIT_COMMITTER_NAME: 'ahs tests', GIT_COMMITTER_EMAIL: 'tests@ahs.invalid', GIT_CONFIG_NOSYSTEM: '1' };
+
+export interface LocalRelease {
+  /** The repository's working tree (node_modules a link to the project's, for scripts that build). */
+  dir: string;
+  /** `file://DIR`: README_REPO_URL's stand-in. */
+  url: string;
+  /** The release tag, v<version>. */
+  tag: string;
+}
+
+/**
+ * Makes DIR (under `work`) a repository of the project on branch main, and
+ * tags v<version> with scripts/release-tag.mjs --no-build, its dist/ being
+ * the project's fresh build (assertFreshBuild): no build runs here.
+ */
+export async function localRelease(work: string): Promise<LocalRelease> {
+  assertFreshBuild();
+  const dir = join(work, 'ahs-cli');
+  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' }).split('\0').filter(Boolean);
+  for (const file of files) {
+    // A file deleted in the working tree but not yet from the index.
+    if (!existsSync(join(ROOT, file))) continue;
+    await mkdir(dirname(join(dir, file)), { recursive: true });
+    await cp(join(ROOT, file), join(dir, file));
+  }
+  await cp(join(ROOT, 'dist'), join(dir, 'dist'), { recursive: true, filter: (source) => !/ahs-linux-/.test(source) });
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, env: { ...process.env, ...GIT_ENV }, stdio: ['ignore', 'pipe', 'pipe'] });
+  git('init', '-q', '-b', 'main');
+  await symlink(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  await appendFile(join(dir, '.git', 'info', 'exclude'), 'node_modules\n');
+  git('add', '-A');
+  git('commit', '-q', '-m', 'ahs as tested');
+  execFileSync(process.execPath, [join(dir, 'scripts', 'release-tag.mjs'), '--no-build'], { cwd: dir, env: { ...process.env, ...GIT_ENV }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return { dir, url: `file://${dir}`, tag: `v${VERSION}` };
+}
+
+/** The environment of an npm run by a test: no update check, audit or fund notice, the cache preferred to the registry. */
+export const NPM_ENV = { npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false', npm_config_prefer_offline: 'true' };

@@ -1,0 +1,15 @@
+import { defineConfig } from 'vitest/config';
+import base from './vitest.config.js';
+
+// `npm run test:quick`: the inner loop (issue 34), under 15 s on a quiet
+// 2-core machine. The tests that load src/ in-process: state rules, plans and
+// the executor, units, the emulator's handlers; no build, no spawned binary.
+// `npm test` runs these and everything else (end to end, packaging, docs).
+export default defineConfig({
+  test: {
+    ...base.test,
+    include: ['test/rules/**/*.test.ts', 'test/unit/**/*.test.ts', 'test/plan/**/*.test.ts', 'test/emulator/**/*.test.ts', 'test/faults/client.test.ts'],
+    // These spawn the built binary.
+    exclude: ['test/emulator/persistence.test.ts', 'test/emulator/shutdown.test.ts'],
+  },
+});
