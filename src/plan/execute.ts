@@ -25,7 +25,7 @@ import { stepBudget } from './retry.js';
 
 /** What the executor needs of a command's context (tests give a fake one). */
 export type ExecutorContext = Pick<Context, 'api' | 'output' | 'signal' | 'globals' | 'confirm' | 'progress' | 'io'> &
-  Partial<Pick<Context, 'settings' | 'deliveryClient' | 'run' | 'redactor'>>;
+  Partial<Pick<Context, 'settings' | 'deliveryClient' | 'run' | 'redactor' | 'settlingApi'>>;
 
 export async function executePlan(plan: Plan, ctx: ExecutorContext): Promise<void> {
   const out = await ctx.output();
@@ -157,15 +157,40 @@ class Run {
     if (step.refuse && hasRefs(step.params)) await this.refuseIfRejected(step, params);
     const file = kind.file?.(params);
     const progress = file ? await this.ctx.progress(`Uploading ${file.name}`) : undefined;
+    const startedAt = Date.now();
     try {
       const answer = await this.send(step, kind, params, (sent, total) => progress?.update(sent, total));
       progress?.done(kind.uploaded?.(params, answer));
       this.record(step, answer);
     } catch (error) {
       progress?.stop();
-      if (this.ctx.signal.aborted) throw error;
+      // Ctrl-C during an upload: say whether it created something (a read settles it), as fetch says its partial files were removed.
+      if (this.ctx.signal.aborted) throw file && kind.settle ? await this.interruptedUpload(kind, params, startedAt) : error;
       this.failures.set(step.id, { error: asAhsError(error) });
       throw new StoppedError(error);
+    }
+  }
+
+  /**
+   * The interrupt of an upload, saying what it left: the settling read on a
+   * client Ctrl-C does not cancel (applied: which version, and the command
+   * that removes it; not applied: nothing was created; else how to check).
+   */
+  private async interruptedUpload(kind: Kind, params: Record<string, unknown>, startedAt: number): Promise<CancelledError> {
+    const check = kind.check?.(params);
+    const unknown = new CancelledError(`interrupted; whether the upload created anything is unknown: check with \`${check ?? kind.describe(params)}\``);
+    if (!this.ctx.settlingApi) return unknown;
+    try {
+      const api = await this.ctx.settlingApi();
+      const settled = await kind.settle!(params, { api, out: this.out, signal: new AbortController().signal, retry: stepBudget(api.policy), sentAt: startedAt, progress: () => undefined });
+      if (settled.applied === true) {
+        const made = settled.result as { versionId?: string } | undefined;
+        return new CancelledError(`interrupted, but the upload had reached the service: ${settled.how}${made?.versionId ? `; remove it with: ahs version delete ${String(params.assetId)} ${made.versionId}` : ''}`);
+      }
+      if (settled.applied === false) return new CancelledError(`interrupted; nothing was created (${settled.how})`);
+      return unknown;
+    } catch {
+      return unknown;
     }
   }
 

@@ -53,10 +53,49 @@ describe('Ctrl-C during an upload', () => {
     child.kill('SIGINT');
     const result = await child;
     expect(result.exitCode).toBe(130);
-    expect(String(result.stderr)).toMatch(/interrupted/);
+    // Settled by a read, and said, as fetch says its partial files were removed.
+    expect(String(result.stderr)).toMatch(/^error: interrupted; nothing was created \(the asset's versions show no ios version named 1\.0\.0 created since the upload started\)$/m);
     expect(String(result.stdout)).toBe('');
     const versions = await h.call('GET', '/va/app/versions');
     expect(versions.body.totalResults).toBe(0);
+  });
+
+  it('an upload that reached the service before Ctrl-C: says which version it created and how to remove it', async () => {
+    let stored!: () => void;
+    const applied = new Promise<void>((resolve) => (stored = resolve));
+    // Forwards everything; the upload's answer is held back once the emulator has stored it.
+    const holder = createServer((req, res) => {
+      const upstream = new URL(req.url ?? '/', h.emu.baseUrl);
+      const upload = req.method === 'POST' && req.url?.includes('/versions');
+      const forward = httpRequest(upstream, { method: req.method, headers: { ...req.headers, host: upstream.host } }, (answer) => {
+        if (upload) {
+          answer.resume();
+          answer.on('end', () => stored());
+          return;
+        }
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      forward.on('error', () => res.destroy());
+      req.pipe(forward);
+    });
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    try {
+      const file = await h.file('held.zip', Buffer.alloc(64 * 1024, 3));
+      const child = execa('node', [BIN, 'version', 'upload', 'app', file, '--platform', 'web', '--name', '3.0.0'], {
+        reject: false,
+        env: { ...h.env, AHS_BASE_URL: `http://127.0.0.1:${(holder.address() as AddressInfo).port}` },
+        stdin: 'ignore',
+      });
+      await applied;
+      child.kill('SIGINT');
+      const result = await child;
+      expect(result.exitCode).toBe(130);
+      expect(String(result.stderr)).toMatch(/^error: interrupted, but the upload had reached the service: the asset's versions show one web version named 3\.0\.0 created since the upload started \(WEB1\); remove it with: ahs version delete app WEB1$/m);
+    } finally {
+      holder.closeAllConnections();
+      await new Promise((resolve) => holder.close(resolve));
+    }
   });
 
   it('passed through to the emulator: the body breaks off there, and the emulator stays up with nothing stored', async () => {

@@ -116,8 +116,10 @@ describe('settings that shape the request', () => {
     const table = await h.ahs(['version', 'list', id, '--platform', 'android']);
     expect(table.stdout).not.toMatch(/IOS\d/);
     expect(table.stderr).toMatch(/2 android version\(s\) of 4 \(filtered by ahs/);
-    // From the environment it is not a filter: every version is listed.
-    const unfiltered = await h.ahs(['version', 'list', id, '--json'], { env: { AHS_PLATFORM: 'android' } });
+    // AHS_PLATFORM means what --platform means (cli.md); only a profile's platform is not a filter.
+    const fromEnv = await h.ahs(['version', 'list', id, '--json'], { env: { AHS_PLATFORM: 'android' } });
+    expect(fromEnv.json()).toEqual(doc);
+    const unfiltered = await h.ahs(['version', 'list', id, '--json']);
     expect(unfiltered.json().totalResults).toBe(4);
   });
 
