@@ -109,6 +109,19 @@ export function certificateRefused(error: unknown): boolean {
   return code !== undefined && CERTIFICATE_CODES.test(code);
 }
 
+/**
+ * undici's parser met an answer that breaks one of its invariants: it
+ * asserts (`assert(statusCode >= 100)` for a status of 000 to 099, the one
+ * seen) and fails the request with an AssertionError, whose message the
+ * bundle reduces to "false == true". No HTTP answer, whatever it was.
+ */
+export function brokenAnswer(error: unknown): boolean {
+  for (let current = error, depth = 0; current instanceof Error && depth < 4; current = current.cause, depth++) {
+    if ((current as NodeJS.ErrnoException).code === 'ERR_ASSERTION') return true;
+  }
+  return false;
+}
+
 export function isAbort(error: unknown): boolean {
   return error instanceof Error && (error.name === 'AbortError' || errorCode(error) === 'UND_ERR_ABORTED' || error instanceof CancelledError);
 }

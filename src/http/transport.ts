@@ -1,15 +1,12 @@
 // What sends one HTTP request for ApiClient (client.ts), the only way
-// commands talk HTTP. Two transports behind one shape, chosen per kind of
-// request by measurement (figures in client.ts, transportFor()):
+// commands talk HTTP. Two transports behind one shape:
 //
-// - the lean transport (lean.ts) for JSON exchanges, downloads and small
-//   uploads (a body read whole, one write): sockets read into reused
-//   buffers, each piece handed over in place; nothing to load but
-//   node:net, where `ahs asset list --json` spent about 60 ms loading
-//   undici (1 MB) before it could connect;
-// - undici for streamed uploads (it reads an answer the server sent before
-//   the body) and whenever HTTP(S)_PROXY is set (EnvHttpProxyAgent honours
-//   NO_PROXY). Loaded only then.
+// - undici for every request to the service's API (JSON reads and writes,
+//   uploads small and large) and for everything through a proxy
+//   (EnvHttpProxyAgent honours NO_PROXY): one pool per host, one set of
+//   timeouts;
+// - the lean transport (lean.ts) for delivery downloads only: sockets read
+//   into reused buffers, each piece handed over in place.
 //
 // Every body is handed over piece by piece (body.ts, AnswerBody).
 //
@@ -32,13 +29,11 @@ export interface BodySource {
 export interface TransportRequest {
   method: string;
   headers: Record<string, string>;
-  /** A JSON text, a body whole (a small upload: the lean transport), or a streamed one (undici). */
-  body?: string | Buffer | BodySource;
+  /** A JSON text, or a streamed body (an upload). */
+  body?: string | BodySource;
   signal: AbortSignal;
   /** Longest wait for the answer's headers, and between two pieces of its body. */
   timeoutMs: number;
-  /** Called once the request has left: its last byte written to the connection (or it failed). A transport may call it only when the answer comes. */
-  onSent?: () => void;
 }
 
 /** An answer's status and headers, its body unread. */
@@ -107,7 +102,7 @@ export async function undiciTransport(env: NodeJS.ProcessEnv, connectTimeoutMs: 
           method: init.method as Dispatcher.HttpMethod,
           headers: init.headers,
           // undici documents an AsyncIterable body (its types lag: Dispatcher.md, "body").
-          body: (typeof init.body === 'object' && !Buffer.isBuffer(init.body) ? init.body.open() : init.body) as Dispatcher.DispatchOptions['body'],
+          body: (typeof init.body === 'object' ? init.body.open() : init.body) as Dispatcher.DispatchOptions['body'],
           signal: init.signal,
           // undici closes a connection after a DELETE with a body (the service's removals carry their
           // deletedBy), unless told the server reads it, as this service's does: without this each removal

@@ -27,7 +27,7 @@ import { matchesAny } from '../../transfer/glob.js';
 import { currentOf, type CollectionView } from '../../service/collections.js';
 import { escapeControls } from '../../io/escape.js';
 import { comparedLine } from '../../io/views/collections.js';
-import { sentWhole, uploadName } from '../../transfer/upload.js';
+import { uploadName } from '../../transfer/upload.js';
 import { topFiles } from '../../transfer/top-files.js';
 import { optionalRef, plan, type Batch, type Prediction, type Refusal, type Results, type Step } from '../../plan/plan.js';
 import { steps } from '../../plan/steps.js';
@@ -85,7 +85,7 @@ export async function syncFolder(options: Options<typeof syncSpec>, ctx: Context
   const uploads = new Map(files.map((file) => [file, { ...toUpload(file, { assetType, user }), collectionId }]));
   const reads = typeof start.reads === 'function' ? await start.reads() : start.reads;
   const api = reads.api;
-  if (files.length > 0 && !ctx.globals.dryRun) api.prepareUploads(files.length, { whole: files.every((file) => sentWhole(file.size)) });
+  if (files.length > 0 && !ctx.globals.dryRun) api.prepareUploads(files.length);
   const read = await reads.view;
   if ('error' in read) throw read.error;
   const view = read.view;
