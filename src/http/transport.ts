@@ -165,11 +165,21 @@ function counted(connect: BuildConnector.connector, change: (by: number) => void
 type WriteGeneric = (writev: boolean, data: unknown, encoding: string, cb: (error?: Error | null) => void) => void;
 const PEER_CLOSED = new Set(['EPIPE', 'ECONNRESET']);
 
-export function readOnAfterPeerClosed(socket: Socket): void {
-  // net.Socket's one write path (write and writev, TLS included); internal, stable since Node 12.
+/**
+ * Needed for servers without a lingering close: those that answer an
+ * upload before reading its body (a refused key, a 413) and then close or
+ * reset the connection at once, the body unread (the emulator before issue
+ * 30, many small servers and proxies). A server with a lingering close
+ * (reading and dropping the body for a while before it closes, as nginx and
+ * the emulator now do) never makes the write fail first. Patches Node's
+ * private `net.Socket._writeGeneric`, the one path of write and writev (TLS
+ * included), stable since Node 12; test/unit/http-peer-closed.test.ts fails
+ * the day a Node version changes it. Returns whether it could.
+ */
+export function readOnAfterPeerClosed(socket: Socket): boolean {
   const target = socket as Socket & { _writeGeneric?: WriteGeneric };
   const write = target._writeGeneric;
-  if (typeof write !== 'function') return;
+  if (typeof write !== 'function') return false;
   let closedBy: Error | undefined;
   target._writeGeneric = function (writev, data, encoding, cb) {
     if (closedBy) return; // held: the socket is destroyed below, which settles it
@@ -180,6 +190,7 @@ export function readOnAfterPeerClosed(socket: Socket): void {
       setImmediate(() => setImmediate(() => socket.destroy(closedBy)));
     });
   };
+  return true;
 }
 
 export interface Proxies {
