@@ -68,9 +68,13 @@ export interface Transport {
 export async function undiciTransport(env: NodeJS.ProcessEnv, connectTimeoutMs: number, connections?: number): Promise<Transport> {
   // Loaded first: V8 would refuse undici's code cache (bin/ahs.js) once the flags changed.
   const { Agent, EnvHttpProxyAgent, buildConnector } = await import('./undici.js');
-  (await import('node:v8')).setFlagsFromString('--liftoff-only');
-  // bin/ahs.js makes no code cache after this: V8 refuses one made under other flags.
-  (globalThis as Record<symbol, unknown>)[Symbol.for('ahs.v8-flags-changed')] = true;
+  // Not in the build's warm-up (scripts/build.mjs): the code caches it writes are made under the flags a
+  // command starts with, and its reads now load undici (every API request goes through it).
+  if (env.AHS_BUILD_WARM_UP !== '1') {
+    (await import('node:v8')).setFlagsFromString('--liftoff-only');
+    // bin/ahs.js makes no code cache after this: V8 refuses one made under other flags.
+    (globalThis as Record<symbol, unknown>)[Symbol.for('ahs.v8-flags-changed')] = true;
+  }
   const proxies = proxiesOf(env);
   const noProxy = env.NO_PROXY ?? env.no_proxy;
   // Connections open now (warm ones included): at the limit, undici cannot open another.
