@@ -114,8 +114,8 @@ export interface ClientOptions {
    * requests a command sends at once (fetch's --concurrency).
    */
   connections?: number;
-  /** Every request through this transport, in place of undici and the download reader (in-process tests: a scripted one). */
-  transport?: Transport;
+  /** In-process tests: scripted transports in place of undici (`api`) and the download reader (`downloads`). */
+  transports?: { api?: Transport; downloads?: Transport };
 }
 
 declare const AHS_VERSION: string;
@@ -172,7 +172,8 @@ export class ApiClient {
   }
 
   private undiciTransport(): Promise<Transport> {
-    return (this.undici ??= undiciTransport(this.env, this.options.timeoutMs, this.options.connections));
+    const scripted = this.options.transports?.api;
+    return (this.undici ??= scripted ? Promise.resolve(scripted) : undiciTransport(this.env, this.options.timeoutMs, this.options.connections));
   }
 
   /**
@@ -187,8 +188,7 @@ export class ApiClient {
    * undici too (EnvHttpProxyAgent).
    */
   private transportFor(options: RequestOptions, readBody: boolean): Promise<Transport> {
-    if (this.options.transport) return Promise.resolve(this.options.transport);
-    if (!readBody && options.method === 'GET' && !proxyConfigured(this.env)) return Promise.resolve((this.downloads ??= leanTransport(this.options.connections)));
+    if (!readBody && options.method === 'GET' && !proxyConfigured(this.env)) return Promise.resolve((this.downloads ??= this.options.transports?.downloads ?? leanTransport(this.options.connections)));
     return this.undiciTransport();
   }
 
