@@ -80,7 +80,7 @@ describe('an answer with thousands of header lines', () => {
       expect(() => {
         for (let at = 0; at < bytes.length && !parser.head; at += step) parser.readHead(bytes, at, Math.min(bytes.length, at + step));
       }).toThrow(`more than ${MAX_HEADER_LINES} header lines`);
-      expect(performance.now() - started).toBeLessThan(500);
+      expect(performance.now() - started).toBeLessThan(1000);
     }
   });
 
@@ -90,7 +90,7 @@ describe('an answer with thousands of header lines', () => {
     const bytes = head(MAX_HEADER_LINES - 1);
     expect(parser.readHead(bytes, 0, bytes.length)).toBe(bytes.length - 2);
     expect(parser.head!.headers.a).toHaveLength(MAX_HEADER_LINES - 1);
-    expect(performance.now() - started).toBeLessThan(200);
+    expect(performance.now() - started).toBeLessThan(500);
   });
 
   it('a read through undici: 16,300 repeated headers are answered (exit 0) in well under a second of the CLI\'s own time', async () => {
