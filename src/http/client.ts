@@ -14,7 +14,7 @@
 // and traces on stderr with --verbose, key redacted.
 import type { Writable } from 'node:stream';
 import { ApiError, CancelledError, ConflictError, NetworkError, UsageError } from '../errors.js';
-import { AnswerLostError, GatewayAnswerError, ProxyError, UnexpectedAnswerError, apiError, certificateRefused, errorCode, gatewayAnswer, neverSent, brokenAnswer, toNetworkError, isAbort, transportReason } from './errors.js';
+import { AnswerLostError, GatewayAnswerError, ProxyError, UnexpectedAnswerError, apiError, certificateRefused, errorCode, gatewayAnswer, neverSent, StatusOutOfRangeError, toNetworkError, isAbort, transportReason } from './errors.js';
 import { RetryPolicy, WaitTooLongError, type Clock, type RetryBudget } from './retry.js';
 import { MAX_JSON_BYTES, checkJson, readCapped, type ResponseSchema } from './responses.js';
 import { Redactor } from './redact.js';
@@ -324,8 +324,8 @@ export class ApiClient {
         } catch (error) {
           // A body that refused to go on (a file changed during its upload) says why itself.
           if (error instanceof UnexpectedAnswerError || error instanceof UsageError || error instanceof ConflictError) throw error;
-          // A status of 000 to 099 breaks an invariant of undici's parser (errors.ts, brokenAnswer): no HTTP answer.
-          if (brokenAnswer(error)) throw new UnexpectedAnswerError(label, 0, 'a status below 100 or another answer no HTTP/1.1 server sends');
+          // Refused as its head arrived (transport.ts): no HTTP answer.
+          if (error instanceof StatusOutOfRangeError) throw new UnexpectedAnswerError(label, error.status, 'a status outside 100-599');
           response?.body.destroy();
           if (this.options.signal?.aborted || (isAbort(error) && !timer.expired())) throw new CancelledError();
           if (error instanceof ProxyError) {

@@ -110,16 +110,16 @@ export function certificateRefused(error: unknown): boolean {
 }
 
 /**
- * undici's parser met an answer that breaks one of its invariants: it
- * asserts (`assert(statusCode >= 100)` for a status of 000 to 099, the one
- * seen) and fails the request with an AssertionError, whose message the
- * bundle reduces to "false == true". No HTTP answer, whatever it was.
+ * An answer whose status is outside 100-599 (000, 099, 600, 999): no HTTP
+ * answer (RFC 9110 15). undici would take 000 to 099 for an interim answer
+ * and wait for the next one (transport.ts refuses it as its head arrives);
+ * client.ts reports it as an unexpected answer.
  */
-export function brokenAnswer(error: unknown): boolean {
-  for (let current = error, depth = 0; current instanceof Error && depth < 4; current = current.cause, depth++) {
-    if ((current as NodeJS.ErrnoException).code === 'ERR_ASSERTION') return true;
+export class StatusOutOfRangeError extends Error {
+  readonly code = 'AHS_BAD_STATUS';
+  constructor(readonly status: number) {
+    super(`a status of ${String(status).padStart(3, '0')}, outside 100-599`);
   }
-  return false;
 }
 
 export function isAbort(error: unknown): boolean {

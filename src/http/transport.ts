@@ -15,7 +15,7 @@
 // words them).
 import type { Socket } from 'node:net';
 import type { Dispatcher, buildConnector as BuildConnector } from 'undici';
-import { ProxyError } from './errors.js';
+import { ProxyError, StatusOutOfRangeError } from './errors.js';
 import { streamBody, type AnswerBody } from './body.js';
 import { WarmConnections } from './warm.js';
 
@@ -88,9 +88,9 @@ export async function undiciTransport(env: NodeJS.ProcessEnv, connectTimeoutMs: 
     freedThisTurn = true;
     setImmediate(() => (freedThisTurn = false));
   };
-  const dispatcher: Dispatcher = warm
-    ? new Agent({ connect: warm.connector(), connections })
-    : new EnvHttpProxyAgent({ httpProxy: proxies.http, httpsProxy: proxies.https, noProxy, connect, connections });
+  const dispatcher: Dispatcher = (
+    warm ? new Agent({ connect: warm.connector(), connections }) : new EnvHttpProxyAgent({ httpProxy: proxies.http, httpsProxy: proxies.https, noProxy, connect, connections })
+  ).compose(refuseStatusOutOfRange);
   return {
     async request(url, init) {
       const { origin, pathname, search, protocol } = new URL(url);
@@ -130,6 +130,32 @@ export async function undiciTransport(env: NodeJS.ProcessEnv, connectTimeoutMs: 
       return dispatcher.close();
     },
     preconnect: warm ? (url, count) => warm.open(url, Math.min(count, connections ?? count)) : undefined,
+  };
+}
+
+/**
+ * An interceptor that ends a request whose answer's status is outside
+ * 100-599 as its head arrives (StatusOutOfRangeError). undici passes 000 to
+ * 099 to the handler as an interim answer, then waits for a final one, and
+ * failed the request (an assertion) only when the connection ended: a write
+ * answered 000 waited out the headers timeout (test/faults/hostile-server.test.ts).
+ */
+function refuseStatusOutOfRange(dispatch: Dispatcher['dispatch']): Dispatcher['dispatch'] {
+  return (options, handler) => {
+    const own = handler as Record<string | symbol, unknown>;
+    const wrapped = new Proxy(own, {
+      get(target, property) {
+        if (property === 'onResponseStart') {
+          return (controller: { abort(reason: Error): void }, status: number, ...rest: unknown[]) => {
+            if (status < 100 || status > 599) return controller.abort(new StatusOutOfRangeError(status));
+            return (target.onResponseStart as (...args: unknown[]) => unknown).call(target, controller, status, ...rest);
+          };
+        }
+        const value = target[property];
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    return dispatch(options, wrapped as Dispatcher.DispatchHandler);
   };
 }
 
