@@ -515,3 +515,107 @@ describe('--verbose', () => {
     expect(quiet.trace.text).toBe('');
   });
 });
+
+// Exact lines and boundaries (mutation testing: the wording and the cut-off
+// points of --verbose, the feedback's shape, which reads are heard).
+describe('--verbose, line by line', () => {
+  const lines = (text: string) =>
+    text
+      .replace(/\(\d+ ms\)/g, '(N ms)')
+      .replace(/ahs-cli\/\S+ node\/\S+/g, 'UA')
+      .trimEnd()
+      .split('\n');
+
+  it('a read and a refused write: every line, in order', async () => {
+    const { client: api, trace } = client([json({ ok: 1 }), json({ title: 'no' }, 404)]);
+    await api.get('/a', { q: 'x y' });
+    await caught(api.post('/b', { n: 1 }));
+    expect(lines(trace.text)).toEqual([
+      '> GET https://svc.example/a?q=x+y',
+      '> accept: application/json',
+      '> user-agent: UA',
+      '> apikey: ***',
+      '< 200 (N ms)',
+      '< content-type: application/json',
+      '< {"ok":1}',
+      '> POST https://svc.example/b',
+      '> accept: application/json',
+      '> user-agent: UA',
+      '> apikey: ***',
+      '> content-type: application/json',
+      '> {"n":1}',
+      '< 404 (N ms)',
+      '< content-type: application/json',
+      '< {"title":"no"}',
+    ]);
+    // The time is the attempt's own, not a sum with the clock.
+    for (const [, ms] of trace.text.matchAll(/\((\d+) ms\)/g)) expect(Number(ms)).toBeLessThan(60_000);
+  });
+
+  it.each([
+    ['an excerpt of 200 characters is whole', 200, false],
+    ['one of 201 is cut at 200', 201, true],
+  ])('a page that is not JSON: %s', async (_name, length, cut) => {
+    const page = ` ${'p'.repeat(length - 2)}  \n `;
+    const { client: api, trace } = client([{ status: 500, headers: { 'content-type': 'text/html' }, body: `x\n${page}` }]);
+    await caught(api.get('/c', undefined, { idempotent: false }));
+    const shown = lines(trace.text).find((line) => line.startsWith('< x'))!;
+    const squashed = `x ${'p'.repeat(length - 2)}`;
+    expect(shown).toBe(cut ? `< ${squashed.slice(0, 200)}… (${`x\n${page}`.length} chars)` : `< ${squashed}`);
+  });
+
+  it.each([
+    ['a body of 4000 characters is whole', 4000, false],
+    ['one of 4001 is cut at 4000', 4001, true],
+  ])('%s', async (_name, length, cut) => {
+    const body = `{"t":"${'y'.repeat(length - 8)}"}`;
+    expect(body).toHaveLength(length);
+    const { client: api, trace } = client([{ status: 200, headers: { 'content-type': 'application/json' }, body }]);
+    await api.get('/a');
+    const shown = lines(trace.text).find((line) => line.startsWith('< {'))!;
+    expect(shown).toBe(cut ? `< ${body.slice(0, 4000)}… (${length} chars)` : `< ${body}`);
+  });
+});
+
+describe('what a person (or a library caller) is told of each request', () => {
+  it('the wait names the request and its parts; each attempt is told when sent and when answered, with its status', async () => {
+    const calls: unknown[] = [];
+    const { client: api } = client([failure('ECONNRESET'), json({ ok: 1 })], {
+      feedback: {
+        waiting: (request, shape) => {
+          calls.push(['waiting', request, shape?.method, shape?.path, shape?.query.toString(), shape?.body]);
+          return () => calls.push(['done', request]);
+        },
+        retrying: (notice) => calls.push(['retrying', notice.replace(/\d+ ms|\d+(\.\d+)? s/g, 'T')]),
+        sent: (method, label) => calls.push(['sent', method, label]),
+        answered: (method, label, status, ms) => calls.push(['answered', method, label, status, typeof ms === 'number' && ms >= 0 && ms < 60_000]),
+      },
+    });
+    await api.get(api.path('va', 'x'), { state: 'LIVE' });
+    expect(calls).toEqual([
+      ['waiting', 'GET /va/x', 'GET', '/va/x', 'state=LIVE', undefined],
+      ['sent', 'GET', 'GET /va/x'],
+      ['answered', 'GET', 'GET /va/x', null, true],
+      ['retrying', expect.stringMatching(/^retrying GET \/va\/x \(attempt 2 of 3\) after connection reset/)],
+      ['sent', 'GET', 'GET /va/x'],
+      ['answered', 'GET', 'GET /va/x', 200, true],
+      ['done', 'GET /va/x'],
+    ]);
+  });
+
+  it('a write that fails is not heard as a read (a plan rests on what GETs saw)', async () => {
+    const { client: api } = client([json({ title: 'bad' }, 400), json({ title: 'gone' }, 404)]);
+    const heard: unknown[] = [];
+    api.onRead((read) => heard.push(read));
+    await caught(api.post('/w', {}));
+    await caught(api.get('/r'));
+    expect(heard).toEqual([{ path: '/r', query: {}, status: 404, body: undefined }]);
+  });
+
+  it('a timestamp one second before the start, on the service\'s clock, still counts; a moment earlier does not', async () => {
+    const { client: api } = client([json({})]);
+    const start = 1_700_000_000_000;
+    expect(api.madeSince(new Date(start - 1000).toISOString(), start)).toBe(true);
+    expect(api.madeSince(new Date(start - 1001).toISOString(), start)).toBe(false);
+  });
+});
