@@ -82,6 +82,31 @@ export async function runRollout(ctx: Context, mode: RolloutMode, options: Rollo
   return run.start();
 }
 
+/** A rollout's gates as a desired-state file declares them (`assets.ID.rollout`). */
+export interface RolloutDefaults {
+  waves: string[];
+  soak?: Record<string, string>;
+  approve?: string[];
+}
+
+/**
+ * Where a version's rollout stands, read only (channels and journal, as
+ * `ahs rollout status` reads them), in one line for people: what `plan`
+ * says of a version whose asset declares its rollout. Nothing is sent.
+ */
+export async function rolloutStanding(ctx: Context, api: ApiClient, key: { assetId: string; versionId: string; platform: string }, defaults: RolloutDefaults): Promise<string> {
+  const soakMs: Record<string, number> = {};
+  for (const [env, text] of Object.entries(defaults.soak ?? {})) {
+    const ms = parseDuration(text);
+    if (ms !== undefined && defaults.waves.includes(env)) soakMs[env] = ms;
+  }
+  const approve = (defaults.approve ?? []).filter((env) => defaults.waves.includes(env));
+  const run = new RolloutRun(ctx, api, { ...key, waves: defaults.waves, soakMs, approve, approved: [], wait: false }, await journalOf(ctx));
+  const { status, now } = await run.snapshot();
+  const waves = status.waves.map((wave) => `${wave.env} ${wave.state === 'soaking' && wave.until !== null ? `soaking until ${formatClock(wave.until, now)}` : wave.state}`);
+  return `${waves.join(', ')}: ${sentence(status.next, now)}`;
+}
+
 /**
  * The asset's `rollout:` defaults of the desired-state file (--file, else
  * ahs.yaml when it is there): each applies where its flag was not given.
@@ -172,6 +197,11 @@ class RolloutRun {
   private abortCommand(): string {
     const r = this.rollout;
     return `ahs rollout abort ${r.assetId} ${r.versionId} --platform ${r.platform} --waves ${r.waves.join(',')}`;
+  }
+
+  /** Where the rollout stands, read only (plan's view). */
+  snapshot(): Promise<Snapshot> {
+    return this.read();
   }
 
   /** The version, each wave's channel and the rollout's journal entries, read together. */

@@ -170,6 +170,28 @@ describe('ahs rollout: approvals, checks', () => {
     expect(bad.stderr).toMatch(/-bad\.yaml:6:\d+: assets\..*\.rollout\.waves: must name at least one environment/);
   });
 
+  it('plan says where each version the file names stands in the rollout its asset declares, and sends nothing', async () => {
+    const { id, v1 } = await seeded();
+    const build = await h.file(`${id}-3.0.zip`, 'the 3.0 build');
+    const uploaded = await ahs(['version', 'upload', id, build, '--platform', 'web', '--name', '3.0', '--json']);
+    expect(uploaded.exitCode, uploaded.stderr).toBe(0);
+    const v3 = uploaded.json().versionId as string;
+    const file = await h.file(
+      `${id}-plan.yaml`,
+      `apiVersion: ahs/v1\nassets:\n  ${id}:\n    name: ${id}\n    type: "1001"\n    versions:\n      web:\n        "3.0": ${build}\n    rollout:\n      waves: [dev, staging, prod]\n      approve: [prod]\n`,
+    );
+    const before = await ahs(['plan', '-f', file]);
+    expect(before.exitCode, before.stderr).toBe(0);
+    expect(before.stdout + before.stderr).toContain(`rollout of web/3.0 (${v3}) through dev,staging,prod: dev next, staging pending, prod pending: dev is promoted next`);
+    expect(await defaults(id)).toEqual([v1, v1, v1]);
+    const moved = await ahs(['rollout', id, v3, '--platform', 'web', '--file', file]);
+    expect(moved.exitCode, moved.stderr).toBe(11);
+    const after = await ahs(['plan', '-f', file, '--json']);
+    expect(after.exitCode, after.stderr).toBe(0);
+    expect(JSON.stringify(after.json().notes)).toContain(`rollout of web/3.0 (${v3}) through dev,staging,prod: dev done, staging done, prod waiting-approval: prod waits for approval: run with --approved prod`);
+    expect(await defaults(id)).toEqual([v3, v3, v1]);
+  });
+
   it('a soak without a journal is exit 2 naming ahs journal init', async () => {
     const { id, v1, v2 } = await seeded();
     const r = await ahs(['rollout', id, v2, ...WAVES, '--soak', 'staging=2s']);
