@@ -233,14 +233,14 @@ class Run {
         }
         const midDeployment = error instanceof ApiError && error.status === 500 && kind.waitsOutDeployment === true;
         const lost = error instanceof NetworkError && error.mayHaveApplied;
-        if (!(midDeployment || lost) || !kind.settle) throw error;
-        const settled = lost && kind.mayStillApply ? await settleWhenSeen(kind, params, io, error as Error, this.api.policy) : await settleOrUnknown(kind, params, io, error as Error);
+        if (!(midDeployment || lost)) throw error;
+        // Lost: the service may still be applying it, whatever the kind; a read proves "applied" or nothing.
+        const settled = !kind.settle ? noRead(kind, params) : lost ? await settleWhenSeen(kind, params, io, error as Error, this.api.policy) : await settleOrUnknown(kind, params, io, error as Error);
         if (settled.applied === true) {
           this.out.info(`${lost ? 'the answer was lost' : 'the service answered 500'}, but a read confirms the write was applied (${settled.how})`);
           return settled.result;
         }
         if (settled.applied === 'unknown') throw new OutcomeUnknownError(`${lostAnswer(error as Error)}${settled.why ? `; ${settled.why}` : ', and no read tells'}: the write may have been applied: check with \`${settled.check}\` before running it again`);
-        if (lost) throw new NetworkError(`${(error as Error).message}; a read shows the write was not applied (${settled.how}): it is safe to retry`);
         // Still mid-deployment when the budget is spent: other deployments hold the
         // channel, a conflict (exit 5) like a 409 still standing, not a failure.
         this.out.info(`the service answered 500 (the channel may be mid-deployment) and ${settled.how}; retrying`);
@@ -255,10 +255,11 @@ class Run {
 }
 
 /**
- * A lost answer to a write the service may still be applying when the
- * answer is lost (a deployment in progress, an upload being committed): a
- * read that shows the change proves it applied; one that does not proves
- * nothing, since the request may still be running. The read is taken again
+ * A lost answer to a write, of any kind: the service may still be applying
+ * it when the answer is lost (a deployment in progress, an upload being
+ * committed, a request still queued behind others): a read that shows the
+ * change proves it applied; one that does not proves nothing, since the
+ * request may still be running. The read is taken again
  * with backoff within --timeout (from now), then the outcome is unknown
  * (never "not applied", never "safe to retry").
  */
@@ -268,13 +269,17 @@ export async function settleWhenSeen(kind: Kind, params: Record<string, unknown>
     const settled = await settleOrUnknown(kind, params, io, cause);
     if (settled.applied !== false) return settled;
     if (!waitOut.canRetry(made)) {
-      const check = kind.check?.(params) ?? kind.describe(params);
-      return { applied: 'unknown', check, why: `the service may still be applying it, and no read shows it done (${settled.how}; read ${made} ${made === 1 ? 'time' : 'times'} within --timeout)` };
+      return { applied: 'unknown', check: kind.check(params), why: `the service may still be applying it, and no read shows it done (${settled.how}; read ${made} ${made === 1 ? 'time' : 'times'} within --timeout)` };
     }
     // The backoff, up to the deadline: the last read is taken at --timeout, not in ever shorter waits before it.
     const left = waitOut.left();
     await policy.sleep(left > 0 ? Math.min(policy.backoff(made), left) : policy.backoff(made));
   }
+}
+
+/** A kind that no read settles (nothing it changes can be read back): unknown, with what checks it. */
+function noRead(kind: Kind, params: Record<string, unknown>): Settlement<unknown> {
+  return { applied: 'unknown', check: kind.check(params) };
 }
 
 /** The settling read; when it fails too, the outcome is unknown (never "not applied"). */
@@ -283,8 +288,7 @@ async function settleOrUnknown(kind: Kind, params: Record<string, unknown>, io: 
     return await kind.settle!(params, io);
   } catch (error) {
     if (error instanceof CancelledError) throw error;
-    const check = kind.check?.(params);
-    const how = check ? `check with \`${check}\`` : `check whether it was done (${kind.describe(params)})`;
+    const how = `check with \`${kind.check(params)}\``;
     // The read's own advice ("try again") is wrong here: running the write again may duplicate it.
     const reason = (error as Error).message.replace(/[;:] try again.*$/s, '');
     throw new OutcomeUnknownError(`${lostAnswer(cause)}: the write may have been applied, and the read that would tell failed (${reason}): ${how} before running it again`);
