@@ -19,5 +19,6 @@ export {
   type ErrorBody,
   type ErrorKind,
   type FailedRequest,
+  type Outcome,
 } from '../errors.js';
 export type * from './types.js';

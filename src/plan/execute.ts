@@ -99,6 +99,8 @@ function resultsOf(answers: ReadonlyMap<string, unknown>, failures: ReadonlyMap<
 class Run {
   private readonly answers = new Map<string, unknown>();
   private readonly failures = new Map<string, StepFailure>();
+  /** The steps an interrupt cut while their request may have left: settled by one short read. */
+  private readonly cut: Array<{ step: Step; kind: Kind; params: Record<string, unknown>; sentAt: number }> = [];
   private sent = 0;
 
   constructor(
@@ -129,20 +131,64 @@ class Run {
 
   async sendAll(): Promise<void> {
     const steps = this.plan.steps;
-    for (let index = 0; index < steps.length; ) {
-      const group = steps[index]!.batch?.group;
-      let end = index + 1;
-      while (group !== undefined && end < steps.length && steps[end]!.batch?.group === group) end++;
-      if (group === undefined) await this.sendOne(steps[index]!);
-      else await this.sendBatch(steps.slice(index, end));
-      if (this.ctx.signal.aborted) throw this.interrupted();
-      index = end;
+    try {
+      for (let index = 0; index < steps.length; ) {
+        const group = steps[index]!.batch?.group;
+        let end = index + 1;
+        while (group !== undefined && end < steps.length && steps[end]!.batch?.group === group) end++;
+        if (group === undefined) await this.sendOne(steps[index]!);
+        else await this.sendBatch(steps.slice(index, end));
+        if (this.ctx.signal.aborted) throw new CancelledError();
+        index = end;
+      }
+    } catch (error) {
+      if (this.ctx.signal.aborted) throw await this.interrupted();
+      throw error;
     }
   }
 
-  private interrupted(): AhsError {
-    const reason = this.ctx.signal.reason;
-    return reason instanceof AhsError ? reason : new CancelledError();
+  /**
+   * The run ended by an interrupt: what was sent, said. A step it cut while
+   * its request may have left is settled by one short read (the person asked
+   * to stop: not waited out within --timeout): applied when the read shows
+   * it, else it may have been. An abort whose reason is another of ahs's
+   * errors (a lock lost) is that error.
+   */
+  private async interrupted(): Promise<AhsError> {
+    const reason: unknown = this.ctx.signal.reason;
+    if (reason instanceof AhsError && !(reason instanceof CancelledError)) return reason;
+    const unknown = await this.settleCut();
+    const steps = this.plan.steps;
+    const done = steps.filter((step) => this.answers.has(step.id));
+    const said = done.length > 3 ? [`${done.length} of ${steps.length} writes were done`] : done.map((step) => appliedPhrase(kindOf(step), resolveParams(step.params, this.answers), this.answers.get(step.id)));
+    for (const { kind, params } of unknown) {
+      const what = steps.length === 1 ? 'the write' : kind.describe(params);
+      said.push(`${what} may have been applied: check with \`${kind.check(params)}\``);
+    }
+    const untouched = steps.length - done.length - unknown.length - this.failures.size;
+    if (said.length === 0) said.push('nothing was sent');
+    else if (untouched > 0) said.push('the rest was not sent');
+    const outcome = unknown.length > 0 ? 'unknown' : done.length > 0 ? 'applied' : 'not-applied';
+    return new CancelledError(`interrupted: ${said.join('; ')}`, { cause: reason, outcome });
+  }
+
+  /** One short read for each step the interrupt cut (all within INTERRUPT_READ_MS); those it shows applied are recorded, the others returned. */
+  private async settleCut(): Promise<Run['cut']> {
+    if (this.cut.length === 0) return [];
+    const reader = this.api.detached(INTERRUPT_READ_MS);
+    try {
+      const shown = await Promise.all(
+        this.cut.map(async ({ step, kind, params, sentAt }) => {
+          const io: KindIO = { api: reader, out: this.out, signal: AbortSignal.timeout(INTERRUPT_READ_MS), retry: stepBudget(reader.policy), sentAt, progress: () => undefined };
+          const settled = kind.settle ? await kind.settle(params, io).catch(() => undefined) : undefined;
+          if (settled?.applied === true) this.record(step, settled.result);
+          return settled?.applied === true;
+        }),
+      );
+      return this.cut.filter((_, index) => !shown[index]);
+    } finally {
+      await reader.destroy();
+    }
   }
 
   /** A step on its own: a failure ends the run. */
@@ -220,9 +266,20 @@ class Run {
     progress.log(() => this.plan.onFailure?.(step, failure));
   }
 
-  /** Sends one step; settles a lost answer and a deployment's 500 with reads. */
-  private async send(_step: Step, kind: Kind, params: Record<string, unknown>, progress: (sent: number, total: number) => void): Promise<unknown> {
+  /** Sends one step; a step an interrupt cuts once begun is noted, to be settled (interrupted()). */
+  private async send(step: Step, kind: Kind, params: Record<string, unknown>, progress: (sent: number, total: number) => void): Promise<unknown> {
+    if (this.ctx.signal.aborted) throw new CancelledError();
     const io: KindIO = { api: this.api, out: this.out, signal: this.ctx.signal, retry: stepBudget(this.api.policy), sentAt: Date.now(), progress };
+    try {
+      return await this.sendSettling(kind, params, io);
+    } catch (error) {
+      if (this.ctx.signal.aborted) this.cut.push({ step, kind, params, sentAt: io.sentAt });
+      throw error;
+    }
+  }
+
+  /** Sends one step; settles a lost answer and a deployment's 500 with reads. */
+  private async sendSettling(kind: Kind, params: Record<string, unknown>, io: KindIO): Promise<unknown> {
     for (let attempt = 0; ; attempt++) {
       try {
         return await (kind.send ? kind.send(params, io) : this.api.json({ ...kind.request(params, this.api) }));
@@ -246,12 +303,20 @@ class Run {
         this.out.info(`the service answered 500 (the channel may be mid-deployment) and ${settled.how}; retrying`);
         if (!(await io.retry.next(attempt, 'busy', (error as ApiError).retryAfter))) {
           // Ctrl-C during the wait is an interrupt (exit 130), not a channel still busy.
-          if (this.ctx.signal.aborted) throw this.interrupted();
+          if (this.ctx.signal.aborted) throw new CancelledError();
           throw (error as ApiError).asConflict();
         }
       }
     }
   }
+}
+
+/** How long the one read that settles a write cut by an interrupt may take, in all: the person asked to stop. */
+export const INTERRUPT_READ_MS = 2000;
+
+/** What a step did, in the user's terms ("version IOS4 was created"). */
+function appliedPhrase(kind: Kind, params: Record<string, unknown>, answer: unknown): string {
+  return kind.applied?.(params, answer) ?? `done: ${kind.describe(params)}`;
 }
 
 /**

@@ -627,10 +627,14 @@ describe('executor: a 500 of a deployment is waited out within the one retry bud
     service.script(DEPLOY('IOS1'), BUSY, BUSY);
     service.onSleep = () => controller.abort();
     const r = await run(service, plan([deployTo('IOS1')], () => undefined));
-    expect(r.error!.message).toBe('interrupted');
-    expect((r.error as ApiError).exitCode).toBe(130);
+    // One short read after the interrupt: the channel does not show it, and the service may still be deploying it.
+    expect(r.error!.message).toBe('interrupted: the write may have been applied: check with `ahs asset status A --platform ios --env prod`');
+    expect((r.error as CancelledError).exitCode).toBe(130);
+    expect((r.error as CancelledError).outcome).toBe('unknown');
+    expect((r.error as CancelledError).cause).toBe(controller.signal.reason);
     expect(service.sent).toHaveLength(1);
     expect(service.waits).toEqual([]);
+    expect([service.detachedClients, service.destroyed]).toEqual([1, 1]);
   });
 });
 
@@ -799,10 +803,108 @@ describe('executor: order, answers and interrupts', () => {
       });
       const r = await run(service, plan([deployTo('IOS1'), deployTo('IOS2')], () => undefined), { signal: controller.signal });
       expect(service.sent.map((s) => s.path)).toEqual(['/api/v2/d/va/A/versions/IOS1/deploy']);
-      expect(r.error!.message).toBe(reason ? 'stopped by the lock' : 'interrupted');
+      expect(r.error!.message).toBe(reason ? 'stopped by the lock' : 'interrupted: done: deploy IOS1 LIVE on A/ios/prod; the rest was not sent');
+      expect((r.error as ConflictError).outcome).toBe(reason ? 'not-applied' : 'applied');
       expect((r.error as ConflictError).exitCode).toBe(reason ? 5 : 130);
       expect(r.done).toBe(false);
     }
+  });
+});
+
+describe('executor: a write cut by an interrupt is settled by one short read', () => {
+  const upload = async () => {
+    const { writeFile, mkdtemp } = await import('node:fs/promises');
+    const dir = await mkdtemp('/tmp/ahs-exec-');
+    await writeFile(`${dir}/a.zip`, 'x');
+    return steps.versionUpload({ assetId: 'A', platform: 'ios', fields: { versionName: '1.0', createdBy: USER }, file: { path: `${dir}/a.zip`, name: 'a.zip', size: 1 } });
+  };
+  const cutBy = (controller: AbortController, reason: unknown, then?: () => void) => () => {
+    controller.abort(reason);
+    then?.();
+    throw new CancelledError('interrupted', { cause: reason });
+  };
+
+  it('an upload the read shows created: "version IOS4 was created", outcome applied, the answer recorded; the read made once, its client destroyed', async () => {
+    const controller = new AbortController();
+    const reason = new Error('called off');
+    const service = new FakeService({ timeoutMs: 5000 });
+    const step = await upload();
+    service.script('POST /api/v2/d/va/A/versions', cutBy(controller, reason, () => (service.versionList = [{ versionId: 'IOS4', version: 4, versionName: '1.0', targetPlatform: 'ios', createdAt: '2026-01-01T00:00:00Z' }])));
+    const answered: string[] = [];
+    const r = await run(service, plan([step], () => undefined, { onAnswer: (s, results) => void answered.push(results.of(step)!.versionId) }), { signal: controller.signal });
+    expect(r.error).toBeInstanceOf(CancelledError);
+    expect(r.error!.message).toBe('interrupted: version IOS4 of A was created');
+    expect((r.error as CancelledError).outcome).toBe('applied');
+    expect((r.error as CancelledError).cause).toBe(reason);
+    expect((r.error as CancelledError).toBody()).toEqual({ type: 'urn:ahs:interrupted', title: 'interrupted: version IOS4 of A was created', status: null, detail: 'interrupted: version IOS4 of A was created' });
+    expect(answered).toEqual(['IOS4']);
+    expect(service.reads.filter((path) => path.endsWith('/va/A/versions'))).toHaveLength(1);
+    expect(service.waits).toEqual([]);
+    expect([service.detachedClients, service.destroyed]).toEqual([1, 1]);
+    expect(r.done).toBe(false);
+  });
+
+  it('an upload the read does not show: it may have been applied, naming the command that checks; read once, not waited out', async () => {
+    const controller = new AbortController();
+    const service = new FakeService({ timeoutMs: 5000 });
+    service.script('POST /api/v2/d/va/A/versions', cutBy(controller, undefined));
+    const r = await run(service, plan([await upload()], () => undefined), { signal: controller.signal });
+    expect(r.error!.message).toBe('interrupted: the write may have been applied: check with `ahs version list A --all`');
+    expect((r.error as CancelledError).outcome).toBe('unknown');
+    expect((r.error as CancelledError).exitCode).toBe(130);
+    expect(service.reads.filter((path) => path.endsWith('/va/A/versions'))).toHaveLength(1);
+    expect(service.waits).toEqual([]);
+  });
+
+  it('the short read fails: unknown, the same words', async () => {
+    const controller = new AbortController();
+    const service = new FakeService();
+    service.script(DEPLOY('IOS1'), cutBy(controller, undefined, () => (service.failReads = 5)));
+    const r = await run(service, plan([deployTo('IOS1')], () => undefined), { signal: controller.signal });
+    expect(r.error!.message).toBe('interrupted: the write may have been applied: check with `ahs asset status A --platform ios --env prod`');
+    expect((r.error as CancelledError).outcome).toBe('unknown');
+  });
+
+  it('a kind no read settles: unknown, without a read', async () => {
+    const controller = new AbortController();
+    const service = new FakeService();
+    service.script('POST /api/v2/d/vc/C/deployments', cutBy(controller, undefined));
+    const r = await run(service, plan([steps.collectionReconcile({ collectionId: 'C', user: USER })], () => undefined), { signal: controller.signal });
+    expect(r.error!.message).toBe('interrupted: the write may have been applied: check with `ahs collection status C`');
+    expect(service.reads).toEqual([]);
+  });
+
+  it('an interrupt before the first send: "nothing was sent", outcome not-applied, no read', async () => {
+    const controller = new AbortController();
+    const reason = new Error('stop');
+    controller.abort(reason);
+    const service = new FakeService();
+    const r = await run(service, plan([deployTo('IOS1'), deployTo('IOS2')], () => undefined), { signal: controller.signal });
+    expect(r.error!.message).toBe('interrupted: nothing was sent');
+    expect((r.error as CancelledError).outcome).toBe('not-applied');
+    expect((r.error as CancelledError).cause).toBe(reason);
+    expect(service.sent).toEqual([]);
+    expect(service.detachedClients).toBe(0);
+  });
+
+  it('more than three writes done: counted, not listed; those cut listed with what checks them', async () => {
+    const controller = new AbortController();
+    const service = new FakeService();
+    service.items = ['a', 'b', 'c', 'd', 'e', 'f'].map((id) => ({ assetItemId: id }));
+    const ids = ['a', 'b', 'c', 'd', 'e', 'f'];
+    service.script('DELETE /api/v2/d/vc/C/items/e', cutBy(controller, undefined));
+    const r = await run(service, plan(ids.map((id) => steps.itemRemove({ collectionId: 'C', itemId: id, user: USER }, { id, batch: { group: 'g', concurrency: 1 } })), () => undefined), { signal: controller.signal });
+    expect(r.error!.message).toBe('interrupted: 4 of 6 writes were done; remove item e from C may have been applied: check with `ahs item get C e`; the rest was not sent');
+    expect((r.error as CancelledError).outcome).toBe('unknown');
+  });
+
+  it('every step done or cut: nothing said of "the rest"', async () => {
+    const controller = new AbortController();
+    const service = new FakeService();
+    service.items = [{ assetItemId: 'b' }];
+    service.script('DELETE /api/v2/d/vc/C/items/b', cutBy(controller, undefined));
+    const r = await run(service, plan(['a', 'b'].map((id) => steps.itemRemove({ collectionId: 'C', itemId: id, user: USER }, { id, batch: { group: 'g', concurrency: 2 } })), () => undefined), { signal: controller.signal });
+    expect(r.error!.message).toBe('interrupted: done: remove item a from C; remove item b from C may have been applied: check with `ahs item get C b`');
   });
 });
 
@@ -878,9 +980,12 @@ describe('executor: batches, grouped and bounded', () => {
       controller.abort();
       throw new Error('cut');
     });
+    service.items = [{ assetItemId: 'a' }, { assetItemId: 'b' }];
     const told: string[] = [];
     const r = await run(service, plan([remove('a', 'g', 1), remove('b', 'g', 1)], () => undefined, { onFailure: (step) => void told.push(step.id) }), { signal: controller.signal });
-    expect(r.error!.message).toBe('interrupted');
+    // Its short read still finds the item: the removal may yet be applied.
+    expect(r.error!.message).toBe('interrupted: remove item a from C may have been applied: check with `ahs item get C a`; the rest was not sent');
+    expect((r.error as CancelledError).outcome).toBe('unknown');
     expect(told).toEqual([]);
     expect(service.sent).toHaveLength(1);
   });
@@ -895,7 +1000,8 @@ describe('executor: batches, grouped and bounded', () => {
       return { message: 'removed' };
     });
     const r = await run(service, plan([first, second], () => undefined), { signal: controller.signal });
-    expect(r.error!.message).toBe('interrupted');
+    expect(r.error!.message).toBe('interrupted: done: remove item a from C; the rest was not sent');
+    expect(service.detachedClients).toBe(0);
     expect(service.sent.map((s) => s.path)).toEqual(['/api/v2/d/vc/C/items/a']);
   });
 
@@ -1255,7 +1361,9 @@ describe('executor: what is read, and when a refusal is checked', () => {
     });
     const told: string[] = [];
     const r = await run(service, plan([a, b], () => undefined, { onFailure: (step) => void told.push(step.id) }), { signal: controller.signal });
-    expect(r.error!.message).toBe('interrupted');
+    // Its short read no longer finds the item: applied, said so.
+    expect(r.error!.message).toBe('interrupted: done: remove item a from C; the rest was not sent');
+    expect((r.error as CancelledError).outcome).toBe('applied');
     expect(told).toEqual([]);
     expect(service.sent).toHaveLength(1);
   });

@@ -226,6 +226,7 @@ export const itemUpload = kind<ItemUploadParams, Item>({
   describe: (p) => `upload ${p.file.name} to ${p.collectionId}`,
   collection: named,
   file: (p) => p.file,
+  applied: (p, answer) => `${p.file.name} was added to ${p.collectionId} as ${answer.assetItemId}`,
   check: (p) => `ahs item list ${p.collectionId} --all`,
   request: (p, api) => ({ method: 'POST', path: vcPath(api, p.collectionId, 'items'), body: { ...p.fields, assetFile: `@${p.file.path} (${p.file.size} bytes)` } }),
   predict: ({ collectionId, fields }, api) =>

@@ -53,6 +53,8 @@ export interface Kind<P = any, R = any> {
   describe(params: P): string;
   /** The ahs command that tells whether the write was applied, when no read settled it. */
   check(params: P): string;
+  /** What the step did once applied, in the user's terms ("version IOS4 was created"); else "done: " and describe(). */
+  applied?(params: P, answer: R): string;
   /** The final line of the upload's progress. */
   uploaded?(params: P, answer: R): string;
 }

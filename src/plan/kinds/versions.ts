@@ -47,6 +47,7 @@ export const versionUpload = kind<VersionUploadParams, Version>({
   }),
   file: (p) => p.file,
   uploaded: (p, answer) => `Uploaded ${p.file.name} as ${answer.versionId}`,
+  applied: (p, answer) => `version ${answer.versionId} of ${p.assetId} was created`,
   check: (p) => `ahs version list ${p.assetId} --all`,
   async predict({ assetId, platform, fields, file }, api): Promise<Prediction> {
     const [asset, versions] = await Promise.all([getAsset(api, assetId), listAllVersions(api, assetId)]);
