@@ -898,6 +898,17 @@ describe('executor: a write cut by an interrupt is settled by one short read', (
     expect((r.error as CancelledError).outcome).toBe('unknown');
   });
 
+  it('a step that failed on its own before the interrupt: its own outcome, not said again, not counted as "the rest"; three done are listed', async () => {
+    const controller = new AbortController();
+    const service = new FakeService();
+    service.items = ['a', 'b', 'c', 'd', 'e'].map((id) => ({ assetItemId: id }));
+    service.script('DELETE /api/v2/d/vc/C/items/d', serverError(400));
+    service.script('DELETE /api/v2/d/vc/C/items/e', cutBy(controller, undefined));
+    const ids = ['a', 'b', 'c', 'd', 'e'];
+    const r = await run(service, plan(ids.map((id) => steps.itemRemove({ collectionId: 'C', itemId: id, user: USER }, { id, batch: { group: 'g', concurrency: 1 } })), () => undefined), { signal: controller.signal });
+    expect(r.error!.message).toBe('interrupted: done: remove item a from C; done: remove item b from C; done: remove item c from C; remove item e from C may have been applied: check with `ahs item get C e`');
+  });
+
   it('every step done or cut: nothing said of "the rest"', async () => {
     const controller = new AbortController();
     const service = new FakeService();
