@@ -283,6 +283,43 @@ const workflows = [
     },
   },
   {
+    // Issue 32: a journal of 5,000 entries; the range holds the last 30 (a day of a busy team's writes).
+    name: 'history of one channel, 30 entries in range of a journal of 5,000',
+    key: 'history',
+    floor: 4,
+    shared: true,
+    prepare: async () => {
+      const journal = 'bench-journal';
+      const assetId = 'bench-history';
+      await createAsset(assetId);
+      await api('POST', '/vc', { collectionId: journal, collectionName: journal, description: `ahs journal; env=${ENV}`, allowedAssetTypes: ['9999'], maxAssets: 5000, createdBy: USER });
+      const entry = (i) => {
+        const form = new FormData();
+        const doc = {
+          apiVersion: 'ahs/journal/v1',
+          command: 'promote-default',
+          arguments: [],
+          actor: USER,
+          changes: [{ address: `channel.${assetId}.${PLATFORM}.${ENV}`, before: { default: `V${i}` }, after: { default: `V${i + 1}` } }],
+          outcome: 'applied',
+          exitCode: 0,
+        };
+        form.set('assetItemName', `${new Date().toISOString()} promote-default ${i}`);
+        form.set('assetType', '9999');
+        form.set('createdBy', USER);
+        form.set('assetFile', new Blob([JSON.stringify(doc)]), 'entry.json');
+        return api('POST', `/vc/${journal}/items`, form);
+      };
+      await limited(Array.from({ length: 4970 }, (_, i) => i), 16, entry);
+      await api('POST', `/vc/${journal}/deployments`, { envId: ENV, state: 'LIVE', createdBy: USER });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const since = new Date().toISOString();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      await limited(Array.from({ length: 30 }, (_, i) => 4970 + i), 16, entry);
+      return ['history', assetId, '--journal', journal, '--since', since, '--platform', PLATFORM, '--env', ENV, '--json'];
+    },
+  },
+  {
     name: 'asset list --all, 1,000 assets, page cap 20',
     key: 'list-all',
     floor: 8,

@@ -4,18 +4,20 @@
 #   ~/.local/share/bash-completion/completions/ahs  (or /usr/share/bash-completion/completions/ahs)
 
 # global options: accepted anywhere on the line
-_ahs_global_options='-o --output --json --query --dry-run -y --yes --no-input -q --quiet -v --verbose --no-color --timeout --retries --profile --base-url --delivery-url --domain --env --platform --user -V --version -h --help'
-_ahs_global_value_options='-o --output --query --timeout --retries --profile --base-url --delivery-url --domain --env --platform --user'
+_ahs_global_options='-o --output --json --query --dry-run -y --yes --no-input -q --quiet -v --verbose --no-color --timeout --retries --profile --base-url --delivery-url --domain --env --platform --user --journal -V --version -h --help'
+_ahs_global_value_options='-o --output --query --timeout --retries --profile --base-url --delivery-url --domain --env --platform --user --journal'
 
 # subcommands of a command path
 _ahs_subcommands() {
     case "$1" in
-        '') echo 'profile asset version deploy promote-default release rollback collection item collection-deploy fetch plan apply show export schema verify api emulator completion help' ;;
+        '') echo 'profile asset version deploy promote-default release rollback rollout collection item collection-deploy journal history fetch plan apply show export schema verify api emulator completion help' ;;
         'profile') echo 'add list show use remove check help' ;;
         'asset') echo 'create get list search update delete status undeploy version-count help' ;;
         'version') echo 'upload get list delete urls download help' ;;
+        'rollout') echo 'start status abort help' ;;
         'collection') echo 'create get list update delete restore purge status url undeploy help' ;;
         'item') echo 'upload sync get list remove help' ;;
+        'journal') echo 'init help' ;;
         'emulator') echo 'start env help' ;;
     esac
 }
@@ -37,6 +39,9 @@ _ahs_options() {
         'promote-default') echo '--from-env --make-live --expect-current --idempotent' ;;
         'release') echo '--name --state --expect-current' ;;
         'rollback') echo '--to' ;;
+        'rollout start') echo '--name --waves --soak --check --approve --approved --file --wait' ;;
+        'rollout status') echo '--name --waves --soak --check --approve --approved --file --wait' ;;
+        'rollout abort') echo '--name --waves --soak --check --approve --approved --file --wait' ;;
         'collection create') echo '--name --allowed-types --description --max-assets --no-editable --no-deployable --anchor --no-secured --local-cache-control --local-cache-max-age' ;;
         'collection list') echo '--page --page-size --all --deleted --no-deleted' ;;
         'collection update') echo '--name --description --max-assets --editable --no-editable --deployable --no-deployable --anchor --local-cache-control --no-local-cache-control --local-cache-max-age --from-json' ;;
@@ -45,10 +50,12 @@ _ahs_options() {
         'item sync') echo '--type --delete --follow-links --pattern --reconcile --checksum' ;;
         'item list') echo '--since --until --page --page-size --all' ;;
         'collection-deploy') echo '--state --idempotent --reconcile' ;;
+        'history') echo '--since --until --limit' ;;
         'fetch') echo '--url --dir --item --pattern --skip-existing --concurrency --manifest --verify' ;;
-        'plan') echo '-f --file --out --detailed-exitcode --target' ;;
-        'apply') echo '-f --file --target' ;;
+        'plan') echo '-f --file --out --detailed-exitcode --checksum --target' ;;
+        'apply') echo '-f --file --checksum --target' ;;
         'export') echo '--asset --collection' ;;
+        'schema') echo '--plan' ;;
         'verify') echo '--sums --version --concurrency --follow-links' ;;
         'api') echo '--field --input --paginate' ;;
         'emulator start') echo '--host --port --config --data-dir' ;;
@@ -71,6 +78,9 @@ _ahs_value_options() {
         'promote-default') echo '--from-env --expect-current' ;;
         'release') echo '--name --state --expect-current' ;;
         'rollback') echo '--to' ;;
+        'rollout start') echo '--name --waves --soak --check --approve --approved --file' ;;
+        'rollout status') echo '--name --waves --soak --check --approve --approved --file' ;;
+        'rollout abort') echo '--name --waves --soak --check --approve --approved --file' ;;
         'collection create') echo '--name --allowed-types --description --max-assets --anchor --local-cache-max-age' ;;
         'collection list') echo '--page --page-size' ;;
         'collection update') echo '--name --description --max-assets --anchor --local-cache-max-age --from-json' ;;
@@ -78,6 +88,7 @@ _ahs_value_options() {
         'item sync') echo '--type --pattern' ;;
         'item list') echo '--since --until --page --page-size' ;;
         'collection-deploy') echo '--state' ;;
+        'history') echo '--since --until --limit' ;;
         'fetch') echo '--url --dir --item --pattern --concurrency --verify' ;;
         'plan') echo '-f --file --out --target' ;;
         'apply') echo '-f --file --target' ;;
@@ -128,9 +139,9 @@ _ahs_listed_option() {
 _ahs_service_choices() {
     local kind=""
     case "$1" in
-        'asset get|0'|'asset update|0'|'asset delete|0'|'asset status|0'|'asset undeploy|0'|'asset version-count|0'|'version upload|0'|'version get|0'|'version list|0'|'version delete|0'|'version urls|0'|'version download|0'|'deploy|0'|'promote-default|0'|'release|0'|'rollback|0') kind=assets ;;
-        'version get|1'|'version delete|1'|'version urls|1'|'version download|1'|'deploy|1'|'promote-default|1') kind="versions:$2" ;;
-        'collection get|0'|'collection update|0'|'collection delete|0'|'collection restore|0'|'collection purge|0'|'collection status|0'|'collection url|0'|'collection undeploy|0'|'item upload|0'|'item sync|0'|'item get|0'|'item list|0'|'item remove|0'|'collection-deploy|0'|'fetch|0') kind=collections ;;
+        'asset get|0'|'asset update|0'|'asset delete|0'|'asset status|0'|'asset undeploy|0'|'asset version-count|0'|'version upload|0'|'version get|0'|'version list|0'|'version delete|0'|'version urls|0'|'version download|0'|'deploy|0'|'promote-default|0'|'release|0'|'rollback|0'|'rollout start|0'|'rollout status|0'|'rollout abort|0') kind=assets ;;
+        'version get|1'|'version delete|1'|'version urls|1'|'version download|1'|'deploy|1'|'promote-default|1'|'rollout start|1'|'rollout status|1'|'rollout abort|1') kind="versions:$2" ;;
+        'collection get|0'|'collection update|0'|'collection delete|0'|'collection restore|0'|'collection purge|0'|'collection status|0'|'collection url|0'|'collection undeploy|0'|'item upload|0'|'item sync|0'|'item get|0'|'item list|0'|'item remove|0'|'collection-deploy|0'|'journal init|0'|'fetch|0') kind=collections ;;
     esac
     [[ -n "$kind" ]] && "${COMP_WORDS[0]}" ${3:+--profile "$3"} completion bash --candidates "$kind" 2>/dev/null
 }

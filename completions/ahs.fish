@@ -7,17 +7,21 @@
 function __fish_ahs_subcommands --argument-names cmdpath
     switch "$cmdpath"
         case ''
-            printf '%s\n' 'profile' 'asset' 'version' 'deploy' 'promote-default' 'release' 'rollback' 'collection' 'item' 'collection-deploy' 'fetch' 'plan' 'apply' 'show' 'export' 'schema' 'verify' 'api' 'emulator' 'completion' 'help'
+            printf '%s\n' 'profile' 'asset' 'version' 'deploy' 'promote-default' 'release' 'rollback' 'rollout' 'collection' 'item' 'collection-deploy' 'journal' 'history' 'fetch' 'plan' 'apply' 'show' 'export' 'schema' 'verify' 'api' 'emulator' 'completion' 'help'
         case 'profile'
             printf '%s\n' 'add' 'list' 'show' 'use' 'remove' 'check' 'help'
         case 'asset'
             printf '%s\n' 'create' 'get' 'list' 'search' 'update' 'delete' 'status' 'undeploy' 'version-count' 'help'
         case 'version'
             printf '%s\n' 'upload' 'get' 'list' 'delete' 'urls' 'download' 'help'
+        case 'rollout'
+            printf '%s\n' 'start' 'status' 'abort' 'help'
         case 'collection'
             printf '%s\n' 'create' 'get' 'list' 'update' 'delete' 'restore' 'purge' 'status' 'url' 'undeploy' 'help'
         case 'item'
             printf '%s\n' 'upload' 'sync' 'get' 'list' 'remove' 'help'
+        case 'journal'
+            printf '%s\n' 'init' 'help'
         case 'emulator'
             printf '%s\n' 'start' 'env' 'help'
     end
@@ -50,6 +54,12 @@ function __fish_ahs_value_options --argument-names cmdpath
             printf '%s\n' '--name' '--state' '--expect-current'
         case 'rollback'
             printf '%s\n' '--to'
+        case 'rollout start'
+            printf '%s\n' '--name' '--waves' '--soak' '--check' '--approve' '--approved' '--file'
+        case 'rollout status'
+            printf '%s\n' '--name' '--waves' '--soak' '--check' '--approve' '--approved' '--file'
+        case 'rollout abort'
+            printf '%s\n' '--name' '--waves' '--soak' '--check' '--approve' '--approved' '--file'
         case 'collection create'
             printf '%s\n' '--name' '--allowed-types' '--description' '--max-assets' '--anchor' '--local-cache-max-age'
         case 'collection list'
@@ -64,6 +74,8 @@ function __fish_ahs_value_options --argument-names cmdpath
             printf '%s\n' '--since' '--until' '--page' '--page-size'
         case 'collection-deploy'
             printf '%s\n' '--state'
+        case 'history'
+            printf '%s\n' '--since' '--until' '--limit'
         case 'fetch'
             printf '%s\n' '--url' '--dir' '--item' '--pattern' '--concurrency' '--verify'
         case 'plan'
@@ -108,7 +120,7 @@ function __fish_ahs_path
                 set profile (string replace -r -- '^[^=]*=' '' $t)
             case '--*=*'
             case '-*'
-                if contains -- $t (__fish_ahs_value_options "$cmdpath") -o --output --query --timeout --retries --profile --base-url --delivery-url --domain --env --platform --user
+                if contains -- $t (__fish_ahs_value_options "$cmdpath") -o --output --query --timeout --retries --profile --base-url --delivery-url --domain --env --platform --user --journal
                     set skip 1
                     contains -- $t --profile; and set skip 2
                 end
@@ -167,6 +179,7 @@ complete -c ahs -l domain -r -d 'domain id (env AHS_DOMAIN)'
 complete -c ahs -l env -x -a '(type -q ahs; and ahs completion fish --candidates envs 2>/dev/null)' -d 'environment id (env AHS_ENV)'
 complete -c ahs -l platform -x -a '(type -q ahs; and ahs completion fish --candidates platforms 2>/dev/null)' -d 'target platform code (env AHS_PLATFORM)'
 complete -c ahs -l user -r -d 'acting user e-mail for createdBy/updatedBy/deletedBy (env AHS_USER)'
+complete -c ahs -l journal -r -d 'the journal collection writes are recorded in and history reads (env AHS_JOURNAL; start one with ahs journal init)'
 complete -c ahs -s V -l version -d 'print the version'
 complete -c ahs -s h -l help -d 'show help for a command'
 
@@ -178,15 +191,18 @@ complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'deploy' -d 'deploy a version LIVE
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'promote-default' -d 'make a version the Default of its channel (asset, --platform, --env), demoting the previous Default to LIVE'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'release' -d 'upload a file as a version, deploy it LIVE and promote it to Default on one channel (asset, --platform, --env)'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'rollback' -d 'make the previous Default of a channel (asset, --platform, --env) the Default again'
+complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'rollout' -d 'move a version through environments in waves (dev, staging, prod), gated by soak times, checks and approvals'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'collection' -d 'virtual collections: bundles of items deployed as one unit'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'item' -d 'items: the files inside a collection'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'collection-deploy' -d 'deploy a collection LIVE or OFFLINE in an environment (the API key\'s own, or --env with a domain-wide key); --reconcile re-runs every Live deployment'
+complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'journal' -d 'the shared journal of writes that `ahs history` reads'
+complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'history' -d 'what the journal recorded, newest first: time, actor, command, before -> after, outcome, CI run'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'fetch' -d 'download the items of a deployed collection into a folder (no arguments, in a terminal: browse and pick)'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'plan' -d 'show what ahs apply would change to make the service hold the desired-state file (ahs.yaml)'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'apply' -d 'make the service hold the desired-state file (ahs.yaml), or send a plan saved by ahs plan --out'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'show' -d 'print a plan saved by ahs plan --out, offline (also when it is stale)'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'export' -d 'print the current state of assets and collections as a desired-state file that ahs plan shows as unchanged'
-complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'schema' -d 'print the JSON Schema of the desired-state file (ahs.yaml), for editors'
+complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'schema' -d 'print the JSON Schema of the desired-state file (ahs.yaml), for editors; with --plan, of the plan document'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'verify' -d 'check that what is Live is byte for byte the local files (SHA-256 of what the delivery network serves): a collection against a folder, a channel\'s Default against a file'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'api' -d 'send any request of the API with the profile\'s base URL, domain and key; print the JSON answer'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'emulator' -d 'run a local, spec-faithful Asset Hosting Service for trying and testing ahs'
@@ -194,12 +210,12 @@ complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'completion' -d 'print the shell c
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'help' -d 'display help for command'
 
 # ahs profile
-complete -c ahs -f -n '__fish_ahs_is \'profile\'' -a 'add' -d 'add or update a profile from --base-url, --delivery-url, --domain, --env, --platform, --user; the API key comes from --api-key-stdin or AHS_API_KEY'
+complete -c ahs -f -n '__fish_ahs_is \'profile\'' -a 'add' -d 'add or update a profile from --base-url, --delivery-url, --domain, --env, --platform, --user, --journal; the API key comes from --api-key-stdin or AHS_API_KEY'
 complete -c ahs -f -n '__fish_ahs_is \'profile\'' -a 'list' -d 'list the profiles (key masked)'
 complete -c ahs -f -n '__fish_ahs_is \'profile\'' -a 'show' -d 'show a profile (default: the current one), key masked'
 complete -c ahs -f -n '__fish_ahs_is \'profile\'' -a 'use' -d 'make a profile the current one'
 complete -c ahs -f -n '__fish_ahs_is \'profile\'' -a 'remove' -d 'remove a profile'
-complete -c ahs -f -n '__fish_ahs_is \'profile\'' -a 'check' -d 'ask the service whether the API key is accepted for the domain'
+complete -c ahs -f -n '__fish_ahs_is \'profile\'' -a 'check' -d 'ask the service whether the API key is accepted for the domain, and whether the journal (if set) is reachable'
 complete -c ahs -f -n '__fish_ahs_is \'profile\'' -a 'help' -d 'display help for command'
 
 # ahs profile add
@@ -324,6 +340,48 @@ complete -c ahs -f -n '__fish_ahs_is \'release\' 0' -a '(__fish_ahs_service asse
 complete -c ahs -n '__fish_ahs_is \'rollback\'' -l to -r -d 'the version to make the Default again (it must be LIVE on the channel)'
 complete -c ahs -f -n '__fish_ahs_is \'rollback\' 0' -a '(__fish_ahs_service assets)'
 
+# ahs rollout
+complete -c ahs -f -n '__fish_ahs_is \'rollout\'' -a 'start' -d 'move a version through environments in waves (ahs rollout ASSET ...), each gated by a soak time, a check or an approval'
+complete -c ahs -f -n '__fish_ahs_is \'rollout\'' -a 'status' -d 'where a rollout stands: each wave done, soaking until T, waiting for approval or pending (same arguments)'
+complete -c ahs -f -n '__fish_ahs_is \'rollout\'' -a 'abort' -d 'put back each wave\'s previous Default (from the journal), newest wave first (same arguments)'
+complete -c ahs -f -n '__fish_ahs_is \'rollout\'' -a 'help' -d 'display help for command'
+
+# ahs rollout start
+complete -c ahs -n '__fish_ahs_is \'rollout start\'' -l name -r -d 'the version by its name on --platform, instead of VERSION_ID'
+complete -c ahs -n '__fish_ahs_is \'rollout start\'' -l waves -r -d 'the environments, in order, separated by commas: dev,staging,prod'
+complete -c ahs -n '__fish_ahs_is \'rollout start\'' -l soak -r -d 'after that wave is promoted, wait this long before the next (30m, 2h, 1h30m; repeatable), measured on the service\'s clock from the journal; needs a journal'
+complete -c ahs -n '__fish_ahs_is \'rollout start\'' -l check -r -d 'a shell command run before and after each promotion, with AHS_ROLLOUT_ENV, AHS_ROLLOUT_WAVE and AHS_ROLLOUT_URL set: exit 0 passes, 1 fails (the rollout halts, exit 1), anything else is inconclusive (exit 11)'
+complete -c ahs -n '__fish_ahs_is \'rollout start\'' -l approve -r -d 'this wave is promoted only by a run given --approved ENV (repeatable)'
+complete -c ahs -n '__fish_ahs_is \'rollout start\'' -l approved -r -d 'this run may promote that --approve wave (repeatable): give it in the job behind a protected environment'
+complete -c ahs -n '__fish_ahs_is \'rollout start\'' -l file -r -d 'the desired-state file whose assets.ASSET_ID.rollout gives the defaults of --waves, --soak, --check and --approve (default ahs.yaml, when it is there); flags given override it'
+complete -c ahs -n '__fish_ahs_is \'rollout start\'' -l wait -d 'wait for a soak time to pass (within --timeout) instead of exiting 11: a countdown in a terminal, a line a minute in CI'
+complete -c ahs -f -n '__fish_ahs_is \'rollout start\' 0' -a '(__fish_ahs_service assets)'
+complete -c ahs -f -n '__fish_ahs_is \'rollout start\' 1' -a '(__fish_ahs_service versions)'
+
+# ahs rollout status
+complete -c ahs -n '__fish_ahs_is \'rollout status\'' -l name -r -d 'the version by its name on --platform, instead of VERSION_ID'
+complete -c ahs -n '__fish_ahs_is \'rollout status\'' -l waves -r -d 'the environments, in order, separated by commas: dev,staging,prod'
+complete -c ahs -n '__fish_ahs_is \'rollout status\'' -l soak -r -d 'after that wave is promoted, wait this long before the next (30m, 2h, 1h30m; repeatable), measured on the service\'s clock from the journal; needs a journal'
+complete -c ahs -n '__fish_ahs_is \'rollout status\'' -l check -r -d 'a shell command run before and after each promotion, with AHS_ROLLOUT_ENV, AHS_ROLLOUT_WAVE and AHS_ROLLOUT_URL set: exit 0 passes, 1 fails (the rollout halts, exit 1), anything else is inconclusive (exit 11)'
+complete -c ahs -n '__fish_ahs_is \'rollout status\'' -l approve -r -d 'this wave is promoted only by a run given --approved ENV (repeatable)'
+complete -c ahs -n '__fish_ahs_is \'rollout status\'' -l approved -r -d 'this run may promote that --approve wave (repeatable): give it in the job behind a protected environment'
+complete -c ahs -n '__fish_ahs_is \'rollout status\'' -l file -r -d 'the desired-state file whose assets.ASSET_ID.rollout gives the defaults of --waves, --soak, --check and --approve (default ahs.yaml, when it is there); flags given override it'
+complete -c ahs -n '__fish_ahs_is \'rollout status\'' -l wait -d 'wait for a soak time to pass (within --timeout) instead of exiting 11: a countdown in a terminal, a line a minute in CI'
+complete -c ahs -f -n '__fish_ahs_is \'rollout status\' 0' -a '(__fish_ahs_service assets)'
+complete -c ahs -f -n '__fish_ahs_is \'rollout status\' 1' -a '(__fish_ahs_service versions)'
+
+# ahs rollout abort
+complete -c ahs -n '__fish_ahs_is \'rollout abort\'' -l name -r -d 'the version by its name on --platform, instead of VERSION_ID'
+complete -c ahs -n '__fish_ahs_is \'rollout abort\'' -l waves -r -d 'the environments, in order, separated by commas: dev,staging,prod'
+complete -c ahs -n '__fish_ahs_is \'rollout abort\'' -l soak -r -d 'after that wave is promoted, wait this long before the next (30m, 2h, 1h30m; repeatable), measured on the service\'s clock from the journal; needs a journal'
+complete -c ahs -n '__fish_ahs_is \'rollout abort\'' -l check -r -d 'a shell command run before and after each promotion, with AHS_ROLLOUT_ENV, AHS_ROLLOUT_WAVE and AHS_ROLLOUT_URL set: exit 0 passes, 1 fails (the rollout halts, exit 1), anything else is inconclusive (exit 11)'
+complete -c ahs -n '__fish_ahs_is \'rollout abort\'' -l approve -r -d 'this wave is promoted only by a run given --approved ENV (repeatable)'
+complete -c ahs -n '__fish_ahs_is \'rollout abort\'' -l approved -r -d 'this run may promote that --approve wave (repeatable): give it in the job behind a protected environment'
+complete -c ahs -n '__fish_ahs_is \'rollout abort\'' -l file -r -d 'the desired-state file whose assets.ASSET_ID.rollout gives the defaults of --waves, --soak, --check and --approve (default ahs.yaml, when it is there); flags given override it'
+complete -c ahs -n '__fish_ahs_is \'rollout abort\'' -l wait -d 'wait for a soak time to pass (within --timeout) instead of exiting 11: a countdown in a terminal, a line a minute in CI'
+complete -c ahs -f -n '__fish_ahs_is \'rollout abort\' 0' -a '(__fish_ahs_service assets)'
+complete -c ahs -f -n '__fish_ahs_is \'rollout abort\' 1' -a '(__fish_ahs_service versions)'
+
 # ahs collection
 complete -c ahs -f -n '__fish_ahs_is \'collection\'' -a 'create' -d 'create a collection (empty; add files with `ahs item upload`)'
 complete -c ahs -f -n '__fish_ahs_is \'collection\'' -a 'get' -d 'show a collection'
@@ -436,6 +494,18 @@ complete -c ahs -n '__fish_ahs_is \'collection-deploy\'' -l idempotent -d 'alrea
 complete -c ahs -n '__fish_ahs_is \'collection-deploy\'' -l reconcile -d 're-run the Live deployment in every environment where it is Live (publishes items added since)'
 complete -c ahs -f -n '__fish_ahs_is \'collection-deploy\' 0' -a '(__fish_ahs_service collections)'
 
+# ahs journal
+complete -c ahs -f -n '__fish_ahs_is \'journal\'' -a 'init' -d 'start the journal: a collection every write is recorded in, readable in one environment, named in the profile'
+complete -c ahs -f -n '__fish_ahs_is \'journal\'' -a 'help' -d 'display help for command'
+
+# ahs journal init
+complete -c ahs -f -n '__fish_ahs_is \'journal init\' 0' -a '(__fish_ahs_service collections)'
+
+# ahs history
+complete -c ahs -n '__fish_ahs_is \'history\'' -l since -r -d 'entries from this time: an ISO date or timestamp, or back from now (30m, 12h, 7d)'
+complete -c ahs -n '__fish_ahs_is \'history\'' -l until -r -d 'entries up to this time (a plain date includes that day)'
+complete -c ahs -n '__fish_ahs_is \'history\'' -l limit -r -d 'at most this many entries (the newest)'
+
 # ahs fetch
 complete -c ahs -n '__fish_ahs_is \'fetch\'' -l url -r -d 'fetch from a deployed collection URL directly (no key needed unless secured)'
 complete -c ahs -n '__fish_ahs_is \'fetch\'' -l dir -r -d 'target folder (default: a folder named after the collection)'
@@ -451,15 +521,20 @@ complete -c ahs -f -n '__fish_ahs_is \'fetch\' 0' -a '(__fish_ahs_service collec
 complete -c ahs -n '__fish_ahs_is \'plan\'' -s f -l file -r -d 'the desired-state file, YAML or JSON (default ahs.yaml); its paths are relative to its folder'
 complete -c ahs -n '__fish_ahs_is \'plan\'' -l out -r -d 'save the plan to PLAN: ahs apply PLAN sends it (after checking that nothing moved), ahs show PLAN prints it'
 complete -c ahs -n '__fish_ahs_is \'plan\'' -l detailed-exitcode -d 'exit 0 when nothing would change, 10 when changes are pending'
+complete -c ahs -n '__fish_ahs_is \'plan\'' -l checksum -d 'compare items by content (SHA-256 of what a Live item serves), as compare: checksum in items: and item sync --checksum'
 complete -c ahs -n '__fish_ahs_is \'plan\'' -l target -r -d 'plan only these resources of the file: asset.ID, collection.ID (or an id of either)'
 
 # ahs apply
 complete -c ahs -n '__fish_ahs_is \'apply\'' -s f -l file -r -d 'the desired-state file, YAML or JSON (default ahs.yaml)'
+complete -c ahs -n '__fish_ahs_is \'apply\'' -l checksum -d 'compare items by content (SHA-256 of what a Live item serves), as compare: checksum in items: and item sync --checksum'
 complete -c ahs -n '__fish_ahs_is \'apply\'' -l target -r -d 'apply only these resources of the file: asset.ID, collection.ID (or an id of either)'
 
 # ahs export
 complete -c ahs -n '__fish_ahs_is \'export\'' -l asset -r -d 'export these assets (repeatable)'
 complete -c ahs -n '__fish_ahs_is \'export\'' -l collection -r -d 'export these collections (repeatable)'
+
+# ahs schema
+complete -c ahs -n '__fish_ahs_is \'schema\'' -l plan -d 'print the JSON Schema of the plan document instead (ahs plan --json, ahs plan --out, ahs show --json): changes as {address, action, before, after, request, prediction}'
 
 # ahs verify
 complete -c ahs -n '__fish_ahs_is \'verify\'' -l sums -r -d 'compare with a sums file, read as sha256sum -c reads it ("<hex> <name>", "<hex> *<name>" or --tag\'s "SHA256 (<name>) = <hex>" lines), instead of local files'

@@ -20,6 +20,8 @@ export const ExitCode = {
   network: 6,
   /** plan --detailed-exitcode: changes are pending. */
   changes: 10,
+  /** rollout: waiting for a soak time, an approval or an inconclusive check; run it again later. */
+  waiting: 11,
   interrupted: 130,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
@@ -28,7 +30,7 @@ export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
  * What went wrong, in a word per exit code of cli.md (the library's callers
  * switch on it rather than on classes or exit numbers).
  */
-export type ErrorKind = 'rejected' | 'usage' | 'forbidden' | 'not-found' | 'conflict' | 'network' | 'changes' | 'interrupted';
+export type ErrorKind = 'rejected' | 'usage' | 'forbidden' | 'not-found' | 'conflict' | 'network' | 'changes' | 'waiting' | 'interrupted';
 
 const KIND_OF_EXIT: Record<Exclude<ExitCode, 0>, ErrorKind> = {
   1: 'rejected',
@@ -38,6 +40,7 @@ const KIND_OF_EXIT: Record<Exclude<ExitCode, 0>, ErrorKind> = {
   5: 'conflict',
   6: 'network',
   10: 'changes',
+  11: 'waiting',
   130: 'interrupted',
 };
 
@@ -282,5 +285,24 @@ export class ChangesPending extends AhsError {
   readonly exitCode = ExitCode.changes;
   toBody(): ErrorBody {
     return { type: 'urn:ahs:changes', title: this.message, status: null, detail: this.message };
+  }
+}
+
+/**
+ * A rollout that cannot go on yet (a soak time, an approval, an inconclusive
+ * check): exit 11, `urn:ahs:waiting`. Not a failure: the message names what
+ * it waits for and until when; the same command line run later moves it on.
+ */
+export class WaitingError extends AhsError {
+  readonly exitCode = ExitCode.waiting;
+  constructor(
+    message: string,
+    /** When it can go on (ISO), when known (a soak); an approval or a check has no time. */
+    readonly resumeAfter: string | null = null,
+  ) {
+    super(message);
+  }
+  toBody(): ErrorBody {
+    return { type: 'urn:ahs:waiting', title: this.message, status: null, detail: this.message };
   }
 }

@@ -6,7 +6,7 @@ import { buildProgram, globalsHelp, versionOnlyBeforeCommands } from './program.
 import type { GlobalOptions } from './options.js';
 import { globalsOf, specOf, type Runner } from './commands/tree.js';
 import { createContext, type ContextInputs } from './context.js';
-import { AhsError, CancelledError, ChangesPending, ExitCode, UsageError, type ErrorBody } from './errors.js';
+import { AhsError, CancelledError, ChangesPending, ExitCode, UsageError, WaitingError, type ErrorBody } from './errors.js';
 import { redactedIO, systemIO, type IO } from './io/streams.js';
 import { escapeControls } from './util/escape.js';
 import { Redactor } from './http/redact.js';
@@ -43,7 +43,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
         redactor,
         onDocument: (doc) => (record.document = doc),
         ...(github ? { onProfileKey: (key: string) => github.mask(key) } : {}),
-      }),
+      }, argv),
     argv,
   );
   versionOnlyBeforeCommands(program, argv);
@@ -101,9 +101,10 @@ function finishRun(io: IO, record: RunRecord, redactor: Redactor, github: Return
  * Loads the command's module, runs it with a fresh context, and executes the
  * Plan it returns (printing it with --dry-run, sending it otherwise).
  */
-function runCommand(inputs: ContextInputs): Runner {
+function runCommand(inputs: ContextInputs, argv: string[]): Runner {
   return async (leaf, options, command) => {
-    const [module, ctx] = await Promise.all([leaf.load(), createContext(globalsOf(command) as GlobalOptions, { ...inputs, uses: specOf(command)?.uses })]);
+    const run = { command: commandPath(command), arguments: argv };
+    const [module, ctx] = await Promise.all([leaf.load(), createContext(globalsOf(command) as GlobalOptions, { ...inputs, run, uses: specOf(command)?.uses })]);
     // Under GitHub Actions a key from a profile file is masked before anything
     // is printed: the settings are read first. An error there (a profile that
     // does not exist) is the command's to report, when it needs the settings.
@@ -115,6 +116,13 @@ function runCommand(inputs: ContextInputs): Runner {
       await ctx.dispose();
     }
   };
+}
+
+/** `item sync`: the names from the top command down to this one. */
+function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let at: Command | null = command; at?.parent; at = at.parent) names.unshift(at.name());
+  return names.join(' ');
 }
 
 /** Every word names a command under the one before it. */
@@ -146,7 +154,9 @@ export function reportError(io: IO, error: unknown, json: boolean): { exitCode: 
   if (known) {
     const body = known.toBody();
     // Pending changes are the plan's outcome, already printed: an exit code, not an error.
-    if (!(known instanceof ChangesPending)) writeError(io, body, json);
+    // A rollout that waits (exit 11) is not an error either: one line saying what for and until when.
+    if (known instanceof WaitingError && !json) io.err.write(`waiting: ${escapeControls(body.title)}\n`);
+    else if (!(known instanceof ChangesPending)) writeError(io, body, json);
     return { exitCode: known.exitCode, body };
   }
   const message = error instanceof Error ? error.message : String(error);

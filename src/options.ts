@@ -29,4 +29,6 @@ export interface GlobalOptions {
   env?: string;
   platform?: string;
   user?: string;
+  /** The journal's collection (`ahs journal init`). */
+  journal?: string;
 }

@@ -15,7 +15,8 @@ export { OUTPUT_FORMATS, type GlobalOptions };
 
 /** Options every command accepts, anywhere on the line (commander's default, non-positional parsing). */
 export const globalFlags = {
-  output: flag.choice('format', OUTPUT_FORMATS, 'output format', { short: '-o' }),
+  // `-out FILE` (Terraform's spelling) reads as `-o ut`: say what was meant.
+  output: flag.choice('format', OUTPUT_FORMATS, 'output format', { short: '-o', hints: { ut: 'did you mean --out? (-out is read as -o ut; ahs plan --out PLAN saves the plan)' } }),
   json: flag.bool('short for --output json'),
   query: flag.text('expr', 'a JMESPath expression applied to the JSON output (implies json); a string result prints raw, e.g. --query versionId'),
   dryRun: flag.bool('predict the outcome of a write with the service\'s rules; send nothing'),
@@ -33,6 +34,7 @@ export const globalFlags = {
   env: flag.text('id', 'environment id (env AHS_ENV)'),
   platform: flag.text('code', 'target platform code (env AHS_PLATFORM)'),
   user: flag.text('email', 'acting user e-mail for createdBy/updatedBy/deletedBy (env AHS_USER)'),
+  journal: flag.text('id', 'the journal collection writes are recorded in and history reads (env AHS_JOURNAL; start one with ahs journal init)'),
 };
 
 /** The options the flags above give: exactly options.ts's GlobalOptions (a flag added here is added there). */

@@ -182,6 +182,8 @@ export interface Group {
   name: string;
   summary: string;
   commands: Leaf[];
+  /** The command run when the word after the group names none of its commands (`ahs rollout ASSET ...` is `ahs rollout start ASSET ...`). */
+  defaultCommand?: string;
 }
 
 export type Node = Leaf | Group;
@@ -190,8 +192,8 @@ export function command<S extends CommandSpec<any, any>>(spec: S, load: () => Pr
   return { kind: 'command', spec, load: load as Leaf['load'] };
 }
 
-export function group(name: string, summary: string, commands: Leaf[]): Group {
-  return { kind: 'group', name, summary, commands };
+export function group(name: string, summary: string, commands: Leaf[], extra: { defaultCommand?: string } = {}): Group {
+  return { kind: 'group', name, summary, commands, ...extra };
 }
 
 /** `--local-cache-max-age` for `localCacheMaxAge`. */

@@ -20,6 +20,9 @@ import { apply } from './apply/index.js';
 import { show } from './show/index.js';
 import { exportState } from './export/index.js';
 import { schema } from './schema/index.js';
+import { rollout } from './rollout/index.js';
+import { journal } from './journal/index.js';
+import { history } from './history/index.js';
 
 const CHANNEL_WRITE = [...SERVICE, 'platform', 'env', 'user'] as const;
 const ITEM_WRITE = [...SERVICE, 'user'] as const;
@@ -42,9 +45,12 @@ export const commandTree: Node[] = [
   using(promoteDefault, { 'promote-default': CHANNEL_WRITE }),
   using(release, { release: CHANNEL_WRITE }),
   using(rollback, { rollback: CHANNEL_WRITE }),
+  rollout,
   collection,
   using(item, { upload: ITEM_WRITE, sync: [...ITEM_WRITE, 'deliveryUrl'], remove: ITEM_WRITE, get: SERVICE, list: SERVICE }),
   collectionDeploy,
+  journal,
+  history,
   fetch,
   plan,
   apply,

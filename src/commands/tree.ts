@@ -17,13 +17,13 @@ export function specOf(command: Command): CommandSpec | undefined {
   return specs.get(command);
 }
 
-export function attachNode(parent: Command, node: Node, runner: Runner): void {
+export function attachNode(parent: Command, node: Node, runner: Runner, isDefault = false): void {
   if (node.kind === 'group') {
     const group = parent.command(node.name).description(node.summary);
-    for (const leaf of node.commands) attachNode(group, leaf, runner);
+    for (const leaf of node.commands) attachNode(group, leaf, runner, leaf.spec.name === node.defaultCommand);
     return;
   }
-  const command = buildCommand(parent.command(node.spec.name), node.spec);
+  const command = buildCommand(parent.command(node.spec.name, isDefault ? { isDefault: true } : {}), node.spec);
   command.action(async (...actionArgs: unknown[]) => {
     const invoked = actionArgs[actionArgs.length - 1] as Command;
     refuseUnusedSettings(node.spec, invoked);

@@ -23,9 +23,11 @@ export interface Profile {
   platform?: string;
   user?: string;
   apiKey?: string;
+  /** The journal collection (ahs journal init). */
+  journal?: string;
 }
 
-export const PROFILE_KEYS = ['baseUrl', 'deliveryUrl', 'domainId', 'envId', 'platform', 'user', 'apiKey'] as const;
+export const PROFILE_KEYS = ['baseUrl', 'deliveryUrl', 'domainId', 'envId', 'platform', 'user', 'apiKey', 'journal'] as const;
 
 interface Store {
   current?: string;

@@ -6,7 +6,7 @@ import type { GlobalOptions } from '../options.js';
 import { UsageError } from '../errors.js';
 import type { Profile, ProfileStore } from './profiles.js';
 
-export type SettingName = 'baseUrl' | 'deliveryUrl' | 'domainId' | 'envId' | 'platform' | 'user' | 'apiKey';
+export type SettingName = 'baseUrl' | 'deliveryUrl' | 'domainId' | 'envId' | 'platform' | 'user' | 'apiKey' | 'journal';
 
 /** `option`: given to the library's createClient (or one of its calls), above any flag. */
 export type Source = 'option' | 'flag' | 'env' | 'profile' | 'default';
@@ -28,6 +28,7 @@ export const SETTINGS: Record<SettingName, { option?: keyof GlobalOptions; flag?
   platform: { option: 'platform', flag: '--platform', env: 'AHS_PLATFORM', label: 'target platform' },
   user: { option: 'user', flag: '--user', env: 'AHS_USER', label: 'acting user e-mail' },
   apiKey: { env: 'AHS_API_KEY', label: 'API key' },
+  journal: { option: 'journal', flag: '--journal', env: 'AHS_JOURNAL', label: 'journal collection' },
 };
 
 export const DEFAULT_TIMEOUT_SECONDS = 30;

@@ -28,8 +28,10 @@ export async function checkSavedPlan(doc: SavedPlan, path: string, api: ApiClien
 
 /** The Plan the executor runs: asks once, prints each step as its answer comes in, reports cli.md's JSON. */
 export function applyPlan(doc: SavedPlan, api: ApiClient, out: Output): Plan {
-  out.info(renderPlan(doc, out.kit));
-  const name = (step: Parameters<typeof changeOf>[1]) => changeOf(doc, step)?.resource ?? step.kind;
+  // JSON (cli.md "Output"): stdout holds the one document, stderr nothing but an error object: no preview, no step lines.
+  const said = !out.json;
+  if (said) out.info(renderPlan(doc, out.kit));
+  const name = (step: Parameters<typeof changeOf>[1]) => changeOf(doc, step)?.address ?? step.kind;
   return plan(
     doc.steps,
     (results) => {
@@ -50,10 +52,11 @@ export function applyPlan(doc: SavedPlan, api: ApiClient, out: Output): Plan {
       finishWhenStopped: true,
       confirm: { message: `Apply ${doc.steps.length} request(s) to ${api.baseUrl} (domain ${api.domainId})?`, action: 'apply' },
       onAnswer: (step, results) => {
+        if (!said) return;
         const answers = new Map(doc.steps.filter((s) => results.has(s)).map((s) => [s.id, results.of(s)]));
         out.success(`${name(step)}: ${describeStep(step, answers)}`);
       },
-      onFailure: (step, failure) => out.warn(`${name(step)}: ${failure.skipped ? 'not sent' : 'failed'}: ${failure.error.message}`),
+      onFailure: (step, failure) => said && out.warn(`${name(step)}: ${failure.skipped ? 'not sent' : 'failed'}: ${failure.error.message}`),
     },
   );
 }

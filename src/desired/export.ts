@@ -54,6 +54,8 @@ async function exportAsset(api: ApiClient, assetId: string, filter: ExportFilter
     else if (record.state === 'LIVE') (channel.live ??= []).push(version);
     else (channel.offline ??= []).push(version);
   }
+  // Exported, a channel is the whole truth of it: a version made Live there later is drift (cli.md).
+  for (const envs of Object.values(channels)) for (const [envId, channel] of Object.entries(envs)) envs[envId] = { ...channel, exclusive: true };
   if (Object.keys(channels).length) entry.channels = channels;
   return entry;
 }

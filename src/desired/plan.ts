@@ -8,8 +8,9 @@
 // replacements, then uploads, never over maxAssets), then its anchor and
 // its deployments. What the service cannot do is an error at the line of
 // the file; what it cannot tell is said as a note.
-import { readdir, stat } from 'node:fs/promises';
-import { basename, join, resolve as resolvePath } from 'node:path';
+import { readdirSync, statSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { basename, resolve as resolvePath } from 'node:path';
 import type { ApiClient } from '../http/client.js';
 import { UsageError } from '../errors.js';
 import {
@@ -20,33 +21,33 @@ import {
   decideCollectionDeploy,
   decideCollectionReconcile,
   decideCollectionUpdate,
-  decideItemAdd,
-  decideItemRemove,
   defaultOf,
   decideVersionDeploy,
   type ChannelSnapshot,
   type CollectionSnapshot,
-  type Decision,
   type DeploymentState,
 } from '../rules/index.js';
 import { LIMITS, type Asset, type AssetUrl, type Collection, type DeployBody, type Item, type Version } from '../rules/schemas.js';
 import { findAsset, listAllVersions, listRecords } from '../service/assets.js';
-import { listItems, readSnapshot } from '../service/collections.js';
+import { listItems, readSnapshot, type CollectionView } from '../service/collections.js';
+import { compare, planSync, servedContent } from '../service/items-plan.js';
+import { topFiles } from '../transfer/top-files.js';
+import { comparedLine } from '../io/views/collections.js';
+import type { Context } from '../context.js';
 import { matchesAny } from '../util/glob.js';
 import { eachLimited } from '../util/pool.js';
 import { sizeAgrees } from '../service/size.js';
 import { resolveParams } from '../plan/execute.js';
 import { KINDS } from '../plan/kinds/index.js';
-import { ref, type Prediction, type Ref, type Step } from '../plan/plan.js';
+import { ref, type Ref, type Step } from '../plan/plan.js';
 import { steps } from '../plan/steps.js';
 import { fileSha256 } from '../transfer/digest.js';
-import { plannedFiles, recordReads, toSavedPlan, type PlannedChange, type SavedPlan } from '../plan/saved.js';
+import { hashServed } from '../service/delivery.js';
+import { KNOWN_AFTER_APPLY, plannedFiles, recordReads, toSavedPlan, type ChangeAction, type PlannedChange, type ReadScope, type SavedPlan } from '../plan/saved.js';
 import type { DesiredFile, FieldPath } from './file.js';
+import { withRequests } from './render.js';
 import type { DesiredAsset, DesiredChannel, DesiredCollection, VersionRef } from './schema.js';
-import { compareText } from '../order.js';
 
-/** Item writes of one collection at once (as item sync). */
-const ITEM_CONCURRENCY = 4;
 /** Assets and collections read at once. */
 const RESOURCES_IN_FLIGHT = 8;
 
@@ -57,7 +58,10 @@ export interface DesiredPlan {
 }
 
 export interface PlanInputs {
+  ctx: Context;
   api: ApiClient;
+  /** --checksum: items compared by content wherever they are Live (as compare: checksum in the file). */
+  checksum?: boolean;
   file: DesiredFile;
   user: string;
   /** --target: `asset.ID`, `collection.ID`, or an id of either; none: everything. */
@@ -121,7 +125,7 @@ async function planAsset(inputs: PlanInputs, assetId: string, spec: DesiredAsset
     record = createdAsset(body, now);
     const create = steps.assetCreate({ body }, { prediction: { current: null, decision: allow(201, record) } });
     part.steps.push(create);
-    part.changes.push({ resource: `asset ${assetId}`, action: 'create', lines: fieldLines(body, ['assetId', 'createdBy']), steps: [create.id] });
+    part.changes.push(change(create, `asset.${assetId}`, 'create', null, fieldsOf(body, ['assetId', 'createdBy'])));
   } else {
     record = asset;
     if (asset.assetType !== spec.type) throw file.error([...at, 'type'], `the asset type cannot change (${assetId} is of type ${asset.assetType}); keep ${asset.assetType}, or use another asset id`);
@@ -131,13 +135,15 @@ async function planAsset(inputs: PlanInputs, assetId: string, spec: DesiredAsset
       const body = { updatedBy: user, assetType: asset.assetType, ...Object.fromEntries(changed) };
       const update = steps.assetUpdate({ assetId, body, before: asset });
       part.steps.push(update);
-      part.changes.push({ resource: `asset ${assetId}`, action: 'update', lines: changed.map(([key, value]) => `${key}: ${show(asset[key as keyof Asset])} → ${show(value)}`), steps: [update.id], notes: [drift(asset)] });
+      const before = Object.fromEntries(changed.map(([key]) => [key, asset[key as keyof Asset] ?? null]));
+      part.changes.push(change(update, `asset.${assetId}`, 'update', before, Object.fromEntries(changed), { notes: [drift(asset)] }));
     }
     if (spec.description !== undefined) part.notes.push(`asset ${assetId}: description cannot be compared (the service never returns it); it is sent only when the asset is created`);
     if (spec.secured !== undefined && spec.secured !== asset.secured) throw file.error([...at, 'secured'], `secured cannot change once the asset exists (${assetId} is ${asset.secured ? '' : 'not '}secured)`);
   }
 
   // Versions to upload.
+  const uploaded: UploadedVersion[] = [];
   const uploads = new Map<string, Step<Version>>();
   const predicted = new Map<string, unknown>();
   for (const [platform, named] of Object.entries(spec.versions ?? {})) {
@@ -147,7 +153,8 @@ async function planAsset(inputs: PlanInputs, assetId: string, spec: DesiredAsset
       const existing = versions.filter((v) => v.versionName === versionName && v.targetPlatform === platform);
       if (existing.length > 0) {
         // Already uploaded: nothing to send, but a file that is not the one uploaded under that name is said, never passed over.
-        checkUploaded(file, [...at, 'versions', platform, versionName], relative, local, existing);
+        const matched = checkUploaded(file, [...at, 'versions', platform, versionName], relative, local, existing);
+        if (matched) uploaded.push({ at: [...at, 'versions', platform, versionName], relative, path, versions: matched, label: `${platform}/${versionName}` });
         continue;
       }
       if (!local?.isFile()) throw file.error([...at, 'versions', platform, versionName], `cannot read ${relative} (${path}): no such file`);
@@ -161,9 +168,13 @@ async function planAsset(inputs: PlanInputs, assetId: string, spec: DesiredAsset
       predicted.set(upload.id, next);
       uploads.set(`${platform}\u0000${versionName}`, upload);
       part.steps.push(upload);
-      part.changes.push({ resource: `version ${assetId}/${platform}/${versionName}`, action: 'create', lines: [`file: ${relative} (${local.size} bytes, sha256 ${sha256.slice(0, 12)}…)`], steps: [upload.id] });
+      part.changes.push(
+        change(upload, `version.${assetId}.${KNOWN_AFTER_APPLY}`, 'upload', null, { versionId: null, versionName, platform, fileName: basename(path), size: local.size, sha256, path: relative }, { unknownAfter: ['versionId'], name: versionName }),
+      );
     }
   }
+
+  await compareUploaded(inputs, assetId, uploaded, records, part);
 
   // Channels.
   for (const [platform, envs] of Object.entries(spec.channels ?? {})) {
@@ -200,6 +211,8 @@ interface Resolved {
   versionId: string | Ref<string>;
   /** "1.4.2 (IOS2)", for people. */
   label: string;
+  /** Its version name. */
+  name: string;
   /** The key of the version within the channel: its id, or the upload step's. */
   key: string;
   isNew: boolean;
@@ -236,18 +249,17 @@ function planChannel(part: Part, c: ChannelInputs, channel: DesiredChannel): voi
     }
   }
 
-  const change: PlannedChange = { resource: `channel ${name}`, action: c.records.length === 0 ? 'create' : 'update', lines: [], steps: [] };
+  const address = `channel.${c.assetId}.${c.platform}.${c.envId}`;
   let evolving = snapshot;
   const body = (intent: 'LIVE' | 'OFFLINE'): DeployBody => ({ envId: c.envId, intent, createdBy: c.user, updatedBy: c.user });
-  const add = (step: Step, line: string) => {
-    part.steps.push(step);
-    change.steps.push(step.id);
-    change.lines.push(line);
-  };
+  const idOf = (version: Resolved) => (version.isNew ? null : version.key);
+  const unknown = (version: Resolved, field: string) => (version.isNew ? { unknownAfter: [field] } : {});
   const deploy = (version: Resolved, intent: 'LIVE' | 'OFFLINE') => {
     const step = steps.versionDeploy({ assetId: c.assetId, versionId: version.versionId, platform: c.platform, body: body(intent), channel: evolving, versionIsNew: version.isNew });
+    const before = version.isNew ? null : (evolving.records[version.key] ?? null);
     if (!version.isNew) evolving = evolve(evolving, version.key, { versionId: version.key, ...body(intent) });
-    add(step, `${version.label}: ${evolvingState(snapshot, version) ?? 'not deployed'} → ${intent}`);
+    part.steps.push(step);
+    part.changes.push(change(step, address, 'deploy', { version: idOf(version), state: before }, { version: idOf(version), state: intent }, { name: version.name, ...unknown(version, 'version') }));
   };
   const live = [...wanted.values()].filter((w) => w.state === 'LIVE' || w.state === 'DEFAULT').map((w) => w.version);
   const madeLive = new Set<string>();
@@ -271,22 +283,26 @@ function planChannel(part: Part, c: ChannelInputs, channel: DesiredChannel): voi
     });
     if (!target.isNew) evolving = evolve(evolving, target.key, { versionId: target.key, intent: 'DEFAULT', currentVersionId: currentDefault, currentAssetIntent: currentDefault ? 'LIVE' : undefined, createdBy: c.user, updatedBy: c.user });
     else if (currentDefault) evolving = { ...evolving, records: { ...evolving.records, [currentDefault]: 'LIVE' } };
-    add(promote, `${target.label}: ${madeLive.has(target.key) ? 'LIVE' : (stateOf(target) ?? 'not deployed')} → DEFAULT${currentDefault ? ` (${labelOf(c, currentDefault)}: DEFAULT → LIVE)` : ''}`);
+    part.steps.push(promote);
+    part.changes.push(change(promote, address, 'promote', { default: currentDefault ?? null }, { default: idOf(target) }, { name: target.name, ...unknown(target, 'default') }));
   }
   for (const { version, state } of wanted.values()) {
     if (state !== 'OFFLINE' || stateOf(version) === 'OFFLINE') continue;
     deploy(version, 'OFFLINE');
   }
-  if (change.steps.length > 0) part.changes.push(change);
+  // Versions Live here that the file does not list (a former Default included, once the promotion made it LIVE):
+  // with exclusive: true the file is the whole truth of the channel, and they are drift, taken OFFLINE.
+  const unlisted = Object.entries(evolving.records).filter(([versionId, state]) => state === 'LIVE' && !wanted.has(versionId)).map(([versionId]) => versionId);
+  if (channel.exclusive === true) {
+    for (const versionId of unlisted) deploy({ versionId, label: labelOf(c, versionId), name: c.versions.find((v) => v.versionId === versionId)?.versionName ?? versionId, key: versionId, isNew: false, at: c.at }, 'OFFLINE');
+  } else if (unlisted.length > 0) {
+    part.notes.push(`channel ${name}: not managed by the file (Live, not listed; exclusive: true takes them OFFLINE): ${unlisted.map((id) => labelOf(c, id)).join(', ')}`);
+  }
 }
 
 function evolve(channel: ChannelSnapshot, versionId: string, request: Parameters<typeof decideVersionDeploy>[1]): ChannelSnapshot {
   const decision = decideVersionDeploy(channel, request);
   return decision.ok ? applyVersionDeploy(channel, versionId, decision) : channel;
-}
-
-function evolvingState(snapshot: ChannelSnapshot, version: Resolved): string | undefined {
-  return version.isNew ? undefined : snapshot.records[version.key];
 }
 
 function labelOf(c: ChannelInputs, versionId: string): string {
@@ -302,15 +318,15 @@ function resolveVersion(c: ChannelInputs, entry: VersionRef, at: FieldPath): Res
     if (version.targetPlatform !== c.platform) {
       throw c.file.error(at, `${entry.versionId} is a ${version.targetPlatform} version: a version's platform cannot change; name a ${c.platform} version here`);
     }
-    return { versionId: version.versionId, label: `${version.versionName} (${version.versionId})`, key: version.versionId, isNew: false, at };
+    return { versionId: version.versionId, label: `${version.versionName} (${version.versionId})`, name: version.versionName, key: version.versionId, isNew: false, at };
   }
   const named = c.versions.filter((v) => v.versionName === entry && v.targetPlatform === c.platform);
   if (named.length > 1) {
     throw c.file.error(at, `${named.length} ${c.platform} versions of ${c.assetId} are named ${entry} (${named.map((v) => v.versionId).join(', ')}): pin one as { versionId: ID }`);
   }
-  if (named.length === 1) return { versionId: named[0]!.versionId, label: `${entry} (${named[0]!.versionId})`, key: named[0]!.versionId, isNew: false, at };
+  if (named.length === 1) return { versionId: named[0]!.versionId, label: `${entry} (${named[0]!.versionId})`, name: entry, key: named[0]!.versionId, isNew: false, at };
   const upload = c.uploads.get(`${c.platform}\u0000${entry}`);
-  if (upload) return { versionId: ref(upload, 'versionId'), label: `${entry} (new)`, key: upload.id, isNew: true, at };
+  if (upload) return { versionId: ref(upload, 'versionId'), label: `${entry} (${KNOWN_AFTER_APPLY})`, name: entry, key: upload.id, isNew: true, at };
   const elsewhere = c.versions.filter((v) => v.versionName === entry).map((v) => `${v.versionId} on ${v.targetPlatform}`);
   throw c.file.error(
     at,
@@ -320,18 +336,12 @@ function resolveVersion(c: ChannelInputs, entry: VersionRef, at: FieldPath): Res
 
 // --- collections --------------------------------------------------------------------
 
-interface LocalFile {
-  name: string;
-  path: string;
-  size: number;
-}
-
 async function planCollection(inputs: PlanInputs, collectionId: string, spec: DesiredCollection): Promise<Part> {
   const { api, file, user } = inputs;
   const at: FieldPath = ['collections', collectionId];
   const [view, items] = await Promise.all([readSnapshot(api, collectionId), spec.items ? listItems(api, collectionId).catch(() => [] as Item[]) : Promise.resolve([] as Item[])]);
   const part: Part = { steps: [], changes: [], notes: [] };
-  const resource = `collection ${collectionId}`;
+  const address = `collection.${collectionId}`;
   const collection = view.collection;
   const fields = {
     collectionName: spec.name,
@@ -348,7 +358,7 @@ async function planCollection(inputs: PlanInputs, collectionId: string, spec: De
     const body = { collectionId, allowedAssetTypes: spec.allowedTypes, ...defined(fields), collectionName: spec.name, ...(spec.platform ? { targetPlatform: spec.platform } : {}), createdBy: user };
     const create = steps.collectionCreate({ collectionId, body }, { prediction: { current: null, decision: allow(201, body) } });
     part.steps.push(create);
-    part.changes.push({ resource, action: 'create', lines: fieldLines(body, ['collectionId', 'createdBy']), steps: [create.id] });
+    part.changes.push(change(create, address, 'create', null, fieldsOf(body, ['collectionId', 'createdBy'])));
     snapshot = { collectionId, deleted: false, deployable: spec.deployable ?? true, editable: spec.editable ?? true, itemCount: 0, maxAssets: spec.maxAssets ?? LIMITS.maxAssetsCeiling, deployments: {} };
   } else {
     snapshot = view.snapshot!;
@@ -360,7 +370,7 @@ async function planCollection(inputs: PlanInputs, collectionId: string, spec: De
     if (snapshot.deleted) {
       const restore = steps.collectionRestore({ collectionId, user }, { prediction: { current: { deleted: true }, decision: allow(200, { deleted: false }) } });
       part.steps.push(restore);
-      part.changes.push({ resource, action: 'update', lines: ['deleted: true → false (restored)'], steps: [restore.id], notes: [drift(collection)] });
+      part.changes.push(change(restore, address, 'update', { deleted: true }, { deleted: false }, { notes: [drift(collection)] }));
       snapshot = { ...snapshot, deleted: false };
     }
     const changed = Object.entries(fields).filter(([key, value]) => value !== undefined && (collection as Record<string, unknown>)[key] !== value);
@@ -370,26 +380,59 @@ async function planCollection(inputs: PlanInputs, collectionId: string, spec: De
       const update = steps.collectionUpdate({ collectionId, body }, { prediction: { current: currentFields(collection), decision } });
       if (decision.ok) snapshot = { ...snapshot, ...pick(body as Partial<CollectionSnapshot>, ['maxAssets', 'editable', 'deployable']) };
       part.steps.push(update);
-      part.changes.push({ resource, action: 'update', lines: changed.map(([key, value]) => `${key}: ${show((collection as Record<string, unknown>)[key])} → ${show(value)}`), steps: [update.id], notes: [drift(collection)] });
+      const before = Object.fromEntries(changed.map(([key]) => [key, (collection as Record<string, unknown>)[key] ?? null]));
+      part.changes.push(change(update, address, 'update', before, Object.fromEntries(changed), { notes: [drift(collection)] }));
     }
   }
 
-  // Items.
+  // Items: as `item sync` plans them (src/service/items-plan.ts).
   const byName = new Map<string, Item | Step<Item>>();
   for (const item of items) byName.set(item.assetItemName, item);
   let itemsChanged = false;
   if (spec.items && 'dir' in spec.items) {
     const source = spec.items;
     const patterns = source.pattern === undefined ? [] : [source.pattern].flat();
-    const files = await readFolder(file, [...at, 'items', 'dir'], file.resolve(source.dir), patterns);
+    const dir = file.resolve(source.dir);
+    const { files, notFollowed, broken } = topFiles(dir, folderEntries(file, [...at, 'items', 'dir'], dir, patterns), source.followLinks === true);
+    if (notFollowed.length > 0) part.notes.push(`collection ${collectionId}: skipped ${notFollowed.length} symbolic link(s) in ${source.dir}, not followed without followLinks: true: ${notFollowed.join(', ')}`);
+    for (const link of broken) part.notes.push(`collection ${collectionId}: skipped ${link.name} in ${source.dir}: ${link.reason}`);
     const shown = items.filter((item) => patterns.length === 0 || matchesAny(item.assetItemName, patterns));
-    const itemSteps = await planItems({ collectionId, user, assetType: source.type, allowed: spec.allowedTypes, prune: source.prune === true, snapshot, files, items: shown });
-    snapshot = itemSteps.snapshot;
-    for (const [itemName, value] of itemSteps.named) byName.set(itemName, value);
-    if (itemSteps.steps.length > 0) {
+    const checksum = source.compare === 'checksum' || inputs.checksum === true;
+    const itemView: CollectionView = { collection: view.collection, status: view.status, snapshot };
+    const comparison = await compare(files, shown, checksum && present ? servedContent(inputs.ctx, itemView) : undefined);
+    if (checksum) comparison.compared.checksum = true;
+    const removals = source.prune === true ? comparison.orphans : [];
+    const uploads = new Map(files.map((local) => [local, { collectionId, fields: { assetItemName: local.name, assetType: source.type, createdBy: user }, file: { path: local.path, name: local.name, size: local.size } }]));
+    const sync = planSync({
+      view: itemView,
+      itemCount: shown.length === items.length ? snapshot.itemCount : items.length,
+      comparison,
+      removals,
+      uploads,
+      room: snapshot.maxAssets - (items.length - removals.length),
+      user,
+      assetType: source.type,
+      refuse: { hint: 'ahs plan shows every request and what the service would answer' },
+      groupPrefix: `items:${collectionId}:`,
+    });
+    snapshot = { ...snapshot, itemCount: sync.itemCount };
+    for (const { file: local, item } of comparison.unchanged) byName.set(local.name, item);
+    for (const r of sync.replacements) byName.set(r.file.name, r.upload);
+    for (const u of sync.uploads) byName.set(u.file.name, u.step);
+    if (comparison.compared.content + comparison.compared.size > 0) part.notes.push(`collection ${collectionId}: items ${comparedLine(comparison.compared)}`);
+    if (sync.all.length > 0) {
       itemsChanged = true;
-      part.steps.push(...itemSteps.steps);
-      part.changes.push({ resource: `items of ${collectionId}`, action: 'update', lines: itemSteps.lines, steps: itemSteps.steps.map((s) => s.id) });
+      part.steps.push(...sync.all);
+      const item = (name: string) => `item.${collectionId}.${name}`;
+      const was = (old: Item) => ({ itemId: old.assetItemId, size: old.size });
+      for (const r of sync.removals) part.changes.push(change(r.step, item(r.old.assetItemName), 'remove', was(r.old), null, { notes: ['no file of that name'] }));
+      for (const r of sync.replacements) {
+        const compared = comparison.rules.get(r.file.name);
+        const upload = change(r.upload, item(r.file.name), 'upload', was(r.old), { itemId: null, size: r.file.size }, { unknownAfter: ['itemId'], ...(compared ? { compared } : {}) });
+        const remove = change(r.remove, item(r.old.assetItemName), 'remove', was(r.old), null, { notes: [r.removeFirst ? 'replaced: removed first, the collection is at maxAssets' : 'replaced by the new upload'] });
+        part.changes.push(...(r.removeFirst ? [remove, upload] : [upload, remove]));
+      }
+      for (const u of sync.uploads) part.changes.push(change(u.step, item(u.file.name), 'upload', null, { itemId: null, size: u.file.size }, { unknownAfter: ['itemId'] }));
     }
   } else if (spec.items) {
     const listed = new Set(spec.items.names);
@@ -407,137 +450,50 @@ async function planCollection(inputs: PlanInputs, collectionId: string, spec: De
     if (typeof anchorId !== 'string' || collection?.anchorAsset !== anchorId) {
       const update = steps.collectionUpdate({ collectionId, body: { anchorAsset: anchorId, updatedBy: user } }, { prediction: { current: collection?.anchorAsset ?? null, decision: allow(200, { anchorAsset: spec.anchor }) } });
       part.steps.push(update);
-      part.changes.push({ resource, action: 'update', lines: [`anchor: ${show(anchorName(collection?.anchorAsset ?? undefined, items))} → ${spec.anchor}`], steps: [update.id] });
+      part.changes.push(change(update, address, 'update', { anchor: anchorName(collection?.anchorAsset ?? undefined, items) ?? null }, { anchor: spec.anchor }));
     }
   }
 
   // Deployments per environment; OFFLINE needs a deployment first.
   const deployments = Object.entries(spec.deployments ?? {});
   const deploySteps: Step[] = [];
-  const lines: string[] = [];
-  const deployTo = (envId: string, state: 'LIVE' | 'OFFLINE') => {
+  const deployTo = (envId: string, state: 'LIVE' | 'OFFLINE', notes?: string[]) => {
     const request = { state, envId, createdBy: user, updatedBy: user };
+    const before = snapshot.deployments[envId] ?? null;
     const decision = decideCollectionDeploy(collectionId, snapshot, request);
     if (decision.ok) snapshot = { ...snapshot, deployments: { ...snapshot.deployments, [envId]: state } };
-    deploySteps.push(steps.collectionDeploy({ collectionId, user, state, envId }, { prediction: { current: snapshot.deployments[envId] ?? null, decision } }));
+    const step = steps.collectionDeploy({ collectionId, user, state, envId }, { prediction: { current: before, decision } });
+    deploySteps.push(step);
+    part.changes.push(change(step, `${address}.deployment.${envId}`, 'deploy', { state: before }, { state }, notes ? { notes } : {}));
   };
   for (const [envId, state] of deployments) {
     const current = snapshot.deployments[envId];
     if (current === state) continue;
-    lines.push(`${envId}: ${current ?? 'not deployed'} → ${state}${state === 'OFFLINE' && !current ? ' (deployed LIVE first: only a deployment can be taken OFFLINE)' : ''}`);
-    if (state === 'OFFLINE' && !current) deployTo(envId, 'LIVE');
+    if (state === 'OFFLINE' && !current) deployTo(envId, 'LIVE', ['deployed LIVE first: only a deployment can be taken OFFLINE']);
     deployTo(envId, state);
   }
   // New items reach the environments where the collection stays Live by a re-run of its deployments.
-  const stayLive = Object.entries(snapshot.deployments).some(([envId, state]) => state === 'LIVE' && !deploySteps.some((s) => (s.params as { envId?: string }).envId === envId));
-  if (itemsChanged && present && stayLive) {
+  const stayLive = Object.entries(snapshot.deployments).filter(([envId, state]) => state === 'LIVE' && !deploySteps.some((s) => (s.params as { envId?: string }).envId === envId));
+  if (itemsChanged && present && stayLive.length > 0) {
     const reconcile = steps.collectionReconcile({ collectionId, user }, { prediction: { current: snapshot.deployments, decision: decideCollectionReconcile(collectionId, snapshot, user) } });
     deploySteps.push(reconcile);
-    lines.push('Live deployments re-run (the items changed)');
+    for (const [envId] of stayLive) part.changes.push(change(reconcile, `${address}.deployment.${envId}`, 'deploy', { state: 'LIVE' }, { state: 'LIVE' }, { notes: ['re-run: the items changed'] }));
   }
-  if (deploySteps.length > 0) {
-    part.steps.push(...deploySteps);
-    part.changes.push({ resource: `deployments of ${collectionId}`, action: 'update', lines, steps: deploySteps.map((s) => s.id) });
-  }
+  part.steps.push(...deploySteps);
   return part;
 }
 
-interface ItemInputs {
-  collectionId: string;
-  user: string;
-  assetType: string;
-  allowed: string[];
-  prune: boolean;
-  snapshot: CollectionSnapshot;
-  files: LocalFile[];
-  items: Item[];
-}
-
-/**
- * The item writes of a folder, as `item sync` does them: removals (prune)
- * first, then each changed file replaced (uploaded, then its old item
- * removed; the old one first when the collection is full), then the new
- * files; each phase a batch. A file matches the item of its name and size.
- */
-async function planItems(c: ItemInputs): Promise<{ steps: Step[]; lines: string[]; snapshot: CollectionSnapshot; named: Map<string, Item | Step<Item>> }> {
-  const byName = new Map<string, Item[]>();
-  for (const item of [...c.items].sort((a, b) => compareText(b.createdAt, a.createdAt))) byName.set(item.assetItemName, [...(byName.get(item.assetItemName) ?? []), item]);
-  const claimed = new Set<Item>();
-  const replacements: Array<{ file: LocalFile; old: Item }> = [];
-  const uploads: LocalFile[] = [];
-  const named = new Map<string, Item | Step<Item>>();
-  for (const file of c.files) {
-    const candidates = byName.get(file.name) ?? [];
-    const same = candidates.find((item) => item.size === file.size);
-    const item = same ?? candidates[0];
-    if (item) claimed.add(item);
-    if (same) named.set(file.name, same);
-    else if (item) replacements.push({ file, old: item });
-    else uploads.push(file);
+/** The entries of the items folder whose names match the patterns, sorted; a folder that cannot be read is an error at its line. */
+function folderEntries(file: DesiredFile, at: FieldPath, dir: string, patterns: string[]): string[] {
+  let names: string[];
+  try {
+    if (!statSync(dir).isDirectory()) throw Object.assign(new Error('not a folder'), { code: 'ENOTDIR' });
+    names = readdirSync(dir);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw file.error(at, `cannot read the folder ${dir}: ${code === 'ENOENT' ? 'no such folder' : code === 'ENOTDIR' ? 'not a folder' : (error as Error).message}`);
   }
-  const orphans = c.prune ? c.items.filter((item) => !claimed.has(item)) : [];
-  let snapshot = c.snapshot;
-  const predicted = (decision: Decision<{ itemCount: number }>): Prediction => {
-    if (decision.ok) snapshot = { ...snapshot, itemCount: decision.next.itemCount };
-    return { current: { itemCount: snapshot.itemCount, maxAssets: snapshot.maxAssets }, decision };
-  };
-  const digests = new Map<LocalFile, string>();
-  await Promise.all([...replacements.map((r) => r.file), ...uploads].map(async (file) => digests.set(file, await fileSha256(file.path))));
-  const uploadStep = (file: LocalFile, group: string, concurrency: number, after?: string[]) =>
-    steps.itemUpload(
-      { collectionId: c.collectionId, fields: { assetItemName: file.name, assetType: c.assetType, createdBy: c.user }, file: { path: file.path, name: file.name, size: file.size, sha256: digests.get(file) } },
-      { batch: { group, concurrency }, after, refuse: { hint: 'ahs plan shows every request and what the service would answer' }, prediction: predicted(decideItemAdd(c.collectionId, snapshot, { assetType: c.assetType, allowedAssetTypes: c.allowed })) },
-    );
-  const removeStep = (old: Item, group: string, concurrency: number, after?: string[]) =>
-    steps.itemRemove(
-      { collectionId: c.collectionId, itemId: old.assetItemId, name: old.assetItemName, user: c.user },
-      { batch: { group, concurrency }, after, prediction: predicted(decideItemRemove(c.collectionId, snapshot, { assetItemId: old.assetItemId, parentCollections: old.parentCollections ?? [c.collectionId] }, old.assetItemId)) },
-    );
-  const all: Step[] = [];
-  const lines: string[] = [];
-  const group = (phase: string) => `items:${c.collectionId}:${phase}`;
-  for (const old of orphans) {
-    all.push(removeStep(old, group('remove'), ITEM_CONCURRENCY));
-    lines.push(`- ${old.assetItemName} (${old.assetItemId}): no file of that name`);
-  }
-  const room = snapshot.maxAssets - snapshot.itemCount;
-  const removeFirst = room < 1;
-  const replaceConcurrency = removeFirst ? ITEM_CONCURRENCY : Math.max(1, Math.min(ITEM_CONCURRENCY, room));
-  for (const { file, old } of replacements) {
-    if (removeFirst) {
-      const remove = removeStep(old, group('replace'), replaceConcurrency);
-      const upload = uploadStep(file, group('replace'), replaceConcurrency, [remove.id]);
-      all.push(remove, upload);
-      named.set(file.name, upload);
-    } else {
-      const upload = uploadStep(file, group('replace'), replaceConcurrency);
-      all.push(upload, removeStep(old, group('replace'), replaceConcurrency, [upload.id]));
-      named.set(file.name, upload);
-    }
-    lines.push(`~ ${file.name}: ${old.size} → ${file.size} bytes (replaces ${old.assetItemId}${removeFirst ? ', removed first: the collection is full' : ''})`);
-  }
-  for (const file of uploads) {
-    const upload = uploadStep(file, group('upload'), ITEM_CONCURRENCY);
-    all.push(upload);
-    named.set(file.name, upload);
-    lines.push(`+ ${file.name} (${file.size} bytes)`);
-  }
-  return { steps: all, lines, snapshot, named };
-}
-
-/** The regular files at the top of the items folder whose names match the patterns, by name. */
-async function readFolder(file: DesiredFile, at: FieldPath, dir: string, patterns: string[]): Promise<LocalFile[]> {
-  const names = await readdir(dir).catch((error: NodeJS.ErrnoException) => {
-    throw file.error(at, `cannot read the folder ${dir}: ${error.code === 'ENOENT' ? 'no such folder' : error.code === 'ENOTDIR' ? 'not a folder' : error.message}`);
-  });
-  const files: LocalFile[] = [];
-  for (const name of names.sort()) {
-    if (patterns.length > 0 && !matchesAny(name, patterns)) continue;
-    const path = join(dir, name);
-    const info = await stat(path).catch(() => undefined);
-    if (info?.isFile()) files.push({ name, path, size: info.size });
-  }
-  return files;
+  return names.sort().filter((name) => patterns.length === 0 || matchesAny(name, patterns));
 }
 
 function anchorName(anchorId: string | undefined, items: Item[]): string | undefined {
@@ -566,15 +522,13 @@ function sameSet(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && [...a].sort().join('\u0000') === [...b].sort().join('\u0000');
 }
 
-function fieldLines(body: Record<string, unknown>, leave: string[]): string[] {
-  return Object.entries(body)
-    .filter(([key, value]) => !leave.includes(key) && value !== undefined)
-    .map(([key, value]) => `${key}: ${show(value)}`);
+function fieldsOf(body: Record<string, unknown>, leave: string[]): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(body).filter(([key, value]) => !leave.includes(key) && value !== undefined));
 }
 
-function show(value: unknown): string {
-  if (value === undefined || value === null) return '(none)';
-  return typeof value === 'string' ? value : JSON.stringify(value);
+/** A change of the plan document: values (the request and the prediction are added with the document). */
+function change(step: Step, address: string, action: ChangeAction, before: Record<string, unknown> | null, after: Record<string, unknown> | null, extra: Partial<PlannedChange> = {}): PlannedChange {
+  return { address, action, before, after, ...extra, step: step.id };
 }
 
 /** Who changed the record last, as the service says: how a change made outside the file shows. */
@@ -603,11 +557,39 @@ export async function planDocument(inputs: PlanInputs): Promise<SavedPlan> {
     domainId: api.domainId ?? '',
     file: { path: resolvePath(file.path), sha256: file.sha256 },
     files: await plannedFiles(planned.steps),
-    reads: recorder.reads(),
-    steps: planned.steps,
-    changes: planned.changes,
+    reads: recorder.reads(channelScope(planned.steps)),
+    steps: planned.steps.map(withoutGuessedIds),
+    changes: withRequests(planned.changes, planned.steps, api),
     notes: planned.notes,
   });
+}
+
+/**
+ * Fingerprints per channel (issue 31): a read of an asset's deployment
+ * records covers the channels the plan changes only (their steps were
+ * decided on those records), so a promotion on another channel of the
+ * same asset leaves a saved plan fresh.
+ */
+function channelScope(planned: Step[]): ReadScope {
+  const changed = new Map<string, string[]>();
+  for (const step of planned) {
+    if (step.kind !== 'version.deploy' && step.kind !== 'version.promote') continue;
+    const p = step.params as { assetId: string; platform: string; envId?: string; body?: { envId?: string } };
+    const channel = `${p.platform}/${p.envId ?? p.body?.envId}`;
+    changed.set(p.assetId, [...new Set([...(changed.get(p.assetId) ?? []), channel])]);
+  }
+  return (path) => {
+    const match = /\/va\/([^/]+)(?:\/versions\/[^/]+)?\/asset-urls$/.exec(path);
+    return match ? (changed.get(decodeURIComponent(match[1]!)) ?? []) : undefined;
+  };
+}
+
+/** An upload's predicted answer without the id the service will assign (null: it is not known before the apply). */
+function withoutGuessedIds(step: Step): Step {
+  const field = step.kind === 'version.upload' ? 'versionId' : step.kind === 'item.upload' ? 'assetItemId' : undefined;
+  const decision = step.prediction?.decision as { ok: boolean; next?: Record<string, unknown> } | undefined;
+  if (!field || !decision?.ok || !decision.next) return step;
+  return { ...step, prediction: { ...step.prediction!, decision: { ...decision, next: { ...decision.next, [field]: null } } as never } };
 }
 
 /**
@@ -617,11 +599,64 @@ export async function planDocument(inputs: PlanInputs): Promise<SavedPlan> {
  * error naming the line. A file no longer on disk is left alone: the
  * version is there, and only its content could tell.
  */
-function checkUploaded(file: DesiredFile, at: FieldPath, relative: string, local: { size: number; isFile(): boolean } | undefined, existing: Version[]): void {
-  if (!local?.isFile()) return;
+function checkUploaded(file: DesiredFile, at: FieldPath, relative: string, local: { size: number; isFile(): boolean } | undefined, existing: Version[]): Version[] | undefined {
+  if (!local?.isFile()) return undefined;
   const name = basename(relative);
-  const same = existing.some((v) => (v.fileName === undefined || v.fileName === null || v.fileName === name) && sizeAgrees(v.size, local.size));
-  if (same) return;
+  const same = existing.filter((v) => (v.fileName === undefined || v.fileName === null || v.fileName === name) && sizeAgrees(v.size, local.size));
+  if (same.length > 0) return same;
   const found = existing.map((v) => `${v.versionId} (${v.fileName ?? 'no file name'}, ${v.size})`).join(', ');
   throw file.error(at, `${relative} (${local.size} bytes) is not the file this version was uploaded from: ${found}; a version's file cannot change: give the new file another version name`);
+}
+
+interface UploadedVersion {
+  at: FieldPath;
+  relative: string;
+  path: string;
+  /** The versions of that name whose file name and size agree with the file. */
+  versions: Version[];
+  /** "ios/1.4.2". */
+  label: string;
+}
+
+/**
+ * A version already uploaded is compared by content where it can be
+ * downloaded (LIVE or DEFAULT somewhere: its record has a downloadUrl), as
+ * release does: what the delivery network serves is hashed (never written)
+ * and another SHA-256 than the file's is a plan error at its line naming
+ * both. Elsewhere name and size decided, and the plan says which rule did.
+ */
+async function compareUploaded(inputs: PlanInputs, assetId: string, uploaded: UploadedVersion[], records: AssetUrl[], part: Part): Promise<void> {
+  if (uploaded.length === 0) return;
+  const servedBy = (entry: UploadedVersion) =>
+    entry.versions.map((v) => records.find((r) => r.versionId === v.versionId && r.downloadUrl && (r.state === 'LIVE' || r.state === 'DEFAULT'))).filter((r): r is AssetUrl => r !== undefined);
+  const tasks = uploaded.flatMap((entry) => servedBy(entry).map((r) => ({ id: r.versionId, name: r.versionId, url: new URL(r.downloadUrl!, inputs.api.baseUrl).toString() })));
+  const unique = [...new Map(tasks.map((t) => [t.id, t])).values()];
+  const [summary, locals] = await Promise.all([
+    unique.length > 0 ? hashServed(inputs.ctx, unique, { label: `comparing ${unique.length} version(s) of ${assetId} by content` }) : Promise.resolve({ hashed: [], failed: [] }),
+    Promise.all(uploaded.map(async (entry) => (servedBy(entry).length > 0 ? fileSha256(entry.path) : undefined))),
+  ]);
+  const served = new Map(summary.hashed.map((h) => [h.id, h.sha256]));
+  const byContent: string[] = [];
+  const bySize: string[] = [];
+  for (const [index, entry] of uploaded.entries()) {
+    const local = locals[index];
+    const hashed = servedBy(entry).filter((r) => served.has(r.versionId));
+    if (local === undefined || hashed.length === 0) {
+      bySize.push(`${entry.label} (${entry.versions.map((v) => v.versionId).join(', ')})`);
+      continue;
+    }
+    const equal = hashed.find((r) => served.get(r.versionId) === local);
+    if (equal) {
+      byContent.push(`${entry.label} (${equal.versionId})`);
+      continue;
+    }
+    const other = hashed[0]!;
+    throw inputs.file.error(
+      entry.at,
+      `${entry.relative} is not the content of ${other.versionId}: it serves SHA-256 ${served.get(other.versionId)}, the file is ${local}; a version's file cannot change: give the new file another version name`,
+    );
+  }
+  for (const failed of summary.failed) part.notes.push(`asset ${assetId}: could not download ${failed.id} to compare its content (${failed.error}): compared by name and size`);
+  if (byContent.length) part.notes.push(`asset ${assetId}: versions compared by content (SHA-256 of what is served): ${byContent.join(', ')}`);
+  if (bySize.length) part.notes.push(`asset ${assetId}: versions compared by file name and size (LIVE or DEFAULT nowhere, so not downloadable): ${bySize.join(', ')}`);
 }

@@ -18,8 +18,9 @@ export const channelSchema = z
     default: versionRef.optional().describe('the Default version (promoted over the current one as a compare-and-set)'),
     live: z.array(versionRef, { error: 'must be a list of versions' }).optional().describe('versions to be LIVE'),
     offline: z.array(versionRef, { error: 'must be a list of versions' }).optional().describe('versions to be OFFLINE'),
+    exclusive: bool.optional().describe('the file is the whole truth of the channel: a version Live there that it does not list is drift, planned OFFLINE (default: shown as not managed by the file)'),
   })
-  .describe('one channel: the state of the versions it names; the others are left alone');
+  .describe('one channel: the state of the versions it names; the others are left alone unless exclusive: true');
 
 export const assetSchema = z
   .strictObject({
@@ -38,6 +39,15 @@ export const assetSchema = z
       .record(code, z.record(text(64), channelSchema, { error: 'must map environments to channels' }), { error: 'must map platforms to { ENV: channel }' })
       .optional()
       .describe('platform -> environment -> channel'),
+    rollout: z
+      .strictObject({
+        waves: z.array(text(64), { error: 'must be a list of environments' }).min(1, { error: 'must name at least one environment' }).describe('the environments, in order'),
+        soak: z.record(text(64), text(32), { error: 'must map environments to durations (30m, 2h)' }).optional().describe('environment -> soak after its promotion'),
+        check: text(4096).optional().describe('the shell command run before and after each promotion'),
+        approve: z.array(text(64), { error: 'must be a list of environments' }).optional().describe('waves promoted only by a run given --approved ENV'),
+      })
+      .optional()
+      .describe('the defaults of ahs rollout for this asset (its command line then names only the asset and the version); not used by plan or apply'),
   })
   .describe('a virtual asset');
 
@@ -46,6 +56,8 @@ export const itemsFromDir = z.strictObject({
   type: code.describe('asset type code of the uploaded items'),
   prune: bool.optional().describe('remove the items that have no file'),
   pattern: z.union([z.string().min(1), z.array(z.string().min(1))]).optional().describe('only files whose name matches a glob'),
+  compare: z.enum(['size', 'checksum'], { error: 'must be size or checksum' }).optional().describe('how a file is compared with its item: size (default), or checksum (SHA-256 of what a Live item serves, as item sync --checksum)'),
+  followLinks: bool.optional().describe('follow symbolic links in the folder (default: skipped and named, as item sync without --follow-links)'),
 });
 
 export const itemsListed = z.strictObject({

@@ -153,22 +153,34 @@ export function bodyUnread(req: IncomingMessage): boolean {
   return hasBody && !req.complete;
 }
 
-/** Bytes of a refused body read and dropped after the answer; a client sending more is cut off. */
-const MAX_DISCARDED_BYTES = 64 * 1024 * 1024;
+/** How long, and how many bytes, the rest of a refused body is read and dropped for (emulator.md). */
+export interface Linger {
+  ms: number;
+  bytes: number;
+}
 
 /**
- * After an answer sent before the body was read whole: reads and drops the
- * rest, so the client can finish sending and read the answer (closing with
- * unread bytes would reset the connection under it). The answer said
- * `Connection: close`; the request time limit bounds a client that trickles.
+ * An answer sent before the request's body was read whole (a refused key, a
+ * missing collection, too large), with a lingering close as nginx's: the
+ * answer is written whole (`Connection: close`), then the rest of the body
+ * is read and dropped, and only then does the response end and the
+ * connection close. Closing with unread bytes would reset the connection
+ * under a client still sending, and most clients then report the reset, not
+ * the answer. Bounded: a client still sending after `linger.ms` or beyond
+ * `linger.bytes` is cut off.
  */
-export function discardRest(req: IncomingMessage): void {
-  if (!bodyUnread(req) || req.destroyed) return;
+export function answerBeforeBody(req: IncomingMessage, res: ServerResponse, status: number, headers: Record<string, string | number>, body: string, linger: Linger): void {
+  res.writeHead(status, { ...headers, connection: 'close' });
+  res.write(body);
   let dropped = 0;
+  const cut = () => req.socket.destroy();
+  const timer = setTimeout(cut, linger.ms);
   req.on('data', (chunk: Buffer) => {
     dropped += chunk.length;
-    if (dropped > MAX_DISCARDED_BYTES) req.socket.destroy();
+    if (dropped > linger.bytes) cut();
   });
+  req.once('end', () => res.end());
+  req.once('close', () => clearTimeout(timer));
   req.resume();
 }
 
@@ -185,8 +197,16 @@ export async function drain(req: IncomingMessage): Promise<void> {
 
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.writeHead(status, jsonHeaders(text));
   res.end(text);
+}
+
+export function jsonHeaders(text: string): Record<string, string | number> {
+  return { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) };
+}
+
+export function textHeaders(text: string): Record<string, string | number> {
+  return { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(text) };
 }
 
 export function sendEmpty(res: ServerResponse, status: number): void {
@@ -195,7 +215,7 @@ export function sendEmpty(res: ServerResponse, status: number): void {
 }
 
 export function sendText(res: ServerResponse, status: number, text: string): void {
-  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.writeHead(status, textHeaders(text));
   res.end(text);
 }
 

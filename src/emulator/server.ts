@@ -10,7 +10,7 @@ import { registerCollections } from './handlers/collections.js';
 import { registerDelivery, type DeliveryContext } from './handlers/delivery.js';
 import { registerItems } from './handlers/items.js';
 import { registerVersions } from './handlers/versions.js';
-import { bodyUnread, checkQueryEncoding, decodeSegment, discardRest, Router, sendJson, sendText } from './http.js';
+import { answerBeforeBody, bodyUnread, checkQueryEncoding, decodeSegment, jsonHeaders, Router, sendJson, textHeaders } from './http.js';
 import { fail, Problem } from './problem.js';
 import {
   apiKeyInvalid,
@@ -50,6 +50,10 @@ export interface RequestLimits {
   keepAliveTimeoutMs: number;
   /** On close(), how long requests in flight may take before their connections are cut. */
   shutdownGraceMs: number;
+  /** After an answer sent before the request's body was read: how long the rest is read and dropped for... */
+  lingerMs: number;
+  /** ... and how many of its bytes, before the connection is cut. */
+  lingerBytes: number;
 }
 
 // A release upload over a slow link takes minutes; a client that stalls for a
@@ -60,6 +64,8 @@ export const DEFAULT_LIMITS: RequestLimits = {
   idleTimeoutMs: 60_000,
   keepAliveTimeoutMs: 5_000,
   shutdownGraceMs: 3_000,
+  lingerMs: 5_000,
+  lingerBytes: 256 * 1024 * 1024,
 };
 
 /** What one server answers: the API, and the delivery network under a prefix ('' for none). */
@@ -89,17 +95,22 @@ export function createEmulatorServer(emu: Emulator, serves: Serves, limits: Requ
     answering.set(req.socket, res);
     if (closing) res.setHeader('connection', 'close');
     res.on('close', () => {
-      emu.log(`${req.method} ${req.url} ${res.statusCode} ${Date.now() - started}ms`);
+      emu.log(`${req.method} ${req.url} ${outcome(res, closing)} ${Date.now() - started}ms`);
       if (answering.get(req.socket) === res) answering.delete(req.socket);
       inFlight -= 1;
       if (inFlight === 0 && onIdle) onIdle();
     });
-    const running = handle(emu, serves, api, delivery, req, res);
+    const running = handle(emu, serves, api, delivery, req, res, limits);
     handlers.add(running);
     void running.finally(() => handlers.delete(running));
   });
   server.timeout = limits.idleTimeoutMs;
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(emu, error, socket, answering.get(socket)));
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    const inProgress = answering.get(socket);
+    // A client gone in the middle of its request (Ctrl-C during an upload): its request's line says so.
+    if (inProgress && !inProgress.writableFinished && GONE.has(error.code ?? '')) socket.destroy();
+    else answerClientError(emu, error, socket, inProgress);
+  });
   // Handlers still running, also those whose client went away (an aborted
   // upload cleaning up its temporary file): close() waits for them.
   const handlers = new Set<Promise<void>>();
@@ -125,6 +136,16 @@ export function createEmulatorServer(emu: Emulator, serves: Serves, limits: Requ
       await Promise.all(handlers);
     },
   };
+}
+
+/** Errors of a connection closed by the client part-way through a request. */
+const GONE = new Set(['HPE_INVALID_EOF_STATE', 'ECONNRESET', 'EPIPE']);
+
+/** What a request's log line says of its answer: the status, or that it ended without one. */
+function outcome(res: ServerResponse, closing: boolean): string {
+  if (res.writableFinished) return String(res.statusCode);
+  if (res.headersSent) return `${res.statusCode}, closed before the end of the request, after`;
+  return closing ? 'cut at the stop after' : 'aborted by the client after';
 }
 
 function serverOptions(limits: RequestLimits) {
@@ -168,7 +189,15 @@ function clientErrorRejection(error: NodeJS.ErrnoException): Rejection {
   return requestMalformed(error.code === undefined ? error.message : `${error.code.replace(/^HPE_/, '').toLowerCase().replace(/_/g, ' ')}`);
 }
 
-async function handle(emu: Emulator, serves: Serves, api: Router<RequestContext>, delivery: Router<DeliveryContext>, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(
+  emu: Emulator,
+  serves: Serves,
+  api: Router<RequestContext>,
+  delivery: Router<DeliveryContext>,
+  req: IncomingMessage,
+  res: ServerResponse,
+  limits: RequestLimits,
+): Promise<void> {
   try {
     const url = new URL(req.url ?? '/', 'http://emulator.invalid');
     const method = req.method ?? 'GET';
@@ -197,7 +226,7 @@ async function handle(emu: Emulator, serves: Serves, api: Router<RequestContext>
     }
     throw notRouted(method, path, false);
   } catch (error) {
-    writeError(emu, req, res, error);
+    writeError(emu, req, res, error, limits);
   }
 }
 
@@ -220,7 +249,12 @@ function authenticate(emu: Emulator, req: IncomingMessage, res: ServerResponse, 
   fail(apiKeyInvalid());
 }
 
-function writeError(emu: Emulator, req: IncomingMessage, res: ServerResponse, error: unknown): void {
+function writeError(emu: Emulator, req: IncomingMessage, res: ServerResponse, error: unknown, limits: RequestLimits): void {
+  // The client went away mid-request (its request's log line says so): nobody to answer, nothing unexpected.
+  if (req.socket.destroyed && !(error instanceof Problem)) {
+    res.destroy();
+    return;
+  }
   const known = error instanceof Problem ? error : undefined;
   if (!known) emu.log(`unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   const answer = known ?? new Problem(unexpected(error instanceof Error ? error.message : String(error)));
@@ -228,12 +262,14 @@ function writeError(emu: Emulator, req: IncomingMessage, res: ServerResponse, er
     res.destroy();
     return;
   }
-  // Refused before its body was read whole (too large, too deep): answer, and
-  // take the rest in so the client reads the answer rather than a reset.
-  const unread = bodyUnread(req);
-  if (unread) res.setHeader('connection', 'close');
   const title = titleOf(emu.variation, answer.rejection);
-  if (answer.plainText) sendText(res, answer.status, title);
-  else sendJson(res, answer.status, errorBody({ status: answer.status, title }));
-  if (unread) discardRest(req);
+  const text = answer.plainText ? title : JSON.stringify(errorBody({ status: answer.status, title }));
+  const headers = answer.plainText ? textHeaders(text) : jsonHeaders(text);
+  // Refused before its body was read whole (no key, too large, too deep): the
+  // answer, then the rest of the body read and dropped before the close.
+  if (bodyUnread(req)) answerBeforeBody(req, res, answer.status, headers, text, { ms: limits.lingerMs, bytes: limits.lingerBytes });
+  else {
+    res.writeHead(answer.status, headers);
+    res.end(text);
+  }
 }

@@ -178,7 +178,7 @@ abstract class RecordStore implements Store {
     return (this.data.domains[domainId] ??= emptyDomainState());
   }
 
-  /** Resolves once `operation` (already applied in memory) is durable. */
+  /** Resolves once `operation` (already applied in memory) is durable; if it fails, the operation is taken back out of memory first. */
   protected abstract persist(operation: Operation): Promise<void>;
   /** Resolves once a file just renamed into `blobDir` survives a crash. */
   protected abstract blobDurable(path: string): Promise<void>;
@@ -381,6 +381,7 @@ export interface DiskStoreOptions {
 
 interface QueuedWrite {
   seq: number;
+  operation: Operation;
   line: string;
   done: () => void;
   failed: (error: unknown) => void;
@@ -455,7 +456,7 @@ export class DiskStore extends RecordStore {
     const bytes = this.held.get(uploadedBlob(operation) ?? '');
     const line = `${JSON.stringify(bytes ? { seq, operation, bytes: bytes.toString('base64') } : { seq, operation })}\n`;
     return new Promise<void>((done, failed) => {
-      this.queue.push({ seq, line, done, failed });
+      this.queue.push({ seq, operation, line, done, failed });
       this.flushing ??= this.flush();
     });
   }
@@ -477,6 +478,7 @@ export class DiskStore extends RecordStore {
         for (const write of batch) write.done();
       } catch (error) {
         await this.cutBack(error);
+        await this.rollBack(batch);
         for (const write of batch) write.failed(error);
       }
       if (this.foldDue()) {
@@ -501,6 +503,35 @@ export class DiskStore extends RecordStore {
       await this.disk.truncateJournal(this.journal, this.journalBytes);
     } catch {
       this.broken = error;
+    }
+  }
+
+  /**
+   * Takes failed writes back out of memory, exactly (a write is applied only
+   * once it is stored, emulator.md): the state becomes the durable one (the
+   * snapshot and the journal, whole again after cutBack) with the writes
+   * still queued applied over it. In place, domain by domain: handlers in
+   * flight hold their domain's object.
+   */
+  private async rollBack(failed: QueuedWrite[]): Promise<void> {
+    for (const write of failed) this.held.delete(uploadedBlob(write.operation) ?? '');
+    let durable: EmulatorState;
+    try {
+      durable = (await recover(this.dataDir)).state;
+    } catch (error) {
+      // The journal cannot be read back: the store takes no more writes rather than serve a state it cannot prove.
+      this.broken ??= error;
+      return;
+    }
+    for (const write of this.queue) applyOperation(durable, write.operation);
+    for (const domainId of new Set([...Object.keys(this.data.domains), ...Object.keys(durable.domains)])) {
+      const current = this.data.domains[domainId] as unknown as Record<string, unknown> | undefined;
+      const stored = durable.domains[domainId] ?? emptyDomainState();
+      if (!current) this.data.domains[domainId] = stored;
+      else {
+        for (const key of Object.keys(current)) delete current[key];
+        Object.assign(current, stored);
+      }
     }
   }
 

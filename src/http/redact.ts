@@ -4,23 +4,21 @@
 //
 // A server may echo the key in any encoding (a 403 body that quotes the
 // request URL-encoded, a JSON body with `\/` or `\"`, an HTML page with
-// `&quot;`), and ahs may re-encode what it prints (JSON output, escaped
-// control characters). So a secret is not matched as text but as a pattern:
-// each of its characters in any of the forms below, in any mix, which covers
-// the literal key, encodeURIComponent, encodeURI, form encoding, JSON
-// escaping (PHP's `\/` and `\u00e9` included), HTML entities and percent-hex
-// in either case, nested once more or not. The key's base64, base64url and
-// hex are matched the same way (they may be URL- or JSON-escaped too).
-// redact-match.ts finds them (no RegExp: compiling one cost up to 40 ms).
-import { type Alternative, type Atom, anyCase, exactly, type Form, FormMatcher, repeated, type Unit, unit } from './redact-match.js';
+// `&quot;`), and ahs may re-encode what it prints (JSON output). So each
+// secret is looked for as a fixed set of literal texts: the forms real
+// encoders give it (raw, percent-encoded, JSON-escaped, HTML entities), each
+// of them encoded once more (double URL-encoding, JSON in JSON, `&amp;quot;`),
+// for the secret itself and for its base64 (standard and url-safe, whole and
+// at its three alignments inside a longer text) and hex. Found with indexOf:
+// linear in the text, nothing to back off from, nothing withheld.
 
 export class Redactor {
   private secrets = new Set<string>();
-  private matcher: FormMatcher | undefined;
+  private forms: string[] | undefined;
   add(secret: string | undefined): void {
     if (!secret || secret.length < 4 || this.secrets.has(secret)) return;
     this.secrets.add(secret);
-    this.matcher = undefined;
+    this.forms = undefined;
   }
   /**
    * The values of option-looking tokens that carry a key (`--api-key=KEY`,
@@ -35,8 +33,23 @@ export class Redactor {
   }
   redact(text: string): string {
     if (this.secrets.size === 0) return text;
-    this.matcher ??= new FormMatcher([...this.secrets].flatMap(encodedForms));
-    return this.matcher.replace(text, '***');
+    this.forms ??= [...new Set([...this.secrets].flatMap(encodedForms))].filter((form) => form.length >= 4);
+    // Every place a form occurs, as [start, end): each form's occurrences left to right, none overlapping
+    // another of the same form (an overlapping one is partly covered by the one before).
+    const found: Array<[number, number]> = [];
+    for (const form of this.forms) {
+      for (let at = text.indexOf(form); at !== -1; at = text.indexOf(form, at + form.length)) found.push([at, at + form.length]);
+    }
+    if (found.length === 0) return text;
+    found.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
+    // Overlapping places become one `***`; places side by side stay two.
+    let out = '';
+    let end = 0;
+    for (const [start, stop] of found) {
+      if (start < end) end = Math.max(end, stop);
+      else [out, end] = [`${out}${text.slice(end, start)}***`, stop];
+    }
+    return out + text.slice(end);
   }
   /**
    * A JSON value with the secrets taken out of every string in it, before it
@@ -53,75 +66,60 @@ export class Redactor {
   }
 }
 
-/** The forms of the key itself and of its base64, base64url and hex. */
-function encodedForms(secret: string): Form[] {
+type Encoder = (text: string) => string;
+
+const hex = (code: number, digits: number, upper: boolean) => {
+  const text = code.toString(16).padStart(digits, '0');
+  return upper ? text.toUpperCase() : text;
+};
+/** Each character not kept as its UTF-8 bytes in %XX; a space as `+` when asked. */
+const percent =
+  (keep: RegExp, upper: boolean, plus: boolean): Encoder =>
+  (text) =>
+    text.replace(keep, (c) => (plus && c === ' ' ? '+' : upper ? encodeURIComponent(c).replace(/[!'()*~]/g, (k) => `%${hex(k.charCodeAt(0), 2, true)}`) : percent(keep, true, plus)(c).toLowerCase()));
+/** What encodeURIComponent, encodeURI, form encoding and RFC 3986 encoders (with and without `/`) leave as is. */
+const KEEP = [/[^\w.!~*'()-]/gu, /[^\w.!~*'();,/?:@&=+$#-]/gu, /[^\w.*-]/gu, /[^\w.~-]/gu, /[^\w.~/-]/gu];
+const PERCENT: Encoder[] = KEEP.flatMap((keep) => [true, false].flatMap((upper) => [percent(keep, upper, false), percent(keep, upper, true)]));
+
+const json: Encoder = (text) => JSON.stringify(text).slice(1, -1);
+const slashes: Encoder = (text) => json(text).replace(/\//g, '\\/');
+/** `\uXXXX` for every character beyond ASCII (PHP, Python), or for every character. */
+const unicode =
+  (every: boolean, upper: boolean): Encoder =>
+  (text) =>
+    (every ? json : slashes)(text).replace(every ? /[^\\]|\\./g : /[^\x20-\x7e]/g, (c) => (c.length > 1 ? c : `\\u${hex(c.charCodeAt(0), 4, upper)}`));
+const JSON_FORMS: Encoder[] = [json, slashes, unicode(false, false), unicode(false, true), unicode(true, false), unicode(true, true)];
+
+const NAMED: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
+const named =
+  (apostrophe: string): Encoder =>
+  (text) =>
+    text.replace(/[&<>"']/g, (c) => NAMED[c] ?? apostrophe);
+/** Every character but letters and digits as a numeric entity. */
+const numeric =
+  (form: (code: number) => string): Encoder =>
+  (text) =>
+    text.replace(/[^A-Za-z0-9]/gu, (c) => `&#${form(c.codePointAt(0)!)};`);
+const HTML: Encoder[] = [named('&#39;'), named('&apos;'), named("'"), numeric(String), numeric((code) => `x${hex(code, 1, true)}`), numeric((code) => `x${hex(code, 1, false)}`)];
+
+const identity: Encoder = (text) => text;
+const ENCODERS = [identity, ...PERCENT, ...JSON_FORMS, ...HTML];
+/** What may encode a form once more: double URL-encoding, JSON in JSON, HTML-escaped entities. */
+const OUTER = [identity, PERCENT[0]!, PERCENT[2]!, PERCENT[5]!, json, slashes, HTML[0]!];
+
+/** The texts a secret may be found as. */
+function encodedForms(secret: string): string[] {
   const bytes = Buffer.from(secret, 'utf8');
-  const base64 = bytes.toString('base64').replace(/=+$/, '');
-  const base64url = bytes.toString('base64url');
-  const hex = bytes.toString('hex');
-  const form = (text: string, hexDigits = false): Form => [...text].map((c) => charUnit(c, hexDigits));
-  // Padding is no secret, but a `***==` reads like a clue: it goes too.
-  const padding = unit(charUnit('=').alternatives, 0, 2);
-  return [form(secret), [...form(base64), padding], base64url === base64 ? [] : form(base64url), form(hex, true)].filter((forms) => forms.length > 0);
-}
-
-const NAMED_ENTITIES: Record<string, string> = { '"': 'quot', '&': 'amp', '<': 'lt', '>': 'gt', "'": 'apos', '/': 'sol' };
-const SHORT_ESCAPES: Record<string, string> = { '\b': 'b', '\f': 'f', '\n': 'n', '\r': 'r', '\t': 't', '\u001b': 'e' };
-
-/** Units already built: a key's base64 and hex repeat few characters, and a secret added later (a URL's password) rebuilds the matcher from them. */
-const UNITS = new Map<string, Unit>();
-
-function charUnit(char: string, hexDigit = false): Unit {
-  const id = `${hexDigit ? 'h' : 'c'}${char}`;
-  let built = UNITS.get(id);
-  if (!built) UNITS.set(id, (built = charForms(char, hexDigit)));
-  return built;
-}
-
-// The atoms every character's forms share, built once.
-const PERCENT = [exactly('%'), repeated('25', 0)];
-const BACKSLASHES = repeated('\\', 1);
-const ANY_BACKSLASHES = repeated('\\', 0);
-const U = exactly('u');
-const X = exactly('x');
-const AMP = [exactly('&'), repeated('amp;', 0)];
-const DECIMAL = [...AMP, exactly('#'), repeated('0', 0)];
-const HEX = [...AMP, exactly('#'), anyCase('x'), repeated('0', 0)];
-const SEMICOLON = exactly(';');
-
-/**
- * One character of a secret in every form it may take in what ahs prints,
- * in the order they are tried (redact-match.ts).
- */
-function charForms(char: string, hexDigit: boolean): Unit {
-  // Longer forms first: the key's last character `%` must take `%25` whole, not stop at its `%`.
-  const forms: Alternative[] = [];
-  // Percent-encoding of each UTF-8 byte, either case, double-encoded too (%2522).
-  const percent: Atom[] = [];
-  for (const byte of Buffer.from(char, 'utf8')) percent.push(...PERCENT, hexNumber(byte, 2));
-  forms.push(percent);
-  if (char === ' ') forms.push([exactly('+')]);
-  // JSON \uXXXX (a surrogate pair beyond the BMP), and \xNN, \e, \n of escapeControls and JSON.
-  const unicode: Atom[] = [];
-  for (let i = 0; i < char.length; i++) unicode.push(BACKSLASHES, U, hexNumber(char.charCodeAt(i), 4));
-  forms.push(unicode);
-  const code = char.codePointAt(0)!;
-  if (code < 0x100) forms.push([BACKSLASHES, X, hexNumber(code, 2)]);
-  if (SHORT_ESCAPES[char]) forms.push([BACKSLASHES, exactly(SHORT_ESCAPES[char])]);
-  // HTML entities, decimal and hex, possibly escaped again (&amp;quot;).
-  forms.push([...DECIMAL, exactly(`${code};`)]);
-  forms.push([...HEX, hexNumber(code, 1), SEMICOLON]);
-  if (NAMED_ENTITIES[char]) forms.push([...AMP, exactly(`${NAMED_ENTITIES[char]};`)]);
-  // Literal, or JSON-escaped (`\"`, `\/`, `\\`) once or nested: any backslashes before it.
-  forms.push([ANY_BACKSLASHES, hexDigit && isHexLetter(char) ? anyCase(char) : exactly(char)]);
-  return unit(forms);
-}
-
-/** A number in hex of at least `digits` digits, each letter in either case. */
-function hexNumber(value: number, digits: number): Atom {
-  return anyCase(value.toString(16).padStart(digits, '0'));
-}
-
-function isHexLetter(char: string): boolean {
-  return (char >= 'a' && char <= 'f') || (char >= 'A' && char <= 'F');
+  const texts = [secret, bytes.toString('hex'), bytes.toString('hex').toUpperCase()];
+  for (const alphabet of ['base64', 'base64url'] as const) {
+    const whole = bytes.toString(alphabet);
+    texts.push(whole, whole.replace(/=+$/, ''));
+    // Inside a longer text, the key starts 0, 1 or 2 bytes after a group of three: its characters that depend on it alone.
+    for (const offset of [0, 1, 2]) {
+      const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString(alphabet);
+      texts.push(encoded.slice(Math.ceil((8 * offset) / 6), Math.floor((8 * (offset + bytes.length)) / 6)));
+    }
+  }
+  const inner = new Set(texts.flatMap((text) => ENCODERS.map((encode) => encode(text))));
+  return [...inner].flatMap((text) => OUTER.map((encode) => encode(text)));
 }

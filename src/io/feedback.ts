@@ -5,6 +5,7 @@
 import type { Ora } from 'ora';
 import type { RequestFeedback } from '../http/client.js';
 import { activityOf } from './activity.js';
+import { endLiveLine } from './progress.js';
 import { escapeControls } from '../util/escape.js';
 import { rawStream, type IO } from './streams.js';
 
@@ -63,7 +64,10 @@ export function createRequestFeedback(io: IO, options: FeedbackOptions = {}): Re
     },
     retrying(notice) {
       // ora, while spinning, clears its line around this write and redraws below it.
-      if (notices) io.err.write(`${escapeControls(notice)}\n`);
+      // A live progress bar is ended first: the notice gets a line of its own.
+      if (!notices) return;
+      endLiveLine(io);
+      io.err.write(`${escapeControls(notice)}\n`);
     },
   };
 }

@@ -23,6 +23,8 @@ import type { Redactor } from '../http/redact.js';
 import { rawStream, type IO } from './streams.js';
 import type { RunRecord } from './record.js';
 import { comparedLine } from './views/collections.js';
+import { changeText, planSummaryLine, symbolOf, tally } from './views/plan.js';
+import type { PlannedChange } from '../plan/saved.js';
 
 /** A JSON document as printed: read with optional chaining, every derivation tolerates another shape. */
 type Doc = any;
@@ -108,9 +110,9 @@ export const OUTPUTS: Record<string, CommandOutputs> = {
     changed: (d) => [d.uploaded, d.replaced, d.removed].some((list) => Array.isArray(list) && list.length > 0),
   }),
   plan: read({
-    'to-create': (d) => tally(d, 'create'),
-    'to-change': (d) => tally(d, 'update'),
-    'to-remove': (d) => tally(d, 'delete'),
+    'to-create': (d) => planTally(d)?.create,
+    'to-change': (d) => planTally(d)?.change,
+    'to-remove': (d) => planTally(d)?.remove,
     requests: (d) => count(d.steps),
     'has-changes': (d) => (Array.isArray(d.steps) ? d.steps.length > 0 : undefined),
   }),
@@ -118,6 +120,9 @@ export const OUTPUTS: Record<string, CommandOutputs> = {
     sent: (d) => d.changed,
     failed: (d) => count(d.failed),
   }),
+  'rollout start': rolloutOutputs(true),
+  'rollout status': rolloutOutputs(false),
+  'rollout abort': write({ restored: (d) => d.restored, changed: (d) => (Array.isArray(d.restored) ? d.restored.length > 0 : undefined) }),
   fetch: read({
     dir: (d) => d.dir,
     downloaded: (d) => count(d.downloaded),
@@ -127,6 +132,41 @@ export const OUTPUTS: Record<string, CommandOutputs> = {
     files: (d) => d.downloaded?.map((f: Doc) => f?.path).sort(),
   }),
 };
+
+/**
+ * A rollout's next wave, what it waits for (soak, approval) and until when:
+ * the next job of a pipeline reads them (cli.md "Rollouts across environments").
+ */
+function rolloutOutputs(isWrite: boolean): CommandOutputs {
+  const next = (d: Doc) => d.next ?? {};
+  const outputs: Record<string, Derive> = {
+    'next-wave': (d) => (d.waves ? (next(d).env ?? null) : undefined),
+    'waiting-for': (d) => (d.waves ? (next(d).action === 'wait' ? next(d).for : null) : undefined),
+    'resume-after': (d) => (d.waves ? (next(d).until ?? null) : undefined),
+    state: (d) => (d.waves ? next(d).action : undefined),
+    promoted: (d) => d.promoted,
+  };
+  if (isWrite) outputs.changed = (d) => (Array.isArray(d.promoted) ? d.promoted.length > 0 : undefined);
+  return isWrite ? write(outputs) : read(outputs);
+}
+
+/** The waves of a rollout as a table, and what comes next. */
+const rolloutSummary: Summarise = (d) => [
+  ...table(
+    ['wave', 'state', 'gate', 'since', 'until', 'previous Default'],
+    (d.waves ?? []).map((w: Doc) => [w?.env, w?.state, w?.gate, w?.since, w?.until, w?.previousDefault]),
+  ),
+  '',
+  `next: ${nextText(d.next ?? {})}${Array.isArray(d.promoted) && d.promoted.length > 0 ? `; promoted by this run: ${d.promoted.join(', ')}` : ''}`,
+];
+
+function nextText(next: Doc): string {
+  if (next.action === 'promote') return `promote ${next.env}`;
+  if (next.action === 'wait' && next.for === 'soak') return `${next.soaking} soaks until ${next.until}${next.env ? `, then ${next.env}` : ''}`;
+  if (next.action === 'wait') return `${next.env} waits for approval (a run with --approved ${next.env})`;
+  if (next.action === 'halt') return `halted: ${next.env} was moved by someone else`;
+  return String(next.action ?? '');
+}
 
 /** The Markdown lines of what a command did, from its document (a dry run and a no-op are summarised alike for all). */
 type Summarise = (doc: Doc) => string[];
@@ -142,25 +182,27 @@ const promotionSummary: Summarise = (d) =>
     ],
   );
 
-/** The changes of a desired-state plan document by action. */
-function tally(d: Doc, action: string): number | undefined {
-  return Array.isArray(d.changes) ? d.changes.filter((c: Doc) => c?.action === action).length : undefined;
-}
-
 const ACTION_SYMBOL: Record<string, string> = { create: '+ create', update: '~ change', delete: '- remove' };
+
+/** The changes of a desired-state plan document counted as its summary line counts them. */
+function planTally(d: Doc): { create: number; change: number; remove: number } | undefined {
+  return Array.isArray(d.changes) ? tally(d.changes.filter((c: Doc) => c && typeof c.action === 'string')) : undefined;
+}
 
 /** The commands whose step summary says what they did: adding `plan` or `apply` is one row. */
 export const SUMMARIES: Record<string, Summarise> = {
-  plan: (d) => [
-    Array.isArray(d.steps) && d.steps.length === 0
-      ? 'No changes: the service holds what the file says.'
-      : `Plan: ${tally(d, 'create') ?? 0} to create, ${tally(d, 'update') ?? 0} to change, ${tally(d, 'delete') ?? 0} to remove (${count(d.steps) ?? 0} request(s)).`,
-    '',
-    ...table(
-      ['action', 'resource', 'what'],
-      (d.changes ?? []).slice(0, 50).map((c: Doc) => [ACTION_SYMBOL[c?.action] ?? c?.action, c?.resource, names(c?.lines ?? [])]),
-    ),
-  ],
+  // Rendered from the changes' values (src/io/views/plan.ts), as the text view is.
+  plan: (d) => {
+    const changes: PlannedChange[] = Array.isArray(d.changes) ? d.changes.filter((c: Doc) => c && typeof c.address === 'string') : [];
+    return [
+      planSummaryLine(count(d.steps) ?? 0, changes),
+      '',
+      ...table(
+        ['', 'address', 'action', 'what'],
+        changes.slice(0, 50).map((c) => [symbolOf(c), c.address, c.name ? `${c.action} ${c.name}` : c.action, changeText(c)]),
+      ),
+    ];
+  },
   apply: (d) =>
     table(
       ['resource', 'action', 'outcome'],
@@ -178,6 +220,9 @@ export const SUMMARIES: Record<string, Summarise> = {
     ),
   rollback: promotionSummary,
   'promote-default': promotionSummary,
+  'rollout start': rolloutSummary,
+  'rollout status': rolloutSummary,
+  'rollout abort': rolloutSummary,
   'item sync': (d) => [
     ...table(
       ['result', 'count', 'items'],
@@ -212,6 +257,9 @@ function comparedRule(compared: Doc): string[] {
   return content + size === 0 ? [] : ['', comparedLine({ content, size, checksum: compared?.checksum === true })];
 }
 
+/** Exit 11: a rollout waiting for a soak time or an approval (cli.md): not an error. */
+const WAITING = 11;
+
 /** Runs the GitHub Actions side of ahs; `undefined` outside GitHub Actions. */
 export function gitHubActions(io: IO, redactor: Redactor): GitHubActions | undefined {
   return io.env.GITHUB_ACTIONS === 'true' ? new GitHubActions(io, redactor) : undefined;
@@ -236,7 +284,11 @@ export class GitHubActions {
   /** At the exit site: the ::error line of a failure, the outputs and the step summary. */
   finish(run: RunRecord): void {
     const doc: unknown = this.redactor.redactDeep(run.document);
-    if (run.exitCode !== 0 && run.error) {
+    if (run.exitCode === WAITING && run.error) {
+      // A rollout that waits is not a failure: a notice, no ::error.
+      this.io.err.write(workflowCommand('notice', { title: `ahs ${run.command} waits (exit 11)` }, this.redactor.redactDeep(run.error).title));
+    } else if (run.exitCode !== 0 && run.error && !(run.exitCode === 10 && run.command === 'plan')) {
+      // 10 is `plan --detailed-exitcode` saying changes are pending: not a failure, no ::error.
       const { title, status } = this.redactor.redactDeep(run.error);
       const what = `ahs${run.command ? ` ${run.command}` : ''} failed (exit ${run.exitCode}${status ? `, HTTP ${status}` : ''})`;
       this.io.err.write(workflowCommand('error', { title: what }, title));
@@ -305,7 +357,8 @@ function summary(run: RunRecord, summarise: Summarise, doc: Doc): string {
   } else if (doc && typeof doc === 'object') {
     // 10 is `plan --detailed-exitcode` saying changes are pending: not a failure.
     const succeeded = run.exitCode === 0 || (run.exitCode === 10 && run.command === 'plan');
-    lines = [succeeded ? heading : `${heading}: failed (exit ${run.exitCode})`, '', ...summarise(doc)];
+    const waiting = run.exitCode === WAITING ? `${heading}: waiting (exit 11)` : undefined;
+    lines = [succeeded ? heading : (waiting ?? `${heading}: failed (exit ${run.exitCode})`), '', ...summarise(doc)];
   } else {
     lines = [`${heading}: failed (exit ${run.exitCode})`, '', cell(run.error?.title ?? 'no result')];
   }
@@ -364,7 +417,7 @@ function scalar(value: unknown): string | number | undefined {
  * unescapes it (@actions/core command.ts): % CR LF in the message, and in
  * a property also : and , which would end it.
  */
-function workflowCommand(name: string, properties: Record<string, string>, text: string): string {
+export function workflowCommand(name: string, properties: Record<string, string>, text: string): string {
   const escape = (value: string) => value.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
   const props = Object.entries(properties)
     .map(([key, value]) => `${key}=${escape(value).replace(/:/g, '%3A').replace(/,/g, '%2C')}`)

@@ -15,6 +15,8 @@ export type Format = 'table' | 'json';
 export interface Column<T> {
   header: string;
   get: (row: T, kit: Kit) => unknown;
+  /** The column a person looks for (a file name): cut only once every other column is at its least. */
+  keep?: boolean;
 }
 
 export interface Field<T> {
@@ -26,6 +28,12 @@ export interface Field<T> {
 export interface Kit {
   /** A table of rows (bordered in a terminal, tab-separated elsewhere). */
   table<T>(columns: Column<T>[], rows: T[]): string;
+  /**
+   * A bordered grid whose cells may hold several lines (asset status's
+   * platform x environment matrix), when it fits the terminal's width;
+   * undefined when it does not (the caller draws a layout that fits).
+   */
+  grid(head: string[], rows: string[][]): string | undefined;
   /** A vertical key/value table. */
   record<T>(value: T, fields: Field<T>[]): string;
   /** key/value of every scalar field of an object, in its order. */
@@ -214,17 +222,34 @@ function makeKit(color: boolean, terminal: boolean, width: () => number): Kit {
         drawn.push(...body);
         return drawn.toString();
       }
-      const fitted = fitWidths(widths, columnsWidth - 2 * (widths.length - 1));
-      const line = (cells: string[], bold: boolean) =>
-        cells
-          .map((text, i) => {
-            const shown = cutTo(text, fitted[i]!);
-            const padded = i === cells.length - 1 ? shown : shown + ' '.repeat(Math.max(0, fitted[i]! - visibleWidth(shown)));
+      // A kept column still cut once the others are at their least: the last other columns make room, left out whole.
+      let shown = columns.map((_, i) => i);
+      const fit = () => fitWidths(shown.map((i) => widths[i]!), columnsWidth - 2 * (shown.length - 1), shown.map((i) => columns[i]!.keep === true));
+      let fitted = fit();
+      const cutKept = () => shown.some((i, at) => columns[i]!.keep === true && fitted[at]! < widths[i]!);
+      while (cutKept()) {
+        const drop = [...shown].reverse().find((i) => i !== shown[0] && columns[i]!.keep !== true);
+        if (drop === undefined) break;
+        shown = shown.filter((i) => i !== drop);
+        fitted = fit();
+      }
+      const line = (all: string[], bold: boolean) =>
+        shown
+          .map((i) => all[i]!)
+          .map((text, i, cells) => {
+            const cut = cutTo(text, fitted[i]!);
+            const padded = i === cells.length - 1 ? cut : cut + ' '.repeat(Math.max(0, fitted[i]! - visibleWidth(cut)));
             return bold ? style.bold(padded) : padded;
           })
           .join('  ')
           .trimEnd();
       return [line(header, true), ...body.map((r) => line(r, false))].join('\n');
+    },
+    grid(head, rows) {
+      const drawn = table({ head: head.map((h) => style.bold(h)), style: { head: [], border: [] } });
+      drawn.push(...rows);
+      const text = drawn.toString();
+      return Math.max(...text.split('\n').map(visibleWidth)) <= width() ? text : undefined;
     },
     record<T>(value: T, fields: Field<T>[]): string {
       const rows = fields.map((f) => [f.label, cell(f.get(value))] as const);
@@ -261,16 +286,22 @@ function cutTo(text: string, width: number): string {
 /**
  * Column widths that fit `room`: the widest column gives up columns first,
  * one at a time, down to a few characters (gh's table printer does the same).
+ * A kept column (the one a person looks for) gives up nothing until every
+ * other column is at its least.
  */
-export function fitWidths(widths: number[], room: number): number[] {
+export function fitWidths(widths: number[], room: number, keep: boolean[] = []): number[] {
   const fitted = [...widths];
+  const shrink = (least: (i: number) => number) => {
+    while (fitted.reduce((sum, w) => sum + w, 0) > room) {
+      let widest = -1;
+      for (let i = 0; i < fitted.length; i++) if (fitted[i]! > least(i) && (widest < 0 || fitted[i]! > fitted[widest]!)) widest = i;
+      if (widest < 0) return;
+      fitted[widest]! -= 1;
+    }
+  };
   const least = (i: number) => Math.min(widths[i]!, 6);
-  while (fitted.reduce((sum, w) => sum + w, 0) > room) {
-    let widest = -1;
-    for (let i = 0; i < fitted.length; i++) if (fitted[i]! > least(i) && (widest < 0 || fitted[i]! > fitted[widest]!)) widest = i;
-    if (widest < 0) break;
-    fitted[widest]! -= 1;
-  }
+  if (keep.some(Boolean)) shrink((i) => (keep[i] ? widths[i]! : least(i)));
+  shrink(least);
   return fitted;
 }
 

@@ -2,7 +2,7 @@
 // plain line every few seconds under CI or without a terminal, nothing with
 // --quiet. Labels and messages name files (a local name, a server's): their
 // control characters are escaped here, so no name can forge a line.
-import type { IO } from './streams.js';
+import { rawStream, type IO } from './streams.js';
 import { escapeControls } from '../util/escape.js';
 import { formatSize } from '../rules/assets.js';
 
@@ -25,6 +25,18 @@ export interface ProgressOptions {
 }
 
 const BAR_WIDTH = 24;
+
+/**
+ * The live bar each stderr holds now, drawn without its newline: whoever
+ * writes a line of its own there (a retry notice) ends it first, or the
+ * line would be glued to the bar ("ETA 0:19retrying GET ...").
+ */
+const openLines = new WeakMap<object, () => void>();
+
+/** Ends the live bar on stderr, if one is drawn (a newline; the bar goes on below what is written next). */
+export function endLiveLine(io: IO): void {
+  openLines.get(rawStream(io.err))?.();
+}
 
 export function createProgress(io: IO, given: ProgressOptions): Progress {
   if (given.quiet) return { update() {}, done() {}, stop() {} };
@@ -49,11 +61,21 @@ export function createProgress(io: IO, given: ProgressOptions): Progress {
     if (live) return fitted(middleCut(options.label, 40), percent, BAR_WIDTH, `${percent ?? '?'}%  ${amount}  ${formatBytes(rate)}/s${left ? `  ${left}` : ''}`, terminalColumns(io) - 1);
     return `${options.label}: ${percent === undefined ? '' : `${percent}% `}(${amount}, ${formatBytes(rate)}/s${left ? `, ${left}` : ''})`;
   };
+  const stream = rawStream(io.err);
+  const endLine = () => {
+    openLines.delete(stream);
+    io.err.write('\n');
+  };
   const draw = () => {
-    if (live) io.err.write(`\r\x1b[2K${line()}`);
-    else io.err.write(`${line()}\n`);
+    if (live) {
+      io.err.write(`\r\x1b[2K${line()}`);
+      openLines.set(stream, endLine);
+    } else io.err.write(`${line()}\n`);
     drawn = true;
     lastDraw = now();
+  };
+  const close = () => {
+    if (openLines.get(stream) === endLine) openLines.delete(stream);
   };
 
   return {
@@ -67,6 +89,7 @@ export function createProgress(io: IO, given: ProgressOptions): Progress {
     done(message) {
       if (finished) return;
       finished = true;
+      close();
       if (live && drawn) io.err.write('\r\x1b[2K');
       const seconds = Math.max((now() - started) / 1000, 0.001);
       io.err.write(`${message === undefined ? `${options.label}: done` : escapeControls(message)} (${formatBytes(done)} in ${seconds.toFixed(1)} s, ${formatBytes(done / seconds)}/s)\n`);
@@ -74,6 +97,7 @@ export function createProgress(io: IO, given: ProgressOptions): Progress {
     stop() {
       if (finished) return;
       finished = true;
+      close();
       if (live && drawn) io.err.write('\r\x1b[2K');
     },
   };

@@ -14,6 +14,8 @@ import type { ResponseSchema } from '../http/responses.js';
 import type {
   ApplyParams,
   CallOptions,
+  HistoryParams,
+  JournalEntry,
   Client,
   ClientEvent,
   ClientOptions,
@@ -30,7 +32,10 @@ import type {
   VerifyCollectionParams,
   VerifyParams,
   VerifyResult,
+  RolloutDocument,
+  RolloutParams,
 } from './types.js';
+import type { RolloutOptions } from '../service/rollout.js';
 
 /** A client for the service `options` name. Nothing is sent until a call is made. */
 export function createClient(options: ClientOptions): Client {
@@ -213,6 +218,10 @@ export function createClient(options: ClientOptions): Client {
     plan: (params: DesiredStateParams = {}, opts) => session.document<DesiredPlanDocument>(opts, { user: params.user }, () => import('../commands/plan/plan.js'), { file: params.file, target: params.target, out: undefined, detailedExitcode: undefined }),
     apply: (params: ApplyParams = {}, opts) =>
       session.write(opts, 'apply', params, [], { user: params.user }, () => import('../commands/apply/apply.js'), (p) => ({ plan: p.plan, file: p.file, target: p.target })),
+    rollout: (params, opts) => rollout(session, 'start', params, opts),
+    rolloutStatus: (params, opts) => rollout(session, 'status', params, opts),
+    rolloutAbort: (params, opts) => rollout(session, 'abort', params, opts),
+    history: (params = {}, opts) => session.history(params, opts),
     request: <T>(request: RawRequest, opts?: CallOptions) =>
       session.readOne(opts, async (api) => {
         const { method, path, query, body } = checkRequest(request);
@@ -344,7 +353,7 @@ class Session {
     toOptions: (params: P) => O,
   ): Promise<PlannedWrite<R>> {
     need(name, params, required);
-    const [{ run }, { ctx, documents }] = await Promise.all([load(), this.context({ platform: call.platform, envId: call.envId, user: call.user }, checkCallOptions(callOptions))]);
+    const [{ run }, { ctx, documents }] = await Promise.all([load(), this.context({ platform: call.platform, envId: call.envId, user: call.user, command: name }, checkCallOptions(callOptions))]);
     let plan: void | Plan;
     try {
       plan = await run(toOptions(params), ctx);
@@ -361,6 +370,30 @@ class Session {
 
   async close(): Promise<void> {
     await Promise.all([...this.open].map((ctx) => this.end(ctx)));
+  }
+
+  /** The journal's entries, newest first (`ahs history`), a chunk read at a time. */
+  history(params: HistoryParams, call?: CallOptions): AsyncIterable<JournalEntry> {
+    const session = this;
+    const when = (name: string, value: Date | string | undefined): Date | undefined => {
+      if (value === undefined) return undefined;
+      const date = value instanceof Date ? value : new Date(value);
+      if (Number.isNaN(date.getTime())) throw new UsageError(`history: ${name} must be a Date or an ISO 8601 date or timestamp (got ${String(value)})`);
+      return date;
+    };
+    return {
+      async *[Symbol.asyncIterator]() {
+        const filter = { id: params.id, platform: params.platform, envId: params.envId, since: when('since', params.since), until: when('until', params.until), limit: params.limit };
+        const { ctx } = await session.context({}, checkCallOptions(call));
+        try {
+          const [{ requireJournal }, { historyEntries }] = await Promise.all([import('../service/journal-setting.js'), import('../service/history.js')]);
+          const journal = await requireJournal(ctx, 'history()');
+          yield* historyEntries(ctx, journal, filter) as AsyncIterable<JournalEntry>;
+        } finally {
+          await session.end(ctx);
+        }
+      },
+    };
   }
 }
 
@@ -466,6 +499,30 @@ async function verify(session: Session, params: VerifyParams, call?: CallOptions
       followLinks: asset ? undefined : flag((params as VerifyCollectionParams).followLinks),
     },
     (error) => error instanceof PartialFailureError,
+  );
+}
+
+/** A rollout run, its status or its abort: the command's own run; a wait (exit 11) answers with the document. */
+async function rollout(session: Session, mode: 'start' | 'status' | 'abort', params: RolloutParams, callOptions?: CallOptions): Promise<RolloutDocument> {
+  const call = `rollout${mode === 'start' ? '' : mode === 'status' ? 'Status' : 'Abort'}`;
+  need(call, params, ['assetId', 'platform']);
+  if (!Array.isArray(params.waves) || params.waves.length === 0 || params.waves.some((env) => typeof env !== 'string' || env === '')) throw new UsageError(`${call}: waves is required: the environments in order, e.g. ['dev', 'staging', 'prod']`);
+  const { WaitingError } = await import('../errors.js');
+  return session.document<RolloutDocument>(
+    callOptions,
+    { platform: params.platform, user: params.user },
+    (mode === 'start' ? () => import('../commands/rollout/start.js') : mode === 'status' ? () => import('../commands/rollout/status.js') : () => import('../commands/rollout/abort.js')) as () => Promise<CommandModule<RolloutOptions>>,
+    {
+      assetId: params.assetId,
+      versionId: params.versionId,
+      name: params.name,
+      waves: params.waves,
+      soak: Object.entries(params.soak ?? {}).map(([env, duration]) => `${env}=${duration}`),
+      check: params.check,
+      approve: params.approve,
+      approved: params.approved,
+    },
+    (error) => error instanceof WaitingError,
   );
 }
 

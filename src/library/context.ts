@@ -20,6 +20,8 @@ export interface CallSettings {
   platform?: string;
   envId?: string;
   user?: string;
+  /** The library call, as a journal entry names it (`release`). */
+  command?: string;
 }
 
 export interface LibraryContext {
@@ -54,11 +56,13 @@ export async function libraryContext(options: ClientOptions, call: CallSettings 
     user: call.user ?? options.user,
     platform: call.platform,
     envId: call.envId,
+    journal: options.journal,
   };
   const ctx = await createContext(globals, {
     io,
     signal: options.signal ?? NEVER,
     redactor,
+    ...(call.command ? { run: { command: call.command, arguments: [] } } : {}),
     onDocument: (doc) => documents.push(doc),
     feedback: feedbackOf(emit),
     progress: (label, total) => progressOf(emit, label, total),

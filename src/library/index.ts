@@ -16,6 +16,7 @@ export {
   OutcomeUnknownError,
   PartialFailureError,
   UsageError,
+  WaitingError,
   type ErrorBody,
   type ErrorKind,
   type FailedRequest,

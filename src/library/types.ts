@@ -44,6 +44,8 @@ export interface ClientOptions {
   onEvent?: (event: ClientEvent) => void;
   /** Where the client logs: requests and answers at debug, messages at info, retries and warnings at warn. Any of console's shape. */
   logger?: Logger;
+  /** The journal collection (`ahs journal init`): every write of this client is recorded in it, and history() reads it. */
+  journal?: string;
 }
 
 /** A logger with levels (console fits). */
@@ -339,17 +341,38 @@ export interface DesiredPlanDocument {
   domainId: string;
   file?: { path: string; sha256: string };
   files: Array<{ path: string; size: number; sha256: string }>;
-  reads: Array<{ method: 'GET'; path: string; query: Record<string, string>; status: number; fingerprint: string; summary: string }>;
+  reads: Array<{ method: 'GET'; path: string; query: Record<string, string>; status: number; fingerprint: string; summary: string; scope?: string[] }>;
   steps: PlanStep[];
-  changes?: Array<{ resource: string; action: 'create' | 'update' | 'delete'; lines: string[]; steps: string[]; notes?: string[] }>;
+  changes?: PlanChange[];
+  notes?: string[];
+}
+
+/** What a change of the plan does to its address: create, update, delete, deploy, promote, undeploy, upload or remove. */
+export type PlanChangeAction = 'create' | 'update' | 'delete' | 'deploy' | 'promote' | 'undeploy' | 'upload' | 'remove';
+
+/** One change of a plan: values (`ahs schema --plan`). An id the service assigns is null in `after`, its field named in `unknownAfter`. */
+export interface PlanChange {
+  /** asset.ID, version.ASSET.VERSION_ID, channel.ASSET.PLATFORM.ENV, collection.ID, collection.ID.deployment.ENV, item.COLLECTION.NAME */
+  address: string;
+  action: PlanChangeAction;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+  unknownAfter?: string[];
+  name?: string;
+  compared?: 'size' | 'content';
+  request?: { method: string; path: string; query: Record<string, string>; body: unknown };
+  prediction?: { ok: boolean; status: number; title?: string } | null;
+  step: string;
   notes?: string[];
 }
 
 /** What apply() of the desired state resolves to: each request sent and its outcome. */
 export interface ApplyResult {
   changed: number;
-  steps: Array<{ resource: string; action: 'create' | 'update' | 'delete'; request: { method: string; path: string; query: Record<string, string>; body: unknown }; outcome: 'done' | 'failed' | 'unknown' | 'not sent' }>;
+  /** resource: the address of the change the step makes (or the kind of a step that is no change). */
+  steps: Array<{ resource: string; action: PlanChangeAction; request: { method: string; path: string; query: Record<string, string>; body: unknown }; outcome: 'done' | 'failed' | 'unknown' | 'not sent' }>;
   failed: Array<{ resource: string; step: string; error: ErrorBody }>;
+  notes: string[];
 }
 
 // --- parameters ------------------------------------------------------------------
@@ -538,7 +561,7 @@ export interface ReleaseParams extends ChannelParams {
 
 /** Parameters of rollback() (`ahs rollback`). */
 export interface RollbackParams extends ChannelParams {
-  /** The version to make the Default again; without it, the one the channel's records prove was the Default before. */
+  /** The version to make the Default again; without it, the one the journal (when set) or the channel's records prove was the Default before. */
   to?: string;
 }
 
@@ -980,5 +1003,116 @@ export interface Client {
    * @example
    * try { ... } finally { await client.close(); }
    */
+  /**
+   * Moves a rollout on from where it stands (`ahs rollout`): promotes every
+   * wave whose gates hold, then resolves with where it stands. A rollout
+   * that waits (a soak, an approval: the CLI's exit 11) resolves too, its
+   * `next.action` being `wait`; a halt (a failed check, a moved channel)
+   * rejects with the CLI's error.
+   * @throws {UsageError} a missing parameter, or a soak without a journal (nothing sent)
+   * @throws {ConflictError} a wave's channel was moved by another writer
+   * @example
+   * const where = await client.rollout({ assetId: 'my-bundle', versionId: 'IOS3', platform: 'ios', waves: ['dev', 'staging', 'prod'], soak: { staging: '30m' } });
+   * if (where.next.action === 'wait') console.log(where.next);
+   */
+  rollout(params: RolloutParams, options?: CallOptions): Promise<RolloutDocument>;
+  /**
+   * Where a rollout stands (`ahs rollout status`). Reads only.
+   * @throws {UsageError} a missing parameter
+   * @example
+   * const { waves } = await client.rolloutStatus({ assetId: 'my-bundle', versionId: 'IOS3', platform: 'ios', waves: ['dev', 'prod'] });
+   */
+  rolloutStatus(params: RolloutParams, options?: CallOptions): Promise<RolloutDocument>;
+  /**
+   * Each wave's previous Default back, newest first (`ahs rollout abort`); a channel moved since rejects (conflict) after the others.
+   * @throws {UsageError} a missing parameter, or no journal to read the previous Defaults from
+   * @throws {ConflictError} a channel another writer moved since was left alone
+   * @example
+   * await client.rolloutAbort({ assetId: 'my-bundle', versionId: 'IOS3', platform: 'ios', waves: ['dev', 'staging', 'prod'] });
+   */
+  rolloutAbort(params: RolloutParams, options?: CallOptions): Promise<RolloutDocument>;
+  /**
+   * The journal's entries, newest first (`ahs history`): read a chunk at a
+   * time, so stopping early reads no more. Needs a journal (the `journal`
+   * option, or with `fromEnvironment`/`profile` the journal setting).
+   * @throws {UsageError} no journal is set, or a bad date
+   * @example
+   * for await (const entry of client.history({ id: 'my-bundle', envId: 'prod', limit: 10 })) console.log(entry.createdAt, entry.command);
+   */
+  history(params?: HistoryParams, options?: CallOptions): AsyncIterable<JournalEntry>;
+  /**
+   * Closes the connections of the writes planned and never applied.
+   * @throws never
+   * @example
+   * try { ... } finally { await client.close(); }
+   */
   close(): Promise<void>;
+}
+
+/** A rollout (`ahs rollout`): the same arguments for a run, its status and its abort. */
+export interface RolloutParams {
+  assetId: string;
+  /** The version, or `name` on the platform. */
+  versionId?: string;
+  name?: string;
+  platform: string;
+  /** The environments, in order. */
+  waves: string[];
+  /** Soak after a wave's promotion, by environment: `{staging: '30m'}`. Needs the journal. */
+  soak?: Record<string, string>;
+  /** A shell command run before and after each promotion (`--check`). */
+  check?: string;
+  approve?: string[];
+  approved?: string[];
+  user?: string;
+}
+
+/** Where a rollout stands: each wave, and what comes next. */
+export interface RolloutDocument {
+  asset: string;
+  version: string;
+  platform: string;
+  waves: Array<{ env: string; state: 'done' | 'soaking' | 'next' | 'waiting-approval' | 'pending' | 'moved' | 'aborted'; gate: string | null; since: string | null; until: string | null; previousDefault: string | null }>;
+  next: { action: 'promote' | 'wait' | 'halt' | 'aborted' | 'complete'; env?: string | null; for?: 'soak' | 'approval'; soaking?: string; until?: string; found?: string | null };
+  /** The waves this call promoted. */
+  promoted: string[];
+}
+
+/** Narrows history(): an asset or collection, a platform, an environment, a time range, a number of entries. */
+export interface HistoryParams {
+  /** An asset id or a collection id: only its changes. */
+  id?: string;
+  platform?: string;
+  envId?: string;
+  /** Entries from this time on (a Date or an ISO 8601 date or timestamp). */
+  since?: Date | string;
+  until?: Date | string;
+  limit?: number;
+}
+
+/** One change, in the shared address scheme (`channel.A.P.E`, `version.A.V`, `item.C.NAME`, ...). */
+export interface JournalChange {
+  address: string;
+  before: unknown;
+  after: unknown;
+  unknownAfter?: string[];
+  unknownBefore?: string[];
+}
+
+/** A journal entry: what ahs recorded, with the service's createdAt/createdBy of it. */
+export interface JournalEntry {
+  apiVersion: 'ahs/journal/v1';
+  command: string;
+  arguments: string[];
+  actor: string;
+  ci?: { runUrl?: string; sha?: string; ref?: string };
+  changes: JournalChange[];
+  outcome: 'applied' | 'unknown';
+  exitCode: number;
+  rollout?: Record<string, unknown>;
+  createdAt: string;
+  createdBy: string;
+  itemId: string;
+  itemName: string;
+  collectionId: string;
 }

@@ -15,6 +15,7 @@ import type { Context } from '../context.js';
 import type { Output } from '../io/output.js';
 import { createMultiProgress, type MultiProgress } from '../io/progress.js';
 import { readCollection } from '../service/collections.js';
+import { journaled } from '../service/journal-record.js';
 import { PredictedRejection, dryRunDocument, renderDryRun, type DryRunDocument } from './dryrun.js';
 import { isRef, type Plan, type Prediction, type Results, type Settlement, type Step, type StepFailure } from './plan.js';
 import type { RetryPolicy } from '../http/retry.js';
@@ -23,7 +24,8 @@ import { KINDS, type Kind, type KindIO } from './kinds/index.js';
 import { stepBudget } from './retry.js';
 
 /** What the executor needs of a command's context (tests give a fake one). */
-export type ExecutorContext = Pick<Context, 'api' | 'output' | 'signal' | 'globals' | 'confirm' | 'progress' | 'io'>;
+export type ExecutorContext = Pick<Context, 'api' | 'output' | 'signal' | 'globals' | 'confirm' | 'progress' | 'io'> &
+  Partial<Pick<Context, 'settings' | 'deliveryClient' | 'run' | 'redactor'>>;
 
 export async function executePlan(plan: Plan, ctx: ExecutorContext): Promise<void> {
   const out = await ctx.output();
@@ -40,14 +42,17 @@ export async function executePlan(plan: Plan, ctx: ExecutorContext): Promise<voi
   const run = new Run(plan, ctx, api, out);
   await run.refuseUpfront();
   if (plan.confirm && plan.steps.length > 0) await ctx.confirm(plan.confirm.message, plan.confirm.action);
-  try {
-    await run.sendAll();
-  } catch (error) {
-    if (!(plan.finishWhenStopped && error instanceof StoppedError)) throw error instanceof StoppedError ? error.cause : error;
+  // The journal's one entry, once the run's outcome is known (src/service/journal-record.ts).
+  await journaled(ctx, plan, () => run.results(), async () => {
+    try {
+      await run.sendAll();
+    } catch (error) {
+      if (!(plan.finishWhenStopped && error instanceof StoppedError)) throw error instanceof StoppedError ? error.cause : error;
+      await plan.done(run.results());
+      throw error.cause;
+    }
     await plan.done(run.results());
-    throw error.cause;
-  }
-  await plan.done(run.results());
+  });
 }
 
 /** A step on its own failed and the run stopped there (its error is the cause). */
@@ -204,6 +209,7 @@ class Run {
       this.record(step, answer);
     } catch (error) {
       progress?.stop();
+      // Ctrl-C: the run's interrupt says what became of this step (interrupted()).
       if (this.ctx.signal.aborted) throw error;
       this.failures.set(step.id, { error: asAhsError(error) });
       throw new StoppedError(error);

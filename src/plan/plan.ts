@@ -155,6 +155,8 @@ export interface Plan {
    * step's error is thrown after it unless `done` throws its own.
    */
   finishWhenStopped?: boolean;
+  /** What the journal's entry of this run names (default: the command line); `rollout` is kept as given. */
+  journal?: { command?: string; arguments?: string[]; rollout?: Record<string, unknown>; record?: false };
 }
 
 let counter = 0;

@@ -16,7 +16,8 @@ import { KINDS } from './kinds/index.js';
 import { isRef, type Step, type StepKind } from './plan.js';
 import { compareText } from '../order.js';
 
-export const FORMAT_VERSION = 1;
+/** 2: changes are values ({address, action, before, after, ...}, issue 31), not lines of text. */
+export const FORMAT_VERSION = 2;
 /** Reads of a staleness check in flight at once. */
 const READS_IN_FLIGHT = 8;
 /** Ids listed in a read's summary before "and N more". */
@@ -32,6 +33,22 @@ export interface RecordedRead {
   fingerprint: string;
   /** Ids and states of the answer, to say what moved. */
   summary: string;
+  /**
+   * The channels ("PLATFORM/ENV") whose records of a list of deployment
+   * records the fingerprint covers: a plan depends on the channels it names,
+   * not on the whole asset (absent: every record).
+   */
+  scope?: string[];
+}
+
+/** Which channels of a read of deployment records the plan depends on (undefined: all of the answer). */
+export type ReadScope = (path: string) => string[] | undefined;
+
+/** The records of a list within a scope: the rows of other channels left out. */
+function scoped(body: unknown, scope: string[] | undefined): unknown {
+  if (!scope || !isEnvelope(body)) return body;
+  const keep = new Set(scope);
+  return { ...body, results: body.results.filter((r) => keep.has(`${String((r as Record<string, unknown>)?.targetPlatform)}/${String((r as Record<string, unknown>)?.envId)}`)) };
 }
 
 export interface PlannedFile {
@@ -40,14 +57,47 @@ export interface PlannedFile {
   sha256: string;
 }
 
-/** What a group of steps does to one resource, for a person (`ahs show`). */
+/** What a change does (Terraform's plans.Action, in the service's words). */
+export type ChangeAction = 'create' | 'update' | 'delete' | 'deploy' | 'promote' | 'undeploy' | 'upload' | 'remove';
+export const CHANGE_ACTIONS: readonly ChangeAction[] = ['create', 'update', 'delete', 'deploy', 'promote', 'undeploy', 'upload', 'remove'];
+
+/** A value the service assigns when the change is applied: null in `after`, named in `unknownAfter`, "(known after apply)" in text. */
+export const KNOWN_AFTER_APPLY = '(known after apply)';
+
+/** The request a change sends, as the service will see it ("(known after apply)" where an id is assigned by an earlier change). */
+export interface ChangeRequest {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  body: unknown;
+}
+
+/**
+ * One change of the plan: values, not sentences (Terraform's
+ * Change{Action, Before, After}); the text view, `ahs show` and the step
+ * summary are rendered from it. Addresses (cli.md "Desired state"):
+ * asset.ID, version.ASSET.VERSION_ID, channel.ASSET.PLATFORM.ENV,
+ * collection.ID, collection.ID.deployment.ENV, item.COLLECTION.NAME.
+ */
 export interface PlannedChange {
-  resource: string;
-  action: 'create' | 'update' | 'delete';
-  /** `field: old → new` lines. */
-  lines: string[];
-  /** The ids of the steps that make the change, in order. */
-  steps: string[];
+  address: string;
+  action: ChangeAction;
+  /** The fields the change touches, as they are (null: nothing there yet). */
+  before: Record<string, unknown> | null;
+  /** As they will be (null: gone); a field the service assigns is null and named in unknownAfter. */
+  after: Record<string, unknown> | null;
+  unknownAfter?: string[];
+  /** The name people know the subject by, where its id does not say it (a version's name). */
+  name?: string;
+  /** Which rule decided that a file differs: its size, or its content (SHA-256). */
+  compared?: 'size' | 'content';
+  /** The request it sends (filled in with the document). */
+  request?: ChangeRequest;
+  /** What the service's rules predict it answers. */
+  prediction?: { ok: boolean; status: number; title?: string } | null;
+  /** The id of the step that sends it. */
+  step: string;
+  /** Said about it: who changed the record last (drift), what cannot be compared. */
   notes?: string[];
 }
 
@@ -68,18 +118,19 @@ export interface SavedPlan {
 // --- recording the reads ----------------------------------------------------------
 
 /** Records every GET `api` answers until stop(); the same request read twice is kept once (its first answer). */
-export function recordReads(api: ApiClient): { reads(): RecordedRead[]; stop(): void } {
-  const seen = new Map<string, RecordedRead>();
+export function recordReads(api: ApiClient, scopeOf: ReadScope = () => undefined): { reads(scope?: ReadScope): RecordedRead[]; stop(): void } {
+  const seen = new Map<string, ObservedRead>();
   const stop = api.onRead((read) => {
-    const recorded = toRecorded(read);
-    const key = readKey(recorded);
-    if (!seen.has(key)) seen.set(key, recorded);
+    const key = readKey({ path: read.path, query: queryStrings(read.query) });
+    if (!seen.has(key)) seen.set(key, read);
   });
-  return { reads: () => [...seen.values()], stop };
+  // The scope may be known only once the plan is made (the channels it changes): fingerprints are taken then.
+  return { reads: (scope = scopeOf) => [...seen.values()].map((read) => toRecorded(read, scope(read.path))), stop };
 }
 
-function toRecorded(read: ObservedRead): RecordedRead {
-  return { method: 'GET', path: read.path, query: queryStrings(read.query), status: read.status, fingerprint: fingerprintOf(read.status, read.body), summary: summaryOf(read.status, read.body) };
+function toRecorded(read: ObservedRead, scope: string[] | undefined): RecordedRead {
+  const body = scoped(read.body, scope);
+  return { method: 'GET', path: read.path, query: queryStrings(read.query), status: read.status, fingerprint: fingerprintOf(read.status, body), summary: summaryOf(read.status, body), ...(scope ? { scope } : {}) };
 }
 
 function queryStrings(query: Query): Record<string, string> {
@@ -169,6 +220,24 @@ const stepSchema = z.strictObject({
   after: z.array(z.string()).optional(),
 });
 
+const fields = z.record(z.string(), z.unknown()).nullable();
+
+const changeSchema = z
+  .object({
+    address: z.string().min(1).describe('asset.ID, version.ASSET.VERSION_ID, channel.ASSET.PLATFORM.ENV, collection.ID, collection.ID.deployment.ENV, item.COLLECTION.NAME'),
+    action: z.enum(CHANGE_ACTIONS as [ChangeAction, ...ChangeAction[]]),
+    before: fields.describe('the fields the change touches as they are; null: nothing there yet'),
+    after: fields.describe('as they will be; null: gone. A value the service assigns is null, its field named in unknownAfter'),
+    unknownAfter: z.array(z.string()).optional().describe('fields of after that the service assigns when the change is applied ("(known after apply)" in text)'),
+    name: z.string().optional().describe("the name people know the subject by (a version's name)"),
+    compared: z.enum(['size', 'content']).optional().describe('which rule decided that a file differs'),
+    request: z.object({ method: z.string(), path: z.string(), query: z.record(z.string(), z.string()), body: z.unknown() }).optional(),
+    prediction: z.object({ ok: z.boolean(), status: z.number(), title: z.string().optional() }).nullable().optional().describe("the service's answer as its rules predict it"),
+    step: z.string().min(1).describe('the id of the step (steps[]) that sends it'),
+    notes: z.array(z.string()).optional(),
+  })
+  .describe('one change: Terraform-like {action, before, after}');
+
 const savedPlanSchema = z.strictObject({
   formatVersion: z.literal(FORMAT_VERSION),
   baseUrl: z.string().min(1),
@@ -183,14 +252,18 @@ const savedPlanSchema = z.strictObject({
       status: z.number().int(),
       fingerprint: z.string().regex(/^[0-9a-f]{64}$/),
       summary: z.string(),
+      scope: z.array(z.string()).optional(),
     }),
   ),
   steps: z.array(stepSchema),
-  changes: z
-    .array(z.object({ resource: z.string(), action: z.enum(['create', 'update', 'delete']), lines: z.array(z.string()), steps: z.array(z.string()), notes: z.array(z.string()).optional() }))
-    .optional(),
+  changes: z.array(changeSchema).optional(),
   notes: z.array(z.string()).optional(),
 });
+
+/** The JSON Schema of the plan document (`ahs schema --plan`): what plan --json prints and --out writes. */
+export function savedPlanJsonSchema(): unknown {
+  return z.toJSONSchema(savedPlanSchema.describe('ahs plan document (plan --json, plan --out, show --json)'), { io: 'output', unrepresentable: 'any' });
+}
 
 /** A saved plan read back: a clear usage error (exit 2) naming the field for anything that is not one. */
 export function readSavedPlan(text: string, source: string): SavedPlan {
@@ -256,7 +329,7 @@ export async function checkStale(saved: SavedPlan, api: ApiClient, signal: Abort
 
 async function readAgain(api: ApiClient, read: RecordedRead): Promise<{ fingerprint: string; summary: string }> {
   try {
-    const body = await api.get(read.path, read.query);
+    const body = scoped(await api.get(read.path, read.query), read.scope);
     return { fingerprint: fingerprintOf(200, body), summary: summaryOf(200, body) };
   } catch (error) {
     const status = (error as { status?: unknown }).status;
@@ -269,5 +342,6 @@ async function readAgain(api: ApiClient, read: RecordedRead): Promise<{ fingerpr
 function labelOf(api: ApiClient, read: RecordedRead): string {
   const query = Object.entries(read.query).filter(([key]) => key !== 'pageNumber' && key !== 'pageSize');
   const page = read.query.pageNumber && read.query.pageNumber !== '1' ? ` (page ${read.query.pageNumber})` : '';
-  return `${api.describe('GET', api.url(read.path))}${query.length ? `?${new URLSearchParams(query).toString()}` : ''}${page}`;
+  const channels = read.scope ? ` (channel${read.scope.length === 1 ? '' : 's'} ${read.scope.join(', ')})` : '';
+  return `${api.describe('GET', api.url(read.path))}${query.length ? `?${new URLSearchParams(query).toString()}` : ''}${page}${channels}`;
 }

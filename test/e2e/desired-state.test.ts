@@ -2,7 +2,7 @@
 // emulator, as a user sees them: exit codes, stdout/stderr, the writes the
 // emulator received and the state it holds afterwards.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { harness, DEMO_USER, type Harness } from './helpers.js';
 import { startFaultProxy } from '../support/fault-proxy.js';
@@ -86,19 +86,22 @@ describe('ahs plan and apply: cli.md example on a fresh emulator', () => {
     expect(planned.exitCode).toBe(10);
     expect(planned.stderr).toBe('');
     expect(writes).toEqual([]);
-    expect(planned.stdout).toContain('+ channel my-bundle/ios/prod\n    1.4.2 (new): not deployed → LIVE\n    1.4.1 (new): not deployed → LIVE\n    1.4.2 (new): LIVE → DEFAULT\n    1.3.0 (new): not deployed → OFFLINE');
+    // Rendered from the changes' values; an id the service will assign is never guessed.
+    expect(planned.stdout).toContain('~ channel.my-bundle.ios.prod deploy 1.4.2\n    version: (known after apply)\n    state: (none) → LIVE\n      deploy (known after apply) LIVE on my-bundle/ios/prod (predicted to succeed)\n');
+    expect(planned.stdout).toContain('- channel.my-bundle.ios.prod deploy 1.3.0\n    version: (known after apply)\n    state: (none) → OFFLINE\n');
     // The rules' prediction in words; the arrow only for a change (old → new), never for an answer's status.
-    expect(planned.stdout).toContain('      make IOS3 the Default of my-bundle/ios/prod (predicted to succeed)');
+    expect(planned.stdout).toContain('~ channel.my-bundle.ios.prod promote 1.4.2\n    default: (none) → (known after apply)\n      make (known after apply) the Default of my-bundle/ios/prod (predicted to succeed)\n');
+    expect(planned.stdout).not.toMatch(/IOS\d/);
     expect(planned.stdout).toContain('      create collection launch-pack (predicted to succeed)');
     for (const line of planned.stdout.split('\n')) expect(line).not.toMatch(/→ \d{3}\b/);
-    expect(planned.stdout).toContain('staging: not deployed → OFFLINE (deployed LIVE first');
-    expect(planned.stdout).toMatch(/Plan: 8 to create, 2 to change, 0 to remove \(17 request\(s\)\)\.$/);
+    expect(planned.stdout).toContain('~ collection.launch-pack.deployment.staging deploy (deployed LIVE first: only a deployment can be taken OFFLINE)\n    state: (none) → LIVE\n');
+    expect(planned.stdout).toMatch(/Plan: 8 to create, 9 to change, 0 to remove \(18 request\(s\)\)\.$/);
 
     const json = await h.ahs(['plan', '-f', file, '--json']);
     const doc = json.json();
-    expect(doc).toMatchObject({ formatVersion: 1, baseUrl: h.emu.baseUrl, domainId: 'demo', file: { path: file } });
+    expect(doc).toMatchObject({ formatVersion: 2, baseUrl: h.emu.baseUrl, domainId: 'demo', file: { path: file } });
     expect(doc.files).toHaveLength(6);
-    expect(doc.steps).toHaveLength(17);
+    expect(doc.steps).toHaveLength(18);
     expect(json.stdout).not.toContain(h.env.AHS_API_KEY);
 
     const refused = await h.ahs(['apply', '-f', file]);
@@ -108,24 +111,32 @@ describe('ahs plan and apply: cli.md example on a fresh emulator', () => {
 
     const applied = await h.ahs(['apply', '-f', file, '--yes', '--json']);
     expect(applied.exitCode, applied.stderr).toBe(0);
+    // No preview and no step lines in JSON mode (upload progress is progress, on stderr as everywhere).
+    expect(applied.stderr).not.toContain('Plan:');
+    expect(applied.stderr).not.toContain('create asset');
+    expect(applied.stderr).not.toContain('✓');
     const result = applied.json();
-    expect(result.changed).toBe(17);
+    expect(result.changed).toBe(18);
     expect(result.failed).toEqual([]);
-    expect(result.steps[0]).toEqual({ resource: 'asset my-bundle', action: 'create', request: { method: 'POST', path: '/api/v2/demo/va', query: {}, body: { assetId: 'my-bundle', assetName: 'My bundle', assetType: '1001', createdBy: DEMO_USER, localCacheControl: true } }, outcome: 'done' });
-    expect(applied.stderr).toContain('✓ channel my-bundle/ios/prod: make IOS3 the Default of my-bundle/ios/prod');
-    expect(writes).toHaveLength(17);
+    expect(result.steps[0]).toEqual({ resource: 'asset.my-bundle', action: 'create', request: { method: 'POST', path: '/api/v2/demo/va', query: {}, body: { assetId: 'my-bundle', assetName: 'My bundle', assetType: '1001', createdBy: DEMO_USER, localCacheControl: true } }, outcome: 'done' });
+
+    expect(writes).toHaveLength(17); // the settling of copies is a read
     await expectExampleState(h);
 
     const again = await h.ahs(['plan', '-f', file, '--detailed-exitcode']);
     expect(again.exitCode).toBe(0);
-    expect(again.stdout).toBe('No changes: the service holds what the file says.');
+    // Which rule decided, as item sync says it.
+    expect(again.stdout).toContain("note: collection launch-pack: items 2 compared by size: an edit that keeps a file's size is not seen (--checksum compares content)\n");
+    expect(again.stdout).toContain('note: asset my-bundle: versions compared by content (SHA-256 of what is served): ios/1.4.1 (IOS2), ios/1.4.2 (IOS3), ios/1.5.0 (IOS4)\n');
+    expect(again.stdout).toContain('note: asset my-bundle: versions compared by file name and size (LIVE or DEFAULT nowhere, so not downloadable): ios/1.3.0 (IOS1)\n');
+    expect(again.stdout.split('\n').at(-1)).toBe('No changes: the service holds what the file says.');
 
     const exported = await h.ahs(['export']);
     expect(exported.exitCode).toBe(0);
     const exportedFile = await h.file('exported.yaml', exported.stdout);
     const roundTrip = await h.ahs(['plan', '-f', exportedFile, '--detailed-exitcode']);
     expect(roundTrip.exitCode, roundTrip.stdout).toBe(0);
-    expect(writes).toHaveLength(17);
+    expect(writes).toHaveLength(17); // the settling of copies is a read
   });
 
   it('a saved plan is refused (exit 5, nothing sent) after a promotion made outside it, and after a change to a file it would upload; ahs show renders it offline', async () => {
@@ -140,9 +151,8 @@ describe('ahs plan and apply: cli.md example on a fresh emulator', () => {
 
     const shown = await h.ahs(['show', planFile], { env: { AHS_BASE_URL: 'http://127.0.0.1:1' } });
     expect(shown.exitCode).toBe(0);
-    expect(shown.stdout).toContain('~ channel my-bundle/ios/prod');
-    expect(shown.stdout).toContain('1.5.0 (IOS4): not deployed → LIVE');
-    expect(shown.stdout).toContain('1.5.0 (IOS4): LIVE → DEFAULT (1.4.2 (IOS3): DEFAULT → LIVE)');
+    expect(shown.stdout).toContain('~ channel.my-bundle.ios.prod deploy 1.5.0\n    version: IOS4\n    state: (none) → LIVE\n');
+    expect(shown.stdout).toContain('~ channel.my-bundle.ios.prod promote 1.5.0\n    default: IOS3 → IOS4\n');
     // A request the rules predict the service refuses says so, with the service's answer.
     const refusedPlan = JSON.parse(await readFile(planFile, 'utf8'));
     const promote = refusedPlan.steps.find((step: { kind: string }) => step.kind === 'version.promote');
@@ -158,7 +168,7 @@ describe('ahs plan and apply: cli.md example on a fresh emulator', () => {
     const stale = await h.ahs(['apply', planFile, '--yes']);
     expect(stale.exitCode).toBe(5);
     expect(stale.stderr).toBe(
-      'error: the plan is stale: GET /va/my-bundle/asset-urls: was 3 result(s): IOS4@ios/staging=DEFAULT IOS2@ios/prod=LIVE IOS3@ios/prod=DEFAULT, now 3 result(s): IOS4@ios/staging=DEFAULT IOS2@ios/prod=DEFAULT IOS3@ios/prod=LIVE; nothing was sent; run ahs plan again',
+      'error: the plan is stale: GET /va/my-bundle/asset-urls (channel ios/prod): was 2 result(s): IOS2@ios/prod=LIVE IOS3@ios/prod=DEFAULT, now 2 result(s): IOS2@ios/prod=DEFAULT IOS3@ios/prod=LIVE; nothing was sent; run ahs plan again',
     );
     expect(writes.length).toBe(before);
     // Put it back, as planned: the plan is fresh again, except for the file about to change.
@@ -329,8 +339,8 @@ describe('apply without --json says what it did on stdout (cli.md "Output": data
       expect(applied.exitCode, applied.stderr).toBe(0);
       expect(applied.stdout.split('\n')).toEqual([
         'RESOURCE\tREQUEST\tOUTCOME',
-        'asset said\tcreate asset said\tdone',
-        'collection said-pack\tcreate collection said-pack\tdone',
+        'asset.said\tcreate asset said\tdone',
+        'collection.said-pack\tcreate collection said-pack\tdone',
         'Apply complete: 2 added, 0 changed, 0 removed (2 request(s) sent).',
       ]);
       const again = await h.ahs(['apply', '-f', file, '--yes']);
@@ -346,12 +356,13 @@ describe('apply without --json says what it did on stdout (cli.md "Output": data
         const failed = await h.ahs(['apply', '-f', file, '--yes'], { env: { AHS_BASE_URL: proxy.url } });
         expect(failed.exitCode).toBe(1);
         const rows = failed.stdout.split('\n').slice(1, -1);
-        expect(rows).toHaveLength(2);
+        expect(rows).toHaveLength(3);
+        expect(rows[2]).toMatch(/^item\.converge\tremove copies another run uploaded to said-pack at the same time\t/);
         expect(rows).toEqual(expect.arrayContaining([
-          expect.stringMatching(/^items of said-pack\tupload (intro\.png|level1\.json) to said-pack\tdone$/),
-          expect.stringMatching(/^items of said-pack\tupload (intro\.png|level1\.json) to said-pack\tfailed$/),
+          expect.stringMatching(/^item\.said-pack\.(intro\.png|level1\.json)\tupload (intro\.png|level1\.json) to said-pack\tdone$/),
+          expect.stringMatching(/^item\.said-pack\.(intro\.png|level1\.json)\tupload (intro\.png|level1\.json) to said-pack\tfailed$/),
         ]));
-        expect(failed.stdout.split('\n').at(-1)).toBe('Apply incomplete: 0 added, 0 changed, 0 removed; 1 of 2 request(s) done, 1 failed, 0 not sent.');
+        expect(failed.stdout.split('\n').at(-1)).toBe('Apply incomplete: 1 added, 0 changed, 0 removed; 2 of 3 request(s) done, 1 failed, 0 not sent.');
         expect(writes.length).toBe(before + 1);
       } finally {
         await proxy.close();
@@ -373,12 +384,14 @@ describe('apply without --json says what it did on stdout (cli.md "Output": data
       expect(json.json()).toMatchObject({
         changed: 0,
         steps: [
-          { resource: 'asset stopped', action: 'create', outcome: 'failed' },
-          { resource: 'collection stopped-pack', action: 'create', outcome: 'not sent' },
+          { resource: 'asset.stopped', action: 'create', outcome: 'failed' },
+          { resource: 'collection.stopped-pack', action: 'create', outcome: 'not sent' },
         ],
-        failed: [{ resource: 'asset stopped', error: { status: 403, title: 'Forbidden' } }],
+        failed: [{ resource: 'asset.stopped', error: { status: 403, title: 'Forbidden' } }],
       });
       expect(json.errJson()).toMatchObject({ status: 403, title: 'Forbidden' });
+      // Only the one JSON error object on stderr: no plan preview, no step lines before it.
+      expect(json.stderr.trim().split('\n')).toHaveLength(1);
       expect(writes).toEqual([]);
 
       proxy.inject({ kind: 'answer', status: 403, contentType: 'application/problem+json', body: forbidden }, { method: 'POST', path: '/va' });
@@ -386,8 +399,8 @@ describe('apply without --json says what it did on stdout (cli.md "Output": data
       expect(table.exitCode).toBe(3);
       expect(table.stdout.split('\n')).toEqual([
         'RESOURCE\tREQUEST\tOUTCOME',
-        'asset stopped\tcreate asset stopped\tfailed',
-        'collection stopped-pack\tcreate collection stopped-pack\tnot sent',
+        'asset.stopped\tcreate asset stopped\tfailed',
+        'collection.stopped-pack\tcreate collection stopped-pack\tnot sent',
         'Apply incomplete: 0 added, 0 changed, 0 removed; 0 of 2 request(s) done, 1 failed, 1 not sent.',
       ]);
       expect(writes).toEqual([]);
@@ -411,17 +424,243 @@ describe('apply without --json says what it did on stdout (cli.md "Output": data
       expect(json.json()).toMatchObject({
         changed: 0,
         steps: [
-          { resource: 'asset lost', outcome: 'unknown' },
-          { resource: 'collection lost-pack', outcome: 'not sent' },
+          { resource: 'asset.lost', outcome: 'unknown' },
+          { resource: 'collection.lost-pack', outcome: 'not sent' },
         ],
-        failed: [{ resource: 'asset lost', error: { type: 'urn:ahs:unknown-outcome', detail: expect.stringContaining('the write may have been applied, and the read that would tell failed') } }],
+        failed: [{ resource: 'asset.lost', error: { type: 'urn:ahs:unknown-outcome', detail: expect.stringContaining('the write may have been applied, and the read that would tell failed') } }],
       });
       const planned = await h.ahs(['plan', '-f', file, '--json']);
       expect(planned.exitCode, planned.stderr).toBe(0);
-      expect(planned.stdout).not.toContain('"asset lost"');
-      expect(planned.stdout).toContain('collection lost-pack');
+      expect(planned.stdout).not.toContain('"asset.lost"');
+      expect(planned.stdout).toContain('collection.lost-pack');
     } finally {
       await proxy.close();
+      await h.close();
+    }
+  });
+});
+
+describe('items: one planner with item sync (issue 31)', () => {
+  const pack = (items: string, deployments = '') => `apiVersion: ahs/v1\ncollections:\n  race-pack:\n    name: Race\n    allowedTypes: ["9999"]\n${items}${deployments}`;
+
+  it('two applies started together leave one copy of each item; a symbolic link is skipped and named; a same-size edit is a change with compare: checksum, and said to be unseen by size', async () => {
+    const { h, file, writes } = await setup({}, pack(''));
+    try {
+      await symlink('intro.png', join(h.dir, 'launch-pack', 'link.png'));
+      expect((await h.ahs(['apply', '-f', file, '--yes'])).exitCode).toBe(0);
+      await writeFile(file, pack('    items: { dir: ./launch-pack, type: "9999" }\n'));
+      const [one, two] = await Promise.all([h.ahs(['apply', '-f', file, '--yes']), h.ahs(['apply', '-f', file, '--yes'])]);
+      expect(one.exitCode, one.stderr).toBe(0);
+      expect(two.exitCode, two.stderr).toBe(0);
+      expect(one.stderr).toContain('skipped 1 symbolic link(s) in ./launch-pack, not followed without followLinks: true: link.png');
+      // In JSON too, where no preview is printed.
+      const appliedJson = await h.ahs(['apply', '-f', file, '--yes', '--json']);
+      expect(appliedJson.json().notes).toContain('collection race-pack: skipped 1 symbolic link(s) in ./launch-pack, not followed without followLinks: true: link.png');
+      const names = async () => (await h.call('GET', '/vc/race-pack/items?pageSize=100')).body.results.map((i: { assetItemName: string }) => i.assetItemName).sort();
+      expect(await names()).toEqual(['intro.png', 'level1.json']);
+      expect(writes.filter((w) => w.startsWith('POST /api/v2/demo/vc/race-pack/items')).length).toBeGreaterThanOrEqual(2);
+
+      // Live in prod: what it serves can be compared.
+      await writeFile(file, pack('    items: { dir: ./launch-pack, type: "9999", compare: checksum }\n', '    deployments: { prod: LIVE }\n'));
+      expect((await h.ahs(['apply', '-f', file, '--yes'])).exitCode).toBe(0);
+      expect((await h.ahs(['plan', '-f', file, '--detailed-exitcode'])).exitCode).toBe(0);
+      await writeFile(join(h.dir, 'launch-pack', 'intro.png'), 'PNG'); // one byte, same size
+      const text = await h.ahs(['plan', '-f', file, '--detailed-exitcode']);
+      expect(text.exitCode, text.stderr).toBe(10);
+      expect(text.stdout).toContain('items 2 compared by content, 0 by size');
+      const json = await h.ahs(['plan', '-f', file, '--json']);
+      const upload = json.json().steps.find((s: { kind: string }) => s.kind === 'item.upload');
+      expect(upload.params.fields.assetItemName).toBe('intro.png');
+      // By size, the same edit is not seen, and the plan says so.
+      await writeFile(file, pack('    items: { dir: ./launch-pack, type: "9999" }\n', '    deployments: { prod: LIVE }\n'));
+      const bySize = await h.ahs(['plan', '-f', file, '--detailed-exitcode']);
+      expect(bySize.exitCode).toBe(0);
+      expect(bySize.stdout).toContain("items 2 compared by size: an edit that keeps a file's size is not seen (--checksum compares content)");
+      expect((await h.ahs(['plan', '-f', file, '--checksum', '--detailed-exitcode'])).exitCode).toBe(10);
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+describe('versions compared by content, and exclusive channels (issue 31)', () => {
+  const BUNDLE = `apiVersion: ahs/v1
+assets:
+  ex:
+    name: Ex
+    type: "1001"
+    versions:
+      ios:
+        "3.0.0": build/rel.zip
+    channels:
+      ios:
+        staging: { default: "3.0.0" }
+`;
+
+  it('a one-byte, same-size change to a Default version\'s file is a plan error naming both SHA-256, in text, JSON and --detailed-exitcode', async () => {
+    const { h, file } = await setup({}, BUNDLE);
+    try {
+      await writeFile(join(h.dir, 'build', 'rel.zip'), 'release 3.0.0');
+      expect((await h.ahs(['apply', '-f', file, '--yes'])).exitCode).toBe(0);
+      expect((await h.ahs(['plan', '-f', file, '--detailed-exitcode'])).exitCode).toBe(0);
+      await writeFile(join(h.dir, 'build', 'rel.zip'), 'release 3.0.1');
+      for (const extra of [[], ['--json'], ['--detailed-exitcode']]) {
+        const planned = await h.ahs(['plan', '-f', file, ...extra]);
+        expect(planned.exitCode, extra.join(' ')).toBe(2);
+        const message = extra[0] === '--json' ? planned.errJson().detail : planned.stderr;
+        expect(message).toMatch(/ahs\.yaml:8:\d+: assets\.ex\.versions\.ios\.3\.0\.0: build\/rel\.zip is not the content of IOS1: it serves SHA-256 [0-9a-f]{64}, the file is [0-9a-f]{64}; a version's file cannot change/);
+        expect(planned.stdout).toBe('');
+      }
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('a version made Live outside the file: drift on an exclusive channel (exit 10, planned OFFLINE), "not managed by the file" otherwise; export then plan is 0', async () => {
+    const { h, file, writes } = await setup({}, BUNDLE);
+    try {
+      await writeFile(join(h.dir, 'build', 'rel.zip'), 'release 3.0.0');
+      expect((await h.ahs(['apply', '-f', file, '--yes'])).exitCode).toBe(0);
+      const exported = await h.ahs(['export', '--asset', 'ex']);
+      expect(exported.stdout).toContain('exclusive: true');
+      const exportedFile = await h.file('exported.yaml', exported.stdout);
+      const hotfix = await h.uploadVersion('ex', 'ios', 'hotfix');
+      expect((await h.deploy('ex', hotfix, 'ios', 'staging', 'LIVE')).status).toBe(201);
+      const before = writes.length;
+
+      const drift = await h.ahs(['plan', '-f', exportedFile, '--detailed-exitcode']);
+      expect(drift.exitCode, drift.stderr).toBe(10);
+      expect(drift.stdout).toContain(`deploy ${hotfix} OFFLINE on ex/ios/staging`);
+      const loose = await h.ahs(['plan', '-f', file, '--detailed-exitcode']);
+      expect(loose.exitCode, loose.stdout).toBe(0);
+      expect(loose.stdout).toContain(`note: channel ex/ios/staging: not managed by the file (Live, not listed; exclusive: true takes them OFFLINE): hotfix (${hotfix})`);
+
+      const again = await h.ahs(['export', '--asset', 'ex']);
+      const againFile = await h.file('again.yaml', again.stdout);
+      expect((await h.ahs(['plan', '-f', againFile, '--detailed-exitcode'])).exitCode).toBe(0);
+      expect(writes.length).toBe(before);
+      // Applied, the exclusive file takes it OFFLINE.
+      expect((await h.ahs(['apply', '-f', exportedFile, '--yes'])).exitCode).toBe(0);
+      expect(await h.records('ex')).toEqual(['ios/staging/IOS1=DEFAULT', `ios/staging/${hotfix}=OFFLINE`]);
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+describe('the plan document is values (issue 31)', () => {
+  const FILE = (name: string, prodDefault: string, live = prodDefault === '1.0' ? '2.0' : '1.0') => `apiVersion: ahs/v1
+assets:
+  vals:
+    name: ${name}
+    type: "1001"
+    versions:
+      ios:
+        "1.0": build/1.3.0.zip
+        "2.0": build/1.4.1.zip
+    channels:
+      ios:
+        prod: { default: "${prodDefault}", live: ["${live}"] }
+collections:
+  vals-pack:
+    name: Vals
+    allowedTypes: ["9999"]
+    items: { dir: ./launch-pack, type: "9999" }
+`;
+
+  it('plan --json has before/after values for an asset field change, a promotion and an item replacement, each with its request and prediction, and no rendered arrows; ahs schema --plan describes it', async () => {
+    const { h, file } = await setup({}, FILE('Vals', '1.0'));
+    try {
+      expect((await h.ahs(['apply', '-f', file, '--yes'])).exitCode).toBe(0);
+      await writeFile(file, FILE('Values', '2.0'));
+      await writeFile(join(h.dir, 'launch-pack', 'intro.png'), 'a bigger png');
+      const planned = await h.ahs(['plan', '-f', file, '--json']);
+      expect(planned.exitCode, planned.stderr).toBe(0);
+      expect(planned.stdout).not.toContain('→');
+      const doc = planned.json();
+      const find = (address: string, action: string) => doc.changes.find((c: { address: string; action: string }) => c.address === address && c.action === action);
+      expect(find('asset.vals', 'update')).toMatchObject({ before: { assetName: 'Vals' }, after: { assetName: 'Values' }, request: { method: 'PUT', path: '/api/v2/demo/va/vals' }, prediction: { ok: true } });
+      expect(find('channel.vals.ios.prod', 'promote')).toMatchObject({ before: { default: 'IOS1' }, after: { default: 'IOS2' }, name: '2.0', request: { method: 'POST', path: '/api/v2/demo/va/vals/versions/IOS2/deploy' }, prediction: { ok: true } });
+      const replaced = find('item.vals-pack.intro.png', 'upload');
+      expect(replaced).toMatchObject({ before: { itemId: expect.any(String), size: 3 }, after: { itemId: null, size: 12 }, unknownAfter: ['itemId'], compared: 'size', request: { method: 'POST', path: '/api/v2/demo/vc/vals-pack/items' } });
+      expect(find('item.vals-pack.intro.png', 'remove')).toMatchObject({ before: { itemId: replaced.before.itemId, size: 3 }, after: null });
+
+      const schema = await h.ahs(['schema', '--plan']);
+      expect(schema.exitCode).toBe(0);
+      expect(Object.keys(schema.json().properties.changes.items.properties)).toEqual(expect.arrayContaining(['address', 'action', 'before', 'after', 'request', 'prediction']));
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('an id the service will assign is "(known after apply)", never guessed: after IOS2 was deleted, the next upload is not called IOS2', async () => {
+    const yaml = `apiVersion: ahs/v1\nassets:\n  guess:\n    name: Guess\n    type: "1001"\n    versions:\n      ios:\n        "1.0": build/1.3.0.zip\n    channels:\n      ios:\n        prod: { default: "1.0" }\n`;
+    const { h, file } = await setup({}, yaml);
+    try {
+      await h.createAsset('guess');
+      await h.uploadVersion('guess', 'ios', 'old-1');
+      const deleted = await h.uploadVersion('guess', 'ios', 'old-2');
+      expect((await h.call('DELETE', `/va/guess/versions/${deleted}`, { deletedBy: DEMO_USER })).status).toBeLessThan(300);
+      const text = await h.ahs(['plan', '-f', file]);
+      expect(text.stdout).toContain('~ channel.guess.ios.prod promote 1.0\n    default: (none) → (known after apply)\n      make (known after apply) the Default of guess/ios/prod');
+      expect(text.stdout).not.toMatch(/IOS[23]\b/);
+      const doc = (await h.ahs(['plan', '-f', file, '--json'])).json();
+      expect(doc.changes.find((c: { action: string }) => c.action === 'upload')).toMatchObject({ after: { versionId: null }, unknownAfter: ['versionId'] });
+      expect(JSON.stringify(doc)).not.toMatch(/IOS[23]\b/);
+      const applied = await h.ahs(['apply', '-f', file, '--yes', '--json']);
+      expect(applied.exitCode, applied.stderr).toBe(0);
+      expect(await h.records('guess')).toEqual(['ios/prod/IOS3=DEFAULT']);
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+describe('saved plans turn stale per channel (issue 31)', () => {
+  it('a plan for prod survives a promotion on staging of the same asset, and is refused (exit 5, naming what moved) after one on prod', async () => {
+    const yaml = (prod: string) => `apiVersion: ahs/v1\nassets:\n  fp:\n    name: Fp\n    type: "1001"\n    versions:\n      ios:\n        "1.0": build/1.3.0.zip\n        "2.0": build/1.4.1.zip\n    channels:\n      ios:\n        prod: { default: "${prod}" }\n`;
+    const { h, file, writes } = await setup({}, yaml('1.0'));
+    try {
+      expect((await h.ahs(['apply', '-f', file, '--yes'])).exitCode).toBe(0);
+      expect((await h.deploy('fp', 'IOS1', 'ios', 'staging', 'LIVE')).status).toBe(201);
+      expect((await h.deploy('fp', 'IOS1', 'ios', 'staging', 'DEFAULT')).status).toBe(201);
+      await writeFile(file, yaml('2.0'));
+      const planFile = join(h.dir, 'fp.plan');
+      expect((await h.ahs(['plan', '-f', file, '--out', planFile])).exitCode).toBe(0);
+      expect(JSON.parse(await readFile(planFile, 'utf8')).reads.find((r: { path: string }) => r.path.endsWith('/va/fp/asset-urls')).scope).toEqual(['ios/prod']);
+
+      // Another channel of the same asset moves: the plan still holds.
+      expect((await h.deploy('fp', 'IOS2', 'ios', 'staging', 'LIVE')).status).toBe(201);
+      expect((await h.deploy('fp', 'IOS2', 'ios', 'staging', 'DEFAULT', { currentVersionId: 'IOS1', currentAssetIntent: 'LIVE' })).status).toBe(201);
+      const fresh = await h.ahs(['apply', planFile, '--yes']);
+      expect(fresh.exitCode, fresh.stderr).toBe(0);
+      expect(await h.records('fp')).toContain('ios/prod/IOS2=DEFAULT');
+
+      // Its own channel moves: refused, naming what moved, nothing sent.
+      await writeFile(file, yaml('1.0'));
+      expect((await h.ahs(['plan', '-f', file, '--out', planFile])).exitCode).toBe(0);
+      expect((await h.deploy('fp', 'IOS1', 'ios', 'prod', 'OFFLINE')).status).toBe(201);
+      const before = writes.length;
+      const stale = await h.ahs(['apply', planFile, '--yes']);
+      expect(stale.exitCode).toBe(5);
+      expect(stale.stderr).toMatch(/^error: the plan is stale: GET \/va\/fp\/asset-urls \(channel ios\/prod\): was .*IOS1@ios\/prod=LIVE.*, now .*IOS1@ios\/prod=OFFLINE.*; nothing was sent; run ahs plan again$/);
+      expect(stale.stderr).not.toContain('staging');
+      expect(writes.length).toBe(before);
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+describe('plan -out (Terraform\'s spelling)', () => {
+  it('is a usage error suggesting --out; nothing is written', async () => {
+    const { h, file } = await setup({}, 'apiVersion: ahs/v1\n');
+    try {
+      const result = await h.ahs(['plan', '-f', file, '-out', join(h.dir, 'r.plan')]);
+      expect(result.exitCode).toBe(2);
+      expect(result.stderr).toBe('error: --output must be table or json (got ut): did you mean --out? (-out is read as -o ut; ahs plan --out PLAN saves the plan); run with --help for usage');
+      await expect(readFile(join(h.dir, 'r.plan'))).rejects.toThrow();
+    } finally {
       await h.close();
     }
   });

@@ -213,11 +213,15 @@ describe('desired state under GitHub Actions', () => {
     await writeFile(file, `apiVersion: ahs/v1\nassets:\n  ${id}:\n    name: GitOps\n    type: "1001"\n    versions:\n      ios:\n        "1.0": app.zip\n    channels:\n      ios:\n        prod: { default: "1.0" }\n`);
     const planned = await h.ahs(['plan', '-f', file, '--detailed-exitcode'], { env: gh.env });
     expect(planned.exitCode, planned.stderr).toBe(10);
-    expect(await gh.outputs()).toMatchObject({ 'to-create': '3', 'to-change': '0', 'to-remove': '0', requests: '4', 'has-changes': 'true' });
-    expect(await gh.summary()).toContain('### ahs plan\n\nPlan: 3 to create, 0 to change, 0 to remove (4 request(s)).\n\n| action | resource | what |\n|---|---|---|\n| + create | asset ' + id);
+    expect(await gh.outputs()).toMatchObject({ 'to-create': '2', 'to-change': '2', 'to-remove': '0', requests: '4', 'has-changes': 'true' });
+    // Exit 10 says changes are pending: no failure, no ::error.
+    expect(planned.stderr).not.toContain('::error');
+    // Rendered from the changes' values, as the text view is.
+    expect(await gh.summary()).toContain(`### ahs plan\n\nPlan: 2 to create, 2 to change, 0 to remove (4 request(s)).\n\n|  | address | action | what |\n|---|---|---|---|\n| + | asset.${id} | create | assetName: GitOps; assetType: 1001 |`);
+    expect(await gh.summary()).toContain(`| ~ | channel.${id}.ios.prod | promote 1.0 | default: (none) → (known after apply) |`);
     const applied = await h.ahs(['apply', '-f', file, '--yes'], { env: gh.env });
     expect(applied.exitCode, applied.stderr).toBe(0);
     expect(await gh.outputs()).toMatchObject({ sent: '4', failed: '0' });
-    expect(await gh.summary()).toContain(`### ahs apply\n\n| resource | action | outcome |\n|---|---|---|\n| asset ${id} | + create | done |`);
+    expect(await gh.summary()).toContain(`### ahs apply\n\n| resource | action | outcome |\n|---|---|---|\n| asset.${id} | + create | done |`);
   });
 });

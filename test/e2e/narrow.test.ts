@@ -33,12 +33,54 @@ describe.skipIf(!hasScript)('tables in a narrow terminal', () => {
       const wide = await runInPty(h.env, args, [], { columns: 200 });
       expect(wide.code, wide.screen).toBe(0);
       expect(widest(wide.screen), 'the table needs more than 60 columns').toBeGreaterThan(60);
-      const narrow = await runInPty(h.env, args, [], { columns: 60 });
+      // --quiet: a spinner under load (a read past 100 ms) is not part of the table measured.
+      const narrow = await runInPty(h.env, [...args, '--quiet'], [], { columns: 60 });
       expect(narrow.code, narrow.screen).toBe(0);
       expect(widest(narrow.screen), narrow.screen).toBeLessThanOrEqual(60);
       expect(narrow.screen).toContain('…');
       expect(narrow.screen).not.toMatch(/[│┌└├]/);
     }
+  });
+
+  it('version list at 60 columns never cuts the file name: other columns give way first', async () => {
+    const id = uid('narrow-file');
+    await h.createAsset(id);
+    const form = new FormData();
+    form.set('versionName', 'release candidate 1.0.0-rc.1');
+    form.set('createdBy', DEMO_USER);
+    const file = 'a-long-release-file-name-for-ios-app2.zip';
+    form.set('assetFile', new Blob(['payload']), file);
+    expect((await h.call('POST', `/va/${id}/versions?targetPlatformId=ios`, form)).status).toBe(201);
+    const narrow = await runInPty(h.env, ['version', 'list', id, '--quiet'], [], { columns: 60 });
+    expect(narrow.code, narrow.screen).toBe(0);
+    expect(widest(narrow.screen), narrow.screen).toBeLessThanOrEqual(60);
+    expect(narrow.screen).toContain(file);
+    const wide = await runInPty(h.env, ['version', 'list', id], [], { columns: 200 });
+    expect(wide.screen).toMatch(/VERSION ID.*NAME.*PLATFORM.*FILE.*SIZE.*ACTIVE.*CREATED/);
+  });
+
+  it('asset status at 60 columns: the matrix when it fits, else one row per record; never a broken border', async () => {
+    const small = uid('st');
+    await h.createAsset(small);
+    const v = await h.uploadVersion(small, 'ios', '1');
+    for (const env of ['dev', 'staging', 'prod']) await h.deploy(small, v, 'ios', env, 'LIVE');
+    // --quiet: no spinner on the screen under load, only the table.
+    const fits = await runInPty(h.env, ['asset', 'status', small, '--quiet'], [], { columns: 60 });
+    expect(fits.code, fits.screen).toBe(0);
+    expect(widest(fits.screen), fits.screen).toBeLessThanOrEqual(60);
+    expect(fits.screen).toMatch(/┌/);
+
+    const big = uid('status-with-long-names');
+    await h.createAsset(big);
+    const w = await h.uploadVersion(big, 'ios', 'release candidate 1.0.0-rc.1');
+    for (const env of ['dev', 'staging', 'prod']) await h.deploy(big, w, 'ios', env, 'LIVE');
+    const wide = await runInPty(h.env, ['asset', 'status', big], [], { columns: 200 });
+    expect(wide.screen).toMatch(/┌/);
+    const narrow = await runInPty(h.env, ['asset', 'status', big, '--quiet'], [], { columns: 60 });
+    expect(narrow.code, narrow.screen).toBe(0);
+    expect(widest(narrow.screen), narrow.screen).toBeLessThanOrEqual(60);
+    expect(narrow.screen).not.toMatch(/[│┌└├]/);
+    expect(lines(narrow.screen).filter((line) => line.startsWith('ios '))).toHaveLength(3);
   });
 
   it('collection status at 100 columns: item id lists as counts, --wide lists them, JSON keeps them', async () => {

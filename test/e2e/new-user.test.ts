@@ -103,12 +103,13 @@ describe('item sync when only the network failed', () => {
     const proxy = await startFaultProxy(h.emu.baseUrl);
     try {
       proxy.inject({ kind: 'reset-before' }, { method: 'POST', path: /\/items$/, times: 100 });
-      const text = await h.ahs(['item', 'sync', id, dir, '--type', '9999'], { env: { AHS_BASE_URL: proxy.url } });
+      const text = await h.ahs(['item', 'sync', id, dir, '--type', '9999', '--timeout', '3'], { env: { AHS_BASE_URL: proxy.url } });
       expect(text.exitCode, text.stderr).toBe(6);
       expect(text.stderr).toMatch(/failed: a\.txt/);
-      const json = await h.ahs(['item', 'sync', id, dir, '--type', '9999', '--json'], { env: { AHS_BASE_URL: proxy.url } });
+      const json = await h.ahs(['item', 'sync', id, dir, '--type', '9999', '--json', '--timeout', '3'], { env: { AHS_BASE_URL: proxy.url } });
       expect(json.exitCode).toBe(6);
-      expect(json.errJson()).toMatchObject({ type: 'urn:ahs:network', status: null });
+      // The first failure's own body: a lost upload no read shows done is an unknown outcome (exit 6 too).
+      expect(json.errJson()).toMatchObject({ type: 'urn:ahs:unknown-outcome', status: null });
     } finally {
       await proxy.close();
     }
@@ -246,5 +247,22 @@ describe('items in name order, as item sync lists them', () => {
     const list = screen.slice(screen.indexOf('Items to download'));
     expect(list.indexOf('bravo.txt')).toBeGreaterThan(0);
     expect(list.indexOf('bravo.txt')).toBeLessThan(list.indexOf('zulu.txt'));
+  });
+});
+
+describe('an answer that is not JSON', () => {
+  it('is urn:ahs:unexpected-answer, exit 1, and not sent again', async () => {
+    const html = await stubServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>Sign in to the proxy</body></html>');
+      return true;
+    });
+    try {
+      const run = await h.ahs(['asset', 'get', 'anything', '--json', '--retries', '3'], { env: { AHS_BASE_URL: html.url } });
+      expect(run.exitCode).toBe(1);
+      expect(run.errJson()).toMatchObject({ type: 'urn:ahs:unexpected-answer', status: null, title: expect.stringMatching(/^GET \/va\/anything answered 200 with a text\/html body .*not JSON/) });
+      expect(html.requests).toHaveLength(1);
+    } finally {
+      await html.close();
+    }
   });
 });

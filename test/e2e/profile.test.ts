@@ -76,7 +76,7 @@ describe('ahs profile', () => {
     expect(ok.stderr).toContain("the key's environment scope is not visible through the API");
     expect(ok.stdout).toMatch(/environment\s+staging \(from profile; not checked against the key\)/);
     const json = await h.ahs(['profile', 'check', 'local', '--json'], { bare: true });
-    expect(json.json()).toEqual({ profile: 'local', baseUrl: h.emu.baseUrl, domainId: 'demo', envId: 'staging', apiKeySource: 'profile', accepted: true, envScopeVerified: false });
+    expect(json.json()).toEqual({ profile: 'local', baseUrl: h.emu.baseUrl, domainId: 'demo', envId: 'staging', apiKeySource: 'profile', accepted: true, envScopeVerified: false, journal: null });
 
     expect(json.json().apiKeySource).toBe('profile');
     expect(json.stderr).not.toContain('overrides');

@@ -116,8 +116,10 @@ describe('settings that shape the request', () => {
     const table = await h.ahs(['version', 'list', id, '--platform', 'android']);
     expect(table.stdout).not.toMatch(/IOS\d/);
     expect(table.stderr).toMatch(/2 android version\(s\) of 4 \(filtered by ahs/);
-    // From the environment it is not a filter: every version is listed.
-    const unfiltered = await h.ahs(['version', 'list', id, '--json'], { env: { AHS_PLATFORM: 'android' } });
+    // AHS_PLATFORM means what --platform means (cli.md); only a profile's platform is not a filter.
+    const fromEnv = await h.ahs(['version', 'list', id, '--json'], { env: { AHS_PLATFORM: 'android' } });
+    expect(fromEnv.json()).toEqual(doc);
+    const unfiltered = await h.ahs(['version', 'list', id, '--json']);
     expect(unfiltered.json().totalResults).toBe(4);
   });
 
@@ -171,12 +173,12 @@ describe('a setting flag given more than once (cli.md: export --platform P... --
     const r = await h.ahs(['export', '--asset', id, '--platform', 'ios', '--env', 'prod', '--platform', 'android', '--env', 'staging', '--json']);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.json().assets[id].channels).toEqual({
-      android: { prod: { live: ['android-prod'] } },
-      ios: { prod: { live: ['ios-prod'] }, staging: { live: ['ios-staging'] } },
+      android: { prod: { live: ['android-prod'], exclusive: true } },
+      ios: { prod: { live: ['ios-prod'], exclusive: true }, staging: { live: ['ios-staging'], exclusive: true } },
     });
     // One of each is asked of the service as before.
     const one = await h.ahs(['export', '--asset', id, '--platform', 'web', '--json']);
-    expect(one.json().assets[id].channels).toEqual({ web: { prod: { live: ['web-prod'] } } });
+    expect(one.json().assets[id].channels).toEqual({ web: { prod: { live: ['web-prod'], exclusive: true } } });
   });
 
   it('a command that takes one value refuses two (exit 2, nothing sent) rather than dropping one', async () => {

@@ -352,6 +352,44 @@ describe('a journal append that fails part-way (disk full, I/O error)', () => {
     }
   });
 
+  it('takes a write whose append failed back out of memory exactly: the client gets the error, no read or later snapshot shows it, a write queued behind it stays', async () => {
+    const recorder = new RecordingDisk();
+    const append = recorder.disk.appendJournal;
+    let failNext: Promise<void> | undefined;
+    recorder.disk.appendJournal = async (journal, text) => {
+      const gate = failNext;
+      if (!gate) return append(journal, text);
+      failNext = undefined;
+      // Another write arrives while this append is under way, then the disk is full.
+      await gate;
+      throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    };
+    const store = await openStore(recorder);
+    const dataDir = storeDir(store);
+    await store.createAsset('demo', asset('before'));
+    let queue!: () => void;
+    failNext = new Promise<void>((resolve) => (queue = resolve));
+    const failed = store.createAsset('demo', asset('failed'));
+    const changed = store.updateAsset('demo', 'before', { assetName: 'changed while it failed' });
+    queue();
+    await expect(failed).rejects.toThrow(/ENOSPC/);
+    expect(store.domain('demo').assets.failed).toBeUndefined();
+    expect(store.domain('demo').assets.before?.assetName).toBe('changed while it failed');
+    await changed;
+    await store.createAsset('demo', asset('after'));
+    // A fold writes the state in memory into the snapshot: the failed write is not in it.
+    await store.close();
+    expect(await readFile(join(dataDir, 'state.json'), 'utf8')).not.toContain('"failed"');
+    const reopened = await DiskStore.open(dataDir);
+    try {
+      expect(reopened.domain('demo').assets.failed).toBeUndefined();
+      expect(reopened.domain('demo').assets.after).toBeDefined();
+      expect(reopened.domain('demo').assets.before?.assetName).toBe('changed while it failed');
+    } finally {
+      await reopened.close();
+    }
+  });
+
   it('takes no more writes when even the cut back fails, rather than append after a torn line', async () => {
     const recorder = new RecordingDisk();
     const store = await openStore(recorder);

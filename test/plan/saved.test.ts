@@ -64,13 +64,13 @@ describe('fingerprints and summaries', () => {
 });
 
 describe('reading a saved plan back', () => {
-  const base = { formatVersion: 1, baseUrl: 'http://x', domainId: 'demo', files: [], reads: [], steps: [] };
+  const base = { formatVersion: 2, baseUrl: 'http://x', domainId: 'demo', files: [], reads: [], steps: [] };
   const digest = 'a'.repeat(64);
   const read = { method: 'GET', path: '/va/A', query: {}, status: 200, fingerprint: digest, summary: 's' };
   const rows: Array<[string, unknown, string | RegExp]> = [
     ['not JSON', 'nope', /^p\.json is not a saved plan: not JSON \(.+\); write one with ahs plan --out p\.json$/],
-    ['another format version', { ...base, formatVersion: 2 }, 'p.json: formatVersion 2 is not one this ahs reads (1); plan again with this ahs'],
-    ['a format version that is text', { ...base, formatVersion: '1' }, 'p.json: formatVersion "1" is not one this ahs reads (1); plan again with this ahs'],
+    ['another format version', { ...base, formatVersion: 1 }, 'p.json: formatVersion 1 is not one this ahs reads (2); plan again with this ahs'],
+    ['a format version that is text', { ...base, formatVersion: '2' }, 'p.json: formatVersion "2" is not one this ahs reads (2); plan again with this ahs'],
     ['no format version', { ...base, formatVersion: undefined }, /^p\.json is not a saved plan of ahs: formatVersion: .*; write one with ahs plan --out p\.json$/],
     ['not an object', 7, /^p\.json is not a saved plan of ahs: \(the document\): /],
     ['null', null, /^p\.json is not a saved plan of ahs: \(the document\): /],
@@ -97,7 +97,7 @@ describe('reading a saved plan back', () => {
     ['a batch of no concurrency', { ...base, steps: [{ id: 'a', kind: 'asset.create', params: {}, batch: { group: 'g', concurrency: 0 } }] }, /: steps\.0\.batch\.concurrency: /],
     ['a batch of no group', { ...base, steps: [{ id: 'a', kind: 'asset.create', params: {}, batch: { group: '', concurrency: 1 } }] }, /: steps\.0\.batch\.group: /],
     ['a batch bounding something else', { ...base, steps: [{ id: 'a', kind: 'asset.create', params: {}, batch: { group: 'g', concurrency: 1, bounds: 'bytes' } }] }, /: steps\.0\.batch\.bounds: /],
-    ['a change of an unknown action', { ...base, changes: [{ resource: 'r', action: 'explode', lines: [], steps: [] }] }, /: changes\.0\.action: /],
+    ['a change of an unknown action', { ...base, changes: [{ address: 'asset.a', action: 'explode', before: null, after: null, step: 'a' }] }, /: changes\.0\.action: /],
     ['a ref to a later step', { ...base, steps: [{ id: 'a', kind: 'version.deploy', params: { v: [{ w: { $ref: 'b', field: 'versionId' } }] } }, { id: 'b', kind: 'version.upload', params: {} }] }, 'p.json: steps.0.params refers to step b, which is not an earlier step of the plan'],
     ['a ref to itself', { ...base, steps: [{ id: 'a', kind: 'version.deploy', params: { v: { $ref: 'a', field: 'versionId' } } }] }, 'p.json: steps.0.params refers to step a, which is not an earlier step of the plan'],
   ];
@@ -123,9 +123,12 @@ describe('reading a saved plan back', () => {
         { id: 'u', kind: 'version.upload', params: {}, prediction: { current: null, decision: { ok: true, status: 201 } as never, unchanged: null, notes: ['x'] }, refuse: { hint: 'h', byKind: { conflict: 'c' } }, batch: { group: 'g', concurrency: 1, bounds: 'requests' }, after: [] },
         { id: 'd', kind: 'version.deploy', params: { versionId: { $ref: 'u', field: 'versionId' } } },
       ],
-      changes: [{ resource: 'r', action: 'create', lines: ['l'], steps: ['u'], notes: ['n'] }],
+      changes: [
+        { address: 'version.app.(known after apply)', action: 'upload', before: null, after: { versionId: null, size: 3 }, unknownAfter: ['versionId'], name: '1.0', request: { method: 'POST', path: '/api/v2/d/va/app/versions', query: {}, body: null }, prediction: { ok: true, status: 201 }, step: 'u', notes: ['n'] },
+        { address: 'channel.app.ios.prod', action: 'promote', before: { default: 'IOS1' }, after: { default: null }, unknownAfter: ['default'], prediction: null, step: 'd' },
+      ],
     };
-    expect(saved.formatVersion).toBe(1);
+    expect(saved.formatVersion).toBe(2);
     expect(readSavedPlan(JSON.stringify(saved), 'p.json')).toEqual(saved);
   });
 });

@@ -325,6 +325,9 @@ describe('executor: a lost answer is settled by a read', () => {
     // Said once, not once by the lost answer and again by the settling.
     expect(r.error!.message.match(/may have been applied/g)).toHaveLength(1);
     expect(r.error!.message.match(/before running it again/g)).toHaveLength(1);
+    // Its own type (cli.md), exit 6.
+    expect((r.error as NetworkError).toBody()).toMatchObject({ type: 'urn:ahs:unknown-outcome', status: null });
+    expect((r.error as NetworkError).exitCode).toBe(6);
     expect(r.error!.message).not.toMatch(/try again|safe to retry/);
   });
 });

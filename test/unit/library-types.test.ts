@@ -8,6 +8,7 @@ import type * as Schemas from '../../src/rules/schemas.js';
 import type { VerifyResult } from '../../src/commands/verify/verify.js';
 import type { PromoteResult } from '../../src/plan/kinds/versions.js';
 import type { DeployResponse } from '../../src/io/views/deploy.js';
+import type { JournalEntry } from '../../src/service/journal.js';
 
 /** True only when A and B have exactly the same keys, each assignable both ways. */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? (keyof A extends keyof B ? (keyof B extends keyof A ? true : false) : false) : false) : false;
@@ -26,7 +27,9 @@ const checks: {
   syncSkipped: Same<Library.SyncResult['skipped'], Array<{ file: string; reason: string }>>;
   // `client.verify` answers what `ahs verify --json` prints (src/commands/verify/verify.ts).
   verifyResult: Same<Library.VerifyResult, VerifyResult>;
-} = { asset: true, version: true, item: true, channelRecord: true, collection: true, deploymentRecord: true, promotion: true, deploy: true, syncSkipped: true, verifyResult: true };
+  // `client.history()` yields the journal's entries as src/service/journal.ts reads them.
+  journalEntry: Same<Library.JournalEntry, JournalEntry>;
+} = { asset: true, version: true, item: true, channelRecord: true, collection: true, deploymentRecord: true, promotion: true, deploy: true, syncSkipped: true, verifyResult: true, journalEntry: true };
 
 describe('the library\'s public types', () => {
   it('are the schemas\' shapes (checked by tsc; this row only names the check)', () => {

@@ -203,3 +203,25 @@ describe('file names in progress lines', () => {
     expect(lines[4]).toMatch(/^uploaded x\\ny\.zip \(/);
   });
 });
+
+describe('a retry notice during a live bar', () => {
+  it('gets a line of its own: the bar is ended first (a newline), then goes on below it', async () => {
+    const { createRequestFeedback } = await import('../../src/io/feedback.js');
+    const io = bufferIO({ errIsTTY: true });
+    const time = clock();
+    const bar = createProgress(io, { label: 'uploading app.zip', total: 1000, now: time.now });
+    time.advance(1000);
+    bar.update(400);
+    createRequestFeedback(io).retrying('retrying GET /va/my-bundle/versions (attempt 2 of 3)');
+    time.advance(1000);
+    bar.update(800);
+    const shown = screen(io.err.text);
+    expect(shown[0]).toMatch(/^uploading app\.zip .*40%/);
+    expect(shown[1]).toBe('retrying GET /va/my-bundle/versions (attempt 2 of 3)');
+    expect(shown[2]).toMatch(/^uploading app\.zip .*80%/);
+    // Ended bars are not ended twice: a notice after done() follows the final line directly.
+    bar.done();
+    createRequestFeedback(io).retrying('retrying GET /va (attempt 2 of 3)');
+    expect(io.err.text).toMatch(/\/s\)\nretrying GET \/va \(attempt 2 of 3\)\n$/);
+  });
+});

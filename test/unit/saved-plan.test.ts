@@ -128,8 +128,8 @@ describe('saved plans', () => {
 
   it('a file that is not a saved plan is a usage error naming the field', () => {
     expect(() => readSavedPlan('not json', 'p.json')).toThrow(/^p\.json is not a saved plan: not JSON/);
-    expect(() => readSavedPlan(JSON.stringify({ formatVersion: 9 }), 'p.json')).toThrow('p.json: formatVersion 9 is not one this ahs reads (1); plan again with this ahs');
-    const base = { formatVersion: 1, baseUrl: 'http://x', domainId: 'demo', files: [], reads: [] };
+    expect(() => readSavedPlan(JSON.stringify({ formatVersion: 9 }), 'p.json')).toThrow('p.json: formatVersion 9 is not one this ahs reads (2); plan again with this ahs');
+    const base = { formatVersion: 2, baseUrl: 'http://x', domainId: 'demo', files: [], reads: [] };
     expect(() => readSavedPlan(JSON.stringify({ ...base, steps: [{ id: 'a', kind: 'asset.explode', params: {} }] }), 'p.json')).toThrow(/^p\.json is not a saved plan of ahs: steps\.0\.kind: /);
     expect(() => readSavedPlan(JSON.stringify({ ...base, steps: [{ id: 'a', kind: 'version.deploy', params: { versionId: { $ref: 'b', field: 'versionId' } } }] }), 'p.json')).toThrow(
       'p.json: steps.0.params refers to step b, which is not an earlier step of the plan',

@@ -17,6 +17,6 @@ export const run: Run<typeof applySpec> = async (options, ctx) => {
   const api = await ctx.api();
   const out = await ctx.output();
   if (saved) await checkSavedPlan(saved, options.plan!, api, ctx.signal);
-  const doc = saved ?? (await planDocument({ api, file: file!, user: user!, targets: options.target, signal: ctx.signal }));
+  const doc = saved ?? (await planDocument({ ctx, api, checksum: options.checksum, file: file!, user: user!, targets: options.target, signal: ctx.signal }));
   return applyPlan(doc, api, out);
 };

@@ -9,10 +9,11 @@ export const applySpec = defineCommand({
   args: { plan: arg.optional('PLAN', 'a plan saved by ahs plan --out (instead of -f FILE)') },
   flags: {
     file: flag.text('file', 'the desired-state file, YAML or JSON (default ahs.yaml)', { short: '-f' }),
+    checksum: flag.bool('compare items by content (SHA-256 of what a Live item serves), as compare: checksum in items: and item sync --checksum'),
     target: flag.list('selector', 'apply only these resources of the file: asset.ID, collection.ID (or an id of either)'),
   },
   uses: [...SERVICE, 'user'],
-  notes: 'Output: each request on stderr as it is done; on stdout, every request with its outcome (done, failed, not sent), then "Apply complete: N added, M changed, K removed (R request(s) sent)." (or "Apply incomplete: ..." after a failure).\nJSON: {changed: n, steps: [{resource, action, request, outcome: done|failed|not sent}], failed: [{resource, step, error}]}; any failure is exit 1.',
+  notes: 'Output: each request on stderr as it is done; on stdout, every request with its outcome (done, failed, not sent), then "Apply complete: N added, M changed, K removed (R request(s) sent)." (or "Apply incomplete: ..." after a failure).\nJSON: {changed: n, steps: [{resource, action, request, outcome: done|failed|not sent}], failed: [{resource, step, error}], notes: [...]} (resource: the address of the change); any failure is exit 1.',
   examples: ['ahs apply', '# in CI, on merge', 'ahs apply -f deploy/ahs.yaml --yes', '# exactly what was reviewed', 'ahs plan --out release.plan && ahs apply release.plan --yes'],
 });
 

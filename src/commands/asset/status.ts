@@ -1,7 +1,6 @@
 // Every deployment record of the asset, OFFLINE included (the API hides
 // OFFLINE records unless asked). json: one list envelope of asset-url
 // entries; terminal: a platform x environment matrix; pipe: one row per record.
-import Table from 'cli-table3';
 import type { Run } from '../define.js';
 import type { statusSpec } from './index.js';
 import { listEnvelope } from '../../io/output.js';
@@ -33,19 +32,18 @@ export const run: Run<typeof statusSpec> = async (options, ctx) => {
     if (!kit.terminal) return kit.table(recordColumns(kit), records);
     const platforms = [...new Set(records.map((r) => r.targetPlatform))].sort();
     const envs = [...new Set(records.map((r) => r.envId))].sort(envOrder);
-    const table = new Table({ head: [kit.style.bold(`${assetId}`), ...envs.map((e) => kit.style.bold(e))], style: { head: [], border: [] } });
-    for (const platform of platforms) {
-      table.push([
-        kit.style.bold(platform),
-        ...envs.map((env) =>
+    const rows = platforms.map((platform) => [
+      kit.style.bold(platform),
+      ...envs.map(
+        (env) =>
           records
             .filter((r) => r.targetPlatform === platform && r.envId === env)
             .map((r: AssetUrl) => `${r.versionId} ${kit.state(r.state)}${r.versionName ? kit.style.dim(` ${r.versionName}`) : ''}`)
             .join('\n') || kit.style.dim('-'),
-        ),
-      ]);
-    }
-    return table.toString();
+      ),
+    ]);
+    // The matrix when it fits the terminal; else one row per record, fitted to its width (a wrapped grid breaks its borders).
+    return kit.grid([assetId, ...envs], rows) ?? kit.table(recordColumns(kit), records);
   });
 };
 

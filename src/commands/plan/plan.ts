@@ -12,7 +12,7 @@ export const run: Run<typeof planSpec> = async (options, ctx) => {
   const user = await ctx.setting('user', { message: 'Acting user e-mail' });
   const api = await ctx.api();
   const out = await ctx.output();
-  const doc = await planDocument({ api, file, user, targets: options.target, signal: ctx.signal });
+  const doc = await planDocument({ ctx, api, checksum: options.checksum, file, user, targets: options.target, signal: ctx.signal });
   if (options.out) {
     await writeFile(options.out, `${JSON.stringify(doc, null, 2)}\n`).catch((error: NodeJS.ErrnoException) => {
       throw new UsageError(`cannot write the plan to ${options.out}: ${error.code ?? error.message}`);

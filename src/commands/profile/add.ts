@@ -24,6 +24,7 @@ export const run: Run<typeof addSpec> = async (options, ctx) => {
     envId: g.env,
     platform: g.platform,
     user: g.user,
+    journal: g.journal,
   };
   for (const [flag, value] of [['--base-url', given.baseUrl], ['--delivery-url', given.deliveryUrl]] as const) {
     if (value !== undefined && !HTTP_URL.test(value)) throw new UsageError(`${flag} must be an http(s) URL (got ${JSON.stringify(value)})`);
@@ -40,6 +41,7 @@ export const run: Run<typeof addSpec> = async (options, ctx) => {
     out.success(`${existing ? 'Updated' : 'Added'} profile ${name}${becameCurrent ? ' (now the current profile)' : ''}`);
     out.print(view, renderProfile);
   }
+  if (!out.json) out.info(merged.journal ? `journal: ${merged.journal} (whether it is reachable: ahs profile check ${name})` : 'no journal: writes are not recorded and `ahs history` has nothing to read; start one with ahs journal init --env ENV');
   if (!merged.apiKey) out.warn(`profile ${name} has no API key: add one with --api-key-stdin or set AHS_API_KEY`);
 };
 

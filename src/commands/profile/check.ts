@@ -6,7 +6,24 @@ import type { Run } from '../define.js';
 import type { checkSpec } from './index.js';
 import { resolveSettings } from '../../config/settings.js';
 import { UsageError } from '../../errors.js';
-import { isApiError } from '../../http/client.js';
+import { isApiError, type ApiClient } from '../../http/client.js';
+import { readCollection, vcPath } from '../../service/collections.js';
+import { parseJournalDescription } from '../../service/journal.js';
+
+/** Whether the journal is there and readable through its delivery document's deployment (what history needs). */
+async function journalReach(api: ApiClient, id: string | undefined) {
+  if (!id) return null;
+  try {
+    const collection = await readCollection(api, id);
+    if (!collection || collection.deleted) return { id, reachable: false, envId: null, problem: `no collection ${id}: start it with ahs journal init ${id} --env ENV` };
+    const { envId } = parseJournalDescription(collection.description);
+    if (!envId) return { id, reachable: false, envId: null, problem: `${id} names no environment it is read in: run ahs journal init ${id} --env ENV` };
+    await api.get(vcPath(api, id, 'deployments', envId));
+    return { id, reachable: true, envId, problem: null };
+  } catch (error) {
+    return { id, reachable: false, envId: null, problem: (error as Error).message };
+  }
+}
 
 export const run: Run<typeof checkSpec> = async (options, ctx) => {
   const store = await ctx.profiles();
@@ -34,6 +51,8 @@ export const run: Run<typeof checkSpec> = async (options, ctx) => {
     }
     throw error;
   }
+  const journal = await journalReach(api, settings.get('journal'));
+  if (journal && !journal.reachable) out.warn(`the journal ${journal.id} is not reachable: ${journal.problem}`);
   const report = {
     profile: settings.profileName ?? null,
     baseUrl: api.baseUrl,
@@ -42,6 +61,7 @@ export const run: Run<typeof checkSpec> = async (options, ctx) => {
     apiKeySource: keySource,
     accepted: true,
     envScopeVerified: false,
+    journal,
   };
   out.print(report, (r, kit) => {
     out.success(`API key accepted for domain ${r.domainId}`);
@@ -52,6 +72,15 @@ export const run: Run<typeof checkSpec> = async (options, ctx) => {
       { label: 'domain', get: (v) => `${v.domainId} (key accepted)` },
       { label: 'environment', get: (v) => (v.envId ? `${v.envId} (from ${env.source}; not checked against the key)` : '(not set)') },
       { label: 'key', get: (v) => `accepted (from ${v.apiKeySource === 'profile' ? 'the profile' : 'AHS_API_KEY'})` },
+      {
+        label: 'journal',
+        get: (v) =>
+          !v.journal
+            ? '(none: writes are not recorded; ahs journal init --env ENV starts one)'
+            : v.journal.reachable
+              ? `${v.journal.id} (reachable, read in ${v.journal.envId})`
+              : `${v.journal.id} (NOT reachable: ${v.journal.problem})`,
+      },
     ]);
   });
 };

@@ -5,7 +5,7 @@ import { arg, command, defineCommand, flag, group, SERVICE } from '../define.js'
 export const addSpec = defineCommand({
   name: 'add',
   uses: ['baseUrl', 'deliveryUrl', 'domain', 'env', 'platform', 'user'],
-  summary: 'add or update a profile from --base-url, --delivery-url, --domain, --env, --platform, --user; the API key comes from --api-key-stdin or AHS_API_KEY',
+  summary: 'add or update a profile from --base-url, --delivery-url, --domain, --env, --platform, --user, --journal; the API key comes from --api-key-stdin or AHS_API_KEY',
   description:
     'In a terminal, what the flags did not give is asked for: the API base URL, domain, acting user and API key, then the delivery URL, environment and platform (Enter skips those three).',
   args: {
@@ -63,7 +63,7 @@ export const removeSpec = defineCommand({
 export const checkSpec = defineCommand({
   name: 'check',
   uses: [...SERVICE, 'env'],
-  summary: 'ask the service whether the API key is accepted for the domain',
+  summary: 'ask the service whether the API key is accepted for the domain, and whether the journal (if set) is reachable',
   args: {
     name: arg.optional('NAME', 'profile name (default: the one in use)'),
   },

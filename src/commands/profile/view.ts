@@ -12,6 +12,7 @@ export interface ProfileView {
   platform: string | null;
   user: string | null;
   apiKey: string | null;
+  journal: string | null;
 }
 
 export function profileView(name: string, profile: Profile, current: boolean): ProfileView {
@@ -25,6 +26,7 @@ export function profileView(name: string, profile: Profile, current: boolean): P
     platform: profile.platform ?? null,
     user: profile.user ?? null,
     apiKey: maskKey(profile.apiKey),
+    journal: profile.journal ?? null,
   };
 }
 
@@ -38,5 +40,6 @@ export function renderProfile(view: ProfileView, kit: Kit): string {
     { label: 'platform', get: (v) => v.platform },
     { label: 'user', get: (v) => v.user },
     { label: 'API key', get: (v) => v.apiKey ?? '(none)' },
+    { label: 'journal', get: (v) => v.journal ?? '(none: ahs journal init --env ENV starts one)' },
   ]);
 }

@@ -5,7 +5,7 @@ export const rollbackSpec = defineCommand({
   name: 'rollback',
   summary: 'make the previous Default of a channel (asset, --platform, --env) the Default again',
   description:
-    'The target is --to, or else the version the channel\'s own records prove was the Default before (a LIVE record demoted by the current Default\'s promotion, when the service\'s records carry the time of each change); the service keeps no history, so ahs never guesses from version numbers: otherwise a terminal offers the LIVE versions to pick from, and elsewhere it exits 2 listing them and asking for --to. The output says which was picked and why. It is a compare-and-set on the Default read: if another writer moves it meanwhile, nothing is written and the exit code is 5.',
+    'The target is --to; or else, with a journal (ahs journal init), the version its last change of the channel\'s Default replaced, provided that change\'s result is the current Default (otherwise the channel moved outside ahs: it says so and asks for --to); or else the version the channel\'s own records prove was the Default before (a LIVE record demoted by the current Default\'s promotion, when the service\'s records carry the time of each change); the service keeps no history, so ahs never guesses from version numbers: otherwise a terminal offers the LIVE versions to pick from, and elsewhere it exits 2 listing them and asking for --to. The output says which was picked and why. It is a compare-and-set on the Default read: if another writer moves it meanwhile, nothing is written and the exit code is 5.',
   args: {
     assetId: arg.optional('ASSET_ID', 'asset id (picked from a list in a terminal)'),
   },

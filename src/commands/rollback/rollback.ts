@@ -13,6 +13,8 @@ import { listAllVersions, readChannel, readVersionOnChannel } from '../../servic
 import { askAssetId, askEnv, platformChoices } from '../../pickers/pick-asset.js';
 import { channelName, type Channel } from '../../service/promote.js';
 import { renderPromotion } from '../../io/views/deploy.js';
+import { journalId } from '../../service/journal-setting.js';
+import { journalRollbackTarget, provenance } from '../../service/history.js';
 import { noop, plan } from '../../plan/plan.js';
 import { steps } from '../../plan/steps.js';
 
@@ -29,7 +31,7 @@ export const run: Run<typeof rollbackSpec> = async (options, ctx) => {
   if (!current) throw new UsageError(`${name} has no Default: nothing to roll back (promote one with ahs promote-default)`);
   // A re-run of a rollback that is done: nothing to send (a CI step re-run must not fail).
   if (options.to === current) return noop('DEFAULT', `${current} is already the Default of ${name}; nothing sent`);
-  const { versionId, reason } = await pickTarget(ctx, records, current, options.to, name);
+  const { versionId, reason } = await pickTarget(ctx, records, current, options.to, name, where);
   const out = await ctx.output();
   out.info(`rolling back ${name} to ${versionId}: ${reason}`);
   const refuse = {
@@ -82,8 +84,14 @@ export function provenPrevious(records: AssetUrl[], current: string): AssetUrl |
 }
 
 /** --to; else the version the records prove; else in a terminal a pick among the LIVE versions; else exit 2 listing them. */
-async function pickTarget(ctx: Context, records: AssetUrl[], current: string, to: string | undefined, name: string): Promise<Target> {
+async function pickTarget(ctx: Context, records: AssetUrl[], current: string, to: string | undefined, name: string, where: Channel): Promise<Target> {
   if (to !== undefined) return { versionId: to, reason: 'named with --to' };
+  // With a journal, its last change of the channel's Default proves the target (or says the channel moved outside ahs).
+  const journal = await journalId(ctx);
+  if (journal) {
+    const { versionId, entry } = await journalRollbackTarget(ctx, journal, where, current);
+    return { versionId, reason: `the journal proves it: its entry of ${provenance(entry)} (${entry.command}) made ${current} the Default in place of ${versionId}` };
+  }
   const proven = provenPrevious(records, current);
   if (proven) return { versionId: proven.versionId, reason: `the channel's records show ${proven.versionId} was demoted when ${current} became the Default` };
   const live = records.filter((r) => r.state === 'LIVE').sort((a, b) => b.version - a.version);

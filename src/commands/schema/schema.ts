@@ -2,8 +2,9 @@
 import type { Run } from '../define.js';
 import type { schemaSpec } from './index.js';
 import { desiredJsonSchema } from '../../desired/schema.js';
+import { savedPlanJsonSchema } from '../../plan/saved.js';
 
-export const run: Run<typeof schemaSpec> = async (_options, ctx) => {
+export const run: Run<typeof schemaSpec> = async (options, ctx) => {
   const out = await ctx.output();
-  out.print(desiredJsonSchema(), (doc) => JSON.stringify(doc, null, 2));
+  out.print(options.plan ? savedPlanJsonSchema() : desiredJsonSchema(), (doc) => JSON.stringify(doc, null, 2));
 };

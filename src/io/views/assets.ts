@@ -52,7 +52,8 @@ export const versionColumns: Column<Version>[] = [
   { header: 'VERSION ID', get: (v) => v.versionId },
   { header: 'NAME', get: (v) => v.versionName },
   { header: 'PLATFORM', get: (v) => v.targetPlatform },
-  { header: 'FILE', get: (v) => v.fileName ?? '' },
+  // The column a person looks for: never cut while another can give up room.
+  { header: 'FILE', get: (v) => v.fileName ?? '', keep: true },
   { header: 'SIZE', get: (v) => v.size },
   { header: 'ACTIVE', get: (v) => v.active },
   { header: 'CREATED', get: (v) => v.createdAt },

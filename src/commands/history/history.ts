@@ -1,0 +1,66 @@
+// ahs history [ID] [--platform] [--env] [--since] [--until] [--limit]
+import type { Run } from '../define.js';
+import type { historySpec } from './index.js';
+import { UsageError } from '../../errors.js';
+import { historyEntries, markDisagreements, readDefault, type HistoryChange, type HistoryEntry } from '../../service/history.js';
+import { requireJournal } from '../../service/journal-setting.js';
+
+export const run: Run<typeof historySpec> = async (options, ctx) => {
+  if (options.since && options.until && options.since > options.until) throw new UsageError(`--since (${options.since.toISOString()}) is after --until (${options.until.toISOString()}): nothing can be in that range`);
+  const journalId = await requireJournal(ctx, 'history');
+  const api = await ctx.api();
+  const { platform, env } = ctx.globals;
+  // One channel named: its Default is read beside the journal, not after it.
+  const known = new Map<string, Promise<string | null>>();
+  if (options.id && platform && env) {
+    const read = readDefault(api, options.id, platform, env);
+    read.catch(() => undefined);
+    known.set(`channel.${options.id}.${platform}.${env}`, read);
+  }
+  const entries: HistoryEntry[] = [];
+  for await (const entry of historyEntries(ctx, journalId, {
+    id: options.id,
+    platform,
+    envId: env,
+    since: options.since,
+    until: options.until,
+    limit: options.limit,
+  })) {
+    entries.push(entry);
+  }
+  const disagreements = await markDisagreements(api, entries, known);
+  const out = await ctx.output();
+  const envelope = { totalResults: entries.length, pageNumber: 1, pageSize: entries.length, results: entries };
+  out.print(envelope, (doc, kit) => {
+    if (doc.results.length === 0) return `the journal ${journalId} holds no entry${options.id ? ` about ${options.id}` : ''} in that range`;
+    const rows = doc.results.flatMap((entry) =>
+      (entry.changes.length ? entry.changes : [undefined]).map((change, index) => ({ entry, change, first: index === 0 })),
+    );
+    const table = kit.table(
+      [
+        { header: 'TIME', get: (row: (typeof rows)[number]) => (row.first ? row.entry.createdAt : '') },
+        { header: 'ACTOR', get: (row) => (row.first ? row.entry.createdBy : '') },
+        { header: 'COMMAND', get: (row) => (row.first ? row.entry.command : '') },
+        { header: 'CHANGE', get: (row) => (row.change ? changeText(row.change) : '-') },
+        { header: 'OUTCOME', get: (row) => (row.first ? `${row.entry.outcome}${row.entry.exitCode ? ` (exit ${row.entry.exitCode})` : ''}` : '') },
+        { header: 'CI RUN', get: (row) => (row.first ? (row.entry.ci?.runUrl ?? '-') : '') },
+      ],
+      rows,
+    );
+    const marks = disagreements.map((d) => `! ${d.address}: the journal's last change made the Default ${String(d.journal)}, the service shows ${String(d.current)}: changed outside ahs`);
+    return [table, ...marks].join('\n');
+  });
+};
+
+function value(v: unknown, unknown: string[] = [], unread = '(known after apply)'): string {
+  if (v === null || v === undefined) return '(none)';
+  if (typeof v !== 'object') return String(v);
+  const shown = (key: string, x: unknown) => (x === null || x === undefined ? (unknown.includes(key) ? unread : '(none)') : typeof x === 'object' ? JSON.stringify(x) : String(x));
+  const entries = Object.entries(v as Record<string, unknown>);
+  return entries.length === 1 ? shown(entries[0]![0], entries[0]![1]) : entries.map(([k, x]) => `${k}=${shown(k, x)}`).join(' ');
+}
+
+function changeText(change: HistoryChange): string {
+  const mark = change.disagrees ? ` (now ${value(change.current)}: changed outside ahs)` : '';
+  return `${change.address}: ${value(change.before, change.unknownBefore, '(not read)')} → ${value(change.after, change.unknownAfter)}${mark}`;
+}

@@ -1,0 +1,95 @@
+// ahs journal init [COLLECTION_ID] [--env E]: the journal's collection, its
+// first entry and its deployment, as one plan; then the profile's setting.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Run } from '../define.js';
+import { nameOf } from '../define.js';
+import { initSpec } from './index.js';
+import { collectionCreateBody } from '../../rules/schemas.js';
+import { UsageError } from '../../errors.js';
+import { actingUser } from '../../pickers/acting-user.js';
+import { readSnapshot } from '../../service/collections.js';
+import { ciRunOf, DEFAULT_JOURNAL_ID, describeJournal, entryName, JOURNAL_API_VERSION, JOURNAL_ASSET_TYPE, parseJournalDescription, type EntryDocument } from '../../service/journal.js';
+import { plan } from '../../plan/plan.js';
+import { steps } from '../../plan/steps.js';
+import type { Step } from '../../plan/plan.js';
+
+export const run: Run<typeof initSpec> = async (options, ctx) => {
+  const collectionId = await ctx.need(options.collectionId ?? DEFAULT_JOURNAL_ID, {
+    flag: nameOf(initSpec, 'collectionId'),
+    message: 'Journal collection id',
+    schema: collectionCreateBody().shape.collectionId,
+  });
+  const envId = await ctx.setting('envId', { message: 'Environment the journal is read in' });
+  const user = await actingUser(ctx);
+  const api = await ctx.api();
+  const out = await ctx.output();
+  const view = await readSnapshot(api, collectionId);
+  if (view.snapshot?.deleted) throw new UsageError(`the collection ${collectionId} is deleted: restore it (ahs collection restore ${collectionId}) or name another journal`);
+  const links = parseJournalDescription(view.collection?.description);
+  if (view.collection && links.envId && links.envId !== envId) throw new UsageError(`the journal ${collectionId} is read in ${links.envId}, not ${envId}: run again with --env ${links.envId}`);
+  const description = describeJournal({ ...links, envId });
+  const planned: Step[] = [];
+  const created = !view.collection;
+  if (created) {
+    planned.push(
+      steps.collectionCreate({
+        collectionId,
+        body: { collectionId, collectionName: 'ahs journal', description, allowedAssetTypes: [JOURNAL_ASSET_TYPE], createdBy: user, updatedBy: user },
+      }),
+    );
+  } else if (view.collection!.description !== description) {
+    planned.push(steps.collectionUpdate({ collectionId, body: { description, updatedBy: user } }));
+  }
+  const live = view.snapshot?.deployments[envId] === 'LIVE';
+  if ((view.snapshot?.itemCount ?? 0) === 0) {
+    // The first entry: the journal's own start (a collection is deployed only with an item).
+    const doc: EntryDocument = {
+      apiVersion: JOURNAL_API_VERSION,
+      command: 'journal init',
+      arguments: ctx.run?.arguments.map((word) => ctx.redactor.redact(word)) ?? [],
+      actor: user,
+      ...(ciRunOf(ctx.io.env) ? { ci: ciRunOf(ctx.io.env) } : {}),
+      changes: [
+        { address: `collection.${collectionId}`, before: view.collection ? { description: view.collection.description ?? null } : null, after: { description } },
+        { address: `collection.${collectionId}.deployment.${envId}`, before: { state: view.snapshot?.deployments[envId] ?? null }, after: { state: 'LIVE' } },
+      ],
+      outcome: 'applied',
+      exitCode: 0,
+    };
+    const path = join(mkdtempSync(join(tmpdir(), 'ahs-journal-')), 'entry.json');
+    writeFileSync(path, JSON.stringify(doc));
+    planned.push(
+      steps.itemUpload({
+        collectionId,
+        fields: { assetItemName: entryName('journal init'), assetType: JOURNAL_ASSET_TYPE, createdBy: user },
+        file: { path, name: 'entry.json', size: Buffer.byteLength(JSON.stringify(doc)) },
+      }),
+    );
+  }
+  if (!live) planned.push(steps.collectionDeploy({ collectionId, user, state: 'LIVE', envId }));
+  const settings = await ctx.settings();
+  return plan(
+    planned,
+    async () => {
+      const store = await ctx.profiles();
+      const profileName = settings.profileName;
+      if (profileName && store.get(profileName)) await store.put(profileName, { ...store.get(profileName)!, journal: collectionId });
+      const report = { journal: collectionId, envId, profile: profileName ?? null, created, deployed: !live };
+      out.print(report, (r, kit) => {
+        out.success(
+          planned.length === 0 ? `the journal ${collectionId} is ready (read in ${envId}); nothing to change` : `the journal ${collectionId} is ready: ${created ? 'created, ' : ''}${live ? 'already ' : ''}LIVE in ${envId}`,
+        );
+        if (profileName) out.info(`profile ${profileName} records its writes in ${collectionId} from now on (setting journal)`);
+        else out.info(`no profile in use: give the journal with --journal ${collectionId} or AHS_JOURNAL=${collectionId}`);
+        return kit.record(r, [
+          { label: 'journal', get: (v) => v.journal },
+          { label: 'environment', get: (v) => v.envId },
+          { label: 'profile', get: (v) => v.profile ?? '(none)' },
+        ]);
+      });
+    },
+    { journal: { record: false } },
+  );
+};

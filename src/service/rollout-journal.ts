@@ -1,0 +1,49 @@
+// What a rollout keeps in the journal (src/service/journal*): the `rollout`
+// field of the entry the executor appends after each of its writes, and the
+// entries of one rollout read back, newest first, with the service's time.
+import type { Context } from '../context.js';
+import type { Plan } from '../plan/plan.js';
+import { readEntries } from './journal.js';
+
+/** The entry's `rollout` field: which rollout, which wave, what was done. */
+export interface RolloutField {
+  asset: string;
+  version: string;
+  platform: string;
+  waves: string[];
+  wave: string;
+  /** live: the LIVE deploy before a --check; promote: the wave's promotion; abort: its previous Default put back. */
+  action: 'live' | 'promote' | 'abort';
+  /** The wave's Default before this write (for abort: the rollout's version). */
+  previousDefault: string | null;
+}
+
+/** An entry of a rollout, with the service's createdAt (ms). */
+export interface RolloutEntry {
+  rollout: RolloutField;
+  at: number;
+}
+
+/** The journal's collection id, when one is set (--journal, AHS_JOURNAL, the profile). */
+export async function journalOf(ctx: Context): Promise<string | undefined> {
+  return (await ctx.settings()).get('journal') || undefined;
+}
+
+/**
+ * The entries of one rollout, newest first. Only entries made since the
+ * version was uploaded are read (`since`): no rollout of it is older.
+ */
+export async function rolloutEntries(ctx: Context, journal: string, key: { asset: string; version: string; platform: string }, since: Date): Promise<RolloutEntry[]> {
+  const found: RolloutEntry[] = [];
+  for await (const entry of readEntries(ctx, journal, { since })) {
+    const rollout = entry.rollout as Partial<RolloutField> | undefined;
+    if (!rollout || rollout.asset !== key.asset || rollout.version !== key.version || rollout.platform !== key.platform || typeof rollout.wave !== 'string') continue;
+    found.push({ rollout: rollout as RolloutField, at: Date.parse(entry.createdAt) });
+  }
+  return found.sort((a, b) => b.at - a.at);
+}
+
+/** The plan, its journal entry carrying the rollout field. */
+export function appendRolloutEntry(plan: Plan, rollout: RolloutField): Plan {
+  return { ...plan, ...({ journal: { rollout } } as object) };
+}

@@ -1,0 +1,191 @@
+// The journal (cli.md, "Memory"): journal init, one entry per write, history,
+// and rollback without --to proven by the journal. The built binary against
+// the emulator over real HTTP.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DEMO_API_KEY, DEMO_USER, harness, uid, type Harness } from './helpers.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await harness();
+});
+afterAll(async () => h?.close());
+
+const CH = ['--platform', 'ios', '--env', 'prod'];
+const bin = { binary: true } as const;
+
+/** A GitHub Actions runner: its files in a temp folder, its variables set. */
+async function actions(runId: string) {
+  const dir = await mkdtemp(join(tmpdir(), 'ahs-gh-'));
+  const output = join(dir, 'output');
+  const summary = join(dir, 'summary');
+  await writeFile(output, '');
+  await writeFile(summary, '');
+  return {
+    GITHUB_ACTIONS: 'true',
+    GITHUB_OUTPUT: output,
+    GITHUB_STEP_SUMMARY: summary,
+    GITHUB_SERVER_URL: 'https://github.example',
+    GITHUB_REPOSITORY: 'acme/app',
+    GITHUB_RUN_ID: runId,
+    GITHUB_SHA: 'abc123',
+    GITHUB_REF: 'refs/heads/main',
+  };
+}
+
+/** A journal of its own, started with `journal init` through a profile. */
+async function startJournal() {
+  const journal = uid('jr');
+  const init = await h.ahs(['journal', 'init', journal, '--env', 'prod', '--json'], bin);
+  expect(init.exitCode, init.stderr).toBe(0);
+  expect(init.json()).toMatchObject({ journal, envId: 'prod', created: true, deployed: true });
+  return journal;
+}
+
+describe('ahs journal and history', () => {
+  it('journal init, release 1.0, release 1.1, rollback in CI without --to: back to 1.0, proven by the journal; history lists all three with the service times, actors and run URL', async () => {
+    const journal = await startJournal();
+    const env = { AHS_JOURNAL: journal };
+    const id = uid('jb');
+    await h.createAsset(id);
+    const r1 = await h.ahs(['release', id, await h.file(`${id}-1.zip`, 'one'), ...CH, '--name', '1.0', '--json'], { ...bin, env });
+    expect(r1.exitCode, r1.stderr).toBe(0);
+    const r2 = await h.ahs(['release', id, await h.file(`${id}-2.zip`, 'two'), ...CH, '--name', '1.1', '--json'], { ...bin, env });
+    expect(r2.exitCode, r2.stderr).toBe(0);
+    const v1 = r1.json().version.versionId;
+    const v2 = r2.json().version.versionId;
+    const gh = await actions('4242');
+    const rb = await h.ahs(['rollback', id, ...CH, '--json'], { ...bin, env: { ...env, ...gh } });
+    expect(rb.exitCode, rb.stderr).toBe(0);
+    const records = await h.records(id);
+    const def = records.find((r) => r.endsWith('=DEFAULT'))!;
+    expect(rb.stderr).toContain(`rolling back ${id}/ios/prod to ${v1}: the journal proves it: its entry of `);
+    expect(rb.stderr).toMatch(new RegExp(`its entry of \\S+Z by ${DEMO_USER} \\(release\\) made ${v2} the Default in place of ${v1}`));
+    expect(rb.json()).toMatchObject({ assetVersion: { versionId: v1, state: 'DEFAULT' }, previousDefault: v2 });
+    expect(def).toBe(`ios/prod/${v1}=DEFAULT`);
+
+    const hist = await h.ahs(['history', id, '--env', 'prod', '--json'], { ...bin, env });
+    expect(hist.exitCode, hist.stderr).toBe(0);
+    const doc = hist.json();
+    expect(doc).toMatchObject({ totalResults: 3, pageNumber: 1, pageSize: 3 });
+    expect(doc.results.map((e: any) => e.command)).toEqual(['rollback', 'release', 'release']);
+    // The service's own time and author of each entry item.
+    const items = (await h.call('GET', `/vc/${journal}/items?pageSize=100`)).body.results;
+    for (const entry of doc.results) {
+      const item = items.find((i: any) => i.assetItemId === entry.itemId);
+      expect(entry.createdAt).toBe(item.createdAt);
+      expect(entry.createdBy).toBe(item.createdBy);
+      expect(entry.createdBy).toBe(DEMO_USER);
+    }
+    expect(doc.results[0].ci).toEqual({ runUrl: 'https://github.example/acme/app/actions/runs/4242', sha: 'abc123', ref: 'refs/heads/main' });
+    expect(doc.results[1].ci).toBeUndefined();
+    const rollbackChange = doc.results[0].changes.find((c: any) => c.address === `channel.${id}.ios.prod`);
+    expect(rollbackChange).toMatchObject({ after: { default: def.split('/')[2]!.split('=')[0] }, disagrees: false });
+    expect(JSON.stringify(doc)).not.toContain(DEMO_API_KEY);
+    // For people: one row per change, before → after, the run URL.
+    const table = await h.ahs(['history', id, '--env', 'prod'], { ...bin, env });
+    expect(table.exitCode, table.stderr).toBe(0);
+    expect(table.stdout).toContain(`channel.${id}.ios.prod: ${v2} → ${v1}`);
+    expect(table.stdout).toContain('https://github.example/acme/app/actions/runs/4242');
+    expect(table.stdout).not.toContain('changed outside ahs');
+  });
+
+  it('two releases started together both leave their entry', async () => {
+    const journal = await startJournal();
+    const env = { AHS_JOURNAL: journal };
+    const [a, b] = [uid('ja'), uid('jb')];
+    await h.createAsset(a);
+    await h.createAsset(b);
+    const [ra, rb] = await Promise.all([
+      h.ahs(['release', a, await h.file(`${a}.zip`, 'a'), ...CH, '--name', '1.0'], { ...bin, env }),
+      h.ahs(['release', b, await h.file(`${b}.zip`, 'b'), ...CH, '--name', '1.0'], { ...bin, env }),
+    ]);
+    expect(ra.exitCode, ra.stderr).toBe(0);
+    expect(rb.exitCode, rb.stderr).toBe(0);
+    expect(ra.stderr + rb.stderr).not.toContain('did not record');
+    const hist = await h.ahs(['history', '--json', '--query', 'results[].changes[].address'], { ...bin, env });
+    expect(hist.exitCode, hist.stderr).toBe(0);
+    const addresses: string[] = hist.json();
+    expect(addresses.filter((x) => x === `channel.${a}.ios.prod`)).toHaveLength(2);
+    expect(addresses.filter((x) => x === `channel.${b}.ios.prod`)).toHaveLength(2);
+  });
+
+  it('a journal that refuses writes leaves every exit code as it was, with one warning (and ::warning under Actions)', async () => {
+    const journal = await startJournal();
+    const env = { AHS_JOURNAL: journal };
+    expect((await h.call('PATCH', `/vc/${journal}`, { editable: false, updatedBy: DEMO_USER })).status).toBe(200);
+    const id = uid('jw');
+    await h.createAsset(id);
+    const ok = await h.ahs(['release', id, await h.file(`${id}.zip`, 'w'), ...CH, '--name', '1.0', '--json'], { ...bin, env: { ...env, ...(await actions('7')) } });
+    expect(ok.exitCode).toBe(0);
+    expect(ok.json().assetVersion.state).toBe('DEFAULT');
+    const warnings = ok.stderr.split('\n').filter((line) => line.startsWith('warning: the journal'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(new RegExp(`^warning: the journal ${journal} did not record this release \\(version\\.${id}\\.\\w+, channel\\.${id}\\.ios\\.prod, channel\\.${id}\\.ios\\.prod\\): `));
+    expect(ok.stderr).toMatch(/^::warning title=ahs journal::the journal .* did not record this release/m);
+    // A command that fails after a write keeps its own exit code: release of another file under the same name (exit 1, mismatch) writes nothing;
+    // a deploy that the service refuses keeps its exit code, and records nothing (nothing applied).
+    const refused = await h.ahs(['deploy', id, 'IOS999', ...CH], { ...bin, env });
+    const without = await h.ahs(['deploy', id, 'IOS999', ...CH], { ...bin, env: { AHS_JOURNAL: undefined } });
+    expect(refused.exitCode).toBe(without.exitCode);
+    expect(refused.stderr).not.toContain('did not record');
+    const undeploy = await h.ahs(['asset', 'undeploy', id, ...CH, '--yes'], { ...bin, env });
+    expect(undeploy.exitCode, undeploy.stderr).toBe(0);
+    expect(undeploy.stderr).toContain(`warning: the journal ${journal} did not record this asset undeploy`);
+  });
+
+  it('a promotion made outside ahs shows in history as a disagreement, and rollback without --to then asks for --to', async () => {
+    const journal = await startJournal();
+    const env = { AHS_JOURNAL: journal };
+    const id = uid('jo');
+    await h.createAsset(id);
+    const r1 = await h.ahs(['release', id, await h.file(`${id}-1.zip`, '1'), ...CH, '--name', '1.0', '--json'], { ...bin, env });
+    const r2 = await h.ahs(['release', id, await h.file(`${id}-2.zip`, '2'), ...CH, '--name', '1.1', '--json'], { ...bin, env });
+    const [v1, v2] = [r1.json().version.versionId, r2.json().version.versionId];
+    // Someone promotes 1.0 again with another tool.
+    expect((await h.deploy(id, v1, 'ios', 'prod', 'DEFAULT', { currentVersionId: v2, currentAssetIntent: 'LIVE' })).status).toBe(201);
+    const hist = await h.ahs(['history', id, ...CH, '--json'], { ...bin, env });
+    expect(hist.exitCode, hist.stderr).toBe(0);
+    const newest = hist.json().results[0].changes.find((c: any) => c.address === `channel.${id}.ios.prod` && 'default' in c.after);
+    expect(newest).toMatchObject({ after: { default: v2 }, current: { default: v1 }, disagrees: true });
+    const table = await h.ahs(['history', id, ...CH], { ...bin, env });
+    expect(table.stdout).toContain(`! channel.${id}.ios.prod: the journal's last change made the Default ${v2}, the service shows ${v1}: changed outside ahs`);
+    const rb = await h.ahs(['rollback', id, ...CH], { ...bin, env });
+    expect(rb.exitCode).toBe(2);
+    expect(rb.stderr).toMatch(new RegExp(`^error: the Default of ${id}/ios/prod is ${v1}, but the journal's last change of it .* made it ${v2}: it was moved outside ahs.*name the version with --to VERSION_ID$`, 'm'));
+    expect(await h.records(id)).toContain(`ios/prod/${v1}=DEFAULT`);
+  });
+
+  it('without a journal, history says so and how to start one; writes work as before', async () => {
+    const r = await h.ahs(['history', '--json'], bin);
+    expect(r.exitCode).toBe(2);
+    expect(r.errJson().title).toMatch(/history needs a journal, and none is set: start one with `ahs journal init --env ENV`/);
+  });
+
+  it('journal init records the journal in the profile; run again it changes nothing', async () => {
+    const profileEnv = { AHS_JOURNAL: undefined };
+    const add = await h.ahs(['profile', 'add', 'jp', '--base-url', h.emu.baseUrl, '--domain', 'demo', '--user', DEMO_USER, '--use'], { env: profileEnv });
+    expect(add.exitCode, add.stderr).toBe(0);
+    const journal = uid('jp');
+    const init = await h.ahs(['journal', 'init', journal, '--env', 'prod'], { ...bin, env: { ...profileEnv, AHS_BASE_URL: undefined, AHS_DOMAIN: undefined } });
+    expect(init.exitCode, init.stderr).toBe(0);
+    expect(init.stderr).toContain(`profile jp records its writes in ${journal}`);
+    const again = await h.ahs(['journal', 'init', journal, '--env', 'prod', '--json'], { ...bin, env: profileEnv });
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(again.json()).toMatchObject({ journal, created: false, deployed: false, profile: 'jp' });
+    const show = await h.ahs(['profile', 'show', 'jp', '--json'], bin);
+    expect(show.json().journal).toBe(journal);
+    const check = await h.ahs(['profile', 'check', '--json'], { ...bin, env: profileEnv });
+    expect(check.exitCode, check.stderr).toBe(0);
+    expect(check.json().journal).toEqual({ id: journal, reachable: true, envId: 'prod', problem: null });
+    const elsewhere = await h.ahs(['profile', 'check', '--journal', 'no-such-journal'], { ...bin, env: profileEnv });
+    expect(elsewhere.exitCode).toBe(0);
+    expect(elsewhere.stderr).toContain('warning: the journal no-such-journal is not reachable: no collection no-such-journal: start it with ahs journal init no-such-journal --env ENV');
+    const added = await h.ahs(['profile', 'add', 'jq', '--base-url', h.emu.baseUrl, '--domain', 'demo'], { env: profileEnv });
+    expect(added.stderr).toContain('no journal: writes are not recorded');
+    await h.ahs(['profile', 'remove', 'jq', '--yes'], bin);
+    await h.ahs(['profile', 'remove', 'jp', '--yes'], bin);
+  });
+});

@@ -1,0 +1,49 @@
+// The library and the journal: a library write is recorded like the CLI's
+// (it goes through the executor), and client.history() iterates the entries,
+// newest first. The built library (dist/lib.mjs) against the emulator.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { assertBuiltFromSources, harness, uid, DEMO_API_KEY, DEMO_USER, ROOT, type Harness } from './helpers.js';
+import type * as Library from '../../src/library/index.js';
+
+let h: Harness;
+let lib: typeof Library;
+beforeAll(async () => {
+  assertBuiltFromSources(join(ROOT, 'dist', 'lib.mjs'), 'npm run build', 'npm test');
+  lib = (await import(pathToFileURL(join(ROOT, 'dist', 'lib.mjs')).href)) as typeof Library;
+  h = await harness();
+});
+afterAll(async () => h?.close());
+
+describe('client.history()', () => {
+  it('a library release and rollback are recorded, and history() yields them newest first; without a journal it rejects saying how to start one', async () => {
+    const journal = uid('jl');
+    const init = await h.ahs(['journal', 'init', journal, '--env', 'prod'], { binary: true });
+    expect(init.exitCode, init.stderr).toBe(0);
+    const client = lib.createClient({ baseUrl: h.emu.baseUrl, domainId: 'demo', apiKey: DEMO_API_KEY, user: DEMO_USER, journal });
+    try {
+      const id = uid('jl');
+      await h.createAsset(id);
+      for (const [name, content] of [['1.0', 'one'], ['1.1', 'two']] as const) {
+        const write = await client.release({ assetId: id, file: await h.file(`${id}-${name}.zip`, content), name, platform: 'ios', envId: 'prod' });
+        await write.apply();
+      }
+      const back = await client.rollback({ assetId: id, platform: 'ios', envId: 'prod' });
+      const rolled = (await back.apply()) as Library.PromotionResult;
+      const seen: Library.JournalEntry[] = [];
+      for await (const entry of client.history({ id, envId: 'prod' })) seen.push(entry);
+      expect(seen.map((e) => e.command)).toEqual(['rollback', 'release', 'release']);
+      expect(seen[0]!.changes).toEqual([{ address: `channel.${id}.ios.prod`, before: { default: rolled.previousDefault }, after: { default: rolled.assetVersion.versionId } }]);
+      expect(seen.every((e) => e.createdBy === DEMO_USER && e.arguments.length === 0)).toBe(true);
+      // Stopping early: the newest only.
+      for await (const entry of client.history({ limit: 1 })) expect(entry.command).toBe('rollback');
+    } finally {
+      await client.close();
+    }
+    const without = lib.createClient({ baseUrl: h.emu.baseUrl, domainId: 'demo', apiKey: DEMO_API_KEY, user: DEMO_USER });
+    await expect(async () => {
+      for await (const _ of without.history()) void _;
+    }).rejects.toThrow(/history\(\) needs a journal, and none is set/);
+  });
+});

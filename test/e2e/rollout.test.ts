@@ -1,0 +1,348 @@
+// ahs rollout (cli.md "Rollouts across environments"): the built binary
+// against the emulator. Each run reads the channels (and the journal) and
+// moves the rollout on from where it stands; nothing is kept locally.
+import { readFileSync } from 'node:fs';
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { harness, hasScript, runInPty, uid, type Harness } from './helpers.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await harness();
+});
+afterAll(async () => h?.close());
+
+const ENVS = ['dev', 'staging', 'prod'];
+const WAVES = ['--platform', 'web', '--waves', ENVS.join(',')];
+
+/** An asset whose 1.0 (WEB1) is the Default of dev, staging and prod, and a 2.0 (WEB2) uploaded, not deployed. */
+async function seeded() {
+  const id = uid('ro');
+  await h.createAsset(id);
+  const v1 = await h.uploadVersion(id, 'web', '1.0');
+  const v2 = await h.uploadVersion(id, 'web', '2.0');
+  for (const env of ENVS) {
+    await h.deploy(id, v1, 'web', env, 'LIVE');
+    await h.deploy(id, v1, 'web', env, 'DEFAULT');
+  }
+  return { id, v1, v2 };
+}
+
+/** The Default of each wave, in order. */
+async function defaults(id: string): Promise<string[]> {
+  const records = await h.records(id);
+  return ENVS.map((env) => records.find((r) => r.startsWith(`web/${env}/`) && r.endsWith('=DEFAULT'))?.split('/')[2]?.split('=')[0] ?? 'none');
+}
+
+const ahs = (args: string[], env: Record<string, string> = {}) => h.ahs(args, { binary: true, env });
+
+/** The emulator behind a proxy whose Date headers are `shift` ms ahead: the service's clock, moved on without waiting. */
+async function shiftedClock(shift: number): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer((req, res) => {
+    const upstream = new URL(req.url ?? '/', h.emu.baseUrl);
+    const forward = httpRequest(upstream, { method: req.method, headers: { ...req.headers, host: upstream.host } }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, { ...answer.headers, date: new Date(Date.now() + shift).toUTCString() });
+      answer.pipe(res);
+    });
+    forward.on('error', () => res.writeHead(502).end());
+    req.pipe(forward);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+describe('ahs rollout: approvals, checks', () => {
+  it('--approve prod stops before prod with exit 11 until a run with --approved prod; then complete, and a re-run sends nothing', async () => {
+    const { id, v1, v2 } = await seeded();
+    const first = await ahs(['rollout', id, v2, ...WAVES, '--approve', 'prod', '--json']);
+    expect(first.exitCode, first.stderr).toBe(11);
+    expect(first.errJson()).toMatchObject({ type: 'urn:ahs:waiting', status: null, title: `${v2} of ${id} (web): prod waits for approval: run with --approved prod` });
+    expect(first.json()).toMatchObject({
+      asset: id,
+      version: v2,
+      waves: [
+        { env: 'dev', state: 'done', gate: null },
+        { env: 'staging', state: 'done', gate: null },
+        { env: 'prod', state: 'waiting-approval', gate: 'approval' },
+      ],
+      next: { action: 'wait', for: 'approval', env: 'prod' },
+      promoted: ['dev', 'staging'],
+    });
+    expect(await defaults(id)).toEqual([v2, v2, v1]);
+
+    // The same command line again (the staging job re-run): still waiting, nothing sent.
+    const again = await ahs(['rollout', id, v2, ...WAVES, '--approve', 'prod', '--verbose']);
+    expect(again.exitCode).toBe(11);
+    expect(again.stderr).toMatch(/^waiting: .*prod waits for approval: run with --approved prod$/m);
+    expect(again.stderr).not.toMatch(/> POST /);
+
+    const approved = await ahs(['rollout', id, v2, ...WAVES, '--approve', 'prod', '--approved', 'prod']);
+    expect(approved.exitCode, approved.stderr).toBe(0);
+    expect(approved.stderr).toContain(`${v2} is now the Default of ${id}/web/prod (previous Default ${v1}, now LIVE)`);
+    expect(approved.stderr).toMatch(/prod serves WEB2 byte for byte \(7 bytes, SHA-256 [0-9a-f]{12}…, as staging\)/);
+    expect(approved.stderr).toContain('the rollout is complete');
+    expect(await defaults(id)).toEqual([v2, v2, v2]);
+    expect(await h.records(id)).toContain(`web/prod/${v1}=LIVE`);
+
+    const done = await ahs(['rollout', id, v2, ...WAVES, '--approve', 'prod', '--approved', 'prod', '--verbose', '--json']);
+    expect(done.exitCode, done.stderr).toBe(0);
+    expect(done.stderr).not.toMatch(/> POST /);
+    expect(done.json()).toMatchObject({ next: { action: 'complete' }, promoted: [] });
+  });
+
+  it('a --check that fails on staging halts with exit 1 naming the abort command, prod untouched; the check sees its wave and the version\'s own URL', async () => {
+    const { id, v1, v2 } = await seeded();
+    const log = join(h.dir, `${id}.log`);
+    // Fails after staging's promotion; records every call.
+    const check = `echo "$AHS_ROLLOUT_PHASE $AHS_ROLLOUT_ENV $AHS_ROLLOUT_WAVE $AHS_ROLLOUT_URL" >> ${log}; [ "$AHS_ROLLOUT_ENV/$AHS_ROLLOUT_PHASE" != staging/after ]`;
+    const r = await ahs(['rollout', id, v2, ...WAVES, '--check', check]);
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stderr).toContain(`error: the check failed after promoting staging (exit 1): the rollout of ${v2} of ${id} (web) halts (staging is promoted); to put back the waves it promoted: ahs rollout abort ${id} ${v2} --platform web --waves dev,staging,prod`);
+    expect(await defaults(id)).toEqual([v2, v2, v1]);
+    expect(await h.records(id)).not.toContain(`web/prod/${v2}=LIVE`);
+    const calls = readFileSync(log, 'utf8').trim().split('\n');
+    expect(calls).toEqual([
+      `before dev 1 ${h.emu.deliveryUrl}/api/vi/demo/va/${id}/web/dev/${v2}/bundle.zip`,
+      `after dev 1 ${h.emu.deliveryUrl}/api/vi/demo/va/${id}/web/dev/${v2}/bundle.zip`,
+      `before staging 2 ${h.emu.deliveryUrl}/api/vi/demo/va/${id}/web/staging/${v2}/bundle.zip`,
+      `after staging 2 ${h.emu.deliveryUrl}/api/vi/demo/va/${id}/web/staging/${v2}/bundle.zip`,
+    ]);
+  });
+
+  it('a --check that fails before a promotion leaves that wave unpromoted; an inconclusive one (exit 3) waits with exit 11', async () => {
+    const { id, v1, v2 } = await seeded();
+    const failing = await ahs(['rollout', id, v2, ...WAVES, '--check', '[ "$AHS_ROLLOUT_ENV" != dev ]']);
+    expect(failing.exitCode).toBe(1);
+    expect(failing.stderr).toContain('the check failed before promoting dev (exit 1)');
+    expect(failing.stderr).toContain('(dev is not promoted)');
+    expect(await defaults(id)).toEqual([v1, v1, v1]);
+    const unsure = await ahs(['rollout', id, v2, ...WAVES, '--check', 'exit 3', '--json']);
+    expect(unsure.exitCode).toBe(11);
+    expect(unsure.errJson()).toMatchObject({ type: 'urn:ahs:waiting', title: 'the check was inconclusive before promoting dev (exit 3): dev is not promoted; run the same command again later' });
+    expect(await defaults(id)).toEqual([v1, v1, v1]);
+  });
+
+  it('bad input: one line naming the fix, exit 2, nothing sent', async () => {
+    const { id, v2 } = await seeded();
+    const cases: Array<[string[], RegExp]> = [
+      [['rollout', id, v2, '--platform', 'web'], /^error: --waves is required: the environments in order, e\.g\. --waves dev,staging,prod$/m],
+      [['rollout', id, v2, ...WAVES, '--soak', 'qa=2s'], /^error: --soak qa: not one of --waves \(dev,staging,prod\)$/m],
+      [['rollout', id, v2, ...WAVES, '--soak', 'staging'], /^error: --soak takes ENV=DURATION, e\.g\. --soak staging=30m/m],
+      [['rollout', id, v2, '--platform', 'web', '--waves', 'dev,dev'], /--waves names dev twice/],
+      [['rollout', id, '--platform', 'web', '--waves', 'dev'], /^error: VERSION_ID or --name VERSION_NAME is required/m],
+      [['rollout', id, v2, ...WAVES, '--approve', 'qa'], /^error: --approve qa: not one of --waves/m],
+    ];
+    for (const [args, message] of cases) {
+      const r = await ahs(args);
+      expect(r.exitCode, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(message);
+    }
+    const unknown = await ahs(['rollout', id, '--name', '9.9', ...WAVES]);
+    expect(unknown.exitCode).toBe(4);
+    expect(unknown.stderr).toContain(`${id} has no web version named 9.9`);
+  });
+
+  it('the desired-state file declares the asset\'s rollout: the command line names only the asset and the version; flags override it', async () => {
+    const { id, v1, v2 } = await seeded();
+    const file = await h.file(`${id}.yaml`, `apiVersion: ahs/v1\nassets:\n  ${id}:\n    name: ${id}\n    type: "1001"\n    rollout:\n      waves: [dev, staging, prod]\n      approve: [prod]\n`);
+    const r = await ahs(['rollout', id, v2, '--platform', 'web', '--file', file, '--json']);
+    expect(r.exitCode, r.stderr).toBe(11);
+    expect(r.json()).toMatchObject({ promoted: ['dev', 'staging'], next: { action: 'wait', for: 'approval', env: 'prod' } });
+    expect(await defaults(id)).toEqual([v2, v2, v1]);
+    // A flag given wins over the file's value.
+    const only = await ahs(['rollout', 'status', id, v2, '--platform', 'web', '--file', file, '--waves', 'dev', '--json']);
+    expect(only.json().waves.map((w: { env: string }) => w.env)).toEqual(['dev']);
+    const none = await ahs(['rollout', id, v2, '--platform', 'web', '--file', await h.file(`${id}-none.yaml`, 'apiVersion: ahs/v1\n')]);
+    expect(none.exitCode).toBe(2);
+    expect(none.stderr).toContain(`declares no rollout for ${id} (assets.${id}.rollout: {waves, soak, check, approve})`);
+    const bad = await ahs(['rollout', id, v2, '--platform', 'web', '--file', await h.file(`${id}-bad.yaml`, `apiVersion: ahs/v1\nassets:\n  ${id}:\n    name: x\n    type: "1001"\n    rollout: { waves: [] }\n`)]);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toMatch(/-bad\.yaml:6:\d+: assets\..*\.rollout\.waves: must name at least one environment/);
+  });
+
+  it('a soak without a journal is exit 2 naming ahs journal init', async () => {
+    const { id, v1, v2 } = await seeded();
+    const r = await ahs(['rollout', id, v2, ...WAVES, '--soak', 'staging=2s']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/^error: a soak time needs the journal .*start one with `ahs journal init`/m);
+    expect(await defaults(id)).toEqual([v1, v1, v1]);
+  });
+
+  it('--dry-run says which wave, which gates hold and the requests; sends nothing', async () => {
+    const { id, v1, v2 } = await seeded();
+    const r = await ahs(['rollout', id, '--name', '2.0', ...WAVES, '--approve', 'prod', '--dry-run', '--json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const doc = r.json();
+    expect(doc).toMatchObject({ dryRun: true, next: { action: 'promote', env: 'dev' }, waves: [{ env: 'dev', state: 'next' }, { env: 'staging', state: 'pending' }, { env: 'prod', state: 'pending', gate: 'approval' }] });
+    expect(doc.requests.map((q: any) => [q.request.method, q.request.path, q.request.body.intent, q.predicted.status])).toEqual([
+      ['POST', `/api/v2/demo/va/${id}/versions/${v2}/deploy`, 'LIVE', 201],
+      ['POST', `/api/v2/demo/va/${id}/versions/${v2}/deploy`, 'DEFAULT', 201],
+    ]);
+    expect(doc.requests[1].request.body).toMatchObject({ currentVersionId: v1, currentAssetIntent: 'LIVE' });
+    expect(await defaults(id)).toEqual([v1, v1, v1]);
+  });
+
+  it('under GitHub Actions: outputs next-wave, waiting-for, resume-after; the waves as a table in the step summary; a wait is a notice, not an error', async () => {
+    const { id, v2 } = await seeded();
+    const output = join(h.dir, `${id}.out`);
+    const summary = join(h.dir, `${id}.md`);
+    const r = await ahs(['rollout', id, v2, ...WAVES, '--approve', 'prod'], { GITHUB_ACTIONS: 'true', GITHUB_OUTPUT: output, GITHUB_STEP_SUMMARY: summary });
+    expect(r.exitCode).toBe(11);
+    expect(r.stderr).not.toContain('::error');
+    expect(r.stderr).toContain('::notice title=ahs rollout start waits (exit 11)::');
+    const outputs = Object.fromEntries([...readFileSync(output, 'utf8').matchAll(/^(.+?)<<(ghadelimiter_[^\n]+)\n([\s\S]*?)\n\2$/gm)].map((m) => [m[1], m[3]]));
+    expect(outputs).toMatchObject({ 'exit-code': '11', 'next-wave': 'prod', 'waiting-for': 'approval', 'resume-after': '', state: 'wait', promoted: 'dev\nstaging', changed: 'true' });
+    const md = readFileSync(summary, 'utf8');
+    expect(md).toContain('### ahs rollout start: waiting (exit 11)');
+    expect(md).toContain('| wave | state | gate | since | until | previous Default |');
+    expect(md).toContain('| prod | waiting-approval | approval |  |  |  |');
+    expect(md).toContain('next: prod waits for approval (a run with --approved prod); promoted by this run: dev, staging');
+  });
+});
+
+describe('ahs rollout with the journal: soak, abort', () => {
+  let journal: Record<string, string>;
+  beforeAll(async () => {
+    const id = uid('jr');
+    const init = await ahs(['journal', 'init', id, '--env', 'dev']);
+    expect(init.exitCode, init.stderr).toBe(0);
+    journal = { AHS_JOURNAL: id };
+  });
+
+  it('--soak staging=1h, run four times: dev and staging then exit 11 naming the soak; 11 with the time left and no write; prod once the service\'s clock is past it; then nothing', async () => {
+    const { id, v1, v2 } = await seeded();
+    const line = ['rollout', id, v2, ...WAVES, '--soak', 'staging=1h'];
+    const first = await ahs([...line, '--json'], journal);
+    expect(first.exitCode, first.stderr).toBe(11);
+    const err = first.errJson();
+    expect(err).toMatchObject({ type: 'urn:ahs:waiting', status: null });
+    expect(err.title).toMatch(new RegExp(`^${v2} of ${id} \\(web\\): staging soaks until \\d\\d:\\d\\dZ, (1h|59m\\d+s) left \\(then prod\\)$`));
+    const doc = first.json();
+    expect(doc).toMatchObject({
+      promoted: ['dev', 'staging'],
+      next: { action: 'wait', for: 'soak', env: 'prod', soaking: 'staging' },
+      waves: [
+        { env: 'dev', state: 'done', previousDefault: v1 },
+        { env: 'staging', state: 'soaking', previousDefault: v1 },
+        { env: 'prod', state: 'pending', gate: 'after staging soaks 1h' },
+      ],
+    });
+    // The soak is the journal entry's service time plus 1 h.
+    const staging = doc.waves[1];
+    expect(Date.parse(staging.until) - Date.parse(staging.since)).toBe(3_600_000);
+    expect(doc.next.until).toBe(staging.until);
+    expect(await defaults(id)).toEqual([v2, v2, v1]);
+
+    const second = await ahs([...line, '--verbose'], journal);
+    expect(second.exitCode, second.stderr).toBe(11);
+    expect(second.stderr).toMatch(/^waiting: .*staging soaks until \d\d:\d\dZ, (1h|59m\d+s) left \(then prod\)$/m);
+    expect(second.stderr).not.toMatch(/> POST /);
+
+    // An hour later on the service's clock (its Date headers; this machine's clock has not moved): prod is promoted.
+    const later = await shiftedClock(3_601_000);
+    try {
+      const third = await ahs(line, { ...journal, AHS_BASE_URL: later.url });
+      expect(third.exitCode, third.stderr).toBe(0);
+      expect(third.stderr).toContain(`${v2} is now the Default of ${id}/web/prod (previous Default ${v1}, now LIVE)`);
+      expect(third.stderr).toContain('the rollout is complete');
+    } finally {
+      await later.close();
+    }
+    expect(await defaults(id)).toEqual([v2, v2, v2]);
+
+    const fourth = await ahs([...line, '--verbose', '--json'], journal);
+    expect(fourth.exitCode, fourth.stderr).toBe(0);
+    expect(fourth.stderr).not.toMatch(/> POST /);
+    expect(fourth.json()).toMatchObject({ next: { action: 'complete' }, promoted: [], waves: [{ state: 'done' }, { state: 'soaking' }, { state: 'done', previousDefault: v1 }] });
+  });
+
+  it('--wait sleeps out a short soak within --timeout and goes on (periodic lines in CI); a soak longer than --timeout leaves exits 11 at once', async () => {
+    const { id, v2 } = await seeded();
+    // 5 s: long enough that the run still finds it soaking on a loaded machine.
+    const line = ['rollout', id, v2, ...WAVES, '--soak', 'staging=5s'];
+    const waited = await ahs([...line, '--wait'], journal);
+    expect(waited.exitCode, waited.stderr).toBe(0);
+    expect(waited.stderr).toMatch(/^waiting: staging soaks until \d\d:\d\d:\d\dZ, [1-5]s left$/m);
+    expect(await defaults(id)).toEqual([v2, v2, v2]);
+    const other = await seeded();
+    const long = await ahs(['rollout', other.id, other.v2, ...WAVES, '--soak', 'dev=1h', '--wait', '--timeout', '5'], journal);
+    expect(long.exitCode).toBe(11);
+    expect(long.stderr).toMatch(/--wait: dev soaks until .*, longer than what --timeout leaves/);
+  });
+
+  it('a check failing on staging halts (exit 1, prod untouched); abort restores dev\'s and staging\'s previous Defaults, newest first; abort again sends nothing', async () => {
+    const { id, v1, v2 } = await seeded();
+    const halted = await ahs(['rollout', id, v2, ...WAVES, '--check', '[ "$AHS_ROLLOUT_ENV/$AHS_ROLLOUT_PHASE" != staging/after ]'], journal);
+    expect(halted.exitCode).toBe(1);
+    expect(await defaults(id)).toEqual([v2, v2, v1]);
+    const dry = await ahs(['rollout', 'abort', id, v2, ...WAVES, '--dry-run', '--json'], journal);
+    expect(dry.exitCode, dry.stderr).toBe(0);
+    expect(dry.json().requests.map((q: any) => [q.request.body.envId, q.request.body.intent, q.request.body.currentVersionId, q.predicted.status])).toEqual([
+      ['staging', 'DEFAULT', v2, 201],
+      ['dev', 'DEFAULT', v2, 201],
+    ]);
+    expect(await defaults(id)).toEqual([v2, v2, v1]);
+    const abort = await ahs(['rollout', 'abort', id, v2, ...WAVES], journal);
+    expect(abort.exitCode, abort.stderr).toBe(0);
+    const restored = [...abort.stderr.matchAll(/^(\S+): (\S+) is the Default again \(was (\S+)\)$/gm)].map((m) => [m[1], m[2], m[3]]);
+    expect(restored).toEqual([
+      [`${id}/web/staging`, v1, v2],
+      [`${id}/web/dev`, v1, v2],
+    ]);
+    expect(await defaults(id)).toEqual([v1, v1, v1]);
+    expect(await h.records(id)).toContain(`web/dev/${v2}=LIVE`);
+    const again = await ahs(['rollout', 'abort', id, v2, ...WAVES, '--verbose'], journal);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(again.stderr).not.toMatch(/> POST /);
+    // The rollout stays aborted: a re-run of the pipeline does not promote it again.
+    const rerun = await ahs(['rollout', id, v2, ...WAVES, '--verbose'], journal);
+    expect(rerun.exitCode).toBe(5);
+    expect(rerun.stderr).toContain('the rollout was aborted');
+    expect(rerun.stderr).not.toMatch(/> POST /);
+  });
+
+  it('after someone else promotes on staging, abort leaves staging alone, names it and exits 5; dev is restored', async () => {
+    const { id, v1, v2 } = await seeded();
+    const v3 = await h.uploadVersion(id, 'web', '3.0');
+    const r = await ahs(['rollout', id, v2, ...WAVES, '--approve', 'prod'], journal);
+    expect(r.exitCode).toBe(11);
+    await h.deploy(id, v3, 'web', 'staging', 'LIVE');
+    expect((await h.deploy(id, v3, 'web', 'staging', 'DEFAULT', { currentVersionId: v2, currentAssetIntent: 'LIVE' })).status).toBe(201);
+    const status = await ahs(['rollout', 'status', id, v2, ...WAVES, '--approve', 'prod', '--json'], journal);
+    expect(status.json()).toMatchObject({ next: { action: 'halt', env: 'staging', found: v3 }, waves: [{ state: 'done' }, { state: 'moved' }, { state: 'pending' }] });
+    const run = await ahs(['rollout', id, v2, ...WAVES, '--approve', 'prod', '--approved', 'prod'], journal);
+    expect(run.exitCode).toBe(5);
+    expect(run.stderr).toContain(`halted: staging's Default is ${v3} now, moved by someone else since this rollout promoted it`);
+    const abort = await ahs(['rollout', 'abort', id, v2, ...WAVES, '--json'], journal);
+    expect(abort.exitCode).toBe(5);
+    expect(abort.stderr).toContain(`${id}/web/staging: left alone, someone moved its Default to ${v3} since this rollout made it ${v2}`);
+    expect(abort.errJson()).toMatchObject({ type: 'urn:ahs:conflict', title: expect.stringContaining('left alone, moved by someone else since: staging') });
+    expect(await defaults(id)).toEqual([v1, v3, v1]);
+  });
+
+  it.skipIf(!hasScript)('--wait in a terminal: a countdown line redrawn in place, then the next wave', async () => {
+    const { id, v2 } = await seeded();
+    const r = await runInPty({ ...h.env, ...journal }, ['rollout', id, v2, '--platform', 'web', '--waves', 'dev,staging', '--soak', 'dev=5s', '--wait'], []);
+    expect(r.code, r.screen).toBe(0);
+    expect(r.screen).toMatch(/\r\x1b\[2Kwaiting: dev soaks until \d\d:\d\d:\d\dZ, [1-5]s left/);
+    expect(r.screen).toContain(`${v2} is now the Default of ${id}/web/staging`);
+    expect(await defaults(id)).toEqual([v2, v2, expect.any(String)]);
+  });
+
+  it('abort without a journal is exit 2 naming ahs journal init', async () => {
+    const { id, v2 } = await seeded();
+    const r = await ahs(['rollout', 'abort', id, v2, ...WAVES]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('`ahs journal init`');
+  });
+});

@@ -1,0 +1,70 @@
+// The journal's pure parts: entry names, the link between a full journal and
+// the collection it continues in, the CI run, and history's filter.
+import { describe, expect, it } from 'vitest';
+import { ciRunOf, describeJournal, entryName, isEntryDocument, nextJournalId, parseJournalDescription } from '../../src/service/journal.js';
+import { addressParts, matches } from '../../src/service/history.js';
+import { changesOf } from '../../src/service/journal-record.js';
+import { OutcomeUnknownError } from '../../src/errors.js';
+import type { Results, Step } from '../../src/plan/plan.js';
+
+describe('journal entries', () => {
+  it('are named by UTC time and command, at most 64 characters, safe as an item name', () => {
+    const at = new Date('2026-11-27T19:41:24.123Z');
+    expect(entryName('release', at)).toBe('2026-11-27T19:41:24.123Z release');
+    const long = entryName(`collection-deploy ${'x'.repeat(80)}/é`, at);
+    expect(long.length).toBeLessThanOrEqual(64);
+    expect(long).toMatch(/^2026-11-27T19:41:24\.123Z collection-deploy x+$/);
+  });
+
+  it('a full journal continues in ID--2, then ID--3, within the 50 characters of a collection id', () => {
+    expect(nextJournalId('ahs-journal')).toBe('ahs-journal--2');
+    expect(nextJournalId('ahs-journal--2')).toBe('ahs-journal--3');
+    expect(nextJournalId('team-2024')).toBe('team-2024--2');
+    expect(nextJournalId('j'.repeat(50))).toBe(`${'j'.repeat(47)}--2`);
+    expect(parseJournalDescription(describeJournal({ envId: 'prod', next: 'ahs-journal--2' }))).toEqual({ envId: 'prod', next: 'ahs-journal--2' });
+    expect(parseJournalDescription('something else')).toEqual({});
+  });
+
+  it('names the GitHub Actions run, and nothing outside CI', () => {
+    expect(ciRunOf({ GITHUB_SERVER_URL: 'https://github.com/', GITHUB_REPOSITORY: 'a/b', GITHUB_RUN_ID: '9', GITHUB_SHA: 's', GITHUB_REF: 'r' })).toEqual({ runUrl: 'https://github.com/a/b/actions/runs/9', sha: 's', ref: 'r' });
+    expect(ciRunOf({})).toBeUndefined();
+    expect(isEntryDocument({ apiVersion: 'ahs/journal/v1', command: 'x', changes: [] })).toBe(true);
+    expect(isEntryDocument({ apiVersion: 'other', command: 'x', changes: [] })).toBe(false);
+  });
+
+  it('lists the answered steps and the unknown one, nothing of a step that failed or was not sent', () => {
+    const promote: Step = { id: 'p', kind: 'version.promote', params: { assetId: 'A', platform: 'ios', envId: 'prod', versionId: 'V2', channel: { records: { V1: 'DEFAULT' } } } };
+    const deploy: Step = { id: 'd', kind: 'version.deploy', params: { assetId: 'A', versionId: 'V3', platform: 'ios', body: { envId: 'prod', intent: 'LIVE' } } };
+    const failed: Step = { id: 'f', kind: 'version.deploy', params: { assetId: 'A', versionId: 'V4', platform: 'ios', body: { envId: 'prod', intent: 'LIVE' } } };
+    const answers = new Map<string, unknown>([['p', { previousDefault: 'V1', assetVersion: { versionId: 'V2' } }]]);
+    // d: its answer was lost and no read could tell; f: refused (a plain failure, nothing applied).
+    const failures = new Map<string, unknown>([
+      ['d', { error: new OutcomeUnknownError('lost') }],
+      ['f', { error: new Error('refused') }],
+    ]);
+    const results: Results = { of: (s) => answers.get(s.id) as never, has: (s) => answers.has(s.id), failureOf: (s) => failures.get(s.id) as never };
+    const { changes, unknown } = changesOf([promote, deploy, failed], results);
+    expect(unknown).toBe(true);
+    expect(changes).toEqual([
+      { address: 'channel.A.ios.prod', before: { default: 'V1' }, after: { default: 'V2' } },
+      { address: 'channel.A.ios.prod', before: { version: 'V3', state: null }, after: { version: 'V3', state: 'LIVE' }, unknownBefore: ['state'] },
+    ]);
+  });
+});
+
+describe('history filter', () => {
+  it('narrows to an asset or collection, a platform, an environment', () => {
+    expect(addressParts('channel.A.ios.prod')).toEqual({ kind: 'channel', id: 'A', platform: 'ios', envId: 'prod' });
+    expect(addressParts('collection.C.deployment.prod')).toEqual({ kind: 'collection', id: 'C', envId: 'prod' });
+    const channel = { address: 'channel.A.ios.prod', before: null, after: { default: 'V1' } };
+    const version = { address: 'version.A.V1', before: null, after: { platform: 'android' } };
+    expect(matches(channel, { id: 'A', platform: 'ios', envId: 'prod' })).toBe(true);
+    expect(matches(channel, { id: 'B' })).toBe(false);
+    expect(matches(channel, { envId: 'dev' })).toBe(false);
+    expect(matches(channel, { platform: 'android' })).toBe(false);
+    expect(matches(version, { platform: 'android' })).toBe(true);
+    expect(matches(version, { platform: 'ios' })).toBe(false);
+    // A version is not of an environment: an environment filter keeps it.
+    expect(matches(version, { envId: 'prod' })).toBe(true);
+  });
+});
