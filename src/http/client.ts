@@ -524,6 +524,17 @@ export class ApiClient {
     if (Number.isFinite(at)) this.clockOffsetMs = at - Date.now();
   }
 
+  /**
+   * A client for the one short read that settles a write cut by an interrupt:
+   * the same settings, deaf to the command's signal (it fired), every request
+   * within `ms` in all, no retries. Destroy it after.
+   */
+  detached(ms: number): ApiClient {
+    const client = new ApiClient({ ...this.options, signal: AbortSignal.timeout(ms), timeoutMs: ms, retries: 0 });
+    client.clockOffsetMs = this.clockOffsetMs;
+    return client;
+  }
+
   /** Drops idle keep-alive connections at once, so the process can exit when the command is done. */
   async destroy(): Promise<void> {
     await Promise.all([this.downloads?.destroy(), this.undici?.then((transport) => transport.destroy())]);
