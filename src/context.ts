@@ -30,9 +30,6 @@ export interface NeedOptions<T = string> {
   schema?: z.ZodType;
 }
 
-/** The most a read after Ctrl-C may take (it only says what happened; a second Ctrl-C ends it at once). */
-export const SETTLING_TIMEOUT_MS = 10_000;
-
 export interface Context {
   io: IO;
   globals: GlobalOptions;
@@ -52,12 +49,6 @@ export interface Context {
   api(): Promise<ApiClient>;
   /** An API client for other settings (profile check NAME). */
   clientFor(settings: Settings): Promise<ApiClient>;
-  /**
-   * A client for the read that settles what Ctrl-C cut short (did the
-   * upload create a version?): not cancelled by that Ctrl-C (a second one
-   * exits at once), and given at most SETTLING_TIMEOUT_MS.
-   */
-  settlingApi(): Promise<ApiClient>;
   /**
    * A client for the delivery network at `base` (fetch, verify): the same
    * wiring as api() (trace, feedback, disposal), at most `connections` to
@@ -176,14 +167,14 @@ export async function createContext(globals: GlobalOptions, inputs: ContextInput
   const given = inputs.feedback;
   const feedback = once(async () => given ?? (await import('./io/feedback.js')).createRequestFeedback(io, { quiet: globals.quiet, notices: format !== 'json', redact: (text) => redactor.redact(text) }));
   /** Every client of the run is made here: the same trace, feedback and redaction, disposed at the end. */
-  const makeClient = async (s: Settings, where: { baseUrl: string; domainId?: string; apiKey?: string; connections?: number }, settling = false) => {
+  const makeClient = async (s: Settings, where: { baseUrl: string; domainId?: string; apiKey?: string; connections?: number }) => {
     const { ApiClient } = await import('./http/client.js');
     learnKey(s);
     const client = new ApiClient({
       ...where,
-      timeoutMs: settling ? Math.min(s.timeoutMs, SETTLING_TIMEOUT_MS) : s.timeoutMs,
+      timeoutMs: s.timeoutMs,
       retries: s.retries,
-      signal: settling ? undefined : signal,
+      signal,
       trace: globals.verbose ? io.err : undefined,
       redactor,
       env: io.env,
@@ -222,10 +213,6 @@ export async function createContext(globals: GlobalOptions, inputs: ContextInput
     return makeClient(s, { baseUrl: base, apiKey: trusted.has(originOf(base)) ? s.get('apiKey') : undefined, connections });
   };
   const api = once(async () => clientFor(await settings()));
-  const settlingApi = async () => {
-    const s = await settings();
-    return makeClient(s, { baseUrl: s.require('baseUrl'), domainId: s.require('domainId'), apiKey: s.get('apiKey'), connections: 1 }, true);
-  };
 
   const ctx: Context = {
     io,
@@ -237,7 +224,6 @@ export async function createContext(globals: GlobalOptions, inputs: ContextInput
     profiles,
     settings,
     api,
-    settlingApi,
     clientFor,
     deliveryClient,
     async dispose() {
