@@ -515,6 +515,7 @@ export function sentence(next: Next, now: number): string {
     case 'aborted':
       return 'the rollout was aborted (the journal says so)';
     case 'halt':
+      if (next.reason === 'unmeasured') return `halted: ${next.env}'s soak (${formatDuration(next.soak ?? 0)}) cannot be measured: ${next.found} is its Default, but the journal has no entry of this rollout promoting it (promoted outside the rollout, or its entry was not recorded), and an absent entry proves nothing; the waves after it are not promoted. To go on without that soak, run again without --soak ${next.env}=...`;
       return `halted: ${next.env}'s Default is ${next.found ?? 'none'} now, moved by someone else since this rollout promoted it`;
     case 'wait':
       if (next.for === 'approval') return `${next.env} waits for approval: run with --approved ${next.env}`;

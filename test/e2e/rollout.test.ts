@@ -266,6 +266,23 @@ describe('ahs rollout with the journal: soak, abort', () => {
     expect(fourth.json()).toMatchObject({ next: { action: 'complete' }, promoted: [], waves: [{ state: 'done' }, { state: 'soaking' }, { state: 'done', previousDefault: v1 }] });
   });
 
+  it('a soaking wave promoted outside the rollout (no entry of it in the journal) is not taken as soaked: the next wave waits, exit 5, prod untouched', async () => {
+    const { id, v1, v2 } = await seeded();
+    // staging made v2's Default by hand: the journal has no entry of this rollout promoting it.
+    await h.deploy(id, v2, 'web', 'staging', 'LIVE');
+    expect((await h.deploy(id, v2, 'web', 'staging', 'DEFAULT', { currentVersionId: v1, currentAssetIntent: 'LIVE' })).status).toBe(201);
+    const line = ['rollout', id, v2, ...WAVES, '--soak', 'staging=1h'];
+    const run = await ahs([...line, '--json'], journal);
+    expect(run.exitCode, run.stderr).toBe(5);
+    expect(run.errJson()).toMatchObject({ type: 'urn:ahs:conflict', status: null, title: expect.stringContaining("halted: staging's soak (1h) cannot be measured") });
+    expect(run.json()).toMatchObject({ promoted: ['dev'], next: { action: 'halt', env: 'staging', reason: 'unmeasured' }, waves: [{ state: 'done' }, { state: 'done' }, { state: 'pending' }] });
+    expect(await defaults(id)).toEqual([v2, v2, v1]);
+    // Without that soak, the engineer's explicit choice, it goes on.
+    const on = await ahs(['rollout', id, v2, ...WAVES], journal);
+    expect(on.exitCode, on.stderr).toBe(0);
+    expect(await defaults(id)).toEqual([v2, v2, v2]);
+  });
+
   it('--wait sleeps out a short soak within --timeout and goes on (periodic lines in CI); a soak longer than --timeout leaves exits 11 at once', async () => {
     const { id, v2 } = await seeded();
     // 5 s: long enough that the run still finds it soaking on a loaded machine.
