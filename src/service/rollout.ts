@@ -273,7 +273,7 @@ class RolloutRun {
   private refuseUnrecorded(snapshot: Snapshot): void {
     const missing = snapshot.facts.find((f) => this.promoted.includes(f.env) && this.rollout.soakMs[f.env] !== undefined && f.entry?.action !== 'promote');
     if (!missing) return;
-    const text = `the journal has no entry of ${missing.env}'s promotion (see the warning above), so its soak cannot be measured: the rollout stops here; ${missing.env} is promoted. Run the same command again once the journal takes entries (ahs journal init), or abort: ${this.abortCommand()}`;
+    const text = `the journal has no entry of ${missing.env}'s promotion (see the warning above), so its soak cannot be measured: the rollout stops here; ${missing.env} is promoted. No later run can measure it either: to go on without that soak, run again without --soak ${missing.env}=...; to put ${missing.env} back (abort cannot: the journal has no entry of it): ahs rollback ${this.rollout.assetId} --platform ${this.rollout.platform} --env ${missing.env}`;
     throw new PartialFailureError(text, ExitCode.rejected, { type: 'urn:ahs:rejected', title: text, status: null, detail: text });
   }
 

@@ -6,7 +6,7 @@ import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { harness, hasScript, runInPty, uid, type Harness } from './helpers.js';
+import { DEMO_USER, harness, hasScript, runInPty, uid, type Harness } from './helpers.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -281,6 +281,25 @@ describe('ahs rollout with the journal: soak, abort', () => {
     const on = await ahs(['rollout', id, v2, ...WAVES], journal);
     expect(on.exitCode, on.stderr).toBe(0);
     expect(await defaults(id)).toEqual([v2, v2, v2]);
+  });
+
+  it('a journal that refuses the entry of a soaking wave: exit 1 saying no later run can measure it; a re-run once the journal takes entries still holds prod (exit 5)', async () => {
+    const { id, v1, v2 } = await seeded();
+    const own = uid('jn');
+    expect((await ahs(['journal', 'init', own, '--env', 'dev'])).exitCode).toBe(0);
+    const env = { AHS_JOURNAL: own };
+    expect((await h.call('PATCH', `/vc/${own}`, { editable: false, updatedBy: DEMO_USER })).status).toBe(200);
+    const line = ['rollout', id, v2, ...WAVES, '--soak', 'staging=1h'];
+    const first = await ahs(line, env);
+    expect(first.exitCode, first.stderr).toBe(1);
+    expect(first.stderr).toContain(`error: the journal has no entry of staging's promotion (see the warning above), so its soak cannot be measured: the rollout stops here; staging is promoted. No later run can measure it either: to go on without that soak, run again without --soak staging=...; to put staging back (abort cannot: the journal has no entry of it): ahs rollback ${id} --platform web --env staging`);
+    expect(await defaults(id)).toEqual([v2, v2, v1]);
+    expect((await h.call('PATCH', `/vc/${own}`, { editable: true, updatedBy: DEMO_USER })).status).toBe(200);
+    const again = await ahs([...line, '--verbose'], env);
+    expect(again.exitCode, again.stderr).toBe(5);
+    expect(again.stderr).toContain("halted: staging's soak (1h) cannot be measured");
+    expect(again.stderr).not.toMatch(/> POST /);
+    expect(await defaults(id)).toEqual([v2, v2, v1]);
   });
 
   it('--wait sleeps out a short soak within --timeout and goes on (periodic lines in CI); a soak longer than --timeout leaves exits 11 at once', async () => {
