@@ -527,8 +527,9 @@ export function sentence(next: Next, now: number): string {
 export function runCheck(ctx: Context, command: string, env: Record<string, string>): Promise<number | null> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, { shell: true, env: { ...ctx.io.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], signal: ctx.signal });
-    child.stdout.on('data', (chunk: Buffer) => ctx.io.err.write(chunk));
-    child.stderr.on('data', (chunk: Buffer) => ctx.io.err.write(chunk));
+    // As text, so that ahs's redacting stderr keeps the key out of what a check prints (it inherits AHS_API_KEY, for an ahs inside the check).
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => ctx.io.err.write(chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => ctx.io.err.write(chunk));
     // The shell could not be started: neither a pass nor a fail (inconclusive), as a shell's own 127.
     child.on('error', () => (ctx.signal.aborted ? reject(ctx.signal.reason) : resolve(127)));
     child.on('close', (code) => (ctx.signal.aborted ? reject(ctx.signal.reason) : resolve(code)));

@@ -6,7 +6,7 @@ import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_USER, harness, hasScript, runInPty, uid, type Harness } from './helpers.js';
+import { DEMO_API_KEY, DEMO_USER, harness, hasScript, runInPty, uid, type Harness } from './helpers.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -130,6 +130,15 @@ describe('ahs rollout: approvals, checks', () => {
     expect(unsure.exitCode).toBe(11);
     expect(unsure.errJson()).toMatchObject({ type: 'urn:ahs:waiting', title: 'the check was inconclusive before promoting dev (exit 3): dev is not promoted; run the same command again later' });
     expect(await defaults(id)).toEqual([v1, v1, v1]);
+  });
+
+  it('what a --check prints reaches stderr with the API key redacted (the check inherits it, for an ahs inside the check)', async () => {
+    const { id, v2 } = await seeded();
+    const r = await ahs(['rollout', id, v2, '--platform', 'web', '--waves', 'dev', '--check', 'echo "out key=$AHS_API_KEY"; echo "err key=$AHS_API_KEY" >&2']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^out key=\*+$/m);
+    expect(r.stderr).toMatch(/^err key=\*+$/m);
+    expect(r.stderr + r.stdout).not.toContain(DEMO_API_KEY);
   });
 
   it('bad input: one line naming the fix, exit 2, nothing sent', async () => {
