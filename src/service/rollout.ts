@@ -303,7 +303,7 @@ class RolloutRun {
   private refuseUnrecorded(snapshot: Snapshot): void {
     const missing = snapshot.facts.find((f) => this.promoted.includes(f.env) && this.rollout.soakMs[f.env] !== undefined && f.entry?.action !== 'promote');
     if (!missing) return;
-    const text = `the journal has no entry of ${missing.env}'s promotion (see the warning above), so its soak cannot be measured: the rollout stops here; ${missing.env} is promoted. Run the same command again once the journal takes entries (ahs journal init), or abort: ${this.abortCommand()}`;
+    const text = `the journal has no entry of ${missing.env}'s promotion (see the warning above), so its soak cannot be measured: the rollout stops here; ${missing.env} is promoted. No later run can measure it either: to go on without that soak, run again without --soak ${missing.env}=...; to put ${missing.env} back (abort cannot: the journal has no entry of it): ahs rollback ${this.rollout.assetId} --platform ${this.rollout.platform} --env ${missing.env}`;
     throw new PartialFailureError(text, ExitCode.rejected, { type: 'urn:ahs:rejected', title: text, status: null, detail: text });
   }
 
@@ -545,6 +545,7 @@ export function sentence(next: Next, now: number): string {
     case 'aborted':
       return 'the rollout was aborted (the journal says so)';
     case 'halt':
+      if (next.reason === 'unmeasured') return `halted: ${next.env}'s soak (${formatDuration(next.soak ?? 0)}) cannot be measured: ${next.found} is its Default, but the journal has no entry of this rollout promoting it (promoted outside the rollout, or its entry was not recorded), and an absent entry proves nothing; the waves after it are not promoted. To go on without that soak, run again without --soak ${next.env}=...`;
       return `halted: ${next.env}'s Default is ${next.found ?? 'none'} now, moved by someone else since this rollout promoted it`;
     case 'wait':
       if (next.for === 'approval') return `${next.env} waits for approval: run with --approved ${next.env}`;
@@ -556,8 +557,9 @@ export function sentence(next: Next, now: number): string {
 export function runCheck(ctx: Context, command: string, env: Record<string, string>): Promise<number | null> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, { shell: true, env: { ...ctx.io.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], signal: ctx.signal });
-    child.stdout.on('data', (chunk: Buffer) => ctx.io.err.write(chunk));
-    child.stderr.on('data', (chunk: Buffer) => ctx.io.err.write(chunk));
+    // As text, so that ahs's redacting stderr keeps the key out of what a check prints (it inherits AHS_API_KEY, for an ahs inside the check).
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => ctx.io.err.write(chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => ctx.io.err.write(chunk));
     // The shell could not be started: neither a pass nor a fail (inconclusive), as a shell's own 127.
     child.on('error', () => (ctx.signal.aborted ? reject(ctx.signal.reason) : resolve(127)));
     child.on('close', (code) => (ctx.signal.aborted ? reject(ctx.signal.reason) : resolve(code)));
