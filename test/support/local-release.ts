@@ -45,6 +45,10 @@ export async function localRelease(work: string): Promise<LocalRelease> {
   await cp(join(ROOT, 'dist'), join(dir, 'dist'), { recursive: true, filter: (source) => !/ahs-linux-/.test(source) });
   const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, env: { ...process.env, ...GIT_ENV }, stdio: ['ignore', 'pipe', 'pipe'] });
   git('init', '-q', '-b', 'main');
+  // Objects stored and served uncompressed, without deltas: npm clones the
+  // tag twice per install (its manifest, then the files), and zlib and the
+  // delta search over dist/ were a third of each install's CPU (issue 34).
+  for (const [key, value] of [['core.compression', '0'], ['pack.compression', '0'], ['pack.window', '0']]) git('config', key!, value!);
   await symlink(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
   await appendFile(join(dir, '.git', 'info', 'exclude'), 'node_modules\n');
   git('add', '-A');
