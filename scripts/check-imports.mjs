@@ -126,6 +126,14 @@ for (const [file, targets] of graph) {
   }
 }
 
+// Tables are drawn only by src/io (issue 34): no other folder loads cli-table3.
+for (const file of all) {
+  if (partOf(file) === 'io/') continue;
+  if (/(?:from\s+|import\s*\(\s*)['"]cli-table3['"]/.test(readFileSync(file, 'utf8'))) {
+    problems.push(`${relative(root, file)} imports cli-table3: tables are drawn only by src/io (a Column list and output.list or kit.table)`);
+  }
+}
+
 if (!process.argv[2]) {
   for (const edge of KNOWN_UPWARD) if (!seenKnown.has(edge)) problems.push(`${edge}: no longer an upward import; remove it from KNOWN_UPWARD in scripts/check-imports.mjs`);
 }

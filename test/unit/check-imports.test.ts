@@ -80,3 +80,14 @@ describe('check-imports', () => {
     expect(run.err).toContain('import cycle');
   });
 });
+
+describe('check-imports: tables', () => {
+  it('refuses cli-table3 outside src/io', () => {
+    const run = check({
+      'io/output.ts': "const Table = (await import('cli-table3')).default;\n",
+      'commands/asset/status.ts': "import Table from 'cli-table3';\n",
+    });
+    expect(run.status).toBe(1);
+    expect(run.err.trim()).toBe('src/commands/asset/status.ts imports cli-table3: tables are drawn only by src/io (a Column list and output.list or kit.table)');
+  });
+});
