@@ -6,7 +6,7 @@ import { isApiError } from '../../http/client.js';
 import { allow, decideVersionDeploy, decideVersionDelete, defaultOf, type ChannelSnapshot, type DeploymentRecordRef } from '../../rules/index.js';
 import { createdVersion } from '../../rules/defaults.js';
 import type { AssetUrl, DeployBody, Version } from '../../rules/schemas.js';
-import type { DeployResponse, ReadBackRecord } from '../../io/views/deploy.js';
+import type { DeployResponse, ReadBackRecord } from '../answers.js';
 import type { Output } from '../../io/output.js';
 import { prepareMultipart } from '../../transfer/upload.js';
 import { findVersion, getAsset, getVersion, listAllVersions, notDeployable, readChannel, readVersionOnChannel, versionRecordOnChannel, versionRecords } from '../../service/assets.js';
