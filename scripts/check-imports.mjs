@@ -44,7 +44,6 @@ const KNOWN_UPWARD = new Set([
   'plan/execute.ts -> context.ts',
   'plan/execute.ts -> io/output.ts',
   'plan/execute.ts -> io/progress.ts',
-  'plan/kinds/assets.ts -> io/views/assets.ts',
   'plan/kinds/collections.ts -> io/output.ts',
   'plan/kinds/kind.ts -> io/output.ts',
   'plan/kinds/versions.ts -> io/output.ts',
