@@ -50,7 +50,6 @@ const KNOWN_UPWARD = new Set([
   'service/delivery.ts -> context.ts',
   'service/delivery.ts -> io/progress.ts',
   'service/items-plan.ts -> context.ts',
-  'service/items-plan.ts -> io/progress.ts',
   'service/journal-record.ts -> context.ts',
   'service/journal-record.ts -> io/github.ts',
   'service/journal-setting.ts -> context.ts',

@@ -7,7 +7,7 @@
 // takes the collection over maxAssets, then the settling of the copies
 // another run of the same folder uploaded at the same time.
 import type { Context } from '../context.js';
-import { formatBytes } from '../io/progress.js';
+import { formatSize } from '../rules/assets.js';
 import { decideItemAdd, decideItemRemove, type Decision } from '../rules/index.js';
 import type { Item } from '../rules/schemas.js';
 import { deliveryFileUrl, hashServed, readDeployedCollection } from './delivery.js';
@@ -174,13 +174,13 @@ export function planSync(inputs: SyncInputs): SyncPlan {
       const removal = removals.find((r) => r.step === step);
       if (removal) return `removed ${removal.old.assetItemId} (${removal.old.assetItemName}): no file of that name`;
       const added = newUploads.find((u) => u.step === step);
-      if (added) return `${added.file.name} → ${results.of(added.step)!.assetItemId} (${formatBytes(added.file.size)})`;
+      if (added) return `${added.file.name} → ${results.of(added.step)!.assetItemId} (${formatSize(added.file.size)})`;
       // A replacement is told once both its writes are done.
       const replaced = replacements.find((r) => (r.removeFirst ? r.upload : r.remove) === step);
       if (!replaced) return undefined;
       const item = results.of(replaced.upload)!;
       const first = replaced.removeFirst ? ', removed first: the collection is at maxAssets' : '';
-      return `${replaced.file.name} → ${item.assetItemId} (${formatBytes(replaced.file.size)}), replacing ${replaced.old.assetItemId}${first}`;
+      return `${replaced.file.name} → ${item.assetItemId} (${formatSize(replaced.file.size)}), replacing ${replaced.old.assetItemId}${first}`;
     },
   };
 }
