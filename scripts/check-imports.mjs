@@ -51,7 +51,6 @@ const KNOWN_UPWARD = new Set([
   'service/delivery.ts -> io/progress.ts',
   'service/items-plan.ts -> context.ts',
   'service/journal-record.ts -> context.ts',
-  'service/journal-record.ts -> io/github.ts',
   'service/journal-setting.ts -> context.ts',
   'service/journal.ts -> context.ts',
   'service/rollout-journal.ts -> context.ts',

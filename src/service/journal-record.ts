@@ -6,7 +6,7 @@
 import type { Context } from '../context.js';
 import { AhsError, OutcomeUnknownError } from '../errors.js';
 import type { Plan, Results, Step } from '../plan/plan.js';
-import { workflowCommand } from '../io/github.js';
+import { workflowCommand } from '../util/workflow-command.js';
 import { appendEntry, ciRunOf, JOURNAL_API_VERSION, type Change, type EntryDocument } from './journal.js';
 
 /** What the hook needs of a context: all optional, so that a context without settings (a test's) records nothing. */
