@@ -6,7 +6,7 @@
 // removals first, then replacements, then new uploads, in an order that never
 // takes the collection over maxAssets, then the settling of the copies
 // another run of the same folder uploaded at the same time.
-import type { Context } from '../context.js';
+import type { PlanContext } from '../plan/context.js';
 import { formatSize } from '../rules/assets.js';
 import { decideItemAdd, decideItemRemove, type Decision } from '../rules/index.js';
 import type { Item } from '../rules/schemas.js';
@@ -242,7 +242,7 @@ export async function compare(files: LocalFile[], items: Item[], content?: Serve
  * they stream, never written). A download that fails leaves its item to be
  * compared by size, and says so.
  */
-export function servedContent(ctx: Context, view: CollectionView): ServedContent {
+export function servedContent(ctx: PlanContext, view: CollectionView): ServedContent {
   return async (items) => {
     const liveIn = new Map<string, string>();
     for (const row of view.status?.items ?? []) {
