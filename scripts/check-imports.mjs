@@ -1,5 +1,6 @@
-// Checks the module structure of src/ (issue 9): no file under
-// src/commands/<a>/ imports from src/commands/<b>/, and no import cycle.
+// Checks the module structure of src/ (issues 9 and 34): no file under
+// src/commands/<a>/ imports from src/commands/<b>/, no import cycle, and no
+// import from a lower layer up into a higher one (LAYERS below).
 // Type-only imports count (issue 34: a 26-file type cycle ran through
 // program.ts while they were ignored): a type edge is a dependency of the
 // code's meaning, if not of its load order. Dynamic import() (lazy loading)
@@ -8,8 +9,62 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const src = join(root, 'src');
+// `node scripts/check-imports.mjs [dir]`: dir (default src/) is the tree to check;
+// the unit test runs it on fixture trees.
+const root = process.argv[2] ? resolve(process.argv[2], '..') : resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const src = process.argv[2] ? resolve(process.argv[2]) : join(root, 'src');
+
+// Layers, lowest first (issue 34): a file may import its own layer or one below,
+// never one above. A layer names folders (`rules/`) and files at the top of src/.
+// Within a folder anything goes (only cycles are refused).
+const LAYERS = [
+  ['util/', 'errors.ts', 'order.ts', 'options.ts', 'signals.ts'],
+  ['rules/'],
+  ['http/', 'transfer/', 'config/'],
+  ['plan/', 'service/'],
+  ['io/'],
+  ['desired/', 'operations/'],
+  ['pickers/'],
+  ['context.ts'],
+  ['commands/', 'library/', 'docs/', 'program.ts'],
+  ['main.ts', 'sea.ts'],
+];
+// The emulator stands apart: it may import only these; only the given layer and above may import it.
+const EMULATOR = { part: 'emulator/', imports: ['rules/', 'util/'], importedFrom: 'commands/' };
+
+// Upward imports that existed when the layers were first enforced (issue 34),
+// each to be removed; this list only shrinks. Paths relative to src/.
+const KNOWN_UPWARD = new Set([
+  'desired/plan.ts -> context.ts',
+  'pickers/acting-user.ts -> context.ts',
+  'pickers/pick-asset.ts -> context.ts',
+  'pickers/pick-collection.ts -> context.ts',
+  'pickers/pick-file.ts -> context.ts',
+  'service/rollout.ts -> context.ts',
+]);
+
+const partOf = (file) => {
+  const path = relative(src, file).split(/[\\/]/);
+  return path.length > 1 ? `${path[0]}/` : path[0];
+};
+const rankOf = (part) => LAYERS.findIndex((layer) => layer.includes(part));
+function layerProblem(file, target) {
+  const from = partOf(file);
+  const to = partOf(target);
+  if (from === to) return undefined;
+  if (from === EMULATOR.part) {
+    return EMULATOR.imports.includes(to) ? undefined : `the emulator stands apart: it imports only ${EMULATOR.imports.map((p) => `src/${p}`).join(' and ')}`;
+  }
+  if (to === EMULATOR.part) {
+    return rankOf(from) >= rankOf(EMULATOR.importedFrom) ? undefined : `only src/${EMULATOR.importedFrom} and above may use the emulator`;
+  }
+  const fromRank = rankOf(from);
+  const toRank = rankOf(to);
+  if (fromRank < 0) return `src/${from} is in no layer: add it to LAYERS in scripts/check-imports.mjs`;
+  if (toRank < 0) return `src/${to} is in no layer: add it to LAYERS in scripts/check-imports.mjs`;
+  if (toRank > fromRank) return `an upward import (src/${from} is below src/${to}); declare what the lower layer needs in it and let the higher one implement it`;
+  return undefined;
+}
 
 function files(dir) {
   return readdirSync(dir).flatMap((name) => {
@@ -34,13 +89,34 @@ const all = files(src);
 const graph = new Map(all.map((file) => [file, edges(file)]));
 const problems = [];
 
+const seenKnown = new Set();
 const commandFolder = (file) => /^commands\/([^/]+)\//.exec(relative(src, file))?.[1];
 for (const [file, targets] of graph) {
   const from = commandFolder(file);
   for (const target of targets) {
     const to = commandFolder(target);
     if (from && to && from !== to) problems.push(`${relative(root, file)} imports ${relative(root, target)}: a command folder is its own; move what both use to src/service or src/io`);
+    if (!graph.has(target)) continue;
+    const rule = layerProblem(file, target);
+    const edge = `${relative(src, file)} -> ${relative(src, target)}`;
+    if (rule && !process.argv[2] && KNOWN_UPWARD.has(edge)) {
+      seenKnown.add(edge);
+      continue;
+    }
+    if (rule) problems.push(`${relative(root, file)} imports ${relative(root, target)}: ${rule}`);
   }
+}
+
+// Tables are drawn only by src/io (issue 34): no other folder loads cli-table3.
+for (const file of all) {
+  if (partOf(file) === 'io/') continue;
+  if (/(?:from\s+|import\s*\(\s*)['"]cli-table3['"]/.test(readFileSync(file, 'utf8'))) {
+    problems.push(`${relative(root, file)} imports cli-table3: tables are drawn only by src/io (a Column list and output.list or kit.table)`);
+  }
+}
+
+if (!process.argv[2]) {
+  for (const edge of KNOWN_UPWARD) if (!seenKnown.has(edge)) problems.push(`${edge}: no longer an upward import; remove it from KNOWN_UPWARD in scripts/check-imports.mjs`);
 }
 
 // Tarjan's strongly connected components: every component of more than one file is a cycle.
@@ -77,4 +153,4 @@ if (problems.length) {
   console.error(problems.join('\n'));
   process.exit(1);
 }
-console.log(`imports ok: ${graph.size} modules, no command folder imports another, no cycle`);
+console.log(`imports ok: ${graph.size} modules, no command folder imports another, no upward import, no cycle`);

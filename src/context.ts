@@ -10,6 +10,9 @@ import type { ApiClient, RequestFeedback } from './http/client.js';
 import type { Output, Format } from './io/output.js';
 import type { Prompter, Choice } from './io/prompt.js';
 import type { Progress } from './io/progress.js';
+import type { MultiProgress, MultiProgressOptions, PlanContext, RunInfo } from './plan/context.js';
+
+export type { RunInfo };
 import type { z } from 'zod';
 import { Redactor } from './http/redact.js';
 import { UsageError } from './errors.js';
@@ -30,7 +33,7 @@ export interface NeedOptions<T = string> {
   schema?: z.ZodType;
 }
 
-export interface Context {
+export interface Context extends PlanContext {
   io: IO;
   globals: GlobalOptions;
   /** Aborted on Ctrl-C / SIGTERM; long operations listen to it and clean up. */
@@ -63,6 +66,8 @@ export interface Context {
   prompter(): Promise<Prompter>;
   /** A transfer progress bar on stderr (silent with --quiet). */
   progress(label: string, total?: number): Promise<Progress>;
+  /** Progress of several transfers at once on stderr (src/io/progress.ts). */
+  multiProgress(options: MultiProgressOptions): Promise<MultiProgress>;
   /**
    * A setting (platform, envId, user, ...) from flag/env/profile; in a
    * terminal, asked for (from `choices` when given); otherwise a UsageError
@@ -84,12 +89,6 @@ export interface Context {
   confirmable(action: string): void;
 }
 
-export interface RunInfo {
-  /** `release`, `item sync`, ... */
-  command: string;
-  /** The command line's words after `ahs` (the key never among them: redacted when recorded). */
-  arguments: string[];
-}
 
 export interface ContextInputs {
   run?: RunInfo;
@@ -235,6 +234,10 @@ export async function createContext(globals: GlobalOptions, inputs: ContextInput
       if (inputs.progress) return inputs.progress(label, total);
       const { createProgress } = await import('./io/progress.js');
       return createProgress(io, { label, total, quiet: globals.quiet });
+    },
+    async multiProgress(options) {
+      const { createMultiProgress } = await import('./io/progress.js');
+      return createMultiProgress(io, options);
     },
     async need<T>(value: T | undefined, options: NeedOptions<T>): Promise<T> {
       const check = options.schema ? await schemaCheck(options.schema, options.flag) : undefined;

@@ -1,5 +1,5 @@
 // The command tree, group by group. Order here is the order of --help.
-import { SERVICE, type Node, type SettingFlag } from './define.js';
+import type { Node } from './define.js';
 import { profile } from './profile/index.js';
 import { asset } from './asset/index.js';
 import { version } from './version/index.js';
@@ -24,30 +24,17 @@ import { rollout } from './rollout/index.js';
 import { journal } from './journal/index.js';
 import { history } from './history/index.js';
 
-const CHANNEL_WRITE = [...SERVICE, 'platform', 'env', 'user'] as const;
-const ITEM_WRITE = [...SERVICE, 'user'] as const;
-
-/**
- * The settings used by the commands whose declarations live in folders being
- * reworked in parallel (deploy, promote-default, release, rollback, item):
- * declared here, by command name, rather than in their specs for now.
- */
-function using(node: Node, uses: Record<string, readonly SettingFlag[]>): Node {
-  if (node.kind === 'command') return { ...node, spec: { ...node.spec, uses: node.spec.uses ?? uses[node.spec.name] } };
-  return { ...node, commands: node.commands.map((leaf) => ({ ...leaf, spec: { ...leaf.spec, uses: leaf.spec.uses ?? uses[leaf.spec.name] } })) };
-}
-
 export const commandTree: Node[] = [
   profile,
   asset,
   version,
-  using(deploy, { deploy: CHANNEL_WRITE }),
-  using(promoteDefault, { 'promote-default': CHANNEL_WRITE }),
-  using(release, { release: CHANNEL_WRITE }),
-  using(rollback, { rollback: CHANNEL_WRITE }),
+  deploy,
+  promoteDefault,
+  release,
+  rollback,
   rollout,
   collection,
-  using(item, { upload: ITEM_WRITE, sync: [...ITEM_WRITE, 'deliveryUrl'], remove: ITEM_WRITE, get: SERVICE, list: SERVICE }),
+  item,
   collectionDeploy,
   journal,
   history,

@@ -2,6 +2,7 @@
 // The stores (store.ts) keep it in memory or persist it to --data-dir;
 // handlers see it Frozen and change it only through the store's operations.
 import type { DeploymentState } from '../rules/index.js';
+import type { Item } from '../rules/schemas.js';
 
 /** A read-only view, all the way down. */
 export type Frozen<T> = T extends (infer U)[] ? readonly Frozen<U>[] : T extends object ? { readonly [K in keyof T]: Frozen<T[K]> } : T;
@@ -81,21 +82,8 @@ export interface CollectionRecord {
   updatedAt: string;
 }
 
-export interface ItemRecord {
-  assetItemId: string;
-  assetItemName: string;
-  assetType: string;
-  mimetype: string;
-  size: number;
-  fileName: string;
-  parentCollections: string[];
-  domain: string;
-  createdBy: string;
-  updatedBy: string;
-  createdAt: string;
-  updatedAt: string;
-  blobId: string;
-}
+/** An item as stored: the service's item record (src/rules/schemas.ts, one source) and where its bytes are; uploadStatus is added when it is served. */
+export type ItemRecord = Omit<Item, 'uploadStatus'> & { blobId: string };
 
 export interface CollectionDeploymentRecord {
   state: 'LIVE' | 'OFFLINE';

@@ -23,6 +23,7 @@ import type { Redactor } from '../http/redact.js';
 import { rawStream, type IO } from './streams.js';
 import type { RunRecord } from './record.js';
 import { comparedLine } from './views/collections.js';
+import { workflowCommand } from '../util/workflow-command.js';
 import { changeText, planSummaryLine, symbolOf, tally } from './views/plan.js';
 import type { PlannedChange } from '../plan/saved.js';
 
@@ -411,17 +412,4 @@ function channelText(record: Doc): string {
 
 function scalar(value: unknown): string | number | undefined {
   return typeof value === 'string' || typeof value === 'number' ? value : undefined;
-}
-
-/**
- * `::name key=value,...::message` on one line, escaped as the runner
- * unescapes it (@actions/core command.ts): % CR LF in the message, and in
- * a property also : and , which would end it.
- */
-export function workflowCommand(name: string, properties: Record<string, string>, text: string): string {
-  const escape = (value: string) => value.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-  const props = Object.entries(properties)
-    .map(([key, value]) => `${key}=${escape(value).replace(/:/g, '%3A').replace(/,/g, '%2C')}`)
-    .join(',');
-  return `::${name}${props ? ` ${props}` : ''}::${escape(text)}${EOL}`;
 }

@@ -4,6 +4,8 @@
 // io.color. Messages (not data) go to stderr; --quiet silences the
 // informational ones, never warnings or errors.
 import type { ChalkInstance } from 'chalk';
+import type { DryRunDocument } from '../plan/dryrun.js';
+import { renderDryRun } from './views/dryrun.js';
 import { rawStream, type IO } from './streams.js';
 import { formatSize } from '../rules/assets.js';
 import type { Redactor } from '../http/redact.js';
@@ -128,6 +130,11 @@ export class Output {
     const text = render ? render(doc, this.kit) : defaultRender(doc, this.kit);
     // Cells were escaped by the kit; this catches what a renderer wrote itself.
     if (text) this.write(escapeControls(text.endsWith('\n') ? text : `${text}\n`, { newlines: true, tabs: true, colours: this.io.color }));
+  }
+
+  /** A dry run's document (src/plan/dryrun.ts): as JSON, or for a person. */
+  dryRun(doc: DryRunDocument, notes: string[]): void {
+    this.print(doc, (d, kit) => renderDryRun(d, kit, notes));
   }
 
   /** A list: json prints `doc` (an API envelope or listEnvelope), table prints rows + a footer. */

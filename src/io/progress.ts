@@ -5,15 +5,10 @@
 import { rawStream, type IO } from './streams.js';
 import { escapeControls } from '../util/escape.js';
 import { formatSize } from '../rules/assets.js';
+import type { MultiProgress, MultiProgressOptions, Progress } from '../plan/context.js';
 
-export interface Progress {
-  /** Bytes done so far (and the total, when it is known or changed). */
-  update(done: number, total?: number): void;
-  /** Ends the bar with a final line (nothing with --quiet). */
-  done(message?: string): void;
-  /** Clears a live bar without a final line (on failure). */
-  stop(): void;
-}
+export type { MultiProgress, MultiProgressOptions, Progress };
+
 
 export interface ProgressOptions {
   label: string;
@@ -108,53 +103,7 @@ export const formatBytes = formatSize;
 
 // --- several files at once ---------------------------------------------------
 
-/**
- * Progress of a multi-file transfer: one entry per file plus the total.
- *
- * - terminal (stderr a TTY, not CI): a live block redrawn in place with ANSI
- *   cursor movement: one line per file in flight (name, bar, percent) and a
- *   total line (percent, bytes, rate, files done). Lines printed through
- *   `log` appear above the block (one per finished file), and the block is
- *   cleared at the end, so only those lines remain.
- * - CI or no terminal: a plain line every few seconds naming the files in
- *   flight and the total.
- * - --quiet: nothing (`log` still runs its writer: warnings always show).
- */
-export interface MultiProgress {
-  /** A file starts (or its size becomes known). */
-  start(id: string, label: string, total?: number): void;
-  /** Bytes of that file done so far. */
-  update(id: string, done: number, total?: number): void;
-  /** The file is over (done or failed): its line leaves the live block; it counts as complete in the total. */
-  finish(id: string): void;
-  /** Changes the total size (e.g. a file skipped after all); undefined: the sum of the files' sizes. */
-  setTotal(total: number | undefined): void;
-  /** Prints above the live block: clears it, runs `write` (which writes whole lines to stderr), redraws. */
-  log(write: () => void): void;
-  /** Clears the live block and prints a final line with the amount, time and rate. */
-  done(message: string): void;
-  /** Clears the live block, no final line (failure, Ctrl-C). */
-  stop(): void;
-}
 
-export interface MultiProgressOptions {
-  /** Names the total line, e.g. `downloading 20 files`. */
-  label: string;
-  /** Total bytes, when known up front. */
-  total?: number;
-  /** Number of files, for the `n/m done` count. */
-  files?: number;
-  quiet?: boolean;
-  /** Force the live block on or off (default: stderr is a terminal and not CI). */
-  live?: boolean;
-  /** Plain-line interval (default 5 s). */
-  intervalMs?: number;
-  now?: () => number;
-  /** Redraw from a timer as well as on updates (default true; tests turn it off). */
-  timer?: boolean;
-  /** Most file lines in the live block (default 8, and never more than the terminal's rows allow). */
-  maxLines?: number;
-}
 
 interface Entry {
   label: string;

@@ -1,10 +1,9 @@
-// The dry-run document of cli.md ({dryRun, request, current, predicted}) and
-// its rendering for a person, and the PredictedRejection (a dry run's, or a real
+// The dry-run document of cli.md ({dryRun, request, current, predicted})
+// (src/io/views/dryrun.ts draws it for a person), and the PredictedRejection (a dry run's, or a real
 // run refused before sending) that carries the exit
 // code the real request would produce.
 import { AhsError, exitCodeForStatus, ExitCode, type ErrorBody } from '../errors.js';
 import { errorBody, type Effect } from '../rules/index.js';
-import type { Kit } from '../io/output.js';
 import type { PlannedRequest, Prediction } from './plan.js';
 
 export interface DryRunDocument {
@@ -53,33 +52,4 @@ export function dryRunDocument(request: PlannedRequest, prediction: Prediction):
       ? { status: decision.status, state: decision.next, effects: decision.effects, error: null }
       : { status: decision.status, state: prediction.unchanged ?? prediction.current ?? null, effects: [], error: errorBody(decision) },
   };
-}
-
-/** The dry-run document for a person: each request, what was read, what the service would answer. */
-export function renderDryRun(d: DryRunDocument, kit: Kit, notes: string[]): string {
-  const s = kit.style;
-  const lines = [s.bold('Dry run: nothing was sent.')];
-  // The writes sent before the last one, in order: `first:` then `then:`.
-  for (const [index, step] of (d.before ?? []).entries()) {
-    const sq = new URLSearchParams(step.request.query).toString();
-    lines.push(`${index === 0 ? 'first:' : 'then: '}     ${step.request.method} ${step.request.path}${sq ? `?${sq}` : ''} ${JSON.stringify(step.request.body)} → ${step.predicted.status} ${describe(step.predicted.state)}`);
-  }
-  const q = new URLSearchParams(d.request.query).toString();
-  lines.push(`request:   ${d.request.method} ${d.request.path}${q ? `?${q}` : ''}`);
-  if (d.request.body !== null) lines.push(`body:      ${JSON.stringify(d.request.body)}`);
-  lines.push(`current:   ${describe(d.current)}`);
-  if (d.predicted.error) {
-    lines.push(`predicted: ${s.red(`${d.predicted.status} rejected`)}: ${d.predicted.error.title}`);
-  } else {
-    lines.push(`predicted: ${s.green(String(d.predicted.status))} → ${describe(d.predicted.state)}`);
-    for (const effect of d.predicted.effects) lines.push(`effect:    ${effect.description}`);
-  }
-  for (const note of notes) lines.push(`note:      ${note}`);
-  return lines.join('\n');
-}
-
-function describe(value: unknown): string {
-  if (value === null || value === undefined) return '(none)';
-  if (typeof value === 'string') return value;
-  return JSON.stringify(value);
 }

@@ -11,12 +11,10 @@ import { AhsError, ApiError, CancelledError, ExitCode, NetworkError, OutcomeUnkn
 import { errorBody, type Rejection } from '../rules/index.js';
 import type { ApiClient } from '../http/client.js';
 import { AnswerLostError, GatewayAnswerError } from '../http/errors.js';
-import type { Context } from '../context.js';
-import type { Output } from '../io/output.js';
-import { createMultiProgress, type MultiProgress } from '../io/progress.js';
+import type { MultiProgress, PlanContext, PlanOutput } from './context.js';
 import { readCollection } from '../service/collections.js';
 import { journaled } from '../service/journal-record.js';
-import { PredictedRejection, dryRunDocument, renderDryRun, type DryRunDocument } from './dryrun.js';
+import { PredictedRejection, dryRunDocument, type DryRunDocument } from './dryrun.js';
 import { isRef, type Plan, type Prediction, type Results, type Settlement, type Step, type StepFailure } from './plan.js';
 import type { RetryPolicy } from '../http/retry.js';
 import { runBatch } from './batch.js';
@@ -24,8 +22,8 @@ import { KINDS, type Kind, type KindIO } from './kinds/index.js';
 import { stepBudget } from './retry.js';
 
 /** What the executor needs of a command's context (tests give a fake one). */
-export type ExecutorContext = Pick<Context, 'api' | 'output' | 'signal' | 'globals' | 'confirm' | 'progress' | 'io'> &
-  Partial<Pick<Context, 'settings' | 'deliveryClient' | 'run' | 'redactor'>>;
+export type ExecutorContext = Pick<PlanContext, 'api' | 'output' | 'signal' | 'globals' | 'confirm' | 'progress' | 'multiProgress' | 'io'> &
+  Partial<Pick<PlanContext, 'settings' | 'deliveryClient' | 'run' | 'redactor'>>;
 
 export async function executePlan(plan: Plan, ctx: ExecutorContext): Promise<void> {
   const out = await ctx.output();
@@ -112,7 +110,7 @@ class Run {
     private readonly plan: Plan,
     private readonly ctx: ExecutorContext,
     private readonly api: ApiClient,
-    private readonly out: Output,
+    private readonly out: PlanOutput,
   ) {}
 
   results(): Results {
@@ -223,7 +221,7 @@ class Run {
       const kind = kindOf(step);
       return kind.file ? [{ step, file: kind.file(resolveParams(step.params, this.answers)) }] : [];
     });
-    const progress = createMultiProgress(this.ctx.io, {
+    const progress = await this.ctx.multiProgress({
       label: files.length === 1 ? `uploading ${files[0]!.file!.name}` : `uploading ${files.length} files`,
       total: files.reduce((sum, entry) => sum + entry.file!.size, 0),
       files: files.length,
@@ -415,7 +413,7 @@ async function printPredictions(plan: Plan, ctx: ExecutorContext): Promise<void>
   if (!last) return plan.done(resultsOf(new Map(), new Map()));
   const doc: DryRunDocument = documents.length > 0 ? { ...last, before: documents.map(({ dryRun: _, ...rest }) => rest) } : last;
   const out = await ctx.output();
-  out.print(doc, (d, kit) => renderDryRun(d, kit, [...new Set(notes)]));
+  out.dryRun(doc, [...new Set(notes)]);
   if (rejected) throw new PredictedRejection(errorBody(rejected), settlesAsMissing(rejected));
 }
 

@@ -1,7 +1,7 @@
 // Typed builders of steps, one per kind: the parameters a kind takes (each
 // may be a Ref to an earlier step's answer) and the type of its answer.
 import type { Asset, Collection, Item, Version } from '../rules/schemas.js';
-import type { DeployResponse } from '../io/views/deploy.js';
+import type { DeployResponse } from './answers.js';
 import { step, type Ref, type Step, type StepKind } from './plan.js';
 import type { AssetCreateParams, AssetDeleteParams, AssetUndeployParams, AssetUpdateParams, UndeployAnswer } from './kinds/assets.js';
 import type { PromoteResult, VersionDeleteParams, VersionDeployParams, VersionPromoteParams, VersionUploadParams } from './kinds/versions.js';

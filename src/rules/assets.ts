@@ -3,6 +3,8 @@
 import { allow, type Decision } from './decision.js';
 import { assetHasVersions, assetIdInUse, undeployPlatformsMissing, versionStillDeployed } from './rejections.js';
 import type { DeploymentState } from './version-deploy.js';
+import type { AssetUrl } from './schemas.js';
+import { compareText } from '../order.js';
 
 /**
  * versionId = first three letters of the platform code, uppercased, plus the
@@ -89,4 +91,13 @@ export function decideAssetUndeploy(envId: string, platforms: string[], records:
     ],
     ASSET_UNDEPLOYED,
   );
+}
+
+/** Deployment records in one line for a person, newest version first: "IOS3 LIVE, IOS2 OFFLINE" (with the platform when there are several). */
+export function recordList(records: AssetUrl[]): string {
+  const severalPlatforms = new Set(records.map((r) => r.targetPlatform)).size > 1;
+  return [...records]
+    .sort((a, b) => compareText(a.targetPlatform, b.targetPlatform) || b.version - a.version)
+    .map((r) => `${severalPlatforms ? `${r.targetPlatform} ` : ''}${r.versionId} ${r.state}`)
+    .join(', ');
 }

@@ -6,8 +6,8 @@
 // removals first, then replacements, then new uploads, in an order that never
 // takes the collection over maxAssets, then the settling of the copies
 // another run of the same folder uploaded at the same time.
-import type { Context } from '../context.js';
-import { formatBytes } from '../io/progress.js';
+import type { PlanContext } from '../plan/context.js';
+import { formatSize } from '../rules/assets.js';
 import { decideItemAdd, decideItemRemove, type Decision } from '../rules/index.js';
 import type { Item } from '../rules/schemas.js';
 import { deliveryFileUrl, hashServed, readDeployedCollection } from './delivery.js';
@@ -174,13 +174,13 @@ export function planSync(inputs: SyncInputs): SyncPlan {
       const removal = removals.find((r) => r.step === step);
       if (removal) return `removed ${removal.old.assetItemId} (${removal.old.assetItemName}): no file of that name`;
       const added = newUploads.find((u) => u.step === step);
-      if (added) return `${added.file.name} → ${results.of(added.step)!.assetItemId} (${formatBytes(added.file.size)})`;
+      if (added) return `${added.file.name} → ${results.of(added.step)!.assetItemId} (${formatSize(added.file.size)})`;
       // A replacement is told once both its writes are done.
       const replaced = replacements.find((r) => (r.removeFirst ? r.upload : r.remove) === step);
       if (!replaced) return undefined;
       const item = results.of(replaced.upload)!;
       const first = replaced.removeFirst ? ', removed first: the collection is at maxAssets' : '';
-      return `${replaced.file.name} → ${item.assetItemId} (${formatBytes(replaced.file.size)}), replacing ${replaced.old.assetItemId}${first}`;
+      return `${replaced.file.name} → ${item.assetItemId} (${formatSize(replaced.file.size)}), replacing ${replaced.old.assetItemId}${first}`;
     },
   };
 }
@@ -242,7 +242,7 @@ export async function compare(files: LocalFile[], items: Item[], content?: Serve
  * they stream, never written). A download that fails leaves its item to be
  * compared by size, and says so.
  */
-export function servedContent(ctx: Context, view: CollectionView): ServedContent {
+export function servedContent(ctx: PlanContext, view: CollectionView): ServedContent {
   return async (items) => {
     const liveIn = new Map<string, string>();
     for (const row of view.status?.items ?? []) {

@@ -3,14 +3,14 @@
 // changed, in the shared address scheme. A failed append never changes the
 // command's outcome or exit code: it is one warning line naming what was
 // not recorded (and a ::warning under GitHub Actions).
-import type { Context } from '../context.js';
+import type { PlanContext } from '../plan/context.js';
 import { AhsError, OutcomeUnknownError } from '../errors.js';
 import type { Plan, Results, Step } from '../plan/plan.js';
-import { workflowCommand } from '../io/github.js';
+import { workflowCommand } from '../util/workflow-command.js';
 import { appendEntry, ciRunOf, JOURNAL_API_VERSION, type Change, type EntryDocument } from './journal.js';
 
 /** What the hook needs of a context: all optional, so that a context without settings (a test's) records nothing. */
-export type RecordingContext = Pick<Context, 'output' | 'io'> & Partial<Pick<Context, 'settings' | 'api' | 'deliveryClient' | 'signal' | 'run' | 'redactor'>>;
+export type RecordingContext = Pick<PlanContext, 'output' | 'io'> & Partial<Pick<PlanContext, 'settings' | 'api' | 'deliveryClient' | 'signal' | 'run' | 'redactor'>>;
 
 type P = Record<string, any>;
 type A = any;
@@ -153,7 +153,7 @@ async function recordRun(ctx: RecordingContext, plan: Plan, results: Results, en
   const out = await ctx.output();
   try {
     if (!actor) throw new Error('no acting user (--user) to record it as');
-    await appendEntry(ctx as Context, journalId, doc);
+    await appendEntry(ctx as PlanContext, journalId, doc);
   } catch (error) {
     const reason = (error as Error).message;
     const text = `the journal ${journalId} did not record this ${command} (${changes.map((c) => c.address).join(', ') || 'its outcome'}): ${reason.replace(/[.\s]+$/, '')}; ahs profile check says whether the journal is reachable`;

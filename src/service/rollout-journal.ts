@@ -1,7 +1,7 @@
 // What a rollout keeps in the journal (src/service/journal*): the `rollout`
 // field of the entry the executor appends after each of its writes, and the
 // entries of one rollout read back, newest first, with the service's time.
-import type { Context } from '../context.js';
+import type { PlanContext } from '../plan/context.js';
 import type { Plan } from '../plan/plan.js';
 import { readEntries } from './journal.js';
 
@@ -25,7 +25,7 @@ export interface RolloutEntry {
 }
 
 /** The journal's collection id, when one is set (--journal, AHS_JOURNAL, the profile). */
-export async function journalOf(ctx: Context): Promise<string | undefined> {
+export async function journalOf(ctx: PlanContext): Promise<string | undefined> {
   return (await ctx.settings()).get('journal') || undefined;
 }
 
@@ -33,7 +33,7 @@ export async function journalOf(ctx: Context): Promise<string | undefined> {
  * The entries of one rollout, newest first. Only entries made since the
  * version was uploaded are read (`since`): no rollout of it is older.
  */
-export async function rolloutEntries(ctx: Context, journal: string, key: { asset: string; version: string; platform: string }, since: Date): Promise<RolloutEntry[]> {
+export async function rolloutEntries(ctx: PlanContext, journal: string, key: { asset: string; version: string; platform: string }, since: Date): Promise<RolloutEntry[]> {
   const found: RolloutEntry[] = [];
   for await (const entry of readEntries(ctx, journal, { since })) {
     const rollout = entry.rollout as Partial<RolloutField> | undefined;

@@ -6,6 +6,7 @@ import { ApiError, NetworkError } from '../../src/errors.js';
 import { RetryPolicy, type Clock } from '../../src/http/retry.js';
 import { Output } from '../../src/io/output.js';
 import type { ExecutorContext } from '../../src/plan/execute.js';
+import { createMultiProgress, type MultiProgressOptions } from '../../src/io/progress.js';
 import type { ApiClient, RequestOptions } from '../../src/http/client.js';
 import type { DeploymentState } from '../../src/rules/index.js';
 import type { IO } from '../../src/io/streams.js';
@@ -186,6 +187,7 @@ export function context(service: FakeService, overrides: { dryRun?: boolean; con
     output: () => output,
     confirm: overrides.confirm ?? (async () => undefined),
     progress: overrides.progress ?? (async () => ({ update() {}, done() {}, stop() {} })),
+    multiProgress: async (options: MultiProgressOptions) => createMultiProgress(io, options),
   } as unknown as ExecutorContext;
   return { ctx, io, api };
 }

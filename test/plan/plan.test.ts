@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { isRef, noop, optionalRef, plan, ref, step } from '../../src/plan/plan.js';
 import { steps } from '../../src/plan/steps.js';
 import { KINDS } from '../../src/plan/kinds/index.js';
-import { PredictedRejection, dryRunDocument, renderDryRun, type DryRunDocument } from '../../src/plan/dryrun.js';
+import { PredictedRejection, dryRunDocument, type DryRunDocument } from '../../src/plan/dryrun.js';
+import { renderDryRun } from '../../src/io/views/dryrun.js';
 import { Output } from '../../src/io/output.js';
 import { bufferIO } from '../unit/helpers.js';
 

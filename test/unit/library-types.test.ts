@@ -7,7 +7,7 @@ import type * as Library from '../../src/library/types.js';
 import type * as Schemas from '../../src/rules/schemas.js';
 import type { VerifyResult } from '../../src/commands/verify/verify.js';
 import type { PromoteResult } from '../../src/plan/kinds/versions.js';
-import type { DeployResponse } from '../../src/io/views/deploy.js';
+import type { DeployResponse } from '../../src/plan/answers.js';
 import type { JournalEntry } from '../../src/service/journal.js';
 
 /** True only when A and B have exactly the same keys, each assignable both ways. */

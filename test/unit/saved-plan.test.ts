@@ -10,6 +10,7 @@ import { startEmulator, DEMO_API_KEY, DEMO_USER, type RunningEmulator } from '..
 import { ApiClient } from '../../src/http/client.js';
 import { Output } from '../../src/io/output.js';
 import { executePlan, type ExecutorContext } from '../../src/plan/execute.js';
+import { createMultiProgress } from '../../src/io/progress.js';
 import { plan, ref, type Step } from '../../src/plan/plan.js';
 import { steps } from '../../src/plan/steps.js';
 import { checkStale, plannedFiles, readSavedPlan, recordReads, toSavedPlan } from '../../src/plan/saved.js';
@@ -40,6 +41,7 @@ async function context(api: ApiClient): Promise<ExecutorContext> {
     globals: { quiet: true } as ExecutorContext['globals'],
     confirm: async () => undefined,
     progress: async () => ({ update() {}, done() {}, stop() {} }),
+    multiProgress: async (options) => createMultiProgress(io, options),
     io,
   };
 }

@@ -8,7 +8,7 @@ import type { undeploySpec } from './index.js';
 import { undeployBody } from '../../rules/schemas.js';
 import { validateInput } from '../validate.js';
 import { askAssetId, askEnv } from '../../pickers/pick-asset.js';
-import { recordList } from '../../io/views/assets.js';
+import { recordList } from '../../rules/assets.js';
 import { plan } from '../../plan/plan.js';
 import { steps } from '../../plan/steps.js';
 import { targetedRecords } from '../../plan/kinds/assets.js';

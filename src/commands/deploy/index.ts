@@ -1,8 +1,9 @@
 // `ahs deploy`: one version LIVE or OFFLINE on one channel.
-import { arg, command, defineCommand, flag } from '../define.js';
+import { arg, command, defineCommand, flag, SERVICE } from '../define.js';
 
 export const deploySpec = defineCommand({
   name: 'deploy',
+  uses: [...SERVICE, 'platform', 'env', 'user'],
   summary: 'deploy a version LIVE or OFFLINE on one channel (asset, --platform, --env)',
   args: {
     assetId: arg.optional('ASSET_ID', 'asset id (picked from a list in a terminal)'),

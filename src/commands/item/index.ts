@@ -1,11 +1,12 @@
 // `ahs item ...`: declarations only; each verb's logic loads when it runs.
-import { arg, command, defineCommand, flag, group, pagingFlags, wholeNumber } from '../define.js';
+import { arg, command, defineCommand, flag, group, pagingFlags, SERVICE, wholeNumber } from '../define.js';
 
 const collectionId = arg.optional('COLLECTION_ID', 'collection id (picked from a list in a terminal)');
 const itemId = arg.optional('ITEM_ID', 'item id (picked from a list in a terminal)');
 
 export const uploadSpec = defineCommand({
   name: 'upload',
+  uses: [...SERVICE, 'user'],
   summary: 'upload files into a collection, several at once (a rejected file does not stop the others)',
   args: {
     collectionId,
@@ -26,6 +27,7 @@ export const uploadSpec = defineCommand({
 
 export const syncSpec = defineCommand({
   name: 'sync',
+  uses: [...SERVICE, 'user', 'deliveryUrl'],
   summary: 'make a collection hold the files of a folder: upload new files, replace changed ones, --delete the others',
   description:
     'Each regular file at the top of DIR is matched with the item of its name: a file with no item is uploaded, an item whose byte size differs from its file is replaced (the new item uploaded, then the old one removed), an item of the same size is left as it is. With --checksum, an item Live in an environment is compared by content instead: what the delivery network serves is downloaded (in parallel, hashed as it streams, never written) and its SHA-256 compared with the file\'s. A re-run on an unchanged folder sends no write.',
@@ -73,6 +75,7 @@ export const syncSpec = defineCommand({
 
 export const getSpec = defineCommand({
   name: 'get',
+  uses: SERVICE,
   summary: 'show an item of a collection',
   args: { collectionId, itemId },
   examples: ['ahs item get launch-pack item-3f2a', 'ahs item get launch-pack item-3f2a --json'],
@@ -80,6 +83,7 @@ export const getSpec = defineCommand({
 
 export const listSpec = defineCommand({
   name: 'list',
+  uses: SERVICE,
   summary: "list a collection's items, optionally by creation date",
   args: { collectionId },
   flags: {
@@ -92,6 +96,7 @@ export const listSpec = defineCommand({
 
 export const removeSpec = defineCommand({
   name: 'remove',
+  uses: [...SERVICE, 'user'],
   summary: 'remove an item from a collection (removed for good if it was its only collection)',
   args: { collectionId, itemId },
   examples: ['ahs item remove launch-pack item-3f2a', '# in CI: no prompt', 'ahs item remove launch-pack item-3f2a --yes'],

@@ -1,8 +1,9 @@
 // `ahs promote-default`: make a version the Default of its channel.
-import { arg, command, defineCommand, flag } from '../define.js';
+import { arg, command, defineCommand, flag, SERVICE } from '../define.js';
 
 export const promoteDefaultSpec = defineCommand({
   name: 'promote-default',
+  uses: [...SERVICE, 'platform', 'env', 'user'],
   summary: 'make a version the Default of its channel (asset, --platform, --env), demoting the previous Default to LIVE',
   description:
     'In a terminal, missing values are picked from lists. A race with another promotion (409) is retried with a fresh read; --expect-current makes it a compare-and-set instead.',

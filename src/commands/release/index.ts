@@ -1,8 +1,9 @@
 // `ahs release`: the whole release of one file on one channel.
-import { arg, command, defineCommand, flag } from '../define.js';
+import { arg, command, defineCommand, flag, SERVICE } from '../define.js';
 
 export const releaseSpec = defineCommand({
   name: 'release',
+  uses: [...SERVICE, 'platform', 'env', 'user'],
   summary: 'upload a file as a version, deploy it LIVE and promote it to Default on one channel (asset, --platform, --env)',
   description:
     'Each stage is printed as it completes. A re-run is safe: a version of the same --name on that platform is reused when its file name is FILE\'s and its size agrees with FILE\'s (and, when it can be downloaded, being LIVE or DEFAULT somewhere, its content: SHA-256 of what the delivery network serves against FILE\'s; the output says how it was matched), and the stages already done are skipped, so a re-run of a finished release sends no write and exits 0. A version of that name with another file, size or content is a conflict (exit 5, nothing written, naming both digests). The promotion follows the promote-default rules: a race is retried with a fresh read, --expect-current makes it a compare-and-set.',

@@ -1,8 +1,9 @@
 // `ahs rollback`: the channel's previous Default becomes the Default again.
-import { arg, command, defineCommand, flag } from '../define.js';
+import { arg, command, defineCommand, flag, SERVICE } from '../define.js';
 
 export const rollbackSpec = defineCommand({
   name: 'rollback',
+  uses: [...SERVICE, 'platform', 'env', 'user'],
   summary: 'make the previous Default of a channel (asset, --platform, --env) the Default again',
   description:
     'The target is --to; or else, with a journal (ahs journal init), the version its last change of the channel\'s Default replaced, provided that change\'s result is the current Default (otherwise the channel moved outside ahs: it says so and asks for --to); or else the version the channel\'s own records prove was the Default before (a LIVE record demoted by the current Default\'s promotion, when the service\'s records carry the time of each change); the service keeps no history, so ahs never guesses from version numbers: otherwise a terminal offers the LIVE versions to pick from, and elsewhere it exits 2 listing them and asking for --to. The output says which was picked and why. It is a compare-and-set on the Default read: if another writer moves it meanwhile, nothing is written and the exit code is 5.',

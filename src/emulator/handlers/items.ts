@@ -1,6 +1,6 @@
 // Collection items: upload, get, list (with createdAt filters), remove.
 import { decideCollectionGet, decideItemAdd, decideItemRemove, OTHER_ASSET_TYPE } from '../../rules/index.js';
-import { deleteBody, itemUploadFields } from '../../rules/schemas.js';
+import { deleteBody, itemUploadFields, type Item } from '../../rules/schemas.js';
 import type { RequestContext } from '../context.js';
 import { paginate, readJson, type Router } from '../http.js';
 import { fail } from '../problem.js';
@@ -9,7 +9,8 @@ import type { Frozen, ItemRecord } from '../state.js';
 import { check, checkFile, checkPlan, mimeTypeOf, now, receiveUpload, reply, requireActingUser, withUpload } from './common.js';
 import { collectionSnapshot } from './collections.js';
 
-export function itemView(item: Frozen<ItemRecord>) {
+/** An item as the service answers it: the schema's record (src/rules/schemas.ts), checked by tsc. */
+export function itemView(item: Frozen<ItemRecord>): Item {
   return {
     assetItemId: item.assetItemId,
     assetItemName: item.assetItemName,
@@ -17,7 +18,7 @@ export function itemView(item: Frozen<ItemRecord>) {
     mimetype: item.mimetype,
     size: item.size,
     fileName: item.fileName,
-    parentCollections: item.parentCollections,
+    parentCollections: [...item.parentCollections],
     domain: item.domain,
     createdBy: item.createdBy,
     updatedBy: item.updatedBy,

@@ -2,7 +2,6 @@
 // asset, version, deploy and promote-default commands.
 import type { Column, Field, Kit } from '../output.js';
 import type { Asset, AssetUrl, Version } from '../../rules/schemas.js';
-import { compareText } from '../../order.js';
 
 export const assetFields: Field<Asset>[] = [
   { label: 'asset id', get: (a) => a.assetId },
@@ -68,13 +67,4 @@ export function recordColumns(kit: Kit): Column<AssetUrl>[] {
     { header: 'STATE', get: (r) => (kit.terminal ? kit.state(r.state) : r.state) },
     { header: 'DOWNLOAD URL', get: (r) => r.downloadUrl ?? '' },
   ];
-}
-
-/** Deployment records in one line for a person, newest version first: "IOS3 LIVE, IOS2 OFFLINE" (with the platform when there are several). */
-export function recordList(records: AssetUrl[]): string {
-  const severalPlatforms = new Set(records.map((r) => r.targetPlatform)).size > 1;
-  return [...records]
-    .sort((a, b) => compareText(a.targetPlatform, b.targetPlatform) || b.version - a.version)
-    .map((r) => `${severalPlatforms ? `${r.targetPlatform} ` : ''}${r.versionId} ${r.state}`)
-    .join(', ');
 }

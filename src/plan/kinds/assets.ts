@@ -4,7 +4,7 @@ import { allow, createdAsset, decideAssetCreate, decideAssetDelete, decideAssetU
 import type { Asset, AssetCreateBody, AssetUpdateBody, AssetUrl } from '../../rules/schemas.js';
 import { findAsset, getAsset, listRecords } from '../../service/assets.js';
 import type { ApiClient } from '../../http/client.js';
-import { recordList } from '../../io/views/assets.js';
+import { recordList } from '../../rules/assets.js';
 import { kind } from './kind.js';
 
 export interface AssetCreateParams {

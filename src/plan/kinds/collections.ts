@@ -3,7 +3,7 @@
 // missing); a lost answer is settled by reading the collection again.
 import { ApiError } from '../../errors.js';
 import type { ApiClient } from '../../http/client.js';
-import type { Output } from '../../io/output.js';
+import type { PlanOutput } from '../context.js';
 import {
   allow,
   collectionMessage,
@@ -195,7 +195,7 @@ function deployBodyOf(p: CollectionDeployParams): Record<string, string> {
 }
 
 /** What a 400 without an environment, or a 403 with one, usually means here (the key's scope is not visible to the CLI). */
-function explainRefusal(out: Output, error: unknown, envId: string | undefined, source: string | undefined): void {
+function explainRefusal(out: PlanOutput, error: unknown, envId: string | undefined, source: string | undefined): void {
   if (!(error instanceof ApiError) || out.json) return;
   if (error.status === 400 && !envId) {
     out.info('hint: no environment was named. A domain-wide API key must name one: pass --env ENV (or set AHS_ENV, or envId in the profile); an environment-scoped key deploys to its own.');

@@ -4,14 +4,14 @@
 // whether a 500 means "mid-deployment" (wait it out). The executor
 // (../execute.ts) owns the policies; a kind only answers its questions.
 import type { ApiClient } from '../../http/client.js';
-import type { Output } from '../../io/output.js';
+import type { PlanOutput } from '../context.js';
 import type { PlannedRequest, Prediction, Settlement } from '../plan.js';
 import type { RetryBudget } from '../retry.js';
 
 /** What a kind's send and settle may use. */
 export interface KindIO {
   api: ApiClient;
-  out: Output;
+  out: PlanOutput;
   signal: AbortSignal;
   retry: RetryBudget;
   /** When the first send of this step began (this machine's clock; compare with api.madeSince). */

@@ -6,8 +6,8 @@ import { isApiError } from '../../http/client.js';
 import { allow, decideVersionDeploy, decideVersionDelete, defaultOf, type ChannelSnapshot, type DeploymentRecordRef } from '../../rules/index.js';
 import { createdVersion } from '../../rules/defaults.js';
 import type { AssetUrl, DeployBody, Version } from '../../rules/schemas.js';
-import type { DeployResponse, ReadBackRecord } from '../../io/views/deploy.js';
-import type { Output } from '../../io/output.js';
+import type { DeployResponse, ReadBackRecord } from '../answers.js';
+import type { PlanOutput } from '../context.js';
 import { prepareMultipart } from '../../transfer/upload.js';
 import { findVersion, getAsset, getVersion, listAllVersions, notDeployable, readChannel, readVersionOnChannel, versionRecordOnChannel, versionRecords } from '../../service/assets.js';
 import { afterLive, channelName, checkExpected, promoteBody, type Channel } from '../../service/promote.js';
@@ -307,7 +307,7 @@ export const versionPromote = kind<VersionPromoteParams, PromoteResult>({
 });
 
 /** A deploy refused with a 400 because the version already is in that state: --idempotent makes such a re-run succeed. */
-async function hintIdempotent(api: ApiClient, out: Output, assetId: string, platform: string, envId: string, versionId: string, intent: string): Promise<void> {
+async function hintIdempotent(api: ApiClient, out: PlanOutput, assetId: string, platform: string, envId: string, versionId: string, intent: string): Promise<void> {
   const state = await readChannel(api, assetId, platform, envId).then(
     ({ channel }) => channel.records[versionId],
     () => undefined, // the service's error is the one to report
@@ -315,7 +315,7 @@ async function hintIdempotent(api: ApiClient, out: Output, assetId: string, plat
   if (state === intent) idempotentHint(out, versionId, state, channelName({ assetId, platform, envId }));
 }
 
-function idempotentHint(out: Output, versionId: string, state: string, name: string): void {
+function idempotentHint(out: PlanOutput, versionId: string, state: string, name: string): void {
   if (out.json) return;
   out.info(`hint: ${versionId} is already ${state} on ${name}; with --idempotent, a run that finds it so says so and exits 0 without sending`);
 }
