@@ -619,3 +619,65 @@ describe('what a person (or a library caller) is told of each request', () => {
     expect(api.madeSince(new Date(start - 1001).toISOString(), start)).toBe(false);
   });
 });
+
+describe('decisions, row by row (mutation testing)', () => {
+  it('a key no header can carry: the usage error says why and how to fix it', async () => {
+    const bad = client([json({})], { apiKey: 'bad\u0001key' });
+    expect((await caught(bad.client.get('/a'))).message).toBe(
+      "the API key has characters an HTTP header cannot carry (control characters or non-ASCII): check AHS_API_KEY or the profile's key (ahs profile add NAME --api-key-stdin)",
+    );
+  });
+
+  it('Ctrl-C is "interrupted" with the abort\'s reason as its cause, whatever the transport answered; an abort no signal asked for is one too', async () => {
+    const controller = new AbortController();
+    const reason = new Error('stop now');
+    controller.abort(reason);
+    // The signal fired, and the transport failed otherwise (a reset): still cancelled, not retried.
+    const reset = client([failure('ECONNRESET'), json({ ok: 1 })], { signal: controller.signal });
+    const cancelled = await caught(reset.client.get('/a'));
+    expect(cancelled).toBeInstanceOf(CancelledError);
+    expect(cancelled.message).toBe('interrupted');
+    expect(cancelled.cause).toBe(reason);
+    expect(reset.api.seen).toHaveLength(1);
+    // No outer signal: an abort the transport reports (its own) is cancelled too, its cause unknown.
+    const own = client([{ error: Object.assign(new Error('aborted'), { name: 'AbortError' }) }, json({ ok: 1 })]);
+    const ownCancel = await caught(own.client.get('/a'));
+    expect(ownCancel).toBeInstanceOf(CancelledError);
+    expect(ownCancel.cause).toBeUndefined();
+    expect(own.api.seen).toHaveLength(1);
+  });
+
+  it('a failed attempt\'s trace gives its own time; a body that breaks is told answered once per attempt', async () => {
+    const answered: Array<number | null> = [];
+    const { client: api, trace } = client([{ status: 200, headers: { 'content-type': 'application/json' }, body: '{"a":', breaks: true }, failure('ECONNREFUSED'), json({ ok: 1 })], {
+      feedback: { waiting: () => () => {}, retrying: () => {}, answered: (_m, _l, status) => answered.push(status) },
+    });
+    expect(await api.get('/a')).toEqual({ ok: 1 });
+    expect(answered).toEqual([200, null, 200]);
+    const failed = [...trace.text.matchAll(/< failed: .* \((\d+) ms\)/g)].map((m) => Number(m[1]));
+    expect(failed.length).toBeGreaterThan(0);
+    for (const ms of failed) expect(ms).toBeLessThan(60_000);
+  });
+
+  it('an error answer carries the request it answered and the service\'s Retry-After', async () => {
+    const { client: api } = client([json({ title: 'busy' }, 409, { 'retry-after': '7' })]);
+    const error = (await caught(api.post(api.path('va', 'x'), {}))) as ApiError;
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.request).toEqual({ method: 'POST', path: '/api/v2/d o/va/x' });
+    expect(error.retryAfter).toBe('7');
+  });
+
+  it('a HEAD is a read: a 502 is retried, as a GET\'s', async () => {
+    const { client: api, api: transport } = client([{ status: 502, body: '' }, { status: 200, body: '' }]);
+    const answer = await api.send({ method: 'HEAD', path: '/a' });
+    expect(answer.status).toBe(200);
+    expect(transport.seen).toHaveLength(2);
+  });
+
+  it('a 300 is a redirect too, never a success', async () => {
+    const { client: api } = client([{ status: 300, headers: { location: '/elsewhere' }, body: '' }]);
+    const error = await caught(api.get('/a'));
+    expect(error).toBeInstanceOf(UnexpectedAnswerError);
+    expect(error.message).toMatch(/300/);
+  });
+});
