@@ -13,5 +13,7 @@ export default defineConfig({
     isolate: false,
     // A release engineer's AHS_* settings and profile never reach a test (issue 34).
     setupFiles: ['test/support/hermetic.ts'],
+    // One temporary folder per run, for what the test files share (the local release).
+    globalSetup: ['test/support/shared-tmp.ts'],
   },
 });

@@ -11,7 +11,7 @@ export default defineConfig({
     include: ['test/rules/**/*.test.ts', 'test/unit/**/*.test.ts', 'test/emulator/**/*.test.ts', 'test/plan/**/*.test.ts', 'test/faults/client.test.ts'],
     // These spawn the built binary (the emulator as a child process), bundled
     // from src/ outside Stryker's reach; dist/ is not copied into its sandbox.
-    exclude: ['test/emulator/persistence.test.ts', 'test/emulator/shutdown.test.ts'],
+    exclude: ['test/emulator/persistence.test.ts', 'test/emulator/shutdown.test.ts', 'test/emulator/aborted-request.test.ts'],
     setupFiles: ['test/support/hermetic.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,

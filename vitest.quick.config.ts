@@ -10,6 +10,6 @@ export default defineConfig({
     ...base.test,
     include: ['test/rules/**/*.test.ts', 'test/unit/**/*.test.ts', 'test/plan/**/*.test.ts', 'test/emulator/**/*.test.ts', 'test/faults/client.test.ts'],
     // These spawn the built binary.
-    exclude: ['test/emulator/persistence.test.ts', 'test/emulator/shutdown.test.ts'],
+    exclude: ['test/emulator/persistence.test.ts', 'test/emulator/shutdown.test.ts', 'test/emulator/aborted-request.test.ts'],
   },
 });

@@ -14,7 +14,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { createRequire } from 'node:module';
-import { commanderWithoutChildProcess, common, englishOnlyZod, noEditorPrompt, root, undiciWithoutHttp2, version } from './bundle.mjs';
+import { common, noEditorPrompt, root, version } from './bundle.mjs';
 
 await rm(`${root}dist`, { recursive: true, force: true });
 await mkdir(`${root}dist`);
@@ -47,14 +47,17 @@ await build({
   ...common,
   entryPoints: Object.fromEntries(Object.entries(VENDORS).map(([name, { entry }]) => [name, entry])),
   outdir: 'dist/vendor',
-  plugins: [englishOnlyZod(), noEditorPrompt(), undiciWithoutHttp2()],
+  // No rewriting of a library's source to save a millisecond or two (issue 30): englishOnlyZod and
+  // undiciWithoutHttp2 (scripts/bundle.mjs) measured 1.7 and 3 ms of CPU of `ahs asset list --json`, under
+  // the 5 ms that would keep them; commander's eager node:child_process, 1 to 3 ms, went with them.
+  plugins: [noEditorPrompt()],
 });
 await build({
   ...common,
   entryPoints: ['src/main.ts'],
   outfile: 'dist/main.js',
   define: { AHS_VERSION: JSON.stringify(version) },
-  plugins: [vendorsApart(), commanderWithoutChildProcess()],
+  plugins: [vendorsApart()],
 });
 await mustBeAscii('dist/main.js');
 await buildLibrary();
@@ -131,7 +134,7 @@ async function buildLibrary() {
     // The bundled CommonJS libraries require Node's built-in modules; an ES module has no require of its own.
     banner: { js: "import { createRequire as createRequireOfAhs } from 'node:module'; const require = createRequireOfAhs(import.meta.url);" },
     metafile: true,
-    plugins: [englishOnlyZod(), noEditorPrompt(), undiciWithoutHttp2()],
+    plugins: [noEditorPrompt()],
   });
   const staticallyLoaded = staticInputs(bundled.metafile, 'src/library/index.ts');
   const eager = [...staticallyLoaded].filter((input) => input.includes('node_modules/'));
@@ -231,7 +234,7 @@ async function writeAnswersAndCache() {
       try {
         // A list (its envelope checked without zod), then a read whose module builds the zod schemas.
         for (const argv of [['asset', 'list', '--json'], ['asset', 'get', 'A']]) {
-          const refused = await capture([...argv, '--retries', '0', '--base-url', 'http://127.0.0.1:1', '--domain', 'd'], { AHS_CONFIG_DIR: config, AHS_API_KEY: 'build-key' });
+          const refused = await capture([...argv, '--retries', '0', '--base-url', 'http://127.0.0.1:1', '--domain', 'd'], { AHS_CONFIG_DIR: config, AHS_API_KEY: 'build-key', AHS_BUILD_WARM_UP: '1' });
           if (refused.code !== 6) throw new Error('the warm-up ahs ' + argv.join(' ') + ' exited ' + refused.code + ', expected 6 (connection refused)');
         }
       } finally {

@@ -43,26 +43,6 @@ export function englishOnlyZod() {
 }
 
 /**
- * commander requires node:child_process at load, for executable subcommands
- * (`program.command('x', 'description')` running `prog-x`), which ahs does
- * not have: with its dependencies (dgram...) 1 to 2 ms of every start. It
- * is required on first use instead.
- */
-export function commanderWithoutChildProcess() {
-  const eager = "const childProcess = require('node:child_process');";
-  return {
-    name: 'commander-without-child-process',
-    setup(b) {
-      b.onLoad({ filter: /[\\/]commander[\\/]lib[\\/]command\.js$/ }, async (args) => {
-        const source = await readFile(args.path, 'utf8');
-        if (!source.includes(eager)) throw new Error(`commander changed: ${args.path} no longer has ${eager} (scripts/bundle.mjs)`);
-        return { contents: source.replace(eager, "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };"), loader: 'js' };
-      });
-    },
-  };
-}
-
-/**
  * undici requires node:http2 when it loads, for HTTP/2 connections (its
  * `allowH2`), which ahs never asks for; node:http2 brings node:tls with it:
  * about 5 ms of every upload's start, before its connection (bench/README.md,

@@ -14,9 +14,6 @@ import type { z } from 'zod';
 import { Redactor } from './http/redact.js';
 import { UsageError } from './errors.js';
 
-/** The most a read after Ctrl-C may take (it only says what happened; a second Ctrl-C ends it at once). */
-export const SETTLING_TIMEOUT_MS = 10_000;
-
 export type { Context, NeedOptions, RunInfo };
 
 export interface ContextInputs {
@@ -95,14 +92,14 @@ export async function createContext(globals: GlobalOptions, inputs: ContextInput
   const given = inputs.feedback;
   const feedback = once(async () => given ?? (await import('./io/feedback.js')).createRequestFeedback(io, { quiet: globals.quiet, notices: format !== 'json', redact: (text) => redactor.redact(text) }));
   /** Every client of the run is made here: the same trace, feedback and redaction, disposed at the end. */
-  const makeClient = async (s: Settings, where: { baseUrl: string; domainId?: string; apiKey?: string; connections?: number }, settling = false) => {
+  const makeClient = async (s: Settings, where: { baseUrl: string; domainId?: string; apiKey?: string; connections?: number }) => {
     const { ApiClient } = await import('./http/client.js');
     learnKey(s);
     const client = new ApiClient({
       ...where,
-      timeoutMs: settling ? Math.min(s.timeoutMs, SETTLING_TIMEOUT_MS) : s.timeoutMs,
+      timeoutMs: s.timeoutMs,
       retries: s.retries,
-      signal: settling ? undefined : signal,
+      signal,
       trace: globals.verbose ? io.err : undefined,
       redactor,
       env: io.env,
@@ -141,10 +138,6 @@ export async function createContext(globals: GlobalOptions, inputs: ContextInput
     return makeClient(s, { baseUrl: base, apiKey: trusted.has(originOf(base)) ? s.get('apiKey') : undefined, connections });
   };
   const api = once(async () => clientFor(await settings()));
-  const settlingApi = async () => {
-    const s = await settings();
-    return makeClient(s, { baseUrl: s.require('baseUrl'), domainId: s.require('domainId'), apiKey: s.get('apiKey'), connections: 1 }, true);
-  };
 
   const ctx: Context = {
     io,
@@ -156,7 +149,6 @@ export async function createContext(globals: GlobalOptions, inputs: ContextInput
     profiles,
     settings,
     api,
-    settlingApi,
     clientFor,
     deliveryClient,
     async dispose() {

@@ -58,10 +58,11 @@ export abstract class AhsError extends Error {
   }
   /**
    * Whether what failed was a write that may have been applied anyway:
-   * 'unknown' when its answer was lost and no read could tell (check before
-   * sending it again), else 'not-applied'.
+   * 'unknown' when its answer was lost (or an interrupt cut it) and no read
+   * could tell (check before sending it again); 'applied' when an
+   * interrupted write was proven applied by a read; else 'not-applied'.
    */
-  get outcome(): 'not-applied' | 'unknown' {
+  get outcome(): Outcome {
     return 'not-applied';
   }
   /** The JSON document printed on stderr in json mode. */
@@ -180,7 +181,7 @@ export class NetworkError extends AhsError {
   readonly exitCode = ExitCode.network;
   /** The request may have reached the service before the answer was lost: a write must be settled with a read. */
   readonly mayHaveApplied: boolean = false;
-  override get outcome(): 'not-applied' | 'unknown' {
+  override get outcome(): Outcome {
     return this.mayHaveApplied ? 'unknown' : 'not-applied';
   }
   toBody(): ErrorBody {
@@ -202,12 +203,24 @@ export class OutcomeUnknownError extends NetworkError {
   }
 }
 
-/** Ctrl-C or a cancelled prompt. Exit 130. */
+/** What became of a write that failed or was interrupted (AhsError.outcome). */
+export type Outcome = 'applied' | 'not-applied' | 'unknown';
+
+/**
+ * Ctrl-C or a cancelled prompt, or a library call's signal. Exit 130. A
+ * write cut by it is settled by one short read: `outcome` says what it
+ * showed ('unknown' when the write may have been applied).
+ */
 export class CancelledError extends AhsError {
   readonly exitCode = ExitCode.interrupted;
+  private readonly settled: Outcome;
   /** `cause`: the abort's reason (a library caller's `controller.abort(reason)`). */
-  constructor(message = 'interrupted', options?: ErrorOptions) {
+  constructor(message = 'interrupted', options: ErrorOptions & { outcome?: Outcome } = {}) {
     super(message, options);
+    this.settled = options.outcome ?? 'not-applied';
+  }
+  override get outcome(): Outcome {
+    return this.settled;
   }
   toBody(): ErrorBody {
     return { type: 'urn:ahs:interrupted', title: this.message, status: null, detail: this.message };

@@ -34,6 +34,7 @@ import { compare, planSync, servedContent } from '../service/items-plan.js';
 import { topFiles } from '../transfer/top-files.js';
 import { comparedLine } from '../io/views/collections.js';
 import type { Context } from '../io/context.js';
+import type { RolloutDefaults } from '../service/rollout.js';
 import { matchesAny } from '../util/glob.js';
 import { eachLimited } from '../util/pool.js';
 import { sizeAgrees } from '../service/size.js';
@@ -175,6 +176,7 @@ async function planAsset(inputs: PlanInputs, assetId: string, spec: DesiredAsset
   }
 
   await compareUploaded(inputs, assetId, uploaded, records, part);
+  if (spec.rollout) await noteRollouts(inputs, assetId, spec.rollout, uploaded, part);
 
   // Channels.
   for (const [platform, envs] of Object.entries(spec.channels ?? {})) {
@@ -193,6 +195,24 @@ async function planAsset(inputs: PlanInputs, assetId: string, spec: DesiredAsset
       }),
   );
   return part;
+}
+
+/**
+ * Where each version the file names (and that exists) stands in the rollout
+ * its asset declares: a note per version, read only (channels and journal,
+ * as `ahs rollout status` reads them). A rollout moves by `ahs rollout`, not
+ * by apply: this is what it would find.
+ */
+async function noteRollouts(inputs: PlanInputs, assetId: string, rollout: RolloutDefaults, uploaded: UploadedVersion[], part: Part): Promise<void> {
+  const { rolloutStanding } = await import('../service/rollout.js');
+  const versions = uploaded.flatMap((u) => u.versions.map((v) => ({ v, label: u.label })));
+  const notes = await Promise.all(
+    versions.map(async ({ v, label }) => {
+      const standing = await rolloutStanding(inputs.ctx, inputs.api, { assetId, versionId: v.versionId, platform: v.targetPlatform }, rollout).catch((error: Error) => `not read (${error.message})`);
+      return `asset ${assetId}: rollout of ${label} (${v.versionId}) through ${rollout.waves.join(',')}: ${standing}`;
+    }),
+  );
+  part.notes.push(...notes);
 }
 
 interface ChannelInputs {

@@ -47,7 +47,7 @@ export const assetSchema = z
         approve: z.array(text(64), { error: 'must be a list of environments' }).optional().describe('waves promoted only by a run given --approved ENV'),
       })
       .optional()
-      .describe('the defaults of ahs rollout for this asset (its command line then names only the asset and the version); not used by plan or apply'),
+      .describe('the defaults of ahs rollout for this asset (its command line then names only the asset and the version); plan says where each version the file names stands in it, apply does not move it'),
   })
   .describe('a virtual asset');
 

@@ -1,5 +1,7 @@
-// The HTTP layer (never fetch; the lean transport or undici `request`, by
-// kind of request: transport.ts): builds /api/v2/{domainId}/...
+// The HTTP layer (never fetch): every request to the service's API goes
+// through undici `request` (transport.ts), one pool and one set of timeouts;
+// the hand-written reader (lean.ts) carries delivery downloads only (send()
+// of a GET: the bytes of versions and items). Builds /api/v2/{domainId}/...
 // paths, sends the apikey header, maps error answers to ApiError and transport
 // failures to NetworkError, retries by the one RetryPolicy (retry.ts, within
 // --retries and --timeout): reads on network errors (a body that breaks off
@@ -12,13 +14,14 @@
 // and traces on stderr with --verbose, key redacted.
 import type { Writable } from 'node:stream';
 import { ApiError, CancelledError, ConflictError, NetworkError, UsageError } from '../errors.js';
-import { AnswerLostError, GatewayAnswerError, ProxyError, UnexpectedAnswerError, apiError, certificateRefused, errorCode, gatewayAnswer, neverSent, toNetworkError, isAbort, transportReason } from './errors.js';
+import { AnswerLostError, GatewayAnswerError, ProxyError, UnexpectedAnswerError, apiError, certificateRefused, errorCode, gatewayAnswer, neverSent, StatusOutOfRangeError, toNetworkError, isAbort, transportReason } from './errors.js';
 import { RetryPolicy, WaitTooLongError, type Clock, type RetryBudget } from './retry.js';
 import { MAX_JSON_BYTES, checkJson, readCapped, type ResponseSchema } from './responses.js';
 import { Redactor } from './redact.js';
 import { proxyAuthenticationRequired, proxyConfigured, undiciTransport, type Transport, type TransportAnswer } from './transport.js';
 import { leanTransport } from './lean.js';
 import type { AnswerBody } from './body.js';
+import { escapeControls } from '../util/escape.js';
 
 export type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type Query = Record<string, string | number | boolean | undefined | null>;
@@ -30,8 +33,6 @@ export interface StreamBody {
   length: number;
   /** The body, piece by piece (a new pass each time: a retry sends it again). */
   open(): AsyncIterable<Uint8Array>;
-  /** A small body whole, read now (again for each attempt): sent in one write on the lean transport (transportFor). */
-  whole?(): Buffer;
 }
 
 export interface RequestOptions {
@@ -117,6 +118,8 @@ export interface ClientOptions {
    * requests a command sends at once (fetch's --concurrency).
    */
   connections?: number;
+  /** In-process tests: scripted transports in place of undici (`api`) and the download reader (`downloads`). */
+  transports?: { api?: Transport; downloads?: Transport };
 }
 
 declare const AHS_VERSION: string;
@@ -142,19 +145,13 @@ export class ApiClient {
   /** The service's clock minus this machine's, from the Date header of the latest answer (0 before any). */
   private clockOffsetMs = 0;
   private readonly env: NodeJS.ProcessEnv;
-  private lean?: Transport;
+  /** The delivery downloads' transport (lean.ts), made at the first download. */
+  private downloads?: Transport;
   private undici?: Promise<Transport>;
-  /** undici once loaded (for uploads): the JSON exchanges that follow go through its pool too. */
-  private undiciLoaded?: Transport;
   /** Retries, backoff, Retry-After and the --timeout budget: one policy (retry.ts), also for callers that wait something out. */
   readonly policy: RetryPolicy;
   private readonly readListeners = new Set<ReadListener>();
   private parsedBaseOrigin?: string;
-  /** Whether the uploads prepared for go whole on the lean transport (undefined: none prepared, each decides by its size). */
-  private wholeUploads?: boolean;
-  /** Requests started and not yet written whole (prepareUploads waits for them). */
-  private unsent = 0;
-  private readonly sentWaiters: Array<() => void> = [];
 
   constructor(private readonly options: ClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -166,97 +163,37 @@ export class ApiClient {
   }
 
   /**
-   * The transport for a request (see transport.ts): the lean transport
-   * (lean.ts) for a JSON exchange, a download and a small upload sent whole,
-   * undici for a streamed body (a larger upload), for everything through a
-   * proxy, and for the JSON exchanges that follow a command's first upload
-   * through it (one pool). Measured on this project's 2-core VM against
-   * the emulator, medians of alternated runs:
-   * - `ahs asset list --json` (issue 14): 207 -> 145 ms with node:http,
-   *   undici not loaded at all; (issue 21) 75.9 -> 73.1 ms with the lean
-   *   transport, node:http not loaded either;
-   * - `ahs fetch` of 200 x 1 MiB: undici 622 ms, node:http 825 ms: each of
-   *   node:http's body pieces is a new 64 KiB buffer, and V8 collected the
-   *   whole heap 8 to 16 times to free them (undici inside ahs, once); the
-   *   lean transport: see bench/README.md;
-   * - a 512 MiB upload from 8 buffers taking turns: node:http was as fast
-   *   as undici, but an answer sent before the body was read (a refused key,
-   *   a 413 from a proxy) was lost when the server closed the connection:
-   *   node:http drops the socket, unread answer included, at the first write
-   *   that fails. undici reads it (test/faults/early-answer.test.ts).
+   * Starts loading undici (the first request of a command loads it anyway)
+   * and opens the connections of its first `uploads` (at most the pool's
+   * limit) while the command's first reads are in flight: their handshakes
+   * are then paid in the reads' round trip (warm.ts). A failure here is the
+   * first upload's to report.
    */
-  /**
-   * Starts loading what uploads are sent with (undici: 35 to 50 ms of
-   * loading and compiling) while the command's first reads are in flight,
-   * rather than after them, between the last read and the first upload, and
-   * opens the connections of its first `uploads` (at most the pool's limit)
-   * meanwhile: their handshakes are then paid in the reads' round trip
-   * (warm.ts). `whole`: every file is small enough to be sent whole
-   * (transfer/upload.ts, sentWhole): the lean transport carries them, and
-   * only the connections the reads do not hold are opened (lean.ts). A
-   * failure here is the first upload's to report.
-   */
-  prepareUploads(uploads = 1, { whole = false }: { whole?: boolean } = {}): void {
-    // Bodies sent whole go on the lean transport, with the reads (one pool): undici is not loaded at all.
-    // Else every upload goes through undici, the small ones too, so that the JSON exchanges after them
-    // share one pool with them.
-    this.wholeUploads = whole && !proxyConfigured(this.env);
-    const transport = this.wholeUploads ? () => Promise.resolve(this.leanTransport()) : () => this.undiciTransport();
-    // Once the requests being started now have left: loading undici takes the
-    // one thread 10 ms or more, and before their bytes are written it held
-    // the first reads back by as much (issue 21, item sync's first round).
-    // The lean pool counts the reads' connections then, and opens only the rest.
-    setImmediate(() => {
-      this.whenSent()
-        .then(transport)
-        .then((ready) => ready.preconnect?.(this.baseUrl, uploads))
-        .catch(() => {});
-    });
-  }
-
-  /** Resolves once every request started so far has left this machine (written whole, answered, or failed). */
-  private whenSent(): Promise<void> {
-    if (this.unsent === 0) return Promise.resolve();
-    return new Promise((resolve) => this.sentWaiters.push(resolve));
-  }
-
-  /** Counts a request until it has left; the function returned says it has (once). */
-  private sending(): () => void {
-    this.unsent += 1;
-    let done = false;
-    return () => {
-      if (done) return;
-      done = true;
-      this.unsent -= 1;
-      if (this.unsent === 0) for (const resolve of this.sentWaiters.splice(0)) resolve();
-    };
+  prepareUploads(uploads = 1): void {
+    this.undiciTransport()
+      .then((ready) => ready.preconnect?.(this.baseUrl, uploads))
+      .catch(() => {});
   }
 
   private undiciTransport(): Promise<Transport> {
-    return (this.undici ??= undiciTransport(this.env, this.options.timeoutMs, this.options.connections).then((transport) => (this.undiciLoaded = transport)));
-  }
-
-  private transportFor(options: RequestOptions, readBody: boolean): Promise<Transport> {
-    if (this.sendsWhole(options)) return Promise.resolve(this.leanTransport());
-    if (options.stream !== undefined || proxyConfigured(this.env) || (!readBody && options.method !== 'GET')) return this.undiciTransport();
-    // Once undici is loaded for a command's uploads, its JSON exchanges share the uploads' pool: one pool
-    // per host, at most `connections` (issue 21). A second pool beside it opened its own: an item sync of
-    // 10 changed files had 8 connections for its uploads and 6 more for its removals.
-    if (readBody && this.undiciLoaded) return Promise.resolve(this.undiciLoaded);
-    return Promise.resolve(this.leanTransport());
-  }
-
-  private leanTransport(): Transport {
-    return (this.lean ??= leanTransport(this.options.connections));
+    const scripted = this.options.transports?.api;
+    return (this.undici ??= scripted ? Promise.resolve(scripted) : undiciTransport(this.env, this.options.timeoutMs, this.options.connections));
   }
 
   /**
-   * An upload whose body is small enough to be read whole (StreamBody.whole)
-   * goes in one write on the lean transport, unless the command prepared
-   * its uploads for undici (some file too large for that) or a proxy is set.
+   * The transport for a request (see transport.ts). Every request to the
+   * API (JSON reads and writes, uploads, anything through a proxy) goes
+   * through undici: one pool per host, at most `connections`, one set of
+   * timeouts. A delivery download (send() of a GET, its body streamed to a
+   * file or a hash) goes on the lean transport (lean.ts), which reads into
+   * one buffer per connection and hands each piece over in place: a 1 GiB
+   * download at curl's pace, where undici and node:http allocate a buffer
+   * per read (bench/README.md). Through a proxy, downloads go through
+   * undici too (EnvHttpProxyAgent).
    */
-  private sendsWhole(options: RequestOptions): boolean {
-    return options.stream?.whole !== undefined && this.wholeUploads !== false && !proxyConfigured(this.env);
+  private transportFor(options: RequestOptions, readBody: boolean): Promise<Transport> {
+    if (!readBody && options.method === 'GET' && !proxyConfigured(this.env)) return Promise.resolve((this.downloads ??= this.options.transports?.downloads ?? leanTransport(this.options.connections)));
+    return this.undiciTransport();
   }
 
   /** `/api/v2/{domainId}/seg/seg...`, every segment URL-encoded. */
@@ -384,12 +321,19 @@ export class ApiClient {
           this.noteServiceClock(response.headers.date);
           this.trace(`< ${response.statusCode} (${Date.now() - started} ms)`);
           this.traceHeaders('<', response.headers);
+          // Status 000 or 999 is no HTTP answer (RFC 9110 15): never taken for a success.
+          if (response.statusCode < 100 || response.statusCode > 599) {
+            response.body.destroy();
+            throw new UnexpectedAnswerError(label, response.statusCode, 'a status outside 100-599');
+          }
           if (response.statusCode >= 400) text = await readCapped(response.body, this.maxJsonBytes, response.headers).catch(() => '');
           else if (response.statusCode < 300 && readBody) text = await readCapped(response.body, this.maxJsonBytes, response.headers, label);
         } catch (error) {
           if (response === undefined) feedback?.answered?.(options.method, label, null, Date.now() - started);
           // A body that refused to go on (a file changed during its upload) says why itself.
           if (error instanceof UnexpectedAnswerError || error instanceof UsageError || error instanceof ConflictError) throw error;
+          // Refused as its head arrived (transport.ts): no HTTP answer.
+          if (error instanceof StatusOutOfRangeError) throw new UnexpectedAnswerError(label, error.status, 'a status outside 100-599');
           response?.body.destroy();
           if (this.options.signal?.aborted || (isAbort(error) && !timer.expired())) throw new CancelledError('interrupted', { cause: this.options.signal?.reason });
           if (error instanceof ProxyError) {
@@ -496,12 +440,11 @@ export class ApiClient {
   private async attempt(url: string, options: RequestOptions, readBody: boolean, attempt: number, signal: AbortSignal, timeoutMs: number): Promise<TransportAnswer> {
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.options.userAgent ?? USER_AGENT, ...options.headers };
     if (options.auth !== false && this.options.apiKey) headers.apikey = this.options.apiKey;
-    let body: string | Buffer | StreamBody | undefined;
+    let body: string | StreamBody | undefined;
     if (options.stream) {
       headers['content-type'] = options.stream.contentType;
       headers['content-length'] = String(options.stream.length);
-      // A file changed since it was prepared is refused here, before anything is sent.
-      body = this.sendsWhole(options) ? options.stream.whole!() : options.stream;
+      body = options.stream;
     } else if (options.body !== undefined) {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(options.body);
@@ -510,13 +453,8 @@ export class ApiClient {
     this.traceHeaders('>', headers);
     if (typeof body === 'string') this.traceBody('>', body);
     else if (options.stream) this.trace(`> [${options.stream.length} bytes of ${options.stream.contentType.split(';')[0]}]`);
-    const sent = this.sending();
-    try {
-      const transport = await this.transportFor(options, readBody);
-      return await transport.request(url, { method: options.method, headers, body, signal, timeoutMs, onSent: sent });
-    } finally {
-      sent();
-    }
+    const transport = await this.transportFor(options, readBody);
+    return transport.request(url, { method: options.method, headers, body, signal, timeoutMs });
   }
 
   /**
@@ -533,8 +471,9 @@ export class ApiClient {
     this.redactor.add(decodeURIComponentSafe(password));
   }
 
+  /** One line on the trace: what a server sent (headers, bodies) with its control characters escaped (io/escape.ts), secrets out. */
   private trace(line: string): void {
-    if (this.options.trace) this.options.trace.write(`${this.redactor.redact(line)}\n`);
+    if (this.options.trace) this.options.trace.write(`${this.redactor.redact(escapeControls(line))}\n`);
   }
   private traceHeaders(direction: string, headers: Record<string, string | string[] | undefined>): void {
     if (!this.options.trace) return;
@@ -585,13 +524,24 @@ export class ApiClient {
     if (Number.isFinite(at)) this.clockOffsetMs = at - Date.now();
   }
 
+  /**
+   * A client for the one short read that settles a write cut by an interrupt:
+   * the same settings, deaf to the command's signal (it fired), every request
+   * within `ms` in all, no retries. Destroy it after.
+   */
+  detached(ms: number): ApiClient {
+    const client = new ApiClient({ ...this.options, signal: AbortSignal.timeout(ms), timeoutMs: ms, retries: 0 });
+    client.clockOffsetMs = this.clockOffsetMs;
+    return client;
+  }
+
   /** Drops idle keep-alive connections at once, so the process can exit when the command is done. */
   async destroy(): Promise<void> {
-    await Promise.all([this.lean?.destroy(), this.undici?.then((transport) => transport.destroy())]);
+    await Promise.all([this.downloads?.destroy(), this.undici?.then((transport) => transport.destroy())]);
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.lean?.close(), this.undici?.then((transport) => transport.close())]);
+    await Promise.all([this.downloads?.close(), this.undici?.then((transport) => transport.close())]);
   }
 }
 

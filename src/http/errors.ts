@@ -111,6 +111,19 @@ export function certificateRefused(error: unknown): boolean {
   return code !== undefined && CERTIFICATE_CODES.test(code);
 }
 
+/**
+ * An answer whose status is outside 100-599 (000, 099, 600, 999): no HTTP
+ * answer (RFC 9110 15). undici would take 000 to 099 for an interim answer
+ * and wait for the next one (transport.ts refuses it as its head arrives);
+ * client.ts reports it as an unexpected answer.
+ */
+export class StatusOutOfRangeError extends Error {
+  readonly code = 'AHS_BAD_STATUS';
+  constructor(readonly status: number) {
+    super(`a status of ${String(status).padStart(3, '0')}, outside 100-599`);
+  }
+}
+
 export function isAbort(error: unknown): boolean {
   return error instanceof Error && (error.name === 'AbortError' || errorCode(error) === 'UND_ERR_ABORTED' || error instanceof CancelledError);
 }

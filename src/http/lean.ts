@@ -1,29 +1,26 @@
-// The lean transport (issue 21): every request without a streamed body
-// (the JSON exchanges and the downloads) over plain `net`/`tls` sockets,
-// each connection reading with `onread` into one buffer of its own, reused
-// for every read, every piece of the body handed synchronously to the
-// consumer (body.ts), which writes it and hashes it in place. node:http and
-// undici allocate a buffer per read; on a 1 GiB download that was 42k to 93k
-// page faults and 2.7 s of CPU against curl's 1.3 s (bench/README.md). For a
-// JSON read it spares loading node:http and its agent: 2.5 ms of
-// `ahs asset list --json` (node:http carried the JSON exchanges before).
+// The lean transport (issue 21): delivery downloads only (the bytes of
+// versions and items, client.ts transportFor and transfer/download.ts), a
+// GET over plain `net`/`tls` sockets, each connection reading with `onread`
+// into one buffer of its own, reused for every read, every piece of the
+// body handed synchronously to the consumer (body.ts), which writes it and
+// hashes it in place. node:http and undici allocate a buffer per read; on a
+// 1 GiB download that was 42k to 93k page faults and 2.7 s of CPU against
+// curl's 1.3 s (bench/README.md). Every request to the API goes through
+// undici (client.ts); the answers this parser reads (http1.ts) are checked
+// against llhttp's by test/unit/http1-fuzz.test.ts.
 //
 // Keep-alive connections are pooled per origin, at most `connections` to
 // one (--concurrency); a request beyond them waits for one to be free. A
-// kept-alive connection the server closed before answering (nothing
-// received) is retried once on a new one for a GET or a HEAD, which surely
-// had no effect; a write's failure is its caller's to settle (client.ts).
-// Failures carry the codes undici gives the same events, so errors.ts and
-// download.ts word them alike whatever the transport. A small upload's body
-// comes whole, written with its head (client.ts, StreamBody.whole); a
-// streamed body and everything through a proxy stay on undici (client.ts,
-// transportFor). preconnect() opens the connections uploads will need while
-// the command's first reads are in flight, as warm.ts does for undici.
+// connection whose server closed it after its answer is never handed out
+// again; one it closed while the next GET was sent (nothing received) is
+// retried once on a new one: a GET has no effect. Failures carry the codes
+// undici gives the same events, so errors.ts and download.ts word them
+// alike whatever the transport.
 import { connect as netConnect, type Socket } from 'node:net';
 import type * as Tls from 'node:tls';
 import { AnswerParser } from './http1.js';
 import { collectText, prematureClose, type AnswerBody } from './body.js';
-import { readOnAfterPeerClosed, type Transport, type TransportAnswer, type TransportRequest } from './transport.js';
+import type { Transport, TransportAnswer, TransportRequest } from './transport.js';
 
 /**
  * Bytes read at a time, per connection. 256 KiB: nginx's sendfile fills
@@ -43,15 +40,13 @@ interface Origin {
 }
 
 /**
- * The lean transport: a request with no body or a string body, no proxy. `tlsOptions`
+ * The lean transport: a GET or a HEAD, no body, no proxy. `tlsOptions`
  * add to what each TLS connection is made with (tests: the CA of their
  * own server); the system's CAs and NODE_EXTRA_CA_CERTS otherwise.
  */
 export function leanTransport(connections = Infinity, tlsOptions: Tls.ConnectionOptions = {}): Transport {
   const pools = new Map<string, OriginPool>();
   let tls: Promise<typeof Tls> | undefined;
-  /** Destroyed: a preconnect that comes later (the command was done first) opens nothing. */
-  let destroyed = false;
   const poolFor = async (target: URL): Promise<OriginPool> => {
     const secure = target.protocol === 'https:';
     if (!secure && target.protocol !== 'http:') throw new Error(`cannot download a ${target.protocol} URL`);
@@ -64,27 +59,19 @@ export function leanTransport(connections = Infinity, tlsOptions: Tls.Connection
     return pool;
   };
   const destroy = async () => {
-    destroyed = true;
     for (const pool of pools.values()) pool.destroy();
     pools.clear();
   };
   return {
     async request(url, init) {
-      if (init.body !== undefined && typeof init.body !== 'string' && !Buffer.isBuffer(init.body)) throw new Error('the lean transport sends no streamed body (those go through undici)');
+      if (init.body !== undefined || (init.method !== 'GET' && init.method !== 'HEAD')) throw new Error('the lean transport carries downloads only (a GET without a body); the API goes through undici');
       const target = new URL(url);
       const pool = await poolFor(target);
-      const message = requestMessage(init.method, target, init.headers, init.body);
+      const message = Buffer.from(requestHead(init.method, target, init.headers), 'latin1');
       return new Promise<TransportAnswer>((resolve, reject) => new Exchange(pool, message, init, resolve, reject).start(false));
     },
     destroy,
     close: destroy,
-    preconnect(url, count) {
-      if (destroyed) return;
-      void poolFor(new URL(url)).then(
-        (pool) => destroyed || pool.warm(count),
-        () => {},
-      );
-    },
   };
 }
 
@@ -96,34 +83,20 @@ export function leanTransport(connections = Infinity, tlsOptions: Tls.Connection
  * transport decodes none, so a server free to gzip a file would have it
  * saved, and hashed, gzipped.
  */
-function requestHead(method: string, target: URL, headers: Record<string, string>, bodyBytes?: number): string {
+function requestHead(method: string, target: URL, headers: Record<string, string>): string {
   let text = `${method} ${target.pathname}${target.search} HTTP/1.1\r\nhost: ${target.host}\r\n`;
   let encoding = false;
-  let length = false;
   for (const [name, value] of Object.entries(headers)) {
     // A line break would smuggle a header in; a character beyond latin1 would be written as another one.
     if (/[\r\n]/.test(name) || /[^\t\x20-\x7e\x80-\xff]/.test(value)) throw new Error(`the header ${JSON.stringify(name)} has a character an HTTP header cannot carry`);
     const lower = name.toLowerCase();
     encoding ||= lower === 'accept-encoding';
-    length ||= lower === 'content-length';
     if (lower !== 'host') text += `${name}: ${value}\r\n`;
   }
   if (!encoding) text += 'accept-encoding: identity\r\n';
-  if (bodyBytes !== undefined && !length) text += `content-length: ${bodyBytes}\r\n`;
   const credentials = userinfo(target);
   if (credentials && !Object.keys(headers).some((name) => name.toLowerCase() === 'authorization')) text += `authorization: Basic ${credentials}\r\n`;
   return `${text}\r\n`;
-}
-
-/**
- * The request as written: its head, then its body (UTF-8), in one write. In
- * two, the body's small segment would wait behind the head's (Nagle's
- * algorithm, with the server's delayed acknowledgement: 40 ms on Linux).
- */
-function requestMessage(method: string, target: URL, headers: Record<string, string>, body: string | Buffer | undefined): Buffer {
-  if (body === undefined) return Buffer.from(requestHead(method, target, headers), 'latin1');
-  const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
-  return Buffer.concat([Buffer.from(requestHead(method, target, headers, bytes.length), 'latin1'), bytes]);
 }
 
 /**
@@ -164,8 +137,22 @@ class OriginPool {
     while (!fresh && this.idle.length > 0) {
       const idle = this.idle.pop()!;
       // Closed by the server while idle (its close not yet told): another one.
-      if (idle.usable()) return { connection: idle.take() };
-      idle.socket.destroy();
+      if (!idle.usable()) {
+        idle.socket.destroy();
+        continue;
+      }
+      if (idle.settled) return { connection: idle.take() };
+      // Released in this turn of the event loop or the last: a server that closes right after its answer
+      // (without `Connection: close`: a gateway, a server at its keep-alive limit) has its FIN read two turns
+      // later, and the connection is not handed to this download then, which met the close and went again
+      // on a new one (test/faults/hostile-server.test.ts).
+      const wait = idle.settling.then(() => {
+        if (idle.usable()) return idle.take();
+        idle.socket.destroy();
+        // Its close frees its room (dropped()), which this request waits for as any other beyond the limit.
+        return new Promise<Connection>((give) => this.waiting.unshift({ give }));
+      });
+      return { wait };
     }
     if (this.open >= this.max && fresh && this.idle.length > 0) this.idle.shift()!.socket.destroy();
     if (this.open < this.max) return { connection: this.connect() };
@@ -178,23 +165,11 @@ class OriginPool {
     return { wait, cancel };
   }
 
-  /**
-   * Opens connections until `count` are open (at most the pool's limit),
-   * idle for the requests to come: a connection busy now (a read in
-   * flight) counts, it is free again by the time they start. The oldest
-   * idle ones: a request takes the most recently used first.
-   */
-  warm(count: number): void {
-    for (let open = this.open; open < Math.min(count, this.max); open++) {
-      const connection = this.connect();
-      connection.idled = true;
-      this.idle.unshift(connection.park());
-    }
-  }
-
   /** A connection done with its answer, still good for another. */
   release(connection: Connection): void {
     connection.idled = true;
+    connection.settled = false;
+    connection.settling = new Promise<void>((settle) => setImmediate(() => setImmediate(() => ((connection.settled = true), settle()))));
     const next = this.waiting.shift();
     if (next) next.give(connection.take());
     else this.idle.push(connection.park());
@@ -229,8 +204,11 @@ class Connection {
   readonly socket: Socket;
   private readonly buffer = Buffer.allocUnsafe(READ_BUFFER_BYTES);
   exchange?: Exchange;
-  /** It carried an answer before, or was opened ahead (warm): the server may have closed it while it was idle. */
+  /** It carried an answer before: the server may have closed it since. */
   idled = false;
+  /** Two turns of the event loop have passed since its last answer (OriginPool.acquire). */
+  settled = true;
+  settling: Promise<void> = Promise.resolve();
   connected = false;
   /** Over TLS: reads may still come after pause() (Exchange.hold). */
   readonly secure: boolean;
@@ -247,9 +225,6 @@ class Connection {
     this.socket = tls
       ? tls.connector.connect({ ...tls.options, host, port, servername: isIp(host) ? undefined : host, ALPNProtocols: ['http/1.1'], onread } as Tls.ConnectionOptions)
       : netConnect({ host, port, onread });
-    // A server may answer a write before reading its body and reset the connection; the write that meets
-    // the reset must not drop that answer unread (transport.ts, answersWin).
-    readOnAfterPeerClosed(this.socket);
     this.socket.once(tls ? 'secureConnect' : 'connect', () => (this.connected = true));
     this.socket.on('error', (error) => (this.lastError ??= error));
     this.socket.on('timeout', () => this.exchange?.timedOut());
@@ -336,7 +311,7 @@ class Exchange implements AnswerBody {
     this.connection = connection;
     connection.exchange = this;
     connection.socket.setTimeout(this.init.timeoutMs);
-    connection.socket.write(this.message, () => this.init.onSent?.());
+    connection.socket.write(this.message);
   }
 
   /** Each read of the connection. */
@@ -440,7 +415,6 @@ class Exchange implements AnswerBody {
     }
     if (!this.receivedAny && !this.retried && this.connection?.idled && (this.init.method === 'GET' || this.init.method === 'HEAD')) {
       // A kept-alive connection the server closed while we sent: a GET that nothing answered is safe to send again, once.
-      // A write may have been applied all the same: its caller settles it (client.ts, AnswerLostError).
       this.retried = true;
       this.connection = undefined;
       return this.start(true);

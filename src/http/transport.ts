@@ -1,15 +1,12 @@
 // What sends one HTTP request for ApiClient (client.ts), the only way
-// commands talk HTTP. Two transports behind one shape, chosen per kind of
-// request by measurement (figures in client.ts, transportFor()):
+// commands talk HTTP. Two transports behind one shape:
 //
-// - the lean transport (lean.ts) for JSON exchanges, downloads and small
-//   uploads (a body read whole, one write): sockets read into reused
-//   buffers, each piece handed over in place; nothing to load but
-//   node:net, where `ahs asset list --json` spent about 60 ms loading
-//   undici (1 MB) before it could connect;
-// - undici for streamed uploads (it reads an answer the server sent before
-//   the body) and whenever HTTP(S)_PROXY is set (EnvHttpProxyAgent honours
-//   NO_PROXY). Loaded only then.
+// - undici for every request to the service's API (JSON reads and writes,
+//   uploads small and large) and for everything through a proxy
+//   (EnvHttpProxyAgent honours NO_PROXY): one pool per host, one set of
+//   timeouts;
+// - the lean transport (lean.ts) for delivery downloads only: sockets read
+//   into reused buffers, each piece handed over in place.
 //
 // Every body is handed over piece by piece (body.ts, AnswerBody).
 //
@@ -18,7 +15,7 @@
 // words them).
 import type { Socket } from 'node:net';
 import type { Dispatcher, buildConnector as BuildConnector } from 'undici';
-import { ProxyError } from './errors.js';
+import { ProxyError, StatusOutOfRangeError } from './errors.js';
 import { streamBody, type AnswerBody } from './body.js';
 import { WarmConnections } from './warm.js';
 
@@ -32,13 +29,11 @@ export interface BodySource {
 export interface TransportRequest {
   method: string;
   headers: Record<string, string>;
-  /** A JSON text, a body whole (a small upload: the lean transport), or a streamed one (undici). */
-  body?: string | Buffer | BodySource;
+  /** A JSON text, or a streamed body (an upload). */
+  body?: string | BodySource;
   signal: AbortSignal;
   /** Longest wait for the answer's headers, and between two pieces of its body. */
   timeoutMs: number;
-  /** Called once the request has left: its last byte written to the connection (or it failed). A transport may call it only when the answer comes. */
-  onSent?: () => void;
 }
 
 /** An answer's status and headers, its body unread. */
@@ -73,9 +68,13 @@ export interface Transport {
 export async function undiciTransport(env: NodeJS.ProcessEnv, connectTimeoutMs: number, connections?: number): Promise<Transport> {
   // Loaded first: V8 would refuse undici's code cache (bin/ahs.js) once the flags changed.
   const { Agent, EnvHttpProxyAgent, buildConnector } = await import('./undici.js');
-  (await import('node:v8')).setFlagsFromString('--liftoff-only');
-  // bin/ahs.js makes no code cache after this: V8 refuses one made under other flags.
-  (globalThis as Record<symbol, unknown>)[Symbol.for('ahs.v8-flags-changed')] = true;
+  // Not in the build's warm-up (scripts/build.mjs): the code caches it writes are made under the flags a
+  // command starts with, and its reads now load undici (every API request goes through it).
+  if (env.AHS_BUILD_WARM_UP !== '1') {
+    (await import('node:v8')).setFlagsFromString('--liftoff-only');
+    // bin/ahs.js makes no code cache after this: V8 refuses one made under other flags.
+    (globalThis as Record<symbol, unknown>)[Symbol.for('ahs.v8-flags-changed')] = true;
+  }
   const proxies = proxiesOf(env);
   const noProxy = env.NO_PROXY ?? env.no_proxy;
   // Connections open now (warm ones included): at the limit, undici cannot open another.
@@ -89,9 +88,9 @@ export async function undiciTransport(env: NodeJS.ProcessEnv, connectTimeoutMs: 
     freedThisTurn = true;
     setImmediate(() => (freedThisTurn = false));
   };
-  const dispatcher: Dispatcher = warm
-    ? new Agent({ connect: warm.connector(), connections })
-    : new EnvHttpProxyAgent({ httpProxy: proxies.http, httpsProxy: proxies.https, noProxy, connect, connections });
+  const dispatcher: Dispatcher = (
+    warm ? new Agent({ connect: warm.connector(), connections }) : new EnvHttpProxyAgent({ httpProxy: proxies.http, httpsProxy: proxies.https, noProxy, connect, connections })
+  ).compose(refuseStatusOutOfRange);
   return {
     async request(url, init) {
       const { origin, pathname, search, protocol } = new URL(url);
@@ -107,7 +106,7 @@ export async function undiciTransport(env: NodeJS.ProcessEnv, connectTimeoutMs: 
           method: init.method as Dispatcher.HttpMethod,
           headers: init.headers,
           // undici documents an AsyncIterable body (its types lag: Dispatcher.md, "body").
-          body: (typeof init.body === 'object' && !Buffer.isBuffer(init.body) ? init.body.open() : init.body) as Dispatcher.DispatchOptions['body'],
+          body: (typeof init.body === 'object' ? init.body.open() : init.body) as Dispatcher.DispatchOptions['body'],
           signal: init.signal,
           // undici closes a connection after a DELETE with a body (the service's removals carry their
           // deletedBy), unless told the server reads it, as this service's does: without this each removal
@@ -131,6 +130,32 @@ export async function undiciTransport(env: NodeJS.ProcessEnv, connectTimeoutMs: 
       return dispatcher.close();
     },
     preconnect: warm ? (url, count) => warm.open(url, Math.min(count, connections ?? count)) : undefined,
+  };
+}
+
+/**
+ * An interceptor that ends a request whose answer's status is outside
+ * 100-599 as its head arrives (StatusOutOfRangeError). undici passes 000 to
+ * 099 to the handler as an interim answer, then waits for a final one, and
+ * failed the request (an assertion) only when the connection ended: a write
+ * answered 000 waited out the headers timeout (test/faults/hostile-server.test.ts).
+ */
+function refuseStatusOutOfRange(dispatch: Dispatcher['dispatch']): Dispatcher['dispatch'] {
+  return (options, handler) => {
+    const own = handler as Record<string | symbol, unknown>;
+    const wrapped = new Proxy(own, {
+      get(target, property) {
+        if (property === 'onResponseStart') {
+          return (controller: { abort(reason: Error): void }, status: number, ...rest: unknown[]) => {
+            if (status < 100 || status > 599) return controller.abort(new StatusOutOfRangeError(status));
+            return (target.onResponseStart as (...args: unknown[]) => unknown).call(target, controller, status, ...rest);
+          };
+        }
+        const value = target[property];
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    return dispatch(options, wrapped as Dispatcher.DispatchHandler);
   };
 }
 
@@ -170,11 +195,21 @@ function counted(connect: BuildConnector.connector, change: (by: number) => void
 type WriteGeneric = (writev: boolean, data: unknown, encoding: string, cb: (error?: Error | null) => void) => void;
 const PEER_CLOSED = new Set(['EPIPE', 'ECONNRESET']);
 
-export function readOnAfterPeerClosed(socket: Socket): void {
-  // net.Socket's one write path (write and writev, TLS included); internal, stable since Node 12.
+/**
+ * Needed for servers without a lingering close: those that answer an
+ * upload before reading its body (a refused key, a 413) and then close or
+ * reset the connection at once, the body unread (the emulator before issue
+ * 30, many small servers and proxies). A server with a lingering close
+ * (reading and dropping the body for a while before it closes, as nginx and
+ * the emulator now do) never makes the write fail first. Patches Node's
+ * private `net.Socket._writeGeneric`, the one path of write and writev (TLS
+ * included), stable since Node 12; test/unit/http-peer-closed.test.ts fails
+ * the day a Node version changes it. Returns whether it could.
+ */
+export function readOnAfterPeerClosed(socket: Socket): boolean {
   const target = socket as Socket & { _writeGeneric?: WriteGeneric };
   const write = target._writeGeneric;
-  if (typeof write !== 'function') return;
+  if (typeof write !== 'function') return false;
   let closedBy: Error | undefined;
   target._writeGeneric = function (writev, data, encoding, cb) {
     if (closedBy) return; // held: the socket is destroyed below, which settles it
@@ -185,6 +220,7 @@ export function readOnAfterPeerClosed(socket: Socket): void {
       setImmediate(() => setImmediate(() => socket.destroy(closedBy)));
     });
   };
+  return true;
 }
 
 export interface Proxies {

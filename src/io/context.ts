@@ -49,12 +49,6 @@ export interface Context extends PlanContext {
   /** An API client for other settings (profile check NAME). */
   clientFor(settings: Settings): Promise<ApiClient>;
   /**
-   * A client for the read that settles what Ctrl-C cut short (did the
-   * upload create a version?): not cancelled by that Ctrl-C (a second one
-   * exits at once), and given at most SETTLING_TIMEOUT_MS.
-   */
-  settlingApi(): Promise<ApiClient>;
-  /**
    * A client for the delivery network at `base` (fetch, verify): the same
    * wiring as api() (trace, feedback, disposal), at most `connections` to
    * the host; the API key goes with it only to the hosts of the configured

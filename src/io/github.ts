@@ -165,6 +165,7 @@ function nextText(next: Doc): string {
   if (next.action === 'promote') return `promote ${next.env}`;
   if (next.action === 'wait' && next.for === 'soak') return `${next.soaking} soaks until ${next.until}${next.env ? `, then ${next.env}` : ''}`;
   if (next.action === 'wait') return `${next.env} waits for approval (a run with --approved ${next.env})`;
+  if (next.action === 'halt' && next.reason === 'unmeasured') return `halted: ${next.env}'s soak cannot be measured (no journal entry of its promotion)`;
   if (next.action === 'halt') return `halted: ${next.env} was moved by someone else`;
   return String(next.action ?? '');
 }

@@ -20,5 +20,6 @@ export {
   type ErrorBody,
   type ErrorKind,
   type FailedRequest,
+  type Outcome,
 } from '../errors.js';
 export type * from './types.js';

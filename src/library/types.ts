@@ -1073,7 +1073,7 @@ export interface RolloutDocument {
   version: string;
   platform: string;
   waves: Array<{ env: string; state: 'done' | 'soaking' | 'next' | 'waiting-approval' | 'pending' | 'moved' | 'aborted'; gate: string | null; since: string | null; until: string | null; previousDefault: string | null }>;
-  next: { action: 'promote' | 'wait' | 'halt' | 'aborted' | 'complete'; env?: string | null; for?: 'soak' | 'approval'; soaking?: string; until?: string; found?: string | null };
+  next: { action: 'promote' | 'wait' | 'halt' | 'aborted' | 'complete'; env?: string | null; for?: 'soak' | 'approval'; soaking?: string; until?: string; found?: string | null; reason?: 'unmeasured'; soak?: number };
   /** The waves this call promoted. */
   promoted: string[];
 }

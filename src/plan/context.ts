@@ -103,7 +103,6 @@ export interface PlanContext {
   run?: RunInfo;
   settings(): Promise<Settings>;
   api(): Promise<ApiClient>;
-  settlingApi(): Promise<ApiClient>;
   deliveryClient(base: string, connections?: number): Promise<ApiClient>;
   output(): Promise<PlanOutput>;
   /** A transfer progress bar on stderr (silent with --quiet). */

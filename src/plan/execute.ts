@@ -23,7 +23,7 @@ import { stepBudget } from './retry.js';
 
 /** What the executor needs of a command's context (tests give a fake one). */
 export type ExecutorContext = Pick<PlanContext, 'api' | 'output' | 'signal' | 'globals' | 'confirm' | 'progress' | 'multiProgress' | 'io'> &
-  Partial<Pick<PlanContext, 'settings' | 'deliveryClient' | 'run' | 'redactor' | 'settlingApi'>>;
+  Partial<Pick<PlanContext, 'settings' | 'deliveryClient' | 'run' | 'redactor'>>;
 
 export async function executePlan(plan: Plan, ctx: ExecutorContext): Promise<void> {
   const out = await ctx.output();
@@ -102,6 +102,8 @@ function resultsOf(answers: ReadonlyMap<string, unknown>, failures: ReadonlyMap<
 class Run {
   private readonly answers = new Map<string, unknown>();
   private readonly failures = new Map<string, StepFailure>();
+  /** The steps an interrupt cut while their request may have left: settled by one short read. */
+  private readonly cut: Array<{ step: Step; kind: Kind; params: Record<string, unknown>; sentAt: number }> = [];
   private sent = 0;
 
   constructor(
@@ -132,20 +134,64 @@ class Run {
 
   async sendAll(): Promise<void> {
     const steps = this.plan.steps;
-    for (let index = 0; index < steps.length; ) {
-      const group = steps[index]!.batch?.group;
-      let end = index + 1;
-      while (group !== undefined && end < steps.length && steps[end]!.batch?.group === group) end++;
-      if (group === undefined) await this.sendOne(steps[index]!);
-      else await this.sendBatch(steps.slice(index, end));
-      if (this.ctx.signal.aborted) throw this.interrupted();
-      index = end;
+    try {
+      for (let index = 0; index < steps.length; ) {
+        const group = steps[index]!.batch?.group;
+        let end = index + 1;
+        while (group !== undefined && end < steps.length && steps[end]!.batch?.group === group) end++;
+        if (group === undefined) await this.sendOne(steps[index]!);
+        else await this.sendBatch(steps.slice(index, end));
+        if (this.ctx.signal.aborted) throw new CancelledError();
+        index = end;
+      }
+    } catch (error) {
+      if (this.ctx.signal.aborted) throw await this.interrupted();
+      throw error;
     }
   }
 
-  private interrupted(): AhsError {
-    const reason = this.ctx.signal.reason;
-    return reason instanceof AhsError ? reason : new CancelledError();
+  /**
+   * The run ended by an interrupt: what was sent, said. A step it cut while
+   * its request may have left is settled by one short read (the person asked
+   * to stop: not waited out within --timeout): applied when the read shows
+   * it, else it may have been. An abort whose reason is another of ahs's
+   * errors (a lock lost) is that error.
+   */
+  private async interrupted(): Promise<AhsError> {
+    const reason: unknown = this.ctx.signal.reason;
+    if (reason instanceof AhsError && !(reason instanceof CancelledError)) return reason;
+    const unknown = await this.settleCut();
+    const steps = this.plan.steps;
+    const done = steps.filter((step) => this.answers.has(step.id));
+    const said = done.length > 3 ? [`${done.length} of ${steps.length} writes were done`] : done.map((step) => appliedPhrase(kindOf(step), resolveParams(step.params, this.answers), this.answers.get(step.id)));
+    for (const { kind, params } of unknown) {
+      const what = steps.length === 1 ? 'the write' : kind.describe(params);
+      said.push(`${what} may have been applied: check with \`${kind.check(params)}\``);
+    }
+    const untouched = steps.length - done.length - unknown.length - this.failures.size;
+    if (said.length === 0) said.push('nothing was sent');
+    else if (untouched > 0) said.push('the rest was not sent');
+    const outcome = unknown.length > 0 ? 'unknown' : done.length > 0 ? 'applied' : 'not-applied';
+    return new CancelledError(`interrupted: ${said.join('; ')}`, { cause: reason, outcome });
+  }
+
+  /** One short read for each step the interrupt cut (all within INTERRUPT_READ_MS); those it shows applied are recorded, the others returned. */
+  private async settleCut(): Promise<Run['cut']> {
+    if (this.cut.length === 0) return [];
+    const reader = this.api.detached(INTERRUPT_READ_MS);
+    try {
+      const shown = await Promise.all(
+        this.cut.map(async ({ step, kind, params, sentAt }) => {
+          const io: KindIO = { api: reader, out: this.out, signal: AbortSignal.timeout(INTERRUPT_READ_MS), retry: stepBudget(reader.policy), sentAt, progress: () => undefined };
+          const settled = kind.settle ? await kind.settle(params, io).catch(() => undefined) : undefined;
+          if (settled?.applied === true) this.record(step, settled.result);
+          return settled?.applied === true;
+        }),
+      );
+      return this.cut.filter((_, index) => !shown[index]);
+    } finally {
+      await reader.destroy();
+    }
   }
 
   /** A step on its own: a failure ends the run. */
@@ -155,40 +201,16 @@ class Run {
     if (step.refuse && hasRefs(step.params)) await this.refuseIfRejected(step, params);
     const file = kind.file?.(params);
     const progress = file ? await this.ctx.progress(`Uploading ${file.name}`) : undefined;
-    const startedAt = Date.now();
     try {
       const answer = await this.send(step, kind, params, (sent, total) => progress?.update(sent, total));
       progress?.done(kind.uploaded?.(params, answer));
       this.record(step, answer);
     } catch (error) {
       progress?.stop();
-      // Ctrl-C during an upload: say whether it created something (a read settles it), as fetch says its partial files were removed.
-      if (this.ctx.signal.aborted) throw file && kind.settle ? await this.interruptedUpload(kind, params, startedAt) : error;
+      // Ctrl-C: the run's interrupt says what became of this step (interrupted()).
+      if (this.ctx.signal.aborted) throw error;
       this.failures.set(step.id, { error: asAhsError(error) });
       throw new StoppedError(error);
-    }
-  }
-
-  /**
-   * The interrupt of an upload, saying what it left: the settling read on a
-   * client Ctrl-C does not cancel (applied: which version, and the command
-   * that removes it; not applied: nothing was created; else how to check).
-   */
-  private async interruptedUpload(kind: Kind, params: Record<string, unknown>, startedAt: number): Promise<CancelledError> {
-    const check = kind.check?.(params);
-    const unknown = new CancelledError(`interrupted; whether the upload created anything is unknown: check with \`${check ?? kind.describe(params)}\``);
-    if (!this.ctx.settlingApi) return unknown;
-    try {
-      const api = await this.ctx.settlingApi();
-      const settled = await kind.settle!(params, { api, out: this.out, signal: new AbortController().signal, retry: stepBudget(api.policy), sentAt: startedAt, progress: () => undefined });
-      if (settled.applied === true) {
-        const made = settled.result as { versionId?: string } | undefined;
-        return new CancelledError(`interrupted, but the upload had reached the service: ${settled.how}${made?.versionId ? `; remove it with: ahs version delete ${String(params.assetId)} ${made.versionId}` : ''}`);
-      }
-      if (settled.applied === false) return new CancelledError(`interrupted; nothing was created (${settled.how})`);
-      return unknown;
-    } catch {
-      return unknown;
     }
   }
 
@@ -248,9 +270,20 @@ class Run {
     progress.log(() => this.plan.onFailure?.(step, failure));
   }
 
-  /** Sends one step; settles a lost answer and a deployment's 500 with reads. */
-  private async send(_step: Step, kind: Kind, params: Record<string, unknown>, progress: (sent: number, total: number) => void): Promise<unknown> {
+  /** Sends one step; a step an interrupt cuts once begun is noted, to be settled (interrupted()). */
+  private async send(step: Step, kind: Kind, params: Record<string, unknown>, progress: (sent: number, total: number) => void): Promise<unknown> {
+    if (this.ctx.signal.aborted) throw new CancelledError();
     const io: KindIO = { api: this.api, out: this.out, signal: this.ctx.signal, retry: stepBudget(this.api.policy), sentAt: Date.now(), progress };
+    try {
+      return await this.sendSettling(kind, params, io);
+    } catch (error) {
+      if (this.ctx.signal.aborted) this.cut.push({ step, kind, params, sentAt: io.sentAt });
+      throw error;
+    }
+  }
+
+  /** Sends one step; settles a lost answer and a deployment's 500 with reads. */
+  private async sendSettling(kind: Kind, params: Record<string, unknown>, io: KindIO): Promise<unknown> {
     for (let attempt = 0; ; attempt++) {
       try {
         return await (kind.send ? kind.send(params, io) : this.api.json({ ...kind.request(params, this.api) }));
@@ -261,20 +294,20 @@ class Run {
         }
         const midDeployment = error instanceof ApiError && error.status === 500 && kind.waitsOutDeployment === true;
         const lost = error instanceof NetworkError && error.mayHaveApplied;
-        if (!(midDeployment || lost) || !kind.settle) throw error;
-        const settled = lost && kind.mayStillApply ? await settleWhenSeen(kind, params, io, error as Error, this.api.policy) : await settleOrUnknown(kind, params, io, error as Error);
+        if (!(midDeployment || lost)) throw error;
+        // Lost: the service may still be applying it, whatever the kind; a read proves "applied" or nothing.
+        const settled = !kind.settle ? noRead(kind, params) : lost ? await settleWhenSeen(kind, params, io, error as Error, this.api.policy) : await settleOrUnknown(kind, params, io, error as Error);
         if (settled.applied === true) {
           this.out.info(`${lost ? 'the answer was lost' : 'the service answered 500'}, but a read confirms the write was applied (${settled.how})`);
           return settled.result;
         }
         if (settled.applied === 'unknown') throw new OutcomeUnknownError(`${lostAnswer(error as Error)}${settled.why ? `; ${settled.why}` : ', and no read tells'}: the write may have been applied: check with \`${settled.check}\` before running it again`);
-        if (lost) throw new NetworkError(`${(error as Error).message}; a read shows the write was not applied (${settled.how}): it is safe to retry`);
         // Still mid-deployment when the budget is spent: other deployments hold the
         // channel, a conflict (exit 5) like a 409 still standing, not a failure.
         this.out.info(`the service answered 500 (the channel may be mid-deployment) and ${settled.how}; retrying`);
         if (!(await io.retry.next(attempt, 'busy', (error as ApiError).retryAfter))) {
           // Ctrl-C during the wait is an interrupt (exit 130), not a channel still busy.
-          if (this.ctx.signal.aborted) throw this.interrupted();
+          if (this.ctx.signal.aborted) throw new CancelledError();
           throw (error as ApiError).asConflict();
         }
       }
@@ -282,11 +315,20 @@ class Run {
   }
 }
 
+/** How long the one read that settles a write cut by an interrupt may take, in all: the person asked to stop. */
+export const INTERRUPT_READ_MS = 2000;
+
+/** What a step did, in the user's terms ("version IOS4 was created"). */
+function appliedPhrase(kind: Kind, params: Record<string, unknown>, answer: unknown): string {
+  return kind.applied?.(params, answer) ?? `done: ${kind.describe(params)}`;
+}
+
 /**
- * A lost answer to a write the service may still be applying when the
- * answer is lost (a deployment in progress, an upload being committed): a
- * read that shows the change proves it applied; one that does not proves
- * nothing, since the request may still be running. The read is taken again
+ * A lost answer to a write, of any kind: the service may still be applying
+ * it when the answer is lost (a deployment in progress, an upload being
+ * committed, a request still queued behind others): a read that shows the
+ * change proves it applied; one that does not proves nothing, since the
+ * request may still be running. The read is taken again
  * with backoff within --timeout (from now), then the outcome is unknown
  * (never "not applied", never "safe to retry").
  */
@@ -296,13 +338,17 @@ export async function settleWhenSeen(kind: Kind, params: Record<string, unknown>
     const settled = await settleOrUnknown(kind, params, io, cause);
     if (settled.applied !== false) return settled;
     if (!waitOut.canRetry(made)) {
-      const check = kind.check?.(params) ?? kind.describe(params);
-      return { applied: 'unknown', check, why: `the service may still be applying it, and no read shows it done (${settled.how}; read ${made} ${made === 1 ? 'time' : 'times'} within --timeout)` };
+      return { applied: 'unknown', check: kind.check(params), why: `the service may still be applying it, and no read shows it done (${settled.how}; read ${made} ${made === 1 ? 'time' : 'times'} within --timeout)` };
     }
     // The backoff, up to the deadline: the last read is taken at --timeout, not in ever shorter waits before it.
     const left = waitOut.left();
     await policy.sleep(left > 0 ? Math.min(policy.backoff(made), left) : policy.backoff(made));
   }
+}
+
+/** A kind that no read settles (nothing it changes can be read back): unknown, with what checks it. */
+function noRead(kind: Kind, params: Record<string, unknown>): Settlement<unknown> {
+  return { applied: 'unknown', check: kind.check(params) };
 }
 
 /** The settling read; when it fails too, the outcome is unknown (never "not applied"). */
@@ -311,8 +357,7 @@ async function settleOrUnknown(kind: Kind, params: Record<string, unknown>, io: 
     return await kind.settle!(params, io);
   } catch (error) {
     if (error instanceof CancelledError) throw error;
-    const check = kind.check?.(params);
-    const how = check ? `check with \`${check}\`` : `check whether it was done (${kind.describe(params)})`;
+    const how = `check with \`${kind.check(params)}\``;
     // The read's own advice ("try again") is wrong here: running the write again may duplicate it.
     const reason = (error as Error).message.replace(/[;:] try again.*$/s, '');
     throw new OutcomeUnknownError(`${lostAnswer(cause)}: the write may have been applied, and the read that would tell failed (${reason}): ${how} before running it again`);

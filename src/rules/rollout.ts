@@ -45,7 +45,7 @@ export type Next =
   | { action: 'promote'; env: string }
   | { action: 'wait'; for: 'soak'; env: string | null; soaking: string; until: number }
   | { action: 'wait'; for: 'approval'; env: string }
-  | { action: 'halt'; env: string; found: string | null }
+  | { action: 'halt'; env: string; found: string | null; reason?: 'unmeasured'; soak?: number }
   | { action: 'aborted' }
   | { action: 'complete' };
 
@@ -62,6 +62,10 @@ export function decideRollout(input: RolloutInput): RolloutStatus {
   const waves: WaveStatus[] = [];
   const aborted = newestEntry(input.waves)?.action === 'abort';
   let blocked = false;
+  // A wave that is the Default with a soak to keep, and no entry of this rollout promoting it (promoted
+  // outside the rollout, or its entry was not recorded): its soak cannot be measured, and an absent entry
+  // proves nothing about how long it has been the Default, so the waves after it wait.
+  let unmeasured: { env: string; found: string; soak: number } | undefined;
   for (const [index, facts] of input.waves.entries()) {
     const previous = index > 0 ? waves[index - 1]! : undefined;
     const soak = soakMs[facts.env];
@@ -73,13 +77,18 @@ export function decideRollout(input: RolloutInput): RolloutStatus {
     if (facts.entry?.action === 'abort' && !isDefault && aborted) state = 'aborted';
     else if (isDefault) state = until !== null && now < until ? 'soaking' : 'done';
     else if (promoted) state = 'moved';
-    else if (blocked || (previous && previous.state === 'soaking')) state = 'pending';
+    else if (blocked || unmeasured || (previous && previous.state === 'soaking')) state = 'pending';
     else if (approveSet.has(facts.env) && !approvedSet.has(facts.env)) state = 'waiting-approval';
     else state = 'next';
     if (state !== 'done' && state !== 'soaking') blocked = true;
+    if (isDefault && !promoted && soak !== undefined && !unmeasured) unmeasured = { env: facts.env, found: versionId, soak };
     waves.push({ env: facts.env, state, gate: gateText(previous?.env, previous ? soakMs[previous.env] : undefined, approveSet.has(facts.env)), since, until: state === 'soaking' ? until : null, previousDefault: promoted?.previousDefault ?? null });
   }
-  return { waves, next: aborted ? { action: 'aborted' } : nextOf(waves, input.waves) };
+  const next: Next = aborted ? { action: 'aborted' } : nextOf(waves, input.waves);
+  // Only a wave still to promote after the unmeasured one makes it a halt (a last wave's soak gates nothing).
+  const after = unmeasured ? waves.slice(waves.findIndex((w) => w.env === unmeasured!.env) + 1) : [];
+  const halts = unmeasured && after.some((w) => w.state !== 'done' && w.state !== 'soaking') && (next.action === 'wait' || next.action === 'complete');
+  return { waves, next: halts ? { action: 'halt', env: unmeasured!.env, found: unmeasured!.found, reason: 'unmeasured', soak: unmeasured!.soak } : next };
 }
 
 /** The rollout's newest journal entry over all its waves. */

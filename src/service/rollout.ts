@@ -82,6 +82,31 @@ export async function runRollout(ctx: Context, mode: RolloutMode, options: Rollo
   return run.start();
 }
 
+/** A rollout's gates as a desired-state file declares them (`assets.ID.rollout`). */
+export interface RolloutDefaults {
+  waves: string[];
+  soak?: Record<string, string>;
+  approve?: string[];
+}
+
+/**
+ * Where a version's rollout stands, read only (channels and journal, as
+ * `ahs rollout status` reads them), in one line for people: what `plan`
+ * says of a version whose asset declares its rollout. Nothing is sent.
+ */
+export async function rolloutStanding(ctx: Context, api: ApiClient, key: { assetId: string; versionId: string; platform: string }, defaults: RolloutDefaults): Promise<string> {
+  const soakMs: Record<string, number> = {};
+  for (const [env, text] of Object.entries(defaults.soak ?? {})) {
+    const ms = parseDuration(text);
+    if (ms !== undefined && defaults.waves.includes(env)) soakMs[env] = ms;
+  }
+  const approve = (defaults.approve ?? []).filter((env) => defaults.waves.includes(env));
+  const run = new RolloutRun(ctx, api, { ...key, waves: defaults.waves, soakMs, approve, approved: [], wait: false }, await journalOf(ctx));
+  const { status, now } = await run.snapshot();
+  const waves = status.waves.map((wave) => `${wave.env} ${wave.state === 'soaking' && wave.until !== null ? `soaking until ${formatClock(wave.until, now)}` : wave.state}`);
+  return `${waves.join(', ')}: ${sentence(status.next, now)}`;
+}
+
 /**
  * The asset's `rollout:` defaults of the desired-state file (--file, else
  * ahs.yaml when it is there): each applies where its flag was not given.
@@ -172,6 +197,11 @@ class RolloutRun {
   private abortCommand(): string {
     const r = this.rollout;
     return `ahs rollout abort ${r.assetId} ${r.versionId} --platform ${r.platform} --waves ${r.waves.join(',')}`;
+  }
+
+  /** Where the rollout stands, read only (plan's view). */
+  snapshot(): Promise<Snapshot> {
+    return this.read();
   }
 
   /** The version, each wave's channel and the rollout's journal entries, read together. */
@@ -273,7 +303,7 @@ class RolloutRun {
   private refuseUnrecorded(snapshot: Snapshot): void {
     const missing = snapshot.facts.find((f) => this.promoted.includes(f.env) && this.rollout.soakMs[f.env] !== undefined && f.entry?.action !== 'promote');
     if (!missing) return;
-    const text = `the journal has no entry of ${missing.env}'s promotion (see the warning above), so its soak cannot be measured: the rollout stops here; ${missing.env} is promoted. Run the same command again once the journal takes entries (ahs journal init), or abort: ${this.abortCommand()}`;
+    const text = `the journal has no entry of ${missing.env}'s promotion (see the warning above), so its soak cannot be measured: the rollout stops here; ${missing.env} is promoted. No later run can measure it either: to go on without that soak, run again without --soak ${missing.env}=...; to put ${missing.env} back (abort cannot: the journal has no entry of it): ahs rollback ${this.rollout.assetId} --platform ${this.rollout.platform} --env ${missing.env}`;
     throw new PartialFailureError(text, ExitCode.rejected, { type: 'urn:ahs:rejected', title: text, status: null, detail: text });
   }
 
@@ -515,6 +545,7 @@ export function sentence(next: Next, now: number): string {
     case 'aborted':
       return 'the rollout was aborted (the journal says so)';
     case 'halt':
+      if (next.reason === 'unmeasured') return `halted: ${next.env}'s soak (${formatDuration(next.soak ?? 0)}) cannot be measured: ${next.found} is its Default, but the journal has no entry of this rollout promoting it (promoted outside the rollout, or its entry was not recorded), and an absent entry proves nothing; the waves after it are not promoted. To go on without that soak, run again without --soak ${next.env}=...`;
       return `halted: ${next.env}'s Default is ${next.found ?? 'none'} now, moved by someone else since this rollout promoted it`;
     case 'wait':
       if (next.for === 'approval') return `${next.env} waits for approval: run with --approved ${next.env}`;
@@ -526,8 +557,9 @@ export function sentence(next: Next, now: number): string {
 export function runCheck(ctx: Context, command: string, env: Record<string, string>): Promise<number | null> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, { shell: true, env: { ...ctx.io.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], signal: ctx.signal });
-    child.stdout.on('data', (chunk: Buffer) => ctx.io.err.write(chunk));
-    child.stderr.on('data', (chunk: Buffer) => ctx.io.err.write(chunk));
+    // As text, so that ahs's redacting stderr keeps the key out of what a check prints (it inherits AHS_API_KEY, for an ahs inside the check).
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => ctx.io.err.write(chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => ctx.io.err.write(chunk));
     // The shell could not be started: neither a pass nor a fail (inconclusive), as a shell's own 127.
     child.on('error', () => (ctx.signal.aborted ? reject(ctx.signal.reason) : resolve(127)));
     child.on('close', (code) => (ctx.signal.aborted ? reject(ctx.signal.reason) : resolve(code)));

@@ -94,7 +94,6 @@ export async function prepareMultipart(options: MultipartOptions): Promise<Prepa
     open() {
       return parts(headBuffer, state, tailBuffer, options.onProgress);
     },
-    whole: sentWhole(size) ? () => wholeBody(headBuffer, state, tailBuffer, options.onProgress) : undefined,
   };
 }
 
@@ -104,21 +103,6 @@ let boundaries = 0;
 function nextBoundary(): string {
   boundaryPrefix ??= randomBytes(12).toString('hex');
   return `----ahs${boundaryPrefix}${(boundaries++).toString(36)}`;
-}
-
-/**
- * The largest file whose upload is read whole and written at once, head,
- * file and tail in one buffer (StreamBody.whole), on the lean transport
- * (http/client.ts, transportFor): written in the turn its request is made,
- * where undici wrote it a turn after the answer that freed its connection,
- * and with a tenth of its CPU (issue 21: item sync of 200 files of 4 KiB).
- * A larger file streams through undici in pieces, memory flat.
- */
-const WHOLE_FILE_BYTES = 64 * 1024;
-
-/** Whether a file of `size` bytes is uploaded whole, in one write (prepareMultipart's `whole`). */
-export function sentWhole(size: number): boolean {
-  return size <= WHOLE_FILE_BYTES;
 }
 
 /**
@@ -200,32 +184,6 @@ async function* parts(head: Buffer, expected: FileState, tail: Buffer, onProgres
       yield end === buffer.length ? buffer : buffer.subarray(0, end);
       onProgress?.(sent, size);
     }
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/**
- * The body of a small file in one buffer, read now, with the checks parts()
- * makes: the file is the one planned (size and modification time as
- * prepareMultipart found them, the same before and after the read, and the
- * planned SHA-256). A file that changed is refused before anything is sent.
- */
-function wholeBody(head: Buffer, expected: FileState, tail: Buffer, onProgress?: (sent: number, total: number) => void): Buffer {
-  const { path, size } = expected;
-  const fd = openToRead(path);
-  try {
-    const opened = fstatSync(fd);
-    if (opened.size !== size || opened.mtimeMs !== expected.modified) throw changed(path);
-    const body = Buffer.allocUnsafe(head.length + size + tail.length);
-    head.copy(body, 0);
-    readFully(fd, path, body, head.length, size, 0);
-    const ended = fstatSync(fd);
-    if (ended.size !== size || ended.mtimeMs !== opened.mtimeMs) throw changed(path);
-    if (expected.sha256 !== undefined) checkPlanned(expected, createHash('sha256').update(body.subarray(head.length, head.length + size)).digest('hex'));
-    tail.copy(body, head.length + size);
-    onProgress?.(size, size);
-    return body;
   } finally {
     closeSync(fd);
   }

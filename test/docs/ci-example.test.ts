@@ -3,7 +3,8 @@
 // against the emulator, twice: the release, then a re-run of the job.
 // Only what cannot run here is stood in for: the connection settings point
 // at the emulator, the git host is a local repository with a release tag
-// (test/support/local-release.ts: the install step runs as printed, its URL
+// (test/support/local-release.ts, the one of the run, shared with the
+// packaging tests: the install step runs as printed, its URL
 // replaced, into a prefix of the test's own), and `make bundle`, the user's
 // own build, is a shim.
 import { execFile } from 'node:child_process';
@@ -13,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_API_KEY, DEMO_USER, harness, ROOT, type Harness } from '../e2e/helpers.js';
-import { NPM_ENV, README_REPO_URL, VERSION, localRelease, type LocalRelease } from '../support/local-release.js';
+import { NPM_ENV, README_REPO_URL, VERSION, sharedRelease, type LocalRelease } from '../support/local-release.js';
 
 interface Step {
   id?: string;
@@ -63,7 +64,7 @@ beforeAll(async () => {
   h = await harness();
   await h.createAsset('my-bundle');
   work = mkdtempSync(join(tmpdir(), 'ahs-ci-'));
-  release = await localRelease(work);
+  release = await sharedRelease();
   prefix = join(work, 'runner-prefix');
   // A stand-in for the user's own build.
   mkdirSync(join(work, 'tools'));

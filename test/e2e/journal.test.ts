@@ -164,6 +164,19 @@ describe('ahs journal and history', () => {
     expect(r.errJson().title).toMatch(/history needs a journal, and none is set: start one with `ahs journal init --env ENV`/);
   });
 
+  it('journal init on an existing collection that is not a journal refuses (exit 2), and leaves it as it was', async () => {
+    const id = uid('jc');
+    expect((await h.call('POST', '/vc', { collectionId: id, collectionName: 'Launch pack', description: 'the launch pack', allowedAssetTypes: ['9999'], createdBy: DEMO_USER })).status).toBe(201);
+    const file = await h.file(`${id}.txt`, 'x');
+    expect((await h.ahs(['item', 'upload', id, file, '--type', '9999'], bin)).exitCode).toBe(0);
+    const r = await h.ahs(['journal', 'init', id, '--env', 'dev', '--verbose'], bin);
+    expect(r.exitCode, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(new RegExp(`^error: the collection ${id} already exists and is not an ahs journal \\(it holds 1 item\\(s\\) and its description does not say "ahs journal"\\): name another journal, e\\.g\\. ahs journal init ahs-journal$`, 'm'));
+    expect(r.stderr).not.toMatch(/> (POST|PATCH|PUT) /);
+    const after = await h.call('GET', `/vc/${id}`);
+    expect(after.body).toMatchObject({ description: 'the launch pack' });
+  });
+
   it('journal init records the journal in the profile; run again it changes nothing', async () => {
     const profileEnv = { AHS_JOURNAL: undefined };
     const add = await h.ahs(['profile', 'add', 'jp', '--base-url', h.emu.baseUrl, '--domain', 'demo', '--user', DEMO_USER, '--use'], { env: profileEnv });

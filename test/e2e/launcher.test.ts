@@ -79,17 +79,6 @@ describe('the launcher', () => {
     expect(report.filter(([, accepted]) => !accepted)).toEqual([]);
   });
 
-  it('loads undici (uploads) without node:http2 and the node:tls it brings, which ahs never uses', async () => {
-    // 5 ms of every upload's start, before its connection (scripts/bundle.mjs, undiciWithoutHttp2).
-    const script = `
-      const undici = require(${JSON.stringify(BIN)}).loadBundle().load('./vendor/undici.js');
-      const loaded = process.moduleLoadList.filter((name) => /^NativeModule (http2|tls)$/.test(name));
-      console.log(JSON.stringify({ agent: typeof undici.Agent, connector: typeof undici.buildConnector, loaded }));
-    `;
-    const run = await execa(process.execPath, ['-e', script]);
-    expect(JSON.parse(run.stdout)).toEqual({ agent: 'function', connector: 'function', loaded: [] });
-  });
-
   it('keeps a cache of its own where the built one is refused: one per script, in an absolute XDG_CACHE_HOME only, never hanging on one it cannot use', async () => {
     const home = await mkdtemp(join(tmpdir(), 'ahs-cache-'));
     try {

@@ -107,8 +107,44 @@ describe('options of one call', () => {
     const planned = await client.assets.update({ assetId, name: 'renamed' }, { signal: controller.signal });
     controller.abort(new Error('stop'));
     const writesBefore = proxy.log.filter((r) => r.method === 'PUT').length;
-    await expect(planned.apply()).rejects.toBeInstanceOf(CancelledError);
+    const error = await planned.apply().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CancelledError);
+    expect(error).toMatchObject({ message: 'interrupted: nothing was sent', outcome: 'not-applied' });
     expect(proxy.log.filter((r) => r.method === 'PUT').length).toBe(writesBefore);
+  });
+
+  it('an upload whose call signal fires once its request left: one short read settles it; outcome unknown when no version shows, applied when one does; cause the reason', async () => {
+    for (const stored of [false, true]) {
+      const id = uid('lib-cut');
+      await h.createAsset(id);
+      const file = await h.file(`${id}.zip`, Buffer.alloc(2 * 1024 * 1024, 3));
+      const controller = new AbortController();
+      const reason = new Error('the release was called off');
+      // Not stored: the proxy holds the upload, never forwarded. Stored: forwarded, and the answer held after its headers.
+      proxy.inject(stored ? { kind: 'stall', phase: 'body', after: 0 } : { kind: 'stall' }, { method: 'POST', path: `/va/${id}/versions` });
+      const cutting = createClient({
+        baseUrl: proxy.url,
+        domainId: 'demo',
+        apiKey: DEMO_API_KEY,
+        user: DEMO_USER,
+        onEvent: (event) => {
+          const left = stored ? event.type === 'answer' : event.type === 'bytes' && event.done === event.total;
+          if (left && !controller.signal.aborted) controller.abort(reason);
+        },
+      });
+      try {
+        const upload = await cutting.versions.upload({ assetId: id, file, platform: 'ios', name: '1.0.0' }, { signal: controller.signal });
+        const error = await upload.apply().catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(CancelledError);
+        expect((error as CancelledError).cause).toBe(reason);
+        expect((error as CancelledError).outcome).toBe(stored ? 'applied' : 'unknown');
+        expect((error as CancelledError).message).toBe(stored ? `interrupted: version IOS1 of ${id} was created` : `interrupted: the write may have been applied: check with \`ahs version list ${id} --all\``);
+      } finally {
+        await cutting.close();
+        proxy.reset();
+      }
+      expect((await h.call('GET', `/va/${id}/versions`)).body.totalResults).toBe(stored ? 1 : 0);
+    }
   });
 
   it('bad options of a call are a UsageError naming them', async () => {

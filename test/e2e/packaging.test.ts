@@ -1,7 +1,8 @@
 // The README's install recipes, run as printed (issue 36): each ```sh block
 // of its Install section, line by line under bash, the repository's URL
 // replaced by a local repository holding the project with a release tag
-// (test/support/local-release.ts): the global install from a tag, the
+// (test/support/local-release.ts; one for the run, shared with the CI
+// example's test): the global install from a tag, the
 // project's install from a tag, the tarball (`npm pack` in the clone, which
 // builds dist/ through `prepack`), and the clone's link. Only `npm ci` is not
 // run: the clone's node_modules is the project's own, which `npm ci` made.
@@ -17,7 +18,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, DEMO_API_KEY } from '../../src/emulator/index.js';
-import { NPM_ENV, README_REPO_URL, VERSION as version, localRelease, type LocalRelease } from '../support/local-release.js';
+import { NPM_ENV, README_REPO_URL, VERSION as version, sharedRelease, type LocalRelease } from '../support/local-release.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
@@ -71,7 +72,7 @@ const npmWarnings = (run: Ran) => run.stderr.split('\n').filter((line) => line.t
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'ahs-install-'));
-  release = await localRelease(work);
+  release = await sharedRelease();
   for (const name of Object.keys(prefixes) as Array<keyof typeof prefixes>) prefixes[name] = join(work, `prefix-${name}`);
   const runner = join(work, 'runner');
   const project = join(work, 'my-project');

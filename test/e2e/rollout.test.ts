@@ -6,7 +6,7 @@ import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { harness, hasScript, runInPty, uid, type Harness } from './helpers.js';
+import { DEMO_API_KEY, DEMO_USER, harness, hasScript, runInPty, uid, type Harness } from './helpers.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -132,6 +132,15 @@ describe('ahs rollout: approvals, checks', () => {
     expect(await defaults(id)).toEqual([v1, v1, v1]);
   });
 
+  it('what a --check prints reaches stderr with the API key redacted (the check inherits it, for an ahs inside the check)', async () => {
+    const { id, v2 } = await seeded();
+    const r = await ahs(['rollout', id, v2, '--platform', 'web', '--waves', 'dev', '--check', 'echo "out key=$AHS_API_KEY"; echo "err key=$AHS_API_KEY" >&2']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^out key=\*+$/m);
+    expect(r.stderr).toMatch(/^err key=\*+$/m);
+    expect(r.stderr + r.stdout).not.toContain(DEMO_API_KEY);
+  });
+
   it('bad input: one line naming the fix, exit 2, nothing sent', async () => {
     const { id, v2 } = await seeded();
     const cases: Array<[string[], RegExp]> = [
@@ -168,6 +177,28 @@ describe('ahs rollout: approvals, checks', () => {
     const bad = await ahs(['rollout', id, v2, '--platform', 'web', '--file', await h.file(`${id}-bad.yaml`, `apiVersion: ahs/v1\nassets:\n  ${id}:\n    name: x\n    type: "1001"\n    rollout: { waves: [] }\n`)]);
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toMatch(/-bad\.yaml:6:\d+: assets\..*\.rollout\.waves: must name at least one environment/);
+  });
+
+  it('plan says where each version the file names stands in the rollout its asset declares, and sends nothing', async () => {
+    const { id, v1 } = await seeded();
+    const build = await h.file(`${id}-3.0.zip`, 'the 3.0 build');
+    const uploaded = await ahs(['version', 'upload', id, build, '--platform', 'web', '--name', '3.0', '--json']);
+    expect(uploaded.exitCode, uploaded.stderr).toBe(0);
+    const v3 = uploaded.json().versionId as string;
+    const file = await h.file(
+      `${id}-plan.yaml`,
+      `apiVersion: ahs/v1\nassets:\n  ${id}:\n    name: ${id}\n    type: "1001"\n    versions:\n      web:\n        "3.0": ${build}\n    rollout:\n      waves: [dev, staging, prod]\n      approve: [prod]\n`,
+    );
+    const before = await ahs(['plan', '-f', file]);
+    expect(before.exitCode, before.stderr).toBe(0);
+    expect(before.stdout + before.stderr).toContain(`rollout of web/3.0 (${v3}) through dev,staging,prod: dev next, staging pending, prod pending: dev is promoted next`);
+    expect(await defaults(id)).toEqual([v1, v1, v1]);
+    const moved = await ahs(['rollout', id, v3, '--platform', 'web', '--file', file]);
+    expect(moved.exitCode, moved.stderr).toBe(11);
+    const after = await ahs(['plan', '-f', file, '--json']);
+    expect(after.exitCode, after.stderr).toBe(0);
+    expect(JSON.stringify(after.json().notes)).toContain(`rollout of web/3.0 (${v3}) through dev,staging,prod: dev done, staging done, prod waiting-approval: prod waits for approval: run with --approved prod`);
+    expect(await defaults(id)).toEqual([v3, v3, v1]);
   });
 
   it('a soak without a journal is exit 2 naming ahs journal init', async () => {
@@ -264,6 +295,42 @@ describe('ahs rollout with the journal: soak, abort', () => {
     expect(fourth.exitCode, fourth.stderr).toBe(0);
     expect(fourth.stderr).not.toMatch(/> POST /);
     expect(fourth.json()).toMatchObject({ next: { action: 'complete' }, promoted: [], waves: [{ state: 'done' }, { state: 'soaking' }, { state: 'done', previousDefault: v1 }] });
+  });
+
+  it('a soaking wave promoted outside the rollout (no entry of it in the journal) is not taken as soaked: the next wave waits, exit 5, prod untouched', async () => {
+    const { id, v1, v2 } = await seeded();
+    // staging made v2's Default by hand: the journal has no entry of this rollout promoting it.
+    await h.deploy(id, v2, 'web', 'staging', 'LIVE');
+    expect((await h.deploy(id, v2, 'web', 'staging', 'DEFAULT', { currentVersionId: v1, currentAssetIntent: 'LIVE' })).status).toBe(201);
+    const line = ['rollout', id, v2, ...WAVES, '--soak', 'staging=1h'];
+    const run = await ahs([...line, '--json'], journal);
+    expect(run.exitCode, run.stderr).toBe(5);
+    expect(run.errJson()).toMatchObject({ type: 'urn:ahs:conflict', status: null, title: expect.stringContaining("halted: staging's soak (1h) cannot be measured") });
+    expect(run.json()).toMatchObject({ promoted: ['dev'], next: { action: 'halt', env: 'staging', reason: 'unmeasured' }, waves: [{ state: 'done' }, { state: 'done' }, { state: 'pending' }] });
+    expect(await defaults(id)).toEqual([v2, v2, v1]);
+    // Without that soak, the engineer's explicit choice, it goes on.
+    const on = await ahs(['rollout', id, v2, ...WAVES], journal);
+    expect(on.exitCode, on.stderr).toBe(0);
+    expect(await defaults(id)).toEqual([v2, v2, v2]);
+  });
+
+  it('a journal that refuses the entry of a soaking wave: exit 1 saying no later run can measure it; a re-run once the journal takes entries still holds prod (exit 5)', async () => {
+    const { id, v1, v2 } = await seeded();
+    const own = uid('jn');
+    expect((await ahs(['journal', 'init', own, '--env', 'dev'])).exitCode).toBe(0);
+    const env = { AHS_JOURNAL: own };
+    expect((await h.call('PATCH', `/vc/${own}`, { editable: false, updatedBy: DEMO_USER })).status).toBe(200);
+    const line = ['rollout', id, v2, ...WAVES, '--soak', 'staging=1h'];
+    const first = await ahs(line, env);
+    expect(first.exitCode, first.stderr).toBe(1);
+    expect(first.stderr).toContain(`error: the journal has no entry of staging's promotion (see the warning above), so its soak cannot be measured: the rollout stops here; staging is promoted. No later run can measure it either: to go on without that soak, run again without --soak staging=...; to put staging back (abort cannot: the journal has no entry of it): ahs rollback ${id} --platform web --env staging`);
+    expect(await defaults(id)).toEqual([v2, v2, v1]);
+    expect((await h.call('PATCH', `/vc/${own}`, { editable: true, updatedBy: DEMO_USER })).status).toBe(200);
+    const again = await ahs([...line, '--verbose'], env);
+    expect(again.exitCode, again.stderr).toBe(5);
+    expect(again.stderr).toContain("halted: staging's soak (1h) cannot be measured");
+    expect(again.stderr).not.toMatch(/> POST /);
+    expect(await defaults(id)).toEqual([v2, v2, v1]);
   });
 
   it('--wait sleeps out a short soak within --timeout and goes on (periodic lines in CI); a soak longer than --timeout leaves exits 11 at once', async () => {

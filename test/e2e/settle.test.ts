@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { setTimeout as delay } from 'node:timers/promises';
 import { assertBuiltFromSources, harness, stubServer, uid, DEMO_API_KEY, DEMO_USER, ROOT, type Harness } from './helpers.js';
 import { DEMO_FIXTURE } from '../../src/emulator/fixture.js';
 import type * as Library from '../../src/library/index.js';
@@ -106,11 +107,12 @@ describe('a deploy whose answer times out while the service is still deploying',
     return { id, v: await slow.uploadVersion(id, 'ios') };
   }
 
-  /** The channel's records once the deployment in progress has ended (the emulator's state, polled over HTTP). */
+  /** The channel's records once the deployment in progress has ended (the emulator's state, polled over HTTP every 50 ms, not in a busy loop). */
   async function settledRecords(id: string, expected: string[]): Promise<string[]> {
     for (;;) {
       const records = await slow.records(id);
       if (JSON.stringify(records) === JSON.stringify(expected)) return records;
+      await delay(50);
     }
   }
 

@@ -70,12 +70,13 @@ describe('a gateway answers 504 (an HTML page) to a write the service applied', 
     expect(names.sort()).toEqual(['a.zip:1', 'b.zip:4']);
   });
 
-  it('a 502 before the service saw it: a read shows it was not applied, exit 6 naming the gateway, no page', async () => {
+  it('a 502 before the service saw it: no read proves "not applied" (the service may still be creating it): unknown, exit 6 naming the gateway and the command that checks, no page; nothing created', async () => {
     const id = uid('gw');
     gateway.inject({ kind: 'status', status: 502, headers: { 'content-type': 'text/html' }, body: GATEWAY_PAGE.replace(/504/g, '502') }, { method: 'POST', path: /\/va$/ });
-    const run = await through(['asset', 'create', id, '--name', 'n', '--type', '1001']);
+    const run = await through(['asset', 'create', id, '--name', 'n', '--type', '1001', '--timeout', '1']);
     expect(run.exitCode).toBe(6);
-    expect(run.stderr).toMatch(/^error: the answer to POST \/va was lost: a gateway answered 502 \(an HTML page\).*not applied.*safe to retry$/);
+    expect(run.stderr).toMatch(new RegExp(`^error: the answer to POST /va was lost: a gateway answered 502 \\(an HTML page\\); .*: the write may have been applied: check with \`ahs asset get ${id}\` before running it again$`));
+    expect(run.stderr).not.toMatch(/safe to retry|not applied/);
     expect(run.stderr).not.toMatch(/<|nginx/);
     expect((await h.call('GET', `/va/${id}`)).status).toBe(404);
   });
@@ -132,13 +133,17 @@ describe('429 and 503 with Retry-After', () => {
     expect(sent('POST', /\/va$/)).toHaveLength(1);
   });
 
-  it('a write answered 503 (even with Retry-After) is a gateway answer: settled by a read', async () => {
+  it('a write answered 503 (even with Retry-After) is a gateway answer: settled by reads, unknown when none shows it (never "safe to retry")', async () => {
     const id = uid('rl');
     gateway.inject({ kind: 'status', status: 503, headers: { 'retry-after': '1' } }, { method: 'POST', path: /\/va$/ });
-    const run = await through(['asset', 'create', id, '--name', 'n', '--type', '1001']);
+    const run = await through(['asset', 'create', id, '--name', 'n', '--type', '1001', '--timeout', '1', '--json']);
     expect(run.exitCode).toBe(6);
-    expect(run.stderr).toMatch(/a gateway answered 503 .*a read shows the write was not applied.*safe to retry/);
+    expect(run.errJson()).toMatchObject({ type: 'urn:ahs:unknown-outcome', status: null });
+    expect(run.errJson().detail).toMatch(/a gateway answered 503 .*check with `ahs asset get /);
+    expect(run.stderr).not.toMatch(/safe to retry|not applied/);
     expect(sent('POST', /\/va$/)).toHaveLength(1);
+    expect(sent('GET', new RegExp(`/va/${id}$`)).length).toBeGreaterThanOrEqual(2);
+    expect((await h.call('GET', `/va/${id}`)).status).toBe(404);
   });
 });
 

@@ -111,6 +111,106 @@ describe('a write whose answer is lost is settled by a read', () => {
     expect(said).not.toMatch(/safe to retry|not applied/);
   });
 
+  // Every kind of write settles the same way (issue 30): a read that shows the change proves it applied;
+  // one that does not proves nothing while the service may still be working on it.
+  const newCollection = async () => {
+    const c = uid('lostk');
+    expect((await h.call('POST', '/vc', { collectionId: c, collectionName: c, allowedAssetTypes: ['1001'], createdBy: DEMO_USER })).status).toBe(201);
+    return c;
+  };
+  const kinds: Array<{ name: string; method: string; path: RegExp; setup: () => Promise<{ args: string[]; state: () => Promise<unknown>; check: string }> }> = [
+    {
+      name: 'asset update',
+      method: 'PUT',
+      path: /\/va\/[^/]+$/,
+      async setup() {
+        const id = uid('lostk');
+        await h.createAsset(id);
+        return { args: ['asset', 'update', id, '--name', 'renamed'], state: async () => (await h.call('GET', `/va/${id}`)).body.assetName, check: `ahs asset get ${id}` };
+      },
+    },
+    {
+      name: 'asset delete',
+      method: 'DELETE',
+      path: /\/va\/[^/]+$/,
+      async setup() {
+        const id = uid('lostk');
+        await h.createAsset(id);
+        return { args: ['asset', 'delete', id, '--yes'], state: async () => (await h.call('GET', `/va/${id}`)).status, check: `ahs asset get ${id}` };
+      },
+    },
+    {
+      name: 'asset undeploy',
+      method: 'POST',
+      path: /\/undeploy$/,
+      async setup() {
+        const id = uid('lostk');
+        await h.createAsset(id);
+        const v = await h.uploadVersion(id, 'ios');
+        expect((await h.ahs(['deploy', id, v, '--platform', 'ios', '--env', 'dev'])).exitCode).toBe(0);
+        return { args: ['asset', 'undeploy', id, '--env', 'dev', '--platform', 'ios', '--yes'], state: () => h.records(id), check: `ahs asset status ${id} --env dev` };
+      },
+    },
+    {
+      name: 'version delete',
+      method: 'DELETE',
+      path: /\/versions\/[^/]+$/,
+      async setup() {
+        const id = uid('lostk');
+        await h.createAsset(id);
+        const v = await h.uploadVersion(id, 'ios');
+        return { args: ['version', 'delete', id, v, '--yes'], state: async () => (await h.call('GET', `/va/${id}/versions`)).body.totalResults, check: `ahs version get ${id} ${v}` };
+      },
+    },
+    {
+      name: 'collection delete',
+      method: 'DELETE',
+      path: /\/vc\/[^/]+$/,
+      async setup() {
+        const c = await newCollection();
+        return { args: ['collection', 'delete', c, '--yes'], state: async () => Boolean((await h.call('GET', `/vc/${c}`)).body.deleted), check: `ahs collection get ${c}` };
+      },
+    },
+    {
+      name: 'item remove',
+      method: 'DELETE',
+      path: /\/items\/[^/]+$/,
+      async setup() {
+        const c = await newCollection();
+        const form = new FormData();
+        form.set('assetItemName', 'a.json');
+        form.set('assetType', '1001');
+        form.set('createdBy', DEMO_USER);
+        form.set('assetFile', new Blob(['{}']), 'a.json');
+        const item = (await h.call('POST', `/vc/${c}/items`, form)).body.assetItemId as string;
+        return { args: ['item', 'remove', c, item, '--yes'], state: async () => (await h.call('GET', `/vc/${c}/items`)).body.totalResults, check: `ahs item get ${c} ${item}` };
+      },
+    },
+  ];
+  for (const kind of kinds) {
+    it(`${kind.name}, applied and its answer lost: a read confirms it, exit 0, sent once`, async () => {
+      const { args, state } = await kind.setup();
+      const before = await state();
+      const { run, writes } = await lostAnswer(kind.method, kind.path, args);
+      confirmed(run);
+      expect(writes).toHaveLength(1);
+      expect(await state()).not.toEqual(before);
+    });
+
+    it(`${kind.name}, never applied and its answer lost: unknown (exit 6, urn:ahs:unknown-outcome, the command that checks), never "safe to retry"; the service unchanged`, async () => {
+      const { args, state, check } = await kind.setup();
+      const before = await state();
+      proxy.inject({ kind: 'reset-before' }, { method: kind.method, path: kind.path, times: 10 });
+      const run = await h.ahs([...args, '--timeout', '1', '--json'], { env: { AHS_BASE_URL: proxy.url } });
+      proxy.log.length = 0;
+      expect(run.exitCode, run.stderr).toBe(6);
+      expect(run.errJson()).toMatchObject({ type: 'urn:ahs:unknown-outcome', status: null });
+      expect(run.errJson().detail).toContain(`: the write may have been applied: check with \`${check}\` before running it again`);
+      expect(run.stderr).not.toMatch(/safe to retry|not applied/);
+      expect(await state()).toEqual(before);
+    });
+  }
+
   it('a deploy that never reached the service: no read can prove "not applied" (the service may still be deploying): exit 6, unknown, naming the command that checks', async () => {
     const id = uid('lost');
     await h.createAsset(id);

@@ -14,7 +14,6 @@ import { assertFreshBuild, harness, uid } from '../e2e/helpers.js';
 import { createServer, type Server } from 'node:http';
 import { connect, createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { undiciTransport } from '../../src/http/transport.js';
-import { leanTransport } from '../../src/http/lean.js';
 import { startFaultProxy } from '../support/fault-proxy.js';
 
 let server: Server | undefined;
@@ -48,23 +47,21 @@ async function serverPoisoning(count: number, poison: (socket: Socket) => void) 
 /** Two turns of the event loop: the bytes a server wrote on loopback are in this process's socket by then. */
 const twoTurns = () => new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
 
-/** undici (a streamed upload), or the lean transport (a small upload's body whole: client.ts, sendsWhole). */
-type Carrier = 'undici' | 'lean';
-
-async function uploadOnce(base: string, carrier: Carrier = 'undici') {
-  const transport = carrier === 'undici' ? await undiciTransport({}, 5_000, 8) : leanTransport(8);
-  const body = carrier === 'undici' ? '{"a":1}' : Buffer.from('{"a":1}');
+/** Every upload goes through undici (client.ts, transportFor). */
+async function uploadOnce(base: string) {
+  const transport = await undiciTransport({}, 5_000, 8);
+  const body = '{"a":1}';
   return { transport, send: () => transport.request(`${base}/api/v2/d/vc/c/items`, { method: 'POST', headers: { 'content-type': 'application/json' }, body, signal: new AbortController().signal, timeoutMs: 5_000 }) };
 }
 
-describe.each<Carrier>(['undici', 'lean'])('a warm connection the server spoiled before it was used (%s)', (carrier) => {
+describe('a warm connection the server spoiled before it was used', () => {
   it.each([
     ['closed (FIN)', (socket: Socket) => void socket.end()],
     ['reset (RST)', (socket: Socket) => void socket.resetAndDestroy()],
     ['answered with a 408 before any request (an idle timeout), then closed', (socket: Socket) => void socket.end('HTTP/1.1 408 Request Timeout\r\ncontent-length: 0\r\nconnection: close\r\n\r\n')],
   ])('%s by the server right after it was opened: the upload goes on a new one, sent once', async (_how, poison) => {
     const { base, seen } = await serverPoisoning(1, poison);
-    const { transport, send } = await uploadOnce(base, carrier);
+    const { transport, send } = await uploadOnce(base);
     try {
       transport.preconnect!(base, 1);
       await seen.accepted(1);
@@ -122,10 +119,10 @@ describe('the origins a warm connection is opened to', () => {
   });
 });
 
-describe.each<Carrier>(['undici', 'lean'])('a transport closed before its connections were opened (%s)', (carrier) => {
+describe('a transport closed before its connections were opened', () => {
   it('opens none (a command done before undici was loaded: its close ran before preconnect, and a connection still connecting held the process)', async () => {
     const { base, seen } = await serverPoisoning(0, () => {});
-    const { transport } = await uploadOnce(base, carrier);
+    const { transport } = await uploadOnce(base);
     await transport.destroy();
     transport.preconnect!(base, 2);
     // A connection of the test's own, made after: accepted after any the transport opened.

@@ -200,7 +200,7 @@ describe('settling reads', () => {
     });
   }
 
-  it('item upload: one item of that name made since is this upload; none is safe to retry', async () => {
+  it('item upload: one item of that name made since is this upload; none is not seen (yet)', async () => {
     const service = new FakeService();
     const params = { collectionId: 'C', fields: { assetItemName: 'a.png', assetType: '1001', createdBy: USER }, file: {} as never };
     service.items = [{ assetItemId: 'i1', assetItemName: 'a.png', createdAt: '2026-01-01T00:00:00Z' }];

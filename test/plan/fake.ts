@@ -57,6 +57,9 @@ export class FakeService {
   elsewhere: Array<Record<string, unknown>> = [];
   /** Called as each read begins (another writer moving things between two reads). */
   onRead?: (path: string) => void;
+  /** Clients made for the short read after an interrupt, and clients destroyed. */
+  detachedClients = 0;
+  destroyed = 0;
   /** Called as a wait begins (a Ctrl-C while waiting). */
   onSleep?: () => void;
 
@@ -82,6 +85,12 @@ export class FakeService {
       json: (options: RequestOptions) => this.answer(options),
       get: (path: string, query?: Record<string, unknown>) => this.answer({ method: 'GET', path, query } as RequestOptions),
       post: (path: string, body?: unknown, query?: Record<string, unknown>) => this.answer({ method: 'POST', path, body, query } as RequestOptions),
+      // The client of the short read after an interrupt: the same service.
+      detached: () => {
+        this.detachedClients++;
+        return fake;
+      },
+      destroy: async () => void this.destroyed++,
     };
     return fake as unknown as ApiClient;
   }

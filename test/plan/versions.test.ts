@@ -459,7 +459,7 @@ describe('version.upload', () => {
 
   const settles: Array<{ name: string; list: Array<Record<string, unknown>>; since?: boolean; applied: boolean | 'unknown'; how?: string }> = [
     { name: 'one of that name made since', list: [made('IOS4', 4), made('AND4', 4, { targetPlatform: 'android' }), made('IOS3', 3, { versionName: '0.9' })], applied: true, how: "the asset's versions show one ios version named 1.0 created since the upload started (IOS4)" },
-    { name: 'none: safe to retry', list: [made('IOS3', 3, { versionName: '0.9' })], applied: false, how: "the asset's versions show no ios version named 1.0 created since the upload started" },
+    { name: 'none: not seen (yet)', list: [made('IOS3', 3, { versionName: '0.9' })], applied: false, how: "the asset's versions show no ios version named 1.0 created since the upload started" },
     { name: 'one of that name, made before the upload', list: [made('IOS4', 4)], since: false, applied: false, how: "the asset's versions show no ios version named 1.0 created since the upload started" },
     { name: 'two: cannot tell', list: [made('IOS4', 4), made('IOS5', 5)], applied: 'unknown' },
   ];

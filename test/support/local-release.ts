@@ -6,8 +6,10 @@
 // as printed with that URL replaced by this repository's `file://` URL.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { appendFile, cp, mkdir, symlink } from 'node:fs/promises';
+import { appendFile, cp, mkdir, readFile, rename, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { inject } from 'vitest';
 import { ROOT, assertFreshBuild } from '../e2e/helpers.js';
 
 /** The repository's URL in the README's recipes. */
@@ -43,12 +45,61 @@ export async function localRelease(work: string): Promise<LocalRelease> {
   await cp(join(ROOT, 'dist'), join(dir, 'dist'), { recursive: true, filter: (source) => !/ahs-linux-/.test(source) });
   const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, env: { ...process.env, ...GIT_ENV }, stdio: ['ignore', 'pipe', 'pipe'] });
   git('init', '-q', '-b', 'main');
+  // Objects stored and served uncompressed, without deltas: npm clones the
+  // tag twice per install (its manifest, then the files), and zlib and the
+  // delta search over dist/ were a third of each install's CPU (issue 34).
+  for (const [key, value] of [['core.compression', '0'], ['pack.compression', '0'], ['pack.window', '0']]) git('config', key!, value!);
   await symlink(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
   await appendFile(join(dir, '.git', 'info', 'exclude'), 'node_modules\n');
   git('add', '-A');
   git('commit', '-q', '-m', 'ahs as tested');
   execFileSync(process.execPath, [join(dir, 'scripts', 'release-tag.mjs'), '--no-build'], { cwd: dir, env: { ...process.env, ...GIT_ENV }, stdio: ['ignore', 'pipe', 'pipe'] });
   return { dir, url: `file://${dir}`, tag: `v${VERSION}` };
+}
+
+/**
+ * The one local release of the whole run (issue 34: copying the project,
+ * committing it and tagging it was done by each packaging file), in the
+ * suite's shared folder (test/support/shared-tmp.ts). The first caller, in
+ * whichever worker, makes it (its mkdir of the folder is the lock); the
+ * others poll for the file it writes when done, "ready" or "failed" with
+ * the error. Callers may run their own commands in its working tree (npm
+ * pack, the link) but leave its branch, tag and tracked files as they were.
+ */
+export async function sharedRelease(): Promise<LocalRelease> {
+  const shared = join(inject('sharedTmp'), 'release');
+  const done = join(shared, 'done');
+  let mine = true;
+  try {
+    await mkdir(shared);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    mine = false;
+  }
+  // Written whole, then renamed: a reader never sees half of it.
+  const answer = async (value: object) => {
+    await writeFile(`${done}.part`, JSON.stringify(value));
+    await rename(`${done}.part`, done);
+  };
+  if (mine) {
+    try {
+      const release = await localRelease(shared);
+      await answer({ release });
+      return release;
+    } catch (error) {
+      await answer({ error: String((error as Error).stack ?? error) });
+      throw error;
+    }
+  }
+  // Polled, not slept on: the state is the file; 10 minutes is far past the ~2 s it takes.
+  for (const start = Date.now(); Date.now() - start < 600_000; await delay(50)) {
+    const text = await readFile(done, 'utf8').catch(() => null);
+    if (text === null) continue;
+    const made = JSON.parse(text) as { release?: LocalRelease; error?: string };
+    if (made.release) return made.release;
+    throw new Error(`the shared local release failed in another test file: ${made.error}`);
+  }
+  throw new Error(`the shared local release was not ready in 10 minutes (${done})`);
 }
 
 /** The environment of an npm run by a test: no update check, audit or fund notice, the cache preferred to the registry. */

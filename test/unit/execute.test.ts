@@ -23,6 +23,7 @@ import '../../src/plan/saved.js';
 
 const deployTo = (versionId: string, intent: DeploymentState = 'LIVE') =>
   steps.versionDeploy({ assetId: 'A', versionId, platform: 'ios', body: { envId: 'prod', intent, createdBy: USER, updatedBy: USER } });
+const ASSET = { assetId: 'A', assetName: 'A', assetType: '1001', secured: true, active: true, createdBy: USER, updatedBy: USER, createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z' };
 const DEPLOY = (versionId: string) => `POST /api/v2/d/va/A/versions/${versionId}/deploy`;
 const lost = () => new AnswerLostError('POST /va/A/versions/IOS1/deploy', 'connection reset');
 const serverError = (status: number) => new ApiError(status, { type: ERROR_TYPE, title: `status ${status}`, status, detail: `status ${status}` });
@@ -204,14 +205,14 @@ describe('executor: a lost answer is settled by a read', () => {
     expect(r.error!.message).toContain('read 3 times within --timeout');
   });
 
-  it('a kind with no command that checks: the unknown outcome names what it did', async () => {
+  it('not seen once --timeout is spent: the unknown outcome names the command that checks', async () => {
     const service = new FakeService({ timeoutMs: 0, retries: 0 });
     const { ctx } = context(service);
     const api = await ctx.api();
     const io = { api, out: await ctx.output(), signal: ctx.signal, retry: { next: async () => false }, sentAt: 0, progress: () => undefined };
-    const kind = { describe: () => 'do the thing', request: () => ({ method: 'POST' as const, path: '/x' }), predict: async () => ({ current: null, decision: { ok: true } }), settle: async () => ({ applied: false as const, how: 'not seen' }) };
+    const kind = { describe: () => 'do the thing', check: () => 'ahs thing get', request: () => ({ method: 'POST' as const, path: '/x' }), predict: async () => ({ current: null, decision: { ok: true } }), settle: async () => ({ applied: false as const, how: 'not seen' }) };
     const settled = await settleWhenSeen(kind as unknown as Kind, {}, io, lost(), api.policy);
-    expect(settled).toEqual({ applied: 'unknown', check: 'do the thing', why: 'the service may still be applying it, and no read shows it done (not seen; read 1 time within --timeout)' });
+    expect(settled).toEqual({ applied: 'unknown', check: 'ahs thing get', why: 'the service may still be applying it, and no read shows it done (not seen; read 1 time within --timeout)' });
   });
 
   it('Ctrl-C while waiting to read again: interrupted, not unknown', async () => {
@@ -259,15 +260,19 @@ describe('executor: a lost answer is settled by a read', () => {
     expect(service.waits).toHaveLength(1);
   });
 
-  it('a write the service applies at once (a version delete): a read that shows it not done is "not applied", safe to retry', async () => {
-    const service = new FakeService();
+  it('a version delete the read does not show done: unknown (never "not applied" nor "safe to retry"), read again within --timeout', async () => {
+    const service = new FakeService({ timeoutMs: 1000, retries: 1 });
     service.script('DELETE /api/v2/d/va/A/versions/IOS1', lost());
     const remove = steps.versionDelete({ assetId: 'A', versionId: 'IOS1', records: [] });
     const r = await run(service, plan([remove], () => undefined));
-    expect(r.error).toBeInstanceOf(NetworkError);
-    expect(r.error).not.toBeInstanceOf(OutcomeUnknownError);
-    expect(r.error!.message).toMatch(/a read shows the write was not applied \(version IOS1 still exists\): it is safe to retry$/);
-    expect(service.waits).toEqual([]);
+    expect(r.error).toBeInstanceOf(OutcomeUnknownError);
+    expect(r.error!.message).toBe(
+      'the answer to POST /va/A/versions/IOS1/deploy was lost (connection reset); the service may still be applying it, and no read shows it done (version IOS1 still exists; read 4 times within --timeout): ' +
+        'the write may have been applied: check with `ahs version get A IOS1` before running it again',
+    );
+    expect(service.waits).toEqual([225, 450, 325]);
+    expect(service.sent).toHaveLength(1);
+    expect(service.versions.has('IOS1')).toBe(true);
   });
 
   it('cannot tell: exit 6 naming the command that checks', async () => {
@@ -325,6 +330,89 @@ describe('executor: a lost answer is settled by a read', () => {
     expect((r.error as NetworkError).exitCode).toBe(6);
     expect(r.error!.message).not.toMatch(/try again|safe to retry/);
   });
+});
+
+describe('executor: every kind of write settles strictly, by table', () => {
+  // Each kind: its request, the service as it was before the write, the change a read would see, and the command that checks.
+  const item = { assetItemId: 'a', assetItemName: 'a.png', parentCollections: ['C'] };
+  const rows: Array<{ kind: string; step: () => Step; key: string; before?: (s: FakeService) => void; apply?: (s: FakeService) => void; check: string }> = [
+    { kind: 'asset.create', step: () => steps.assetCreate({ body: { assetId: 'A', assetName: 'A', assetType: '1001', createdBy: USER } as never }), key: 'POST /api/v2/d/va', before: (s) => (s.asset = undefined), apply: (s) => (s.asset = { ...ASSET }), check: 'ahs asset get A' },
+    { kind: 'asset.update', step: () => steps.assetUpdate({ assetId: 'A', body: { assetName: 'B', updatedBy: USER } as never }), key: 'PUT /api/v2/d/va/A', apply: (s) => (s.asset = { ...ASSET, assetName: 'B' }), check: 'ahs asset get A' },
+    { kind: 'asset.delete', step: () => steps.assetDelete({ assetId: 'A', body: { deletedBy: USER } }), key: 'DELETE /api/v2/d/va/A', apply: (s) => (s.asset = undefined), check: 'ahs asset get A' },
+    {
+      kind: 'asset.undeploy',
+      step: () => steps.assetUndeploy({ assetId: 'A', body: { envId: 'prod', targetPlatforms: ['ios'] }, records: [] }),
+      key: 'POST /api/v2/d/va/A/undeploy',
+      before: (s) => (s.records = { IOS1: 'LIVE' }),
+      apply: (s) => (s.records = {}),
+      check: 'ahs asset status A --env prod',
+    },
+    { kind: 'version.delete', step: () => steps.versionDelete({ assetId: 'A', versionId: 'IOS1', records: [] }), key: 'DELETE /api/v2/d/va/A/versions/IOS1', apply: (s) => s.versions.delete('IOS1'), check: 'ahs version get A IOS1' },
+    { kind: 'collection.create', step: () => steps.collectionCreate({ collectionId: 'C', body: { createdBy: USER } as never }), key: 'POST /api/v2/d/vc', before: (s) => (s.collection = undefined), apply: (s) => (s.collection = { collectionId: 'C', createdBy: USER, createdAt: '2026-01-01T00:00:00Z' }), check: 'ahs collection get C' },
+    { kind: 'collection.update', step: () => steps.collectionUpdate({ collectionId: 'C', body: { maxAssets: 5 } }), key: 'PATCH /api/v2/d/vc/C', check: 'ahs collection get C' },
+    { kind: 'collection.delete', step: () => steps.collectionDelete({ collectionId: 'C', user: USER }), key: 'DELETE /api/v2/d/vc/C', apply: (s) => (s.collection = { ...s.collection, deleted: true }), check: 'ahs collection get C' },
+    {
+      kind: 'collection.restore',
+      step: () => steps.collectionRestore({ collectionId: 'C', user: USER }),
+      key: 'POST /api/v2/d/vc/C/restore',
+      before: (s) => (s.collection = { ...s.collection, deleted: true }),
+      apply: (s) => (s.collection = { ...s.collection, deleted: false }),
+      check: 'ahs collection get C',
+    },
+    { kind: 'collection.purge', step: () => steps.collectionPurge({ collectionId: 'C', user: USER }), key: 'POST /api/v2/d/vc/C/purge', apply: (s) => (s.collection = undefined), check: 'ahs collection get C' },
+    {
+      kind: 'collection.undeploy',
+      step: () => steps.collectionUndeploy({ collectionId: 'C', user: USER, envId: 'prod' }),
+      key: 'DELETE /api/v2/d/vc/C/deployments/prod',
+      before: (s) => (s.deployments = { prod: 'LIVE' }),
+      apply: (s) => (s.deployments = {}),
+      check: 'ahs collection status C',
+    },
+    {
+      kind: 'collection.deploy',
+      step: () => steps.collectionDeploy({ collectionId: 'C', user: USER, envId: 'prod', state: 'LIVE' }),
+      key: 'POST /api/v2/d/vc/C/deployments',
+      apply: (s) => (s.deployments = { prod: 'LIVE' }),
+      check: 'ahs collection status C',
+    },
+    { kind: 'collection.reconcile', step: () => steps.collectionReconcile({ collectionId: 'C', user: USER }), key: 'POST /api/v2/d/vc/C/deployments', check: 'ahs collection status C' },
+    { kind: 'item.remove', step: () => steps.itemRemove({ collectionId: 'C', itemId: 'a', user: USER }), key: 'DELETE /api/v2/d/vc/C/items/a', before: (s) => (s.items = [item]), apply: (s) => (s.items = []), check: 'ahs item get C a' },
+  ];
+  for (const row of rows) {
+    it(`${row.kind}, a lost answer the reads never show done: unknown (exit 6) naming \`${row.check}\`, not sent again, the service unchanged`, async () => {
+      const service = new FakeService({ timeoutMs: 1000, retries: 1 });
+      row.before?.(service);
+      const before = JSON.stringify([service.asset, service.collection, service.records, [...service.versions], service.items, service.deployments]);
+      service.script(row.key, lost());
+      const r = await run(service, plan([row.step()], () => undefined));
+      expect(r.error).toBeInstanceOf(OutcomeUnknownError);
+      expect((r.error as OutcomeUnknownError).exitCode).toBe(6);
+      expect((r.error as OutcomeUnknownError).outcome).toBe('unknown');
+      expect((r.error as OutcomeUnknownError).toBody().type).toBe('urn:ahs:unknown-outcome');
+      expect(r.error!.message).toMatch(new RegExp(`^the answer to POST /va/A/versions/IOS1/deploy was lost \\(connection reset\\)[;,] .*: the write may have been applied: check with \`${row.check.replace(/ /g, ' ')}\` before running it again$`));
+      expect(r.error!.message).not.toMatch(/safe to retry|not applied/);
+      // Re-read within --timeout when a read can tell; read not at all when none can.
+      expect(service.waits).toEqual(row.apply ? [225, 450, 325] : []);
+      if (!row.apply) expect(service.reads).toEqual([]);
+      expect(service.sent).toHaveLength(1);
+      expect(r.done).toBe(false);
+      expect(JSON.stringify([service.asset, service.collection, service.records, [...service.versions], service.items, service.deployments])).toBe(before);
+    });
+    if (!row.apply) continue;
+    it(`${row.kind}, a lost answer a later read shows done: applied, reported done, not sent again`, async () => {
+      const service = new FakeService({ timeoutMs: 1000, retries: 1 });
+      row.before?.(service);
+      service.script(row.key, lost());
+      // The service finishes the write during the first wait.
+      service.onSleep = () => row.apply!(service);
+      const r = await run(service, plan([row.step()], () => undefined));
+      expect(r.error).toBeUndefined();
+      expect(r.done).toBe(true);
+      expect(service.waits).toEqual([225]);
+      expect(r.stderr).toMatch(/the answer was lost, but a read confirms the write was applied \(/);
+      expect(service.sent).toHaveLength(1);
+    });
+  }
 });
 
 describe('executor: waiting out a deployment, and contention', () => {
@@ -542,10 +630,14 @@ describe('executor: a 500 of a deployment is waited out within the one retry bud
     service.script(DEPLOY('IOS1'), BUSY, BUSY);
     service.onSleep = () => controller.abort();
     const r = await run(service, plan([deployTo('IOS1')], () => undefined));
-    expect(r.error!.message).toBe('interrupted');
-    expect((r.error as ApiError).exitCode).toBe(130);
+    // One short read after the interrupt: the channel does not show it, and the service may still be deploying it.
+    expect(r.error!.message).toBe('interrupted: the write may have been applied: check with `ahs asset status A --platform ios --env prod`');
+    expect((r.error as CancelledError).exitCode).toBe(130);
+    expect((r.error as CancelledError).outcome).toBe('unknown');
+    expect((r.error as CancelledError).cause).toBe(controller.signal.reason);
     expect(service.sent).toHaveLength(1);
     expect(service.waits).toEqual([]);
+    expect([service.detachedClients, service.destroyed]).toEqual([1, 1]);
   });
 });
 
@@ -554,7 +646,6 @@ describe('executor: failures that no read settles are the answer itself', () => 
     { name: 'a 503 of a deploy (not a deployment in progress)', step: () => deployTo('IOS1'), key: DEPLOY('IOS1'), error: () => serverError(503), exit: 1 },
     { name: 'a 500 of a kind that does not wait out deployments', step: () => steps.versionDelete({ assetId: 'A', versionId: 'IOS1', records: [] }), key: 'DELETE /api/v2/d/va/A/versions/IOS1', error: () => serverError(500), exit: 1 },
     { name: 'a network error before the request was sent', step: () => deployTo('IOS1'), key: DEPLOY('IOS1'), error: () => new NetworkError('could not reach the service (connection refused)'), exit: 6 },
-    { name: 'a lost answer of a kind with no settling read', step: () => steps.collectionReconcile({ collectionId: 'C', user: USER }), key: 'POST /api/v2/d/vc/C/deployments', error: () => lost(), exit: 6 },
     { name: 'a 400 of a collection create (it names no existing collection)', step: () => steps.collectionCreate({ collectionId: 'C', body: {} as never }), key: 'POST /api/v2/d/vc', error: () => serverError(400), exit: 1 },
   ];
   for (const row of rows) {
@@ -591,7 +682,7 @@ describe('executor: failures that no read settles are the answer itself', () => 
     expect(service.reads).toEqual([]);
   });
 
-  it('a settling read that fails, for a kind with no check command: names what to check', async () => {
+  it('a settling read that fails: names the command that checks', async () => {
     const service = new FakeService();
     service.readError = new NetworkError('could not reach the service (connection refused): try again');
     service.script('DELETE /api/v2/d/vc/C/items/a', () => {
@@ -600,7 +691,7 @@ describe('executor: failures that no read settles are the answer itself', () => 
     });
     const r = await run(service, plan([steps.itemRemove({ collectionId: 'C', itemId: 'a', user: USER })], () => undefined));
     expect(r.error).toBeInstanceOf(NetworkError);
-    expect(r.error!.message).toMatch(/the read that would tell failed \(could not reach the service \(connection refused\)\): check whether it was done \(remove item a from C\) before running it again$/);
+    expect(r.error!.message).toMatch(/the read that would tell failed \(could not reach the service \(connection refused\)\): check with `ahs item get C a` before running it again$/);
   });
 
   it('a settling read cut by Ctrl-C: interrupted, not "unknown"', async () => {
@@ -715,10 +806,119 @@ describe('executor: order, answers and interrupts', () => {
       });
       const r = await run(service, plan([deployTo('IOS1'), deployTo('IOS2')], () => undefined), { signal: controller.signal });
       expect(service.sent.map((s) => s.path)).toEqual(['/api/v2/d/va/A/versions/IOS1/deploy']);
-      expect(r.error!.message).toBe(reason ? 'stopped by the lock' : 'interrupted');
+      expect(r.error!.message).toBe(reason ? 'stopped by the lock' : 'interrupted: done: deploy IOS1 LIVE on A/ios/prod; the rest was not sent');
+      expect((r.error as ConflictError).outcome).toBe(reason ? 'not-applied' : 'applied');
       expect((r.error as ConflictError).exitCode).toBe(reason ? 5 : 130);
       expect(r.done).toBe(false);
     }
+  });
+});
+
+describe('executor: a write cut by an interrupt is settled by one short read', () => {
+  const upload = async () => {
+    const { writeFile, mkdtemp } = await import('node:fs/promises');
+    const dir = await mkdtemp('/tmp/ahs-exec-');
+    await writeFile(`${dir}/a.zip`, 'x');
+    return steps.versionUpload({ assetId: 'A', platform: 'ios', fields: { versionName: '1.0', createdBy: USER }, file: { path: `${dir}/a.zip`, name: 'a.zip', size: 1 } });
+  };
+  const cutBy = (controller: AbortController, reason: unknown, then?: () => void) => () => {
+    controller.abort(reason);
+    then?.();
+    throw new CancelledError('interrupted', { cause: reason });
+  };
+
+  it('an upload the read shows created: "version IOS4 was created", outcome applied, the answer recorded; the read made once, its client destroyed', async () => {
+    const controller = new AbortController();
+    const reason = new Error('called off');
+    const service = new FakeService({ timeoutMs: 5000 });
+    const step = await upload();
+    service.script('POST /api/v2/d/va/A/versions', cutBy(controller, reason, () => (service.versionList = [{ versionId: 'IOS4', version: 4, versionName: '1.0', targetPlatform: 'ios', createdAt: '2026-01-01T00:00:00Z' }])));
+    const answered: string[] = [];
+    const r = await run(service, plan([step], () => undefined, { onAnswer: (s, results) => void answered.push(results.of(step)!.versionId) }), { signal: controller.signal });
+    expect(r.error).toBeInstanceOf(CancelledError);
+    expect(r.error!.message).toBe('interrupted: version IOS4 of A was created');
+    expect((r.error as CancelledError).outcome).toBe('applied');
+    expect((r.error as CancelledError).cause).toBe(reason);
+    expect((r.error as CancelledError).toBody()).toEqual({ type: 'urn:ahs:interrupted', title: 'interrupted: version IOS4 of A was created', status: null, detail: 'interrupted: version IOS4 of A was created' });
+    expect(answered).toEqual(['IOS4']);
+    expect(service.reads.filter((path) => path.endsWith('/va/A/versions'))).toHaveLength(1);
+    expect(service.waits).toEqual([]);
+    expect([service.detachedClients, service.destroyed]).toEqual([1, 1]);
+    expect(r.done).toBe(false);
+  });
+
+  it('an upload the read does not show: it may have been applied, naming the command that checks; read once, not waited out', async () => {
+    const controller = new AbortController();
+    const service = new FakeService({ timeoutMs: 5000 });
+    service.script('POST /api/v2/d/va/A/versions', cutBy(controller, undefined));
+    const r = await run(service, plan([await upload()], () => undefined), { signal: controller.signal });
+    expect(r.error!.message).toBe('interrupted: the write may have been applied: check with `ahs version list A --all`');
+    expect((r.error as CancelledError).outcome).toBe('unknown');
+    expect((r.error as CancelledError).exitCode).toBe(130);
+    expect(service.reads.filter((path) => path.endsWith('/va/A/versions'))).toHaveLength(1);
+    expect(service.waits).toEqual([]);
+  });
+
+  it('the short read fails: unknown, the same words', async () => {
+    const controller = new AbortController();
+    const service = new FakeService();
+    service.script(DEPLOY('IOS1'), cutBy(controller, undefined, () => (service.failReads = 5)));
+    const r = await run(service, plan([deployTo('IOS1')], () => undefined), { signal: controller.signal });
+    expect(r.error!.message).toBe('interrupted: the write may have been applied: check with `ahs asset status A --platform ios --env prod`');
+    expect((r.error as CancelledError).outcome).toBe('unknown');
+  });
+
+  it('a kind no read settles: unknown, without a read', async () => {
+    const controller = new AbortController();
+    const service = new FakeService();
+    service.script('POST /api/v2/d/vc/C/deployments', cutBy(controller, undefined));
+    const r = await run(service, plan([steps.collectionReconcile({ collectionId: 'C', user: USER })], () => undefined), { signal: controller.signal });
+    expect(r.error!.message).toBe('interrupted: the write may have been applied: check with `ahs collection status C`');
+    expect(service.reads).toEqual([]);
+  });
+
+  it('an interrupt before the first send: "nothing was sent", outcome not-applied, no read', async () => {
+    const controller = new AbortController();
+    const reason = new Error('stop');
+    controller.abort(reason);
+    const service = new FakeService();
+    const r = await run(service, plan([deployTo('IOS1'), deployTo('IOS2')], () => undefined), { signal: controller.signal });
+    expect(r.error!.message).toBe('interrupted: nothing was sent');
+    expect((r.error as CancelledError).outcome).toBe('not-applied');
+    expect((r.error as CancelledError).cause).toBe(reason);
+    expect(service.sent).toEqual([]);
+    expect(service.detachedClients).toBe(0);
+  });
+
+  it('more than three writes done: counted, not listed; those cut listed with what checks them', async () => {
+    const controller = new AbortController();
+    const service = new FakeService();
+    service.items = ['a', 'b', 'c', 'd', 'e', 'f'].map((id) => ({ assetItemId: id }));
+    const ids = ['a', 'b', 'c', 'd', 'e', 'f'];
+    service.script('DELETE /api/v2/d/vc/C/items/e', cutBy(controller, undefined));
+    const r = await run(service, plan(ids.map((id) => steps.itemRemove({ collectionId: 'C', itemId: id, user: USER }, { id, batch: { group: 'g', concurrency: 1 } })), () => undefined), { signal: controller.signal });
+    expect(r.error!.message).toBe('interrupted: 4 of 6 writes were done; remove item e from C may have been applied: check with `ahs item get C e`; the rest was not sent');
+    expect((r.error as CancelledError).outcome).toBe('unknown');
+  });
+
+  it('a step that failed on its own before the interrupt: its own outcome, not said again, not counted as "the rest"; three done are listed', async () => {
+    const controller = new AbortController();
+    const service = new FakeService();
+    service.items = ['a', 'b', 'c', 'd', 'e'].map((id) => ({ assetItemId: id }));
+    service.script('DELETE /api/v2/d/vc/C/items/d', serverError(400));
+    service.script('DELETE /api/v2/d/vc/C/items/e', cutBy(controller, undefined));
+    const ids = ['a', 'b', 'c', 'd', 'e'];
+    const r = await run(service, plan(ids.map((id) => steps.itemRemove({ collectionId: 'C', itemId: id, user: USER }, { id, batch: { group: 'g', concurrency: 1 } })), () => undefined), { signal: controller.signal });
+    expect(r.error!.message).toBe('interrupted: done: remove item a from C; done: remove item b from C; done: remove item c from C; remove item e from C may have been applied: check with `ahs item get C e`');
+  });
+
+  it('every step done or cut: nothing said of "the rest"', async () => {
+    const controller = new AbortController();
+    const service = new FakeService();
+    service.items = [{ assetItemId: 'b' }];
+    service.script('DELETE /api/v2/d/vc/C/items/b', cutBy(controller, undefined));
+    const r = await run(service, plan(['a', 'b'].map((id) => steps.itemRemove({ collectionId: 'C', itemId: id, user: USER }, { id, batch: { group: 'g', concurrency: 2 } })), () => undefined), { signal: controller.signal });
+    expect(r.error!.message).toBe('interrupted: done: remove item a from C; remove item b from C may have been applied: check with `ahs item get C b`');
   });
 });
 
@@ -794,9 +994,12 @@ describe('executor: batches, grouped and bounded', () => {
       controller.abort();
       throw new Error('cut');
     });
+    service.items = [{ assetItemId: 'a' }, { assetItemId: 'b' }];
     const told: string[] = [];
     const r = await run(service, plan([remove('a', 'g', 1), remove('b', 'g', 1)], () => undefined, { onFailure: (step) => void told.push(step.id) }), { signal: controller.signal });
-    expect(r.error!.message).toBe('interrupted');
+    // Its short read still finds the item: the removal may yet be applied.
+    expect(r.error!.message).toBe('interrupted: remove item a from C may have been applied: check with `ahs item get C a`; the rest was not sent');
+    expect((r.error as CancelledError).outcome).toBe('unknown');
     expect(told).toEqual([]);
     expect(service.sent).toHaveLength(1);
   });
@@ -811,7 +1014,8 @@ describe('executor: batches, grouped and bounded', () => {
       return { message: 'removed' };
     });
     const r = await run(service, plan([first, second], () => undefined), { signal: controller.signal });
-    expect(r.error!.message).toBe('interrupted');
+    expect(r.error!.message).toBe('interrupted: done: remove item a from C; the rest was not sent');
+    expect(service.detachedClients).toBe(0);
     expect(service.sent.map((s) => s.path)).toEqual(['/api/v2/d/vc/C/items/a']);
   });
 
@@ -1171,7 +1375,9 @@ describe('executor: what is read, and when a refusal is checked', () => {
     });
     const told: string[] = [];
     const r = await run(service, plan([a, b], () => undefined, { onFailure: (step) => void told.push(step.id) }), { signal: controller.signal });
-    expect(r.error!.message).toBe('interrupted');
+    // Its short read no longer finds the item: applied, said so.
+    expect(r.error!.message).toBe('interrupted: done: remove item a from C; the rest was not sent');
+    expect((r.error as CancelledError).outcome).toBe('applied');
     expect(told).toEqual([]);
     expect(service.sent).toHaveLength(1);
   });

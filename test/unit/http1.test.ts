@@ -121,13 +121,11 @@ describe('AnswerParser', () => {
     expect(parse(head(['HTTP/1.1 200 OK', 'Content-Length: 10']), [], 'HEAD').done).toBe(true);
   });
 
-  it('content-length with chunked: chunked frames the body, the length is dropped, the connection not kept (RFC 9112, 6.3)', () => {
-    const wire = Buffer.concat([head(['HTTP/1.1 200 OK', 'Content-Length: 99', 'Transfer-Encoding: chunked']), Buffer.from('5\r\nhello\r\n0\r\n\r\n')]);
-    const parsed = parse(wire, [20]);
-    expect(parsed.body.toString()).toBe('hello');
-    expect(parsed.done).toBe(true);
-    expect(parsed.headers['content-length']).toBeUndefined();
-    expect(parsed.keepAlive).toBe(false);
+  it('content-length with a transfer-encoding: refused, as llhttp refuses it (RFC 9112 6.3: a server or proxy framing its own way)', () => {
+    for (const coding of ['chunked', 'identity']) {
+      const wire = Buffer.concat([head(['HTTP/1.1 200 OK', 'Content-Length: 99', `Transfer-Encoding: ${coding}`]), Buffer.from('5\r\nhello\r\n0\r\n\r\n')]);
+      expect(() => parse(wire, [20])).toThrow('both a content-length and a transfer-encoding');
+    }
   });
 
   it('a body with neither a length nor chunked runs until the connection ends: never done, not kept alive', () => {
@@ -168,10 +166,28 @@ describe('AnswerParser', () => {
     for (const wire of bad) expect(() => parse(wire, [7]), wire.toString('latin1', 0, 40)).toThrow(BadAnswerError);
   });
 
-  it('joins a folded header line (obs-fold) to the one before with a space, as a user agent must (RFC 9112 5.2)', () => {
-    const parsed = parse(Buffer.concat([head(['HTTP/1.1 200 OK', 'X-Folded: first', ' second', '\tthird', 'Content-Length: 2']), Buffer.from('ok')]), [25]);
-    expect(parsed.headers['x-folded']).toBe('first second third');
-    expect(parsed.body.toString()).toBe('ok');
+  it('refuses a folded header line (obs-fold), in the head and in the trailers, as llhttp does (RFC 9112 5.2 lets a user agent)', () => {
+    expect(() => parse(Buffer.concat([head(['HTTP/1.1 200 OK', 'X-Folded: first', ' second', 'Content-Length: 2']), Buffer.from('ok')]), [25])).toThrow('a header line');
+    const wire = Buffer.concat([head(['HTTP/1.1 200 OK', 'Transfer-Encoding: chunked']), Buffer.from('2\r\nok\r\n0\r\nX-T: a\r\n b\r\n\r\n')]);
+    expect(() => parse(wire)).toThrow('a header line');
+  });
+
+  it('checks trailers as headers: a control character or a bad name is refused', () => {
+    for (const trailer of ['X-T: a\u0000b', 'X-T: a\u001bb', 'X T: a', ': a']) {
+      const wire = Buffer.concat([head(['HTTP/1.1 200 OK', 'Transfer-Encoding: chunked']), Buffer.from(`2\r\nok\r\n0\r\n${trailer}\r\n\r\n`, 'latin1')]);
+      expect(() => parse(wire), trailer).toThrow(BadAnswerError);
+    }
+  });
+
+  it('chunk extensions: tokens and quoted strings skipped; a blank before the `;` refused, as llhttp refuses it', () => {
+    for (const extension of [';a', ';a=b', ';a="x y"', ';a="q\\"x";b']) {
+      const wire = Buffer.concat([head(['HTTP/1.1 200 OK', 'Transfer-Encoding: chunked']), Buffer.from(`2${extension}\r\nok\r\n0\r\n\r\n`)]);
+      expect(parse(wire).body.toString(), extension).toBe('ok');
+    }
+    for (const extension of [' ;a=b', '; a', ';a=b c', ';a="x']) {
+      const wire = Buffer.concat([head(['HTTP/1.1 200 OK', 'Transfer-Encoding: chunked']), Buffer.from(`2${extension}\r\nok\r\n0\r\n\r\n`)]);
+      expect(() => parse(wire), extension).toThrow('a chunk size');
+    }
   });
 
   it('interim answers without end (103 Early Hints) count in the head limit, and so do trailers without end: refused, not read on', () => {

@@ -22,7 +22,7 @@ import { matchesAny } from '../../util/glob.js';
 import { compare, planSync, servedContent, type Comparison, type LocalFile, type SyncPlan } from '../../service/items-plan.js';
 import { escapeControls } from '../../util/escape.js';
 import { comparedLine } from '../../io/views/collections.js';
-import { sentWhole, uploadName } from '../../transfer/upload.js';
+import { uploadName } from '../../transfer/upload.js';
 import { topFiles } from '../../transfer/top-files.js';
 import { plan, type Results, type Step } from '../../plan/plan.js';
 import { steps } from '../../plan/steps.js';
@@ -64,7 +64,7 @@ export async function syncFolder(options: Options<typeof syncSpec>, ctx: Context
   const uploads = new Map(files.map((file) => [file, { ...toUpload(file, { assetType, user }), collectionId }]));
   const reads = typeof start.reads === 'function' ? await start.reads() : start.reads;
   const api = reads.api;
-  if (files.length > 0 && !ctx.globals.dryRun) api.prepareUploads(files.length, { whole: files.every((file) => sentWhole(file.size)) });
+  if (files.length > 0 && !ctx.globals.dryRun) api.prepareUploads(files.length);
   const read = await reads.view;
   if ('error' in read) throw read.error;
   const view = read.view;

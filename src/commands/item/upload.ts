@@ -21,7 +21,7 @@ import type { ItemUploadParams } from '../../plan/kinds/collections.js';
 import { actingUser, assetTypeArg, collectionArg, filesArg } from '../../pickers/pick-collection.js';
 import { plan, type Results, type Step } from '../../plan/plan.js';
 import { steps } from '../../plan/steps.js';
-import { sentWhole, uploadName } from '../../transfer/upload.js';
+import { uploadName } from '../../transfer/upload.js';
 
 interface UploadResult {
   uploaded: Item[];
@@ -44,7 +44,7 @@ export const run: Run<typeof uploadSpec> = async (options, ctx) => {
   }));
 
   const api = await ctx.api();
-  if (!ctx.globals.dryRun) api.prepareUploads(uploads.length, { whole: uploads.every((upload) => sentWhole(upload.file.size)) });
+  if (!ctx.globals.dryRun) api.prepareUploads(uploads.length);
   // The items (for names already taken) and the collection at once: one round, not two.
   const [items, { snapshot, collection }] = await Promise.all([listItems(api, collectionId).catch(() => undefined), readSnapshot(api, collectionId)]);
   warnOfNamesTaken(await ctx.output(), collectionId, items ?? [], uploads.map((upload) => upload.fields.assetItemName));

@@ -27,6 +27,11 @@ export const run: Run<typeof initSpec> = async (options, ctx) => {
   const out = await ctx.output();
   const view = await readSnapshot(api, collectionId);
   if (view.snapshot?.deleted) throw new UsageError(`the collection ${collectionId} is deleted: restore it (ahs collection restore ${collectionId}) or name another journal`);
+  // A collection of the team's own (a typo, a name taken) is never taken over: its items are not entries, and init would rewrite and deploy it.
+  const itemCount = view.snapshot?.itemCount ?? 0;
+  if (view.collection && itemCount > 0 && !(view.collection.description ?? '').startsWith('ahs journal')) {
+    throw new UsageError(`the collection ${collectionId} already exists and is not an ahs journal (it holds ${itemCount} item(s) and its description does not say "ahs journal"): name another journal, e.g. ahs journal init ${DEFAULT_JOURNAL_ID === collectionId ? 'team-journal' : DEFAULT_JOURNAL_ID}`);
+  }
   const links = parseJournalDescription(view.collection?.description);
   if (view.collection && links.envId && links.envId !== envId) throw new UsageError(`the journal ${collectionId} is read in ${links.envId}, not ${envId}: run again with --env ${links.envId}`);
   const description = describeJournal({ ...links, envId });

@@ -13,6 +13,7 @@ export interface AssetCreateParams {
 
 export const assetCreate = kind<AssetCreateParams, Asset>({
   describe: (p) => `create asset ${p.body.assetId}`,
+  check: (p) => `ahs asset get ${p.body.assetId}`,
   request: (p, api) => ({ method: 'POST', path: api.path('va'), body: p.body }),
   async predict({ body }, api) {
     const existing = await findAsset(api, body.assetId);
@@ -42,6 +43,7 @@ export interface AssetUpdateParams {
 
 export const assetUpdate = kind<AssetUpdateParams, Asset>({
   describe: (p) => `update asset ${p.assetId}`,
+  check: (p) => `ahs asset get ${p.assetId}`,
   request: (p, api) => ({ method: 'PUT', path: api.path('va', p.assetId), body: p.body }),
   async predict({ assetId, body, before }, api) {
     const asset = before ?? (await getAsset(api, assetId));
@@ -76,6 +78,7 @@ export interface AssetDeleteParams {
 
 export const assetDelete = kind<AssetDeleteParams, undefined>({
   describe: (p) => `delete asset ${p.assetId}`,
+  check: (p) => `ahs asset get ${p.assetId}`,
   request: (p, api) => ({ method: 'DELETE', path: api.path('va', p.assetId), body: p.body }),
   async predict({ assetId }, api) {
     const asset = await getAsset(api, assetId);
@@ -108,6 +111,7 @@ export async function targetedRecords(api: ApiClient, assetId: string, body: { e
 
 export const assetUndeploy = kind<AssetUndeployParams, UndeployAnswer>({
   describe: (p) => `undeploy ${p.assetId} for ${p.body.targetPlatforms.join(', ')} in ${p.body.envId}`,
+  check: (p) => `ahs asset status ${p.assetId} --env ${p.body.envId}`,
   request: (p, api) => ({ method: 'POST', path: api.path('va', p.assetId, 'undeploy'), body: p.body }),
   async predict({ body, records }) {
     return {

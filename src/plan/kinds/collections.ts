@@ -63,6 +63,7 @@ export interface CollectionCreateParams extends Named {
 // No `collection`: a 400 of a create is never "the collection named does not exist".
 export const collectionCreate = kind<CollectionCreateParams, Collection>({
   describe: (p) => `create collection ${p.collectionId}`,
+  check: (p) => `ahs collection get ${p.collectionId}`,
   request: (p, api) => ({ method: 'POST', path: api.path('vc'), body: p.body }),
   async predict({ collectionId, body }, api) {
     const view = await readSnapshot(api, collectionId);
@@ -87,6 +88,7 @@ export interface CollectionUpdateParams extends Named {
 
 export const collectionUpdate = kind<CollectionUpdateParams, Collection>({
   describe: (p) => `update collection ${p.collectionId}`,
+  check: (p) => `ahs collection get ${p.collectionId}`,
   collection: named,
   request: (p, api) => ({ method: 'PATCH', path: vcPath(api, p.collectionId), body: p.body }),
   predict: ({ collectionId, body }, api) =>
@@ -103,6 +105,7 @@ export interface CollectionWriteParams extends Named {
 
 export const collectionDelete = kind<CollectionWriteParams, Message>({
   describe: (p) => `delete collection ${p.collectionId}`,
+  check: (p) => `ahs collection get ${p.collectionId}`,
   collection: named,
   request: (p, api) => ({ method: 'DELETE', path: vcPath(api, p.collectionId), body: { deletedBy: p.user } }),
   predict: ({ collectionId }, api) => predictOver(api, collectionId, (view) => ({ decision: decideCollectionDelete(collectionId, view.snapshot) })),
@@ -112,6 +115,7 @@ export const collectionDelete = kind<CollectionWriteParams, Message>({
 // The service reads createdBy here, not deletedBy.
 export const collectionRestore = kind<CollectionWriteParams, Message>({
   describe: (p) => `restore collection ${p.collectionId}`,
+  check: (p) => `ahs collection get ${p.collectionId}`,
   collection: named,
   request: (p, api) => ({ method: 'POST', path: vcPath(api, p.collectionId, 'restore'), body: { createdBy: p.user } }),
   predict: ({ collectionId }, api) => predictOver(api, collectionId, (view) => ({ decision: decideCollectionRestore(collectionId, view.snapshot) })),
@@ -120,6 +124,7 @@ export const collectionRestore = kind<CollectionWriteParams, Message>({
 
 export const collectionPurge = kind<CollectionWriteParams, Message>({
   describe: (p) => `purge collection ${p.collectionId}`,
+  check: (p) => `ahs collection get ${p.collectionId}`,
   collection: named,
   request: (p, api) => ({ method: 'POST', path: vcPath(api, p.collectionId, 'purge'), body: { createdBy: p.user } }),
   predict: ({ collectionId }, api) =>
@@ -136,6 +141,7 @@ export interface CollectionUndeployParams extends CollectionWriteParams {
 
 export const collectionUndeploy = kind<CollectionUndeployParams, Message>({
   describe: (p) => `undeploy collection ${p.collectionId} from ${p.envId}`,
+  check: (p) => `ahs collection status ${p.collectionId}`,
   collection: named,
   request: (p, api) => ({ method: 'DELETE', path: vcPath(api, p.collectionId, 'deployments', p.envId), body: { updatedBy: p.user } }),
   predict: ({ collectionId, envId, user }, api) => predictOver(api, collectionId, (view) => ({ decision: decideCollectionUndeploy(collectionId, view.snapshot, envId, user) })),
@@ -176,7 +182,6 @@ export const collectionDeploy = kind<CollectionDeployParams, DeployAnswer>({
     }
   },
   check: (p) => `ahs collection status ${p.collectionId}`,
-  mayStillApply: true,
   async settle({ collectionId, envId, state }, { api }) {
     if (!envId) return { applied: 'unknown', check: `ahs collection status ${collectionId}` };
     return settleBySnapshot(api, collectionId, (view) => view.snapshot?.deployments[envId] === state, { message: `collection ${collectionId} is ${state} in ${envId}` }, `${state} in ${envId}`);
@@ -205,6 +210,7 @@ function explainRefusal(out: PlanOutput, error: unknown, envId: string | undefin
 
 export const collectionReconcile = kind<CollectionWriteParams, Message>({
   describe: (p) => `re-run the Live deployments of ${p.collectionId}`,
+  check: (p) => `ahs collection status ${p.collectionId}`,
   collection: named,
   request: (p, api) => ({ method: 'POST', path: vcPath(api, p.collectionId, 'deployments'), query: { reconcile: 'true' }, body: { createdBy: p.user } }),
   predict: ({ collectionId, user }, api) => predictOver(api, collectionId, (view) => ({ decision: decideCollectionReconcile(collectionId, view.snapshot, user) })),
@@ -220,8 +226,8 @@ export const itemUpload = kind<ItemUploadParams, Item>({
   describe: (p) => `upload ${p.file.name} to ${p.collectionId}`,
   collection: named,
   file: (p) => p.file,
+  applied: (p, answer) => `${p.file.name} was added to ${p.collectionId} as ${answer.assetItemId}`,
   check: (p) => `ahs item list ${p.collectionId} --all`,
-  mayStillApply: true,
   request: (p, api) => ({ method: 'POST', path: vcPath(api, p.collectionId, 'items'), body: { ...p.fields, assetFile: `@${p.file.path} (${p.file.size} bytes)` } }),
   predict: ({ collectionId, fields }, api) =>
     predictOver(api, collectionId, ({ snapshot, collection }) => ({
@@ -247,6 +253,7 @@ export interface ItemRemoveParams extends Named {
 
 export const itemRemove = kind<ItemRemoveParams, Message>({
   describe: (p) => `remove item ${p.itemId}${p.name ? ` (${p.name})` : ''} from ${p.collectionId}`,
+  check: (p) => `ahs item get ${p.collectionId} ${p.itemId}`,
   collection: named,
   request: (p, api) => ({ method: 'DELETE', path: vcPath(api, p.collectionId, 'items', p.itemId), body: { deletedBy: p.user } }),
   async send(p, { api, out }) {
@@ -312,6 +319,7 @@ function firstCopy(items: Item[]): Item {
  */
 export const itemConverge = kind<ItemConvergeParams, Converged>({
   describe: (p) => `remove copies another run uploaded to ${p.collectionId} at the same time`,
+  check: (p) => `ahs item list ${p.collectionId} --all`,
   collection: named,
   runTimeOnly: true,
   request: (p, api) => ({ method: 'DELETE', path: vcPath(api, p.collectionId, 'items', '{copy}'), body: { deletedBy: p.user } }),

@@ -34,14 +34,13 @@ export interface Kind<P = any, R = any> {
   /** The rules' prediction from reads of the service (when the command did not plan one). */
   predict(params: P, api: ApiClient): Promise<Prediction>;
   send?(params: P, io: KindIO): Promise<R>;
-  /** After a lost answer (or a 500 of a deployment): was it applied? */
-  settle?(params: P, io: KindIO): Promise<Settlement<R>>;
   /**
-   * The service may still be applying the write after its answer is lost (a
-   * deployment, an upload being committed): a settling read proves
-   * "applied" or nothing, so it is re-read within --timeout, then unknown.
+   * After a lost answer (or a 500 of a deployment): was it applied? The
+   * service may still be applying the write after its answer is lost, so a
+   * read proves "applied" or nothing: the executor reads again within
+   * --timeout, then the outcome is unknown (never "not applied").
    */
-  mayStillApply?: boolean;
+  settle?(params: P, io: KindIO): Promise<Settlement<R>>;
   /** A 500 may mean the channel is mid-deployment: settle, and retry while the requested state does not hold. */
   waitsOutDeployment?: boolean;
   /** The collection named on the command line: a 400 is "not found" (exit 4) when GET /vc/{id} confirms it missing. */
@@ -52,8 +51,10 @@ export interface Kind<P = any, R = any> {
   runTimeOnly?: boolean;
   /** What the step does, in the user's terms ("upload ios.zip as 1.5.0"). */
   describe(params: P): string;
-  /** The ahs command that tells whether the write was applied, when a settling read failed. */
-  check?(params: P): string;
+  /** The ahs command that tells whether the write was applied, when no read settled it. */
+  check(params: P): string;
+  /** What the step did once applied, in the user's terms ("version IOS4 was created"); else "done: " and describe(). */
+  applied?(params: P, answer: R): string;
   /** The final line of the upload's progress. */
   uploaded?(params: P, answer: R): string;
 }

@@ -47,8 +47,8 @@ export const versionUpload = kind<VersionUploadParams, Version>({
   }),
   file: (p) => p.file,
   uploaded: (p, answer) => `Uploaded ${p.file.name} as ${answer.versionId}`,
+  applied: (p, answer) => `version ${answer.versionId} of ${p.assetId} was created`,
   check: (p) => `ahs version list ${p.assetId} --all`,
-  mayStillApply: true,
   async predict({ assetId, platform, fields, file }, api): Promise<Prediction> {
     const [asset, versions] = await Promise.all([getAsset(api, assetId), listAllVersions(api, assetId)]);
     const onPlatform = versions.filter((v) => v.targetPlatform === platform);
@@ -161,7 +161,6 @@ export const versionDeploy = kind<VersionDeployParams, DeployResponse>({
     return { current: channel.records[p.versionId] ?? null, decision: missing ?? decideVersionDeploy(channel, { versionId: p.versionId, ...p.body }), notes: p.notes };
   },
   waitsOutDeployment: true,
-  mayStillApply: true,
   check: (p) => `ahs asset status ${p.assetId} --platform ${p.platform} --env ${p.body.envId}`,
   async send(p, io) {
     try {
@@ -254,7 +253,6 @@ export const versionPromote = kind<VersionPromoteParams, PromoteResult>({
     };
   },
   waitsOutDeployment: true,
-  mayStillApply: true,
   check: (p) => `ahs asset status ${p.assetId} --platform ${p.platform} --env ${p.envId}`,
   async send(p, io) {
     const { api } = io;
@@ -365,6 +363,7 @@ export interface VersionDeleteParams {
 
 export const versionDelete = kind<VersionDeleteParams, undefined>({
   describe: (p) => `delete version ${p.versionId} of ${p.assetId}`,
+  check: (p) => `ahs version get ${p.assetId} ${p.versionId}`,
   request: (p, api) => ({ method: 'DELETE', path: api.path('va', p.assetId, 'versions', p.versionId) }),
   async predict(p) {
     return { current: p.records, decision: decideVersionDelete(p.versionId, p.records) };
