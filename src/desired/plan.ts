@@ -33,7 +33,7 @@ import { listItems, readSnapshot, type CollectionView } from '../service/collect
 import { compare, planSync, servedContent } from '../service/items-plan.js';
 import { topFiles } from '../transfer/top-files.js';
 import { comparedLine } from '../io/views/collections.js';
-import type { Context } from '../context.js';
+import type { Context } from '../io/context.js';
 import type { RolloutDefaults } from '../service/rollout.js';
 import { matchesAny } from '../util/glob.js';
 import { eachLimited } from '../util/pool.js';

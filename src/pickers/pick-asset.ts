@@ -2,7 +2,7 @@
 // deploy: in a terminal they are picked from lists read from the service;
 // without one (CI, --no-input, a pipe) they stay a usage error naming the
 // argument (Context.need). Nothing here is read unless a prompt is shown.
-import type { Context } from '../context.js';
+import type { Context } from '../io/context.js';
 import { UsageError } from '../errors.js';
 import { fetchAll } from '../http/paging.js';
 import { listAllVersions, listRecords } from '../service/assets.js';

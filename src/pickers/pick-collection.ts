@@ -1,7 +1,7 @@
 // Missing COLLECTION_ID / ITEM_ID / environment: in a terminal they are picked
 // from lists read from the service; elsewhere a usage error naming the
 // argument (Context.need).
-import type { Context } from '../context.js';
+import type { Context } from '../io/context.js';
 import type { Source } from '../config/settings.js';
 import { NotFoundError, UsageError } from '../errors.js';
 import { fetchAll } from '../http/paging.js';

@@ -2,7 +2,7 @@
 // (trimmed, and it must be a readable file), so a typo is fixed there rather
 // than after the other questions; elsewhere a usage error naming FILE.
 import { statSync } from 'node:fs';
-import type { Context } from '../context.js';
+import type { Context } from '../io/context.js';
 
 /** FILE: as given, or (in a terminal) a path typed at the prompt that names a file. */
 export function fileArg(ctx: Context, given: string | undefined, message = 'File to upload'): Promise<string> {

@@ -2,6 +2,8 @@
 // (asset-hosting-api-v2.md: "Version" fields, "Other rules", undeploy row).
 import { describe, expect, it } from 'vitest';
 import { decideAssetCreate, decideAssetDelete, decideAssetUndeploy, decideVersionDelete, formatSize, nextVersionId } from '../../src/rules/index.js';
+import { recordList } from '../../src/rules/assets.js';
+import type { AssetUrl } from '../../src/rules/schemas.js';
 
 describe('version id: first three letters of the platform, uppercased, plus the per-platform sequence', () => {
   it.each([
@@ -108,5 +110,19 @@ describe('undeploy (asset): every record of the named platforms in the environme
 
   it('no platform named -> 404', () => {
     expect(decideAssetUndeploy('prod', [], records).status).toBe(404);
+  });
+});
+
+describe('recordList: deployment records in one line, newest version first', () => {
+  const record = (targetPlatform: string, version: number, state: 'LIVE' | 'OFFLINE') => ({ targetPlatform, version, versionId: `${targetPlatform.slice(0, 3).toUpperCase()}${version}`, state }) as unknown as AssetUrl;
+
+  it('one platform: no platform named', () => {
+    expect(recordList([record('ios', 2, 'OFFLINE'), record('ios', 3, 'LIVE')])).toBe('IOS3 LIVE, IOS2 OFFLINE');
+  });
+  it('several platforms: each named, platforms in order', () => {
+    expect(recordList([record('web', 1, 'LIVE'), record('ios', 1, 'OFFLINE'), record('ios', 4, 'LIVE')])).toBe('ios IOS4 LIVE, ios IOS1 OFFLINE, web WEB1 LIVE');
+  });
+  it('none: empty', () => {
+    expect(recordList([])).toBe('');
   });
 });
