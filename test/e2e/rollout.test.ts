@@ -6,7 +6,7 @@ import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_API_KEY, DEMO_USER, harness, hasScript, runInPty, uid, type Harness } from './helpers.js';
+import { DEMO_API_KEY, DEMO_USER, harness, uid, type Harness } from './helpers.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -333,20 +333,6 @@ describe('ahs rollout with the journal: soak, abort', () => {
     expect(await defaults(id)).toEqual([v2, v2, v1]);
   });
 
-  it('--wait sleeps out a short soak within --timeout and goes on (periodic lines in CI); a soak longer than --timeout leaves exits 11 at once', async () => {
-    const { id, v2 } = await seeded();
-    // 5 s: long enough that the run still finds it soaking on a loaded machine.
-    const line = ['rollout', id, v2, ...WAVES, '--soak', 'staging=5s'];
-    const waited = await ahs([...line, '--wait'], journal);
-    expect(waited.exitCode, waited.stderr).toBe(0);
-    expect(waited.stderr).toMatch(/^waiting: staging soaks until \d\d:\d\d:\d\dZ, [1-5]s left$/m);
-    expect(await defaults(id)).toEqual([v2, v2, v2]);
-    const other = await seeded();
-    const long = await ahs(['rollout', other.id, other.v2, ...WAVES, '--soak', 'dev=1h', '--wait', '--timeout', '5'], journal);
-    expect(long.exitCode).toBe(11);
-    expect(long.stderr).toMatch(/--wait: dev soaks until .*, longer than what --timeout leaves/);
-  });
-
   it('a check failing on staging halts (exit 1, prod untouched); abort restores dev\'s and staging\'s previous Defaults, newest first; abort again sends nothing', async () => {
     const { id, v1, v2 } = await seeded();
     const halted = await ahs(['rollout', id, v2, ...WAVES, '--check', '[ "$AHS_ROLLOUT_ENV/$AHS_ROLLOUT_PHASE" != staging/after ]'], journal);
@@ -395,15 +381,6 @@ describe('ahs rollout with the journal: soak, abort', () => {
     expect(abort.stderr).toContain(`${id}/web/staging: left alone, someone moved its Default to ${v3} since this rollout made it ${v2}`);
     expect(abort.errJson()).toMatchObject({ type: 'urn:ahs:conflict', title: expect.stringContaining('left alone, moved by someone else since: staging') });
     expect(await defaults(id)).toEqual([v1, v3, v1]);
-  });
-
-  it.skipIf(!hasScript)('--wait in a terminal: a countdown line redrawn in place, then the next wave', async () => {
-    const { id, v2 } = await seeded();
-    const r = await runInPty({ ...h.env, ...journal }, ['rollout', id, v2, '--platform', 'web', '--waves', 'dev,staging', '--soak', 'dev=5s', '--wait'], []);
-    expect(r.code, r.screen).toBe(0);
-    expect(r.screen).toMatch(/\r\x1b\[2Kwaiting: dev soaks until \d\d:\d\d:\d\dZ, [1-5]s left/);
-    expect(r.screen).toContain(`${v2} is now the Default of ${id}/web/staging`);
-    expect(await defaults(id)).toEqual([v2, v2, expect.any(String)]);
   });
 
   it('abort without a journal is exit 2 naming ahs journal init', async () => {

@@ -1,0 +1,70 @@
+// ahs rollout --wait (cli.md "Rollouts across environments"): the built
+// binary against the emulator, waiting out real soaks of a few seconds. A
+// file of its own, so that its waits run beside the other rollout tests
+// (rollout.test.ts) rather than after them.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { harness, hasScript, runInPty, uid, type Harness } from './helpers.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await harness();
+});
+afterAll(async () => h?.close());
+
+const ENVS = ['dev', 'staging', 'prod'];
+const WAVES = ['--platform', 'web', '--waves', ENVS.join(',')];
+
+/** An asset whose 1.0 (WEB1) is the Default of dev, staging and prod, and a 2.0 (WEB2) uploaded, not deployed. */
+async function seeded() {
+  const id = uid('ro');
+  await h.createAsset(id);
+  const v1 = await h.uploadVersion(id, 'web', '1.0');
+  const v2 = await h.uploadVersion(id, 'web', '2.0');
+  for (const env of ENVS) {
+    await h.deploy(id, v1, 'web', env, 'LIVE');
+    await h.deploy(id, v1, 'web', env, 'DEFAULT');
+  }
+  return { id, v1, v2 };
+}
+
+/** The Default of each wave, in order. */
+async function defaults(id: string): Promise<string[]> {
+  const records = await h.records(id);
+  return ENVS.map((env) => records.find((r) => r.startsWith(`web/${env}/`) && r.endsWith('=DEFAULT'))?.split('/')[2]?.split('=')[0] ?? 'none');
+}
+
+const ahs = (args: string[], env: Record<string, string> = {}) => h.ahs(args, { binary: true, env });
+
+
+describe('ahs rollout --wait, with the journal', () => {
+  let journal: Record<string, string>;
+  beforeAll(async () => {
+    const id = uid('jr');
+    const init = await ahs(['journal', 'init', id, '--env', 'dev']);
+    expect(init.exitCode, init.stderr).toBe(0);
+    journal = { AHS_JOURNAL: id };
+  });
+
+  it('--wait sleeps out a short soak within --timeout and goes on (periodic lines in CI); a soak longer than --timeout leaves exits 11 at once', async () => {
+    const { id, v2 } = await seeded();
+    // 5 s: long enough that the run still finds it soaking on a loaded machine.
+    const line = ['rollout', id, v2, ...WAVES, '--soak', 'staging=5s'];
+    const waited = await ahs([...line, '--wait'], journal);
+    expect(waited.exitCode, waited.stderr).toBe(0);
+    expect(waited.stderr).toMatch(/^waiting: staging soaks until \d\d:\d\d:\d\dZ, [1-5]s left$/m);
+    expect(await defaults(id)).toEqual([v2, v2, v2]);
+    const other = await seeded();
+    const long = await ahs(['rollout', other.id, other.v2, ...WAVES, '--soak', 'dev=1h', '--wait', '--timeout', '5'], journal);
+    expect(long.exitCode).toBe(11);
+    expect(long.stderr).toMatch(/--wait: dev soaks until .*, longer than what --timeout leaves/);
+  });
+
+  it.skipIf(!hasScript)('--wait in a terminal: a countdown line redrawn in place, then the next wave', async () => {
+    const { id, v2 } = await seeded();
+    const r = await runInPty({ ...h.env, ...journal }, ['rollout', id, v2, '--platform', 'web', '--waves', 'dev,staging', '--soak', 'dev=5s', '--wait'], []);
+    expect(r.code, r.screen).toBe(0);
+    expect(r.screen).toMatch(/\r\x1b\[2Kwaiting: dev soaks until \d\d:\d\d:\d\dZ, [1-5]s left/);
+    expect(r.screen).toContain(`${v2} is now the Default of ${id}/web/staging`);
+    expect(await defaults(id)).toEqual([v2, v2, expect.any(String)]);
+  });
+});
