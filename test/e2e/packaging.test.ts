@@ -222,6 +222,29 @@ describe('the tarball: npm pack in the clone, and a global install of it', () =>
 });
 
 describe('the library, in the project that installed the release tag (docs/library.md)', () => {
+  /** A script of a release engineer's against the library's per-call options, errors, lists and events. */
+  const PER_CALL_SCRIPT = `import { ConflictError, NotFoundError, CancelledError, createClient, type ClientEvent } from 'ahs-cli';
+const events: ClientEvent[] = [];
+const ahs = createClient({ baseUrl: process.env.AHS_BASE_URL!, domainId: 'demo', apiKey: process.env.AHS_API_KEY!, user: 'owner@demo.test', onEvent: (e) => events.push(e) });
+const controller = new AbortController();
+const aborted = ahs.assets.get('my-bundle', { signal: controller.signal }).catch((e: unknown) => e);
+controller.abort(new Error('called off'));
+const other = await ahs.assets.get('my-bundle', { timeoutMs: 10_000 });
+const error = await aborted;
+if (error instanceof CancelledError) console.log(\`aborted alone: \${error.name}, cause: \${(error.cause as Error).message}\`);
+console.log(\`the other call: \${other.assetId}\`);
+const missing = await ahs.assets.get('no-such-bundle').catch((e: unknown) => e);
+if (missing instanceof NotFoundError && 'status' in missing) console.log(\`not found: true \${missing.name} \${String(missing.status)}\`);
+const cas = await ahs.promoteDefault({ assetId: 'my-bundle', platform: 'ios', envId: 'prod', versionId: 'IOS1', expectCurrent: 'IOS9' }).then((p) => p.apply()).catch((e: unknown) => e);
+if (cas instanceof ConflictError) console.log(\`conflict: true expected \${String(cas.expected)} actual \${String(cas.actual)}\`);
+for await (const asset of ahs.assets.list({ pageSize: 1 })) {
+  if (asset.assetId) console.log('first asset read, then break');
+  break;
+}
+console.log(\`events: request \${events.filter((e) => e.type === 'request').length}, answer \${events.filter((e) => e.type === 'answer').length}\`);
+await ahs.close();
+`;
+
   /** The example of docs/library.md, as a user would paste it. */
   const example = (): string => {
     const code = /```ts\n([\s\S]*?)```/.exec(readFileSync(join(root, 'docs', 'library.md'), 'utf8'))?.[1];
@@ -235,12 +258,13 @@ describe('the library, in the project that installed the release tag (docs/libra
     const manifest = JSON.parse(await readFile(join(project, 'package.json'), 'utf8')) as Record<string, unknown>;
     await writeFile(join(project, 'package.json'), JSON.stringify({ ...manifest, type: 'module' }));
     await writeFile(join(project, 'example.ts'), example());
+    await writeFile(join(project, 'per-call.ts'), PER_CALL_SCRIPT);
     await writeFile(
       join(project, 'tsconfig.json'),
       JSON.stringify({
         // skipLibCheck: checking @types/node took 6 of the 8 s; the build refuses declarations that name anything but themselves.
-        compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, types: ['node'], typeRoots: [join(root, 'node_modules', '@types')], outDir: 'out' },
-        files: ['example.ts'],
+        compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, exactOptionalPropertyTypes: true, skipLibCheck: true, types: ['node'], typeRoots: [join(root, 'node_modules', '@types')], outDir: 'out' },
+        files: ['example.ts', 'per-call.ts'],
       }),
     );
     const tsc = await execa(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project], { cwd: project, reject: false });
@@ -263,6 +287,18 @@ describe('the library, in the project that installed the release tag (docs/libra
       expect(run.stdout + run.stderr).not.toContain(DEMO_API_KEY);
       const asset = await fetch(`${emu.baseUrl}/api/v2/demo/va/my-bundle`, { headers: { apikey: DEMO_API_KEY } });
       expect(asset.status).toBe(200);
+      // A script of a release engineer's: one call aborted while another completes, errors by meaning, a list
+      // broken out of, typed events (issue 35), compiled strict with exactOptionalPropertyTypes from the tarball.
+      const perCall = await execa(process.execPath, ['out/per-call.js'], { cwd: project, reject: false, env: { AHS_BASE_URL: emu.baseUrl, AHS_API_KEY: DEMO_API_KEY } });
+      expect(perCall.exitCode, perCall.stderr).toBe(0);
+      expect(perCall.stdout.split('\n')).toEqual([
+        'aborted alone: CancelledError, cause: called off',
+        'the other call: my-bundle',
+        'not found: true ApiError 404',
+        'conflict: true expected IOS9 actual IOS1',
+        'first asset read, then break',
+        expect.stringMatching(/^events: request \d+, answer \d+$/),
+      ]);
     } finally {
       await emu.close();
     }
