@@ -4,6 +4,7 @@
 // (rollout.test.ts) rather than after them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harness, hasScript, runInPty, uid, type Harness } from './helpers.js';
+import { WAVES, seededRollout, waveDefaults } from './rollout-fixture.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -11,28 +12,8 @@ beforeAll(async () => {
 });
 afterAll(async () => h?.close());
 
-const ENVS = ['dev', 'staging', 'prod'];
-const WAVES = ['--platform', 'web', '--waves', ENVS.join(',')];
-
-/** An asset whose 1.0 (WEB1) is the Default of dev, staging and prod, and a 2.0 (WEB2) uploaded, not deployed. */
-async function seeded() {
-  const id = uid('ro');
-  await h.createAsset(id);
-  const v1 = await h.uploadVersion(id, 'web', '1.0');
-  const v2 = await h.uploadVersion(id, 'web', '2.0');
-  for (const env of ENVS) {
-    await h.deploy(id, v1, 'web', env, 'LIVE');
-    await h.deploy(id, v1, 'web', env, 'DEFAULT');
-  }
-  return { id, v1, v2 };
-}
-
-/** The Default of each wave, in order. */
-async function defaults(id: string): Promise<string[]> {
-  const records = await h.records(id);
-  return ENVS.map((env) => records.find((r) => r.startsWith(`web/${env}/`) && r.endsWith('=DEFAULT'))?.split('/')[2]?.split('=')[0] ?? 'none');
-}
-
+const seeded = () => seededRollout(h);
+const defaults = (id: string) => waveDefaults(h, id);
 const ahs = (args: string[], env: Record<string, string> = {}) => h.ahs(args, { binary: true, env });
 
 
