@@ -1,16 +1,14 @@
 // What a command is given (src/context.ts builds it): declared here, among the
 // io it wraps, so that the layers between io and context.ts (desired, pickers)
 // can name it without importing upward (issue 34).
-import type { GlobalOptions } from '../options.js';
 import type { IO } from './streams.js';
 import type { Settings, SettingName } from '../config/settings.js';
 import type { ProfileStore } from '../config/profiles.js';
 import type { ApiClient } from '../http/client.js';
-import type { Redactor } from '../http/redact.js';
 import type { Output, Format } from './output.js';
 import type { Prompter, Choice } from './prompt.js';
 import type { Progress } from './progress.js';
-import type { MultiProgress, MultiProgressOptions, PlanContext, RunInfo } from '../plan/context.js';
+import type { MultiProgress, MultiProgressOptions, PlanContext } from '../plan/context.js';
 import type { z } from 'zod';
 
 export interface NeedOptions<T = string> {
@@ -29,23 +27,13 @@ export interface NeedOptions<T = string> {
   schema?: z.ZodType;
 }
 
+/** A command's context: the plan layer's (globals, signal, redactor, run, settings, api...) and what only commands use. */
 export interface Context extends PlanContext {
   io: IO;
-  globals: GlobalOptions;
-  /** Aborted on Ctrl-C / SIGTERM; long operations listen to it and clean up. */
-  signal: AbortSignal;
   /** table or json (from -o / --json). */
   format: Format;
-  /** Every secret the CLI knows (the API key) is replaced by *** in traces and output. */
-  redactor: Redactor;
-  /** The command being run and its arguments, as the journal records them (undefined: unknown). */
-  run?: RunInfo;
   /** The profile store (conf), opened on first use. */
   profiles(): Promise<ProfileStore>;
-  /** Settings resolved flag > env > profile > default. */
-  settings(): Promise<Settings>;
-  /** The API client for the resolved base URL, domain and key. */
-  api(): Promise<ApiClient>;
   /** An API client for other settings (profile check NAME). */
   clientFor(settings: Settings): Promise<ApiClient>;
   /**
