@@ -22,8 +22,10 @@ const LAYERS = [
   ['rules/'],
   ['http/', 'transfer/', 'config/'],
   ['plan/', 'service/'],
+  // A capability with typed options and results (issue 34): the commands print it, the library returns it.
+  ['operations/'],
   ['io/'],
-  ['desired/', 'operations/'],
+  ['desired/'],
   ['pickers/'],
   ['context.ts'],
   ['commands/', 'library/', 'docs/', 'program.ts'],

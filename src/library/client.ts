@@ -47,38 +47,39 @@ export function createClient(options: ClientOptions): Client {
       list: (options) => session.list(options, async (api) => ({ path: api.path('va') })),
       get: (assetId, opts) => session.readOne(opts, async (api) => (await import('../service/assets.js')).getAsset(api, need('assets.get', { assetId }).assetId)),
       create: (params, opts) =>
-        session.write(opts, 'assets.create', params, ['assetId', 'name', 'type'], { user: params.user }, () => import('../commands/asset/create.js'), (p) => ({
-          assetId: p.assetId,
-          name: p.name,
-          type: p.type,
-          description: p.description,
-          secured: off(p.secured),
-          localCacheControl: flag(p.localCacheControl),
-          localCacheMaxAge: p.localCacheMaxAge,
-        })),
-      update: (params, opts) =>
-        session.write(opts, 'assets.update', params, ['assetId'], { user: params.user }, () => import('../commands/asset/update.js'), (p) => ({
-          assetId: p.assetId,
-          name: p.name,
-          description: p.description,
-          type: p.type,
-          localCacheControl: p.localCacheControl,
-          localCacheMaxAge: p.localCacheMaxAge,
-          active: flag(p.active === true),
-          inactive: flag(p.active === false),
-        })),
-      delete: (params, opts) => session.write(opts, 'assets.delete', params, ['assetId'], { user: params.user }, () => import('../commands/asset/delete.js'), (p) => ({ assetId: p.assetId })),
-      // async: a bad platform list is a rejection, as every other bad parameter.
-      undeploy: async (params, opts) =>
-        session.write(
-          opts,
-          'assets.undeploy',
-          params,
-          ['assetId', 'envId'],
-          { envId: params.envId, platform: platformList('assets.undeploy', params.platform), user: params.user },
-          () => import('../commands/asset/undeploy.js'),
-          (p) => ({ assetId: p.assetId }),
+        session.plan(opts, 'assets.create', params, ['assetId', 'name', 'type'], { user: params.user }, async (ctx) =>
+          (await import('../operations/assets.js')).createAsset(
+            ctx,
+            {
+              assetId: params.assetId,
+              assetName: params.name,
+              assetType: params.type,
+              description: params.description,
+              secured: params.secured,
+              localCacheControl: params.localCacheControl,
+              localCacheMaxAge: params.localCacheMaxAge,
+              user: await ctx.setting('user'),
+            },
+            parameterNames,
+          ),
         ),
+      update: (params, opts) =>
+        session.plan(opts, 'assets.update', params, ['assetId'], { user: params.user }, async (ctx) => {
+          const { assetId, name: assetName, type: assetType, description, localCacheControl, localCacheMaxAge, active } = params;
+          const changes = { assetName, assetType, description, localCacheControl, localCacheMaxAge, active };
+          const nothing = 'assets.update: nothing to update: give name, description, type, localCacheControl, localCacheMaxAge or active';
+          const user = Object.values(changes).every((v) => v === undefined) ? '' : await ctx.setting('user');
+          return (await import('../operations/assets.js')).updateAsset(ctx, { assetId, user, ...changes }, parameterNames, nothing);
+        }),
+      delete: (params, opts) =>
+        session.plan(opts, 'assets.delete', params, ['assetId'], { user: params.user }, async (ctx) => (await import('../operations/assets.js')).deleteAsset(ctx, { assetId: params.assetId, user: await ctx.setting('user') })),
+      // async: a bad platform list is a rejection, as every other bad parameter.
+      undeploy: async (params, opts) => {
+        const platforms = platformList('assets.undeploy', params.platform).split(',');
+        return session.plan(opts, 'assets.undeploy', params, ['assetId', 'envId'], { user: params.user }, async (ctx) =>
+          (await import('../operations/assets.js')).undeployAsset(ctx, { assetId: params.assetId, envId: params.envId, platforms }, parameterNames),
+        );
+      },
     },
     versions: {
       list: (assetId, options) =>
@@ -342,6 +343,27 @@ class Session {
     }
   }
 
+  /** The operation's Plan (src/operations/), from its reads, as a PlannedWrite; nothing is sent yet. */
+  async plan<P extends object, R>(
+    callOptions: CallOptions | undefined,
+    name: string,
+    params: P,
+    required: ReadonlyArray<keyof P & string>,
+    call: CallSettings,
+    operation: (ctx: Context) => Promise<Plan<R>>,
+  ): Promise<PlannedWrite<R>> {
+    need(name, params, required);
+    const { ctx, documents } = await this.context({ platform: call.platform, envId: call.envId, user: call.user, command: name }, checkCallOptions(callOptions));
+    let planned: Plan<R>;
+    try {
+      planned = await operation(ctx);
+    } catch (error) {
+      await this.end(ctx);
+      throw error;
+    }
+    return new LibraryPlan<R>(planned, ctx, documents, () => this.end(ctx), eventsOf(this.options), true);
+  }
+
   /** The command's Plan, from its reads, as a PlannedWrite; nothing is sent yet. */
   async write<P extends object, O, R>(
     callOptions: CallOptions | undefined,
@@ -409,6 +431,8 @@ class LibraryPlan<R> implements PlannedWrite<R> {
     private readonly documents: unknown[],
     private readonly end: () => Promise<void>,
     private readonly emit: (event: ClientEvent) => void = () => {},
+    /** An operation's plan: its `done` is the result (a command's prints it, taken from the documents). */
+    private readonly typed = false,
   ) {
     // Copies: the executor's steps stay as the command made them.
     this.steps = plan.steps.map(({ id, kind, params, batch, after }) => structuredClone({ id, kind, params, ...(batch ? { batch } : {}), ...(after ? { after } : {}) }));
@@ -436,7 +460,9 @@ class LibraryPlan<R> implements PlannedWrite<R> {
     this.applied = true;
     try {
       const before = this.documents.length;
-      await this.execute(this.ctx, this.withStepEvents());
+      const result = await this.execute(this.ctx, this.withStepEvents());
+      if (this.plan.noop) return { changed: false, ...this.plan.noop } as R;
+      if (this.typed) return result as R;
       if (this.documents.length === before) throw new Error('the write printed no result');
       return this.documents.at(-1) as R;
     } finally {
@@ -444,9 +470,9 @@ class LibraryPlan<R> implements PlannedWrite<R> {
     }
   }
 
-  private async execute(ctx: Context, plan: Plan = this.plan): Promise<void> {
+  private async execute(ctx: Context, plan: Plan = this.plan): Promise<unknown> {
     const { executePlan } = await import('../plan/execute.js');
-    await executePlan(plan, ctx);
+    return executePlan(plan, ctx);
   }
 
   /** The plan, telling the caller's onEvent of each step as its answer comes (or it fails). */
@@ -524,6 +550,25 @@ async function rollout(session: Session, mode: 'start' | 'status' | 'abort', par
     },
     (error) => error instanceof WaitingError,
   );
+}
+
+/** A field of the service's API as the library's caller gives it (validation messages name the parameter). */
+const PARAMETERS: Record<string, string> = {
+  createdBy: 'user',
+  updatedBy: 'user',
+  deletedBy: 'user',
+  assetName: 'name',
+  assetType: 'type',
+  versionName: 'name',
+  collectionName: 'name',
+  targetPlatforms: 'platform',
+  targetPlatform: 'platform',
+  itemName: 'name',
+  itemType: 'type',
+};
+
+function parameterNames(field: string): string {
+  return PARAMETERS[field] ?? field;
 }
 
 /** A boolean flag as `run` receives it: true, or undefined when not given. */

@@ -25,7 +25,12 @@ import { stepBudget } from './retry.js';
 export type ExecutorContext = Pick<PlanContext, 'api' | 'output' | 'signal' | 'globals' | 'confirm' | 'progress' | 'multiProgress' | 'io'> &
   Partial<Pick<PlanContext, 'settings' | 'deliveryClient' | 'run' | 'redactor'>>;
 
-export async function executePlan(plan: Plan, ctx: ExecutorContext): Promise<void> {
+/**
+ * Runs `plan`: prints its prediction with --dry-run, or refuses, confirms,
+ * sends and settles it, and records it in the journal. Answers the result
+ * of the plan's `done`; undefined when it printed a no-op or a prediction.
+ */
+export async function executePlan<R>(plan: Plan<R>, ctx: ExecutorContext): Promise<R | undefined> {
   const out = await ctx.output();
   if (plan.noop) {
     const { state, message } = plan.noop;
@@ -33,7 +38,7 @@ export async function executePlan(plan: Plan, ctx: ExecutorContext): Promise<voi
       out.success(message);
       return undefined;
     });
-    return;
+    return undefined;
   }
   if (ctx.globals.dryRun) return printPredictions(plan, ctx);
   const api = await ctx.api();
@@ -41,6 +46,7 @@ export async function executePlan(plan: Plan, ctx: ExecutorContext): Promise<voi
   await run.refuseUpfront();
   if (plan.confirm && plan.steps.length > 0) await ctx.confirm(plan.confirm.message, plan.confirm.action);
   // The journal's one entry, once the run's outcome is known (src/service/journal-record.ts).
+  let result: R | undefined;
   await journaled(ctx, plan, () => run.results(), async () => {
     try {
       await run.sendAll();
@@ -49,8 +55,9 @@ export async function executePlan(plan: Plan, ctx: ExecutorContext): Promise<voi
       await plan.done(run.results());
       throw error.cause;
     }
-    await plan.done(run.results());
+    result = await plan.done(run.results());
   });
+  return result;
 }
 
 /** A step on its own failed and the run stopped there (its error is the cause). */
@@ -390,7 +397,7 @@ function settlesAsMissing(rejection: Rejection): boolean {
 }
 
 /** Predicts every step (a later one from the records predicted before it), prints, and throws the predicted rejection. */
-async function printPredictions(plan: Plan, ctx: ExecutorContext): Promise<void> {
+async function printPredictions<R>(plan: Plan<R>, ctx: ExecutorContext): Promise<R | undefined> {
   const api = await ctx.api();
   const documents: DryRunDocument[] = [];
   const notes: string[] = [];
@@ -415,6 +422,7 @@ async function printPredictions(plan: Plan, ctx: ExecutorContext): Promise<void>
   const out = await ctx.output();
   out.dryRun(doc, [...new Set(notes)]);
   if (rejected) throw new PredictedRejection(errorBody(rejected), settlesAsMissing(rejected));
+  return undefined;
 }
 
 async function collectionIsMissing(api: ApiClient, collectionId: string): Promise<boolean> {

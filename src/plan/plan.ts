@@ -136,7 +136,12 @@ export interface Results {
   has(step: Step): boolean;
 }
 
-export interface Plan {
+/**
+ * A write: its steps and what its outcome is. `R` is the result `done` makes
+ * of the answers (an operation's typed result, src/operations/): the command
+ * prints it, the library returns it.
+ */
+export interface Plan<R = unknown> {
   steps: Step[];
   /** Set when there is nothing to send: printed as `{changed: false, state, message}`, exit 0. */
   noop?: NoOp;
@@ -146,8 +151,8 @@ export interface Plan {
   onAnswer?(step: Step, results: Results): void;
   /** Told each batch step's failure as it happens. */
   onFailure?(step: Step, failure: StepFailure): void;
-  /** Prints the outcome of a real run. */
-  done(results: Results): void | Promise<void>;
+  /** The outcome of a real run, made from its answers. */
+  done(results: Results): R | Promise<R>;
   /**
    * A step on its own that fails stops the run. With this set, `done` still
    * gets the results so far (that step in `failureOf`, the rest not sent), so
@@ -181,13 +186,25 @@ export function isRef(value: unknown): value is Ref {
 }
 
 /** A plan of one or more steps. */
-export function plan(steps: Step[], done: Plan['done'], extra: Partial<Omit<Plan, 'steps' | 'done'>> = {}): Plan {
+export function plan<R>(steps: Step[], done: (results: Results) => R | Promise<R>, extra: Partial<Omit<Plan<R>, 'steps' | 'done'>> = {}): Plan<R> {
   return { steps, done, ...extra };
 }
 
 /** Nothing to send: the target is already in the requested state (--idempotent). */
-export function noop(state: unknown, message: string): Plan {
-  return { steps: [], done: () => undefined, noop: { state, message } };
+export function noop(state: unknown, message: string): Plan<never> {
+  return { steps: [], done: () => undefined as never, noop: { state, message } };
+}
+
+/** What a plan ends with, whatever it was: `{changed: false, state, message}` when there was nothing to send. */
+export interface Unchanged {
+  changed: false;
+  state: unknown;
+  message: string;
+}
+
+/** The plan with its outcome handed to `then` (a command printing an operation's result). */
+export function thenDo<R, S>(planned: Plan<R>, then: (result: R) => S | Promise<S>): Plan<S> {
+  return { ...planned, done: async (results) => then(await planned.done(results)) };
 }
 
 export type { Rejection };

@@ -1,12 +1,12 @@
-// asset create ASSET_ID --name N --type CODE [...]: one POST /va. A lost
-// answer is settled by reading the asset back.
+// asset create ASSET_ID --name N --type CODE [...]: asks for what is missing,
+// then the operation (src/operations/assets.ts) plans one POST /va.
 import { nameOf, type Run } from '../define.js';
 import { createSpec } from './index.js';
 import { assetCreateBody } from '../../rules/schemas.js';
-import { validateGiven, validateInput } from '../validate.js';
+import { validateGiven } from '../../operations/validate.js';
+import { createAsset } from '../../operations/assets.js';
 import { renderAsset } from '../../io/views/assets.js';
-import { plan } from '../../plan/plan.js';
-import { steps } from '../../plan/steps.js';
+import { thenDo } from '../../plan/plan.js';
 
 export const run: Run<typeof createSpec> = async (options, ctx) => {
   const flags = {
@@ -23,16 +23,14 @@ export const run: Run<typeof createSpec> = async (options, ctx) => {
     localCacheControl: options.localCacheControl,
     localCacheMaxAge: options.localCacheMaxAge,
   };
+  // A bad flag is refused before any question is asked.
   validateGiven(assetCreateBody, given, flags);
   const assetId = await ctx.need(given.assetId, { flag: flags.assetId, message: 'Asset id' });
   const assetName = await ctx.need(given.assetName, { flag: flags.assetName, message: 'Asset name' });
   const assetType = await ctx.need(given.assetType, { flag: flags.assetType, message: 'Asset type code' });
   const user = await ctx.setting('user', { message: 'Acting user e-mail' });
-  const body = validateInput(assetCreateBody, { ...given, assetId, assetName, assetType, createdBy: user }, flags);
   const out = await ctx.output();
-  const create = steps.assetCreate({ body });
-  return plan([create], (results) => {
-    const asset = results.of(create)!;
+  return thenDo(await createAsset(ctx, { ...given, assetId, assetName, assetType, user }, flags), (asset) => {
     out.success(`Created asset ${asset.assetId}`);
     out.print(asset, renderAsset);
   });

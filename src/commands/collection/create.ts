@@ -4,7 +4,7 @@ import type { Run } from '../define.js';
 import { nameOf } from '../define.js';
 import { createSpec } from './index.js';
 import { collectionCreateBody } from '../../rules/schemas.js';
-import { validateGiven, validateInput } from '../validate.js';
+import { validateGiven, validateInput } from '../../operations/validate.js';
 import { actingUser } from '../../pickers/pick-collection.js';
 import { renderCollection } from '../../io/views/collections.js';
 import { plan } from '../../plan/plan.js';

@@ -9,7 +9,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { COLLECTION_REFUSED_UPDATE_FIELDS, decideCollectionUpdate } from '../../rules/index.js';
 import { collectionUpdateBody } from '../../rules/schemas.js';
-import { validateInput } from '../validate.js';
+import { validateInput } from '../../operations/validate.js';
 import { readSnapshot } from '../../service/collections.js';
 import { actingUser, collectionArg } from '../../pickers/pick-collection.js';
 import { renderCollection } from '../../io/views/collections.js';

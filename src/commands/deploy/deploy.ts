@@ -2,7 +2,7 @@
 import type { Run } from '../define.js';
 import type { deploySpec } from './index.js';
 import { deployBody } from '../../rules/schemas.js';
-import { validateInput } from '../validate.js';
+import { validateInput } from '../../operations/validate.js';
 import { readVersionOnChannel } from '../../service/assets.js';
 import { renderDeployment } from '../../io/views/deploy.js';
 import { askAssetId, askEnv, askVersionId, platformChoices } from '../../pickers/pick-asset.js';

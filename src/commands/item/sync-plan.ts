@@ -17,7 +17,7 @@ import type { Output } from '../../io/output.js';
 import { formatBytes } from '../../io/progress.js';
 import { ExitCode, NotFoundError, PartialFailureError, type AhsError, type ErrorBody } from '../../errors.js';
 import { itemUploadFields, type Item } from '../../rules/schemas.js';
-import { validateInput } from '../validate.js';
+import { validateInput } from '../../operations/validate.js';
 import { matchesAny } from '../../util/glob.js';
 import { compare, planSync, servedContent, type Comparison, type LocalFile, type SyncPlan } from '../../service/items-plan.js';
 import { escapeControls } from '../../util/escape.js';

@@ -13,7 +13,7 @@ import type { ApiClient } from '../../http/client.js';
 import { AhsError, ApiError, ExitCode, PartialFailureError, UsageError, type ErrorBody } from '../../errors.js';
 import { decideItemAdd } from '../../rules/index.js';
 import { LIMITS, itemUploadFields, type Item } from '../../rules/schemas.js';
-import { validateInput } from '../validate.js';
+import { validateInput } from '../../operations/validate.js';
 import { currentOf, listItems, readCollection, readSnapshot } from '../../service/collections.js';
 import type { Output } from '../../io/output.js';
 import { formatBytes } from '../../io/progress.js';

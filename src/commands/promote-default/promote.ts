@@ -10,7 +10,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { DeploymentState } from '../../rules/index.js';
 import { deployBody, type DeployBody } from '../../rules/schemas.js';
-import { validateInput } from '../validate.js';
+import { validateInput } from '../../operations/validate.js';
 import { readDefault, readVersionOnChannel } from '../../service/assets.js';
 import { askAssetId, askEnv, askVersionId, platformChoices } from '../../pickers/pick-asset.js';
 import { channelName, checkExpected, parseExpected, type Channel } from '../../service/promote.js';

@@ -12,7 +12,7 @@ import type { Context } from '../../context.js';
 import type { ApiClient } from '../../http/client.js';
 import type { DeploymentState } from '../../rules/index.js';
 import { versionUploadFields, type AssetUrl, type DeployBody, type Version } from '../../rules/schemas.js';
-import { validateGiven, validateInput } from '../validate.js';
+import { validateGiven, validateInput } from '../../operations/validate.js';
 import { channelOf, listAllVersions, offlineRecordOnChannel, readDefault, versionRecords } from '../../service/assets.js';
 import { hashServed, servedUrl } from '../../service/delivery.js';
 import type { HashSummary } from '../../transfer/download.js';

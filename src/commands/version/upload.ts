@@ -3,7 +3,7 @@
 import { nameOf, type Run } from '../define.js';
 import { uploadSpec } from './index.js';
 import { versionUploadFields } from '../../rules/schemas.js';
-import { validateGiven, validateInput } from '../validate.js';
+import { validateGiven, validateInput } from '../../operations/validate.js';
 import { localFile } from '../../transfer/upload.js';
 import { renderVersion } from '../../io/views/assets.js';
 import { askAssetId } from '../../pickers/pick-asset.js';

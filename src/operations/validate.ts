@@ -1,13 +1,14 @@
 // Local validation with the rules' zod schemas, before any request: a
-// UsageError (exit 2, nothing sent) whose message names the flags.
+// UsageError (exit 2, nothing sent) whose message names each field as its
+// caller gave it (the CLI's flags by default; the library its parameters).
 import type { z } from 'zod';
 import { UsageError } from '../errors.js';
 import { validate, flagFor } from '../rules/schemas.js';
 
-/** How API fields are given on the command line, for validation messages. */
-export type FlagNames = Record<string, string>;
+/** How API fields were given (`--user`, or the library's `user`), for validation messages. */
+export type FieldNames = Record<string, string> | ((field: string) => string);
 
-export const COMMON_FLAGS: FlagNames = {
+export const COMMON_FLAGS: Record<string, string> = {
   createdBy: '--user',
   updatedBy: '--user',
   deletedBy: '--user',
@@ -20,17 +21,16 @@ export const COMMON_FLAGS: FlagNames = {
  * Checks only the values given on the command line (the others are asked for
  * later), so a bad flag is refused before any question is asked.
  */
-export function validateGiven(schema: z.ZodObject, value: Record<string, unknown>, flags: FlagNames = {}): void {
+export function validateGiven(schema: z.ZodObject, value: Record<string, unknown>, flags: FieldNames = {}): void {
   const given = Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined));
   validateInput(schema.partial(), given, flags);
 }
 
-export function validateInput<T extends z.ZodType>(schema: T, value: unknown, flags: FlagNames = {}): z.infer<T> {
-  const names = { ...COMMON_FLAGS, ...flags };
+export function validateInput<T extends z.ZodType>(schema: T, value: unknown, flags: FieldNames = {}): z.infer<T> {
+  const names = typeof flags === 'function' ? flags : (field: string) => ({ ...COMMON_FLAGS, ...flags })[field] ?? flagFor(field);
   const result = validate(schema, value, (path) => {
     const field = path.find((part) => typeof part === 'string');
-    if (typeof field !== 'string') return 'value';
-    return names[field] ?? flagFor(field);
+    return typeof field === 'string' ? names(field) : 'value';
   });
   if (result.ok) return result.data;
   throw new UsageError(result.messages.join('; '));
