@@ -20,7 +20,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { RUNTIMES, nodeRuntime } from './node-runtime.mjs';
-import { common, englishOnlyZod, noEditorPrompt, root, undiciWithoutHttp2, version } from './bundle.mjs';
+import { common, noEditorPrompt, root, version } from './bundle.mjs';
 
 // The fuse Node 20 to 24 look for in its binary to know a blob was injected (its docs' postject line).
 const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
@@ -53,7 +53,8 @@ async function buildExecutable() {
       entryPoints: ['src/sea.ts'],
       outfile: script,
       define: { AHS_VERSION: JSON.stringify(version) },
-      plugins: [englishOnlyZod(), noEditorPrompt(), undiciWithoutHttp2()],
+      // As dist/main.js: no library's source rewritten (scripts/build.mjs); the code cache pays for the compiling.
+      plugins: [noEditorPrompt()],
     });
     const blob = join(work, 'sea-prep.blob');
     const config = join(work, 'sea-config.json');

@@ -47,9 +47,9 @@ await build({
   ...common,
   entryPoints: Object.fromEntries(Object.entries(VENDORS).map(([name, { entry }]) => [name, entry])),
   outdir: 'dist/vendor',
-  // No rewriting of a library's source to save a millisecond or two (issue 30): englishOnlyZod and
-  // undiciWithoutHttp2 (scripts/bundle.mjs) measured 1.7 and 3 ms of CPU of `ahs asset list --json`, under
-  // the 5 ms that would keep them; commander's eager node:child_process, 1 to 3 ms, went with them.
+  // No rewriting of a library's source to save a millisecond or two (issue 30): zod's locales left out
+  // and undici without node:http2 measured 1.7 and 3 ms of CPU of `ahs asset list --json`, under the
+  // 5 ms that would keep them; commander's eager node:child_process, 1 to 3 ms, went with them.
   plugins: [noEditorPrompt()],
 });
 await build({
