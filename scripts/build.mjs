@@ -8,7 +8,10 @@
 // Then, loading the bundle as bin/ahs.js does, writes dist/answers.json (the
 // version and every command's --help text, which bin/ahs.js prints without
 // loading the bundle) and a code cache beside each script
-// (dist/main-NODEVERSION-ARCH.v8cache, dist/vendor/zod-NODEVERSION-ARCH.v8cache...).
+// (dist/main-NODEVERSION-ARCH.v8cache, dist/vendor/zod-NODEVERSION-ARCH.v8cache...),
+// for this checkout's own runs. A tarball and a release tag leave the caches
+// out (package.json's files, scripts/release-tag.mjs): made for one Node on
+// one CPU, they are dead weight elsewhere; a user's first run makes its own.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';

@@ -54,8 +54,9 @@ async function releaseTag(tagName, options) {
   try {
     const env = { ...process.env, GIT_INDEX_FILE: join(work, 'index') };
     git(['read-tree', 'HEAD'], { env });
-    // Not the single executable (dist/ahs-linux-x64, 130 MB), which npm never installs.
-    git(['add', '--force', '--', 'dist', ':(exclude)dist/ahs-linux-*'], { env });
+    // Not the single executable (dist/ahs-linux-x64, 130 MB), which npm never installs, nor the code
+    // caches, good for the builder's Node and CPU only (each user's first run makes its own).
+    git(['add', '--force', '--', 'dist', ':(exclude)dist/ahs-linux-*', ':(exclude)dist/**/*.v8cache', ':(exclude)dist/*.v8cache'], { env });
     const blob = git(['hash-object', '-w', '--stdin'], { input: `${JSON.stringify(manifest, null, 2)}\n` });
     git(['update-index', '--add', '--cacheinfo', `100644,${blob},package.json`], { env });
     const tree = git(['write-tree'], { env });

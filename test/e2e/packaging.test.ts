@@ -11,7 +11,7 @@
 // library's tests below install. One build (the tarball's), the rest is npm
 // and git. The single executable's lines: test/sea/smoke.test.ts.
 import { execa } from 'execa';
-import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -115,6 +115,9 @@ describe('the README install recipes, run as printed', () => {
     await expect(stat(join(installed, 'node_modules'))).rejects.toMatchObject({ code: 'ENOENT' });
     const manifest = JSON.parse(await readFile(join(installed, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
     expect(Object.keys(manifest.scripts ?? {}).filter((name) => /^(prepare|prepack|build|(pre|post)?install)$/.test(name))).toEqual([]);
+    // The builder's code caches stay out of the tag: the user's first run makes its own.
+    const dist = await readdir(join(installed, 'dist'), { recursive: true });
+    expect(dist.filter((name) => name.endsWith('.v8cache'))).toEqual([]);
   });
 
   it('the install into a project from a release tag: npx ahs runs, and the library is there', async () => {
@@ -161,6 +164,8 @@ describe('the tarball: npm pack in the clone, and a global install of it', () =>
       expect.arrayContaining(['package.json', 'README.md', 'bin/ahs.js', 'dist/main.js', 'man/ahs.1', 'completions/ahs.bash', 'completions/ahs.zsh', 'completions/ahs.fish', 'docs/commands.md', 'docs/library.md']),
     );
     expect(packed.filter((path) => /^(src|test|bench|scripts)\//.test(path))).toEqual([]);
+    // A code cache is good for one Node on one CPU: the user's first run makes its own (~/.cache/ahs).
+    expect(packed.filter((path) => path.endsWith('.v8cache'))).toEqual([]);
   });
 
   it('installs saying nothing but its success: the packed package.json has no install script (npm 11 warns of one)', async () => {
