@@ -177,6 +177,23 @@ describe('ahs journal and history', () => {
     expect(after.body).toMatchObject({ description: 'the launch pack' });
   });
 
+  it('journal init in an environment that does not exist leaves a journal that a run with the right --env takes over; one LIVE elsewhere is refused', async () => {
+    const journal = uid('jt');
+    const wrong = await h.ahs(['journal', 'init', journal, '--env', 'nosuchenv'], bin);
+    expect(wrong.exitCode).not.toBe(0);
+    expect(wrong.stderr).toMatch(/^error: .*nosuchenv/m);
+    const right = await h.ahs(['journal', 'init', journal, '--env', 'dev', '--json'], bin);
+    expect(right.exitCode, right.stderr).toBe(0);
+    expect(right.json()).toMatchObject({ journal, envId: 'dev', created: false, deployed: true });
+    expect((await h.call('GET', `/vc/${journal}`)).body).toMatchObject({ description: 'ahs journal; env=dev' });
+    const history = await h.ahs(['history', '--journal', journal, '--env', 'dev', '--json'], bin);
+    expect(history.exitCode, history.stderr).toBe(0);
+    expect(history.json().results[0]).toMatchObject({ command: 'journal init', changes: expect.arrayContaining([expect.objectContaining({ address: `collection.${journal}.deployment.dev`, after: { state: 'LIVE' } })]) });
+    const elsewhere = await h.ahs(['journal', 'init', journal, '--env', 'staging'], bin);
+    expect(elsewhere.exitCode).toBe(2);
+    expect(elsewhere.stderr).toContain(`error: the journal ${journal} is read in dev, not staging: run again with --env dev`);
+  });
+
   it('journal init records the journal in the profile; run again it changes nothing', async () => {
     const profileEnv = { AHS_JOURNAL: undefined };
     const add = await h.ahs(['profile', 'add', 'jp', '--base-url', h.emu.baseUrl, '--domain', 'demo', '--user', DEMO_USER, '--use'], { env: profileEnv });

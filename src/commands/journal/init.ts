@@ -33,7 +33,10 @@ export const run: Run<typeof initSpec> = async (options, ctx) => {
     throw new UsageError(`the collection ${collectionId} already exists and is not an ahs journal (it holds ${itemCount} item(s) and its description does not say "ahs journal"): name another journal, e.g. ahs journal init ${DEFAULT_JOURNAL_ID === collectionId ? 'team-journal' : DEFAULT_JOURNAL_ID}`);
   }
   const links = parseJournalDescription(view.collection?.description);
-  if (view.collection && links.envId && links.envId !== envId) throw new UsageError(`the journal ${collectionId} is read in ${links.envId}, not ${envId}: run again with --env ${links.envId}`);
+  // A journal is read where it is LIVE: one that never got there (an init whose environment did not
+  // exist) is taken over by the environment given now, rather than left unusable.
+  const moved = view.collection !== undefined && links.envId !== undefined && links.envId !== envId;
+  if (moved && view.snapshot?.deployments[links.envId!] === 'LIVE') throw new UsageError(`the journal ${collectionId} is read in ${links.envId}, not ${envId}: run again with --env ${links.envId}`);
   const description = describeJournal({ ...links, envId });
   const planned: Step[] = [];
   const created = !view.collection;
@@ -48,8 +51,9 @@ export const run: Run<typeof initSpec> = async (options, ctx) => {
     planned.push(steps.collectionUpdate({ collectionId, body: { description, updatedBy: user } }));
   }
   const live = view.snapshot?.deployments[envId] === 'LIVE';
-  if ((view.snapshot?.itemCount ?? 0) === 0) {
-    // The first entry: the journal's own start (a collection is deployed only with an item).
+  if ((view.snapshot?.itemCount ?? 0) === 0 || moved) {
+    // The first entry: the journal's own start (a collection is deployed only with an item); again
+    // when it is taken over, so that the entries say where it went LIVE.
     const doc: EntryDocument = {
       apiVersion: JOURNAL_API_VERSION,
       command: 'journal init',
