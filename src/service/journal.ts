@@ -10,7 +10,7 @@
 // old one's description names it (`next=ID`), and reads follow the links.
 import type { PlanContext } from '../plan/context.js';
 import type { ApiClient } from '../http/client.js';
-import { ApiError, UsageError } from '../errors.js';
+import { ApiError, NotFoundError, UsageError } from '../errors.js';
 import type { Item, DeliveryDocument } from '../rules/schemas.js';
 import { OTHER_ASSET_TYPE } from '../rules/collections.js';
 import { fetchAll } from '../http/paging.js';
@@ -202,7 +202,7 @@ export async function journalChain(api: ApiClient, journalId: string): Promise<A
     seen.add(id);
     const collection = await readCollection(api, id);
     if (!collection) {
-      if (chain.length === 0) throw new UsageError(`the journal ${journalId} does not exist: start it with \`ahs journal init ${journalId === DEFAULT_JOURNAL_ID ? '' : journalId}\`, or fix the journal setting (--journal, AHS_JOURNAL, profile key journal)`.replace(' `,', '`,'));
+      if (chain.length === 0) throw new NotFoundError(`the journal ${journalId} does not exist: start it with \`ahs journal init ${journalId === DEFAULT_JOURNAL_ID ? '' : journalId}\`, or fix the journal setting (--journal, AHS_JOURNAL, profile key journal)`.replace(' `,', '`,'));
       break;
     }
     const links = parseJournalDescription(collection.description);

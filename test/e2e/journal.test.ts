@@ -164,6 +164,12 @@ describe('ahs journal and history', () => {
     expect(r.errJson().title).toMatch(/history needs a journal, and none is set: start one with `ahs journal init --env ENV`/);
   });
 
+  it('a journal named that does not exist is not found (exit 4), naming how to start it', async () => {
+    const r = await h.ahs(['history', '--journal', 'no-such-journal', '--json'], bin);
+    expect(r.exitCode).toBe(4);
+    expect(r.errJson()).toMatchObject({ type: 'urn:ahs:not-found', title: expect.stringMatching(/^the journal no-such-journal does not exist: start it with `ahs journal init no-such-journal`/) });
+  });
+
   it('journal init on an existing collection that is not a journal refuses (exit 2), and leaves it as it was', async () => {
     const id = uid('jc');
     expect((await h.call('POST', '/vc', { collectionId: id, collectionName: 'Launch pack', description: 'the launch pack', allowedAssetTypes: ['9999'], createdBy: DEMO_USER })).status).toBe(201);
