@@ -3,7 +3,7 @@
 // of cli.md for an allowed and a rejected request, its rendering for a
 // person, and the exit code a predicted rejection carries.
 import { describe, expect, it } from 'vitest';
-import { isRef, noop, optionalRef, plan, ref, step } from '../../src/plan/plan.js';
+import { isRef, noop, optionalRef, plan, ref, step, thenDo } from '../../src/plan/plan.js';
 import { steps } from '../../src/plan/steps.js';
 import { KINDS } from '../../src/plan/kinds/index.js';
 import { PredictedRejection, dryRunDocument, type DryRunDocument } from '../../src/plan/dryrun.js';
@@ -43,6 +43,7 @@ describe('steps are plain data', () => {
     [{ $ref: 'a', field: 2 }, false],
     [null, false],
     ['a', false],
+    [Object.assign(() => undefined, { $ref: 'a', field: 'b' }), false],
   ];
   for (const [value, expected] of refs) {
     it(`isRef(${JSON.stringify(value)}) is ${expected}`, () => expect(isRef(value)).toBe(expected));
@@ -55,6 +56,20 @@ describe('steps are plain data', () => {
     expect(nothing.steps).toEqual([]);
     expect(nothing.noop).toEqual({ state: 'LIVE', message: 'already' });
     expect(await nothing.done({} as never)).toBeUndefined();
+  });
+
+  it('thenDo hands the outcome of done to its follower, and keeps the rest of the plan', async () => {
+    const results = { of: () => 'answer' } as never;
+    const seen: unknown[] = [];
+    const first = plan([step('asset.create', {}, { id: 'c' })], async (r) => `made ${String(r.of({} as never))}`, { confirm: { message: 'm', action: 'a' } });
+    const then = thenDo(first, (made) => {
+      seen.push(made);
+      return made.length;
+    });
+    expect(then.steps).toBe(first.steps);
+    expect(then.confirm).toEqual({ message: 'm', action: 'a' });
+    expect(await then.done(results)).toBe('made answer'.length);
+    expect(seen).toEqual(['made answer']);
   });
 });
 

@@ -1,7 +1,7 @@
 // The edges of every limit of the spec's "Limits" table, and the messages
 // that name the flag and the limit.
 import { describe, expect, it } from 'vitest';
-import { assetCreateBody, collectionCreateBody, collectionId, deployBody, fieldLabel, flagFor, flagLabel, itemUploadFields, validate, versionUploadFields } from '../../src/rules/schemas.js';
+import { assetCreateBody, collectionCreateBody, collectionId, deployBody, fieldLabel, flagFor, flagLabel, formatIssue, itemUploadFields, validate, versionUploadFields } from '../../src/rules/schemas.js';
 
 const user = 'owner@demo.test';
 const asset = { assetId: 'app', assetName: 'App', assetType: '1001', createdBy: user };
@@ -148,4 +148,14 @@ describe('messages', () => {
   it('a valid value comes back parsed', () => {
     expect(validate(assetCreateBody, asset)).toStrictEqual({ ok: true, data: asset });
   });
+});
+
+describe('an issue says what it got only when there was a value', () => {
+  const rows: Array<[string, Record<string, unknown>, string]> = [
+    ['a value', { code: 'custom', path: ['assetName'], message: 'is wrong', input: 'x' }, '--asset-name is wrong (got "x")'],
+    ['no value given', { code: 'custom', path: ['assetName'], message: 'is wrong', input: undefined }, '--asset-name is wrong'],
+    ['an issue that carries none', { code: 'custom', path: ['assetName'], message: 'is wrong' }, '--asset-name is wrong'],
+    ['a falsy value', { code: 'custom', path: ['maxAssets'], message: 'is wrong', input: 0 }, '--max-assets is wrong (got 0)'],
+  ];
+  it.each(rows)('%s', (_, issue, expected) => expect(formatIssue(issue as never)).toBe(expected));
 });
