@@ -324,6 +324,16 @@ class Session {
     }
   }
 
+  /** A call that needs the whole context (its settings, its output's messages), not only the API client: verify. */
+  async run<T>(callOptions: CallOptions | undefined, call: CallSettings, work: (ctx: Context) => Promise<T>): Promise<T> {
+    const { ctx } = await this.context(call, checkCallOptions(callOptions));
+    try {
+      return await work(ctx);
+    } finally {
+      await this.end(ctx);
+    }
+  }
+
   /**
    * A command that prints its answer (a read, ahs plan): the document it
    * printed. `answers`: an error thrown after the document was printed that
@@ -504,28 +514,22 @@ function platformGiven(ctx: Context, platform: string): Context {
   return { ...ctx, globals: { ...ctx.globals, platform } };
 }
 
-/** `ahs verify` with the call's parameters; its differences are the answer, not an error. */
+/** `ahs verify` with the call's parameters: the operation (src/operations/verify.ts); its differences are the answer, not an error. */
 async function verify(session: Session, params: VerifyParams, call?: CallOptions): Promise<VerifyResult> {
   const asset = params !== null && typeof params === 'object' && 'assetId' in params;
   if (asset) need('verify', params, ['assetId', 'platform', 'envId']);
   else need('verify', params as VerifyCollectionParams, ['collectionId', 'envId']);
   const path = asset ? params.file : (params as VerifyCollectionParams).dir;
   if ((path === undefined) === (params.sums === undefined)) throw new UsageError(`verify: give either ${asset ? 'file' : 'dir'} or sums`);
-  const { PartialFailureError } = await import('../errors.js');
-  return session.document<VerifyResult>(
-    call,
-    asset ? { platform: params.platform, envId: params.envId } : { envId: params.envId },
-    () => import('../commands/verify/verify.js'),
-    {
-      id: asset ? params.assetId : (params as VerifyCollectionParams).collectionId,
-      path,
-      sums: params.sums,
-      version: asset ? params.versionId : undefined,
-      concurrency: asset ? undefined : (params as VerifyCollectionParams).concurrency,
-      followLinks: asset ? undefined : flag((params as VerifyCollectionParams).followLinks),
-    },
-    (error) => error instanceof PartialFailureError,
-  );
+  return session.run(call, asset ? { platform: params.platform, envId: params.envId } : { envId: params.envId }, async (ctx) => {
+    const { verify: verifyOperation } = await import('../operations/verify.js');
+    if (asset) {
+      const { assetId, platform, envId, file, sums, versionId } = params;
+      return (await verifyOperation(ctx, { kind: 'asset', assetId, platform, envId, file, sums, versionId }, parameterNames)).result;
+    }
+    const { collectionId, envId, dir, sums, followLinks, concurrency } = params as VerifyCollectionParams;
+    return (await verifyOperation(ctx, { kind: 'collection', collectionId, envId, dir, sums, followLinks, concurrency }, parameterNames)).result;
+  });
 }
 
 /** A rollout run, its status or its abort: the command's own run; a wait (exit 11) answers with the document. */
@@ -679,3 +683,4 @@ function checkRequest(request: RawRequest): RawRequest {
   if (typeof request.path !== 'string' || request.path === '') throw new UsageError('request: path is required (va/..., vc/..., or /api/v2/...)');
   return { ...request, method: request.method.toUpperCase() as RawRequest['method'] };
 }
+

@@ -171,6 +171,24 @@ describe('writes as plans', () => {
     await expect(client.verify({ collectionId: id, envId: 'dev', sums: join(h.dir, 'none.sums') })).rejects.toMatchObject({ kind: 'usage' });
   });
 
+  it('verify: the parameters say what is verified: a dir that is a file, a file that is a folder and a bad id are usage errors naming the parameter, nothing read', async () => {
+    const dir = join(h.dir, uid('lib-verify-kinds'));
+    await mkdir(dir);
+    const file = join(dir, 'a.txt');
+    await writeFile(file, 'aaa');
+    const requests: string[] = [];
+    const watched = createClient({ baseUrl: h.emu.baseUrl, domainId: 'demo', apiKey: DEMO_API_KEY, onEvent: (event) => void (event.type === 'request' && requests.push(event.path)) });
+    try {
+      await expect(watched.verify({ collectionId: 'launch-pack', envId: 'dev', dir: file })).rejects.toThrow(new RegExp(`^dir ${file}: not a folder$`));
+      await expect(watched.verify({ assetId: 'my-bundle', platform: 'ios', envId: 'dev', file: dir })).rejects.toThrow(new RegExp(`^file ${dir}: not a regular file$`));
+      await expect(watched.verify({ collectionId: 'launch-pack', envId: 'dev', dir: join(dir, 'none') })).rejects.toMatchObject({ kind: 'usage', message: expect.stringMatching(/^dir .*none: no such folder$/) });
+      await expect(watched.verify({ collectionId: 'no such pack', envId: 'dev', dir })).rejects.toMatchObject({ kind: 'usage', message: expect.stringMatching(/^collectionId /) });
+      expect(requests).toEqual([]);
+    } finally {
+      await watched.close();
+    }
+  });
+
   it('desired state: plan equals ahs plan --json; apply sends it; the CLI then plans nothing', async () => {
     const id = uid('lib-ds');
     const folder = join(h.dir, id);

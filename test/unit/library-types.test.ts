@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type * as Library from '../../src/library/types.js';
 import type * as Schemas from '../../src/rules/schemas.js';
-import type { VerifyResult } from '../../src/commands/verify/verify.js';
+import type { VerifyResult } from '../../src/operations/verify.js';
 import type { PromoteResult } from '../../src/plan/kinds/versions.js';
 import type { DeployResponse } from '../../src/plan/answers.js';
 import type { JournalEntry } from '../../src/service/journal.js';
@@ -25,7 +25,7 @@ const checks: {
   deploy: Same<Library.DeployResult, DeployResponse>;
   // `ahs item sync --json` names the links it skipped (src/commands/item/sync.ts).
   syncSkipped: Same<Library.SyncResult['skipped'], Array<{ file: string; reason: string }>>;
-  // `client.verify` answers what `ahs verify --json` prints (src/commands/verify/verify.ts).
+  // `client.verify` answers what `ahs verify --json` prints: the operation's result (src/operations/verify.ts).
   verifyResult: Same<Library.VerifyResult, VerifyResult>;
   // `client.history()` yields the journal's entries as src/service/journal.ts reads them.
   journalEntry: Same<Library.JournalEntry, JournalEntry>;
