@@ -216,9 +216,20 @@ export function createClient(options: ClientOptions): Client {
     rollback: (params, opts) =>
       session.write(opts, 'rollback', params, ['assetId', 'platform', 'envId'], params, () => import('../commands/rollback/rollback.js'), (p) => ({ assetId: p.assetId, to: p.to })),
     verify: (params, opts) => verify(session, params, opts),
-    plan: (params: DesiredStateParams = {}, opts) => session.document<DesiredPlanDocument>(opts, { user: params.user }, () => import('../commands/plan/plan.js'), { file: params.file, target: params.target, out: undefined, detailedExitcode: undefined }),
+    plan: (params: DesiredStateParams = {}, opts) =>
+      session.run(opts, { user: params.user }, async (ctx): Promise<DesiredPlanDocument> => {
+        const { planFile } = await import('../desired/plan.js');
+        return planFile(ctx, desiredInput('plan', params, ctx));
+      }),
     apply: (params: ApplyParams = {}, opts) =>
-      session.write(opts, 'apply', params, [], { user: params.user }, () => import('../commands/apply/apply.js'), (p) => ({ plan: p.plan, file: p.file, target: p.target })),
+      session.plan(opts, 'apply', params, [], { user: params.user }, async (ctx) => {
+        if (params.plan !== undefined && (params.file !== undefined || params.target !== undefined)) {
+          throw new UsageError(`apply: a saved plan is applied as it was saved: leave out ${params.file !== undefined ? 'file' : 'target'} (or plan again with them)`);
+        }
+        const [{ applyPlan, appliedResult, planToApply }, { thenDo }] = await Promise.all([import('../desired/apply.js'), import('../plan/plan.js')]);
+        const doc = await planToApply(ctx, { ...desiredInput('apply', params, ctx), plan: params.plan });
+        return thenDo(applyPlan(doc, await ctx.api(), await ctx.output()), appliedResult);
+      }),
     rollout: (params, opts) => rollout(session, 'start', params, opts),
     rolloutStatus: (params, opts) => rollout(session, 'status', params, opts),
     rolloutAbort: (params, opts) => rollout(session, 'abort', params, opts),
@@ -324,7 +335,7 @@ class Session {
     }
   }
 
-  /** A call that needs the whole context (its settings, its output's messages), not only the API client: verify. */
+  /** A call that needs the whole context (its settings, its output's messages), not only the API client: verify, plan. */
   async run<T>(callOptions: CallOptions | undefined, call: CallSettings, work: (ctx: Context) => Promise<T>): Promise<T> {
     const { ctx } = await this.context(call, checkCallOptions(callOptions));
     try {
@@ -684,3 +695,12 @@ function checkRequest(request: RawRequest): RawRequest {
   return { ...request, method: request.method.toUpperCase() as RawRequest['method'] };
 }
 
+/** plan() and apply()'s parameters as the desired-state layer takes them (src/desired/plan.ts DesiredInput). */
+function desiredInput(call: string, params: DesiredStateParams, ctx: Context): { file: string | undefined; targets: string[] | undefined; user: () => Promise<string> } {
+  if (params === null || typeof params !== 'object') throw new UsageError(`${call}: expected an object of parameters`);
+  return {
+    file: params.file,
+    targets: params.target,
+    user: () => ctx.setting('user'),
+  };
+}

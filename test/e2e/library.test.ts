@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { harness, uid, DEMO_API_KEY, DEMO_USER, type Harness } from './helpers.js';
-import { AhsError, ConflictError, createClient, UsageError, type Client } from '../../src/library/index.js';
+import { startFaultProxy } from '../support/fault-proxy.js';
+import { AhsError, ConflictError, createClient, PartialFailureError, UsageError, type Client } from '../../src/library/index.js';
 
 let h: Harness;
 let client: Client;
@@ -206,6 +207,34 @@ describe('writes as plans', () => {
     expect(result).toMatchObject({ changed: 1, failed: [], steps: [{ action: 'create', outcome: 'done' }] });
     expect((await client.assets.get(id)).assetName).toBe('Desired');
     expect((await h.ahs(['plan', '-f', file, '--json'])).json().steps).toEqual([]);
+  });
+
+  it('desired state: a saved plan is applied as saved (with file too, a usage error); a refused request is a PartialFailureError with the exit code of its answer', async () => {
+    const id = uid('lib-ds-saved');
+    const folder = join(h.dir, id);
+    await mkdir(folder);
+    const file = join(folder, 'ahs.yaml');
+    await writeFile(file, `apiVersion: ahs/v1\nassets:\n  ${id}:\n    name: Saved\n    type: "1001"\n`);
+    const saved = join(folder, 'release.plan');
+    expect((await h.ahs(['plan', '-f', file, '--out', saved])).exitCode).toBe(0);
+    await expect(client.apply({ plan: saved, file })).rejects.toMatchObject({ kind: 'usage', message: expect.stringMatching(/^apply: a saved plan is applied as it was saved: leave out file/) });
+
+    const proxy = await startFaultProxy(h.emu.baseUrl);
+    const refused = createClient({ baseUrl: proxy.url, domainId: 'demo', apiKey: DEMO_API_KEY, user: DEMO_USER });
+    try {
+      proxy.inject({ kind: 'answer', status: 403, contentType: 'application/problem+json', body: JSON.stringify({ type: 'about:blank', title: 'Forbidden', status: 403, detail: 'no rights' }) }, { method: 'POST', path: '/va' });
+      const error = await (await refused.apply({ file })).apply().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(PartialFailureError);
+      expect(error).toMatchObject({ exitCode: 3, kind: 'forbidden' });
+      expect((error as PartialFailureError).toBody()).toMatchObject({ status: 403, title: 'Forbidden' });
+      expect((await client.assets.list().toArray()).some((a) => a.assetId === id)).toBe(false);
+    } finally {
+      await refused.close();
+      await proxy.close();
+    }
+    // Nothing moved since it was saved: the saved plan is sent as it is.
+    expect(await (await client.apply({ plan: saved })).apply()).toMatchObject({ changed: 1, failed: [], steps: [{ resource: `asset.${id}`, action: 'create', outcome: 'done' }] });
+    expect((await client.assets.get(id)).assetName).toBe('Saved');
   });
 });
 
