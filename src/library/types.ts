@@ -635,6 +635,8 @@ export interface DesiredStateParams {
   file?: string;
   /** Only these resources of the file: asset.ID, collection.ID. */
   target?: string[];
+  /** Compare items by content (SHA-256 of what a Live item serves), as `compare: checksum` in the file's items and `ahs plan --checksum`. */
+  checksum?: boolean;
   user?: string;
 }
 
@@ -973,7 +975,7 @@ export interface Client {
    * What apply would change to make the service hold the desired-state file (`ahs plan`). Sends nothing.
    * @throws {UsageError} a file that does not parse, or a plan error naming its line
    * @example
-   * const plan = await client.plan({ file: 'ahs.yaml' });
+   * const plan = await client.plan({ file: 'ahs.yaml', checksum: true });
    */
   plan(params?: DesiredStateParams, options?: CallOptions): Promise<DesiredPlanDocument>;
   /**

@@ -209,6 +209,29 @@ describe('writes as plans', () => {
     expect((await h.ahs(['plan', '-f', file, '--json'])).json().steps).toEqual([]);
   });
 
+  it('desired state: checksum compares Live items by content as plan --checksum; apply({ checksum }) replaces a same-size edit, and verify then agrees', async () => {
+    const id = uid('lib-ds-sum');
+    const folder = join(h.dir, id);
+    await mkdir(join(folder, 'items'), { recursive: true });
+    await writeFile(join(folder, 'items', 'a.txt'), 'aaa');
+    const file = join(folder, 'ahs.yaml');
+    await writeFile(file, `apiVersion: ahs/v1\ncollections:\n  ${id}:\n    name: Sums\n    allowedTypes: ["9999"]\n    items: { dir: ./items, type: "9999" }\n    deployments: { dev: LIVE }\n`);
+    expect(await (await client.apply({ file })).apply()).toMatchObject({ failed: [] });
+    await writeFile(join(folder, 'items', 'a.txt'), 'AAA'); // same size: unseen by size
+    expect((await client.plan({ file })).steps).toEqual([]);
+    const bySum = await client.plan({ file, checksum: true });
+    const cli = await h.ahs(['plan', '-f', file, '--checksum', '--json']);
+    expect(cli.exitCode, cli.stderr).toBe(0);
+    expect(bySum.steps.map((s) => s.kind)).toEqual(cli.json().steps.map((s: { kind: string }) => s.kind));
+    expect(bySum.steps.map((s) => s.kind)).toContain('item.upload');
+    expect(bySum.notes).toContain(`collection ${id}: items 1 compared by content, 0 by size`);
+    const applied = await (await client.apply({ file, checksum: true })).apply();
+    expect(applied.failed).toEqual([]);
+    expect(applied.changed).toBeGreaterThan(0);
+    expect(await client.verify({ collectionId: id, envId: 'dev', dir: join(folder, 'items') })).toMatchObject({ matched: ['a.txt'], differ: [] });
+    expect((await client.plan({ file, checksum: true })).steps).toEqual([]);
+  });
+
   it('desired state: a saved plan is applied as saved (with file too, a usage error); a refused request is a PartialFailureError with the exit code of its answer', async () => {
     const id = uid('lib-ds-saved');
     const folder = join(h.dir, id);
