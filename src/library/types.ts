@@ -968,7 +968,7 @@ export interface Client {
    * @throws {UsageError} a bad sums file or path
    * @throws {NotFoundError} the asset, version or collection does not exist
    * @example
-   * const { ok } = await client.verify({ assetId: 'my-bundle', file: 'build/ios.zip', platform: 'ios', envId: 'prod' });
+   * const { differ, missing, extra, failed } = await client.verify({ assetId: 'my-bundle', file: 'build/ios.zip', platform: 'ios', envId: 'prod' });
    */
   verify(params: VerifyParams, options?: CallOptions): Promise<VerifyResult>;
   /**
