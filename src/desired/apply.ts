@@ -6,10 +6,12 @@
 import { readFile } from 'node:fs/promises';
 import { ExitCode, PartialFailureError, UsageError } from '../errors.js';
 import type { ApiClient } from '../http/client.js';
-import type { Output } from '../io/output.js';
+import type { Context } from '../io/context.js';
+import type { PlanOutput } from '../plan/context.js';
 import { plan, type Plan } from '../plan/plan.js';
 import { checkStale, readSavedPlan, type SavedPlan } from '../plan/saved.js';
-import { applyResult, changeOf, describeStep, knownAnswers, renderApplied, renderPlan, type ApplyResult } from './render.js';
+import { applyResult, changeOf, describeStep, knownAnswers, type ApplyResult } from './render.js';
+import { planFile, type DesiredInput } from './plan.js';
 
 export async function readPlanFile(path: string): Promise<SavedPlan> {
   const text = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
@@ -26,26 +28,51 @@ export async function checkSavedPlan(doc: SavedPlan, path: string, api: ApiClien
   await checkStale(doc, api, signal);
 }
 
-/** The Plan the executor runs: asks once, prints each step as its answer comes in, reports cli.md's JSON. */
-export function applyPlan(doc: SavedPlan, api: ApiClient, out: Output): Plan {
-  // JSON (cli.md "Output"): stdout holds the one document, stderr nothing but an error object: no preview, no step lines.
+/** What `ahs apply` is given, typed: the file (as `ahs plan`), or the path of a saved plan. */
+export interface ApplyInput extends DesiredInput {
+  /** A plan saved by `ahs plan --out`, sent as it was saved (instead of the file). */
+  plan?: string | undefined;
+}
+
+/** The plan an apply sends: the saved one, once nothing it read has moved, or the file planned now. */
+export async function planToApply(ctx: Context, input: ApplyInput): Promise<SavedPlan> {
+  if (input.plan === undefined) return planFile(ctx, input);
+  const saved = await readPlanFile(input.plan);
+  await checkSavedPlan(saved, input.plan, await ctx.api(), ctx.signal);
+  return saved;
+}
+
+/** What an apply did: its result (cli.md's JSON), the answers its requests are described with, and its failure when a step failed. */
+export interface Applied {
+  result: ApplyResult;
+  /** Each step's answer where it came, else its predicted one (renderApplied describes the requests with them). */
+  known: Map<string, unknown>;
+  /** Exit 1 (or the code every failed step shares), naming each failed step; thrown once the result is printed. */
+  failure?: PartialFailureError;
+}
+
+/**
+ * The Plan the executor runs: asks once, says each step as its answer comes
+ * in (not in JSON), and is done with what the run did, printed by nobody:
+ * `ahs apply` prints it, the library answers it (appliedResult).
+ */
+export function applyPlan(doc: SavedPlan, api: ApiClient, out: PlanOutput): Plan<Applied> {
+  // JSON (cli.md "Output"): stdout holds the one document, stderr nothing but an error object: no step lines.
   const said = !out.json;
-  if (said) out.info(renderPlan(doc, out.kit));
   const name = (step: Parameters<typeof changeOf>[1]) => changeOf(doc, step)?.address ?? step.kind;
   return plan(
     doc.steps,
-    (results) => {
+    (results): Applied => {
       const result: ApplyResult = applyResult(doc, results, api);
-      // Each step went by on stderr as it was done; stdout says what the apply did (cli.md: data on stdout).
-      out.print(result, (r, kit) => renderApplied(doc, r, knownAnswers(doc, results), kit));
-      if (result.failed.length > 0) {
-        const first = result.failed[0]!;
-        throw new PartialFailureError(
-          `applied ${result.changed} of ${doc.steps.length} request(s); failed: ${result.failed.map((f) => `${f.resource}: ${f.step} (${f.error.title})`).join(', ')}; run ahs apply again once fixed: it sends only what is left`,
-          sharedExitCode(doc.steps.map((step) => results.failureOf(step)?.error.exitCode)),
-          out.json ? first.error : undefined,
-        );
-      }
+      const known = knownAnswers(doc, results);
+      if (result.failed.length === 0) return { result, known };
+      const first = result.failed[0]!;
+      const failure = new PartialFailureError(
+        `applied ${result.changed} of ${doc.steps.length} request(s); failed: ${result.failed.map((f) => `${f.resource}: ${f.step} (${f.error.title})`).join(', ')}; run ahs apply again once fixed: it sends only what is left`,
+        sharedExitCode(doc.steps.map((step) => results.failureOf(step)?.error.exitCode)),
+        out.json ? first.error : undefined,
+      );
+      return { result, known, failure };
     },
     {
       // A refused deploy or update stops the run: its table and JSON still say what was done.
@@ -59,6 +86,12 @@ export function applyPlan(doc: SavedPlan, api: ApiClient, out: Output): Plan {
       onFailure: (step, failure) => said && out.warn(`${name(step)}: ${failure.skipped ? 'not sent' : 'failed'}: ${failure.error.message}`),
     },
   );
+}
+
+/** The result of an apply, or its failure thrown (the library's apply(): a failed step is an error, as the CLI's exit 1). */
+export function appliedResult({ result, failure }: Applied): ApplyResult {
+  if (failure) throw failure;
+  return result;
 }
 
 /** The exit code every failed step has (a lone 403 is 3, network failures only are 6), else 1. */

@@ -45,7 +45,7 @@ import { steps } from '../plan/steps.js';
 import { fileSha256 } from '../transfer/digest.js';
 import { hashServed } from '../service/delivery.js';
 import { KNOWN_AFTER_APPLY, plannedFiles, recordReads, toSavedPlan, type ChangeAction, type PlannedChange, type ReadScope, type SavedPlan } from '../plan/saved.js';
-import type { DesiredFile, FieldPath } from './file.js';
+import { DEFAULT_FILE, loadDesiredFile, type DesiredFile, type FieldPath } from './file.js';
 import { withRequests } from './render.js';
 import type { DesiredAsset, DesiredChannel, DesiredCollection, VersionRef } from './schema.js';
 
@@ -557,6 +557,26 @@ function drift(record: { updatedBy?: string | null; updatedAt?: string | null })
 }
 
 // --- the plan document --------------------------------------------------------------
+
+/** What `ahs plan` (and `ahs apply` without a saved plan) is given, typed: the library's plan() and apply() give the same. */
+export interface DesiredInput {
+  /** The desired-state file (default ahs.yaml in the working folder). */
+  file?: string | undefined;
+  /** --target: `asset.ID`, `collection.ID`, or an id of either; none: everything. */
+  targets?: string[] | undefined;
+  /** --checksum: items compared by content wherever they are Live. */
+  checksum?: boolean | undefined;
+  /** The acting user, read (or asked for) once the file is read. */
+  user: () => Promise<string>;
+}
+
+/** The file read and planned: the plan document (nothing is sent, nothing printed). */
+export async function planFile(ctx: Context, input: DesiredInput): Promise<SavedPlan> {
+  const file = await loadDesiredFile(input.file ?? DEFAULT_FILE);
+  const user = await input.user();
+  const api = await ctx.api();
+  return planDocument({ ctx, api, checksum: input.checksum, file, user, targets: input.targets, signal: ctx.signal });
+}
 
 /**
  * The desired-state file planned against the service, as the saved-plan

@@ -216,9 +216,20 @@ export function createClient(options: ClientOptions): Client {
     rollback: (params, opts) =>
       session.write(opts, 'rollback', params, ['assetId', 'platform', 'envId'], params, () => import('../commands/rollback/rollback.js'), (p) => ({ assetId: p.assetId, to: p.to })),
     verify: (params, opts) => verify(session, params, opts),
-    plan: (params: DesiredStateParams = {}, opts) => session.document<DesiredPlanDocument>(opts, { user: params.user }, () => import('../commands/plan/plan.js'), { file: params.file, target: params.target, out: undefined, detailedExitcode: undefined }),
+    plan: (params: DesiredStateParams = {}, opts) =>
+      session.run(opts, { user: params.user }, async (ctx): Promise<DesiredPlanDocument> => {
+        const { planFile } = await import('../desired/plan.js');
+        return planFile(ctx, desiredInput('plan', params, ctx));
+      }),
     apply: (params: ApplyParams = {}, opts) =>
-      session.write(opts, 'apply', params, [], { user: params.user }, () => import('../commands/apply/apply.js'), (p) => ({ plan: p.plan, file: p.file, target: p.target })),
+      session.plan(opts, 'apply', params, [], { user: params.user }, async (ctx) => {
+        if (params.plan !== undefined && (params.file !== undefined || params.target !== undefined)) {
+          throw new UsageError(`apply: a saved plan is applied as it was saved: leave out ${params.file !== undefined ? 'file' : 'target'} (or plan again with them)`);
+        }
+        const [{ applyPlan, appliedResult, planToApply }, { thenDo }] = await Promise.all([import('../desired/apply.js'), import('../plan/plan.js')]);
+        const doc = await planToApply(ctx, { ...desiredInput('apply', params, ctx), plan: params.plan });
+        return thenDo(applyPlan(doc, await ctx.api(), await ctx.output()), appliedResult);
+      }),
     rollout: (params, opts) => rollout(session, 'start', params, opts),
     rolloutStatus: (params, opts) => rollout(session, 'status', params, opts),
     rolloutAbort: (params, opts) => rollout(session, 'abort', params, opts),
@@ -319,6 +330,16 @@ class Session {
     const { ctx } = await this.context({}, checkCallOptions(call));
     try {
       return await read(await ctx.api());
+    } finally {
+      await this.end(ctx);
+    }
+  }
+
+  /** A call that needs the whole context (its settings, its output's messages), not only the API client: verify, plan. */
+  async run<T>(callOptions: CallOptions | undefined, call: CallSettings, work: (ctx: Context) => Promise<T>): Promise<T> {
+    const { ctx } = await this.context(call, checkCallOptions(callOptions));
+    try {
+      return await work(ctx);
     } finally {
       await this.end(ctx);
     }
@@ -504,28 +525,22 @@ function platformGiven(ctx: Context, platform: string): Context {
   return { ...ctx, globals: { ...ctx.globals, platform } };
 }
 
-/** `ahs verify` with the call's parameters; its differences are the answer, not an error. */
+/** `ahs verify` with the call's parameters: the operation (src/operations/verify.ts); its differences are the answer, not an error. */
 async function verify(session: Session, params: VerifyParams, call?: CallOptions): Promise<VerifyResult> {
   const asset = params !== null && typeof params === 'object' && 'assetId' in params;
   if (asset) need('verify', params, ['assetId', 'platform', 'envId']);
   else need('verify', params as VerifyCollectionParams, ['collectionId', 'envId']);
   const path = asset ? params.file : (params as VerifyCollectionParams).dir;
   if ((path === undefined) === (params.sums === undefined)) throw new UsageError(`verify: give either ${asset ? 'file' : 'dir'} or sums`);
-  const { PartialFailureError } = await import('../errors.js');
-  return session.document<VerifyResult>(
-    call,
-    asset ? { platform: params.platform, envId: params.envId } : { envId: params.envId },
-    () => import('../commands/verify/verify.js'),
-    {
-      id: asset ? params.assetId : (params as VerifyCollectionParams).collectionId,
-      path,
-      sums: params.sums,
-      version: asset ? params.versionId : undefined,
-      concurrency: asset ? undefined : (params as VerifyCollectionParams).concurrency,
-      followLinks: asset ? undefined : flag((params as VerifyCollectionParams).followLinks),
-    },
-    (error) => error instanceof PartialFailureError,
-  );
+  return session.run(call, asset ? { platform: params.platform, envId: params.envId } : { envId: params.envId }, async (ctx) => {
+    const { verify: verifyOperation } = await import('../operations/verify.js');
+    if (asset) {
+      const { assetId, platform, envId, file, sums, versionId } = params;
+      return (await verifyOperation(ctx, { kind: 'asset', assetId, platform, envId, file, sums, versionId }, parameterNames)).result;
+    }
+    const { collectionId, envId, dir, sums, followLinks, concurrency } = params as VerifyCollectionParams;
+    return (await verifyOperation(ctx, { kind: 'collection', collectionId, envId, dir, sums, followLinks, concurrency }, parameterNames)).result;
+  });
 }
 
 /** A rollout run, its status or its abort: the command's own run; a wait (exit 11) answers with the document. */
@@ -678,4 +693,15 @@ function checkRequest(request: RawRequest): RawRequest {
   if (typeof request.method !== 'string' || !METHODS.includes(request.method.toUpperCase())) throw new UsageError(`request: method must be one of ${METHODS.join(', ')} (got ${String(request.method)})`);
   if (typeof request.path !== 'string' || request.path === '') throw new UsageError('request: path is required (va/..., vc/..., or /api/v2/...)');
   return { ...request, method: request.method.toUpperCase() as RawRequest['method'] };
+}
+
+/** plan() and apply()'s parameters as the desired-state layer takes them (src/desired/plan.ts DesiredInput). */
+function desiredInput(call: string, params: DesiredStateParams, ctx: Context): { file: string | undefined; targets: string[] | undefined; checksum: boolean | undefined; user: () => Promise<string> } {
+  if (params === null || typeof params !== 'object') throw new UsageError(`${call}: expected an object of parameters`);
+  return {
+    file: params.file,
+    targets: params.target,
+    checksum: flag(params.checksum),
+    user: () => ctx.setting('user'),
+  };
 }

@@ -635,6 +635,8 @@ export interface DesiredStateParams {
   file?: string;
   /** Only these resources of the file: asset.ID, collection.ID. */
   target?: string[];
+  /** Compare items by content (SHA-256 of what a Live item serves), as `compare: checksum` in the file's items and `ahs plan --checksum`. */
+  checksum?: boolean;
   user?: string;
 }
 
@@ -966,14 +968,14 @@ export interface Client {
    * @throws {UsageError} a bad sums file or path
    * @throws {NotFoundError} the asset, version or collection does not exist
    * @example
-   * const { ok } = await client.verify({ assetId: 'my-bundle', file: 'build/ios.zip', platform: 'ios', envId: 'prod' });
+   * const { differ, missing, extra, failed } = await client.verify({ assetId: 'my-bundle', file: 'build/ios.zip', platform: 'ios', envId: 'prod' });
    */
   verify(params: VerifyParams, options?: CallOptions): Promise<VerifyResult>;
   /**
    * What apply would change to make the service hold the desired-state file (`ahs plan`). Sends nothing.
    * @throws {UsageError} a file that does not parse, or a plan error naming its line
    * @example
-   * const plan = await client.plan({ file: 'ahs.yaml' });
+   * const plan = await client.plan({ file: 'ahs.yaml', checksum: true });
    */
   plan(params?: DesiredStateParams, options?: CallOptions): Promise<DesiredPlanDocument>;
   /**

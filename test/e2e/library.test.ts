@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { harness, uid, DEMO_API_KEY, DEMO_USER, type Harness } from './helpers.js';
-import { AhsError, ConflictError, createClient, UsageError, type Client } from '../../src/library/index.js';
+import { startFaultProxy } from '../support/fault-proxy.js';
+import { AhsError, ConflictError, createClient, PartialFailureError, UsageError, type Client } from '../../src/library/index.js';
 
 let h: Harness;
 let client: Client;
@@ -171,6 +172,24 @@ describe('writes as plans', () => {
     await expect(client.verify({ collectionId: id, envId: 'dev', sums: join(h.dir, 'none.sums') })).rejects.toMatchObject({ kind: 'usage' });
   });
 
+  it('verify: the parameters say what is verified: a dir that is a file, a file that is a folder and a bad id are usage errors naming the parameter, nothing read', async () => {
+    const dir = join(h.dir, uid('lib-verify-kinds'));
+    await mkdir(dir);
+    const file = join(dir, 'a.txt');
+    await writeFile(file, 'aaa');
+    const requests: string[] = [];
+    const watched = createClient({ baseUrl: h.emu.baseUrl, domainId: 'demo', apiKey: DEMO_API_KEY, onEvent: (event) => void (event.type === 'request' && requests.push(event.path)) });
+    try {
+      await expect(watched.verify({ collectionId: 'launch-pack', envId: 'dev', dir: file })).rejects.toThrow(new RegExp(`^dir ${file}: not a folder$`));
+      await expect(watched.verify({ assetId: 'my-bundle', platform: 'ios', envId: 'dev', file: dir })).rejects.toThrow(new RegExp(`^file ${dir}: not a regular file$`));
+      await expect(watched.verify({ collectionId: 'launch-pack', envId: 'dev', dir: join(dir, 'none') })).rejects.toMatchObject({ kind: 'usage', message: expect.stringMatching(/^dir .*none: no such folder$/) });
+      await expect(watched.verify({ collectionId: 'no such pack', envId: 'dev', dir })).rejects.toMatchObject({ kind: 'usage', message: expect.stringMatching(/^collectionId /) });
+      expect(requests).toEqual([]);
+    } finally {
+      await watched.close();
+    }
+  });
+
   it('desired state: plan equals ahs plan --json; apply sends it; the CLI then plans nothing', async () => {
     const id = uid('lib-ds');
     const folder = join(h.dir, id);
@@ -188,6 +207,57 @@ describe('writes as plans', () => {
     expect(result).toMatchObject({ changed: 1, failed: [], steps: [{ action: 'create', outcome: 'done' }] });
     expect((await client.assets.get(id)).assetName).toBe('Desired');
     expect((await h.ahs(['plan', '-f', file, '--json'])).json().steps).toEqual([]);
+  });
+
+  it('desired state: checksum compares Live items by content as plan --checksum; apply({ checksum }) replaces a same-size edit, and verify then agrees', async () => {
+    const id = uid('lib-ds-sum');
+    const folder = join(h.dir, id);
+    await mkdir(join(folder, 'items'), { recursive: true });
+    await writeFile(join(folder, 'items', 'a.txt'), 'aaa');
+    const file = join(folder, 'ahs.yaml');
+    await writeFile(file, `apiVersion: ahs/v1\ncollections:\n  ${id}:\n    name: Sums\n    allowedTypes: ["9999"]\n    items: { dir: ./items, type: "9999" }\n    deployments: { dev: LIVE }\n`);
+    expect(await (await client.apply({ file })).apply()).toMatchObject({ failed: [] });
+    await writeFile(join(folder, 'items', 'a.txt'), 'AAA'); // same size: unseen by size
+    expect((await client.plan({ file })).steps).toEqual([]);
+    const bySum = await client.plan({ file, checksum: true });
+    const cli = await h.ahs(['plan', '-f', file, '--checksum', '--json']);
+    expect(cli.exitCode, cli.stderr).toBe(0);
+    expect(bySum.steps.map((s) => s.kind)).toEqual(cli.json().steps.map((s: { kind: string }) => s.kind));
+    expect(bySum.steps.map((s) => s.kind)).toContain('item.upload');
+    expect(bySum.notes).toContain(`collection ${id}: items 1 compared by content, 0 by size`);
+    const applied = await (await client.apply({ file, checksum: true })).apply();
+    expect(applied.failed).toEqual([]);
+    expect(applied.changed).toBeGreaterThan(0);
+    expect(await client.verify({ collectionId: id, envId: 'dev', dir: join(folder, 'items') })).toMatchObject({ matched: ['a.txt'], differ: [] });
+    expect((await client.plan({ file, checksum: true })).steps).toEqual([]);
+  });
+
+  it('desired state: a saved plan is applied as saved (with file too, a usage error); a refused request is a PartialFailureError with the exit code of its answer', async () => {
+    const id = uid('lib-ds-saved');
+    const folder = join(h.dir, id);
+    await mkdir(folder);
+    const file = join(folder, 'ahs.yaml');
+    await writeFile(file, `apiVersion: ahs/v1\nassets:\n  ${id}:\n    name: Saved\n    type: "1001"\n`);
+    const saved = join(folder, 'release.plan');
+    expect((await h.ahs(['plan', '-f', file, '--out', saved])).exitCode).toBe(0);
+    await expect(client.apply({ plan: saved, file })).rejects.toMatchObject({ kind: 'usage', message: expect.stringMatching(/^apply: a saved plan is applied as it was saved: leave out file/) });
+
+    const proxy = await startFaultProxy(h.emu.baseUrl);
+    const refused = createClient({ baseUrl: proxy.url, domainId: 'demo', apiKey: DEMO_API_KEY, user: DEMO_USER });
+    try {
+      proxy.inject({ kind: 'answer', status: 403, contentType: 'application/problem+json', body: JSON.stringify({ type: 'about:blank', title: 'Forbidden', status: 403, detail: 'no rights' }) }, { method: 'POST', path: '/va' });
+      const error = await (await refused.apply({ file })).apply().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(PartialFailureError);
+      expect(error).toMatchObject({ exitCode: 3, kind: 'forbidden' });
+      expect((error as PartialFailureError).toBody()).toMatchObject({ status: 403, title: 'Forbidden' });
+      expect((await client.assets.list().toArray()).some((a) => a.assetId === id)).toBe(false);
+    } finally {
+      await refused.close();
+      await proxy.close();
+    }
+    // Nothing moved since it was saved: the saved plan is sent as it is.
+    expect(await (await client.apply({ plan: saved })).apply()).toMatchObject({ changed: 1, failed: [], steps: [{ resource: `asset.${id}`, action: 'create', outcome: 'done' }] });
+    expect((await client.assets.get(id)).assetName).toBe('Saved');
   });
 });
 

@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import type * as Library from '../../src/library/types.js';
 import type * as Schemas from '../../src/rules/schemas.js';
-import type { VerifyResult } from '../../src/commands/verify/verify.js';
+import type { VerifyResult } from '../../src/operations/verify.js';
+import type { ApplyResult } from '../../src/desired/render.js';
 import type { PromoteResult } from '../../src/plan/kinds/versions.js';
 import type { DeployResponse } from '../../src/plan/answers.js';
 import type { JournalEntry } from '../../src/service/journal.js';
@@ -25,11 +26,13 @@ const checks: {
   deploy: Same<Library.DeployResult, DeployResponse>;
   // `ahs item sync --json` names the links it skipped (src/commands/item/sync.ts).
   syncSkipped: Same<Library.SyncResult['skipped'], Array<{ file: string; reason: string }>>;
-  // `client.verify` answers what `ahs verify --json` prints (src/commands/verify/verify.ts).
+  // `client.verify` answers what `ahs verify --json` prints: the operation's result (src/operations/verify.ts).
   verifyResult: Same<Library.VerifyResult, VerifyResult>;
+  // `client.apply` answers what src/desired/ gives `ahs apply --json` to print.
+  applyResult: Same<Library.ApplyResult, ApplyResult>;
   // `client.history()` yields the journal's entries as src/service/journal.ts reads them.
   journalEntry: Same<Library.JournalEntry, JournalEntry>;
-} = { asset: true, version: true, item: true, channelRecord: true, collection: true, deploymentRecord: true, promotion: true, deploy: true, syncSkipped: true, verifyResult: true, journalEntry: true };
+} = { asset: true, version: true, item: true, channelRecord: true, collection: true, deploymentRecord: true, promotion: true, deploy: true, syncSkipped: true, verifyResult: true, applyResult: true, journalEntry: true };
 
 describe('the library\'s public types', () => {
   it('are the schemas\' shapes (checked by tsc; this row only names the check)', () => {

@@ -1,22 +1,27 @@
 // ahs apply [-f FILE | PLAN] [--target SELECTOR...]
+// The plan to send (src/desired/apply.ts planToApply), shown, then run by
+// the executor; what it did is printed, and a failed step is exit 1.
 import type { Run } from '../define.js';
 import type { applySpec } from './index.js';
 import { UsageError } from '../../errors.js';
-import { DEFAULT_FILE, loadDesiredFile } from '../../desired/file.js';
-import { planDocument } from '../../desired/plan.js';
-import { applyPlan, checkSavedPlan, readPlanFile } from '../../desired/apply.js';
+import { applyPlan, planToApply } from '../../desired/apply.js';
+import { renderApplied, renderPlan } from '../../desired/render.js';
+import { thenDo } from '../../plan/plan.js';
 
 export const run: Run<typeof applySpec> = async (options, ctx) => {
   if (options.plan !== undefined && (options.file !== undefined || options.target !== undefined)) {
     throw new UsageError(`PLAN is applied as it was saved: leave out ${options.file !== undefined ? '-f/--file' : '--target'} (or plan again with them: ahs plan --out PLAN)`);
   }
   ctx.confirmable('apply');
-  const saved = options.plan === undefined ? undefined : await readPlanFile(options.plan);
-  const file = saved ? undefined : await loadDesiredFile(options.file ?? DEFAULT_FILE);
-  const user = saved ? undefined : await ctx.setting('user', { message: 'Acting user e-mail' });
-  const api = await ctx.api();
+  const user = () => ctx.setting('user', { message: 'Acting user e-mail' });
+  const doc = await planToApply(ctx, { plan: options.plan, file: options.file, targets: options.target, checksum: options.checksum, user });
   const out = await ctx.output();
-  if (saved) await checkSavedPlan(saved, options.plan!, api, ctx.signal);
-  const doc = saved ?? (await planDocument({ ctx, api, checksum: options.checksum, file: file!, user: user!, targets: options.target, signal: ctx.signal }));
-  return applyPlan(doc, api, out);
+  // JSON (cli.md "Output"): stdout holds the one document, stderr nothing but an error object: no preview.
+  if (!out.json) out.info(renderPlan(doc, out.kit));
+  const api = await ctx.api();
+  return thenDo(applyPlan(doc, api, out), ({ result, known, failure }) => {
+    // Each step went by on stderr as it was done; stdout says what the apply did (cli.md: data on stdout).
+    out.print(result, (r, kit) => renderApplied(doc, r, known, kit));
+    if (failure) throw failure;
+  });
 };

@@ -1,18 +1,16 @@
 // ahs plan [-f FILE] [--out PLAN] [--detailed-exitcode] [--target SELECTOR...]
+// The file planned (src/desired/plan.ts planFile), saved with --out, printed.
 import { writeFile } from 'node:fs/promises';
 import type { Run } from '../define.js';
 import type { planSpec } from './index.js';
 import { ChangesPending, UsageError } from '../../errors.js';
-import { DEFAULT_FILE, loadDesiredFile } from '../../desired/file.js';
-import { planDocument } from '../../desired/plan.js';
+import { planFile } from '../../desired/plan.js';
 import { renderPlan, summaryLine } from '../../desired/render.js';
 
 export const run: Run<typeof planSpec> = async (options, ctx) => {
-  const file = await loadDesiredFile(options.file ?? DEFAULT_FILE);
-  const user = await ctx.setting('user', { message: 'Acting user e-mail' });
-  const api = await ctx.api();
+  const user = () => ctx.setting('user', { message: 'Acting user e-mail' });
+  const doc = await planFile(ctx, { file: options.file, targets: options.target, checksum: options.checksum, user });
   const out = await ctx.output();
-  const doc = await planDocument({ ctx, api, checksum: options.checksum, file, user, targets: options.target, signal: ctx.signal });
   if (options.out) {
     await writeFile(options.out, `${JSON.stringify(doc, null, 2)}\n`).catch((error: NodeJS.ErrnoException) => {
       throw new UsageError(`cannot write the plan to ${options.out}: ${error.code ?? error.message}`);
