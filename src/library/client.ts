@@ -115,46 +115,74 @@ export function createClient(options: ClientOptions): Client {
           return found;
         }),
       create: (params, opts) =>
-        session.write(opts, 'collections.create', params, ['collectionId', 'name'], { platform: params.platform, user: params.user }, () => import('../commands/collection/create.js'), (p) => ({
-          collectionId: p.collectionId,
-          name: p.name,
-          allowedTypes: codes('collections.create', p.allowedTypes),
-          description: p.description,
-          maxAssets: p.maxAssets,
-          editable: off(p.editable),
-          deployable: off(p.deployable),
-          anchor: p.anchor,
-          secured: off(p.secured),
-          localCacheControl: flag(p.localCacheControl),
-          localCacheMaxAge: p.localCacheMaxAge,
-        })),
+        session.plan(opts, 'collections.create', params, ['collectionId', 'name'], { platform: params.platform, user: params.user }, async (ctx) => {
+          const allowedAssetTypes = strings('collections.create', 'allowedTypes', params.allowedTypes);
+          const [{ createCollection }, { sourceOf }] = await Promise.all([import('../operations/collections.js'), import('../config/settings.js')]);
+          const settings = await ctx.settings();
+          const user = await ctx.setting('user');
+          const platform = settings.resolve('platform');
+          const platformFrom = platform.source === 'env' || platform.source === 'profile' ? sourceOf('platform', platform.source, settings.profileName) : undefined;
+          const input = {
+            collectionId: params.collectionId,
+            collectionName: params.name,
+            allowedAssetTypes,
+            description: params.description,
+            maxAssets: params.maxAssets,
+            editable: off(params.editable),
+            deployable: off(params.deployable),
+            anchorAsset: params.anchor,
+            secured: off(params.secured),
+            localCacheControl: flag(params.localCacheControl),
+            localCacheMaxAge: params.localCacheMaxAge,
+            platform: platform.value,
+            platformFrom,
+            user,
+          };
+          return createCollection(ctx, input, collectionParameterNames);
+        }),
       update: (params, opts) =>
-        session.write(opts, 'collections.update', params, ['collectionId'], { user: params.user }, () => import('../commands/collection/update.js'), (p) => ({
-          collectionId: p.collectionId,
-          name: p.name,
-          description: p.description,
-          maxAssets: p.maxAssets,
-          editable: p.editable,
-          deployable: p.deployable,
-          anchor: p.anchor,
-          localCacheControl: p.localCacheControl,
-          localCacheMaxAge: p.localCacheMaxAge,
-          fromJson: undefined,
-          allowedTypes: undefined,
-          secured: undefined,
-        })),
-      delete: (params, opts) => session.write(opts, 'collections.delete', params, ['collectionId'], { user: params.user }, () => import('../commands/collection/delete.js'), (p) => ({ collectionId: p.collectionId })),
-      restore: (params, opts) => session.write(opts, 'collections.restore', params, ['collectionId'], { user: params.user }, () => import('../commands/collection/restore.js'), (p) => ({ collectionId: p.collectionId })),
-      purge: (params, opts) => session.write(opts, 'collections.purge', params, ['collectionId'], { user: params.user }, () => import('../commands/collection/purge.js'), (p) => ({ collectionId: p.collectionId })),
+        session.plan(opts, 'collections.update', params, ['collectionId'], { user: params.user }, async (ctx) => {
+          const { collectionChanges, updateCollection } = await import('../operations/collections.js');
+          const given = {
+            collectionName: params.name,
+            description: params.description,
+            maxAssets: params.maxAssets,
+            editable: params.editable,
+            deployable: params.deployable,
+            anchorAsset: params.anchor,
+            localCacheControl: params.localCacheControl,
+            localCacheMaxAge: params.localCacheMaxAge,
+          };
+          const patch = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined));
+          const messages = { nothing: 'collections.update: nothing to update: give name, description, maxAssets, editable, deployable, anchor, localCacheControl or localCacheMaxAge' };
+          collectionChanges(patch, messages);
+          return updateCollection(ctx, { collectionId: params.collectionId, patch, user: await ctx.setting('user') }, collectionParameterNames, messages);
+        }),
+      delete: (params, opts) =>
+        session.plan(opts, 'collections.delete', params, ['collectionId'], { user: params.user }, async (ctx) =>
+          (await import('../operations/collections.js')).deleteCollection(ctx, { collectionId: await collectionIdOf(ctx, params.collectionId), user: await ctx.setting('user') }),
+        ),
+      restore: (params, opts) =>
+        session.plan(opts, 'collections.restore', params, ['collectionId'], { user: params.user }, async (ctx) =>
+          (await import('../operations/collections.js')).restoreCollection(ctx, { collectionId: await collectionIdOf(ctx, params.collectionId), user: await ctx.setting('user') }),
+        ),
+      purge: (params, opts) =>
+        session.plan(opts, 'collections.purge', params, ['collectionId'], { user: params.user }, async (ctx) =>
+          (await import('../operations/collections.js')).purgeCollection(ctx, { collectionId: await collectionIdOf(ctx, params.collectionId), user: await ctx.setting('user') }),
+        ),
       deploy: (params, opts) =>
-        session.write(opts, 'collections.deploy', params, ['collectionId'], { envId: params.envId, user: params.user }, () => import('../commands/collection-deploy/deploy.js'), (p) => ({
-          collectionId: p.collectionId,
-          state: p.state ?? 'LIVE',
-          idempotent: flag(p.idempotent),
-          reconcile: flag(p.reconcile),
-        })),
+        session.plan(opts, 'collections.deploy', params, ['collectionId'], { envId: params.envId, user: params.user }, async (ctx) => {
+          const { deployCollection } = await import('../operations/collections.js');
+          const collectionId = await collectionIdOf(ctx, params.collectionId);
+          const user = await ctx.setting('user');
+          if (params.reconcile) return deployCollection(ctx, { collectionId, user, reconcile: true });
+          const env = (await ctx.settings()).resolve('envId');
+          return deployCollection(ctx, { collectionId, user, state: params.state ?? 'LIVE', envId: env.value, envSource: env.source, idempotent: params.idempotent });
+        }),
       undeploy: (params, opts) =>
-        session.write(opts, 'collections.undeploy', params, ['collectionId', 'envId'], { envId: params.envId, user: params.user }, () => import('../commands/collection/undeploy.js'), (p) => ({ collectionId: p.collectionId })),
+        session.plan(opts, 'collections.undeploy', params, ['collectionId', 'envId'], { envId: params.envId, user: params.user }, async (ctx) =>
+          (await import('../operations/collections.js')).undeployCollection(ctx, { collectionId: await collectionIdOf(ctx, params.collectionId), envId: params.envId, user: await ctx.setting('user') }),
+        ),
     },
     items: {
       list: (collectionId, options) =>
@@ -593,11 +621,6 @@ function paths(call: string, value: unknown): string[] {
   return strings(call, 'files', value);
 }
 
-/** Type codes as the command's --allowed-types takes them: comma-separated. */
-function codes(call: string, value: unknown): string {
-  return strings(call, 'allowedTypes', value).join(',');
-}
-
 /** One platform or several, as the command's --platform P[,P...] takes them. */
 function platformList(call: string, value: string | string[] | undefined): string {
   if (typeof value === 'string' && value !== '') return value;
@@ -678,4 +701,15 @@ function checkRequest(request: RawRequest): RawRequest {
   if (typeof request.method !== 'string' || !METHODS.includes(request.method.toUpperCase())) throw new UsageError(`request: method must be one of ${METHODS.join(', ')} (got ${String(request.method)})`);
   if (typeof request.path !== 'string' || request.path === '') throw new UsageError('request: path is required (va/..., vc/..., or /api/v2/...)');
   return { ...request, method: request.method.toUpperCase() as RawRequest['method'] };
+}
+
+/** A collection's fields as the library's caller gives them (validation messages name the parameter). */
+function collectionParameterNames(field: string): string {
+  return ({ anchorAsset: 'anchor', allowedAssetTypes: 'allowedTypes' } as Record<string, string>)[field] ?? parameterNames(field);
+}
+
+/** A collection id, checked as the CLI's COLLECTION_ID is (a usage error before any request). */
+async function collectionIdOf(ctx: Context, collectionId: string): Promise<string> {
+  const { collectionArg } = await import('../pickers/pick-collection.js');
+  return collectionArg(ctx, collectionId);
 }
