@@ -193,15 +193,19 @@ export function createClient(options: ClientOptions): Client {
           return { path: vcPath(api, collectionId, 'items'), named: (read) => readNamingCollection(api, collectionId, read) };
         }),
       upload: (params, opts) =>
-        session.write(opts, 'items.upload', params, ['collectionId'], { user: params.user }, () => import('../commands/item/upload.js'), (p) => ({
-          collectionId: p.collectionId,
-          files: paths('items.upload', p.files),
-          type: p.type,
-          name: p.name,
-          concurrency: p.concurrency,
-        })),
+        session.plan(opts, 'items.upload', params, ['collectionId'], { user: params.user }, async (ctx) => {
+          const files = paths('items.upload', params.files);
+          const [{ checkItemName, uploadItems }, { assetTypeArg }] = await Promise.all([import('../operations/items.js'), import('../pickers/pick-collection.js')]);
+          const collectionId = await collectionIdOf(ctx, params.collectionId);
+          checkItemName(params.name, files, itemParameterNames);
+          const assetType = await assetTypeArg(ctx, collectionId, params.type);
+          const input = { collectionId, files, assetType, name: params.name, concurrency: params.concurrency, user: await ctx.setting('user') };
+          return uploadItems(ctx, input, itemParameterNames);
+        }),
       remove: (params, opts) =>
-        session.write(opts, 'items.remove', params, ['collectionId', 'itemId'], { user: params.user }, () => import('../commands/item/remove.js'), (p) => ({ collectionId: p.collectionId, itemId: p.itemId })),
+        session.plan(opts, 'items.remove', params, ['collectionId', 'itemId'], { user: params.user }, async (ctx) =>
+          (await import('../operations/items.js')).removeItem(ctx, { collectionId: await collectionIdOf(ctx, params.collectionId), itemId: params.itemId, user: await ctx.setting('user') }),
+        ),
       sync: (params, opts) =>
         session.write(opts, 'items.sync', params, ['collectionId', 'dir'], { user: params.user }, () => import('../commands/item/sync.js'), (p) => ({
           collectionId: p.collectionId,
@@ -712,4 +716,9 @@ function collectionParameterNames(field: string): string {
 async function collectionIdOf(ctx: Context, collectionId: string): Promise<string> {
   const { collectionArg } = await import('../pickers/pick-collection.js');
   return collectionArg(ctx, collectionId);
+}
+
+/** An item's fields as the library's caller gives them. */
+function itemParameterNames(field: string): string {
+  return ({ assetItemName: 'name' } as Record<string, string>)[field] ?? parameterNames(field);
 }
