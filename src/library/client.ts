@@ -207,16 +207,15 @@ export function createClient(options: ClientOptions): Client {
           (await import('../operations/items.js')).removeItem(ctx, { collectionId: await collectionIdOf(ctx, params.collectionId), itemId: params.itemId, user: await ctx.setting('user') }),
         ),
       sync: (params, opts) =>
-        session.write(opts, 'items.sync', params, ['collectionId', 'dir'], { user: params.user }, () => import('../commands/item/sync.js'), (p) => ({
-          collectionId: p.collectionId,
-          dir: p.dir,
-          type: p.type,
-          delete: flag(p.delete),
-          followLinks: flag(p.followLinks),
-          pattern: p.pattern,
-          reconcile: flag(p.reconcile),
-          checksum: flag(p.checksum),
-        })),
+        session.plan(opts, 'items.sync', params, ['collectionId', 'dir'], { user: params.user }, async (ctx) => {
+          const { folderEntries, syncItems } = await import('../operations/item-sync.js');
+          const { collectionId, dir, pattern } = params;
+          const entries = folderEntries(dir, pattern ?? []);
+          const assetType = params.type || (await (await import('../pickers/pick-collection.js')).assetTypeArg(ctx, collectionId, undefined));
+          const user = await ctx.setting('user');
+          const input = { collectionId, dir, entries, assetType, user, delete: params.delete, followLinks: params.followLinks, pattern, reconcile: params.reconcile, checksum: params.checksum };
+          return syncItems(ctx, input, itemParameterNames);
+        }),
     },
     records: (assetId, filter = {}, opts) => session.whole(opts, async (api) => (await import('../service/assets.js')).listRecords(api, need('records', { assetId }).assetId, filter)),
     channel: (assetId, platform, envId, opts) =>
