@@ -115,46 +115,74 @@ export function createClient(options: ClientOptions): Client {
           return found;
         }),
       create: (params, opts) =>
-        session.write(opts, 'collections.create', params, ['collectionId', 'name'], { platform: params.platform, user: params.user }, () => import('../commands/collection/create.js'), (p) => ({
-          collectionId: p.collectionId,
-          name: p.name,
-          allowedTypes: codes('collections.create', p.allowedTypes),
-          description: p.description,
-          maxAssets: p.maxAssets,
-          editable: off(p.editable),
-          deployable: off(p.deployable),
-          anchor: p.anchor,
-          secured: off(p.secured),
-          localCacheControl: flag(p.localCacheControl),
-          localCacheMaxAge: p.localCacheMaxAge,
-        })),
+        session.plan(opts, 'collections.create', params, ['collectionId', 'name'], { platform: params.platform, user: params.user }, async (ctx) => {
+          const allowedAssetTypes = strings('collections.create', 'allowedTypes', params.allowedTypes);
+          const [{ createCollection }, { sourceOf }] = await Promise.all([import('../operations/collections.js'), import('../config/settings.js')]);
+          const settings = await ctx.settings();
+          const user = await ctx.setting('user');
+          const platform = settings.resolve('platform');
+          const platformFrom = platform.source === 'env' || platform.source === 'profile' ? sourceOf('platform', platform.source, settings.profileName) : undefined;
+          const input = {
+            collectionId: params.collectionId,
+            collectionName: params.name,
+            allowedAssetTypes,
+            description: params.description,
+            maxAssets: params.maxAssets,
+            editable: off(params.editable),
+            deployable: off(params.deployable),
+            anchorAsset: params.anchor,
+            secured: off(params.secured),
+            localCacheControl: flag(params.localCacheControl),
+            localCacheMaxAge: params.localCacheMaxAge,
+            platform: platform.value,
+            platformFrom,
+            user,
+          };
+          return createCollection(ctx, input, collectionParameterNames);
+        }),
       update: (params, opts) =>
-        session.write(opts, 'collections.update', params, ['collectionId'], { user: params.user }, () => import('../commands/collection/update.js'), (p) => ({
-          collectionId: p.collectionId,
-          name: p.name,
-          description: p.description,
-          maxAssets: p.maxAssets,
-          editable: p.editable,
-          deployable: p.deployable,
-          anchor: p.anchor,
-          localCacheControl: p.localCacheControl,
-          localCacheMaxAge: p.localCacheMaxAge,
-          fromJson: undefined,
-          allowedTypes: undefined,
-          secured: undefined,
-        })),
-      delete: (params, opts) => session.write(opts, 'collections.delete', params, ['collectionId'], { user: params.user }, () => import('../commands/collection/delete.js'), (p) => ({ collectionId: p.collectionId })),
-      restore: (params, opts) => session.write(opts, 'collections.restore', params, ['collectionId'], { user: params.user }, () => import('../commands/collection/restore.js'), (p) => ({ collectionId: p.collectionId })),
-      purge: (params, opts) => session.write(opts, 'collections.purge', params, ['collectionId'], { user: params.user }, () => import('../commands/collection/purge.js'), (p) => ({ collectionId: p.collectionId })),
+        session.plan(opts, 'collections.update', params, ['collectionId'], { user: params.user }, async (ctx) => {
+          const { collectionChanges, updateCollection } = await import('../operations/collections.js');
+          const given = {
+            collectionName: params.name,
+            description: params.description,
+            maxAssets: params.maxAssets,
+            editable: params.editable,
+            deployable: params.deployable,
+            anchorAsset: params.anchor,
+            localCacheControl: params.localCacheControl,
+            localCacheMaxAge: params.localCacheMaxAge,
+          };
+          const patch = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined));
+          const messages = { nothing: 'collections.update: nothing to update: give name, description, maxAssets, editable, deployable, anchor, localCacheControl or localCacheMaxAge' };
+          collectionChanges(patch, messages);
+          return updateCollection(ctx, { collectionId: params.collectionId, patch, user: await ctx.setting('user') }, collectionParameterNames, messages);
+        }),
+      delete: (params, opts) =>
+        session.plan(opts, 'collections.delete', params, ['collectionId'], { user: params.user }, async (ctx) =>
+          (await import('../operations/collections.js')).deleteCollection(ctx, { collectionId: await collectionIdOf(ctx, params.collectionId), user: await ctx.setting('user') }),
+        ),
+      restore: (params, opts) =>
+        session.plan(opts, 'collections.restore', params, ['collectionId'], { user: params.user }, async (ctx) =>
+          (await import('../operations/collections.js')).restoreCollection(ctx, { collectionId: await collectionIdOf(ctx, params.collectionId), user: await ctx.setting('user') }),
+        ),
+      purge: (params, opts) =>
+        session.plan(opts, 'collections.purge', params, ['collectionId'], { user: params.user }, async (ctx) =>
+          (await import('../operations/collections.js')).purgeCollection(ctx, { collectionId: await collectionIdOf(ctx, params.collectionId), user: await ctx.setting('user') }),
+        ),
       deploy: (params, opts) =>
-        session.write(opts, 'collections.deploy', params, ['collectionId'], { envId: params.envId, user: params.user }, () => import('../commands/collection-deploy/deploy.js'), (p) => ({
-          collectionId: p.collectionId,
-          state: p.state ?? 'LIVE',
-          idempotent: flag(p.idempotent),
-          reconcile: flag(p.reconcile),
-        })),
+        session.plan(opts, 'collections.deploy', params, ['collectionId'], { envId: params.envId, user: params.user }, async (ctx) => {
+          const { deployCollection } = await import('../operations/collections.js');
+          const collectionId = await collectionIdOf(ctx, params.collectionId);
+          const user = await ctx.setting('user');
+          if (params.reconcile) return deployCollection(ctx, { collectionId, user, reconcile: true });
+          const env = (await ctx.settings()).resolve('envId');
+          return deployCollection(ctx, { collectionId, user, state: params.state ?? 'LIVE', envId: env.value, envSource: env.source, idempotent: params.idempotent });
+        }),
       undeploy: (params, opts) =>
-        session.write(opts, 'collections.undeploy', params, ['collectionId', 'envId'], { envId: params.envId, user: params.user }, () => import('../commands/collection/undeploy.js'), (p) => ({ collectionId: p.collectionId })),
+        session.plan(opts, 'collections.undeploy', params, ['collectionId', 'envId'], { envId: params.envId, user: params.user }, async (ctx) =>
+          (await import('../operations/collections.js')).undeployCollection(ctx, { collectionId: await collectionIdOf(ctx, params.collectionId), envId: params.envId, user: await ctx.setting('user') }),
+        ),
     },
     items: {
       list: (collectionId, options) =>
@@ -165,26 +193,29 @@ export function createClient(options: ClientOptions): Client {
           return { path: vcPath(api, collectionId, 'items'), named: (read) => readNamingCollection(api, collectionId, read) };
         }),
       upload: (params, opts) =>
-        session.write(opts, 'items.upload', params, ['collectionId'], { user: params.user }, () => import('../commands/item/upload.js'), (p) => ({
-          collectionId: p.collectionId,
-          files: paths('items.upload', p.files),
-          type: p.type,
-          name: p.name,
-          concurrency: p.concurrency,
-        })),
+        session.plan(opts, 'items.upload', params, ['collectionId'], { user: params.user }, async (ctx) => {
+          const files = paths('items.upload', params.files);
+          const [{ checkItemName, uploadItems }, { assetTypeArg }] = await Promise.all([import('../operations/items.js'), import('../pickers/pick-collection.js')]);
+          const collectionId = await collectionIdOf(ctx, params.collectionId);
+          checkItemName(params.name, files, itemParameterNames);
+          const assetType = await assetTypeArg(ctx, collectionId, params.type);
+          const input = { collectionId, files, assetType, name: params.name, concurrency: params.concurrency, user: await ctx.setting('user') };
+          return uploadItems(ctx, input, itemParameterNames);
+        }),
       remove: (params, opts) =>
-        session.write(opts, 'items.remove', params, ['collectionId', 'itemId'], { user: params.user }, () => import('../commands/item/remove.js'), (p) => ({ collectionId: p.collectionId, itemId: p.itemId })),
+        session.plan(opts, 'items.remove', params, ['collectionId', 'itemId'], { user: params.user }, async (ctx) =>
+          (await import('../operations/items.js')).removeItem(ctx, { collectionId: await collectionIdOf(ctx, params.collectionId), itemId: params.itemId, user: await ctx.setting('user') }),
+        ),
       sync: (params, opts) =>
-        session.write(opts, 'items.sync', params, ['collectionId', 'dir'], { user: params.user }, () => import('../commands/item/sync.js'), (p) => ({
-          collectionId: p.collectionId,
-          dir: p.dir,
-          type: p.type,
-          delete: flag(p.delete),
-          followLinks: flag(p.followLinks),
-          pattern: p.pattern,
-          reconcile: flag(p.reconcile),
-          checksum: flag(p.checksum),
-        })),
+        session.plan(opts, 'items.sync', params, ['collectionId', 'dir'], { user: params.user }, async (ctx) => {
+          const { folderEntries, syncItems } = await import('../operations/item-sync.js');
+          const { collectionId, dir, pattern } = params;
+          const entries = folderEntries(dir, pattern ?? []);
+          const assetType = params.type || (await (await import('../pickers/pick-collection.js')).assetTypeArg(ctx, collectionId, undefined));
+          const user = await ctx.setting('user');
+          const input = { collectionId, dir, entries, assetType, user, delete: params.delete, followLinks: params.followLinks, pattern, reconcile: params.reconcile, checksum: params.checksum };
+          return syncItems(ctx, input, itemParameterNames);
+        }),
     },
     records: (assetId, filter = {}, opts) => session.whole(opts, async (api) => (await import('../service/assets.js')).listRecords(api, need('records', { assetId }).assetId, filter)),
     channel: (assetId, platform, envId, opts) =>
@@ -608,11 +639,6 @@ function paths(call: string, value: unknown): string[] {
   return strings(call, 'files', value);
 }
 
-/** Type codes as the command's --allowed-types takes them: comma-separated. */
-function codes(call: string, value: unknown): string {
-  return strings(call, 'allowedTypes', value).join(',');
-}
-
 /** One platform or several, as the command's --platform P[,P...] takes them. */
 function platformList(call: string, value: string | string[] | undefined): string {
   if (typeof value === 'string' && value !== '') return value;
@@ -704,4 +730,20 @@ function desiredInput(call: string, params: DesiredStateParams, ctx: Context): {
     checksum: flag(params.checksum),
     user: () => ctx.setting('user'),
   };
+}
+
+/** A collection's fields as the library's caller gives them (validation messages name the parameter). */
+function collectionParameterNames(field: string): string {
+  return ({ anchorAsset: 'anchor', allowedAssetTypes: 'allowedTypes' } as Record<string, string>)[field] ?? parameterNames(field);
+}
+
+/** A collection id, checked as the CLI's COLLECTION_ID is (a usage error before any request). */
+async function collectionIdOf(ctx: Context, collectionId: string): Promise<string> {
+  const { collectionArg } = await import('../pickers/pick-collection.js');
+  return collectionArg(ctx, collectionId);
+}
+
+/** An item's fields as the library's caller gives them. */
+function itemParameterNames(field: string): string {
+  return ({ assetItemName: 'name' } as Record<string, string>)[field] ?? parameterNames(field);
 }

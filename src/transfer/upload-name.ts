@@ -1,6 +1,6 @@
 // The name an upload carries in its multipart header (upload.ts), checked
 // alone: item sync checks every name before its first reads, before
-// node:crypto and the rest of the upload are loaded (commands/item/sync.ts).
+// node:crypto and the rest of the upload are loaded (operations/item-sync.ts).
 import { basename } from 'node:path';
 import { UsageError } from '../errors.js';
 import { escapeControls } from '../util/escape.js';

@@ -100,6 +100,18 @@ describe('collection and item writes', () => {
     expect((await h.call('GET', `/vc/${id}`)).status).not.toBe(200);
   });
 
+  it('items.upload refused by the service once planned (the collection made read-only meanwhile): apply() rejects as the CLI exits, naming each file', async () => {
+    const id = uid('lib_part').replace(/-/g, '_').slice(0, 40);
+    await (await client.collections.create({ collectionId: id, name: 'Part', allowedTypes: ['9999'] })).apply();
+    const files = [await h.file(`${id}-a.txt`, 'a'), await h.file(`${id}-b.txt`, 'b')];
+    const upload = await client.items.upload({ collectionId: id, files, type: '9999' });
+    expect((await h.call('PATCH', `/vc/${id}`, { editable: false, updatedBy: DEMO_USER })).status).toBe(200);
+    const error = await upload.apply().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(lib.PartialFailureError);
+    expect(error).toMatchObject({ exitCode: 1, kind: 'rejected', message: expect.stringMatching(/^0 of 2 uploaded; failed: .*-a\.txt \(HTTP 400: .*-b\.txt \(HTTP 400: /) });
+    expect((await h.call('GET', `/vc/${id}/items`)).body.results).toEqual([]);
+  });
+
   it('items.upload with no files is a usage error naming the parameter', async () => {
     await expect(client.items.upload({ collectionId: 'c', files: [] })).rejects.toMatchObject({ exitCode: 2, message: 'items.upload: files must be a non-empty list of strings' });
   });

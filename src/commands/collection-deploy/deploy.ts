@@ -1,45 +1,32 @@
-// ahs collection-deploy: LIVE / OFFLINE in one environment, or --reconcile.
-// The target environment is the API key's scope; a domain-wide key names it
-// in the body (envId). Naming another environment than a scoped key's is the
-// service's 403, which we explain.
+// ahs collection-deploy: LIVE / OFFLINE in one environment, or --reconcile
+// (src/operations/collections.ts). The target environment is the API key's
+// scope; a domain-wide key names it in the body (envId). Naming another
+// environment than a scoped key's is the service's 403, which we explain.
 import type { Run } from '../define.js';
 import type { collectionDeploySpec } from './index.js';
-import { resolveCollectionDeployEnv } from '../../rules/index.js';
-import { readSnapshot } from '../../service/collections.js';
+import { deployCollection } from '../../operations/collections.js';
 import { actingUser, collectionArg, deployEnvArg } from '../../pickers/pick-collection.js';
-import { noop, plan } from '../../plan/plan.js';
-import { steps } from '../../plan/steps.js';
-
+import { thenDo } from '../../plan/plan.js';
 
 export const run: Run<typeof collectionDeploySpec> = async (options, ctx) => {
   const collectionId = await collectionArg(ctx, options.collectionId, { message: 'Collection to deploy' });
   const user = await actingUser(ctx);
-  const api = await ctx.api();
+  // The service's settings are checked before the environment is asked for.
+  await ctx.api();
   const out = await ctx.output();
 
   if (options.reconcile) {
-    const reconcile = steps.collectionReconcile({ collectionId, user });
-    return plan([reconcile], (results) => out.outcome(results.of(reconcile)!, results.of(reconcile)!.message));
+    return thenDo(await deployCollection(ctx, { collectionId, user, reconcile: true }), (answer) => out.outcome(answer, answer.message!));
   }
 
   const { envId, source } = await deployEnvArg(ctx, collectionId);
   const state = options.state;
-  // The key's scope is not visible to the CLI: predict for the named environment.
-  const target = resolveCollectionDeployEnv(undefined, envId);
-
-  if (options.idempotent && target.ok) {
-    const { snapshot } = await readSnapshot(api, collectionId);
-    if (snapshot && !snapshot.deleted && snapshot.deployments[target.envId] === state) {
-      return noop(state, `Collection ${collectionId} is already ${state} in ${target.envId}; nothing sent`);
-    }
-  }
-  const deploy = steps.collectionDeploy({ collectionId, user, state, envId, envSource: source });
-  return plan([deploy], (results) => {
-    const answer = results.of(deploy)!;
+  const planned = await deployCollection(ctx, { collectionId, user, state, envId, envSource: source, idempotent: options.idempotent });
+  return thenDo(planned, (answer) => {
     // The deployed URL is data (a script keeps it); OFFLINE answers with a message only.
     if (!answer.downloadUrl) return out.outcome(answer, answer.message ?? `collection ${collectionId} is now ${state}`);
     out.print(answer, (a) => a.downloadUrl);
-    if (answer.downloadUrl) out.success(`collection ${collectionId} is LIVE${envId ? ` in ${envId}` : ''}; fetch it with: ${fetchHint(collectionId, envId, answer.downloadUrl)}`);
+    out.success(`collection ${collectionId} is LIVE${envId ? ` in ${envId}` : ''}; fetch it with: ${fetchHint(collectionId, envId, answer.downloadUrl)}`);
   });
 };
 

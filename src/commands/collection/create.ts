@@ -1,14 +1,16 @@
-// ahs collection create COLLECTION_ID --name N --allowed-types CODE[,CODE...] [...]
+// ahs collection create COLLECTION_ID --name N --allowed-types CODE[,CODE...] [...]:
+// asks for what is missing, then the operation (src/operations/collections.ts)
+// plans one POST /vc.
 import { z } from 'zod';
 import type { Run } from '../define.js';
 import { nameOf } from '../define.js';
 import { createSpec } from './index.js';
 import { collectionCreateBody } from '../../rules/schemas.js';
-import { validateGiven, validateInput } from '../../operations/validate.js';
+import { validateGiven } from '../../operations/validate.js';
+import { createCollection } from '../../operations/collections.js';
 import { actingUser } from '../../pickers/pick-collection.js';
 import { renderCollection } from '../../io/views/collections.js';
-import { plan } from '../../plan/plan.js';
-import { steps } from '../../plan/steps.js';
+import { thenDo } from '../../plan/plan.js';
 import { sourceOf } from '../../config/settings.js';
 
 export const run: Run<typeof createSpec> = async (options, ctx) => {
@@ -48,20 +50,13 @@ export const run: Run<typeof createSpec> = async (options, ctx) => {
     );
   const settings = await ctx.settings();
   const user = await actingUser(ctx);
-  const body = validateInput(
-    collectionCreateBody(),
-    { ...fromFlags, collectionId, collectionName, allowedAssetTypes, createdBy: user, updatedBy: user, targetPlatform: settings.get('platform') },
-    flags,
-  );
-  const out = await ctx.output();
   // A collection's platform can never change: one taken from the environment or a profile, not typed here, is named (cli.md).
   const platform = settings.resolve('platform');
-  if (platform.value !== undefined && (platform.source === 'env' || platform.source === 'profile')) {
-    out.info(`platform ${platform.value}, from ${sourceOf('platform', platform.source, settings.profileName)}: a collection's platform can never change (--platform chooses another)`);
-  }
-  const create = steps.collectionCreate({ collectionId, body });
-  return plan([create], (results) => {
-    out.print(results.of(create)!, (c, kit) => renderCollection(c, kit));
+  const platformFrom = platform.source === 'env' || platform.source === 'profile' ? sourceOf('platform', platform.source, settings.profileName) : undefined;
+  const out = await ctx.output();
+  const planned = await createCollection(ctx, { ...fromFlags, collectionId, collectionName, allowedAssetTypes, platform: settings.get('platform'), platformFrom, user }, flags);
+  return thenDo(planned, (collection) => {
+    out.print(collection, (c, kit) => renderCollection(c, kit));
     out.success(`created collection ${collectionId}; add files with: ahs item upload ${collectionId} FILE... --type CODE`);
   });
 };

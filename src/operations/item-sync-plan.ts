@@ -1,68 +1,41 @@
-// ahs item sync COLLECTION_ID DIR --type CODE [--delete] [--pattern GLOB...] [--reconcile]
-// After its start (./sync.ts: the folder's entries, the settings, the first
-// reads sent), compares the files at the top of DIR with the collection's items (by name,
-// then by byte size, or with --checksum by SHA-256 where the item is Live
-// and can be downloaded) and plans the writes that make the collection hold the
-// folder: removals (--delete) first, then replacements, then new uploads, in
-// an order that never takes the collection over maxAssets. The writes run
-// through the shared item pool (src/service/item-work.ts): one plan step per
-// request, a failed file does not stop the others, and the summary says what
-// happened to each file. Nothing to do: no step, no write.
-import { nameOf, type Options } from '../define.js';
-import { syncSpec } from './index.js';
-import type { SyncReads } from './sync.js';
-import type { Plan } from '../../plan/plan.js';
-import type { Context } from '../../context.js';
-import type { Output } from '../../io/output.js';
-import { formatBytes } from '../../io/progress.js';
-import { ExitCode, NotFoundError, PartialFailureError, type AhsError, type ErrorBody } from '../../errors.js';
-import { itemUploadFields, type Item } from '../../rules/schemas.js';
-import { validateInput } from '../../operations/validate.js';
-import { matchesAny } from '../../util/glob.js';
-import { compare, planSync, servedContent, type Comparison, type LocalFile, type SyncPlan } from '../../service/items-plan.js';
-import { escapeControls } from '../../util/escape.js';
-import { comparedLine } from '../../io/views/collections.js';
-import { uploadName } from '../../transfer/upload.js';
-import { topFiles } from '../../transfer/top-files.js';
-import { plan, type Results, type Step } from '../../plan/plan.js';
-import { steps } from '../../plan/steps.js';
-import type { ItemUploadParams } from '../../plan/kinds/collections.js';
-import { compareText } from '../../order.js';
-
-
-interface SyncResult {
-  uploaded: Item[];
-  replaced: Array<{ old: string; new: Item; removedFirst: boolean }>;
-  removed: string[];
-  unchanged: string[];
-  failed: Array<{ file: string | null; error: ErrorBody }>;
-  /** Which rule decided for how many files: content (SHA-256) or size; checksum: --checksum was given (without it, a same-size edit is not seen). */
-  compared: { content: number; size: number; checksum: boolean };
-  /** Entries of DIR not synced: symbolic links without --follow-links, and with it those that lead to no regular file. */
-  skipped: Array<{ file: string; reason: string }>;
-  reconciled?: boolean;
-}
+// item sync, after its start (./item-sync.ts: the folder's entries, the first
+// reads sent): compares the files at the top of DIR with the collection's
+// items (by name, then by byte size, or with a checksum by SHA-256 where the
+// item is Live and can be downloaded) and plans the writes that make the
+// collection hold the folder: removals (delete) first, then replacements,
+// then new uploads, in an order that never takes the collection over
+// maxAssets. The writes run through the shared item pool
+// (src/service/item-work.ts): one plan step per request, a failed file does
+// not stop the others, and the result says what happened to each file.
+// Nothing to do: no step, no write.
+import type { PlanContext, PlanOutput } from '../plan/context.js';
+import { ExitCode, NotFoundError, PartialFailureError, type AhsError, type ErrorBody } from '../errors.js';
+import { formatSize } from '../rules/assets.js';
+import { itemUploadFields, type Item } from '../rules/schemas.js';
+import { matchesAny } from '../util/glob.js';
+import { compare, planSync, servedContent, type Comparison, type LocalFile, type SyncPlan } from '../service/items-plan.js';
+import { escapeControls } from '../util/escape.js';
+import { uploadName } from '../transfer/upload.js';
+import { topFiles } from '../transfer/top-files.js';
+import { plan, type Results, type Step } from '../plan/plan.js';
+import { steps } from '../plan/steps.js';
+import type { ItemUploadParams } from '../plan/kinds/collections.js';
+import { compareText } from '../order.js';
+import { comparedLine } from './compared-line.js';
+import { validateInput, type FieldNames } from './validate.js';
+import { PartialResultError } from './partial.js';
+import { syncCounts, type ItemSyncInput, type ItemSyncPlan, type ItemSyncResult, type SyncDetails, type SyncReads, type SyncRow } from './item-sync.js';
 
 const RECONCILE = '(--reconcile)';
 
-/** What the command's start (./sync.ts) found and began: the folder's entries, the settings, the first reads (or how to send them). */
-export interface SyncStart {
-  names: string[];
-  assetType: string;
-  user: string;
-  /** Under way, or sent once the files' fields are checked (when they might not pass). */
-  reads: SyncReads | (() => Promise<SyncReads>);
-}
-
-export async function syncFolder(options: Options<typeof syncSpec>, ctx: Context, start: SyncStart): Promise<Plan | undefined> {
-  const { collectionId, dir } = options;
-  const { assetType, user } = start;
-  const patterns = options.pattern ?? [];
-  const { files, notFollowed: links, broken } = topFiles(dir, start.names, options.followLinks === true);
+export async function planFolderSync(ctx: PlanContext, input: ItemSyncInput & { entries: string[] }, start: SyncReads | (() => Promise<SyncReads>), names: FieldNames): Promise<ItemSyncPlan> {
+  const { collectionId, dir, assetType, user } = input;
+  const patterns = input.pattern ?? [];
+  const { files, notFollowed: links, broken } = topFiles(dir, input.entries, input.followLinks === true);
   // Every file's fields are checked before any write (a name over the service's limit is exit 2); before
   // any read too, unless the start found they pass.
-  const uploads = new Map(files.map((file) => [file, { ...toUpload(file, { assetType, user }), collectionId }]));
-  const reads = typeof start.reads === 'function' ? await start.reads() : start.reads;
+  const uploads = new Map(files.map((file) => [file, { ...toUpload(file, { assetType, user }, names), collectionId }]));
+  const reads = typeof start === 'function' ? await start() : start;
   const api = reads.api;
   if (files.length > 0 && !ctx.globals.dryRun) api.prepareUploads(files.length);
   const read = await reads.view;
@@ -73,11 +46,11 @@ export async function syncFolder(options: Options<typeof syncSpec>, ctx: Context
   const listed = await reads.items;
   if ('error' in listed) throw listed.error;
   const items = listed.list;
-  const content = options.checksum ? servedContent(ctx, view) : undefined;
+  const content = input.checksum ? servedContent(ctx, view) : undefined;
   const comparison = await compare(files, items.filter((item) => patterns.length === 0 || matchesAny(item.assetItemName, patterns)), content);
-  const removals = options.delete ? comparison.orphans : [];
+  const removals = input.delete ? comparison.orphans : [];
   const out = await ctx.output();
-  announce(out, collectionId, dir, comparison, removals.length, options.delete ? [] : comparison.orphans);
+  announce(out, collectionId, dir, comparison, removals.length, input.delete ? [] : comparison.orphans);
   if (links.length > 0) out.warn(`skipped ${links.length} symbolic link(s), not followed without --follow-links: ${links.map((name) => escapeControls(name)).join(', ')}`);
   for (const link of broken) out.warn(`skipped ${escapeControls(`${link.name}: ${link.reason}`)} (--follow-links)`);
   const skipped = [...links.map((file) => ({ file, reason: 'symbolic link (--follow-links follows it)' })), ...broken.map((link) => ({ file: link.name, reason: `${link.reason} (--follow-links)` }))];
@@ -90,29 +63,56 @@ export async function syncFolder(options: Options<typeof syncSpec>, ctx: Context
   // The rules already refuse a write (the new files do not fit, a type the collection does not allow, a
   // collection not editable): nothing is sent, rather than removals followed by refused uploads.
   const refuse = {
-    hint: needed > snapshot.maxAssets ? roomHint(snapshot.maxAssets, needed, options.delete ? 0 : comparison.orphans.length) : '--dry-run shows every request of the sync and what the service would answer',
+    hint: needed > snapshot.maxAssets ? roomHint(snapshot.maxAssets, needed, input.delete ? 0 : comparison.orphans.length) : '--dry-run shows every request of the sync and what the service would answer',
   };
   const sync = planSync({ view, itemCount: items.length, comparison, removals, uploads, room, user, assetType, refuse });
-  const reconcile = options.reconcile ? reconcileStep(out, collectionId, snapshot.deployments, sync.all, user) : undefined;
+  const reconcile = input.reconcile ? reconcileStep(out, collectionId, snapshot.deployments, sync.all, user) : undefined;
   const all = reconcile ? [...sync.all, reconcile] : sync.all;
-  // --delete is destructive: the items it removes are named, and a terminal asks (elsewhere --yes).
+  // Deleting is destructive: the items it removes are named, and a terminal asks (elsewhere --yes).
   const confirm = removals.length > 0 ? { message: `Remove ${removals.length} item(s) with no file from ${collectionId}: ${removals.map((item) => `${item.assetItemName} (${item.assetItemId})`).join(', ')}?`, action: `item sync --delete (removes ${removals.length} item(s))` } : undefined;
-  return plan(
-    all,
-    (results) => report(ctx, collectionId, dir, comparison, outcomesOf(sync, results), options.reconcile ? (reconcile ? reconcileOutcome(reconcile, results) : null) : undefined, skipped),
-    {
-      confirm,
-      onAnswer: (step, results) => {
-        const line = sync.describe(step, results);
-        if (line) out.success(line);
+  // The summary table of each result `done` made, for the command to print.
+  const details = new WeakMap<ItemSyncResult, SyncDetails>();
+  return {
+    ...plan(
+      all,
+      (results) => {
+        const reconciled = input.reconcile ? (reconcile ? reconcileOutcome(reconcile, results) : null) : undefined;
+        const { result, rows } = summary(comparison, outcomesOf(sync, results), reconciled, skipped);
+        details.set(result, { rows, ...(reconciled && 'message' in reconciled ? { reconciled: reconciled.message } : {}) });
+        if (result.failed.length === 0) return result;
+        throw failure(result, all, results, out.json);
       },
-      onFailure: (step, failure) => {
-        if (step === reconcile && failure.skipped) out.info(`not reconciled: a file failed, and a half-synced collection is not published; fix it and re-run the sync (or ahs collection-deploy ${collectionId} --reconcile)`);
+      {
+        confirm,
+        onAnswer: (step, results) => {
+          const line = sync.describe(step, results);
+          if (line) out.success(line);
+        },
+        onFailure: (step, failure) => {
+          if (step === reconcile && failure.skipped) out.info(`not reconciled: a file failed, and a half-synced collection is not published; fix it and re-run the sync (or ahs collection-deploy ${collectionId} --reconcile)`);
+        },
       },
-    },
-  );
-};
+    ),
+    details: (result) => details.get(result) ?? { rows: [] },
+  };
+}
 
+/**
+ * Some file failed: exit 1 with one line naming each failed file; exit 6
+ * (cli.md, as fetch and item upload) when every failure was for want of an
+ * answer (each step's error exit 6, lost answers and unknown outcomes
+ * included): run it again later.
+ */
+function failure(result: ItemSyncResult, all: Step[], results: Results, json: boolean): PartialResultError<ItemSyncResult> {
+  const failed = result.failed.map(({ file, error }) => `${file ?? RECONCILE} (${describeError(error)})`).join(', ');
+  const message = `${syncCounts(result)}; failed: ${failed}`;
+  // JSON: stderr holds the first failure's error body alone; text: the summary is the one error line.
+  const first = json ? result.failed[0]!.error : undefined;
+  const failures = all.map((step) => results.failureOf(step)).filter((f) => f !== undefined && !f.skipped);
+  const network = failures.length > 0 && failures.every((f) => f!.error.exitCode === ExitCode.network);
+  if (!network) return new PartialResultError(message, ExitCode.rejected, first, result);
+  return new PartialResultError(message, ExitCode.network, first ?? { type: 'urn:ahs:network', title: message, status: null, detail: message }, result);
+}
 
 /** What happened to each file, from the run's results. */
 function outcomesOf(sync: SyncPlan, results: Results): JobOutcome[] {
@@ -169,9 +169,10 @@ function withContext(error: AhsError, context: string): AhsError {
   return new PartialFailureError(title, error.exitCode, { ...body, title, detail: title });
 }
 
-function toUpload(file: LocalFile, context: { assetType: string; user: string }): Omit<ItemUploadParams, 'collectionId'> {
+function toUpload(file: LocalFile, context: { assetType: string; user: string }, names: FieldNames): Omit<ItemUploadParams, 'collectionId'> {
   uploadName(file.path);
-  const labels = { assetItemName: `the item name of ${file.path}`, assetType: nameOf(syncSpec, 'type') };
+  const itemName = `the item name of ${file.path}`;
+  const labels: FieldNames = typeof names === 'function' ? (field) => (field === 'assetItemName' ? itemName : names(field)) : { ...names, assetItemName: itemName };
   const fields = validateInput(itemUploadFields, { assetItemName: file.name, assetType: context.assetType, createdBy: context.user }, labels);
   return { fields, file: { path: file.path, name: file.name, size: file.size } };
 }
@@ -191,7 +192,7 @@ type ReconcileOutcome = { message: string } | { error: ErrorBody };
  * published: it runs after every write step), and only where the
  * collection is Live. Its refusal is reported with the files' outcomes.
  */
-function reconcileStep(out: Output, collectionId: string, deployments: Record<string, string>, writes: Step[], user: string): Step<{ message: string }> | undefined {
+function reconcileStep(out: PlanOutput, collectionId: string, deployments: Record<string, string>, writes: Step[], user: string): Step<{ message: string }> | undefined {
   const hint = `ahs collection-deploy ${collectionId} --reconcile`;
   if (writes.length === 0) {
     out.info(`nothing changed: the Live deployments of ${collectionId} are left as they are (${hint} re-runs them anyway)`);
@@ -212,7 +213,7 @@ function reconcileOutcome(step: Step<{ message: string }>, results: Results): Re
 }
 
 /** What is about to happen, on stderr (also with --dry-run). */
-function announce(out: Output, collectionId: string, dir: string, comparison: Comparison, removals: number, kept: Item[]): void {
+function announce(out: PlanOutput, collectionId: string, dir: string, comparison: Comparison, removals: number, kept: Item[]): void {
   const counts = [
     `${comparison.uploads.length} to upload`,
     `${comparison.replacements.length} to replace`,
@@ -228,18 +229,10 @@ function announce(out: Output, collectionId: string, dir: string, comparison: Co
   if (replaced.length > 0) out.info(`to replace (the old item removed): ${replaced.join(', ')}`);
 }
 
-interface Row {
-  file: string;
-  result: 'uploaded' | 'replaced' | 'removed' | 'unchanged' | 'failed';
-  item: string;
-  detail: string;
-}
-
-/** Prints the per-file summary; any failure is exit 1, with one line naming each failed file. */
-async function report(ctx: Context, collectionId: string, dir: string, comparison: Comparison, outcomes: JobOutcome[], reconciled: ReconcileOutcome | null | undefined, skipped: SyncResult['skipped']): Promise<void> {
-  const out = await ctx.output();
+/** The result, and the summary table's line per file. */
+function summary(comparison: Comparison, outcomes: JobOutcome[], reconciled: ReconcileOutcome | null | undefined, skipped: ItemSyncResult['skipped']): { result: ItemSyncResult; rows: SyncRow[] } {
   const { content, size, checksum } = comparison.compared;
-  const result: SyncResult = {
+  const result: ItemSyncResult = {
     uploaded: [],
     replaced: [],
     removed: [],
@@ -248,15 +241,15 @@ async function report(ctx: Context, collectionId: string, dir: string, compariso
     compared: { content, size, checksum },
     skipped,
   };
-  const rows: Row[] = comparison.unchanged.map(({ file, item }) => ({ file: file.name, result: 'unchanged', item: item.assetItemId, detail: formatBytes(file.size) }));
+  const rows: SyncRow[] = comparison.unchanged.map(({ file, item }) => ({ file: file.name, result: 'unchanged', item: item.assetItemId, detail: formatSize(file.size) }));
   for (const outcome of outcomes) {
     if (outcome.kind === 'upload') {
       result.uploaded.push(outcome.item);
-      rows.push({ file: outcome.file, result: 'uploaded', item: outcome.item.assetItemId, detail: formatBytes(outcome.item.size) });
+      rows.push({ file: outcome.file, result: 'uploaded', item: outcome.item.assetItemId, detail: formatSize(outcome.item.size) });
     } else if (outcome.kind === 'replace') {
       result.replaced.push({ old: outcome.old.assetItemId, new: outcome.item, removedFirst: outcome.removeFirst });
       const first = outcome.removeFirst ? '; the old item was removed first (the collection was at maxAssets)' : '';
-      rows.push({ file: outcome.file, result: 'replaced', item: outcome.item.assetItemId, detail: `was ${outcome.old.assetItemId} (${formatBytes(outcome.old.size)} → ${formatBytes(outcome.item.size)})${first}` });
+      rows.push({ file: outcome.file, result: 'replaced', item: outcome.item.assetItemId, detail: `was ${outcome.old.assetItemId} (${formatSize(outcome.old.size)} → ${formatSize(outcome.item.size)})${first}` });
     } else if (outcome.kind === 'remove') {
       result.removed.push(outcome.old.assetItemId);
       rows.push({ file: outcome.old.assetItemName, result: 'removed', item: outcome.old.assetItemId, detail: 'no file of this name' });
@@ -274,28 +267,7 @@ async function report(ctx: Context, collectionId: string, dir: string, compariso
     if (reconciled && 'error' in reconciled) result.failed.push({ file: null, error: reconciled.error });
   }
   rows.sort((a, b) => compareText(a.file, b.file));
-  out.print(result, (_doc, kit) =>
-    rows.length === 0
-      ? undefined
-      : kit.table(
-          [
-            { header: 'FILE', get: (row: Row) => row.file },
-            { header: 'RESULT', get: (row: Row) => row.result },
-            { header: 'ITEM', get: (row: Row) => row.item },
-            { header: 'DETAIL', get: (row: Row) => row.detail },
-          ],
-          rows,
-        ),
-  );
-  if (reconciled && 'message' in reconciled) out.success(reconciled.message);
-  const counts = `${result.uploaded.length} uploaded, ${result.replaced.length} replaced, ${result.removed.length} removed, ${result.unchanged.length} unchanged`;
-  if (result.failed.length === 0) {
-    out.info(`synced ${escapeControls(dir)} into ${collectionId}: ${counts}`);
-    return;
-  }
-  const failed = result.failed.map(({ file, error }) => `${file ?? RECONCILE} (${describeError(error)})`).join(', ');
-  // JSON: stderr holds the first failure's error body alone; text: the summary is the one error line.
-  throw new PartialFailureError(`${counts}; failed: ${failed}`, ExitCode.rejected, out.json ? result.failed[0]!.error : undefined);
+  return { result, rows };
 }
 
 function describeError(error: ErrorBody): string {
