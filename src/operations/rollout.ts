@@ -4,16 +4,17 @@
 // abortRollout with the options already resolved (the platform, the acting
 // user, a desired-state file's defaults: src/commands/rollout/). Each reads
 // the version, each wave's channel and the rollout's journal entries; a
-// wave's writes are plans of the one executor (the LIVE deploy and the
-// promotion, a compare-and-set on the Default read), then the served bytes
-// are verified and the check run again. Each answers the rollout document
+// wave's writes are one plan of the one executor (the LIVE deploy, the
+// check, the promotion as a compare-and-set on the Default read: one
+// journal entry), then the served bytes are verified and the check run
+// again. Each answers the rollout document
 // and, when the run stops short (a wait, a halt), the error the command
 // exits with once it has printed the document. The state machine itself is
 // src/rules/rollout.ts; the tables are src/io/views/rollout.ts's.
 import { spawn } from 'node:child_process';
 import type { PlanContext } from '../plan/context.js';
 import type { ApiClient } from '../http/client.js';
-import { AhsError, CancelledError, ConflictError, NotFoundError, PartialFailureError, ExitCode, UsageError, WaitingError } from '../errors.js';
+import { AhsError, CancelledError, ConflictError, NotFoundError, OutcomeUnknownError, PartialFailureError, ExitCode, UsageError, WaitingError } from '../errors.js';
 import { defaultOf, type ChannelSnapshot } from '../rules/index.js';
 import { decideAbort, decideRollout, formatClock, formatDuration, parseDuration, type AbortStep, type Next, type RolloutStatus, type WaveFacts, type WaveState } from '../rules/rollout.js';
 import type { DeployBody, Version } from '../rules/schemas.js';
@@ -22,7 +23,7 @@ import { channelName } from '../service/promote.js';
 import { sizeAgrees } from '../service/size.js';
 import { hashServed } from '../service/delivery.js';
 import { appendRolloutEntry, journalOf, rolloutEntries, type RolloutField } from '../service/rollout-journal.js';
-import { plan, type Plan, type Step } from '../plan/plan.js';
+import { plan, type Plan, type Results, type Step } from '../plan/plan.js';
 import { steps } from '../plan/steps.js';
 import { KINDS } from '../plan/kinds/index.js';
 import { dryRunDocument, type DryRunDocument } from '../plan/dryrun.js';
@@ -402,36 +403,41 @@ class RolloutRun {
     return { live, promotion, all: live ? [live, promotion] : [promotion] };
   }
 
-  /** One wave: LIVE, check, promotion (compare-and-set), served bytes verified, check again; the journal entry with the wave. */
+  /**
+   * One wave: LIVE, the check, the promotion (a compare-and-set on the
+   * Default read) as one plan and one journal entry; then the served bytes
+   * verified and the check again. The check runs between the plan's two
+   * steps: when it fails or is inconclusive the run stops there, and the
+   * entry records the LIVE deploy alone (action `live`); otherwise it records
+   * both (action `promote`, the soak's start).
+   */
   private async promote(env: string, snapshot: Snapshot): Promise<void> {
     const r = this.rollout;
     const out = await this.ctx.output();
     const user = await this.user();
     const channel = snapshot.waves.find((w) => w.env === env)!.channel;
     const previousDefault = defaultOf(channel) ?? null;
-    const { live, promotion } = this.waveSteps(env, channel, user);
-    const field = (action: RolloutField['action']): RolloutField => ({ asset: r.assetId, version: r.versionId, platform: r.platform, waves: r.waves, wave: env, action, previousDefault });
-    const execute = async (p: Plan, rollout: RolloutField) => {
-      const { executePlan } = await import('../plan/execute.js');
-      try {
-        await executePlan(appendRolloutEntry(p, rollout), this.ctx);
-      } catch (error) {
-        // The compare-and-set on the Default read did not hold: another writer moved it meanwhile.
-        if (error instanceof ConflictError) throw new ConflictError(`${env}'s Default moved while this rollout was promoting ${r.versionId} there (${error.message}); run the same command again to see where the rollout stands`);
-        throw error;
-      }
+    const { live, promotion, all } = this.waveSteps(env, channel, user);
+    // The promotion was made, or may have been (its answer lost): the entry is the wave's promotion.
+    const field = (results: Results): RolloutField => {
+      const sent = results.has(promotion) || results.failureOf(promotion)?.error instanceof OutcomeUnknownError;
+      return { asset: r.assetId, version: r.versionId, platform: r.platform, waves: r.waves, wave: env, action: sent ? 'promote' : 'live', previousDefault };
     };
     const name = channelName({ assetId: r.assetId, platform: r.platform, envId: env });
-    const onAnswer = (step: Step) => {
-      if (step === live) out.info(`${r.versionId} deployed LIVE on ${name}`);
-      if (step === promotion) out.info(`${r.versionId} is now the Default of ${name}${previousDefault ? ` (previous Default ${previousDefault}, now LIVE)` : ''}`);
-    };
-    if (r.check) {
-      if (live) await execute(plan([live], () => undefined, { onAnswer }), field('live'));
-      await this.check(env, 'before');
-      await execute(plan([promotion], () => undefined, { onAnswer }), field('promote'));
-    } else {
-      await execute(plan(live ? [live, promotion] : [promotion], () => undefined, { onAnswer }), field('promote'));
+    const wave: Plan = plan(all, () => undefined, {
+      onAnswer: (step) => {
+        if (step === live) out.info(`${r.versionId} deployed LIVE on ${name}`);
+        if (step === promotion) out.info(`${r.versionId} is now the Default of ${name}${previousDefault ? ` (previous Default ${previousDefault}, now LIVE)` : ''}`);
+      },
+      ...(r.check ? { beforeSend: async (step: Step) => (step === promotion ? this.check(env, 'before') : undefined) } : {}),
+    });
+    const { executePlan } = await import('../plan/execute.js');
+    try {
+      await executePlan(appendRolloutEntry(wave, field), this.ctx);
+    } catch (error) {
+      // The compare-and-set on the Default read did not hold: another writer moved it meanwhile.
+      if (error instanceof ConflictError) throw new ConflictError(`${env}'s Default moved while this rollout was promoting ${r.versionId} there (${error.message}); run the same command again to see where the rollout stands`);
+      throw error;
     }
     this.promoted.push(env);
     await this.verifyServed(env);
