@@ -386,6 +386,11 @@ describe('ahs rollout with the journal: soak, abort', () => {
     // The soak starts at that entry's service time.
     expect(r.json().waves[0]).toMatchObject({ env: 'dev', state: 'soaking', since: entry.createdAt, previousDefault: v1 });
     expect(await defaults(id)).toEqual([v2, v1, v1]);
+    // rollback without --to finds the Default it replaced in the same entry.
+    const back = await ahs(['rollback', id, '--platform', 'web', '--env', 'dev'], journal);
+    expect(back.exitCode, back.stderr).toBe(0);
+    expect(back.stderr).toMatch(new RegExp(`the journal proves it: its entry of \\S+ by \\S+ \\(rollout start\\) made ${v2} the Default in place of ${v1}`));
+    expect(await defaults(id)).toEqual([v1, v1, v1]);
   });
 
   it('with --check, a check that fails before a promotion leaves one entry recording the LIVE deploy; an inconclusive one too; abort still restores the waves promoted', async () => {
