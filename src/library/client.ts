@@ -323,6 +323,16 @@ class Session {
     }
   }
 
+  /** A call that needs the whole context (its settings, its output's messages), not only the API client: verify, plan. */
+  async run<T>(callOptions: CallOptions | undefined, call: CallSettings, work: (ctx: Context) => Promise<T>): Promise<T> {
+    const { ctx } = await this.context(call, checkCallOptions(callOptions));
+    try {
+      return await work(ctx);
+    } finally {
+      await this.end(ctx);
+    }
+  }
+
   /**
    * A command that prints its answer (a read, ahs plan): the document it
    * printed. `answers`: an error thrown after the document was printed that
@@ -415,16 +425,6 @@ class Session {
         }
       },
     };
-  }
-
-  /** An operation that answers at once (no plan to inspect first: a rollout's run), in a context of its own, ended after. */
-  async operate<T>(callOptions: CallOptions | undefined, call: CallSettings, operation: (ctx: Context) => Promise<T>): Promise<T> {
-    const { ctx } = await this.context(call, checkCallOptions(callOptions));
-    try {
-      return await operation(ctx);
-    } finally {
-      await this.end(ctx);
-    }
   }
 }
 
@@ -543,7 +543,7 @@ async function rollout(session: Session, mode: 'start' | 'status' | 'abort', par
   need(call, params, ['assetId', 'platform']);
   if (!Array.isArray(params.waves) || params.waves.length === 0 || params.waves.some((env) => typeof env !== 'string' || env === '')) throw new UsageError(`${call}: waves is required: the environments in order, e.g. ['dev', 'staging', 'prod']`);
   const [operations, { WaitingError }] = await Promise.all([import('../operations/rollout.js'), import('../errors.js')]);
-  const result = await session.operate(callOptions, { platform: params.platform, user: params.user }, async (ctx) => {
+  const result = await session.run(callOptions, { platform: params.platform, user: params.user }, async (ctx) => {
     const options = {
       assetId: params.assetId,
       versionId: params.versionId,
