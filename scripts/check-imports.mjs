@@ -36,9 +36,7 @@ const EMULATOR = { part: 'emulator/', imports: ['rules/', 'util/'], importedFrom
 
 // Upward imports that existed when the layers were first enforced (issue 34),
 // each to be removed; this list only shrinks. Paths relative to src/.
-const KNOWN_UPWARD = new Set([
-  'service/rollout.ts -> context.ts',
-]);
+const KNOWN_UPWARD = new Set([]);
 
 const partOf = (file) => {
   const path = relative(src, file).split(/[\\/]/);

@@ -34,7 +34,7 @@ import { compare, planSync, servedContent } from '../service/items-plan.js';
 import { topFiles } from '../transfer/top-files.js';
 import { comparedLine } from '../io/views/collections.js';
 import type { Context } from '../io/context.js';
-import type { RolloutDefaults } from '../service/rollout.js';
+import type { RolloutDefaults } from '../operations/rollout.js';
 import { matchesAny } from '../util/glob.js';
 import { eachLimited } from '../util/pool.js';
 import { sizeAgrees } from '../service/size.js';
@@ -204,7 +204,7 @@ async function planAsset(inputs: PlanInputs, assetId: string, spec: DesiredAsset
  * by apply: this is what it would find.
  */
 async function noteRollouts(inputs: PlanInputs, assetId: string, rollout: RolloutDefaults, uploaded: UploadedVersion[], part: Part): Promise<void> {
-  const { rolloutStanding } = await import('../service/rollout.js');
+  const { rolloutStanding } = await import('../operations/rollout.js');
   const versions = uploaded.flatMap((u) => u.versions.map((v) => ({ v, label: u.label })));
   const notes = await Promise.all(
     versions.map(async ({ v, label }) => {

@@ -35,7 +35,6 @@ import type {
   RolloutDocument,
   RolloutParams,
 } from './types.js';
-import type { RolloutOptions } from '../service/rollout.js';
 
 /** A client for the service `options` name. Nothing is sent until a call is made. */
 export function createClient(options: ClientOptions): Client {
@@ -574,28 +573,29 @@ async function verify(session: Session, params: VerifyParams, call?: CallOptions
   });
 }
 
-/** A rollout run, its status or its abort: the command's own run; a wait (exit 11) answers with the document. */
+/** A rollout run, its status or its abort: the operation (src/operations/rollout.ts); a wait (exit 11) answers with the document. */
 async function rollout(session: Session, mode: 'start' | 'status' | 'abort', params: RolloutParams, callOptions?: CallOptions): Promise<RolloutDocument> {
   const call = `rollout${mode === 'start' ? '' : mode === 'status' ? 'Status' : 'Abort'}`;
   need(call, params, ['assetId', 'platform']);
   if (!Array.isArray(params.waves) || params.waves.length === 0 || params.waves.some((env) => typeof env !== 'string' || env === '')) throw new UsageError(`${call}: waves is required: the environments in order, e.g. ['dev', 'staging', 'prod']`);
-  const { WaitingError } = await import('../errors.js');
-  return session.document<RolloutDocument>(
-    callOptions,
-    { platform: params.platform, user: params.user },
-    (mode === 'start' ? () => import('../commands/rollout/start.js') : mode === 'status' ? () => import('../commands/rollout/status.js') : () => import('../commands/rollout/abort.js')) as () => Promise<CommandModule<RolloutOptions>>,
-    {
+  const [operations, { WaitingError }] = await Promise.all([import('../operations/rollout.js'), import('../errors.js')]);
+  const result = await session.run(callOptions, { platform: params.platform, user: params.user }, async (ctx) => {
+    const options = {
       assetId: params.assetId,
       versionId: params.versionId,
       name: params.name,
+      platform: params.platform,
       waves: params.waves,
       soak: Object.entries(params.soak ?? {}).map(([env, duration]) => `${env}=${duration}`),
       check: params.check,
       approve: params.approve,
       approved: params.approved,
-    },
-    (error) => error instanceof WaitingError,
-  );
+      user: () => ctx.setting('user'),
+    };
+    return mode === 'start' ? operations.startRollout(ctx, options) : mode === 'status' ? operations.rolloutStatus(ctx, options) : operations.abortRollout(ctx, options);
+  });
+  if (result.stop && !(result.stop instanceof WaitingError)) throw result.stop;
+  return result.document;
 }
 
 /** A field of the service's API as the library's caller gives it (validation messages name the parameter). */

@@ -146,7 +146,10 @@ class Run {
         const group = steps[index]!.batch?.group;
         let end = index + 1;
         while (group !== undefined && end < steps.length && steps[end]!.batch?.group === group) end++;
-        if (group === undefined) await this.sendOne(steps[index]!);
+        if (group === undefined) {
+          await this.plan.beforeSend?.(steps[index]!, this.results());
+          await this.sendOne(steps[index]!);
+        }
         else await this.sendBatch(steps.slice(index, end));
         if (this.ctx.signal.aborted) throw new CancelledError();
         index = end;

@@ -151,6 +151,13 @@ export interface Plan<R = unknown> {
   onAnswer?(step: Step, results: Results): void;
   /** Told each batch step's failure as it happens. */
   onFailure?(step: Step, failure: StepFailure): void;
+  /**
+   * Awaited before a step on its own is sent (a rollout's check between its
+   * LIVE deploy and its promotion): what it throws ends the run there, as
+   * thrown; the steps answered before it are the run's outcome (and its
+   * journal entry).
+   */
+  beforeSend?(step: Step, results: Results): Promise<void>;
   /** The outcome of a real run, made from its answers. */
   done(results: Results): R | Promise<R>;
   /**
@@ -160,8 +167,12 @@ export interface Plan<R = unknown> {
    * step's error is thrown after it unless `done` throws its own.
    */
   finishWhenStopped?: boolean;
-  /** What the journal's entry of this run names (default: the command line); `rollout` is kept as given. */
-  journal?: { command?: string; arguments?: string[]; rollout?: Record<string, unknown>; record?: false };
+  /**
+   * What the journal's entry of this run names (default: the command line);
+   * `rollout` is kept as given, or made from the run's results (what the run
+   * came to do: a rollout's wave stopped by its check before the promotion).
+   */
+  journal?: { command?: string; arguments?: string[]; rollout?: Record<string, unknown> | ((results: Results) => Record<string, unknown>); record?: false };
 }
 
 let counter = 0;

@@ -139,6 +139,8 @@ async function recordRun(ctx: RecordingContext, plan: Plan, results: Results, en
   const { changes, unknown } = changesOf(plan.steps, results);
   if (changes.length === 0 && !unknown && !end.unknown) return;
   const command = plan.journal?.command ?? ctx.run?.command ?? 'write';
+  const given = plan.journal?.rollout;
+  const rollout = typeof given === 'function' ? given(results) : given;
   const doc: EntryDocument = {
     apiVersion: JOURNAL_API_VERSION,
     command,
@@ -148,7 +150,7 @@ async function recordRun(ctx: RecordingContext, plan: Plan, results: Results, en
     changes,
     outcome: unknown || end.unknown ? 'unknown' : 'applied',
     exitCode: end.exitCode,
-    ...(plan.journal?.rollout ? { rollout: plan.journal.rollout } : {}),
+    ...(rollout ? { rollout } : {}),
   };
   const out = await ctx.output();
   try {

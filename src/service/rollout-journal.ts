@@ -2,7 +2,7 @@
 // field of the entry the executor appends after each of its writes, and the
 // entries of one rollout read back, newest first, with the service's time.
 import type { PlanContext } from '../plan/context.js';
-import type { Plan } from '../plan/plan.js';
+import type { Plan, Results } from '../plan/plan.js';
 import { readEntries } from './journal.js';
 
 /** The entry's `rollout` field: which rollout, which wave, what was done. */
@@ -12,7 +12,12 @@ export interface RolloutField {
   platform: string;
   waves: string[];
   wave: string;
-  /** live: the LIVE deploy before a --check; promote: the wave's promotion; abort: its previous Default put back. */
+  /**
+   * promote: the wave's promotion (with the LIVE deploy before it, when one
+   * was needed): the soak starts at its entry; live: the LIVE deploy alone,
+   * the check before the promotion having failed or been inconclusive;
+   * abort: its previous Default put back.
+   */
   action: 'live' | 'promote' | 'abort';
   /** The wave's Default before this write (for abort: the rollout's version). */
   previousDefault: string | null;
@@ -43,7 +48,7 @@ export async function rolloutEntries(ctx: PlanContext, journal: string, key: { a
   return found.sort((a, b) => b.at - a.at);
 }
 
-/** The plan, its journal entry carrying the rollout field. */
-export function appendRolloutEntry(plan: Plan, rollout: RolloutField): Plan {
-  return { ...plan, ...({ journal: { rollout } } as object) };
+/** The plan, its journal entry carrying the rollout field (or the field made from the run's results). */
+export function appendRolloutEntry(plan: Plan, rollout: RolloutField | ((results: Results) => RolloutField)): Plan {
+  return { ...plan, journal: { ...plan.journal, rollout: (results: Results) => ({ ...(typeof rollout === 'function' ? rollout(results) : rollout) }) } };
 }

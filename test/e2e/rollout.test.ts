@@ -238,7 +238,8 @@ describe('ahs rollout with the journal: soak, abort', () => {
     expect(first.exitCode, first.stderr).toBe(11);
     const err = first.errJson();
     expect(err).toMatchObject({ type: 'urn:ahs:waiting', status: null });
-    expect(err.title).toMatch(new RegExp(`^${v2} of ${id} \\(web\\): staging soaks until \\d\\d:\\d\\dZ, (1h|59m\\d+s) left \\(then prod\\)$`));
+    // The clock time, with the date when the soak ends on another day (run after 23:00Z).
+    expect(err.title).toMatch(new RegExp(`^${v2} of ${id} \\(web\\): staging soaks until (\\d{4}-\\d\\d-\\d\\d )?\\d\\d:\\d\\dZ, (1h|59m\\d+s) left \\(then prod\\)$`));
     const doc = first.json();
     expect(doc).toMatchObject({
       promoted: ['dev', 'staging'],
@@ -257,7 +258,7 @@ describe('ahs rollout with the journal: soak, abort', () => {
 
     const second = await ahs([...line, '--verbose'], journal);
     expect(second.exitCode, second.stderr).toBe(11);
-    expect(second.stderr).toMatch(/^waiting: .*staging soaks until \d\d:\d\dZ, (1h|59m\d+s) left \(then prod\)$/m);
+    expect(second.stderr).toMatch(/^waiting: .*staging soaks until (\d{4}-\d\d-\d\d )?\d\d:\d\dZ, (1h|59m\d+s) left \(then prod\)$/m);
     expect(second.stderr).not.toMatch(/> POST /);
 
     // An hour later on the service's clock (its Date headers; this machine's clock has not moved): prod is promoted.
@@ -362,6 +363,62 @@ describe('ahs rollout with the journal: soak, abort', () => {
     expect(abort.stderr).toContain(`${id}/web/staging: left alone, someone moved its Default to ${v3} since this rollout made it ${v2}`);
     expect(abort.errJson()).toMatchObject({ type: 'urn:ahs:conflict', title: expect.stringContaining('left alone, moved by someone else since: staging') });
     expect(await defaults(id)).toEqual([v1, v3, v1]);
+  });
+
+  /** The rollout's journal entries of one wave, as `ahs history --json` lists them (newest first). */
+  async function waveEntries(id: string, env: string): Promise<any[]> {
+    const hist = await ahs(['history', id, '--json'], journal);
+    expect(hist.exitCode, hist.stderr).toBe(0);
+    return hist.json().results.filter((entry: any) => entry.rollout?.wave === env);
+  }
+
+  it('with --check, a wave that passes is one journal entry holding its LIVE deploy and its promotion; the soak and the previous Default are read from it', async () => {
+    const { id, v1, v2 } = await seeded();
+    const r = await ahs(['rollout', id, v2, '--platform', 'web', '--waves', 'dev,staging', '--soak', 'dev=1h', '--check', 'true', '--json'], journal);
+    expect(r.exitCode, r.stderr).toBe(11);
+    const entries = await waveEntries(id, 'dev');
+    expect(entries).toHaveLength(1);
+    const [entry] = entries;
+    expect(entry).toMatchObject({ command: 'rollout start', outcome: 'applied', exitCode: 0, rollout: { wave: 'dev', action: 'promote', previousDefault: v1 } });
+    expect(entry.changes).toEqual([
+      expect.objectContaining({ address: `channel.${id}.web.dev`, before: { version: v2, state: null }, after: { version: v2, state: 'LIVE' } }),
+      expect.objectContaining({ address: `channel.${id}.web.dev`, before: { default: v1 }, after: { default: v2 } }),
+    ]);
+    // The soak starts at that entry's service time.
+    expect(r.json().waves[0]).toMatchObject({ env: 'dev', state: 'soaking', since: entry.createdAt, previousDefault: v1 });
+    expect(await defaults(id)).toEqual([v2, v1, v1]);
+    // rollback without --to finds the Default it replaced in the same entry.
+    const back = await ahs(['rollback', id, '--platform', 'web', '--env', 'dev'], journal);
+    expect(back.exitCode, back.stderr).toBe(0);
+    expect(back.stderr).toMatch(new RegExp(`the journal proves it: its entry of \\S+ by \\S+ \\(rollout start\\) made ${v2} the Default in place of ${v1}`));
+    expect(await defaults(id)).toEqual([v1, v1, v1]);
+  });
+
+  it('with --check, a check that fails before a promotion leaves one entry recording the LIVE deploy; an inconclusive one too; abort still restores the waves promoted', async () => {
+    const { id, v1, v2 } = await seeded();
+    const halted = await ahs(['rollout', id, v2, ...WAVES, '--check', '[ "$AHS_ROLLOUT_ENV/$AHS_ROLLOUT_PHASE" != staging/before ]'], journal);
+    expect(halted.exitCode, halted.stderr).toBe(1);
+    expect(halted.stderr).toContain('the check failed before promoting staging (exit 1)');
+    expect(await defaults(id)).toEqual([v2, v1, v1]);
+    expect(await h.records(id)).toContain(`web/staging/${v2}=LIVE`);
+    expect(await waveEntries(id, 'dev')).toHaveLength(1);
+    const staging = await waveEntries(id, 'staging');
+    expect(staging).toHaveLength(1);
+    expect(staging[0]).toMatchObject({ outcome: 'applied', exitCode: 1, rollout: { wave: 'staging', action: 'live', previousDefault: v1 } });
+    expect(staging[0].changes).toEqual([expect.objectContaining({ address: `channel.${id}.web.staging`, after: { version: v2, state: 'LIVE' } })]);
+
+    // Inconclusive (exit 3) before prod's promotion, staging passed on this run: prod's LIVE deploy is one entry, exit 11.
+    const unsure = await ahs(['rollout', id, v2, ...WAVES, '--check', '[ "$AHS_ROLLOUT_ENV/$AHS_ROLLOUT_PHASE" != prod/before ] || exit 3'], journal);
+    expect(unsure.exitCode, unsure.stderr).toBe(11);
+    expect(await defaults(id)).toEqual([v2, v2, v1]);
+    expect((await waveEntries(id, 'staging')).map((e) => e.rollout.action)).toEqual(['promote', 'live']);
+    const prod = await waveEntries(id, 'prod');
+    expect(prod).toHaveLength(1);
+    expect(prod[0]).toMatchObject({ exitCode: 11, rollout: { action: 'live' } });
+
+    const abort = await ahs(['rollout', 'abort', id, v2, ...WAVES], journal);
+    expect(abort.exitCode, abort.stderr).toBe(0);
+    expect(await defaults(id)).toEqual([v1, v1, v1]);
   });
 
   it('abort without a journal is exit 2 naming ahs journal init', async () => {

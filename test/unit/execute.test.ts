@@ -126,6 +126,32 @@ describe('executor: one step', () => {
   });
 });
 
+describe('executor: beforeSend', () => {
+  it('awaited before each step with the answers so far; what it throws ends the run as thrown, the later step not sent, done not called', async () => {
+    const service = new FakeService();
+    const first = deployTo('IOS1');
+    const second = deployTo('IOS2');
+    const seen: Array<[string, boolean]> = [];
+    const stop = new Error('the check failed');
+    const r = await run(
+      service,
+      plan([first, second], () => undefined, {
+        beforeSend: async (next, results) => {
+          seen.push([next.id, results.has(first)]);
+          if (next === second) throw stop;
+        },
+      }),
+    );
+    expect(r.error).toBe(stop);
+    expect(r.done).toBe(false);
+    expect(seen).toEqual([
+      [first.id, false],
+      [second.id, true],
+    ]);
+    expect(service.sent.map((q) => `${q.method} ${q.path}`)).toEqual([DEPLOY('IOS1')]);
+  });
+});
+
 describe('executor: a lost answer is settled by a read', () => {
   it('applied: reported done, with how the read confirms it', async () => {
     const service = new FakeService();

@@ -1,6 +1,14 @@
-// ahs rollout status ASSET_ID (VERSION_ID | --name NAME) --platform P --waves ... (src/service/rollout.ts does the work).
+// ahs rollout status ASSET_ID (VERSION_ID | --name NAME) --platform P --waves ...:
+// where the rollout stands (src/operations/rollout.ts), read only.
 import type { Run } from '../define.js';
 import type { rolloutStatusSpec } from './index.js';
-import { runRollout } from '../../service/rollout.js';
+import { rolloutStatus } from '../../operations/rollout.js';
+import { renderRollout } from '../../io/views/rollout.js';
+import { rolloutOptions } from './options.js';
 
-export const run: Run<typeof rolloutStatusSpec> = async (options, ctx) => runRollout(ctx, 'status', options);
+export const run: Run<typeof rolloutStatusSpec> = async (flags, ctx) => {
+  const result = await rolloutStatus(ctx, await rolloutOptions(ctx, flags));
+  const out = await ctx.output();
+  out.print(result.document, renderRollout);
+  out.info(result.summary ?? `${result.name}: ${result.next}`);
+};

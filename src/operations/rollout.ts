@@ -1,85 +1,158 @@
-// Rollouts (cli.md "Rollouts across environments"): the reads a run makes
-// (the version, each wave's channel, the rollout's journal entries), the
-// wave's writes as plans of the one executor (the LIVE deploy and the
-// promotion of promote-default, a compare-and-set on the Default read),
-// the check command, the served bytes verified, and the wait. The state
-// machine itself is src/rules/rollout.ts; the commands in
-// src/commands/rollout/ and the library call runRollout.
+// Rollouts as operations (cli.md "Rollouts across environments"; issue 34):
+// `ahs rollout start|status|abort` and the library's client.rollout,
+// rolloutStatus and rolloutAbort call startRollout, rolloutStatus and
+// abortRollout with the options already resolved (the platform, the acting
+// user, a desired-state file's defaults: src/commands/rollout/). Each reads
+// the version, each wave's channel and the rollout's journal entries; a
+// wave's writes are one plan of the one executor (the LIVE deploy, the
+// check, the promotion as a compare-and-set on the Default read: one
+// journal entry), then the served bytes are verified and the check run
+// again. Each answers the rollout document
+// and, when the run stops short (a wait, a halt), the error the command
+// exits with once it has printed the document. The state machine itself is
+// src/rules/rollout.ts; the tables are src/io/views/rollout.ts's.
 import { spawn } from 'node:child_process';
-import type { Context } from '../context.js';
+import type { PlanContext } from '../plan/context.js';
 import type { ApiClient } from '../http/client.js';
-import { AhsError, CancelledError, ConflictError, NotFoundError, PartialFailureError, ExitCode, UsageError, WaitingError } from '../errors.js';
+import { AhsError, CancelledError, ConflictError, NotFoundError, OutcomeUnknownError, PartialFailureError, ExitCode, UsageError, WaitingError } from '../errors.js';
 import { defaultOf, type ChannelSnapshot } from '../rules/index.js';
-import { decideAbort, decideRollout, formatClock, formatDuration, parseDuration, type AbortStep, type Next, type RolloutStatus, type WaveFacts } from '../rules/rollout.js';
+import { decideAbort, decideRollout, formatClock, formatDuration, parseDuration, type AbortStep, type Next, type RolloutStatus, type WaveFacts, type WaveState } from '../rules/rollout.js';
 import type { DeployBody, Version } from '../rules/schemas.js';
-import { findVersion, listAllVersions, readVersionOnChannel, versionRecords } from './assets.js';
-import { channelName } from './promote.js';
-import { sizeAgrees } from './size.js';
-import { hashServed } from './delivery.js';
-import { appendRolloutEntry, journalOf, rolloutEntries, type RolloutField } from './rollout-journal.js';
-import { plan, type Plan, type Step } from '../plan/plan.js';
+import { findVersion, listAllVersions, readVersionOnChannel, versionRecords } from '../service/assets.js';
+import { channelName } from '../service/promote.js';
+import { sizeAgrees } from '../service/size.js';
+import { hashServed } from '../service/delivery.js';
+import { appendRolloutEntry, journalOf, rolloutEntries, type RolloutField } from '../service/rollout-journal.js';
+import { plan, type Plan, type Results, type Step } from '../plan/plan.js';
 import { steps } from '../plan/steps.js';
 import { KINDS } from '../plan/kinds/index.js';
 import { dryRunDocument, type DryRunDocument } from '../plan/dryrun.js';
+import { delay } from '../util/delay.js';
 
-/** The command line of a rollout, as every run of it gives it. */
+/**
+ * A rollout as every run of it gives it (the command line, or the library's
+ * parameters), resolved: the platform and the acting user are known, and a
+ * desired-state file's defaults already applied.
+ */
 export interface RolloutOptions {
   assetId: string;
-  versionId?: string;
-  name?: string;
-  waves?: string[];
-  soak?: string[];
-  check?: string;
-  approve?: string[];
-  approved?: string[];
-  wait?: true;
-  /** The desired-state file whose `assets.ID.rollout` gives the defaults. */
-  file?: string;
+  versionId?: string | undefined;
+  name?: string | undefined;
+  platform: string;
+  waves?: string[] | undefined;
+  /** ENV=DURATION, each. */
+  soak?: string[] | undefined;
+  check?: string | undefined;
+  approve?: string[] | undefined;
+  approved?: string[] | undefined;
+  wait?: boolean | undefined;
+  /** The acting user of the writes, or how to get it: asked for only once a wave is written (a status, a dry run or a run with nothing to promote asks nothing). */
+  user: string | (() => Promise<string>);
+}
+
+/** What a run may be told to do by its caller. */
+export interface RolloutHooks {
+  /**
+   * --wait: sleeps `ms`, until a soak ends; `line(left)` says what it waits
+   * for. The command draws a countdown in a terminal, a line a minute
+   * elsewhere; by default, one line through the output's info.
+   */
+  sleep?(ms: number, line: (leftMs: number) => string, signal: AbortSignal): Promise<void>;
 }
 
 /** The options checked: what every run derives the same state from. */
-export interface Rollout {
+interface Rollout {
   assetId: string;
   versionId: string;
   platform: string;
   waves: string[];
   soakMs: Record<string, number>;
-  check?: string;
+  check?: string | undefined;
   approve: string[];
   approved: string[];
   wait: boolean;
 }
 
-/** The JSON document of a rollout run, status and dry run. */
+/** A wave of the rollout document. */
+export interface RolloutWaveDocument {
+  env: string;
+  state: WaveState;
+  gate: string | null;
+  /** The service's time of this rollout's promotion of it (ISO). */
+  since: string | null;
+  /** Until when it soaks (ISO), while it does. */
+  until: string | null;
+  previousDefault: string | null;
+}
+
+/** What the rollout does next (src/rules/rollout.ts's Next, its times ISO). */
+export type NextDocument =
+  | { action: 'promote'; env: string }
+  | { action: 'wait'; for: 'soak'; env: string | null; soaking: string; until: string }
+  | { action: 'wait'; for: 'approval'; env: string }
+  | { action: 'halt'; env: string; found: string | null; reason?: 'unmeasured'; soak?: number }
+  | { action: 'aborted' }
+  | { action: 'complete' };
+
+/** The JSON document of a rollout run, status, abort and dry run (cli.md). */
 export interface RolloutDocument {
   asset: string;
   version: string;
   platform: string;
-  waves: Array<{ env: string; state: string; gate: string | null; since: string | null; until: string | null; previousDefault: string | null }>;
-  next: Record<string, unknown>;
+  waves: RolloutWaveDocument[];
+  next: NextDocument;
   /** The waves this run promoted, in order. */
   promoted: string[];
+  /** abort: the waves whose previous Default it put back, newest first. */
+  restored?: string[];
   dryRun?: true;
-  /** --dry-run: the requests of the next wave, each with the rules' prediction. */
+  /** --dry-run: the requests of the next wave (of an abort: its promotions), each with the rules' prediction. */
   requests?: DryRunDocument[];
 }
 
-export type RolloutMode = 'start' | 'status' | 'abort';
+/** What a rollout run, status or abort answers. */
+export interface RolloutResult {
+  /** Printed (--json: as is); the library's answer. */
+  document: RolloutDocument;
+  /** `WEB2 of my-bundle (web)`. */
+  name: string;
+  /** What comes next, for a person: "staging soaks until 14:32Z, 1h12m left (then prod)". */
+  next: string;
+  /** The line said after the document when the run does not stop short ("... the rollout is complete"); none when a dry run would promote. */
+  summary?: string;
+  /**
+   * The run stops short: the command throws it once the document is printed
+   * (a wait: exit 11; a check that failed or a halt: exit 1 or 5; a channel
+   * moved since: 5). The library answers a wait with the document and
+   * throws the others.
+   */
+  stop?: AhsError;
+}
 
-/** A rollout run, status or abort, as the command and the library run it. */
-export async function runRollout(ctx: Context, mode: RolloutMode, options: RolloutOptions): Promise<void> {
+/** `ahs rollout start`: promotes each wave whose gates hold (--wait: sleeps out a soak within --timeout); a dry run says which wave and its requests. */
+export async function startRollout(ctx: PlanContext, options: RolloutOptions, hooks: RolloutHooks = {}): Promise<RolloutResult> {
+  return (await prepare(ctx, 'start', options)).start(hooks);
+}
+
+/** `ahs rollout status`: where the rollout stands. Reads only. */
+export async function rolloutStatus(ctx: PlanContext, options: RolloutOptions): Promise<RolloutResult> {
+  return (await prepare(ctx, 'status', options)).status();
+}
+
+/** `ahs rollout abort`: each wave's previous Default back (from the journal), newest wave first, each a compare-and-set on the rollout's version. */
+export async function abortRollout(ctx: PlanContext, options: RolloutOptions): Promise<RolloutResult> {
+  return (await prepare(ctx, 'abort', options)).abort();
+}
+
+async function prepare(ctx: PlanContext, mode: 'start' | 'status' | 'abort', options: RolloutOptions): Promise<RolloutRun> {
   const api = await ctx.api();
-  const platform = await ctx.setting('platform', { message: 'Target platform' });
-  const rollout = await checkOptions(ctx, api, options, platform);
+  const rollout = await checkOptions(api, options);
   const journal = await journalOf(ctx);
   if (mode !== 'status' && Object.keys(rollout.soakMs).length > 0 && !journal) {
     throw new UsageError(`a soak time needs the journal (the service's own record of when each wave was promoted), and none is set: start one with \`ahs journal init\`, or run without --soak`);
   }
   if (mode === 'abort' && !journal) throw new UsageError('abort puts back the Default each wave had before, which only the journal knows, and none is set: start one with `ahs journal init`');
-  const run = new RolloutRun(ctx, api, rollout, journal);
-  if (mode === 'status') return run.status();
-  if (mode === 'abort') return run.abort();
-  return run.start();
+  return new RolloutRun(ctx, api, rollout, journal, options.user);
 }
 
 /** A rollout's gates as a desired-state file declares them (`assets.ID.rollout`). */
@@ -94,41 +167,21 @@ export interface RolloutDefaults {
  * `ahs rollout status` reads them), in one line for people: what `plan`
  * says of a version whose asset declares its rollout. Nothing is sent.
  */
-export async function rolloutStanding(ctx: Context, api: ApiClient, key: { assetId: string; versionId: string; platform: string }, defaults: RolloutDefaults): Promise<string> {
+export async function rolloutStanding(ctx: PlanContext, api: ApiClient, key: { assetId: string; versionId: string; platform: string }, defaults: RolloutDefaults): Promise<string> {
   const soakMs: Record<string, number> = {};
   for (const [env, text] of Object.entries(defaults.soak ?? {})) {
     const ms = parseDuration(text);
     if (ms !== undefined && defaults.waves.includes(env)) soakMs[env] = ms;
   }
   const approve = (defaults.approve ?? []).filter((env) => defaults.waves.includes(env));
-  const run = new RolloutRun(ctx, api, { ...key, waves: defaults.waves, soakMs, approve, approved: [], wait: false }, await journalOf(ctx));
+  const run = new RolloutRun(ctx, api, { ...key, waves: defaults.waves, soakMs, approve, approved: [], wait: false }, await journalOf(ctx), '(acting user)');
   const { status, now } = await run.snapshot();
   const waves = status.waves.map((wave) => `${wave.env} ${wave.state === 'soaking' && wave.until !== null ? `soaking until ${formatClock(wave.until, now)}` : wave.state}`);
   return `${waves.join(', ')}: ${sentence(status.next, now)}`;
 }
 
-/**
- * The asset's `rollout:` defaults of the desired-state file (--file, else
- * ahs.yaml when it is there): each applies where its flag was not given.
- */
-async function withFileDefaults(options: RolloutOptions): Promise<RolloutOptions> {
-  const { DEFAULT_FILE, loadDesiredFile } = await import('../desired/file.js');
-  const { existsSync } = await import('node:fs');
-  const path = options.file ?? (existsSync(DEFAULT_FILE) ? DEFAULT_FILE : undefined);
-  if (path === undefined) return options;
-  const defaults = (await loadDesiredFile(path)).state.assets?.[options.assetId]?.rollout;
-  if (!defaults) {
-    if (options.file !== undefined) throw new UsageError(`${path} declares no rollout for ${options.assetId} (assets.${options.assetId}.rollout: {waves, soak, check, approve})`);
-    return options;
-  }
-  // The file's gates of waves that --waves leaves out do not apply.
-  const waves = options.waves ?? defaults.waves;
-  const soak = options.soak && options.soak.length > 0 ? options.soak : Object.entries(defaults.soak ?? {}).filter(([env]) => waves.includes(env)).map(([env, duration]) => `${env}=${duration}`);
-  return { ...options, waves, soak, check: options.check ?? defaults.check, approve: options.approve ?? defaults.approve?.filter((env) => waves.includes(env)) };
-}
-
-async function checkOptions(ctx: Context, api: ApiClient, given: RolloutOptions, platform: string): Promise<Rollout> {
-  const options = await withFileDefaults(given);
+async function checkOptions(api: ApiClient, options: RolloutOptions): Promise<Rollout> {
+  const platform = options.platform;
   if (!options.waves || options.waves.length === 0) throw new UsageError('--waves is required: the environments in order, e.g. --waves dev,staging,prod');
   const waves = options.waves;
   const inWaves = (flag: string, env: string) => {
@@ -182,16 +235,25 @@ class RolloutRun {
   private version: Version | undefined;
   /** The SHA-256 of what an earlier wave serves, once read in this run. */
   private reference: { env: string; sha256: string } | undefined;
+  private actingUser: Promise<string> | undefined;
 
   constructor(
-    private readonly ctx: Context,
+    private readonly ctx: PlanContext,
     private readonly api: ApiClient,
     private readonly rollout: Rollout,
     private readonly journal: string | undefined,
+    private readonly givenUser: RolloutOptions['user'],
   ) {}
 
   private get name(): string {
     return `${this.rollout.versionId} of ${this.rollout.assetId} (${this.rollout.platform})`;
+  }
+
+  /** The acting user, asked for once, when a wave is first written. */
+  private user(): Promise<string> {
+    const given = this.givenUser;
+    this.actingUser ??= typeof given === 'string' ? Promise.resolve(given) : given();
+    return this.actingUser;
   }
 
   private abortCommand(): string {
@@ -242,30 +304,17 @@ class RolloutRun {
     };
   }
 
-  private async print(doc: RolloutDocument): Promise<void> {
-    const out = await this.ctx.output();
-    out.print(doc, (d, kit) =>
-      kit.table(
-        [
-          { header: 'WAVE', get: (w: RolloutDocument['waves'][number]) => w.env },
-          { header: 'STATE', get: (w) => w.state },
-          { header: 'GATE', get: (w) => w.gate ?? '' },
-          { header: 'SINCE', get: (w) => w.since ?? '' },
-          { header: 'UNTIL', get: (w) => w.until ?? '' },
-          { header: 'PREVIOUS DEFAULT', get: (w) => w.previousDefault ?? '' },
-        ],
-        d.waves,
-      ),
-    );
+  /** The answer of a run that read `snapshot` last: the document, and how it ends. */
+  private result(snapshot: Snapshot, extra: Partial<RolloutDocument> = {}, stop?: AhsError): RolloutResult {
+    const next = sentence(snapshot.status.next, snapshot.now);
+    return { document: this.document(snapshot, extra), name: this.name, next, ...(stop ? { stop } : { summary: `${this.name}: ${next}` }) };
   }
 
-  async status(): Promise<void> {
-    const snapshot = await this.read();
-    await this.print(this.document(snapshot));
-    (await this.ctx.output()).info(`${this.name}: ${sentence(snapshot.status.next, snapshot.now)}`);
+  status(): Promise<RolloutResult> {
+    return this.read().then((snapshot) => this.result(snapshot));
   }
 
-  async start(): Promise<void> {
+  async start(hooks: RolloutHooks): Promise<RolloutResult> {
     const out = await this.ctx.output();
     const deadline = Date.now() + (await this.ctx.settings()).timeoutMs;
     for (;;) {
@@ -278,21 +327,27 @@ class RolloutRun {
           await this.promote(next.env, snapshot);
         } catch (error) {
           // A halt (a check, the served bytes) or a wait on a check: the document still says where the rollout stands.
-          if (error instanceof AhsError && !(error instanceof CancelledError)) await this.read().then((after) => this.print(this.document(after)), () => undefined);
-          throw error;
+          if (!(error instanceof AhsError) || error instanceof CancelledError) throw error;
+          const after = await this.read().catch(() => undefined);
+          if (!after) throw error;
+          return this.result(after, {}, error);
         }
         continue;
       }
       if (next.action === 'wait' && next.for === 'soak' && this.rollout.wait) {
         const left = next.until - snapshot.now;
         if (Date.now() + left <= deadline) {
-          await this.sleep(left, next, snapshot.now);
+          const line = (ms: number) => `waiting: ${next.soaking} soaks until ${formatClock(next.until, snapshot.now)}, ${formatDuration(ms)} left`;
+          if (hooks.sleep) await hooks.sleep(left, line, this.ctx.signal);
+          else {
+            out.info(line(left));
+            await delay(left, this.ctx.signal);
+          }
           continue;
         }
         out.warn(`--wait: ${sentence(next, snapshot.now)}, longer than what --timeout leaves (${formatDuration(deadline - Date.now())})`);
       }
-      await this.print(this.document(snapshot));
-      return this.finish(next, snapshot.now);
+      return this.result(snapshot, {}, this.stopOf(next, snapshot.now));
     }
   }
 
@@ -307,19 +362,16 @@ class RolloutRun {
     throw new PartialFailureError(text, ExitCode.rejected, { type: 'urn:ahs:rejected', title: text, status: null, detail: text });
   }
 
-  /** The exit of a run that cannot go on: complete (0), waiting (11), halted (5) or aborted (5). */
-  private finish(next: Next, now: number): void {
+  /** How a run that cannot go on ends: complete (none), waiting (11), halted (5) or aborted (5). */
+  private stopOf(next: Next, now: number): AhsError | undefined {
     const text = `${this.name}: ${sentence(next, now)}`;
-    if (next.action === 'complete') {
-      void this.ctx.output().then((out) => out.success(text));
-      return;
-    }
-    if (next.action === 'wait') throw new WaitingError(text, next.for === 'soak' ? new Date(next.until).toISOString() : null);
-    if (next.action === 'halt') throw new ConflictError(`${text}; to put back the waves this rollout promoted: ${this.abortCommand()}`);
-    throw new ConflictError(`${text}; nothing was sent`);
+    if (next.action === 'complete' || next.action === 'promote') return undefined;
+    if (next.action === 'wait') return new WaitingError(text, next.for === 'soak' ? new Date(next.until).toISOString() : null);
+    if (next.action === 'halt') return new ConflictError(`${text}; to put back the waves this rollout promoted: ${this.abortCommand()}`);
+    return new ConflictError(`${text}; nothing was sent`);
   }
 
-  private async dryRun(snapshot: Snapshot): Promise<void> {
+  private async dryRun(snapshot: Snapshot): Promise<RolloutResult> {
     const next = snapshot.status.next;
     const requests: DryRunDocument[] = [];
     if (next.action === 'promote') {
@@ -330,16 +382,10 @@ class RolloutRun {
         requests.push(dryRunDocument(kind.request(step.params, this.api), step.prediction ?? (await kind.predict(step.params, this.api))));
       }
     }
-    const doc = this.document(snapshot, { dryRun: true, requests });
-    const out = await this.ctx.output();
-    out.print(doc, (d, kit) => {
-      const lines = [kit.style.bold('Dry run: nothing was sent.'), `next: ${sentence(next, snapshot.now)}`];
-      for (const request of d.requests ?? []) lines.push(`  ${request.request.method} ${request.request.path} ${JSON.stringify(request.request.body)} → ${request.predicted.status}${request.predicted.error ? ` ${request.predicted.error.title}` : ''}`);
-      if (next.action === 'promote' && this.rollout.check) lines.push(`  check: ${this.rollout.check} (run before and after the promotion; not run by a dry run)`);
-      lines.push('', kit.table([{ header: 'WAVE', get: (w: RolloutDocument['waves'][number]) => w.env }, { header: 'STATE', get: (w) => w.state }, { header: 'GATE', get: (w) => w.gate ?? '' }, { header: 'UNTIL', get: (w) => w.until ?? '' }], d.waves));
-      return lines.join('\n');
-    });
-    if (next.action !== 'promote') this.finish(next, snapshot.now);
+    const result = this.result(snapshot, { dryRun: true, requests }, this.stopOf(next, snapshot.now));
+    // A dry run that would promote says nothing after its document.
+    if (next.action === 'promote') delete result.summary;
+    return result;
   }
 
   /** The wave's writes: LIVE (when the version is not yet), then the promotion as a compare-and-set on the Default read. */
@@ -357,36 +403,41 @@ class RolloutRun {
     return { live, promotion, all: live ? [live, promotion] : [promotion] };
   }
 
-  /** One wave: LIVE, check, promotion (compare-and-set), served bytes verified, check again; the journal entry with the wave. */
+  /**
+   * One wave: LIVE, the check, the promotion (a compare-and-set on the
+   * Default read) as one plan and one journal entry; then the served bytes
+   * verified and the check again. The check runs between the plan's two
+   * steps: when it fails or is inconclusive the run stops there, and the
+   * entry records the LIVE deploy alone (action `live`); otherwise it records
+   * both (action `promote`, the soak's start).
+   */
   private async promote(env: string, snapshot: Snapshot): Promise<void> {
     const r = this.rollout;
     const out = await this.ctx.output();
-    const user = await this.ctx.setting('user', { message: 'Acting user e-mail' });
+    const user = await this.user();
     const channel = snapshot.waves.find((w) => w.env === env)!.channel;
     const previousDefault = defaultOf(channel) ?? null;
-    const { live, promotion } = this.waveSteps(env, channel, user);
-    const field = (action: RolloutField['action']): RolloutField => ({ asset: r.assetId, version: r.versionId, platform: r.platform, waves: r.waves, wave: env, action, previousDefault });
-    const execute = async (p: Plan, rollout: RolloutField) => {
-      const { executePlan } = await import('../plan/execute.js');
-      try {
-        await executePlan(appendRolloutEntry(p, rollout), this.ctx);
-      } catch (error) {
-        // The compare-and-set on the Default read did not hold: another writer moved it meanwhile.
-        if (error instanceof ConflictError) throw new ConflictError(`${env}'s Default moved while this rollout was promoting ${r.versionId} there (${error.message}); run the same command again to see where the rollout stands`);
-        throw error;
-      }
+    const { live, promotion, all } = this.waveSteps(env, channel, user);
+    // The promotion was made, or may have been (its answer lost): the entry is the wave's promotion.
+    const field = (results: Results): RolloutField => {
+      const sent = results.has(promotion) || results.failureOf(promotion)?.error instanceof OutcomeUnknownError;
+      return { asset: r.assetId, version: r.versionId, platform: r.platform, waves: r.waves, wave: env, action: sent ? 'promote' : 'live', previousDefault };
     };
     const name = channelName({ assetId: r.assetId, platform: r.platform, envId: env });
-    const onAnswer = (step: Step) => {
-      if (step === live) out.info(`${r.versionId} deployed LIVE on ${name}`);
-      if (step === promotion) out.info(`${r.versionId} is now the Default of ${name}${previousDefault ? ` (previous Default ${previousDefault}, now LIVE)` : ''}`);
-    };
-    if (r.check) {
-      if (live) await execute(plan([live], () => undefined, { onAnswer }), field('live'));
-      await this.check(env, 'before');
-      await execute(plan([promotion], () => undefined, { onAnswer }), field('promote'));
-    } else {
-      await execute(plan(live ? [live, promotion] : [promotion], () => undefined, { onAnswer }), field('promote'));
+    const wave: Plan = plan(all, () => undefined, {
+      onAnswer: (step) => {
+        if (step === live) out.info(`${r.versionId} deployed LIVE on ${name}`);
+        if (step === promotion) out.info(`${r.versionId} is now the Default of ${name}${previousDefault ? ` (previous Default ${previousDefault}, now LIVE)` : ''}`);
+      },
+      ...(r.check ? { beforeSend: async (step: Step) => (step === promotion ? this.check(env, 'before') : undefined) } : {}),
+    });
+    const { executePlan } = await import('../plan/execute.js');
+    try {
+      await executePlan(appendRolloutEntry(wave, field), this.ctx);
+    } catch (error) {
+      // The compare-and-set on the Default read did not hold: another writer moved it meanwhile.
+      if (error instanceof ConflictError) throw new ConflictError(`${env}'s Default moved while this rollout was promoting ${r.versionId} there (${error.message}); run the same command again to see where the rollout stands`);
+      throw error;
     }
     this.promoted.push(env);
     await this.verifyServed(env);
@@ -448,31 +499,10 @@ class RolloutRun {
     throw new WaitingError(`the check was inconclusive ${phase} promoting ${env} (exit ${code ?? 'by a signal'}): ${promotedNote}; run the same command again later`);
   }
 
-  /** --wait: sleeps until the soak ends (service time), a countdown in a terminal, a line a minute elsewhere. */
-  private async sleep(ms: number, next: Extract<Next, { for: 'soak' }>, now: number): Promise<void> {
-    const out = await this.ctx.output();
-    const io = this.ctx.io;
-    const end = Date.now() + ms;
-    const live = io.errIsTTY && !this.ctx.globals.quiet;
-    let lastLine = 0;
-    for (;;) {
-      const left = end - Date.now();
-      if (left <= 0) break;
-      const text = `waiting: ${next.soaking} soaks until ${formatClock(next.until, now)}, ${formatDuration(left)} left`;
-      if (live) io.err.write(`\r\x1b[2K${text}`);
-      else if (Date.now() - lastLine >= 60_000 || lastLine === 0) {
-        out.info(text);
-        lastLine = Date.now();
-      }
-      await delay(Math.min(left, live ? 1000 : 5000), this.ctx.signal);
-    }
-    if (live) io.err.write('\r\x1b[2K');
-  }
-
-  async abort(): Promise<void> {
+  async abort(): Promise<RolloutResult> {
     const r = this.rollout;
     const out = await this.ctx.output();
-    const user = await this.ctx.setting('user', { message: 'Acting user e-mail' });
+    const user = await this.user();
     const snapshot = await this.read();
     const decided = decideAbort(r.versionId, snapshot.facts);
     const restored: string[] = [];
@@ -515,22 +545,21 @@ class RolloutRun {
       out.info(`${name}: ${step.to} is the Default again (was ${r.versionId})`);
       restored.push(step.env);
     }
+    // A dry run: where the rollout stands and the promotions an abort would send, newest wave first.
     if (this.ctx.globals.dryRun) {
-      // One document: where the rollout stands and the promotions an abort would send, newest wave first.
-      out.print(this.document(snapshot, { dryRun: true, requests }), (d, kit) =>
-        [kit.style.bold('Dry run: nothing was sent.'), ...(d.requests ?? []).map((q) => `  ${q.request.method} ${q.request.path} ${JSON.stringify(q.request.body)} → ${q.predicted.status}${q.predicted.error ? ` ${q.predicted.error.title}` : ''}`)].join('\n'),
-      );
-      return;
+      const { summary: _, ...result } = this.result(snapshot, { dryRun: true, requests });
+      return result;
     }
     const after = await this.read();
-    await this.print({ ...this.document(after), promoted: [], ...({ restored } as object) });
     const moved = left.filter((s) => s.action === 'moved');
-    if (moved.length > 0) throw new ConflictError(`abort of ${this.name}: restored ${restored.length > 0 ? restored.join(', ') : 'nothing'}; left alone, moved by someone else since: ${moved.map((s) => s.env).join(', ')}`);
-    out.success(`abort of ${this.name}: ${restored.length > 0 ? `restored ${restored.join(', ')}` : 'nothing to put back'}`);
+    const stop = moved.length > 0 ? new ConflictError(`abort of ${this.name}: restored ${restored.length > 0 ? restored.join(', ') : 'nothing'}; left alone, moved by someone else since: ${moved.map((s) => s.env).join(', ')}`) : undefined;
+    const result = this.result(after, { promoted: [], restored }, stop);
+    return stop ? result : { ...result, summary: `abort of ${this.name}: ${restored.length > 0 ? `restored ${restored.join(', ')}` : 'nothing to put back'}` };
   }
 }
 
-function nextDocument(next: Next): Record<string, unknown> {
+/** What the rollout does next, as the document says it (times ISO). */
+function nextDocument(next: Next): NextDocument {
   if (next.action === 'wait' && next.for === 'soak') return { action: 'wait', for: 'soak', env: next.env, soaking: next.soaking, until: new Date(next.until).toISOString() };
   return { ...next };
 }
@@ -554,7 +583,7 @@ export function sentence(next: Next, now: number): string {
 }
 
 /** Runs the check through the shell, its output on stderr (stdout is ahs's data); its exit code, null when killed. */
-export function runCheck(ctx: Context, command: string, env: Record<string, string>): Promise<number | null> {
+export function runCheck(ctx: Pick<PlanContext, 'io' | 'signal'>, command: string, env: Record<string, string>): Promise<number | null> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, { shell: true, env: { ...ctx.io.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], signal: ctx.signal });
     // As text, so that ahs's redacting stderr keeps the key out of what a check prints (it inherits AHS_API_KEY, for an ahs inside the check).
@@ -566,17 +595,3 @@ export function runCheck(ctx: Context, command: string, env: Record<string, stri
   });
 }
 
-function delay(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
