@@ -375,25 +375,6 @@ class Session {
     }
   }
 
-  /**
-   * A command that prints its answer (a read, ahs plan): the document it
-   * printed. `answers`: an error thrown after the document was printed that
-   * the document itself answers (a verify's differences).
-   */
-  async document<D, O = unknown>(callOptions: CallOptions | undefined, call: CallSettings, load: () => Promise<CommandModule<O>>, options: O, answers?: (error: unknown) => boolean): Promise<D> {
-    const { ctx, documents } = await this.context(call, checkCallOptions(callOptions));
-    try {
-      const plan = await (await load()).run(options, call.platform === undefined ? ctx : platformGiven(ctx, call.platform));
-      if (plan) throw new Error('expected a command that prints, not one that plans');
-      return documents.at(-1) as D;
-    } catch (error) {
-      if (answers?.(error) && documents.length > 0) return documents.at(-1) as D;
-      throw error;
-    } finally {
-      await this.end(ctx);
-    }
-  }
-
   /** The operation's Plan (src/operations/), from its reads, as a PlannedWrite; nothing is sent yet. */
   async plan<P extends object, R>(
     callOptions: CallOptions | undefined,
@@ -547,13 +528,6 @@ class LibraryPlan<R> implements PlannedWrite<R> {
   }
 }
 
-/**
- * The call's platform, as the command sees a --platform flag: verify takes
- * an ID with a sums file for an asset when the platform is given.
- */
-function platformGiven(ctx: Context, platform: string): Context {
-  return { ...ctx, globals: { ...ctx.globals, platform } };
-}
 
 /** `ahs verify` with the call's parameters: the operation (src/operations/verify.ts); its differences are the answer, not an error. */
 async function verify(session: Session, params: VerifyParams, call?: CallOptions): Promise<VerifyResult> {
