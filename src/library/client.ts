@@ -34,8 +34,13 @@ import type {
   VerifyResult,
   RolloutDocument,
   RolloutParams,
+  ExportParams,
+  FetchParams,
+  FetchResult,
 } from './types.js';
 import type { RolloutOptions } from '../service/rollout.js';
+import type { FetchInput, FetchSource } from '../operations/fetch.js';
+import type { ExportFilter } from '../operations/export.js';
 
 /** A client for the service `options` name. Nothing is sent until a call is made. */
 export function createClient(options: ClientOptions): Client {
@@ -80,6 +85,12 @@ export function createClient(options: ClientOptions): Client {
           (await import('../operations/assets.js')).undeployAsset(ctx, { assetId: params.assetId, envId: params.envId, platforms }, parameterNames),
         );
       },
+      status: async (assetId, filter = {}, opts) =>
+        session.operate(opts, async (ctx) => {
+          need('assets.status', { assetId });
+          const { platform, envId, state } = filter;
+          return (await import('../operations/asset-status.js')).assetStatus(ctx, { assetId, platform, envId, state });
+        }),
     },
     versions: {
       list: (assetId, options) =>
@@ -103,6 +114,11 @@ export function createClient(options: ClientOptions): Client {
         })),
       delete: (params, opts) =>
         session.write(opts, 'versions.delete', params, ['assetId', 'versionId'], {}, () => import('../commands/version/delete.js'), (p) => ({ assetId: p.assetId, versionId: p.versionId })),
+      download: async (params, opts) =>
+        session.operate(opts, async (ctx) => {
+          const { assetId, versionId, envId, out } = need('versions.download', params, ['assetId', 'versionId']);
+          return (await import('../operations/fetch.js')).downloadVersion(ctx, { assetId, versionId, envId, out });
+        }),
     },
     collections: {
       list: (options) => session.list(options, async (api) => ({ path: api.path('vc') })),
@@ -216,6 +232,11 @@ export function createClient(options: ClientOptions): Client {
     rollback: (params, opts) =>
       session.write(opts, 'rollback', params, ['assetId', 'platform', 'envId'], params, () => import('../commands/rollback/rollback.js'), (p) => ({ assetId: p.assetId, to: p.to })),
     verify: (params, opts) => verify(session, params, opts),
+    fetch: (params, opts) => fetchFiles(session, params, opts),
+    export: async (params = {}, opts) => {
+      const filter = exportFilter(params);
+      return session.operate(opts, async (ctx) => (await import('../operations/export.js')).exportState(ctx, filter));
+    },
     plan: (params: DesiredStateParams = {}, opts) => session.document<DesiredPlanDocument>(opts, { user: params.user }, () => import('../commands/plan/plan.js'), { file: params.file, target: params.target, out: undefined, detailedExitcode: undefined }),
     apply: (params: ApplyParams = {}, opts) =>
       session.write(opts, 'apply', params, [], { user: params.user }, () => import('../commands/apply/apply.js'), (p) => ({ plan: p.plan, file: p.file, target: p.target })),
@@ -319,6 +340,16 @@ class Session {
     const { ctx } = await this.context({}, checkCallOptions(call));
     try {
       return await read(await ctx.api());
+    } finally {
+      await this.end(ctx);
+    }
+  }
+
+  /** A read or a download as an operation (src/operations/) on the call's own context: its typed result. */
+  async operate<T>(call: CallOptions | undefined, operation: (ctx: Context) => Promise<T>): Promise<T> {
+    const { ctx } = await this.context({}, checkCallOptions(call));
+    try {
+      return await operation(ctx);
     } finally {
       await this.end(ctx);
     }
@@ -678,4 +709,39 @@ function checkRequest(request: RawRequest): RawRequest {
   if (typeof request.method !== 'string' || !METHODS.includes(request.method.toUpperCase())) throw new UsageError(`request: method must be one of ${METHODS.join(', ')} (got ${String(request.method)})`);
   if (typeof request.path !== 'string' || request.path === '') throw new UsageError('request: path is required (va/..., vc/..., or /api/v2/...)');
   return { ...request, method: request.method.toUpperCase() as RawRequest['method'] };
+}
+
+/** `ahs fetch` of a collection in an environment, or of its deployed URL: the files on disk, the result; any failed file rejects. */
+async function fetchFiles(session: Session, params: FetchParams, call?: CallOptions): Promise<FetchResult> {
+  if (params === null || typeof params !== 'object') throw new UsageError('fetch: expected an object of parameters');
+  const given = params as Partial<Record<'url' | 'collectionId' | 'envId', unknown>>;
+  const byUrl = given.url !== undefined;
+  if (byUrl === (given.collectionId !== undefined)) throw new UsageError('fetch: give either collectionId (with envId) or url');
+  if (byUrl && given.envId !== undefined) throw new UsageError('fetch: envId is not used with url (the URL names the environment); remove it');
+  let source: FetchSource;
+  if ('url' in params) source = { url: need('fetch', params, ['url']).url };
+  else source = { collectionId: need('fetch', params, ['collectionId', 'envId']).collectionId, envId: params.envId };
+  const { dir, skipExisting, concurrency, verify } = params;
+  if (concurrency !== undefined && !(Number.isInteger(concurrency) && concurrency > 0)) throw new UsageError(`fetch: concurrency must be a whole number above 0 (got ${String(concurrency)})`);
+  const input: FetchInput = {
+    source,
+    dir,
+    itemIds: params.item === undefined ? undefined : strings('fetch', 'item', params.item),
+    patterns: params.pattern === undefined ? undefined : strings('fetch', 'pattern', params.pattern),
+    skipExisting,
+    concurrency,
+    verify,
+  };
+  return session.operate(call, async (ctx) => {
+    const { result, failure } = await (await import('../operations/fetch.js')).fetchCollection(ctx, input);
+    if (failure) throw failure;
+    return result;
+  });
+}
+
+/** export()'s filter: each a list of ids when given. */
+function exportFilter(params: ExportParams): ExportFilter {
+  if (params === null || typeof params !== 'object') throw new UsageError('export: expected an object of parameters');
+  const ids = (key: keyof ExportParams) => (params[key] === undefined ? undefined : strings('export', key, params[key]));
+  return { assets: ids('asset'), collections: ids('collection'), platforms: ids('platform'), envs: ids('envId') };
 }

@@ -240,10 +240,17 @@ async function downloadOne(ctx: PlanContext, task: DownloadTask, dir: string, de
     return done.bytes;
   } catch (error) {
     progress.stop();
+    if (error instanceof CancelledError && ctx.signal.aborted) throw interrupted(ctx, error.message);
     throw error;
   } finally {
     await client.close().catch(() => {});
   }
+}
+
+/** An interrupted download, with the abort's reason as its cause (a library caller's `controller.abort(reason)`; the CLI's own is not a cause). */
+function interrupted(ctx: PlanContext, message: string): CancelledError {
+  const reason: unknown = ctx.signal.reason;
+  return new CancelledError(message, reason instanceof CancelledError ? {} : { cause: reason });
 }
 
 function downloadFailed(task: DownloadTask, error: Error | undefined): AhsError {
@@ -487,7 +494,7 @@ async function download(
             progress.update(event.task.id, event.bytes, event.size);
             break;
           case 'done':
-            progress.finish(event.task.id);
+            progress.finish(event.task.id, true);
             progress.log(() => out.info(`✓ ${event.task.name} (${formatSize(event.bytes)})`));
             break;
           case 'skipped':
@@ -498,7 +505,7 @@ async function download(
           case 'failed':
             if (isNetworkFailure(event.error)) options.networkFailed.add(event.task.id);
             if (event.error instanceof DigestMismatchError) options.mismatched.add(event.task.id);
-            progress.finish(event.task.id);
+            progress.finish(event.task.id, false);
             progress.log(() => out.warn(`${event.task.name} (${event.task.id}): ${event.error.message}`));
             break;
         }
@@ -506,7 +513,7 @@ async function download(
     });
   } catch (error) {
     progress.stop();
-    if (error instanceof CancelledError) throw new CancelledError('interrupted; partial downloads removed');
+    if (error instanceof CancelledError) throw interrupted(ctx, 'interrupted; partial downloads removed');
     throw error;
   } finally {
     progress.stop();

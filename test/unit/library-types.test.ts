@@ -9,6 +9,8 @@ import type { VerifyResult } from '../../src/commands/verify/verify.js';
 import type { PromoteResult } from '../../src/plan/kinds/versions.js';
 import type { DeployResponse } from '../../src/plan/answers.js';
 import type { JournalEntry } from '../../src/service/journal.js';
+import type { FetchResult, VersionDownloadResult } from '../../src/operations/fetch.js';
+import type { DesiredState } from '../../src/rules/desired.js';
 
 /** True only when A and B have exactly the same keys, each assignable both ways. */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? (keyof A extends keyof B ? (keyof B extends keyof A ? true : false) : false) : false) : false;
@@ -29,7 +31,13 @@ const checks: {
   verifyResult: Same<Library.VerifyResult, VerifyResult>;
   // `client.history()` yields the journal's entries as src/service/journal.ts reads them.
   journalEntry: Same<Library.JournalEntry, JournalEntry>;
-} = { asset: true, version: true, item: true, channelRecord: true, collection: true, deploymentRecord: true, promotion: true, deploy: true, syncSkipped: true, verifyResult: true, journalEntry: true };
+  // `client.fetch`, `client.versions.download` and `client.export` answer what `ahs fetch`, `ahs version download` and `ahs export` print (src/operations/).
+  fetchResult: Same<Library.FetchResult, FetchResult>;
+  versionDownload: Same<Library.VersionDownloadResult, VersionDownloadResult>;
+  desiredState: Same<Library.DesiredStateDocument, DesiredState>;
+  desiredAsset: Same<Library.DesiredAsset, NonNullable<DesiredState['assets']>[string]>;
+  desiredCollection: Same<Library.DesiredCollection, NonNullable<DesiredState['collections']>[string]>;
+} = { asset: true, version: true, item: true, channelRecord: true, collection: true, deploymentRecord: true, promotion: true, deploy: true, syncSkipped: true, verifyResult: true, journalEntry: true, fetchResult: true, versionDownload: true, desiredState: true, desiredAsset: true, desiredCollection: true };
 
 describe('the library\'s public types', () => {
   it('are the schemas\' shapes (checked by tsc; this row only names the check)', () => {
