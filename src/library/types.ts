@@ -1151,8 +1151,8 @@ export interface Client {
    * @throws {NotFoundError} an asset or collection asked for does not exist
    * @throws {NetworkError} nothing answered
    * @example
-   * import { stringify } from 'yaml';
-   * await writeFile('ahs.yaml', stringify(await client.export({ asset: ['my-bundle'], envId: ['prod'] })));
+   * // JSON is YAML: plan() and apply() read the file as it is written.
+   * await writeFile('ahs.yaml', JSON.stringify(await client.export({ asset: ['my-bundle'], envId: ['prod'] }), null, 2));
    */
   export(params?: ExportParams, options?: CallOptions): Promise<DesiredStateDocument>;
   /**
