@@ -205,6 +205,38 @@ describe('client.versions.download', () => {
     expect((error as Error).message).toMatch(new RegExp(`has no download URL in staging .*ahs deploy ${assetId} ${versionId} --platform ios --env staging`));
     await expect(client.versions.download({ assetId } as never)).rejects.toThrow('versions.download: versionId is required');
   });
+  it('the call\'s signal cuts the download: CancelledError with the reason as cause, nothing at out, no partial file', async () => {
+    const bigAsset = uid('lib-dl');
+    await h.createAsset(bigAsset);
+    const big = await h.file('big.zip', Buffer.alloc(400_000, 5));
+    const upload = await client.versions.upload({ assetId: bigAsset, file: big, platform: 'ios', name: '2.0.0' });
+    const { versionId: bigId } = await upload.apply();
+    await (await client.deploy({ assetId: bigAsset, versionId: bigId, platform: 'ios', envId: 'dev' })).apply();
+    const [record] = await client.versions.urls(bigAsset, bigId, 'dev').toArray();
+    proxy.inject({ kind: 'stall', phase: 'body', after: 65_536 }, { method: 'GET', path: new URL(record!.downloadUrl!, h.emu.deliveryUrl).pathname });
+    const dir = join(scratch, 'version-cut');
+    await mkdir(dir);
+    const controller = new AbortController();
+    const reason = new Error('superseded');
+    const cutting = createClient({
+      baseUrl: proxy.url,
+      deliveryUrl: proxy.url,
+      domainId: 'demo',
+      apiKey: DEMO_API_KEY,
+      user: DEMO_USER,
+      onEvent: (event) => {
+        if (event.type === 'bytes' && event.done > 0) controller.abort(reason);
+      },
+    });
+    try {
+      const error = await cutting.versions.download({ assetId: bigAsset, versionId: bigId, envId: 'dev', out: join(dir, 'app.zip') }, { signal: controller.signal }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(CancelledError);
+      expect((error as CancelledError).cause).toBe(reason);
+      expect(await readdir(dir)).toEqual([]);
+    } finally {
+      await cutting.close();
+    }
+  });
 });
 
 describe('client.export', () => {
@@ -244,11 +276,18 @@ describe('client.assets.status', () => {
     const cli = await h.ahs(['asset', 'status', assetId, '--platform', 'ios', '--env', 'dev', '--json']);
     expect(status).toEqual(cli.json());
     expect(status.totalResults).toBe(1);
+    const offline = await client.assets.status(assetId, { state: 'OFFLINE' });
+    expect(offline).toEqual((await h.ahs(['asset', 'status', assetId, '--state', 'OFFLINE', '--json'])).json());
+    expect(offline.results.map((r) => `${r.targetPlatform}/${r.envId}`)).toEqual(['android/dev']);
   });
 
   it('a filter that differs only by case is refused naming the parameter, not answered empty', async () => {
     const error = await client.assets.status(assetId, { envId: 'DEV' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UsageError);
     expect((error as Error).message).toBe(`envId DEV matches nothing in the environments of asset ${assetId}'s records; did you mean envId dev? (ids are case-sensitive)`);
+  });
+
+  it('an asset that does not exist is a NotFoundError', async () => {
+    await expect(client.assets.status(uid('missing'))).rejects.toBeInstanceOf(NotFoundError);
   });
 });
