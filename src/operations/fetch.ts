@@ -24,7 +24,7 @@ import { configuredDeliveryUrl, deliveryBaseOf, deliveryDocumentUrl, deliveryFil
 import type { PlanContext } from '../plan/context.js';
 
 /** How the caller named each input (the CLI's flags and arguments; the library's parameters), for messages. */
-export type FetchNames = (field: 'collectionId' | 'url' | 'dir' | 'item' | 'pattern' | 'verify') => string;
+export type FetchNames = (field: 'url' | 'dir' | 'pattern' | 'skipExisting' | 'verify') => string;
 
 const PARAMETER_NAMES: FetchNames = (field) => field;
 
@@ -143,7 +143,7 @@ async function fetchDelivered(ctx: PlanContext, { doc, deliveryBase, records }: 
 
   if (byBaseName.length > 0) out.info(`${names('verify')}: matched by base name (${escapeControls(input.verify!)} names folders, the items have none): ${escapeControls(byBaseName.sort().join(', '))}`);
   const created = tasks.length > 0 ? await prepareDir(dir, names('dir')) : undefined;
-  const links = input.skipExisting ? await linksKept(dir, tasks) : [];
+  const links = input.skipExisting ? await linksKept(dir, tasks, names('skipExisting')) : [];
   for (const link of links) out.info(`- ${link.name}: skipped, ${link.reason}`);
   const toDownload = tasks.filter((task) => !links.some((link) => link.id === task.id));
   let summary: DownloadSummary;
@@ -278,7 +278,7 @@ function codeOf(status: number): ExitCode {
  * (to a file, a folder or nothing) is the user's, kept as it is and never
  * followed or replaced, so that item is skipped.
  */
-async function linksKept(dir: string, tasks: DownloadTask[]): Promise<DownloadSummary['skipped']> {
+async function linksKept(dir: string, tasks: DownloadTask[], flag: string): Promise<DownloadSummary['skipped']> {
   const kept: DownloadSummary['skipped'] = [];
   for (const task of tasks) {
     let path: string;
@@ -288,7 +288,7 @@ async function linksKept(dir: string, tasks: DownloadTask[]): Promise<DownloadSu
       continue; // refused by the download, with its reason
     }
     const entry = await lstat(path).catch(() => undefined);
-    if (entry?.isSymbolicLink()) kept.push({ id: task.id, name: task.name, path, reason: 'a symbolic link of that name is already there (--skip-existing): kept as it is, not followed' });
+    if (entry?.isSymbolicLink()) kept.push({ id: task.id, name: task.name, path, reason: `a symbolic link of that name is already there (${flag}): kept as it is, not followed` });
   }
   return kept;
 }
