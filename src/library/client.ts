@@ -86,7 +86,7 @@ export function createClient(options: ClientOptions): Client {
         );
       },
       status: async (assetId, filter = {}, opts) =>
-        session.operate(opts, async (ctx) => {
+        session.run(opts, {}, async (ctx) => {
           need('assets.status', { assetId });
           const { platform, envId, state } = filter;
           return (await import('../operations/asset-status.js')).assetStatus(ctx, { assetId, platform, envId, state });
@@ -115,7 +115,7 @@ export function createClient(options: ClientOptions): Client {
       delete: (params, opts) =>
         session.write(opts, 'versions.delete', params, ['assetId', 'versionId'], {}, () => import('../commands/version/delete.js'), (p) => ({ assetId: p.assetId, versionId: p.versionId })),
       download: async (params, opts) =>
-        session.operate(opts, async (ctx) => {
+        session.run(opts, {}, async (ctx) => {
           const { assetId, versionId, envId, out } = need('versions.download', params, ['assetId', 'versionId']);
           return (await import('../operations/fetch.js')).downloadVersion(ctx, { assetId, versionId, envId, out });
         }),
@@ -235,7 +235,7 @@ export function createClient(options: ClientOptions): Client {
     fetch: (params, opts) => fetchFiles(session, params, opts),
     export: async (params = {}, opts) => {
       const filter = exportFilter(params);
-      return session.operate(opts, async (ctx) => (await import('../operations/export.js')).exportState(ctx, filter));
+      return session.run(opts, {}, async (ctx) => (await import('../operations/export.js')).exportState(ctx, filter));
     },
     plan: (params: DesiredStateParams = {}, opts) => session.document<DesiredPlanDocument>(opts, { user: params.user }, () => import('../commands/plan/plan.js'), { file: params.file, target: params.target, out: undefined, detailedExitcode: undefined }),
     apply: (params: ApplyParams = {}, opts) =>
@@ -345,11 +345,11 @@ class Session {
     }
   }
 
-  /** A read or a download as an operation (src/operations/) on the call's own context: its typed result. */
-  async operate<T>(call: CallOptions | undefined, operation: (ctx: Context) => Promise<T>): Promise<T> {
-    const { ctx } = await this.context({}, checkCallOptions(call));
+  /** A call that needs the whole context (its settings, its output's messages), not only the API client: verify, plan. */
+  async run<T>(callOptions: CallOptions | undefined, call: CallSettings, work: (ctx: Context) => Promise<T>): Promise<T> {
+    const { ctx } = await this.context(call, checkCallOptions(callOptions));
     try {
-      return await operation(ctx);
+      return await work(ctx);
     } finally {
       await this.end(ctx);
     }
@@ -732,7 +732,7 @@ async function fetchFiles(session: Session, params: FetchParams, call?: CallOpti
     concurrency,
     verify,
   };
-  return session.operate(call, async (ctx) => {
+  return session.run(call, {}, async (ctx) => {
     const { result, failure } = await (await import('../operations/fetch.js')).fetchCollection(ctx, input);
     if (failure) throw failure;
     return result;
