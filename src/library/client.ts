@@ -229,14 +229,14 @@ export function createClient(options: ClientOptions): Client {
         state: p.state ?? 'DEFAULT',
         expectCurrent: p.expectCurrent,
       })),
-    rollback: (params, opts) =>
-      session.write(opts, 'rollback', params, ['assetId', 'platform', 'envId'], params, () => import('../commands/rollback/rollback.js'), (p) => ({ assetId: p.assetId, to: p.to })),
-    verify: (params, opts) => verify(session, params, opts),
     fetch: (params, opts) => fetchFiles(session, params, opts),
     export: async (params = {}, opts) => {
       const filter = exportFilter(params);
       return session.run(opts, {}, async (ctx) => (await import('../operations/export.js')).exportState(ctx, filter));
     },
+    rollback: (params, opts) =>
+      session.write(opts, 'rollback', params, ['assetId', 'platform', 'envId'], params, () => import('../commands/rollback/rollback.js'), (p) => ({ assetId: p.assetId, to: p.to })),
+    verify: (params, opts) => verify(session, params, opts),
     plan: (params: DesiredStateParams = {}, opts) => session.document<DesiredPlanDocument>(opts, { user: params.user }, () => import('../commands/plan/plan.js'), { file: params.file, target: params.target, out: undefined, detailedExitcode: undefined }),
     apply: (params: ApplyParams = {}, opts) =>
       session.write(opts, 'apply', params, [], { user: params.user }, () => import('../commands/apply/apply.js'), (p) => ({ plan: p.plan, file: p.file, target: p.target })),
@@ -646,6 +646,41 @@ function need<P extends object>(call: string, params: P, required: ReadonlyArray
   return params;
 }
 
+/** `ahs fetch` of a collection in an environment, or of its deployed URL: the files on disk, the result; any failed file rejects. */
+async function fetchFiles(session: Session, params: FetchParams, call?: CallOptions): Promise<FetchResult> {
+  if (params === null || typeof params !== 'object') throw new UsageError('fetch: expected an object of parameters');
+  const given = params as Partial<Record<'url' | 'collectionId' | 'envId', unknown>>;
+  const byUrl = given.url !== undefined;
+  if (byUrl === (given.collectionId !== undefined)) throw new UsageError('fetch: give either collectionId (with envId) or url');
+  if (byUrl && given.envId !== undefined) throw new UsageError('fetch: envId is not used with url (the URL names the environment); remove it');
+  let source: FetchSource;
+  if ('url' in params) source = { url: need('fetch', params, ['url']).url };
+  else source = { collectionId: need('fetch', params, ['collectionId', 'envId']).collectionId, envId: params.envId };
+  const { dir, skipExisting, concurrency, verify } = params;
+  if (concurrency !== undefined && !(Number.isInteger(concurrency) && concurrency > 0)) throw new UsageError(`fetch: concurrency must be a whole number above 0 (got ${String(concurrency)})`);
+  const input: FetchInput = {
+    source,
+    dir,
+    itemIds: params.item === undefined ? undefined : strings('fetch', 'item', params.item),
+    patterns: params.pattern === undefined ? undefined : strings('fetch', 'pattern', params.pattern),
+    skipExisting,
+    concurrency,
+    verify,
+  };
+  return session.run(call, {}, async (ctx) => {
+    const { result, failure } = await (await import('../operations/fetch.js')).fetchCollection(ctx, input);
+    if (failure) throw failure;
+    return result;
+  });
+}
+
+/** export()'s filter: each a list of ids when given. */
+function exportFilter(params: ExportParams): ExportFilter {
+  if (params === null || typeof params !== 'object') throw new UsageError('export: expected an object of parameters');
+  const ids = (key: keyof ExportParams) => (params[key] === undefined ? undefined : strings('export', key, params[key]));
+  return { assets: ids('asset'), collections: ids('collection'), platforms: ids('platform'), envs: ids('envId') };
+}
+
 function checkOptions(options: ClientOptions): void {
   if (options === null || typeof options !== 'object') throw new UsageError('createClient: expected an object of settings, such as { baseUrl, domainId, apiKey, user }');
   if (options.fromEnvironment || options.profile !== undefined) return;
@@ -709,39 +744,4 @@ function checkRequest(request: RawRequest): RawRequest {
   if (typeof request.method !== 'string' || !METHODS.includes(request.method.toUpperCase())) throw new UsageError(`request: method must be one of ${METHODS.join(', ')} (got ${String(request.method)})`);
   if (typeof request.path !== 'string' || request.path === '') throw new UsageError('request: path is required (va/..., vc/..., or /api/v2/...)');
   return { ...request, method: request.method.toUpperCase() as RawRequest['method'] };
-}
-
-/** `ahs fetch` of a collection in an environment, or of its deployed URL: the files on disk, the result; any failed file rejects. */
-async function fetchFiles(session: Session, params: FetchParams, call?: CallOptions): Promise<FetchResult> {
-  if (params === null || typeof params !== 'object') throw new UsageError('fetch: expected an object of parameters');
-  const given = params as Partial<Record<'url' | 'collectionId' | 'envId', unknown>>;
-  const byUrl = given.url !== undefined;
-  if (byUrl === (given.collectionId !== undefined)) throw new UsageError('fetch: give either collectionId (with envId) or url');
-  if (byUrl && given.envId !== undefined) throw new UsageError('fetch: envId is not used with url (the URL names the environment); remove it');
-  let source: FetchSource;
-  if ('url' in params) source = { url: need('fetch', params, ['url']).url };
-  else source = { collectionId: need('fetch', params, ['collectionId', 'envId']).collectionId, envId: params.envId };
-  const { dir, skipExisting, concurrency, verify } = params;
-  if (concurrency !== undefined && !(Number.isInteger(concurrency) && concurrency > 0)) throw new UsageError(`fetch: concurrency must be a whole number above 0 (got ${String(concurrency)})`);
-  const input: FetchInput = {
-    source,
-    dir,
-    itemIds: params.item === undefined ? undefined : strings('fetch', 'item', params.item),
-    patterns: params.pattern === undefined ? undefined : strings('fetch', 'pattern', params.pattern),
-    skipExisting,
-    concurrency,
-    verify,
-  };
-  return session.run(call, {}, async (ctx) => {
-    const { result, failure } = await (await import('../operations/fetch.js')).fetchCollection(ctx, input);
-    if (failure) throw failure;
-    return result;
-  });
-}
-
-/** export()'s filter: each a list of ids when given. */
-function exportFilter(params: ExportParams): ExportFilter {
-  if (params === null || typeof params !== 'object') throw new UsageError('export: expected an object of parameters');
-  const ids = (key: keyof ExportParams) => (params[key] === undefined ? undefined : strings('export', key, params[key]));
-  return { assets: ids('asset'), collections: ids('collection'), platforms: ids('platform'), envs: ids('envId') };
 }
