@@ -1,7 +1,6 @@
 // "Did you mean …?" for a mistyped command: a real command the word begins
 // (`promote` → promote-default), else the nearest by edit distance, so that
 // `ahs promote` never suggests `profile`.
-import { UsageError } from '../errors.js';
 
 export function nearest(word: string, candidates: readonly string[]): string | undefined {
   const lower = word.toLowerCase();
@@ -31,17 +30,5 @@ export function editDistance(a: string, b: string): number {
   return rows[a.length]![b.length]!;
 }
 
-/**
- * Ids are case-sensitive (the spec's ids are strings), so `--env PROD` finds
- * nothing where the environment is `prod`: an answer that looks right and is
- * wrong. A value that matches none of `known` exactly but one ignoring case
- * is a usage error suggesting that spelling.
- */
-export function refuseMiscased(flag: string, value: string | undefined, known: Iterable<string>, where: string): void {
-  if (value === undefined) return;
-  const ids = [...new Set(known)];
-  if (ids.includes(value)) return;
-  const match = ids.find((id) => id.toLowerCase() === value.toLowerCase());
-  if (match === undefined) return;
-  throw new UsageError(`${flag} ${value} matches nothing in ${where}; did you mean ${flag} ${match}? (ids are case-sensitive)`);
-}
+// refuseMiscased moved below the operations (asset status uses it).
+export { refuseMiscased } from '../util/miscased.js';

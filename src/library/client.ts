@@ -34,7 +34,12 @@ import type {
   VerifyResult,
   RolloutDocument,
   RolloutParams,
+  ExportParams,
+  FetchParams,
+  FetchResult,
 } from './types.js';
+import type { FetchInput, FetchSource } from '../operations/fetch.js';
+import type { ExportFilter } from '../operations/export.js';
 
 /** A client for the service `options` name. Nothing is sent until a call is made. */
 export function createClient(options: ClientOptions): Client {
@@ -79,6 +84,12 @@ export function createClient(options: ClientOptions): Client {
           (await import('../operations/assets.js')).undeployAsset(ctx, { assetId: params.assetId, envId: params.envId, platforms }, parameterNames),
         );
       },
+      status: async (assetId, filter = {}, opts) =>
+        session.run(opts, {}, async (ctx) => {
+          need('assets.status', { assetId });
+          const { platform, envId, state } = filter;
+          return (await import('../operations/asset-status.js')).assetStatus(ctx, { assetId, platform, envId, state });
+        }),
     },
     versions: {
       list: (assetId, options) =>
@@ -102,6 +113,11 @@ export function createClient(options: ClientOptions): Client {
         })),
       delete: (params, opts) =>
         session.write(opts, 'versions.delete', params, ['assetId', 'versionId'], {}, () => import('../commands/version/delete.js'), (p) => ({ assetId: p.assetId, versionId: p.versionId })),
+      download: async (params, opts) =>
+        session.run(opts, {}, async (ctx) => {
+          const { assetId, versionId, envId, out } = need('versions.download', params, ['assetId', 'versionId']);
+          return (await import('../operations/fetch.js')).downloadVersion(ctx, { assetId, versionId, envId, out });
+        }),
     },
     collections: {
       list: (options) => session.list(options, async (api) => ({ path: api.path('vc') })),
@@ -243,6 +259,11 @@ export function createClient(options: ClientOptions): Client {
         state: p.state ?? 'DEFAULT',
         expectCurrent: p.expectCurrent,
       })),
+    fetch: (params, opts) => fetchFiles(session, params, opts),
+    export: async (params = {}, opts) => {
+      const filter = exportFilter(params);
+      return session.run(opts, {}, async (ctx) => (await import('../operations/export.js')).exportState(ctx, filter));
+    },
     rollback: (params, opts) =>
       session.write(opts, 'rollback', params, ['assetId', 'platform', 'envId'], params, () => import('../commands/rollback/rollback.js'), (p) => ({ assetId: p.assetId, to: p.to })),
     verify: (params, opts) => verify(session, params, opts),
@@ -628,6 +649,41 @@ function need<P extends object>(call: string, params: P, required: ReadonlyArray
     if (typeof value !== 'string') throw new UsageError(`${call}: ${key} must be a string (got ${typeof value})`);
   }
   return params;
+}
+
+/** `ahs fetch` of a collection in an environment, or of its deployed URL: the files on disk, the result; any failed file rejects. */
+async function fetchFiles(session: Session, params: FetchParams, call?: CallOptions): Promise<FetchResult> {
+  if (params === null || typeof params !== 'object') throw new UsageError('fetch: expected an object of parameters');
+  const given = params as Partial<Record<'url' | 'collectionId' | 'envId', unknown>>;
+  const byUrl = given.url !== undefined;
+  if (byUrl === (given.collectionId !== undefined)) throw new UsageError('fetch: give either collectionId (with envId) or url');
+  if (byUrl && given.envId !== undefined) throw new UsageError('fetch: envId is not used with url (the URL names the environment); remove it');
+  let source: FetchSource;
+  if ('url' in params) source = { url: need('fetch', params, ['url']).url };
+  else source = { collectionId: need('fetch', params, ['collectionId', 'envId']).collectionId, envId: params.envId };
+  const { dir, skipExisting, concurrency, verify } = params;
+  if (concurrency !== undefined && !(Number.isInteger(concurrency) && concurrency > 0)) throw new UsageError(`fetch: concurrency must be a whole number above 0 (got ${String(concurrency)})`);
+  const input: FetchInput = {
+    source,
+    dir,
+    itemIds: params.item === undefined ? undefined : strings('fetch', 'item', params.item),
+    patterns: params.pattern === undefined ? undefined : strings('fetch', 'pattern', params.pattern),
+    skipExisting,
+    concurrency,
+    verify,
+  };
+  return session.run(call, {}, async (ctx) => {
+    const { result, failure } = await (await import('../operations/fetch.js')).fetchCollection(ctx, input);
+    if (failure) throw failure;
+    return result;
+  });
+}
+
+/** export()'s filter: each a list of ids when given. */
+function exportFilter(params: ExportParams): ExportFilter {
+  if (params === null || typeof params !== 'object') throw new UsageError('export: expected an object of parameters');
+  const ids = (key: keyof ExportParams) => (params[key] === undefined ? undefined : strings('export', key, params[key]));
+  return { assets: ids('asset'), collections: ids('collection'), platforms: ids('platform'), envs: ids('envId') };
 }
 
 function checkOptions(options: ClientOptions): void {

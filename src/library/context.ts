@@ -14,6 +14,7 @@ import { UsageError } from '../errors.js';
 import type { ClientEvent, ClientOptions } from './types.js';
 import type { RequestFeedback } from '../http/client.js';
 import type { Progress } from '../io/progress.js';
+import type { MultiProgress } from '../plan/context.js';
 
 /** Settings of one call (the channel of a release, the acting user), above the client's. */
 export interface CallSettings {
@@ -75,7 +76,7 @@ export async function libraryContext(options: ClientOptions, call: CallSettings 
       return resolveSettings(globals, env, store, given);
     },
   });
-  return { ctx: withLibraryWording(ctx), documents };
+  return { ctx: withTransferEvents(withLibraryWording(ctx), emit), documents };
 }
 
 /** The caller's onEvent and logger as one function (a no-op when neither is given). */
@@ -169,6 +170,43 @@ function withLibraryWording(ctx: Context): Context {
       const value = (await ctx.settings()).get(name);
       if (value !== undefined) return value;
       throw new UsageError(`${name} is required: give it to createClient({ ${name} }) or to this call`);
+    },
+  };
+}
+
+/** The files of a multi-file transfer (a fetch, a batch of uploads) as events, each labelled with its file's name, where the CLI draws a block of bars. */
+function withTransferEvents(ctx: Context, emit: (event: ClientEvent) => void): Context {
+  return { ...ctx, multiProgress: async () => multiProgressOf(emit) };
+}
+
+function multiProgressOf(emit: (event: ClientEvent) => void): MultiProgress {
+  const files = new Map<string, { label: string; done: number; total?: number }>();
+  const end = (id: string, ok?: boolean) => {
+    const file = files.get(id);
+    if (!file) return;
+    files.delete(id);
+    emit({ type: 'transfer-end', label: file.label, ok: ok ?? (file.total !== undefined && file.done >= file.total) });
+  };
+  return {
+    start(id, label, total) {
+      const known = files.get(id);
+      files.set(id, { label, done: known?.done ?? 0, ...(total !== undefined ? { total } : {}) });
+    },
+    update(id, done, total) {
+      const file = files.get(id);
+      if (!file) return;
+      file.done = done;
+      if (total !== undefined) file.total = total;
+      emit(file.total === undefined ? { type: 'bytes', label: file.label, done } : { type: 'bytes', label: file.label, done, total: file.total });
+    },
+    finish: end,
+    setTotal() {},
+    log: (write) => write(),
+    done() {
+      for (const id of [...files.keys()]) end(id);
+    },
+    stop() {
+      for (const id of [...files.keys()]) end(id);
     },
   };
 }

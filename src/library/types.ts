@@ -653,6 +653,139 @@ export interface RecordFilter {
   state?: DeploymentState;
 }
 
+// --- downloads and exports (issue 35) ------------------------------------------------
+
+/** What fetch() downloads, and how (the flags of `ahs fetch` by their camelCase names). */
+export interface FetchFilesOptions {
+  /** The folder to download into (default: a folder named after the collection, in the current folder); created when missing. */
+  dir?: string;
+  /** Only these items, by id (each must be in the deployed collection). */
+  item?: string[];
+  /** Only items whose name matches one of these globs (`*.png`). */
+  pattern?: string[];
+  /** Keep a file (or a symbolic link, not followed) already at an item's name as it is (default: replaced). */
+  skipExisting?: boolean;
+  /** Files downloaded at the same time (default 8). */
+  concurrency?: number;
+  /** A sums file (SHA256SUMS, as `sha256sum -c` reads it): each file takes its name only when its SHA-256 is the one listed. */
+  verify?: string;
+}
+
+/** fetch() of a collection deployed in an environment. */
+export interface FetchCollectionParams extends FetchFilesOptions {
+  collectionId: string;
+  envId: string;
+}
+
+/** fetch() of a deployed collection URL (`ahs collection url`), the environment being the URL's. */
+export interface FetchUrlParams extends FetchFilesOptions {
+  /** An absolute http(s) URL, or a path relative to the client's deliveryUrl. */
+  url: string;
+}
+
+/** Parameters of fetch() (`ahs fetch`): a collection in an environment, or its deployed URL. */
+export type FetchParams = FetchCollectionParams | FetchUrlParams;
+
+/** What fetch() resolves to: `ahs fetch --json`'s document. `path`: where the file is; `name`: its name in `dir`. */
+export interface FetchResult {
+  collectionId: string;
+  envId: string;
+  dir: string;
+  downloaded: Array<{ id: string; name: string; path: string; bytes: number }>;
+  skipped: Array<{ id: string; name: string; path: string; reason: string }>;
+  failed: Array<{ id: string; name: string; error: string }>;
+}
+
+/** Parameters of versions.download() (`ahs version download`). */
+export interface DownloadVersionParams {
+  assetId: string;
+  versionId: string;
+  /** The environment to download from (default: the first where the version is LIVE or DEFAULT). */
+  envId?: string;
+  /** Where to write the file (default: the version's file name, in the current folder); a file there is replaced whole. */
+  out?: string;
+}
+
+/** What versions.download() resolves to: `ahs version download --json`'s document. */
+export interface VersionDownloadResult {
+  assetId: string;
+  versionId: string;
+  /** The environment it came from. */
+  envId: string;
+  targetPlatform: string;
+  downloadUrl: string;
+  /** Where it was written. */
+  path: string;
+  bytes: number;
+}
+
+/** Parameters of export() (`ahs export`): without assets or collections, every asset and every collection not deleted. */
+export interface ExportParams {
+  /** These assets only (with `collection`: these and those). */
+  asset?: string[];
+  /** These collections only. */
+  collection?: string[];
+  /** Only the channels of these platforms. */
+  platform?: string[];
+  /** Only the channels of these environments. */
+  envId?: string[];
+}
+
+/** A version of a desired-state channel: by its name, or pinned by id where another version of the platform has that name. */
+export type DesiredVersionRef = string | { versionId: string };
+
+/** One channel of a desired-state file: the versions it names and their state. */
+export interface DesiredChannel {
+  default?: DesiredVersionRef;
+  live?: DesiredVersionRef[];
+  offline?: DesiredVersionRef[];
+  /** The file is the whole truth of the channel (export writes true). */
+  exclusive?: boolean;
+}
+
+/** One asset of a desired-state file. */
+export interface DesiredAsset {
+  name: string;
+  type: string;
+  description?: string;
+  secured?: boolean;
+  localCacheControl?: boolean;
+  localCacheMaxAge?: number;
+  active?: boolean;
+  /** platform -> version name -> file. */
+  versions?: Record<string, Record<string, string>>;
+  /** platform -> environment -> channel. */
+  channels?: Record<string, Record<string, DesiredChannel>>;
+  rollout?: { waves: string[]; soak?: Record<string, string>; check?: string; approve?: string[] };
+}
+
+/** One collection of a desired-state file. */
+export interface DesiredCollection {
+  name: string;
+  allowedTypes: string[];
+  description?: string;
+  maxAssets?: number;
+  editable?: boolean;
+  deployable?: boolean;
+  platform?: string;
+  localCacheControl?: boolean;
+  localCacheMaxAge?: number;
+  /** The anchor item, by name. */
+  anchor?: string;
+  /** Files to upload from a folder, or (as export writes it) the item names the collection holds. */
+  items?: { dir: string; type: string; prune?: boolean; pattern?: string | string[]; compare?: 'size' | 'checksum'; followLinks?: boolean } | { names: string[] };
+  /** environment -> LIVE or OFFLINE. */
+  deployments?: Record<string, 'LIVE' | 'OFFLINE'>;
+}
+
+/** A desired-state document (`ahs export --json`; the file plan() and apply() read, as YAML). */
+export interface DesiredStateDocument {
+  $schema?: string;
+  apiVersion: 'ahs/v1';
+  assets?: Record<string, DesiredAsset>;
+  collections?: Record<string, DesiredCollection>;
+}
+
 // --- calls and lists ---------------------------------------------------------------
 
 /**
@@ -776,6 +909,17 @@ export interface Client {
      * await (await client.assets.undeploy({ assetId: 'my-bundle', envId: 'dev', platform: ['ios', 'android'] })).apply();
      */
     undeploy(params: UndeployAssetParams, options?: CallOptions): Promise<PlannedWrite<UndeployResult>>;
+    /**
+     * Every deployment record of an asset, OFFLINE included, narrowed by the
+     * filter (`ahs asset status --json`: one list envelope). A filter that
+     * would match only with other case is refused, not answered empty.
+     * @throws {UsageError} a filter that differs from the records' ids only by case (`envId: 'PROD'` where they say `prod`)
+     * @throws {NotFoundError} there is no such asset
+     * @example
+     * const { results } = await client.assets.status('my-bundle', { envId: 'prod' });
+     * for (const r of results) console.log(r.targetPlatform, r.versionId, r.state);
+     */
+    status(assetId: string, filter?: RecordFilter, options?: CallOptions): Promise<Page<ChannelRecord>>;
   };
   /** Versions: the uploaded files of an asset, one platform each (`ahs version ...`). */
   versions: {
@@ -815,6 +959,19 @@ export interface Client {
      * await (await client.versions.delete({ assetId: 'my-bundle', versionId: 'IOS1' })).apply();
      */
     delete(params: VersionParams, options?: CallOptions): Promise<PlannedWrite<DeletedResult>>;
+    /**
+     * Downloads a version's file through its deployed URL (`ahs version
+     * download`), from `envId` or the first environment where it is LIVE or
+     * DEFAULT: streamed to a hidden partial file and renamed when complete, so
+     * `out` is never half a file; its bytes are `bytes` events. An abort
+     * through the call's `signal` removes the partial file.
+     * @throws {NotFoundError} the asset or version does not exist, or the version is deployed nowhere (no URL)
+     * @throws {PartialFailureError} the download was refused or cut (`exitCode` 6 when nothing answered)
+     * @throws {CancelledError} the call's signal fired (nothing left at `out`)
+     * @example
+     * const { path, bytes } = await client.versions.download({ assetId: 'my-bundle', versionId: 'IOS3', envId: 'prod', out: 'build/app.zip' });
+     */
+    download(params: DownloadVersionParams, options?: CallOptions): Promise<VersionDownloadResult>;
   };
   /** Collections: sets of items delivered together (`ahs collection ...`). */
   collections: {
@@ -971,6 +1128,35 @@ export interface Client {
    * const { differ, missing, extra, failed } = await client.verify({ assetId: 'my-bundle', file: 'build/ios.zip', platform: 'ios', envId: 'prod' });
    */
   verify(params: VerifyParams, options?: CallOptions): Promise<VerifyResult>;
+  /**
+   * Downloads the items of a deployed collection into a folder (`ahs
+   * fetch`): in parallel, each streamed to a hidden partial file and renamed
+   * when complete, so a file at an item's name is replaced whole or not at
+   * all; each file's bytes are `bytes` events (its name the label). An abort
+   * through the call's `signal` removes this call's partial files (and a
+   * folder it made, when nothing landed). A file that fails does not stop
+   * the others; the call then rejects.
+   * @throws {UsageError} both or neither of `collectionId` and `url`, a bad sums file or a `dir` that cannot be written (nothing downloaded)
+   * @throws {NotFoundError} the collection is not deployed in `envId`, or an `item` is not in it
+   * @throws {PartialFailureError} some file failed (its message names them; `exitCode` 6 when only the network failed)
+   * @throws {CancelledError} the call's signal fired (no partial file left)
+   * @example
+   * const { downloaded } = await client.fetch({ collectionId: 'launch-pack', envId: 'prod', dir: './assets', pattern: ['*.png'] });
+   * console.log(downloaded.map((f) => f.path));
+   */
+  fetch(params: FetchParams, options?: CallOptions): Promise<FetchResult>;
+  /**
+   * The service's current state as a desired-state document (`ahs export
+   * --json`): assets with their fields and channels, collections with their
+   * fields, item names and deployments. plan() of it, as a file, shows no
+   * change. Reads only.
+   * @throws {NotFoundError} an asset or collection asked for does not exist
+   * @throws {NetworkError} nothing answered
+   * @example
+   * // JSON is YAML: plan() and apply() read the file as it is written.
+   * await writeFile('ahs.yaml', JSON.stringify(await client.export({ asset: ['my-bundle'], envId: ['prod'] }), null, 2));
+   */
+  export(params?: ExportParams, options?: CallOptions): Promise<DesiredStateDocument>;
   /**
    * What apply would change to make the service hold the desired-state file (`ahs plan`). Sends nothing.
    * @throws {UsageError} a file that does not parse, or a plan error naming its line

@@ -56,8 +56,8 @@ export interface MultiProgress {
   start(id: string, label: string, total?: number): void;
   /** Bytes of that file done so far. */
   update(id: string, done: number, total?: number): void;
-  /** The file is over (done or failed): its line leaves the live block; it counts as complete in the total. */
-  finish(id: string): void;
+  /** The file is over (done or failed; `ok` says which when the caller knows): its line leaves the live block; it counts as complete in the total. */
+  finish(id: string, ok?: boolean): void;
   /** Changes the total size (e.g. a file skipped after all); undefined: the sum of the files' sizes. */
   setTotal(total: number | undefined): void;
   /** Prints above the live block: clears it, runs `write` (which writes whole lines to stderr), redraws. */

@@ -10,6 +10,8 @@ import type { ApplyResult } from '../../src/desired/render.js';
 import type { PromoteResult } from '../../src/plan/kinds/versions.js';
 import type { DeployResponse } from '../../src/plan/answers.js';
 import type { JournalEntry } from '../../src/service/journal.js';
+import type { FetchResult, VersionDownloadResult } from '../../src/operations/fetch.js';
+import type { DesiredState } from '../../src/rules/desired.js';
 
 /** True only when A and B have exactly the same keys, each assignable both ways. */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? (keyof A extends keyof B ? (keyof B extends keyof A ? true : false) : false) : false) : false;
@@ -37,5 +39,20 @@ const checks: {
 describe('the library\'s public types', () => {
   it('are the schemas\' shapes (checked by tsc; this row only names the check)', () => {
     expect(Object.values(checks).every(Boolean)).toBe(true);
+  });
+});
+
+// `client.fetch`, `client.versions.download` and `client.export` answer what `ahs fetch`, `ahs version download` and `ahs export` print (src/operations/).
+const downloads: {
+  fetchResult: Same<Library.FetchResult, FetchResult>;
+  versionDownload: Same<Library.VersionDownloadResult, VersionDownloadResult>;
+  desiredState: Same<Library.DesiredStateDocument, DesiredState>;
+  desiredAsset: Same<Library.DesiredAsset, NonNullable<DesiredState['assets']>[string]>;
+  desiredCollection: Same<Library.DesiredCollection, NonNullable<DesiredState['collections']>[string]>;
+} = { fetchResult: true, versionDownload: true, desiredState: true, desiredAsset: true, desiredCollection: true };
+
+describe('the library\'s download and export types', () => {
+  it('are the operations\' results (checked by tsc; this row only names the check)', () => {
+    expect(Object.values(downloads).every(Boolean)).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 // The service's current state as a desired-state file (cli.md: `ahs
-// export`): assets with their fields and channels (versions by name, pinned
+// export`; the library's client.export), an operation (issue 35): assets with their fields and channels (versions by name, pinned
 // by id where a name is ambiguous), collections with their fields, their
 // items as a listing (names, not files) and their deployments. `ahs plan` of
 // the file it writes shows no changes.
@@ -10,7 +10,8 @@ import { findAsset, listAllVersions, listRecords } from '../service/assets.js';
 import { deploymentsFrom, listItems, readCollection, readDeploymentStatus } from '../service/collections.js';
 import { eachLimited } from '../util/pool.js';
 import { NotFoundError } from '../errors.js';
-import type { DesiredAsset, DesiredChannel, DesiredCollection, DesiredState, VersionRef } from './schema.js';
+import type { DesiredAsset, DesiredChannel, DesiredCollection, DesiredState, VersionRef } from '../rules/desired.js';
+import type { PlanContext } from '../plan/context.js';
 
 const RESOURCES_IN_FLIGHT = 8;
 
@@ -22,7 +23,15 @@ export interface ExportFilter {
   envs?: string[];
 }
 
-export async function exportState(api: ApiClient, filter: ExportFilter, signal: AbortSignal): Promise<DesiredState> {
+/**
+ * The desired-state document of what the service holds (`ahs export --json`
+ * prints it; as YAML with a header otherwise): the assets and collections
+ * asked for, or every asset and every collection not deleted. One that does
+ * not exist is a NotFoundError.
+ */
+export async function exportState(ctx: PlanContext, filter: ExportFilter): Promise<DesiredState> {
+  const api = await ctx.api();
+  const { signal } = ctx;
   const named = filter.assets !== undefined || filter.collections !== undefined;
   const assetIds = filter.assets ?? (named ? [] : (await fetchAll<Asset>(api, api.path('va'))).map((a) => a.assetId));
   const collectionIds = filter.collections ?? (named ? [] : (await fetchAll<Collection>(api, api.path('vc'))).filter((c) => !c.deleted).map((c) => c.collectionId));
