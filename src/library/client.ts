@@ -96,13 +96,15 @@ export function createClient(options: ClientOptions): Client {
         }),
       get: (assetId, versionId, opts) => session.readOne(opts, async (api) => (await import('../service/assets.js')).getVersion(api, assetId, need('versions.get', { assetId, versionId }).versionId)),
       upload: (params, opts) =>
-        session.write(opts, 'versions.upload', params, ['assetId', 'file', 'platform', 'name'], { platform: params.platform, user: params.user }, () => import('../commands/version/upload.js'), (p) => ({
-          assetId: p.assetId,
-          file: p.file,
-          name: p.name,
-        })),
+        session.plan(opts, 'versions.upload', params, ['assetId', 'file', 'platform', 'name'], { platform: params.platform, user: params.user }, async (ctx) =>
+          (await import('../operations/versions.js')).uploadVersion(
+            ctx,
+            { assetId: await checkedAssetId(params.assetId), file: params.file, platform: await ctx.setting('platform'), versionName: params.name, user: await ctx.setting('user') },
+            parameterNames,
+          ),
+        ),
       delete: (params, opts) =>
-        session.write(opts, 'versions.delete', params, ['assetId', 'versionId'], {}, () => import('../commands/version/delete.js'), (p) => ({ assetId: p.assetId, versionId: p.versionId })),
+        session.plan(opts, 'versions.delete', params, ['assetId', 'versionId'], {}, async (ctx) => (await import('../operations/versions.js')).deleteVersion(ctx, { assetId: await checkedAssetId(params.assetId), versionId: params.versionId })),
     },
     collections: {
       list: (options) => session.list(options, async (api) => ({ path: api.path('vc') })),
@@ -190,31 +192,33 @@ export function createClient(options: ClientOptions): Client {
     channel: (assetId, platform, envId, opts) =>
       session.whole(opts, async (api) => (await (await import('../service/assets.js')).readChannel(api, assetId, platform, need('channel', { assetId, platform, envId }).envId)).records),
     deploy: (params, opts) =>
-      session.write(opts, 'deploy', params, ['assetId', 'versionId', 'platform', 'envId'], params, () => import('../commands/deploy/deploy.js'), (p) => ({
-        assetId: p.assetId,
-        versionId: p.versionId,
-        state: p.state ?? 'LIVE',
-        idempotent: flag(p.idempotent),
-      })),
+      session.plan(opts, 'deploy', params, ['assetId', 'versionId', 'platform', 'envId'], params, async (ctx) =>
+        (await import('../operations/channel.js')).deployVersion(
+          ctx,
+          { ...(await channelOf(ctx, params.assetId)), versionId: params.versionId, state: params.state ?? 'LIVE', idempotent: params.idempotent, user: await ctx.setting('user') },
+          parameterNames,
+        ),
+      ),
     promoteDefault: (params, opts) =>
-      session.write(opts, 'promoteDefault', params, ['assetId', 'platform', 'envId'], params, () => import('../commands/promote-default/promote.js'), (p) => ({
-        assetId: p.assetId,
-        versionId: p.versionId,
-        fromEnv: p.fromEnv,
-        makeLive: flag(p.makeLive),
-        expectCurrent: p.expectCurrent,
-        idempotent: flag(p.idempotent),
-      })),
+      session.plan(opts, 'promoteDefault', params, ['assetId', 'platform', 'envId'], params, async (ctx) => {
+        const { checkPromoteSource, promoteDefault } = await import('../operations/channel.js');
+        const { versionId, fromEnv, makeLive, expectCurrent, idempotent } = params;
+        checkPromoteSource({ versionId, fromEnv, envId: params.envId });
+        if (versionId === undefined && fromEnv === undefined) throw new UsageError('promoteDefault: versionId (or fromEnv) is required');
+        return promoteDefault(ctx, { ...(await channelOf(ctx, params.assetId)), versionId, fromEnv, makeLive, expectCurrent, idempotent, user: await ctx.setting('user') }, parameterNames);
+      }),
     release: (params, opts) =>
-      session.write(opts, 'release', params, ['assetId', 'file', 'platform', 'envId', 'name'], params, () => import('../commands/release/release.js'), (p) => ({
-        assetId: p.assetId,
-        file: p.file,
-        name: p.name,
-        state: p.state ?? 'DEFAULT',
-        expectCurrent: p.expectCurrent,
-      })),
+      session.plan(opts, 'release', params, ['assetId', 'file', 'platform', 'envId', 'name'], params, async (ctx) =>
+        (await import('../operations/release.js')).release(
+          ctx,
+          { ...(await channelOf(ctx, params.assetId)), file: params.file, versionName: params.name, state: params.state ?? 'DEFAULT', expectCurrent: params.expectCurrent, user: await ctx.setting('user') },
+          parameterNames,
+        ),
+      ),
     rollback: (params, opts) =>
-      session.write(opts, 'rollback', params, ['assetId', 'platform', 'envId'], params, () => import('../commands/rollback/rollback.js'), (p) => ({ assetId: p.assetId, to: p.to })),
+      session.plan(opts, 'rollback', params, ['assetId', 'platform', 'envId'], params, async (ctx) =>
+        (await import('../operations/rollback.js')).rollback(ctx, { ...(await channelOf(ctx, params.assetId)), to: params.to, user: await ctx.setting('user') }),
+      ),
     verify: (params, opts) => verify(session, params, opts),
     plan: (params: DesiredStateParams = {}, opts) => session.document<DesiredPlanDocument>(opts, { user: params.user }, () => import('../commands/plan/plan.js'), { file: params.file, target: params.target, out: undefined, detailedExitcode: undefined }),
     apply: (params: ApplyParams = {}, opts) =>
@@ -678,4 +682,20 @@ function checkRequest(request: RawRequest): RawRequest {
   if (typeof request.method !== 'string' || !METHODS.includes(request.method.toUpperCase())) throw new UsageError(`request: method must be one of ${METHODS.join(', ')} (got ${String(request.method)})`);
   if (typeof request.path !== 'string' || request.path === '') throw new UsageError('request: path is required (va/..., vc/..., or /api/v2/...)');
   return { ...request, method: request.method.toUpperCase() as RawRequest['method'] };
+}
+
+/**
+ * The channel of a call (asset, platform, environment) as its context resolved
+ * it (the call's platform and envId, as the CLI's --platform and --env), its
+ * asset id checked as the CLI checks ASSET_ID.
+ */
+async function channelOf(ctx: Context, assetId: string): Promise<{ assetId: string; platform: string; envId: string }> {
+  return { assetId: await checkedAssetId(assetId), platform: await ctx.setting('platform'), envId: await ctx.setting('envId') };
+}
+
+async function checkedAssetId(assetId: string): Promise<string> {
+  const { assetId: schema, validate } = await import('../rules/schemas.js');
+  const checked = validate(schema, assetId, () => 'assetId');
+  if (!checked.ok) throw new UsageError(checked.messages.join('; '));
+  return assetId;
 }
