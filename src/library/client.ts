@@ -203,7 +203,7 @@ export function createClient(options: ClientOptions): Client {
       session.plan(opts, 'promoteDefault', params, ['assetId', 'platform', 'envId'], params, async (ctx) => {
         const { checkPromoteSource, promoteDefault } = await import('../operations/channel.js');
         const { versionId, fromEnv, makeLive, expectCurrent, idempotent } = params;
-        checkPromoteSource({ versionId, fromEnv, envId: params.envId });
+        checkPromoteSource({ versionId, fromEnv, envId: params.envId }, parameterNames);
         if (versionId === undefined && fromEnv === undefined) throw new UsageError('promoteDefault: versionId (or fromEnv) is required');
         return promoteDefault(ctx, { ...(await channelOf(ctx, params.assetId)), versionId, fromEnv, makeLive, expectCurrent, idempotent, user: await ctx.setting('user') }, parameterNames);
       }),

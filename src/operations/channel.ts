@@ -7,14 +7,14 @@
 // promoteDefault() return.
 import { UsageError } from '../errors.js';
 import type { DeploymentState } from '../rules/index.js';
-import { deployBody, flagFor, type DeployBody } from '../rules/schemas.js';
+import { deployBody, type DeployBody } from '../rules/schemas.js';
 import { readDefault, readVersionOnChannel } from '../service/assets.js';
 import { channelName, checkExpected, parseExpected, type Channel } from '../service/promote.js';
 import { noop, plan, type Plan } from '../plan/plan.js';
 import { steps, type PromoteResult } from '../plan/steps.js';
 import type { DeployResponse } from '../plan/answers.js';
 import type { PlanContext } from '../plan/context.js';
-import { validateInput, type FieldNames } from './validate.js';
+import { fieldName, validateInput, type FieldNames } from './validate.js';
 
 export type { DeployResponse, PromoteResult };
 
@@ -69,15 +69,18 @@ export interface PromoteInput extends Channel {
  * A plan of one or two steps: the LIVE deploy of `makeLive`, then the
  * promotion (src/service/promote.ts holds the 409 dance and the
  * compare-and-set). `idempotent` is checked before `expectCurrent`.
+ * `names`: how the fields were given (the CLI's VERSION_ID and flags, or the
+ * library's parameters), for the messages of a usage error.
  */
 export async function promoteDefault(ctx: PlanContext, input: PromoteInput, names: FieldNames = {}): Promise<Plan<PromoteResult>> {
   const { assetId, platform, envId, fromEnv, user } = input;
-  checkPromoteSource(input);
+  checkPromoteSource(input, names);
+  const fromEnvName = fieldName(names, 'fromEnv');
   const where: Channel = { assetId, platform, envId };
   const expected = parseExpected(input.expectCurrent);
   const api = await ctx.api();
-  const versionId = fromEnv !== undefined ? await defaultIn(ctx, { ...where, envId: fromEnv }) : input.versionId;
-  if (versionId === undefined) throw new UsageError('VERSION_ID is required (or --from-env)');
+  const versionId = fromEnv !== undefined ? await defaultIn(ctx, { ...where, envId: fromEnv }, fromEnvName) : input.versionId;
+  if (versionId === undefined) throw new UsageError(`${fieldName(names, 'versionId')} (or ${fromEnvName}) is required`);
   validateInput(deployBody, { envId, intent: 'DEFAULT', createdBy: user, updatedBy: user }, names);
 
   // The Default, the version's record on the channel (OFFLINE included, by the state filter) and the version, at once.
@@ -87,7 +90,7 @@ export async function promoteDefault(ctx: PlanContext, input: PromoteInput, name
   const out = await ctx.output();
   // Which version --from-env resolved, always (a script reads it in the JSON's assetVersion).
   if (fromEnv !== undefined) {
-    out.info(`${versionId}${version?.versionName ? ` (${version.versionName})` : ''} is the Default of ${channelName({ ...where, envId: fromEnv })} (${FROM_ENV} ${fromEnv})`);
+    out.info(`${versionId}${version?.versionName ? ` (${version.versionName})` : ''} is the Default of ${channelName({ ...where, envId: fromEnv })} (${fromEnvName} ${fromEnv})`);
   }
   if (input.idempotent && state === 'DEFAULT') return noop('DEFAULT', `${versionId} is already the Default of ${name}; nothing sent`);
   checkExpected(channel, expected, name);
@@ -104,23 +107,23 @@ export async function promoteDefault(ctx: PlanContext, input: PromoteInput, name
   });
 }
 
-const FROM_ENV = flagFor('fromEnv');
-
 /**
  * A version or the Default of another environment, not both (the command
  * checks it before any question; the operation again, for the library).
+ * `names`: how versionId, fromEnv and envId were given.
  */
-export function checkPromoteSource(input: Pick<PromoteInput, 'versionId' | 'fromEnv' | 'envId'>): void {
+export function checkPromoteSource(input: Pick<PromoteInput, 'versionId' | 'fromEnv' | 'envId'>, names: FieldNames = {}): void {
   const { fromEnv, envId } = input;
-  if (fromEnv !== undefined && input.versionId !== undefined) throw new UsageError(`give VERSION_ID or ${FROM_ENV}, not both`);
+  const fromEnvName = fieldName(names, 'fromEnv');
+  if (fromEnv !== undefined && input.versionId !== undefined) throw new UsageError(`give ${fieldName(names, 'versionId')} or ${fromEnvName}, not both`);
   if (fromEnv !== undefined && fromEnv === envId) {
-    throw new UsageError(`${FROM_ENV} ${fromEnv} is the environment being promoted in (--env ${envId}): its Default is already its Default; name another source environment. Nothing was sent`);
+    throw new UsageError(`${fromEnvName} ${fromEnv} is the environment being promoted in (${fieldName(names, 'envId')} ${envId}): its Default is already its Default; name another source environment. Nothing was sent`);
   }
 }
 
 /** --from-env: the Default of the same asset and platform in the source environment. */
-async function defaultIn(ctx: PlanContext, source: Channel): Promise<string> {
+async function defaultIn(ctx: PlanContext, source: Channel, fromEnvName: string): Promise<string> {
   const found = (await readDefault(await ctx.api(), source))?.versionId;
-  if (!found) throw new UsageError(`${source.envId} has no Default for ${source.assetId} on ${source.platform}: nothing to promote from --from-env ${source.envId}`);
+  if (!found) throw new UsageError(`${source.envId} has no Default for ${source.assetId} on ${source.platform}: nothing to promote from ${fromEnvName} ${source.envId}`);
   return found;
 }

@@ -3,7 +3,8 @@
 // Asks for what is missing, then the operation (src/operations/channel.ts)
 // plans one or two steps: the LIVE deploy of --make-live, then the promotion.
 import type { Run } from '../define.js';
-import type { promoteDefaultSpec } from './index.js';
+import { nameOf } from '../define.js';
+import { promoteDefaultSpec } from './index.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { DeploymentState } from '../../rules/index.js';
@@ -14,16 +15,17 @@ import { renderPromotion } from '../../io/views/deploy.js';
 import { thenDo } from '../../plan/plan.js';
 
 export const run: Run<typeof promoteDefaultSpec> = async (options, ctx) => {
+  const names = { versionId: nameOf(promoteDefaultSpec, 'versionId') };
   // Refused before any question (the operation checks it again, for the library).
-  if (options.fromEnv !== undefined && options.versionId !== undefined) checkPromoteSource({ ...options, envId: '' });
+  if (options.fromEnv !== undefined && options.versionId !== undefined) checkPromoteSource({ ...options, envId: '' }, names);
   const assetId = await askAssetId(ctx, options.assetId);
   const platform = await ctx.setting('platform', { message: 'Target platform', choices: () => platformChoices(ctx, assetId) });
   const envId = await askEnv(ctx, assetId, platform);
-  checkPromoteSource({ ...options, envId });
+  checkPromoteSource({ ...options, envId }, names);
   const versionId = options.fromEnv !== undefined ? undefined : await askVersionId(ctx, assetId, options.versionId, { platform, envId, message: 'Version to promote to Default' });
   const user = await ctx.setting('user', { message: 'Acting user e-mail' });
   const { fromEnv, makeLive, expectCurrent, idempotent } = options;
-  const planned = await promoteDefault(ctx, { assetId, platform, envId, versionId, fromEnv, makeLive, expectCurrent, idempotent, user, offerMakeLive: (v, state, name) => offerMakeLive(ctx, v, state, name) });
+  const planned = await promoteDefault(ctx, { assetId, platform, envId, versionId, fromEnv, makeLive, expectCurrent, idempotent, user, offerMakeLive: (v, state, name) => offerMakeLive(ctx, v, state, name) }, names);
   const out = await ctx.output();
   const name = channelName({ assetId, platform, envId });
   return thenDo(planned, (promoted) =>
