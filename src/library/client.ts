@@ -1,9 +1,11 @@
 // createClient: the CLI's capabilities as a typed library (cli.md, "In CI, and
-// from code"). No second implementation: every write is the command's own
-// `run` (src/commands/**) with a library Context (./context.ts), whose Plan
-// the one executor predicts (--dry-run) or sends; its answer is the JSON
-// document the command prints. Reads are the service reads the commands make
-// (src/service/*.ts over src/http/paging.ts), yielded one by one.
+// from code"). No second implementation: every write is the operation the
+// command runs (src/operations/, src/desired/: typed input, a Plan whose
+// `done` is the typed result), given a library Context (./context.ts); the one
+// executor predicts it (dry run) or sends it, and its result is the call's
+// answer, the document the command prints with --json. Reads are the service
+// reads the commands make (src/service/*.ts over src/http/paging.ts), yielded
+// one by one.
 import type { Context } from '../context.js';
 import type { Plan } from '../plan/plan.js';
 import { UsageError } from '../errors.js';
@@ -106,13 +108,15 @@ export function createClient(options: ClientOptions): Client {
         }),
       get: (assetId, versionId, opts) => session.readOne(opts, async (api) => (await import('../service/assets.js')).getVersion(api, assetId, need('versions.get', { assetId, versionId }).versionId)),
       upload: (params, opts) =>
-        session.write(opts, 'versions.upload', params, ['assetId', 'file', 'platform', 'name'], { platform: params.platform, user: params.user }, () => import('../commands/version/upload.js'), (p) => ({
-          assetId: p.assetId,
-          file: p.file,
-          name: p.name,
-        })),
+        session.plan(opts, 'versions.upload', params, ['assetId', 'file', 'platform', 'name'], { platform: params.platform, user: params.user }, async (ctx) =>
+          (await import('../operations/versions.js')).uploadVersion(
+            ctx,
+            { assetId: await checkedAssetId(params.assetId), file: params.file, platform: await ctx.setting('platform'), versionName: params.name, user: await ctx.setting('user') },
+            parameterNames,
+          ),
+        ),
       delete: (params, opts) =>
-        session.write(opts, 'versions.delete', params, ['assetId', 'versionId'], {}, () => import('../commands/version/delete.js'), (p) => ({ assetId: p.assetId, versionId: p.versionId })),
+        session.plan(opts, 'versions.delete', params, ['assetId', 'versionId'], {}, async (ctx) => (await import('../operations/versions.js')).deleteVersion(ctx, { assetId: await checkedAssetId(params.assetId), versionId: params.versionId })),
       download: async (params, opts) =>
         session.run(opts, {}, async (ctx) => {
           const { assetId, versionId, envId, out } = need('versions.download', params, ['assetId', 'versionId']);
@@ -236,36 +240,38 @@ export function createClient(options: ClientOptions): Client {
     channel: (assetId, platform, envId, opts) =>
       session.whole(opts, async (api) => (await (await import('../service/assets.js')).readChannel(api, assetId, platform, need('channel', { assetId, platform, envId }).envId)).records),
     deploy: (params, opts) =>
-      session.write(opts, 'deploy', params, ['assetId', 'versionId', 'platform', 'envId'], params, () => import('../commands/deploy/deploy.js'), (p) => ({
-        assetId: p.assetId,
-        versionId: p.versionId,
-        state: p.state ?? 'LIVE',
-        idempotent: flag(p.idempotent),
-      })),
+      session.plan(opts, 'deploy', params, ['assetId', 'versionId', 'platform', 'envId'], params, async (ctx) =>
+        (await import('../operations/channel.js')).deployVersion(
+          ctx,
+          { ...(await channelOf(ctx, params.assetId)), versionId: params.versionId, state: params.state ?? 'LIVE', idempotent: params.idempotent, user: await ctx.setting('user') },
+          parameterNames,
+        ),
+      ),
     promoteDefault: (params, opts) =>
-      session.write(opts, 'promoteDefault', params, ['assetId', 'platform', 'envId'], params, () => import('../commands/promote-default/promote.js'), (p) => ({
-        assetId: p.assetId,
-        versionId: p.versionId,
-        fromEnv: p.fromEnv,
-        makeLive: flag(p.makeLive),
-        expectCurrent: p.expectCurrent,
-        idempotent: flag(p.idempotent),
-      })),
+      session.plan(opts, 'promoteDefault', params, ['assetId', 'platform', 'envId'], params, async (ctx) => {
+        const { checkPromoteSource, promoteDefault } = await import('../operations/channel.js');
+        const { versionId, fromEnv, makeLive, expectCurrent, idempotent } = params;
+        checkPromoteSource({ versionId, fromEnv, envId: params.envId }, parameterNames);
+        if (versionId === undefined && fromEnv === undefined) throw new UsageError('promoteDefault: versionId (or fromEnv) is required');
+        return promoteDefault(ctx, { ...(await channelOf(ctx, params.assetId)), versionId, fromEnv, makeLive, expectCurrent, idempotent, user: await ctx.setting('user') }, parameterNames);
+      }),
     release: (params, opts) =>
-      session.write(opts, 'release', params, ['assetId', 'file', 'platform', 'envId', 'name'], params, () => import('../commands/release/release.js'), (p) => ({
-        assetId: p.assetId,
-        file: p.file,
-        name: p.name,
-        state: p.state ?? 'DEFAULT',
-        expectCurrent: p.expectCurrent,
-      })),
+      session.plan(opts, 'release', params, ['assetId', 'file', 'platform', 'envId', 'name'], params, async (ctx) =>
+        (await import('../operations/release.js')).release(
+          ctx,
+          { ...(await channelOf(ctx, params.assetId)), file: params.file, versionName: params.name, state: params.state ?? 'DEFAULT', expectCurrent: params.expectCurrent, user: await ctx.setting('user') },
+          parameterNames,
+        ),
+      ),
     fetch: (params, opts) => fetchFiles(session, params, opts),
     export: async (params = {}, opts) => {
       const filter = exportFilter(params);
       return session.run(opts, {}, async (ctx) => (await import('../operations/export.js')).exportState(ctx, filter));
     },
     rollback: (params, opts) =>
-      session.write(opts, 'rollback', params, ['assetId', 'platform', 'envId'], params, () => import('../commands/rollback/rollback.js'), (p) => ({ assetId: p.assetId, to: p.to })),
+      session.plan(opts, 'rollback', params, ['assetId', 'platform', 'envId'], params, async (ctx) =>
+        (await import('../operations/rollback.js')).rollback(ctx, { ...(await channelOf(ctx, params.assetId)), to: params.to, user: await ctx.setting('user') }),
+      ),
     verify: (params, opts) => verify(session, params, opts),
     plan: (params: DesiredStateParams = {}, opts) =>
       session.run(opts, { user: params.user }, async (ctx): Promise<DesiredPlanDocument> => {
@@ -293,11 +299,6 @@ export function createClient(options: ClientOptions): Client {
       }),
     close: () => session.close(),
   };
-}
-
-/** A command module: the CLI's `run` of one command. */
-interface CommandModule<O> {
-  run(options: O, ctx: Context): Promise<void | Plan>;
 }
 
 /** Where a list is read: its path, the schema of one result, and how a failure of its first read is named. */
@@ -414,33 +415,7 @@ class Session {
       await this.end(ctx);
       throw error;
     }
-    return new LibraryPlan<R>(planned, ctx, documents, () => this.end(ctx), eventsOf(this.options), true);
-  }
-
-  /** The command's Plan, from its reads, as a PlannedWrite; nothing is sent yet. */
-  async write<P extends object, O, R>(
-    callOptions: CallOptions | undefined,
-    name: string,
-    params: P,
-    required: ReadonlyArray<keyof P & string>,
-    call: CallSettings,
-    load: () => Promise<CommandModule<O>>,
-    toOptions: (params: P) => O,
-  ): Promise<PlannedWrite<R>> {
-    need(name, params, required);
-    const [{ run }, { ctx, documents }] = await Promise.all([load(), this.context({ platform: call.platform, envId: call.envId, user: call.user, command: name }, checkCallOptions(callOptions))]);
-    let plan: void | Plan;
-    try {
-      plan = await run(toOptions(params), ctx);
-    } catch (error) {
-      await this.end(ctx);
-      throw error;
-    }
-    if (!plan) {
-      await this.end(ctx);
-      throw new Error(`${name}: the command printed instead of planning`);
-    }
-    return new LibraryPlan<R>(plan, ctx, documents, () => this.end(ctx), eventsOf(this.options));
+    return new LibraryPlan<R>(planned, ctx, documents, () => this.end(ctx), eventsOf(this.options));
   }
 
   async close(): Promise<void> {
@@ -484,8 +459,6 @@ class LibraryPlan<R> implements PlannedWrite<R> {
     private readonly documents: unknown[],
     private readonly end: () => Promise<void>,
     private readonly emit: (event: ClientEvent) => void = () => {},
-    /** An operation's plan: its `done` is the result (a command's prints it, taken from the documents). */
-    private readonly typed = false,
   ) {
     // Copies: the executor's steps stay as the command made them.
     this.steps = plan.steps.map(({ id, kind, params, batch, after }) => structuredClone({ id, kind, params, ...(batch ? { batch } : {}), ...(after ? { after } : {}) }));
@@ -512,12 +485,9 @@ class LibraryPlan<R> implements PlannedWrite<R> {
     this.refuseIfApplied('apply');
     this.applied = true;
     try {
-      const before = this.documents.length;
       const result = await this.execute(this.ctx, this.withStepEvents());
       if (this.plan.noop) return { changed: false, ...this.plan.noop } as R;
-      if (this.typed) return result as R;
-      if (this.documents.length === before) throw new Error('the write printed no result');
-      return this.documents.at(-1) as R;
+      return result as R;
     } finally {
       await this.end();
     }
@@ -776,4 +746,20 @@ async function collectionIdOf(ctx: Context, collectionId: string): Promise<strin
 /** An item's fields as the library's caller gives them. */
 function itemParameterNames(field: string): string {
   return ({ assetItemName: 'name' } as Record<string, string>)[field] ?? parameterNames(field);
+}
+
+/**
+ * The channel of a call (asset, platform, environment) as its context resolved
+ * it (the call's platform and envId, as the CLI's --platform and --env), its
+ * asset id checked as the CLI checks ASSET_ID.
+ */
+async function channelOf(ctx: Context, assetId: string): Promise<{ assetId: string; platform: string; envId: string }> {
+  return { assetId: await checkedAssetId(assetId), platform: await ctx.setting('platform'), envId: await ctx.setting('envId') };
+}
+
+async function checkedAssetId(assetId: string): Promise<string> {
+  const { assetId: schema, validate } = await import('../rules/schemas.js');
+  const checked = validate(schema, assetId, () => 'assetId');
+  if (!checked.ok) throw new UsageError(checked.messages.join('; '));
+  return assetId;
 }

@@ -1,9 +1,9 @@
-// The Context a command runs with when the library calls it: no terminal
+// The Context an operation runs with when the library calls it: no terminal
 // (never a prompt; a destructive write was consented to by calling apply()),
 // JSON as the format, and the settings its caller gave, nothing else unless
-// asked (`profile`, `fromEnvironment`). What the command prints is kept: the
-// JSON document is the call's answer, the messages of stderr go to
-// `onMessage`. The commands themselves are the CLI's (src/commands/**).
+// asked (`profile`, `fromEnvironment`). The stage lines an operation prints
+// (an upload's, a release's stages) go to `onMessage` and the events; a dry
+// run's JSON document is kept as predict()'s answer.
 import { Readable, Writable } from 'node:stream';
 import { createContext, type Context } from '../context.js';
 import type { GivenSettings, SettingName } from '../config/settings.js';

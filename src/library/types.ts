@@ -283,7 +283,8 @@ export interface PromotionResult {
 /** What release() resolves to: the version, its record on the channel, the Default it replaced and each stage (done now, or found done). */
 export interface ReleaseResult {
   version: Version;
-  assetVersion: DeploymentRecord | ReadBackRecord;
+  /** The version on the channel as asset-urls gives it, without downloadUrl, whatever stages ran (a downloadUrl is versions.urls()'). */
+  assetVersion: Omit<ChannelRecord, 'downloadUrl'>;
   previousDefault: string | null;
   /** `matched`, on the upload stage of a version already there: how it was found to be the file's (its content compared, or its name and size only when it cannot be downloaded). */
   stages: Array<{ stage: 'upload' | 'deploy' | 'promote'; changed: boolean; matched?: 'content' | 'name and size' }>;

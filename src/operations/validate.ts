@@ -26,8 +26,13 @@ export function validateGiven(schema: z.ZodObject, value: Record<string, unknown
   validateInput(schema.partial(), given, flags);
 }
 
+/** How `field` was given: its flag (by default `--field-name`), or the library's parameter. */
+export function fieldName(names: FieldNames, field: string): string {
+  return typeof names === 'function' ? names(field) : (({ ...COMMON_FLAGS, ...names })[field] ?? flagFor(field));
+}
+
 export function validateInput<T extends z.ZodType>(schema: T, value: unknown, flags: FieldNames = {}): z.infer<T> {
-  const names = typeof flags === 'function' ? flags : (field: string) => ({ ...COMMON_FLAGS, ...flags })[field] ?? flagFor(field);
+  const names = (field: string) => fieldName(flags, field);
   const result = validate(schema, value, (path) => {
     const field = path.find((part) => typeof part === 'string');
     return typeof field === 'string' ? names(field) : 'value';

@@ -91,6 +91,33 @@ describe.skipIf(!hasScript)('promote-default in a terminal, a version not LIVE o
     expect(code).toBe(2);
     expect(await h.records(id)).toEqual([]);
   });
+
+  it('answering Yes deploys it LIVE, then promotes it', async () => {
+    const id = uid('accept');
+    await h.createAsset(id);
+    const v = await h.uploadVersion(id, 'ios');
+    const { code, screen } = await runInPty(h.env, ['promote-default', id, v, '--platform', 'ios', '--env', 'prod'], [[/\(--make-live\)\? \(Y\/n\)/, 'y\r']]);
+    expect(code, screen).toBe(0);
+    expect(screen).toContain(`${v} deployed LIVE on ${id}/ios/prod (--make-live)`);
+    expect(screen).toContain(`${v} is now the Default of ${id}/ios/prod; there was no Default before`);
+    expect(await h.records(id)).toEqual([`ios/prod/${v}=DEFAULT`]);
+  });
+});
+
+describe.skipIf(!hasScript)('rollback in a terminal, with nothing to prove which was the Default before', () => {
+  it('offers the LIVE versions; the one picked becomes the Default, and the output says it was picked', async () => {
+    const id = uid('pickback');
+    await h.createAsset(id);
+    const [v1, v2, v3] = [await h.uploadVersion(id, 'ios'), await h.uploadVersion(id, 'ios'), await h.uploadVersion(id, 'ios')];
+    for (const v of [v1, v2, v3]) await h.deploy(id, v, 'ios', 'prod', 'LIVE');
+    await h.deploy(id, v3, 'ios', 'prod', 'DEFAULT');
+    // The newest LIVE version first: one step down picks the older.
+    const { code, screen } = await runInPty(h.env, ['rollback', id, '--platform', 'ios', '--env', 'prod'], [[new RegExp(`Roll ${id}/ios/prod back from ${v3} \\(Default\\)[\\s\\S]*❯ ${v2}[\\s\\S]*${v1}`), DOWN], [new RegExp(`❯ ${v1}`), '\r']]);
+    expect(code, screen).toBe(0);
+    expect(screen).toContain(`rolling back ${id}/ios/prod to ${v1}: picked`);
+    expect(screen).toContain(`${v1} is now the Default of ${id}/ios/prod; ${v3} is now LIVE`);
+    expect((await h.records(id)).sort()).toEqual([`ios/prod/${v1}=DEFAULT`, `ios/prod/${v2}=LIVE`, `ios/prod/${v3}=LIVE`]);
+  });
 });
 
 describe.skipIf(!hasScript)('in a terminal, a missing profile NAME is picked from the profiles', () => {

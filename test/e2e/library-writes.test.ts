@@ -62,6 +62,24 @@ describe('asset and version writes', () => {
     await expect(client.assets.undeploy({ assetId: 'x', envId: 'prod', platform: [] })).rejects.toMatchObject({ exitCode: 2, message: 'assets.undeploy: platform must be a non-empty list of strings' });
     await expect(client.versions.delete({ assetId: 'x' } as never)).rejects.toMatchObject({ exitCode: 2, message: 'versions.delete: versionId is required' });
   });
+
+  it('the channel writes name the call\'s parameters, not the CLI\'s flags, before any request', async () => {
+    const seen: string[] = [];
+    const watched = lib.createClient({ baseUrl: h.emu.baseUrl, domainId: 'demo', apiKey: DEMO_API_KEY, user: DEMO_USER, onEvent: (e) => e.type === 'request' && seen.push(e.path) });
+    try {
+      const file = await h.file('lib-params.zip', 'x');
+      const long = 'n'.repeat(65);
+      await expect(watched.versions.upload({ assetId: 'x', file, platform: 'ios', name: long })).rejects.toMatchObject({ exitCode: 2, message: 'name must be at most 64 characters (got 65 characters)' });
+      await expect(watched.release({ assetId: 'x', file, platform: 'ios', envId: 'prod', name: long })).rejects.toMatchObject({ exitCode: 2, message: 'name must be at most 64 characters (got 65 characters)' });
+      await expect(watched.deploy({ assetId: 'a'.repeat(65), versionId: 'IOS1', platform: 'ios', envId: 'prod' })).rejects.toMatchObject({ exitCode: 2, message: 'assetId must be at most 64 characters (got 65 characters)' });
+      await expect(watched.promoteDefault({ assetId: 'x', platform: 'ios', envId: 'prod', versionId: 'IOS1', fromEnv: 'staging' })).rejects.toMatchObject({ exitCode: 2, message: 'give versionId or fromEnv, not both' });
+      await expect(watched.promoteDefault({ assetId: 'x', platform: 'ios', envId: 'prod', fromEnv: 'prod' })).rejects.toMatchObject({ exitCode: 2, message: expect.stringMatching(/^fromEnv prod is the environment being promoted in \(envId prod\)/) });
+      await expect(watched.promoteDefault({ assetId: 'x', platform: 'ios', envId: 'prod' })).rejects.toMatchObject({ exitCode: 2, message: 'promoteDefault: versionId (or fromEnv) is required' });
+      expect(seen).toEqual([]);
+    } finally {
+      await watched.close();
+    }
+  });
 });
 
 describe('collection and item writes', () => {

@@ -1,13 +1,13 @@
-// deploy ASSET VERSION --platform P --env E [--state LIVE|OFFLINE] [--idempotent]
+// deploy ASSET VERSION --platform P --env E [--state LIVE|OFFLINE] [--idempotent]:
+// asks for what is missing, then the operation (src/operations/channel.ts)
+// plans the one deploy (or, --idempotent, nothing when it is done).
 import type { Run } from '../define.js';
 import type { deploySpec } from './index.js';
-import { deployBody } from '../../rules/schemas.js';
-import { validateInput } from '../../operations/validate.js';
-import { readVersionOnChannel } from '../../service/assets.js';
+import { deployVersion } from '../../operations/channel.js';
+import { channelName } from '../../service/promote.js';
 import { renderDeployment } from '../../io/views/deploy.js';
 import { askAssetId, askEnv, askVersionId, platformChoices } from '../../pickers/pick-asset.js';
-import { noop, plan } from '../../plan/plan.js';
-import { steps } from '../../plan/steps.js';
+import { thenDo } from '../../plan/plan.js';
 
 export const run: Run<typeof deploySpec> = async (options, ctx) => {
   const assetId = await askAssetId(ctx, options.assetId);
@@ -18,24 +18,12 @@ export const run: Run<typeof deploySpec> = async (options, ctx) => {
   const envId = await askEnv(ctx, assetId, platform);
   const versionId = await askVersionId(ctx, assetId, options.versionId, { platform, envId, message: `Version to deploy ${options.state}` });
   const user = await ctx.setting('user', { message: 'Acting user e-mail' });
-  // createdBy for a first deploy, updatedBy for a change: send both (spec).
-  const body = validateInput(deployBody, { envId, intent: options.state, createdBy: user, updatedBy: user });
-  const api = await ctx.api();
-  const channelName = `${assetId}/${platform}/${envId}`;
-
-  // --idempotent rests on the version's record on the channel (the Default does not decide a LIVE or OFFLINE deploy): its own asset-urls,
-  // else the channel's state=OFFLINE records (a service may leave OFFLINE out of the former); a dry run's prediction on the version too: read at once.
-  const dryRun = ctx.globals.dryRun === true;
-  const read = options.idempotent ? await readVersionOnChannel(api, { assetId, platform, envId }, versionId, { version: dryRun, withDefault: false }) : undefined;
-  const current = read?.channel.records[versionId];
-  if (current === options.state) return noop(current, `${versionId} is already ${current} on ${channelName}; nothing sent`);
+  const planned = await deployVersion(ctx, { assetId, platform, envId, versionId, state: options.state, idempotent: options.idempotent, user });
   const out = await ctx.output();
-  const predicted = read && dryRun ? { channel: read.channel, version: read.version } : {};
-  const deploy = steps.versionDeploy({ assetId, versionId, platform, body, ...predicted, notes: ['the environment and platform codes are checked by the service (404 when unknown)'] });
-  return plan([deploy], (results) => {
-    out.print(results.of(deploy)!, (doc, kit) => {
-      out.success(`${versionId} is now ${doc.assetVersion?.state ?? options.state} on ${channelName}`);
+  return thenDo(planned, (answer) =>
+    out.print(answer, (doc, kit) => {
+      out.success(`${versionId} is now ${doc.assetVersion?.state ?? options.state} on ${channelName({ assetId, platform, envId })}`);
       return renderDeployment(doc, kit);
-    });
-  });
+    }),
+  );
 };

@@ -1,0 +1,110 @@
+// A rollback as an operation (issue 34): a promotion of the previous
+// Default, as a compare-and-set on the Default read (cli.md, "Release
+// workflows"). Typed input, already resolved; the terminal's pick among the
+// LIVE versions, when nothing proves the target, is a function the command
+// passes. `ahs rollback` prints the result; the library's rollback() returns it.
+import { UsageError } from '../errors.js';
+import { defaultOf, type ChannelSnapshot } from '../rules/index.js';
+import type { AssetUrl, Version } from '../rules/schemas.js';
+import type { ApiClient } from '../http/client.js';
+import { listAllVersions, readChannel, readVersionOnChannel } from '../service/assets.js';
+import { channelName, type Channel } from '../service/promote.js';
+import { journalId } from '../service/journal-setting.js';
+import { journalRollbackTarget, provenance } from '../service/history.js';
+import { noop, plan, type Plan } from '../plan/plan.js';
+import { steps, type PromoteResult } from '../plan/steps.js';
+import type { PlanContext } from '../plan/context.js';
+
+export interface RollbackInput extends Channel {
+  /** The version to make the Default again; without it, the one the journal (when set) or the channel's records prove. */
+  to?: string | undefined;
+  user: string;
+  /**
+   * Nothing proves the target: a terminal asks which LIVE version it is
+   * (`question`, `choices`: their labels and version ids). Without it, that
+   * is a usage error listing them and asking for `to`.
+   */
+  pick?: ((question: string, choices: Array<{ name: string; value: string }>) => Promise<string>) | undefined;
+}
+
+export async function rollback(ctx: PlanContext, input: RollbackInput): Promise<Plan<PromoteResult>> {
+  const { assetId, platform, envId, to, user } = input;
+  const where: Channel = { assetId, platform, envId };
+  const name = channelName(where);
+  const api = await ctx.api();
+  const { channel, records, version } = await readRollback(api, where, to);
+  const current = defaultOf(channel);
+  if (!current) throw new UsageError(`${name} has no Default: nothing to roll back (promote one with ahs promote-default)`);
+  // A re-run of a rollback that is done: nothing to send (a CI step re-run must not fail).
+  if (to === current) return noop('DEFAULT', `${current} is already the Default of ${name}; nothing sent`);
+  const { versionId, reason } = await pickTarget(ctx, records, current, to, name, where, input.pick);
+  const out = await ctx.output();
+  out.info(`rolling back ${name} to ${versionId}: ${reason}`);
+  const refuse = {
+    hint: `${versionId} is ${channel.records[versionId] ?? 'not deployed'} on ${name}: deploy it LIVE first (ahs deploy ${assetId} ${versionId})`,
+    byKind: { 'not-found': `${assetId} has no ${platform} version ${versionId}` },
+  };
+  const promotion = steps.versionPromote({ ...where, versionId, user, channel, expected: current, ...(version !== undefined ? { version } : {}) }, { refuse });
+  return plan([promotion], (results) => results.of(promotion)!);
+}
+
+/**
+ * With `to`, the Default, the target's own record and the target, at once
+ * (one round whatever the channel's size); without, the whole channel: the
+ * target is picked among its LIVE records.
+ */
+async function readRollback(api: ApiClient, where: Channel, to: string | undefined): Promise<{ channel: ChannelSnapshot; records: AssetUrl[]; version?: Version | null }> {
+  if (to === undefined) return readChannel(api, where.assetId, where.platform, where.envId);
+  const read = await readVersionOnChannel(api, where, to);
+  return { channel: read.channel, records: [read.defaultRecord, read.record].filter((r): r is AssetUrl => r !== undefined), version: read.version };
+}
+
+interface Target {
+  versionId: string;
+  reason: string;
+}
+
+/**
+ * The version the channel's own records prove was the Default before the
+ * current one: the service keeps no history, but a service that gives each
+ * record its `updatedAt` (the spec's asset-urls entry has none; a service may
+ * add fields) shows the LIVE record that the current Default's promotion
+ * demoted, changed at the same instant. One such record is proof; none or
+ * several prove nothing, and ahs never guesses from version numbers.
+ */
+export function provenPrevious(records: AssetUrl[], current: string): AssetUrl | undefined {
+  const stamp = (record: AssetUrl | undefined) => {
+    const value = (record as { updatedAt?: unknown } | undefined)?.updatedAt;
+    const time = typeof value === 'string' ? Date.parse(value) : Number.NaN;
+    return Number.isNaN(time) ? undefined : time;
+  };
+  const promoted = stamp(records.find((r) => r.versionId === current));
+  if (promoted === undefined) return undefined;
+  const demoted = records.filter((r) => r.state === 'LIVE' && stamp(r) === promoted);
+  return demoted.length === 1 ? demoted[0] : undefined;
+}
+
+/** `to`; else the version the journal or the records prove; else `pick` among the LIVE versions; else exit 2 listing them. */
+async function pickTarget(ctx: PlanContext, records: AssetUrl[], current: string, to: string | undefined, name: string, where: Channel, pick: RollbackInput['pick']): Promise<Target> {
+  if (to !== undefined) return { versionId: to, reason: 'named with --to' };
+  // With a journal, its last change of the channel's Default proves the target (or says the channel moved outside ahs).
+  const journal = await journalId(ctx);
+  if (journal) {
+    const { versionId, entry } = await journalRollbackTarget(ctx, journal, where, current);
+    return { versionId, reason: `the journal proves it: its entry of ${provenance(entry)} (${entry.command}) made ${current} the Default in place of ${versionId}` };
+  }
+  const proven = provenPrevious(records, current);
+  if (proven) return { versionId: proven.versionId, reason: `the channel's records show ${proven.versionId} was demoted when ${current} became the Default` };
+  const live = records.filter((r) => r.state === 'LIVE').sort((a, b) => b.version - a.version);
+  if (live.length === 0) throw new UsageError(`${name} has no LIVE version besides its Default ${current}: nothing to roll back to (deploy one LIVE first)`);
+  const versions = new Map((await listAllVersions(await ctx.api(), records[0]!.assetId).catch(() => [])).map((v) => [v.versionId, v]));
+  const label = (r: AssetUrl) => `${r.versionId} (${r.versionName}${versions.get(r.versionId) ? `, created ${versions.get(r.versionId)!.createdAt}` : ''})`;
+  if (pick) {
+    const choices = live.map((r) => ({ name: `${label(r)}  LIVE`, value: r.versionId }));
+    const picked = await pick(`Roll ${name} back from ${current} (Default) to (the service keeps no history: which was the Default before cannot be read)`, choices);
+    return { versionId: picked, reason: 'picked' };
+  }
+  throw new UsageError(
+    `which version was the Default of ${name} before ${current} cannot be read (the service keeps no history, and ahs does not guess from version numbers): name it with --to VERSION_ID; LIVE there: ${live.map(label).join(', ')}`,
+  );
+}
