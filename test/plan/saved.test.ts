@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiError, ConflictError, UsageError } from '../../src/errors.js';
 import type { ApiClient, ObservedRead } from '../../src/http/client.js';
-import { canonicalJson, checkStale, fingerprintOf, plannedFiles, readSavedPlan, recordReads, summaryOf, toSavedPlan, type SavedPlan } from '../../src/plan/saved.js';
+import { canonicalJson, checkStale, fingerprintOf, plannedFiles, readSavedPlan, recordReads, savedPlanJsonSchema, summaryOf, toSavedPlan, type SavedPlan } from '../../src/plan/saved.js';
 import { fileSha256 as sha256File } from '../../src/transfer/digest.js';
 import { steps } from '../../src/plan/steps.js';
 
@@ -193,6 +193,54 @@ describe('recording reads and checking them again', () => {
       expect((error as Error).message).toBe(`the plan is stale: ${moved}; nothing was sent; run ahs plan again`);
     });
   }
+
+  describe('a read scoped to the channels the plan names', () => {
+    const record = (platform: string, env: string, versionId: string, state: string) => ({ targetPlatform: platform, envId: env, versionId, state });
+    const listOf = (...results: unknown[]) => ({ totalResults: results.length, pageNumber: 1, pageSize: 50, results });
+    const ours = record('ios', 'prod', 'V1', 'DEFAULT');
+    const theirs = record('android', 'dev', 'A1', 'LIVE');
+    const scopedRead = (scope: string[], body: unknown) => ({ ...readOf('/va/A/asset-urls', 200, body), scope });
+
+    it('its fingerprint and summary cover that channel\'s records only; an answer that is no list is taken whole', async () => {
+      const api = readingClient({ '/va/A/asset-urls': listOf(ours, theirs), '/va/A': { assetId: 'A' } });
+      const recorder = recordReads(api, (path) => (path.endsWith('asset-urls') ? ['ios/prod'] : undefined));
+      await api.get('/va/A/asset-urls');
+      await api.get('/va/A');
+      recorder.stop();
+      expect(recorder.reads()).toEqual([
+        { method: 'GET', path: '/va/A/asset-urls', query: {}, status: 200, fingerprint: fingerprintOf(200, listOf(ours)), summary: summaryOf(200, listOf(ours)), scope: ['ios/prod'] },
+        { method: 'GET', path: '/va/A', query: {}, status: 200, fingerprint: fingerprintOf(200, { assetId: 'A' }), summary: 'A' },
+      ]);
+      // The scope may be given once the plan is made; an answer that is no list is not cut.
+      expect(recorder.reads(() => ['ios/prod'])[1]).toMatchObject({ fingerprint: fingerprintOf(200, { assetId: 'A' }), scope: ['ios/prod'] });
+    });
+
+    it('another channel moving is not stale', async () => {
+      const api = readingClient({ '/va/A/asset-urls': listOf(ours, record('android', 'dev', 'A2', 'LIVE')) });
+      await expect(checkStale(planOf([scopedRead(['ios/prod'], listOf(ours))]), api)).resolves.toBeUndefined();
+    });
+
+    const moves: Array<[string, string[], string]> = [
+      ['one channel', ['ios/prod'], '(channel ios/prod)'],
+      ['two channels', ['ios/prod', 'android/dev'], '(channels ios/prod, android/dev)'],
+    ];
+    for (const [name, scope, said] of moves) {
+      it(`its own channel moving is stale, naming ${name}`, async () => {
+        const before = listOf(...[ours, theirs].filter((r) => scope.includes(`${r.targetPlatform}/${r.envId}`)));
+        const api = readingClient({ '/va/A/asset-urls': listOf(record('ios', 'prod', 'V2', 'DEFAULT'), theirs) });
+        const error = await checkStale(planOf([scopedRead(scope, before)]), api).catch((e: Error) => e);
+        expect(error).toBeInstanceOf(ConflictError);
+        expect((error as Error).message).toContain(`GET /va/A/asset-urls ${said}: was `);
+      });
+    }
+  });
+
+  it('the plan document\'s JSON Schema describes it, as ahs schema --plan prints it', () => {
+    const schema = savedPlanJsonSchema() as { description?: string; type?: string; properties?: Record<string, unknown>; required?: string[] };
+    expect(schema.description).toBe('ahs plan document (plan --json, plan --out, show --json)');
+    expect(schema.type).toBe('object');
+    expect(Object.keys(schema.properties ?? {})).toEqual(expect.arrayContaining(['formatVersion', 'reads', 'steps', 'changes']));
+  });
 
   it('a read that fails without a status (the network) is that error, not "stale"', async () => {
     const failure = new Error('connection refused');
