@@ -34,7 +34,7 @@ describe.concurrent('ahs rollout --wait, with the journal', () => {
     const line = ['rollout', id, v2, ...WAVES, '--soak', 'staging=5s'];
     const waited = await ahs([...line, '--wait'], journal);
     expect(waited.exitCode, waited.stderr).toBe(0);
-    expect(waited.stderr).toMatch(/^waiting: staging soaks until \d\d:\d\d:\d\dZ, [1-5]s left$/m);
+    expect(waited.stderr).toMatch(/^waiting: staging soaks until (\d{4}-\d\d-\d\d )?\d\d:\d\d:\d\dZ, [1-5]s left$/m);
     expect(await defaults(id)).toEqual([v2, v2, v2]);
     const other = await seeded();
     const long = await ahs(['rollout', other.id, other.v2, ...WAVES, '--soak', 'dev=1h', '--wait', '--timeout', '5'], journal);
@@ -46,7 +46,7 @@ describe.concurrent('ahs rollout --wait, with the journal', () => {
     const { id, v2 } = await seeded();
     const r = await runInPty({ ...h.env, ...journal }, ['rollout', id, v2, '--platform', 'web', '--waves', 'dev,staging', '--soak', 'dev=5s', '--wait'], []);
     expect(r.code, r.screen).toBe(0);
-    expect(r.screen).toMatch(/\r\x1b\[2Kwaiting: dev soaks until \d\d:\d\d:\d\dZ, [1-5]s left/);
+    expect(r.screen).toMatch(/\r\x1b\[2Kwaiting: dev soaks until (\d{4}-\d\d-\d\d )?\d\d:\d\d:\d\dZ, [1-5]s left/);
     expect(r.screen).toContain(`${v2} is now the Default of ${id}/web/staging`);
     expect(await defaults(id)).toEqual([v2, v2, expect.any(String)]);
   });

@@ -238,7 +238,8 @@ describe('ahs rollout with the journal: soak, abort', () => {
     expect(first.exitCode, first.stderr).toBe(11);
     const err = first.errJson();
     expect(err).toMatchObject({ type: 'urn:ahs:waiting', status: null });
-    expect(err.title).toMatch(new RegExp(`^${v2} of ${id} \\(web\\): staging soaks until \\d\\d:\\d\\dZ, (1h|59m\\d+s) left \\(then prod\\)$`));
+    // The clock time, with the date when the soak ends on another day (run after 23:00Z).
+    expect(err.title).toMatch(new RegExp(`^${v2} of ${id} \\(web\\): staging soaks until (\\d{4}-\\d\\d-\\d\\d )?\\d\\d:\\d\\dZ, (1h|59m\\d+s) left \\(then prod\\)$`));
     const doc = first.json();
     expect(doc).toMatchObject({
       promoted: ['dev', 'staging'],
@@ -257,7 +258,7 @@ describe('ahs rollout with the journal: soak, abort', () => {
 
     const second = await ahs([...line, '--verbose'], journal);
     expect(second.exitCode, second.stderr).toBe(11);
-    expect(second.stderr).toMatch(/^waiting: .*staging soaks until \d\d:\d\dZ, (1h|59m\d+s) left \(then prod\)$/m);
+    expect(second.stderr).toMatch(/^waiting: .*staging soaks until (\d{4}-\d\d-\d\d )?\d\d:\d\dZ, (1h|59m\d+s) left \(then prod\)$/m);
     expect(second.stderr).not.toMatch(/> POST /);
 
     // An hour later on the service's clock (its Date headers; this machine's clock has not moved): prod is promoted.
