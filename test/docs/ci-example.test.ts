@@ -4,8 +4,10 @@
 // Only what cannot run here is stood in for: the connection settings point
 // at the emulator, the git host is a local repository with a release tag
 // (test/support/local-release.ts, the one of the run, shared with the
-// packaging tests: the install step runs as printed, its URL
-// replaced, into a prefix of the test's own), and `make bundle`, the user's
+// packaging tests: the install step runs as printed, its URL replaced, once
+// for the run: it is the README's global install line, which packaging.test.ts
+// runs too, so whichever file comes first installs into the run's prefix and
+// the other reads what it printed; issue 34), and `make bundle`, the user's
 // own build, is a shim.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -14,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_API_KEY, DEMO_USER, harness, ROOT, type Harness } from '../e2e/helpers.js';
-import { NPM_ENV, README_REPO_URL, VERSION, sharedRelease, type LocalRelease } from '../support/local-release.js';
+import { NPM_ENV, README_REPO_URL, VERSION, sharedGlobalInstall, sharedRelease, type LocalRelease } from '../support/local-release.js';
 
 interface Step {
   id?: string;
@@ -58,14 +60,13 @@ function ciExample(): { env: Record<string, string>; steps: Step[] } {
 let h: Harness;
 let work: string;
 let release: LocalRelease;
-/** The runner's global npm prefix: nothing but what the job installs. */
+/** The runner's global npm prefix: nothing but what the job's install step installs (sharedGlobalInstall). */
 let prefix: string;
 beforeAll(async () => {
   h = await harness();
   await h.createAsset('my-bundle');
   work = mkdtempSync(join(tmpdir(), 'ahs-ci-'));
   release = await sharedRelease();
-  prefix = join(work, 'runner-prefix');
   // A stand-in for the user's own build.
   mkdirSync(join(work, 'tools'));
   writeFileSync(join(work, 'tools', 'make'), '#!/bin/sh\nmkdir -p build && printf "bundle of %s" "$GITHUB_REF_NAME" > build/app.zip\n');
@@ -78,12 +79,20 @@ afterAll(async () => {
 
 /**
  * Runs every step of the job in order, as GitHub would; returns each step's
- * outputs. `installed`: the runner has ahs already (a re-run on the same
- * runner): the install step, run once as printed, is not run again.
+ * outputs. The install step is run as printed once for the whole run
+ * (sharedGlobalInstall: the README's Install section has the same line), and
+ * the job's later steps find what it installed on their PATH. `installed`:
+ * the runner has ahs already (a re-run on the same runner): the install step
+ * is not run again.
  */
 async function runJob(installed = false): Promise<Record<string, Record<string, string>>> {
   const { env, steps: all } = ciExample();
-  const steps = installed ? all.filter((step) => !step.run.startsWith('npm install')) : all;
+  const steps = all.filter((step) => !step.run.startsWith('npm install'));
+  if (!installed) {
+    const install = await sharedGlobalInstall(all.find((step) => step.run.startsWith('npm install'))!.run);
+    if (install.exitCode !== 0) throw new Error(`the install step failed (exit ${install.exitCode}): ${install.line}\n${install.stderr}`);
+    prefix = install.prefix;
+  }
   const outputs: Record<string, Record<string, string>> = {};
   for (const step of steps) {
     const outputFile = join(work, 'github-output');

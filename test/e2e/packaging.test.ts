@@ -9,7 +9,8 @@
 // Each global install lands in a prefix of its own (npm_config_prefix, in
 // the environment, so the line stays as printed). The tarball is the one the
 // library's tests below install. One build (the tarball's), the rest is npm
-// and git. The single executable's lines: test/sea/smoke.test.ts.
+// and git. The global install from the tag is the CI example's install step
+// as well, run once for both (sharedGlobalInstall, in a prefix of the run's). The single executable's lines: test/sea/smoke.test.ts.
 import { execa } from 'execa';
 import { mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -18,7 +19,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, DEMO_API_KEY } from '../../src/emulator/index.js';
-import { NPM_ENV, README_REPO_URL, VERSION as version, sharedRelease, type LocalRelease } from '../support/local-release.js';
+import { NPM_ENV, README_REPO_URL, VERSION as version, sharedGlobalInstall, sharedRelease, type LocalRelease } from '../support/local-release.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
@@ -80,7 +81,13 @@ beforeAll(async () => {
   await mkdir(project);
   // The two installs from git (git and npm mostly) beside the pack (a build).
   await Promise.all([
-    (async () => (runs.git = await runLines(block((lines) => lines.some((line) => line.includes('--global "git+'))), runner, prefixes.git)))(),
+    (async () => {
+      // Its install line is the CI example's install step too: run once for the run, whichever file comes first (issue 34).
+      const [install, ...rest] = block((lines) => lines.some((line) => line.includes('--global "git+')));
+      const shared = await sharedGlobalInstall(install!);
+      prefixes.git = shared.prefix;
+      runs.git = [shared, ...(shared.exitCode === 0 ? await runLines(rest, runner, shared.prefix) : [])];
+    })(),
     (async () => (runs.project = await runLines(block((lines) => lines.some((line) => line.includes('--save-dev "git+'))), project)))(),
     (async () => {
       runs.tarball = await runLines(block((lines) => lines.some((line) => line.startsWith('npm pack'))), release.dir, prefixes.tarball);

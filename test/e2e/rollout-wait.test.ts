@@ -1,7 +1,9 @@
 // ahs rollout --wait (cli.md "Rollouts across environments"): the built
 // binary against the emulator, waiting out real soaks of a few seconds. A
 // file of its own, so that its waits run beside the other rollout tests
-// (rollout.test.ts) rather than after them.
+// (rollout.test.ts) rather than after them; its two tests wait out their
+// soaks at the same time (describe.concurrent: an asset each, one journal),
+// ~6 s instead of ~11 s (issue 34).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harness, hasScript, runInPty, uid, type Harness } from './helpers.js';
 import { WAVES, seededRollout, waveDefaults } from './rollout-fixture.js';
@@ -17,7 +19,7 @@ const defaults = (id: string) => waveDefaults(h, id);
 const ahs = (args: string[], env: Record<string, string> = {}) => h.ahs(args, { binary: true, env });
 
 
-describe('ahs rollout --wait, with the journal', () => {
+describe.concurrent('ahs rollout --wait, with the journal', () => {
   let journal: Record<string, string>;
   beforeAll(async () => {
     const id = uid('jr');

@@ -5,6 +5,8 @@
 // `git+https://git.example.com/tools/ahs-cli.git#vX.Y.Z`; tests run them
 // as printed with that URL replaced by this repository's `file://` URL.
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { execa } from 'execa';
 import { existsSync, readFileSync } from 'node:fs';
 import { appendFile, cp, mkdir, readFile, rename, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -60,14 +62,51 @@ export async function localRelease(work: string): Promise<LocalRelease> {
 /**
  * The one local release of the whole run (issue 34: copying the project,
  * committing it and tagging it was done by each packaging file), in the
- * suite's shared folder (test/support/shared-tmp.ts). The first caller, in
- * whichever worker, makes it (its mkdir of the folder is the lock); the
- * others poll for the file it writes when done, "ready" or "failed" with
- * the error. Callers may run their own commands in its working tree (npm
- * pack, the link) but leave its branch, tag and tracked files as they were.
+ * suite's shared folder (test/support/shared-tmp.ts). Callers may run their
+ * own commands in its working tree (npm pack, the link) but leave its
+ * branch, tag and tracked files as they were.
  */
-export async function sharedRelease(): Promise<LocalRelease> {
-  const shared = join(inject('sharedTmp'), 'release');
+export function sharedRelease(): Promise<LocalRelease> {
+  return oncePerRun('release', (dir) => localRelease(dir));
+}
+
+/** What a global install printed, and the prefix it installed into. */
+export interface GlobalInstall {
+  line: string;
+  prefix: string;
+  exitCode: number | undefined;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * One global install from the release tag for the whole run (issue 34): the
+ * README's Install line (packaging.test.ts) and the CI example's install
+ * step (docs/ci-example.test.ts) are the same line, `npm install --global
+ * "git+URL#vX.Y.Z"`; it is run once, as printed (the URL replaced by the
+ * local release's), under bash, into a prefix of its own, and both files
+ * read what it printed and run the `ahs` it installed. A line that differs
+ * is another install of its own. Nothing writes into the prefix afterwards.
+ */
+export function sharedGlobalInstall(line: string): Promise<GlobalInstall> {
+  const key = createHash('sha256').update(line).digest('hex').slice(0, 12);
+  return oncePerRun(`global-install-${key}`, async (dir) => {
+    const release = await sharedRelease();
+    const prefix = join(dir, 'prefix');
+    const env = { ...process.env, ...NPM_ENV, npm_config_prefix: prefix, PATH: `${join(prefix, 'bin')}:${process.env.PATH}` };
+    const run = await execa('bash', ['-eo', 'pipefail', '-c', line.replaceAll(README_REPO_URL, release.url)], { cwd: dir, env, reject: false, stdin: 'ignore' });
+    return { line, prefix, exitCode: run.exitCode, stdout: run.stdout, stderr: run.stderr };
+  });
+}
+
+/**
+ * `make(dir)` run once for the whole run of the suite, whichever worker asks
+ * first, in DIR = the shared folder's `name`: its mkdir is the lock; the
+ * other callers poll for the file it writes when done, with the value or
+ * the error, and get the same value.
+ */
+async function oncePerRun<T>(name: string, make: (dir: string) => Promise<T>): Promise<T> {
+  const shared = join(inject('sharedTmp'), name);
   const done = join(shared, 'done');
   let mine = true;
   try {
@@ -83,23 +122,23 @@ export async function sharedRelease(): Promise<LocalRelease> {
   };
   if (mine) {
     try {
-      const release = await localRelease(shared);
-      await answer({ release });
-      return release;
+      const value = await make(shared);
+      await answer({ value });
+      return value;
     } catch (error) {
       await answer({ error: String((error as Error).stack ?? error) });
       throw error;
     }
   }
-  // Polled, not slept on: the state is the file; 10 minutes is far past the ~2 s it takes.
+  // Polled, not slept on: the state is the file; 10 minutes is far past the ~2 s to ~20 s these take.
   for (const start = Date.now(); Date.now() - start < 600_000; await delay(50)) {
     const text = await readFile(done, 'utf8').catch(() => null);
     if (text === null) continue;
-    const made = JSON.parse(text) as { release?: LocalRelease; error?: string };
-    if (made.release) return made.release;
-    throw new Error(`the shared local release failed in another test file: ${made.error}`);
+    const made = JSON.parse(text) as { value?: T; error?: string };
+    if ('value' in made) return made.value as T;
+    throw new Error(`the shared ${name} failed in another test file: ${made.error}`);
   }
-  throw new Error(`the shared local release was not ready in 10 minutes (${done})`);
+  throw new Error(`the shared ${name} was not ready in 10 minutes (${done})`);
 }
 
 /** The environment of an npm run by a test: no update check, audit or fund notice, the cache preferred to the registry. */

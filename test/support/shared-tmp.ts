@@ -2,8 +2,9 @@
 // the suite, shared by every test file of every worker (inject('sharedTmp')),
 // removed after the run. What a file may build once for the whole run lives
 // there: the local release repository of the packaging tests
-// (sharedRelease() in local-release.ts, issue 34), built by the first file
-// that asks for it. Nothing is built here: a run without those files
+// (sharedRelease() in local-release.ts, issue 34) and the global install
+// from its tag that packaging.test.ts and the CI example both run
+// (sharedGlobalInstall()), each made by the first file that asks for it. Nothing is built here: a run without those files
 // (test:quick) pays a mkdtemp.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
