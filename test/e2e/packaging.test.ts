@@ -12,6 +12,7 @@
 // and git. The global install from the tag is the CI example's install step
 // as well, run once for both (sharedGlobalInstall, in a prefix of the run's). The single executable's lines: test/sea/smoke.test.ts.
 import { execa } from 'execa';
+import { build } from 'esbuild';
 import { mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -249,10 +250,19 @@ const missing = await ahs.assets.get('no-such-bundle').catch((e: unknown) => e);
 if (missing instanceof NotFoundError && 'status' in missing) console.log(\`not found: true \${missing.name} \${String(missing.status)}\`);
 const cas = await ahs.promoteDefault({ assetId: 'my-bundle', platform: 'ios', envId: 'prod', versionId: 'IOS1', expectCurrent: 'IOS9' }).then((p) => p.apply()).catch((e: unknown) => e);
 if (cas instanceof ConflictError) console.log(\`conflict: true expected \${String(cas.expected)} actual \${String(cas.actual)}\`);
+await (await ahs.assets.create({ assetId: 'second-bundle', name: 'Second bundle', type: '1001' })).apply();
+const before = events.length;
+let total: number | undefined;
+for await (const page of ahs.assets.list({ pageSize: 1 }).pages()) {
+  total = page.totalResults;
+  break;
+}
 for await (const asset of ahs.assets.list({ pageSize: 1 })) {
   if (asset.assetId) console.log('first asset read, then break');
   break;
 }
+const listed = events.slice(before).filter((e) => e.type === 'request' && e.method === 'GET');
+console.log(\`pages read for two lists broken out of, of \${String(total)} assets one a page: \${listed.length}\`);
 console.log(\`events: request \${events.filter((e) => e.type === 'request').length}, answer \${events.filter((e) => e.type === 'answer').length}\`);
 await ahs.close();
 `;
@@ -309,8 +319,35 @@ await ahs.close();
         'not found: true ApiError 404',
         'conflict: true expected IOS9 actual IOS1',
         'first asset read, then break',
+        'pages read for two lists broken out of, of 2 assets one a page: 2',
         expect.stringMatching(/^events: request \d+, answer \d+$/),
       ]);
+      // From CommonJS, and bundled by esbuild into one file that runs with no node_modules beside it.
+      await writeFile(
+        join(project, 'list.cjs'),
+        `const { createClient, ConflictError } = require('ahs-cli');
+(async () => {
+  const ahs = createClient({ baseUrl: process.env.AHS_BASE_URL, domainId: 'demo', apiKey: process.env.AHS_API_KEY });
+  const ids = (await ahs.assets.list().toArray()).map((a) => a.assetId);
+  await ahs.close();
+  console.log(\`required: \${typeof ConflictError} \${ids.join(' ')}\`);
+})();`,
+      );
+      const required = await execa(process.execPath, ['--no-warnings', 'list.cjs'], { cwd: project, reject: false, env: { AHS_BASE_URL: emu.baseUrl, AHS_API_KEY: DEMO_API_KEY } });
+      expect(required.exitCode, required.stderr).toBe(0);
+      expect(required.stdout).toBe('required: function my-bundle second-bundle');
+      const bundled = join(work, 'bundled', 'per-call.mjs');
+      await build({ entryPoints: [join(project, 'out', 'per-call.js')], bundle: true, platform: 'node', format: 'esm', outfile: bundled, logLevel: 'silent', absWorkingDir: project });
+      const fresh = await startEmulator({ port: 0 });
+      try {
+        const seeded = await execa(process.execPath, ['out/example.js'], { cwd: project, reject: false, env: { AHS_BASE_URL: fresh.baseUrl, AHS_API_KEY: DEMO_API_KEY } });
+        expect(seeded.exitCode, seeded.stderr).toBe(0);
+        const run = await execa(process.execPath, [bundled], { cwd: join(work, 'bundled'), reject: false, env: { AHS_BASE_URL: fresh.baseUrl, AHS_API_KEY: DEMO_API_KEY } });
+        expect(run.exitCode, run.stderr).toBe(0);
+        expect(run.stdout).toContain('pages read for two lists broken out of, of 2 assets one a page: 2');
+      } finally {
+        await fresh.close();
+      }
     } finally {
       await emu.close();
     }
