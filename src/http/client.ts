@@ -298,6 +298,10 @@ export class ApiClient {
     const label = this.describe(options.method, url);
     const idempotent = options.idempotent ?? (options.method === 'GET' || options.method === 'HEAD');
     const isWrite = options.method !== 'GET' && options.method !== 'HEAD';
+    // Loaded before the budget starts: a first request on a loaded machine may spend longer loading
+    // undici than its --timeout, and a write cut off before it was sent must not be reported as
+    // one whose answer was lost.
+    const transport = await this.transportFor(options, readBody);
     const budget = this.policy.forRequest();
     // A streamed upload may take longer than the budget while data flows: its
     // attempts keep the per-attempt timeouts only.
@@ -316,7 +320,7 @@ export class ApiClient {
         const feedback = this.options.feedback;
         try {
           feedback?.sent?.(options.method, label);
-          response = await this.attempt(url, options, readBody, attempt, signal, remaining);
+          response = await this.attempt(transport, url, options, attempt, signal, remaining);
           feedback?.answered?.(options.method, label, response.statusCode, Date.now() - started);
           this.noteServiceClock(response.headers.date);
           this.trace(`< ${response.statusCode} (${Date.now() - started} ms)`);
@@ -437,7 +441,7 @@ export class ApiClient {
     return this.options.maxJsonBytes ?? MAX_JSON_BYTES;
   }
 
-  private async attempt(url: string, options: RequestOptions, readBody: boolean, attempt: number, signal: AbortSignal, timeoutMs: number): Promise<TransportAnswer> {
+  private async attempt(transport: Transport, url: string, options: RequestOptions, attempt: number, signal: AbortSignal, timeoutMs: number): Promise<TransportAnswer> {
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.options.userAgent ?? USER_AGENT, ...options.headers };
     if (options.auth !== false && this.options.apiKey) headers.apikey = this.options.apiKey;
     let body: string | StreamBody | undefined;
@@ -453,7 +457,6 @@ export class ApiClient {
     this.traceHeaders('>', headers);
     if (typeof body === 'string') this.traceBody('>', body);
     else if (options.stream) this.trace(`> [${options.stream.length} bytes of ${options.stream.contentType.split(';')[0]}]`);
-    const transport = await this.transportFor(options, readBody);
     return transport.request(url, { method: options.method, headers, body, signal, timeoutMs });
   }
 

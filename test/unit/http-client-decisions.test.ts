@@ -34,6 +34,8 @@ function scripted(steps: Step[]): Transport & { seen: Seen[]; destroyed: number;
     warmed: [] as Array<[string, number]>,
     async request(url: string, init: TransportRequest): Promise<TransportAnswer> {
       transport.seen.push({ url, init });
+      // As undici: a request whose signal is already aborted is never sent.
+      if (init.signal.aborted) throw Object.assign(new Error('This operation was aborted'), { name: 'AbortError', code: 'ABORT_ERR' });
       const step = steps.length > 1 ? steps.shift()! : steps[0]!;
       if ('error' in step) throw step.error;
       if ('hang' in step) {
@@ -288,6 +290,14 @@ describe('reads: retried on a failure of the connection and on 502/503/504, with
 });
 
 describe('writes: never sent twice unless surely not applied', () => {
+  it('the time the HTTP client takes to load is not the request\'s: a write on a slow start is sent, not reported lost', async () => {
+    const { client: c, api } = client([json({ ok: true }, 201)], { timeoutMs: 20, retries: 0 });
+    // A first request on a loaded machine: undici takes longer to load than the request's whole budget.
+    (c as unknown as { undiciTransport(): Promise<Transport> }).undiciTransport = () => new Promise((resolve) => setTimeout(() => resolve(api), 60));
+    await expect(c.post('/va', { assetId: 'A' })).resolves.toEqual({ ok: true });
+    expect(api.seen).toHaveLength(1);
+  });
+
   it('a reset after the request left: the answer is lost, may have been applied, sent once', async () => {
     const { client: api, api: transport } = client([failure('ECONNRESET')]);
     const error = await caught(api.post('/va', { a: 1 }));
