@@ -236,7 +236,8 @@ describe('the tarball: npm pack in the clone, and a global install of it', () =>
 
 describe('the library, in the project that installed the release tag (docs/library.md)', () => {
   /** A script of a release engineer's against the library's per-call options, errors, lists and events. */
-  const PER_CALL_SCRIPT = `import { ConflictError, NotFoundError, CancelledError, createClient, type ClientEvent } from 'ahs-cli';
+  const PER_CALL_SCRIPT = `import { writeFileSync } from 'node:fs';
+import { ConflictError, NotFoundError, CancelledError, createClient, type ClientEvent } from 'ahs-cli';
 const events: ClientEvent[] = [];
 const ahs = createClient({ baseUrl: process.env.AHS_BASE_URL!, domainId: 'demo', apiKey: process.env.AHS_API_KEY!, user: 'owner@demo.test', onEvent: (e) => events.push(e) });
 const controller = new AbortController();
@@ -263,6 +264,11 @@ for await (const asset of ahs.assets.list({ pageSize: 1 })) {
 }
 const listed = events.slice(before).filter((e) => e.type === 'request' && e.method === 'GET');
 console.log(\`pages read for two lists broken out of, of \${String(total)} assets one a page: \${listed.length}\`);
+writeFileSync('bundle-2.bin', Buffer.alloc(300_000, 7));
+const uploaded = await (await ahs.versions.upload({ assetId: 'second-bundle', file: 'bundle-2.bin', platform: 'ios', name: '2.0.0' })).apply();
+const bytes = events.filter((e): e is Extract<ClientEvent, { type: 'bytes' }> => e.type === 'bytes');
+const last = bytes.at(-1);
+console.log(\`upload \${uploaded.versionId}: bytes events rising to \${String(last?.done)} of \${String(last?.total)}, in order: \${String(bytes.every((e, i) => i === 0 || e.done >= bytes[i - 1]!.done))}\`);
 console.log(\`events: request \${events.filter((e) => e.type === 'request').length}, answer \${events.filter((e) => e.type === 'answer').length}\`);
 await ahs.close();
 `;
@@ -320,6 +326,7 @@ await ahs.close();
         'conflict: true expected IOS9 actual IOS1',
         'first asset read, then break',
         'pages read for two lists broken out of, of 2 assets one a page: 2',
+        'upload IOS1: bytes events rising to 300000 of 300000, in order: true',
         expect.stringMatching(/^events: request \d+, answer \d+$/),
       ]);
       // From CommonJS, and bundled by esbuild into one file that runs with no node_modules beside it.
