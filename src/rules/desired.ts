@@ -96,7 +96,11 @@ export type DesiredChannel = z.output<typeof channelSchema>;
 export type DesiredCollection = z.output<typeof collectionFileSchema>;
 export type VersionRef = z.output<typeof versionRef>;
 
-/** The JSON Schema of the file, for editors (`# yaml-language-server: $schema=...`). */
+/**
+ * The JSON Schema of the file, for editors (`# yaml-language-server: $schema=...`).
+ * No field has a default or a transform, so what a person writes and what is
+ * parsed are one schema; one that gets a default needs `{ io: 'input' }` here.
+ */
 export function desiredJsonSchema(): unknown {
-  return z.toJSONSchema(desiredFileSchema, { io: 'input' });
+  return z.toJSONSchema(desiredFileSchema);
 }
