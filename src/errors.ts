@@ -232,6 +232,13 @@ export class CancelledError extends AhsError {
  * already reported. Exit 1, or the given code.
  */
 export class PartialFailureError extends AhsError {
+  /**
+   * What was done all the same, when the call has a result of its parts
+   * (`items.upload`, `items.sync`, `fetch`): the same document a call that
+   * succeeded answers, with the parts that failed in it (`failed`).
+   */
+  result?: unknown;
+
   constructor(
     message: string,
     readonly exitCode: ExitCode = ExitCode.rejected,

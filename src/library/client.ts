@@ -644,7 +644,11 @@ async function fetchFiles(session: Session, params: FetchParams, call?: CallOpti
   };
   return session.run(call, {}, async (ctx) => {
     const { result, failure } = await (await import('../operations/fetch.js')).fetchCollection(ctx, input);
-    if (failure) throw failure;
+    if (failure) {
+      // The files that came, and those that failed, are the caller's all the same.
+      failure.result = result;
+      throw failure;
+    }
     return result;
   });
 }

@@ -11,7 +11,7 @@ export class PartialResultError<R> extends PartialFailureError {
     exitCode: ExitCode,
     first: ErrorBody | undefined,
     /** What was done: the document the write prints (uploaded, failed, ...). */
-    readonly result: R,
+    override readonly result: R,
   ) {
     super(message, exitCode, first);
     // Named as every partial failure, to callers and in logs.

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harness, syncedLiveCollection, uid, DEMO_API_KEY, DEMO_USER, type Harness } from './helpers.js';
 import { startFaultProxy, type FaultProxy } from '../support/fault-proxy.js';
-import { CancelledError, NotFoundError, UsageError, createClient, type Client, type ClientEvent } from '../../src/library/index.js';
+import { createHash } from 'node:crypto';
+import { CancelledError, NotFoundError, PartialFailureError, UsageError, createClient, type Client, type ClientEvent, type FetchResult } from '../../src/library/index.js';
 
 const FILES = { 'a.txt': 'alpha', 'b.txt': 'bravo bravo', 'big.bin': 'x'.repeat(400_000) };
 
@@ -70,6 +71,20 @@ describe('client.fetch', () => {
       downloaded: byName(printed.downloaded).map((f: { name: string }) => ({ ...f, path: join(dir, f.name) })),
     });
     expect(result.downloaded.map((f) => f.bytes).sort((a, b) => a - b)).toEqual(Object.values(FILES).map((c) => c.length).sort((a, b) => a - b));
+  });
+
+  it('a file that fails (its sum does not match) rejects with a PartialFailureError whose result says what came and what failed', async () => {
+    const dir = join(scratch, 'partly');
+    const sums = join(scratch, 'partly.sha256');
+    const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+    await writeFile(sums, `${sha(FILES['a.txt'])}  a.txt\n${sha('not bravo')}  b.txt\n`);
+    const error = await client.fetch({ collectionId, envId: 'dev', dir, pattern: ['a.txt', 'b.txt'], verify: sums }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PartialFailureError);
+    expect(error).toMatchObject({ exitCode: 1 });
+    const result = (error as PartialFailureError).result as FetchResult;
+    expect(result.downloaded.map((f) => f.name)).toEqual(['a.txt']);
+    expect(result.failed.map((f) => f.name)).toEqual(['b.txt']);
+    expect(await readdir(dir)).toEqual(['a.txt']);
   });
 
   it('tells each file\'s bytes as typed events, labelled by its name, up to its size, and its end', async () => {

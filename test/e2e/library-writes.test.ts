@@ -127,6 +127,8 @@ describe('collection and item writes', () => {
     const error = await upload.apply().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(lib.PartialFailureError);
     expect(error).toMatchObject({ exitCode: 1, kind: 'rejected', message: expect.stringMatching(/^0 of 2 uploaded; failed: .*-a\.txt \(HTTP 400: .*-b\.txt \(HTTP 400: /) });
+    // What was done all the same: the document a call that succeeded answers, the failures in it.
+    expect((error as { result?: { uploaded: unknown[]; failed: Array<{ file: string }> } }).result).toMatchObject({ uploaded: [], failed: [{ file: files[0] }, { file: files[1] }] });
     expect((await h.call('GET', `/vc/${id}/items`)).body.results).toEqual([]);
   });
 
