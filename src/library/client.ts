@@ -212,7 +212,7 @@ export function createClient(options: ClientOptions): Client {
           return { path: vcPath(api, collectionId, 'items'), named: (read) => readNamingCollection(api, collectionId, read) };
         }),
       upload: (params, opts) =>
-        session.plan(opts, 'items.upload', params, ['collectionId'], { user: params.user }, async (ctx) => {
+        session.plan(opts, 'items.upload', params, ['collectionId', 'type'], { user: params.user }, async (ctx) => {
           const files = paths('items.upload', params.files);
           const [{ checkItemName, uploadItems }, { assetTypeArg }] = await Promise.all([import('../operations/items.js'), import('../pickers/pick-collection.js')]);
           const collectionId = await collectionIdOf(ctx, params.collectionId);
@@ -226,11 +226,11 @@ export function createClient(options: ClientOptions): Client {
           (await import('../operations/items.js')).removeItem(ctx, { collectionId: await collectionIdOf(ctx, params.collectionId), itemId: params.itemId, user: await ctx.setting('user') }),
         ),
       sync: (params, opts) =>
-        session.plan(opts, 'items.sync', params, ['collectionId', 'dir'], { user: params.user }, async (ctx) => {
+        session.plan(opts, 'items.sync', params, ['collectionId', 'dir', 'type'], { user: params.user }, async (ctx) => {
           const { folderEntries, syncItems } = await import('../operations/item-sync.js');
           const { collectionId, dir, pattern } = params;
           const entries = folderEntries(dir, pattern ?? []);
-          const assetType = params.type || (await (await import('../pickers/pick-collection.js')).assetTypeArg(ctx, collectionId, undefined));
+          const assetType = await (await import('../pickers/pick-collection.js')).assetTypeArg(ctx, collectionId, params.type);
           const user = await ctx.setting('user');
           const input = { collectionId, dir, entries, assetType, user, delete: params.delete, followLinks: params.followLinks, pattern, reconcile: params.reconcile, checksum: params.checksum };
           return syncItems(ctx, input, itemParameterNames);

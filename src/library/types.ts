@@ -500,8 +500,8 @@ export interface UploadItemsParams {
   collectionId: string;
   /** The paths of the files to upload. */
   files: string[];
-  /** Asset type code of the items (default: the collection's only allowed type). */
-  type?: string;
+  /** Asset type code of the items: one of the collection's allowed types, or 9999 (Other). */
+  type: string;
   /** The item's name, with one file only (default: the file name). */
   name?: string;
   /** Files uploaded at the same time (default 8). */
@@ -616,8 +616,8 @@ export interface SyncParams {
   collectionId: string;
   /** The folder whose files the collection should hold (its top level). */
   dir: string;
-  /** Asset type code of uploaded items (default: the collection's only allowed type). */
-  type?: string;
+  /** Asset type code of uploaded items: one of the collection's allowed types, or 9999 (Other). */
+  type: string;
   /** Remove the items that have no file of their name in `dir`. */
   delete?: boolean;
   followLinks?: boolean;

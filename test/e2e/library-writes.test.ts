@@ -133,6 +133,9 @@ describe('collection and item writes', () => {
   });
 
   it('items.upload with no files is a usage error naming the parameter', async () => {
-    await expect(client.items.upload({ collectionId: 'c', files: [] })).rejects.toMatchObject({ exitCode: 2, message: 'items.upload: files must be a non-empty list of strings' });
+    await expect(client.items.upload({ collectionId: 'c', files: [], type: '9999' })).rejects.toMatchObject({ exitCode: 2, message: 'items.upload: files must be a non-empty list of strings' });
+    // The type is the caller's to say, as --type is: named as the call's parameter.
+    await expect(client.items.upload({ collectionId: 'c', files: ['a.txt'] } as never)).rejects.toMatchObject({ exitCode: 2, message: 'items.upload: type is required' });
+    await expect(client.items.sync({ collectionId: 'c', dir: '.' } as never)).rejects.toMatchObject({ exitCode: 2, message: 'items.sync: type is required' });
   });
 });
