@@ -53,8 +53,9 @@ export function createClient(options: ClientOptions): Client {
       list: (options) => session.list(options, async (api) => ({ path: api.path('va') })),
       get: (assetId, opts) => session.readOne(opts, async (api) => (await import('../service/assets.js')).getAsset(api, need('assets.get', { assetId }).assetId)),
       create: (params, opts) =>
-        session.plan(opts, 'assets.create', params, ['assetId', 'name', 'type'], { user: params.user }, async (ctx) =>
-          (await import('../operations/assets.js')).createAsset(
+        session.plan(opts, 'assets.create', params, ['assetId', 'name', 'type'], { user: params.user }, async (ctx) => {
+          const { assetCreatedLine, createAsset } = await import('../operations/assets.js');
+          const planned = await createAsset(
             ctx,
             {
               assetId: params.assetId,
@@ -67,15 +68,17 @@ export function createClient(options: ClientOptions): Client {
               user: await ctx.setting('user'),
             },
             parameterNames,
-          ),
-        ),
+          );
+          return saying(ctx, planned, assetCreatedLine);
+        }),
       update: (params, opts) =>
         session.plan(opts, 'assets.update', params, ['assetId'], { user: params.user }, async (ctx) => {
           const { assetId, name: assetName, type: assetType, description, localCacheControl, localCacheMaxAge, active } = params;
           const changes = { assetName, assetType, description, localCacheControl, localCacheMaxAge, active };
           const nothing = 'assets.update: nothing to update: give name, description, type, localCacheControl, localCacheMaxAge or active';
           const user = Object.values(changes).every((v) => v === undefined) ? '' : await ctx.setting('user');
-          return (await import('../operations/assets.js')).updateAsset(ctx, { assetId, user, ...changes }, parameterNames, nothing);
+          const { assetUpdatedLine, updateAsset } = await import('../operations/assets.js');
+          return saying(ctx, await updateAsset(ctx, { assetId, user, ...changes }, parameterNames, nothing), assetUpdatedLine);
         }),
       delete: (params, opts) =>
         session.plan(opts, 'assets.delete', params, ['assetId'], { user: params.user }, async (ctx) => (await import('../operations/assets.js')).deleteAsset(ctx, { assetId: params.assetId, user: await ctx.setting('user') })),
@@ -136,7 +139,7 @@ export function createClient(options: ClientOptions): Client {
       create: (params, opts) =>
         session.plan(opts, 'collections.create', params, ['collectionId', 'name'], { platform: params.platform, user: params.user }, async (ctx) => {
           const allowedAssetTypes = strings('collections.create', 'allowedTypes', params.allowedTypes);
-          const [{ createCollection }, { sourceOf }] = await Promise.all([import('../operations/collections.js'), import('../config/settings.js')]);
+          const [{ collectionCreatedLine, createCollection }, { sourceOf }] = await Promise.all([import('../operations/collections.js'), import('../config/settings.js')]);
           const settings = await ctx.settings();
           const user = await ctx.setting('user');
           const platform = settings.resolve('platform');
@@ -157,11 +160,11 @@ export function createClient(options: ClientOptions): Client {
             platformFrom,
             user,
           };
-          return createCollection(ctx, input, collectionParameterNames);
+          return saying(ctx, await createCollection(ctx, input, collectionParameterNames), () => collectionCreatedLine(input.collectionId));
         }),
       update: (params, opts) =>
         session.plan(opts, 'collections.update', params, ['collectionId'], { user: params.user }, async (ctx) => {
-          const { collectionChanges, updateCollection } = await import('../operations/collections.js');
+          const { collectionChanges, collectionUpdatedLine, updateCollection } = await import('../operations/collections.js');
           const given = {
             collectionName: params.name,
             description: params.description,
@@ -174,8 +177,9 @@ export function createClient(options: ClientOptions): Client {
           };
           const patch = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined));
           const messages = { nothing: 'collections.update: nothing to update: give name, description, maxAssets, editable, deployable, anchor, localCacheControl or localCacheMaxAge' };
-          collectionChanges(patch, messages);
-          return updateCollection(ctx, { collectionId: params.collectionId, patch, user: await ctx.setting('user') }, collectionParameterNames, messages);
+          const changes = collectionChanges(patch, messages);
+          const planned = await updateCollection(ctx, { collectionId: params.collectionId, patch, user: await ctx.setting('user') }, collectionParameterNames, messages);
+          return saying(ctx, planned, () => collectionUpdatedLine(params.collectionId, changes));
         }),
       delete: (params, opts) =>
         session.plan(opts, 'collections.delete', params, ['collectionId'], { user: params.user }, async (ctx) =>
@@ -191,12 +195,13 @@ export function createClient(options: ClientOptions): Client {
         ),
       deploy: (params, opts) =>
         session.plan(opts, 'collections.deploy', params, ['collectionId'], { envId: params.envId, user: params.user }, async (ctx) => {
-          const { deployCollection } = await import('../operations/collections.js');
+          const { collectionLiveLine, deployCollection } = await import('../operations/collections.js');
           const collectionId = await collectionIdOf(ctx, params.collectionId);
           const user = await ctx.setting('user');
           if (params.reconcile) return deployCollection(ctx, { collectionId, user, reconcile: true });
           const env = (await ctx.settings()).resolve('envId');
-          return deployCollection(ctx, { collectionId, user, state: params.state ?? 'LIVE', envId: env.value, envSource: env.source, idempotent: params.idempotent });
+          const planned = await deployCollection(ctx, { collectionId, user, state: params.state ?? 'LIVE', envId: env.value, envSource: env.source, idempotent: params.idempotent });
+          return saying(ctx, planned, (answer) => (answer.downloadUrl ? collectionLiveLine(collectionId, env.value, answer.downloadUrl) : undefined));
         }),
       undeploy: (params, opts) =>
         session.plan(opts, 'collections.undeploy', params, ['collectionId', 'envId'], { envId: params.envId, user: params.user }, async (ctx) =>
@@ -662,6 +667,24 @@ function checkOptions(options: ClientOptions): void {
   for (const key of ['baseUrl', 'domainId'] as const) {
     if (!options[key]) throw new UsageError(`createClient: ${key} is required (or ask for the CLI's settings: { profile: 'NAME' } or { fromEnvironment: true })`);
   }
+}
+
+/**
+ * The plan, saying once it is done the line its command prints on stderr then
+ * (onMessage hears it, as it hears release's and items.upload's); the result
+ * unchanged. No line when `line` gives none.
+ */
+async function saying<R>(ctx: Context, planned: Plan<R>, line: (result: R) => string | undefined): Promise<Plan<R>> {
+  const out = await ctx.output();
+  return {
+    ...planned,
+    done: async (results) => {
+      const result = await planned.done(results);
+      const text = line(result);
+      if (text !== undefined) out.success(text);
+      return result;
+    },
+  };
 }
 
 /** A lazy list over its pages; `whole` reads it at once for toArray() without a limit. */

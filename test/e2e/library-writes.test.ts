@@ -133,4 +133,35 @@ describe('collection and item writes', () => {
   it('items.upload with no files is a usage error naming the parameter', async () => {
     await expect(client.items.upload({ collectionId: 'c', files: [] })).rejects.toMatchObject({ exitCode: 2, message: 'items.upload: files must be a non-empty list of strings' });
   });
+
+});
+
+describe('messages', () => {
+  it('onMessage hears the line each command prints once its write is done: asset create and update, collection create, update and deploy', async () => {
+    const lines: string[] = [];
+    const heard = lib.createClient({ baseUrl: h.emu.baseUrl, domainId: 'demo', apiKey: DEMO_API_KEY, user: DEMO_USER, onMessage: (line) => lines.push(line) });
+    try {
+      const assetId = uid('lib-said');
+      const create = await heard.assets.create({ assetId, name: 'Said', type: '1001' });
+      await create.predict();
+      expect(lines).toEqual([]);
+      await create.apply();
+      await (await heard.assets.update({ assetId, name: 'Said again' })).apply();
+      const collectionId = uid('lib_said').replace(/-/g, '_').slice(0, 40);
+      await (await heard.collections.create({ collectionId, name: 'Said', allowedTypes: ['9999'] })).apply();
+      await (await heard.collections.update({ collectionId, description: 'said' })).apply();
+      await (await heard.items.upload({ collectionId, files: [await h.file(`${collectionId}.txt`, 'x')], type: '9999' })).apply();
+      await (await heard.collections.deploy({ collectionId, envId: 'dev' })).apply();
+      expect(lines.map((line) => line.replace(/^✓ /, ''))).toEqual([
+        `Created asset ${assetId}`,
+        `Updated asset ${assetId}`,
+        `created collection ${collectionId}; add files with: ahs item upload ${collectionId} FILE... --type CODE`,
+        `updated collection ${collectionId} (description)`,
+        expect.stringMatching(new RegExp(`${collectionId}\\.txt → item-`)),
+        `collection ${collectionId} is LIVE in dev; fetch it with: ahs fetch ${collectionId} --env dev`,
+      ]);
+    } finally {
+      await heard.close();
+    }
+  });
 });
