@@ -219,6 +219,8 @@ export function createClient(options: ClientOptions): Client {
       upload: (params, opts) =>
         session.plan(opts, 'items.upload', params, ['collectionId'], { user: params.user }, async (ctx) => {
           const files = paths('items.upload', params.files);
+          // No terminal to ask in: the type is required, named as this call's parameter (not the CLI's --type).
+          need('items.upload', params, ['type']);
           const [{ checkItemName, uploadItems }, { assetTypeArg }] = await Promise.all([import('../operations/items.js'), import('../pickers/pick-collection.js')]);
           const collectionId = await collectionIdOf(ctx, params.collectionId);
           checkItemName(params.name, files, itemParameterNames);
@@ -235,7 +237,7 @@ export function createClient(options: ClientOptions): Client {
           const { folderEntries, syncItems } = await import('../operations/item-sync.js');
           const { collectionId, dir, pattern } = params;
           const entries = folderEntries(dir, pattern ?? []);
-          const assetType = params.type || (await (await import('../pickers/pick-collection.js')).assetTypeArg(ctx, collectionId, undefined));
+          const assetType = need('items.sync', params, ['type']).type!;
           const user = await ctx.setting('user');
           const input = { collectionId, dir, entries, assetType, user, delete: params.delete, followLinks: params.followLinks, pattern, reconcile: params.reconcile, checksum: params.checksum };
           return syncItems(ctx, input, itemParameterNames);

@@ -500,7 +500,7 @@ export interface UploadItemsParams {
   collectionId: string;
   /** The paths of the files to upload. */
   files: string[];
-  /** Asset type code of the items (default: the collection's only allowed type). */
+  /** Asset type code of the items (one of the collection's allowed types, or 9999): required, as --type is outside a terminal. */
   type?: string;
   /** The item's name, with one file only (default: the file name). */
   name?: string;
@@ -616,7 +616,7 @@ export interface SyncParams {
   collectionId: string;
   /** The folder whose files the collection should hold (its top level). */
   dir: string;
-  /** Asset type code of uploaded items (default: the collection's only allowed type). */
+  /** Asset type code of uploaded items (one of the collection's allowed types, or 9999): required, as --type is outside a terminal. */
   type?: string;
   /** Remove the items that have no file of their name in `dir`. */
   delete?: boolean;

@@ -134,6 +134,18 @@ describe('collection and item writes', () => {
     await expect(client.items.upload({ collectionId: 'c', files: [] })).rejects.toMatchObject({ exitCode: 2, message: 'items.upload: files must be a non-empty list of strings' });
   });
 
+  it('items.upload and items.sync without a type: a usage error naming the parameter (not the CLI\'s --type), before any request', async () => {
+    const seen: string[] = [];
+    const watched = lib.createClient({ baseUrl: h.emu.baseUrl, domainId: 'demo', apiKey: DEMO_API_KEY, user: DEMO_USER, onEvent: (e) => e.type === 'request' && seen.push(e.path) });
+    try {
+      const file = await h.file('lib-notype.txt', 'x');
+      await expect(watched.items.upload({ collectionId: 'c', files: [file] })).rejects.toMatchObject({ exitCode: 2, message: 'items.upload: type is required' });
+      await expect(watched.items.sync({ collectionId: 'c', dir: h.dir })).rejects.toMatchObject({ exitCode: 2, message: 'items.sync: type is required' });
+      expect(seen).toEqual([]);
+    } finally {
+      await watched.close();
+    }
+  });
 });
 
 describe('messages', () => {
