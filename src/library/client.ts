@@ -550,6 +550,11 @@ async function rollout(session: Session, mode: 'start' | 'status' | 'abort', par
   const call = `rollout${mode === 'start' ? '' : mode === 'status' ? 'Status' : 'Abort'}`;
   need(call, params, ['assetId', 'platform']);
   if (!Array.isArray(params.waves) || params.waves.length === 0 || params.waves.some((env) => typeof env !== 'string' || env === '')) throw new UsageError(`${call}: waves is required: the environments in order, e.g. ['dev', 'staging', 'prod']`);
+  // Named as this call's parameters, before any request (the operation's own words name the CLI's VERSION_ID, --name and --check).
+  const given = (value: string | undefined) => value !== undefined && value !== '';
+  if (given(params.versionId) && given(params.name)) throw new UsageError(`${call}: give versionId or name, not both`);
+  if (!given(params.versionId) && !given(params.name)) throw new UsageError(`${call}: versionId (or name) is required: the version to roll out`);
+  if (params.check !== undefined && params.check.trim() === '') throw new UsageError(`${call}: check must not be empty`);
   const [operations, { WaitingError }] = await Promise.all([import('../operations/rollout.js'), import('../errors.js')]);
   const result = await session.run(callOptions, { platform: params.platform, user: params.user }, async (ctx) => {
     const options = {
