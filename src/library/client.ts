@@ -6,6 +6,7 @@
 // answer, the document the command prints with --json. Reads are the service
 // reads the commands make (src/service/*.ts over src/http/paging.ts), yielded
 // one by one.
+import { setMaxListeners } from 'node:events';
 import type { Context } from '../context.js';
 import type { Plan } from '../plan/plan.js';
 import { UsageError } from '../errors.js';
@@ -715,6 +716,12 @@ function pagedList<T>(pages: () => AsyncGenerator<Page<T>, void, undefined>, who
   };
 }
 
+/** A signal of the library's own making, listened to by as many requests at once as a call sends (no MaxListenersExceededWarning). */
+function unlimited(signal: AbortSignal): AbortSignal {
+  setMaxListeners(0, signal);
+  return signal;
+}
+
 /** The client's options with one call's above them: its own budget, and a signal that aborts this call alone. */
 function withCallOptions(options: ClientOptions, call: CallOptions): ClientOptions {
   const signals = [options.signal, call.signal].filter((signal): signal is AbortSignal => signal !== undefined);
@@ -722,7 +729,7 @@ function withCallOptions(options: ClientOptions, call: CallOptions): ClientOptio
     ...options,
     ...(call.timeoutMs !== undefined ? { timeoutMs: call.timeoutMs } : {}),
     ...(call.retries !== undefined ? { retries: call.retries } : {}),
-    ...(signals.length > 0 ? { signal: signals.length === 1 ? signals[0] : AbortSignal.any(signals) } : {}),
+    ...(signals.length > 0 ? { signal: signals.length === 1 ? signals[0] : unlimited(AbortSignal.any(signals)) } : {}),
   };
 }
 

@@ -46,4 +46,27 @@ describe('client.history()', () => {
       for await (const _ of without.history()) void _;
     }).rejects.toThrow(/history\(\) needs a journal, and none is set/);
   });
+
+  it('reading more entries at once than Node\'s 10 listeners of a signal prints no MaxListenersExceededWarning on the caller\'s stderr', async () => {
+    const journal = uid('jw');
+    const init = await h.ahs(['journal', 'init', journal, '--env', 'prod'], { binary: true });
+    expect(init.exitCode, init.stderr).toBe(0);
+    const warnings: string[] = [];
+    const heard = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+    process.on('warning', heard);
+    const client = lib.createClient({ baseUrl: h.emu.baseUrl, domainId: 'demo', apiKey: DEMO_API_KEY, user: DEMO_USER, journal });
+    try {
+      const id = uid('jw');
+      await (await client.assets.create({ assetId: id, name: 'w0', type: '1001' })).apply();
+      for (let i = 1; i <= 12; i += 1) await (await client.assets.update({ assetId: id, name: `w${i}` })).apply();
+      const seen: string[] = [];
+      for await (const entry of client.history({ id })) seen.push(entry.command);
+      expect(seen).toHaveLength(13);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.filter((w) => w.startsWith('MaxListenersExceededWarning'))).toEqual([]);
+    } finally {
+      process.off('warning', heard);
+      await client.close();
+    }
+  });
 });
