@@ -93,7 +93,8 @@ export function createClient(options: ClientOptions): Client {
       status: async (assetId, filter = {}, opts) =>
         session.run(opts, {}, async (ctx) => {
           need('assets.status', { assetId });
-          const { platform, envId, state } = filter;
+          const { platform, envId } = filter;
+          const state = deploymentState('assets.status', filter.state);
           return (await import('../operations/asset-status.js')).assetStatus(ctx, { assetId, platform, envId, state });
         }),
     },
@@ -244,7 +245,8 @@ export function createClient(options: ClientOptions): Client {
           return syncItems(ctx, input, itemParameterNames);
         }),
     },
-    records: (assetId, filter = {}, opts) => session.whole(opts, async (api) => (await import('../service/assets.js')).listRecords(api, need('records', { assetId }).assetId, filter)),
+    records: (assetId, filter = {}, opts) =>
+      session.whole(opts, async (api) => (await import('../service/assets.js')).listRecords(api, need('records', { assetId }).assetId, { ...filter, state: deploymentState('records', filter.state) })),
     channel: (assetId, platform, envId, opts) =>
       session.whole(opts, async (api) => (await (await import('../service/assets.js')).readChannel(api, assetId, platform, need('channel', { assetId, platform, envId }).envId)).records),
     deploy: (params, opts) =>
@@ -621,6 +623,18 @@ function paths(call: string, value: unknown): string[] {
 function platformList(call: string, value: string | string[] | undefined): string {
   if (typeof value === 'string' && value !== '') return value;
   return strings(call, 'platform', value).join(',');
+}
+
+/**
+ * A state filter as the CLI's --state takes it: any case (`live` is LIVE);
+ * another value matches no record, so it is refused as --state refuses it,
+ * not answered with an empty list.
+ */
+function deploymentState(call: string, state: unknown): 'LIVE' | 'OFFLINE' | 'DEFAULT' | undefined {
+  if (state === undefined) return undefined;
+  const upper = typeof state === 'string' ? state.toUpperCase() : state;
+  if (upper === 'LIVE' || upper === 'OFFLINE' || upper === 'DEFAULT') return upper;
+  throw new UsageError(`${call}: state must be one of LIVE, OFFLINE, DEFAULT (got ${String(state)})`);
 }
 
 /** The call's required parameters, named by the call when one is missing or empty. */

@@ -290,4 +290,15 @@ describe('client.assets.status', () => {
   it('an asset that does not exist is a NotFoundError', async () => {
     await expect(client.assets.status(uid('missing'))).rejects.toBeInstanceOf(NotFoundError);
   });
+
+  it('a state in any case is taken as --state takes it (live is LIVE), another refused as --state refuses it, not answered empty; records() alike', async () => {
+    expect(await client.assets.status(assetId, { state: 'live' as never })).toEqual((await h.ahs(['asset', 'status', assetId, '--state', 'live', '--json'])).json());
+    expect((await client.assets.status(assetId, { state: 'live' as never })).totalResults).toBe(1);
+    const error = await client.assets.status(assetId, { state: 'NOPE' as never }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as Error).message).toBe('assets.status: state must be one of LIVE, OFFLINE, DEFAULT (got NOPE)');
+    expect((await h.ahs(['asset', 'status', assetId, '--state', 'NOPE'])).exitCode).toBe(2);
+    expect((await client.records(assetId, { state: 'default' as never }).toArray()).map((r) => r.state)).toEqual(['DEFAULT']);
+    await expect(client.records(assetId, { state: 'gone' as never }).toArray()).rejects.toThrow('records: state must be one of LIVE, OFFLINE, DEFAULT (got gone)');
+  });
 });
