@@ -94,8 +94,12 @@ describe('client.fetch', () => {
     const kept = await client.fetch({ collectionId, envId: 'dev', dir, pattern: ['*.txt'], skipExisting: true });
     expect(kept.downloaded.map((f) => f.name)).toEqual(['a.txt']);
     expect(kept.skipped.map((f) => f.name)).toEqual(['b.txt']);
+    // The reason names the call's parameter, as a kept symbolic link's does; the CLI's names its flag.
+    expect(kept.skipped[0]!.reason).toBe('a file of that name is already there (skipExisting)');
     expect(await readFile(join(dir, 'b.txt'), 'utf8')).toBe('mine');
     expect((await readdir(dir)).sort()).toEqual(['a.txt', 'b.txt']);
+    const cli = await h.ahs(['fetch', collectionId, '--env', 'dev', '--dir', dir, '--pattern', 'b.txt', '--skip-existing', '--json']);
+    expect(cli.json().skipped[0].reason).toBe('a file of that name is already there (--skip-existing)');
   });
 
   it('takes a deployed collection URL, as ahs fetch --url does', async () => {
