@@ -447,7 +447,7 @@ class Session {
         const { ctx } = await session.context({}, checkCallOptions(call));
         try {
           const [{ requireJournal }, { historyEntries }] = await Promise.all([import('../service/journal-setting.js'), import('../service/history.js')]);
-          const journal = await requireJournal(ctx, 'history()');
+          const journal = await requireJournal(ctx, 'history()', "and give its id as createClient's journal option (or its profile's, with profile or fromEnvironment)");
           yield* historyEntries(ctx, journal, filter) as AsyncIterable<JournalEntry>;
         } finally {
           await session.end(ctx);

@@ -44,7 +44,7 @@ describe('client.history()', () => {
     const without = lib.createClient({ baseUrl: h.emu.baseUrl, domainId: 'demo', apiKey: DEMO_API_KEY, user: DEMO_USER });
     await expect(async () => {
       for await (const _ of without.history()) void _;
-    }).rejects.toThrow(/history\(\) needs a journal, and none is set/);
+    }).rejects.toThrow("history() needs a journal, and none is set: start one with `ahs journal init --env ENV` and give its id as createClient's journal option (or its profile's, with profile or fromEnvironment)");
   });
 
   it('reading more entries at once than Node\'s 10 listeners of a signal prints no MaxListenersExceededWarning on the caller\'s stderr', async () => {
