@@ -559,7 +559,8 @@ async function rollout(session: Session, mode: 'start' | 'status' | 'abort', par
   if (!given(params.versionId) && !given(params.name)) throw new UsageError(`${call}: versionId (or name) is required: the version to roll out`);
   if (params.check !== undefined && params.check.trim() === '') throw new UsageError(`${call}: check must not be empty`);
   const [operations, { WaitingError }] = await Promise.all([import('../operations/rollout.js'), import('../errors.js')]);
-  const result = await session.run(callOptions, { platform: params.platform, user: params.user }, async (ctx) => {
+  // The journal names each wave's entry after the call (rollout, rolloutAbort), as every other library write's.
+  const result = await session.run(callOptions, { platform: params.platform, user: params.user, command: call }, async (ctx) => {
     const options = {
       assetId: params.assetId,
       versionId: params.versionId,
