@@ -202,7 +202,7 @@ export function createClient(options: ClientOptions): Client {
           const user = await ctx.setting('user');
           if (params.reconcile) return deployCollection(ctx, { collectionId, user, reconcile: true });
           const env = (await ctx.settings()).resolve('envId');
-          const planned = await deployCollection(ctx, { collectionId, user, state: params.state ?? 'LIVE', envId: env.value, envSource: env.source, idempotent: params.idempotent });
+          const planned = await deployCollection(ctx, { collectionId, user, state: stateOf('collections.deploy', params.state, ['LIVE', 'OFFLINE'] as const) ?? 'LIVE', envId: env.value, envSource: env.source, idempotent: params.idempotent });
           return saying(ctx, planned, (answer) => (answer.downloadUrl ? collectionLiveLine(collectionId, env.value, answer.downloadUrl) : undefined));
         }),
       undeploy: (params, opts) =>
@@ -253,7 +253,7 @@ export function createClient(options: ClientOptions): Client {
       session.plan(opts, 'deploy', params, ['assetId', 'versionId', 'platform', 'envId'], params, async (ctx) =>
         (await import('../operations/channel.js')).deployVersion(
           ctx,
-          { ...(await channelOf(ctx, params.assetId)), versionId: params.versionId, state: params.state ?? 'LIVE', idempotent: params.idempotent, user: await ctx.setting('user') },
+          { ...(await channelOf(ctx, params.assetId)), versionId: params.versionId, state: stateOf('deploy', params.state, ['LIVE', 'OFFLINE'] as const) ?? 'LIVE', idempotent: params.idempotent, user: await ctx.setting('user') },
           parameterNames,
         ),
       ),
@@ -269,7 +269,7 @@ export function createClient(options: ClientOptions): Client {
       session.plan(opts, 'release', params, ['assetId', 'file', 'platform', 'envId', 'name'], params, async (ctx) =>
         (await import('../operations/release.js')).release(
           ctx,
-          { ...(await channelOf(ctx, params.assetId)), file: params.file, versionName: params.name, state: params.state ?? 'DEFAULT', expectCurrent: params.expectCurrent, user: await ctx.setting('user') },
+          { ...(await channelOf(ctx, params.assetId)), file: params.file, versionName: params.name, state: stateOf('release', params.state, ['LIVE', 'DEFAULT'] as const) ?? 'DEFAULT', expectCurrent: params.expectCurrent, user: await ctx.setting('user') },
           parameterNames,
         ),
       ),
@@ -632,10 +632,15 @@ function platformList(call: string, value: string | string[] | undefined): strin
  * not answered with an empty list.
  */
 function deploymentState(call: string, state: unknown): 'LIVE' | 'OFFLINE' | 'DEFAULT' | undefined {
+  return stateOf(call, state, ['LIVE', 'OFFLINE', 'DEFAULT'] as const);
+}
+
+/** A write's state parameter as the command's --state takes it: any case, one of `allowed`, else a usage error naming the call's parameter. */
+function stateOf<S extends string>(call: string, state: unknown, allowed: readonly S[]): S | undefined {
   if (state === undefined) return undefined;
   const upper = typeof state === 'string' ? state.toUpperCase() : state;
-  if (upper === 'LIVE' || upper === 'OFFLINE' || upper === 'DEFAULT') return upper;
-  throw new UsageError(`${call}: state must be one of LIVE, OFFLINE, DEFAULT (got ${String(state)})`);
+  if (allowed.includes(upper as S)) return upper as S;
+  throw new UsageError(`${call}: state must be one of ${allowed.join(', ')} (got ${String(state)})`);
 }
 
 /** The call's required parameters, named by the call when one is missing or empty. */

@@ -148,6 +148,23 @@ describe('collection and item writes', () => {
   });
 });
 
+describe('state parameters', () => {
+  it('deploy, release and collections.deploy take a state in any case as --state does, and refuse another naming the call\'s state, before sending', async () => {
+    const id = uid('lib-state');
+    await h.createAsset(id);
+    const versionId = await h.uploadVersion(id, 'ios', '1');
+    const offline = await client.deploy({ assetId: id, versionId, platform: 'ios', envId: 'dev', state: 'offline' as never });
+    expect(await offline.predict()).toMatchObject({ request: { body: { intent: 'OFFLINE' } } });
+    await expect(client.deploy({ assetId: id, versionId, platform: 'ios', envId: 'dev', state: 'DEFAULT' as never })).rejects.toMatchObject({ exitCode: 2, message: 'deploy: state must be one of LIVE, OFFLINE (got DEFAULT)' });
+    const file = await h.file(`${id}.zip`, 'x');
+    await expect(client.release({ assetId: id, file, platform: 'ios', envId: 'dev', name: '2', state: 'OFFLINE' as never })).rejects.toMatchObject({ exitCode: 2, message: 'release: state must be one of LIVE, DEFAULT (got OFFLINE)' });
+    const collectionId = uid('lib_state').replace(/-/g, '_').slice(0, 40);
+    await (await client.collections.create({ collectionId, name: 'State', allowedTypes: ['9999'] })).apply();
+    await expect(client.collections.deploy({ collectionId, envId: 'dev', state: 'gone' as never })).rejects.toMatchObject({ exitCode: 2, message: 'collections.deploy: state must be one of LIVE, OFFLINE (got gone)' });
+    expect(await h.records(id)).toEqual([]);
+  });
+});
+
 describe('messages', () => {
   it('onMessage hears the line each command prints once its write is done: asset create and update, collection create, update and deploy', async () => {
     const lines: string[] = [];
