@@ -6,6 +6,7 @@
 // answer, the document the command prints with --json. Reads are the service
 // reads the commands make (src/service/*.ts over src/http/paging.ts), yielded
 // one by one.
+import { setMaxListeners } from 'node:events';
 import type { Context } from '../context.js';
 import type { Plan } from '../plan/plan.js';
 import { UsageError } from '../errors.js';
@@ -53,8 +54,9 @@ export function createClient(options: ClientOptions): Client {
       list: (options) => session.list(options, async (api) => ({ path: api.path('va') })),
       get: (assetId, opts) => session.readOne(opts, async (api) => (await import('../service/assets.js')).getAsset(api, need('assets.get', { assetId }).assetId)),
       create: (params, opts) =>
-        session.plan(opts, 'assets.create', params, ['assetId', 'name', 'type'], { user: params.user }, async (ctx) =>
-          (await import('../operations/assets.js')).createAsset(
+        session.plan(opts, 'assets.create', params, ['assetId', 'name', 'type'], { user: params.user }, async (ctx) => {
+          const { assetCreatedLine, createAsset } = await import('../operations/assets.js');
+          const planned = await createAsset(
             ctx,
             {
               assetId: params.assetId,
@@ -67,15 +69,17 @@ export function createClient(options: ClientOptions): Client {
               user: await ctx.setting('user'),
             },
             parameterNames,
-          ),
-        ),
+          );
+          return saying(ctx, planned, assetCreatedLine);
+        }),
       update: (params, opts) =>
         session.plan(opts, 'assets.update', params, ['assetId'], { user: params.user }, async (ctx) => {
           const { assetId, name: assetName, type: assetType, description, localCacheControl, localCacheMaxAge, active } = params;
           const changes = { assetName, assetType, description, localCacheControl, localCacheMaxAge, active };
           const nothing = 'assets.update: nothing to update: give name, description, type, localCacheControl, localCacheMaxAge or active';
           const user = Object.values(changes).every((v) => v === undefined) ? '' : await ctx.setting('user');
-          return (await import('../operations/assets.js')).updateAsset(ctx, { assetId, user, ...changes }, parameterNames, nothing);
+          const { assetUpdatedLine, updateAsset } = await import('../operations/assets.js');
+          return saying(ctx, await updateAsset(ctx, { assetId, user, ...changes }, parameterNames, nothing), assetUpdatedLine);
         }),
       delete: (params, opts) =>
         session.plan(opts, 'assets.delete', params, ['assetId'], { user: params.user }, async (ctx) => (await import('../operations/assets.js')).deleteAsset(ctx, { assetId: params.assetId, user: await ctx.setting('user') })),
@@ -89,7 +93,8 @@ export function createClient(options: ClientOptions): Client {
       status: async (assetId, filter = {}, opts) =>
         session.run(opts, {}, async (ctx) => {
           need('assets.status', { assetId });
-          const { platform, envId, state } = filter;
+          const { platform, envId } = filter;
+          const state = deploymentState('assets.status', filter.state);
           return (await import('../operations/asset-status.js')).assetStatus(ctx, { assetId, platform, envId, state });
         }),
     },
@@ -136,7 +141,7 @@ export function createClient(options: ClientOptions): Client {
       create: (params, opts) =>
         session.plan(opts, 'collections.create', params, ['collectionId', 'name'], { platform: params.platform, user: params.user }, async (ctx) => {
           const allowedAssetTypes = strings('collections.create', 'allowedTypes', params.allowedTypes);
-          const [{ createCollection }, { sourceOf }] = await Promise.all([import('../operations/collections.js'), import('../config/settings.js')]);
+          const [{ collectionCreatedLine, createCollection }, { sourceOf }] = await Promise.all([import('../operations/collections.js'), import('../config/settings.js')]);
           const settings = await ctx.settings();
           const user = await ctx.setting('user');
           const platform = settings.resolve('platform');
@@ -157,11 +162,11 @@ export function createClient(options: ClientOptions): Client {
             platformFrom,
             user,
           };
-          return createCollection(ctx, input, collectionParameterNames);
+          return saying(ctx, await createCollection(ctx, input, collectionParameterNames), () => collectionCreatedLine(input.collectionId));
         }),
       update: (params, opts) =>
         session.plan(opts, 'collections.update', params, ['collectionId'], { user: params.user }, async (ctx) => {
-          const { collectionChanges, updateCollection } = await import('../operations/collections.js');
+          const { collectionChanges, collectionUpdatedLine, updateCollection } = await import('../operations/collections.js');
           const given = {
             collectionName: params.name,
             description: params.description,
@@ -174,8 +179,9 @@ export function createClient(options: ClientOptions): Client {
           };
           const patch = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined));
           const messages = { nothing: 'collections.update: nothing to update: give name, description, maxAssets, editable, deployable, anchor, localCacheControl or localCacheMaxAge' };
-          collectionChanges(patch, messages);
-          return updateCollection(ctx, { collectionId: params.collectionId, patch, user: await ctx.setting('user') }, collectionParameterNames, messages);
+          const changes = collectionChanges(patch, messages);
+          const planned = await updateCollection(ctx, { collectionId: params.collectionId, patch, user: await ctx.setting('user') }, collectionParameterNames, messages);
+          return saying(ctx, planned, () => collectionUpdatedLine(params.collectionId, changes));
         }),
       delete: (params, opts) =>
         session.plan(opts, 'collections.delete', params, ['collectionId'], { user: params.user }, async (ctx) =>
@@ -191,12 +197,13 @@ export function createClient(options: ClientOptions): Client {
         ),
       deploy: (params, opts) =>
         session.plan(opts, 'collections.deploy', params, ['collectionId'], { envId: params.envId, user: params.user }, async (ctx) => {
-          const { deployCollection } = await import('../operations/collections.js');
+          const { collectionLiveLine, deployCollection } = await import('../operations/collections.js');
           const collectionId = await collectionIdOf(ctx, params.collectionId);
           const user = await ctx.setting('user');
           if (params.reconcile) return deployCollection(ctx, { collectionId, user, reconcile: true });
           const env = (await ctx.settings()).resolve('envId');
-          return deployCollection(ctx, { collectionId, user, state: params.state ?? 'LIVE', envId: env.value, envSource: env.source, idempotent: params.idempotent });
+          const planned = await deployCollection(ctx, { collectionId, user, state: stateOf('collections.deploy', params.state, ['LIVE', 'OFFLINE'] as const) ?? 'LIVE', envId: env.value, envSource: env.source, idempotent: params.idempotent });
+          return saying(ctx, planned, (answer) => (answer.downloadUrl ? collectionLiveLine(collectionId, env.value, answer.downloadUrl) : undefined));
         }),
       undeploy: (params, opts) =>
         session.plan(opts, 'collections.undeploy', params, ['collectionId', 'envId'], { envId: params.envId, user: params.user }, async (ctx) =>
@@ -214,6 +221,8 @@ export function createClient(options: ClientOptions): Client {
       upload: (params, opts) =>
         session.plan(opts, 'items.upload', params, ['collectionId', 'type'], { user: params.user }, async (ctx) => {
           const files = paths('items.upload', params.files);
+          // No terminal to ask in: the type is required, named as this call's parameter (not the CLI's --type).
+          need('items.upload', params, ['type']);
           const [{ checkItemName, uploadItems }, { assetTypeArg }] = await Promise.all([import('../operations/items.js'), import('../pickers/pick-collection.js')]);
           const collectionId = await collectionIdOf(ctx, params.collectionId);
           checkItemName(params.name, files, itemParameterNames);
@@ -230,20 +239,21 @@ export function createClient(options: ClientOptions): Client {
           const { folderEntries, syncItems } = await import('../operations/item-sync.js');
           const { collectionId, dir, pattern } = params;
           const entries = folderEntries(dir, pattern ?? []);
-          const assetType = await (await import('../pickers/pick-collection.js')).assetTypeArg(ctx, collectionId, params.type);
+          const assetType = need('items.sync', params, ['type']).type!;
           const user = await ctx.setting('user');
           const input = { collectionId, dir, entries, assetType, user, delete: params.delete, followLinks: params.followLinks, pattern, reconcile: params.reconcile, checksum: params.checksum };
           return syncItems(ctx, input, itemParameterNames);
         }),
     },
-    records: (assetId, filter = {}, opts) => session.whole(opts, async (api) => (await import('../service/assets.js')).listRecords(api, need('records', { assetId }).assetId, filter)),
+    records: (assetId, filter = {}, opts) =>
+      session.whole(opts, async (api) => (await import('../service/assets.js')).listRecords(api, need('records', { assetId }).assetId, { ...filter, state: deploymentState('records', filter.state) })),
     channel: (assetId, platform, envId, opts) =>
       session.whole(opts, async (api) => (await (await import('../service/assets.js')).readChannel(api, assetId, platform, need('channel', { assetId, platform, envId }).envId)).records),
     deploy: (params, opts) =>
       session.plan(opts, 'deploy', params, ['assetId', 'versionId', 'platform', 'envId'], params, async (ctx) =>
         (await import('../operations/channel.js')).deployVersion(
           ctx,
-          { ...(await channelOf(ctx, params.assetId)), versionId: params.versionId, state: params.state ?? 'LIVE', idempotent: params.idempotent, user: await ctx.setting('user') },
+          { ...(await channelOf(ctx, params.assetId)), versionId: params.versionId, state: stateOf('deploy', params.state, ['LIVE', 'OFFLINE'] as const) ?? 'LIVE', idempotent: params.idempotent, user: await ctx.setting('user') },
           parameterNames,
         ),
       ),
@@ -259,7 +269,7 @@ export function createClient(options: ClientOptions): Client {
       session.plan(opts, 'release', params, ['assetId', 'file', 'platform', 'envId', 'name'], params, async (ctx) =>
         (await import('../operations/release.js')).release(
           ctx,
-          { ...(await channelOf(ctx, params.assetId)), file: params.file, versionName: params.name, state: params.state ?? 'DEFAULT', expectCurrent: params.expectCurrent, user: await ctx.setting('user') },
+          { ...(await channelOf(ctx, params.assetId)), file: params.file, versionName: params.name, state: stateOf('release', params.state, ['LIVE', 'DEFAULT'] as const) ?? 'DEFAULT', expectCurrent: params.expectCurrent, user: await ctx.setting('user') },
           parameterNames,
         ),
       ),
@@ -437,7 +447,7 @@ class Session {
         const { ctx } = await session.context({}, checkCallOptions(call));
         try {
           const [{ requireJournal }, { historyEntries }] = await Promise.all([import('../service/journal-setting.js'), import('../service/history.js')]);
-          const journal = await requireJournal(ctx, 'history()');
+          const journal = await requireJournal(ctx, 'history()', "and give its id as createClient's journal option (or its profile's, with profile or fromEnvironment)");
           yield* historyEntries(ctx, journal, filter) as AsyncIterable<JournalEntry>;
         } finally {
           await session.end(ctx);
@@ -543,8 +553,14 @@ async function rollout(session: Session, mode: 'start' | 'status' | 'abort', par
   const call = `rollout${mode === 'start' ? '' : mode === 'status' ? 'Status' : 'Abort'}`;
   need(call, params, ['assetId', 'platform']);
   if (!Array.isArray(params.waves) || params.waves.length === 0 || params.waves.some((env) => typeof env !== 'string' || env === '')) throw new UsageError(`${call}: waves is required: the environments in order, e.g. ['dev', 'staging', 'prod']`);
+  // Named as this call's parameters, before any request (the operation's own words name the CLI's VERSION_ID, --name and --check).
+  const given = (value: string | undefined) => value !== undefined && value !== '';
+  if (given(params.versionId) && given(params.name)) throw new UsageError(`${call}: give versionId or name, not both`);
+  if (!given(params.versionId) && !given(params.name)) throw new UsageError(`${call}: versionId (or name) is required: the version to roll out`);
+  if (params.check !== undefined && params.check.trim() === '') throw new UsageError(`${call}: check must not be empty`);
   const [operations, { WaitingError }] = await Promise.all([import('../operations/rollout.js'), import('../errors.js')]);
-  const result = await session.run(callOptions, { platform: params.platform, user: params.user }, async (ctx) => {
+  // The journal names each wave's entry after the call (rollout, rolloutAbort), as every other library write's.
+  const result = await session.run(callOptions, { platform: params.platform, user: params.user, command: call }, async (ctx) => {
     const options = {
       assetId: params.assetId,
       versionId: params.versionId,
@@ -610,6 +626,23 @@ function platformList(call: string, value: string | string[] | undefined): strin
   return strings(call, 'platform', value).join(',');
 }
 
+/**
+ * A state filter as the CLI's --state takes it: any case (`live` is LIVE);
+ * another value matches no record, so it is refused as --state refuses it,
+ * not answered with an empty list.
+ */
+function deploymentState(call: string, state: unknown): 'LIVE' | 'OFFLINE' | 'DEFAULT' | undefined {
+  return stateOf(call, state, ['LIVE', 'OFFLINE', 'DEFAULT'] as const);
+}
+
+/** A write's state parameter as the command's --state takes it: any case, one of `allowed`, else a usage error naming the call's parameter. */
+function stateOf<S extends string>(call: string, state: unknown, allowed: readonly S[]): S | undefined {
+  if (state === undefined) return undefined;
+  const upper = typeof state === 'string' ? state.toUpperCase() : state;
+  if (allowed.includes(upper as S)) return upper as S;
+  throw new UsageError(`${call}: state must be one of ${allowed.join(', ')} (got ${String(state)})`);
+}
+
 /** The call's required parameters, named by the call when one is missing or empty. */
 function need<P extends object>(call: string, params: P, required: ReadonlyArray<keyof P & string> = Object.keys(params) as Array<keyof P & string>): P {
   if (params === null || typeof params !== 'object') throw new UsageError(`${call}: expected an object of parameters`);
@@ -668,6 +701,24 @@ function checkOptions(options: ClientOptions): void {
   }
 }
 
+/**
+ * The plan, saying once it is done the line its command prints on stderr then
+ * (onMessage hears it, as it hears release's and items.upload's); the result
+ * unchanged. No line when `line` gives none.
+ */
+async function saying<R>(ctx: Context, planned: Plan<R>, line: (result: R) => string | undefined): Promise<Plan<R>> {
+  const out = await ctx.output();
+  return {
+    ...planned,
+    done: async (results) => {
+      const result = await planned.done(results);
+      const text = line(result);
+      if (text !== undefined) out.success(text);
+      return result;
+    },
+  };
+}
+
 /** A lazy list over its pages; `whole` reads it at once for toArray() without a limit. */
 function pagedList<T>(pages: () => AsyncGenerator<Page<T>, void, undefined>, whole: () => Promise<T[]>): PagedList<T> {
   return {
@@ -689,6 +740,12 @@ function pagedList<T>(pages: () => AsyncGenerator<Page<T>, void, undefined>, who
   };
 }
 
+/** A signal of the library's own making, listened to by as many requests at once as a call sends (no MaxListenersExceededWarning). */
+function unlimited(signal: AbortSignal): AbortSignal {
+  setMaxListeners(0, signal);
+  return signal;
+}
+
 /** The client's options with one call's above them: its own budget, and a signal that aborts this call alone. */
 function withCallOptions(options: ClientOptions, call: CallOptions): ClientOptions {
   const signals = [options.signal, call.signal].filter((signal): signal is AbortSignal => signal !== undefined);
@@ -696,7 +753,7 @@ function withCallOptions(options: ClientOptions, call: CallOptions): ClientOptio
     ...options,
     ...(call.timeoutMs !== undefined ? { timeoutMs: call.timeoutMs } : {}),
     ...(call.retries !== undefined ? { retries: call.retries } : {}),
-    ...(signals.length > 0 ? { signal: signals.length === 1 ? signals[0] : AbortSignal.any(signals) } : {}),
+    ...(signals.length > 0 ? { signal: signals.length === 1 ? signals[0] : unlimited(AbortSignal.any(signals)) } : {}),
   };
 }
 

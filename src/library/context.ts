@@ -4,6 +4,7 @@
 // asked (`profile`, `fromEnvironment`). The stage lines an operation prints
 // (an upload's, a release's stages) go to `onMessage` and the events; a dry
 // run's JSON document is kept as predict()'s answer.
+import { setMaxListeners } from 'node:events';
 import { Readable, Writable } from 'node:stream';
 import { createContext, type Context } from '../context.js';
 import type { GivenSettings, SettingName } from '../config/settings.js';
@@ -31,7 +32,12 @@ export interface LibraryContext {
   documents: unknown[];
 }
 
+// Every request of a call listens to its signal (src/http/client.ts): a call
+// reading or sending more than 10 at once (a journal's entries, a folder of
+// items) is no leak, and must not print Node's MaxListenersExceededWarning on
+// the caller's stderr (main() lifts the limit for the CLI's signal alike).
 const NEVER = new AbortController().signal;
+setMaxListeners(0, NEVER);
 
 export async function libraryContext(options: ClientOptions, call: CallSettings = {}): Promise<LibraryContext> {
   const documents: unknown[] = [];

@@ -25,6 +25,16 @@ export interface AssetCreateInput {
   user: string;
 }
 
+/** The line `ahs asset create` prints on stderr once the asset is made, and the library's onMessage hears. */
+export function assetCreatedLine(asset: Asset): string {
+  return `Created asset ${asset.assetId}`;
+}
+
+/** The line `ahs asset update` prints on stderr once the asset is updated, and the library's onMessage hears. */
+export function assetUpdatedLine(asset: Asset): string {
+  return `Updated asset ${asset.assetId}`;
+}
+
 /** POST /va: the asset it made. A lost answer is settled by reading the asset back. */
 export async function createAsset(_ctx: PlanContext, input: AssetCreateInput, names: FieldNames = {}): Promise<Plan<Asset>> {
   const { user, ...fields } = input;

@@ -38,6 +38,33 @@ export interface CollectionCreateInput {
   user: string;
 }
 
+/** The line `ahs collection create` prints on stderr once the collection is made, and the library's onMessage hears. */
+export function collectionCreatedLine(collectionId: string): string {
+  return `created collection ${collectionId}; add files with: ahs item upload ${collectionId} FILE... --type CODE`;
+}
+
+/** The line `ahs collection update` prints on stderr once the collection is updated (changes: the fields sent), and the library's onMessage hears. */
+export function collectionUpdatedLine(collectionId: string, changes: string[]): string {
+  return `updated collection ${collectionId} (${changes.join(', ')})`;
+}
+
+/**
+ * The line `ahs collection-deploy` prints on stderr once the collection is
+ * LIVE, and the library's onMessage hears: with a fetch command that works as
+ * printed. Without an environment named (an environment-scoped key deployed
+ * to its own), `ahs fetch COLLECTION_ID` would stop for want of --env, which
+ * the CLI cannot see: the deployed URL says it all.
+ */
+export function collectionLiveLine(collectionId: string, envId: string | undefined, downloadUrl: string): string {
+  const fetch = envId ? `ahs fetch ${shellWord(collectionId)} --env ${shellWord(envId)}` : `ahs fetch --url ${shellWord(downloadUrl)}`;
+  return `collection ${collectionId} is LIVE${envId ? ` in ${envId}` : ''}; fetch it with: ${fetch}`;
+}
+
+/** A word the shell reads back unchanged: bare when safe, else single-quoted. */
+function shellWord(value: string): string {
+  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
 /** POST /vc: the collection it made. */
 export async function createCollection(ctx: PlanContext, input: CollectionCreateInput, names: FieldNames = {}): Promise<Plan<Collection>> {
   const { user, platform, platformFrom, allowedAssetTypes, ...fields } = input;

@@ -150,7 +150,7 @@ async function fetchDelivered(ctx: PlanContext, { doc, deliveryBase, records }: 
   const networkFailed = new Set<string>();
   const mismatched = new Set<string>();
   try {
-    summary = await download(ctx, toDownload, { dir, concurrency: input.concurrency, skipExisting: input.skipExisting, deliveryBase, networkFailed, mismatched });
+    summary = await download(ctx, toDownload, { dir, concurrency: input.concurrency, skipExisting: input.skipExisting, skipExistingName: names('skipExisting'), deliveryBase, networkFailed, mismatched });
   } finally {
     // Nothing landed (interrupted, or every file failed): take back the folders this run made, if still empty.
     if (created) await removeEmptyDirs(dir, created);
@@ -460,7 +460,7 @@ async function itemRecords(ctx: PlanContext, collectionId: string): Promise<Map<
 async function download(
   ctx: PlanContext,
   tasks: DownloadTask[],
-  options: { dir: string; concurrency?: number | undefined; skipExisting?: boolean | undefined; deliveryBase: string; networkFailed: Set<string>; mismatched: Set<string> },
+  options: { dir: string; concurrency?: number | undefined; skipExisting?: boolean | undefined; skipExistingName: string; deliveryBase: string; networkFailed: Set<string>; mismatched: Set<string> },
 ): Promise<DownloadSummary> {
   const out = await ctx.output();
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? DEFAULT_CONCURRENCY));
@@ -480,6 +480,7 @@ async function download(
       dir: options.dir,
       concurrency,
       skipExisting: options.skipExisting,
+      skipExistingName: options.skipExistingName,
       signal: ctx.signal,
       open: async (task) => {
         const response = await client.send({ method: 'GET', path: task.url, headers: { accept: '*/*' } });

@@ -7,8 +7,8 @@ export async function journalId(ctx: Pick<PlanContext, 'settings'>): Promise<str
   return (await ctx.settings()).get('journal');
 }
 
-export async function requireJournal(ctx: Pick<PlanContext, 'settings'>, what: string): Promise<string> {
+export async function requireJournal(ctx: Pick<PlanContext, 'settings'>, what: string, nameOne = '(it records its id in the profile), or name one with --journal ID or AHS_JOURNAL'): Promise<string> {
   const id = await journalId(ctx);
   if (id) return id;
-  throw new UsageError(`${what} needs a journal, and none is set: start one with \`ahs journal init --env ENV\` (it records its id in the profile), or name one with --journal ID or AHS_JOURNAL`);
+  throw new UsageError(`${what} needs a journal, and none is set: start one with \`ahs journal init --env ENV\` ${nameOne}`);
 }

@@ -65,6 +65,8 @@ export interface DownloadOptions {
   concurrency?: number;
   /** Keep a file already at a task's name (default: replace it). */
   skipExisting?: boolean;
+  /** How the caller names skipExisting in a skipped file's reason (default the CLI's --skip-existing; the library's skipExisting). */
+  skipExistingName?: string;
   signal?: AbortSignal;
   /** How to start each request (default: a plain GET, plainOpener()). */
   open?: Opener;
@@ -152,7 +154,7 @@ export async function downloadAll(tasks: DownloadTask[], options: DownloadOption
       const existing = lstatIfThere(target);
       if (existing && !existing.isFile()) throw new Error(`${target} exists and is not a regular file`);
       if (existing && options.skipExisting) {
-        skip(task, target, 'a file of that name is already there (--skip-existing)');
+        skip(task, target, `a file of that name is already there (${options.skipExistingName ?? '--skip-existing'})`);
         return;
       }
       const response = await raceAbort(open(task, taskSignal), taskSignal);
@@ -243,7 +245,7 @@ export interface HashSummary {
  * downloadAll does (a success answer, its whole content-length, the expected
  * size); a failed file never stops the others; Ctrl-C throws CancelledError.
  */
-export async function hashAll(tasks: DownloadTask[], options: Omit<DownloadOptions, 'dir' | 'skipExisting'>): Promise<HashSummary> {
+export async function hashAll(tasks: DownloadTask[], options: Omit<DownloadOptions, 'dir' | 'skipExisting' | 'skipExistingName'>): Promise<HashSummary> {
   const signal = options.signal ?? new AbortController().signal;
   const open = options.open ?? plainOpener();
   const emit = options.onEvent ?? (() => {});

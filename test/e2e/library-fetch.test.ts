@@ -109,8 +109,12 @@ describe('client.fetch', () => {
     const kept = await client.fetch({ collectionId, envId: 'dev', dir, pattern: ['*.txt'], skipExisting: true });
     expect(kept.downloaded.map((f) => f.name)).toEqual(['a.txt']);
     expect(kept.skipped.map((f) => f.name)).toEqual(['b.txt']);
+    // The reason names the call's parameter, as a kept symbolic link's does; the CLI's names its flag.
+    expect(kept.skipped[0]!.reason).toBe('a file of that name is already there (skipExisting)');
     expect(await readFile(join(dir, 'b.txt'), 'utf8')).toBe('mine');
     expect((await readdir(dir)).sort()).toEqual(['a.txt', 'b.txt']);
+    const cli = await h.ahs(['fetch', collectionId, '--env', 'dev', '--dir', dir, '--pattern', 'b.txt', '--skip-existing', '--json']);
+    expect(cli.json().skipped[0].reason).toBe('a file of that name is already there (--skip-existing)');
   });
 
   it('takes a deployed collection URL, as ahs fetch --url does', async () => {
@@ -304,5 +308,16 @@ describe('client.assets.status', () => {
 
   it('an asset that does not exist is a NotFoundError', async () => {
     await expect(client.assets.status(uid('missing'))).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it('a state in any case is taken as --state takes it (live is LIVE), another refused as --state refuses it, not answered empty; records() alike', async () => {
+    expect(await client.assets.status(assetId, { state: 'live' as never })).toEqual((await h.ahs(['asset', 'status', assetId, '--state', 'live', '--json'])).json());
+    expect((await client.assets.status(assetId, { state: 'live' as never })).totalResults).toBe(1);
+    const error = await client.assets.status(assetId, { state: 'NOPE' as never }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as Error).message).toBe('assets.status: state must be one of LIVE, OFFLINE, DEFAULT (got NOPE)');
+    expect((await h.ahs(['asset', 'status', assetId, '--state', 'NOPE'])).exitCode).toBe(2);
+    expect((await client.records(assetId, { state: 'default' as never }).toArray()).map((r) => r.state)).toEqual(['DEFAULT']);
+    await expect(client.records(assetId, { state: 'gone' as never }).toArray()).rejects.toThrow('records: state must be one of LIVE, OFFLINE, DEFAULT (got gone)');
   });
 });

@@ -44,6 +44,49 @@ describe('client.history()', () => {
     const without = lib.createClient({ baseUrl: h.emu.baseUrl, domainId: 'demo', apiKey: DEMO_API_KEY, user: DEMO_USER });
     await expect(async () => {
       for await (const _ of without.history()) void _;
-    }).rejects.toThrow(/history\(\) needs a journal, and none is set/);
+    }).rejects.toThrow("history() needs a journal, and none is set: start one with `ahs journal init --env ENV` and give its id as createClient's journal option (or its profile's, with profile or fromEnvironment)");
+  });
+
+  it('a library rollout\'s waves are journalled under the call\'s name (rollout), as every other library write, not as an unnamed write', async () => {
+    const journal = uid('jr');
+    const init = await h.ahs(['journal', 'init', journal, '--env', 'prod'], { binary: true });
+    expect(init.exitCode, init.stderr).toBe(0);
+    const client = lib.createClient({ baseUrl: h.emu.baseUrl, domainId: 'demo', apiKey: DEMO_API_KEY, user: DEMO_USER, journal });
+    try {
+      const id = uid('jr');
+      await h.createAsset(id);
+      const versionId = await h.uploadVersion(id, 'web', '1.0');
+      const params = { assetId: id, versionId, platform: 'web', waves: ['dev', 'staging'] };
+      expect(await client.rollout(params)).toMatchObject({ next: { action: 'complete' } });
+      const seen: Library.JournalEntry[] = [];
+      for await (const entry of client.history({ id })) seen.push(entry);
+      expect(seen.map((e) => e.command)).toEqual(['rollout', 'rollout']);
+      expect(seen.map((e) => e.rollout?.wave)).toEqual(['staging', 'dev']);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('reading more entries at once than Node\'s 10 listeners of a signal prints no MaxListenersExceededWarning on the caller\'s stderr', async () => {
+    const journal = uid('jw');
+    const init = await h.ahs(['journal', 'init', journal, '--env', 'prod'], { binary: true });
+    expect(init.exitCode, init.stderr).toBe(0);
+    const warnings: string[] = [];
+    const heard = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+    process.on('warning', heard);
+    const client = lib.createClient({ baseUrl: h.emu.baseUrl, domainId: 'demo', apiKey: DEMO_API_KEY, user: DEMO_USER, journal });
+    try {
+      const id = uid('jw');
+      await (await client.assets.create({ assetId: id, name: 'w0', type: '1001' })).apply();
+      for (let i = 1; i <= 12; i += 1) await (await client.assets.update({ assetId: id, name: `w${i}` })).apply();
+      const seen: string[] = [];
+      for await (const entry of client.history({ id })) seen.push(entry.command);
+      expect(seen).toHaveLength(13);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.filter((w) => w.startsWith('MaxListenersExceededWarning'))).toEqual([]);
+    } finally {
+      process.off('warning', heard);
+      await client.close();
+    }
   });
 });

@@ -39,4 +39,18 @@ describe('client.rollout', () => {
     expect(await h.records(id)).toEqual([`web/dev/${v2}=DEFAULT`, `web/prod/${v1}=LIVE`, `web/prod/${v2}=DEFAULT`]);
     await expect(client.rollout({ ...params, waves: [] })).rejects.toMatchObject({ kind: 'usage' });
   });
+
+  it('the version and the check are named as the call\'s parameters (not VERSION_ID, --name or --check), before any request', async () => {
+    const seen: string[] = [];
+    const watched = lib.createClient({ baseUrl: h.emu.baseUrl, domainId: 'demo', apiKey: DEMO_API_KEY, user: DEMO_USER, onEvent: (e) => e.type === 'request' && seen.push(e.path) });
+    try {
+      const base = { assetId: 'x', platform: 'web', waves: ['dev'] };
+      await expect(watched.rollout(base)).rejects.toMatchObject({ exitCode: 2, message: 'rollout: versionId (or name) is required: the version to roll out' });
+      await expect(watched.rolloutStatus({ ...base, versionId: 'WEB1', name: '1.0' })).rejects.toMatchObject({ exitCode: 2, message: 'rolloutStatus: give versionId or name, not both' });
+      await expect(watched.rollout({ ...base, versionId: 'WEB1', check: ' ' })).rejects.toMatchObject({ exitCode: 2, message: 'rollout: check must not be empty' });
+      expect(seen).toEqual([]);
+    } finally {
+      await watched.close();
+    }
+  });
 });

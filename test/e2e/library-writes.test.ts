@@ -134,8 +134,65 @@ describe('collection and item writes', () => {
 
   it('items.upload with no files is a usage error naming the parameter', async () => {
     await expect(client.items.upload({ collectionId: 'c', files: [], type: '9999' })).rejects.toMatchObject({ exitCode: 2, message: 'items.upload: files must be a non-empty list of strings' });
-    // The type is the caller's to say, as --type is: named as the call's parameter.
-    await expect(client.items.upload({ collectionId: 'c', files: ['a.txt'] } as never)).rejects.toMatchObject({ exitCode: 2, message: 'items.upload: type is required' });
-    await expect(client.items.sync({ collectionId: 'c', dir: '.' } as never)).rejects.toMatchObject({ exitCode: 2, message: 'items.sync: type is required' });
+  });
+
+  it('items.upload and items.sync without a type: a usage error naming the parameter (not the CLI\'s --type), before any request', async () => {
+    const seen: string[] = [];
+    const watched = lib.createClient({ baseUrl: h.emu.baseUrl, domainId: 'demo', apiKey: DEMO_API_KEY, user: DEMO_USER, onEvent: (e) => e.type === 'request' && seen.push(e.path) });
+    try {
+      const file = await h.file('lib-notype.txt', 'x');
+      await expect(watched.items.upload({ collectionId: 'c', files: [file] } as never)).rejects.toMatchObject({ exitCode: 2, message: 'items.upload: type is required' });
+      await expect(watched.items.sync({ collectionId: 'c', dir: h.dir } as never)).rejects.toMatchObject({ exitCode: 2, message: 'items.sync: type is required' });
+      expect(seen).toEqual([]);
+    } finally {
+      await watched.close();
+    }
+  });
+});
+
+describe('state parameters', () => {
+  it('deploy, release and collections.deploy take a state in any case as --state does, and refuse another naming the call\'s state, before sending', async () => {
+    const id = uid('lib-state');
+    await h.createAsset(id);
+    const versionId = await h.uploadVersion(id, 'ios', '1');
+    const offline = await client.deploy({ assetId: id, versionId, platform: 'ios', envId: 'dev', state: 'offline' as never });
+    expect(await offline.predict()).toMatchObject({ request: { body: { intent: 'OFFLINE' } } });
+    await expect(client.deploy({ assetId: id, versionId, platform: 'ios', envId: 'dev', state: 'DEFAULT' as never })).rejects.toMatchObject({ exitCode: 2, message: 'deploy: state must be one of LIVE, OFFLINE (got DEFAULT)' });
+    const file = await h.file(`${id}.zip`, 'x');
+    await expect(client.release({ assetId: id, file, platform: 'ios', envId: 'dev', name: '2', state: 'OFFLINE' as never })).rejects.toMatchObject({ exitCode: 2, message: 'release: state must be one of LIVE, DEFAULT (got OFFLINE)' });
+    const collectionId = uid('lib_state').replace(/-/g, '_').slice(0, 40);
+    await (await client.collections.create({ collectionId, name: 'State', allowedTypes: ['9999'] })).apply();
+    await expect(client.collections.deploy({ collectionId, envId: 'dev', state: 'gone' as never })).rejects.toMatchObject({ exitCode: 2, message: 'collections.deploy: state must be one of LIVE, OFFLINE (got gone)' });
+    expect(await h.records(id)).toEqual([]);
+  });
+});
+
+describe('messages', () => {
+  it('onMessage hears the line each command prints once its write is done: asset create and update, collection create, update and deploy', async () => {
+    const lines: string[] = [];
+    const heard = lib.createClient({ baseUrl: h.emu.baseUrl, domainId: 'demo', apiKey: DEMO_API_KEY, user: DEMO_USER, onMessage: (line) => lines.push(line) });
+    try {
+      const assetId = uid('lib-said');
+      const create = await heard.assets.create({ assetId, name: 'Said', type: '1001' });
+      await create.predict();
+      expect(lines).toEqual([]);
+      await create.apply();
+      await (await heard.assets.update({ assetId, name: 'Said again' })).apply();
+      const collectionId = uid('lib_said').replace(/-/g, '_').slice(0, 40);
+      await (await heard.collections.create({ collectionId, name: 'Said', allowedTypes: ['9999'] })).apply();
+      await (await heard.collections.update({ collectionId, description: 'said' })).apply();
+      await (await heard.items.upload({ collectionId, files: [await h.file(`${collectionId}.txt`, 'x')], type: '9999' })).apply();
+      await (await heard.collections.deploy({ collectionId, envId: 'dev' })).apply();
+      expect(lines.map((line) => line.replace(/^✓ /, ''))).toEqual([
+        `Created asset ${assetId}`,
+        `Updated asset ${assetId}`,
+        `created collection ${collectionId}; add files with: ahs item upload ${collectionId} FILE... --type CODE`,
+        `updated collection ${collectionId} (description)`,
+        expect.stringMatching(new RegExp(`${collectionId}\\.txt → item-`)),
+        `collection ${collectionId} is LIVE in dev; fetch it with: ahs fetch ${collectionId} --env dev`,
+      ]);
+    } finally {
+      await heard.close();
+    }
   });
 });

@@ -4,7 +4,7 @@ import { nameOf, type Run } from '../define.js';
 import { createSpec } from './index.js';
 import { assetCreateBody } from '../../rules/schemas.js';
 import { validateGiven } from '../../operations/validate.js';
-import { createAsset } from '../../operations/assets.js';
+import { assetCreatedLine, createAsset } from '../../operations/assets.js';
 import { renderAsset } from '../../io/views/assets.js';
 import { thenDo } from '../../plan/plan.js';
 
@@ -31,7 +31,7 @@ export const run: Run<typeof createSpec> = async (options, ctx) => {
   const user = await ctx.setting('user', { message: 'Acting user e-mail' });
   const out = await ctx.output();
   return thenDo(await createAsset(ctx, { ...given, assetId, assetName, assetType, user }, flags), (asset) => {
-    out.success(`Created asset ${asset.assetId}`);
+    out.success(assetCreatedLine(asset));
     out.print(asset, renderAsset);
   });
 };

@@ -2,7 +2,7 @@
 // one PUT /va/{id}, with the current type when --type is not given.
 import { nameOf, type Run } from '../define.js';
 import { updateSpec } from './index.js';
-import { updateAsset } from '../../operations/assets.js';
+import { assetUpdatedLine, updateAsset } from '../../operations/assets.js';
 import { renderAsset } from '../../io/views/assets.js';
 import { askAssetId } from '../../pickers/pick-asset.js';
 import { thenDo } from '../../plan/plan.js';
@@ -23,7 +23,7 @@ export const run: Run<typeof updateSpec> = async (options, ctx) => {
   const user = await ctx.setting('user', { message: 'Acting user e-mail' });
   const out = await ctx.output();
   return thenDo(await updateAsset(ctx, { assetId, user, ...changes }, flags, nothing), (asset) => {
-    out.success(`Updated asset ${asset.assetId}`);
+    out.success(assetUpdatedLine(asset));
     out.print(asset, renderAsset);
   });
 };

@@ -4,7 +4,7 @@
 // environment than a scoped key's is the service's 403, which we explain.
 import type { Run } from '../define.js';
 import type { collectionDeploySpec } from './index.js';
-import { deployCollection } from '../../operations/collections.js';
+import { collectionLiveLine, deployCollection } from '../../operations/collections.js';
 import { actingUser, collectionArg, deployEnvArg } from '../../pickers/pick-collection.js';
 import { thenDo } from '../../plan/plan.js';
 
@@ -26,21 +26,6 @@ export const run: Run<typeof collectionDeploySpec> = async (options, ctx) => {
     // The deployed URL is data (a script keeps it); OFFLINE answers with a message only.
     if (!answer.downloadUrl) return out.outcome(answer, answer.message ?? `collection ${collectionId} is now ${state}`);
     out.print(answer, (a) => a.downloadUrl);
-    out.success(`collection ${collectionId} is LIVE${envId ? ` in ${envId}` : ''}; fetch it with: ${fetchHint(collectionId, envId, answer.downloadUrl)}`);
+    out.success(collectionLiveLine(collectionId, envId, answer.downloadUrl));
   });
 };
-
-/**
- * A fetch command that works as printed. Without an environment named here
- * (an environment-scoped key deployed to its own), `ahs fetch COLLECTION_ID`
- * would stop for want of --env, which the CLI cannot see: the deployed URL
- * says it all.
- */
-function fetchHint(collectionId: string, envId: string | undefined, downloadUrl: string): string {
-  return envId ? `ahs fetch ${shellWord(collectionId)} --env ${shellWord(envId)}` : `ahs fetch --url ${shellWord(downloadUrl)}`;
-}
-
-/** A word the shell reads back unchanged: bare when safe, else single-quoted. */
-function shellWord(value: string): string {
-  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
-}

@@ -7,7 +7,7 @@ import { nameOf } from '../define.js';
 import { createSpec } from './index.js';
 import { collectionCreateBody } from '../../rules/schemas.js';
 import { validateGiven } from '../../operations/validate.js';
-import { createCollection } from '../../operations/collections.js';
+import { collectionCreatedLine, createCollection } from '../../operations/collections.js';
 import { actingUser } from '../../pickers/pick-collection.js';
 import { renderCollection } from '../../io/views/collections.js';
 import { thenDo } from '../../plan/plan.js';
@@ -57,7 +57,7 @@ export const run: Run<typeof createSpec> = async (options, ctx) => {
   const planned = await createCollection(ctx, { ...fromFlags, collectionId, collectionName, allowedAssetTypes, platform: settings.get('platform'), platformFrom, user }, flags);
   return thenDo(planned, (collection) => {
     out.print(collection, (c, kit) => renderCollection(c, kit));
-    out.success(`created collection ${collectionId}; add files with: ahs item upload ${collectionId} FILE... --type CODE`);
+    out.success(collectionCreatedLine(collectionId));
   });
 };
 

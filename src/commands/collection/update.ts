@@ -8,7 +8,7 @@ import { nameOf, type Run } from '../define.js';
 import { updateSpec } from './index.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { collectionChanges, updateCollection } from '../../operations/collections.js';
+import { collectionChanges, collectionUpdatedLine, updateCollection } from '../../operations/collections.js';
 import { actingUser, collectionArg } from '../../pickers/pick-collection.js';
 import { renderCollection } from '../../io/views/collections.js';
 import { thenDo } from '../../plan/plan.js';
@@ -58,7 +58,7 @@ export const run: Run<typeof updateSpec> = async (options, ctx) => {
   const out = await ctx.output();
   return thenDo(planned, (collection) => {
     out.print(collection, (c, kit) => renderCollection(c, kit));
-    out.success(`updated collection ${collectionId} (${changes.join(', ')})`);
+    out.success(collectionUpdatedLine(collectionId, changes));
   });
 };
 
