@@ -194,7 +194,9 @@ describe('ahs journal and history', () => {
     expect((await h.call('GET', `/vc/${journal}`)).body).toMatchObject({ description: 'ahs journal; env=dev' });
     const history = await h.ahs(['history', '--journal', journal, '--env', 'dev', '--json'], bin);
     expect(history.exitCode, history.stderr).toBe(0);
-    expect(history.json().results[0]).toMatchObject({ command: 'journal init', changes: expect.arrayContaining([expect.objectContaining({ address: `collection.${journal}.deployment.dev`, after: { state: 'LIVE' } })]) });
+    expect(history.json().results[0]).toMatchObject({ command: 'journal init', changes: [{ address: `collection.${journal}`, before: { description: 'ahs journal; env=nosuchenv' }, after: { description: 'ahs journal; env=dev' } }] });
+    // No entry says the journal went LIVE where the service refused it.
+    expect(JSON.stringify(history.json().results)).not.toContain('deployment.nosuchenv');
     const elsewhere = await h.ahs(['journal', 'init', journal, '--env', 'staging'], bin);
     expect(elsewhere.exitCode).toBe(2);
     expect(elsewhere.stderr).toContain(`error: the journal ${journal} is read in dev, not staging: run again with --env dev`);

@@ -60,10 +60,10 @@ export const run: Run<typeof initSpec> = async (options, ctx) => {
       arguments: ctx.run?.arguments.map((word) => ctx.redactor.redact(word)) ?? [],
       actor: user,
       ...(ciRunOf(ctx.io.env) ? { ci: ciRunOf(ctx.io.env) } : {}),
-      changes: [
-        { address: `collection.${collectionId}`, before: view.collection ? { description: view.collection.description ?? null } : null, after: { description } },
-        { address: `collection.${collectionId}.deployment.${envId}`, before: { state: view.snapshot?.deployments[envId] ?? null }, after: { state: 'LIVE' } },
-      ],
+      // Its deployment is not among the changes: the entry is uploaded before it (a collection is
+      // deployed only with an item), and a deployment the service then refuses (an environment that
+      // does not exist) would stay in the journal as applied. The description names where it is read.
+      changes: [{ address: `collection.${collectionId}`, before: view.collection ? { description: view.collection.description ?? null } : null, after: { description } }],
       outcome: 'applied',
       exitCode: 0,
     };
