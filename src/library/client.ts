@@ -280,7 +280,7 @@ export function createClient(options: ClientOptions): Client {
     },
     rollback: (params, opts) =>
       session.plan(opts, 'rollback', params, ['assetId', 'platform', 'envId'], params, async (ctx) =>
-        (await import('../operations/rollback.js')).rollback(ctx, { ...(await channelOf(ctx, params.assetId)), to: params.to, user: await ctx.setting('user') }),
+        (await import('../operations/rollback.js')).rollback(ctx, { ...(await channelOf(ctx, params.assetId)), to: params.to, user: await ctx.setting('user') }, parameterNames),
       ),
     verify: (params, opts) => verify(session, params, opts),
     plan: (params: DesiredStateParams = {}, opts) =>

@@ -100,10 +100,10 @@ export async function promoteDefault(ctx: PlanContext, input: PromoteInput, name
   const liveBody: DeployBody = { envId, intent: 'LIVE', createdBy: user, updatedBy: user };
   const live = makeLive ? steps.versionDeploy({ assetId, versionId, platform, body: liveBody, channel, version, notes: ['--make-live: the version is deployed LIVE first'] }) : undefined;
   // Without --make-live, a version that is not LIVE is refused before sending: the channel was read.
-  const refuse = undeployed && !makeLive ? { hint: `${versionId} is ${state ?? 'not deployed'} on ${name}: add --make-live to deploy it LIVE first` } : undefined;
+  const refuse = undeployed && !makeLive ? { hint: `${versionId} is ${state ?? 'not deployed'} on ${name}: add ${fieldName(names, 'makeLive')} to deploy it LIVE first` } : undefined;
   const promotion = steps.versionPromote({ assetId, platform, envId, versionId, user, channel, expected, afterLive: makeLive ? liveBody : undefined, version }, { refuse });
   return plan(live ? [live, promotion] : [promotion], (results) => results.of(promotion)!, {
-    onAnswer: (step) => step === live && out.info(`${versionId} deployed LIVE on ${name} (--make-live)`),
+    onAnswer: (step) => step === live && out.info(`${versionId} deployed LIVE on ${name} (${fieldName(names, 'makeLive')})`),
   });
 }
 

@@ -21,7 +21,7 @@ import { localFile } from '../transfer/upload.js';
 import { plan, ref, type Plan, type Results, type Step } from '../plan/plan.js';
 import { steps } from '../plan/steps.js';
 import type { PlanContext } from '../plan/context.js';
-import { validateInput, type FieldNames } from './validate.js';
+import { fieldName, validateInput, type FieldNames } from './validate.js';
 
 type Stage = 'upload' | 'deploy' | 'promote';
 
@@ -68,7 +68,7 @@ export async function release(ctx: PlanContext, input: ReleaseInput, names: Fiel
   if (!ctx.globals.dryRun) api.prepareUploads();
   const out = await ctx.output();
 
-  const reads = await readRelease(ctx, api, where, versionName, file);
+  const reads = await readRelease(ctx, api, where, versionName, file, names);
   const { match, record, defaultRecord } = reads;
   const reused = match?.version;
   // The channel as far as the decisions go: its Default and the reused version's record.
@@ -78,7 +78,7 @@ export async function release(ctx: PlanContext, input: ReleaseInput, names: Fiel
   const deploy = state !== 'LIVE' && state !== 'DEFAULT';
   // The compare-and-set holds before anything is written, the upload included.
   if (promote) checkExpected(channel, expected, name);
-  if (promote && reused && expected === undefined) refuseSupersededRelease(reused, defaultRecord, name);
+  if (promote && reused && expected === undefined) refuseSupersededRelease(reused, defaultRecord, name, names);
 
   const liveBody: DeployBody = { envId, intent: 'LIVE', createdBy: user, updatedBy: user };
   if (match) out.success(`upload: ${match.version.versionId} (${versionName}, ${match.version.size}) is already there; reused (${match.matched})`);
@@ -150,14 +150,14 @@ interface ReleaseReads {
  * A re-run's version is usually the Default: when its name is this
  * release's, its bytes are hashed while the versions are still read.
  */
-async function readRelease(ctx: PlanContext, api: ApiClient, where: Channel, versionName: string, file: string): Promise<ReleaseReads> {
+async function readRelease(ctx: PlanContext, api: ApiClient, where: Channel, versionName: string, file: string, names: FieldNames): Promise<ReleaseReads> {
   const defaultRead = readDefault(api, where);
   const early = defaultRead.then((record) => (record?.versionName === versionName && record.downloadUrl ? servedCopy(ctx, api, record).then((task) => compareContent(ctx, api, file, [task])) : undefined));
   try {
     const [versions, defaultRecord] = await Promise.all([listAllVersions(api, where.assetId), defaultRead]);
     const onPlatform = versions.filter((v) => v.targetPlatform === where.platform);
     const latest = Math.max(0, ...onPlatform.map((v) => v.version));
-    const found = await reusableVersion(ctx, api, where, onPlatform.filter((v) => v.versionName === versionName), file, defaultRecord, early);
+    const found = await reusableVersion(ctx, api, where, onPlatform.filter((v) => v.versionName === versionName), file, defaultRecord, early, names);
     return { ...found, defaultRecord, latest };
   } finally {
     // Never left running behind an error.
@@ -199,6 +199,7 @@ async function reusableVersion(
   file: string,
   defaultRecord: AssetUrl | undefined,
   early: Promise<ContentHashes | undefined>,
+  names: FieldNames,
 ): Promise<Pick<ReleaseReads, 'match' | 'record'>> {
   if (named.length === 0) return {};
   const bytes = (await stat(file)).size;
@@ -209,7 +210,7 @@ async function reusableVersion(
   if (same.length === 0) {
     const other = named[0]!;
     throw new ConflictError(
-      `${where.platform} version ${other.versionId} of ${where.assetId} is already named ${versionName}, with ${other.fileName ?? 'another file'} of ${other.size}, not ${fileName} of ${bytes} bytes; nothing was written: release under another --name`,
+      `${where.platform} version ${other.versionId} of ${where.assetId} is already named ${versionName}, with ${other.fileName ?? 'another file'} of ${other.size}, not ${fileName} of ${bytes} bytes; nothing was written: release under another ${fieldName(names, 'versionName')}`,
     );
   }
   // The Default's record was read; the others' are their own (every environment: a copy LIVE elsewhere can be downloaded).
@@ -243,7 +244,7 @@ async function reusableVersion(
   const other = hashes.hashed[0]!;
   // Content differs from what was expected (cli.md, urn:ahs:mismatch, exit 1), established by SHA-256.
   throw new MismatchError(
-    `${where.platform} version ${other.id} of ${where.assetId} is already named ${versionName}, with the same file name and size but another content: it serves SHA-256 ${other.sha256}, ${fileName} is ${local}; nothing was written: release under another --name`,
+    `${where.platform} version ${other.id} of ${where.assetId} is already named ${versionName}, with the same file name and size but another content: it serves SHA-256 ${other.sha256}, ${fileName} is ${local}; nothing was written: release under another ${fieldName(names, 'versionName')}`,
   );
 }
 
@@ -252,9 +253,9 @@ async function reusableVersion(
  * Default) must not take the Default back: that is a rollback, and
  * a re-run job is no place to roll back by accident. Exit 5, nothing written.
  */
-function refuseSupersededRelease(version: Version, current: AssetUrl | undefined, name: string): void {
+function refuseSupersededRelease(version: Version, current: AssetUrl | undefined, name: string, names: FieldNames): void {
   if (!current || current.versionId === version.versionId || current.version < version.version) return;
   throw new ConflictError(
-    `${version.versionId} (${version.versionName}) was released before, and the Default of ${name} is now ${current.versionId} (${current.versionName}), a newer version; nothing was written. To make ${version.versionId} the Default again, run ahs rollback --to ${version.versionId}, or re-run with --expect-current ${current.versionId}`,
+    `${version.versionId} (${version.versionName}) was released before, and the Default of ${name} is now ${current.versionId} (${current.versionName}), a newer version; nothing was written. To make ${version.versionId} the Default again, ${typeof names === 'function' ? `roll back to it (rollback with ${names('to')}: '${version.versionId}')` : `run ahs rollback --to ${version.versionId}`}, or re-run with ${fieldName(names, 'expectCurrent')} ${current.versionId}`,
   );
 }

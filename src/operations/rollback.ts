@@ -14,6 +14,7 @@ import { journalRollbackTarget, provenance } from '../service/history.js';
 import { noop, plan, type Plan } from '../plan/plan.js';
 import { steps, type PromoteResult } from '../plan/steps.js';
 import type { PlanContext } from '../plan/context.js';
+import { fieldName, givenAs, type FieldNames } from './validate.js';
 
 export interface RollbackInput extends Channel {
   /** The version to make the Default again; without it, the one the journal (when set) or the channel's records prove. */
@@ -27,7 +28,7 @@ export interface RollbackInput extends Channel {
   pick?: ((question: string, choices: Array<{ name: string; value: string }>) => Promise<string>) | undefined;
 }
 
-export async function rollback(ctx: PlanContext, input: RollbackInput): Promise<Plan<PromoteResult>> {
+export async function rollback(ctx: PlanContext, input: RollbackInput, names: FieldNames = {}): Promise<Plan<PromoteResult>> {
   const { assetId, platform, envId, to, user } = input;
   const where: Channel = { assetId, platform, envId };
   const name = channelName(where);
@@ -37,7 +38,7 @@ export async function rollback(ctx: PlanContext, input: RollbackInput): Promise<
   if (!current) throw new UsageError(`${name} has no Default: nothing to roll back (promote one with ahs promote-default)`);
   // A re-run of a rollback that is done: nothing to send (a CI step re-run must not fail).
   if (to === current) return noop('DEFAULT', `${current} is already the Default of ${name}; nothing sent`);
-  const { versionId, reason } = await pickTarget(ctx, records, current, to, name, where, input.pick);
+  const { versionId, reason } = await pickTarget(ctx, records, current, to, name, where, input.pick, names);
   const out = await ctx.output();
   out.info(`rolling back ${name} to ${versionId}: ${reason}`);
   const refuse = {
@@ -85,12 +86,13 @@ export function provenPrevious(records: AssetUrl[], current: string): AssetUrl |
 }
 
 /** `to`; else the version the journal or the records prove; else `pick` among the LIVE versions; else exit 2 listing them. */
-async function pickTarget(ctx: PlanContext, records: AssetUrl[], current: string, to: string | undefined, name: string, where: Channel, pick: RollbackInput['pick']): Promise<Target> {
-  if (to !== undefined) return { versionId: to, reason: 'named with --to' };
+async function pickTarget(ctx: PlanContext, records: AssetUrl[], current: string, to: string | undefined, name: string, where: Channel, pick: RollbackInput['pick'], names: FieldNames): Promise<Target> {
+  const toSaid = givenAs(names, 'to', 'VERSION_ID');
+  if (to !== undefined) return { versionId: to, reason: `named with ${fieldName(names, 'to')}` };
   // With a journal, its last change of the channel's Default proves the target (or says the channel moved outside ahs).
   const journal = await journalId(ctx);
   if (journal) {
-    const { versionId, entry } = await journalRollbackTarget(ctx, journal, where, current);
+    const { versionId, entry } = await journalRollbackTarget(ctx, journal, where, current, toSaid);
     return { versionId, reason: `the journal proves it: its entry of ${provenance(entry)} (${entry.command}) made ${current} the Default in place of ${versionId}` };
   }
   const proven = provenPrevious(records, current);
@@ -105,6 +107,6 @@ async function pickTarget(ctx: PlanContext, records: AssetUrl[], current: string
     return { versionId: picked, reason: 'picked' };
   }
   throw new UsageError(
-    `which version was the Default of ${name} before ${current} cannot be read (the service keeps no history, and ahs does not guess from version numbers): name it with --to VERSION_ID; LIVE there: ${live.map(label).join(', ')}`,
+    `which version was the Default of ${name} before ${current} cannot be read (the service keeps no history, and ahs does not guess from version numbers): name it with ${toSaid}; LIVE there: ${live.map(label).join(', ')}`,
   );
 }

@@ -31,6 +31,11 @@ export function fieldName(names: FieldNames, field: string): string {
   return typeof names === 'function' ? names(field) : (({ ...COMMON_FLAGS, ...names })[field] ?? flagFor(field));
 }
 
+/** How a value is asked for in a message: `--to VERSION_ID` on the command line, the library's parameter `to`. */
+export function givenAs(names: FieldNames, field: string, placeholder: string): string {
+  return typeof names === 'function' ? names(field) : `${fieldName(names, field)} ${placeholder}`;
+}
+
 export function validateInput<T extends z.ZodType>(schema: T, value: unknown, flags: FieldNames = {}): z.infer<T> {
   const names = (field: string) => fieldName(flags, field);
   const result = validate(schema, value, (path) => {

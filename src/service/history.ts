@@ -110,9 +110,10 @@ export interface JournalTarget {
  * rollback without --to: the latest entry that changed the channel's
  * Default, provided its `after` is the current Default; its `before` is the
  * target. Otherwise the channel moved outside ahs (or the journal holds
- * nothing about it): a UsageError asking for --to.
+ * nothing about it): a UsageError asking for the version by `toSaid` (the
+ * CLI's --to, the library's `to`).
  */
-export async function journalRollbackTarget(ctx: JournalContext, journalId: string, channel: { assetId: string; platform: string; envId: string }, current: string): Promise<JournalTarget> {
+export async function journalRollbackTarget(ctx: JournalContext, journalId: string, channel: { assetId: string; platform: string; envId: string }, current: string, toSaid = '--to VERSION_ID'): Promise<JournalTarget> {
   const address = `channel.${channel.assetId}.${channel.platform}.${channel.envId}`;
   const name = `${channel.assetId}/${channel.platform}/${channel.envId}`;
   for await (const entry of readEntries(ctx, journalId)) {
@@ -122,15 +123,15 @@ export async function journalRollbackTarget(ctx: JournalContext, journalId: stri
     const before = (change.before as { default?: unknown } | null)?.default;
     if (after !== current) {
       throw new UsageError(
-        `the Default of ${name} is ${current}, but the journal's last change of it (${entry.createdAt} by ${entry.createdBy}, ${entry.command}) made it ${String(after)}: it was moved outside ahs, so which was the Default before cannot be proven; name the version with --to VERSION_ID`,
+        `the Default of ${name} is ${current}, but the journal's last change of it (${entry.createdAt} by ${entry.createdBy}, ${entry.command}) made it ${String(after)}: it was moved outside ahs, so which was the Default before cannot be proven; name the version with ${toSaid}`,
       );
     }
     if (typeof before !== 'string' || before === '') {
-      throw new UsageError(`the journal's last change of ${name} (${entry.createdAt} by ${entry.createdBy}, ${entry.command}) made ${current} its first Default: there is nothing to roll back to; name a version with --to VERSION_ID`);
+      throw new UsageError(`the journal's last change of ${name} (${entry.createdAt} by ${entry.createdBy}, ${entry.command}) made ${current} its first Default: there is nothing to roll back to; name a version with ${toSaid}`);
     }
     return { versionId: before, entry };
   }
-  throw new UsageError(`the journal holds no change of the Default of ${name}: which was the Default before ${current} cannot be proven; name it with --to VERSION_ID`);
+  throw new UsageError(`the journal holds no change of the Default of ${name}: which was the Default before ${current} cannot be proven; name it with ${toSaid}`);
 }
 
 /** "2026-11-27T19:41:24Z by a@b.c, run https://…": who and where an entry comes from. */

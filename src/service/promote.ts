@@ -32,7 +32,8 @@ export function checkExpected(channel: ChannelSnapshot, expected: string | null 
   if (expected === undefined) return;
   const found = defaultOf(channel) ?? null;
   if (found !== expected) {
-    throw new ConflictError(`--expect-current ${expected ?? 'none'} did not hold: the Default of ${name} is ${found ?? 'none'}; nothing was written`, { expected, actual: found });
+    // In the words of neither the CLI nor the library: both give the expected Default (--expect-current, expectCurrent).
+    throw new ConflictError(`the compare-and-set did not hold: the Default of ${name} is ${found ?? 'none'}, not ${expected ?? 'none'} as expected; nothing was written`, { expected, actual: found });
   }
 }
 

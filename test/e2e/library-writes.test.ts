@@ -24,6 +24,36 @@ afterAll(async () => {
   await h?.close();
 });
 
+describe('refusals in the library\'s own words', () => {
+  it('a compare-and-set, a rollback with no proven target, a release of a name taken and a version not LIVE name the call\'s parameters, never a CLI flag', async () => {
+    const id = uid('lib-words');
+    await h.createAsset(id);
+    const [v1, v2] = [await h.uploadVersion(id, 'ios', '1.0'), await h.uploadVersion(id, 'ios', '1.1')];
+    for (const v of [v1, v2]) expect((await h.deploy(id, v, 'ios', 'prod', 'LIVE')).status).toBeLessThan(300);
+    expect((await h.deploy(id, v2, 'ios', 'prod', 'DEFAULT')).status).toBeLessThan(300);
+    const channel = { assetId: id, platform: 'ios', envId: 'prod' };
+    const messages: string[] = [];
+    const refused = async (call: () => Promise<unknown>) => {
+      const error = (await call().catch((e: unknown) => e)) as Error;
+      expect(error).toBeInstanceOf(lib.AhsError);
+      messages.push(error.message);
+      return error;
+    };
+
+    const cas = await refused(async () => (await client.promoteDefault({ ...channel, versionId: v1, expectCurrent: 'IOS99' })).apply());
+    expect(cas).toMatchObject({ exitCode: 5, expected: 'IOS99', actual: v2, message: `the compare-and-set did not hold: the Default of ${id}/ios/prod is ${v2}, not IOS99 as expected; nothing was written` });
+    const rollback = await refused(async () => (await client.rollback(channel)).apply());
+    expect(rollback.message).toMatch(/name it with to; LIVE there: /);
+    const taken = await h.file(`${id}-other.bin`, 'another file, another size');
+    const release = await refused(async () => (await client.release({ ...channel, file: taken, name: '1.0' })).apply());
+    expect(release.message).toMatch(/nothing was written: release under another name$/);
+    const v3 = await h.uploadVersion(id, 'ios', '1.2');
+    const notLive = await refused(async () => (await client.promoteDefault({ ...channel, versionId: v3 })).apply());
+    expect(notLive.message).toContain('add makeLive to deploy it LIVE first');
+    for (const message of messages) expect(message).not.toMatch(/(^|\s)--[a-z]/);
+  });
+});
+
 describe('asset and version writes', () => {
   it('update, undeploy from two platforms, delete a version, delete the asset: each predicted first (nothing sent), then applied', async () => {
     const id = uid('lib-asset');

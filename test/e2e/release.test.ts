@@ -109,7 +109,7 @@ describe('ahs release', () => {
     expect(await h.records(id)).toEqual(['ios/prod/IOS1=LIVE']);
     const cas = await counting(['release', id, await h.file('m.zip', 'more'), ...CH, '--name', '4.1', '--expect-current', 'IOS9']);
     expect(cas.run.exitCode).toBe(5);
-    expect(cas.run.stderr).toContain('--expect-current IOS9 did not hold');
+    expect(cas.run.stderr).toContain('the compare-and-set did not hold: the Default of');
     expect(cas.writes).toEqual([]);
   });
 

@@ -27,9 +27,9 @@ describe('checkExpected (--expect-current)', () => {
     ['no check asked', { IOS1: 'DEFAULT' }, undefined, undefined],
     ['the expected Default holds', { IOS1: 'DEFAULT' }, 'IOS1', undefined],
     ['"none" holds with no Default', { IOS1: 'LIVE' }, null, undefined],
-    ['another Default', { IOS2: 'DEFAULT' }, 'IOS1', '--expect-current IOS1 did not hold: the Default of A/ios/prod is IOS2; nothing was written'],
-    ['no Default when one was expected', { IOS1: 'LIVE' }, 'IOS1', '--expect-current IOS1 did not hold: the Default of A/ios/prod is none; nothing was written'],
-    ['a Default when none was expected', { IOS1: 'DEFAULT' }, null, '--expect-current none did not hold: the Default of A/ios/prod is IOS1; nothing was written'],
+    ['another Default', { IOS2: 'DEFAULT' }, 'IOS1', 'the compare-and-set did not hold: the Default of A/ios/prod is IOS2, not IOS1 as expected; nothing was written'],
+    ['no Default when one was expected', { IOS1: 'LIVE' }, 'IOS1', 'the compare-and-set did not hold: the Default of A/ios/prod is none, not IOS1 as expected; nothing was written'],
+    ['a Default when none was expected', { IOS1: 'DEFAULT' }, null, 'the compare-and-set did not hold: the Default of A/ios/prod is IOS1, not none as expected; nothing was written'],
   ];
   for (const [name, records, expected, message] of rows) {
     it(`${name}: ${message ? 'exit 5' : 'holds'}`, () => {

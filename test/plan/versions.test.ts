@@ -197,7 +197,7 @@ describe('version.promote: the send', () => {
     const { kio } = await kindIO(service);
     const outcome = await versionPromote.send!(promoteParams({ expected: 'IOS1' }), kio).catch((error: Error) => error);
     expect(outcome).toBeInstanceOf(ConflictError);
-    expect((outcome as Error).message).toBe('--expect-current IOS1 did not hold: the Default of A/ios/prod is IOS2; nothing was written');
+    expect((outcome as Error).message).toBe('the compare-and-set did not hold: the Default of A/ios/prod is IOS2, not IOS1 as expected; nothing was written');
     expect(service.sent).toHaveLength(1);
   });
 
@@ -207,7 +207,7 @@ describe('version.promote: the send', () => {
     await versionPromote.send!(promoteParams({ expected: null, channel: channel({ IOS3: 'LIVE' }) }), kio);
     expect(service.sent).toHaveLength(1);
     const outcome = await versionPromote.send!(promoteParams({ expected: null }), kio).catch((error: Error) => error);
-    expect((outcome as Error).message).toBe('--expect-current none did not hold: the Default of A/ios/prod is IOS1; nothing was written');
+    expect((outcome as Error).message).toBe('the compare-and-set did not hold: the Default of A/ios/prod is IOS1, not none as expected; nothing was written');
     expect(service.sent).toHaveLength(1);
   });
 
