@@ -5,7 +5,7 @@
 import type { GlobalOptions } from './options.js';
 import type { IO } from './io/streams.js';
 import type { Settings, SettingName } from './config/settings.js';
-import type { ApiClient, RequestFeedback } from './http/client.js';
+import type { ApiClient, BudgetWords, RequestFeedback } from './http/client.js';
 import type { Format } from './io/output.js';
 import type { Progress } from './io/progress.js';
 import type { RunInfo } from './plan/context.js';
@@ -35,6 +35,8 @@ export interface ContextInputs {
   settings?: () => Promise<Settings>;
   /** What a person would see of a request (spinner, retry lines) goes here instead (the library's events). */
   feedback?: RequestFeedback;
+  /** How messages name the request budget (the library's timeoutMs; default the CLI's --timeout). */
+  budgetWords?: BudgetWords;
   /** Transfers report their bytes here instead of a bar on stderr (the library's events). */
   progress?: (label: string, total?: number) => Progress;
 }
@@ -104,6 +106,7 @@ export async function createContext(globals: GlobalOptions, inputs: ContextInput
       redactor,
       env: io.env,
       feedback: await feedback(),
+      ...(inputs.budgetWords ? { budgetWords: inputs.budgetWords } : {}),
     });
     clients.push(client);
     return client;

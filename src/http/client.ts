@@ -120,7 +120,21 @@ export interface ClientOptions {
   connections?: number;
   /** In-process tests: scripted transports in place of undici (`api`) and the download reader (`downloads`). */
   transports?: { api?: Transport; downloads?: Transport };
+  /** How a message names the request budget: the CLI's --timeout in seconds (default), the library's timeoutMs. */
+  budgetWords?: BudgetWords;
 }
+
+/** The request budget as a message names it to whoever set it. */
+export interface BudgetWords {
+  /** `--timeout`, `timeoutMs`. */
+  name: string;
+  /** An amount of time in the budget's unit: `1.5 s`, `1500 ms`. */
+  amount(ms: number): string;
+  /** How to give more: `--timeout SECONDS`, `a larger timeoutMs`. */
+  more: string;
+}
+
+export const CLI_BUDGET: BudgetWords = { name: '--timeout', amount: (ms) => seconds(ms), more: '--timeout SECONDS' };
 
 declare const AHS_VERSION: string;
 const USER_AGENT = `ahs-cli/${typeof AHS_VERSION === 'string' ? AHS_VERSION : 'dev'} node/${process.versions.node}`;
@@ -419,13 +433,16 @@ export class ApiClient {
 
   /** A Retry-After longer than what is left of --timeout: fail at once, saying so (exit 6, nothing applied). */
   private waitRefused(label: string, status: number, error: WaitTooLongError): NetworkError {
-    return new NetworkError(`${label} answered ${status}, and ${error.message}: try again later, or allow more time with --timeout SECONDS`);
+    const words = this.options.budgetWords ?? CLI_BUDGET;
+    const wait = `the service asked to retry after ${words.amount(error.askedMs)}, more than the ${words.amount(error.leftMs)} left of ${words.name} (${words.amount(error.timeoutMs)})`;
+    return new NetworkError(`${label} answered ${status}, and ${wait}: try again later, or allow more time with ${words.more}`);
   }
 
   private networkError(error: unknown, label: string, timedOut: boolean): Error {
     const origin = this.baseOrigin;
     if (timedOut) {
-      return new NetworkError(`no answer from ${origin} to ${label} within ${seconds(this.options.timeoutMs)} (--timeout, retries included); try again, or allow more time with --timeout SECONDS`);
+      const words = this.options.budgetWords ?? CLI_BUDGET;
+      return new NetworkError(`no answer from ${origin} to ${label} within ${words.amount(this.options.timeoutMs)} (${words.name}, retries included); try again, or allow more time with ${words.more}`);
     }
     const mapped = toNetworkError(error, origin);
     // Whatever the library said, the user reads our words.

@@ -72,6 +72,7 @@ export async function libraryContext(options: ClientOptions, call: CallSettings 
     ...(call.command ? { run: { command: call.command, arguments: [] } } : {}),
     onDocument: (doc) => documents.push(doc),
     feedback: feedbackOf(emit),
+    budgetWords: { name: 'timeoutMs', amount: (ms) => `${ms} ms`, more: 'a larger timeoutMs' },
     progress: (label, total) => progressOf(emit, label, total),
     settings: async () => {
       const { resolveSettings } = await import('../config/settings.js');

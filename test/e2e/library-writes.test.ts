@@ -6,6 +6,8 @@
 // checked by the service's state afterwards.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
+import { createServer } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { assertBuiltFromSources, harness, uid, DEMO_API_KEY, DEMO_USER, ROOT, type Harness } from './helpers.js';
 import type * as Library from '../../src/library/index.js';
@@ -51,6 +53,24 @@ describe('refusals in the library\'s own words', () => {
     const notLive = await refused(async () => (await client.promoteDefault({ ...channel, versionId: v3 })).apply());
     expect(notLive.message).toContain('add makeLive to deploy it LIVE first');
     for (const message of messages) expect(message).not.toMatch(/(^|\s)--[a-z]/);
+  });
+
+  it('a call out of time names its budget as the library takes it: timeoutMs, in milliseconds', async () => {
+    // A service that takes the connection and never answers.
+    const held = new Set<Socket>();
+    const silent = createServer((socket) => held.add(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as AddressInfo;
+    const slow = lib.createClient({ baseUrl: `http://127.0.0.1:${port}`, domainId: 'demo', apiKey: DEMO_API_KEY, timeoutMs: 300, retries: 0 });
+    try {
+      const error = (await slow.assets.get('a').catch((e: unknown) => e)) as Error;
+      expect(error).toBeInstanceOf(lib.NetworkError);
+      expect(error.message).toMatch(/^no answer from http:\/\/127\.0\.0\.1:\d+ to GET \/va\/a within 300 ms \(timeoutMs, retries included\); try again, or allow more time with a larger timeoutMs$/);
+    } finally {
+      await slow.close();
+      for (const socket of held) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 });
 
