@@ -77,8 +77,9 @@ export function createClient(options: ClientOptions): Client {
           const { assetId, name: assetName, type: assetType, description, localCacheControl, localCacheMaxAge, active } = params;
           const changes = { assetName, assetType, description, localCacheControl, localCacheMaxAge, active };
           const nothing = 'assets.update: nothing to update: give name, description, type, localCacheControl, localCacheMaxAge or active';
-          const user = Object.values(changes).every((v) => v === undefined) ? '' : await ctx.setting('user');
-          const { assetUpdatedLine, updateAsset } = await import('../operations/assets.js');
+          const { assetUpdatedLine, refuseEmptyUpdate, updateAsset } = await import('../operations/assets.js');
+          refuseEmptyUpdate(changes, nothing);
+          const user = await ctx.setting('user');
           return saying(ctx, await updateAsset(ctx, { assetId, user, ...changes }, parameterNames, nothing), assetUpdatedLine);
         }),
       delete: (params, opts) =>

@@ -56,10 +56,15 @@ export interface AssetUpdateInput {
   user: string;
 }
 
+/** An update that names no field to change is refused (`nothing`: how the caller says which it takes), before the acting user is asked for. */
+export function refuseEmptyUpdate(changes: Omit<AssetUpdateInput, 'assetId' | 'user'>, nothing: string): void {
+  if (Object.values(changes).every((v) => v === undefined)) throw new UsageError(nothing);
+}
+
 /** PUT /va/{id}: the asset as updated. */
 export async function updateAsset(ctx: PlanContext, input: AssetUpdateInput, names: FieldNames = {}, nothingToUpdate = 'nothing to update: give at least one field to change'): Promise<Plan<Asset>> {
   const { assetId, assetType, user, ...changes } = input;
-  if (Object.values(changes).every((v) => v === undefined) && assetType === undefined) throw new UsageError(nothingToUpdate);
+  refuseEmptyUpdate({ assetType, ...changes }, nothingToUpdate);
   // Validate what was given before reading anything (assetType is filled in below when absent).
   validateInput(assetUpdateBody, { updatedBy: user, assetType: assetType ?? 'x', ...changes }, names);
   const current = assetType === undefined ? await getAsset(await ctx.api(), assetId) : undefined;

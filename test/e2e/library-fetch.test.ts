@@ -52,6 +52,30 @@ afterAll(async () => {
 
 const bytesOf = (label: string) => events.filter((e): e is Extract<ClientEvent, { type: 'bytes' }> => e.type === 'bytes' && e.label === label);
 
+/** The proxy holds the body of the download at `url` after its first 64 KiB. */
+const stall = (url: string) => proxy.inject({ kind: 'stall', phase: 'body', after: 65_536 }, { method: 'GET', path: new URL(url, h.emu.deliveryUrl).pathname });
+
+/** big.bin's download URL in dev, as `ahs fetch --manifest` gives it. */
+async function bigUrl(): Promise<string> {
+  const manifest = await h.ahs(['fetch', collectionId, '--env', 'dev', '--manifest', '--json']);
+  return manifest.json().assetItemUrls.find((e: { assetItemName: string }) => e.assetItemName === 'big.bin').downloadUrl;
+}
+
+/** A client through the proxy whose call signal `controller` aborts (with `reason`) once bytes of a download arrive; its events in `seen`. */
+function cuttingClient(controller: AbortController, reason?: Error, seen: ClientEvent[] = []): Client {
+  return createClient({
+    baseUrl: proxy.url,
+    deliveryUrl: proxy.url,
+    domainId: 'demo',
+    apiKey: DEMO_API_KEY,
+    user: DEMO_USER,
+    onEvent: (event) => {
+      seen.push(event);
+      if (event.type === 'bytes' && event.done > 0 && !controller.signal.aborted) controller.abort(reason);
+    },
+  });
+}
+
 describe('client.fetch', () => {
   it('downloads every item into the folder: the bytes uploaded, and the document ahs fetch --json prints', async () => {
     const dir = join(scratch, 'all');
@@ -142,24 +166,12 @@ describe('client.fetch', () => {
     const dir = join(scratch, 'cut');
     await mkdir(dir);
     await writeFile(join(dir, 'big.bin'), 'the older copy');
-    const manifest = await h.ahs(['fetch', collectionId, '--env', 'dev', '--manifest', '--json']);
-    const big = manifest.json().assetItemUrls.find((e: { assetItemName: string }) => e.assetItemName === 'big.bin');
     // Through the proxy: the file's headers and its first 64 KiB, then nothing.
-    proxy.inject({ kind: 'stall', phase: 'body', after: 65_536 }, { method: 'GET', path: new URL(big.downloadUrl, h.emu.deliveryUrl).pathname });
+    stall(await bigUrl());
     const controller = new AbortController();
     const reason = new Error('the job was cancelled');
     const seen: ClientEvent[] = [];
-    const cutting = createClient({
-      baseUrl: proxy.url,
-      deliveryUrl: proxy.url,
-      domainId: 'demo',
-      apiKey: DEMO_API_KEY,
-      user: DEMO_USER,
-      onEvent: (event) => {
-        seen.push(event);
-        if (event.type === 'bytes' && event.label === 'big.bin' && event.done > 0 && !controller.signal.aborted) controller.abort(reason);
-      },
-    });
+    const cutting = cuttingClient(controller, reason, seen);
     try {
       const error = await cutting.fetch({ collectionId, envId: 'dev', dir, pattern: ['big.bin'] }, { signal: controller.signal }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(CancelledError);
@@ -179,20 +191,9 @@ describe('client.fetch', () => {
 
   it('cut into a folder it made: the folder goes too', async () => {
     const dir = join(scratch, 'made', 'here');
-    const manifest = await h.ahs(['fetch', collectionId, '--env', 'dev', '--manifest', '--json']);
-    const big = manifest.json().assetItemUrls.find((e: { assetItemName: string }) => e.assetItemName === 'big.bin');
-    proxy.inject({ kind: 'stall', phase: 'body', after: 65_536 }, { method: 'GET', path: new URL(big.downloadUrl, h.emu.deliveryUrl).pathname });
+    stall(await bigUrl());
     const controller = new AbortController();
-    const cutting = createClient({
-      baseUrl: proxy.url,
-      deliveryUrl: proxy.url,
-      domainId: 'demo',
-      apiKey: DEMO_API_KEY,
-      user: DEMO_USER,
-      onEvent: (event) => {
-        if (event.type === 'bytes' && event.done > 0) controller.abort();
-      },
-    });
+    const cutting = cuttingClient(controller);
     try {
       await expect(cutting.fetch({ collectionId, envId: 'dev', dir, pattern: ['big.bin'] }, { signal: controller.signal })).rejects.toBeInstanceOf(CancelledError);
       await expect(readdir(join(scratch, 'made'))).rejects.toThrow(/ENOENT/);
@@ -232,21 +233,12 @@ describe('client.versions.download', () => {
     const { versionId: bigId } = await upload.apply();
     await (await client.deploy({ assetId: bigAsset, versionId: bigId, platform: 'ios', envId: 'dev' })).apply();
     const [record] = await client.versions.urls(bigAsset, bigId, 'dev').toArray();
-    proxy.inject({ kind: 'stall', phase: 'body', after: 65_536 }, { method: 'GET', path: new URL(record!.downloadUrl!, h.emu.deliveryUrl).pathname });
+    stall(record!.downloadUrl!);
     const dir = join(scratch, 'version-cut');
     await mkdir(dir);
     const controller = new AbortController();
     const reason = new Error('superseded');
-    const cutting = createClient({
-      baseUrl: proxy.url,
-      deliveryUrl: proxy.url,
-      domainId: 'demo',
-      apiKey: DEMO_API_KEY,
-      user: DEMO_USER,
-      onEvent: (event) => {
-        if (event.type === 'bytes' && event.done > 0) controller.abort(reason);
-      },
-    });
+    const cutting = cuttingClient(controller, reason);
     try {
       const error = await cutting.versions.download({ assetId: bigAsset, versionId: bigId, envId: 'dev', out: join(dir, 'app.zip') }, { signal: controller.signal }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(CancelledError);

@@ -2,7 +2,7 @@
 // one PUT /va/{id}, with the current type when --type is not given.
 import { nameOf, type Run } from '../define.js';
 import { updateSpec } from './index.js';
-import { assetUpdatedLine, updateAsset } from '../../operations/assets.js';
+import { assetUpdatedLine, refuseEmptyUpdate, updateAsset } from '../../operations/assets.js';
 import { renderAsset } from '../../io/views/assets.js';
 import { askAssetId } from '../../pickers/pick-asset.js';
 import { thenDo } from '../../plan/plan.js';
@@ -19,7 +19,7 @@ export const run: Run<typeof updateSpec> = async (options, ctx) => {
   };
   const flags = { assetName: nameOf(updateSpec, 'name'), assetType: nameOf(updateSpec, 'type') };
   const nothing = `nothing to update: give ${(['name', 'description', 'type'] as const).map((key) => nameOf(updateSpec, key)).join(', ')}, --[no-]local-cache-control, --local-cache-max-age, --active or --inactive`;
-  if (Object.values(changes).every((v) => v === undefined)) return updateAsset(ctx, { assetId, user: '', ...changes }, flags, nothing);
+  refuseEmptyUpdate(changes, nothing);
   const user = await ctx.setting('user', { message: 'Acting user e-mail' });
   const out = await ctx.output();
   return thenDo(await updateAsset(ctx, { assetId, user, ...changes }, flags, nothing), (asset) => {
