@@ -1,7 +1,7 @@
 // The journal under every kind of write command (one entry each, listing its
 // changes), a journal that fills up (it continues in a linked collection and
 // history reads across), and the emulator's variations (page caps, delivery
-// under a prefix on its own port). The built binary against the emulator.
+// under a prefix on its own port). main() against the emulator over real HTTP.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -10,18 +10,17 @@ import { ALL_VARIATIONS } from '../../src/emulator/variation.js';
 import { startFaultProxy } from '../support/fault-proxy.js';
 
 const CH = ['--platform', 'ios', '--env', 'prod'];
-const bin = { binary: true } as const;
 
 async function startJournal(h: Harness) {
   const journal = uid('jr');
-  const init = await h.ahs(['journal', 'init', journal, '--env', 'prod'], bin);
+  const init = await h.ahs(['journal', 'init', journal, '--env', 'prod']);
   expect(init.exitCode, init.stderr).toBe(0);
   return journal;
 }
 
 /** The entries' commands and addresses, newest first. */
 async function entries(h: Harness, journal: string, args: string[] = []) {
-  const r = await h.ahs(['history', ...args, '--json'], { ...bin, env: { AHS_JOURNAL: journal } });
+  const r = await h.ahs(['history', ...args, '--json'], { env: { AHS_JOURNAL: journal } });
   expect(r.exitCode, r.stderr).toBe(0);
   return r.json().results as Array<{ command: string; changes: Array<{ address: string; before: unknown; after: unknown }>; outcome: string; exitCode: number }>;
 }
@@ -40,7 +39,7 @@ describe('the journal and every write', () => {
     await h.createAsset(id);
     const [v1, v2] = [await h.uploadVersion(id, 'ios', '1.0'), await h.uploadVersion(id, 'ios', '1.1')];
     const run = async (args: string[]) => {
-      const r = await h.ahs(args, { ...bin, env });
+      const r = await h.ahs(args, { env });
       expect(r.exitCode, `${args.join(' ')}: ${r.stderr}`).toBe(0);
       expect(r.stderr).not.toContain('did not record');
     };
@@ -84,7 +83,7 @@ describe('the journal and every write', () => {
     try {
       proxy.inject({ kind: 'reset-after' }, { method: 'POST', path: /\/deploy$/ });
       proxy.inject({ kind: 'status', status: 500 }, { method: 'GET', path: /asset-urls$/, times: 50 });
-      const r = await h.ahs(['deploy', id, v1, ...CH, '--retries', '0'], { ...bin, env: { AHS_JOURNAL: journal, AHS_BASE_URL: proxy.url } });
+      const r = await h.ahs(['deploy', id, v1, ...CH, '--retries', '0'], { env: { AHS_JOURNAL: journal, AHS_BASE_URL: proxy.url } });
       expect(r.exitCode, r.stderr).toBe(6);
       expect(r.stderr).not.toContain('did not record');
     } finally {
@@ -104,7 +103,7 @@ describe('the journal and every write', () => {
     // Full after one more entry.
     expect((await h.call('PATCH', `/vc/${journal}`, { maxAssets: 2, updatedBy: DEMO_USER })).status).toBe(200);
     for (const state of ['OFFLINE', 'LIVE', 'OFFLINE']) {
-      const r = await h.ahs(['deploy', id, v1, ...CH, '--state', state], { ...bin, env });
+      const r = await h.ahs(['deploy', id, v1, ...CH, '--state', state], { env });
       expect(r.exitCode, r.stderr).toBe(0);
       expect(r.stderr).not.toContain('did not record');
     }
@@ -128,7 +127,7 @@ describe('the journal against the emulator with every variation on (page caps of
     const env = { AHS_JOURNAL: journal };
     const id = uid('jv');
     await h.createAsset(id);
-    const r1 = await h.ahs(['release', id, await h.file(`${id}-1.zip`, '1'), ...CH, '--name', '1.0', '--json'], { ...bin, env });
+    const r1 = await h.ahs(['release', id, await h.file(`${id}-1.zip`, '1'), ...CH, '--name', '1.0', '--json'], { env });
     expect(r1.exitCode, r1.stderr).toBe(0);
     const v1 = r1.json().version.versionId;
     // 24 more writes: more entries than the capped page of 20.
@@ -139,14 +138,14 @@ describe('the journal against the emulator with every variation on (page caps of
         expect(v.exitCode, v.stderr).toBe(0);
       }
     }
-    const r2 = await h.ahs(['release', id, await h.file(`${id}-2.zip`, '2'), ...CH, '--name', '1.1', '--json'], { ...bin, env });
+    const r2 = await h.ahs(['release', id, await h.file(`${id}-2.zip`, '2'), ...CH, '--name', '1.1', '--json'], { env });
     expect(r2.exitCode, r2.stderr).toBe(0);
     const all = await entries(h, journal);
     const items = (await h.call('GET', `/vc/${journal}/items?pageSize=20`)).body;
     expect(items.pageSize).toBe(20);
     expect(all).toHaveLength(items.totalResults);
     expect(all.length).toBeGreaterThan(20);
-    const rb = await h.ahs(['rollback', id, ...CH, '--json'], { ...bin, env });
+    const rb = await h.ahs(['rollback', id, ...CH, '--json'], { env });
     expect(rb.exitCode, rb.stderr).toBe(0);
     expect(rb.json().assetVersion.versionId).toBe(v1);
     expect(rb.stderr).toContain('the journal proves it');

@@ -1,6 +1,8 @@
 // The journal (cli.md, "Memory"): journal init, one entry per write, history,
-// and rollback without --to proven by the journal. The built binary against
-// the emulator over real HTTP.
+// and rollback without --to proven by the journal: main() against the
+// emulator over real HTTP, and two built binaries at once where two CI jobs
+// race for the journal (issue 34: a process per command was most of this
+// file's time).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -14,7 +16,8 @@ beforeAll(async () => {
 afterAll(async () => h?.close());
 
 const CH = ['--platform', 'ios', '--env', 'prod'];
-const bin = { binary: true } as const;
+/** Two CI jobs: processes of their own, as they race for the journal. */
+const twoJobs = { binary: true } as const;
 
 /** A GitHub Actions runner: its files in a temp folder, its variables set. */
 async function actions(runId: string) {
@@ -38,7 +41,7 @@ async function actions(runId: string) {
 /** A journal of its own, started with `journal init` through a profile. */
 async function startJournal() {
   const journal = uid('jr');
-  const init = await h.ahs(['journal', 'init', journal, '--env', 'prod', '--json'], bin);
+  const init = await h.ahs(['journal', 'init', journal, '--env', 'prod', '--json']);
   expect(init.exitCode, init.stderr).toBe(0);
   expect(init.json()).toMatchObject({ journal, envId: 'prod', created: true, deployed: true });
   return journal;
@@ -50,14 +53,14 @@ describe('ahs journal and history', () => {
     const env = { AHS_JOURNAL: journal };
     const id = uid('jb');
     await h.createAsset(id);
-    const r1 = await h.ahs(['release', id, await h.file(`${id}-1.zip`, 'one'), ...CH, '--name', '1.0', '--json'], { ...bin, env });
+    const r1 = await h.ahs(['release', id, await h.file(`${id}-1.zip`, 'one'), ...CH, '--name', '1.0', '--json'], { env });
     expect(r1.exitCode, r1.stderr).toBe(0);
-    const r2 = await h.ahs(['release', id, await h.file(`${id}-2.zip`, 'two'), ...CH, '--name', '1.1', '--json'], { ...bin, env });
+    const r2 = await h.ahs(['release', id, await h.file(`${id}-2.zip`, 'two'), ...CH, '--name', '1.1', '--json'], { env });
     expect(r2.exitCode, r2.stderr).toBe(0);
     const v1 = r1.json().version.versionId;
     const v2 = r2.json().version.versionId;
     const gh = await actions('4242');
-    const rb = await h.ahs(['rollback', id, ...CH, '--json'], { ...bin, env: { ...env, ...gh } });
+    const rb = await h.ahs(['rollback', id, ...CH, '--json'], { env: { ...env, ...gh } });
     expect(rb.exitCode, rb.stderr).toBe(0);
     const records = await h.records(id);
     const def = records.find((r) => r.endsWith('=DEFAULT'))!;
@@ -66,7 +69,7 @@ describe('ahs journal and history', () => {
     expect(rb.json()).toMatchObject({ assetVersion: { versionId: v1, state: 'DEFAULT' }, previousDefault: v2 });
     expect(def).toBe(`ios/prod/${v1}=DEFAULT`);
 
-    const hist = await h.ahs(['history', id, '--env', 'prod', '--json'], { ...bin, env });
+    const hist = await h.ahs(['history', id, '--env', 'prod', '--json'], { env });
     expect(hist.exitCode, hist.stderr).toBe(0);
     const doc = hist.json();
     expect(doc).toMatchObject({ totalResults: 3, pageNumber: 1, pageSize: 3 });
@@ -85,7 +88,7 @@ describe('ahs journal and history', () => {
     expect(rollbackChange).toMatchObject({ after: { default: def.split('/')[2]!.split('=')[0] }, disagrees: false });
     expect(JSON.stringify(doc)).not.toContain(DEMO_API_KEY);
     // For people: one row per change, before → after, the run URL.
-    const table = await h.ahs(['history', id, '--env', 'prod'], { ...bin, env });
+    const table = await h.ahs(['history', id, '--env', 'prod'], { env });
     expect(table.exitCode, table.stderr).toBe(0);
     expect(table.stdout).toContain(`channel.${id}.ios.prod: ${v2} → ${v1}`);
     expect(table.stdout).toContain('https://github.example/acme/app/actions/runs/4242');
@@ -99,13 +102,13 @@ describe('ahs journal and history', () => {
     await h.createAsset(a);
     await h.createAsset(b);
     const [ra, rb] = await Promise.all([
-      h.ahs(['release', a, await h.file(`${a}.zip`, 'a'), ...CH, '--name', '1.0'], { ...bin, env }),
-      h.ahs(['release', b, await h.file(`${b}.zip`, 'b'), ...CH, '--name', '1.0'], { ...bin, env }),
+      h.ahs(['release', a, await h.file(`${a}.zip`, 'a'), ...CH, '--name', '1.0'], { ...twoJobs, env }),
+      h.ahs(['release', b, await h.file(`${b}.zip`, 'b'), ...CH, '--name', '1.0'], { ...twoJobs, env }),
     ]);
     expect(ra.exitCode, ra.stderr).toBe(0);
     expect(rb.exitCode, rb.stderr).toBe(0);
     expect(ra.stderr + rb.stderr).not.toContain('did not record');
-    const hist = await h.ahs(['history', '--json', '--query', 'results[].changes[].address'], { ...bin, env });
+    const hist = await h.ahs(['history', '--json', '--query', 'results[].changes[].address'], { env });
     expect(hist.exitCode, hist.stderr).toBe(0);
     const addresses: string[] = hist.json();
     expect(addresses.filter((x) => x === `channel.${a}.ios.prod`)).toHaveLength(2);
@@ -118,7 +121,7 @@ describe('ahs journal and history', () => {
     expect((await h.call('PATCH', `/vc/${journal}`, { editable: false, updatedBy: DEMO_USER })).status).toBe(200);
     const id = uid('jw');
     await h.createAsset(id);
-    const ok = await h.ahs(['release', id, await h.file(`${id}.zip`, 'w'), ...CH, '--name', '1.0', '--json'], { ...bin, env: { ...env, ...(await actions('7')) } });
+    const ok = await h.ahs(['release', id, await h.file(`${id}.zip`, 'w'), ...CH, '--name', '1.0', '--json'], { env: { ...env, ...(await actions('7')) } });
     expect(ok.exitCode).toBe(0);
     expect(ok.json().assetVersion.state).toBe('DEFAULT');
     const warnings = ok.stderr.split('\n').filter((line) => line.startsWith('warning: the journal'));
@@ -127,11 +130,11 @@ describe('ahs journal and history', () => {
     expect(ok.stderr).toMatch(/^::warning title=ahs journal::the journal .* did not record this release/m);
     // A command that fails after a write keeps its own exit code: release of another file under the same name (exit 1, mismatch) writes nothing;
     // a deploy that the service refuses keeps its exit code, and records nothing (nothing applied).
-    const refused = await h.ahs(['deploy', id, 'IOS999', ...CH], { ...bin, env });
-    const without = await h.ahs(['deploy', id, 'IOS999', ...CH], { ...bin, env: { AHS_JOURNAL: undefined } });
+    const refused = await h.ahs(['deploy', id, 'IOS999', ...CH], { env });
+    const without = await h.ahs(['deploy', id, 'IOS999', ...CH], { env: { AHS_JOURNAL: undefined } });
     expect(refused.exitCode).toBe(without.exitCode);
     expect(refused.stderr).not.toContain('did not record');
-    const undeploy = await h.ahs(['asset', 'undeploy', id, ...CH, '--yes'], { ...bin, env });
+    const undeploy = await h.ahs(['asset', 'undeploy', id, ...CH, '--yes'], { env });
     expect(undeploy.exitCode, undeploy.stderr).toBe(0);
     expect(undeploy.stderr).toContain(`warning: the journal ${journal} did not record this asset undeploy`);
   });
@@ -141,31 +144,31 @@ describe('ahs journal and history', () => {
     const env = { AHS_JOURNAL: journal };
     const id = uid('jo');
     await h.createAsset(id);
-    const r1 = await h.ahs(['release', id, await h.file(`${id}-1.zip`, '1'), ...CH, '--name', '1.0', '--json'], { ...bin, env });
-    const r2 = await h.ahs(['release', id, await h.file(`${id}-2.zip`, '2'), ...CH, '--name', '1.1', '--json'], { ...bin, env });
+    const r1 = await h.ahs(['release', id, await h.file(`${id}-1.zip`, '1'), ...CH, '--name', '1.0', '--json'], { env });
+    const r2 = await h.ahs(['release', id, await h.file(`${id}-2.zip`, '2'), ...CH, '--name', '1.1', '--json'], { env });
     const [v1, v2] = [r1.json().version.versionId, r2.json().version.versionId];
     // Someone promotes 1.0 again with another tool.
     expect((await h.deploy(id, v1, 'ios', 'prod', 'DEFAULT', { currentVersionId: v2, currentAssetIntent: 'LIVE' })).status).toBe(201);
-    const hist = await h.ahs(['history', id, ...CH, '--json'], { ...bin, env });
+    const hist = await h.ahs(['history', id, ...CH, '--json'], { env });
     expect(hist.exitCode, hist.stderr).toBe(0);
     const newest = hist.json().results[0].changes.find((c: any) => c.address === `channel.${id}.ios.prod` && 'default' in c.after);
     expect(newest).toMatchObject({ after: { default: v2 }, current: { default: v1 }, disagrees: true });
-    const table = await h.ahs(['history', id, ...CH], { ...bin, env });
+    const table = await h.ahs(['history', id, ...CH], { env });
     expect(table.stdout).toContain(`! channel.${id}.ios.prod: the journal's last change made the Default ${v2}, the service shows ${v1}: changed outside ahs`);
-    const rb = await h.ahs(['rollback', id, ...CH], { ...bin, env });
+    const rb = await h.ahs(['rollback', id, ...CH], { env });
     expect(rb.exitCode).toBe(2);
     expect(rb.stderr).toMatch(new RegExp(`^error: the Default of ${id}/ios/prod is ${v1}, but the journal's last change of it .* made it ${v2}: it was moved outside ahs.*name the version with --to VERSION_ID$`, 'm'));
     expect(await h.records(id)).toContain(`ios/prod/${v1}=DEFAULT`);
   });
 
   it('without a journal, history says so and how to start one; writes work as before', async () => {
-    const r = await h.ahs(['history', '--json'], bin);
+    const r = await h.ahs(['history', '--json']);
     expect(r.exitCode).toBe(2);
     expect(r.errJson().title).toMatch(/history needs a journal, and none is set: start one with `ahs journal init --env ENV`/);
   });
 
   it('a journal named that does not exist is not found (exit 4), naming how to start it', async () => {
-    const r = await h.ahs(['history', '--journal', 'no-such-journal', '--json'], bin);
+    const r = await h.ahs(['history', '--journal', 'no-such-journal', '--json']);
     expect(r.exitCode).toBe(4);
     expect(r.errJson()).toMatchObject({ type: 'urn:ahs:not-found', title: expect.stringMatching(/^the journal no-such-journal does not exist: start it with `ahs journal init no-such-journal`/) });
   });
@@ -174,8 +177,8 @@ describe('ahs journal and history', () => {
     const id = uid('jc');
     expect((await h.call('POST', '/vc', { collectionId: id, collectionName: 'Launch pack', description: 'the launch pack', allowedAssetTypes: ['9999'], createdBy: DEMO_USER })).status).toBe(201);
     const file = await h.file(`${id}.txt`, 'x');
-    expect((await h.ahs(['item', 'upload', id, file, '--type', '9999'], bin)).exitCode).toBe(0);
-    const r = await h.ahs(['journal', 'init', id, '--env', 'dev', '--verbose'], bin);
+    expect((await h.ahs(['item', 'upload', id, file, '--type', '9999'])).exitCode).toBe(0);
+    const r = await h.ahs(['journal', 'init', id, '--env', 'dev', '--verbose']);
     expect(r.exitCode, r.stderr).toBe(2);
     expect(r.stderr).toMatch(new RegExp(`^error: the collection ${id} already exists and is not an ahs journal \\(it holds 1 item\\(s\\) and its description does not say "ahs journal"\\): name another journal, e\\.g\\. ahs journal init ahs-journal$`, 'm'));
     expect(r.stderr).not.toMatch(/> (POST|PATCH|PUT) /);
@@ -185,19 +188,19 @@ describe('ahs journal and history', () => {
 
   it('journal init in an environment that does not exist leaves a journal that a run with the right --env takes over; one LIVE elsewhere is refused', async () => {
     const journal = uid('jt');
-    const wrong = await h.ahs(['journal', 'init', journal, '--env', 'nosuchenv'], bin);
+    const wrong = await h.ahs(['journal', 'init', journal, '--env', 'nosuchenv']);
     expect(wrong.exitCode).not.toBe(0);
     expect(wrong.stderr).toMatch(/^error: .*nosuchenv/m);
-    const right = await h.ahs(['journal', 'init', journal, '--env', 'dev', '--json'], bin);
+    const right = await h.ahs(['journal', 'init', journal, '--env', 'dev', '--json']);
     expect(right.exitCode, right.stderr).toBe(0);
     expect(right.json()).toMatchObject({ journal, envId: 'dev', created: false, deployed: true });
     expect((await h.call('GET', `/vc/${journal}`)).body).toMatchObject({ description: 'ahs journal; env=dev' });
-    const history = await h.ahs(['history', '--journal', journal, '--env', 'dev', '--json'], bin);
+    const history = await h.ahs(['history', '--journal', journal, '--env', 'dev', '--json']);
     expect(history.exitCode, history.stderr).toBe(0);
     expect(history.json().results[0]).toMatchObject({ command: 'journal init', changes: [{ address: `collection.${journal}`, before: { description: 'ahs journal; env=nosuchenv' }, after: { description: 'ahs journal; env=dev' } }] });
     // No entry says the journal went LIVE where the service refused it.
     expect(JSON.stringify(history.json().results)).not.toContain('deployment.nosuchenv');
-    const elsewhere = await h.ahs(['journal', 'init', journal, '--env', 'staging'], bin);
+    const elsewhere = await h.ahs(['journal', 'init', journal, '--env', 'staging']);
     expect(elsewhere.exitCode).toBe(2);
     expect(elsewhere.stderr).toContain(`error: the journal ${journal} is read in dev, not staging: run again with --env dev`);
   });
@@ -207,23 +210,23 @@ describe('ahs journal and history', () => {
     const add = await h.ahs(['profile', 'add', 'jp', '--base-url', h.emu.baseUrl, '--domain', 'demo', '--user', DEMO_USER, '--use'], { env: profileEnv });
     expect(add.exitCode, add.stderr).toBe(0);
     const journal = uid('jp');
-    const init = await h.ahs(['journal', 'init', journal, '--env', 'prod'], { ...bin, env: { ...profileEnv, AHS_BASE_URL: undefined, AHS_DOMAIN: undefined } });
+    const init = await h.ahs(['journal', 'init', journal, '--env', 'prod'], { env: { ...profileEnv, AHS_BASE_URL: undefined, AHS_DOMAIN: undefined } });
     expect(init.exitCode, init.stderr).toBe(0);
     expect(init.stderr).toContain(`profile jp records its writes in ${journal}`);
-    const again = await h.ahs(['journal', 'init', journal, '--env', 'prod', '--json'], { ...bin, env: profileEnv });
+    const again = await h.ahs(['journal', 'init', journal, '--env', 'prod', '--json'], { env: profileEnv });
     expect(again.exitCode, again.stderr).toBe(0);
     expect(again.json()).toMatchObject({ journal, created: false, deployed: false, profile: 'jp' });
-    const show = await h.ahs(['profile', 'show', 'jp', '--json'], bin);
+    const show = await h.ahs(['profile', 'show', 'jp', '--json']);
     expect(show.json().journal).toBe(journal);
-    const check = await h.ahs(['profile', 'check', '--json'], { ...bin, env: profileEnv });
+    const check = await h.ahs(['profile', 'check', '--json'], { env: profileEnv });
     expect(check.exitCode, check.stderr).toBe(0);
     expect(check.json().journal).toEqual({ id: journal, reachable: true, envId: 'prod', problem: null });
-    const elsewhere = await h.ahs(['profile', 'check', '--journal', 'no-such-journal'], { ...bin, env: profileEnv });
+    const elsewhere = await h.ahs(['profile', 'check', '--journal', 'no-such-journal'], { env: profileEnv });
     expect(elsewhere.exitCode).toBe(0);
     expect(elsewhere.stderr).toContain('warning: the journal no-such-journal is not reachable: no collection no-such-journal: start it with ahs journal init no-such-journal --env ENV');
     const added = await h.ahs(['profile', 'add', 'jq', '--base-url', h.emu.baseUrl, '--domain', 'demo'], { env: profileEnv });
     expect(added.stderr).toContain('no journal: writes are not recorded');
-    await h.ahs(['profile', 'remove', 'jq', '--yes'], bin);
-    await h.ahs(['profile', 'remove', 'jp', '--yes'], bin);
+    await h.ahs(['profile', 'remove', 'jq', '--yes']);
+    await h.ahs(['profile', 'remove', 'jp', '--yes']);
   });
 });

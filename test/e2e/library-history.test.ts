@@ -19,7 +19,7 @@ afterAll(async () => h?.close());
 describe('client.history()', () => {
   it('a library release and rollback are recorded, and history() yields them newest first; without a journal it rejects saying how to start one', async () => {
     const journal = uid('jl');
-    const init = await h.ahs(['journal', 'init', journal, '--env', 'prod'], { binary: true });
+    const init = await h.ahs(['journal', 'init', journal, '--env', 'prod']);
     expect(init.exitCode, init.stderr).toBe(0);
     const client = lib.createClient({ baseUrl: h.emu.baseUrl, domainId: 'demo', apiKey: DEMO_API_KEY, user: DEMO_USER, journal });
     try {
@@ -49,7 +49,7 @@ describe('client.history()', () => {
 
   it('a library rollout\'s waves are journalled under the call\'s name (rollout), as every other library write, not as an unnamed write', async () => {
     const journal = uid('jr');
-    const init = await h.ahs(['journal', 'init', journal, '--env', 'prod'], { binary: true });
+    const init = await h.ahs(['journal', 'init', journal, '--env', 'prod']);
     expect(init.exitCode, init.stderr).toBe(0);
     const client = lib.createClient({ baseUrl: h.emu.baseUrl, domainId: 'demo', apiKey: DEMO_API_KEY, user: DEMO_USER, journal });
     try {
@@ -69,7 +69,7 @@ describe('client.history()', () => {
 
   it('reading more entries at once than Node\'s 10 listeners of a signal prints no MaxListenersExceededWarning on the caller\'s stderr', async () => {
     const journal = uid('jw');
-    const init = await h.ahs(['journal', 'init', journal, '--env', 'prod'], { binary: true });
+    const init = await h.ahs(['journal', 'init', journal, '--env', 'prod']);
     expect(init.exitCode, init.stderr).toBe(0);
     const warnings: string[] = [];
     const heard = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);

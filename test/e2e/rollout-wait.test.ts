@@ -1,6 +1,6 @@
-// ahs rollout --wait (cli.md "Rollouts across environments"): the built
-// binary against the emulator, waiting out real soaks of a few seconds. A
-// file of its own, so that its waits run beside the other rollout tests
+// ahs rollout --wait (cli.md "Rollouts across environments"): main() in CI,
+// the built binary in a terminal, against the emulator, waiting out real
+// soaks of a few seconds. A file of its own, so that its waits run beside the other rollout tests
 // (rollout.test.ts) rather than after them; its two tests wait out their
 // soaks at the same time (describe.concurrent: an asset each, one journal),
 // ~6 s instead of ~11 s (issue 34).
@@ -16,7 +16,7 @@ afterAll(async () => h?.close());
 
 const seeded = () => seededRollout(h);
 const defaults = (id: string) => waveDefaults(h, id);
-const ahs = (args: string[], env: Record<string, string> = {}) => h.ahs(args, { binary: true, env });
+const ahs = (args: string[], env: Record<string, string> = {}) => h.ahs(args, { env });
 
 
 describe.concurrent('ahs rollout --wait, with the journal', () => {

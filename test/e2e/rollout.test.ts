@@ -1,6 +1,7 @@
-// ahs rollout (cli.md "Rollouts across environments"): the built binary
-// against the emulator. Each run reads the channels (and the journal) and
-// moves the rollout on from where it stands; nothing is kept locally.
+// ahs rollout (cli.md "Rollouts across environments"): main() against the
+// emulator over real HTTP (the built binary's exit 11 is the first test's).
+// Each run reads the channels (and the journal) and moves the rollout on
+// from where it stands; nothing is kept locally.
 import { readFileSync } from 'node:fs';
 import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,7 +18,7 @@ afterAll(async () => h?.close());
 
 const seeded = () => seededRollout(h);
 const defaults = (id: string) => waveDefaults(h, id);
-const ahs = (args: string[], env: Record<string, string> = {}) => h.ahs(args, { binary: true, env });
+const ahs = (args: string[], env: Record<string, string> = {}) => h.ahs(args, { env });
 
 /** The emulator behind a proxy whose Date headers are `shift` ms ahead: the service's clock, moved on without waiting. */
 async function shiftedClock(shift: number): Promise<{ url: string; close(): Promise<void> }> {
@@ -45,7 +46,8 @@ async function shiftedClock(shift: number): Promise<{ url: string; close(): Prom
 describe('ahs rollout: approvals, checks', () => {
   it('--approve prod stops before prod with exit 11 until a run with --approved prod; then complete, and a re-run sends nothing', async () => {
     const { id, v1, v2 } = await seeded();
-    const first = await ahs(['rollout', id, v2, ...WAVES, '--approve', 'prod', '--json']);
+    // A CI job's exit 11 is the built binary's process exit code.
+    const first = await h.ahs(['rollout', id, v2, ...WAVES, '--approve', 'prod', '--json'], { binary: true });
     expect(first.exitCode, first.stderr).toBe(11);
     expect(first.errJson()).toMatchObject({ type: 'urn:ahs:waiting', status: null, title: `${v2} of ${id} (web): prod waits for approval: run with --approved prod` });
     expect(first.json()).toMatchObject({

@@ -9,7 +9,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { BIN, assertFreshBuild } from '../e2e/helpers.js';
+import { BIN, assertFreshBuild, runInProcess } from '../e2e/helpers.js';
 import { undiciTransport } from '../../src/http/transport.js';
 import { UPLOAD_PIECE } from '../../src/transfer/upload.js';
 
@@ -40,16 +40,18 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function upload(size: number) {
+async function upload(size: number, where: 'process' | 'in-process') {
   const file = join(dir, `f${size}.bin`);
   await writeFile(file, Buffer.alloc(size, 7));
-  return uploadFile(file);
+  return uploadFile(file, where);
 }
 
-async function uploadFile(file: string) {
-  // The built binary in a process of its own: in-process, the server's answer is always read before the write fails.
+async function uploadFile(file: string, where: 'process' | 'in-process' = 'process') {
   const env = { AHS_CONFIG_DIR: dir, AHS_BASE_URL: base, AHS_DOMAIN: 'demo', AHS_API_KEY: 'some-key', AHS_USER: 'a@b.c', NO_COLOR: '1' };
-  const run = await execa(process.execPath, [BIN, 'version', 'upload', 'A1', file, '--platform', 'ios', '--name', 'v1', '--retries', '0'], { env, reject: false });
+  const args = ['version', 'upload', 'A1', file, '--platform', 'ios', '--name', 'v1', '--retries', '0'];
+  if (where === 'in-process') return runInProcess(args, env);
+  // The built binary in a process of its own: in-process, the server's answer is always read before the write fails.
+  const run = await execa(process.execPath, [BIN, ...args], { env, reject: false });
   return { exitCode: run.exitCode, stderr: run.stderr };
 }
 
@@ -80,18 +82,16 @@ describe('an upload answered before its body was read', () => {
     }
   });
 
-  it('the answer wins every time: 30 uploads, 6 at a time (the load widens the race)', async () => {
+  it('the answer wins every time: 6 uploads at once, each a process of its own (the load widens the race)', async () => {
+    // The race itself is forced every time by "the upload transport" below, which fails without the fix;
+    // this is the same answer through the whole CLI, six processes at once on a 2-core machine (issue 34:
+    // it was 30, 6 at a time, ~5 s of CPU).
     answer = { status: 401, title: 'Unauthorized' };
     const file = join(dir, 'many.bin');
     await writeFile(file, Buffer.alloc(3 * 1024 * 1024 + 1, 7));
-    const runs: Array<{ exitCode: number | undefined; stderr: string }> = [];
-    const queue = Array.from({ length: 30 }, (_, i) => i);
-    // Six processes at once on a 2-core machine: the write that meets the closed connection often comes before the read.
-    await Promise.all(Array.from({ length: 6 }, async () => {
-      while (queue.shift() !== undefined) runs.push(await uploadFile(file));
-    }));
+    const runs = await Promise.all(Array.from({ length: 6 }, () => uploadFile(file)));
     expect(runs.filter((run) => run.exitCode !== 1 || !run.stderr.includes('Unauthorized')).map((run) => run.stderr)).toEqual([]);
-    expect(runs).toHaveLength(30);
+    expect(runs).toHaveLength(6);
   });
 
   it.each([
@@ -101,8 +101,9 @@ describe('an upload answered before its body was read', () => {
   ])('reports the %i the service sent', async (status, title, code) => {
     answer = { status, title };
     // One write, the socket taking part of it; then pieces, with a turn of the event loop between them.
+    // main() in this process: what is reported for each answer (the race is the tests' above and below).
     for (const size of [1, 1024 * 1024, 2 * UPLOAD_PIECE + 1]) {
-      const run = await upload(size);
+      const run = await upload(size, 'in-process');
       expect(run.stderr).toContain(title);
       expect(run.stderr).not.toMatch(/lost|network/);
       expect(run.exitCode).toBe(code);

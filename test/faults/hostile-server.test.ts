@@ -1,5 +1,6 @@
-// Servers that obey HTTP loosely or not at all, met by the built CLI (and the
-// download reader in-process): a close right after each answer without
+// Servers that obey HTTP loosely or not at all, met by the CLI (main(); the
+// built binary where what Node itself prints, or the bundle's choice of
+// transport, is the point) and by the download reader: a close right after each answer without
 // `Connection: close`, thousands of headers, control characters in header
 // values and bodies, a status outside 100-599 (issue 30). And the transport
 // each request takes: every request to the API goes through undici, only
@@ -44,7 +45,7 @@ function signal(): AbortSignal {
 describe('a server that closes the connection after each answer, without Connection: close', () => {
   it('asset update (a read, then a write): exit 0, each request on a connection of its own', async () => {
     await withServer(rawServer(() => json(asset), { closeAfter: true }), async (server) => {
-      const r = await h.ahs(['asset', 'update', 'a1', '--name', 'm', '--json'], { binary: true, env: { AHS_BASE_URL: server.url } });
+      const r = await h.ahs(['asset', 'update', 'a1', '--name', 'm', '--json'], { env: { AHS_BASE_URL: server.url } });
       expect(r.exitCode, r.stderr).toBe(0);
       expect(server.requests.map((request) => request.method)).toEqual(['GET', 'PUT']);
       expect(server.requests.map((request) => request.onConnection)).toEqual([1, 1]);
@@ -140,12 +141,12 @@ describe('control characters in header values', () => {
 describe('a status outside 100-599', () => {
   it.each(['000 OK', '099 Odd', '600 Odd', '999 Odd'])('asset create answered "%s": exit 1, urn:ahs:unexpected-answer, never "Created"', async (status) => {
     await withServer(rawServer((request) => (request.method === 'GET' ? json({ type: 'about:blank', title: 'Not Found', status: 404 }, '404 Not Found') : json(asset, status))), async (server) => {
-      const r = await h.ahs(['asset', 'create', 'a1', '--name', 'n', '--type', '1001', '--json'], { binary: true, env: { AHS_BASE_URL: server.url } });
+      const r = await h.ahs(['asset', 'create', 'a1', '--name', 'n', '--type', '1001', '--json'], { env: { AHS_BASE_URL: server.url } });
       expect(r.exitCode, r.stderr).toBe(1);
       expect(r.errJson()).toMatchObject({ type: 'urn:ahs:unexpected-answer' });
       expect(r.stdout).toBe('');
       expect(r.stderr).not.toContain('Created');
-      const table = await h.ahs(['asset', 'create', 'a1', '--name', 'n', '--type', '1001'], { binary: true, env: { AHS_BASE_URL: server.url } });
+      const table = await h.ahs(['asset', 'create', 'a1', '--name', 'n', '--type', '1001'], { env: { AHS_BASE_URL: server.url } });
       expect(table.exitCode).toBe(1);
       expect(table.stderr).not.toContain('✓');
     });
@@ -173,10 +174,10 @@ describe('--verbose and what a server sends', () => {
           : answerBytes('500 Internal Server Error', [['content-type', 'text/plain']], hostile),
       ),
       async (server) => {
-        const read = await h.ahs(['asset', 'get', 'a1', '-v', '--retries', '0'], { binary: true, env: { AHS_BASE_URL: server.url } });
+        const read = await h.ahs(['asset', 'get', 'a1', '-v', '--retries', '0'], { env: { AHS_BASE_URL: server.url } });
         expect(read.stderr).toContain('\\e]0;title\\x07\\e[2J\\r< 200 forged');
         expect(read.stderr).toContain('x-csi: \\x9b2J\\x9b31m');
-        const write = await h.ahs(['asset', 'update', 'a1', '--name', 'm', '--type', '1001', '-v', '--retries', '0'], { binary: true, env: { AHS_BASE_URL: server.url } });
+        const write = await h.ahs(['asset', 'update', 'a1', '--name', 'm', '--type', '1001', '-v', '--retries', '0'], { env: { AHS_BASE_URL: server.url } });
         expect(write.stderr).toContain('\\e]0;title\\x07');
         for (const r of [read, write]) {
           expect(r.stderr).not.toMatch(/[\u0007\u001b\u009b]/);
