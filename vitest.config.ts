@@ -9,10 +9,12 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // Measured on this 2-core machine, quiet: 2 workers 93 s of vitest, 4
-    // workers 70 to 85 s, 6 workers 74 s. Kept at 2: more workers than cores
-    // gain little and starve the tests that watch a terminal or a timer.
-    maxWorkers: 2,
+    // Measured on this 2-core machine, quiet (test/README.md, issue 34): 2
+    // workers 71 s of vitest, 3 workers 54-60 s, 4 workers 61 s. A third
+    // worker runs while the other two wait on a timer (a soak, a settle, a
+    // backoff), which left a core idle a quarter of the run; a fourth costs
+    // more in imports than it fills.
+    maxWorkers: 3,
     isolate: false,
     // A release engineer's AHS_* settings and profile never reach a test (issue 34).
     setupFiles: ['test/support/hermetic.ts'],
