@@ -7,10 +7,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN, assertFreshBuild, runInProcess } from './helpers.js';
 
-assertFreshBuild();
+/** main() in this process, as a pipe sees it: nothing but NO_COLOR, CI and `env` (issue 34: a process per case cost ~0.1 s of CPU each). */
+function ahs(args: string[], env: Record<string, string> = {}) {
+  return runInProcess(args, { NO_COLOR: '1', CI: '1', ...env });
+}
 
-async function ahs(args: string[], env: Record<string, string> = {}) {
-  return execa('node', [BIN, ...args], { reject: false, env: { NO_COLOR: '1', CI: '1', ...env }, extendEnv: false, stdin: 'ignore' });
+/** The built binary: what Node itself might print (a warning, a stack) would break the one JSON object on stderr. */
+function binary(args: string[]) {
+  assertFreshBuild();
+  return execa('node', [BIN, ...args], { reject: false, env: { NO_COLOR: '1', CI: '1' }, extendEnv: false, stdin: 'ignore' });
 }
 
 describe('usage errors from the parser', () => {
@@ -27,6 +32,13 @@ describe('usage errors from the parser', () => {
     expect(body).toMatchObject({ type: 'urn:ahs:usage', status: null });
     expect(body.title).toMatch(title);
     expect(body.detail).toBe(body.title);
+  });
+
+  it('from the built binary too: exit 2, stderr exactly one JSON object, nothing on stdout', async () => {
+    const result = await binary(['asset', '--bogus', '--json']);
+    expect(result.exitCode).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(JSON.parse(result.stderr)).toMatchObject({ type: 'urn:ahs:usage', status: null, title: "unknown option '--bogus'" });
   });
 
   it('in table mode: commander\'s message and a hint, exit 2', async () => {
