@@ -139,9 +139,9 @@ describe('ahs promote-default', () => {
       return false;
     }, h.emu.baseUrl);
     try {
-      // The waits between attempts take at most half of what is left of --timeout: 2 s keeps them near 1.6 s in all
+      // The waits between attempts take at most half of what is left of --timeout: 0.5 s keeps them near 0.4 s in all
       // instead of the default backoff's 3.4 s; the attempts are counted, not the budget (each request is local).
-      const r = await h.ahs(['promote-default', id, ids[1]!, ...CH, '--json', '--timeout', '2'], { env: { AHS_BASE_URL: stub.url } });
+      const r = await h.ahs(['promote-default', id, ids[1]!, ...CH, '--json', '--timeout', '0.5'], { env: { AHS_BASE_URL: stub.url } });
       expect(r.exitCode).toBe(5);
       expect(r.errJson()).toMatchObject({ status: 409 });
       expect(stub.requests.filter((q) => q.method === 'POST')).toHaveLength(5);
