@@ -11,7 +11,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
 
-const SETTING = /^(AHS_|CI$|GITHUB_|RUNNER_|NO_COLOR$|FORCE_COLOR$|HTTPS?_PROXY$|NO_PROXY$|https?_proxy$|no_proxy$|all_proxy$|ALL_PROXY$)/;
+// NODE_EXTRA_CA_CERTS too: the CAs a shell trusts are a setting of ahs as
+// much as its proxy, and the tests talk to local servers only (those over
+// TLS set their own). On this machine it points at the whole system bundle,
+// which every Node process then parses at start: ~45 ms of CPU each, a
+// quarter of a spawned `ahs` (issue 34).
+const SETTING = /^(AHS_|CI$|GITHUB_|RUNNER_|NO_COLOR$|FORCE_COLOR$|HTTPS?_PROXY$|NO_PROXY$|https?_proxy$|no_proxy$|all_proxy$|ALL_PROXY$|NODE_EXTRA_CA_CERTS$)/;
 const KNOB = /^AHS_(E2E|FUZZ|TEST)_/;
 
 for (const key of Object.keys(process.env)) {
