@@ -224,7 +224,20 @@ export async function downloadAll(tasks: DownloadTask[], options: DownloadOption
   if (signal.aborted) {
     throw signal.reason instanceof CancelledError ? signal.reason : new CancelledError('interrupted; partial downloads removed');
   }
-  return summary;
+  const order = inTaskOrder(tasks);
+  return { downloaded: order(summary.downloaded), skipped: order(summary.skipped), failed: order(summary.failed) };
+}
+
+/**
+ * Sorts a summary's list into the order the tasks were given (the service's
+ * list, the file's): files end in whatever order their transfers do, and a
+ * script reading --json, or a second run compared with the first, needs the
+ * same order each time.
+ */
+function inTaskOrder(tasks: DownloadTask[]): <T extends { id: string; name: string }>(list: T[]) => T[] {
+  const rank = new Map(tasks.map((task, index) => [`${task.id}\u0000${task.name}`, index]));
+  const of = (entry: { id: string; name: string }) => rank.get(`${entry.id}\u0000${entry.name}`) ?? tasks.length;
+  return (list) => [...list].sort((a, b) => of(a) - of(b));
 }
 
 export interface HashedFile {
@@ -296,7 +309,8 @@ export async function hashAll(tasks: DownloadTask[], options: Omit<DownloadOptio
     signal.removeEventListener('abort', abortAll);
   }
   if (signal.aborted) throw signal.reason instanceof CancelledError ? signal.reason : new CancelledError('interrupted');
-  return summary;
+  const order = inTaskOrder(tasks);
+  return { hashed: order(summary.hashed), failed: order(summary.failed) };
 }
 
 /**

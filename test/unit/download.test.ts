@@ -64,6 +64,25 @@ function serveFiles(req: IncomingMessage, res: ServerResponse): void {
 const task = (name: string, extra: Partial<DownloadTask> = {}): DownloadTask => ({ id: `ID-${name}`, url: `${base}/${name}`, name: `${name}.bin`, ...extra });
 
 describe('downloadAll', () => {
+  it('lists what it downloaded, skipped and failed in the order of the tasks, not the order the transfers ended', async () => {
+    // The first file answers last: its answer waits until every other request has come in.
+    let release!: () => void;
+    const others = new Promise<void>((resolve) => (release = resolve));
+    handler = (req, res) => {
+      if (req.url === '/a') void others.then(() => serveFiles(req, res));
+      else {
+        serveFiles(req, res);
+        if (requests.length === 5) release();
+      }
+    };
+    await writeFile(join(dir, 'd.bin'), 'already here');
+    const tasks = [task('a'), task('missing'), task('b'), task('d'), task('c'), task('gone')];
+    const summary = await downloadAll(tasks, { dir, concurrency: 6, skipExisting: true });
+    expect(summary.downloaded.map((f) => f.id)).toEqual(['ID-a', 'ID-b', 'ID-c']);
+    expect(summary.skipped.map((f) => f.id)).toEqual(['ID-d']);
+    expect(summary.failed.map((f) => f.id)).toEqual(['ID-missing', 'ID-gone']);
+  });
+
   it('downloads several files in parallel, byte for byte, with events and a summary', async () => {
     const events: DownloadEvent[] = [];
     const summary = await downloadAll([task('a'), task('b'), task('c'), task('d')], { dir, concurrency: 2, onEvent: (e) => events.push(e) });
