@@ -68,7 +68,7 @@ export function applyPlan(doc: SavedPlan, api: ApiClient, out: PlanOutput): Plan
       if (result.failed.length === 0) return { result, known };
       const first = result.failed[0]!;
       const failure = new PartialFailureError(
-        `applied ${result.changed} of ${doc.steps.length} request(s); failed: ${result.failed.map((f) => `${f.resource}: ${f.step} (${f.error.title})`).join(', ')}; run ahs apply again once fixed: it sends only what is left`,
+        `applied ${result.changed} of ${doc.steps.length} request(s); failed: ${result.failed.map((f) => `${f.resource}: ${f.step} (${f.error.title})`).join(', ')}; apply again once fixed: it sends only what is left`,
         sharedExitCode(doc.steps.map((step) => results.failureOf(step)?.error.exitCode)),
         out.json ? first.error : undefined,
       );

@@ -25,14 +25,15 @@ export interface DesiredFile {
   error(path: FieldPath, message: string): UsageError;
 }
 
-export async function loadDesiredFile(path: string): Promise<DesiredFile> {
+/** `fileAs`: how the caller names the file, for the message of one that cannot be read (the CLI's `-f FILE`, the library's `the file parameter`). */
+export async function loadDesiredFile(path: string, fileAs = '-f FILE'): Promise<DesiredFile> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'a folder, not a file' : (error as Error).message;
-    throw new UsageError(`cannot read ${path}: ${why}; write the desired state there (ahs export > ${path} starts one), or name another file with -f FILE`);
+    throw new UsageError(`cannot read ${path}: ${why}; write the desired state there (ahs export > ${path} starts one), or name another file with ${fileAs}`);
   }
   return parseDesiredFile(text, path);
 }

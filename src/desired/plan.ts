@@ -562,6 +562,8 @@ function drift(record: { updatedBy?: string | null; updatedAt?: string | null })
 export interface DesiredInput {
   /** The desired-state file (default ahs.yaml in the working folder). */
   file?: string | undefined;
+  /** How the caller names that file, for messages (default the CLI's `-f FILE`). */
+  fileAs?: string | undefined;
   /** --target: `asset.ID`, `collection.ID`, or an id of either; none: everything. */
   targets?: string[] | undefined;
   /** --checksum: items compared by content wherever they are Live. */
@@ -572,7 +574,7 @@ export interface DesiredInput {
 
 /** The file read and planned: the plan document (nothing is sent, nothing printed). */
 export async function planFile(ctx: Context, input: DesiredInput): Promise<SavedPlan> {
-  const file = await loadDesiredFile(input.file ?? DEFAULT_FILE);
+  const file = await loadDesiredFile(input.file ?? DEFAULT_FILE, input.fileAs);
   const user = await input.user();
   const api = await ctx.api();
   return planDocument({ ctx, api, checksum: input.checksum, file, user, targets: input.targets, signal: ctx.signal });

@@ -784,10 +784,11 @@ function checkRequest(request: RawRequest): RawRequest {
 }
 
 /** plan() and apply()'s parameters as the desired-state layer takes them (src/desired/plan.ts DesiredInput). */
-function desiredInput(call: string, params: DesiredStateParams, ctx: Context): { file: string | undefined; targets: string[] | undefined; checksum: boolean | undefined; user: () => Promise<string> } {
+function desiredInput(call: string, params: DesiredStateParams, ctx: Context): { file: string | undefined; fileAs: string; targets: string[] | undefined; checksum: boolean | undefined; user: () => Promise<string> } {
   if (params === null || typeof params !== 'object') throw new UsageError(`${call}: expected an object of parameters`);
   return {
     file: params.file,
+    fileAs: 'the file parameter',
     targets: params.target,
     checksum: flag(params.checksum),
     user: () => ctx.setting('user'),

@@ -23,10 +23,14 @@ import { getVersion, listRecords } from '../service/assets.js';
 import { configuredDeliveryUrl, deliveryBaseOf, deliveryDocumentUrl, deliveryFileUrl, readDelivery, readDeployedCollection, servedUrl } from '../service/delivery.js';
 import type { PlanContext } from '../plan/context.js';
 
-/** How the caller named each input (the CLI's flags and arguments; the library's parameters), for messages. */
-export type FetchNames = (field: 'url' | 'dir' | 'pattern' | 'skipExisting' | 'verify') => string;
+/**
+ * How the caller named each input (the CLI's flags and arguments; the
+ * library's parameters), for messages; deliveryUrl and baseUrl are settings
+ * (the CLI's flags, environment and profile; the client's options).
+ */
+export type FetchNames = (field: 'url' | 'dir' | 'pattern' | 'skipExisting' | 'verify' | 'deliveryUrl' | 'baseUrl') => string;
 
-const PARAMETER_NAMES: FetchNames = (field) => field;
+const PARAMETER_NAMES: FetchNames = (field) => (field === 'deliveryUrl' || field === 'baseUrl' ? `the client's ${field}` : field);
 
 /** The JSON document of `ahs fetch` (and client.fetch's result). */
 export interface FetchResult extends DownloadSummary {
@@ -80,14 +84,14 @@ export interface Fetched {
 export async function readFetchSource(ctx: PlanContext, source: FetchSource, options: { records?: boolean } = {}, names: FetchNames = PARAMETER_NAMES): Promise<Delivered> {
   if ('url' in source) {
     // A relative URL is the delivery URL's (set by flag, environment or profile); an absolute one names its own, unless --delivery-url says otherwise.
-    const url = parseUrl(source.url, await configuredDeliveryUrl(ctx), names('url'));
+    const url = parseUrl(source.url, await configuredDeliveryUrl(ctx), names);
     const deliveryBase = ctx.globals.deliveryUrl ?? deliveryBaseOf(url);
     try {
       return { doc: await readDelivery(ctx, url.toString()), deliveryBase, records: new Map() };
     } catch (error) {
       const out = await ctx.output();
       if (error instanceof ApiError && error.status === 403 && !out.json) {
-        out.info(`hint: the collection is secured. The API key (AHS_API_KEY or the profile's) is sent only to the hosts of the configured service: set --delivery-url (or --base-url) to ${deliveryBaseOf(url)} if this is it.`);
+        out.info(`hint: the collection is secured. The API key is sent only to the hosts of the configured service: set ${names('deliveryUrl')}, or ${names('baseUrl')}, to ${deliveryBaseOf(url)} if this is it.`);
       }
       throw error;
     }
@@ -421,9 +425,10 @@ async function removeEmptyDirs(dir: string, top: string): Promise<void> {
 }
 
 /** A URL to fetch: an absolute http(s) URL, or one relative to the delivery URL set ("/api/vi/..."), joined to it as cli.md says. */
-function parseUrl(value: string, deliveryUrl: string | undefined, flag: string): URL {
+function parseUrl(value: string, deliveryUrl: string | undefined, names: FetchNames): URL {
+  const flag = names('url');
   if (value.startsWith('/') && !value.startsWith('//')) {
-    if (!deliveryUrl) throw new UsageError(`${flag} ${JSON.stringify(value)} is relative: set the delivery URL it is relative to with --delivery-url (or AHS_DELIVERY_URL, or the profile's deliveryUrl)`);
+    if (!deliveryUrl) throw new UsageError(`${flag} ${JSON.stringify(value)} is relative: set the delivery URL it is relative to with ${names('deliveryUrl')}`);
     return new URL(deliveryDocumentUrl(value, deliveryUrl, deliveryUrl));
   }
   try {

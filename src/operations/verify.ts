@@ -227,7 +227,7 @@ async function versionFileName(api: ApiClient, assetId: string, versionId: strin
   const { fileName } = await getVersion(api, assetId, versionId);
   if (fileName) return fileName;
   throw new UsageError(
-    `${versionId} of ${assetId} has no file name on record (older versions lack one): no line of ${name('sums')} can be told to be its; compare it with the file instead: ahs verify ${assetId} FILE, with the same --platform and --env`,
+    `${versionId} of ${assetId} has no file name on record (older versions lack one): no line of ${name('sums')} can be told to be its; compare it with the file instead: give ${name('file')} rather than ${name('sums')}, with the same ${name('platform')} and ${name('envId')}`,
   );
 }
 

@@ -363,6 +363,8 @@ describe('apply without --json says what it did on stdout (cli.md "Output": data
           expect.stringMatching(/^item\.said-pack\.(intro\.png|level1\.json)\tupload (intro\.png|level1\.json) to said-pack\tfailed$/),
         ]));
         expect(failed.stdout.split('\n').at(-1)).toBe('Apply incomplete: 1 added, 0 changed, 0 removed; 2 of 3 request(s) done, 1 failed, 0 not sent.');
+        // In words the CLI and the library share (client.apply throws the same PartialFailureError).
+        expect(failed.stderr).toMatch(/^error: applied 2 of 3 request\(s\); failed: item\.said-pack\.\S+: upload \S+ to said-pack \(Unprocessable\); apply again once fixed: it sends only what is left$/m);
         expect(writes.length).toBe(before + 1);
       } finally {
         await proxy.close();

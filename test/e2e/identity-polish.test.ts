@@ -7,7 +7,8 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ServerResponse } from 'node:http';
-import { DEMO_USER, syncedLiveCollection, ERROR_TYPE, harness, stubServer, uid, type Harness } from './helpers.js';
+import { DEMO_API_KEY, DEMO_USER, syncedLiveCollection, ERROR_TYPE, harness, stubServer, uid, type Harness } from './helpers.js';
+import { createClient, UsageError } from '../../src/library/index.js';
 import { startFaultProxy } from '../support/fault-proxy.js';
 
 let h: Harness;
@@ -165,7 +166,12 @@ describe('verify ASSET_ID --sums', () => {
       const sums = await old.file('SHA256SUMS', `${sha('old build')}  ci.zip\n`);
       const run = await old.ahs(['verify', asset, '--sums', sums, '--platform', 'ios', '--env', 'prod']);
       expect(run.exitCode).toBe(2);
-      expect(run.stderr).toMatch(new RegExp(`^error: \\S+ of ${asset} has no file name on record \\(older versions lack one\\): no line of --sums can be told to be its; compare it with the file instead: ahs verify ${asset} FILE, with the same --platform and --env$`, 'm'));
+      expect(run.stderr).toMatch(new RegExp(`^error: \\S+ of ${asset} has no file name on record \\(older versions lack one\\): no line of --sums can be told to be its; compare it with the file instead: give PATH rather than --sums, with the same --platform and --env$`, 'm'));
+      // The library says it in its parameters' words.
+      const client = createClient({ baseUrl: old.emu.baseUrl, domainId: 'demo', apiKey: DEMO_API_KEY });
+      const refused = client.verify({ assetId: asset, platform: 'ios', envId: 'prod', sums });
+      await expect(refused).rejects.toBeInstanceOf(UsageError);
+      await expect(refused).rejects.toThrow(/: no line of sums can be told to be its; compare it with the file instead: give file rather than sums, with the same platform and envId$/);
     } finally {
       await old.close();
     }

@@ -147,6 +147,12 @@ describe('client.fetch', () => {
     const result = await client.fetch({ url: new URL(body.downloadUrl, h.emu.deliveryUrl).toString(), dir });
     expect(result).toMatchObject({ collectionId, envId: 'dev', dir });
     expect(await readFile(join(dir, 'a.txt'), 'utf8')).toBe('alpha');
+    // A relative URL needs the client's deliveryUrl, and says so in the library's words.
+    const bare = createClient({ baseUrl: h.emu.baseUrl, domainId: 'demo', apiKey: DEMO_API_KEY });
+    const path = new URL(body.downloadUrl, h.emu.deliveryUrl).pathname;
+    const relative = bare.fetch({ url: path, dir: join(scratch, 'relative') });
+    await expect(relative).rejects.toBeInstanceOf(UsageError);
+    await expect(relative).rejects.toThrow(`url ${JSON.stringify(path)} is relative: set the delivery URL it is relative to with the client's deliveryUrl`);
   });
 
   it('refuses bad parameters before any request, naming them; an item not in the collection is a NotFoundError', async () => {

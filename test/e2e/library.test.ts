@@ -196,6 +196,9 @@ describe('writes as plans', () => {
     await mkdir(folder);
     const file = join(folder, 'ahs.yaml');
     await writeFile(file, `apiVersion: ahs/v1\nassets:\n  ${id}:\n    name: Desired\n    type: "1001"\n`);
+    // A file that is not there: UsageError naming the parameter, not the CLI's -f.
+    const missing = join(folder, 'none.yaml');
+    await expect(client.plan({ file: missing })).rejects.toThrow(`cannot read ${missing}: no such file; write the desired state there (ahs export > ${missing} starts one), or name another file with the file parameter`);
     const planned = await client.plan({ file });
     const cli = await h.ahs(['plan', '-f', file, '--json']);
     // The same document but for the step ids' counter and the predicted records' times.

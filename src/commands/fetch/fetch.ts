@@ -21,8 +21,9 @@ import { collectionArg, liveEnvArg } from '../../pickers/pick-collection.js';
 import { compareText } from '../../order.js';
 import { fetchCollection, readFetchSource, type FetchNames, type FetchSource } from '../../operations/fetch.js';
 
-/** Messages name the command's flags and arguments. */
-const names: FetchNames = (field) => nameOf(fetchSpec, field);
+/** Messages name the command's flags and arguments, and where the settings come from. */
+const SETTINGS = { deliveryUrl: "--delivery-url (or AHS_DELIVERY_URL, or the profile's deliveryUrl)", baseUrl: '--base-url (or AHS_BASE_URL, or the profile\'s baseUrl)' };
+const names: FetchNames = (field) => (field === 'deliveryUrl' || field === 'baseUrl' ? SETTINGS[field] : nameOf(fetchSpec, field));
 
 export const run: Run<typeof fetchSpec> = async (options, ctx) => {
   if (options.url && options.collectionId) throw new UsageError(`give either ${nameOf(fetchSpec, 'collectionId')} or ${nameOf(fetchSpec, 'url')}, not both`);

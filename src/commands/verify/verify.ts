@@ -26,6 +26,8 @@ export const run: Run<typeof verifySpec> = async (options, ctx) => {
     sums: nameOf(verifySpec, 'sums'),
     versionId: nameOf(verifySpec, 'version'),
     followLinks: nameOf(verifySpec, 'followLinks'),
+    platform: '--platform',
+    envId: '--env',
   };
   const input: VerifyInput = kind.asset
     ? { kind: 'asset', ...(await channelOf(ctx, options.id)), file: options.sums ? undefined : options.path, sums: options.sums, versionId: options.version, concurrency: options.concurrency }
