@@ -95,6 +95,22 @@ describe('ahs journal and history', () => {
     expect(table.stdout).not.toContain('changed outside ahs');
   });
 
+  it('two journal init started together (two CI jobs\' first runs): both exit 0, the journal LIVE once, its history readable', async () => {
+    for (let round = 0; round < 3; round++) {
+      const journal = uid('jt');
+      const [a, b] = await Promise.all([0, 1].map(() => h.ahs(['journal', 'init', journal, '--env', 'prod', '--json'], twoJobs)));
+      for (const run of [a!, b!]) {
+        expect(run.exitCode, run.stderr).toBe(0);
+        expect(run.json()).toMatchObject({ journal, envId: 'prod' });
+      }
+      // One of them made it; the other made it or found it made.
+      expect([a!.json().created, b!.json().created].filter(Boolean)).toHaveLength(1);
+      expect((await h.call('GET', `/vc/${journal}/deployments/prod`)).status).toBe(200);
+      const history = await h.ahs(['history', '--journal', journal, '--env', 'prod', '--json']);
+      expect(history.exitCode, history.stderr).toBe(0);
+    }
+  });
+
   it('two releases started together both leave their entry', async () => {
     const journal = await startJournal();
     const env = { AHS_JOURNAL: journal };

@@ -7,13 +7,15 @@ import type { Run } from '../define.js';
 import { nameOf } from '../define.js';
 import { initSpec } from './index.js';
 import { collectionCreateBody } from '../../rules/schemas.js';
-import { UsageError } from '../../errors.js';
+import { ApiError, ConflictError, UsageError } from '../../errors.js';
 import { actingUser } from '../../pickers/acting-user.js';
 import { readSnapshot } from '../../service/collections.js';
 import { ciRunOf, DEFAULT_JOURNAL_ID, describeJournal, entryName, JOURNAL_API_VERSION, JOURNAL_ASSET_TYPE, parseJournalDescription, type EntryDocument } from '../../service/journal.js';
 import { plan } from '../../plan/plan.js';
 import { steps } from '../../plan/steps.js';
-import type { Step } from '../../plan/plan.js';
+import type { Plan, Step } from '../../plan/plan.js';
+import { executePlan } from '../../plan/execute.js';
+import type { Context } from '../../context.js';
 
 export const run: Run<typeof initSpec> = async (options, ctx) => {
   const collectionId = await ctx.need(options.collectionId ?? DEFAULT_JOURNAL_ID, {
@@ -23,6 +25,36 @@ export const run: Run<typeof initSpec> = async (options, ctx) => {
   });
   const envId = await ctx.setting('envId', { message: 'Environment the journal is read in' });
   const user = await actingUser(ctx);
+  const api = await ctx.api();
+  // Two CI jobs' first runs may both init the journal at once: the one whose
+  // create or deployment comes second is refused (409, or 400 "already
+  // LIVE"). A read then shows the other's work (an absent collection or
+  // deployment proves nothing; a present one does): the rest is planned
+  // again from it, as a run started a moment later would have.
+  for (let attempt = 1; ; attempt++) {
+    const init = await planInit(ctx, { collectionId, envId, user, raced: attempt > 1 });
+    try {
+      await executePlan(init.plan, ctx);
+      return;
+    } catch (error) {
+      if (attempt >= 3 || !(error instanceof ApiError || error instanceof ConflictError)) throw error;
+      const now = await readSnapshot(api, collectionId);
+      const otherRun = (init.creates && now.collection !== undefined) || (init.deploys && now.snapshot?.deployments[envId] === 'LIVE');
+      if (!otherRun) throw error;
+    }
+  }
+};
+
+interface InitInput {
+  collectionId: string;
+  envId: string;
+  user: string;
+  /** Planned again after another run's init came first. */
+  raced: boolean;
+}
+
+/** The init from a fresh read: the journal's collection, its first entry and its deployment, whichever are missing. */
+async function planInit(ctx: Context, { collectionId, envId, user, raced }: InitInput): Promise<{ plan: Plan<void>; creates: boolean; deploys: boolean }> {
   const api = await ctx.api();
   const out = await ctx.output();
   const view = await readSnapshot(api, collectionId);
@@ -79,7 +111,7 @@ export const run: Run<typeof initSpec> = async (options, ctx) => {
   }
   if (!live) planned.push(steps.collectionDeploy({ collectionId, user, state: 'LIVE', envId }));
   const settings = await ctx.settings();
-  return plan(
+  const initPlan = plan(
     planned,
     async () => {
       const store = await ctx.profiles();
@@ -90,6 +122,7 @@ export const run: Run<typeof initSpec> = async (options, ctx) => {
         out.success(
           planned.length === 0 ? `the journal ${collectionId} is ready (read in ${envId}); nothing to change` : `the journal ${collectionId} is ready: ${created ? 'created, ' : ''}${live ? 'already ' : ''}LIVE in ${envId}`,
         );
+        if (raced) out.info(`another run was initialising ${collectionId} at the same time: this one read it again and did what was left`);
         if (profileName) out.info(`profile ${profileName} records its writes in ${collectionId} from now on (setting journal)`);
         else out.info(`no profile in use: give the journal with --journal ${collectionId} or AHS_JOURNAL=${collectionId}`);
         return kit.record(r, [
@@ -101,4 +134,5 @@ export const run: Run<typeof initSpec> = async (options, ctx) => {
     },
     { journal: { record: false } },
   );
-};
+  return { plan: initPlan, creates: created, deploys: !live };
+}
