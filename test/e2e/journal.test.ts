@@ -4,7 +4,7 @@
 // race for the journal (issue 34: a process per command was most of this
 // file's time).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEMO_API_KEY, DEMO_USER, harness, uid, type Harness } from './helpers.js';
@@ -111,6 +111,13 @@ describe('ahs journal and history', () => {
     }
   });
 
+  it('journal init leaves nothing in the temporary folder (its first entry names the actor and the command line)', async () => {
+    const tmp = await mkdtemp(join(tmpdir(), 'ahs-init-tmp-'));
+    const init = await h.ahs(['journal', 'init', uid('jtmp'), '--env', 'prod'], { binary: true, env: { TMPDIR: tmp } });
+    expect(init.exitCode, init.stderr).toBe(0);
+    expect(await readdir(tmp)).toEqual([]);
+  });
+
   it('two releases started together both leave their entry', async () => {
     const journal = await startJournal();
     const env = { AHS_JOURNAL: journal };
@@ -124,7 +131,8 @@ describe('ahs journal and history', () => {
     expect(ra.exitCode, ra.stderr).toBe(0);
     expect(rb.exitCode, rb.stderr).toBe(0);
     expect(ra.stderr + rb.stderr).not.toContain('did not record');
-    const hist = await h.ahs(['history', '--json', '--query', 'results[].changes[].address'], { env });
+    // history from the built bundle too: it reads, pages, queries and exits on its own.
+    const hist = await h.ahs(['history', '--json', '--query', 'results[].changes[].address'], { ...twoJobs, env });
     expect(hist.exitCode, hist.stderr).toBe(0);
     const addresses: string[] = hist.json();
     expect(addresses.filter((x) => x === `channel.${a}.ios.prod`)).toHaveLength(2);

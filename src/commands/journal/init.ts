@@ -1,6 +1,6 @@
 // ahs journal init [COLLECTION_ID] [--env E]: the journal's collection, its
 // first entry and its deployment, as one plan; then the profile's setting.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Run } from '../define.js';
@@ -31,17 +31,23 @@ export const run: Run<typeof initSpec> = async (options, ctx) => {
   // LIVE"). A read then shows the other's work (an absent collection or
   // deployment proves nothing; a present one does): the rest is planned
   // again from it, as a run started a moment later would have.
-  for (let attempt = 1; ; attempt++) {
-    const init = await planInit(ctx, { collectionId, envId, user, raced: attempt > 1 });
-    try {
-      await executePlan(init.plan, ctx);
-      return;
-    } catch (error) {
-      if (attempt >= 3 || !(error instanceof ApiError || error instanceof ConflictError)) throw error;
-      const now = await readSnapshot(api, collectionId);
-      const otherRun = (init.creates && now.collection !== undefined) || (init.deploys && now.snapshot?.deployments[envId] === 'LIVE');
-      if (!otherRun) throw error;
+  // The first entry's file (it names the actor and the command line): removed whatever happens.
+  const scratch = mkdtempSync(join(tmpdir(), 'ahs-journal-'));
+  try {
+    for (let attempt = 1; ; attempt++) {
+      const init = await planInit(ctx, { collectionId, envId, user, raced: attempt > 1, entryFile: join(scratch, `entry-${attempt}.json`) });
+      try {
+        await executePlan(init.plan, ctx);
+        return;
+      } catch (error) {
+        if (attempt >= 3 || !(error instanceof ApiError || error instanceof ConflictError)) throw error;
+        const now = await readSnapshot(api, collectionId);
+        const otherRun = (init.creates && now.collection !== undefined) || (init.deploys && now.snapshot?.deployments[envId] === 'LIVE');
+        if (!otherRun) throw error;
+      }
     }
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
   }
 };
 
@@ -51,10 +57,12 @@ interface InitInput {
   user: string;
   /** Planned again after another run's init came first. */
   raced: boolean;
+  /** Where the first entry is written for its upload. */
+  entryFile: string;
 }
 
 /** The init from a fresh read: the journal's collection, its first entry and its deployment, whichever are missing. */
-async function planInit(ctx: Context, { collectionId, envId, user, raced }: InitInput): Promise<{ plan: Plan<void>; creates: boolean; deploys: boolean }> {
+async function planInit(ctx: Context, { collectionId, envId, user, raced, entryFile }: InitInput): Promise<{ plan: Plan<void>; creates: boolean; deploys: boolean }> {
   const api = await ctx.api();
   const out = await ctx.output();
   const view = await readSnapshot(api, collectionId);
@@ -99,7 +107,7 @@ async function planInit(ctx: Context, { collectionId, envId, user, raced }: Init
       outcome: 'applied',
       exitCode: 0,
     };
-    const path = join(mkdtempSync(join(tmpdir(), 'ahs-journal-')), 'entry.json');
+    const path = entryFile;
     writeFileSync(path, JSON.stringify(doc));
     planned.push(
       steps.itemUpload({
