@@ -103,10 +103,10 @@ describe('item sync when only the network failed', () => {
     const proxy = await startFaultProxy(h.emu.baseUrl);
     try {
       proxy.inject({ kind: 'reset-before' }, { method: 'POST', path: /\/items$/, times: 100 });
-      const text = await h.ahs(['item', 'sync', id, dir, '--type', '9999', '--timeout', '0.5'], { env: { AHS_BASE_URL: proxy.url } });
+      const text = await h.ahs(['item', 'sync', id, dir, '--type', '9999', '--timeout', '1'], { env: { AHS_BASE_URL: proxy.url } });
       expect(text.exitCode, text.stderr).toBe(6);
       expect(text.stderr).toMatch(/failed: a\.txt/);
-      const json = await h.ahs(['item', 'sync', id, dir, '--type', '9999', '--json', '--timeout', '0.5'], { env: { AHS_BASE_URL: proxy.url } });
+      const json = await h.ahs(['item', 'sync', id, dir, '--type', '9999', '--json', '--timeout', '1'], { env: { AHS_BASE_URL: proxy.url } });
       expect(json.exitCode).toBe(6);
       // The first failure's own body: a lost upload no read shows done is an unknown outcome (exit 6 too).
       expect(json.errJson()).toMatchObject({ type: 'urn:ahs:unknown-outcome', status: null });

@@ -71,7 +71,7 @@ describe('ahs release', () => {
     const proxy = await startFaultProxy(h.emu.baseUrl);
     try {
       proxy.inject({ kind: 'reset-before' }, { method: 'POST', path: /\/deploy$/, times: 10 });
-      const broken = await h.ahs(['release', id, file, ...CH, '--name', '2.0', '--retries', '0', '--timeout', '0.5'], { env: { AHS_BASE_URL: proxy.url } });
+      const broken = await h.ahs(['release', id, file, ...CH, '--name', '2.0', '--retries', '0', '--timeout', '1'], { env: { AHS_BASE_URL: proxy.url } });
       expect(broken.exitCode).toBe(6);
       expect(broken.stderr).toContain('upload: resume.zip is IOS1');
     } finally {
