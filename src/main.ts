@@ -162,7 +162,7 @@ export function reportError(io: IO, error: unknown, json: boolean): { exitCode: 
   const message = error instanceof Error ? error.message : String(error);
   const body: ErrorBody = { type: 'urn:ahs:internal', title: `unexpected error: ${message}`, status: null, detail: `unexpected error: ${message}` };
   writeError(io, body, json);
-  if (process.env.AHS_DEBUG && error instanceof Error) io.err.write(`${error.stack}\n`);
+  if (io.env.AHS_DEBUG && error instanceof Error) io.err.write(`${error.stack}\n`);
   return { exitCode: ExitCode.rejected, body };
 }
 
