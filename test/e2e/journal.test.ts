@@ -111,6 +111,16 @@ describe('ahs journal and history', () => {
     }
   });
 
+  it('journal init --dry-run on a new journal predicts the create, the first entry and the deployment to succeed; nothing is sent', async () => {
+    const journal = uid('jdry');
+    const dry = await h.ahs(['journal', 'init', journal, '--env', 'prod', '--dry-run', '--json']);
+    expect(dry.exitCode, dry.stderr).toBe(0);
+    const doc = dry.json();
+    expect(doc.before.map((b: { predicted: { status: number } }) => b.predicted.status)).toEqual([201, 201]);
+    expect(doc).toMatchObject({ dryRun: true, request: { method: 'POST', path: `/api/v2/demo/vc/${journal}/deployments` }, predicted: { status: 201, state: 'LIVE', error: null } });
+    expect((await h.call('GET', `/vc/${journal}`)).status).not.toBe(200);
+  });
+
   it('journal init leaves nothing in the temporary folder (its first entry names the actor and the command line)', async () => {
     const tmp = await mkdtemp(join(tmpdir(), 'ahs-init-tmp-'));
     const init = await h.ahs(['journal', 'init', uid('jtmp'), '--env', 'prod'], { binary: true, env: { TMPDIR: tmp } });

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import type { Run } from '../define.js';
 import { nameOf } from '../define.js';
 import { initSpec } from './index.js';
-import { collectionCreateBody } from '../../rules/schemas.js';
+import { collectionCreateBody, LIMITS } from '../../rules/schemas.js';
+import { decideCollectionDeploy, decideItemAdd, type CollectionSnapshot } from '../../rules/index.js';
 import { ApiError, ConflictError, UsageError } from '../../errors.js';
 import { actingUser } from '../../pickers/acting-user.js';
 import { readSnapshot } from '../../service/collections.js';
@@ -33,9 +34,11 @@ export const run: Run<typeof initSpec> = async (options, ctx) => {
   // again from it, as a run started a moment later would have.
   // The first entry's file (it names the actor and the command line): removed whatever happens.
   const scratch = mkdtempSync(join(tmpdir(), 'ahs-journal-'));
+  // What this run did, whichever attempt did it: the report never hides a create or a deployment it sent.
+  const did = { created: false, deployed: false, wrote: false };
   try {
     for (let attempt = 1; ; attempt++) {
-      const init = await planInit(ctx, { collectionId, envId, user, raced: attempt > 1, entryFile: join(scratch, `entry-${attempt}.json`) });
+      const init = await planInit(ctx, { collectionId, envId, user, raced: attempt > 1, entryFile: join(scratch, `entry-${attempt}.json`), did });
       try {
         await executePlan(init.plan, ctx);
         return;
@@ -59,10 +62,12 @@ interface InitInput {
   raced: boolean;
   /** Where the first entry is written for its upload. */
   entryFile: string;
+  /** What this run's attempts did so far (told by each answer). */
+  did: { created: boolean; deployed: boolean; wrote: boolean };
 }
 
 /** The init from a fresh read: the journal's collection, its first entry and its deployment, whichever are missing. */
-async function planInit(ctx: Context, { collectionId, envId, user, raced, entryFile }: InitInput): Promise<{ plan: Plan<void>; creates: boolean; deploys: boolean }> {
+async function planInit(ctx: Context, { collectionId, envId, user, raced, entryFile, did }: InitInput): Promise<{ plan: Plan<void>; creates: boolean; deploys: boolean }> {
   const api = await ctx.api();
   const out = await ctx.output();
   const view = await readSnapshot(api, collectionId);
@@ -91,6 +96,12 @@ async function planInit(ctx: Context, { collectionId, envId, user, raced, entryF
     planned.push(steps.collectionUpdate({ collectionId, body: { description, updatedBy: user } }));
   }
   const live = view.snapshot?.deployments[envId] === 'LIVE';
+  // A dry run predicts the upload and the deployment after a create from the
+  // collection the create would make (the service does not hold it yet), as
+  // the desired-state planner does, not from a read that would say "not found".
+  let made: CollectionSnapshot | undefined = created
+    ? { collectionId, deleted: false, deployable: true, editable: true, itemCount: 0, maxAssets: LIMITS.maxAssetsCeiling, deployments: {} }
+    : undefined;
   if ((view.snapshot?.itemCount ?? 0) === 0 || moved) {
     // The first entry: the journal's own start (a collection is deployed only with an item); again
     // when it is taken over, so that the entries say where it went LIVE.
@@ -109,15 +120,21 @@ async function planInit(ctx: Context, { collectionId, envId, user, raced, entryF
     };
     const path = entryFile;
     writeFileSync(path, JSON.stringify(doc));
-    planned.push(
-      steps.itemUpload({
-        collectionId,
-        fields: { assetItemName: entryName('journal init'), assetType: JOURNAL_ASSET_TYPE, createdBy: user },
-        file: { path, name: 'entry.json', size: Buffer.byteLength(JSON.stringify(doc)) },
-      }),
-    );
+    const upload = {
+      collectionId,
+      fields: { assetItemName: entryName('journal init'), assetType: JOURNAL_ASSET_TYPE, createdBy: user },
+      file: { path, name: 'entry.json', size: Buffer.byteLength(JSON.stringify(doc)) },
+    };
+    if (made) {
+      const decision = decideItemAdd(collectionId, made, { assetType: JOURNAL_ASSET_TYPE, allowedAssetTypes: [JOURNAL_ASSET_TYPE] });
+      planned.push(steps.itemUpload(upload, { prediction: { current: null, decision } }));
+      if (decision.ok) made = { ...made, itemCount: decision.next.itemCount };
+    } else planned.push(steps.itemUpload(upload));
   }
-  if (!live) planned.push(steps.collectionDeploy({ collectionId, user, state: 'LIVE', envId }));
+  if (!live) {
+    const deploy = { collectionId, user, state: 'LIVE' as const, envId };
+    planned.push(made ? steps.collectionDeploy(deploy, { prediction: { current: null, decision: decideCollectionDeploy(collectionId, made, { state: 'LIVE', envId, createdBy: user, updatedBy: user }) } }) : steps.collectionDeploy(deploy));
+  }
   const settings = await ctx.settings();
   const initPlan = plan(
     planned,
@@ -125,10 +142,10 @@ async function planInit(ctx: Context, { collectionId, envId, user, raced, entryF
       const store = await ctx.profiles();
       const profileName = settings.profileName;
       if (profileName && store.get(profileName)) await store.put(profileName, { ...store.get(profileName)!, journal: collectionId });
-      const report = { journal: collectionId, envId, profile: profileName ?? null, created, deployed: !live };
+      const report = { journal: collectionId, envId, profile: profileName ?? null, created: did.created, deployed: did.deployed };
       out.print(report, (r, kit) => {
         out.success(
-          planned.length === 0 ? `the journal ${collectionId} is ready (read in ${envId}); nothing to change` : `the journal ${collectionId} is ready: ${created ? 'created, ' : ''}${live ? 'already ' : ''}LIVE in ${envId}`,
+          !did.wrote ? `the journal ${collectionId} is ready (read in ${envId}); nothing to change` : `the journal ${collectionId} is ready: ${did.created ? 'created, ' : ''}${did.deployed ? '' : 'already '}LIVE in ${envId}`,
         );
         if (raced) out.info(`another run was initialising ${collectionId} at the same time: this one read it again and did what was left`);
         if (profileName) out.info(`profile ${profileName} records its writes in ${collectionId} from now on (setting journal)`);
@@ -140,7 +157,14 @@ async function planInit(ctx: Context, { collectionId, envId, user, raced, entryF
         ]);
       });
     },
-    { journal: { record: false } },
+    {
+      journal: { record: false },
+      onAnswer: (step) => {
+        did.wrote = true;
+        if (step.kind === 'collection.create') did.created = true;
+        if (step.kind === 'collection.deploy') did.deployed = true;
+      },
+    },
   );
   return { plan: initPlan, creates: created, deploys: !live };
 }
