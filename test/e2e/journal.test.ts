@@ -4,9 +4,9 @@
 // race for the journal (issue 34: a process per command was most of this
 // file's time).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { tempDirs } from '../support/temp-dir.js';
 import { DEMO_API_KEY, DEMO_USER, harness, uid, type Harness } from './helpers.js';
 
 let h: Harness;
@@ -14,6 +14,8 @@ beforeAll(async () => {
   h = await harness();
 });
 afterAll(async () => h?.close());
+/** The runners' files and a private TMPDIR, removed after the file. */
+const temp = tempDirs();
 
 const CH = ['--platform', 'ios', '--env', 'prod'];
 /** Two CI jobs: processes of their own, as they race for the journal. */
@@ -21,7 +23,7 @@ const twoJobs = { binary: true } as const;
 
 /** A GitHub Actions runner: its files in a temp folder, its variables set. */
 async function actions(runId: string) {
-  const dir = await mkdtemp(join(tmpdir(), 'ahs-gh-'));
+  const dir = await temp('ahs-gh-');
   const output = join(dir, 'output');
   const summary = join(dir, 'summary');
   await writeFile(output, '');
@@ -122,7 +124,7 @@ describe('ahs journal and history', () => {
   });
 
   it('journal init leaves nothing in the temporary folder (its first entry names the actor and the command line)', async () => {
-    const tmp = await mkdtemp(join(tmpdir(), 'ahs-init-tmp-'));
+    const tmp = await temp('ahs-init-tmp-');
     const init = await h.ahs(['journal', 'init', uid('jtmp'), '--env', 'prod'], { binary: true, env: { TMPDIR: tmp } });
     expect(init.exitCode, init.stderr).toBe(0);
     expect(await readdir(tmp)).toEqual([]);

@@ -4,7 +4,7 @@
 // Node program trusts it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { createServer as createHttpsServer, type Server } from 'node:https';
 import { tmpdir } from 'node:os';
@@ -44,6 +44,7 @@ afterAll(async () => {
   front?.closeAllConnections();
   await new Promise((resolve) => front?.close(resolve));
   await h?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
 });
 
 describe('JSON over https', () => {

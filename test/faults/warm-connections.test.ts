@@ -4,10 +4,10 @@
 // connection, sent once, and get its own answer.
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import { networkInterfaces, tmpdir } from 'node:os';
+import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
 import { assertFreshBuild, harness, uid } from '../e2e/helpers.js';
@@ -15,6 +15,7 @@ import { createServer, type Server } from 'node:http';
 import { connect, createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { undiciTransport } from '../../src/http/transport.js';
 import { startFaultProxy } from '../support/fault-proxy.js';
+import { tempDirs } from '../support/temp-dir.js';
 
 let server: Server | undefined;
 afterEach(async () => {
@@ -23,6 +24,8 @@ afterEach(async () => {
   await new Promise((resolve) => server!.close(resolve));
   server = undefined;
 });
+/** The certificate's folder of the https test, removed after the file. */
+const temp = tempDirs();
 
 /** A server that does `poison` to its first `count` connections at once, and answers every request on the others (counted). */
 async function serverPoisoning(count: number, poison: (socket: Socket) => void) {
@@ -162,7 +165,7 @@ describe('through a proxy (HTTP_PROXY)', () => {
 describe('https', () => {
   it('the connections opened ahead name the host (servername) and trust NODE_EXTRA_CA_CERTS as the others do: the upload goes through', async () => {
     assertFreshBuild();
-    const dir = await mkdtemp(join(tmpdir(), 'ahs-warm-tls-'));
+    const dir = await temp('ahs-warm-tls-');
     const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
     expect(made.status).toBe(0);
     const h = await harness();

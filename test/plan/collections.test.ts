@@ -4,8 +4,7 @@
 // read (a missing one is "not found"), sends that converge or explain a
 // refusal, and the settling reads of lost answers.
 import { describe, expect, it } from 'vitest';
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Output } from '../../src/io/output.js';
 import {
@@ -26,6 +25,10 @@ import type { Kind, KindIO } from '../../src/plan/kinds/kind.js';
 import { stepBudget } from '../../src/plan/retry.js';
 import { bufferIO } from '../unit/helpers.js';
 import { apiError, FakeService, USER } from './fake.js';
+import { tempDirs } from '../support/temp-dir.js';
+
+/** The test's temporary folders, removed after the file. */
+const temp = tempDirs();
 
 async function kindIO(service: FakeService, format: 'json' | 'table' = 'table') {
   const io = bufferIO();
@@ -290,7 +293,7 @@ describe('sends', () => {
   });
 
   it('item upload: the multipart request to the collection', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'ahs-item-'));
+    const dir = await temp('ahs-item-');
     await writeFile(join(dir, 'a.png'), 'png');
     const service = new FakeService();
     let body = '';

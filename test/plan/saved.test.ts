@@ -4,14 +4,17 @@
 // field), recording reads, and the staleness check.
 import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ApiError, ConflictError, UsageError } from '../../src/errors.js';
 import type { ApiClient, ObservedRead } from '../../src/http/client.js';
 import { canonicalJson, checkStale, fingerprintOf, plannedFiles, readSavedPlan, recordReads, savedPlanJsonSchema, summaryOf, toSavedPlan, type SavedPlan } from '../../src/plan/saved.js';
 import { fileSha256 as sha256File } from '../../src/transfer/digest.js';
 import { steps } from '../../src/plan/steps.js';
+import { tempDirs } from '../support/temp-dir.js';
+
+/** The test's temporary folders, removed after the file. */
+const temp = tempDirs();
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -268,7 +271,7 @@ describe('recording reads and checking them again', () => {
   });
 
   it('the files: the plan\'s own file and each file it uploads, hashed again', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'ahs-stale-'));
+    const dir = await temp('ahs-stale-');
     const [doc, zip] = [join(dir, 'd.yaml'), join(dir, 'a.zip')];
     await writeFile(doc, 'desired');
     await writeFile(zip, 'zip');
@@ -283,7 +286,7 @@ describe('recording reads and checking them again', () => {
   });
 
   it('the planned files: each upload\'s file with its digest, given or hashed', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'ahs-planned-'));
+    const dir = await temp('ahs-planned-');
     const path = join(dir, 'a.zip');
     await writeFile(path, 'zip');
     expect(await sha256File(path)).toBe(sha('zip'));

@@ -4,8 +4,7 @@
 // the prediction, the send (the 409 re-read, the stale-read 400, converging
 // with another run) and the settling read of a lost answer.
 import { describe, expect, it } from 'vitest';
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ApiError, ConflictError } from '../../src/errors.js';
 import { Output } from '../../src/io/output.js';
@@ -15,6 +14,10 @@ import { stepBudget } from '../../src/plan/retry.js';
 import type { DeploymentState } from '../../src/rules/index.js';
 import { bufferIO } from '../unit/helpers.js';
 import { apiError, FakeService, USER } from './fake.js';
+import { tempDirs } from '../support/temp-dir.js';
+
+/** The test's temporary folders, removed after the file. */
+const temp = tempDirs();
 
 const DEPLOY = (versionId: string) => `POST /api/v2/d/va/A/versions/${versionId}/deploy`;
 
@@ -497,7 +500,7 @@ describe('version.upload', () => {
   ];
   for (const row of converging) {
     it(`sends and converges: ${row.name}: goes on with ${row.answer}`, async () => {
-      const dir = await mkdtemp(join(tmpdir(), 'ahs-upload-'));
+      const dir = await temp('ahs-upload-');
       await writeFile(join(dir, 'a.zip'), 'x');
       const service = new FakeService();
       service.versionList = row.list;
@@ -515,7 +518,7 @@ describe('version.upload', () => {
   }
 
   it('without converge: the answer as it is, nothing read', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'ahs-upload-'));
+    const dir = await temp('ahs-upload-');
     await writeFile(join(dir, 'a.zip'), 'x');
     const service = new FakeService();
     service.versionList = [made('IOS3', 3), made('IOS4', 4)];

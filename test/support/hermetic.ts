@@ -9,7 +9,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll } from 'vitest';
+import { afterAll, inject } from 'vitest';
 
 // NODE_EXTRA_CA_CERTS too: the CAs a shell trusts are a setting of ahs as
 // much as its proxy, and the tests talk to local servers only (those over
@@ -22,6 +22,10 @@ const KNOB = /^AHS_(E2E|FUZZ|TEST)_/;
 for (const key of Object.keys(process.env)) {
   if (SETTING.test(key) && !KNOB.test(key)) delete process.env[key];
 }
-const configHome = mkdtempSync(join(tmpdir(), 'ahs-test-config-'));
+// Made in the run's shared folder (shared-tmp.ts, removed after the run)
+// when there is one: vitest runs no afterAll in a file whose tests are all
+// skipped, nor in a worker cut short, and each such file left its folder in
+// the temporary folder for good.
+const configHome = mkdtempSync(join(inject('sharedTmp') ?? tmpdir(), 'ahs-test-config-'));
 process.env.XDG_CONFIG_HOME = configHome;
 afterAll(() => rmSync(configHome, { recursive: true, force: true }));

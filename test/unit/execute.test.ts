@@ -16,10 +16,14 @@ import { PredictedRejection } from '../../src/plan/dryrun.js';
 import type { ApiClient, RequestOptions } from '../../src/http/client.js';
 import type { DeploymentState } from '../../src/rules/index.js';
 import { ERROR_TYPE, FakeService, USER, context } from '../plan/fake.js';
+import { tempDirs } from '../support/temp-dir.js';
 // The executor loads saved.ts lazily (to hash a planned file): loaded here, at
 // collection, its module-level schemas count as static for the mutation run
 // (test/README.md), not as covered by whichever test first hashed a file.
 import '../../src/plan/saved.js';
+
+/** The test's temporary folders (the files uploaded), removed after the file. */
+const temp = tempDirs();
 
 const deployTo = (versionId: string, intent: DeploymentState = 'LIVE') =>
   steps.versionDeploy({ assetId: 'A', versionId, platform: 'ios', body: { envId: 'prod', intent, createdBy: USER, updatedBy: USER } });
@@ -251,8 +255,8 @@ describe('executor: a lost answer is settled by a read', () => {
   });
 
   it('a lost upload the versions do not show: read again within --timeout, then unknown naming `ahs version list`, not sent again', async () => {
-    const { writeFile, mkdtemp } = await import('node:fs/promises');
-    const dir = await mkdtemp('/tmp/ahs-exec-');
+    const { writeFile } = await import('node:fs/promises');
+    const dir = await temp('ahs-exec-');
     await writeFile(`${dir}/a.zip`, 'x');
     const service = new FakeService({ timeoutMs: 1000, retries: 1 });
     service.versionList = [{ versionId: 'IOS3', version: 3, versionName: '0.9', targetPlatform: 'ios', createdAt: '2026-01-01T00:00:00Z' }];
@@ -270,8 +274,8 @@ describe('executor: a lost answer is settled by a read', () => {
   });
 
   it('a lost upload committed meanwhile: a later read shows one version of that name, applied', async () => {
-    const { writeFile, mkdtemp } = await import('node:fs/promises');
-    const dir = await mkdtemp('/tmp/ahs-exec-');
+    const { writeFile } = await import('node:fs/promises');
+    const dir = await temp('ahs-exec-');
     await writeFile(`${dir}/a.zip`, 'x');
     const service = new FakeService();
     service.script('POST /api/v2/d/va/A/versions', lost());
@@ -314,8 +318,8 @@ describe('executor: a lost answer is settled by a read', () => {
     };
     (api as unknown as { get: (p: string, q: unknown) => Promise<unknown> }).get = (path, query) => api.json({ method: 'GET', path, query } as RequestOptions);
     // The file is never read: the send is replaced by the scripted loss before prepareMultipart... so give the kind a real file.
-    const { writeFile, mkdtemp } = await import('node:fs/promises');
-    const dir = await mkdtemp('/tmp/ahs-exec-');
+    const { writeFile } = await import('node:fs/promises');
+    const dir = await temp('ahs-exec-');
     await writeFile(`${dir}/a.zip`, 'x');
     upload.params.file = { path: `${dir}/a.zip`, name: 'a.zip', size: 1 };
     const error = await executePlan(plan([upload], () => undefined), ctx).catch((e: Error) => e);
@@ -842,8 +846,8 @@ describe('executor: order, answers and interrupts', () => {
 
 describe('executor: a write cut by an interrupt is settled by one short read', () => {
   const upload = async () => {
-    const { writeFile, mkdtemp } = await import('node:fs/promises');
-    const dir = await mkdtemp('/tmp/ahs-exec-');
+    const { writeFile } = await import('node:fs/promises');
+    const dir = await temp('ahs-exec-');
     await writeFile(`${dir}/a.zip`, 'x');
     return steps.versionUpload({ assetId: 'A', platform: 'ios', fields: { versionName: '1.0', createdBy: USER }, file: { path: `${dir}/a.zip`, name: 'a.zip', size: 1 } });
   };
@@ -1248,8 +1252,8 @@ describe('resolveParams, by table', () => {
 
 describe('executor: the progress of uploads', () => {
   async function files(...sizes: number[]) {
-    const { writeFile, mkdtemp } = await import('node:fs/promises');
-    const dir = await mkdtemp('/tmp/ahs-progress-');
+    const { writeFile } = await import('node:fs/promises');
+    const dir = await temp('ahs-progress-');
     const paths: string[] = [];
     for (const [index, size] of sizes.entries()) {
       paths.push(`${dir}/f${index}.png`);
