@@ -114,6 +114,34 @@ describe('ahs journal and history', () => {
     }
   });
 
+  it('journal init --dry-run on a half-made journal (created, never given its entry) predicts the entry and the deployment; it writes no profile', async () => {
+    const journal = uid('jhalf');
+    expect((await h.call('POST', '/vc', { collectionId: journal, collectionName: 'ahs journal', description: 'ahs journal; env=prod', allowedAssetTypes: ['9999'], createdBy: DEMO_USER })).status).toBe(201);
+    const dry = await h.ahs(['journal', 'init', journal, '--env', 'prod', '--dry-run', '--json']);
+    expect(dry.exitCode, dry.stderr).toBe(0);
+    expect(dry.json()).toMatchObject({ request: { path: `/api/v2/demo/vc/${journal}/deployments` }, predicted: { status: 201, state: 'LIVE' } });
+    expect((await h.call('GET', `/vc/${journal}/items`)).body.totalResults).toBe(0);
+    // With a profile in use, a dry run that has nothing to send leaves the profile as it was.
+    const profileEnv = { AHS_CONFIG_DIR: join(h.dir, `cfg-${journal}`) };
+    expect((await h.ahs(['profile', 'add', 'dry', '--base-url', h.emu.baseUrl, '--domain', 'demo', '--user', DEMO_USER, '--api-key-stdin'], { input: `${DEMO_API_KEY}\n`, env: profileEnv, bare: true })).exitCode).toBe(0);
+    expect((await h.ahs(['journal', 'init', journal, '--env', 'prod'], { env: profileEnv, bare: true })).exitCode).toBe(0);
+    const other = uid('jother');
+    expect((await h.ahs(['journal', 'init', other, '--env', 'prod'])).exitCode).toBe(0);
+    const again = await h.ahs(['journal', 'init', other, '--env', 'prod', '--dry-run'], { env: profileEnv, bare: true });
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(again.stderr).toContain(`profile dry would record its writes in ${other} (setting journal); dry run: not written`);
+    expect((await h.ahs(['profile', 'show', 'dry', '--json'], { env: profileEnv, bare: true })).json()).toMatchObject({ journal });
+  });
+
+  it('an empty collection of the team\'s own is not taken over: exit 2, nothing sent', async () => {
+    const id = uid('jteam');
+    expect((await h.call('POST', '/vc', { collectionId: id, collectionName: 'launch', description: 'launch assets (empty for now)', allowedAssetTypes: ['1001'], createdBy: DEMO_USER })).status).toBe(201);
+    const r = await h.ahs(['journal', 'init', id, '--env', 'prod']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain(`the collection ${id} already exists and is not an ahs journal (its description does not say "ahs journal")`);
+    expect((await h.call('GET', `/vc/${id}`)).body.description).toBe('launch assets (empty for now)');
+  });
+
   it('journal init --dry-run on a new journal predicts the create, the first entry and the deployment to succeed; nothing is sent', async () => {
     const journal = uid('jdry');
     const dry = await h.ahs(['journal', 'init', journal, '--env', 'prod', '--dry-run', '--json']);

@@ -10,7 +10,9 @@ import { collectionCreateBody, LIMITS } from '../../rules/schemas.js';
 import { decideCollectionDeploy, decideItemAdd, type CollectionSnapshot } from '../../rules/index.js';
 import { ApiError, ConflictError, UsageError } from '../../errors.js';
 import { actingUser } from '../../pickers/acting-user.js';
-import { readSnapshot } from '../../service/collections.js';
+import { readSnapshot, type CollectionView } from '../../service/collections.js';
+import type { ApiClient } from '../../http/client.js';
+import { DEPLOY_ENV_NOTE, ITEM_FILE_TYPE_NOTE } from '../../plan/kinds/collections.js';
 import { ciRunOf, DEFAULT_JOURNAL_ID, describeJournal, entryName, JOURNAL_API_VERSION, JOURNAL_ASSET_TYPE, parseJournalDescription, type EntryDocument } from '../../service/journal.js';
 import { plan } from '../../plan/plan.js';
 import { steps } from '../../plan/steps.js';
@@ -45,7 +47,8 @@ export const run: Run<typeof initSpec> = async (options, ctx) => {
       } catch (error) {
         if (attempt >= 3 || !(error instanceof ApiError || error instanceof ConflictError)) throw error;
         const now = await readSnapshot(api, collectionId);
-        const otherRun = (init.creates && now.collection !== undefined) || (init.deploys && now.snapshot?.deployments[envId] === 'LIVE');
+        // Another run's, not this one's: a create or deployment this run made is no sign of a race.
+        const otherRun = (init.creates && !did.created && now.collection !== undefined) || (init.deploys && !did.deployed && now.snapshot?.deployments[envId] === 'LIVE');
         if (!otherRun) throw error;
       }
     }
@@ -72,10 +75,12 @@ async function planInit(ctx: Context, { collectionId, envId, user, raced, entryF
   const out = await ctx.output();
   const view = await readSnapshot(api, collectionId);
   if (view.snapshot?.deleted) throw new UsageError(`the collection ${collectionId} is deleted: restore it (ahs collection restore ${collectionId}) or name another journal`);
-  // A collection of the team's own (a typo, a name taken) is never taken over: its items are not entries, and init would rewrite and deploy it.
+  // A collection of the team's own (a typo, a name taken), empty or not, is never taken over: init
+  // would rewrite its description and deploy it. One that says "ahs journal" is one (a racing init's too).
   const itemCount = view.snapshot?.itemCount ?? 0;
-  if (view.collection && itemCount > 0 && !(view.collection.description ?? '').startsWith('ahs journal')) {
-    throw new UsageError(`the collection ${collectionId} already exists and is not an ahs journal (it holds ${itemCount} item(s) and its description does not say "ahs journal"): name another journal, e.g. ahs journal init ${DEFAULT_JOURNAL_ID === collectionId ? 'team-journal' : DEFAULT_JOURNAL_ID}`);
+  if (view.collection && !(view.collection.description ?? '').startsWith('ahs journal')) {
+    const holds = itemCount > 0 ? `it holds ${itemCount} item(s) and ` : '';
+    throw new UsageError(`the collection ${collectionId} already exists and is not an ahs journal (${holds}its description does not say "ahs journal"): name another journal, e.g. ahs journal init ${DEFAULT_JOURNAL_ID === collectionId ? 'team-journal' : DEFAULT_JOURNAL_ID}`);
   }
   const links = parseJournalDescription(view.collection?.description);
   // A journal is read where it is LIVE: one that never got there (an init whose environment did not
@@ -99,9 +104,11 @@ async function planInit(ctx: Context, { collectionId, envId, user, raced, entryF
   // A dry run predicts the upload and the deployment after a create from the
   // collection the create would make (the service does not hold it yet), as
   // the desired-state planner does, not from a read that would say "not found".
+  // After an upload, the deployment is predicted from the read plus that entry (a collection is
+  // deployed only with an item: one half-made, created and never given its entry, has none yet).
   let made: CollectionSnapshot | undefined = created
     ? { collectionId, deleted: false, deployable: true, editable: true, itemCount: 0, maxAssets: LIMITS.maxAssetsCeiling, deployments: {} }
-    : undefined;
+    : view.snapshot;
   if ((view.snapshot?.itemCount ?? 0) === 0 || moved) {
     // The first entry: the journal's own start (a collection is deployed only with an item); again
     // when it is taken over, so that the entries say where it went LIVE.
@@ -125,30 +132,33 @@ async function planInit(ctx: Context, { collectionId, envId, user, raced, entryF
       fields: { assetItemName: entryName('journal init'), assetType: JOURNAL_ASSET_TYPE, createdBy: user },
       file: { path, name: 'entry.json', size: Buffer.byteLength(JSON.stringify(doc)) },
     };
-    if (made) {
-      const decision = decideItemAdd(collectionId, made, { assetType: JOURNAL_ASSET_TYPE, allowedAssetTypes: [JOURNAL_ASSET_TYPE] });
-      planned.push(steps.itemUpload(upload, { prediction: { current: null, decision } }));
-      if (decision.ok) made = { ...made, itemCount: decision.next.itemCount };
-    } else planned.push(steps.itemUpload(upload));
+    const decision = decideItemAdd(collectionId, made, { assetType: JOURNAL_ASSET_TYPE, allowedAssetTypes: [JOURNAL_ASSET_TYPE] });
+    planned.push(steps.itemUpload(upload, { prediction: { current: null, decision, notes: [ITEM_FILE_TYPE_NOTE] } }));
+    if (decision.ok && made) made = { ...made, itemCount: decision.next.itemCount };
   }
   if (!live) {
     const deploy = { collectionId, user, state: 'LIVE' as const, envId };
-    planned.push(made ? steps.collectionDeploy(deploy, { prediction: { current: null, decision: decideCollectionDeploy(collectionId, made, { state: 'LIVE', envId, createdBy: user, updatedBy: user }) } }) : steps.collectionDeploy(deploy));
+    const decision = decideCollectionDeploy(collectionId, made, { state: 'LIVE', envId, createdBy: user, updatedBy: user });
+    planned.push(steps.collectionDeploy(deploy, { prediction: { current: view.snapshot?.deployments[envId] ?? null, decision, notes: [DEPLOY_ENV_NOTE] } }));
   }
   const settings = await ctx.settings();
   const initPlan = plan(
     planned,
     async () => {
+      if (did.wrote) await notSplit(api, collectionId, envId, view);
       const store = await ctx.profiles();
       const profileName = settings.profileName;
-      if (profileName && store.get(profileName)) await store.put(profileName, { ...store.get(profileName)!, journal: collectionId });
+      const dryRun = ctx.globals.dryRun === true;
+      // A dry run changes nothing, the profile included.
+      if (profileName && store.get(profileName) && !dryRun) await store.put(profileName, { ...store.get(profileName)!, journal: collectionId });
       const report = { journal: collectionId, envId, profile: profileName ?? null, created: did.created, deployed: did.deployed };
       out.print(report, (r, kit) => {
         out.success(
           !did.wrote ? `the journal ${collectionId} is ready (read in ${envId}); nothing to change` : `the journal ${collectionId} is ready: ${did.created ? 'created, ' : ''}${did.deployed ? '' : 'already '}LIVE in ${envId}`,
         );
         if (raced) out.info(`another run was initialising ${collectionId} at the same time: this one read it again and did what was left`);
-        if (profileName) out.info(`profile ${profileName} records its writes in ${collectionId} from now on (setting journal)`);
+        if (profileName && dryRun) out.info(`profile ${profileName} would record its writes in ${collectionId} (setting journal); dry run: not written`);
+        else if (profileName) out.info(`profile ${profileName} records its writes in ${collectionId} from now on (setting journal)`);
         else out.info(`no profile in use: give the journal with --journal ${collectionId} or AHS_JOURNAL=${collectionId}`);
         return kit.record(r, [
           { label: 'journal', get: (v) => v.journal },
@@ -167,4 +177,23 @@ async function planInit(ctx: Context, { collectionId, envId, user, raced, entryF
     },
   );
   return { plan: initPlan, creates: created, deploys: !live };
+}
+
+/**
+ * After this run's writes: the journal is still read in `envId` and LIVE in no
+ * environment it was not LIVE in at the read. Two inits at once for two
+ * environments (a dev job and a prod job) can otherwise leave it LIVE in both,
+ * each job told it is ready; the one that finds it so says so (exit 5) rather
+ * than report a journal that its next run would refuse.
+ */
+async function notSplit(api: ApiClient, collectionId: string, envId: string, before: CollectionView): Promise<void> {
+  const after = await readSnapshot(api, collectionId);
+  const readIn = parseJournalDescription(after.collection?.description).envId;
+  const liveIn = Object.entries(after.snapshot?.deployments ?? {}).filter(([, state]) => state === 'LIVE').map(([env]) => env);
+  const newly = liveIn.filter((env) => env !== envId && before.snapshot?.deployments[env] !== 'LIVE');
+  if (readIn === envId && newly.length === 0) return;
+  const others = [...new Set([...newly, ...(readIn && readIn !== envId ? [readIn] : [])])];
+  throw new ConflictError(
+    `another run initialised the journal ${collectionId} for ${others.join(' and ')} at the same time as this one for ${envId}: it is now LIVE in ${liveIn.join(' and ') || 'no environment'} and read in ${readIn ?? 'none'}; keep one environment (ahs collection undeploy ${collectionId} --env ENV for the other) and run ahs journal init ${collectionId} --env ENV again`,
+  );
 }

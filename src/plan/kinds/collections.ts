@@ -159,6 +159,11 @@ export interface CollectionDeployParams extends CollectionWriteParams {
   envSource?: string;
 }
 
+/** What a collection deployment's prediction cannot know (the service checks it). */
+export const DEPLOY_ENV_NOTE = 'the environment code is checked by the service (400 when unknown); an environment-scoped API key deploys to its own environment only (403 for another)';
+/** What an item upload's prediction cannot know. */
+export const ITEM_FILE_TYPE_NOTE = 'the file type (extension) is checked by the service';
+
 export const collectionDeploy = kind<CollectionDeployParams, DeployAnswer>({
   describe: (p) => `deploy collection ${p.collectionId} ${p.state}${p.envId ? ` in ${p.envId}` : ''}`,
   collection: named,
@@ -169,7 +174,7 @@ export const collectionDeploy = kind<CollectionDeployParams, DeployAnswer>({
     return predictOver(api, collectionId, (view) => ({
       decision: (target.ok ? decideCollectionDeploy(collectionId, view.snapshot, { state, envId: target.envId, createdBy: user, updatedBy: user }) : target) as Decision<unknown>,
       notes: target.ok
-        ? ['the environment code is checked by the service (400 when unknown); an environment-scoped API key deploys to its own environment only (403 for another)']
+        ? [DEPLOY_ENV_NOTE]
         : ['an environment-scoped API key deploys to its own environment; with a domain-wide key, pass --env'],
     }));
   },
@@ -232,7 +237,7 @@ export const itemUpload = kind<ItemUploadParams, Item>({
   predict: ({ collectionId, fields }, api) =>
     predictOver(api, collectionId, ({ snapshot, collection }) => ({
       decision: decideItemAdd(collectionId, snapshot, { assetType: fields.assetType, allowedAssetTypes: collection?.allowedAssetTypes ?? [] }),
-      notes: ['the file type (extension) is checked by the service'],
+      notes: [ITEM_FILE_TYPE_NOTE],
     })),
   async send(p, io) {
     const stream = await prepareMultipart({ fields: p.fields, file: { field: 'assetFile', path: p.file.path, fileName: p.file.name, sha256: p.file.sha256 }, onProgress: io.progress });
