@@ -94,6 +94,13 @@ export const OUTPUTS: Record<string, CommandOutputs> = {
   'collection undeploy': message,
   'collection url': read({ 'download-url': (d) => d.downloadUrl }),
   'collection-deploy': write({ 'download-url': (d) => d.downloadUrl, message: (d) => d.message }),
+  'journal init': write({
+    journal: (d) => d.journal,
+    'env-id': (d) => d.envId,
+    created: (d) => d.created,
+    deployed: (d) => d.deployed,
+    changed: (d) => (typeof d.created === 'boolean' ? d.created || d.deployed : undefined),
+  }),
   'item upload': write({
     'item-ids': (d) => d.uploaded?.map((i: Doc) => i?.assetItemId),
     uploaded: (d) => count(d.uploaded),

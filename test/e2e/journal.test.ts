@@ -4,7 +4,7 @@
 // race for the journal (issue 34: a process per command was most of this
 // file's time).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readdir, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { tempDirs } from '../support/temp-dir.js';
 import { DEMO_API_KEY, DEMO_USER, harness, uid, type Harness } from './helpers.js';
@@ -150,6 +150,19 @@ describe('ahs journal and history', () => {
     expect(doc.before.map((b: { predicted: { status: number } }) => b.predicted.status)).toEqual([201, 201]);
     expect(doc).toMatchObject({ dryRun: true, request: { method: 'POST', path: `/api/v2/demo/vc/${journal}/deployments` }, predicted: { status: 201, state: 'LIVE', error: null } });
     expect((await h.call('GET', `/vc/${journal}`)).status).not.toBe(200);
+  });
+
+  it('under GitHub Actions, journal init sets its outputs: journal, env-id, created, deployed, changed', async () => {
+    const journal = uid('jgh');
+    const gh = await actions('9');
+    const r = await h.ahs(['journal', 'init', journal, '--env', 'prod'], { env: gh });
+    expect(r.exitCode, r.stderr).toBe(0);
+    // Read as the runner reads $GITHUB_OUTPUT: name<<DELIMITER, the value, DELIMITER.
+    const outputs = async (file: string) => Object.fromEntries([...(await readFile(file, 'utf8')).matchAll(/^(.+?)<<(ghadelimiter_[^\n]+)\n([\s\S]*?)\n\2$/gm)].map((m) => [m[1], m[3]]));
+    expect(await outputs(gh.GITHUB_OUTPUT)).toEqual({ 'exit-code': '0', journal, 'env-id': 'prod', created: 'true', deployed: 'true', changed: 'true' });
+    const again = await actions('10');
+    expect((await h.ahs(['journal', 'init', journal, '--env', 'prod'], { env: again })).exitCode).toBe(0);
+    expect(await outputs(again.GITHUB_OUTPUT)).toMatchObject({ created: 'false', deployed: 'false', changed: 'false' });
   });
 
   it('journal init leaves nothing in the temporary folder (its first entry names the actor and the command line)', async () => {
