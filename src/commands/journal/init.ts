@@ -12,6 +12,7 @@ import { ApiError, ConflictError, UsageError } from '../../errors.js';
 import { actingUser } from '../../pickers/acting-user.js';
 import { readSnapshot, type CollectionView } from '../../service/collections.js';
 import type { ApiClient } from '../../http/client.js';
+import { systemClock } from '../../http/retry.js';
 import { DEPLOY_ENV_NOTE, ITEM_FILE_TYPE_NOTE } from '../../plan/kinds/collections.js';
 import { ciRunOf, DEFAULT_JOURNAL_ID, describeJournal, entryName, JOURNAL_API_VERSION, JOURNAL_ASSET_TYPE, parseJournalDescription, type EntryDocument } from '../../service/journal.js';
 import { plan } from '../../plan/plan.js';
@@ -40,6 +41,7 @@ export const run: Run<typeof initSpec> = async (options, ctx) => {
   const did = { created: false, deployed: false, wrote: false };
   try {
     for (let attempt = 1; ; attempt++) {
+      if (attempt > 1) await otherInitDone(api, collectionId, envId, ctx.signal);
       const init = await planInit(ctx, { collectionId, envId, user, raced: attempt > 1, entryFile: join(scratch, `entry-${attempt}.json`), did });
       try {
         await executePlan(init.plan, ctx);
@@ -196,4 +198,18 @@ async function notSplit(api: ApiClient, collectionId: string, envId: string, bef
   throw new ConflictError(
     `another run initialised the journal ${collectionId} for ${others.join(' and ')} at the same time as this one for ${envId}: it is now LIVE in ${liveIn.join(' and ') || 'no environment'} and read in ${readIn ?? 'none'}; keep one environment (ahs collection undeploy ${collectionId} --env ENV for the other) and run ahs journal init ${collectionId} --env ENV again`,
   );
+}
+
+/**
+ * After a race: the other run's init, given up to 5 s to get its first entry
+ * in and its deployment done, so that this one plans what is left rather
+ * than a second "journal init" entry of a change it did not make. A run
+ * that died halfway leaves it to this one after the wait.
+ */
+async function otherInitDone(api: ApiClient, collectionId: string, envId: string, signal: AbortSignal): Promise<void> {
+  for (const start = Date.now(); Date.now() - start < 5_000; await systemClock.sleep(200, signal)) {
+    const view = await readSnapshot(api, collectionId);
+    const ours = parseJournalDescription(view.collection?.description).envId === envId;
+    if (!ours || ((view.snapshot?.itemCount ?? 0) > 0 && view.snapshot?.deployments[envId] === 'LIVE')) return;
+  }
 }
