@@ -12,6 +12,7 @@ import type { DeployResponse } from '../../src/plan/answers.js';
 import type { JournalEntry } from '../../src/service/journal.js';
 import type { FetchResult, VersionDownloadResult } from '../../src/operations/fetch.js';
 import type { DesiredState } from '../../src/rules/desired.js';
+import type { ItemSyncResult } from '../../src/operations/item-sync.js';
 
 /** True only when A and B have exactly the same keys, each assignable both ways. */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? (keyof A extends keyof B ? (keyof B extends keyof A ? true : false) : false) : false) : false;
@@ -26,15 +27,16 @@ const checks: {
   // What promoteDefault and rollback resolve to is the promotion step's answer: no other key compiles (issue 35).
   promotion: Same<Library.PromotionResult, PromoteResult>;
   deploy: Same<Library.DeployResult, DeployResponse>;
-  // `ahs item sync --json` names the links it skipped (src/commands/item/sync.ts).
+  // `items.sync` answers what `ahs item sync --json` prints: the operation's result, the links it skipped included.
   syncSkipped: Same<Library.SyncResult['skipped'], Array<{ file: string; reason: string }>>;
+  syncResult: Same<Library.SyncResult, ItemSyncResult>;
   // `client.verify` answers what `ahs verify --json` prints: the operation's result (src/operations/verify.ts).
   verifyResult: Same<Library.VerifyResult, VerifyResult>;
   // `client.apply` answers what src/desired/ gives `ahs apply --json` to print.
   applyResult: Same<Library.ApplyResult, ApplyResult>;
   // `client.history()` yields the journal's entries as src/service/journal.ts reads them.
   journalEntry: Same<Library.JournalEntry, JournalEntry>;
-} = { asset: true, version: true, item: true, channelRecord: true, collection: true, deploymentRecord: true, promotion: true, deploy: true, syncSkipped: true, verifyResult: true, applyResult: true, journalEntry: true };
+} = { asset: true, version: true, item: true, channelRecord: true, collection: true, deploymentRecord: true, promotion: true, deploy: true, syncSkipped: true, syncResult: true, verifyResult: true, applyResult: true, journalEntry: true };
 
 describe('the library\'s public types', () => {
   it('are the schemas\' shapes (checked by tsc; this row only names the check)', () => {

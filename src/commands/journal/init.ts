@@ -30,16 +30,16 @@ export const run: Run<typeof initSpec> = async (options, ctx) => {
   const envId = await ctx.setting('envId', { message: 'Environment the journal is read in' });
   const user = await actingUser(ctx);
   const api = await ctx.api();
-  // Two CI jobs' first runs may both init the journal at once: the one whose
-  // create or deployment comes second is refused (409, or 400 "already
-  // LIVE"). A read then shows the other's work (an absent collection or
-  // deployment proves nothing; a present one does): the rest is planned
-  // again from it, as a run started a moment later would have.
   // The first entry's file (it names the actor and the command line): removed whatever happens.
   const scratch = mkdtempSync(join(tmpdir(), 'ahs-journal-'));
   // What this run did, whichever attempt did it: the report never hides a create or a deployment it sent.
   const did = { created: false, deployed: false, wrote: false };
   try {
+    // Two CI jobs' first runs may both init the journal at once: the one whose
+    // create or deployment comes second is refused (409, or 400 "already
+    // LIVE"). A read then shows the other's work (an absent collection or
+    // deployment proves nothing; a present one does): the rest is planned
+    // again from it, as a run started a moment later would have.
     for (let attempt = 1; ; attempt++) {
       if (attempt > 1) await otherInitDone(api, collectionId, envId, ctx.signal);
       const init = await planInit(ctx, { collectionId, envId, user, raced: attempt > 1, entryFile: join(scratch, `entry-${attempt}.json`), did });
@@ -127,12 +127,12 @@ async function planInit(ctx: Context, { collectionId, envId, user, raced, entryF
       outcome: 'applied',
       exitCode: 0,
     };
-    const path = entryFile;
-    writeFileSync(path, JSON.stringify(doc));
+    const text = JSON.stringify(doc);
+    writeFileSync(entryFile, text);
     const upload = {
       collectionId,
       fields: { assetItemName: entryName('journal init'), assetType: JOURNAL_ASSET_TYPE, createdBy: user },
-      file: { path, name: 'entry.json', size: Buffer.byteLength(JSON.stringify(doc)) },
+      file: { path: entryFile, name: 'entry.json', size: Buffer.byteLength(text) },
     };
     const decision = decideItemAdd(collectionId, made, { assetType: JOURNAL_ASSET_TYPE, allowedAssetTypes: [JOURNAL_ASSET_TYPE] });
     planned.push(steps.itemUpload(upload, { prediction: { current: null, decision, notes: [ITEM_FILE_TYPE_NOTE] } }));
