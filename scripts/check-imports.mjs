@@ -21,7 +21,10 @@ const LAYERS = [
   ['util/', 'errors.ts', 'order.ts', 'options.ts', 'signals.ts'],
   ['rules/'],
   ['http/', 'transfer/', 'config/'],
-  ['plan/', 'service/'],
+  // The API as typed functions (reads, writes, the journal's storage and format),
+  // below the steps, the executor and the record of what it did (issue 46).
+  ['service/'],
+  ['plan/'],
   // A capability with typed options and results (issue 34): the commands print it, the library returns it.
   ['operations/'],
   ['io/'],
@@ -33,10 +36,6 @@ const LAYERS = [
 ];
 // The emulator stands apart: it may import only these; only the given layer and above may import it.
 const EMULATOR = { part: 'emulator/', imports: ['rules/', 'util/'], importedFrom: 'commands/' };
-
-// Upward imports that existed when the layers were first enforced (issue 34),
-// each to be removed; this list only shrinks. Paths relative to src/.
-const KNOWN_UPWARD = new Set([]);
 
 const partOf = (file) => {
   const path = relative(src, file).split(/[\\/]/);
@@ -84,7 +83,6 @@ const all = files(src);
 const graph = new Map(all.map((file) => [file, edges(file)]));
 const problems = [];
 
-const seenKnown = new Set();
 const commandFolder = (file) => /^commands\/([^/]+)\//.exec(relative(src, file))?.[1];
 for (const [file, targets] of graph) {
   const from = commandFolder(file);
@@ -93,11 +91,6 @@ for (const [file, targets] of graph) {
     if (from && to && from !== to) problems.push(`${relative(root, file)} imports ${relative(root, target)}: a command folder is its own; move what both use to src/service or src/io`);
     if (!graph.has(target)) continue;
     const rule = layerProblem(file, target);
-    const edge = `${relative(src, file)} -> ${relative(src, target)}`;
-    if (rule && !process.argv[2] && KNOWN_UPWARD.has(edge)) {
-      seenKnown.add(edge);
-      continue;
-    }
     if (rule) problems.push(`${relative(root, file)} imports ${relative(root, target)}: ${rule}`);
   }
 }
@@ -108,10 +101,6 @@ for (const file of all) {
   if (/(?:from\s+|import\s*\(\s*)['"]cli-table3['"]/.test(readFileSync(file, 'utf8'))) {
     problems.push(`${relative(root, file)} imports cli-table3: tables are drawn only by src/io (a Column list and output.list or kit.table)`);
   }
-}
-
-if (!process.argv[2]) {
-  for (const edge of KNOWN_UPWARD) if (!seenKnown.has(edge)) problems.push(`${edge}: no longer an upward import; remove it from KNOWN_UPWARD in scripts/check-imports.mjs`);
 }
 
 // Tarjan's strongly connected components: every component of more than one file is a cycle.

@@ -30,7 +30,7 @@ import {
 import { LIMITS, type Asset, type AssetUrl, type Collection, type DeployBody, type Item, type Version } from '../rules/schemas.js';
 import { findAsset, listAllVersions, listRecords } from '../service/assets.js';
 import { listItems, readSnapshot, type CollectionView } from '../service/collections.js';
-import { compare, planSync, servedContent } from '../service/items-plan.js';
+import { compare, planSync, servedContent } from '../plan/items-plan.js';
 import { topFiles } from '../transfer/top-files.js';
 import { comparedLine } from '../io/views/collections.js';
 import type { Context } from '../io/context.js';
@@ -405,7 +405,7 @@ async function planCollection(inputs: PlanInputs, collectionId: string, spec: De
     }
   }
 
-  // Items: as `item sync` plans them (src/service/items-plan.ts).
+  // Items: as `item sync` plans them (src/plan/items-plan.ts).
   const byName = new Map<string, Item | Step<Item>>();
   for (const item of items) byName.set(item.assetItemName, item);
   let itemsChanged = false;

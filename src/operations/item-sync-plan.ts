@@ -13,7 +13,7 @@ import { ExitCode, NotFoundError, PartialFailureError, type AhsError, type Error
 import { formatSize } from '../rules/assets.js';
 import { itemUploadFields, type Item } from '../rules/schemas.js';
 import { matchesAny } from '../util/glob.js';
-import { compare, planSync, servedContent, type Comparison, type LocalFile, type SyncPlan } from '../service/items-plan.js';
+import { compare, planSync, servedContent, type Comparison, type LocalFile, type SyncPlan } from '../plan/items-plan.js';
 import { escapeControls } from '../util/escape.js';
 import { uploadName } from '../transfer/upload.js';
 import { topFiles } from '../transfer/top-files.js';

@@ -22,7 +22,8 @@ import { findVersion, listAllVersions, readVersionOnChannel, versionRecords } fr
 import { channelName } from '../service/promote.js';
 import { sizeAgrees } from '../service/size.js';
 import { hashServed } from '../service/delivery.js';
-import { appendRolloutEntry, journalOf, rolloutEntries, type RolloutField } from '../service/rollout-journal.js';
+import { journalOf, rolloutEntries, type RolloutField } from '../service/rollout-journal.js';
+import { appendRolloutEntry } from '../plan/journal-record.js';
 import { plan, type Plan, type Results, type Step } from '../plan/plan.js';
 import { steps } from '../plan/steps.js';
 import { KINDS } from '../plan/kinds/index.js';

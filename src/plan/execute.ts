@@ -13,7 +13,7 @@ import type { ApiClient } from '../http/client.js';
 import { AnswerLostError, GatewayAnswerError } from '../http/errors.js';
 import type { MultiProgress, PlanContext, PlanOutput } from './context.js';
 import { readCollection } from '../service/collections.js';
-import { journaled } from '../service/journal-record.js';
+import { journaled } from './journal-record.js';
 import { PredictedRejection, dryRunDocument, type DryRunDocument } from './dryrun.js';
 import { isRef, type Plan, type Prediction, type Results, type Settlement, type Step, type StepFailure } from './plan.js';
 import type { RetryPolicy } from '../http/retry.js';
@@ -45,7 +45,7 @@ export async function executePlan<R>(plan: Plan<R>, ctx: ExecutorContext): Promi
   const run = new Run(plan, ctx, api, out);
   await run.refuseUpfront();
   if (plan.confirm && plan.steps.length > 0) await ctx.confirm(plan.confirm.message, plan.confirm.action);
-  // The journal's one entry, once the run's outcome is known (src/service/journal-record.ts).
+  // The journal's one entry, once the run's outcome is known (src/plan/journal-record.ts).
   let result: R | undefined;
   await journaled(ctx, plan, () => run.results(), async () => {
     try {

@@ -27,8 +27,7 @@ export interface Prediction {
   notes?: string[];
 }
 
-/** Whether a write whose answer was lost took effect, found by a read. */
-export type Settlement<R> = { applied: true; result: R; how: string } | { applied: false; how: string } | { applied: 'unknown'; check: string; why?: string };
+export type { Settlement } from '../service/settlement.js';
 
 /**
  * A value taken from the answer of an earlier step of the same plan (the id

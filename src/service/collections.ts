@@ -5,7 +5,7 @@ import type { ApiClient } from '../http/client.js';
 import { ApiError } from '../errors.js';
 import { fetchAll } from '../http/paging.js';
 import type { CollectionSnapshot, CollectionDeploymentState, ItemParents } from '../rules/index.js';
-import type { Settlement } from '../plan/plan.js';
+import type { Settlement } from './settlement.js';
 import type { Collection, CollectionDeploymentStatus, Item } from '../rules/schemas.js';
 
 export const vcPath = (api: ApiClient, collectionId: string, ...rest: string[]) => api.path('vc', collectionId, ...rest);

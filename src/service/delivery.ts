@@ -2,7 +2,7 @@
 // --checksum and release: where a deployed collection's document is, the
 // URL of each file, a client that sends the API key only to the configured
 // service's hosts, and the files' bytes streamed and hashed (never written).
-import type { PlanContext } from '../plan/context.js';
+import type { ServiceContext } from './context.js';
 import type { ApiClient } from '../http/client.js';
 import { CancelledError, UsageError } from '../errors.js';
 import { deliveryDocument, type DeliveryDocument } from '../rules/schemas.js';
@@ -83,7 +83,7 @@ function safeUrl(text: string): URL | undefined {
 }
 
 /** The delivery URL the user set (flag, environment or profile); undefined when it is the default (the API's host). */
-export async function configuredDeliveryUrl(ctx: PlanContext): Promise<string | undefined> {
+export async function configuredDeliveryUrl(ctx: ServiceContext): Promise<string | undefined> {
   const settings = await ctx.settings();
   return settings.resolve('deliveryUrl').source === 'default' ? undefined : settings.get('deliveryUrl');
 }
@@ -94,12 +94,12 @@ export async function configuredDeliveryUrl(ctx: PlanContext): Promise<string | 
  * URL set, when there is one (the URL's path from /api/vi/ on, cli.md),
  * else as served (a relative URL on the API's host).
  */
-export async function servedUrl(ctx: PlanContext, api: ApiClient, downloadUrl: string): Promise<{ url: string; deliveryBase: string }> {
+export async function servedUrl(ctx: ServiceContext, api: ApiClient, downloadUrl: string): Promise<{ url: string; deliveryBase: string }> {
   const deliveryBase = (await configuredDeliveryUrl(ctx)) ?? deliveryBaseOf(new URL(downloadUrl, api.baseUrl));
   return { url: deliveryDocumentUrl(downloadUrl, api.baseUrl, deliveryBase), deliveryBase };
 }
 
-export async function readDelivery(ctx: PlanContext, url: string): Promise<DeliveryDocument> {
+export async function readDelivery(ctx: ServiceContext, url: string): Promise<DeliveryDocument> {
   const client = await ctx.deliveryClient(new URL(url).origin);
   try {
     const raw = await client.get<unknown>(url);
@@ -119,7 +119,7 @@ export async function readDelivery(ctx: PlanContext, url: string): Promise<Deliv
  * delivery URL its files come from (the configured one when set, else the
  * one the deployed URL names). Not deployed there: the service's error.
  */
-export async function readDeployedCollection(ctx: PlanContext, collectionId: string, envId: string): Promise<{ doc: DeliveryDocument; deliveryBase: string }> {
+export async function readDeployedCollection(ctx: ServiceContext, collectionId: string, envId: string): Promise<{ doc: DeliveryDocument; deliveryBase: string }> {
   const api = await ctx.api();
   const { downloadUrl } = await readNamingCollection(api, collectionId, () => api.get<{ downloadUrl: string }>(vcPath(api, collectionId, 'deployments', envId)));
   // The deployed URL says where the service delivers, unless a delivery URL was set (its default is the API's host).
@@ -134,7 +134,7 @@ export async function readDeployedCollection(ctx: PlanContext, collectionId: str
  * Tasks may name several hosts (a version's downloadUrl is absolute): one
  * client per origin, each deciding alone whether the key goes with it.
  */
-export async function hashServed(ctx: PlanContext, tasks: DownloadTask[], options: { label: string; concurrency?: number }): Promise<HashSummary> {
+export async function hashServed(ctx: ServiceContext, tasks: DownloadTask[], options: { label: string; concurrency?: number }): Promise<HashSummary> {
   if (tasks.length === 0) return { hashed: [], failed: [] };
   const out = await ctx.output();
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? DEFAULT_CONCURRENCY));

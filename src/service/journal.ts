@@ -8,7 +8,7 @@
 //
 // A journal that reaches its maxAssets continues in a new collection; the
 // old one's description names it (`next=ID`), and reads follow the links.
-import type { PlanContext } from '../plan/context.js';
+import type { ServiceContext } from './context.js';
 import type { ApiClient } from '../http/client.js';
 import { ApiError, NotFoundError, UsageError } from '../errors.js';
 import type { Item, DeliveryDocument } from '../rules/schemas.js';
@@ -73,7 +73,7 @@ export interface JournalEntry extends EntryDocument {
 }
 
 /** What the journal's functions need of a context. */
-export type JournalContext = Pick<PlanContext, 'api' | 'settings' | 'deliveryClient' | 'signal'>;
+export type JournalContext = Pick<ServiceContext, 'api' | 'settings' | 'deliveryClient' | 'signal'>;
 
 /** The time range of a read; both ends included. */
 export interface EntryRange {

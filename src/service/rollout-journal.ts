@@ -1,8 +1,8 @@
 // What a rollout keeps in the journal (src/service/journal*): the `rollout`
-// field of the entry the executor appends after each of its writes, and the
-// entries of one rollout read back, newest first, with the service's time.
-import type { PlanContext } from '../plan/context.js';
-import type { Plan, Results } from '../plan/plan.js';
+// field of the entry the executor appends after each of its writes
+// (src/plan/journal-record.ts puts it on a plan), and the entries of one
+// rollout read back, newest first, with the service's time.
+import type { ServiceContext } from './context.js';
 import { readEntries } from './journal.js';
 
 /** The entry's `rollout` field: which rollout, which wave, what was done. */
@@ -30,7 +30,7 @@ export interface RolloutEntry {
 }
 
 /** The journal's collection id, when one is set (--journal, AHS_JOURNAL, the profile). */
-export async function journalOf(ctx: PlanContext): Promise<string | undefined> {
+export async function journalOf(ctx: ServiceContext): Promise<string | undefined> {
   return (await ctx.settings()).get('journal') || undefined;
 }
 
@@ -38,7 +38,7 @@ export async function journalOf(ctx: PlanContext): Promise<string | undefined> {
  * The entries of one rollout, newest first. Only entries made since the
  * version was uploaded are read (`since`): no rollout of it is older.
  */
-export async function rolloutEntries(ctx: PlanContext, journal: string, key: { asset: string; version: string; platform: string }, since: Date): Promise<RolloutEntry[]> {
+export async function rolloutEntries(ctx: ServiceContext, journal: string, key: { asset: string; version: string; platform: string }, since: Date): Promise<RolloutEntry[]> {
   const found: RolloutEntry[] = [];
   for await (const entry of readEntries(ctx, journal, { since })) {
     const rollout = entry.rollout as Partial<RolloutField> | undefined;
@@ -46,9 +46,4 @@ export async function rolloutEntries(ctx: PlanContext, journal: string, key: { a
     found.push({ rollout: rollout as RolloutField, at: Date.parse(entry.createdAt) });
   }
   return found.sort((a, b) => b.at - a.at);
-}
-
-/** The plan, its journal entry carrying the rollout field (or the field made from the run's results). */
-export function appendRolloutEntry(plan: Plan, rollout: RolloutField | ((results: Results) => RolloutField)): Plan {
-  return { ...plan, journal: { ...plan.journal, rollout: (results: Results) => ({ ...(typeof rollout === 'function' ? rollout(results) : rollout) }) } };
 }

@@ -1,5 +1,5 @@
 // A GitHub Actions workflow command (src/io/github.ts, and the journal's warning
-// in src/service/journal-record.ts).
+// in src/plan/journal-record.ts).
 import { EOL } from 'node:os';
 
 /**

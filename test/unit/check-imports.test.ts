@@ -51,6 +51,18 @@ describe('check-imports', () => {
     );
   });
 
+  it('keeps service/ below plan/: the API never imports the executor or its steps (issue 46)', () => {
+    const run = check({
+      'service/journal.ts': "import type { Plan } from '../plan/plan.js';\n",
+      'plan/plan.ts': "import { read } from '../service/assets.js';\nexport interface Plan { x: 1 }\n",
+      'service/assets.ts': 'export const read = 1;\n',
+    });
+    expect(run.status).toBe(1);
+    expect(run.err.trim()).toBe(
+      `src/service/journal.ts imports src/plan/plan.ts: an upward import (src/service/ is below src/plan/); declare what the lower layer needs in it and let the higher one implement it`,
+    );
+  });
+
   it('fails on a leaf module importing a folder above it', () => {
     const run = check({ 'errors.ts': "export { a } from './rules/a.js';\n", 'rules/a.ts': 'export const a = 1;\n' });
     expect(run.status).toBe(1);

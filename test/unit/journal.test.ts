@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { ciRunOf, describeJournal, entryName, isEntryDocument, nextJournalId, parseJournalDescription } from '../../src/service/journal.js';
 import { addressParts, matches } from '../../src/service/history.js';
-import { changesOf } from '../../src/service/journal-record.js';
+import { changesOf } from '../../src/plan/journal-record.js';
 import { OutcomeUnknownError } from '../../src/errors.js';
 import type { Results, Step } from '../../src/plan/plan.js';
 

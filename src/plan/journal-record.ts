@@ -3,11 +3,12 @@
 // changed, in the shared address scheme. A failed append never changes the
 // command's outcome or exit code: it is one warning line naming what was
 // not recorded (and a ::warning under GitHub Actions).
-import type { PlanContext } from '../plan/context.js';
+import type { PlanContext } from './context.js';
 import { AhsError, OutcomeUnknownError } from '../errors.js';
-import type { Plan, Results, Step } from '../plan/plan.js';
+import type { Plan, Results, Step } from './plan.js';
 import { workflowCommand } from '../util/workflow-command.js';
-import { appendEntry, ciRunOf, JOURNAL_API_VERSION, type Change, type EntryDocument } from './journal.js';
+import { appendEntry, ciRunOf, JOURNAL_API_VERSION, type Change, type EntryDocument } from '../service/journal.js';
+import type { RolloutField } from '../service/rollout-journal.js';
 
 /** What the hook needs of a context: all optional, so that a context without settings (a test's) records nothing. */
 export type RecordingContext = Pick<PlanContext, 'output' | 'io'> & Partial<Pick<PlanContext, 'settings' | 'api' | 'deliveryClient' | 'signal' | 'run' | 'redactor'>>;
@@ -162,4 +163,9 @@ async function recordRun(ctx: RecordingContext, plan: Plan, results: Results, en
     out.warn(text);
     if (ctx.io.env.GITHUB_ACTIONS === 'true') ctx.io.err.write(workflowCommand('warning', { title: 'ahs journal' }, ctx.redactor?.redact(text) ?? text));
   }
+}
+
+/** The plan, its journal entry carrying the rollout field (or the field made from the run's results). */
+export function appendRolloutEntry(plan: Plan, rollout: RolloutField | ((results: Results) => RolloutField)): Plan {
+  return { ...plan, journal: { ...plan.journal, rollout: (results: Results) => ({ ...(typeof rollout === 'function' ? rollout(results) : rollout) }) } };
 }

@@ -6,18 +6,18 @@
 // removals first, then replacements, then new uploads, in an order that never
 // takes the collection over maxAssets, then the settling of the copies
 // another run of the same folder uploaded at the same time.
-import type { PlanContext } from '../plan/context.js';
+import type { PlanContext } from './context.js';
 import { formatSize } from '../rules/assets.js';
 import { decideItemAdd, decideItemRemove, type Decision } from '../rules/index.js';
 import type { Item } from '../rules/schemas.js';
-import { deliveryFileUrl, hashServed, readDeployedCollection } from './delivery.js';
+import { deliveryFileUrl, hashServed, readDeployedCollection } from '../service/delivery.js';
 import { fileSha256 } from '../transfer/digest.js';
 import type { DownloadTask } from '../transfer/download.js';
 import { eachLimited } from '../util/pool.js';
-import { currentOf, type CollectionView } from './collections.js';
-import { optionalRef, type Batch, type Prediction, type Refusal, type Results, type Step } from '../plan/plan.js';
-import { steps } from '../plan/steps.js';
-import type { Converged, ItemUploadParams } from '../plan/kinds/collections.js';
+import { currentOf, type CollectionView } from '../service/collections.js';
+import { optionalRef, type Batch, type Prediction, type Refusal, type Results, type Step } from './plan.js';
+import { steps } from './steps.js';
+import type { Converged, ItemUploadParams } from './kinds/collections.js';
 import { compareText } from '../order.js';
 
 export interface LocalFile {
