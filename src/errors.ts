@@ -22,6 +22,8 @@ export const ExitCode = {
   changes: 10,
   /** rollout: waiting for a soak time, an approval or an inconclusive check; run it again later. */
   waiting: 11,
+  /** Refused by change control: a lock another run holds, a freeze, a blocked version, a rollout in flight; nothing was sent. */
+  blocked: 12,
   interrupted: 130,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
@@ -30,7 +32,7 @@ export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
  * What went wrong, in a word per exit code of cli.md (the library's callers
  * switch on it rather than on classes or exit numbers).
  */
-export type ErrorKind = 'rejected' | 'usage' | 'forbidden' | 'not-found' | 'conflict' | 'network' | 'changes' | 'waiting' | 'interrupted';
+export type ErrorKind = 'rejected' | 'usage' | 'forbidden' | 'not-found' | 'conflict' | 'network' | 'changes' | 'waiting' | 'blocked' | 'interrupted';
 
 const KIND_OF_EXIT: Record<Exclude<ExitCode, 0>, ErrorKind> = {
   1: 'rejected',
@@ -41,6 +43,7 @@ const KIND_OF_EXIT: Record<Exclude<ExitCode, 0>, ErrorKind> = {
   6: 'network',
   10: 'changes',
   11: 'waiting',
+  12: 'blocked',
   130: 'interrupted',
 };
 
@@ -311,5 +314,31 @@ export class WaitingError extends AhsError {
   }
   toBody(): ErrorBody {
     return { type: 'urn:ahs:waiting', title: this.message, status: null, detail: this.message };
+  }
+}
+
+/** What change control refused a write for (cli.md, "Change control"): the GitHub output `blocked-by`. */
+export type BlockCause = 'lock' | 'freeze' | 'version' | 'rollout';
+
+/**
+ * A write refused by change control before anything was sent: a lock
+ * another run holds, a freeze, a blocked version, another version's rollout
+ * in flight. Exit 12, `urn:ahs:blocked`; the message names who, why and
+ * until when, and how to get through (release, wait, --break-glass, unblock,
+ * --supersede).
+ */
+export class BlockedError extends AhsError {
+  readonly exitCode = ExitCode.blocked;
+  constructor(
+    message: string,
+    /** What blocks the write. */
+    readonly blockedBy: BlockCause,
+    /** When the block ends by itself (ISO: a lease's end, a freeze's end), null when only a person ends it. */
+    readonly until: string | null = null,
+  ) {
+    super(message);
+  }
+  toBody(): ErrorBody {
+    return { type: 'urn:ahs:blocked', title: this.message, status: null, detail: this.message };
   }
 }

@@ -6,6 +6,7 @@
 export { createClient } from './client.js';
 export {
   AhsError,
+  BlockedError,
   ApiError,
   CancelledError,
   ChangesPending,
@@ -17,6 +18,7 @@ export {
   PartialFailureError,
   UsageError,
   WaitingError,
+  type BlockCause,
   type ErrorBody,
   type ErrorKind,
   type FailedRequest,
