@@ -14,7 +14,7 @@
 // and traces on stderr with --verbose, key redacted.
 import type { Writable } from 'node:stream';
 import { ApiError, CancelledError, ConflictError, NetworkError, UsageError } from '../errors.js';
-import { AnswerLostError, GatewayAnswerError, ProxyError, UnexpectedAnswerError, apiError, certificateRefused, errorCode, gatewayAnswer, neverSent, StatusOutOfRangeError, toNetworkError, isAbort, transportReason } from './errors.js';
+import { AnswerLostError, GatewayAnswerError, NotNeededError, ProxyError, UnexpectedAnswerError, apiError, certificateRefused, errorCode, gatewayAnswer, neverSent, StatusOutOfRangeError, toNetworkError, isAbort, transportReason } from './errors.js';
 import { RetryPolicy, WaitTooLongError, type Clock, type RetryBudget } from './retry.js';
 import { MAX_JSON_BYTES, checkJson, readCapped, type ResponseSchema } from './responses.js';
 import { Redactor } from './redact.js';
@@ -166,6 +166,8 @@ export class ApiClient {
   readonly policy: RetryPolicy;
   private readonly readListeners = new Set<ReadListener>();
   private parsedBaseOrigin?: string;
+  /** Aborted by destroy(): every request still in flight or waiting to retry is one the command no longer needs. */
+  private readonly unneeded = new AbortController();
 
   constructor(private readonly options: ClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -322,12 +324,12 @@ export class ApiClient {
     const budgeted = options.stream === undefined;
     const endWait = readBody && budgeted ? this.options.feedback?.waiting(label, { method: options.method, path: label.slice(label.indexOf(' ') + 1), query: new URL(url).searchParams, body: options.body }) : undefined;
     const retry = (attempt: number, after: string, retryAfter?: string | string[]) =>
-      this.waitToRetry(budget, attempt, retryAfter, `${label} (attempt ${attempt + 1} of ${budget.minAttempts}) after ${after}`);
+      this.waitToRetry(budget, attempt, retryAfter, label, `${label} (attempt ${attempt + 1} of ${budget.minAttempts}) after ${after}`);
     try {
       for (let attempt = 1; ; attempt++) {
         const started = Date.now();
         const remaining = budgeted ? Math.max(1, budget.left()) : this.options.timeoutMs;
-        const timer = attemptSignal(this.options.signal, budgeted ? remaining : undefined);
+        const timer = attemptSignal(this.options.signal, budgeted ? remaining : undefined, this.unneeded.signal);
         const signal = timer.signal;
         let response: TransportAnswer | undefined;
         let text = '';
@@ -347,6 +349,11 @@ export class ApiClient {
           if (response.statusCode >= 400) text = await readCapped(response.body, this.maxJsonBytes, response.headers).catch(() => '');
           else if (response.statusCode < 300 && readBody) text = await readCapped(response.body, this.maxJsonBytes, response.headers, label);
         } catch (error) {
+          // The command ended (its client destroyed) while this was in flight: nothing to report or retry.
+          if (this.unneeded.signal.aborted) {
+            response?.body.destroy();
+            throw new NotNeededError(label);
+          }
           if (response === undefined) feedback?.answered?.(options.method, label, null, Date.now() - started);
           // A body that refused to go on (a file changed during its upload) says why itself.
           if (error instanceof UnexpectedAnswerError || error instanceof UsageError || error instanceof ConflictError) throw error;
@@ -423,12 +430,14 @@ export class ApiClient {
   }
 
   /** The wait before the next attempt (Retry-After or backoff), said on stderr; a wait past the budget throws WaitTooLongError. */
-  private async waitToRetry(budget: RetryBudget, attempt: number, retryAfter: string | string[] | undefined, notice: string): Promise<void> {
+  private async waitToRetry(budget: RetryBudget, attempt: number, retryAfter: string | string[] | undefined, label: string, notice: string): Promise<void> {
     const delay = budget.delay(attempt, { retryAfter, serviceNow: Date.now() + this.clockOffsetMs });
     const asked = retryAfter === undefined ? '' : ` (the service asked to wait ${seconds(delay)})`;
+    if (this.unneeded.signal.aborted) throw new NotNeededError(label);
     this.trace(`* retrying in ${Math.round(delay)} ms`);
     this.options.feedback?.retrying(`retrying ${notice}${asked}`);
     await this.policy.sleep(delay);
+    if (this.unneeded.signal.aborted) throw new NotNeededError(label);
   }
 
   /** A Retry-After longer than what is left of --timeout: fail at once, saying so (exit 6, nothing applied). */
@@ -557,6 +566,7 @@ export class ApiClient {
 
   /** Drops idle keep-alive connections at once, so the process can exit when the command is done. */
   async destroy(): Promise<void> {
+    this.unneeded.abort();
     await Promise.all([this.downloads?.destroy(), this.undici?.then((transport) => transport.destroy())]);
   }
 
@@ -567,22 +577,26 @@ export class ApiClient {
 
 /**
  * One attempt's signal: aborted by the command's (Ctrl-C) or when `ms` run
- * out (expired() tells which). One controller and a listener: AbortSignal.any
+ * out (expired() tells which), or by the client's destroy() (the command
+ * no longer needs it). One controller and its listeners: AbortSignal.any
  * took 15 us and two weak references per request (issue 21: 200 uploads).
  */
-function attemptSignal(outer: AbortSignal | undefined, ms: number | undefined): { signal: AbortSignal; expired(): boolean; dispose(): void } {
+function attemptSignal(outer: AbortSignal | undefined, ms: number | undefined, unneeded: AbortSignal): { signal: AbortSignal; expired(): boolean; dispose(): void } {
   const controller = new AbortController();
   let expired = false;
   const clock = ms === undefined ? undefined : setTimeout(() => ((expired = true), controller.abort()), ms);
   const cancel = () => controller.abort(outer!.reason);
+  const drop = () => controller.abort(unneeded.reason);
   if (outer?.aborted) cancel();
   else outer?.addEventListener('abort', cancel, { once: true });
+  unneeded.addEventListener('abort', drop, { once: true });
   return {
     signal: controller.signal,
     expired: () => expired,
     dispose() {
       clearTimeout(clock);
       outer?.removeEventListener('abort', cancel);
+      unneeded.removeEventListener('abort', drop);
     },
   };
 }

@@ -220,6 +220,19 @@ export class GatewayAnswerError extends AnswerLostError {
   }
 }
 
+/**
+ * A request the command no longer needs (the other half of a parallel read
+ * after a 404, a page after an error): cancelled when the command's client
+ * was destroyed, never counted as a network failure, never retried, never
+ * said (cli.md, "Reading the service"). Whoever awaited it has already
+ * failed or finished; if it surfaces anyway it is a cancellation.
+ */
+export class NotNeededError extends CancelledError {
+  constructor(readonly request: string) {
+    super(`${request} was cancelled: the command no longer needed it`);
+  }
+}
+
 /** A proxy (HTTPS_PROXY/HTTP_PROXY) refused or could not be reached: exit 6, the proxy named (without credentials). */
 export class ProxyError extends NetworkError {
   constructor(
