@@ -166,6 +166,9 @@ async function buildLibrary() {
     metafile: true,
     plugins: [noEditorPrompt()],
   });
+  // `require('ahs-cli')` (package.json "exports" "require", and "main" for node10): the ES module itself,
+  // which Node >= 20.19 requires (no top-level await), behind a file of CommonJS that TypeScript and attw see as such.
+  await writeFile(join(root, 'dist', 'lib.cjs'), "'use strict';\nmodule.exports = require('./lib.mjs');\n");
   const staticallyLoaded = staticInputs(bundled.metafile, 'src/library/index.ts');
   const eager = [...staticallyLoaded].filter((input) => input.includes('node_modules/'));
   if (eager.length > 0) throw new Error(`importing dist/lib.mjs would load ${eager.join(', ')} at once: load it with import() where it is used (src/library/ imports only what every call needs)`);
@@ -182,6 +185,26 @@ async function buildLibrary() {
       const shipped = PUBLIC.map((path) => join('dist', 'types', path.slice('src/'.length).replace(/\.ts$/, '.d.ts')));
       if (!shipped.includes(target)) throw new Error(`${relative(root, file)} imports ${specifier}: the library's declarations may name only ${PUBLIC.join(', ')}`);
     }
+  }
+  await declarationScopes(types);
+}
+
+/**
+ * The declarations in the module system of the file each describes (issue
+ * 47; attw's "Masquerading as CJS"): dist/package.json makes dist/ CommonJS
+ * for the CLI's bundle, so dist/types/ gets a scope of its own, "type":
+ * "module", where the .d.ts describe dist/lib.mjs (`import`: a default
+ * import is a compile-time error, never a run-time crash); and each has a
+ * .d.cts twin, its imports of ./X.js turned to ./X.cjs, for dist/lib.cjs
+ * (`require`, and node10's "types").
+ */
+async function declarationScopes(types) {
+  await writeFile(join(types, 'package.json'), '{ "type": "module" }\n');
+  for (const file of await declarationFiles(types)) {
+    if (!file.endsWith('.d.ts')) continue;
+    const text = await readFile(file, 'utf8');
+    const cjs = text.replace(/(\bfrom\s+['"]\.{1,2}\/[^'"]+)\.js(['"])/g, '$1.cjs$2');
+    await writeFile(file.replace(/\.d\.ts$/, '.d.cts'), cjs);
   }
 }
 
