@@ -100,21 +100,21 @@ _ahs_value_options() {
     esac
 }
 
-# fixed values of an option: "PATH|OPTION"
+# fixed values of an option, one a line: "PATH|OPTION"
 _ahs_option_choices() {
     case "$1" in
-        'asset status|--state') echo 'LIVE OFFLINE DEFAULT' ;;
-        'deploy|--state') echo 'LIVE OFFLINE' ;;
-        'release|--state') echo 'LIVE DEFAULT' ;;
-        'collection-deploy|--state') echo 'LIVE OFFLINE' ;;
-        *'|-o'|*'|--output') echo 'table json' ;;
+        'asset status|--state') printf '%s\n' 'LIVE' 'OFFLINE' 'DEFAULT' ;;
+        'deploy|--state') printf '%s\n' 'LIVE' 'OFFLINE' ;;
+        'release|--state') printf '%s\n' 'LIVE' 'DEFAULT' ;;
+        'collection-deploy|--state') printf '%s\n' 'LIVE' 'OFFLINE' ;;
+        *'|-o'|*'|--output') printf '%s\n' 'table' 'json' ;;
     esac
 }
 
-# fixed values of a positional argument: "PATH|INDEX"
+# fixed values of a positional argument, one a line: "PATH|INDEX"
 _ahs_argument_choices() {
     case "$1" in
-        'completion|0') echo 'bash zsh fish' ;;
+        'completion|0') printf '%s\n' 'bash' 'zsh' 'fish' ;;
     esac
 }
 
@@ -148,6 +148,16 @@ _ahs_service_choices() {
 
 _ahs_has() {
     [[ " $1 " == *" $2 "* ]]
+}
+
+# COMPREPLY: the words of $2 (one a line) that begin with $1, as they are. Never compgen -W
+# or an unquoted $(...): an id read from the service ("g*", "$(cmd)") is neither globbed nor run.
+_ahs_reply() {
+    local w
+    COMPREPLY=()
+    while IFS= read -r w; do
+        [[ -n "$w" && "$w" == "$1"* ]] && COMPREPLY+=("$w")
+    done <<< "$2"
 }
 
 _ahs() {
@@ -195,7 +205,7 @@ _ahs() {
         words="$(_ahs_option_choices "$cmdpath|$opt")"
         [[ -z "$words" ]] && words="$(_ahs_dynamic_choices "$opt")"
         if [[ -n "$words" ]]; then
-            COMPREPLY=($(compgen -W "$words" -- "$cur"))
+            _ahs_reply "$cur" "$words"
         elif _ahs_listed_option "$opt"; then
             # values ahs lists itself, and there are none: nothing, not file names
             compopt +o default 2>/dev/null
@@ -204,18 +214,19 @@ _ahs() {
         return 0
     fi
     if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W "$(_ahs_options "$cmdpath") $_ahs_global_options" -- "$cur"))
+        words="$(_ahs_options "$cmdpath") $_ahs_global_options"
+        _ahs_reply "$cur" "${words// /$'\n'}"
         return 0
     fi
     words="$(_ahs_subcommands "$cmdpath")"
     if [[ -n "$words" ]] && ((npos == 0)); then
-        COMPREPLY=($(compgen -W "$words" -- "$cur"))
+        _ahs_reply "$cur" "${words// /$'\n'}"
         return 0
     fi
     words="$(_ahs_argument_choices "$cmdpath|$npos")"
     ((npos > 0)) && before="${pos[npos-1]}"
     [[ -z "$words" ]] && words="$(_ahs_service_choices "$cmdpath|$npos" "$before" "$profile")"
-    [[ -n "$words" ]] && COMPREPLY=($(compgen -W "$words" -- "$cur"))
+    [[ -n "$words" ]] && _ahs_reply "$cur" "$words"
     return 0
 }
 

@@ -103,10 +103,11 @@ function sq(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
-function bashCase(fn: string, comment: string, rows: Array<[string, string[]]>): string {
+/** A function of a case per row; each prints its words on one line (`lines`: one a line, for _NAME_reply). */
+function bashCase(fn: string, comment: string, rows: Array<[string, string[]]>, lines = false): string {
   const body = rows
     .filter(([, words]) => words.length > 0)
-    .map(([label, words]) => `        ${label}) echo ${sq(words.join(' '))} ;;`)
+    .map(([label, words]) => `        ${label}) ${lines ? `printf '%s\\n' ${words.map(sq).join(' ')}` : `echo ${sq(words.join(' '))}`} ;;`)
     .join('\n');
   return `# ${comment}\n${fn}() {\n    case "$1" in\n${body}\n    esac\n}\n`;
 }
@@ -133,15 +134,16 @@ export function generateBash(root: CommandModel): string {
     names.map((option) => (path === null ? `*'|${option}'` : sq(`${path}|${option}`))).join('|'),
     choices,
   ]);
-  const optionValues = bashCase(`_${name}_option_choices`, 'fixed values of an option: "PATH|OPTION"', optionRows);
+  const optionValues = bashCase(`_${name}_option_choices`, 'fixed values of an option, one a line: "PATH|OPTION"', optionRows, true);
   const argumentRows: Array<[string, string[]]> = argumentChoices(root).map(({ path, index, choices }) => [
     sq(`${path}|${index}`),
     choices,
   ]);
   const argumentValues = bashCase(
     `_${name}_argument_choices`,
-    'fixed values of a positional argument: "PATH|INDEX"',
+    'fixed values of a positional argument, one a line: "PATH|INDEX"',
     argumentRows,
+    true,
   );
   const dynamicRows = dynamicChoices(root)
     .map(({ names, kind }) => `        ${names.map(sq).join('|')}) "\${COMP_WORDS[0]}" completion bash --candidates ${kind} 2>/dev/null ;;`)
@@ -184,6 +186,16 @@ ${dynamicValues}
 ${serviceValues}
 _${name}_has() {
     [[ " $1 " == *" $2 "* ]]
+}
+
+# COMPREPLY: the words of $2 (one a line) that begin with $1, as they are. Never compgen -W
+# or an unquoted $(...): an id read from the service ("g*", "$(cmd)") is neither globbed nor run.
+_${name}_reply() {
+    local w
+    COMPREPLY=()
+    while IFS= read -r w; do
+        [[ -n "$w" && "$w" == "$1"* ]] && COMPREPLY+=("$w")
+    done <<< "$2"
 }
 
 _${name}() {
@@ -231,7 +243,7 @@ _${name}() {
         words="$(_${name}_option_choices "$cmdpath|$opt")"
         [[ -z "$words" ]] && words="$(_${name}_dynamic_choices "$opt")"
         if [[ -n "$words" ]]; then
-            COMPREPLY=($(compgen -W "$words" -- "$cur"))
+            _${name}_reply "$cur" "$words"
         elif _${name}_listed_option "$opt"; then
             # values ${name} lists itself, and there are none: nothing, not file names
             compopt +o default 2>/dev/null
@@ -240,18 +252,19 @@ _${name}() {
         return 0
     fi
     if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W "$(_${name}_options "$cmdpath") $_${name}_global_options" -- "$cur"))
+        words="$(_${name}_options "$cmdpath") $_${name}_global_options"
+        _${name}_reply "$cur" "\${words// /$'\\n'}"
         return 0
     fi
     words="$(_${name}_subcommands "$cmdpath")"
     if [[ -n "$words" ]] && ((npos == 0)); then
-        COMPREPLY=($(compgen -W "$words" -- "$cur"))
+        _${name}_reply "$cur" "\${words// /$'\\n'}"
         return 0
     fi
     words="$(_${name}_argument_choices "$cmdpath|$npos")"
     ((npos > 0)) && before="\${pos[npos-1]}"
     [[ -z "$words" ]] && words="$(_${name}_service_choices "$cmdpath|$npos" "$before" "$profile")"
-    [[ -n "$words" ]] && COMPREPLY=($(compgen -W "$words" -- "$cur"))
+    [[ -n "$words" ]] && _${name}_reply "$cur" "$words"
     return 0
 }
 

@@ -2,7 +2,7 @@
 // test/docs/ compare the committed files with this.
 import type { Command } from 'commander';
 import { generateCompletion } from './completion.js';
-import { generateMan } from './man.js';
+import { generateMan, releaseDate } from './man.js';
 import { generateReference, insertReference } from './markdown.js';
 import { describeCommand } from './model.js';
 import { SHELLS } from './shells.js';
@@ -17,7 +17,7 @@ export function generatedFiles(program: Command, version: string): Record<string
   const root = describeCommand(program);
   const files: Record<string, string> = {};
   for (const shell of SHELLS) files[`completions/${root.name}.${shell}`] = generateCompletion(shell, root);
-  files[`man/${root.name}.1`] = generateMan(root, { version });
+  files[`man/${root.name}.1`] = generateMan(root, { version, date: releaseDate(version) });
   return files;
 }
 

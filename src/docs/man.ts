@@ -5,6 +5,22 @@ import { allCommands, type ArgumentModel, type CommandModel, type OptionModel } 
 
 export interface ManOptions {
   version: string;
+  /** The .TH date (YYYY-MM-DD): the version's, from RELEASE_DATES (mandoc -T lint warns of an empty one). */
+  date: string;
+}
+
+/**
+ * The day each version was released, the man page's date: a fixed fact of
+ * the version, so the page stays the same from build to build (a drift test
+ * compares it). Raising package.json's version without adding its date here
+ * is an error of `npm run gen`.
+ */
+export const RELEASE_DATES: Record<string, string> = { '0.1.0': '2026-12-01' };
+
+export function releaseDate(version: string): string {
+  const date = RELEASE_DATES[version];
+  if (!date) throw new Error(`the man page has no date for version ${version}: add '${version}': 'YYYY-MM-DD' to RELEASE_DATES in src/docs/man.ts`);
+  return date;
 }
 
 /** Escapes text for roff: backslashes, and a leading . or ' that would start a request. */
@@ -70,7 +86,7 @@ export function generateMan(root: CommandModel, options: ManOptions): string {
   const lines: string[] = [];
   lines.push(
     `.\\" Generated from the command tree by \`npm run gen\`; do not edit.`,
-    `.TH ${upper} 1 "" "${name} ${roff(options.version)}" "Asset Hosting Service"`,
+    `.TH ${upper} 1 ${options.date} "${name} ${roff(options.version)}" "Asset Hosting Service"`,
     '.SH NAME',
     `${name} \\- ${roff(root.description.split('\n')[0] ?? '')}`,
     '.SH SYNOPSIS',
@@ -125,8 +141,10 @@ export function generateMan(root: CommandModel, options: ManOptions): string {
   lines.push('.SH EXIT STATUS', ...factList(EXIT_STATUS, (term) => `\\fB${roff(term)}\\fR`));
   lines.push('.SH FILES', ...factList(FILES, (term) => `\\fI${roff(term)}\\fR`));
   lines.push('.SH EXAMPLES');
-  for (const example of EXAMPLES) {
-    lines.push('.PP', roff(example.text), '.PP', '.RS 4', '.nf', ...example.command.split('\n').map((line) => (/^\s/.test(line) ? literal(line) : `$ ${literal(line)}`)), '.fi', '.RE');
+  for (const [index, example] of EXAMPLES.entries()) {
+    // No paragraph break right after a section heading (mandoc: "PP after SH").
+    if (index > 0) lines.push('.PP');
+    lines.push(roff(example.text), '.PP', '.RS 4', '.nf', ...example.command.split('\n').map((line) => (/^\s/.test(line) ? literal(line) : `$ ${literal(line)}`)), '.fi', '.RE');
   }
   lines.push('.SH SEE ALSO', '.BR curl (1),', '.BR jq (1)');
   return `${lines.join('\n')}\n`;

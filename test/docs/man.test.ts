@@ -11,7 +11,7 @@ import { allCommands, describeCommand } from '../../src/docs/model.js';
 import { docsProgram } from '../../src/docs/program.js';
 
 const root = describeCommand(docsProgram());
-const page = generateMan(root, { version: '9.9.9' });
+const page = generateMan(root, { version: '9.9.9', date: '2030-01-02' });
 
 function has(tool: string): boolean {
   try {
@@ -26,7 +26,7 @@ describe('man page', () => {
   it('has the sections of a man page, in order', () => {
     const sections = [...page.matchAll(/^\.SH (.+)$/gm)].map((match) => match[1]);
     expect(sections).toEqual(['NAME', 'SYNOPSIS', 'DESCRIPTION', 'GLOBAL OPTIONS', 'COMMANDS', 'ENVIRONMENT', 'EXIT STATUS', 'FILES', 'EXAMPLES', 'SEE ALSO']);
-    expect(page).toMatch(/^\.TH AHS 1 "" "ahs 9\.9\.9" /m);
+    expect(page).toMatch(/^\.TH AHS 1 2030-01-02 "ahs 9\.9\.9" /m);
     expect(page).toMatch(/^ahs \\- /m);
   });
 

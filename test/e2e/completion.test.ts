@@ -4,7 +4,7 @@
 import { execa } from 'execa';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -224,6 +224,29 @@ async function interactiveBash(cwd: string, env: Record<string, string>, lines: 
     return screens;
   })();
 }
+
+describe('a value is offered as it is: never globbed, never run', () => {
+  it('a profile named g* completes to itself, not to the file names of the folder; one named $(...) runs nothing', async () => {
+    const work = await mkdtemp(join(tmpdir(), 'ahs-complete-'));
+    try {
+      await writeFile(join(work, 'gamma.txt'), 'x');
+      await writeFile(join(work, 'config.json'), JSON.stringify({ profiles: { 'g*': {}, '$(touch ran)': {} } }));
+      const script = [
+        `ahs() { node ${JSON.stringify(bin)} "$@"; }`,
+        `source ${JSON.stringify(await bashScript())}`,
+        't() { COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMPREPLY=(); _ahs; printf "%s|" "${COMPREPLY[@]}"; echo; }',
+        "t ahs --profile g",
+        "t ahs --profile ''",
+      ].join('\n');
+      const result = await execa('bash', ['--norc', '--noprofile', '-c', script], { cwd: work, env: { PATH: process.env.PATH ?? '', AHS_CONFIG_DIR: work }, extendEnv: false });
+      expect(result.stderr).toBe('');
+      expect(result.stdout.split('\n')).toEqual(['g*|', '$(touch ran)|g*|']);
+      await expect(readFile(join(work, 'ran'))).rejects.toMatchObject({ code: 'ENOENT' });
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
+  });
+});
 
 describe('--env and --platform complete the values of the profiles and the environment, never file names', () => {
   it('--candidates envs|platforms: from every profile and AHS_ENV / AHS_PLATFORM, each once, sorted', async () => {
