@@ -13,7 +13,7 @@ import { ApiError, CancelledError, ExitCode, mismatchBody, NotFoundError, Partia
 import { SERVICE_ERROR_TYPE_FALLBACK } from '../http/errors.js';
 import type { AssetUrl, DeliveryDocument, DeliveryEntry, Item, Version } from '../rules/schemas.js';
 import { formatSize } from '../rules/assets.js';
-import { DownloadHttpError, downloadAll, DEFAULT_CONCURRENCY, DigestMismatchError, isNetworkFailure, type DownloadSummary, type DownloadTask } from '../transfer/download.js';
+import { DownloadHttpError, downloadAll, type Renamed, DEFAULT_CONCURRENCY, DigestMismatchError, isNetworkFailure, type DownloadSummary, type DownloadTask } from '../transfer/download.js';
 import { readSums, sumsFinder, sumsFromInside, type Sums, type SumsMatch } from '../transfer/digest.js';
 import { assertInside, NameAllocator, safeFileName } from '../transfer/safe-name.js';
 import { matchesAny } from '../util/glob.js';
@@ -126,12 +126,19 @@ async function fetchDelivered(ctx: PlanContext, { doc, deliveryBase, records }: 
   const refused: DownloadSummary['failed'] = [];
   const findSum = input.sums ? sumsFinder(input.sums) : undefined;
   const byBaseName: string[] = [];
+  const renames = new Map<string, Renamed>();
   // Files the sums file cannot check (it does not list them): not downloaded, and said as such.
   const unchecked = new Set<string>();
   for (const entry of entries) {
     const record = records.get(entry.assetItemId);
     // The file's own name (with its extension) when the item record is at hand.
-    const name = allocator.allocate(record?.fileName || entry.assetItemName, entry.assetItemId);
+    const own = record?.fileName || entry.assetItemName;
+    const allocated = allocator.allocateNamed(own, entry.assetItemId);
+    const name = allocated.name;
+    if (allocated.reason !== undefined) {
+      renames.set(entry.assetItemId, { from: own ?? '', reason: allocated.reason });
+      out.warn(`${escapeControls(JSON.stringify(own ?? ''))} (${entry.assetItemId}) is written as ${escapeControls(name)}: ${allocated.reason}`);
+    }
     let checking = true;
     try {
       const sha256 = expectedDigest(findSum, name, input.verify, byBaseName, names('verify'));
@@ -161,6 +168,7 @@ async function fetchDelivered(ctx: PlanContext, { doc, deliveryBase, records }: 
   }
   summary.skipped.unshift(...links);
   summary.failed.push(...refused);
+  if (renames.size > 0) for (const row of [...summary.downloaded, ...summary.skipped, ...summary.failed]) if (renames.has(row.id)) row.renamed = renames.get(row.id)!;
   const result: FetchResult = { collectionId: doc.collectionId, envId: doc.envId, dir, ...summary };
   const notChecked = summary.failed.filter((f) => unchecked.has(f.id)).length;
   const failure = summary.failed.length > 0 ? failed(summary, entries.length, networkFailed, { ids: mismatched, sums: input.verify }, unchecked, names('verify')) : undefined;

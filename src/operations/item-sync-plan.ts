@@ -17,6 +17,7 @@ import { compare, planSync, servedContent, type Comparison, type LocalFile, type
 import { escapeControls } from '../util/escape.js';
 import { uploadName } from '../transfer/upload.js';
 import { topFiles } from '../transfer/top-files.js';
+import { NameAllocator } from '../transfer/safe-name.js';
 import { plan, type Results, type Step } from '../plan/plan.js';
 import { steps } from '../plan/steps.js';
 import type { ItemUploadParams } from '../plan/kinds/collections.js';
@@ -28,10 +29,24 @@ import { syncCounts, type ItemSyncInput, type ItemSyncPlan, type ItemSyncResult,
 
 const RECONCILE = '(--reconcile)';
 
+/**
+ * cli.md "Release workflows": item sync warns at upload of a name fetch would
+ * not write as it is on this machine (the same allocation fetch makes, in
+ * the same folder: a name ahs's temporary files use, one over the length
+ * cap, two that differ only in case where folders ignore it).
+ */
+function warnRenames(out: PlanOutput, all: string[], uploaded: Set<string>): void {
+  const names = new NameAllocator();
+  for (const name of [...all].sort(compareText)) {
+    const written = names.allocateNamed(name, name);
+    if (written.reason !== undefined && uploaded.has(name)) out.warn(`${escapeControls(name)} is fetched as ${escapeControls(written.name)}: ${written.reason}`);
+  }
+}
+
 export async function planFolderSync(ctx: PlanContext, input: ItemSyncInput & { entries: string[] }, start: SyncReads | (() => Promise<SyncReads>), names: FieldNames): Promise<ItemSyncPlan> {
   const { collectionId, dir, assetType, user } = input;
   const patterns = input.pattern ?? [];
-  const { files, notFollowed: links, broken } = topFiles(dir, input.entries, input.followLinks === true);
+  const { files, notFollowed: links, broken, folders } = topFiles(dir, input.entries, input.followLinks === true);
   // Every file's fields are checked before any write (a name over the service's limit is exit 2); before
   // any read too, unless the start found they pass.
   const uploads = new Map(files.map((file) => [file, { ...toUpload(file, { assetType, user }, names), collectionId }]));
@@ -53,6 +68,8 @@ export async function planFolderSync(ctx: PlanContext, input: ItemSyncInput & { 
   announce(out, collectionId, dir, comparison, removals.length, input.delete ? [] : comparison.orphans);
   if (links.length > 0) out.warn(`skipped ${links.length} symbolic link(s), not followed without --follow-links: ${links.map((name) => escapeControls(name)).join(', ')}`);
   for (const link of broken) out.warn(`skipped ${escapeControls(`${link.name}: ${link.reason}`)} (--follow-links)`);
+  if (folders.length > 0) out.warn(`skipped ${folders.length} subfolder${folders.length > 1 ? 's' : ''} (item sync reads the files at the top of the folder only): ${folders.map((folder) => `${escapeControls(folder)}/`).join(', ')}`);
+  warnRenames(out, files.map((file) => file.name), new Set([...comparison.uploads, ...comparison.replacements.map((r) => r.file)].map((file) => file.name)));
   const skipped = [...links.map((file) => ({ file, reason: 'symbolic link (--follow-links follows it)' })), ...broken.map((link) => ({ file: link.name, reason: `${link.reason} (--follow-links)` }))];
 
   // Room left once the removals are done: replacements upload first while there is some.

@@ -73,22 +73,30 @@ export interface DownloadOptions {
   onEvent?: (event: DownloadEvent) => void;
 }
 
+/** An item written under another name than its own, and why (cli.md "Release workflows": only a name that cannot be a file name here). */
+export interface Renamed {
+  from: string;
+  reason: string;
+}
 export interface DownloadedFile {
   id: string;
   name: string;
   path: string;
   bytes: number;
+  renamed?: Renamed;
 }
 export interface SkippedFile {
   id: string;
   name: string;
   path: string;
   reason: string;
+  renamed?: Renamed;
 }
 export interface FailedFile {
   id: string;
   name: string;
   error: string;
+  renamed?: Renamed;
 }
 export interface DownloadSummary {
   downloaded: DownloadedFile[];

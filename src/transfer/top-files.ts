@@ -24,6 +24,8 @@ export interface TopFiles {
   notFollowed: string[];
   /** Symbolic links followed (--follow-links) to no regular file. */
   broken: SkippedLink[];
+  /** Subfolders (not read: only the files at the top of the folder are). */
+  folders: string[];
 }
 
 /**
@@ -34,7 +36,7 @@ export interface TopFiles {
  * sync's first request).
  */
 export function topFiles(dir: string, names: string[], followLinks: boolean): TopFiles {
-  const found: TopFiles = { files: [], notFollowed: [], broken: [] };
+  const found: TopFiles = { files: [], notFollowed: [], broken: [], folders: [] };
   for (const name of names) {
     const path = join(dir, name);
     // Gone since the folder was read: nothing to say about it.
@@ -42,6 +44,7 @@ export function topFiles(dir: string, names: string[], followLinks: boolean): To
     if (entry instanceof Error) continue;
     if (!entry.isSymbolicLink()) {
       if (entry.isFile()) found.files.push({ name, path, size: entry.size });
+      else if (entry.isDirectory()) found.folders.push(name);
       continue;
     }
     if (!followLinks) {

@@ -231,8 +231,15 @@ function checkPlanned(expected: FileState, actual: string): void {
   throw new ConflictError(`${expected.path} changed since it was planned (SHA-256 ${actual.slice(0, 12)}…, planned ${planned.slice(0, 12)}…): its upload was cut before its end, so nothing was stored; run ahs plan again`);
 }
 
+/**
+ * A quoted-string of RFC 9110 (quoted-pairs `\"` and `\\`), as multipart
+ * parsers read it back (busboy, Go's mime, Python's email): the name the
+ * service stores is the file's own, so fetch writes `we"ird.txt` back as it
+ * was (issue 48). Browsers' `%22` is not decoded by those parsers: the item's
+ * file name came back `we%22ird.txt`.
+ */
 function quote(value: string): string {
-  return value.replace(/["\\\r\n]/g, (c) => (c === '"' ? '%22' : c === '\\' ? '\\\\' : ''));
+  return value.replace(/["\\\r\n]/g, (c) => (c === '\r' || c === '\n' ? '' : `\\${c}`));
 }
 
 

@@ -245,7 +245,8 @@ describe('fetch from a hostile server', () => {
       expect(doc.failed).toEqual([]);
       expect(doc.downloaded).toHaveLength(6);
       const names = (await readdir(dir)).sort();
-      expect(names).toEqual(['evil', 'i5', 'i6', 'x', 'x (2)', 'x (3)'].sort());
+      // `..\x` is a file name on Linux (a backslash is no separator there): kept as it is (cli.md "Release workflows").
+      expect(names).toEqual(['..\\x', 'evil', 'i5', 'i6', 'x', 'x (2)'].sort());
       for (const file of doc.downloaded) expect(file.path.startsWith(`${dir}/`)).toBe(true);
       expect(await readFile(join(dir, 'x'), 'utf8')).toBe('content of i1');
       // Nothing landed next to the folder or anywhere above it.

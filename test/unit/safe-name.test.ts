@@ -1,35 +1,78 @@
 import { describe, expect, it } from 'vitest';
 import { join, resolve } from 'node:path';
-import { MAX_NAME_BYTES, NameAllocator, UnsafePathError, assertInside, safeFileName } from '../../src/transfer/safe-name.js';
+import { MAX_NAME_BYTES, NameAllocator, UnsafePathError, assertInside, fileNameFor, nameRulesFor, safeFileName } from '../../src/transfer/safe-name.js';
+
+const LINUX = nameRulesFor('linux');
+const WINDOWS = nameRulesFor('win32');
+const MAC = nameRulesFor('darwin');
 
 describe('safeFileName', () => {
+  // cli.md "Release workflows": a name is kept exactly unless it cannot be a file name on the machine.
   it.each([
     ['report.pdf', 'report.pdf'],
+    ['.hidden', '.hidden'],
+    ['we"ird$name&.txt', 'we"ird$name&.txt'],
+    ['with space.txt', 'with space.txt'],
+    ['ünïcödé-名前.txt', 'ünïcödé-名前.txt'],
+    ['ün.txt', 'ün.txt'],
     ['../x', 'x'],
     ['../../../../etc/passwd', 'passwd'],
     ['/etc/x', 'x'],
-    ['..\\x', 'x'],
-    ['..\\..\\windows\\system32\\evil.dll', 'evil.dll'],
-    ['C:\\x.txt', 'x.txt'],
+    ['..\\x', '..\\x'],
     ['a/b/c.txt', 'c.txt'],
     ['x/..', 'x'],
     ['./.', 'ITEM-1'],
     ['..', 'ITEM-1'],
+    ['.', 'ITEM-1'],
     ['reports/q3/', 'q3'],
     ['a/.', 'a'],
     ['', 'ITEM-1'],
-    ['   ', 'ITEM-1'],
+    ['   ', '   '],
     ['a\u0000b.txt', 'ab.txt'],
     ['line\nbreak\r.txt', 'linebreak.txt'],
     ['esc\u001b[31mred.txt', 'esc[31mred.txt'],
-    ['what?<>:"|*.txt', 'what_______.txt'],
-    ['.bashrc', 'bashrc'],
-    ['..hidden', 'hidden'],
-    ['trailing. . ', 'trailing'],
+    ['what?<>:"|*.txt', 'what?<>:"|*.txt'],
+    ['.bashrc', '.bashrc'],
+    ['..hidden', '..hidden'],
+    ['trailing. . ', 'trailing. . '],
     ['console.txt', 'console.txt'],
+    ['CON', 'CON'],
     ['evil\u202etxt.exe', 'eviltxt.exe'],
-  ])('%j -> %j', (raw, expected) => {
-    expect(safeFileName(raw, 'ITEM-1')).toBe(expected);
+    ['.a.txt.ahs-partial-123-0badf00d', '_a.txt.ahs-partial-123-0badf00d'],
+    ['.a.txt.ahs-partial-0badf00d', '_a.txt.ahs-partial-0badf00d'],
+    ['a.txt.ahs-partial-0badf00d', 'a.txt.ahs-partial-0badf00d'],
+  ])('%j -> %j (Linux)', (raw, expected) => {
+    expect(safeFileName(raw, 'ITEM-1', LINUX)).toBe(expected);
+  });
+
+  it.each([
+    ['..\\x', 'x'],
+    ['..\\..\\windows\\system32\\evil.dll', 'evil.dll'],
+    ['C:\\x.txt', 'x.txt'],
+    ['what?<>:"|*.txt', 'what_______.txt'],
+    ['.bashrc', '.bashrc'],
+    ['trailing. . ', 'trailing'],
+    ['   ', 'ITEM-1'],
+    ['we"ird$name&.txt', 'we_ird$name&.txt'],
+  ])('%j -> %j (Windows)', (raw, expected) => {
+    expect(safeFileName(raw, 'ITEM-1', WINDOWS)).toBe(expected);
+  });
+
+  it.each([
+    ['.hidden', LINUX, undefined],
+    ['a/b.txt', LINUX, 'a / cannot be in a file name'],
+    ['..', LINUX, '.. cannot be a file name: named after its id'],
+    ['', LINUX, 'the item has no name: named after its id'],
+    ['a\nb', LINUX, 'a control character cannot be in a file name'],
+    ['a\u202eb', LINUX, 'an invisible control character (bidi, zero width) would make the name read as another'],
+    ['a:b', WINDOWS, 'Windows reserves < > : " | ? * in file names'],
+    ['nul.txt', WINDOWS, 'Windows reserves the device names CON, PRN, AUX, NUL, COM1-9, LPT1-9'],
+    ['a. ', WINDOWS, 'Windows drops trailing dots and spaces'],
+    ['a\\b', WINDOWS, 'a / or \\ cannot be in a file name'],
+    [`${'a'.repeat(300)}.txt`, LINUX, `longer than ${MAX_NAME_BYTES} bytes`],
+    ['.x.ahs-partial-1-0badf00d', LINUX, "ahs's temporary files are named so (a later fetch would remove it)"],
+  ])('the reason of a rename of %j', (raw, rules, reason) => {
+    expect(fileNameFor(raw, 'ITEM-1', rules).reason).toBe(reason);
   });
 
   // Windows device names open the device, whatever the extension or case.
@@ -49,18 +92,19 @@ describe('safeFileName', () => {
     ['LPT1.log', '_LPT1.log'],
     ['lpt9', '_lpt9'],
     ['LPT\u00b3.txt', '_LPT\u00b3.txt'],
-  ])('the device name %j -> %j', (raw, expected) => {
-    expect(safeFileName(raw, 'ITEM-1')).toBe(expected);
+  ])('the device name %j -> %j (Windows)', (raw, expected) => {
+    expect(safeFileName(raw, 'ITEM-1', WINDOWS)).toBe(expected);
   });
 
   it.each(['COM10', 'COMX', 'LPT', 'LPTa.txt', 'falcon', 'xnul.txt', 'icon.png', 'CONsole', 'NUL_.txt', 'prn-2'])('%j is not a device name: kept', (raw) => {
-    expect(safeFileName(raw, 'ITEM-1')).toBe(raw);
+    expect(safeFileName(raw, 'ITEM-1', WINDOWS)).toBe(raw);
   });
 
   it('falls back to the item id, itself sanitised, then to "item"', () => {
     expect(safeFileName(undefined, 'ITM-7')).toBe('ITM-7');
     expect(safeFileName(null, '../ITM-8')).toBe('ITM-8');
     expect(safeFileName('/', '..')).toBe('item');
+    expect(safeFileName('\u0000', '..', WINDOWS)).toBe('item');
   });
 
   it('caps very long names in bytes, keeping the extension and whole characters', () => {
@@ -97,23 +141,33 @@ describe('safeFileName', () => {
   it('never yields a separator, a dot-dot or a control character', () => {
     const nasty = ['../', '..\\..\\', '/..', '\u0000', '.', '/a/../../b', 'a\\..\\..', '\\\\server\\share\\x', 'x\u0000/../y'];
     for (const raw of nasty) {
-      const name = safeFileName(raw, 'fallback');
-      expect(name).not.toMatch(/[\\/\u0000-\u001f]/);
-      expect(name).not.toBe('..');
-      expect(name.length).toBeGreaterThan(0);
+      for (const rules of [LINUX, WINDOWS]) {
+        const name = safeFileName(raw, 'fallback', rules);
+        expect(name).not.toMatch(rules.windows ? /[\\/\u0000-\u001f]/ : /[/\u0000-\u001f]/);
+        expect(name).not.toBe('..');
+        expect(name.length).toBeGreaterThan(0);
+      }
     }
   });
 });
 
 describe('NameAllocator', () => {
-  it('dedupes collisions, ignoring case, before the extension', () => {
-    const names = new NameAllocator();
+  it('dedupes collisions, ignoring case where the folders do (macOS, Windows), before the extension', () => {
+    const names = new NameAllocator([], MAC);
     expect(names.allocate('a.txt', 'i1')).toBe('a.txt');
     expect(names.allocate('../a.txt', 'i2')).toBe('a (2).txt');
     expect(names.allocate('A.TXT', 'i3')).toBe('A (3).TXT');
     expect(names.allocate('noext', 'i4')).toBe('noext');
     expect(names.allocate('noext', 'i5')).toBe('noext (2)');
     expect(names.allocate('', 'i6')).toBe('i6');
+  });
+
+  it('on Linux, names that differ in case are two files; a rename says why', () => {
+    const names = new NameAllocator([], LINUX);
+    expect(names.allocateNamed('a.txt', 'i1')).toEqual({ name: 'a.txt' });
+    expect(names.allocateNamed('A.txt', 'i2')).toEqual({ name: 'A.txt' });
+    expect(names.allocateNamed('a.txt', 'i3')).toEqual({ name: 'a (2).txt', reason: 'another item has that name' });
+    expect(names.allocateNamed('x/a.txt', 'i4')).toEqual({ name: 'a (3).txt', reason: 'a / cannot be in a file name; another item has that name' });
   });
 
   it('keeps deduped long names under the cap', () => {
@@ -134,7 +188,7 @@ describe('NameAllocator', () => {
   });
 
   it('names reserved up front are never handed out, ignoring case', () => {
-    const names = new NameAllocator(['Manifest.json']);
+    const names = new NameAllocator(['Manifest.json'], MAC);
     expect(names.allocate('manifest.json', 'i1')).toBe('manifest (2).json');
     expect(names.allocate('other.json', 'i2')).toBe('other.json');
   });
@@ -144,6 +198,8 @@ describe('assertInside', () => {
   const dir = resolve('/tmp/ahs-out');
   it('resolves a plain name inside the folder', () => {
     expect(assertInside(dir, 'a.txt')).toBe(join(dir, 'a.txt'));
+    expect(assertInside(dir, '..hidden')).toBe(join(dir, '..hidden'));
+    expect(assertInside(dir, '.hidden')).toBe(join(dir, '.hidden'));
     expect(assertInside('relative/dir', 'a.txt')).toBe(resolve('relative/dir', 'a.txt'));
   });
   it.each(['../x', '/etc/x', '..', '.', '', 'a/b', 'a/../../x', 'a/../b', './a'])('refuses %j', (name) => {

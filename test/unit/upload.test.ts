@@ -37,7 +37,7 @@ describe('prepareMultipart', () => {
     const text = bytes.toString('latin1');
     const boundary = body.contentType.split('boundary=')[1]!;
     expect(text.startsWith(`--${boundary}\r\nContent-Disposition: form-data; name="versionName"\r\n\r\nv1\r\n`)).toBe(true);
-    expect(text).toContain('name="assetFile"; filename="a %22b%22.zip"\r\nContent-Type: application/zip');
+    expect(text).toContain('name="assetFile"; filename="a \\"b\\".zip"\r\nContent-Type: application/zip');
     expect(text).not.toContain('name="skip"');
     expect(text.endsWith(`\r\n--${boundary}--\r\n`)).toBe(true);
     expect(seen.at(-1)).toBe(700_000);

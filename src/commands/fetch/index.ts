@@ -1,5 +1,6 @@
 // `ahs fetch`: download a deployed collection's items (or browse, in a terminal).
 import { arg, command, defineCommand, flag, wholeNumber, SERVICE } from '../define.js';
+import { MAX_NAME_BYTES } from '../../transfer/safe-name.js';
 
 export const fetchSpec = defineCommand({
   name: 'fetch',
@@ -35,13 +36,20 @@ export const fetchSpec = defineCommand({
     'or 6 when every failure was the network\'s (no answer, a cut connection: run again later). A folder the run created',
     'is removed again when nothing landed in it.',
     '',
+    'Each file is written under its item\'s name exactly (a leading dot, quotes, $, &, spaces and non-ASCII included)',
+    'unless that name cannot be a file name here: a / (and \\ on Windows), . or .., a control character (or an invisible',
+    'bidi or zero-width one), what the OS reserves (Windows: < > : " | ? *, CON, NUL..., trailing dots and spaces), a name',
+    `over ${MAX_NAME_BYTES} bytes, or the name of ahs's own temporary files (.NAME.ahs-partial-...); two items of one name get " (2)".`,
+    'Only then is it renamed: a warning names the item, its file name and why, and its JSON row has "renamed": {"from",',
+    '"reason"}. item sync warns at upload of such a name, and verify maps names as fetch does.',
+    '',
     'With --verify SHA256SUMS (read as sha256sum -c reads it: "<hex>  <name>", "<hex> *<name>", "SHA256 (<name>) = <hex>") each file is',
     'hashed as it streams to disk (no second read) and takes its name only when its SHA-256 is the one listed; a file',
     'whose digest differs, or that the sums file does not list, fails (exit 1) and the copy already at its name stays.',
     'A line naming a folder (sha256sum dist/* writes "dist/a.txt") is the line of the file of its base name (a.txt)',
     'unless another folder\'s line has that base name too; the output says which lines were matched so.',
     '',
-    'JSON: {"collectionId", "envId", "dir", "downloaded": [{"id", "name", "path", "bytes"}],',
+    'JSON: {"collectionId", "envId", "dir", "downloaded": [{"id", "name", "path", "bytes", "renamed"?}],',
     '"skipped": [{"id", "name", "path", "reason"}], "failed": [{"id", "name", "error"}]} (id: the item id; name: the file',
     'name in DIR; path: where it is). With --manifest: the delivery document unchanged.',
   ].join('\n'),
