@@ -88,7 +88,9 @@ export const desiredFileSchema = z
     assets: z.record(text(LIMITS.assetId), assetSchema, { error: 'must map asset ids to assets' }).optional(),
     collections: z.record(collectionId, collectionFileSchema, { error: 'must map collection ids to collections' }).optional(),
   })
-  .describe('ahs desired state (ahs plan, ahs apply)');
+  .describe(
+    'ahs desired state (ahs plan, ahs apply). Read as written: beyond this schema, ahs refuses a key given twice in one mapping (in JSON as in YAML, where a JSON parser keeps the last), and a plain YAML key, or a value where text is expected, that YAML reads as a number, a boolean or null (1.10 read as 1.1, 0755, on, yes): quote it ("1.10").',
+  );
 
 export type DesiredState = z.output<typeof desiredFileSchema>;
 export type DesiredAsset = z.output<typeof assetSchema>;

@@ -237,7 +237,7 @@ describe('errors the file can hold: file:line:col, exit 2, nothing sent', () => 
     ['not a mapping (another file given)', 'release notes\n', ':1:1: not a desired-state file: expected a YAML mapping that starts with apiVersion: ahs/v1 (see ahs schema, or write one with ahs export)'],
     ['apiVersion', 'apiVersion: v2\n', ':1:13: apiVersion: must be ahs/v1'],
     ['unknown field', asset('    colour: red\n'), ':6:5: assets.app.colour: unknown field'],
-    ['an unquoted type code', 'apiVersion: ahs/v1\nassets:\n  app:\n    name: App\n    type: 1001\n', ':5:11: assets.app.type: must be a string (quote a number: "1001")'],
+    ['an unquoted type code', 'apiVersion: ahs/v1\nassets:\n  app:\n    name: App\n    type: 1001\n', ':5:11: assets.app.type: 1001 is read by YAML as the number 1001, where text is expected; quote it: "1001"'],
     ['asset type change', 'apiVersion: ahs/v1\nassets:\n  app:\n    name: App\n    type: "9999"\n', ':5:11: assets.app.type: the asset type cannot change (app is of type 1001)'],
     ['no such version', asset('    channels:\n      ios:\n        prod: { live: ["9.9"] }\n'), ':8:24: assets.app.channels.ios.prod.live.0: app has no ios version named 9.9; add it under versions.ios to upload it'],
     ['a version of another platform', asset('    channels:\n      ios:\n        prod: { live: [{ versionId: AND1 }] }\n'), "AND1 is a android version: a version's platform cannot change"],

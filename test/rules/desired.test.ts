@@ -90,7 +90,7 @@ describe('the desired-state file', () => {
 describe('its JSON Schema, for editors', () => {
   it('describes the same file: its top-level keys, apiVersion fixed, and the channel and rollout fields described', () => {
     const schema = desiredJsonSchema() as { description?: string; properties?: Record<string, { const?: string }>; required?: string[] };
-    expect(schema.description).toBe('ahs desired state (ahs plan, ahs apply)');
+    expect(schema.description).toMatch(/^ahs desired state \(ahs plan, ahs apply\)\. Read as written: /);
     expect(Object.keys(schema.properties ?? {}).sort()).toEqual(['$schema', 'apiVersion', 'assets', 'collections']);
     expect(schema.properties?.apiVersion?.const).toBe('ahs/v1');
     expect(schema.required).toEqual(['apiVersion']);
