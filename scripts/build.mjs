@@ -18,6 +18,7 @@ import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import { common, noEditorPrompt, root, version } from './bundle.mjs';
+import { writeLibraryDeclarations } from './library-declarations.mjs';
 
 await rm(`${root}dist`, { recursive: true, force: true });
 await mkdir(`${root}dist`);
@@ -178,6 +179,8 @@ async function buildLibrary() {
   const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
   const types = join(root, 'dist', 'types');
   await runNode('the declarations (tsc)', [tsc, '--ignoreConfig', '--declaration', '--emitDeclarationOnly', '--stripInternal', '--noResolve', '--noCheck', '--target', 'ES2022', '--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--types', 'node', '--rootDir', 'src', '--outDir', types, ...PUBLIC], { cwd: root, stdio: 'inherit' });
+  // types.ts re-exports the operations' types: written out whole, so that nothing below names an internal module.
+  await writeLibraryDeclarations(root);
   for (const file of await declarationFiles(types)) {
     const text = await readFile(file, 'utf8');
     for (const [, specifier] of text.matchAll(/\bfrom\s+['"]([^'"]+)['"]/g)) {

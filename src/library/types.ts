@@ -1,16 +1,110 @@
 // The library's public types (cli.md, "In CI, and from code"): what
-// `import { createClient } from 'ahs-cli'` gives, written out on their own so
-// that the declarations shipped in dist/ (scripts/build.mjs) name no
-// internal module and no bundled package (zod, undici). The implementation
-// (./client.ts) is checked against them by tsc; the records are the spec's
-// shapes, which the CLI checks every answer against (src/rules/schemas.ts).
+// `import { createClient } from 'ahs-cli'` gives. Each type is written once:
+// what the service answers and what a call resolves to are the operations'
+// own types (src/rules/, src/operations/, src/plan/, src/desired/,
+// src/service/journal.ts), imported and re-exported here; this file declares
+// only what is the library's own (the client, its options, its parameters,
+// its lists). The shipped declarations (dist/types/) write each re-exported
+// type out whole with its documentation (scripts/library-declarations.mjs),
+// naming no internal module and no bundled package (zod, undici). A doc
+// comment on a name of the `export type { ... }` below is the one users
+// see, in place of its declaration's.
 //
 // A write's parameters are the command's own arguments and flags, by the
 // same camelCase keys as `run` receives them (`ahs release ASSET FILE --name
 // N --expect-current V` is `release({ assetId, file, name, expectCurrent })`),
 // plus the settings the command reads (`platform`, `envId`, `user`).
 
-import type { ErrorBody } from '../errors.js';
+import type { Asset, AssetUrl as ChannelRecord, Collection, DeploymentRecord, Item, Version } from '../rules/schemas.js';
+import type { DeploymentState } from '../rules/version-deploy.js';
+import type { DesiredAsset, DesiredChannel, DesiredCollection, DesiredState as DesiredStateDocument } from '../rules/desired.js';
+import type { DryRunDocument } from '../plan/dryrun.js';
+import type { Step, Unchanged } from '../plan/plan.js';
+import type { ChangeAction as PlanChangeAction, PlannedChange as PlanChange, SavedPlan as DesiredPlanDocument } from '../plan/saved.js';
+import type { DeployResponse as DeployResult, ReadBackRecord } from '../plan/answers.js';
+import type { PromoteResult as PromotionResult } from '../plan/kinds/versions.js';
+import type { UndeployAnswer as UndeployResult } from '../plan/kinds/assets.js';
+import type { AssetDeleted } from '../operations/assets.js';
+import type { VersionDeleted } from '../operations/versions.js';
+import type { CollectionDeployAnswer as CollectionDeployResult, CollectionMessage as MessageResult } from '../operations/collections.js';
+import type { ItemRemoved, ItemUploadResult } from '../operations/items.js';
+import type { ItemSyncResult as SyncResult } from '../operations/item-sync.js';
+import type { ReleaseResult } from '../operations/release.js';
+import type { RolloutDocument } from '../operations/rollout.js';
+import type { VerifyResult } from '../operations/verify.js';
+import type { FetchResult, VersionDownloadResult } from '../operations/fetch.js';
+import type { ApplyResult } from '../desired/render.js';
+import type { Change as JournalChange, JournalEntry } from '../service/journal.js';
+
+export type {
+  /** An asset (spec: GET /va/{assetId}). */
+  Asset,
+  /** A version's state on one channel (asset, platform, environment): GET /va/{id}/asset-urls. */
+  ChannelRecord,
+  /** A collection (spec: GET /vc/{collectionId}). */
+  Collection,
+  /** The deploy endpoint's record of a version on a channel (spec: PUT /va/{id}/versions/{versionId}/deploy). */
+  DeploymentRecord,
+  /** A version's state on a channel: LIVE (served at its own URL), DEFAULT (served as the channel's default; one per channel) or OFFLINE. */
+  DeploymentState,
+  /** An item of a collection: one uploaded file (spec: GET /vc/{collectionId}/items/{itemId}). */
+  Item,
+  /** A version of an asset: one uploaded file for one platform (spec: GET /va/{assetId}/versions/{versionId}). */
+  Version,
+  /** The dry-run document of cli.md: the last request, with the ones before it in `before`; `predicted.error` is set when the service would refuse. */
+  DryRunDocument,
+  /** Nothing to send: the target is already as asked (`{changed: false, state, message}` as the CLI prints it). */
+  Unchanged,
+  /** What deploy() resolves to: the deploy endpoint's answer. */
+  DeployResult,
+  ReadBackRecord,
+  /** A promotion (promoteDefault, rollback): the deploy answer, the Default it replaced and how many compare-and-set attempts it took. */
+  PromotionResult,
+  /** `asset undeploy`: the service's answer. */
+  UndeployResult,
+  /** `asset delete`: the service answers with no body; the CLI's JSON names what went. */
+  AssetDeleted,
+  /** `version delete`: the service answers with no body; the CLI's JSON names what went. */
+  VersionDeleted,
+  /** `collection-deploy`: LIVE answers with the collection's download URL; OFFLINE and a reconcile with a message. */
+  CollectionDeployResult,
+  /** What a collection write that answers with a message resolves to (delete, restore, purge, undeploy). */
+  MessageResult,
+  /** What items.remove() resolves to: the service's message. */
+  ItemRemoved,
+  /** `item upload`: the items made, and each file the service refused (a refused file does not stop the others; apply() then throws). */
+  ItemUploadResult,
+  /** What items.sync() resolves to: what was uploaded, replaced, removed and left as it was. */
+  SyncResult,
+  /** What release() resolves to: the version, its record on the channel, the Default it replaced and each stage (done now, or found done). */
+  ReleaseResult,
+  /** `ahs plan --json`: the plan document, as `--out` saves it. */
+  DesiredPlanDocument,
+  PlanChange,
+  PlanChangeAction,
+  /** What apply() of the desired state resolves to: each request sent and its outcome. */
+  ApplyResult,
+  /** The answer of a verify, everything matched or not (names as the files in dir, `file`, or the lines of `sums`). */
+  VerifyResult,
+  /** What fetch() resolves to: `ahs fetch --json`'s document. `path`: where the file is; `name`: its name in `dir`. */
+  FetchResult,
+  /** What versions.download() resolves to: `ahs version download --json`'s document. */
+  VersionDownloadResult,
+  /** A desired-state document (`ahs export --json`; the file plan() and apply() read, as YAML). */
+  DesiredStateDocument,
+  /** One asset of a desired-state file. */
+  DesiredAsset,
+  /** One channel of a desired-state file: the versions it names and their state. */
+  DesiredChannel,
+  /** One collection of a desired-state file. */
+  DesiredCollection,
+  /** Where a rollout stands (rollout(), rolloutStatus(), rolloutAbort()): each wave, and what comes next. */
+  RolloutDocument,
+  /** One change of a journal entry, in the shared address scheme (`channel.A.P.E`, `version.A.V`, `item.C.NAME`, ...). */
+  JournalChange,
+  /** A journal entry: what ahs recorded, with the service's createdAt/createdBy of it. */
+  JournalEntry,
+};
 
 /** How to reach the service. Only what is given here is used, unless `profile` or `fromEnvironment` asks for more. */
 export interface ClientOptions {
@@ -74,160 +168,6 @@ export type ClientEvent =
   /** Any other line the CLI would print on stderr (a stage's line). */
   | { type: 'message'; message: string };
 
-// --- records of the service (spec: asset-hosting-api-v2.md) -----------------------
-
-/** A version's state on a channel: LIVE (served at its own URL), DEFAULT (served as the channel's default; one per channel) or OFFLINE. */
-export type DeploymentState = 'LIVE' | 'DEFAULT' | 'OFFLINE';
-
-/** An asset (spec: GET /va/{assetId}). */
-export interface Asset {
-  assetId: string;
-  assetName: string;
-  assetType: string;
-  secured: boolean;
-  localCacheControl: boolean;
-  localCacheMaxAge: number;
-  createdBy: string;
-  updatedBy: string;
-  active: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
-
-/** A version of an asset: one uploaded file for one platform (spec: GET /va/{assetId}/versions/{versionId}). */
-export interface Version {
-  versionId: string;
-  version: number;
-  versionName: string;
-  targetPlatform: string;
-  assetType: string;
-  secured: boolean;
-  /** As the service formats it ("1.2 MB"). */
-  size: string;
-  fileName?: string;
-  uploadStatus: 'Committed';
-  createdBy: string;
-  updatedBy: string;
-  active: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
-
-/** A version's state on one channel (asset, platform, environment): GET /va/{id}/asset-urls. */
-export interface ChannelRecord {
-  assetId: string;
-  version: number;
-  versionId: string;
-  versionName: string;
-  targetPlatform: string;
-  assetType: string;
-  secured: boolean;
-  state: DeploymentState;
-  envId: string;
-  downloadUrl?: string;
-}
-
-/** The deploy endpoint's record of a version on a channel (spec: PUT /va/{id}/versions/{versionId}/deploy). */
-export interface DeploymentRecord {
-  version: number;
-  assetType: string;
-  versionId: string;
-  versionName: string;
-  envId: string;
-  fallback: boolean;
-  lock: boolean;
-  state: DeploymentState;
-  createdBy: string;
-  updatedBy: string;
-  createdAt: string;
-  updatedAt: string;
-  active: boolean;
-  secured: boolean;
-  /** As the service formats it ("1.2 MB"). */
-  size: string;
-  targetPlatform: string;
-  uploadStatus: string;
-}
-
-/** A collection (spec: GET /vc/{collectionId}). */
-export interface Collection {
-  collectionId: string;
-  domainId: string;
-  collectionName: string;
-  description?: string | null;
-  allowedAssetTypes: string[];
-  maxAssets: number;
-  editable: boolean;
-  deployable: boolean;
-  anchorAsset?: string | null;
-  assetItems: string[];
-  targetPlatform: string;
-  createdBy: string;
-  updatedBy: string;
-  deleted: boolean;
-  deletedAt?: string | null;
-  localCacheControl: boolean;
-  localCacheMaxAge: number;
-  createdAt: string;
-  updatedAt: string;
-}
-
-/** An item of a collection: one uploaded file (spec: GET /vc/{collectionId}/items/{itemId}). */
-export interface Item {
-  assetItemId: string;
-  assetItemName: string;
-  assetType: string;
-  mimetype: string;
-  size: number;
-  fileName: string;
-  parentCollections: string[];
-  domain: string;
-  createdBy: string;
-  updatedBy: string;
-  uploadStatus: 'Committed';
-  createdAt: string;
-  updatedAt: string;
-}
-
-// --- plans -----------------------------------------------------------------------
-
-/** A value taken from an earlier step's answer (the id of the version an upload makes, for its deploy). */
-export interface StepRef {
-  $ref: string;
-  field: string;
-  optional?: boolean;
-}
-
-/** One request of a plan, as data: what `--dry-run` predicts and apply() sends. */
-export interface PlanStep {
-  id: string;
-  /** asset.create, version.upload, version.deploy, version.promote, item.upload, ... */
-  kind: string;
-  /** The request's parameters; a parameter may be a StepRef. */
-  params: Record<string, unknown>;
-  /** Steps of one batch run together, bounded: `concurrency` chains of steps (one `after` another) at once, or with `bounds: 'requests'`, requests in flight. */
-  batch?: { group: string; concurrency: number; bounds?: 'chains' | 'requests' };
-  /** Steps of the same batch that must succeed first. */
-  after?: string[];
-}
-
-/** The dry-run document of cli.md: the last request, with the ones before it in `before`. */
-export interface DryRunDocument {
-  dryRun: true;
-  request: { method: string; path: string; query: Record<string, string>; body: unknown };
-  current: unknown;
-  /** What the service's rules say it would answer; `error` is set when it would refuse. */
-  predicted: { status: number; state: unknown; effects: Array<{ description: string; [field: string]: unknown }>; error: ErrorBody | null };
-  before?: Array<Omit<DryRunDocument, 'dryRun' | 'before'>>;
-}
-
-/** Nothing to send: the target is already as asked (`{changed: false, state, message}` as the CLI prints it). */
-export interface Unchanged {
-  changed: false;
-  state: unknown;
-  message: string;
-}
-
 /**
  * A write, planned from what was read and not yet sent. `steps` are its
  * requests; predict() says what the service would answer (never sends);
@@ -248,133 +188,8 @@ export interface PlannedWrite<R> {
   apply(): Promise<R>;
 }
 
-// --- what a write resolves to (the CLI's JSON) -----------------------------------
-
-/** What deploy() resolves to: the deploy endpoint's answer. */
-export interface DeployResult {
-  assetVersion: DeploymentRecord | ReadBackRecord;
-  message: string;
-}
-
-/**
- * A deployment record as a read of the channel shows it, when a lost answer
- * was settled by that read: the record's keys, with null for what only the
- * deploy's answer carries (who and when, fallback, lock).
- */
-export type ReadBackRecord = Omit<DeploymentRecord, 'fallback' | 'lock' | 'createdBy' | 'updatedBy' | 'createdAt' | 'updatedAt'> & {
-  fallback: null;
-  lock: null;
-  createdBy: null;
-  updatedBy: null;
-  createdAt: null;
-  updatedAt: null;
-};
-
-/** A promotion (promoteDefault, rollback): the deploy answer, the Default it replaced and how many compare-and-set attempts it took. */
-export interface PromotionResult {
-  /** The deploy endpoint's record, or the channel's as read when a read settled a lost answer. */
-  assetVersion: DeploymentRecord | ReadBackRecord;
-  message: string;
-  /** The Default before (now LIVE), or null when the channel had none. */
-  previousDefault: string | null;
-  attempts: number;
-}
-
-/** What release() resolves to: the version, its record on the channel, the Default it replaced and each stage (done now, or found done). */
-export interface ReleaseResult {
-  version: Version;
-  /** The version on the channel as asset-urls gives it, without downloadUrl, whatever stages ran (a downloadUrl is versions.urls()'). */
-  assetVersion: Omit<ChannelRecord, 'downloadUrl'>;
-  previousDefault: string | null;
-  /** `matched`, on the upload stage of a version already there: how it was found to be the file's (its content compared, or its name and size only when it cannot be downloaded). */
-  stages: Array<{ stage: 'upload' | 'deploy' | 'promote'; changed: boolean; matched?: 'content' | 'name and size' }>;
-}
-
-/** What items.sync() resolves to: what was uploaded, replaced, removed and left as it was. */
-export interface SyncResult {
-  uploaded: Item[];
-  replaced: Array<{ old: string; new: Item; removedFirst: boolean }>;
-  removed: string[];
-  unchanged: string[];
-  failed: Array<{ file: string | null; error: ErrorBody }>;
-  /** Which rule decided for how many files; checksum: compared by content where an item is Live (else a same-size edit is not seen). */
-  compared: { content: number; size: number; checksum: boolean };
-  /** Entries of the folder not synced: symbolic links without followLinks. */
-  skipped: Array<{ file: string; reason: string }>;
-  reconciled?: boolean;
-}
-
-/** What a write that answers with a message resolves to (collection delete, restore, purge, undeploy; item remove). */
-export interface MessageResult {
-  message: string;
-  [field: string]: unknown;
-}
-
-/** `asset undeploy`: the service's answer. */
-export interface UndeployResult {
-  message: string;
-  totalUndeployedVersions: number;
-}
-
-/** `asset delete`, `version delete`: the service answers with no body; the CLI's JSON names what went. */
-export interface DeletedResult {
-  deleted: true;
-  assetId: string;
-  versionId?: string;
-}
-
-/** `collection-deploy`: LIVE answers with the collection's download URL; OFFLINE and a reconcile with a message. */
-export interface CollectionDeployResult {
-  downloadUrl?: string;
-  message?: string;
-}
-
-/** `item upload`: the items made, and each file the service refused (a refused file does not stop the others; apply() then throws). */
-export interface ItemUploadResult {
-  uploaded: Item[];
-  failed: Array<{ file: string; error: ErrorBody }>;
-}
-
-/** `ahs plan --json`: the plan document, as `--out` saves it. */
-export interface DesiredPlanDocument {
-  formatVersion: number;
-  baseUrl: string;
-  domainId: string;
-  file?: { path: string; sha256: string };
-  files: Array<{ path: string; size: number; sha256: string }>;
-  reads: Array<{ method: 'GET'; path: string; query: Record<string, string>; status: number; fingerprint: string; summary: string; scope?: string[] }>;
-  steps: PlanStep[];
-  changes?: PlanChange[];
-  notes?: string[];
-}
-
-/** What a change of the plan does to its address: create, update, delete, deploy, promote, undeploy, upload or remove. */
-export type PlanChangeAction = 'create' | 'update' | 'delete' | 'deploy' | 'promote' | 'undeploy' | 'upload' | 'remove';
-
-/** One change of a plan: values (`ahs schema --plan`). An id the service assigns is null in `after`, its field named in `unknownAfter`. */
-export interface PlanChange {
-  /** asset.ID, version.ASSET.VERSION_ID, channel.ASSET.PLATFORM.ENV, collection.ID, collection.ID.deployment.ENV, item.COLLECTION.NAME */
-  address: string;
-  action: PlanChangeAction;
-  before: Record<string, unknown> | null;
-  after: Record<string, unknown> | null;
-  unknownAfter?: string[];
-  name?: string;
-  compared?: 'size' | 'content';
-  request?: { method: string; path: string; query: Record<string, string>; body: unknown };
-  prediction?: { ok: boolean; status: number; title?: string } | null;
-  step: string;
-  notes?: string[];
-}
-
-/** What apply() of the desired state resolves to: each request sent and its outcome. */
-export interface ApplyResult {
-  changed: number;
-  /** resource: the address of the change the step makes (or the kind of a step that is no change). */
-  steps: Array<{ resource: string; action: PlanChangeAction; request: { method: string; path: string; query: Record<string, string>; body: unknown }; outcome: 'done' | 'failed' | 'unknown' | 'not sent' }>;
-  failed: Array<{ resource: string; step: string; error: ErrorBody }>;
-  notes: string[];
-}
+/** One request of a plan, as data: what `--dry-run` predicts and apply() sends (`kind`: asset.create, version.upload, version.deploy, version.promote, item.upload, ...; a parameter may be a reference to an earlier step's answer, `{ $ref, field }`). */
+export type PlanStep = Pick<Step, 'id' | 'kind' | 'params' | 'batch' | 'after'>;
 
 // --- parameters ------------------------------------------------------------------
 
@@ -599,17 +414,6 @@ export interface VerifyAssetParams {
 }
 
 /** The answer of a verify, everything matched or not (names as the files in dir, `file`, or the lines of `sums`). */
-export interface VerifyResult {
-  matched: string[];
-  /** expected: the local (or listed) SHA-256; actual: the SHA-256 of what the delivery network serves. */
-  differ: Array<{ name: string; expected: string; actual: string }>;
-  /** Served, without a file or line. */
-  missing: string[];
-  /** A file or line, not served. */
-  extra: string[];
-  /** Could not be downloaded. */
-  failed: Array<{ name: string; error: string }>;
-}
 
 /** Parameters of items.sync() (`ahs item sync`). */
 export interface SyncParams {
@@ -687,16 +491,6 @@ export interface FetchUrlParams extends FetchFilesOptions {
 /** Parameters of fetch() (`ahs fetch`): a collection in an environment, or its deployed URL. */
 export type FetchParams = FetchCollectionParams | FetchUrlParams;
 
-/** What fetch() resolves to: `ahs fetch --json`'s document. `path`: where the file is; `name`: its name in `dir`. */
-export interface FetchResult {
-  collectionId: string;
-  envId: string;
-  dir: string;
-  downloaded: Array<{ id: string; name: string; path: string; bytes: number }>;
-  skipped: Array<{ id: string; name: string; path: string; reason: string }>;
-  failed: Array<{ id: string; name: string; error: string }>;
-}
-
 /** Parameters of versions.download() (`ahs version download`). */
 export interface DownloadVersionParams {
   assetId: string;
@@ -705,19 +499,6 @@ export interface DownloadVersionParams {
   envId?: string;
   /** Where to write the file (default: the version's file name, in the current folder); a file there is replaced whole. */
   out?: string;
-}
-
-/** What versions.download() resolves to: `ahs version download --json`'s document. */
-export interface VersionDownloadResult {
-  assetId: string;
-  versionId: string;
-  /** The environment it came from. */
-  envId: string;
-  targetPlatform: string;
-  downloadUrl: string;
-  /** Where it was written. */
-  path: string;
-  bytes: number;
 }
 
 /** Parameters of export() (`ahs export`): without assets or collections, every asset and every collection not deleted. */
@@ -730,61 +511,6 @@ export interface ExportParams {
   platform?: string[];
   /** Only the channels of these environments. */
   envId?: string[];
-}
-
-/** A version of a desired-state channel: by its name, or pinned by id where another version of the platform has that name. */
-export type DesiredVersionRef = string | { versionId: string };
-
-/** One channel of a desired-state file: the versions it names and their state. */
-export interface DesiredChannel {
-  default?: DesiredVersionRef;
-  live?: DesiredVersionRef[];
-  offline?: DesiredVersionRef[];
-  /** The file is the whole truth of the channel (export writes true). */
-  exclusive?: boolean;
-}
-
-/** One asset of a desired-state file. */
-export interface DesiredAsset {
-  name: string;
-  type: string;
-  description?: string;
-  secured?: boolean;
-  localCacheControl?: boolean;
-  localCacheMaxAge?: number;
-  active?: boolean;
-  /** platform -> version name -> file. */
-  versions?: Record<string, Record<string, string>>;
-  /** platform -> environment -> channel. */
-  channels?: Record<string, Record<string, DesiredChannel>>;
-  rollout?: { waves: string[]; soak?: Record<string, string>; check?: string; approve?: string[] };
-}
-
-/** One collection of a desired-state file. */
-export interface DesiredCollection {
-  name: string;
-  allowedTypes: string[];
-  description?: string;
-  maxAssets?: number;
-  editable?: boolean;
-  deployable?: boolean;
-  platform?: string;
-  localCacheControl?: boolean;
-  localCacheMaxAge?: number;
-  /** The anchor item, by name. */
-  anchor?: string;
-  /** Files to upload from a folder, or (as export writes it) the item names the collection holds. */
-  items?: { dir: string; type: string; prune?: boolean; pattern?: string | string[]; compare?: 'size' | 'checksum'; followLinks?: boolean } | { names: string[] };
-  /** environment -> LIVE or OFFLINE. */
-  deployments?: Record<string, 'LIVE' | 'OFFLINE'>;
-}
-
-/** A desired-state document (`ahs export --json`; the file plan() and apply() read, as YAML). */
-export interface DesiredStateDocument {
-  $schema?: string;
-  apiVersion: 'ahs/v1';
-  assets?: Record<string, DesiredAsset>;
-  collections?: Record<string, DesiredCollection>;
 }
 
 // --- calls and lists ---------------------------------------------------------------
@@ -902,7 +628,7 @@ export interface Client {
      * @example
      * await (await client.assets.delete({ assetId: 'old-bundle' })).apply();
      */
-    delete(params: AssetParams, options?: CallOptions): Promise<PlannedWrite<DeletedResult>>;
+    delete(params: AssetParams, options?: CallOptions): Promise<PlannedWrite<AssetDeleted>>;
     /**
      * Plans the removal of every version's deployment record for the platforms in one environment (`ahs asset undeploy`).
      * @throws {UsageError} a missing parameter or an empty platform list (nothing sent)
@@ -959,7 +685,7 @@ export interface Client {
      * @example
      * await (await client.versions.delete({ assetId: 'my-bundle', versionId: 'IOS1' })).apply();
      */
-    delete(params: VersionParams, options?: CallOptions): Promise<PlannedWrite<DeletedResult>>;
+    delete(params: VersionParams, options?: CallOptions): Promise<PlannedWrite<VersionDeleted>>;
     /**
      * Downloads a version's file through its deployed URL (`ahs version
      * download`), from `envId` or the first environment where it is LIVE or
@@ -1063,7 +789,7 @@ export interface Client {
      * @example
      * await (await client.items.remove({ collectionId: 'launch-pack', itemId: 'item-000001' })).apply();
      */
-    remove(params: ItemParams, options?: CallOptions): Promise<PlannedWrite<MessageResult>>;
+    remove(params: ItemParams, options?: CallOptions): Promise<PlannedWrite<ItemRemoved>>;
     /**
      * Plans making a collection hold the files of a folder (`ahs item sync`): uploads, replacements and, with `delete`, removals.
      * @throws {UsageError} a missing parameter or an unreadable folder (nothing sent)
@@ -1187,12 +913,6 @@ export interface Client {
    */
   request<T = unknown>(request: RawRequest, options?: CallOptions): Promise<T>;
   /**
-   * Closes the connections of the writes planned and never applied.
-   * @throws never
-   * @example
-   * try { ... } finally { await client.close(); }
-   */
-  /**
    * Moves a rollout on from where it stands (`ahs rollout`): promotes every
    * wave whose gates hold, then resolves with where it stands. A rollout
    * that waits (a soak, an approval: the CLI's exit 11) resolves too, its
@@ -1239,6 +959,7 @@ export interface Client {
 }
 
 /** A rollout (`ahs rollout`): the same arguments for a run, its status and its abort. */
+
 export interface RolloutParams {
   assetId: string;
   /** The version, or `name` on the platform. */
@@ -1256,17 +977,6 @@ export interface RolloutParams {
   user?: string;
 }
 
-/** Where a rollout stands: each wave, and what comes next. */
-export interface RolloutDocument {
-  asset: string;
-  version: string;
-  platform: string;
-  waves: Array<{ env: string; state: 'done' | 'soaking' | 'next' | 'waiting-approval' | 'pending' | 'moved' | 'aborted'; gate: string | null; since: string | null; until: string | null; previousDefault: string | null }>;
-  next: { action: 'promote' | 'wait' | 'halt' | 'aborted' | 'complete'; env?: string | null; for?: 'soak' | 'approval'; soaking?: string; until?: string; found?: string | null; reason?: 'unmeasured'; soak?: number };
-  /** The waves this call promoted. */
-  promoted: string[];
-}
-
 /** Narrows history(): an asset or collection, a platform, an environment, a time range, a number of entries. */
 export interface HistoryParams {
   /** An asset id or a collection id: only its changes. */
@@ -1280,28 +990,3 @@ export interface HistoryParams {
 }
 
 /** One change, in the shared address scheme (`channel.A.P.E`, `version.A.V`, `item.C.NAME`, ...). */
-export interface JournalChange {
-  address: string;
-  before: unknown;
-  after: unknown;
-  unknownAfter?: string[];
-  unknownBefore?: string[];
-}
-
-/** A journal entry: what ahs recorded, with the service's createdAt/createdBy of it. */
-export interface JournalEntry {
-  apiVersion: 'ahs/journal/v1';
-  command: string;
-  arguments: string[];
-  actor: string;
-  ci?: { runUrl?: string; sha?: string; ref?: string };
-  changes: JournalChange[];
-  outcome: 'applied' | 'unknown';
-  exitCode: number;
-  rollout?: Record<string, unknown>;
-  createdAt: string;
-  createdBy: string;
-  itemId: string;
-  itemName: string;
-  collectionId: string;
-}

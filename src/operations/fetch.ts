@@ -179,9 +179,11 @@ async function fetchDelivered(ctx: PlanContext, { doc, deliveryBase, records }: 
 export interface VersionDownloadResult {
   assetId: string;
   versionId: string;
+  /** The environment it came from. */
   envId: string;
   targetPlatform: string;
   downloadUrl: string;
+  /** Where it was written. */
   path: string;
   bytes: number;
 }

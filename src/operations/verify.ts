@@ -24,9 +24,13 @@ import type { FieldNames } from './validate.js';
 /** The document `ahs verify --json` prints and the library's verify() answers. */
 export interface VerifyResult {
   matched: string[];
+  /** expected: the local (or listed) SHA-256; actual: the SHA-256 of what the delivery network serves. */
   differ: Array<{ name: string; expected: string; actual: string }>;
+  /** Served, without a file or line. */
   missing: string[];
+  /** A file or line, not served. */
   extra: string[];
+  /** Could not be downloaded. */
   failed: Array<{ name: string; error: string }>;
 }
 

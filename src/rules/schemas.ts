@@ -122,6 +122,7 @@ export const versionSchema = z.object({
   targetPlatform: z.string(),
   assetType: z.string(),
   secured: z.boolean(),
+  /** As the service formats it ("1.2 MB"). */
   size: z.string(),
   fileName: z.string().optional(),
   uploadStatus: z.literal('Committed'),
@@ -154,6 +155,7 @@ export const deploymentRecordSchema = z.object({
   updatedAt: timestamp,
   active: z.boolean(),
   secured: z.boolean(),
+  /** As the service formats it ("1.2 MB"). */
   size: z.string(),
   targetPlatform: z.string(),
   uploadStatus: z.string(),

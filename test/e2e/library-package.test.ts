@@ -27,3 +27,37 @@ describe('the library as a package', () => {
     expect(all.join('\n')).toMatch(/\/\/ node_modules\/undici\//);
   });
 });
+
+// The @examples of the shipped declarations (each method of Client, PagedList, the options: the
+// JSDoc a user's editor shows) compile strict against dist/types alone, as a user's code would: an
+// example that names a field a result lost, or a parameter renamed, fails here (issue 46).
+describe("the library's declarations as shipped", () => {
+  it('every @example compiles strict (exactOptionalPropertyTypes) against dist/types, with nothing but @types/node', async () => {
+    const types = join(ROOT, 'dist', 'types', 'library');
+    const text = await readFile(join(types, 'types.d.ts'), 'utf8');
+    const examples = [...text.matchAll(/@example\n((?:\s*\* (?!@).*\n)+)/g)].map(([, body]) => body!.split('\n').map((line) => line.replace(/^\s*\* ?/, '')).join('\n').trim());
+    expect(examples.length).toBeGreaterThan(40);
+    const names = [...text.matchAll(/^export (?:interface|type) (\w+)/gm)].map(([, name]) => name!);
+    const file = join(types, 'examples.check.ts');
+    const source = [
+      `import { createClient, type ${names.join(', type ')} } from './index.js';`,
+      "import { writeFile } from 'node:fs/promises';",
+      'declare const client: Client;',
+      'declare const settings: ClientOptions;',
+      'declare const bar: { update(done: number, total?: number): void };',
+      'void createClient; void writeFile; void settings; void bar;',
+      // `try { ... }`: the body is the reader's.
+      ...examples.map((code, i) => `export async function example${i}(): Promise<void> {\n${code.replaceAll('{ ... }', '{ /* ... */ }')}\n}`),
+    ].join('\n');
+    const { default: ts } = await import('typescript');
+    const { writeFile: write, rm } = await import('node:fs/promises');
+    await write(file, source);
+    try {
+      const program = ts.createProgram([file], { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, strict: true, exactOptionalPropertyTypes: true, noUnusedLocals: false, noEmit: true, skipLibCheck: true, types: ['node'], typeRoots: [join(ROOT, 'node_modules', '@types')] });
+      const errors = ts.getPreEmitDiagnostics(program).map((d) => `${d.file ? `${d.file.fileName.slice(types.length + 1)}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}: ` : ''}${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+      expect(errors, source).toEqual([]);
+    } finally {
+      await rm(file, { force: true });
+    }
+  }, 60_000);
+});

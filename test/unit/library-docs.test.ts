@@ -68,4 +68,28 @@ describe('the library\'s documentation', () => {
       .map((s) => (s as ts.InterfaceDeclaration).name.text);
     expect(undocumentedTypes).toEqual([]);
   });
+
+  it('every type types.ts re-exports from an operation is documented: on its name there, or where the operation declares it', () => {
+    const types = source('src/library/types.ts');
+    // Local name -> [module, name there].
+    const imported = new Map<string, [string, string]>();
+    for (const statement of types.statements) {
+      if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier)) continue;
+      const bindings = statement.importClause?.namedBindings;
+      if (bindings && ts.isNamedImports(bindings)) for (const element of bindings.elements) imported.set(element.name.text, [statement.moduleSpecifier.text, (element.propertyName ?? element.name).text]);
+    }
+    const text = types.getFullText();
+    const reexported = types.statements.filter(ts.isExportDeclaration).flatMap((statement) => (statement.exportClause && ts.isNamedExports(statement.exportClause) ? [...statement.exportClause.elements] : []));
+    expect(reexported.length).toBeGreaterThan(20);
+    const undocumented = reexported
+      .filter((element) => !(ts.getLeadingCommentRanges(text, element.getFullStart()) ?? []).some((range) => text.startsWith('/**', range.pos)))
+      .filter((element) => {
+        const [from, name] = imported.get(element.name.text) ?? ['?', element.name.text];
+        const declaring = source(join('src', 'library', from).replace(/\.js$/, '.ts'));
+        const declaration = declaring.statements.find((s) => (ts.isInterfaceDeclaration(s) || ts.isTypeAliasDeclaration(s)) && s.name.text === name);
+        return !declaration || !jsDocOf(declaration);
+      })
+      .map((element) => element.name.text);
+    expect(undocumented).toEqual([]);
+  });
 });
