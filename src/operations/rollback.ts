@@ -3,11 +3,11 @@
 // workflows"). Typed input, already resolved; the terminal's pick among the
 // LIVE versions, when nothing proves the target, is a function the command
 // passes. `ahs rollback` prints the result; the library's rollback() returns it.
-import { UsageError } from '../errors.js';
+import { NotFoundError, UsageError } from '../errors.js';
 import { defaultOf, type ChannelSnapshot } from '../rules/index.js';
 import type { AssetUrl, Version } from '../rules/schemas.js';
 import type { ApiClient } from '../http/client.js';
-import { listAllVersions, readChannel, readVersionOnChannel } from '../service/assets.js';
+import { listAllVersions, listRecords, readChannel, readVersionOnChannel } from '../service/assets.js';
 import { channelName, type Channel } from '../service/promote.js';
 import { journalId } from '../service/journal-setting.js';
 import { journalRollbackTarget, provenance } from '../service/history.js';
@@ -35,7 +35,7 @@ export async function rollback(ctx: PlanContext, input: RollbackInput, names: Fi
   const api = await ctx.api();
   const { channel, records, version } = await readRollback(api, where, to);
   const current = defaultOf(channel);
-  if (!current) throw new UsageError(`${name} has no Default: nothing to roll back (promote one with ahs promote-default)`);
+  if (!current) throw await noDefault(api, where, name, records, names);
   // A re-run of a rollback that is done: nothing to send (a CI step re-run must not fail).
   if (to === current) return noop('DEFAULT', `${current} is already the Default of ${name}; nothing sent`);
   const { versionId, reason } = await pickTarget(ctx, records, current, to, name, where, input.pick, names);
@@ -58,6 +58,28 @@ async function readRollback(api: ApiClient, where: Channel, to: string | undefin
   if (to === undefined) return readChannel(api, where.assetId, where.platform, where.envId);
   const read = await readVersionOnChannel(api, where, to);
   return { channel: read.channel, records: [read.defaultRecord, read.record].filter((r): r is AssetUrl => r !== undefined), version: read.version };
+}
+
+/**
+ * A channel without a Default. With no record at all there, the channel is
+ * not found (exit 4): the environment (or platform) named may not be one of
+ * the domain's, which only a deploy would be told (the spec has no read of
+ * the domain's environments), so the message names the environments and
+ * platforms where the asset is deployed, as deploy's 404 lists them. With
+ * records but no Default: nothing to roll back (exit 2).
+ */
+async function noDefault(api: ApiClient, where: Channel, name: string, records: AssetUrl[], names: FieldNames): Promise<Error> {
+  if (records.length > 0) return new UsageError(`${name} has no Default: nothing to roll back (promote one with ahs promote-default)`);
+  const all = await listRecords(api, where.assetId).catch(() => [] as AssetUrl[]);
+  const envs = [...new Set(all.filter((r) => r.targetPlatform === where.platform).map((r) => r.envId))].sort();
+  const platforms = [...new Set(all.filter((r) => r.envId === where.envId).map((r) => r.targetPlatform))].sort();
+  const envSaid = fieldName(names, 'envId');
+  const platformSaid = fieldName(names, 'platform');
+  if (platforms.length > 0) {
+    return new NotFoundError(`${name} not found: ${where.assetId} has nothing on platform ${where.platform} in ${where.envId} (it has on ${platforms.join(', ')}): nothing to roll back; check ${platformSaid}`);
+  }
+  const deployed = envs.length > 0 ? `it is deployed on ${where.platform} in ${envs.join(', ')}` : `it is deployed on ${where.platform} in no environment`;
+  return new NotFoundError(`${name} not found: environment ${where.envId} holds nothing of ${where.assetId} (${deployed}; an environment the domain does not have holds nothing either): nothing to roll back; check ${envSaid}`);
 }
 
 interface Target {
@@ -91,11 +113,19 @@ async function pickTarget(ctx: PlanContext, records: AssetUrl[], current: string
   if (to !== undefined) return { versionId: to, reason: `named with ${fieldName(names, 'to')}` };
   // With a journal, its last change of the channel's Default proves the target (or says the channel moved outside ahs).
   const journal = await journalId(ctx);
+  let unproven: string | undefined;
   if (journal) {
-    const { versionId, entry } = await journalRollbackTarget(ctx, journal, where, current, toSaid);
-    return { versionId, reason: `the journal proves it: its entry of ${provenance(entry)} (${entry.command}) made ${current} the Default in place of ${versionId}` };
+    try {
+      const { versionId, entry } = await journalRollbackTarget(ctx, journal, where, current, toSaid);
+      return { versionId, reason: `the journal proves it: its entry of ${provenance(entry)} (${entry.command}) made ${current} the Default in place of ${versionId}` };
+    } catch (error) {
+      // The journal disagrees with the channel (moved outside ahs) or holds nothing of it: in a terminal, the
+      // person picks as without a journal, told why; elsewhere the error stands (it asks for the version).
+      if (!(error instanceof UsageError) || !pick) throw error;
+      unproven = error.message;
+    }
   }
-  const proven = provenPrevious(records, current);
+  const proven = unproven === undefined ? provenPrevious(records, current) : undefined;
   if (proven) return { versionId: proven.versionId, reason: `the channel's records show ${proven.versionId} was demoted when ${current} became the Default` };
   const live = records.filter((r) => r.state === 'LIVE').sort((a, b) => b.version - a.version);
   if (live.length === 0) throw new UsageError(`${name} has no LIVE version besides its Default ${current}: nothing to roll back to (deploy one LIVE first)`);
@@ -103,8 +133,10 @@ async function pickTarget(ctx: PlanContext, records: AssetUrl[], current: string
   const label = (r: AssetUrl) => `${r.versionId} (${r.versionName}${versions.get(r.versionId) ? `, created ${versions.get(r.versionId)!.createdAt}` : ''})`;
   if (pick) {
     const choices = live.map((r) => ({ name: `${label(r)}  LIVE`, value: r.versionId }));
-    const picked = await pick(`Roll ${name} back from ${current} (Default) to (the service keeps no history: which was the Default before cannot be read)`, choices);
-    return { versionId: picked, reason: 'picked' };
+    if (unproven !== undefined) (await ctx.output()).warn(`the journal does not prove the target, so it is yours to pick: ${unproven}`);
+    const why = unproven === undefined ? 'the service keeps no history: which was the Default before cannot be read' : 'the journal does not prove which was the Default before';
+    const picked = await pick(`Roll ${name} back from ${current} (Default) to (${why})`, choices);
+    return { versionId: picked, reason: unproven === undefined ? 'picked' : 'picked (the journal does not prove it)' };
   }
   throw new UsageError(
     `which version was the Default of ${name} before ${current} cannot be read (the service keeps no history, and ahs does not guess from version numbers): name it with ${toSaid}; LIVE there: ${live.map(label).join(', ')}`,

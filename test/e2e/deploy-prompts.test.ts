@@ -120,6 +120,28 @@ describe.skipIf(!hasScript)('rollback in a terminal, with nothing to prove which
   });
 });
 
+describe.skipIf(!hasScript)('rollback in a terminal, when the journal disagrees with the channel', () => {
+  it('offers the picker too, saying why the journal does not prove the target', async () => {
+    const journal = uid('jr');
+    const init = await h.ahs(['journal', 'init', journal, '--env', 'prod', '--json']);
+    expect(init.exitCode, init.stderr).toBe(0);
+    const id = uid('pickjr');
+    await h.createAsset(id);
+    const env = { AHS_JOURNAL: journal };
+    const CH = ['--platform', 'ios', '--env', 'prod'];
+    const r1 = await h.ahs(['release', id, await h.file(`${id}-1.zip`, '1'), ...CH, '--name', '1.0', '--json'], { env });
+    const r2 = await h.ahs(['release', id, await h.file(`${id}-2.zip`, '2'), ...CH, '--name', '1.1', '--json'], { env });
+    const [v1, v2] = [r1.json().version.versionId, r2.json().version.versionId];
+    // Someone promotes 1.0 again with another tool: the journal's last change says v2.
+    expect((await h.deploy(id, v1, 'ios', 'prod', 'DEFAULT', { currentVersionId: v2, currentAssetIntent: 'LIVE' })).status).toBe(201);
+    const { code, screen } = await runInPty({ ...h.env, ...env }, ['rollback', id, ...CH], [[new RegExp(`Roll ${id}/ios/prod back from ${v1} \\(Default\\) to \\(the journal does not\\s+prove which was the Default before\\)[\\s\\S]*❯ ${v2}`), '\r']]);
+    expect(code, screen).toBe(0);
+    expect(screen).toMatch(new RegExp(`warning: the journal does not prove the target, so it is yours to pick: the Default of ${id}/ios/prod is ${v1}, but the journal's last change of it .* made it ${v2}: it was moved outside ahs`));
+    expect(screen).toContain(`rolling back ${id}/ios/prod to ${v2}: picked (the journal does not prove it)`);
+    expect(await h.records(id)).toContain(`ios/prod/${v2}=DEFAULT`);
+  });
+});
+
 describe.skipIf(!hasScript)('in a terminal, a missing profile NAME is picked from the profiles', () => {
   it('ahs profile use: pick a profile from the list', async () => {
     for (const name of ['alpha', 'beta']) {

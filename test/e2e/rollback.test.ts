@@ -70,6 +70,16 @@ describe('ahs rollback', () => {
     expect(offline.exitCode).toBe(1);
     expect(offline.stderr).toMatch(/nothing was sent: the service would answer 400: .*deploy it LIVE first/);
     expect((await h.records(id)).filter((r) => r.endsWith('=DEFAULT'))).toEqual([`ios/prod/${v1}=DEFAULT`]);
+    // An environment the asset has nothing in (or the domain does not have: the spec has no read that tells): exit 4 naming it, as deploy's 404.
+    const nowhere = await h.ahs(['rollback', id, '--platform', 'ios', '--env', 'qa']);
+    expect(nowhere.exitCode).toBe(4);
+    expect(nowhere.stderr).toBe(`error: ${id}/ios/qa not found: environment qa holds nothing of ${id} (it is deployed on ios in prod; an environment the domain does not have holds nothing either): nothing to roll back; check --env`);
+    const json = await h.ahs(['rollback', id, '--platform', 'ios', '--env', 'qa', '--json']);
+    expect(json.errJson()).toMatchObject({ type: 'urn:ahs:not-found', status: null });
+    const platform = await h.ahs(['rollback', id, '--platform', 'android', '--env', 'prod']);
+    expect(platform.exitCode).toBe(4);
+    expect(platform.stderr).toBe(`error: ${id}/android/prod not found: ${id} has nothing on platform android in prod (it has on ios): nothing to roll back; check --platform`);
+    await h.deploy(id, v1, 'ios', 'dev', 'LIVE');
     const none = await h.ahs(['rollback', id, '--platform', 'ios', '--env', 'dev']);
     expect(none.exitCode).toBe(2);
     expect(none.stderr).toBe(`error: ${id}/ios/dev has no Default: nothing to roll back (promote one with ahs promote-default)`);
