@@ -118,12 +118,12 @@ _ahs_argument_choices() {
     esac
 }
 
-# values of an option that ahs lists itself, from the local config (no network): "OPTION"
+# values of an option that ahs lists itself (profiles from the config; environments and platforms from the config and the service): "OPTION" [PROFILE]
 _ahs_dynamic_choices() {
     case "$1" in
-        '--profile') "${COMP_WORDS[0]}" completion bash --candidates profiles 2>/dev/null ;;
-        '--env') "${COMP_WORDS[0]}" completion bash --candidates envs 2>/dev/null ;;
-        '--platform') "${COMP_WORDS[0]}" completion bash --candidates platforms 2>/dev/null ;;
+        '--profile') "${COMP_WORDS[0]}" ${2:+--profile "$2"} completion bash --candidates profiles 2>/dev/null ;;
+        '--env') "${COMP_WORDS[0]}" ${2:+--profile "$2"} completion bash --candidates envs 2>/dev/null ;;
+        '--platform') "${COMP_WORDS[0]}" ${2:+--profile "$2"} completion bash --candidates platforms 2>/dev/null ;;
     esac
 }
 # whether ahs lists an option's values itself (then never file names)
@@ -135,15 +135,23 @@ _ahs_listed_option() {
 }
 
 # ids of a positional argument that ahs reads from the service (a short timeout; nothing when it cannot):
-# "PATH|INDEX" [ARGUMENT_BEFORE] [PROFILE]
+# "PATH|INDEX" [ARGUMENT_BEFORE] [PROFILE] [PLATFORM]
 _ahs_service_choices() {
     local kind=""
     case "$1" in
         'asset get|0'|'asset update|0'|'asset delete|0'|'asset status|0'|'asset undeploy|0'|'asset version-count|0'|'version upload|0'|'version get|0'|'version list|0'|'version delete|0'|'version urls|0'|'version download|0'|'deploy|0'|'promote-default|0'|'release|0'|'rollback|0'|'rollout start|0'|'rollout status|0'|'rollout abort|0') kind=assets ;;
         'version get|1'|'version delete|1'|'version urls|1'|'version download|1'|'deploy|1'|'promote-default|1'|'rollout start|1'|'rollout status|1'|'rollout abort|1') kind="versions:$2" ;;
         'collection get|0'|'collection update|0'|'collection delete|0'|'collection restore|0'|'collection purge|0'|'collection status|0'|'collection url|0'|'collection undeploy|0'|'item upload|0'|'item sync|0'|'item get|0'|'item list|0'|'item remove|0'|'collection-deploy|0'|'journal init|0'|'fetch|0') kind=collections ;;
+        'history|0'|'verify|0') kind=ids ;;
     esac
-    [[ -n "$kind" ]] && "${COMP_WORDS[0]}" ${3:+--profile "$3"} completion bash --candidates "$kind" 2>/dev/null
+    [[ -n "$kind" ]] && "${COMP_WORDS[0]}" ${3:+--profile "$3"} ${4:+--platform "$4"} completion bash --candidates "$kind" 2>/dev/null
+}
+
+# the subcommand a group runs when the next word is none of its own
+_ahs_default_command() {
+    case "$1" in
+        'rollout') echo 'start' ;;
+    esac
 }
 
 _ahs_has() {
@@ -161,27 +169,31 @@ _ahs_reply() {
 }
 
 _ahs() {
-    local cur="${COMP_WORDS[COMP_CWORD]}" prev="" cmdpath="" npos=0 i w opt="" words profile="" before=""
+    local cur="${COMP_WORDS[COMP_CWORD]}" prev="" cmdpath="" npos=0 i w opt="" words profile="" platform="" before="" default=""
     local -a pos=()
     COMPREPLY=()
-    # Walk the words before the cursor: follow subcommands, skip options and their values, keep positionals and the profile.
+    # Walk the words before the cursor: follow subcommands, skip options and their values, keep positionals, the profile and the platform.
     for ((i = 1; i < COMP_CWORD; i++)); do
         w="${COMP_WORDS[i]}"
         case "$w" in
             --*=*)
                 if [[ "${w%%=*}" == --profile ]]; then profile="${w#*=}"; fi
+                if [[ "${w%%=*}" == --platform ]]; then platform="${w#*=}"; fi
                 ;;
             -*)
                 if _ahs_has "$(_ahs_value_options "$cmdpath") $_ahs_global_value_options" "$w"; then
                     # `--opt=value` arrives as three words when = is in COMP_WORDBREAKS
                     if [[ "${COMP_WORDS[i+1]}" == "=" ]]; then ((i += 2)); else ((i++)); fi
                     if [[ "$w" == --profile ]]; then profile="${COMP_WORDS[i]}"; fi
+                    if [[ "$w" == --platform ]]; then platform="${COMP_WORDS[i]}"; fi
                 fi
                 ;;
             *)
                 if ((npos == 0)) && _ahs_has "$(_ahs_subcommands "$cmdpath")" "$w"; then
                     cmdpath="${cmdpath:+$cmdpath }$w"
                 else
+                    # A group's default subcommand takes the word (ahs rollout ASSET: ahs rollout start ASSET).
+                    ((npos == 0)) && default="$(_ahs_default_command "$cmdpath")" && [[ -n "$default" ]] && cmdpath="$cmdpath $default"
                     pos+=("$w")
                     npos=$((npos + 1))
                 fi
@@ -203,7 +215,7 @@ _ahs() {
     fi
     if [[ -n "$opt" ]] && _ahs_has "$(_ahs_value_options "$cmdpath") $_ahs_global_value_options" "$opt"; then
         words="$(_ahs_option_choices "$cmdpath|$opt")"
-        [[ -z "$words" ]] && words="$(_ahs_dynamic_choices "$opt")"
+        [[ -z "$words" ]] && words="$(_ahs_dynamic_choices "$opt" "$profile")"
         if [[ -n "$words" ]]; then
             _ahs_reply "$cur" "$words"
         elif _ahs_listed_option "$opt"; then
@@ -220,12 +232,16 @@ _ahs() {
     fi
     words="$(_ahs_subcommands "$cmdpath")"
     if [[ -n "$words" ]] && ((npos == 0)); then
-        _ahs_reply "$cur" "${words// /$'\n'}"
+        words="${words// /$'\n'}"
+        # A group with a default subcommand: its first argument's values too.
+        default="$(_ahs_default_command "$cmdpath")"
+        [[ -n "$default" ]] && words="$words"$'\n'"$(_ahs_service_choices "$cmdpath $default|0" "" "$profile" "$platform")"
+        _ahs_reply "$cur" "$words"
         return 0
     fi
     words="$(_ahs_argument_choices "$cmdpath|$npos")"
     ((npos > 0)) && before="${pos[npos-1]}"
-    [[ -z "$words" ]] && words="$(_ahs_service_choices "$cmdpath|$npos" "$before" "$profile")"
+    [[ -z "$words" ]] && words="$(_ahs_service_choices "$cmdpath|$npos" "$before" "$profile" "$platform")"
     [[ -n "$words" ]] && _ahs_reply "$cur" "$words"
     return 0
 }

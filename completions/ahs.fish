@@ -95,8 +95,16 @@ function __fish_ahs_value_options --argument-names cmdpath
     end
 end
 
+# the subcommand a group runs when the next word is none of its own
+function __fish_ahs_default_command --argument-names cmdpath
+    switch "$cmdpath"
+        case 'rollout'
+            printf '%s\n' 'start'
+    end
+end
+
 # The command path before the cursor ("asset create"), how many positional arguments follow it,
-# the --profile given on the line (or an empty line), then those positional arguments
+# the --profile and the --platform given on the line (or empty lines), then those positional arguments
 function __fish_ahs_path
     set -l tokens (commandline -opc)
     set -e tokens[1]
@@ -104,6 +112,7 @@ function __fish_ahs_path
     set -l npos 0
     set -l skip 0
     set -l profile ''
+    set -l platform ''
     set -l pos
     for t in $tokens
         if test $skip -eq 1
@@ -115,19 +124,32 @@ function __fish_ahs_path
             set profile $t
             continue
         end
+        if test $skip -eq 3
+            set skip 0
+            set platform $t
+            continue
+        end
         switch $t
             case '--profile=*'
                 set profile (string replace -r -- '^[^=]*=' '' $t)
+            case '--platform=*'
+                set platform (string replace -r -- '^[^=]*=' '' $t)
             case '--*=*'
             case '-*'
                 if contains -- $t (__fish_ahs_value_options "$cmdpath") -o --output --query --timeout --retries --profile --base-url --delivery-url --domain --env --platform --user --journal
                     set skip 1
                     contains -- $t --profile; and set skip 2
+                    contains -- $t --platform; and set skip 3
                 end
             case '*'
                 if test $npos -eq 0; and contains -- $t (__fish_ahs_subcommands "$cmdpath")
                     set cmdpath (string trim -- "$cmdpath $t")
                 else
+                    # A group's default subcommand takes the word (ahs rollout ASSET: ahs rollout start ASSET).
+                    if test $npos -eq 0
+                        set -l default (__fish_ahs_default_command "$cmdpath")
+                        test -n "$default"; and set cmdpath "$cmdpath $default"
+                    end
                     set -a pos $t
                     set npos (math $npos + 1)
                 end
@@ -136,21 +158,24 @@ function __fish_ahs_path
     echo $cmdpath
     echo $npos
     echo $profile
+    echo $platform
     printf '%s\n' $pos
 end
 
-# ids ahs reads from the service for the argument at the cursor (the versions of the argument before it)
+# Values ahs reads at <TAB> (ids from the service; profiles, environments, platforms), with the line's
+# --profile and --platform; versions are of the argument before the cursor
 function __fish_ahs_service --argument-names kind
     # Quietly nothing when ahs is not on the PATH (fish would print an error at every <TAB>).
     type -q ahs; or return
     set -l state (__fish_ahs_path)
     if test "$kind" = versions
-        set -l before (math 3 + $state[2])
+        set -l before (math 4 + $state[2])
         set kind versions:$state[$before]
     end
-    set -l profile
-    test -n "$state[3]"; and set profile --profile $state[3]
-    ahs $profile completion fish --candidates $kind 2>/dev/null
+    set -l settings
+    test -n "$state[3]"; and set -a settings --profile $state[3]
+    test -n "$state[4]"; and set -a settings --platform $state[4]
+    ahs $settings completion fish --candidates $kind 2>/dev/null
 end
 
 # True when the cursor is at that command path (and, if given, at that positional argument)
@@ -172,12 +197,12 @@ complete -c ahs -s v -l verbose -d 'trace HTTP requests and responses on stderr 
 complete -c ahs -l no-color -d 'no colour (NO_COLOR is honoured too)'
 complete -c ahs -l timeout -r -d 'time budget of one request in seconds, retries included (default 30)'
 complete -c ahs -l retries -r -d 'retries of a request that surely did not apply (a read, a 429, a network error before sending; default 2); a deployment in progress is waited out for as long as --timeout lasts'
-complete -c ahs -l profile -x -a '(type -q ahs; and ahs completion fish --candidates profiles 2>/dev/null)' -d 'profile to use (env AHS_PROFILE)'
+complete -c ahs -l profile -x -a '(__fish_ahs_service profiles)' -d 'profile to use (env AHS_PROFILE)'
 complete -c ahs -l base-url -r -d 'API base URL (env AHS_BASE_URL)'
 complete -c ahs -l delivery-url -r -d 'delivery network URL (env AHS_DELIVERY_URL)'
 complete -c ahs -l domain -r -d 'domain id (env AHS_DOMAIN)'
-complete -c ahs -l env -x -a '(type -q ahs; and ahs completion fish --candidates envs 2>/dev/null)' -d 'environment id (env AHS_ENV)'
-complete -c ahs -l platform -x -a '(type -q ahs; and ahs completion fish --candidates platforms 2>/dev/null)' -d 'target platform code (env AHS_PLATFORM)'
+complete -c ahs -l env -x -a '(__fish_ahs_service envs)' -d 'environment id (env AHS_ENV)'
+complete -c ahs -l platform -x -a '(__fish_ahs_service platforms)' -d 'target platform code (env AHS_PLATFORM)'
 complete -c ahs -l user -r -d 'acting user e-mail for createdBy/updatedBy/deletedBy (env AHS_USER)'
 complete -c ahs -l journal -r -d 'the journal collection writes are recorded in and history reads (env AHS_JOURNAL; start one with ahs journal init)'
 complete -c ahs -s V -l version -d 'print the version'
@@ -345,6 +370,7 @@ complete -c ahs -f -n '__fish_ahs_is \'rollout\'' -a 'start' -d 'move a version 
 complete -c ahs -f -n '__fish_ahs_is \'rollout\'' -a 'status' -d 'where a rollout stands: each wave done, soaking until T, waiting for approval or pending (same arguments)'
 complete -c ahs -f -n '__fish_ahs_is \'rollout\'' -a 'abort' -d 'put back each wave\'s previous Default (from the journal), newest wave first (same arguments)'
 complete -c ahs -f -n '__fish_ahs_is \'rollout\'' -a 'help' -d 'display help for command'
+complete -c ahs -f -n '__fish_ahs_is \'rollout\' 0' -a '(__fish_ahs_service assets)'
 
 # ahs rollout start
 complete -c ahs -n '__fish_ahs_is \'rollout start\'' -l name -r -d 'the version by its name on --platform, instead of VERSION_ID'
@@ -505,6 +531,7 @@ complete -c ahs -f -n '__fish_ahs_is \'journal init\' 0' -a '(__fish_ahs_service
 complete -c ahs -n '__fish_ahs_is \'history\'' -l since -r -d 'entries from this time: an ISO date or timestamp, or back from now (30m, 12h, 7d)'
 complete -c ahs -n '__fish_ahs_is \'history\'' -l until -r -d 'entries up to this time (a plain date includes that day)'
 complete -c ahs -n '__fish_ahs_is \'history\'' -l limit -r -d 'at most this many entries (the newest)'
+complete -c ahs -f -n '__fish_ahs_is \'history\' 0' -a '(__fish_ahs_service ids)'
 
 # ahs fetch
 complete -c ahs -n '__fish_ahs_is \'fetch\'' -l url -r -d 'fetch from a deployed collection URL directly (no key needed unless secured)'
@@ -541,6 +568,7 @@ complete -c ahs -n '__fish_ahs_is \'verify\'' -l sums -r -d 'compare with a sums
 complete -c ahs -n '__fish_ahs_is \'verify\'' -l version -r -d 'asset: check this version (LIVE or DEFAULT in --env) rather than the Default'
 complete -c ahs -n '__fish_ahs_is \'verify\'' -l concurrency -r -d 'files downloaded at the same time (default 8)'
 complete -c ahs -n '__fish_ahs_is \'verify\'' -l follow-links -d 'follow symbolic links in DIR (as item sync --follow-links does; without it a link is skipped and named, with it one that leads to no file is)'
+complete -c ahs -f -n '__fish_ahs_is \'verify\' 0' -a '(__fish_ahs_service ids)'
 
 # ahs api
 complete -c ahs -n '__fish_ahs_is \'api\'' -l field -r -d 'a field of the JSON body (GET: a query parameter): key=text is a string, key:=JSON a JSON value (5, true, ["9999"]); repeatable'

@@ -140,13 +140,13 @@ _ahs_argument_choices() {
     esac
 }
 
-# values of an option that ahs lists itself, from the local config (no network): "OPTION"
+# values of an option that ahs lists itself (profiles from the config; environments and platforms from the config and the service): "OPTION" [PROFILE]
 _ahs_dynamic_choices() {
     reply=()
     case "$1" in
-        ('--profile') reply=(${(f)"$($words[1] completion zsh --candidates profiles 2>/dev/null)"}) ;;
-        ('--env') reply=(${(f)"$($words[1] completion zsh --candidates envs 2>/dev/null)"}) ;;
-        ('--platform') reply=(${(f)"$($words[1] completion zsh --candidates platforms 2>/dev/null)"}) ;;
+        ('--profile') reply=(${(f)"$($words[1] ${2:+--profile} ${2:+$2} completion zsh --candidates profiles 2>/dev/null)"}) ;;
+        ('--env') reply=(${(f)"$($words[1] ${2:+--profile} ${2:+$2} completion zsh --candidates envs 2>/dev/null)"}) ;;
+        ('--platform') reply=(${(f)"$($words[1] ${2:+--profile} ${2:+$2} completion zsh --candidates platforms 2>/dev/null)"}) ;;
     esac
 }
 # whether ahs lists an option's values itself (then never file names)
@@ -158,7 +158,7 @@ _ahs_listed_option() {
 }
 
 # ids of a positional argument that ahs reads from the service (a short timeout; nothing when it cannot):
-# "PATH|INDEX" [ARGUMENT_BEFORE] [PROFILE]
+# "PATH|INDEX" [ARGUMENT_BEFORE] [PROFILE] [PLATFORM]
 _ahs_service_choices() {
     reply=()
     local kind=''
@@ -166,19 +166,29 @@ _ahs_service_choices() {
         ('asset get|0'|'asset update|0'|'asset delete|0'|'asset status|0'|'asset undeploy|0'|'asset version-count|0'|'version upload|0'|'version get|0'|'version list|0'|'version delete|0'|'version urls|0'|'version download|0'|'deploy|0'|'promote-default|0'|'release|0'|'rollback|0'|'rollout start|0'|'rollout status|0'|'rollout abort|0') kind=assets ;;
         ('version get|1'|'version delete|1'|'version urls|1'|'version download|1'|'deploy|1'|'promote-default|1'|'rollout start|1'|'rollout status|1'|'rollout abort|1') kind="versions:$2" ;;
         ('collection get|0'|'collection update|0'|'collection delete|0'|'collection restore|0'|'collection purge|0'|'collection status|0'|'collection url|0'|'collection undeploy|0'|'item upload|0'|'item sync|0'|'item get|0'|'item list|0'|'item remove|0'|'collection-deploy|0'|'journal init|0'|'fetch|0') kind=collections ;;
+        ('history|0'|'verify|0') kind=ids ;;
     esac
-    [[ -n $kind ]] && reply=(${(f)"$($words[1] ${3:+--profile} ${3:+$3} completion zsh --candidates $kind 2>/dev/null)"})
+    [[ -n $kind ]] && reply=(${(f)"$($words[1] ${3:+--profile} ${3:+$3} ${4:+--platform} ${4:+$4} completion zsh --candidates $kind 2>/dev/null)"})
+}
+
+# the subcommand a group runs when the next word is none of its own
+_ahs_default_command() {
+    reply=()
+    case "$1" in
+        ('rollout') reply=('start') ;;
+    esac
 }
 
 _ahs() {
-    local cur=${words[CURRENT]} prev=${words[CURRENT-1]} cmdpath='' npos=0 i w opt='' profile=''
+    local cur=${words[CURRENT]} prev=${words[CURRENT-1]} cmdpath='' npos=0 i w opt='' profile='' platform=''
     local -a reply found pos
-    # Walk the words before the cursor: follow subcommands, skip options and their values, keep positionals and the profile.
+    # Walk the words before the cursor: follow subcommands, skip options and their values, keep positionals, the profile and the platform.
     for ((i = 2; i < CURRENT; i++)); do
         w=${words[i]}
         case $w in
             --*=*)
                 if [[ ${w%%=*} == --profile ]]; then profile=${w#*=}; fi
+                if [[ ${w%%=*} == --platform ]]; then platform=${w#*=}; fi
                 ;;
             -*)
                 _ahs_value_options "$cmdpath"
@@ -186,6 +196,7 @@ _ahs() {
                 if (( ${reply[(Ie)$w]} )); then
                     ((i++))
                     if [[ $w == --profile ]]; then profile=${words[i]}; fi
+                    if [[ $w == --platform ]]; then platform=${words[i]}; fi
                 fi
                 ;;
             *)
@@ -193,6 +204,11 @@ _ahs() {
                 if ((npos == 0)) && (( ${reply[(Ie)$w]} )); then
                     cmdpath=${cmdpath:+$cmdpath }$w
                 else
+                    # A group's default subcommand takes the word (ahs rollout ASSET: ahs rollout start ASSET).
+                    if ((npos == 0)); then
+                        _ahs_default_command "$cmdpath"
+                        (( ${#reply} )) && cmdpath="$cmdpath $reply[1]"
+                    fi
                     pos+=("$w")
                     npos=$((npos + 1))
                 fi
@@ -211,7 +227,7 @@ _ahs() {
         reply+=("${_ahs_global_value_options[@]}")
         if (( ${reply[(Ie)$opt]} )); then
             _ahs_option_choices "$cmdpath|$opt"
-            (( ${#reply} )) || _ahs_dynamic_choices "$opt"
+            (( ${#reply} )) || _ahs_dynamic_choices "$opt" "$profile"
             if (( ${#reply} )); then
                 found=("${reply[@]}")
                 compadd -a found
@@ -231,10 +247,17 @@ _ahs() {
     if (( ${#reply} )) && ((npos == 0)); then
         found=("${reply[@]}")
         _describe -t commands 'ahs command' found
+        # A group with a default subcommand: its first argument's values too.
+        _ahs_default_command "$cmdpath"
+        if (( ${#reply} )); then
+            _ahs_service_choices "$cmdpath $reply[1]|0" '' "$profile" "$platform"
+            found=("${reply[@]}")
+            (( ${#found} )) && compadd -a found
+        fi
         return
     fi
     _ahs_argument_choices "$cmdpath|$npos"
-    (( ${#reply} )) || _ahs_service_choices "$cmdpath|$npos" "${pos[npos]}" "$profile"
+    (( ${#reply} )) || _ahs_service_choices "$cmdpath|$npos" "${pos[npos]}" "$profile" "$platform"
     if (( ${#reply} )); then
         found=("${reply[@]}")
         compadd -a found

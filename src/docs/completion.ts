@@ -5,7 +5,7 @@
 // and of DYNAMIC_ARGUMENTS (ids ahs reads from the service, with the line's
 // --profile, within a short timeout; nothing offered when it cannot).
 import { allCommands, optionNames, type CommandModel, type OptionModel } from './model.js';
-import { DYNAMIC_ARGUMENTS, DYNAMIC_OPTIONS, type DynamicValues, type Shell } from './shells.js';
+import { DYNAMIC_ARGUMENTS, DYNAMIC_OPTIONS, PASSED_ON_OPTIONS, type DynamicValues, type Shell } from './shells.js';
 
 export { SHELLS, type Shell } from './shells.js';
 
@@ -87,6 +87,17 @@ function profileOption(root: CommandModel): string[] {
   return option ? optionNames(option) : [];
 }
 
+/** The names of the global option that selects a platform (passed on: the versions offered are of that platform). */
+function platformOption(root: CommandModel): string[] {
+  const option = root.options.find((candidate) => candidate.long === PASSED_ON_OPTIONS[1]);
+  return option ? optionNames(option) : [];
+}
+
+/** (path, default subcommand) of the groups that have one. */
+function defaultCommands(root: CommandModel): Array<[string, string[]]> {
+  return walkable(root).flatMap((command) => (command.defaultCommand ? [[key(command), [command.defaultCommand]] as [string, string[]]] : []));
+}
+
 function argumentChoices(root: CommandModel): Array<{ path: string; index: number; choices: string[] }> {
   const entries: Array<{ path: string; index: number; choices: string[] }> = [];
   for (const command of walkable(root)) {
@@ -146,27 +157,30 @@ export function generateBash(root: CommandModel): string {
     true,
   );
   const dynamicRows = dynamicChoices(root)
-    .map(({ names, kind }) => `        ${names.map(sq).join('|')}) "\${COMP_WORDS[0]}" completion bash --candidates ${kind} 2>/dev/null ;;`)
+    .map(({ names, kind }) => `        ${names.map(sq).join('|')}) "\${COMP_WORDS[0]}" \${2:+--profile "$2"} completion bash --candidates ${kind} 2>/dev/null ;;`)
     .join('\n');
   const listed = dynamicChoices(root).flatMap(({ names }) => names);
   const dynamicValues =
-    `# values of an option that ${name} lists itself, from the local config (no network): "OPTION"\n_${name}_dynamic_choices() {\n    case "$1" in\n${dynamicRows}\n    esac\n}\n` +
+    `# values of an option that ${name} lists itself (profiles from the config; environments and platforms from the config and the service): "OPTION" [PROFILE]\n_${name}_dynamic_choices() {\n    case "$1" in\n${dynamicRows}\n    esac\n}\n` +
     `# whether ${name} lists an option's values itself (then never file names)\n_${name}_listed_option() {\n    case "$1" in\n        ${listed.map(sq).join('|') || "''"}) return 0 ;;\n    esac\n    return 1\n}\n`;
   const serviceRows = groupByKind(serviceArguments(root))
     .map(({ kind, labels }) => `        ${labels.map(sq).join('|')}) kind=${kind === 'versions' ? '"versions:$2"' : kind} ;;`)
     .join('\n');
   const serviceValues = `# ids of a positional argument that ${name} reads from the service (a short timeout; nothing when it cannot):
-# "PATH|INDEX" [ARGUMENT_BEFORE] [PROFILE]
+# "PATH|INDEX" [ARGUMENT_BEFORE] [PROFILE] [PLATFORM]
 _${name}_service_choices() {
     local kind=""
     case "$1" in
 ${serviceRows}
     esac
-    [[ -n "$kind" ]] && "\${COMP_WORDS[0]}" \${3:+--profile "$3"} completion bash --candidates "$kind" 2>/dev/null
+    [[ -n "$kind" ]] && "\${COMP_WORDS[0]}" \${3:+--profile "$3"} \${4:+--platform "$4"} completion bash --candidates "$kind" 2>/dev/null
 }
 `;
+  const defaults = bashCase(`_${name}_default_command`, 'the subcommand a group runs when the next word is none of its own', defaultCommands(root).map(([path, words]) => [sq(path), words]));
   const profileNames = profileOption(root);
+  const platformNames = platformOption(root);
   const isProfile = (word: string) => (profileNames.length ? profileNames.map((option) => `[[ "${word}" == ${option} ]]`).join(' || ') : 'false');
+  const isPlatform = (word: string) => (platformNames.length ? platformNames.map((option) => `[[ "${word}" == ${option} ]]`).join(' || ') : 'false');
 
   return `# bash completion for ${name}                                -*- shell-script -*-
 # ${GENERATED}
@@ -184,6 +198,7 @@ ${optionValues}
 ${argumentValues}
 ${dynamicValues}
 ${serviceValues}
+${defaults}
 _${name}_has() {
     [[ " $1 " == *" $2 "* ]]
 }
@@ -199,27 +214,31 @@ _${name}_reply() {
 }
 
 _${name}() {
-    local cur="\${COMP_WORDS[COMP_CWORD]}" prev="" cmdpath="" npos=0 i w opt="" words profile="" before=""
+    local cur="\${COMP_WORDS[COMP_CWORD]}" prev="" cmdpath="" npos=0 i w opt="" words profile="" platform="" before="" default=""
     local -a pos=()
     COMPREPLY=()
-    # Walk the words before the cursor: follow subcommands, skip options and their values, keep positionals and the profile.
+    # Walk the words before the cursor: follow subcommands, skip options and their values, keep positionals, the profile and the platform.
     for ((i = 1; i < COMP_CWORD; i++)); do
         w="\${COMP_WORDS[i]}"
         case "$w" in
             --*=*)
                 if ${isProfile('${w%%=*}')}; then profile="\${w#*=}"; fi
+                if ${isPlatform('${w%%=*}')}; then platform="\${w#*=}"; fi
                 ;;
             -*)
                 if _${name}_has "$(_${name}_value_options "$cmdpath") $_${name}_global_value_options" "$w"; then
                     # \`--opt=value\` arrives as three words when = is in COMP_WORDBREAKS
                     if [[ "\${COMP_WORDS[i+1]}" == "=" ]]; then ((i += 2)); else ((i++)); fi
                     if ${isProfile('$w')}; then profile="\${COMP_WORDS[i]}"; fi
+                    if ${isPlatform('$w')}; then platform="\${COMP_WORDS[i]}"; fi
                 fi
                 ;;
             *)
                 if ((npos == 0)) && _${name}_has "$(_${name}_subcommands "$cmdpath")" "$w"; then
                     cmdpath="\${cmdpath:+$cmdpath }$w"
                 else
+                    # A group's default subcommand takes the word (ahs rollout ASSET: ahs rollout start ASSET).
+                    ((npos == 0)) && default="$(_${name}_default_command "$cmdpath")" && [[ -n "$default" ]] && cmdpath="$cmdpath $default"
                     pos+=("$w")
                     npos=$((npos + 1))
                 fi
@@ -241,7 +260,7 @@ _${name}() {
     fi
     if [[ -n "$opt" ]] && _${name}_has "$(_${name}_value_options "$cmdpath") $_${name}_global_value_options" "$opt"; then
         words="$(_${name}_option_choices "$cmdpath|$opt")"
-        [[ -z "$words" ]] && words="$(_${name}_dynamic_choices "$opt")"
+        [[ -z "$words" ]] && words="$(_${name}_dynamic_choices "$opt" "$profile")"
         if [[ -n "$words" ]]; then
             _${name}_reply "$cur" "$words"
         elif _${name}_listed_option "$opt"; then
@@ -258,12 +277,16 @@ _${name}() {
     fi
     words="$(_${name}_subcommands "$cmdpath")"
     if [[ -n "$words" ]] && ((npos == 0)); then
-        _${name}_reply "$cur" "\${words// /$'\\n'}"
+        words="\${words// /$'\\n'}"
+        # A group with a default subcommand: its first argument's values too.
+        default="$(_${name}_default_command "$cmdpath")"
+        [[ -n "$default" ]] && words="$words"$'\\n'"$(_${name}_service_choices "$cmdpath $default|0" "" "$profile" "$platform")"
+        _${name}_reply "$cur" "$words"
         return 0
     fi
     words="$(_${name}_argument_choices "$cmdpath|$npos")"
     ((npos > 0)) && before="\${pos[npos-1]}"
-    [[ -z "$words" ]] && words="$(_${name}_service_choices "$cmdpath|$npos" "$before" "$profile")"
+    [[ -z "$words" ]] && words="$(_${name}_service_choices "$cmdpath|$npos" "$before" "$profile" "$platform")"
     [[ -n "$words" ]] && _${name}_reply "$cur" "$words"
     return 0
 }
@@ -342,28 +365,31 @@ export function generateZsh(root: CommandModel): string {
     argumentChoices(root).map(({ path, index, choices }) => [zq(`${path}|${index}`), choices]),
   );
   const dynamicRows = dynamicChoices(root)
-    .map(({ names, kind }) => `        (${names.map(zq).join('|')}) reply=(\${(f)"$($words[1] completion zsh --candidates ${kind} 2>/dev/null)"}) ;;`)
+    .map(({ names, kind }) => `        (${names.map(zq).join('|')}) reply=(\${(f)"$($words[1] \${2:+--profile} \${2:+$2} completion zsh --candidates ${kind} 2>/dev/null)"}) ;;`)
     .join('\n');
   const listed = dynamicChoices(root).flatMap(({ names }) => names);
   const dynamicValues =
-    `# values of an option that ${name} lists itself, from the local config (no network): "OPTION"\n_${name}_dynamic_choices() {\n    reply=()\n    case "$1" in\n${dynamicRows}\n    esac\n}\n` +
+    `# values of an option that ${name} lists itself (profiles from the config; environments and platforms from the config and the service): "OPTION" [PROFILE]\n_${name}_dynamic_choices() {\n    reply=()\n    case "$1" in\n${dynamicRows}\n    esac\n}\n` +
     `# whether ${name} lists an option's values itself (then never file names)\n_${name}_listed_option() {\n    case "$1" in\n        (${listed.map(zq).join('|') || "''"}) return 0 ;;\n    esac\n    return 1\n}\n`;
   const serviceRows = groupByKind(serviceArguments(root))
     .map(({ kind, labels }) => `        (${labels.map(zq).join('|')}) kind=${kind === 'versions' ? '"versions:$2"' : kind} ;;`)
     .join('\n');
   const serviceValues = `# ids of a positional argument that ${name} reads from the service (a short timeout; nothing when it cannot):
-# "PATH|INDEX" [ARGUMENT_BEFORE] [PROFILE]
+# "PATH|INDEX" [ARGUMENT_BEFORE] [PROFILE] [PLATFORM]
 _${name}_service_choices() {
     reply=()
     local kind=''
     case "$1" in
 ${serviceRows}
     esac
-    [[ -n $kind ]] && reply=(\${(f)"$($words[1] \${3:+--profile} \${3:+$3} completion zsh --candidates $kind 2>/dev/null)"})
+    [[ -n $kind ]] && reply=(\${(f)"$($words[1] \${3:+--profile} \${3:+$3} \${4:+--platform} \${4:+$4} completion zsh --candidates $kind 2>/dev/null)"})
 }
 `;
+  const defaults = zshCase(`_${name}_default_command`, 'the subcommand a group runs when the next word is none of its own', defaultCommands(root).map(([path, words]) => [zshLabel(path), words]));
   const profileNames = profileOption(root);
+  const platformNames = platformOption(root);
   const isProfile = (word: string) => (profileNames.length ? profileNames.map((option) => `[[ ${word} == ${option} ]]`).join(' || ') : 'false');
+  const isPlatform = (word: string) => (platformNames.length ? platformNames.map((option) => `[[ ${word} == ${option} ]]`).join(' || ') : 'false');
 
   return `#compdef ${name}
 # zsh completion for ${name}
@@ -383,15 +409,17 @@ ${optionValues}
 ${argumentValues}
 ${dynamicValues}
 ${serviceValues}
+${defaults}
 _${name}() {
-    local cur=\${words[CURRENT]} prev=\${words[CURRENT-1]} cmdpath='' npos=0 i w opt='' profile=''
+    local cur=\${words[CURRENT]} prev=\${words[CURRENT-1]} cmdpath='' npos=0 i w opt='' profile='' platform=''
     local -a reply found pos
-    # Walk the words before the cursor: follow subcommands, skip options and their values, keep positionals and the profile.
+    # Walk the words before the cursor: follow subcommands, skip options and their values, keep positionals, the profile and the platform.
     for ((i = 2; i < CURRENT; i++)); do
         w=\${words[i]}
         case $w in
             --*=*)
                 if ${isProfile('${w%%=*}')}; then profile=\${w#*=}; fi
+                if ${isPlatform('${w%%=*}')}; then platform=\${w#*=}; fi
                 ;;
             -*)
                 _${name}_value_options "$cmdpath"
@@ -399,6 +427,7 @@ _${name}() {
                 if (( \${reply[(Ie)$w]} )); then
                     ((i++))
                     if ${isProfile('$w')}; then profile=\${words[i]}; fi
+                    if ${isPlatform('$w')}; then platform=\${words[i]}; fi
                 fi
                 ;;
             *)
@@ -406,6 +435,11 @@ _${name}() {
                 if ((npos == 0)) && (( \${reply[(Ie)$w]} )); then
                     cmdpath=\${cmdpath:+$cmdpath }$w
                 else
+                    # A group's default subcommand takes the word (ahs rollout ASSET: ahs rollout start ASSET).
+                    if ((npos == 0)); then
+                        _${name}_default_command "$cmdpath"
+                        (( \${#reply} )) && cmdpath="$cmdpath $reply[1]"
+                    fi
                     pos+=("$w")
                     npos=$((npos + 1))
                 fi
@@ -424,7 +458,7 @@ _${name}() {
         reply+=("\${_${name}_global_value_options[@]}")
         if (( \${reply[(Ie)$opt]} )); then
             _${name}_option_choices "$cmdpath|$opt"
-            (( \${#reply} )) || _${name}_dynamic_choices "$opt"
+            (( \${#reply} )) || _${name}_dynamic_choices "$opt" "$profile"
             if (( \${#reply} )); then
                 found=("\${reply[@]}")
                 compadd -a found
@@ -444,10 +478,17 @@ _${name}() {
     if (( \${#reply} )) && ((npos == 0)); then
         found=("\${reply[@]}")
         _describe -t commands '${name} command' found
+        # A group with a default subcommand: its first argument's values too.
+        _${name}_default_command "$cmdpath"
+        if (( \${#reply} )); then
+            _${name}_service_choices "$cmdpath $reply[1]|0" '' "$profile" "$platform"
+            found=("\${reply[@]}")
+            (( \${#found} )) && compadd -a found
+        fi
         return
     fi
     _${name}_argument_choices "$cmdpath|$npos"
-    (( \${#reply} )) || _${name}_service_choices "$cmdpath|$npos" "\${pos[npos]}" "$profile"
+    (( \${#reply} )) || _${name}_service_choices "$cmdpath|$npos" "\${pos[npos]}" "$profile" "$platform"
     if (( \${#reply} )); then
         found=("\${reply[@]}")
         compadd -a found
@@ -492,6 +533,8 @@ export function generateFish(root: CommandModel): string {
     'options of a command path that take a value, besides the global ones',
     commands.map((command) => [key(command), valueOptions(ownOptions(root, command))]),
   );
+  const defaults = fishSwitch(`${fn}_default_command`, 'the subcommand a group runs when the next word is none of its own', defaultCommands(root));
+  const platformNames = platformOption(root);
 
   const lines: string[] = [];
   const dynamic = new Map(dynamicChoices(root).flatMap(({ names, kind }) => names.map((option) => [option, kind] as const)));
@@ -503,8 +546,8 @@ export function generateFish(root: CommandModel): string {
     if (option.short) parts.push(`-s ${option.short.replace(/^-/, '')}`);
     if (option.long) parts.push(`-l ${option.long.replace(/^--/, '')}`);
     const kind = option.long ? dynamic.get(option.long) : undefined;
-    // values ahs lists itself, from the local config (no network)
-    if (kind) parts.push(`-x -a ${fq(`(type -q ${name}; and ${name} completion fish --candidates ${kind} 2>/dev/null)`)}`);
+    // values ahs lists itself (profiles from the config; environments and platforms from the config and the service)
+    if (kind) parts.push(`-x -a ${fq(`(${fn}_service ${kind})`)}`);
     else if (option.choices) parts.push(`-x -a ${fq(option.choices.join(' '))}`);
     else if (option.takesValue) parts.push('-r');
     if (option.description) parts.push(`-d ${fq(oneLine(option.description))}`);
@@ -527,6 +570,9 @@ export function generateFish(root: CommandModel): string {
       // ids ahs reads from the service (a short timeout; nothing when it cannot)
       if (kind) entries.push(`complete -c ${name} -f -n ${fq(argCondition)} -a ${fq(`(${fn}_service ${kind})`)}`);
     });
+    // A group with a default subcommand: its first argument's values beside the subcommands.
+    const fallback = command.defaultCommand ? service.get(`${[...command.path, command.defaultCommand].join(' ')}|0`) : undefined;
+    if (fallback) entries.push(`complete -c ${name} -f -n ${fq(`${fn}_is ${fq(key(command))} 0`)} -a ${fq(`(${fn}_service ${fallback})`)}`);
     if (entries.length === 0) continue;
     lines.push('', `# ${key(command) ? `${name} ${key(command)}` : name}`, ...entries);
   }
@@ -538,8 +584,9 @@ export function generateFish(root: CommandModel): string {
 
 ${subcommands}
 ${values}
+${defaults}
 # The command path before the cursor ("asset create"), how many positional arguments follow it,
-# the --profile given on the line (or an empty line), then those positional arguments
+# the --profile and the --platform given on the line (or empty lines), then those positional arguments
 function ${fn}_path
     set -l tokens (commandline -opc)
     set -e tokens[1]
@@ -547,6 +594,7 @@ function ${fn}_path
     set -l npos 0
     set -l skip 0
     set -l profile ''
+    set -l platform ''
     set -l pos
     for t in $tokens
         if test $skip -eq 1
@@ -558,19 +606,32 @@ function ${fn}_path
             set profile $t
             continue
         end
+        if test $skip -eq 3
+            set skip 0
+            set platform $t
+            continue
+        end
         switch $t
             case ${profileNames.map((option) => fq(`${option}=*`)).join(' ') || "''"}
                 set profile (string replace -r -- '^[^=]*=' '' $t)
+            case ${platformNames.map((option) => fq(`${option}=*`)).join(' ') || "''"}
+                set platform (string replace -r -- '^[^=]*=' '' $t)
             case '--*=*'
             case '-*'
                 if contains -- $t (${fn}_value_options "$cmdpath") ${valueOptions(root.options).join(' ')}
                     set skip 1
                     contains -- $t ${profileNames.join(' ')}; and set skip 2
+                    contains -- $t ${platformNames.join(' ')}; and set skip 3
                 end
             case '*'
                 if test $npos -eq 0; and contains -- $t (${fn}_subcommands "$cmdpath")
                     set cmdpath (string trim -- "$cmdpath $t")
                 else
+                    # A group's default subcommand takes the word (ahs rollout ASSET: ahs rollout start ASSET).
+                    if test $npos -eq 0
+                        set -l default (${fn}_default_command "$cmdpath")
+                        test -n "$default"; and set cmdpath "$cmdpath $default"
+                    end
                     set -a pos $t
                     set npos (math $npos + 1)
                 end
@@ -579,21 +640,24 @@ function ${fn}_path
     echo $cmdpath
     echo $npos
     echo $profile
+    echo $platform
     printf '%s\\n' $pos
 end
 
-# ids ahs reads from the service for the argument at the cursor (the versions of the argument before it)
+# Values ahs reads at <TAB> (ids from the service; profiles, environments, platforms), with the line's
+# --profile and --platform; versions are of the argument before the cursor
 function ${fn}_service --argument-names kind
     # Quietly nothing when ${name} is not on the PATH (fish would print an error at every <TAB>).
     type -q ${name}; or return
     set -l state (${fn}_path)
     if test "$kind" = versions
-        set -l before (math 3 + $state[2])
+        set -l before (math 4 + $state[2])
         set kind versions:$state[$before]
     end
-    set -l profile
-    test -n "$state[3]"; and set profile --profile $state[3]
-    ${name} $profile completion fish --candidates $kind 2>/dev/null
+    set -l settings
+    test -n "$state[3]"; and set -a settings --profile $state[3]
+    test -n "$state[4]"; and set -a settings --platform $state[4]
+    ${name} $settings completion fish --candidates $kind 2>/dev/null
 end
 
 # True when the cursor is at that command path (and, if given, at that positional argument)

@@ -48,6 +48,8 @@ export interface CommandModel {
   implicitHelp: boolean;
   /** Example command lines of the declaration (a `#` line is a comment). */
   examples: string[];
+  /** The subcommand a group runs when the next word is none of its subcommands (`ahs rollout ASSET` is `ahs rollout start ASSET`). */
+  defaultCommand?: string;
 }
 
 /** Describes `command` and everything under it, in --help order. */
@@ -71,7 +73,14 @@ export function describeCommand(command: Command, parentPath: string[] = [], imp
       .map((sub) => describeCommand(sub, path, !ownCommands.has(sub))),
     implicitHelp,
     examples: [...(specOf(command)?.examples ?? [])],
+    ...defaultOf(command),
   };
+}
+
+/** commander keeps a group's default subcommand (`isDefault: true`) by name. */
+function defaultOf(command: Command): { defaultCommand?: string } {
+  const name = (command as unknown as { _defaultCommandName?: string | null })._defaultCommandName;
+  return typeof name === 'string' ? { defaultCommand: name } : {};
 }
 
 function describeOption(option: Option, helpDescription: string): OptionModel {

@@ -107,6 +107,8 @@ async function completeIn(shell: 'zsh' | 'fish', lines: string[], env: Record<st
           'compdef() { :; }',
           `source <(node ${JSON.stringify(bin)} completion zsh)`,
           'compadd() { local a=${@[-1]}; print -r -- ${(M)${(P)a}:#${PREFIX}*}; }',
+          // Subcommands (with descriptions) are left out: the lines show the values compadd offers.
+          '_describe() { :; }',
           '_files() { print; }',
           't() { words=("$@"); CURRENT=$#words; PREFIX=${words[CURRENT]}; _ahs; }',
           ...lines.map((line) => `t ${line.split(' ').map((word) => `'${word}'`).join(' ')}`),
@@ -154,6 +156,35 @@ describe('ids complete through the service (ahs is asked at <TAB>)', () => {
     it.skipIf(!installed(shell))(`${shell}: the same ids`, async () => {
       const lines = await completeIn(shell, [`ahs asset status `, `ahs --profile nope deploy ${asset} `, `ahs deploy ${asset} `, `ahs fetch t`], { ...h.env, CI: '' });
       expect(lines.slice(0, 4)).toEqual([asset, '', 'AND1 IOS1', 'tab-pack']);
+    });
+  }
+
+  it('history, verify and rollout complete asset and collection ids; after an asset id, the versions of the platform of the line or the profile', async () => {
+    const env = { ...h.env, CI: '' };
+    const lines = await complete(
+      [`ahs history `, `ahs verify t`, `ahs rollout `, `ahs rollout ${asset} `, `ahs rollout status ${asset} `, `ahs --platform ios deploy ${asset} `, `ahs deploy ${asset} --platform=android `],
+      env,
+    );
+    expect(lines.slice(0, 7)).toEqual([`${asset} tab-pack`, `${asset} tab-pack`, `start status abort help ${asset}`, 'AND1 IOS1', 'AND1 IOS1', 'IOS1', 'AND1']);
+    // The profile's platform (here AHS_PLATFORM): what ahs deploy would take.
+    expect((await complete([`ahs deploy ${asset} `, `ahs rollout ${asset} `], { ...env, AHS_PLATFORM: 'android' })).slice(0, 2)).toEqual(['AND1', 'AND1']);
+  });
+
+  it('--env and --platform complete what the service shows beside what the config names, and print nothing else', async () => {
+    await h.deploy(asset, 'IOS1', 'ios', 'staging', 'LIVE');
+    const env = { ...h.env, CI: '', AHS_ENV: 'qa' };
+    const lines = await complete([`ahs deploy ${asset} IOS1 --env `, `ahs --platform `, `ahs release --platform=a`], env);
+    expect(lines.slice(0, 3)).toEqual(['qa staging', 'android generic ios', 'android']);
+    const direct = await execa('node', [bin, 'completion', 'bash', '--candidates', 'envs'], { env, reject: false });
+    expect({ exitCode: direct.exitCode, stdout: direct.stdout, stderr: direct.stderr }).toEqual({ exitCode: 0, stdout: 'qa\nstaging', stderr: '' });
+    expect(direct.stdout + direct.stderr).not.toContain(h.env.AHS_API_KEY);
+  });
+
+  for (const shell of ['zsh', 'fish'] as const) {
+    it.skipIf(!installed(shell))(`${shell}: history and rollout ids, versions of the line's platform, environments from the service`, async () => {
+      await h.deploy(asset, 'IOS1', 'ios', 'staging', 'LIVE');
+      const lines = await completeIn(shell, [`ahs history `, `ahs rollout ${asset} `, `ahs --platform ios deploy ${asset} `, `ahs deploy --env `], { ...h.env, CI: '' });
+      expect(lines.slice(0, 4)).toEqual([`${asset} tab-pack`, 'AND1 IOS1', 'IOS1', 'staging']);
     });
   }
 

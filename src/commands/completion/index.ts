@@ -11,10 +11,11 @@ const candidatesKind: Parser<{ kind: DynamicValues; assetId?: string }> = (raw) 
 
 export const completionSpec = defineCommand({
   name: 'completion',
-  uses: SERVICE,
+  // --platform: the versions a <TAB> after ASSET_ID offers are of that platform.
+  uses: [...SERVICE, 'platform'],
   summary: 'print the shell completion script for bash, zsh or fish',
   description:
-    'The script completes commands, flags and fixed values; the profile names of the config after --profile, and after --env and --platform the values the profiles and AHS_ENV / AHS_PLATFORM name (no network; nothing, never file names, when there are none); and asset, collection and version ids: for those the script asks ahs at <TAB>, which reads them from the service with the settings of the line (--profile, AHS_*, the current profile) within 2 seconds, and offers nothing when it cannot.',
+    'The script completes commands, flags and fixed values; the profile names of the config after --profile; after --env and --platform the values the profiles and AHS_ENV / AHS_PLATFORM name and those the service shows (its deployments, versions and collections; nothing, never file names, when there are none); asset, collection and version ids (after an asset id, the versions of the platform of the line or the profile, when one is set), and after history, verify and rollout both asset and collection ids. For those the script asks ahs at <TAB>, which reads the service with the settings of the line (--profile, --platform, AHS_*, the current profile) within 2 seconds, offers what it read by then, and says nothing when it cannot: no error, no prompt, never the key.',
   args: {
     shell: arg.choice('shell', SHELLS, 'shell to complete for'),
   },
