@@ -325,6 +325,9 @@ export class ApiClient {
     const endWait = readBody && budgeted ? this.options.feedback?.waiting(label, { method: options.method, path: label.slice(label.indexOf(' ') + 1), query: new URL(url).searchParams, body: options.body }) : undefined;
     const retry = (attempt: number, after: string, retryAfter?: string | string[]) =>
       this.waitToRetry(budget, attempt, retryAfter, label, `${label} (attempt ${attempt + 1} of ${budget.minAttempts}) after ${after}`);
+    // A write goes on a connection of its own (transport.ts, FRESH_CONNECTION_MS); so does a read sent again
+    // after its connection failed, which may have been a kept-alive one a gateway had closed.
+    let fresh = isWrite;
     try {
       for (let attempt = 1; ; attempt++) {
         const started = Date.now();
@@ -336,7 +339,7 @@ export class ApiClient {
         const feedback = this.options.feedback;
         try {
           feedback?.sent?.(options.method, label);
-          response = await this.attempt(transport, url, options, attempt, signal, remaining);
+          response = await this.attempt(transport, url, options, attempt, signal, remaining, fresh);
           feedback?.answered?.(options.method, label, response.statusCode, Date.now() - started);
           this.noteServiceClock(response.headers.date);
           this.trace(`< ${response.statusCode} (${Date.now() - started} ms)`);
@@ -376,6 +379,7 @@ export class ApiClient {
           const sentForSure = isWrite && !neverSent(error);
           const mayRetry = idempotent || (options.stream === undefined && !sentForSure);
           if (mayRetry && budget.canRetry(attempt)) {
+            if (response === undefined) fresh = true;
             await retry(attempt, reason);
             continue;
           }
@@ -467,7 +471,7 @@ export class ApiClient {
     return this.options.maxJsonBytes ?? MAX_JSON_BYTES;
   }
 
-  private async attempt(transport: Transport, url: string, options: RequestOptions, attempt: number, signal: AbortSignal, timeoutMs: number): Promise<TransportAnswer> {
+  private async attempt(transport: Transport, url: string, options: RequestOptions, attempt: number, signal: AbortSignal, timeoutMs: number, fresh: boolean): Promise<TransportAnswer> {
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.options.userAgent ?? USER_AGENT, ...options.headers };
     if (options.auth !== false && this.options.apiKey) headers.apikey = this.options.apiKey;
     let body: string | StreamBody | undefined;
@@ -483,7 +487,7 @@ export class ApiClient {
     this.traceHeaders('>', headers);
     if (typeof body === 'string') this.traceBody('>', body);
     else if (options.stream) this.trace(`> [${options.stream.length} bytes of ${options.stream.contentType.split(';')[0]}]`);
-    return transport.request(url, { method: options.method, headers, body, signal, timeoutMs });
+    return transport.request(url, { method: options.method, headers, body, signal, timeoutMs, fresh });
   }
 
   /**

@@ -34,6 +34,12 @@ export interface TransportRequest {
   signal: AbortSignal;
   /** Longest wait for the answer's headers, and between two pieces of its body. */
   timeoutMs: number;
+  /**
+   * On a connection that never carried a request, closed after the answer:
+   * a write (it must not meet a connection a gateway closed while it sat
+   * idle), and a read sent again after its connection failed.
+   */
+  fresh?: boolean;
 }
 
 /** An answer's status and headers, its body unread. */
@@ -54,8 +60,23 @@ export interface Transport {
 }
 
 /**
- * undici `request` through one dispatcher (EnvHttpProxyAgent when a proxy
- * is set), at most `connections` to one host. Without that limit undici's
+ * How long a connection opened ahead of a write (warm.ts) may wait for it
+ * and still be taken for fresh: past this it may have met an idle timeout
+ * on the way, and a new one is opened. undici's own keep-alive default (4 s,
+ * below the 5 s idle timeout of Node's http server and Apache, the shortest
+ * of the common servers; nginx 75 s, AWS ALB 60 s). Measured: in a release
+ * at 50 ms each way the upload's connection is taken one round trip of reads
+ * after it was opened (100 to 150 ms); in an item sync of 200 files, a
+ * replacement one round of uploads after (bench/rounds.mjs --log); on this
+ * loaded 2-core machine, a round of 8 uploads took up to 1.5 s.
+ */
+export const FRESH_CONNECTION_MS = 4000;
+
+/**
+ * undici `request` through two dispatchers (EnvHttpProxyAgent when a proxy
+ * is set): one for reads, its connections kept alive, one for fresh
+ * requests (writes), each on a connection of its own; at most `connections`
+ * to one host in each. Without that limit undici's
  * pool opens a connection for a request sent in the same turn of the event
  * loop as the answer that frees one (it learns that a connection is free a
  * microtask later): 8 downloads one after another each opened 12 to 16
@@ -81,26 +102,37 @@ export async function undiciTransport(env: NodeJS.ProcessEnv, connectTimeoutMs: 
   let open = 0;
   const connect = counted(answersWin(buildConnector({ timeout: Math.min(connectTimeoutMs, 30_000) })), (change) => (open += change));
   // Through a proxy a connection is the proxy's tunnel, which undici sets up itself: none is opened ahead.
-  const warm = proxies.http || proxies.https ? undefined : new WarmConnections(connect);
+  const warm = proxies.http || proxies.https ? undefined : new WarmConnections(connect, FRESH_CONNECTION_MS);
   let freedThisTurn = false;
   const connectionFreed = () => {
     if (freedThisTurn) return;
     freedThisTurn = true;
     setImmediate(() => (freedThisTurn = false));
   };
-  const dispatcher: Dispatcher = (
-    warm ? new Agent({ connect: warm.connector(), connections }) : new EnvHttpProxyAgent({ httpProxy: proxies.http, httpsProxy: proxies.https, noProxy, connect, connections })
-  ).compose(refuseStatusOutOfRange);
+  // Two pools (cli.md, "Reading the service"): reads keep their connections alive; a write goes on a
+  // connection of its own, never one that may have gone stale (see FRESH_CONNECTION_MS). The connections
+  // opened ahead (warm.ts) are the uploads': they are writes.
+  // As curl does: an http:// service through plain forwarding (absolute-form requests), an https:// one
+  // through a CONNECT tunnel (proxyTunnel: false), so a stock proxy allowing CONNECT to 443 only works for both.
+  const pool = (connector: BuildConnector.connector): Dispatcher =>
+    (proxies.http || proxies.https
+      ? new EnvHttpProxyAgent({ httpProxy: proxies.http, httpsProxy: proxies.https, noProxy, connect: connector, connections, proxyTunnel: false })
+      : new Agent({ connect: connector, connections })
+    ).compose(refuseStatusOutOfRange);
+  const reads = pool(connect);
+  const writes = pool(warm ? warm.connector() : connect);
   return {
     async request(url, init) {
       const { origin, pathname, search, protocol } = new URL(url);
+      const fresh = init.fresh === true;
       // A connection whose answer ended in this turn of the event loop is free, but undici's pool learns so
       // a turn later: asked now, it opened another one beside it (a handshake on a real network). Sent a
       // turn later, the request takes it. At the pool's limit it cannot open one, and waiting a turn would
-      // only hold back the uploads of an item sync that follow their answers (issue 21).
-      if (freedThisTurn && open < (connections ?? Infinity)) await new Promise((resolve) => setImmediate(resolve));
+      // only hold back the uploads of an item sync that follow their answers (issue 21). A write opens its
+      // own connection anyway.
+      if (!fresh && freedThisTurn && open < (connections ?? Infinity)) await new Promise((resolve) => setImmediate(resolve));
       try {
-        const response = await dispatcher.request({
+        const response = await (fresh ? writes : reads).request({
           origin,
           path: `${pathname}${search}`,
           method: init.method as Dispatcher.HttpMethod,
@@ -108,14 +140,14 @@ export async function undiciTransport(env: NodeJS.ProcessEnv, connectTimeoutMs: 
           // undici documents an AsyncIterable body (its types lag: Dispatcher.md, "body").
           body: (typeof init.body === 'object' ? init.body.open() : init.body) as Dispatcher.DispatchOptions['body'],
           signal: init.signal,
-          // undici closes a connection after a DELETE with a body (the service's removals carry their
-          // deletedBy), unless told the server reads it, as this service's does: without this each removal
-          // opened a new connection, a TCP and TLS handshake apiece on a real network.
-          reset: false,
+          // A fresh request's connection is closed after its answer (connection: close): no later write
+          // can find it stale. Otherwise kept: undici closes a connection after a DELETE with a body (the
+          // service's removals carry their deletedBy) unless told the server reads it, as this service's does.
+          reset: fresh,
           headersTimeout: init.timeoutMs,
           bodyTimeout: init.timeoutMs,
         });
-        response.body.once('close', connectionFreed);
+        if (!fresh) response.body.once('close', connectionFreed);
         return { statusCode: response.statusCode, headers: response.headers, body: streamBody(response.body) };
       } catch (error) {
         throw proxyFailure(error, proxyFor(proxies, protocol)) ?? error;
@@ -123,13 +155,13 @@ export async function undiciTransport(env: NodeJS.ProcessEnv, connectTimeoutMs: 
     },
     destroy: () => {
       warm?.close();
-      return dispatcher.destroy();
+      return Promise.all([reads.destroy(), writes.destroy()]).then(() => undefined);
     },
     close: () => {
       warm?.close();
-      return dispatcher.close();
+      return Promise.all([reads.close(), writes.close()]).then(() => undefined);
     },
-    preconnect: warm ? (url, count) => warm.open(url, Math.min(count, connections ?? count)) : undefined,
+    preconnect: warm ? (url, count) => warm.open(url, Math.min(count, connections ?? count), count) : undefined,
   };
 }
 
@@ -250,7 +282,8 @@ function proxyFor(proxies: Proxies, protocol: string): { url: string; variable: 
 function proxyFailure(error: unknown, proxy: { url: string; variable: string } | undefined): ProxyError | undefined {
   if (!proxy) return undefined;
   const shown = withoutCredentials(proxy.url);
-  const refused = /^Proxy response \((\d{3})\)/.exec(error instanceof Error ? error.message : '');
+  // A tunnel refused ("Proxy response (407) !== 200 when HTTP Tunneling"), or a forwarded request answered 407.
+  const refused = /^Proxy (?:response|Authentication Required) \((\d{3})\)/.exec(error instanceof Error ? error.message : '');
   if (refused) return proxyAnswered(Number(refused[1]), shown, proxy.variable, hasCredentials(proxy.url));
   const failed = failedConnection(error);
   if (!failed || !isProxy(failed, proxy.url)) return undefined;

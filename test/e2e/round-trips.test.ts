@@ -200,17 +200,20 @@ describe('item sync and item upload: 8 in flight, reads at once', () => {
       expect(run.exitCode, run.stderr).toBe(0);
       expect(opened.met).toBe(true);
       expect(run.json().uploaded).toHaveLength(10);
-      // The reads' connections are free once they are answered: the pool of 8 is all there is.
-      expect(Math.max(...counted.log.map((r) => r.connection))).toBe(8);
-      expect(new Set(counted.log.filter((r) => r.method === 'POST').map((r) => r.connection)).size).toBe(8);
+      // Each upload on a connection of its own (a write never goes on a kept-alive one), none of the reads':
+      // the first 8 opened while the reads were in flight, the next two while the uploads before them were.
+      const posts = counted.log.filter((r) => r.method === 'POST').map((r) => r.connection);
+      expect(new Set(posts).size).toBe(10);
+      expect(counted.log.filter((r) => r.method === 'GET').some((r) => posts.includes(r.connection))).toBe(false);
+      expect(Math.max(...counted.log.map((r) => r.connection))).toBe(12);
 
-      // 2 files: the reads' two connections carry them, none is opened for them.
+      // 2 files: two connections opened ahead for them, beside the reads' two.
       counted.log.length = 0;
       const few = await collection(newFiles(2));
       const again = await h.ahs(['item', 'sync', few.id, few.dir, '--type', '1001', '--json'], { env: { AHS_BASE_URL: counted.url } });
       expect(again.exitCode, again.stderr).toBe(0);
       expect(again.json().uploaded).toHaveLength(2);
-      expect(new Set(counted.log.map((r) => r.connection)).size).toBe(2);
+      expect(new Set(counted.log.map((r) => r.connection)).size).toBe(4);
     } finally {
       await counted.close();
     }
@@ -231,7 +234,7 @@ describe('item sync and item upload: 8 in flight, reads at once', () => {
     }
   });
 
-  it('item sync of changed files keeps one pool: its removals go on the uploads\' connections, never more than 8 beside the first reads\'', async () => {
+  it('item sync of changed files: each upload and removal on a connection of its own, the reads on theirs', async () => {
     const counted = await startFaultProxy(h.emu.baseUrl);
     try {
       const { id, dir } = await collection(newFiles(10));
@@ -242,11 +245,13 @@ describe('item sync and item upload: 8 in flight, reads at once', () => {
       const run = await h.ahs(['item', 'sync', id, dir, '--type', '1001', '--json'], { env: { AHS_BASE_URL: counted.url } });
       expect(run.exitCode, run.stderr).toBe(0);
       expect(run.json().replaced).toHaveLength(10);
-      // The two first reads' connections, then the pool of 8 for the uploads, the removals and the settling read.
-      const connections = new Set(counted.log.map((r) => r.connection));
-      expect(connections.size).toBeLessThanOrEqual(10);
-      const writes = new Set(counted.log.filter((r) => r.method !== 'GET').map((r) => r.connection));
-      expect(writes.size).toBeLessThanOrEqual(8);
+      // A write never goes on a kept-alive connection (cli.md, "Reading the service"); the reads keep theirs.
+      const writes = counted.log.filter((r) => r.method !== 'GET').map((r) => r.connection);
+      expect(writes).toHaveLength(20);
+      expect(new Set(writes).size).toBe(20);
+      const reads = new Set(counted.log.filter((r) => r.method === 'GET').map((r) => r.connection));
+      expect(reads.size).toBeLessThanOrEqual(3);
+      expect([...reads].some((id) => writes.includes(id))).toBe(false);
     } finally {
       await counted.close();
     }

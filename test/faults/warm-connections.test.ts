@@ -50,11 +50,11 @@ async function serverPoisoning(count: number, poison: (socket: Socket) => void) 
 /** Two turns of the event loop: the bytes a server wrote on loopback are in this process's socket by then. */
 const twoTurns = () => new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
 
-/** Every upload goes through undici (client.ts, transportFor). */
+/** Every upload goes through undici (client.ts, transportFor), fresh as every write is. */
 async function uploadOnce(base: string) {
   const transport = await undiciTransport({}, 5_000, 8);
   const body = '{"a":1}';
-  return { transport, send: () => transport.request(`${base}/api/v2/d/vc/c/items`, { method: 'POST', headers: { 'content-type': 'application/json' }, body, signal: new AbortController().signal, timeoutMs: 5_000 }) };
+  return { transport, send: () => transport.request(`${base}/api/v2/d/vc/c/items`, { method: 'POST', headers: { 'content-type': 'application/json' }, body, signal: new AbortController().signal, timeoutMs: 5_000, fresh: true }) };
 }
 
 describe('a warm connection the server spoiled before it was used', () => {
@@ -90,7 +90,7 @@ describe('a warm connection that never connects', () => {
     const transport = await undiciTransport({}, 100, 8);
     try {
       transport.preconnect!(base, 1);
-      const failed = await transport.request(`${base}/api/v2/d/vc/c/items`, { method: 'POST', headers: {}, body: '{}', signal: new AbortController().signal, timeoutMs: 5_000 }).catch((error: unknown) => error);
+      const failed = await transport.request(`${base}/api/v2/d/vc/c/items`, { method: 'POST', headers: {}, body: '{}', signal: new AbortController().signal, timeoutMs: 5_000, fresh: true }).catch((error: unknown) => error);
       expect((failed as { code?: string }).code).toBe('UND_ERR_CONNECT_TIMEOUT');
       expect(held).toHaveLength(1);
     } finally {
@@ -141,20 +141,25 @@ describe('a transport closed before its connections were opened', () => {
 });
 
 describe('through a proxy (HTTP_PROXY)', () => {
-  it('opens nothing ahead, and a DELETE with a body keeps its tunnel for the requests that follow', async () => {
-    const { base, seen } = await serverPoisoning(0, () => {});
+  it('opens nothing ahead; to an http:// service forwards (no tunnel), its reads on one kept-alive connection, each write on one of its own', async () => {
+    const { base } = await serverPoisoning(0, () => {});
     const proxy = await startFaultProxy(base);
     const transport = await undiciTransport({ HTTP_PROXY: proxy.url }, 5_000, 8);
     try {
       expect(transport.preconnect).toBeUndefined();
-      const send = (method: string) => transport.request(`${base}/api/v2/d/vc/c/items/i1`, { method, headers: { 'content-type': 'application/json' }, body: '{"deletedBy":"a@b.c"}', signal: new AbortController().signal, timeoutMs: 5_000 });
-      for (const method of ['DELETE', 'DELETE', 'POST']) {
+      const send = (method: string) =>
+        transport.request(`${base}/api/v2/d/vc/c/items/i1`, { method, headers: { 'content-type': 'application/json' }, body: method === 'GET' ? undefined : '{"deletedBy":"a@b.c"}', signal: new AbortController().signal, timeoutMs: 5_000, fresh: method !== 'GET' });
+      for (const method of ['GET', 'DELETE', 'GET', 'POST', 'GET']) {
         const answer = await send(method);
         expect(answer.statusCode).toBe(201);
         await answer.body.text();
       }
-      expect(proxy.tunnels).toBe(1);
-      expect(seen.connections).toBe(1);
+      expect(proxy.tunnels).toBe(0);
+      expect(proxy.forwards).toBe(5);
+      const on = (method: string) => new Set(proxy.log.filter((r) => r.method === method).map((r) => r.connection));
+      expect(on('GET').size).toBe(1);
+      expect(on('DELETE').size + on('POST').size).toBe(2);
+      expect([...on('DELETE'), ...on('POST')].some((id) => on('GET').has(id))).toBe(false);
     } finally {
       await transport.destroy();
       await proxy.close();

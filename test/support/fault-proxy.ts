@@ -30,9 +30,10 @@
 //
 // A 429 or 503 with Retry-After is a `status` fault with `headers: { 'retry-after': '1' }`.
 //
-// As an HTTP proxy (HTTP_PROXY=proxy.url): CONNECT tunnels go to the target, or get a 407 when
-// `proxyAuth: 'user:pass'` is set and the request's Proxy-Authorization is not that; proxy.tunnels
-// counts the tunnels opened. deadPort() gives a URL where nothing listens (a dead proxy).
+// As an HTTP proxy (HTTP_PROXY=proxy.url): CONNECT tunnels go to the target, and absolute-form requests
+// (`GET http://host/path`, as a client forwards to an http:// service) are forwarded to the target, or
+// either gets a 407 when `proxyAuth: 'user:pass'` is set and the request's Proxy-Authorization is not
+// that; proxy.tunnels counts the tunnels opened, proxy.forwards the absolute-form requests. deadPort() gives a URL where nothing listens (a dead proxy).
 //
 // Rules: inject(fault, match) queues a rule; a request takes the first rule
 // that matches it (method; path: a RegExp, or a string the URL's path - the
@@ -96,6 +97,8 @@ export interface FaultProxy {
   chaos(options: { seed: number; rate: number; faults: Fault[] }): void;
   /** CONNECT tunnels opened (as an HTTP proxy). */
   tunnels: number;
+  /** Absolute-form requests forwarded (as an HTTP proxy to an http:// service). */
+  forwards: number;
   /** A barrier: the answers of requests matching `matches` are held until one of each has arrived. */
   together(matches: Match[], giveUpMs?: number): Barrier;
   /** A barrier: the answers of requests matching `match` are held until `count` connections have been opened. */
@@ -203,6 +206,18 @@ export async function startFaultProxy(target: string, options: { pageSizeCap?: n
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (/^https?:\/\//i.test(req.url ?? '')) {
+      // A forward proxy's request: authorised as a CONNECT is, then handled as any other (its path only).
+      const expected = options.proxyAuth === undefined ? undefined : `Basic ${Buffer.from(options.proxyAuth).toString('base64')}`;
+      if (expected !== undefined && req.headers['proxy-authorization'] !== expected) {
+        res.writeHead(407, { 'proxy-authenticate': 'Basic realm="gateway"', 'content-length': '0' }).end();
+        return;
+      }
+      forwards++;
+      const absolute = new URL(req.url!);
+      req.url = `${absolute.pathname}${absolute.search}`;
+      delete req.headers['proxy-authorization'];
+    }
     const served = (served_.get(req.socket) ?? 0) + 1;
     served_.set(req.socket, served);
     const write = req.method !== 'GET' && req.method !== 'HEAD';
@@ -247,10 +262,11 @@ export async function startFaultProxy(target: string, options: { pageSizeCap?: n
 
   const served_ = new WeakMap<object, number>();
   let tunnels = 0;
+  let forwards = 0;
   const server = createServer((req, res) => {
     handle(req, res).catch(() => req.socket.destroy());
   });
-  // As a forward proxy: undici tunnels through CONNECT, even to http targets.
+  // As a forward proxy: a tunnel (CONNECT) to the target.
   server.on('connect', (req: IncomingMessage, socket: Socket, head: Buffer) => {
     socket.on('error', () => {});
     const expected = options.proxyAuth === undefined ? undefined : `Basic ${Buffer.from(options.proxyAuth).toString('base64')}`;
@@ -277,6 +293,9 @@ export async function startFaultProxy(target: string, options: { pageSizeCap?: n
     log,
     get tunnels() {
       return tunnels;
+    },
+    get forwards() {
+      return forwards;
     },
     inject(fault, match = {}) {
       rules.push({ fault, match, left: match.times ?? 1 });
