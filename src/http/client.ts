@@ -16,7 +16,7 @@ import type { Writable } from 'node:stream';
 import { ApiError, CancelledError, ConflictError, NetworkError, UsageError } from '../errors.js';
 import { AnswerLostError, GatewayAnswerError, NotNeededError, ProxyError, UnexpectedAnswerError, apiError, certificateRefused, errorCode, gatewayAnswer, neverSent, StatusOutOfRangeError, toNetworkError, isAbort, transportReason } from './errors.js';
 import { RetryPolicy, WaitTooLongError, type Clock, type RetryBudget } from './retry.js';
-import { MAX_JSON_BYTES, checkJson, readCapped, type ResponseSchema } from './responses.js';
+import { API_ACCEPT_ENCODING, MAX_JSON_BYTES, checkJson, readCapped, type ResponseSchema } from './responses.js';
 import { Redactor } from './redact.js';
 import { proxyAuthenticationRequired, proxyConfigured, undiciTransport, type Transport, type TransportAnswer } from './transport.js';
 import { leanTransport } from './lean.js';
@@ -339,7 +339,7 @@ export class ApiClient {
         const feedback = this.options.feedback;
         try {
           feedback?.sent?.(options.method, label);
-          response = await this.attempt(transport, url, options, attempt, signal, remaining, fresh);
+          response = await this.attempt(transport, url, options, attempt, signal, remaining, fresh, readBody);
           feedback?.answered?.(options.method, label, response.statusCode, Date.now() - started);
           this.noteServiceClock(response.headers.date);
           this.trace(`< ${response.statusCode} (${Date.now() - started} ms)`);
@@ -471,8 +471,10 @@ export class ApiClient {
     return this.options.maxJsonBytes ?? MAX_JSON_BYTES;
   }
 
-  private async attempt(transport: Transport, url: string, options: RequestOptions, attempt: number, signal: AbortSignal, timeoutMs: number, fresh: boolean): Promise<TransportAnswer> {
-    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.options.userAgent ?? USER_AGENT, ...options.headers };
+  private async attempt(transport: Transport, url: string, options: RequestOptions, attempt: number, signal: AbortSignal, timeoutMs: number, fresh: boolean, readBody: boolean): Promise<TransportAnswer> {
+    // An answer read here is decoded (readCapped); a download is stored byte for byte, so it asks for none.
+    const encoding = readBody ? API_ACCEPT_ENCODING : 'identity';
+    const headers: Record<string, string> = { accept: 'application/json', 'accept-encoding': encoding, 'user-agent': this.options.userAgent ?? USER_AGENT, ...options.headers };
     if (options.auth !== false && this.options.apiKey) headers.apikey = this.options.apiKey;
     let body: string | StreamBody | undefined;
     if (options.stream) {

@@ -29,9 +29,19 @@ export function parseErrorBody(status: number, text: string, statusText = ''): E
     const title = status >= 500 ? `a gateway answered ${status} (an HTML page)` : `the server answered ${status} with an HTML page, not the service's error body: check --base-url`;
     return { type: SERVICE_ERROR_TYPE_FALLBACK, title, status, detail: title };
   }
+  // Bytes that are not text (an encoding ahs could not undo, a file) are never printed.
+  if (isBinary(trimmed)) {
+    const title = `the service answered ${status} with a body that is not text`;
+    return { type: SERVICE_ERROR_TYPE_FALLBACK, title, status, detail: title };
+  }
   // An empty body says nothing more than its status: "answered 404: HTTP 404" said it twice.
   const title = trimmed ? `the service answered ${status}: ${oneLine(trimmed).slice(0, 300)}` : `the service answered ${status}${statusText ? ` (${statusText})` : ''} with no error body`;
   return { type: SERVICE_ERROR_TYPE_FALLBACK, title, status, detail: title };
+}
+
+/** Text that holds control characters other than white space, or bytes that were not UTF-8 (U+FFFD). */
+export function isBinary(text: string): boolean {
+  return /[\x00-\x08\x0e-\x1f\x7f\ufffd]/.test(text);
 }
 
 /** The statuses a gateway (load balancer, CDN, proxy) answers when the service did not answer it in time or at all. */

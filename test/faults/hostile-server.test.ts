@@ -190,7 +190,7 @@ describe('--verbose and what a server sends', () => {
 
 describe('which transport carries which request', () => {
   it('every request to the API goes through undici; only the delivery download through the download reader', async () => {
-    // The download reader asks for the bytes as stored (accept-encoding: identity); undici sends no accept-encoding.
+    // The download reader asks for the bytes as stored (accept-encoding: identity); API requests (undici) for gzip and br.
     const spy = await stubServer(() => false, h.emu.baseUrl);
     try {
       const env = { AHS_BASE_URL: spy.url, AHS_DELIVERY_URL: spy.url };
@@ -215,7 +215,7 @@ describe('which transport carries which request', () => {
       expect(writes.map((request) => request.method).sort()).toEqual(['POST', 'POST', 'PUT']);
       expect(lean.length).toBeGreaterThan(0);
       expect(lean.every((request) => request.method === 'GET' && request.url.endsWith('.zip'))).toBe(true);
-      expect(spy.requests.filter((request) => request.url.startsWith('/api/v2/')).every((request) => request.headers['accept-encoding'] === undefined)).toBe(true);
+      expect(spy.requests.filter((request) => request.url.startsWith('/api/v2/')).every((request) => request.headers['accept-encoding'] === 'gzip, br')).toBe(true);
     } finally {
       await spy.close();
     }

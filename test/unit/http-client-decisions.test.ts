@@ -185,7 +185,7 @@ describe('what is sent', () => {
     const { client: api, api: transport } = client([json({ ok: true })], { userAgent: 'ua/1' });
     await api.post('/a', { x: 1 }, { q: 'v' }, { headers: { 'x-extra': '1' } });
     expect(transport.seen[0]!.url).toBe('https://svc.example/a?q=v');
-    expect(transport.seen[0]!.init.headers).toEqual({ accept: 'application/json', 'user-agent': 'ua/1', 'x-extra': '1', apikey: 'sekrit-key-123', 'content-type': 'application/json' });
+    expect(transport.seen[0]!.init.headers).toEqual({ accept: 'application/json', 'accept-encoding': 'gzip, br', 'user-agent': 'ua/1', 'x-extra': '1', apikey: 'sekrit-key-123', 'content-type': 'application/json' });
     expect(transport.seen[0]!.init.body).toBe('{"x":1}');
     const stream = { contentType: 'multipart/form-data; boundary=b', length: 42, open: async function* () {} };
     await api.json({ method: 'POST', path: '/up', stream });
@@ -543,6 +543,7 @@ describe('--verbose, line by line', () => {
     expect(lines(trace.text)).toEqual([
       '> GET https://svc.example/a?q=x+y',
       '> accept: application/json',
+      '> accept-encoding: gzip, br',
       '> user-agent: UA',
       '> apikey: ***',
       '< 200 (N ms)',
@@ -550,6 +551,7 @@ describe('--verbose, line by line', () => {
       '< {"ok":1}',
       '> POST https://svc.example/b',
       '> accept: application/json',
+      '> accept-encoding: gzip, br',
       '> user-agent: UA',
       '> apikey: ***',
       '> content-type: application/json',
