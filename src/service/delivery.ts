@@ -29,6 +29,8 @@ export function deliveryBaseOf(url: URL): string {
  * user meant for it goes with it; `new URL(absolute, base)` ignored the base.
  */
 export function deliveryDocumentUrl(downloadUrl: string, apiBase: string, deliveryBase: string): string {
+  // Already on the delivery URL (a CDN at https://cdn.example/assets giving https://cdn.example/assets/...): as it is.
+  if (onDeliveryUrl(downloadUrl, deliveryBase)) return downloadUrl;
   const served = new URL(downloadUrl, apiBase);
   const prefix = deliveryBaseOf(served).slice(served.origin.length);
   return `${deliveryBase.replace(/\/+$/, '')}${served.pathname.slice(prefix.length)}${served.search}`;
@@ -47,6 +49,7 @@ const DELIVERY_PATH = '/api/vi/';
  * climb out of the delivery path, stays on the delivery host or is refused.
  */
 export function deliveryFileUrl(base: string, downloadUrl: string): string {
+  if (onDeliveryUrl(downloadUrl, base)) return downloadUrl;
   const origin = new URL(base);
   const prefix = origin.pathname.replace(/\/+$/, '');
   const queryAt = downloadUrl.indexOf('?');
@@ -60,6 +63,23 @@ export function deliveryFileUrl(base: string, downloadUrl: string): string {
     throw new UnsafePathError(`refusing download path ${JSON.stringify(downloadUrl)}: it leaves the delivery path`);
   }
   return url.toString() + (query && !url.search ? query : '');
+}
+
+/**
+ * An absolute http(s) URL that starts with the delivery URL `base` (its
+ * scheme, host, port and whole path prefix, up to a segment's end): it is
+ * already where the files are, and is used as it is (cli.md, "Reading the
+ * service"). A relative path never is: it is joined to `base`.
+ */
+export function onDeliveryUrl(downloadUrl: string, base: string): boolean {
+  if (!/^https?:\/\//i.test(downloadUrl)) return false;
+  const url = safeUrl(downloadUrl);
+  const delivery = safeUrl(base);
+  if (!url || !delivery || url.origin !== delivery.origin) return false;
+  const prefix = delivery.pathname.replace(/\/+$/, '');
+  // No `..` may climb back out of the prefix.
+  if (/(^|\/)(\.|%2e){2}(\/|$|\?|#)/i.test(downloadUrl)) return false;
+  return url.pathname === prefix || url.pathname.startsWith(`${prefix}/`);
 }
 
 /** `/api/vi/...`: from an absolute URL, its path from /api/vi/ on; from a path, the same when it starts there (after base's prefix); else /api/vi + the path. */

@@ -15,6 +15,14 @@ describe('deliveryFileUrl: {deliveryUrl}/api/vi{downloadUrl}', () => {
     // The spec's form, whose path happens to hold /api/vi/ (a collection "api" in an environment "vi"): a path like any other.
     ['https://cdn.example/assets', '/demo/vc/api/vi/items/i1/a', 'https://cdn.example/assets/api/vi/demo/vc/api/vi/items/i1/a'],
     ['http://cdn.test', 'http://other.test/elsewhere/x', 'http://cdn.test/api/vi/elsewhere/x'],
+    // An absolute URL already on the delivery URL (its whole prefix) is used as it is, /api/vi or not (issue 45).
+    ['https://cdn.example/assets', 'https://cdn.example/assets/pub/demo/x.zip?sig=3', 'https://cdn.example/assets/pub/demo/x.zip?sig=3'],
+    ['https://cdn.example/assets/', 'https://cdn.example/assets/pub/x', 'https://cdn.example/assets/pub/x'],
+    // Not at a segment's end, another port or scheme, or climbing out: the /api/vi rule.
+    ['https://cdn.example/assets', 'https://cdn.example/assetsX/pub/a', 'https://cdn.example/assets/api/vi/assetsX/pub/a'],
+    ['https://cdn.example/assets', 'http://cdn.example/assets/pub/a', 'https://cdn.example/assets/api/vi/assets/pub/a'],
+    ['https://cdn.example/assets', 'https://cdn.example:8443/assets/pub/a', 'https://cdn.example/assets/api/vi/assets/pub/a'],
+    ['https://cdn.example/assets', 'https://cdn.example/assets/../api/vi/demo/x', 'https://cdn.example/assets/api/vi/demo/x'],
   ])('%s + %s', (base, path, expected) => {
     expect(deliveryFileUrl(base, path)).toBe(expected);
   });
@@ -28,6 +36,15 @@ describe('deliveryFileUrl: {deliveryUrl}/api/vi{downloadUrl}', () => {
 
   it.each(['/../../../api/v2/demo/vc', '/x/../../v2/demo', '/%2e%2e/%2E%2E/api/v2', '/..', '..', '/api/vi/%2e%2e/v2'])('refuses %j, which would climb out of /api/vi', (path) => {
     expect(() => deliveryFileUrl('http://cdn.test', path)).toThrow(/leaves the delivery path/);
+  });
+});
+
+describe('deliveryDocumentUrl: a deployed URL already on the delivery URL', () => {
+  it('is used as it is: the prefix is not doubled (a CDN at https://cdn.example/cdn/x giving URLs without /api/vi)', () => {
+    expect(deliveryDocumentUrl('https://cdn.example/cdn/x/pub/demo/vc/c1/dev', 'https://api.example', 'https://cdn.example/cdn/x')).toBe('https://cdn.example/cdn/x/pub/demo/vc/c1/dev');
+    expect(deliveryDocumentUrl('https://cdn.example/cdn/x/api/vi/demo/vc/c1/dev', 'https://api.example', 'https://cdn.example/cdn/x')).toBe('https://cdn.example/cdn/x/api/vi/demo/vc/c1/dev');
+    // Elsewhere: its path from /api/vi/ on goes on the delivery URL, as before.
+    expect(deliveryDocumentUrl('https://origin.example/api/vi/demo/vc/c1/dev', 'https://api.example', 'https://cdn.example/cdn/x')).toBe('https://cdn.example/cdn/x/api/vi/demo/vc/c1/dev');
   });
 });
 
