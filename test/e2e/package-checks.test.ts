@@ -107,6 +107,14 @@ describe('a strict TypeScript project that installed the tarball', () => {
   });
 });
 
+describe('the SBOM in the package', () => {
+  it('dist/sbom.cdx.json is installed with the package, naming what dist/ bundles', async () => {
+    const bom = JSON.parse(await readFile(join(installed, 'dist', 'sbom.cdx.json'), 'utf8')) as { bomFormat: string; components: Array<{ name: string }> };
+    expect(bom.bomFormat).toBe('CycloneDX');
+    expect(bom.components.map((component) => component.name)).toEqual(expect.arrayContaining(['commander', 'undici', 'zod', 'yaml']));
+  });
+});
+
 describe("the README's size line", () => {
   it('names the tarball and the installed package as measured, in MB rounded', async () => {
     const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
