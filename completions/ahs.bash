@@ -39,9 +39,9 @@ _ahs_options() {
         'promote-default') echo '--from-env --make-live --expect-current --idempotent' ;;
         'release') echo '--name --state --expect-current' ;;
         'rollback') echo '--to' ;;
-        'rollout start') echo '--name --waves --soak --check --approve --approved --file --wait' ;;
+        'rollout start') echo '--name --waves --soak --check --approve --approved --file --wait --resume --supersede' ;;
         'rollout status') echo '--name --waves --soak --check --approve --approved --file --wait' ;;
-        'rollout abort') echo '--name --waves --soak --check --approve --approved --file --wait' ;;
+        'rollout abort') echo '--name --waves --soak --check --approve --approved --file --wait --to' ;;
         'collection create') echo '--name --allowed-types --description --max-assets --no-editable --no-deployable --anchor --no-secured --local-cache-control --local-cache-max-age' ;;
         'collection list') echo '--page --page-size --all --deleted --no-deleted' ;;
         'collection update') echo '--name --description --max-assets --editable --no-editable --deployable --no-deployable --anchor --local-cache-control --no-local-cache-control --local-cache-max-age --from-json' ;;
@@ -80,7 +80,7 @@ _ahs_value_options() {
         'rollback') echo '--to' ;;
         'rollout start') echo '--name --waves --soak --check --approve --approved --file' ;;
         'rollout status') echo '--name --waves --soak --check --approve --approved --file' ;;
-        'rollout abort') echo '--name --waves --soak --check --approve --approved --file' ;;
+        'rollout abort') echo '--name --waves --soak --check --approve --approved --file --to' ;;
         'collection create') echo '--name --allowed-types --description --max-assets --anchor --local-cache-max-age' ;;
         'collection list') echo '--page --page-size' ;;
         'collection update') echo '--name --description --max-assets --anchor --local-cache-max-age --from-json' ;;

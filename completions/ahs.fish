@@ -59,7 +59,7 @@ function __fish_ahs_value_options --argument-names cmdpath
         case 'rollout status'
             printf '%s\n' '--name' '--waves' '--soak' '--check' '--approve' '--approved' '--file'
         case 'rollout abort'
-            printf '%s\n' '--name' '--waves' '--soak' '--check' '--approve' '--approved' '--file'
+            printf '%s\n' '--name' '--waves' '--soak' '--check' '--approve' '--approved' '--file' '--to'
         case 'collection create'
             printf '%s\n' '--name' '--allowed-types' '--description' '--max-assets' '--anchor' '--local-cache-max-age'
         case 'collection list'
@@ -367,7 +367,7 @@ complete -c ahs -f -n '__fish_ahs_is \'rollback\' 0' -a '(__fish_ahs_service ass
 
 # ahs rollout
 complete -c ahs -f -n '__fish_ahs_is \'rollout\'' -a 'start' -d 'move a version through environments in waves (ahs rollout ASSET ...), each gated by a soak time, a check or an approval'
-complete -c ahs -f -n '__fish_ahs_is \'rollout\'' -a 'status' -d 'where a rollout stands: each wave done, soaking until T, waiting for approval or pending (same arguments)'
+complete -c ahs -f -n '__fish_ahs_is \'rollout\'' -a 'status' -d 'where a rollout stands: each wave done, soaking until T, waiting for approval, halted, superseded, blocked or pending (same arguments)'
 complete -c ahs -f -n '__fish_ahs_is \'rollout\'' -a 'abort' -d 'put back each wave\'s previous Default (from the journal), newest wave first (same arguments)'
 complete -c ahs -f -n '__fish_ahs_is \'rollout\'' -a 'help' -d 'display help for command'
 complete -c ahs -f -n '__fish_ahs_is \'rollout\' 0' -a '(__fish_ahs_service assets)'
@@ -381,6 +381,8 @@ complete -c ahs -n '__fish_ahs_is \'rollout start\'' -l approve -r -d 'this wave
 complete -c ahs -n '__fish_ahs_is \'rollout start\'' -l approved -r -d 'this run may promote that --approve wave (repeatable): give it in the job behind a protected environment'
 complete -c ahs -n '__fish_ahs_is \'rollout start\'' -l file -r -d 'the desired-state file whose assets.ASSET_ID.rollout gives the defaults of --waves, --soak, --check and --approve (default ahs.yaml, when it is there); flags given override it'
 complete -c ahs -n '__fish_ahs_is \'rollout start\'' -l wait -d 'wait for a soak time to pass (within --timeout) instead of exiting 11: a countdown in a terminal, a line a minute in CI'
+complete -c ahs -n '__fish_ahs_is \'rollout start\'' -l resume -d 'go on after a check failed (the rollout halted): run that check again, and go on when it passes'
+complete -c ahs -n '__fish_ahs_is \'rollout start\'' -l supersede -d 'another version\'s rollout in flight on this asset and platform ends here (on the record: its status says superseded) instead of refusing this one (exit 12)'
 complete -c ahs -f -n '__fish_ahs_is \'rollout start\' 0' -a '(__fish_ahs_service assets)'
 complete -c ahs -f -n '__fish_ahs_is \'rollout start\' 1' -a '(__fish_ahs_service versions)'
 
@@ -405,6 +407,7 @@ complete -c ahs -n '__fish_ahs_is \'rollout abort\'' -l approve -r -d 'this wave
 complete -c ahs -n '__fish_ahs_is \'rollout abort\'' -l approved -r -d 'this run may promote that --approve wave (repeatable): give it in the job behind a protected environment'
 complete -c ahs -n '__fish_ahs_is \'rollout abort\'' -l file -r -d 'the desired-state file whose assets.ASSET_ID.rollout gives the defaults of --waves, --soak, --check and --approve (default ahs.yaml, when it is there); flags given override it'
 complete -c ahs -n '__fish_ahs_is \'rollout abort\'' -l wait -d 'wait for a soak time to pass (within --timeout) instead of exiting 11: a countdown in a terminal, a line a minute in CI'
+complete -c ahs -n '__fish_ahs_is \'rollout abort\'' -l to -r -d 'the Default that wave gets back when the journal does not prove it (abort names such a wave with the --to that would; repeatable)'
 complete -c ahs -f -n '__fish_ahs_is \'rollout abort\' 0' -a '(__fish_ahs_service assets)'
 complete -c ahs -f -n '__fish_ahs_is \'rollout abort\' 1' -a '(__fish_ahs_service versions)'
 

@@ -152,6 +152,14 @@ function rolloutOutputs(isWrite: boolean): CommandOutputs {
     'waiting-for': (d) => (d.waves ? (next(d).action === 'wait' ? next(d).for : null) : undefined),
     'resume-after': (d) => (d.waves ? (next(d).until ?? null) : undefined),
     state: (d) => (d.waves ? next(d).action : undefined),
+    // A halt by a failed check: the wave, the check, its exit code, when and who; a supersede or a block: the other version.
+    'halted-wave': (d) => (d.waves ? (next(d).halt?.env ?? null) : undefined),
+    'halt-check': (d) => (d.waves ? (next(d).halt?.check ?? null) : undefined),
+    'halt-exit-code': (d) => (d.waves ? (next(d).halt?.exitCode ?? null) : undefined),
+    'halted-at': (d) => (d.waves ? (next(d).halt?.at ?? null) : undefined),
+    'halted-by': (d) => (d.waves ? (next(d).halt?.by ?? null) : undefined),
+    'superseded-by': (d) => (d.waves ? (next(d).action === 'superseded' ? next(d).version : null) : undefined),
+    'blocked-by': (d) => (d.waves ? (next(d).action === 'blocked' ? (next(d).by?.version ?? null) : null) : undefined),
     promoted: (d) => d.promoted,
   };
   if (isWrite) outputs.changed = (d) => (Array.isArray(d.promoted) ? d.promoted.length > 0 : undefined);
@@ -171,9 +179,13 @@ const rolloutSummary: Summarise = (d) => [
 function nextText(next: Doc): string {
   if (next.action === 'promote') return `promote ${next.env}`;
   if (next.action === 'wait' && next.for === 'soak') return `${next.soaking} soaks until ${next.until}${next.env ? `, then ${next.env}` : ''}`;
+  if (next.action === 'wait' && next.for === 'entry') return `${next.recording} was promoted by another run, which records it by ${next.until}${next.env ? `, then ${next.env}` : ''}`;
   if (next.action === 'wait') return `${next.env} waits for approval (a run with --approved ${next.env})`;
-  if (next.action === 'halt' && next.reason === 'unmeasured') return `halted: ${next.env}'s soak cannot be measured (no journal entry of its promotion)`;
+  if (next.action === 'record') return `record ${next.env}'s promotion (made without its journal entry); its soak starts then`;
+  if (next.action === 'halt' && next.reason === 'check') return `halted: the check failed ${next.halt?.phase} promoting ${next.halt?.env} (exit ${next.halt?.exitCode}) at ${next.halt?.at}, run by ${next.halt?.by}`;
   if (next.action === 'halt') return `halted: ${next.env} was moved by someone else`;
+  if (next.action === 'blocked') return `blocked by the rollout of ${next.by?.version} in flight (${next.by?.state})`;
+  if (next.action === 'superseded') return `superseded by the rollout of ${next.version}, started by ${next.by} at ${next.at}`;
   return String(next.action ?? '');
 }
 

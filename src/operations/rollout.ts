@@ -7,23 +7,31 @@
 // wave's writes are one plan of the one executor (the LIVE deploy, the
 // check, the promotion as a compare-and-set on the Default read: one
 // journal entry), then the served bytes are verified and the check run
-// again. Each answers the rollout document
+// again. Any number of runs of the same rollout at once agree: each write
+// that another run's identical write already made is settled by a read
+// (the steps' converge) and recorded only by the run that made it; a run
+// killed at any step leaves what the next run recognises (the intent
+// written before each promotion: src/rules/rollout.ts says how). Each
+// answers the rollout document
 // and, when the run stops short (a wait, a halt), the error the command
 // exits with once it has printed the document. The state machine itself is
 // src/rules/rollout.ts; the tables are src/io/views/rollout.ts's.
 import { spawn } from 'node:child_process';
 import type { PlanContext } from '../plan/context.js';
 import type { ApiClient } from '../http/client.js';
-import { AhsError, CancelledError, ConflictError, NotFoundError, OutcomeUnknownError, PartialFailureError, ExitCode, UsageError, WaitingError } from '../errors.js';
+import { randomUUID } from 'node:crypto';
+import { AhsError, BlockedError, CancelledError, ConflictError, NotFoundError, OutcomeUnknownError, PartialFailureError, ExitCode, UsageError, WaitingError } from '../errors.js';
 import { defaultOf, type ChannelSnapshot } from '../rules/index.js';
-import { decideAbort, decideRollout, formatClock, formatDuration, parseDuration, type AbortStep, type Next, type RolloutStatus, type WaveFacts, type WaveState } from '../rules/rollout.js';
+import { decideAbort, decideRollout, formatClock, formatDuration, parseDuration, type AbortFacts, type Halt, type InFlight, type Next, type RolloutEvent, type RolloutStatus, type WaveFacts, type WaveState } from '../rules/rollout.js';
 import type { DeployBody, Version } from '../rules/schemas.js';
-import { findVersion, listAllVersions, readVersionOnChannel, versionRecords } from '../service/assets.js';
+import { findVersion, listAllVersions, readChannel, readVersionOnChannel, versionRecords } from '../service/assets.js';
 import { channelName } from '../service/promote.js';
 import { sizeAgrees } from '../service/size.js';
 import { hashServed } from '../service/delivery.js';
-import { journalOf, rolloutEntries, type RolloutField } from '../service/rollout-journal.js';
-import { appendRolloutEntry } from '../plan/journal-record.js';
+import { journalOf, rolloutEntries, type RolloutEntry, type RolloutField } from '../service/rollout-journal.js';
+import { appendRolloutEntry, recordRolloutEvent } from '../plan/journal-record.js';
+import { isByAnother, type DeployResponse } from '../plan/answers.js';
+import type { PromoteResult } from '../plan/kinds/versions.js';
 import { plan, type Plan, type Results, type Step } from '../plan/plan.js';
 import { steps } from '../plan/steps.js';
 import { KINDS } from '../plan/kinds/index.js';
@@ -47,6 +55,12 @@ export interface RolloutOptions {
   approve?: string[] | undefined;
   approved?: string[] | undefined;
   wait?: boolean | undefined;
+  /** A halt by a failed check does not stop this run: it runs that check again and goes on when it passes. */
+  resume?: boolean | undefined;
+  /** Another version's rollout in flight on the asset and platform ends here (recorded), instead of blocking this one (exit 12). */
+  supersede?: boolean | undefined;
+  /** abort: ENV=VERSION, each: the Default a wave gets back when the journal does not prove it. */
+  to?: string[] | undefined;
   /** The acting user of the writes, or how to get it: asked for only once a wave is written (a status, a dry run or a run with nothing to promote asks nothing). */
   user: string | (() => Promise<string>);
 }
@@ -72,6 +86,9 @@ interface Rollout {
   approve: string[];
   approved: string[];
   wait: boolean;
+  resume: boolean;
+  supersede: boolean;
+  to: Record<string, string>;
 }
 
 /** A wave of the rollout document. */
@@ -86,12 +103,27 @@ export interface RolloutWaveDocument {
   previousDefault: string | null;
 }
 
+/** A failed check, as the document says it: when (ISO), which check, its exit code, who ran it. */
+export interface HaltDocument {
+  env: string;
+  at: string;
+  by: string;
+  check: string;
+  phase: 'before' | 'after';
+  exitCode: number;
+}
+
 /** What the rollout does next (src/rules/rollout.ts's Next, its times ISO). */
 export type NextDocument =
   | { action: 'promote'; env: string }
+  | { action: 'record'; env: string }
   | { action: 'wait'; for: 'soak'; env: string | null; soaking: string; until: string }
+  | { action: 'wait'; for: 'entry'; env: string | null; recording: string; until: string }
   | { action: 'wait'; for: 'approval'; env: string }
-  | { action: 'halt'; env: string; found: string | null; reason?: 'unmeasured'; soak?: number }
+  | { action: 'halt'; env: string; found: string | null }
+  | { action: 'halt'; env: string; found: string | null; reason: 'check'; halt: HaltDocument }
+  | { action: 'blocked'; by: InFlight }
+  | { action: 'superseded'; version: string; by: string; at: string }
   | { action: 'aborted' }
   | { action: 'complete' };
 
@@ -106,6 +138,8 @@ export interface RolloutDocument {
   promoted: string[];
   /** abort: the waves whose previous Default it put back, newest first. */
   restored?: string[];
+  /** abort: the waves it could not put back: moved by someone else since, or no previous Default proven (with the --to that would). */
+  left?: Array<{ env: string; why: 'moved' | 'unknown'; found?: string | null; to?: string }>;
   dryRun?: true;
   /** --dry-run: the requests of the next wave (of an abort: its promotions), each with the rules' prediction. */
   requests?: DryRunDocument[];
@@ -152,7 +186,7 @@ async function prepare(ctx: PlanContext, mode: 'start' | 'status' | 'abort', opt
   if (mode !== 'status' && Object.keys(rollout.soakMs).length > 0 && !journal) {
     throw new UsageError(`a soak time needs the journal (the service's own record of when each wave was promoted), and none is set: start one with \`ahs journal init\`, or run without --soak`);
   }
-  if (mode === 'abort' && !journal) throw new UsageError('abort puts back the Default each wave had before, which only the journal knows, and none is set: start one with `ahs journal init`');
+  if (mode === 'abort' && !journal && Object.keys(rollout.to).length === 0) throw new UsageError('abort puts back the Default each wave had before, which only the journal knows, and none is set: start one with `ahs journal init` (or name each wave\'s with --to ENV=VERSION)');
   return new RolloutRun(ctx, api, rollout, journal, options.user);
 }
 
@@ -175,7 +209,7 @@ export async function rolloutStanding(ctx: PlanContext, api: ApiClient, key: { a
     if (ms !== undefined && defaults.waves.includes(env)) soakMs[env] = ms;
   }
   const approve = (defaults.approve ?? []).filter((env) => defaults.waves.includes(env));
-  const run = new RolloutRun(ctx, api, { ...key, waves: defaults.waves, soakMs, approve, approved: [], wait: false }, await journalOf(ctx), '(acting user)');
+  const run = new RolloutRun(ctx, api, { ...key, waves: defaults.waves, soakMs, approve, approved: [], wait: false, resume: false, supersede: false, to: {} }, await journalOf(ctx), '(acting user)');
   const { status, now } = await run.snapshot();
   const waves = status.waves.map((wave) => `${wave.env} ${wave.state === 'soaking' && wave.until !== null ? `soaking until ${formatClock(wave.until, now)}` : wave.state}`);
   return `${waves.join(', ')}: ${sentence(status.next, now)}`;
@@ -209,7 +243,16 @@ async function checkOptions(api: ApiClient, options: RolloutOptions): Promise<Ro
   if (options.versionId === undefined && options.name === undefined) throw new UsageError('VERSION_ID or --name VERSION_NAME is required: the version to roll out');
   const versionId = options.versionId ?? (await versionByName(api, options.assetId, options.name!, platform));
   if (options.check !== undefined && options.check.trim() === '') throw new UsageError('--check must not be empty');
-  return { assetId: options.assetId, versionId, platform, waves, soakMs, check: options.check, approve, approved, wait: options.wait === true };
+  const to: Record<string, string> = {};
+  for (const raw of options.to ?? []) {
+    const at = raw.indexOf('=');
+    const env = at < 0 ? '' : raw.slice(0, at).trim();
+    const target = at < 0 ? '' : raw.slice(at + 1).trim();
+    if (!env || !target) throw new UsageError(`--to takes ENV=VERSION_ID, e.g. --to prod=WEB6 (got ${raw})`);
+    inWaves('--to', env);
+    to[env] = target;
+  }
+  return { assetId: options.assetId, versionId, platform, waves, soakMs, check: options.check, approve, approved, wait: options.wait === true, resume: options.resume === true, supersede: options.supersede === true, to };
 }
 
 async function versionByName(api: ApiClient, assetId: string, name: string, platform: string): Promise<string> {
@@ -231,12 +274,19 @@ interface Snapshot {
   now: number;
 }
 
+/** How much longer than its --timeout a run that wrote an intent has to record its promotion (the entry's own append). */
+const RECORD_MARGIN_MS = 60_000;
+
 class RolloutRun {
   private readonly promoted: string[] = [];
   private version: Version | undefined;
   /** The SHA-256 of what an earlier wave serves, once read in this run. */
   private reference: { env: string; sha256: string } | undefined;
   private actingUser: Promise<string> | undefined;
+  /** This run, in its intents: a wave whose intent is its own is not another run's promotion in flight. */
+  private readonly runId = randomUUID();
+  /** The waves whose promotion this run recorded for another (recordFound): once each. */
+  private readonly recorded = new Set<string>();
 
   constructor(
     private readonly ctx: PlanContext,
@@ -262,34 +312,77 @@ class RolloutRun {
     return `ahs rollout abort ${r.assetId} ${r.versionId} --platform ${r.platform} --waves ${r.waves.join(',')}`;
   }
 
+  /** The rollout field of an entry of this rollout. */
+  private field(wave: string, action: RolloutField['action'], extra: Partial<RolloutField> = {}): RolloutField {
+    const r = this.rollout;
+    return { asset: r.assetId, version: r.versionId, platform: r.platform, waves: r.waves, wave, action, ...extra };
+  }
+
   /** Where the rollout stands, read only (plan's view). */
   snapshot(): Promise<Snapshot> {
     return this.read();
   }
 
-  /** The version, each wave's channel and the rollout's journal entries, read together. */
+  /**
+   * The version, each wave's channel, then the rollout's journal entries:
+   * the journal after the channels, so that a promotion the channels show
+   * has its intent (written before it was sent) in what is read.
+   */
   private async read(): Promise<Snapshot> {
     const r = this.rollout;
     // The version first (once): entries older than its upload cannot be of its rollout.
     const version = this.version ?? (await findVersion(this.api, r.assetId, r.versionId));
     if (!version) throw new NotFoundError(`version ${r.versionId} of ${r.assetId} not found`);
     if (version.targetPlatform !== r.platform) throw new UsageError(`${r.versionId} is a ${version.targetPlatform} version of ${r.assetId}, not ${r.platform}: give --platform ${version.targetPlatform}`);
-    const [waves, entries] = await Promise.all([
-      Promise.all(r.waves.map(async (env) => ({ env, channel: (await readVersionOnChannel(this.api, { assetId: r.assetId, platform: r.platform, envId: env }, r.versionId, { version: false })).channel }))),
-      this.journal ? rolloutEntries(this.ctx, this.journal, { asset: r.assetId, version: r.versionId, platform: r.platform }, new Date(Date.parse(version.createdAt) - 60_000)) : Promise.resolve([]),
-    ]);
+    const channelOf = async (env: string) => (await readVersionOnChannel(this.api, { assetId: r.assetId, platform: r.platform, envId: env }, r.versionId, { version: false })).channel;
+    const waves = await Promise.all(r.waves.map(async (env) => ({ env, channel: await channelOf(env) })));
+    const entries = this.journal ? await rolloutEntries(this.ctx, this.journal, { asset: r.assetId, version: r.versionId, platform: r.platform }, new Date(Date.parse(version.createdAt) - 60_000)) : [];
     this.version = version;
-    const facts: WaveFacts[] = waves.map(({ env, channel }) => {
-      const entry = entries.find((e) => e.rollout.wave === env && (e.rollout.action === 'promote' || e.rollout.action === 'abort'));
-      return {
-        env,
-        currentDefault: defaultOf(channel) ?? null,
-        ...(entry ? { entry: { action: entry.rollout.action as 'promote' | 'abort', at: entry.at, previousDefault: entry.rollout.previousDefault ?? null } } : {}),
-      };
-    });
+    // A wave whose promotion the journal has while its channel, read before the journal, did not show it: another
+    // run promoted it between the two reads; read that channel again (once), or the wave would look moved.
+    for (const wave of waves) {
+      const newest = entries.find((e) => e.rollout.wave === wave.env && (e.rollout.action === 'promote' || e.rollout.action === 'abort'));
+      if (newest?.rollout.action === 'promote' && defaultOf(wave.channel) !== r.versionId) wave.channel = await channelOf(wave.env);
+    }
+    const facts = factsOf(waves, entries, r.versionId, this.runId);
+    const events = eventsOf(entries);
     const now = this.api.serviceNow();
-    const status = decideRollout({ versionId: r.versionId, waves: facts, soakMs: r.soakMs, approve: r.approve, approved: r.approved, now });
+    const inFlight = this.journal ? await this.inFlight(waves, entries, events) : undefined;
+    const status = decideRollout({ versionId: r.versionId, waves: facts, soakMs: r.soakMs, approve: r.approve, approved: r.approved, now, events, resume: r.resume, inFlight, supersede: r.supersede });
     return { waves, facts, status, now };
+  }
+
+  /**
+   * Another version's rollout in flight on this asset and platform: a
+   * version that is the Default of one of the waves, whose own entries say
+   * a rollout promoted it and has not ended (aborted, superseded), and that
+   * is not yet the Default of every one of its waves. Looked for only while
+   * this rollout has promoted nothing (once it has, it took over).
+   */
+  private async inFlight(waves: WaveRead[], entries: RolloutEntry[], events: RolloutEvent[]): Promise<InFlight | undefined> {
+    const r = this.rollout;
+    if (entries.some((e) => e.rollout.action === 'promote' || e.rollout.action === 'intent') || events.some((e) => e.action === 'supersede')) return undefined;
+    const others = [...new Set(waves.map((w) => defaultOf(w.channel)).filter((v): v is string => v !== undefined && v !== r.versionId))];
+    for (const other of others) {
+      const found = await this.rolloutOf(other);
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  /** The rollout of `versionId` when one is in flight: its waves' states in words. */
+  private async rolloutOf(versionId: string): Promise<(InFlight & { waves: string[] }) | undefined> {
+    const r = this.rollout;
+    const version = await findVersion(this.api, r.assetId, versionId);
+    if (!version) return undefined;
+    const entries = await rolloutEntries(this.ctx, this.journal!, { asset: r.assetId, version: versionId, platform: r.platform }, new Date(Date.parse(version.createdAt) - 60_000));
+    const newest = entries.find((e) => e.rollout.action !== 'live' && e.rollout.action !== 'intent');
+    if (!newest || newest.rollout.action === 'abort' || entries.some((e) => e.rollout.action === 'supersede')) return undefined;
+    const waves = newest.rollout.waves;
+    const defaults = await Promise.all(waves.map(async (env) => defaultOf((await readVersionOnChannel(this.api, { assetId: r.assetId, platform: r.platform, envId: env }, versionId, { version: false, withDefault: true })).channel) ?? null));
+    if (defaults.every((d) => d === versionId)) return undefined;
+    const halted = newest.rollout.action === 'halt' ? ` (halted by a failed check on ${newest.rollout.wave})` : '';
+    return { version: versionId, state: `${waves.map((env, i) => `${env} ${defaults[i] === versionId ? 'done' : 'pending'}`).join(', ')}${halted}`, waves };
   }
 
   private document(snapshot: Snapshot, extra: Partial<RolloutDocument> = {}): RolloutDocument {
@@ -311,8 +404,12 @@ class RolloutRun {
     return { document: this.document(snapshot, extra), name: this.name, next, ...(stop ? { stop } : { summary: `${this.name}: ${next}` }) };
   }
 
-  status(): Promise<RolloutResult> {
-    return this.read().then((snapshot) => this.result(snapshot));
+  /** Where the rollout stands; it ends as a run would when a person must act (halted: 1, moved: 5, blocked or superseded: 12). */
+  async status(): Promise<RolloutResult> {
+    const snapshot = await this.read();
+    const next = snapshot.status.next;
+    const needsPerson = next.action === 'halt' || next.action === 'blocked' || next.action === 'superseded';
+    return this.result(snapshot, {}, needsPerson ? this.stopOf(next, snapshot.now) : undefined);
   }
 
   async start(hooks: RolloutHooks): Promise<RolloutResult> {
@@ -322,23 +419,32 @@ class RolloutRun {
       const snapshot = await this.read();
       const next = snapshot.status.next;
       if (this.ctx.globals.dryRun) return this.dryRun(snapshot);
-      this.refuseUnrecorded(snapshot);
-      if (next.action === 'promote') {
-        try {
-          await this.promote(next.env, snapshot);
-        } catch (error) {
-          // A halt (a check, the served bytes) or a wait on a check: the document still says where the rollout stands.
-          if (!(error instanceof AhsError) || error instanceof CancelledError) throw error;
-          const after = await this.read().catch(() => undefined);
-          if (!after) throw error;
-          return this.result(after, {}, error);
+      try {
+        if (next.action === 'blocked' && this.rollout.supersede) {
+          await this.supersede(next.by);
+          continue;
         }
-        continue;
+        if (next.action === 'promote') {
+          await this.promote(next.env, snapshot);
+          continue;
+        }
+        if (next.action === 'record') {
+          await this.recordFound(next.env, snapshot);
+          continue;
+        }
+        if (this.rollout.resume && (await this.resumeAfterCheck(snapshot))) continue;
+      } catch (error) {
+        // A halt (a check, the served bytes) or a wait (a check, the journal): the document still says where the rollout stands.
+        if (!(error instanceof AhsError) || error instanceof CancelledError) throw error;
+        const after = await this.read().catch(() => undefined);
+        if (!after) throw error;
+        return this.result(after, {}, error);
       }
-      if (next.action === 'wait' && next.for === 'soak' && this.rollout.wait) {
+      if (next.action === 'wait' && next.for !== 'approval' && this.rollout.wait) {
         const left = next.until - snapshot.now;
         if (Date.now() + left <= deadline) {
-          const line = (ms: number) => `waiting: ${next.soaking} soaks until ${formatClock(next.until, snapshot.now)}, ${formatDuration(ms)} left`;
+          const what = next.for === 'soak' ? `${next.soaking} soaks` : `the run that promoted ${next.recording} records it`;
+          const line = (ms: number) => `waiting: ${what} until ${formatClock(next.until, snapshot.now)}, ${formatDuration(ms)} left`;
           if (hooks.sleep) await hooks.sleep(left, line, this.ctx.signal);
           else {
             out.info(line(left));
@@ -352,23 +458,18 @@ class RolloutRun {
     }
   }
 
-  /**
-   * A wave this run promoted whose soak the journal cannot measure (its
-   * append failed, warned above): going on would skip the soak. Halts.
-   */
-  private refuseUnrecorded(snapshot: Snapshot): void {
-    const missing = snapshot.facts.find((f) => this.promoted.includes(f.env) && this.rollout.soakMs[f.env] !== undefined && f.entry?.action !== 'promote');
-    if (!missing) return;
-    const text = `the journal has no entry of ${missing.env}'s promotion (see the warning above), so its soak cannot be measured: the rollout stops here; ${missing.env} is promoted. No later run can measure it either: to go on without that soak, run again without --soak ${missing.env}=...; to put ${missing.env} back (abort cannot: the journal has no entry of it): ahs rollback ${this.rollout.assetId} --platform ${this.rollout.platform} --env ${missing.env}`;
-    throw new PartialFailureError(text, ExitCode.rejected, { type: 'urn:ahs:rejected', title: text, status: null, detail: text });
-  }
-
-  /** How a run that cannot go on ends: complete (none), waiting (11), halted (5) or aborted (5). */
+  /** How a run that cannot go on ends: complete (none), waiting (11), halted (1 by a check, 5 moved), blocked or superseded (12), aborted (5). */
   private stopOf(next: Next, now: number): AhsError | undefined {
     const text = `${this.name}: ${sentence(next, now)}`;
-    if (next.action === 'complete' || next.action === 'promote') return undefined;
-    if (next.action === 'wait') return new WaitingError(text, next.for === 'soak' ? new Date(next.until).toISOString() : null);
+    if (next.action === 'complete' || next.action === 'promote' || next.action === 'record') return undefined;
+    if (next.action === 'wait') return new WaitingError(text, next.for === 'approval' ? null : new Date(next.until).toISOString());
+    if (next.action === 'halt' && 'reason' in next) {
+      const full = `${text}; to put back the waves it promoted: ${this.abortCommand()}; to run the check again and go on: the same command with --resume`;
+      return new PartialFailureError(full, ExitCode.rejected, { type: 'urn:ahs:rejected', title: full, status: null, detail: full });
+    }
     if (next.action === 'halt') return new ConflictError(`${text}; to put back the waves this rollout promoted: ${this.abortCommand()}`);
+    if (next.action === 'blocked') return new BlockedError(`${text}; to end it there and roll out ${this.rollout.versionId} instead: the same command with --supersede`, 'rollout');
+    if (next.action === 'superseded') return new BlockedError(`${text}; nothing was sent`, 'rollout');
     return new ConflictError(`${text}; nothing was sent`);
   }
 
@@ -389,60 +490,160 @@ class RolloutRun {
     return result;
   }
 
-  /** The wave's writes: LIVE (when the version is not yet), then the promotion as a compare-and-set on the Default read. */
-  private waveSteps(env: string, channel: ChannelSnapshot, user = '(acting user)'): { live?: Step; promotion: Step; all: Step[] } {
+  /**
+   * The wave's writes: LIVE (when the version is not yet), then the
+   * promotion as a compare-and-set on the Default read. Both converge:
+   * another run's identical write (the service's "already in the target
+   * state", a 409 or a moved Default now this version) is settled by a read
+   * of the channel and is that run's change, not this one's.
+   */
+  private waveSteps(env: string, channel: ChannelSnapshot, user = '(acting user)'): { live?: Step<DeployResponse>; promotion: Step<PromoteResult>; all: Step[] } {
     const r = this.rollout;
     const state = channel.records[r.versionId];
     const liveBody: DeployBody = { envId: env, intent: 'LIVE', createdBy: user, updatedBy: user };
     const needsLive = state !== 'LIVE' && state !== 'DEFAULT';
-    const live = needsLive ? steps.versionDeploy({ assetId: r.assetId, versionId: r.versionId, platform: r.platform, body: liveBody, channel, version: this.version ?? null, notes: [`rollout: ${r.versionId} is deployed LIVE on ${env} first`] }) : undefined;
+    const live = needsLive ? steps.versionDeploy({ assetId: r.assetId, versionId: r.versionId, platform: r.platform, body: liveBody, channel, version: this.version ?? null, notes: [`rollout: ${r.versionId} is deployed LIVE on ${env} first`], converge: true }) : undefined;
     const expected = defaultOf(channel) ?? null;
     const promotion = steps.versionPromote(
-      { assetId: r.assetId, platform: r.platform, envId: env, versionId: r.versionId, user, channel, expected, ...(needsLive ? { afterLive: liveBody } : {}), version: this.version ?? null },
+      { assetId: r.assetId, platform: r.platform, envId: env, versionId: r.versionId, user, channel, expected, ...(needsLive ? { afterLive: liveBody } : {}), version: this.version ?? null, converge: true },
       { refuse: { hint: `the rollout's promotion of ${env} would be refused` } },
     );
-    return { live, promotion, all: live ? [live, promotion] : [promotion] };
+    return { ...(live ? { live } : {}), promotion, all: live ? [live, promotion] : [promotion] };
   }
 
   /**
-   * One wave: LIVE, the check, the promotion (a compare-and-set on the
-   * Default read) as one plan and one journal entry; then the served bytes
-   * verified and the check again. The check runs between the plan's two
-   * steps: when it fails or is inconclusive the run stops there, and the
-   * entry records the LIVE deploy alone (action `live`); otherwise it records
-   * both (action `promote`, the soak's start).
+   * One wave: LIVE, the check, the intent, the promotion (a compare-and-set
+   * on the Default read) as one plan and one journal entry; then the served
+   * bytes verified and the check again. The check and the intent run
+   * between the plan's two steps: when the check fails or is inconclusive,
+   * or the journal does not take the intent, the run stops there and the
+   * entry records the LIVE deploy alone (action `live`, or `halt` for a
+   * failed check); otherwise it records both (action `promote`, the soak's
+   * start). A wave another run promoted meanwhile is that run's: this run
+   * records none of it and checks nothing more there.
    */
   private async promote(env: string, snapshot: Snapshot): Promise<void> {
     const r = this.rollout;
     const out = await this.ctx.output();
     const user = await this.user();
     const channel = snapshot.waves.find((w) => w.env === env)!.channel;
-    const previousDefault = defaultOf(channel) ?? null;
+    const readDefault = defaultOf(channel) ?? null;
     const { live, promotion, all } = this.waveSteps(env, channel, user);
-    // The promotion was made, or may have been (its answer lost): the entry is the wave's promotion.
+    let failed: { code: number; phase: 'before' } | undefined;
+    // The promotion was made by this run, or may have been (its answer lost): the entry is the wave's promotion.
+    const made = (results: Results) => (results.has(promotion) && !isByAnother(results.of(promotion))) || results.failureOf(promotion)?.error instanceof OutcomeUnknownError;
     const field = (results: Results): RolloutField => {
-      const sent = results.has(promotion) || results.failureOf(promotion)?.error instanceof OutcomeUnknownError;
-      return { asset: r.assetId, version: r.versionId, platform: r.platform, waves: r.waves, wave: env, action: sent ? 'promote' : 'live', previousDefault };
+      const previousDefault = results.of(promotion)?.previousDefault !== undefined ? results.of(promotion)!.previousDefault : readDefault;
+      if (failed) return this.field(env, 'halt', { previousDefault, check: { command: r.check!, phase: failed.phase, exitCode: failed.code } });
+      return this.field(env, made(results) ? 'promote' : 'live', { previousDefault });
     };
+    let haltRecorded = false;
     const name = channelName({ assetId: r.assetId, platform: r.platform, envId: env });
     const wave: Plan = plan(all, () => undefined, {
-      onAnswer: (step) => {
-        if (step === live) out.info(`${r.versionId} deployed LIVE on ${name}`);
-        if (step === promotion) out.info(`${r.versionId} is now the Default of ${name}${previousDefault ? ` (previous Default ${previousDefault}, now LIVE)` : ''}`);
+      onAnswer: (step, results) => {
+        if (step === live && !isByAnother(results.of(live))) out.info(`${r.versionId} deployed LIVE on ${name}`);
+        if (step === promotion && !isByAnother(results.of(promotion))) out.info(`${r.versionId} is now the Default of ${name}${readDefault ? ` (previous Default ${readDefault}, now LIVE)` : ''}`);
       },
-      ...(r.check ? { beforeSend: async (step: Step) => (step === promotion ? this.check(env, 'before') : undefined) } : {}),
+      beforeSend: async (step: Step) => {
+        if (step !== promotion) return;
+        if (r.check) {
+          const code = await this.runCheck(env, 'before');
+          if (code === 1) failed = { code, phase: 'before' };
+          this.checkOutcome(env, 'before', code);
+        }
+        await this.intent(env, readDefault);
+      },
+    });
+    const recording: Plan = appendRolloutEntry(wave, (results) => {
+      haltRecorded = failed !== undefined;
+      return field(results);
     });
     const { executePlan } = await import('../plan/execute.js');
+    let results: Results | undefined;
     try {
-      await executePlan(appendRolloutEntry(wave, field), this.ctx);
+      await executePlan({ ...recording, done: (res: Results) => void (results = res) }, this.ctx);
     } catch (error) {
-      // The compare-and-set on the Default read did not hold: another writer moved it meanwhile.
+      if (failed && !haltRecorded) await this.recordHalt(env, 'before', failed.code);
+      // The compare-and-set on the Default read did not hold: another writer moved it meanwhile (to another version).
       if (error instanceof ConflictError) throw new ConflictError(`${env}'s Default moved while this rollout was promoting ${r.versionId} there (${error.message}); run the same command again to see where the rollout stands`);
       throw error;
     }
+    if (results && !made(results)) {
+      out.info(`${env}: another run of this rollout promoted ${r.versionId} meanwhile; it records and checks that wave`);
+      return;
+    }
     this.promoted.push(env);
     await this.verifyServed(env);
-    if (r.check) await this.check(env, 'after');
+    if (r.check) {
+      const code = await this.runCheck(env, 'after');
+      if (code === 1) await this.recordHalt(env, 'after', code);
+      this.checkOutcome(env, 'after', code);
+    }
+  }
+
+  /**
+   * The record of intent before a promotion is sent: the wave's Default
+   * before it, and by when this run records the promotion itself. Without
+   * it an abort could not prove what to put back, so a journal that refuses
+   * it stops the run before the promotion (exit 11: the next run tries again).
+   */
+  private async intent(env: string, previousDefault: string | null): Promise<void> {
+    if (!this.journal) return;
+    const recordBy = new Date(this.api.serviceNow() + (await this.ctx.settings()).timeoutMs + RECORD_MARGIN_MS).toISOString();
+    const ok = await recordRolloutEvent(this.ctx, this.journal, this.field(env, 'intent', { previousDefault, recordBy, run: this.runId }));
+    if (!ok) throw new WaitingError(`the journal did not take the record of ${env}'s promotion before it (see the warning above): ${env} is not promoted; run the same command again once the journal takes entries`);
+  }
+
+  /**
+   * A wave that is the Default with a soak to keep and no entry of its
+   * promotion (its run was killed before recording it, or its append was
+   * refused, or it was promoted outside the rollout): recorded now, its soak
+   * measured from this entry: later than the promotion, so never shorter.
+   */
+  private async recordFound(env: string, snapshot: Snapshot): Promise<void> {
+    const out = await this.ctx.output();
+    // Recorded by this run already, and still not in what the journal lists: not again (the next run reads it).
+    if (this.recorded.has(env)) throw new WaitingError(`${env}'s promotion was recorded, but the journal does not list the entry yet: run the same command again`);
+    this.recorded.add(env);
+    const facts = snapshot.facts.find((f) => f.env === env)!;
+    const previous = facts.intent ? { previousDefault: facts.intent.previousDefault } : {};
+    const ok = this.journal ? await recordRolloutEvent(this.ctx, this.journal, this.field(env, 'promote', { ...previous, recovered: true })) : false;
+    if (!ok) {
+      throw new WaitingError(`${env} is the Default of ${this.name.replace(/ of .*/, '')}, but the journal did not take the record of its promotion (see the warning above): its soak starts once a run records it; run the same command again`);
+    }
+    out.info(`${env}: ${this.rollout.versionId} is the Default without an entry of its promotion (its run stopped before recording it, or it was promoted outside the rollout): recorded now; its soak of ${formatDuration(this.rollout.soakMs[env] ?? 0)} starts here`);
+  }
+
+  /** --supersede: the rollout in flight ends here, on its own record (its status then says superseded). */
+  private async supersede(other: InFlight): Promise<void> {
+    const r = this.rollout;
+    const out = await this.ctx.output();
+    await this.user();
+    const field: RolloutField = { asset: r.assetId, version: other.version, platform: r.platform, waves: r.waves, wave: '*', action: 'supersede', by: r.versionId };
+    const ok = await recordRolloutEvent(this.ctx, this.journal!, field);
+    if (!ok) throw new WaitingError(`the journal did not take the record that ${other.version}'s rollout ends here (see the warning above): nothing was sent; run the same command again once the journal takes entries`);
+    out.info(`the rollout of ${other.version} (${other.state}) ends here: superseded by ${r.versionId}'s, on the record`);
+  }
+
+  /** --resume of a rollout halted by a check after a promotion: that check again; when it passes the halt ends (recorded). */
+  private async resumeAfterCheck(snapshot: Snapshot): Promise<boolean> {
+    const r = this.rollout;
+    const facts = snapshot.facts;
+    const halt = newestHalt(snapshot);
+    if (!halt || halt.phase !== 'after' || !r.check) return false;
+    if (facts.find((f) => f.env === halt.env)?.currentDefault !== r.versionId) return false;
+    const code = await this.runCheck(halt.env, 'after');
+    if (code === 1) await this.recordHalt(halt.env, 'after', code);
+    this.checkOutcome(halt.env, 'after', code);
+    await this.user();
+    await recordRolloutEvent(this.ctx, this.journal!, this.field(halt.env, 'resume', { check: { command: r.check, phase: 'after', exitCode: 0 } }));
+    return true;
+  }
+
+  private async recordHalt(env: string, phase: 'before' | 'after', code: number): Promise<void> {
+    if (!this.journal) return;
+    await this.user();
+    await recordRolloutEvent(this.ctx, this.journal, this.field(env, 'halt', { check: { command: this.rollout.check!, phase, exitCode: code } }), ExitCode.rejected);
   }
 
   /** The version's record on the wave's channel, with its download URL. */
@@ -483,18 +684,33 @@ class RolloutRun {
     out.info(`${env} serves ${r.versionId} byte for byte (${served.bytes} bytes, SHA-256 ${served.sha256.slice(0, 12)}…${this.reference.env === env ? '' : `, as ${this.reference.env}`})`);
   }
 
-  /** --check: 0 passes, 1 fails (halt, exit 1), anything else is inconclusive (exit 11). */
-  private async check(env: string, phase: 'before' | 'after'): Promise<void> {
+  /**
+   * --check, with the run's own settings in its environment (the service,
+   * the delivery host, the domain, the key: an `ahs fetch --url
+   * "$AHS_ROLLOUT_URL"` or `ahs verify` inside it reads a secured asset as
+   * this run does; the key is never on a command line). Its exit code (null: killed).
+   */
+  private async runCheck(env: string, phase: 'before' | 'after'): Promise<number | null> {
     const r = this.rollout;
     const out = await this.ctx.output();
     const url = await this.servedUrl(env);
     const wave = r.waves.indexOf(env) + 1;
     out.info(`check ${phase} promoting ${env}: ${r.check}`);
-    const code = await runCheck(this.ctx, r.check!, { AHS_ROLLOUT_ENV: env, AHS_ROLLOUT_WAVE: String(wave), AHS_ROLLOUT_URL: url, AHS_ROLLOUT_PHASE: phase });
+    const settings = await this.ctx.settings();
+    const own: Record<string, string> = {};
+    for (const [name, variable] of [['baseUrl', 'AHS_BASE_URL'], ['deliveryUrl', 'AHS_DELIVERY_URL'], ['domainId', 'AHS_DOMAIN'], ['apiKey', 'AHS_API_KEY'], ['user', 'AHS_USER'], ['journal', 'AHS_JOURNAL']] as const) {
+      const value = settings.get(name);
+      if (value) own[variable] = value;
+    }
+    return runCheck(this.ctx, r.check!, { ...own, AHS_PLATFORM: r.platform, AHS_ENV: env, AHS_ROLLOUT_ENV: env, AHS_ROLLOUT_WAVE: String(wave), AHS_ROLLOUT_URL: url, AHS_ROLLOUT_PHASE: phase });
+  }
+
+  /** A check's exit code: 0 passes, 1 fails (halt, exit 1), anything else is inconclusive (exit 11). */
+  private checkOutcome(env: string, phase: 'before' | 'after', code: number | null): void {
     if (code === 0) return;
     const promotedNote = phase === 'after' ? `${env} is promoted` : `${env} is not promoted`;
     if (code === 1) {
-      const text = `the check failed ${phase} promoting ${env} (exit 1): the rollout of ${this.name} halts (${promotedNote}); to put back the waves it promoted: ${this.abortCommand()}`;
+      const text = `the check failed ${phase} promoting ${env} (exit 1): the rollout of ${this.name} halts (${promotedNote}); to put back the waves it promoted: ${this.abortCommand()}; to run the check again and go on: the same command with --resume`;
       throw new PartialFailureError(text, ExitCode.rejected, { type: 'urn:ahs:rejected', title: text, status: null, detail: text });
     }
     throw new WaitingError(`the check was inconclusive ${phase} promoting ${env} (exit ${code ?? 'by a signal'}): ${promotedNote}; run the same command again later`);
@@ -505,27 +721,49 @@ class RolloutRun {
     const out = await this.ctx.output();
     const user = await this.user();
     const snapshot = await this.read();
-    const decided = decideAbort(r.versionId, snapshot.facts);
+    const facts: AbortFacts[] = await Promise.all(
+      snapshot.facts.map(async (f) => {
+        // The versions LIVE there, for the --to of a wave whose previous Default nothing proves.
+        const unproven = f.currentDefault === r.versionId && r.to[f.env] === undefined && !f.intent && (f.entry?.action !== 'promote' || f.entry.previousDefault === undefined);
+        if (!unproven) return f;
+        const { channel } = await readChannel(this.api, r.assetId, r.platform, f.env);
+        return { ...f, live: Object.entries(channel.records).filter(([, state]) => state === 'LIVE').map(([v]) => v) };
+      }),
+    );
+    const decided = decideAbort(r.versionId, facts, r.to);
     const restored: string[] = [];
-    const left: AbortStep[] = [];
+    const left: NonNullable<RolloutDocument['left']> = [];
     const requests: DryRunDocument[] = [];
+    const stillLive: string[] = [];
     for (const step of decided) {
       const name = channelName({ assetId: r.assetId, platform: r.platform, envId: step.env });
       if (step.action === 'nothing') continue;
       if (step.action === 'moved') {
         out.warn(`${name}: left alone, someone moved its Default to ${step.found ?? 'none'} since this rollout made it ${r.versionId}`);
-        left.push(step);
+        left.push({ env: step.env, why: 'moved', found: step.found });
         continue;
       }
       if (step.action === 'no-previous') {
         out.warn(`${name}: had no Default before this rollout; left as is (nothing is deleted: undeploy it with ahs asset undeploy if needed)`);
-        left.push(step);
+        continue;
+      }
+      if (step.action === 'unknown') {
+        const to = `--to ${step.env}=${step.candidates.length === 1 ? step.candidates[0] : 'VERSION_ID'}`;
+        out.warn(`${name}: left alone: ${r.versionId} is its Default, and neither the journal nor --to says what was before (${step.candidates.length > 0 ? `LIVE there: ${step.candidates.join(', ')}` : 'no other version is LIVE there'}); to put one back: ${this.abortCommand()} ${to}`);
+        left.push({ env: step.env, why: 'unknown', to });
         continue;
       }
       // The Default and the target's own record (it must be LIVE there to be the Default again).
       const { channel } = await readVersionOnChannel(this.api, { assetId: r.assetId, platform: r.platform, envId: step.env }, step.to, { version: false });
+      if (defaultOf(channel) === step.to && !this.ctx.globals.dryRun) {
+        // Another abort of this rollout put it back since this run's first read: that abort's change, not this one's.
+        out.info(`${name}: ${step.to} is the Default again: another abort put it back meanwhile`);
+        stillLive.push(step.env);
+        continue;
+      }
+      // Converges: another abort that put the same Default back meanwhile did this wave.
       const promotion = steps.versionPromote(
-        { assetId: r.assetId, platform: r.platform, envId: step.env, versionId: step.to, user, channel, expected: r.versionId },
+        { assetId: r.assetId, platform: r.platform, envId: step.env, versionId: step.to, user, channel, expected: r.versionId, converge: true },
         { refuse: { hint: `${step.to} is ${channel.records[step.to] ?? 'not deployed'} on ${name}: it cannot be made the Default again as it is` } },
       );
       if (this.ctx.globals.dryRun) {
@@ -534,13 +772,18 @@ class RolloutRun {
         continue;
       }
       const { executePlan } = await import('../plan/execute.js');
-      const field: RolloutField = { asset: r.assetId, version: r.versionId, platform: r.platform, waves: r.waves, wave: step.env, action: 'abort', previousDefault: r.versionId };
+      let answer: PromoteResult | undefined;
       try {
-        await executePlan(appendRolloutEntry(plan([promotion], () => undefined), field), this.ctx);
+        await executePlan(appendRolloutEntry(plan([promotion], (results) => void (answer = results.of(promotion))), this.field(step.env, 'abort', { previousDefault: r.versionId })), this.ctx);
       } catch (error) {
         if (!(error instanceof ConflictError)) throw error;
         out.warn(`${name}: left alone, its Default moved since this rollout made it ${r.versionId} (${error.message})`);
-        left.push({ env: step.env, action: 'moved', found: null });
+        left.push({ env: step.env, why: 'moved', found: error.actual ?? null });
+        continue;
+      }
+      stillLive.push(step.env);
+      if (answer && isByAnother(answer)) {
+        out.info(`${name}: ${step.to} is the Default again: another abort put it back meanwhile`);
         continue;
       }
       out.info(`${name}: ${step.to} is the Default again (was ${r.versionId})`);
@@ -551,18 +794,61 @@ class RolloutRun {
       const { summary: _, ...result } = this.result(snapshot, { dryRun: true, requests });
       return result;
     }
+    // Nothing is deleted: the version stays LIVE where it was the Default (issue 48: said, with the command that takes it offline).
+    if (stillLive.length > 0) out.info(`${r.versionId} stays LIVE on ${stillLive.join(', ')} (abort deletes nothing); to take it offline there: ${stillLive.map((env) => `ahs deploy ${r.assetId} ${r.versionId} --platform ${r.platform} --env ${env} --state OFFLINE`).join('; ')}`);
     const after = await this.read();
-    const moved = left.filter((s) => s.action === 'moved');
-    const stop = moved.length > 0 ? new ConflictError(`abort of ${this.name}: restored ${restored.length > 0 ? restored.join(', ') : 'nothing'}; left alone, moved by someone else since: ${moved.map((s) => s.env).join(', ')}`) : undefined;
-    const result = this.result(after, { promoted: [], restored }, stop);
+    const stop =
+      left.length > 0
+        ? new ConflictError(
+            `abort of ${this.name}: restored ${restored.length > 0 ? restored.join(', ') : 'nothing'}; left alone: ${left.map((l) => (l.why === 'moved' ? `${l.env} (moved by someone else since)` : `${l.env} (its previous Default is not proven: ${l.to})`)).join(', ')}`,
+          )
+        : undefined;
+    const result = this.result(after, { promoted: [], restored, left }, stop);
     return stop ? result : { ...result, summary: `abort of ${this.name}: ${restored.length > 0 ? `restored ${restored.join(', ')}` : 'nothing to put back'}` };
   }
 }
 
+/** The newest halt of the rollout, when it still holds (src/rules/rollout.ts decided it). */
+function newestHalt(snapshot: Snapshot): Halt | undefined {
+  const next = snapshot.status.next;
+  return next.action === 'halt' && 'reason' in next ? next.halt : undefined;
+}
+
+/** Each wave's channel and its newest entries of this rollout (promote or abort; intent), as the rules take them. */
+function factsOf(waves: WaveRead[], entries: RolloutEntry[], versionId: string, runId: string): WaveFacts[] {
+  return waves.map(({ env, channel }) => {
+    const entry = entries.find((e) => e.rollout.wave === env && (e.rollout.action === 'promote' || e.rollout.action === 'abort'));
+    const intent = entries.find((e) => e.rollout.wave === env && e.rollout.action === 'intent');
+    const recordBy = intent?.rollout.recordBy ? Date.parse(intent.rollout.recordBy) : NaN;
+    return {
+      env,
+      currentDefault: defaultOf(channel) ?? null,
+      ...(entry ? { entry: { action: entry.rollout.action as 'promote' | 'abort', at: entry.at, previousDefault: entry.rollout.previousDefault } } : {}),
+      ...(intent ? { intent: { at: intent.at, previousDefault: intent.rollout.previousDefault ?? null, recordBy: Number.isNaN(recordBy) ? intent.at : recordBy, own: intent.rollout.run === runId } } : {}),
+    };
+  });
+  void versionId;
+}
+
+/** The rollout's halts, resumes and supersedes. */
+function eventsOf(entries: RolloutEntry[]): RolloutEvent[] {
+  return entries.flatMap((e): RolloutEvent[] => {
+    const f = e.rollout;
+    if (f.action === 'halt' && f.check) return [{ action: 'halt', env: f.wave, at: e.at, by: e.actor, check: f.check.command, phase: f.check.phase, exitCode: f.check.exitCode }];
+    if (f.action === 'resume') return [{ action: 'resume', env: f.wave, at: e.at, by: e.actor }];
+    if (f.action === 'supersede' && f.by) return [{ action: 'supersede', at: e.at, by: e.actor, version: f.by }];
+    return [];
+  });
+}
+
 /** What the rollout does next, as the document says it (times ISO). */
 function nextDocument(next: Next): NextDocument {
-  if (next.action === 'wait' && next.for === 'soak') return { action: 'wait', for: 'soak', env: next.env, soaking: next.soaking, until: new Date(next.until).toISOString() };
-  return { ...next };
+  const iso = (ms: number) => new Date(ms).toISOString();
+  if (next.action === 'wait' && next.for === 'soak') return { ...next, until: iso(next.until) };
+  if (next.action === 'wait' && next.for === 'entry') return { ...next, until: iso(next.until) };
+  if (next.action === 'halt' && 'reason' in next) return { ...next, halt: { ...next.halt, at: iso(next.halt.at) } };
+  if (next.action === 'superseded') return { ...next, at: iso(next.at) };
+  return { ...next } as NextDocument;
 }
 
 /** What the rollout does next, for a person: "staging soaks until 14:32Z, 1h12m left (then prod)". */
@@ -572,13 +858,23 @@ export function sentence(next: Next, now: number): string {
       return 'the rollout is complete';
     case 'promote':
       return `${next.env} is promoted next`;
+    case 'record':
+      return `${next.env} is the Default without an entry of its promotion in the journal: the next run records it, and its soak starts then`;
     case 'aborted':
       return 'the rollout was aborted (the journal says so)';
+    case 'blocked':
+      return `blocked: the rollout of ${next.by.version} is in flight on this asset and platform (${next.by.state})`;
+    case 'superseded':
+      return `superseded: ${next.by} started the rollout of ${next.version} in its place at ${formatClock(next.at, now)}`;
     case 'halt':
-      if (next.reason === 'unmeasured') return `halted: ${next.env}'s soak (${formatDuration(next.soak ?? 0)}) cannot be measured: ${next.found} is its Default, but the journal has no entry of this rollout promoting it (promoted outside the rollout, or its entry was not recorded), and an absent entry proves nothing; the waves after it are not promoted. To go on without that soak, run again without --soak ${next.env}=...`;
+      if ('reason' in next) {
+        const h = next.halt;
+        return `halted: the check failed ${h.phase} promoting ${h.env} (exit ${h.exitCode}) at ${formatClock(h.at, now)}, run by ${h.by}: ${h.check}`;
+      }
       return `halted: ${next.env}'s Default is ${next.found ?? 'none'} now, moved by someone else since this rollout promoted it`;
     case 'wait':
       if (next.for === 'approval') return `${next.env} waits for approval: run with --approved ${next.env}`;
+      if (next.for === 'entry') return `${next.recording} was promoted by another run, which records it by ${formatClock(next.until, now)} (${formatDuration(next.until - now)} left); its soak is measured from that record${next.env ? ` (then ${next.env})` : ''}`;
       return `${next.soaking} soaks until ${formatClock(next.until, now)}, ${formatDuration(next.until - now)} left${next.env ? ` (then ${next.env})` : ''}`;
   }
 }

@@ -16,3 +16,22 @@ export interface DeployResponse {
   assetVersion: DeploymentRecord | ReadBackRecord;
   message: string;
 }
+
+/**
+ * Marks an answer that another writer's identical change gave (the service
+ * refused this run's write as already in the target state, and a read
+ * showed the state asked for): the change is that writer's, so this run's
+ * journal entry leaves it out (house style: "only the run that made a
+ * change records it"). A symbol: the answer prints as the service's.
+ */
+export const MADE_BY_ANOTHER: unique symbol = Symbol.for('ahs.madeByAnother');
+
+/** The answer, marked as another writer's change. */
+export function byAnother<T extends object>(answer: T): T {
+  return Object.assign(answer, { [MADE_BY_ANOTHER]: true });
+}
+
+/** Whether an answer is another writer's change (byAnother). */
+export function isByAnother(answer: unknown): boolean {
+  return typeof answer === 'object' && answer !== null && (answer as Record<symbol, unknown>)[MADE_BY_ANOTHER] === true;
+}

@@ -9,6 +9,7 @@ import type { Plan, Results, Step } from './plan.js';
 import { workflowCommand } from '../util/workflow-command.js';
 import { appendEntry, ciRunOf, JOURNAL_API_VERSION, type Change, type EntryDocument } from '../service/journal.js';
 import type { RolloutField } from '../service/rollout-journal.js';
+import { isByAnother } from './answers.js';
 
 /** What the hook needs of a context: all optional, so that a context without settings (a test's) records nothing. */
 export type RecordingContext = Pick<PlanContext, 'output' | 'io'> & Partial<Pick<PlanContext, 'settings' | 'api' | 'deliveryClient' | 'signal' | 'run' | 'redactor'>>;
@@ -99,6 +100,8 @@ export function changesOf(steps: Step[], results: Results): { changes: Change[];
     const failure = results.failureOf(step);
     const isUnknown = failure?.error instanceof OutcomeUnknownError;
     if (!results.has(step) && !isUnknown) continue;
+    // Another writer's identical change, found made: its entry is that writer's.
+    if (results.has(step) && isByAnother(results.of(step))) continue;
     unknown ||= isUnknown;
     const change = changeOf(step, results.of(step), results.has(step));
     if (change) changes.push(change);
@@ -142,27 +145,57 @@ async function recordRun(ctx: RecordingContext, plan: Plan, results: Results, en
   const command = plan.journal?.command ?? ctx.run?.command ?? 'write';
   const given = plan.journal?.rollout;
   const rollout = typeof given === 'function' ? given(results) : given;
-  const doc: EntryDocument = {
+  const doc = entryDocument(ctx, { command, arguments: plan.journal?.arguments, actor, changes, outcome: unknown || end.unknown ? 'unknown' : 'applied', exitCode: end.exitCode, rollout: rollout as RolloutField | undefined });
+  await append(ctx, journalId, doc, changes.map((c) => c.address).join(', ') || 'its outcome');
+}
+
+function entryDocument(ctx: RecordingContext, d: { command: string; arguments?: string[] | undefined; actor: string | undefined; changes: Change[]; outcome: 'applied' | 'unknown'; exitCode: number; rollout?: RolloutField | undefined }): EntryDocument {
+  return {
     apiVersion: JOURNAL_API_VERSION,
-    command,
-    arguments: (plan.journal?.arguments ?? ctx.run?.arguments ?? []).map((arg) => ctx.redactor?.redact(arg) ?? arg),
-    actor: actor ?? '',
+    command: d.command,
+    arguments: (d.arguments ?? ctx.run?.arguments ?? []).map((arg) => ctx.redactor?.redact(arg) ?? arg),
+    actor: d.actor ?? '',
     ...(ciRunOf(ctx.io.env) ? { ci: ciRunOf(ctx.io.env) } : {}),
-    changes,
-    outcome: unknown || end.unknown ? 'unknown' : 'applied',
-    exitCode: end.exitCode,
-    ...(rollout ? { rollout } : {}),
+    changes: d.changes,
+    outcome: d.outcome,
+    exitCode: d.exitCode,
+    ...(d.rollout ? { rollout: d.rollout as unknown as Record<string, unknown> } : {}),
   };
+}
+
+/** Appends `doc`; a refusal is one warning naming what was not recorded (`what`), and false. */
+async function append(ctx: RecordingContext, journalId: string, doc: EntryDocument, what: string): Promise<boolean> {
   const out = await ctx.output();
   try {
-    if (!actor) throw new Error('no acting user (--user) to record it as');
+    if (!doc.actor) throw new Error('no acting user (--user) to record it as');
     await appendEntry(ctx as PlanContext, journalId, doc);
+    return true;
   } catch (error) {
     const reason = (error as Error).message;
-    const text = `the journal ${journalId} did not record this ${command} (${changes.map((c) => c.address).join(', ') || 'its outcome'}): ${reason.replace(/[.\s]+$/, '')}; ahs profile check says whether the journal is reachable`;
+    const text = `the journal ${journalId} did not record this ${doc.command} (${what}): ${reason.replace(/[.\s]+$/, '')}; ahs profile check says whether the journal is reachable`;
     out.warn(text);
     if (ctx.io.env.GITHUB_ACTIONS === 'true') ctx.io.err.write(workflowCommand('warning', { title: 'ahs journal' }, ctx.redactor?.redact(text) ?? text));
+    return false;
   }
+}
+
+/**
+ * A rollout's entry that no write of the executor carries (an intent before
+ * a promotion, a promotion recorded by a later run, a failed check, a
+ * resume, a supersede), appended on its own: true when the journal took it
+ * (a refusal is warned, as the executor's). The change-control seam: a
+ * rollout's lock, when rollouts take one, is checked by the executor
+ * before the wave's plan; these entries are records, not writes.
+ */
+export async function recordRolloutEvent(ctx: RecordingContext, journalId: string, rollout: RolloutField, exitCode = 0, changes: Change[] = []): Promise<boolean> {
+  let actor: string | undefined;
+  try {
+    actor = (await ctx.settings?.())?.get('user');
+  } catch {
+    actor = undefined;
+  }
+  const doc = entryDocument(ctx, { command: ctx.run?.command ?? 'rollout', actor, changes, outcome: 'applied', exitCode, rollout });
+  return append(ctx, journalId, doc, `${rollout.action} of ${rollout.wave}`);
 }
 
 /** The plan, its journal entry carrying the rollout field (or the field made from the run's results). */

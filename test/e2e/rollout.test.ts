@@ -281,39 +281,43 @@ describe('ahs rollout with the journal: soak, abort', () => {
     expect(fourth.json()).toMatchObject({ next: { action: 'complete' }, promoted: [], waves: [{ state: 'done' }, { state: 'soaking' }, { state: 'done', previousDefault: v1 }] });
   });
 
-  it('a soaking wave promoted outside the rollout (no entry of it in the journal) is not taken as soaked: the next wave waits, exit 5, prod untouched', async () => {
+  it('a soaking wave promoted outside the rollout (no entry of it in the journal) is recorded by the next run and soaks from that record: exit 11, prod untouched', async () => {
     const { id, v1, v2 } = await seeded();
     // staging made v2's Default by hand: the journal has no entry of this rollout promoting it.
     await h.deploy(id, v2, 'web', 'staging', 'LIVE');
     expect((await h.deploy(id, v2, 'web', 'staging', 'DEFAULT', { currentVersionId: v1, currentAssetIntent: 'LIVE' })).status).toBe(201);
     const line = ['rollout', id, v2, ...WAVES, '--soak', 'staging=1h'];
     const run = await ahs([...line, '--json'], journal);
-    expect(run.exitCode, run.stderr).toBe(5);
-    expect(run.errJson()).toMatchObject({ type: 'urn:ahs:conflict', status: null, title: expect.stringContaining("halted: staging's soak (1h) cannot be measured") });
-    expect(run.json()).toMatchObject({ promoted: ['dev'], next: { action: 'halt', env: 'staging', reason: 'unmeasured' }, waves: [{ state: 'done' }, { state: 'done' }, { state: 'pending' }] });
+    expect(run.exitCode, run.stderr).toBe(11);
+    expect(run.stderr).toContain(`staging: ${v2} is the Default without an entry of its promotion (its run stopped before recording it, or it was promoted outside the rollout): recorded now; its soak of 1h starts here`);
+    const doc = run.json();
+    expect(doc).toMatchObject({ promoted: ['dev'], next: { action: 'wait', for: 'soak', env: 'prod', soaking: 'staging' }, waves: [{ state: 'done' }, { state: 'soaking' }, { state: 'pending' }] });
+    // The soak runs from the record, made after the promotion: never shorter than asked.
+    expect(Date.parse(doc.next.until) - Date.parse(doc.waves[1].since)).toBe(3_600_000);
     expect(await defaults(id)).toEqual([v2, v2, v1]);
-    // Without that soak, the engineer's explicit choice, it goes on.
-    const on = await ahs(['rollout', id, v2, ...WAVES], journal);
-    expect(on.exitCode, on.stderr).toBe(0);
-    expect(await defaults(id)).toEqual([v2, v2, v2]);
+    const entries = await waveEntries(id, 'staging');
+    expect(entries.map((e) => [e.rollout.action, e.rollout.recovered])).toEqual([['promote', true]]);
+    // A re-run records nothing more.
+    const again = await ahs([...line, '--verbose'], journal);
+    expect(again.exitCode, again.stderr).toBe(11);
+    expect(again.stderr).not.toMatch(/> POST /);
   });
 
-  it('a journal that refuses the entry of a soaking wave: exit 1 saying no later run can measure it; a re-run once the journal takes entries still holds prod (exit 5)', async () => {
+  it('a journal that refuses entries stops the run before a promotion (exit 11: its previous Default would not be on record); once it takes them the same command goes on', async () => {
     const { id, v1, v2 } = await seeded();
     const own = uid('jn');
     expect((await ahs(['journal', 'init', own, '--env', 'dev'])).exitCode).toBe(0);
     const env = { AHS_JOURNAL: own };
     expect((await h.call('PATCH', `/vc/${own}`, { editable: false, updatedBy: DEMO_USER })).status).toBe(200);
     const line = ['rollout', id, v2, ...WAVES, '--soak', 'staging=1h'];
-    const first = await ahs(line, env);
-    expect(first.exitCode, first.stderr).toBe(1);
-    expect(first.stderr).toContain(`error: the journal has no entry of staging's promotion (see the warning above), so its soak cannot be measured: the rollout stops here; staging is promoted. No later run can measure it either: to go on without that soak, run again without --soak staging=...; to put staging back (abort cannot: the journal has no entry of it): ahs rollback ${id} --platform web --env staging`);
-    expect(await defaults(id)).toEqual([v2, v2, v1]);
+    const first = await ahs([...line, '--json'], env);
+    expect(first.exitCode, first.stderr).toBe(11);
+    expect(first.errJson()).toMatchObject({ type: 'urn:ahs:waiting', title: "the journal did not take the record of dev's promotion before it (see the warning above): dev is not promoted; run the same command again once the journal takes entries" });
+    expect(await defaults(id)).toEqual([v1, v1, v1]);
     expect((await h.call('PATCH', `/vc/${own}`, { editable: true, updatedBy: DEMO_USER })).status).toBe(200);
-    const again = await ahs([...line, '--verbose'], env);
-    expect(again.exitCode, again.stderr).toBe(5);
-    expect(again.stderr).toContain("halted: staging's soak (1h) cannot be measured");
-    expect(again.stderr).not.toMatch(/> POST /);
+    const again = await ahs(line, env);
+    expect(again.exitCode, again.stderr).toBe(11);
+    expect(again.stderr).toContain('staging soaks until');
     expect(await defaults(id)).toEqual([v2, v2, v1]);
   });
 
@@ -363,15 +367,18 @@ describe('ahs rollout with the journal: soak, abort', () => {
     const abort = await ahs(['rollout', 'abort', id, v2, ...WAVES, '--json'], journal);
     expect(abort.exitCode).toBe(5);
     expect(abort.stderr).toContain(`${id}/web/staging: left alone, someone moved its Default to ${v3} since this rollout made it ${v2}`);
-    expect(abort.errJson()).toMatchObject({ type: 'urn:ahs:conflict', title: expect.stringContaining('left alone, moved by someone else since: staging') });
+    expect(abort.errJson()).toMatchObject({ type: 'urn:ahs:conflict', title: expect.stringContaining('left alone: staging (moved by someone else since)') });
+    expect(abort.json()).toMatchObject({ restored: ['dev'], left: [{ env: 'staging', why: 'moved', found: v3 }] });
     expect(await defaults(id)).toEqual([v1, v3, v1]);
   });
 
   /** The rollout's journal entries of one wave, as `ahs history --json` lists them (newest first). */
   async function waveEntries(id: string, env: string): Promise<any[]> {
-    const hist = await ahs(['history', id, '--json'], journal);
+    // The whole journal: a rollout's own records (a promotion recorded by a later run, a halt) change no address.
+    const hist = await ahs(['history', '--json'], journal);
     expect(hist.exitCode, hist.stderr).toBe(0);
-    return hist.json().results.filter((entry: any) => entry.rollout?.wave === env);
+    // Its intents (written before each promotion is sent) aside: test/e2e/rollout-races.test.ts counts them.
+    return hist.json().results.filter((entry: any) => entry.rollout?.asset === id && entry.rollout.wave === env && entry.rollout.action !== 'intent');
   }
 
   it('with --check, a wave that passes is one journal entry holding its LIVE deploy and its promotion; the soak and the previous Default are read from it', async () => {
@@ -406,14 +413,24 @@ describe('ahs rollout with the journal: soak, abort', () => {
     expect(await waveEntries(id, 'dev')).toHaveLength(1);
     const staging = await waveEntries(id, 'staging');
     expect(staging).toHaveLength(1);
-    expect(staging[0]).toMatchObject({ outcome: 'applied', exitCode: 1, rollout: { wave: 'staging', action: 'live', previousDefault: v1 } });
+    // The LIVE deploy and the failed check, in one entry (its rollout action halt: the rollout halts there).
+    expect(staging[0]).toMatchObject({ outcome: 'applied', exitCode: 1, rollout: { wave: 'staging', action: 'halt', previousDefault: v1, check: { phase: 'before', exitCode: 1 } } });
     expect(staging[0].changes).toEqual([expect.objectContaining({ address: `channel.${id}.web.staging`, after: { version: v2, state: 'LIVE' } })]);
 
-    // Inconclusive (exit 3) before prod's promotion, staging passed on this run: prod's LIVE deploy is one entry, exit 11.
-    const unsure = await ahs(['rollout', id, v2, ...WAVES, '--check', '[ "$AHS_ROLLOUT_ENV/$AHS_ROLLOUT_PHASE" != prod/before ] || exit 3'], journal);
+    // Halted: the same command exits 1 again, sending nothing, and so does status, naming the check, when and who.
+    const still = await ahs(['rollout', id, v2, ...WAVES, '--check', 'true', '--verbose'], journal);
+    expect(still.exitCode).toBe(1);
+    expect(still.stderr).not.toMatch(/> POST /);
+    const status = await ahs(['rollout', 'status', id, v2, ...WAVES, '--json'], journal);
+    expect(status.exitCode).toBe(1);
+    expect(status.json()).toMatchObject({ waves: [{ state: 'done' }, { state: 'halted' }, { state: 'pending' }], next: { action: 'halt', reason: 'check', env: 'staging', halt: { env: 'staging', phase: 'before', exitCode: 1, by: DEMO_USER, check: '[ "$AHS_ROLLOUT_ENV/$AHS_ROLLOUT_PHASE" != staging/before ]' } } });
+    expect(status.errJson().title).toMatch(new RegExp(`: halted: the check failed before promoting staging \\(exit 1\\) at \\S+Z, run by ${DEMO_USER.replace('.', '\\.')}: `));
+
+    // --resume: the check again. Inconclusive (exit 3) before prod's promotion, staging passed on this run: prod's LIVE deploy is one entry, exit 11.
+    const unsure = await ahs(['rollout', id, v2, ...WAVES, '--resume', '--check', '[ "$AHS_ROLLOUT_ENV/$AHS_ROLLOUT_PHASE" != prod/before ] || exit 3'], journal);
     expect(unsure.exitCode, unsure.stderr).toBe(11);
     expect(await defaults(id)).toEqual([v2, v2, v1]);
-    expect((await waveEntries(id, 'staging')).map((e) => e.rollout.action)).toEqual(['promote', 'live']);
+    expect((await waveEntries(id, 'staging')).map((e) => e.rollout.action)).toEqual(['promote', 'halt']);
     const prod = await waveEntries(id, 'prod');
     expect(prod).toHaveLength(1);
     expect(prod[0]).toMatchObject({ exitCode: 11, rollout: { action: 'live' } });

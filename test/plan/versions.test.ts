@@ -3,6 +3,7 @@
 // question of a kind asked on its own against the fake client: the request,
 // the prediction, the send (the 409 re-read, the stale-read 400, converging
 // with another run) and the settling read of a lost answer.
+import { MADE_BY_ANOTHER, isByAnother } from '../../src/plan/answers.js';
 import { describe, expect, it } from 'vitest';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -223,7 +224,9 @@ describe('version.promote: the send', () => {
     });
     const { kio, io } = await kindIO(service);
     const answer = await versionPromote.send!(promoteParams({ converge: true }), kio);
-    expect(answer).toEqual({ assetVersion: expect.objectContaining({ versionId: 'IOS3', state: 'DEFAULT', envId: 'prod' }), message: 'Already the Default: confirmed by a read of the channel.', previousDefault: 'IOS1', attempts: 1 });
+    expect(answer).toEqual({ assetVersion: expect.objectContaining({ versionId: 'IOS3', state: 'DEFAULT', envId: 'prod' }), message: 'Already the Default: confirmed by a read of the channel.', previousDefault: 'IOS1', attempts: 1, [MADE_BY_ANOTHER]: true });
+    // Another writer's change: this run's journal entry leaves it out.
+    expect(isByAnother(answer)).toBe(true);
     expect(io.err.text).toContain('IOS3 is the Default of A/ios/prod already: another writer promoted it meanwhile');
     expect(service.sent).toHaveLength(1);
   });

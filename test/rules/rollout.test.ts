@@ -8,13 +8,23 @@ const V = 'WEB2';
 const T = Date.parse('2026-11-27T14:00:00.000Z');
 const S = 1000;
 
-/** A wave: `d` the version is the Default, `o` another one (`WEB1`), `-` none; `p@t` promoted by the rollout at T+t s (previous WEB1); `a@t` an abort. */
+/**
+ * A wave: `d` the version is the Default, `o` another one (`WEB1`), `-` none; then entries: `p@t` promoted by the
+ * rollout at T+t s (previous WEB1), `r@t` a promotion recorded by a later run (previous unknown), `a@t` an abort;
+ * `i@t` another run's intent at T+t s (previous WEB1, to be recorded by T+t+30 s), `I@t` this run's own.
+ */
 function wave(env: string, spec: string): WaveFacts {
-  const [now, entry] = spec.split(' ');
+  const [now, ...entries] = spec.split(' ');
   const currentDefault = now === 'd' ? V : now === 'o' ? 'WEB1' : now === '-' ? null : now!;
-  if (!entry) return { env, currentDefault };
-  const [action, at] = entry.split('@');
-  return { env, currentDefault, entry: { action: action === 'p' ? 'promote' : 'abort', at: T + Number(at) * S, previousDefault: 'WEB1' } };
+  const facts: WaveFacts = { env, currentDefault };
+  for (const entry of entries) {
+    const [action, at] = entry.split('@');
+    const time = T + Number(at) * S;
+    if (action === 'i' || action === 'I') facts.intent = { at: time, previousDefault: 'WEB1', recordBy: time + 30 * S, own: action === 'I' };
+    else if (action === 'r') facts.entry = { action: 'promote', at: time };
+    else facts.entry = { action: action === 'p' ? 'promote' : 'abort', at: time, previousDefault: 'WEB1' };
+  }
+  return facts;
 }
 
 function input(specs: string[], extra: Partial<RolloutInput> = {}): RolloutInput {
@@ -34,8 +44,15 @@ describe('decideRollout: each wave and what a run does next', () => {
     ['a soak ending exactly now holds no more', ['d p@0', 'd p@0', 'o'], { soakMs: { staging: 10 * S } }, ['done', 'done', 'next'], { action: 'promote', env: 'prod' }],
     ['a soak on the last wave: waits before complete', ['d p@0', 'd p@1', 'd p@8'], { soakMs: { prod: 5 * S } }, ['done', 'done', 'soaking'], { action: 'wait', for: 'soak', env: null, soaking: 'prod', until: T + 13 * S }],
     ['all done: only the last wave\'s soak holds', ['d p@0', 'd p@9', 'd p@9'], { soakMs: { dev: 60 * S, staging: 3 * S, prod: 2 * S } }, ['soaking', 'soaking', 'soaking'], { action: 'wait', for: 'soak', env: null, soaking: 'prod', until: T + 11 * S }],
-    ['a soak with no entry (done outside) is not measured: held', ['d', 'o', 'o'], { soakMs: { dev: 60 * S } }, ['done', 'pending', 'pending'], { action: 'halt', env: 'dev', found: V, reason: 'unmeasured', soak: 60 * S }],
-    ['an unmeasured soak ahead of a wave not yet promoted: that wave goes first', ['o', 'd', 'o'], { soakMs: { staging: 60 * S } }, ['next', 'done', 'pending'], { action: 'promote', env: 'dev' }],
+    ['a soak with no entry (its run killed before recording, or done outside): this run records it', ['d', 'o', 'o'], { soakMs: { dev: 60 * S } }, ['unrecorded', 'pending', 'pending'], { action: 'record', env: 'dev' }],
+    ['an unrecorded soak ahead of a wave not yet promoted: that wave goes first', ['o', 'd', 'o'], { soakMs: { staging: 60 * S } }, ['next', 'unrecorded', 'pending'], { action: 'promote', env: 'dev' }],
+    ["another run's intent still due: wait for its entry, not record it twice", ['d i@5', 'o', 'o'], { soakMs: { dev: 60 * S } }, ['unrecorded', 'pending', 'pending'], { action: 'wait', for: 'entry', env: 'staging', recording: 'dev', until: T + 35 * S }],
+    ["another run's intent past its time: that run is gone, this one records it", ['d i@5', 'o', 'o'], { soakMs: { dev: 60 * S }, now: T + 35 * S }, ['unrecorded', 'pending', 'pending'], { action: 'record', env: 'dev' }],
+    ["this run's own intent (its append of the entry failed): it records it", ['d I@5', 'o', 'o'], { soakMs: { dev: 60 * S } }, ['unrecorded', 'pending', 'pending'], { action: 'record', env: 'dev' }],
+    ['an unrecorded last wave, waited for: the wait names no next wave', ['d p@0', 'd p@1', 'd i@5'], { soakMs: { staging: 1 * S, prod: 60 * S } }, ['done', 'done', 'done'], { action: 'complete' }],
+    ['an unrecorded wave before another unrecorded one: the first is recorded first', ['d', 'd', 'o'], { soakMs: { dev: 60 * S, staging: 60 * S } }, ['unrecorded', 'unrecorded', 'pending'], { action: 'record', env: 'dev' }],
+    ['an intent without its promotion (the run died before sending it): the wave is next', ['o i@5', 'o', 'o'], { soakMs: { dev: 60 * S } }, ['next', 'pending', 'pending'], { action: 'promote', env: 'dev' }],
+    ['a promotion recorded by a later run soaks from that entry', ['d r@5', 'o', 'o'], { soakMs: { dev: 60 * S } }, ['soaking', 'pending', 'pending'], { action: 'wait', for: 'soak', env: 'staging', soaking: 'dev', until: T + 65 * S }],
     ['an unmeasured soak on the last wave gates nothing: complete', ['d p@0', 'd p@1', 'd'], { soakMs: { prod: 60 * S } }, ['done', 'done', 'done'], { action: 'complete' }],
     ['an unmeasured soak whose later waves are all done: complete', ['d p@0', 'd', 'd p@2'], { soakMs: { staging: 60 * S } }, ['done', 'done', 'done'], { action: 'complete' }],
     ['--approve prod without --approved: waits for approval', ['d p@0', 'd p@1', 'o'], { approve: ['prod'] }, ['done', 'done', 'waiting-approval'], { action: 'wait', for: 'approval', env: 'prod' }],
@@ -70,15 +87,73 @@ describe('decideRollout: each wave and what a run does next', () => {
   });
 });
 
+describe('decideRollout: halts, resumes, supersedes and blocks', () => {
+  const halt = (env: string, at: number, phase: 'before' | 'after' = 'after') => ({ action: 'halt' as const, env, at: T + at * S, by: 'ana@acme.test', check: './smoke.sh', phase, exitCode: 1 });
+  it('a failed check after staging\'s promotion halts the rollout: staging halted, prod pending', () => {
+    const status = decideRollout(input(['d p@0', 'd p@1', 'o'], { events: [halt('staging', 2)] }));
+    expect(status.waves.map((w) => w.state)).toEqual(['done', 'halted', 'pending']);
+    expect(status.next).toEqual({ action: 'halt', env: 'staging', found: V, reason: 'check', halt: { env: 'staging', at: T + 2 * S, by: 'ana@acme.test', check: './smoke.sh', phase: 'after', exitCode: 1 } });
+  });
+  it('a failed check before a promotion: that wave halted, not its Default', () => {
+    const status = decideRollout(input(['d p@0', 'o', 'o'], { events: [halt('staging', 2, 'before')] }));
+    expect(status.waves.map((w) => w.state)).toEqual(['done', 'halted', 'pending']);
+    expect(status.next).toMatchObject({ action: 'halt', env: 'staging', found: 'WEB1', reason: 'check' });
+  });
+  it('--resume: the halt does not stop this run', () => {
+    expect(decideRollout(input(['d p@0', 'o', 'o'], { events: [halt('staging', 2, 'before')], resume: true })).next).toEqual({ action: 'promote', env: 'staging' });
+  });
+  it('a promotion or a resume newer than the halt ends it', () => {
+    expect(decideRollout(input(['d p@0', 'd p@3', 'o'], { events: [halt('staging', 2, 'before')] })).next).toEqual({ action: 'promote', env: 'prod' });
+    expect(decideRollout(input(['d p@0', 'd p@1', 'o'], { events: [halt('staging', 2), { action: 'resume', env: 'staging', at: T + 3 * S, by: 'x' }] })).next).toEqual({ action: 'promote', env: 'prod' });
+    expect(decideRollout(input(['d p@0', 'd p@1', 'o'], { events: [{ action: 'resume', env: 'staging', at: T + 1 * S, by: 'x' }, halt('staging', 2)] })).next).toMatchObject({ action: 'halt' });
+  });
+  it('superseded by another version\'s rollout: over, whatever else', () => {
+    const status = decideRollout(input(['d p@0', 'o', 'o'], { events: [{ action: 'supersede', at: T + 5 * S, by: 'bo@acme.test', version: 'WEB3' }, halt('dev', 6)], supersede: true }));
+    expect(status.next).toEqual({ action: 'superseded', version: 'WEB3', by: 'bo@acme.test', at: T + 5 * S });
+  });
+  it('another version\'s rollout in flight blocks this one, unless --supersede', () => {
+    const inFlight = { version: 'WEB1', state: 'dev done, staging pending' };
+    expect(decideRollout(input(['o', 'o', 'o'], { inFlight })).next).toEqual({ action: 'blocked', by: inFlight });
+    expect(decideRollout(input(['o', 'o', 'o'], { inFlight, supersede: true })).next).toEqual({ action: 'promote', env: 'dev' });
+  });
+  it('aborted wins over a block', () => {
+    expect(decideRollout(input(['o a@5', 'o', 'o'], { inFlight: { version: 'WEB1', state: '' } })).next).toEqual({ action: 'aborted' });
+  });
+  it('an unrecorded wave shows until when its entry is due, and the Default its intent names', () => {
+    const status = decideRollout(input(['d i@5', 'o', 'o'], { soakMs: { dev: 60 * S } }));
+    expect(status.waves[0]).toEqual({ env: 'dev', state: 'unrecorded', gate: null, since: null, until: T + 35 * S, previousDefault: 'WEB1' });
+    expect(decideRollout(input(['d I@5', 'o', 'o'], { soakMs: { dev: 60 * S } })).waves[0]).toMatchObject({ state: 'unrecorded', until: null });
+  });
+});
+
 describe('decideAbort: newest wave first', () => {
   it.each([
     ['each promoted wave gets its previous Default back, prod first', ['d p@0', 'd p@1', 'd p@2'], [{ env: 'prod', action: 'restore', to: 'WEB1' }, { env: 'staging', action: 'restore', to: 'WEB1' }, { env: 'dev', action: 'restore', to: 'WEB1' }]],
     ['a wave moved since is left alone and named', ['d p@0', 'WEB9 p@1', 'o'], [{ env: 'prod', action: 'nothing', why: 'not promoted by this rollout' }, { env: 'staging', action: 'moved', found: 'WEB9' }, { env: 'dev', action: 'restore', to: 'WEB1' }]],
     ['a wave already back to its previous Default needs nothing', ['o p@0', 'o', 'o'], [{ env: 'prod', action: 'nothing', why: 'not promoted by this rollout' }, { env: 'staging', action: 'nothing', why: 'not promoted by this rollout' }, { env: 'dev', action: 'nothing', why: 'its previous Default WEB1 is the Default again' }]],
     ['an abort run again sends nothing', ['o a@3', 'o a@2', 'o'], [{ env: 'prod', action: 'nothing', why: 'not promoted by this rollout' }, { env: 'staging', action: 'nothing', why: 'already put back by an abort' }, { env: 'dev', action: 'nothing', why: 'already put back by an abort' }]],
-    ['the version Default without an entry of this rollout is left', ['d', 'o', 'o'], [{ env: 'prod', action: 'nothing', why: 'not promoted by this rollout' }, { env: 'staging', action: 'nothing', why: 'not promoted by this rollout' }, { env: 'dev', action: 'nothing', why: 'WEB2 was not made the Default here by this rollout (no journal entry)' }]],
+    ['the version Default without an entry of this rollout: named, its previous Default not proven', ['d', 'o', 'o'], [{ env: 'prod', action: 'nothing', why: 'not promoted by this rollout' }, { env: 'staging', action: 'nothing', why: 'not promoted by this rollout' }, { env: 'dev', action: 'unknown', candidates: [] }]],
+    ['a promotion whose entry was lost: its intent proves the previous Default', ['d i@1', 'd r@3', 'o i@4'], [{ env: 'prod', action: 'nothing', why: 'its promotion was not made' }, { env: 'staging', action: 'unknown', candidates: [] }, { env: 'dev', action: 'restore', to: 'WEB1' }]],
+    ['a recovered entry after an intent: the intent proves it', ['d i@1 r@3', 'o', 'o'], [{ env: 'prod', action: 'nothing', why: 'not promoted by this rollout' }, { env: 'staging', action: 'nothing', why: 'not promoted by this rollout' }, { env: 'dev', action: 'restore', to: 'WEB1' }]],
+    ['an aborted wave promoted again is the Default: abort it again', ['d a@3 i@1', 'o', 'o'], [{ env: 'prod', action: 'nothing', why: 'not promoted by this rollout' }, { env: 'staging', action: 'nothing', why: 'not promoted by this rollout' }, { env: 'dev', action: 'restore', to: 'WEB1' }]],
   ] as const)('%s', (_case, specs, steps) => {
     expect(decideAbort(V, input([...specs]).waves)).toEqual(steps);
+  });
+
+  it('--to names the Default of a wave nothing proves, and wins over what the journal says', () => {
+    const facts = input(['d', 'd p@1', 'o']).waves.map((f) => ({ ...f, live: ['WEB1', V] }));
+    expect(decideAbort(V, facts)).toEqual([
+      { env: 'prod', action: 'nothing', why: 'not promoted by this rollout' },
+      { env: 'staging', action: 'restore', to: 'WEB1' },
+      { env: 'dev', action: 'unknown', candidates: ['WEB1'] },
+    ]);
+    expect(decideAbort(V, facts, { dev: 'WEB0', staging: 'WEB9' })).toEqual([
+      { env: 'prod', action: 'nothing', why: 'not promoted by this rollout' },
+      { env: 'staging', action: 'restore', to: 'WEB9' },
+      { env: 'dev', action: 'restore', to: 'WEB0' },
+    ]);
+    // A wave put back by hand to the --to given: nothing to do.
+    expect(decideAbort(V, input(['WEB0 p@1', 'o', 'o']).waves, { dev: 'WEB0' })[2]).toEqual({ env: 'dev', action: 'nothing', why: 'its previous Default WEB0 is the Default again' });
   });
 
   it('no Default before the rollout: nothing to put back', () => {

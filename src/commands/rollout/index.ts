@@ -29,6 +29,17 @@ const flags = {
   wait: flag.bool('wait for a soak time to pass (within --timeout) instead of exiting 11: a countdown in a terminal, a line a minute in CI'),
 };
 
+const startFlags = {
+  ...flags,
+  resume: flag.bool('go on after a check failed (the rollout halted): run that check again, and go on when it passes'),
+  supersede: flag.bool("another version's rollout in flight on this asset and platform ends here (on the record: its status says superseded) instead of refusing this one (exit 12)"),
+};
+
+const abortFlags = {
+  ...flags,
+  to: flag.repeatable('env=version', "the Default that wave gets back when the journal does not prove it (abort names such a wave with the --to that would; repeatable)"),
+};
+
 const uses = [...SERVICE, 'platform', 'user', 'deliveryUrl'] as const;
 
 const notes = [
@@ -36,13 +47,21 @@ const notes = [
   'continues from where the rollout stands: nothing is kept locally or passed between CI jobs, and a complete rollout',
   'run again sends nothing.',
   '',
-  'Exit codes: 0 complete (or, with status, read); 1 a check failed (the rollout halts; the message names the abort',
-  'command) or the served bytes differ; 5 a wave\'s channel was moved by someone else; 11 waiting for a soak time,',
-  'an approval or an inconclusive check (the message says what for and until when; run the same command again later).',
+  'Any number of runs of the same command line at once move each wave once: a run that finds a write made by another',
+  'reports the rollout as it finds it, and only the run that made a change records it. A run killed at any moment',
+  'leaves what the next run recognises: a promotion without its journal entry is recorded then (its soak starts there).',
+  '',
+  'Exit codes: 0 complete (status: read, the rollout going on); 1 a check failed (the rollout halts, status too,',
+  'until abort or a run with --resume) or the served bytes differ; 5 a wave\'s channel was moved by someone else or the',
+  'rollout was aborted; 11 waiting for a soak time, an approval, an inconclusive check or another run\'s record (the',
+  'message says what for and until when; run the same command again later); 12 blocked by another version\'s rollout',
+  'in flight (--supersede ends it) or superseded by one.',
   '',
   'JSON (rollout, status, --dry-run): {"asset", "version", "platform", "waves": [{"env", "state", "gate", "since",',
-  '"until", "previousDefault"}], "next", "promoted": [env]}; state is done, soaking, next, waiting-approval,',
-  'pending, moved or aborted; since and until are the service\'s times (ISO).',
+  '"until", "previousDefault"}], "next", "promoted": [env]}; state is done, soaking, unrecorded, next,',
+  'waiting-approval, pending, moved, halted or aborted; next.action is promote, record, wait (for soak, entry or',
+  'approval), halt (reason check: halt {env, at, by, check, phase, exitCode}), blocked, superseded, aborted or',
+  'complete; since and until are the service\'s times (ISO).',
 ].join('\n');
 
 export const rolloutSpec = defineCommand({
@@ -52,7 +71,7 @@ export const rolloutSpec = defineCommand({
   description:
     'Each wave: the version deployed LIVE, --check run against its own URL there, the promotion to Default as a compare-and-set on the Default read, the served bytes verified, --check run again, one journal entry (with the wave). A run promotes every wave whose gates hold, then exits 11 naming what it waits for (a soak: until when), or 0 when the rollout is complete.',
   args,
-  flags,
+  flags: startFlags,
   notes,
   examples: [
     'ahs rollout my-bundle WEB7 --platform web --waves dev,staging,prod --soak staging=30m --approve prod',
@@ -66,8 +85,8 @@ export const rolloutSpec = defineCommand({
 export const rolloutStatusSpec = defineCommand({
   name: 'status',
   uses,
-  summary: 'where a rollout stands: each wave done, soaking until T, waiting for approval or pending (same arguments)',
-  description: 'Reads only. Exit 0 whatever the state; --json prints the rollout document.',
+  summary: 'where a rollout stands: each wave done, soaking until T, waiting for approval, halted, superseded, blocked or pending (same arguments)',
+  description: 'Reads only; --json prints the rollout document. Exit 0 while the rollout goes on or is complete; 1 halted by a failed check (which check, when, its exit code, who ran it), 5 a wave moved by someone else, 12 blocked by or superseded by another version\'s rollout.',
   args,
   flags,
   notes,
@@ -79,9 +98,9 @@ export const rolloutAbortSpec = defineCommand({
   uses,
   summary: "put back each wave's previous Default (from the journal), newest wave first (same arguments)",
   description:
-    "Each wave this rollout promoted gets back the Default it had before (the journal's entry of that promotion), as a compare-and-set on the rollout's version: a channel someone else moved since is left alone and named (exit 5). Nothing is deleted. Needs the journal.",
+    "Each wave this rollout promoted gets back the Default it had before (the journal's entry of that promotion, or of the intent written before it), as a compare-and-set on the rollout's version: a channel someone else moved since is left alone and named (exit 5), and so is a wave whose previous Default nothing proves, with the --to that would. Nothing is deleted: the version stays LIVE where it was promoted (the output names the command that takes it offline). Needs the journal (or --to for every wave).",
   args,
-  flags,
+  flags: abortFlags,
   notes,
   examples: ['ahs rollout abort my-bundle WEB7 --platform web --waves dev,staging,prod'],
 });

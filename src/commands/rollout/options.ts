@@ -17,6 +17,9 @@ export interface RolloutFlags {
   approve?: string[] | undefined;
   approved?: string[] | undefined;
   wait?: true | undefined;
+  resume?: true | undefined;
+  supersede?: true | undefined;
+  to?: string[] | undefined;
   /** The desired-state file whose `assets.ID.rollout` gives the defaults. */
   file?: string | undefined;
 }

@@ -10,5 +10,7 @@ export const run: Run<typeof rolloutStatusSpec> = async (flags, ctx) => {
   const result = await rolloutStatus(ctx, await rolloutOptions(ctx, flags));
   const out = await ctx.output();
   out.print(result.document, renderRollout);
+  // A rollout that needs a person (halted, blocked, superseded) ends as a run of it would.
+  if (result.stop) throw result.stop;
   out.info(result.summary ?? `${result.name}: ${result.next}`);
 };

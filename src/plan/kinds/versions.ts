@@ -6,7 +6,7 @@ import { isApiError } from '../../http/client.js';
 import { allow, decideVersionDeploy, decideVersionDelete, defaultOf, type ChannelSnapshot, type DeploymentRecordRef } from '../../rules/index.js';
 import { createdVersion } from '../../rules/defaults.js';
 import type { AssetUrl, DeployBody, Version } from '../../rules/schemas.js';
-import type { DeployResponse, ReadBackRecord } from '../answers.js';
+import { byAnother, type DeployResponse, type ReadBackRecord } from '../answers.js';
 import type { PlanOutput } from '../context.js';
 import { prepareMultipart } from '../../transfer/upload.js';
 import { findVersion, getAsset, getVersion, listAllVersions, notDeployable, readChannel, readVersionOnChannel, versionRecordOnChannel, versionRecords } from '../../service/assets.js';
@@ -130,7 +130,7 @@ async function alreadyThere<R>(error: unknown, holds: () => Promise<R | undefine
   const result = await holds();
   if (result === undefined) throw error;
   io.out.info(`${what} already: another writer did it meanwhile (the service answered 400, and a read shows the state asked for)`);
-  return result;
+  return typeof result === 'object' && result !== null ? byAnother(result) : result;
 }
 
 export interface VersionDeployParams {
@@ -277,7 +277,7 @@ export const versionPromote = kind<VersionPromoteParams, PromoteResult>({
         if (p.converge && defaultOf(fresh) === p.versionId && read.defaultRecord) {
           io.out.info(`${p.versionId} is the Default of ${name} already: another writer promoted it meanwhile`);
           const before = defaultOf(p.channel) ?? null;
-          return { assetVersion: await readBack(api, { ...read.defaultRecord, envId: p.envId }), message: 'Already the Default: confirmed by a read of the channel.', previousDefault: before === p.versionId ? null : before, attempts: attempt + 1 };
+          return byAnother({ assetVersion: await readBack(api, { ...read.defaultRecord, envId: p.envId }), message: 'Already the Default: confirmed by a read of the channel.', previousDefault: before === p.versionId ? null : before, attempts: attempt + 1 });
         }
         if (isApiError(error, 400) && !moved) {
           // a real 400 (OFFLINE, already Default, ...)
