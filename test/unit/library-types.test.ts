@@ -45,7 +45,7 @@ const documented: {
   desiredAsset: Fields<Library.DesiredAsset, 'description' | 'secured' | 'active' | 'versions' | 'channels' | 'rollout' | 'rollout.soak' | 'rollout.check' | 'rollout.approve'>;
   desiredChannel: Fields<Library.DesiredChannel, 'default' | 'default.versionId' | 'live' | 'live[].versionId' | 'offline' | 'exclusive'>;
   desiredCollection: Fields<Library.DesiredCollection, 'description' | 'maxAssets' | 'anchor' | 'items' | 'items.prune' | 'items.pattern' | 'items.compare' | 'items.followLinks' | 'items.names' | 'deployments'>;
-  rollout: Fields<Library.RolloutDocument, 'next.env' | 'next.for' | 'next.until' | 'next.found' | 'next.reason' | 'next.soak' | 'restored' | 'dryRun' | 'requests' | 'waves[].previousDefault'>;
+  rollout: Fields<Library.RolloutDocument, 'next.env' | 'next.for' | 'next.until' | 'next.found' | 'next.reason' | 'next.halt' | 'restored' | 'left' | 'dryRun' | 'requests' | 'waves[].previousDefault'>;
   journalEntry: Fields<Library.JournalEntry, 'ci' | 'ci.runUrl' | 'ci.sha' | 'ci.ref' | 'rollout' | 'changes[].unknownAfter' | 'changes[].unknownBefore'>;
   promotion: Fields<Library.PromotionResult, 'assetVersion.fallback' | 'previousDefault'>;
   fetch: Fields<Library.FetchResult, 'skipped[].reason' | 'failed[].error'>;
