@@ -147,6 +147,14 @@ _ahs_service_choices() {
     [[ -n "$kind" ]] && "${COMP_WORDS[0]}" ${3:+--profile "$3"} ${4:+--platform "$4"} completion bash --candidates "$kind" 2>/dev/null
 }
 
+# whether a positional argument takes ids read from the service (then ids or nothing, never file names): "PATH|INDEX"
+_ahs_service_argument() {
+    case "$1" in
+        'asset get|0'|'asset update|0'|'asset delete|0'|'asset status|0'|'asset undeploy|0'|'asset version-count|0'|'version upload|0'|'version get|0'|'version get|1'|'version list|0'|'version delete|0'|'version delete|1'|'version urls|0'|'version urls|1'|'version download|0'|'version download|1'|'deploy|0'|'deploy|1'|'promote-default|0'|'promote-default|1'|'release|0'|'rollback|0'|'rollout start|0'|'rollout start|1'|'rollout status|0'|'rollout status|1'|'rollout abort|0'|'rollout abort|1'|'collection get|0'|'collection update|0'|'collection delete|0'|'collection restore|0'|'collection purge|0'|'collection status|0'|'collection url|0'|'collection undeploy|0'|'item upload|0'|'item sync|0'|'item get|0'|'item list|0'|'item remove|0'|'collection-deploy|0'|'journal init|0'|'history|0'|'fetch|0'|'verify|0') return 0 ;;
+    esac
+    return 1
+}
+
 # the subcommand a group runs when the next word is none of its own
 _ahs_default_command() {
     case "$1" in
@@ -242,6 +250,8 @@ _ahs() {
     words="$(_ahs_argument_choices "$cmdpath|$npos")"
     ((npos > 0)) && before="${pos[npos-1]}"
     [[ -z "$words" ]] && words="$(_ahs_service_choices "$cmdpath|$npos" "$before" "$profile" "$platform")"
+    # ids the service has, or nothing: never file names
+    _ahs_service_argument "$cmdpath|$npos" && compopt +o default 2>/dev/null
     [[ -n "$words" ]] && _ahs_reply "$cur" "$words"
     return 0
 }

@@ -198,6 +198,7 @@ ${optionValues}
 ${argumentValues}
 ${dynamicValues}
 ${serviceValues}
+${serviceArgument(name, serviceArguments(root).map(({ path, index }) => sq(`${path}|${index}`)), false)}
 ${defaults}
 _${name}_has() {
     [[ " $1 " == *" $2 "* ]]
@@ -287,12 +288,20 @@ _${name}() {
     words="$(_${name}_argument_choices "$cmdpath|$npos")"
     ((npos > 0)) && before="\${pos[npos-1]}"
     [[ -z "$words" ]] && words="$(_${name}_service_choices "$cmdpath|$npos" "$before" "$profile" "$platform")"
+    # ids the service has, or nothing: never file names
+    _${name}_service_argument "$cmdpath|$npos" && compopt +o default 2>/dev/null
     [[ -n "$words" ]] && _${name}_reply "$cur" "$words"
     return 0
 }
 
 complete -o default -F _${name} ${name}
 `;
+}
+
+/** `_NAME_service_argument "PATH|INDEX"`: whether that positional argument takes ids read from the service (then never file names). */
+function serviceArgument(name: string, labels: string[], zsh: boolean): string {
+  const pattern = labels.join('|') || "''";
+  return `# whether a positional argument takes ids read from the service (then ids or nothing, never file names): "PATH|INDEX"\n_${name}_service_argument() {\n    case "$1" in\n        ${zsh ? `(${pattern})` : `${pattern})`} return 0 ;;\n    esac\n    return 1\n}\n`;
 }
 
 /** The service arguments as one case row per kind: (kind, "PATH|INDEX" labels). */
@@ -409,6 +418,7 @@ ${optionValues}
 ${argumentValues}
 ${dynamicValues}
 ${serviceValues}
+${serviceArgument(name, serviceArguments(root).map(({ path, index }) => zq(`${path}|${index}`)), true)}
 ${defaults}
 _${name}() {
     local cur=\${words[CURRENT]} prev=\${words[CURRENT-1]} cmdpath='' npos=0 i w opt='' profile='' platform=''
@@ -492,7 +502,7 @@ _${name}() {
     if (( \${#reply} )); then
         found=("\${reply[@]}")
         compadd -a found
-    else
+    elif ! _${name}_service_argument "$cmdpath|$npos"; then
         _files
     fi
 }

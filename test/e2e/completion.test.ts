@@ -110,7 +110,8 @@ async function completeIn(shell: 'zsh' | 'fish', lines: string[], env: Record<st
           // Subcommands (with descriptions) are left out: the lines show the values compadd offers.
           '_describe() { :; }',
           '_files() { print; }',
-          't() { words=("$@"); CURRENT=$#words; PREFIX=${words[CURRENT]}; _ahs; }',
+          // One line a completion, empty when nothing is offered.
+          't() { words=("$@"); CURRENT=$#words; PREFIX=${words[CURRENT]}; print -r -- "$(_ahs)"; }',
           ...lines.map((line) => `t ${line.split(' ').map((word) => `'${word}'`).join(' ')}`),
         ]
       : [
@@ -293,15 +294,26 @@ describe('--env and --platform complete the values of the profiles and the envir
     }
   });
 
-  it.skipIf(!hasBashPty)('in an interactive bash: no values is nothing, where --dir still offers file names', async () => {
+  it.skipIf(!hasBashPty)('in an interactive bash: no values is nothing, where --dir and a PATH still offer file names', async () => {
     const work = await mkdtemp(join(tmpdir(), 'ahs-complete-'));
     try {
       await writeFile(join(work, 'zz-local-file.txt'), 'x');
       await writeFile(join(work, 'config.json'), JSON.stringify({ profiles: {} }));
-      const [env, platform, dir] = await interactiveBash(work, { AHS_CONFIG_DIR: work }, ['ahs deploy app IOS1 --env ', 'ahs deploy app IOS1 --platform ', { line: 'ahs fetch c1 --dir ', waitFor: 'zz-local-file' }]);
+      const [env, platform, dir, history, verifyId, verifyPath] = await interactiveBash(work, { AHS_CONFIG_DIR: work }, [
+        'ahs deploy app IOS1 --env ',
+        'ahs deploy app IOS1 --platform ',
+        { line: 'ahs fetch c1 --dir ', waitFor: 'zz-local-file' },
+        'ahs history ',
+        'ahs verify ',
+        { line: 'ahs verify c1 ', waitFor: 'zz-local-file' },
+      ]);
       expect(env).not.toContain('zz-local-file');
       expect(platform).not.toContain('zz-local-file');
       expect(dir).toContain('zz-local-file');
+      // An id the service would list (none here: no settings): never a file name; verify's PATH is one.
+      expect(history).not.toContain('zz-local-file');
+      expect(verifyId).not.toContain('zz-local-file');
+      expect(verifyPath).toContain('zz-local-file');
     } finally {
       await rm(work, { recursive: true, force: true });
     }
