@@ -4,7 +4,7 @@
 #   ~/.local/share/bash-completion/completions/ahs  (or /usr/share/bash-completion/completions/ahs)
 
 # global options: accepted anywhere on the line
-_ahs_global_options='-o --output --json --query --dry-run -y --yes --no-input -q --quiet -v --verbose --no-color --timeout --retries --profile --base-url --delivery-url --domain --env --platform --user --journal -V --version -h --help'
+_ahs_global_options='-o --output --json --query --dry-run -y --yes --no-input -q --quiet -v --verbose --no-color --timeout --retries --profile --base-url --delivery-url --domain --env --platform --user --journal --no-journal -V --version -h --help'
 _ahs_global_value_options='-o --output --query --timeout --retries --profile --base-url --delivery-url --domain --env --platform --user --journal'
 
 # subcommands of a command path

@@ -30,5 +30,5 @@ export interface GlobalOptions {
   platform?: string;
   user?: string;
   /** The journal's collection (`ahs journal init`). */
-  journal?: string;
+  journal?: string | false;
 }

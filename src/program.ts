@@ -34,7 +34,7 @@ export const globalFlags = {
   env: flag.text('id', 'environment id (env AHS_ENV)'),
   platform: flag.text('code', 'target platform code (env AHS_PLATFORM)'),
   user: flag.text('email', 'acting user e-mail for createdBy/updatedBy/deletedBy (env AHS_USER)'),
-  journal: flag.text('id', 'the journal collection writes are recorded in and history reads (env AHS_JOURNAL; start one with ahs journal init)'),
+  journal: flag.textOrOff('id', 'the journal collection writes are recorded in and history reads (env AHS_JOURNAL; default: the domain\'s ahs-journal when it is one; start one with ahs journal init)', 'record nothing in the journal for this run (AHS_JOURNAL= too)'),
 };
 
 /** The options the flags above give: exactly options.ts's GlobalOptions (a flag added here is added there). */

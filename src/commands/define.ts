@@ -73,6 +73,10 @@ export const flag = {
   text(valueName: string, description: string, extra: FlagExtra = {}): Flag<string | undefined> {
     return { kind: 'value', valueName, description, parse: nonEmpty(valueName), ...extra };
   },
+  /** `--key <value>`, a string, and `--no-key`: false. */
+  textOrOff(valueName: string, description: string, offDescription: string, extra: FlagExtra = {}): Flag<string | false | undefined> {
+    return { kind: 'value', valueName, description, offDescription, parse: nonEmpty(valueName), ...extra };
+  },
   /** `--key <value>` parsed (and checked) by `parse`. */
   parsed<T>(valueName: string, description: string, parse: Parser<T>, extra: FlagExtra = {}): Flag<T | undefined> {
     return { kind: 'value', valueName, description, parse, ...extra };

@@ -110,6 +110,8 @@ function toOptions(key: string, declared: Flag<unknown>, keepEvery = false): Opt
         });
       }
       if (declared.defaultValue !== undefined) option.default(declared.defaultValue);
+      // A value flag that can be turned off for a run (--journal ID / --no-journal).
+      if (declared.offDescription !== undefined) return [finish(option, declared), finish(new Option(`--no-${long.slice(2)}`, declared.offDescription), declared)];
       return [finish(option, declared)];
     }
   }

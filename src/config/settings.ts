@@ -17,6 +17,8 @@ export type GivenSettings = Partial<Record<SettingName, string>>;
 export interface Resolved {
   value: string | undefined;
   source: Source | undefined;
+  /** Turned off for this run (the journal: `--no-journal`, `AHS_JOURNAL=`, the library's `journal: ''`). */
+  off?: boolean;
 }
 
 /** How each setting is given: flag (GlobalOptions key and spelling), environment variable. */
@@ -68,7 +70,10 @@ export function resolveSettings(globals: GlobalOptions, env: NodeJS.ProcessEnv, 
     const givenValue = given[name];
     if (givenValue !== undefined && givenValue !== '') return { value: name === 'apiKey' ? givenValue.trim() : givenValue, source: 'option' };
     const flagValue = spec.option ? globals[spec.option] : undefined;
+    if (name === 'journal' && givenValue === '') return { value: undefined, source: 'option', off: true };
     if (typeof flagValue === 'string' && flagValue !== '') return { value: flagValue, source: 'flag' };
+    if (name === 'journal' && flagValue === false) return { value: undefined, source: 'flag', off: true };
+    if (name === 'journal' && env[spec.env] !== undefined && env[spec.env]!.trim() === '') return { value: undefined, source: 'env', off: true };
     const envValue = nonEmpty(env[spec.env]);
     if (envValue !== undefined) return { value: name === 'apiKey' ? envValue.trim() : envValue, source: 'env' };
     const profileValue = profile?.[name];

@@ -302,6 +302,16 @@ export function createClient(options: ClientOptions): Client {
     rolloutStatus: (params, opts) => rollout(session, 'status', params, opts),
     rolloutAbort: (params, opts) => rollout(session, 'abort', params, opts),
     history: (params = {}, opts) => session.history(params, opts),
+    journal: {
+      init: (params = {}, opts) =>
+        session.run(opts, { envId: params.envId, user: params.user, command: 'journal.init' }, async (ctx) => {
+          const [{ initJournal }, { DEFAULT_JOURNAL_ID }] = await Promise.all([import('../operations/journal-init.js'), import('../service/journal.js')]);
+          const collectionId = params.collectionId ?? DEFAULT_JOURNAL_ID;
+          const result = await initJournal(ctx, { collectionId, envId: await ctx.setting('envId'), user: await ctx.setting('user') });
+          if (!result) throw new UsageError('journal.init: a dry run is not a call of its own here: the executor printed its prediction');
+          return result;
+        }),
+    },
     request: <T>(request: RawRequest, opts?: CallOptions) =>
       session.readOne(opts, async (api) => {
         const { method, path, query, body } = checkRequest(request);
@@ -447,9 +457,15 @@ class Session {
         const filter = { id: params.id, platform: params.platform, envId: params.envId, since: when('since', params.since), until: when('until', params.until), limit: params.limit };
         const { ctx } = await session.context({}, checkCallOptions(call));
         try {
-          const [{ requireJournal }, { historyEntries }] = await Promise.all([import('../service/journal-setting.js'), import('../service/history.js')]);
-          const journal = await requireJournal(ctx, 'history()', "and give its id as createClient's journal option (or its profile's, with profile or fromEnvironment)");
-          yield* historyEntries(ctx, journal, filter) as AsyncIterable<JournalEntry>;
+          const [{ requireJournal }, { readHistory, unreadableLine }, { isUnreadable }] = await Promise.all([import('../service/journal-setting.js'), import('../service/history.js'), import('../service/journal.js')]);
+          const nameOne = "and give its id as createClient's journal option (or its profile's, with profile or fromEnvironment)";
+          const journal = await requireJournal(ctx, 'history()', nameOne);
+          const out = await ctx.output();
+          // An unreadable entry is a warning (with its item id), never an entry: it decides nothing.
+          for await (const entry of readHistory(ctx, journal, filter, 'history()', nameOne)) {
+            if (isUnreadable(entry)) out.warn(unreadableLine(entry));
+            else yield entry as JournalEntry;
+          }
         } finally {
           await session.end(ctx);
         }

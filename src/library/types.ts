@@ -35,6 +35,7 @@ import type { VerifyResult } from '../operations/verify.js';
 import type { FetchResult, VersionDownloadResult } from '../operations/fetch.js';
 import type { ApplyResult } from '../desired/render.js';
 import type { Change as JournalChange, JournalEntry } from '../service/journal.js';
+import type { JournalInitResult } from '../operations/journal-init.js';
 
 export type {
   /** An asset (spec: GET /va/{assetId}). */
@@ -102,8 +103,10 @@ export type {
   RolloutDocument,
   /** One change of a journal entry, in the shared address scheme (`channel.A.P.E`, `version.A.V`, `item.C.NAME`, ...). */
   JournalChange,
-  /** A journal entry: what ahs recorded, with the service's createdAt/createdBy of it. */
+  /** A journal entry (ahs/journal/v1 or v2): what ahs recorded, with the service's createdAt/createdBy of it. */
   JournalEntry,
+  /** What journal.init() did: created, deployed, whether it raced another init. */
+  JournalInitResult,
 };
 
 /** How to reach the service. Only what is given here is used, unless `profile` or `fromEnvironment` asks for more. */
@@ -949,6 +952,20 @@ export interface Client {
    * for await (const entry of client.history({ id: 'my-bundle', envId: 'prod', limit: 10 })) console.log(entry.createdAt, entry.command);
    */
   history(params?: HistoryParams, options?: CallOptions): AsyncIterable<JournalEntry>;
+  /** The journal (`ahs journal`). */
+  journal: {
+    /**
+     * Starts the journal (`ahs journal init`): the collection (default
+     * ahs-journal), marked as a journal with a first entry, LIVE in
+     * `envId`; run again, it does only what is missing. With no journal
+     * setting every write of the domain is recorded in `ahs-journal`.
+     * @throws {UsageError} the collection exists and is not a journal, or is deleted
+     * @example
+     * const started = await client.journal.init({ envId: 'prod' });
+     * console.log(started.journal, started.created);
+     */
+    init(params?: JournalInitParams, options?: CallOptions): Promise<JournalInitResult>;
+  };
   /**
    * Closes the connections of the writes planned and never applied.
    * @throws never
@@ -977,6 +994,13 @@ export interface RolloutParams {
   user?: string;
 }
 
+/** journal.init(): which collection (default ahs-journal), the environment it is read in, the acting user. */
+export interface JournalInitParams {
+  collectionId?: string;
+  envId?: string;
+  user?: string;
+}
+
 /** Narrows history(): an asset or collection, a platform, an environment, a time range, a number of entries. */
 export interface HistoryParams {
   /** An asset id or a collection id: only its changes. */
@@ -989,4 +1013,3 @@ export interface HistoryParams {
   limit?: number;
 }
 
-/** One change, in the shared address scheme (`channel.A.P.E`, `version.A.V`, `item.C.NAME`, ...). */

@@ -9,8 +9,8 @@ import type { AssetUrl, Version } from '../rules/schemas.js';
 import type { ApiClient } from '../http/client.js';
 import { listAllVersions, listRecords, readChannel, readVersionOnChannel } from '../service/assets.js';
 import { channelName, type Channel } from '../service/promote.js';
-import { journalId } from '../service/journal-setting.js';
-import { journalRollbackTarget, provenance } from '../service/history.js';
+import { journalChoice } from '../service/journal-setting.js';
+import { journalRollbackTarget, provenance, unreadableLine } from '../service/history.js';
 import { noop, plan, type Plan } from '../plan/plan.js';
 import { steps, type PromoteResult } from '../plan/steps.js';
 import type { PlanContext } from '../plan/context.js';
@@ -112,12 +112,21 @@ async function pickTarget(ctx: PlanContext, records: AssetUrl[], current: string
   const toSaid = givenAs(names, 'to', 'VERSION_ID');
   if (to !== undefined) return { versionId: to, reason: `named with ${fieldName(names, 'to')}` };
   // With a journal, its last change of the channel's Default proves the target (or says the channel moved outside ahs).
-  const journal = await journalId(ctx);
+  const choice = journalChoice(await ctx.settings());
   let unproven: string | undefined;
-  if (journal) {
+  if (choice.id) {
     try {
-      const { versionId, entry } = await journalRollbackTarget(ctx, journal, where, current, toSaid);
-      return { versionId, reason: `the journal proves it: its entry of ${provenance(entry)} (${entry.command}) made ${current} the Default in place of ${versionId}` };
+      const proof = await journalRollbackTarget(ctx, choice.id, where, current, toSaid).catch((error: unknown) => {
+        // No setting, and the domain's ahs-journal is not there (or not a journal): no journal to prove it.
+        if (choice.source === 'default' && (error instanceof NotFoundError || (error instanceof UsageError && /reads only a journal/.test(error.message)))) return undefined;
+        throw error;
+      });
+      if (proof) {
+        const out = await ctx.output();
+        for (const entry of proof.unreadable) out.warn(unreadableLine(entry));
+        const { versionId, entry } = proof;
+        return { versionId, reason: `the journal proves it: its entry of ${provenance(entry)} (${entry.command}) made ${current} the Default in place of ${versionId}` };
+      }
     } catch (error) {
       // The journal disagrees with the channel (moved outside ahs) or holds nothing of it: in a terminal, the
       // person picks as without a journal, told why; elsewhere the error stands (it asks for the version).

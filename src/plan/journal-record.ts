@@ -1,13 +1,25 @@
 // The executor's one hook (src/plan/execute.ts): after a real run whose
 // outcome is applied or unknown, one journal entry listing what the run
-// changed, in the shared address scheme. A failed append never changes the
-// command's outcome or exit code: it is one warning line naming what was
-// not recorded (and a ::warning under GitHub Actions).
+// changed, in the shared address scheme, with the values the service held
+// (`before` read before the write, `after` what it holds after; an update
+// names only the fields it changed). A change another run had already made
+// (the answer says so: ./answers.ts's byAnother) is not this run's: it records nothing
+// for it. Only a marked journal is appended to (src/service/journal.ts's
+// journalMark): its collection is read beside the run's writes, so the
+// check costs no round. A failed append never changes the command's
+// outcome or exit code: it is one warning line naming what was not
+// recorded (and a ::warning under GitHub Actions); no warning is printed
+// for an entry that was stored.
 import type { PlanContext } from './context.js';
 import { AhsError, OutcomeUnknownError } from '../errors.js';
 import type { Plan, Results, Step } from './plan.js';
+import type { ApiClient } from '../http/client.js';
+import type { Collection } from '../rules/schemas.js';
 import { workflowCommand } from '../util/workflow-command.js';
-import { appendEntry, ciRunOf, JOURNAL_API_VERSION, type Change, type EntryDocument } from '../service/journal.js';
+import { escapeControls } from '../util/escape.js';
+import { readCollection } from '../service/collections.js';
+import { appendEntry, ciRunOf, journalMark, newEntry, type Change, type EntryDocumentV2 } from '../service/journal.js';
+import { journalChoice, type JournalChoice } from '../service/journal-setting.js';
 import type { RolloutField } from '../service/rollout-journal.js';
 import { isByAnother } from './answers.js';
 
@@ -25,7 +37,7 @@ export function changeOf(step: Step, answer: A, answered: boolean): Change | und
       const after = answered
         ? { versionId: answer?.versionId ?? null, versionName: answer?.versionName ?? p.fields?.versionName, platform: p.platform, fileName: answer?.fileName ?? p.file?.name, size: answer?.size ?? p.file?.size }
         : { versionId: null, versionName: p.fields?.versionName, platform: p.platform, fileName: p.file?.name, size: p.file?.size };
-      return { address: `version.${p.assetId}.${after.versionId ?? '(known after apply)'}`, before: null, after, ...(after.versionId ? {} : { unknownAfter: ['versionId'] }) };
+      return { address: `version.${p.assetId}.${after.versionId ?? '(known after apply)'}`, before: null, after: defined(after), ...(after.versionId ? {} : { unknownAfter: ['versionId'] }) };
     }
     case 'version.delete':
       return { address: `version.${p.assetId}.${p.versionId}`, before: { versionId: p.versionId }, after: null };
@@ -41,35 +53,43 @@ export function changeOf(step: Step, answer: A, answered: boolean): Change | und
         after: { version: versionId, state: answer?.assetVersion?.state ?? p.body?.intent ?? null },
         // A deploy that read nothing before sending (ahs deploy) does not know the state it replaced.
         ...(read ? {} : { unknownBefore: ['state'] }),
+        ...(answered ? {} : { unknownAfter: ['state'] }),
       };
     }
     case 'version.promote': {
       const previous = answer?.previousDefault !== undefined ? answer.previousDefault : (Object.entries((p.channel?.records ?? {}) as Record<string, string>).find(([, s]) => s === 'DEFAULT')?.[0] ?? null);
-      return { address: `channel.${p.assetId}.${p.platform}.${p.envId}`, before: { default: previous }, after: { default: answer?.assetVersion?.versionId ?? p.versionId } };
+      return { address: `channel.${p.assetId}.${p.platform}.${p.envId}`, before: { default: previous }, after: { default: answer?.assetVersion?.versionId ?? p.versionId }, ...(answered ? {} : { unknownAfter: ['default'] }) };
     }
     case 'asset.create':
-      return { address: `asset.${p.body?.assetId}`, before: null, after: answer ?? p.body };
-    case 'asset.update': {
-      // The fields that change (a PUT sends them all).
-      const keys = Object.keys(p.body ?? {}).filter((key) => key !== 'updatedBy' && (!p.before || JSON.stringify(p.before[key]) !== JSON.stringify(p.body[key])));
-      return { address: `asset.${p.assetId}`, before: p.before ? pick(p.before, keys) : null, after: pick(p.body ?? {}, keys) };
-    }
+      return { address: `asset.${p.body?.assetId}`, before: null, after: defined(answered && answer ? { ...answer, ...(p.body?.description !== undefined ? { description: p.body.description } : {}) } : p.body) };
+    case 'asset.update':
+      return { address: `asset.${p.assetId}`, ...fieldChanges(p.before, p.body, 'updatedBy', ['description']) };
     case 'asset.delete':
       return { address: `asset.${p.assetId}`, before: { assetId: p.assetId }, after: null };
     case 'asset.undeploy':
       return { address: `asset.${p.assetId}.deployments.${p.body?.envId}`, before: { records: (p.records ?? []).map((r: P) => ({ versionId: r.versionId, platform: r.targetPlatform, state: r.state })) }, after: { records: [] } };
     case 'collection.create':
-      return { address: `collection.${p.collectionId}`, before: null, after: answer ?? p.body };
-    case 'collection.update':
-      return { address: `collection.${p.collectionId}`, before: null, after: p.body };
+      return { address: `collection.${p.collectionId}`, before: null, after: defined(answered && answer ? answer : p.body) };
+    case 'collection.update': {
+      const predicted = step.prediction?.current;
+      const before = p.before ?? (predicted && typeof predicted === 'object' ? predicted : undefined);
+      return { address: `collection.${p.collectionId}`, ...fieldChanges(before, p.body, 'updatedBy') };
+    }
     case 'collection.delete':
       return { address: `collection.${p.collectionId}`, before: { deleted: false }, after: { deleted: true } };
     case 'collection.restore':
       return { address: `collection.${p.collectionId}`, before: { deleted: true }, after: { deleted: false } };
     case 'collection.purge':
       return { address: `collection.${p.collectionId}`, before: { deleted: true }, after: null };
-    case 'collection.deploy':
-      return { address: `collection.${p.collectionId}.deployment.${p.envId ?? '(the key\'s environment)'}`, before: null, after: { state: p.state } };
+    case 'collection.deploy': {
+      const predicted = step.prediction?.current;
+      return {
+        address: `collection.${p.collectionId}.deployment.${p.envId ?? '(the key\'s environment)'}`,
+        before: typeof predicted === 'string' || predicted === null ? { state: predicted } : null,
+        after: { state: p.state },
+        ...(predicted === undefined ? { unknownBefore: ['state'] } : {}),
+      };
+    }
     case 'collection.undeploy':
       return { address: `collection.${p.collectionId}.deployment.${p.envId}`, before: { state: 'LIVE' }, after: { state: null } };
     case 'collection.reconcile':
@@ -78,7 +98,7 @@ export function changeOf(step: Step, answer: A, answered: boolean): Change | und
       return {
         address: `item.${p.collectionId}.${p.fields?.assetItemName}`,
         before: null,
-        after: { itemId: answer?.assetItemId ?? null, size: answer?.size ?? p.file?.size },
+        after: defined({ itemId: answer?.assetItemId ?? null, size: answer?.size ?? p.file?.size }),
         ...(answered ? {} : { unknownAfter: ['itemId'] }),
       };
     case 'item.remove':
@@ -88,11 +108,34 @@ export function changeOf(step: Step, answer: A, answered: boolean): Change | und
   }
 }
 
-function pick(value: P, keys: string[]): P {
-  return Object.fromEntries(keys.map((key) => [key, value[key] ?? null]));
+/** The value without its undefined fields (a change never holds an undefined, nor a null it did not read). */
+function defined(value: P | null | undefined): P | null {
+  if (!value || typeof value !== 'object') return null;
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined));
 }
 
-/** The changes of a run: each answered step's, then each step whose outcome is unknown. */
+/**
+ * An update's change, field by field: the fields the body sets to another
+ * value than `before` held (an unchanged field is absent, never null).
+ * `unread`: fields the service never answers (an asset's description):
+ * their before is unknown, named in unknownBefore. Without `before` (a
+ * write that read nothing first), every field sent, before unknown.
+ */
+function fieldChanges(before: P | undefined, body: P | undefined, skip: string, unread: string[] = []): Pick<Change, 'before' | 'after' | 'unknownBefore'> {
+  const sent = Object.entries(body ?? {}).filter(([key, value]) => key !== skip && value !== undefined);
+  const changed = before ? sent.filter(([key, value]) => unread.includes(key) || JSON.stringify(before[key]) !== JSON.stringify(value)) : sent;
+  // The asset type is required by every PUT: it changes only when it differs.
+  const keys = changed.map(([key]) => key);
+  if (!before) return { before: null, after: Object.fromEntries(changed), ...(keys.length ? { unknownBefore: keys } : {}) };
+  const unknown = keys.filter((key) => unread.includes(key) || before[key] === undefined);
+  return {
+    before: Object.fromEntries(keys.filter((key) => !unknown.includes(key)).map((key) => [key, before[key]])),
+    after: Object.fromEntries(changed),
+    ...(unknown.length ? { unknownBefore: unknown } : {}),
+  };
+}
+
+/** The changes of a run: each answered step's (not one another run had made), then each step whose outcome is unknown. */
 export function changesOf(steps: Step[], results: Results): { changes: Change[]; unknown: boolean } {
   const changes: Change[] = [];
   let unknown = false;
@@ -104,17 +147,45 @@ export function changesOf(steps: Step[], results: Results): { changes: Change[];
     if (results.has(step) && isByAnother(results.of(step))) continue;
     unknown ||= isUnknown;
     const change = changeOf(step, results.of(step), results.has(step));
-    if (change) changes.push(change);
+    // An update that changed nothing (every field as it was) is no change.
+    if (change && !(change.before && change.after && Object.keys(change.after).length === 0)) changes.push(change);
   }
   return { changes, unknown };
 }
 
+/** The journal this run appends to, and its collection, read beside the run's writes. */
+interface JournalCheck {
+  choice: JournalChoice;
+  collection: Promise<{ collection?: Collection; error?: unknown }>;
+}
+
+/** Starts the read of the run's journal (none when turned off, or for a context without settings). */
+async function checkJournal(ctx: RecordingContext, plan: Plan): Promise<JournalCheck | undefined> {
+  if (!ctx.settings || !ctx.api || plan.journal?.record === false) return undefined;
+  try {
+    const choice = journalChoice(await ctx.settings());
+    if (!choice.id) return undefined;
+    const api = await ctx.api();
+    const id = choice.id;
+    return {
+      choice,
+      collection: readCollection(api, id).then(
+        (collection) => ({ collection }),
+        (error: unknown) => ({ error }),
+      ),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Runs `work` (the steps and the plan's done), then records the run in the
- * journal when one is set and something was applied or may have been; then
- * ends as `work` did.
+ * journal when one is in use and something was applied or may have been;
+ * then ends as `work` did.
  */
 export async function journaled(ctx: RecordingContext, plan: Plan, results: () => Results, work: () => Promise<void>): Promise<void> {
+  const check = checkJournal(ctx, plan);
   let failed = false;
   let failure: unknown;
   try {
@@ -124,78 +195,138 @@ export async function journaled(ctx: RecordingContext, plan: Plan, results: () =
     failure = error;
   }
   const exitCode = !failed ? 0 : failure instanceof AhsError ? failure.exitCode : 1;
-  await recordRun(ctx, plan, results(), { exitCode, unknown: failure instanceof OutcomeUnknownError });
+  const unknown = failure instanceof AhsError && failure.outcome === 'unknown';
+  await recordRun(ctx, plan, results(), await check, { exitCode, unknown });
   if (failed) throw failure;
 }
 
-async function recordRun(ctx: RecordingContext, plan: Plan, results: Results, end: { exitCode: number; unknown: boolean }): Promise<void> {
-  if (!ctx.settings || !ctx.api || plan.journal?.record === false) return;
-  let journalId: string | undefined;
-  let actor: string | undefined;
-  try {
-    const settings = await ctx.settings();
-    journalId = settings.get('journal');
-    actor = settings.get('user');
-  } catch {
-    return;
-  }
-  if (!journalId) return;
+/** A client for the append: the run's, or (after Ctrl-C, whose signal aborts it) one short-lived beside it. */
+async function appendClient(ctx: RecordingContext): Promise<{ api: ApiClient; done: () => Promise<void> }> {
+  const api = await ctx.api!();
+  if (!ctx.signal?.aborted) return { api, done: async () => undefined };
+  const detached = api.detached(APPEND_AFTER_INTERRUPT_MS);
+  return { api: detached, done: () => detached.destroy() };
+}
+
+/** How long the append of an interrupted run may take: the person asked to stop. */
+const APPEND_AFTER_INTERRUPT_MS = 3000;
+
+async function recordRun(ctx: RecordingContext, plan: Plan, results: Results, check: JournalCheck | undefined, end: { exitCode: number; unknown: boolean }): Promise<void> {
+  if (!check) return;
   const { changes, unknown } = changesOf(plan.steps, results);
   if (changes.length === 0 && !unknown && !end.unknown) return;
   const command = plan.journal?.command ?? ctx.run?.command ?? 'write';
   const given = plan.journal?.rollout;
   const rollout = typeof given === 'function' ? given(results) : given;
-  const doc = entryDocument(ctx, { command, arguments: plan.journal?.arguments, actor, changes, outcome: unknown || end.unknown ? 'unknown' : 'applied', exitCode: end.exitCode, rollout: rollout as RolloutField | undefined });
-  await append(ctx, journalId, doc, changes.map((c) => c.address).join(', ') || 'its outcome');
+  await recordEntry(ctx, check, {
+    command,
+    arguments: plan.journal?.arguments ?? ctx.run?.arguments ?? [],
+    changes,
+    outcome: unknown || end.unknown ? 'unknown' : 'applied',
+    exitCode: end.exitCode,
+    ...(rollout ? { rollout: rollout as unknown as RolloutField } : {}),
+  });
 }
 
-function entryDocument(ctx: RecordingContext, d: { command: string; arguments?: string[] | undefined; actor: string | undefined; changes: Change[]; outcome: 'applied' | 'unknown'; exitCode: number; rollout?: RolloutField | undefined }): EntryDocument {
-  return {
-    apiVersion: JOURNAL_API_VERSION,
-    command: d.command,
-    arguments: (d.arguments ?? ctx.run?.arguments ?? []).map((arg) => ctx.redactor?.redact(arg) ?? arg),
-    actor: d.actor ?? '',
-    ...(ciRunOf(ctx.io.env) ? { ci: ciRunOf(ctx.io.env) } : {}),
-    changes: d.changes,
-    outcome: d.outcome,
-    exitCode: d.exitCode,
-    ...(d.rollout ? { rollout: d.rollout as unknown as Record<string, unknown> } : {}),
-  };
+/** What a writer outside the executor records (ahs api): the entry's own fields. */
+export interface EntryFields {
+  command: string;
+  arguments: string[];
+  changes: Change[];
+  outcome: 'applied' | 'unknown';
+  exitCode: number;
+  rollout?: RolloutField;
+  control?: EntryDocumentV2['control'];
 }
 
-/** Appends `doc`; a refusal is one warning naming what was not recorded (`what`), and false. */
-async function append(ctx: RecordingContext, journalId: string, doc: EntryDocument, what: string): Promise<boolean> {
+/**
+ * Appends one entry to the run's journal, when it is one (marked): a
+ * collection that is not, named by a setting, is left untouched with one
+ * warning naming the setting; the domain's ahs-journal that is not there
+ * (no setting) is no journal, silently. Never throws.
+ */
+async function recordEntry(ctx: RecordingContext, check: JournalCheck, fields: EntryFields): Promise<boolean> {
+  const { choice } = check;
+  const journalId = choice.id!;
   const out = await ctx.output();
+  const warn = (text: string) => {
+    const safe = escapeControls(ctx.redactor?.redact(text) ?? text);
+    out.warn(safe);
+    if (ctx.io.env.GITHUB_ACTIONS === 'true') ctx.io.err.write(workflowCommand('warning', { title: 'ahs journal' }, safe));
+  };
+  const what = `this ${fields.command} (${fields.changes.map((c) => c.address).join(', ') || 'its outcome'})`;
+  let actor: string | undefined;
+  let client: Awaited<ReturnType<typeof appendClient>> | undefined;
   try {
-    if (!doc.actor) throw new Error('no acting user (--user) to record it as');
-    await appendEntry(ctx as PlanContext, journalId, doc);
+    actor = (await ctx.settings!()).get('user');
+    client = await appendClient(ctx);
+    let { collection, error } = await check.collection;
+    // The read beside the writes was cut by the interrupt: read again, briefly.
+    if (error !== undefined && ctx.signal?.aborted) ({ collection, error } = await readCollection(client.api, journalId).then((c) => ({ collection: c, error: undefined }), (e: unknown) => ({ collection: undefined, error: e })));
+    if (error !== undefined) throw error;
+    const mark = journalMark(journalId, collection);
+    if (!mark.marked) {
+      if (choice.source === 'default') return false;
+      warn(`${what} was not recorded: the journal setting (${choice.setting}) names ${journalId}, and ${mark.why.replace(/^the collection /, 'the collection ')}; nothing was added to it. Start a journal with \`ahs journal init\`, or fix ${choice.setting.startsWith('profile') ? 'the profile\'s key journal' : choice.setting}`);
+      return false;
+    }
+    if (!actor) throw new Error('no acting user (--user) to record it as');
+    const doc = newEntry({
+      ...fields,
+      arguments: fields.arguments.map((arg) => ctx.redactor?.redact(arg) ?? arg),
+      actor,
+      ...(ciRunOf(ctx.io.env) ? { ci: ciRunOf(ctx.io.env) } : {}),
+    });
+    const journalCtx = { ...(ctx as PlanContext), api: async () => client!.api };
+    await appendEntry(journalCtx, journalId, doc, collection);
     return true;
   } catch (error) {
     const reason = (error as Error).message;
-    const text = `the journal ${journalId} did not record this ${doc.command} (${what}): ${reason.replace(/[.\s]+$/, '')}; ahs profile check says whether the journal is reachable`;
-    out.warn(text);
-    if (ctx.io.env.GITHUB_ACTIONS === 'true') ctx.io.err.write(workflowCommand('warning', { title: 'ahs journal' }, ctx.redactor?.redact(text) ?? text));
+    warn(`the journal ${journalId} did not record ${what}: ${reason.replace(/[.\s]+$/, '')}; ahs profile check says whether the journal is reachable`);
     return false;
+  } finally {
+    await client?.done().catch(() => undefined);
   }
+}
+
+/**
+ * Records one write made outside the executor (`ahs api`'s raw request) in
+ * the run's journal, by the same rules. `start` reads the journal's
+ * collection beside the write: call it before sending.
+ */
+export function startRecording(ctx: RecordingContext): { record(fields: EntryFields): Promise<void> } {
+  const check = checkJournal(ctx, { steps: [], done: async () => undefined } as unknown as Plan);
+  return {
+    async record(fields) {
+      const started = await check;
+      if (started) await recordEntry(ctx, started, fields);
+    },
+  };
 }
 
 /**
  * A rollout's entry that no write of the executor carries (an intent before
  * a promotion, a promotion recorded by a later run, a failed check, a
- * resume, a supersede), appended on its own: true when the journal took it
- * (a refusal is warned, as the executor's). The change-control seam: a
- * rollout's lock, when rollouts take one, is checked by the executor
- * before the wave's plan; these entries are records, not writes.
+ * resume, a supersede), appended on its own to `journalId`, by the same
+ * rules (a marked journal only): true when the journal took it (a refusal
+ * is warned, as the executor's). The change-control seam: a rollout's
+ * lock, when rollouts take one, is checked by the executor before the
+ * wave's plan; these entries are records, not writes.
  */
 export async function recordRolloutEvent(ctx: RecordingContext, journalId: string, rollout: RolloutField, exitCode = 0, changes: Change[] = []): Promise<boolean> {
-  let actor: string | undefined;
+  if (!ctx.settings || !ctx.api) return false;
+  let choice: JournalChoice;
   try {
-    actor = (await ctx.settings?.())?.get('user');
+    choice = { ...journalChoice(await ctx.settings()), id: journalId };
   } catch {
-    actor = undefined;
+    return false;
   }
-  const doc = entryDocument(ctx, { command: ctx.run?.command ?? 'rollout', actor, changes, outcome: 'applied', exitCode, rollout });
-  return append(ctx, journalId, doc, `${rollout.action} of ${rollout.wave}`);
+  const api = await ctx.api();
+  const collection = readCollection(api, journalId).then(
+    (found) => ({ collection: found }),
+    (error: unknown) => ({ error }),
+  );
+  return recordEntry(ctx, { choice, collection }, { command: ctx.run?.command ?? 'rollout', arguments: ctx.run?.arguments ?? [], changes, outcome: 'applied', exitCode, rollout });
 }
 
 /** The plan, its journal entry carrying the rollout field (or the field made from the run's results). */

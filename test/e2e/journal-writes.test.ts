@@ -65,7 +65,8 @@ describe('the journal and every write', () => {
     expect(list.map((e) => e.command)).toEqual(['apply', 'collection-deploy', 'item sync', 'item upload', 'collection create', 'deploy', 'promote-default', 'deploy', 'deploy', 'journal init']);
     const [apply, colDeploy, sync, upload, create, offline, promote] = list;
     expect(apply!.changes).toEqual([{ address: `asset.${id}`, before: { assetName: id }, after: { assetName: 'renamed' } }]);
-    expect(colDeploy!.changes).toEqual([{ address: `collection.${col}.deployment.prod`, before: null, after: { state: 'LIVE' } }]);
+    // collection deploy reads nothing before sending: the state it replaced is not known, and said so.
+    expect(colDeploy!.changes).toEqual([{ address: `collection.${col}.deployment.prod`, before: null, after: { state: 'LIVE' }, unknownBefore: ['state'] }]);
     expect(sync!.changes.map((c) => c.address)).toContain(`item.${col}.a.json`);
     expect(upload!.changes).toEqual([{ address: `item.${col}.${col}-b.json`, before: null, after: { itemId: expect.any(String), size: 2 } }]);
     expect(create!.changes[0]).toMatchObject({ address: `collection.${col}`, before: null });

@@ -273,7 +273,8 @@ describe('ahs journal and history', () => {
     expect(right.exitCode, right.stderr).toBe(0);
     expect(right.json()).toMatchObject({ journal, envId: 'dev', created: false, deployed: true });
     expect((await h.call('GET', `/vc/${journal}`)).body).toMatchObject({ description: 'ahs journal; env=dev' });
-    const history = await h.ahs(['history', '--journal', journal, '--env', 'dev', '--json']);
+    // The init's change is of the collection, of no environment: --env dev would leave it out.
+    const history = await h.ahs(['history', '--journal', journal, '--json']);
     expect(history.exitCode, history.stderr).toBe(0);
     expect(history.json().results[0]).toMatchObject({ command: 'journal init', changes: [{ address: `collection.${journal}`, before: { description: 'ahs journal; env=nosuchenv' }, after: { description: 'ahs journal; env=dev' } }] });
     // No entry says the journal went LIVE where the service refused it.
@@ -298,12 +299,13 @@ describe('ahs journal and history', () => {
     expect(show.json().journal).toBe(journal);
     const check = await h.ahs(['profile', 'check', '--json'], { env: profileEnv });
     expect(check.exitCode, check.stderr).toBe(0);
-    expect(check.json().journal).toEqual({ id: journal, reachable: true, envId: 'prod', problem: null });
+    expect(check.json().journal).toEqual({ id: journal, why: `${journal} (from profile jp's key journal)`, reachable: true, envId: 'prod', problem: null });
     const elsewhere = await h.ahs(['profile', 'check', '--journal', 'no-such-journal'], { env: profileEnv });
     expect(elsewhere.exitCode).toBe(0);
     expect(elsewhere.stderr).toContain('warning: the journal no-such-journal is not reachable: no collection no-such-journal: start it with ahs journal init no-such-journal --env ENV');
     const added = await h.ahs(['profile', 'add', 'jq', '--base-url', h.emu.baseUrl, '--domain', 'demo'], { env: profileEnv });
-    expect(added.stderr).toContain('no journal: writes are not recorded');
+    // No journal setting: the domain's ahs-journal, when it is one (a new teammate is recorded with no set-up).
+    expect(added.stderr).toContain("journal: no journal setting, so the domain's ahs-journal when it exists and is marked as a journal (whether it does: ahs profile check jq;");
     await h.ahs(['profile', 'remove', 'jq', '--yes']);
     await h.ahs(['profile', 'remove', 'jp', '--yes']);
   });

@@ -38,7 +38,8 @@ async function channel(live: number, more = 0): Promise<{ id: string; versions: 
 async function traced(args: string[]) {
   proxy.log.length = 0;
   const run = await h.ahs(args, { env: { AHS_BASE_URL: proxy.url } });
-  const requests = proxy.log.map((r) => `${r.method} ${r.path.replace(/^\/api\/v2\/demo/, '').replace(/[?&]pageNumber=\d+&pageSize=\d+$/, '')}`);
+  // The journal's check (the domain's ahs-journal, with no setting) rides beside a run's writes, in no round of its own (issue 42): left out here.
+  const requests = proxy.log.map((r) => `${r.method} ${r.path.replace(/^\/api\/v2\/demo/, '').replace(/[?&]pageNumber=\d+&pageSize=\d+$/, '')}`).filter((r) => r !== 'GET /vc/ahs-journal');
   return { run, requests };
 }
 
@@ -196,7 +197,8 @@ describe('item sync and item upload: 8 in flight, reads at once', () => {
       // 10 files, 8 at once: the two reads come on two connections, answered only once six more are open.
       const many = await collection(newFiles(10));
       const opened = counted.untilConnections(8, { method: 'GET' });
-      const run = await h.ahs(['item', 'sync', many.id, many.dir, '--type', '1001', '--json'], { env: { AHS_BASE_URL: counted.url } });
+      // The sync's own connections: the journal's check (the domain's ahs-journal, read beside the writes) is left out.
+      const run = await h.ahs(['item', 'sync', many.id, many.dir, '--type', '1001', '--json', '--no-journal'], { env: { AHS_BASE_URL: counted.url } });
       expect(run.exitCode, run.stderr).toBe(0);
       expect(opened.met).toBe(true);
       expect(run.json().uploaded).toHaveLength(10);
@@ -210,7 +212,7 @@ describe('item sync and item upload: 8 in flight, reads at once', () => {
       // 2 files: two connections opened ahead for them, beside the reads' two.
       counted.log.length = 0;
       const few = await collection(newFiles(2));
-      const again = await h.ahs(['item', 'sync', few.id, few.dir, '--type', '1001', '--json'], { env: { AHS_BASE_URL: counted.url } });
+      const again = await h.ahs(['item', 'sync', few.id, few.dir, '--type', '1001', '--json', '--no-journal'], { env: { AHS_BASE_URL: counted.url } });
       expect(again.exitCode, again.stderr).toBe(0);
       expect(again.json().uploaded).toHaveLength(2);
       expect(new Set(counted.log.map((r) => r.connection)).size).toBe(4);

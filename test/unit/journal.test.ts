@@ -28,7 +28,8 @@ describe('journal entries', () => {
   it('names the GitHub Actions run, and nothing outside CI', () => {
     expect(ciRunOf({ GITHUB_SERVER_URL: 'https://github.com/', GITHUB_REPOSITORY: 'a/b', GITHUB_RUN_ID: '9', GITHUB_SHA: 's', GITHUB_REF: 'r' })).toEqual({ runUrl: 'https://github.com/a/b/actions/runs/9', sha: 's', ref: 'r' });
     expect(ciRunOf({})).toBeUndefined();
-    expect(isEntryDocument({ apiVersion: 'ahs/journal/v1', command: 'x', changes: [] })).toBe(true);
+    expect(isEntryDocument({ apiVersion: 'ahs/journal/v1', command: 'x', arguments: [], actor: 'a@b.c', changes: [], outcome: 'applied', exitCode: 0 })).toBe(true);
+    expect(isEntryDocument({ apiVersion: 'ahs/journal/v1', command: 'x', changes: [] })).toBe(false);
     expect(isEntryDocument({ apiVersion: 'other', command: 'x', changes: [] })).toBe(false);
   });
 
@@ -47,7 +48,7 @@ describe('journal entries', () => {
     expect(unknown).toBe(true);
     expect(changes).toEqual([
       { address: 'channel.A.ios.prod', before: { default: 'V1' }, after: { default: 'V2' } },
-      { address: 'channel.A.ios.prod', before: { version: 'V3', state: null }, after: { version: 'V3', state: 'LIVE' }, unknownBefore: ['state'] },
+      { address: 'channel.A.ios.prod', before: { version: 'V3', state: null }, after: { version: 'V3', state: 'LIVE' }, unknownBefore: ['state'], unknownAfter: ['state'] },
     ]);
   });
 });
@@ -64,7 +65,9 @@ describe('history filter', () => {
     expect(matches(channel, { platform: 'android' })).toBe(false);
     expect(matches(version, { platform: 'android' })).toBe(true);
     expect(matches(version, { platform: 'ios' })).toBe(false);
-    // A version is not of an environment: an environment filter keeps it.
-    expect(matches(version, { envId: 'prod' })).toBe(true);
+    // A version upload belongs to no environment: an environment filter leaves it out.
+    expect(matches(version, { envId: 'prod' })).toBe(false);
+    expect(matches({ address: 'collection.C.deployment.prod', before: null, after: { state: 'LIVE' } }, { envId: 'prod' })).toBe(true);
+    expect(matches({ address: 'collection.C', before: null, after: { description: 'x' } }, { envId: 'prod' })).toBe(false);
   });
 });

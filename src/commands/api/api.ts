@@ -7,7 +7,8 @@ import type { Run } from '../define.js';
 import { nameOf } from '../define.js';
 import { apiSpec } from './index.js';
 import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
+import { AhsError, UsageError } from '../../errors.js';
+import { startRecording, type EntryFields } from '../../plan/journal-record.js';
 import type { Method, Query } from '../../http/client.js';
 import { fetchAll } from '../../http/paging.js';
 import { pathOf } from '../../service/api-path.js';
@@ -32,13 +33,27 @@ export const run: Run<typeof apiSpec> = async (options, ctx) => {
     return;
   }
   const api = await ctx.api();
-  const answer = options.paginate
-    ? listOf(await fetchAll<unknown>(api, path, query))
-    : await api.json<unknown>({ method: method as Method, path, query, body });
+  // A write is recorded in the journal as the raw request (its collection is read beside it).
+  const recording = method === 'GET' ? undefined : startRecording(ctx);
+  let answer: unknown;
+  try {
+    answer = options.paginate ? listOf(await fetchAll<unknown>(api, path, query)) : await api.json<unknown>({ method: method as Method, path, query, body });
+  } catch (error) {
+    if (error instanceof AhsError && error.outcome === 'unknown') await recording?.record(requestEntry(method, path, query, body, 'unknown', error.exitCode));
+    throw error;
+  }
+  await recording?.record(requestEntry(method, path, query, body, 'applied', 0));
   // An empty answer (204, a DELETE) prints nothing; anything else as JSON, whatever the format: it is the API's own document.
   if (answer === undefined) return;
   out.print(answer, (doc) => JSON.stringify(doc, null, 2));
 };
+
+/** The journal's entry of a raw request: what was sent, as sent (the body as JSON text, at most 2,000 characters). */
+function requestEntry(method: string, path: string, query: Query | undefined, body: unknown, outcome: 'applied' | 'unknown', exitCode: number): EntryFields {
+  const text = body === undefined ? undefined : JSON.stringify(body);
+  const after = { method, path, ...(query && Object.keys(query).length ? { query: JSON.stringify(query) } : {}), ...(text !== undefined ? { body: text.length > 2000 ? `${text.slice(0, 2000)}…` : text } : {}) };
+  return { command: 'api', arguments: [method, path], changes: [{ address: `request.${method}`, before: null, after, ...(outcome === 'unknown' ? { unknownAfter: ['answer'] } : {}) }], outcome, exitCode };
+}
 
 function methodOf(raw: string): ApiMethod {
   const method = raw.toUpperCase();

@@ -2,14 +2,18 @@
 import type { Run } from '../define.js';
 import type { historySpec } from './index.js';
 import { UsageError } from '../../errors.js';
-import { historyEntries, markDisagreements, readDefault, type HistoryChange, type HistoryEntry } from '../../service/history.js';
+import { markDisagreements, readDefault, readHistory, unreadableLine, type HistoryChange, type HistoryEntry } from '../../service/history.js';
+import { isUnreadable, type UnreadableEntry } from '../../service/journal.js';
 import { requireJournal } from '../../service/journal-setting.js';
 
 export const run: Run<typeof historySpec> = async (options, ctx) => {
   if (options.since && options.until && options.since > options.until) throw new UsageError(`--since (${options.since.toISOString()}) is after --until (${options.until.toISOString()}): nothing can be in that range`);
   const journalId = await requireJournal(ctx, 'history');
   const api = await ctx.api();
-  const { platform, env } = ctx.globals;
+  // As every setting: the flag, then AHS_PLATFORM / AHS_ENV, then the profile.
+  const settings = await ctx.settings();
+  const platform = settings.get('platform');
+  const env = settings.get('envId');
   // One channel named: its Default is read beside the journal, not after it.
   const known = new Map<string, Promise<string | null>>();
   if (options.id && platform && env) {
@@ -18,7 +22,8 @@ export const run: Run<typeof historySpec> = async (options, ctx) => {
     known.set(`channel.${options.id}.${platform}.${env}`, read);
   }
   const entries: HistoryEntry[] = [];
-  for await (const entry of historyEntries(ctx, journalId, {
+  const unreadable: UnreadableEntry[] = [];
+  for await (const entry of readHistory(ctx, journalId, {
     id: options.id,
     platform,
     envId: env,
@@ -26,13 +31,15 @@ export const run: Run<typeof historySpec> = async (options, ctx) => {
     until: options.until,
     limit: options.limit,
   })) {
-    entries.push(entry);
+    if (isUnreadable(entry)) unreadable.push(entry);
+    else entries.push(entry);
   }
   const disagreements = await markDisagreements(api, entries, known);
   const out = await ctx.output();
-  const envelope = { totalResults: entries.length, pageNumber: 1, pageSize: entries.length, results: entries };
+  for (const entry of unreadable) out.warn(unreadableLine(entry));
+  const envelope = { totalResults: entries.length, pageNumber: 1, pageSize: entries.length, results: entries, ...(unreadable.length ? { unreadable } : {}) };
   out.print(envelope, (doc, kit) => {
-    if (doc.results.length === 0) return `the journal ${journalId} holds no entry${options.id ? ` about ${options.id}` : ''} in that range`;
+    if (doc.results.length === 0) return `the journal ${journalId} holds no ${unreadable.length ? 'readable ' : ''}entry${options.id ? ` about ${options.id}` : ''} in that range`;
     const rows = doc.results.flatMap((entry) =>
       (entry.changes.length ? entry.changes : [undefined]).map((change, index) => ({ entry, change, first: index === 0 })),
     );
@@ -41,7 +48,7 @@ export const run: Run<typeof historySpec> = async (options, ctx) => {
         { header: 'TIME', get: (row: (typeof rows)[number]) => (row.first ? row.entry.createdAt : '') },
         { header: 'ACTOR', get: (row) => (row.first ? row.entry.createdBy : '') },
         { header: 'COMMAND', get: (row) => (row.first ? row.entry.command : '') },
-        { header: 'CHANGE', get: (row) => (row.change ? changeText(row.change) : '-') },
+        { header: 'CHANGE', get: (row) => (row.change ? changeText(row.change) : controlText(row.entry)) },
         { header: 'OUTCOME', get: (row) => (row.first ? `${row.entry.outcome}${row.entry.exitCode ? ` (exit ${row.entry.exitCode})` : ''}` : '') },
         { header: 'CI RUN', get: (row) => (row.first ? (row.entry.ci?.runUrl ?? '-') : '') },
       ],
@@ -52,12 +59,21 @@ export const run: Run<typeof historySpec> = async (options, ctx) => {
   });
 };
 
+function controlText(entry: HistoryEntry): string {
+  const control = entry.apiVersion === 'ahs/journal/v2' ? entry.control : undefined;
+  return control ? `${control.action} ${control.target}${control.until ? ` until ${control.until}` : ''}` : '-';
+}
+
 function value(v: unknown, unknown: string[] = [], unread = '(known after apply)'): string {
   if (v === null || v === undefined) return '(none)';
   if (typeof v !== 'object') return String(v);
   const shown = (key: string, x: unknown) => (x === null || x === undefined ? (unknown.includes(key) ? unread : '(none)') : typeof x === 'object' ? JSON.stringify(x) : String(x));
   const entries = Object.entries(v as Record<string, unknown>);
-  return entries.length === 1 ? shown(entries[0]![0], entries[0]![1]) : entries.map(([k, x]) => `${k}=${shown(k, x)}`).join(' ');
+  // Fields nobody read before the write (absent from the value) are shown as such.
+  const unreadOnly = unknown.filter((key) => !(key in (v as Record<string, unknown>)));
+  const all = [...entries, ...unreadOnly.map((key) => [key, undefined] as [string, unknown])];
+  if (all.length === 0) return '(none)';
+  return all.length === 1 ? shown(all[0]![0], all[0]![1]) : all.map(([k, x]) => `${k}=${shown(k, x)}`).join(' ');
 }
 
 function changeText(change: HistoryChange): string {

@@ -8,6 +8,7 @@ import { validateProfileName, type Profile } from '../../config/profiles.js';
 import { UsageError } from '../../errors.js';
 import { readLine } from '../../io/stdin.js';
 import { profileView, renderProfile } from './view.js';
+import { DEFAULT_JOURNAL_ID } from '../../service/journal.js';
 
 const HTTP_URL = /^https?:\/\/\S+$/i;
 
@@ -24,7 +25,7 @@ export const run: Run<typeof addSpec> = async (options, ctx) => {
     envId: g.env,
     platform: g.platform,
     user: g.user,
-    journal: g.journal,
+    journal: typeof g.journal === 'string' ? g.journal : undefined,
   };
   for (const [flag, value] of [['--base-url', given.baseUrl], ['--delivery-url', given.deliveryUrl]] as const) {
     if (value !== undefined && !HTTP_URL.test(value)) throw new UsageError(`${flag} must be an http(s) URL (got ${JSON.stringify(value)})`);
@@ -41,7 +42,13 @@ export const run: Run<typeof addSpec> = async (options, ctx) => {
     out.success(`${existing ? 'Updated' : 'Added'} profile ${name}${becameCurrent ? ' (now the current profile)' : ''}`);
     out.print(view, renderProfile);
   }
-  if (!out.json) out.info(merged.journal ? `journal: ${merged.journal} (whether it is reachable: ahs profile check ${name})` : 'no journal: writes are not recorded and `ahs history` has nothing to read; start one with ahs journal init --env ENV');
+  if (!out.json) {
+    out.info(
+      merged.journal
+        ? `journal: ${merged.journal} (the profile's key journal; whether it is reachable: ahs profile check ${name})`
+        : `journal: no journal setting, so the domain's ${DEFAULT_JOURNAL_ID} when it exists and is marked as a journal (whether it does: ahs profile check ${name}; start it with ahs journal init --env ENV)`,
+    );
+  }
   if (!merged.apiKey) out.warn(`profile ${name} has no API key: add one with --api-key-stdin or set AHS_API_KEY`);
 };
 

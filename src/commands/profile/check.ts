@@ -8,20 +8,27 @@ import { resolveSettings } from '../../config/settings.js';
 import { UsageError } from '../../errors.js';
 import { isApiError, type ApiClient } from '../../http/client.js';
 import { readCollection, vcPath } from '../../service/collections.js';
-import { parseJournalDescription } from '../../service/journal.js';
+import { journalMark, parseJournalDescription } from '../../service/journal.js';
+import { choiceText, journalChoice, type JournalChoice } from '../../service/journal-setting.js';
 
-/** Whether the journal is there and readable through its delivery document's deployment (what history needs). */
-async function journalReach(api: ApiClient, id: string | undefined) {
+/** Whether the journal in use is a marked journal, there and readable through its delivery document's deployment (what history needs); and why it is the one. */
+async function journalReach(api: ApiClient, choice: JournalChoice) {
+  const id = choice.id;
+  const why = choiceText(choice);
   if (!id) return null;
   try {
     const collection = await readCollection(api, id);
-    if (!collection || collection.deleted) return { id, reachable: false, envId: null, problem: `no collection ${id}: start it with ahs journal init ${id} --env ENV` };
-    const { envId } = parseJournalDescription(collection.description);
-    if (!envId) return { id, reachable: false, envId: null, problem: `${id} names no environment it is read in: run ahs journal init ${id} --env ENV` };
+    const mark = journalMark(id, collection);
+    // No setting and no ahs-journal in the domain: no journal, not a fault.
+    if (!mark.marked && choice.source === 'default') return null;
+    if (!mark.marked && mark.absent) return { id, why, reachable: false, envId: null, problem: `no collection ${id}: start it with ahs journal init ${id} --env ENV` };
+    if (!mark.marked) return { id, why, reachable: false, envId: null, problem: `${mark.why}: nothing is recorded in it; start a journal with ahs journal init --env ENV, or fix ${choice.setting}` };
+    const { envId } = parseJournalDescription(collection!.description);
+    if (!envId) return { id, why, reachable: false, envId: null, problem: `${id} names no environment it is read in: run ahs journal init ${id} --env ENV` };
     await api.get(vcPath(api, id, 'deployments', envId));
-    return { id, reachable: true, envId, problem: null };
+    return { id, why, reachable: true, envId, problem: null };
   } catch (error) {
-    return { id, reachable: false, envId: null, problem: (error as Error).message };
+    return { id, why, reachable: false, envId: null, problem: (error as Error).message };
   }
 }
 
@@ -51,7 +58,8 @@ export const run: Run<typeof checkSpec> = async (options, ctx) => {
     }
     throw error;
   }
-  const journal = await journalReach(api, settings.get('journal'));
+  const choice = journalChoice(settings);
+  const journal = await journalReach(api, choice);
   if (journal && !journal.reachable) out.warn(`the journal ${journal.id} is not reachable: ${journal.problem}`);
   const report = {
     profile: settings.profileName ?? null,
@@ -76,10 +84,14 @@ export const run: Run<typeof checkSpec> = async (options, ctx) => {
         label: 'journal',
         get: (v) =>
           !v.journal
-            ? '(none: writes are not recorded; ahs journal init --env ENV starts one)'
+            ? choice.source === 'off'
+              ? `(none: turned off for this run by ${choice.setting})`
+              : choice.source === 'default'
+                ? `(none: no journal setting, and the domain has no ${choice.id} marked as a journal: writes are not recorded; ahs journal init --env ENV starts one)`
+                : '(none: writes are not recorded; ahs journal init --env ENV starts one)'
             : v.journal.reachable
-              ? `${v.journal.id} (reachable, read in ${v.journal.envId})`
-              : `${v.journal.id} (NOT reachable: ${v.journal.problem})`,
+              ? `${v.journal.why}: reachable, read in ${v.journal.envId}`
+              : `${v.journal.why}: NOT reachable: ${v.journal.problem}`,
       },
     ]);
   });

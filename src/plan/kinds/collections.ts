@@ -28,6 +28,7 @@ import type { Collection, CollectionCreateBody, Item } from '../../rules/schemas
 import { prepareMultipart } from '../../transfer/upload.js';
 import { currentOf, itemParents, listItems, readCollection, readSnapshot, settleItemUpload, vcPath, type CollectionView } from '../../service/collections.js';
 import type { Prediction, Settlement } from '../plan.js';
+import { byAnother } from '../answers.js';
 import { kind, type StepFile } from './kind.js';
 import { compareText } from '../../order.js';
 
@@ -267,7 +268,7 @@ export const itemRemove = kind<ItemRemoveParams, Message>({
     } catch (error) {
       if (!p.converge || !(error instanceof ApiError && error.status === 404)) throw error;
       out.info(`${p.itemId}${p.name ? ` (${p.name})` : ''} was removed from ${p.collectionId} already: another writer did it meanwhile`);
-      return { message: ITEM_REMOVED };
+      return byAnother({ message: ITEM_REMOVED });
     }
   },
   predict: ({ collectionId, itemId }, api) =>
