@@ -328,6 +328,8 @@ export class ApiClient {
     // A write goes on a connection of its own (transport.ts, FRESH_CONNECTION_MS); so does a read sent again
     // after its connection failed, which may have been a kept-alive one a gateway had closed.
     let fresh = isWrite;
+    // How much of a streamed body the last attempt handed to its connection.
+    const streamed = { sent: 0 };
     try {
       for (let attempt = 1; ; attempt++) {
         const started = Date.now();
@@ -339,7 +341,7 @@ export class ApiClient {
         const feedback = this.options.feedback;
         try {
           feedback?.sent?.(options.method, label);
-          response = await this.attempt(transport, url, options, attempt, signal, remaining, fresh, readBody);
+          response = await this.attempt(transport, url, options, attempt, signal, remaining, fresh, readBody, streamed);
           feedback?.answered?.(options.method, label, response.statusCode, Date.now() - started);
           this.noteServiceClock(response.headers.date);
           this.trace(`< ${response.statusCode} (${Date.now() - started} ms)`);
@@ -383,7 +385,7 @@ export class ApiClient {
             await retry(attempt, reason);
             continue;
           }
-          if (sentForSure) throw new AnswerLostError(label, reason);
+          if (sentForSure) throw Object.assign(new AnswerLostError(label, reason), unsent(options.stream, streamed));
           throw this.networkError(error, label, timedOut);
         } finally {
           timer.dispose();
@@ -391,7 +393,7 @@ export class ApiClient {
         const { statusCode, headers, body } = response;
         if (statusCode >= 400) {
           this.traceErrorBody(text);
-          this.refuseNonServiceAnswer(statusCode, headers, text, url, label, isWrite && !idempotent);
+          this.refuseNonServiceAnswer(statusCode, headers, text, url, label, isWrite && !idempotent, options.stream, streamed);
           // A 429 was not applied, whatever the request; a read may be sent again after a gateway's 502/503/504.
           if (statusCode === 429 || (idempotent && RETRY_STATUSES.has(statusCode))) {
             if (budget.canRetry(attempt)) {
@@ -427,10 +429,10 @@ export class ApiClient {
    * error page): it does not say whether the service applied the write, so
    * it is thrown as a lost answer for the executor to settle with a read.
    */
-  private refuseNonServiceAnswer(status: number, headers: TransportAnswer['headers'], text: string, url: string, label: string, write: boolean): void {
+  private refuseNonServiceAnswer(status: number, headers: TransportAnswer['headers'], text: string, url: string, label: string, write: boolean, stream?: StreamBody, streamed?: { sent: number }): void {
     if (status === 407) throw proxyAuthenticationRequired(this.env, url);
     const gateway = write ? gatewayAnswer(status, headers['content-type'], text) : undefined;
-    if (gateway) throw new GatewayAnswerError(label, status, gateway);
+    if (gateway) throw Object.assign(new GatewayAnswerError(label, status, gateway), unsent(stream, streamed));
   }
 
   /** The wait before the next attempt (Retry-After or backoff), said on stderr; a wait past the budget throws WaitTooLongError. */
@@ -471,7 +473,7 @@ export class ApiClient {
     return this.options.maxJsonBytes ?? MAX_JSON_BYTES;
   }
 
-  private async attempt(transport: Transport, url: string, options: RequestOptions, attempt: number, signal: AbortSignal, timeoutMs: number, fresh: boolean, readBody: boolean): Promise<TransportAnswer> {
+  private async attempt(transport: Transport, url: string, options: RequestOptions, attempt: number, signal: AbortSignal, timeoutMs: number, fresh: boolean, readBody: boolean, streamed: { sent: number }): Promise<TransportAnswer> {
     // An answer read here is decoded (readCapped); a download is stored byte for byte, so it asks for none.
     const encoding = readBody ? API_ACCEPT_ENCODING : 'identity';
     const headers: Record<string, string> = { accept: 'application/json', 'accept-encoding': encoding, 'user-agent': this.options.userAgent ?? USER_AGENT, ...options.headers };
@@ -480,7 +482,7 @@ export class ApiClient {
     if (options.stream) {
       headers['content-type'] = options.stream.contentType;
       headers['content-length'] = String(options.stream.length);
-      body = options.stream;
+      body = counting(options.stream, streamed);
     } else if (options.body !== undefined) {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(options.body);
@@ -609,6 +611,26 @@ function attemptSignal(outer: AbortSignal | undefined, ms: number | undefined, u
 
 function seconds(ms: number): string {
   return `${Number((ms / 1000).toFixed(1))} s`;
+}
+
+/** A streamed body whose passes count the bytes handed over in `streamed.sent` (from 0 at each pass). */
+function counting(stream: StreamBody, streamed: { sent: number }): StreamBody {
+  return {
+    ...stream,
+    async *open() {
+      streamed.sent = 0;
+      for await (const piece of stream.open()) {
+        yield piece;
+        streamed.sent += piece.length;
+      }
+    },
+  };
+}
+
+/** `bodyUnsent` of a lost upload whose body was not all handed over (AnswerLostError), else nothing. */
+function unsent(stream: StreamBody | undefined, streamed: { sent: number } | undefined): { bodyUnsent?: { sent: number; total: number } } {
+  if (!stream || !streamed || streamed.sent >= stream.length) return {};
+  return { bodyUnsent: { sent: streamed.sent, total: stream.length } };
 }
 
 function decodeURIComponentSafe(path: string): string {

@@ -201,6 +201,13 @@ export class UnexpectedAnswerError extends AhsError {
  */
 export class AnswerLostError extends NetworkError {
   override readonly mayHaveApplied = true as const;
+  /**
+   * A streamed body (an upload) that was not all handed to the connection
+   * when the request failed: the service never had the whole of it, so no
+   * later read can show it applied where the first did not (the settling
+   * stops at one read, plan/execute.ts).
+   */
+  bodyUnsent?: { sent: number; total: number };
   constructor(
     /** "POST /va" */
     readonly request: string,

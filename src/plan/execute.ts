@@ -347,6 +347,12 @@ export async function settleWhenSeen(kind: Kind, params: Record<string, unknown>
   for (let made = 1; ; made++) {
     const settled = await settleOrUnknown(kind, params, io, cause);
     if (settled.applied !== false) return settled;
+    // An upload whose body was not all sent: the service never had the whole of it, so no later read can
+    // show it where this one did not; waiting out --timeout would change nothing (issue 45).
+    const unsent = cause instanceof AnswerLostError ? cause.bodyUnsent : undefined;
+    if (unsent) {
+      return { applied: 'unknown', check: kind.check(params), why: `its body was not all sent (${unsent.sent} of ${unsent.total} bytes) and a read shows nothing applied (${settled.how})` };
+    }
     if (!waitOut.canRetry(made)) {
       return { applied: 'unknown', check: kind.check(params), why: `the service may still be applying it, and no read shows it done (${settled.how}; read ${made} ${made === 1 ? 'time' : 'times'} within --timeout)` };
     }
