@@ -68,6 +68,7 @@ export function buildProgram(runner: Runner, words?: readonly string[]): Command
   for (const command of program.commands) finishHelp(command);
   suggestCommands(program);
   explainKeyFlags(program);
+  explainExcessArguments(program);
   return program;
 }
 
@@ -151,6 +152,26 @@ function suggestCommands(command: Command): void {
     this.error(`error: unknown command '${word}'${suggestion ? `\n(Did you mean ${suggestion}?)` : ''}`, { code: 'commander.unknownCommand' });
   };
   for (const sub of command.commands) suggestCommands(sub);
+}
+
+/**
+ * Too many arguments names the command's arguments and the words left over
+ * (`ahs item remove C I1 I2`: "ahs item remove takes COLLECTION_ID ITEM_ID:
+ * 'I2' is one too many"), rather than commander's count of them.
+ */
+function explainExcessArguments(command: Command): void {
+  const internals = command as unknown as { _excessArguments: (received: string[]) => void; _allowExcessArguments: boolean };
+  internals._excessArguments = function (this: Command, received: string[]) {
+    if (internals._allowExcessArguments) return;
+    const names = this.registeredArguments.map((argument) => `${argument.name()}${argument.variadic ? '...' : ''}`);
+    const path: string[] = [];
+    for (let at: Command | null = this; at; at = at.parent) path.unshift(at.name());
+    const extra = received.slice(names.length).map((word) => `'${word}'`);
+    const takes = names.length > 0 ? `takes ${names.join(' ')}` : 'takes no arguments';
+    const tooMany = extra.length === 1 ? 'is one argument too many' : `are ${extra.length} arguments too many`;
+    this.error(`error: ${path.join(' ')} ${takes}: ${extra.join(' ')} ${tooMany}`, { code: 'commander.excessArguments' });
+  };
+  for (const sub of command.commands) explainExcessArguments(sub);
 }
 
 /** `--api-key`, `--apikey`, `--key` (with or without `=VALUE`): flags a person tries for the key, which ahs never takes. */

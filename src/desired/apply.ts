@@ -32,12 +32,14 @@ export async function checkSavedPlan(doc: SavedPlan, path: string, api: ApiClien
 export interface ApplyInput extends DesiredInput {
   /** A plan saved by `ahs plan --out`, sent as it was saved (instead of the file). */
   plan?: string | undefined;
+  /** PLAN, already read (readPlanFile): `ahs apply` reads it before it asks for --yes. */
+  saved?: SavedPlan | undefined;
 }
 
 /** The plan an apply sends: the saved one, once nothing it read has moved, or the file planned now. */
 export async function planToApply(ctx: Context, input: ApplyInput): Promise<SavedPlan> {
   if (input.plan === undefined) return planFile(ctx, input);
-  const saved = await readPlanFile(input.plan);
+  const saved = input.saved ?? (await readPlanFile(input.plan));
   await checkSavedPlan(saved, input.plan, await ctx.api(), ctx.signal);
   return saved;
 }

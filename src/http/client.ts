@@ -132,6 +132,12 @@ export interface BudgetWords {
   amount(ms: number): string;
   /** How to give more: `--timeout SECONDS`, `a larger timeoutMs`. */
   more: string;
+  /**
+   * Where the service's address is set, for a host that cannot be reached:
+   * the CLI's `--base-url / AHS_BASE_URL, --delivery-url for downloads`
+   * (default), the library's `the client's baseUrl (deliveryUrl for downloads)`.
+   */
+  address?: string;
 }
 
 export const CLI_BUDGET: BudgetWords = { name: '--timeout', amount: (ms) => seconds(ms), more: '--timeout SECONDS' };
@@ -459,7 +465,7 @@ export class ApiClient {
       const words = this.options.budgetWords ?? CLI_BUDGET;
       return new NetworkError(`no answer from ${origin} to ${label} within ${words.amount(this.options.timeoutMs)} (${words.name}, retries included); try again, or allow more time with ${words.more}`);
     }
-    const mapped = toNetworkError(error, origin);
+    const mapped = toNetworkError(error, origin, this.options.budgetWords);
     // Whatever the library said, the user reads our words.
     return mapped instanceof NetworkError || mapped instanceof CancelledError ? mapped : new NetworkError(`could not read the answer of ${origin} to ${label}: ${transportReason(error)}`);
   }

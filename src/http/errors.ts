@@ -97,11 +97,11 @@ const NETWORK_CODES: Record<string, string> = {
 };
 
 // What to try next, by kind of failure: the address, or the patience.
-function networkHint(code: string): string {
+function networkHint(code: string, words: CallerWords = {}): string {
   if (['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'].includes(code)) {
-    return '; check the address (--base-url / AHS_BASE_URL, --delivery-url for downloads) and that the service is up';
+    return `; check the address (${words.address ?? CLI_ADDRESS}) and that the service is up`;
   }
-  if (/TIMEOUT$|^ETIMEDOUT$/.test(code)) return '; try again, or allow more time with --timeout SECONDS';
+  if (/TIMEOUT$|^ETIMEDOUT$/.test(code)) return `; try again, or allow more time with ${words.more ?? '--timeout SECONDS'}`;
   return '';
 }
 
@@ -141,8 +141,17 @@ export function isAbort(error: unknown): boolean {
 /** OpenSSL's and Node's codes for a server certificate refused (not trusted, expired, for another name). */
 const CERTIFICATE_CODES = /^(DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|CERT_HAS_EXPIRED|CERT_NOT_YET_VALID|CERT_REVOKED|CERT_UNTRUSTED|CERT_SIGNATURE_FAILURE|ERR_TLS_CERT_ALTNAME_INVALID)$/;
 
-/** Maps a thrown transport error to NetworkError (or rethrows what is not one). */
-export function toNetworkError(error: unknown, target: string): Error {
+/** Where the CLI's user sets the service's address (the library names its own options: BudgetWords.address). */
+const CLI_ADDRESS = '--base-url / AHS_BASE_URL, --delivery-url for downloads';
+
+/** How a hint names the caller's settings (the client's BudgetWords): the CLI's flags by default. */
+export interface CallerWords {
+  address?: string | undefined;
+  more?: string | undefined;
+}
+
+/** Maps a thrown transport error to NetworkError (or rethrows what is not one); `words` name the caller's settings in its hint. */
+export function toNetworkError(error: unknown, target: string, words?: CallerWords): Error {
   if (error instanceof CancelledError) return error;
   if (isAbort(error)) return new CancelledError();
   const code = errorCode(error);
@@ -150,7 +159,7 @@ export function toNetworkError(error: unknown, target: string): Error {
     // Refused before any request was sent: nothing read from that server.
     return new NetworkError(`could not reach ${target}: its TLS certificate was refused (${error.message}, ${code}); check the address, or, for a certificate of your own CA, point NODE_EXTRA_CA_CERTS at that CA's certificate`);
   }
-  if (code && NETWORK_CODES[code]) return new NetworkError(`could not reach ${target}: ${NETWORK_CODES[code]} (${code})${networkHint(code)}`);
+  if (code && NETWORK_CODES[code]) return new NetworkError(`could not reach ${target}: ${NETWORK_CODES[code]} (${code})${networkHint(code, words)}`);
   if (code && /^E[A-Z]+$/.test(code)) return new NetworkError(`could not reach ${target}: ${code}`);
   if (error instanceof Error && /fetch failed|socket|network|TLS|certificate|proxy/i.test(error.message)) {
     return new NetworkError(`could not reach ${target}: ${error.message}`);

@@ -69,10 +69,10 @@ export async function libraryContext(options: ClientOptions, call: CallSettings 
     io,
     signal: options.signal ?? NEVER,
     redactor,
-    ...(call.command ? { run: { command: call.command, arguments: [] } } : {}),
+    ...(call.command ? { run: { command: cliCommandOf(call.command), arguments: [] } } : {}),
     onDocument: (doc) => documents.push(doc),
     feedback: feedbackOf(emit),
-    budgetWords: { name: 'timeoutMs', amount: (ms) => `${ms} ms`, more: 'a larger timeoutMs' },
+    budgetWords: { name: 'timeoutMs', amount: (ms) => `${ms} ms`, more: 'a larger timeoutMs', address: "the client's baseUrl, deliveryUrl for downloads" },
     progress: (label, total) => progressOf(emit, label, total),
     settings: async () => {
       const { resolveSettings } = await import('../config/settings.js');
@@ -216,4 +216,26 @@ function multiProgressOf(emit: (event: ClientEvent) => void): MultiProgress {
       for (const id of [...files.keys()]) end(id);
     },
   };
+}
+
+/** Calls whose command is not their group's singular and verb. */
+const CLI_NAMES: Readonly<Record<string, string>> = {
+  'collections.deploy': 'collection-deploy',
+  promoteDefault: 'promote-default',
+  rollout: 'rollout start',
+  rolloutStatus: 'rollout status',
+  rolloutAbort: 'rollout abort',
+};
+
+/**
+ * The CLI's command of a library call (`assets.create` is `asset create`,
+ * `promoteDefault` is `promote-default`): the journal records a write under
+ * the command that makes it, whoever made it, so history reads one name.
+ */
+export function cliCommandOf(call: string): string {
+  const named = CLI_NAMES[call];
+  if (named !== undefined) return named;
+  const kebab = (word: string) => word.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+  const [group, verb] = call.split('.');
+  return verb === undefined ? kebab(group!) : `${group!.replace(/s$/, '')} ${kebab(verb)}`;
 }

@@ -16,12 +16,13 @@ import type { HashSummary } from '../transfer/download.js';
 import { fileSha256 } from '../transfer/digest.js';
 import type { DownloadTask } from '../transfer/download.js';
 import { channelName, checkExpected, parseExpected, type Channel } from '../service/promote.js';
-import { sizeAgrees } from '../service/size.js';
+import { sizeAgrees, sizeLike } from '../service/size.js';
 import { localFile } from '../transfer/upload.js';
 import { plan, ref, type Plan, type Results, type Step } from '../plan/plan.js';
 import { steps } from '../plan/steps.js';
 import type { PlanContext } from '../plan/context.js';
 import { fieldName, validateInput, type FieldNames } from './validate.js';
+import { warnEmpty } from './versions.js';
 
 type Stage = 'upload' | 'deploy' | 'promote';
 
@@ -83,7 +84,9 @@ export async function release(ctx: PlanContext, input: ReleaseInput, names: Fiel
   const liveBody: DeployBody = { envId, intent: 'LIVE', createdBy: user, updatedBy: user };
   if (match) out.success(`upload: ${match.version.versionId} (${versionName}, ${match.version.size}) is already there; reused (${match.matched})`);
   // converge: another run may release the same file to the same channel at the same time (cli.md, concurrent runs).
-  const upload = reused ? undefined : steps.versionUpload({ assetId, platform, fields, file: await localFile(file), converge: true, latest: reads.latest });
+  const local = reused ? undefined : await localFile(file);
+  if (local) await warnEmpty(ctx, local);
+  const upload = local ? steps.versionUpload({ assetId, platform, fields, file: local, converge: true, latest: reads.latest }) : undefined;
   const versionId = upload ? ref(upload, 'versionId') : reused!.versionId;
   // A version this plan uploads does not exist yet: only the channel's rules predict; a reused one was read.
   const known = reused ? { version: reused } : { versionIsNew: true };
@@ -210,7 +213,7 @@ async function reusableVersion(
   if (same.length === 0) {
     const other = named[0]!;
     throw new ConflictError(
-      `${where.platform} version ${other.versionId} of ${where.assetId} is already named ${versionName}, with ${other.fileName ?? 'another file'} of ${other.size}, not ${fileName} of ${bytes} bytes; nothing was written: release under another ${fieldName(names, 'versionName')}`,
+      `${where.platform} version ${other.versionId} of ${where.assetId} is already named ${versionName}, with ${other.fileName ?? 'another file'} of ${other.size}, not ${fileName} of ${sizeLike(other.size, bytes)}; nothing was written: release under another ${fieldName(names, 'versionName')}`,
     );
   }
   // The Default's record was read; the others' are their own (every environment: a copy LIVE elsewhere can be downloaded).

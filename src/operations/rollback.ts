@@ -69,8 +69,12 @@ async function readRollback(api: ApiClient, where: Channel, to: string | undefin
  * records but no Default: nothing to roll back (exit 2).
  */
 async function noDefault(api: ApiClient, where: Channel, name: string, records: AssetUrl[], names: FieldNames): Promise<Error> {
-  if (records.length > 0) return new UsageError(`${name} has no Default: nothing to roll back (promote one with ahs promote-default)`);
-  const all = await listRecords(api, where.assetId).catch(() => [] as AssetUrl[]);
+  const noDefault = new UsageError(`${name} has no Default: nothing to roll back (promote one with ahs promote-default)`);
+  if (records.length > 0) return noDefault;
+  // The records read may be the Default's and --to's only: the asset's records everywhere (OFFLINE included) say whether the channel holds any.
+  const all = await listRecords(api, where.assetId).catch(() => undefined);
+  // Deployed nowhere: no channel of it to tell apart from this one.
+  if (all === undefined || all.length === 0 || all.some((r) => r.envId === where.envId && r.targetPlatform === where.platform)) return noDefault;
   const envs = [...new Set(all.filter((r) => r.targetPlatform === where.platform).map((r) => r.envId))].sort();
   const platforms = [...new Set(all.filter((r) => r.envId === where.envId).map((r) => r.targetPlatform))].sort();
   const envSaid = fieldName(names, 'envId');
@@ -78,8 +82,7 @@ async function noDefault(api: ApiClient, where: Channel, name: string, records: 
   if (platforms.length > 0) {
     return new NotFoundError(`${name} not found: ${where.assetId} has nothing on platform ${where.platform} in ${where.envId} (it has on ${platforms.join(', ')}): nothing to roll back; check ${platformSaid}`);
   }
-  const deployed = envs.length > 0 ? `it is deployed on ${where.platform} in ${envs.join(', ')}` : `it is deployed on ${where.platform} in no environment`;
-  return new NotFoundError(`${name} not found: environment ${where.envId} holds nothing of ${where.assetId} (${deployed}; an environment the domain does not have holds nothing either): nothing to roll back; check ${envSaid}`);
+  return new NotFoundError(`${name} not found: environment ${where.envId} holds nothing of ${where.assetId} (it is deployed on ${where.platform} ${envs.length > 0 ? `in ${envs.join(', ')}` : 'in no environment'}; an environment the domain does not have holds nothing either): nothing to roll back; check ${envSaid}`);
 }
 
 interface Target {

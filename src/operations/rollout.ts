@@ -24,7 +24,7 @@ import { AhsError, BlockedError, CancelledError, ConflictError, NotFoundError, O
 import { defaultOf, type ChannelSnapshot } from '../rules/index.js';
 import { decideAbort, decideRollout, formatClock, formatDuration, parseDuration, type AbortFacts, type Halt, type InFlight, type Next, type RolloutEvent, type RolloutStatus, type WaveFacts, type WaveState } from '../rules/rollout.js';
 import type { DeployBody, Version } from '../rules/schemas.js';
-import { findVersion, listAllVersions, readChannel, readVersionOnChannel, versionRecords } from '../service/assets.js';
+import { findVersion, listAllVersions, readChannel, readVersionOnChannel, versionNotFound, versionRecords } from '../service/assets.js';
 import { channelName } from '../service/promote.js';
 import { sizeAgrees } from '../service/size.js';
 import { hashServed } from '../service/delivery.js';
@@ -332,7 +332,7 @@ class RolloutRun {
     const r = this.rollout;
     // The version first (once): entries older than its upload cannot be of its rollout.
     const version = this.version ?? (await findVersion(this.api, r.assetId, r.versionId));
-    if (!version) throw new NotFoundError(`version ${r.versionId} of ${r.assetId} not found`);
+    if (!version) throw await versionNotFound(this.api, r.assetId, r.versionId);
     if (version.targetPlatform !== r.platform) throw new UsageError(`${r.versionId} is a ${version.targetPlatform} version of ${r.assetId}, not ${r.platform}: give --platform ${version.targetPlatform}`);
     const channelOf = async (env: string) => (await readVersionOnChannel(this.api, { assetId: r.assetId, platform: r.platform, envId: env }, r.versionId, { version: false })).channel;
     const waves = await Promise.all(r.waves.map(async (env) => ({ env, channel: await channelOf(env) })));

@@ -8,7 +8,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { ExitCode, mismatchBody, NotFoundError, PartialFailureError, UsageError } from '../errors.js';
 import { assetId as assetIdSchema, collectionId as collectionIdSchema, validate, type Item } from '../rules/schemas.js';
 import type { ApiClient } from '../http/client.js';
-import { findAsset, findVersion, getVersion, listRecords } from '../service/assets.js';
+import { findAsset, findVersion, getVersion, listRecords, versionNotFound } from '../service/assets.js';
 import { listItems } from '../service/collections.js';
 import { deliveryFileUrl, hashServed, readDeployedCollection, servedUrl } from '../service/delivery.js';
 import { fileSha256, readSums, sumsFinder, sumsFromInside } from '../transfer/digest.js';
@@ -213,7 +213,7 @@ async function servedVersion(ctx: PlanContext, input: VerifyAssetInput, localFil
   if (records.length === 0 && !(await findAsset(api, assetId))) throw new NotFoundError(`asset ${assetId} not found`);
   const record = versionId === undefined ? records.find((r) => r.state === 'DEFAULT') : records.find((r) => r.versionId === versionId);
   // A version that does not exist is exit 4 (cli.md), one that is not deployed here a usage error.
-  if (!record && versionId !== undefined && !(await findVersion(api, assetId, versionId))) throw new NotFoundError(`version ${versionId} of ${assetId} not found`);
+  if (!record && versionId !== undefined && !(await findVersion(api, assetId, versionId))) throw await versionNotFound(api, assetId, versionId);
   if (!record) {
     throw new UsageError(versionId === undefined ? `${channel} has no Default: nothing is served to verify (pass ${name('versionId')} for a LIVE one)` : `${versionId} is not deployed on ${channel}: nothing is served to verify`);
   }

@@ -23,11 +23,25 @@ export interface VersionUploadInput {
 }
 
 /** POST of the file as a streamed multipart body, progress on stderr (src/service/version-upload.ts): the version it made. */
-export async function uploadVersion(_ctx: PlanContext, input: VersionUploadInput, names: FieldNames = {}): Promise<Plan<Version>> {
+export async function uploadVersion(ctx: PlanContext, input: VersionUploadInput, names: FieldNames = {}): Promise<Plan<Version>> {
   const { assetId, file, platform, versionName, user } = input;
   const fields = validateInput(versionUploadFields, { versionName, createdBy: user }, names);
-  const upload = steps.versionUpload({ assetId, platform, fields, file: await localFile(file) });
+  const local = await localFile(file);
+  await warnEmpty(ctx, local);
+  const upload = steps.versionUpload({ assetId, platform, fields, file: local });
   return plan([upload], (results) => results.of(upload)!);
+}
+
+/**
+ * A version of 0 bytes is warned of, not refused: the spec computes `size`
+ * from the file and names no lower bound (its 400 is for no file at all),
+ * so an empty file is a file the service takes, and ahs does not refuse what
+ * the service accepts. But it is most often a build step that wrote nothing,
+ * and a version cannot be replaced once uploaded (only deleted while it is
+ * deployed nowhere), so the run says so before sending.
+ */
+export async function warnEmpty(ctx: PlanContext, file: { path: string; size: number }): Promise<void> {
+  if (file.size === 0) (await ctx.output()).warn(`${file.path} is empty (0 bytes): a version cannot be replaced once uploaded (check the step that built it; ahs version delete removes one deployed nowhere)`);
 }
 
 export interface VersionDeleted {

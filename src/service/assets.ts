@@ -10,6 +10,7 @@ import { fetchAll } from '../http/paging.js';
 import { assetSchema, assetUrlSchema, versionSchema, type Asset, type AssetUrl, type Version } from '../rules/schemas.js';
 import { versionNotFoundForPlatform, type ChannelSnapshot, type DeploymentState, type Rejection } from '../rules/index.js';
 import { compareText } from '../order.js';
+import { NotFoundError } from '../errors.js';
 
 export function assetPath(api: ApiClient, assetId: string, ...rest: string[]): string {
   return api.path('va', assetId, ...rest);
@@ -41,6 +42,15 @@ export async function findVersion(api: ApiClient, assetId: string, versionId: st
     if (isApiError(error, 404)) return undefined;
     throw error;
   }
+}
+
+/**
+ * A version that is not found, named by what is missing: the asset itself
+ * when it is (one more read, on this error path only), else the version.
+ */
+export async function versionNotFound(api: ApiClient, assetId: string, versionId: string): Promise<NotFoundError> {
+  if (!(await findAsset(api, assetId))) return new NotFoundError(`asset ${assetId} not found`);
+  return new NotFoundError(`version ${versionId} of ${assetId} not found`);
 }
 
 export function listAllVersions(api: ApiClient, assetId: string): Promise<Version[]> {

@@ -40,3 +40,17 @@ export function sizeAgrees(text: string, bytes: number): boolean {
   if (!read) return false;
   return Math.abs(read.bytes - bytes) < read.tolerance;
 }
+
+/**
+ * A byte count written in the unit and the digits of a size string
+ * ("30.0 KB", 40000 -> "40.0 KB"), so that a message compares like with
+ * like; a string that cannot be read: "40000 bytes".
+ */
+export function sizeLike(text: string | null | undefined, bytes: number): string {
+  const match = /^\s*\d+(?:[.,](\d+))?(\s*)([a-z]+)?\s*$/i.exec(text ?? '');
+  const unit = match ? UNITS[(match[3] ?? 'b').toLowerCase()] : undefined;
+  if (!match || unit === undefined) return `${bytes} bytes`;
+  const decimals = match[1]?.length ?? 0;
+  const separator = text!.includes(',') ? ',' : '.';
+  return `${(bytes / unit).toFixed(decimals).replace('.', separator)}${match[2]}${match[3] ?? ''}`;
+}

@@ -60,7 +60,8 @@ describe('client.history()', () => {
       expect(await client.rollout(params)).toMatchObject({ next: { action: 'complete' } });
       const seen: Library.JournalEntry[] = [];
       for await (const entry of client.history({ id })) seen.push(entry);
-      expect(seen.map((e) => e.command)).toEqual(['rollout', 'rollout']);
+      // Under the CLI's command names, as `ahs rollout` records them.
+      expect(seen.map((e) => e.command)).toEqual(['rollout start', 'rollout start']);
       expect(seen.map((e) => e.rollout?.wave)).toEqual(['staging', 'dev']);
     } finally {
       await client.close();
@@ -82,6 +83,8 @@ describe('client.history()', () => {
       const seen: string[] = [];
       for await (const entry of client.history({ id })) seen.push(entry.command);
       expect(seen).toHaveLength(13);
+      // The CLI's command names (`ahs asset create`), not the library's calls (assets.create).
+      expect([...new Set(seen)]).toEqual(['asset update', 'asset create']);
       await new Promise((resolve) => setImmediate(resolve));
       expect(warnings.filter((w) => w.startsWith('MaxListenersExceededWarning'))).toEqual([]);
     } finally {

@@ -28,4 +28,24 @@ export const run: Run<typeof envSpec> = async (opts, ctx) => {
   // AHS_API_KEY holds the same value: around the redaction every other output gets.
   const out = rawStream(ctx.io.out);
   out.write(ctx.format === 'json' ? `${JSON.stringify(variables, null, 2)}\n` : `${exportLine(variables)}\n`);
+  // The settings are printed either way (one may set them before starting the emulator), but a port where
+  // nothing listens is said: the next command would fail with "connection refused".
+  const silent = await nothingListens(new URL(url));
+  if (silent) (await ctx.output()).warn(`nothing listens on ${new URL(url).host} (${silent}): start the emulator there with ahs emulator start --port ${opts.port}${opts.host === '127.0.0.1' ? '' : ` --host ${opts.host}`}`);
 };
+
+/** Why nothing answers a TCP connect to the URL's host and port (refused, unreachable, or not within a second), or undefined when something listens. */
+async function nothingListens(url: URL): Promise<string | undefined> {
+  const { connect } = await import('node:net');
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  return new Promise((resolve) => {
+    const socket = connect({ host, port: Number(url.port) });
+    const done = (why: string | undefined) => {
+      socket.destroy();
+      resolve(why);
+    };
+    socket.setTimeout(1000, () => done('no answer within 1 s'));
+    socket.once('connect', () => done(undefined));
+    socket.once('error', (error: NodeJS.ErrnoException) => done(error.code === 'ECONNREFUSED' ? 'connection refused' : (error.code ?? error.message)));
+  });
+}
