@@ -17,7 +17,7 @@ import { spawn } from 'node:child_process';
 import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { createRequire } from 'node:module';
-import { common, noEditorPrompt, root, version } from './bundle.mjs';
+import { common, lazyUnusedModules, noEditorPrompt, root, version } from './bundle.mjs';
 import { writeSbom } from './sbom.mjs';
 import { writeLibraryDeclarations } from './library-declarations.mjs';
 
@@ -77,7 +77,7 @@ function buildVendors() {
     // No rewriting of a library's source to save a millisecond or two (issue 30): zod's locales left out
     // and undici without node:http2 measured 1.7 and 3 ms of CPU of `ahs asset list --json`, under the
     // 5 ms that would keep them; commander's eager node:child_process, 1 to 3 ms, went with them.
-    plugins: [noEditorPrompt()],
+    plugins: [noEditorPrompt(), lazyUnusedModules()],
   });
 }
 
@@ -88,7 +88,7 @@ function buildMain() {
     outfile: 'dist/main.js',
     metafile: true,
     define: { AHS_VERSION: JSON.stringify(version) },
-    plugins: [vendorsApart()],
+    plugins: [lazyUnusedModules(), vendorsApart()],
   });
 }
 

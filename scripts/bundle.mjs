@@ -42,3 +42,38 @@ export function noEditorPrompt() {
     },
   };
 }
+
+/**
+ * Two modules every read evaluated and no read runs (issue 46, a read in 2x
+ * `node -e 0`): commander's `node:child_process` (for executable
+ * subcommands, which ahs has none of: 9 ms of CPU of a loaded machine's
+ * `node -e "require('node:child_process')"`, 3 quiet) and undici's HTTP/2
+ * client with `node:http2` (for a server that offers h2 by ALPN, which
+ * undici asks for only with `allowH2`, never set here: 20 and 6 ms). Each
+ * stays in the bundle, its source as it is, and is evaluated on its first
+ * use instead of at load: commander gets an object that requires
+ * child_process when a property is read, undici's client a connectH2 that
+ * requires its module when called.
+ */
+export function lazyUnusedModules() {
+  return {
+    name: 'lazy-unused-modules',
+    setup(b) {
+      b.onResolve({ filter: /^(node:)?child_process$/ }, (args) => (/[\\/]node_modules[\\/]commander[\\/]/.test(args.importer) ? { path: 'child_process', namespace: 'lazy-child-process' } : undefined));
+      b.onLoad({ filter: /.*/, namespace: 'lazy-child-process' }, () => ({
+        contents: "let loaded; const get = () => (loaded ??= require('node:child_process')); module.exports = new Proxy({}, { get: (_, key) => get()[key], has: (_, key) => key in get() });",
+        loader: 'js',
+      }));
+      b.onResolve({ filter: /^\.\/client-h2\.js$/ }, async (args) => {
+        if (args.namespace === 'lazy-h2' || !/[\\/]node_modules[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/.test(args.importer)) return undefined;
+        const real = await b.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, namespace: 'lazy-h2-real' });
+        return { path: real.path, namespace: 'lazy-h2' };
+      });
+      b.onLoad({ filter: /.*/, namespace: 'lazy-h2' }, (args) => ({
+        contents: `module.exports = function connectH2(...args) { return require(${JSON.stringify(args.path)})(...args); };`,
+        loader: 'js',
+        resolveDir: args.path.replace(/[\\/][^\\/]*$/, ''),
+      }));
+    },
+  };
+}
