@@ -13,8 +13,25 @@ export default {
   // ~360 of them. Left out by default; MUTATION_STATIC=1 puts them back
   // (narrow the run with --mutate when you do).
   ignoreStatic: process.env.MUTATION_STATIC !== '1',
-  mutate: ['src/rules/**/*.ts', 'src/plan/**/*.ts', 'src/http/paging.ts', 'src/service/promote.ts', 'src/transfer/safe-name.ts'],
-  // Only what the tests load is copied into the sandbox.
+  // The decision files: the rules (change control's locks*, freeze* and
+  // block* files among them, as they come), the plan and its executor (the
+  // journal's record, src/plan/journal-record.ts, among them), the journal's
+  // storage and format, the history, the rollout, and three more.
+  mutate: [
+    'src/rules/**/*.ts',
+    'src/rules/**/locks*.ts',
+    'src/rules/**/freeze*.ts',
+    'src/rules/**/block*.ts',
+    'src/plan/**/*.ts',
+    'src/service/journal*.ts',
+    'src/service/history.ts',
+    'src/operations/rollout.ts',
+    'src/http/paging.ts',
+    'src/service/promote.ts',
+    'src/transfer/safe-name.ts',
+  ],
+  // Only what the tests load is copied into the sandbox: no dist/, whose
+  // binary the e2e tests start from the checkout (vitest.mutation.config.ts).
   ignorePatterns: ['dist', 'bench', 'man', 'completions', 'reports', 'coverage', '.tmp', '*.tgz'],
   tempDirName: '.stryker-tmp',
   reporters: ['clear-text', 'progress', 'html', 'json'],
