@@ -31,8 +31,8 @@ import type { ItemRemoved, ItemUploadResult } from '../operations/items.js';
 import type { ItemSyncResult as SyncResult } from '../operations/item-sync.js';
 import type { ReleaseResult } from '../operations/release.js';
 import type { RolloutDocument } from '../operations/rollout.js';
-import type { VerifyResult } from '../operations/verify.js';
-import type { FetchResult, VersionDownloadResult } from '../operations/fetch.js';
+import type { VerifyAssetInput, VerifyCollectionInput as VerifyCollectionParams, VerifyResult } from '../operations/verify.js';
+import type { FetchResult, VersionDownloadInput as DownloadVersionParams, VersionDownloadResult } from '../operations/fetch.js';
 import type { ApplyResult } from '../desired/render.js';
 import type { Change as JournalChange, JournalEntry } from '../service/journal.js';
 import type { JournalInitResult } from '../operations/journal-init.js';
@@ -87,10 +87,14 @@ export type {
   ApplyResult,
   /** The answer of a verify, everything matched or not (names as the files in dir, `file`, or the lines of `sums`). */
   VerifyResult,
+  /** verify() of a collection against a folder (or a sums file). */
+  VerifyCollectionParams,
   /** What fetch() resolves to: `ahs fetch --json`'s document. `path`: where the file is; `name`: its name in `dir`. */
   FetchResult,
   /** What versions.download() resolves to: `ahs version download --json`'s document. */
   VersionDownloadResult,
+  /** Parameters of versions.download() (`ahs version download`). */
+  DownloadVersionParams,
   /** A desired-state document (`ahs export --json`; the file plan() and apply() read, as YAML). */
   DesiredStateDocument,
   /** One asset of a desired-state file. */
@@ -393,30 +397,8 @@ export interface RollbackParams extends ChannelParams {
  */
 export type VerifyParams = VerifyCollectionParams | VerifyAssetParams;
 
-/** verify() of a collection against a folder (or a sums file). */
-export interface VerifyCollectionParams {
-  collectionId: string;
-  envId: string;
-  dir?: string;
-  sums?: string;
-  /** Follow symbolic links in `dir` (as item sync's followLinks). */
-  followLinks?: boolean;
-  /** Files downloaded at the same time (default 8). */
-  concurrency?: number;
-}
-
 /** verify() of a channel's version against a file (or a sums file). */
-export interface VerifyAssetParams {
-  assetId: string;
-  platform: string;
-  envId: string;
-  file?: string;
-  sums?: string;
-  /** Check this version (LIVE or DEFAULT in envId) rather than the Default. */
-  versionId?: string;
-}
-
-/** The answer of a verify, everything matched or not (names as the files in dir, `file`, or the lines of `sums`). */
+export type VerifyAssetParams = Omit<VerifyAssetInput, 'concurrency'>;
 
 /** Parameters of items.sync() (`ahs item sync`). */
 export interface SyncParams {
@@ -493,16 +475,6 @@ export interface FetchUrlParams extends FetchFilesOptions {
 
 /** Parameters of fetch() (`ahs fetch`): a collection in an environment, or its deployed URL. */
 export type FetchParams = FetchCollectionParams | FetchUrlParams;
-
-/** Parameters of versions.download() (`ahs version download`). */
-export interface DownloadVersionParams {
-  assetId: string;
-  versionId: string;
-  /** The environment to download from (default: the first where the version is LIVE or DEFAULT). */
-  envId?: string;
-  /** Where to write the file (default: the version's file name, in the current folder); a file there is replaced whole. */
-  out?: string;
-}
 
 /** Parameters of export() (`ahs export`): without assets or collections, every asset and every collection not deleted. */
 export interface ExportParams {

@@ -193,7 +193,7 @@ export interface VersionDownloadInput {
   versionId: string;
   /** The environment to download from; absent: the first where the version is LIVE or DEFAULT. */
   envId?: string | undefined;
-  /** Where to write the file (default: the version's file name, in the current folder). */
+  /** Where to write the file (default: the version's file name, in the current folder); a file there is replaced whole. */
   out?: string | undefined;
 }
 

@@ -40,6 +40,7 @@ export interface VerifyCollectionInput {
   envId: string;
   dir?: string | undefined;
   sums?: string | undefined;
+  /** Follow symbolic links in `dir` (as item sync's followLinks). */
   followLinks?: boolean | undefined;
   /** Files downloaded at the same time (default 8). */
   concurrency?: number | undefined;
@@ -52,6 +53,7 @@ export interface VerifyAssetInput {
   envId: string;
   file?: string | undefined;
   sums?: string | undefined;
+  /** Check this version (LIVE or DEFAULT in envId) rather than the Default. */
   versionId?: string | undefined;
   concurrency?: number | undefined;
 }
