@@ -121,19 +121,18 @@ export function parseDesiredFile(text: string, path: string): DesiredFile {
  * undefined for text.
  */
 function readingOf(source: string, value: unknown): string | undefined {
-  if (typeof value === 'number' || typeof value === 'bigint') return `is read by YAML as the number ${String(value)}${String(value) === source ? '' : `, not the text ${source}`}`;
+  if (typeof value === 'number') return `is read by YAML as the number ${String(value)}${String(value) === source ? '' : `, not the text ${source}`}`;
   if (typeof value === 'boolean') return `is read by YAML as the boolean ${String(value)}`;
   if (value === null) return 'is read by YAML as null';
-  if (typeof value !== 'string') return 'is not text to YAML';
-  const older = yaml11Reading(value);
+  const older = typeof value === 'string' ? yaml11Reading(value) : undefined;
   return older ? `is read by YAML 1.1 as ${older}` : undefined;
 }
 
 /** How YAML 1.1 (PyYAML, yaml-language-server's 1.1 mode, older CI tools) reads a plain scalar that YAML 1.2 keeps as text. */
 function yaml11Reading(text: string): string | undefined {
   if (/^(y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF)$/.test(text)) return 'a boolean';
-  if (/^[-+]?(0b[01_]+|0[0-7_]+|0x[0-9a-fA-F_]+|[1-9][0-9_]*(:[0-5]?[0-9])+|[0-9][0-9_]*_[0-9_]*)$/.test(text)) return 'a number';
-  if (/^[-+]?([0-9][0-9_]*)?\.[0-9_]+([eE][-+][0-9]+)?$/.test(text) && text.includes('_')) return 'a number';
+  // Its integers (binary, octal, hexadecimal, base 60, with _ between digits) and floats with _ (YAML 1.2 reads the others alike).
+  if (/^[-+]?(0b[01_]+|0[0-7_]+|0x[0-9a-fA-F_]+|[1-9][0-9_]*(:[0-5]?[0-9])+|[0-9][0-9_]*_[0-9_]*(\.[0-9_]*)?)$/.test(text)) return 'a number';
   return undefined;
 }
 

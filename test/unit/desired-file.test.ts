@@ -34,11 +34,19 @@ describe('a version key', () => {
     ['1:30', 'is read by YAML 1.1 as a number'],
     ['0b101', 'is read by YAML 1.1 as a number'],
     ['08', 'is read by YAML as the number 8, not the text 08'],
+    // Text to YAML 1.2, numbers to YAML 1.1.
+    ['0_17', 'is read by YAML 1.1 as a number'],
+    ['-0b11', 'is read by YAML 1.1 as a number'],
+    ['0xF_F', 'is read by YAML 1.1 as a number'],
+    ['+1_000', 'is read by YAML 1.1 as a number'],
+    ['1_000.5', 'is read by YAML 1.1 as a number'],
+    ['190:20:30', 'is read by YAML 1.1 as a number'],
+    ['OFF', 'is read by YAML 1.1 as a boolean'],
   ])('%s is refused at its line and column, naming the quoted form', (key, reading) => {
     expect(read(withKey(key))).toBe(`ahs.yaml:8:9: assets.app.versions.ios: the key ${key} ${reading.replace(/;$/, '')}; quote it to keep it as written: ${JSON.stringify(key)}:`);
   });
 
-  it.each(['1.4.2', '1.10.0', 'v1.10', '2024-01-01', 'onward', 'yes-please', '1.10-beta', '1_a'])('%s is text as written: kept', (key) => {
+  it.each(['1.4.2', '1.10.0', 'v1.10', '2024-01-01', 'onward', 'yes-please', '1.10-beta', '1_a', '0b2', '0x', '1:60', '_1', 'yes!', 'NO_'])('%s is text as written: kept', (key) => {
     expect(read(withKey(key))).toBe('ok');
   });
 
@@ -59,6 +67,12 @@ describe('a value where text is expected', () => {
 
   it.each(['My app', 'yesterday', '"yes"', '1.0 beta', 'On time'])('%s is kept', (value) => {
     expect(read(withName(value))).toBe('ok');
+  });
+
+  it('a value of another kind where text is expected, or a number where a boolean is: the schema says so, no quoting advice', () => {
+    expect(read(withName('[App]'))).toBe('ahs.yaml:4:11: assets.app.name: must be a string');
+    expect(read(withName('!!int "5"'))).toBe('ahs.yaml:4:17: assets.app.name: must be a string');
+    expect(read('apiVersion: ahs/v1\ncollections:\n  pack:\n    name: Pack\n    allowedTypes: ["9999"]\n    editable: 1\n')).toMatch(/^ahs\.yaml:6:15: collections\.pack\.editable: (?!.*quote)/);
   });
 
   it('numbers and booleans where the file takes them stay so', () => {
