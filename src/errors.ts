@@ -7,6 +7,9 @@ export interface ErrorBody {
   title: string;
   status: number | null;
   detail: string;
+  /** urn:ahs:blocked: what blocks the write, and when that ends by itself (null: only a person ends it). */
+  blockedBy?: BlockCause;
+  until?: string | null;
 }
 
 /** The exit codes of the CLI (cli.md, "Exit codes"): every AhsError carries the one the CLI would exit with. */
@@ -339,6 +342,6 @@ export class BlockedError extends AhsError {
     super(message);
   }
   toBody(): ErrorBody {
-    return { type: 'urn:ahs:blocked', title: this.message, status: null, detail: this.message };
+    return { type: 'urn:ahs:blocked', title: this.message, status: null, detail: this.message, blockedBy: this.blockedBy, until: this.until };
   }
 }

@@ -31,4 +31,12 @@ export interface GlobalOptions {
   user?: string;
   /** The journal's collection (`ahs journal init`). */
   journal?: string | false;
+  /** How long a write waits for a lock another run holds (a duration: 30s, 5m). */
+  lockTimeout?: string;
+  /** The lock this run holds already (ahs lock acquire printed it); env AHS_LOCK_ID. */
+  lockId?: string;
+  /** Let this one write through a freeze (needs --reason; recorded). */
+  breakGlass?: true;
+  /** Why: recorded with a lock, a freeze, a block, a break or a --break-glass write. */
+  reason?: string;
 }

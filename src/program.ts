@@ -35,6 +35,11 @@ export const globalFlags = {
   platform: flag.text('code', 'target platform code (env AHS_PLATFORM)'),
   user: flag.text('email', 'acting user e-mail for createdBy/updatedBy/deletedBy (env AHS_USER)'),
   journal: flag.textOrOff('id', 'the journal collection writes are recorded in and history reads (env AHS_JOURNAL; default: the domain\'s ahs-journal when it is one; start one with ahs journal init)', 'record nothing in the journal for this run (AHS_JOURNAL= too)'),
+  // Change control (cli.md): every write's options, declared once.
+  lockTimeout: flag.text('duration', 'a write waits this long for a lock another run holds (30s, 5m), within --timeout'),
+  lockId: flag.text('id', 'the lock this run already holds (printed by ahs lock acquire; env AHS_LOCK_ID)'),
+  breakGlass: flag.bool('let this one write through a freeze (needs --reason; recorded in the journal)'),
+  reason: flag.text('text', 'why: recorded with a lock, a freeze, a block, a lock break or a --break-glass write'),
 };
 
 /** The options the flags above give: exactly options.ts's GlobalOptions (a flag added here is added there). */

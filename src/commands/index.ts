@@ -23,6 +23,8 @@ import { schema } from './schema/index.js';
 import { rollout } from './rollout/index.js';
 import { journal } from './journal/index.js';
 import { history } from './history/index.js';
+import { lock } from './lock/index.js';
+import { freeze, unfreeze } from './freeze/index.js';
 
 export const commandTree: Node[] = [
   profile,
@@ -38,6 +40,9 @@ export const commandTree: Node[] = [
   collectionDeploy,
   journal,
   history,
+  lock,
+  freeze,
+  unfreeze,
   fetch,
   plan,
   apply,

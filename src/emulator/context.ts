@@ -18,6 +18,8 @@ export interface Emulator {
   readonly deployments: Deployments;
   /** The silent choices this emulator makes (emulator.md, "Variations"). */
   readonly variation: Variation;
+  /** The service's clock minus the machine's (emulator.md, "A clock of its own"); the variation's at start, movable while it runs. */
+  clock: { offsetMs: number };
   log(line: string): void;
 }
 

@@ -62,6 +62,13 @@ export interface RunningEmulator {
    * is called; `await hold.held()` waits until one is held.
    */
   holdDeployments(): DeploymentHold;
+  /**
+   * Moves the service's clock (a test-only control): from now on every
+   * createdAt, updatedAt and Date header is `offsetMs` from the machine's
+   * clock. `advanceClock(ms)` moves it on by `ms`.
+   */
+  setClockOffset(offsetMs: number): void;
+  advanceClock(ms: number): void;
   /** Stops accepting, lets in-flight requests finish (cut after `shutdownGraceMs`), flushes the store. */
   close(): Promise<void>;
 }
@@ -77,6 +84,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     baseUrl: '',
     deliveryUrl: '',
     deployments: new Deployments(fixture.deployDelayMs),
+    clock: { offsetMs: variation.clockOffsetMs },
     log: options.log ?? (() => undefined),
   };
   const host = options.host ?? '127.0.0.1';
@@ -109,6 +117,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     fixture,
     variation,
     holdDeployments: () => emu.deployments.holdDeployments(),
+    setClockOffset: (offsetMs) => {
+      emu.clock.offsetMs = offsetMs;
+    },
+    advanceClock: (ms) => {
+      emu.clock.offsetMs += ms;
+    },
     close: () =>
       (closed ??= (async () => {
         try {

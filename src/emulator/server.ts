@@ -94,6 +94,8 @@ export function createEmulatorServer(emu: Emulator, serves: Serves, limits: Requ
     const started = Date.now();
     answering.set(req.socket, res);
     if (closing) res.setHeader('connection', 'close');
+    // The Date header on the emulator's clock (emulator.md, "A clock of its own").
+    if (emu.clock.offsetMs !== 0) res.setHeader('date', new Date(Date.now() + emu.clock.offsetMs).toUTCString());
     res.on('close', () => {
       emu.log(`${req.method} ${req.url} ${outcome(res, closing)} ${Date.now() - started}ms`);
       if (answering.get(req.socket) === res) answering.delete(req.socket);

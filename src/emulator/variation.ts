@@ -26,6 +26,8 @@ export const variationSchema = z.strictObject({
   /** true: the download URLs the API gives (asset-urls, collection deployments) are relative to the delivery URL ("/api/vi/..."). */
   relativeDownloadUrls: z.boolean().optional(),
   /** Set: the delivery network is served on its own port under this path prefix (e.g. "/cdn"). */
+  /** The service's clock ahead of (or, negative, behind) the machine's, in ms: every createdAt, updatedAt and Date header (test-only: soaks, leases, freeze windows). */
+  clockOffsetMs: z.number().int().optional(),
   deliveryPrefix: z
     .string()
     .regex(/^(\/[A-Za-z0-9._~-]+)+$/, 'deliveryPrefix must be a path such as /cdn')
@@ -45,6 +47,7 @@ export interface Variation {
   versionUrlsWithoutOffline: boolean;
   relativeDownloadUrls: boolean;
   deliveryPrefix: string | undefined;
+  clockOffsetMs: number;
 }
 
 export const DEFAULT_VARIATION: Variation = {
@@ -58,6 +61,7 @@ export const DEFAULT_VARIATION: Variation = {
   versionUrlsWithoutOffline: false,
   relativeDownloadUrls: false,
   deliveryPrefix: undefined,
+  clockOffsetMs: 0,
 };
 
 /** Every variation on: `startEmulator({ variation: ALL_VARIATIONS })`. */

@@ -128,6 +128,13 @@ export const OUTPUTS: Record<string, CommandOutputs> = {
     sent: (d) => d.changed,
     failed: (d) => count(d.failed),
   }),
+  'lock acquire': write({ 'lock-id': (d) => d.lockId, 'lease-end': (d) => d.leaseEnd }),
+  'lock release': write({ 'lock-id': (d) => d.lockId }),
+  'lock break': write({ 'lock-id': (d) => d.lockId }),
+  'lock status': read({ held: (d) => d.held, holder: (d) => d.holder, 'lock-id': (d) => d.lockId, 'lease-end': (d) => d.leaseEnd }),
+  'freeze set': write({ env: (d) => d.env, until: (d) => d.until }),
+  'version block': write({ 'version-id': (d) => d.versionId }),
+  'version unblock': write({ 'version-id': (d) => d.versionId }),
   'rollout start': rolloutOutputs(true),
   'rollout status': rolloutOutputs(false),
   'rollout abort': write({ restored: (d) => d.restored, changed: (d) => (Array.isArray(d.restored) ? d.restored.length > 0 : undefined) }),
@@ -316,6 +323,8 @@ export class GitHubActions {
     }
     const outputs = OUTPUTS[run.command];
     if (outputs) this.append('GITHUB_OUTPUT', outputEntries(outputs, doc, run.exitCode));
+    // Refused by change control, whatever the command: what blocked it and until when (cli.md, "Change control").
+    if (run.error?.type === 'urn:ahs:blocked') this.append('GITHUB_OUTPUT', [keyValue('blocked-by', outputText(run.error.blockedBy ?? '')), keyValue('until', outputText(run.error.until ?? null))].join(''));
     const summarise = SUMMARIES[run.command];
     if (summarise) this.append('GITHUB_STEP_SUMMARY', summary(run, summarise, doc));
   }

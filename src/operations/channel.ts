@@ -5,6 +5,7 @@
 // whose `done` is the typed result: the JSON document `ahs deploy` and
 // `ahs promote-default` print and the library's deploy() and
 // promoteDefault() return.
+import { prefetchControl } from '../plan/change-control.js';
 import { UsageError } from '../errors.js';
 import type { DeploymentState } from '../rules/index.js';
 import { deployBody, type DeployBody } from '../rules/schemas.js';
@@ -34,6 +35,8 @@ export async function deployVersion(ctx: PlanContext, input: DeployInput, names:
   const body = validateInput(deployBody, { envId, intent: state, createdBy: user, updatedBy: user }, names);
   const api = await ctx.api();
   const name = channelName(input);
+  // Change control's reads go beside this command's (src/plan/change-control.ts): its check costs no round of its own.
+  if (input.idempotent) await prefetchControl(ctx, [{ kind: 'channel', assetId, platform, env: envId }]);
   // --idempotent rests on the version's record on the channel (the Default does not decide a LIVE or OFFLINE deploy): its own asset-urls,
   // else the channel's state=OFFLINE records (a service may leave OFFLINE out of the former); a dry run's prediction on the version too: read at once.
   const dryRun = ctx.globals.dryRun === true;
@@ -83,6 +86,7 @@ export async function promoteDefault(ctx: PlanContext, input: PromoteInput, name
   if (versionId === undefined) throw new UsageError(`${fieldName(names, 'versionId')} (or ${fromEnvName}) is required`);
   validateInput(deployBody, { envId, intent: 'DEFAULT', createdBy: user, updatedBy: user }, names);
 
+  await prefetchControl(ctx, [{ kind: 'channel', ...where, env: envId }]);
   // The Default, the version's record on the channel (OFFLINE included, by the state filter) and the version, at once.
   const { channel, version } = await readVersionOnChannel(api, where, versionId);
   const state = channel.records[versionId];

@@ -4,6 +4,7 @@
 // workflows"). Typed input, already resolved (no prompt, no setting read
 // here); the stage lines are printed as each stage completes; the Plan's
 // `done` is the result `ahs release` prints and the library's release() returns.
+import { prefetchControl } from '../plan/change-control.js';
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { ConflictError, ExitCode, MismatchError, PartialFailureError } from '../errors.js';
@@ -68,6 +69,8 @@ export async function release(ctx: PlanContext, input: ReleaseInput, names: Fiel
   const api = await ctx.api();
   if (!ctx.globals.dryRun) api.prepareUploads();
   const out = await ctx.output();
+  // Change control's reads go beside the release's first reads (src/plan/change-control.ts): its check costs no round.
+  await prefetchControl(ctx, [{ kind: 'channel', assetId, platform, env: envId }]);
 
   const reads = await readRelease(ctx, api, where, versionName, file, names);
   const { match, record, defaultRecord } = reads;

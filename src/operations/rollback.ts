@@ -3,6 +3,7 @@
 // workflows"). Typed input, already resolved; the terminal's pick among the
 // LIVE versions, when nothing proves the target, is a function the command
 // passes. `ahs rollback` prints the result; the library's rollback() returns it.
+import { prefetchControl } from '../plan/change-control.js';
 import { NotFoundError, UsageError } from '../errors.js';
 import { defaultOf, type ChannelSnapshot } from '../rules/index.js';
 import type { AssetUrl, Version } from '../rules/schemas.js';
@@ -33,6 +34,7 @@ export async function rollback(ctx: PlanContext, input: RollbackInput, names: Fi
   const where: Channel = { assetId, platform, envId };
   const name = channelName(where);
   const api = await ctx.api();
+  await prefetchControl(ctx, [{ kind: 'channel', assetId, platform, env: envId }]);
   const { channel, records, version } = await readRollback(api, where, to);
   const current = defaultOf(channel);
   if (!current) throw await noDefault(api, where, name, records, names);

@@ -20,6 +20,7 @@ import type { RetryPolicy } from '../http/retry.js';
 import { runBatch } from './batch.js';
 import { KINDS, type Kind, type KindIO } from './kinds/index.js';
 import { stepBudget } from './retry.js';
+import { gate } from './change-control.js';
 
 /** What the executor needs of a command's context (tests give a fake one). */
 export type ExecutorContext = Pick<PlanContext, 'api' | 'output' | 'signal' | 'globals' | 'confirm' | 'progress' | 'multiProgress' | 'io'> &
@@ -31,6 +32,16 @@ export type ExecutorContext = Pick<PlanContext, 'api' | 'output' | 'signal' | 'g
  * of the plan's `done`; undefined when it printed a no-op or a prediction.
  */
 export async function executePlan<R>(plan: Plan<R>, ctx: ExecutorContext): Promise<R | undefined> {
+  // Change control, once for every write (src/plan/change-control.ts): a lock, a freeze, a blocked version stop it here.
+  const gated = await gate(plan, ctx);
+  try {
+    return await executeGated(gated.plan, gated.ctx);
+  } finally {
+    await gated.end();
+  }
+}
+
+async function executeGated<R>(plan: Plan<R>, ctx: ExecutorContext): Promise<R | undefined> {
   const out = await ctx.output();
   if (plan.noop) {
     const { state, message } = plan.noop;

@@ -225,6 +225,7 @@ async function recordRun(ctx: RecordingContext, plan: Plan, results: Results, ch
     outcome: unknown || end.unknown ? 'unknown' : 'applied',
     exitCode: end.exitCode,
     ...(rollout ? { rollout: rollout as unknown as RolloutField } : {}),
+    ...(plan.journal?.control ? { control: plan.journal.control } : {}),
   });
 }
 

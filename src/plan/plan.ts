@@ -171,7 +171,14 @@ export interface Plan<R = unknown> {
    * `rollout` is kept as given, or made from the run's results (what the run
    * came to do: a rollout's wave stopped by its check before the promotion).
    */
-  journal?: { command?: string; arguments?: string[]; rollout?: Record<string, unknown> | ((results: Results) => Record<string, unknown>); record?: false };
+  journal?: { command?: string; arguments?: string[]; rollout?: Record<string, unknown> | ((results: Results) => Record<string, unknown>); record?: false; control?: import('../service/journal.js').ControlField };
+  /**
+   * How change control treats this plan (src/plan/change-control.ts); by
+   * default from the command: `hold` for apply, rollout, release, item sync
+   * and collection-deploy, `freezeExempt` for rollback, rollout abort and
+   * version unblock.
+   */
+  control?: { skip?: boolean; freezeExempt?: boolean; hold?: boolean; ttlMs?: number; command?: string };
 }
 
 let counter = 0;

@@ -43,7 +43,7 @@ export const VALUE_DEPTH_MAX = 6;
 export const ROLLOUT_ACTIONS = ['live', 'intent', 'promote', 'abort', 'halt', 'resume', 'supersede'] as const;
 
 /** What a change-control entry did: the one list of them (extend here). */
-export const CONTROL_ACTIONS = ['lock', 'unlock', 'freeze', 'unfreeze', 'block', 'unblock'] as const;
+export const CONTROL_ACTIONS = ['lock', 'unlock', 'freeze', 'unfreeze', 'block', 'unblock', 'break-glass'] as const;
 
 /** A JSON value no deeper than VALUE_DEPTH_MAX, checked without recursion (a deep nesting must not overflow the stack). */
 export function isShallowJson(value: unknown, depthMax = VALUE_DEPTH_MAX): boolean {

@@ -83,7 +83,8 @@ describe('the journal and every write', () => {
     const proxy = await startFaultProxy(h.emu.baseUrl);
     try {
       proxy.inject({ kind: 'reset-after' }, { method: 'POST', path: /\/deploy$/ });
-      proxy.inject({ kind: 'status', status: 500 }, { method: 'GET', path: /asset-urls$/, times: 50 });
+      // The channel's reads only: change control's (ahs-control*) must answer, or the deploy is stopped before it is sent (exit 6).
+      proxy.inject({ kind: 'status', status: 500 }, { method: 'GET', path: new RegExp(`/va/${id}/.*asset-urls$`), times: 50 });
       const r = await h.ahs(['deploy', id, v1, ...CH, '--retries', '0'], { env: { AHS_JOURNAL: journal, AHS_BASE_URL: proxy.url } });
       expect(r.exitCode, r.stderr).toBe(6);
       expect(r.stderr).not.toContain('did not record');

@@ -37,7 +37,7 @@ describe('ahs rollback', () => {
     // A service that adds updatedAt to its asset-urls entries: v1 was demoted when v3 was promoted (same instant); v2 is a canary.
     const stamps: Record<string, string> = { [v1]: '2026-11-01T10:00:00.000Z', [v2]: '2026-11-02T09:00:00.000Z', [v3]: '2026-11-01T10:00:00.000Z', [v4]: '2026-10-01T00:00:00.000Z' };
     const stamped = await stubServer(async (req, res) => {
-      if (req.method !== 'GET' || !req.url?.includes('/asset-urls')) return false;
+      if (req.method !== 'GET' || !req.url?.includes('/asset-urls') || !req.url.includes(`/va/${id}/`)) return false;
       const upstream = await fetch(new URL(req.url, h.emu.baseUrl), { headers: { apikey: String(req.headers.apikey) } });
       const body = await upstream.json();
       body.results = body.results.map((r: { versionId: string }) => ({ ...r, updatedAt: stamps[r.versionId] }));

@@ -34,13 +34,21 @@ async function channel(live: number, more = 0): Promise<{ id: string; versions: 
   return { id, versions };
 }
 
-/** Runs ahs through the proxy: its requests as "METHOD path" (the domain prefix and paging left out). */
+/**
+ * Runs ahs through the proxy: its requests as "METHOD path" (the domain
+ * prefix and paging left out). Change control's reads (the sentinel assets
+ * ahs-control*, src/plan/change-control.ts) are apart, in `control`, each
+ * with the number of requests sent before it: they go beside the first reads.
+ */
 async function traced(args: string[]) {
   proxy.log.length = 0;
   const run = await h.ahs(args, { env: { AHS_BASE_URL: proxy.url } });
   // The journal's check (the domain's ahs-journal, with no setting) rides beside a run's writes, in no round of its own (issue 42): left out here.
-  const requests = proxy.log.map((r) => `${r.method} ${r.path.replace(/^\/api\/v2\/demo/, '').replace(/[?&]pageNumber=\d+&pageSize=\d+$/, '')}`).filter((r) => r !== 'GET /vc/ahs-journal');
-  return { run, requests };
+  const all = proxy.log.map((r) => `${r.method} ${r.path.replace(/^\/api\/v2\/demo/, '').replace(/[?&]pageNumber=\d+&pageSize=\d+$/, '')}`).filter((r) => r !== 'GET /vc/ahs-journal');
+  const isControl = (line: string) => /^GET \/va\/ahs-control/.test(line);
+  const requests = all.filter((line) => !isControl(line));
+  const control = all.flatMap((line, index) => (isControl(line) ? [{ line, after: all.slice(0, index).filter((l) => !isControl(l)).length }] : []));
+  return { run, requests, control };
 }
 
 describe('release reads what the decision needs, at once', () => {
@@ -48,9 +56,16 @@ describe('release reads what the decision needs, at once', () => {
     const { id, versions } = await channel(4);
     const file = await h.file('new.zip', 'a new build');
     const barrier = proxy.together([{ method: 'GET', path: `/${id}/versions` }, DEFAULT_READ]);
-    const { run, requests } = await traced(['release', id, file, ...CH, '--name', 'new', '--json']);
+    const { run, requests, control } = await traced(['release', id, file, ...CH, '--name', 'new', '--json']);
     expect(run.exitCode, run.stderr).toBe(0);
     expect(barrier.met).toBe(true);
+    // Change control's check: freezes and blocks, the env's lock and the channel's, beside the first reads (before any write).
+    expect(control.map((c) => c.line.replace(/lock-[0-9a-f]{16}/, 'lock-H')).sort()).toEqual([
+      'GET /va/ahs-control-lock-H/asset-urls?targetPlatform=generic&envId=prod&state=DEFAULT',
+      'GET /va/ahs-control-lock/asset-urls?targetPlatform=generic&envId=prod&state=DEFAULT',
+      'GET /va/ahs-control/versions',
+    ]);
+    expect(control.every((c) => c.after < 3)).toBe(true);
     // 4 versions under a page cap of 2: two pages of the list; then only the three writes.
     expect(requests.filter((r) => r.startsWith('GET')).sort()).toEqual([
       `GET /va/${id}/asset-urls?targetPlatform=ios&envId=prod&state=DEFAULT`,
@@ -91,7 +106,7 @@ describe('release reads what the decision needs, at once', () => {
       expect(run.json()).toMatchObject({ version: { versionId: 'IOS2' }, assetVersion: { versionId: 'IOS2', state: 'DEFAULT' } });
       // The one version in between read by its id; the list is not read again.
       const reads = spy.requests.filter((r) => r.method === 'GET').map((r) => r.url.split('?')[0]);
-      expect(reads.filter((u) => u!.endsWith('/versions'))).toHaveLength(1);
+      expect(reads.filter((u) => u!.endsWith(`${id}/versions`))).toHaveLength(1);
       expect(reads).toContain(`/api/v2/demo/va/${id}/versions/IOS2`);
       expect((await h.call('GET', `/va/${id}/versions/IOS3`)).status).toBe(404);
       expect(await h.records(id)).toEqual(['ios/prod/IOS1=LIVE', 'ios/prod/IOS2=DEFAULT']);

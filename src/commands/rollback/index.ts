@@ -12,12 +12,15 @@ export const rollbackSpec = defineCommand({
   },
   flags: {
     to: flag.text('versionId', 'the version to make the Default again (it must be LIVE on the channel)'),
+    block: flag.bool('also block the version it moves away from (ahs version block), so no re-run or job promotes it again; --reason says why'),
   },
   notes: 'JSON: as promote-default, {assetVersion, message, previousDefault, attempts}.',
   examples: [
     'ahs rollback my-bundle --platform ios --env prod',
     '# back to a named version, without prompts',
     'ahs rollback my-bundle --platform ios --env prod --to IOS7 --json',
+    '# an incident: back, and the bad version kept out',
+    'ahs rollback my-bundle --platform ios --env prod --block --reason "INC-42: crash on start"',
   ],
 });
 

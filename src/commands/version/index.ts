@@ -94,6 +94,25 @@ export const downloadSpec = defineCommand({
   ].join('\n'),
 });
 
+export const blockSpec = defineCommand({
+  name: 'block',
+  uses: [...SERVICE, 'env', 'user'],
+  summary: 'block a version: deploy, promote-default, release, rollout and apply refuse it (exit 12) until unblocked',
+  description: 'Nothing is deleted: a blocked version stays downloadable where it is deployed. The block names who set it, when and why (--reason, needed). `ahs rollback --block` blocks the version it moves away from.',
+  args: { assetId: arg.required('ASSET_ID', 'asset id'), versionId: arg.required('VERSION_ID', 'version id, e.g. IOS3') },
+  examples: ['ahs version block my-bundle IOS7 --reason "crash on start (INC-42)"'],
+  notes: 'JSON: {assetId, versionId, blocked: true, existed, blockVersionId}.',
+});
+
+export const unblockSpec = defineCommand({
+  name: 'unblock',
+  uses: [...SERVICE, 'user'],
+  summary: 'lift the block of a version (allowed during a freeze)',
+  args: { assetId: arg.required('ASSET_ID', 'asset id'), versionId: arg.required('VERSION_ID', 'version id') },
+  examples: ['ahs version unblock my-bundle IOS7 --reason "fixed in the CDN config"'],
+  notes: 'JSON: {assetId, versionId, unblocked}.',
+});
+
 export const version = group('version', 'versions of a virtual asset: upload, read, list, delete, deployed URLs, download', [
   command(uploadSpec, () => import('./upload.js')),
   command(getSpec, () => import('./get.js')),
@@ -101,4 +120,6 @@ export const version = group('version', 'versions of a virtual asset: upload, re
   command(deleteSpec, () => import('./delete.js')),
   command(urlsSpec, () => import('./urls.js')),
   command(downloadSpec, () => import('./download.js')),
+  command(blockSpec, () => import('./block.js')),
+  command(unblockSpec, () => import('./unblock.js')),
 ]);

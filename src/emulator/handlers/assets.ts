@@ -56,7 +56,7 @@ export function registerAssets(router: Router<RequestContext>): void {
     }
     const decision = decideAssetCreate(body.assetId, Boolean(ctx.data.assets[body.assetId]));
     if (!decision.ok) fail(decision);
-    const at = now();
+    const at = now(ctx);
     const asset: AssetRecord = { ...createdAsset(body, at), sequences: dict<number>() };
     if (body.description !== undefined) asset.description = body.description;
     await ctx.emu.store.createAsset(ctx.domainId, asset);
@@ -94,7 +94,7 @@ export function registerAssets(router: Router<RequestContext>): void {
       fail(unknownAssetType(body.assetType, ctx.domainId));
     }
     // assetType is required but cannot actually change (spec): the stored one stays.
-    const changes: AssetChanges = { updatedBy: body.updatedBy, updatedAt: now() };
+    const changes: AssetChanges = { updatedBy: body.updatedBy, updatedAt: now(ctx) };
     if (body.assetName !== undefined) changes.assetName = body.assetName;
     if (body.description !== undefined) changes.description = body.description;
     if (body.localCacheControl !== undefined) changes.localCacheControl = body.localCacheControl;

@@ -99,7 +99,7 @@ export function registerCollections(router: Router<RequestContext>): void {
     const decision = decideCollectionCreate(body.collectionId, collectionSnapshot(ctx, body.collectionId));
     if (!decision.ok) fail(decision);
     const collection: CollectionRecord = {
-      ...createdCollection({ ...body, targetPlatform }, { domainId: ctx.domainId, maxAssetsCeiling: ctx.emu.fixture.maxAssetsCeiling }, now()),
+      ...createdCollection({ ...body, targetPlatform }, { domainId: ctx.domainId, maxAssetsCeiling: ctx.emu.fixture.maxAssetsCeiling }, now(ctx)),
       everDeployed: false,
     };
     await ctx.emu.store.createCollection(ctx.domainId, collection);
@@ -130,7 +130,7 @@ export function registerCollections(router: Router<RequestContext>): void {
     if (!again.ok) fail(again);
     const strayAnchor = decideAnchor(collectionId!, body.anchorAsset, collection.assetItems);
     if (strayAnchor) fail(strayAnchor);
-    const changes: CollectionChanges = { updatedBy: body.updatedBy ?? collection.updatedBy, updatedAt: now() };
+    const changes: CollectionChanges = { updatedBy: body.updatedBy ?? collection.updatedBy, updatedAt: now(ctx) };
     for (const field of ['collectionName', 'description', 'maxAssets', 'editable', 'deployable', 'localCacheControl', 'localCacheMaxAge'] as const) {
       if (body[field] !== undefined) Object.assign(changes, { [field]: body[field] });
     }
@@ -146,7 +146,7 @@ export function registerCollections(router: Router<RequestContext>): void {
     requireActingUser(ctx, body.deletedBy, 'deletedBy');
     const decision = decideCollectionDelete(collectionId!, collectionSnapshot(ctx, collectionId!));
     if (!decision.ok) fail(decision);
-    await ctx.emu.store.deleteCollection(ctx.domainId, collectionId!, body.deletedBy, now());
+    await ctx.emu.store.deleteCollection(ctx.domainId, collectionId!, body.deletedBy, now(ctx));
     reply(ctx, decision.status, { message: decision.message });
   });
 
@@ -157,7 +157,7 @@ export function registerCollections(router: Router<RequestContext>): void {
     requireActingUser(ctx, body.createdBy, 'createdBy');
     const decision = decideCollectionRestore(collectionId!, collectionSnapshot(ctx, collectionId!));
     if (!decision.ok) fail(decision);
-    await ctx.emu.store.restoreCollection(ctx.domainId, collectionId!, body.createdBy, now());
+    await ctx.emu.store.restoreCollection(ctx.domainId, collectionId!, body.createdBy, now(ctx));
     reply(ctx, decision.status, { message: decision.message });
   });
 
@@ -189,7 +189,7 @@ export function registerCollections(router: Router<RequestContext>): void {
       if (!decision.ok) fail(decision);
       requireActingUser(ctx, body.createdBy, 'createdBy');
       const envIds = decision.effects.flatMap((effect) => (effect.kind === 'redeploy' ? effect.envIds : []));
-      await ctx.emu.store.reconcileCollection(ctx.domainId, cid, envIds, body.createdBy!, now());
+      await ctx.emu.store.reconcileCollection(ctx.domainId, cid, envIds, body.createdBy!, now(ctx));
       reply(ctx, decision.status, { message: decision.message });
       return;
     }
@@ -214,7 +214,7 @@ export function registerCollections(router: Router<RequestContext>): void {
       decision = decideCollectionDeploy(cid, collectionSnapshot(ctx, cid), request);
       if (!decision.ok) fail(decision);
     }
-    const at = now();
+    const at = now(ctx);
     const actor = body.updatedBy ?? body.createdBy ?? '';
     const existing = ctx.data.collectionDeployments[cid]?.[envId];
     const record = existing

@@ -14,8 +14,9 @@ import { assetInactive, assetNotFound, environmentRequired, invalidFields, noAct
 import { storedBytes, type AssetRecord } from '../state.js';
 import { mimeTypeFor } from '../../util/mime.js';
 
-export function now(): string {
-  return new Date().toISOString();
+/** Now on the emulator's clock (its variation's offset from the machine's). */
+export function now(ctx: { emu: Pick<Emulator, 'clock'> }): string {
+  return new Date(Date.now() + ctx.emu.clock.offsetMs).toISOString();
 }
 
 /** Validates a body with one of the rules' schemas; 400 with every issue otherwise. */

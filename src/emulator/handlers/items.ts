@@ -65,7 +65,7 @@ export function registerItems(router: Router<RequestContext>): void {
         const again = decideItemAdd(cid, collectionSnapshot(ctx, cid), { assetType: fields.assetType, allowedAssetTypes: allowedAssetTypes() });
         if (!again.ok) fail(again);
         checkPlan(ctx, uploaded);
-        const at = now();
+        const at = now(ctx);
         return {
           assetItemId: `item-${String(sequence).padStart(6, '0')}`,
           assetItemName: fields.assetItemName,
@@ -123,7 +123,7 @@ export function registerItems(router: Router<RequestContext>): void {
     const decision = decideItemRemove(cid, collectionSnapshot(ctx, cid), parents(itemId!), itemId!);
     if (!decision.ok) fail(decision);
     const forGood = decision.effects.some((effect) => effect.kind === 'removeItems');
-    await ctx.emu.store.removeItem(ctx.domainId, cid, itemId!, forGood, now());
+    await ctx.emu.store.removeItem(ctx.domainId, cid, itemId!, forGood, now(ctx));
     reply(ctx, decision.status, { message: decision.message });
   });
 }

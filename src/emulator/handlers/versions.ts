@@ -179,7 +179,7 @@ export function registerVersions(router: Router<RequestContext>): void {
             bytes: uploaded.size,
             size: sizeString(ctx.emu.variation, uploaded.size),
           },
-          now(),
+          now(ctx),
         );
         // The asset's fields (type, secured) are read from the asset when the version is shown.
         const { assetType: _type, secured: _secured, uploadStatus: _status, ...record } = created;
@@ -260,7 +260,7 @@ export function registerVersions(router: Router<RequestContext>): void {
       decision = decide();
       if (!decision.ok) fail(decision);
     }
-    const channel = deployedChannel(channelOf(ctx, asset.assetId, platform, envId), version.versionId, decision, body.createdBy, body.updatedBy);
+    const channel = deployedChannel(channelOf(ctx, asset.assetId, platform, envId), version.versionId, decision, body.createdBy, body.updatedBy, now(ctx));
     await ctx.emu.store.putChannels(ctx.domainId, asset.assetId, [{ platform, envId, channel }]);
     reply(ctx, decision.status, { assetVersion: deploymentView(asset, version, envId, channel.records[version.versionId]!), message: decision.message ?? DEPLOY_COMPLETED });
   });
@@ -311,9 +311,9 @@ function deployedChannel(
   decision: Allowed<DeploymentState>,
   createdBy: string | undefined,
   updatedBy: string | undefined,
+  at: string,
 ): ChannelRecord {
   const next = applyVersionDeploy(snapshotOf(channel, false), versionId, decision);
-  const at = now();
   const actor = updatedBy ?? createdBy ?? '';
   const records: ChannelRecord['records'] = dict();
   for (const [id, state] of Object.entries(next.records)) {

@@ -1,0 +1,285 @@
+// The executor's change-control hook (src/plan/execute.ts calls it once per
+// plan, for the CLI and the library alike): what the plan's steps write
+// (channels, collections in an environment) and which versions they make
+// LIVE or DEFAULT; one round of reads (src/service/change-control.ts) and
+// the rules' decision (src/rules/change-control.ts). A lock another holder
+// has, a freeze, a blocked version: BlockedError (exit 12), nothing sent.
+// A command that holds its scope's lock for its duration (apply, rollout,
+// release, item sync, collection-deploy) takes it here, renews it while the
+// plan runs and releases it after, unless the run came with its own
+// (--lock-id / AHS_LOCK_ID), which it renews and leaves held.
+import { randomBytes } from 'node:crypto';
+import { AhsError, BlockedError, UsageError } from '../errors.js';
+import { cellsToRead, decideWrite, describeWindow, isLockId, parseScope, scopeText, type ControlFacts, type Scope, type WriteIntent } from '../rules/change-control.js';
+import { formatDuration, parseDuration } from '../rules/rollout.js';
+import { acquireLock, LeaseKeeper, lockBlocked, readBlock, readControlFacts, releaseLock, type HeldLock } from '../service/change-control.js';
+import type { ControlField } from '../service/journal.js';
+import { isRef, type Plan, type Step } from './plan.js';
+import type { PlanContext } from './context.js';
+
+/** What the gate needs of a context: the executor's (src/plan/execute.ts ExecutorContext). */
+type ExecutorContext = Pick<PlanContext, 'api' | 'output' | 'signal' | 'globals' | 'confirm' | 'progress' | 'multiProgress' | 'io'> &
+  Partial<Pick<PlanContext, 'settings' | 'deliveryClient' | 'run' | 'redactor'>>;
+
+/**
+ * The commands that take their scope's lock for their duration (cli.md).
+ * `release` is checked (a lock another run holds refuses it) but takes none
+ * of its own: a lease costs four rounds to take and two to give back, on a
+ * write of four (bench/rounds.mjs: release stays within 1.3x its floor);
+ * given --lock-id it goes through that lock.
+ */
+const HOLDERS = new Set(['apply', 'rollout', 'rollout start', 'item sync', 'collection-deploy']);
+/** The commands a freeze lets through: the ways out of an incident. */
+const FREEZE_EXEMPT = new Set(['rollback', 'rollout abort', 'version unblock']);
+/** A run's own lock when it takes one: long enough for a slow step, renewed every third of it. */
+export const DEFAULT_TTL_MS = 15 * 60_000;
+
+type P = Record<string, any>;
+
+/** The scopes and promotions of one step; `env` is the run's environment setting (for writes that name none). */
+export function intentOf(step: Step, env: string | undefined): { scopes: Scope[]; promotes: WriteIntent['promotes'] } {
+  const p = step.params as P;
+  const concrete = (value: unknown): value is string => typeof value === 'string';
+  switch (step.kind) {
+    case 'version.deploy': {
+      const envId = p.body?.envId;
+      if (!concrete(envId) || !concrete(p.assetId) || !concrete(p.platform)) return { scopes: [], promotes: [] };
+      const promotes = (p.body?.intent === 'LIVE' || p.body?.intent === 'DEFAULT') && concrete(p.versionId) ? [{ assetId: p.assetId, versionId: p.versionId }] : [];
+      return { scopes: [{ kind: 'channel', assetId: p.assetId, platform: p.platform, env: envId }], promotes };
+    }
+    case 'version.promote': {
+      if (!concrete(p.envId) || !concrete(p.assetId) || !concrete(p.platform)) return { scopes: [], promotes: [] };
+      return { scopes: [{ kind: 'channel', assetId: p.assetId, platform: p.platform, env: p.envId }], promotes: concrete(p.versionId) && !isRef(p.versionId) ? [{ assetId: p.assetId, versionId: p.versionId }] : [] };
+    }
+    case 'asset.undeploy': {
+      const envId = p.body?.envId;
+      const platforms: unknown[] = Array.isArray(p.body?.targetPlatforms) ? p.body.targetPlatforms : [];
+      if (!concrete(envId) || !concrete(p.assetId)) return { scopes: [], promotes: [] };
+      return { scopes: platforms.filter(concrete).map((platform) => ({ kind: 'channel', assetId: p.assetId, platform, env: envId })), promotes: [] };
+    }
+    case 'collection.deploy':
+    case 'collection.undeploy':
+    case 'collection.reconcile':
+    case 'collection.update':
+    case 'collection.delete':
+    case 'collection.restore':
+    case 'collection.purge':
+    case 'item.upload':
+    case 'item.remove':
+    case 'item.converge': {
+      const envId = concrete(p.envId) ? p.envId : env;
+      if (!concrete(p.collectionId) || !envId) return { scopes: [], promotes: [] };
+      return { scopes: [{ kind: 'collection', collectionId: p.collectionId, env: envId }], promotes: [] };
+    }
+    default:
+      return { scopes: [], promotes: [] };
+  }
+}
+
+/** What a plan writes, merged over its steps. */
+export function planIntent(plan: Plan, env: string | undefined): { scopes: Scope[]; promotes: WriteIntent['promotes'] } {
+  const scopes = new Map<string, Scope>();
+  const promotes = new Map<string, WriteIntent['promotes'][number]>();
+  for (const step of plan.steps) {
+    const intent = intentOf(step, env);
+    for (const scope of intent.scopes) scopes.set(scopeText(scope), scope);
+    for (const promote of intent.promotes) promotes.set(`${promote.assetId}/${promote.versionId}`, promote);
+  }
+  return { scopes: [...scopes.values()], promotes: [...promotes.values()] };
+}
+
+/** The scope a holding command locks: its one channel or collection, or (several) each environment it writes. */
+export function holdScopes(scopes: Scope[]): Scope[] {
+  if (scopes.length <= 1) return scopes;
+  const envs = [...new Set(scopes.map((s) => s.env))];
+  return envs.map((env) => ({ kind: 'env', env }));
+}
+
+/** The run's --lock-id or AHS_LOCK_ID, checked. */
+export function givenLockId(ctx: Pick<ExecutorContext, 'globals' | 'io'>): string | undefined {
+  const id = ctx.globals.lockId ?? (ctx.io.env.AHS_LOCK_ID || undefined);
+  if (id !== undefined && !isLockId(id)) throw new UsageError(`--lock-id ${JSON.stringify(id)} is not a lock id: use the one ahs lock acquire printed (6 to 32 lower-case letters, digits and dashes)`);
+  return id;
+}
+
+export function newLockId(): string {
+  return randomBytes(6).toString('hex');
+}
+
+/** --lock-timeout as ms (0 when not given): within --timeout. */
+export function lockTimeoutMs(ctx: Pick<ExecutorContext, 'globals'>): number {
+  const given = ctx.globals.lockTimeout;
+  if (given === undefined) return 0;
+  const ms = parseDuration(given);
+  if (ms === undefined) throw new UsageError(`--lock-timeout ${JSON.stringify(given)} is not a duration: give it as 30s, 5m or 1h`);
+  const budget = (ctx.globals.timeout ?? Number.POSITIVE_INFINITY) * 1000;
+  return Math.min(ms, budget);
+}
+
+/** Reads started beside a command's first reads, by the API client they go through. */
+const prefetched = new WeakMap<object, { key: string; facts: Promise<ControlFacts> }>();
+
+function cellsKey(scopes: Scope[]): string {
+  return cellsToRead(scopes).map(scopeText).sort().join(' ');
+}
+
+/**
+ * Starts the reads of change control for a write on `scopes` now, beside
+ * the command's own first reads (release, promote-default, rollback, deploy
+ * --idempotent), so that the check costs no round of its own: the gate
+ * takes them when the plan it runs writes the same scopes.
+ */
+export async function prefetchControl(ctx: Pick<PlanContext, 'api' | 'globals'>, scopes: Scope[]): Promise<void> {
+  const api = await ctx.api();
+  const facts = readControlFacts(api, scopes);
+  facts.catch(() => undefined);
+  prefetched.set(api, { key: cellsKey(scopes), facts });
+}
+
+async function factsFor(api: Awaited<ReturnType<ExecutorContext['api']>>, scopes: Scope[]): Promise<ControlFacts> {
+  const early = prefetched.get(api);
+  prefetched.delete(api);
+  if (early && early.key === cellsKey(scopes)) return early.facts;
+  return readControlFacts(api, scopes);
+}
+
+/** A gated run: the context it runs with, the plan (its journal entry carrying what change control did), and what ends it. */
+export interface Gate<R> {
+  plan: Plan<R>;
+  ctx: ExecutorContext;
+  end(): Promise<void>;
+}
+
+/**
+ * The check of a plan before anything is sent: reads (one round), decides,
+ * throws BlockedError when blocked (with --dry-run too: after saying so).
+ * A holding command also takes its lock here. Answers the gated run.
+ */
+export async function gate<R>(plan: Plan<R>, ctx: ExecutorContext): Promise<Gate<R>> {
+  const open: Gate<R> = { plan, ctx, end: async () => undefined };
+  // A context without settings (a test's fake executor context) has no service to ask, as it has no journal.
+  if (plan.steps.length === 0 || plan.control?.skip || !ctx.settings) return open;
+  if (ctx.globals.breakGlass && !ctx.globals.reason) throw new UsageError('--break-glass needs --reason R: the reason is recorded in the journal with the write');
+  const settings = ctx.settings ? await ctx.settings().catch(() => undefined) : undefined;
+  const env = settings?.get('envId');
+  const intent = planIntent(plan, env);
+  if (intent.scopes.length === 0) return open;
+  const command = plan.control?.command ?? ctx.run?.command ?? '';
+  const lockId = givenLockId(ctx);
+  const api = await ctx.api();
+  const facts = await factsFor(api, intent.scopes);
+  const write: WriteIntent = { ...intent, lockId, freezeExempt: plan.control?.freezeExempt ?? FREEZE_EXEMPT.has(command), breakGlass: ctx.globals.breakGlass === true };
+  const decision = decideWrite(facts, write);
+  const holds = !ctx.globals.dryRun && (plan.control?.hold ?? HOLDERS.has(command));
+  if (!decision.ok) {
+    // A lock this run will wait for (--lock-timeout) is taken below, not refused here.
+    const waits = decision.blockedBy === 'lock' && holds && lockTimeoutMs(ctx) > 0;
+    if (!waits) {
+      const blocked = await explain(decision, ctx, api, facts);
+      if (ctx.globals.dryRun) (await ctx.output()).warn(`a real run would be refused: ${blocked.message}`);
+      throw blocked;
+    }
+  }
+  let control: ControlField | undefined;
+  if (decision.ok && decision.brokenFreezes.length > 0) {
+    control = { action: 'break-glass', target: decision.brokenFreezes.map((f) => f.env).join(','), reason: ctx.globals.reason!, freezes: decision.brokenFreezes.map((f) => ({ env: f.env, window: describeWindow(f.window) })) };
+    (await ctx.output()).warn(`--break-glass: going through the freeze of ${decision.brokenFreezes.map((f) => `${f.env} (${describeWindow(f.window)})`).join(', ')}; recorded with the reason "${ctx.globals.reason}"`);
+  }
+  const recorded = control ? { ...plan, journal: { ...plan.journal, control } } : plan;
+  if (!holds) return { ...open, plan: recorded };
+  return hold(recorded, ctx, api, holdScopes(intent.scopes), lockId, command);
+}
+
+/** Takes (or renews) the run's lock on each scope, keeps it renewed while the plan runs, and releases what it took. */
+async function hold<R>(plan: Plan<R>, ctx: ExecutorContext, api: Awaited<ReturnType<ExecutorContext['api']>>, scopes: Scope[], given: string | undefined, command: string): Promise<Gate<R>> {
+  const settings = ctx.settings ? await ctx.settings() : undefined;
+  const user = settings?.get('user') ?? '';
+  const lockId = given ?? newLockId();
+  const ttlMs = plan.control?.ttlMs ?? DEFAULT_TTL_MS;
+  const controller = new AbortController();
+  const follow = () => controller.abort(ctx.signal.reason);
+  if (ctx.signal.aborted) follow();
+  else ctx.signal.addEventListener('abort', follow, { once: true });
+  const reader = { settings: ctx.settings!, deliveryClient: ctx.deliveryClient! };
+  const out = await ctx.output();
+  const keepers: LeaseKeeper[] = [];
+  const take = (scope: Scope) =>
+    acquireLock(reader, api, {
+      scope,
+      lockId,
+      ttlMs,
+      user,
+      command,
+      env: ctx.io.env,
+      ...(ctx.globals.reason ? { reason: ctx.globals.reason } : {}),
+      waitMs: lockTimeoutMs(ctx),
+      signal: ctx.signal,
+      onWait: () => out.info(`${scopeText(scope)} is locked by another run: waiting for it (--lock-timeout ${ctx.globals.lockTimeout})`),
+    });
+  const release = async () => {
+    await Promise.all(keepers.map((keeper) => keeper.stop()));
+    ctx.signal.removeEventListener('abort', follow);
+    if (given) return;
+    await Promise.all(keepers.map((keeper) => releaseLock(reader, api, keeper.lock.scope, lockId, user).catch((error: unknown) => out.warn(`the lock on ${scopeText(keeper.lock.scope)} was not released (${(error as Error).message}); its lease ends by itself`))));
+  };
+  try {
+    for (const scope of scopes) {
+      const held: HeldLock = await take(scope);
+      keepers.push(
+        new LeaseKeeper(held, (lock) => take(lock.scope), ttlMs, (error) => {
+          const lost = error instanceof BlockedError ? error : new BlockedError(`the lock on ${scopeText(held.scope)} could not be renewed (${error.message}); the run stopped before its next write`, 'lock');
+          controller.abort(lost);
+        }),
+      );
+    }
+  } catch (error) {
+    await release();
+    throw error;
+  }
+  out.info(`holding the lock on ${scopes.map(scopeText).join(', ')} (${given ? `lock id ${lockId}, given` : `lease ${formatDuration(ttlMs)}, renewed while the run goes`})`);
+  return { plan, ctx: { ...ctx, signal: controller.signal }, end: release };
+}
+
+/** The refusal, in a person's words: who, since when, why, until when. */
+async function explain(decision: Exclude<ReturnType<typeof decideWrite>, { ok: true }>, ctx: ExecutorContext, api: Awaited<ReturnType<ExecutorContext['api']>>, facts: { cells: Array<{ scope: Scope; defaultName?: string; defaultVersionId?: string }> }): Promise<BlockedError> {
+  const reader = { settings: ctx.settings!, deliveryClient: ctx.deliveryClient! };
+  if (decision.blockedBy === 'lock') {
+    const cell = facts.cells.find((c) => scopeText(c.scope) === scopeText(decision.scope));
+    return lockBlocked(reader, api, decision.scope, cell);
+  }
+  if (decision.blockedBy === 'freeze') {
+    const { freeze, until } = decision;
+    const { listFreezes } = await import('../service/change-control.js');
+    const record = (await listFreezes(reader, api).catch(() => [])).find((f) => f.versionId === freeze.versionId);
+    const who = record?.actor ? ` by ${record.actor}${record.createdAt ? ` at ${record.createdAt}` : ''}` : '';
+    const why = record?.reason ? `: ${record.reason}` : '';
+    return new BlockedError(`${freeze.env} is frozen (${describeWindow(freeze.window)})${who}${why}; frozen until ${new Date(until).toISOString()}; nothing was sent (rollback, rollout abort and version unblock still go through; --break-glass --reason R lets one write through, recorded)`, 'freeze', new Date(until).toISOString());
+  }
+  const block = ctx.settings ? await readBlock(reader, api, decision.assetId, decision.versionId, decision.blockVersionId, undefined).catch(() => undefined) : undefined;
+  const who = block?.actor ? ` by ${block.actor}${block.createdAt ? ` at ${block.createdAt}` : ''}` : '';
+  const why = block?.reason ? `: ${block.reason}` : '';
+  return new BlockedError(`version ${decision.versionId} of ${decision.assetId} is blocked${who}${why}; nothing was sent (ahs version unblock ${decision.assetId} ${decision.versionId} --reason R lifts it)`, 'version', null);
+}
+
+/** --lock-id's scope words for messages. */
+export function parseScopeOrThrow(text: string): Scope {
+  const scope = parseScope(text);
+  if ('error' in scope) throw new UsageError(scope.error);
+  return scope;
+}
+
+/** Whether an error is change control's refusal. */
+export function isBlocked(error: unknown): error is BlockedError {
+  return error instanceof AhsError && error instanceof BlockedError;
+}
+
+/**
+ * One journal entry for a change-control command (lock, freeze, block,
+ * break): its change in the shared address scheme (`lock.SCOPE`,
+ * `freeze.ENV`, `block.ASSET.VERSION`) and its `control` field. Like every
+ * append, a failure is a warning, never the command's outcome.
+ */
+export async function recordControl(ctx: Pick<PlanContext, 'settings' | 'api' | 'output' | 'io' | 'run' | 'redactor' | 'deliveryClient' | 'signal'>, change: { address: string; before: Record<string, unknown> | null; after: Record<string, unknown> | null }, control: ControlField): Promise<void> {
+  const { startRecording } = await import('./journal-record.js');
+  await startRecording(ctx).record({ command: ctx.run?.command ?? control.action, arguments: ctx.run?.arguments ?? [], changes: [change], outcome: 'applied', exitCode: 0, control });
+}

@@ -1,0 +1,474 @@
+// Change control in the service (the design is at the top of
+// src/rules/change-control.ts): reading what a write's check needs (one
+// round of parallel reads), taking, renewing, releasing and breaking a
+// lock by compare-and-set promotions on a sentinel asset, and freezes and
+// blocks as versions of `ahs-control`. Like the journal's appends, these
+// are ahs's own records, not content: they are sent here, not as plans.
+import { z } from 'zod';
+import type { ApiClient } from '../http/client.js';
+import { isApiError } from '../http/client.js';
+import { fetchAll } from '../http/paging.js';
+import { AhsError, ApiError, BlockedError, NetworkError, UsageError } from '../errors.js';
+import { assetUrlSchema, versionSchema, type AssetUrl, type Version } from '../rules/schemas.js';
+import {
+  blockName,
+  cellsToRead,
+  CONTROL_ASSET,
+  CONTROL_ASSET_TYPE,
+  CONTROL_PLATFORM,
+  decideAcquire,
+  FREE_NAME,
+  freezeName,
+  freezesOf,
+  isBlockName,
+  lockAssetOf,
+  lockName,
+  parseCellName,
+  scopeText,
+  type CellFacts,
+  type ControlFacts,
+  type Freeze,
+  type FreezeWindow,
+  type LockName,
+  type Scope,
+} from '../rules/change-control.js';
+import { formatDuration } from '../rules/rollout.js';
+import { assetPath } from './assets.js';
+import type { ServiceContext } from './context.js';
+import { servedUrl } from './delivery.js';
+import { ciRunOf, type CiRun } from './journal.js';
+
+/** What a holder's version carries (its content): read only to explain, never to decide. */
+export const lockDocSchema = z.object({
+  apiVersion: z.literal('ahs/lock/v1'),
+  scope: z.string(),
+  lockId: z.string(),
+  actor: z.string(),
+  command: z.string(),
+  ci: z.object({ runUrl: z.string().optional(), sha: z.string().optional(), ref: z.string().optional() }).optional(),
+  reason: z.string().optional(),
+  since: z.string(),
+  leaseEnd: z.string(),
+});
+export type LockDoc = z.infer<typeof lockDocSchema>;
+
+/** What a freeze or a block version carries. */
+export const recordDocSchema = z.object({ apiVersion: z.literal('ahs/control/v1'), kind: z.enum(['freeze', 'block']), actor: z.string(), reason: z.string(), at: z.string(), ci: z.object({ runUrl: z.string().optional() }).optional() });
+export type RecordDoc = z.infer<typeof recordDocSchema>;
+
+/** A lock as `lock status` shows it. */
+export interface LockStatus {
+  scope: string;
+  held: boolean;
+  lockId: string | null;
+  /** The holder's actor (the version's createdBy, as the service recorded it). */
+  holder: string | null;
+  command: string | null;
+  ci: CiRun | null;
+  reason: string | null;
+  since: string | null;
+  leaseEnd: string | null;
+  /** The lease ended (a killed holder): the next acquirer takes it. */
+  expired: boolean;
+  versionId: string | null;
+}
+
+export interface HeldLock {
+  scope: Scope;
+  lockId: string;
+  versionId: string;
+  leaseEnd: number;
+  since: number;
+}
+
+// --- reads ------------------------------------------------------------------------
+
+/** The cell's Default (404: the sentinel asset or the env is not there: no Default). */
+export async function readCell(api: ApiClient, scope: Scope): Promise<CellFacts & { record?: AssetUrl }> {
+  try {
+    const records = await fetchAll<AssetUrl>(api, assetPath(api, lockAssetOf(scope), 'asset-urls'), { targetPlatform: CONTROL_PLATFORM, envId: scope.env, state: 'DEFAULT' }, { item: assetUrlSchema });
+    const record = records.find((r) => r.state === 'DEFAULT' && r.targetPlatform === CONTROL_PLATFORM && r.envId === scope.env);
+    return record ? { scope, defaultName: record.versionName, defaultVersionId: record.versionId, record } : { scope };
+  } catch (error) {
+    if (isApiError(error, 404)) return { scope };
+    throw error;
+  }
+}
+
+/** ahs-control's versions (freezes, blocks); none when it does not exist. */
+export async function readControlRecords(api: ApiClient): Promise<Version[]> {
+  try {
+    return await fetchAll<Version>(api, assetPath(api, CONTROL_ASSET, 'versions'), {}, { item: versionSchema });
+  } catch (error) {
+    if (isApiError(error, 404)) return [];
+    throw error;
+  }
+}
+
+/**
+ * What a write's check needs, in one round: ahs-control's versions and each
+ * lock cell its scopes name, in parallel. A read that fails is exit 6 (a
+ * check that cannot be read is never "not blocked").
+ */
+export async function readControlFacts(api: ApiClient, scopes: Scope[]): Promise<ControlFacts> {
+  try {
+    const [records, cells] = await Promise.all([readControlRecords(api), Promise.all(cellsToRead(scopes).map((scope) => readCell(api, scope)))]);
+    return { now: api.serviceNow(), cells, records: records.map((v) => ({ name: v.versionName, versionId: v.versionId })) };
+  } catch (error) {
+    throw unreadable(error);
+  }
+}
+
+/** A failed read of change control, as exit 6: the write stops. */
+export function unreadable(error: unknown): AhsError {
+  if (error instanceof NetworkError) return error;
+  const reason = (error as Error)?.message ?? String(error);
+  return new ChangeControlUnreadable(`change control could not be read (${reason.replace(/[.\s]+$/, '')}): the write was stopped, nothing was sent; ahs lock status and ahs freeze list read it`);
+}
+
+class ChangeControlUnreadable extends NetworkError {}
+
+/** The content of a control version that is deployed (a lock cell's Default, a freeze's record), or undefined. */
+async function readContent<T>(ctx: Pick<ServiceContext, 'settings' | 'deliveryClient'>, api: ApiClient, assetId: string, versionId: string, envId: string, schema: z.ZodType<T>): Promise<T | undefined> {
+  try {
+    const [entry] = await fetchAll<AssetUrl>(api, assetPath(api, assetId, 'versions', versionId, 'asset-urls'), { envId }, { item: assetUrlSchema });
+    if (!entry?.downloadUrl) return undefined;
+    const { url, deliveryBase } = await servedUrl(ctx as ServiceContext, api, entry.downloadUrl);
+    const client = await ctx.deliveryClient(deliveryBase);
+    try {
+      const parsed = schema.safeParse(await client.get<unknown>(url));
+      return parsed.success ? parsed.data : undefined;
+    } finally {
+      await client.close().catch(() => undefined);
+    }
+  } catch {
+    return undefined;
+  }
+}
+
+export async function lockStatus(ctx: Pick<ServiceContext, 'settings' | 'deliveryClient'>, api: ApiClient, scope: Scope, cell?: CellFacts): Promise<LockStatus> {
+  const read = cell ?? (await readCell(api, scope));
+  const now = api.serviceNow();
+  const name = read.defaultName === undefined ? undefined : parseCellName(read.defaultName);
+  const lock = name?.kind === 'lock' ? name : undefined;
+  const doc = lock && read.defaultVersionId ? await readContent(ctx, api, lockAssetOf(scope), read.defaultVersionId, scope.env, lockDocSchema) : undefined;
+  const creator = lock && read.defaultVersionId ? await api.get<Version>(assetPath(api, lockAssetOf(scope), 'versions', read.defaultVersionId), undefined, { schema: versionSchema }).catch(() => undefined) : undefined;
+  return {
+    scope: scopeText(scope),
+    held: lock !== undefined && lock.leaseEnd > now,
+    lockId: lock?.lockId ?? null,
+    holder: creator?.createdBy ?? doc?.actor ?? null,
+    command: doc?.command ?? null,
+    ci: doc?.ci ?? null,
+    reason: doc?.reason ?? null,
+    since: lock ? new Date(lock.since).toISOString() : null,
+    leaseEnd: lock ? new Date(lock.leaseEnd).toISOString() : null,
+    expired: lock !== undefined && lock.leaseEnd <= now,
+    versionId: lock ? (read.defaultVersionId ?? null) : null,
+  };
+}
+
+/** "held by a@b.c (release my-bundle, https://ci/run/1) since 14:02Z, until 14:17Z: hotfix" */
+export function describeHolder(status: Pick<LockStatus, 'holder' | 'command' | 'ci' | 'reason' | 'since' | 'leaseEnd' | 'lockId'>): string {
+  const what = [status.command, status.ci?.runUrl].filter(Boolean).join(', ');
+  return `held by ${status.holder ?? 'an unknown holder'}${what ? ` (${what})` : ''}, lock id ${status.lockId}, since ${status.since}, lease ends ${status.leaseEnd}${status.reason ? `; reason: ${status.reason}` : ''}`;
+}
+
+// --- writes -----------------------------------------------------------------------
+
+/** A small JSON file as a multipart upload (the version's content). */
+function jsonMultipart(fields: Record<string, string>, fileName: string, content: unknown) {
+  const boundary = `----ahscontrol${Math.random().toString(36).slice(2)}${Date.now().toString(36)}`;
+  let head = '';
+  for (const [name, value] of Object.entries(fields)) head += `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+  head += `--${boundary}\r\nContent-Disposition: form-data; name="assetFile"; filename="${fileName}"\r\nContent-Type: application/json\r\n\r\n`;
+  const whole = Buffer.concat([Buffer.from(head, 'utf8'), Buffer.from(JSON.stringify(content), 'utf8'), Buffer.from(`\r\n--${boundary}--\r\n`, 'utf8')]);
+  return {
+    contentType: `multipart/form-data; boundary=${boundary}`,
+    length: whole.length,
+    async *open() {
+      yield whole;
+    },
+    whole: () => whole,
+  };
+}
+
+async function ensureAsset(api: ApiClient, assetId: string, user: string): Promise<void> {
+  try {
+    await api.json({
+      method: 'POST',
+      path: api.path('va'),
+      body: { assetId, assetName: assetId === CONTROL_ASSET ? 'ahs change control: freezes and blocks' : 'ahs change control: a lock', assetType: CONTROL_ASSET_TYPE, createdBy: user, description: 'ahs change control (not content: deleting it drops locks, freezes and blocks)' },
+    });
+  } catch (error) {
+    if (!isApiError(error, 409)) throw error;
+  }
+}
+
+/** Uploads a control version (creating its sentinel asset on first use). */
+async function uploadVersion(api: ApiClient, assetId: string, name: string, content: unknown, user: string): Promise<Version> {
+  if (name.length > 64) throw new UsageError(`the record ${JSON.stringify(name)} is longer than a version name may be (64): use a shorter environment or zone name`);
+  const send = () => api.json<Version>({ method: 'POST', path: assetPath(api, assetId, 'versions'), query: { targetPlatformId: CONTROL_PLATFORM }, stream: jsonMultipart({ versionName: name, createdBy: user }, 'control.json', content) });
+  try {
+    return await send();
+  } catch (error) {
+    if (!isApiError(error, 404)) throw error;
+    await ensureAsset(api, assetId, user);
+    return send();
+  }
+}
+
+async function deploy(api: ApiClient, assetId: string, versionId: string, body: Record<string, unknown>): Promise<void> {
+  await api.json({ method: 'POST', path: assetPath(api, assetId, 'versions', versionId, 'deploy'), query: { targetPlatformId: CONTROL_PLATFORM }, body });
+}
+
+async function deleteVersion(api: ApiClient, assetId: string, versionId: string, envs: string[], user: string): Promise<void> {
+  for (const envId of envs) await deploy(api, assetId, versionId, { envId, intent: 'OFFLINE', createdBy: user, updatedBy: user }).catch(() => undefined);
+  await api.json({ method: 'DELETE', path: assetPath(api, assetId, 'versions', versionId) });
+}
+
+/**
+ * Promotes `versionId` to the cell's Default as a compare-and-set against
+ * `over` (null: no Default read), then decides from a re-read of the cell,
+ * never from the status alone (409 or 400 for a moved Default, a lost answer).
+ */
+async function compareAndSet(api: ApiClient, scope: Scope, versionId: string, over: string | null, user: string): Promise<boolean> {
+  const body: Record<string, unknown> = { envId: scope.env, intent: 'DEFAULT', createdBy: user, updatedBy: user, ...(over ? { currentVersionId: over, currentAssetIntent: 'LIVE' } : {}) };
+  let failure: unknown;
+  try {
+    await deploy(api, lockAssetOf(scope), versionId, body);
+    return true;
+  } catch (error) {
+    failure = error;
+  }
+  // Another run's promotion (409, 400), or an answer that was lost: the cell says which.
+  if (!(failure instanceof ApiError && failure.status >= 400 && failure.status < 500) && !(failure instanceof NetworkError)) throw failure;
+  const cell = await readCell(api, scope);
+  if (cell.defaultVersionId === versionId) return true;
+  if (failure instanceof NetworkError && !failure.mayHaveApplied) throw failure;
+  return false;
+}
+
+export interface AcquireOptions {
+  scope: Scope;
+  lockId: string;
+  ttlMs: number;
+  user: string;
+  command: string;
+  env: NodeJS.ProcessEnv;
+  reason?: string;
+  /** How long to wait for another holder (--lock-timeout); 0: not at all. */
+  waitMs: number;
+  signal: AbortSignal;
+  /** Told once when it starts waiting for a holder. */
+  onWait?: (holder: LockName, cell: CellFacts) => void;
+}
+
+/**
+ * Takes (or renews, when `lockId` holds it) the lock of a scope; waits for
+ * another holder up to `waitMs`, then BlockedError naming it.
+ */
+export async function acquireLock(ctx: Pick<ServiceContext, 'settings' | 'deliveryClient'>, api: ApiClient, options: AcquireOptions): Promise<HeldLock> {
+  const started = Date.now();
+  const { scope, lockId, user } = options;
+  let waited = false;
+  for (;;) {
+    if (options.signal.aborted) throw options.signal.reason instanceof AhsError ? options.signal.reason : new (await import('../errors.js')).CancelledError();
+    const cell = await readCell(api, scope);
+    const now = api.serviceNow();
+    const decision = decideAcquire(cell, lockId, now);
+    if (decision.action === 'wait') {
+      const left = options.waitMs - (Date.now() - started);
+      if (left <= 0) throw await lockBlocked(ctx, api, scope, cell, options.waitMs > 0 ? ` (waited ${formatDuration(options.waitMs)}, --lock-timeout)` : '');
+      if (!waited) options.onWait?.(decision.holder, cell);
+      waited = true;
+      await sleep(Math.max(50, Math.min(500, left, decision.holder.leaseEnd - now)), options.signal);
+      continue;
+    }
+    const since = decision.since ?? now;
+    const leaseEnd = now + options.ttlMs;
+    const doc: LockDoc = {
+      apiVersion: 'ahs/lock/v1',
+      scope: scopeText(scope),
+      lockId,
+      actor: user,
+      command: options.command,
+      ...(ciRunOf(options.env) ? { ci: ciRunOf(options.env) } : {}),
+      ...(options.reason ? { reason: options.reason } : {}),
+      since: new Date(since).toISOString(),
+      leaseEnd: new Date(leaseEnd).toISOString(),
+    };
+    const version = await uploadVersion(api, lockAssetOf(scope), lockName({ lockId, leaseEnd, since }), doc, user);
+    await deploy(api, lockAssetOf(scope), version.versionId, { envId: scope.env, intent: 'LIVE', createdBy: user, updatedBy: user });
+    if (await compareAndSet(api, scope, version.versionId, decision.over, user)) {
+      // The version it replaced (its own former lease, a stale holder's): no longer needed.
+      return { scope, lockId, versionId: version.versionId, leaseEnd, since };
+    }
+    // Lost the race: the winner holds it now; this run's version is left LIVE on the cell (it means nothing there).
+    if (decision.renew) throw await lockBlocked(ctx, api, scope, undefined, '', 'the lock was lost while renewing it');
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** The BlockedError for a scope another run holds: who, since when, why, until when. */
+export async function lockBlocked(ctx: Pick<ServiceContext, 'settings' | 'deliveryClient'>, api: ApiClient, scope: Scope, cell?: CellFacts, waited = '', lead?: string): Promise<BlockedError> {
+  const status = await lockStatus(ctx, api, scope, cell);
+  return new BlockedError(`${lead ?? `${scopeText(scope)} is locked`}: ${describeHolder(status)}${waited}; nothing was sent (ahs lock status ${scopeText(scope)})`, 'lock', status.leaseEnd);
+}
+
+/**
+ * Ends the lock: promotes the cell's `free` version (uploaded once, kept
+ * LIVE) as a compare-and-set against the holder read. `lockId` undefined is
+ * `break`: whoever holds it. Answers the holder it ended (undefined: it was free).
+ */
+export async function releaseLock(ctx: Pick<ServiceContext, 'settings' | 'deliveryClient'>, api: ApiClient, scope: Scope, lockId: string | undefined, user: string): Promise<LockStatus | undefined> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const cell = await readCell(api, scope);
+    const name = cell.defaultName === undefined ? undefined : parseCellName(cell.defaultName);
+    if (!cell.defaultVersionId || name?.kind === 'free') return undefined;
+    if (lockId !== undefined && (name?.kind !== 'lock' || name.lockId !== lockId)) {
+      if (name?.kind === 'lock' && name.leaseEnd > api.serviceNow()) throw await lockBlocked(ctx, api, scope, cell, '', `${scopeText(scope)} is not held by ${lockId}`);
+      return undefined;
+    }
+    const status = await lockStatus(ctx, api, scope, cell);
+    const free = await freeVersion(api, scope, user);
+    if (await compareAndSet(api, scope, free, cell.defaultVersionId, user)) return status;
+  }
+  throw new BlockedError(`${scopeText(scope)} kept moving while it was being released: run ahs lock status ${scopeText(scope)}`, 'lock');
+}
+
+/** The cell's `free` version, LIVE on it (uploaded and deployed the first time). */
+async function freeVersion(api: ApiClient, scope: Scope, user: string): Promise<string> {
+  const assetId = lockAssetOf(scope);
+  const records = await fetchAll<AssetUrl>(api, assetPath(api, assetId, 'asset-urls'), { targetPlatform: CONTROL_PLATFORM, envId: scope.env }, { item: assetUrlSchema }).catch(() => [] as AssetUrl[]);
+  const live = records.find((r) => r.versionName === FREE_NAME && r.state === 'LIVE' && r.envId === scope.env);
+  if (live) return live.versionId;
+  const version = await uploadVersion(api, assetId, FREE_NAME, { apiVersion: 'ahs/lock/v1', free: true }, user);
+  await deploy(api, assetId, version.versionId, { envId: scope.env, intent: 'LIVE', createdBy: user, updatedBy: user });
+  return version.versionId;
+}
+
+/**
+ * A lock held for a run: renewed every third of its TTL; a renewal that
+ * fails (the lock was taken: a break, a lease that ran out) aborts the run
+ * through `lost` with that error.
+ */
+export class LeaseKeeper {
+  private timer?: NodeJS.Timeout;
+  private renewing?: Promise<void>;
+  constructor(
+    private held: HeldLock,
+    private readonly renew: (held: HeldLock) => Promise<HeldLock>,
+    private readonly ttlMs: number,
+    private readonly lost: (error: AhsError) => void,
+  ) {
+    this.schedule();
+  }
+  get lock(): HeldLock {
+    return this.held;
+  }
+  private schedule(): void {
+    this.timer = setTimeout(() => {
+      this.renewing = this.renew(this.held).then(
+        (next) => {
+          this.held = next;
+          this.schedule();
+        },
+        (error: unknown) => this.lost(error instanceof AhsError ? error : unreadable(error)),
+      );
+    }, Math.max(200, Math.floor(this.ttlMs / 3)));
+    this.timer.unref?.();
+  }
+  async stop(): Promise<void> {
+    clearTimeout(this.timer);
+    await this.renewing?.catch(() => undefined);
+    clearTimeout(this.timer);
+  }
+}
+
+// --- freezes and blocks -------------------------------------------------------------
+
+export interface FreezeRecord extends Freeze {
+  actor: string | null;
+  createdAt: string | null;
+  reason: string | null;
+}
+
+export async function addFreeze(api: ApiClient, env: string, window: FreezeWindow, reason: string, user: string, ciEnv: NodeJS.ProcessEnv): Promise<Version> {
+  const doc: RecordDoc = { apiVersion: 'ahs/control/v1', kind: 'freeze', actor: user, reason, at: new Date(api.serviceNow()).toISOString(), ...(ciRunOf(ciEnv)?.runUrl ? { ci: { runUrl: ciRunOf(ciEnv)!.runUrl } } : {}) };
+  const version = await uploadVersion(api, CONTROL_ASSET, freezeName(env, window), doc, user);
+  // Deployed LIVE in its environment so that its reason can be read back (delivery); a LIVE control version is not content.
+  await deploy(api, CONTROL_ASSET, version.versionId, { envId: env, intent: 'LIVE', createdBy: user, updatedBy: user }).catch(() => undefined);
+  return version;
+}
+
+export async function listFreezes(ctx: Pick<ServiceContext, 'settings' | 'deliveryClient'>, api: ApiClient, withReasons = true): Promise<FreezeRecord[]> {
+  const versions = await readControlRecords(api);
+  const byId = new Map(versions.map((v) => [v.versionId, v]));
+  const freezes = freezesOf(versions.map((v) => ({ name: v.versionName, versionId: v.versionId })));
+  return Promise.all(
+    freezes.map(async (freeze) => {
+      const version = byId.get(freeze.versionId!);
+      const doc = withReasons ? await readContent(ctx, api, CONTROL_ASSET, freeze.versionId!, freeze.env, recordDocSchema) : undefined;
+      return { ...freeze, actor: version?.createdBy ?? null, createdAt: version?.createdAt ?? null, reason: doc?.reason ?? null };
+    }),
+  );
+}
+
+/** Deletes every freeze of `env`; answers those it removed. */
+export async function removeFreezes(api: ApiClient, env: string, user: string): Promise<Freeze[]> {
+  const versions = await readControlRecords(api);
+  const freezes = freezesOf(versions.map((v) => ({ name: v.versionName, versionId: v.versionId }))).filter((f) => f.env === env);
+  for (const freeze of freezes) await deleteVersion(api, CONTROL_ASSET, freeze.versionId!, [env], user);
+  return freezes;
+}
+
+export interface BlockRecord {
+  assetId: string;
+  versionId: string;
+  blockVersionId: string;
+  actor: string | null;
+  createdAt: string | null;
+  reason: string | null;
+}
+
+/** Blocks a version (idempotent: an existing block is kept). `envId`: where its record is deployed so that its reason reads back. */
+export async function addBlock(api: ApiClient, assetId: string, versionId: string, reason: string, user: string, envId: string | undefined, ciEnv: NodeJS.ProcessEnv): Promise<{ version: Version; existed: boolean }> {
+  const name = blockName(assetId, versionId);
+  const existing = (await readControlRecords(api)).find((v) => v.versionName === name);
+  if (existing) return { version: existing, existed: true };
+  const doc = { apiVersion: 'ahs/control/v1', kind: 'block', actor: user, reason, at: new Date(api.serviceNow()).toISOString(), assetId, versionId, ...(ciRunOf(ciEnv)?.runUrl ? { ci: { runUrl: ciRunOf(ciEnv)!.runUrl } } : {}) };
+  const version = await uploadVersion(api, CONTROL_ASSET, name, doc, user);
+  if (envId) await deploy(api, CONTROL_ASSET, version.versionId, { envId, intent: 'LIVE', createdBy: user, updatedBy: user }).catch(() => undefined);
+  return { version, existed: false };
+}
+
+export async function removeBlock(api: ApiClient, assetId: string, versionId: string, user: string, envs: string[]): Promise<Version | undefined> {
+  const name = blockName(assetId, versionId);
+  const existing = (await readControlRecords(api)).find((v) => v.versionName === name);
+  if (!existing) return undefined;
+  await deleteVersion(api, CONTROL_ASSET, existing.versionId, envs, user);
+  return existing;
+}
+
+/** A block as its record says it (who, when; why when it reads back). */
+export async function readBlock(ctx: Pick<ServiceContext, 'settings' | 'deliveryClient'>, api: ApiClient, assetId: string, versionId: string, blockVersionId: string, envId: string | undefined): Promise<BlockRecord> {
+  const version = await api.get<Version>(assetPath(api, CONTROL_ASSET, 'versions', blockVersionId), undefined, { schema: versionSchema }).catch(() => undefined);
+  const doc = envId ? await readContent(ctx, api, CONTROL_ASSET, blockVersionId, envId, recordDocSchema) : undefined;
+  return { assetId, versionId, blockVersionId, actor: version?.createdBy ?? null, createdAt: version?.createdAt ?? null, reason: doc?.reason ?? null };
+}
+
+export function blocksOf(versions: Version[]): Array<{ name: string; versionId: string; createdBy: string; createdAt: string }> {
+  return versions.filter((v) => isBlockName(v.versionName)).map((v) => ({ name: v.versionName, versionId: v.versionId, createdBy: v.createdBy, createdAt: v.createdAt }));
+}

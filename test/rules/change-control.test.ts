@@ -1,0 +1,184 @@
+// Change control's rules (src/rules/change-control.ts): scopes, the names a
+// lock, a freeze and a block are written as, and what they decide for a
+// write. Pure: each row is a fact read and the decision it leads to.
+import { describe, expect, it } from 'vitest';
+import {
+  blockName,
+  cellsToRead,
+  compactTime,
+  decideAcquire,
+  decideWrite,
+  freezeEnd,
+  freezeName,
+  hash64,
+  holderOf,
+  isBlockName,
+  isLockId,
+  isSentinelAsset,
+  lockAssetOf,
+  lockName,
+  parseCellName,
+  parseCompactTime,
+  parseFreezeName,
+  parseScope,
+  parseWeekly,
+  scopeText,
+  type ControlFacts,
+  type Scope,
+  type WriteIntent,
+} from '../../src/rules/change-control.js';
+
+const T = Date.parse('2026-12-04T12:00:00.000Z'); // a Friday
+const S = 1000;
+const ENV: Scope = { kind: 'env', env: 'prod' };
+const CHAN: Scope = { kind: 'channel', assetId: 'app', platform: 'ios', env: 'prod' };
+const lock = (id: string, endIn: number) => lockName({ lockId: id, leaseEnd: T + endIn * S, since: T - 60 * S });
+
+describe('scopes', () => {
+  it.each([
+    ['prod', { kind: 'env', env: 'prod' }],
+    ['app/ios/prod', { kind: 'channel', assetId: 'app', platform: 'ios', env: 'prod' }],
+    ['pack@prod', { kind: 'collection', collectionId: 'pack', env: 'prod' }],
+    [' prod ', { kind: 'env', env: 'prod' }],
+  ])('%s', (text, scope) => {
+    expect(parseScope(text)).toEqual(scope);
+    expect(scopeText(scope as Scope)).toBe(text.trim());
+  });
+  it.each(['a/b', 'a/b/c/d', 'a@b@c', 'pro d', '', 'a/@/c'])('%j is not a scope', (text) => {
+    expect(parseScope(text)).toHaveProperty('error');
+  });
+  it('each scope has its own cell, the same on every client; an env lock covers its channels', () => {
+    expect(lockAssetOf(ENV)).toBe('ahs-control-lock');
+    expect(lockAssetOf(CHAN)).toBe(`ahs-control-lock-${hash64('channel:app/ios')}`);
+    expect(lockAssetOf({ kind: 'collection', collectionId: 'app', env: 'dev' })).toBe(`ahs-control-lock-${hash64('collection:app')}`);
+    expect(hash64('')).toBe('cbf29ce484222325');
+    expect(hash64('a')).toBe('af63dc4c8601ec8c');
+    expect(cellsToRead([CHAN, { ...CHAN, platform: 'web' }]).map(scopeText)).toEqual(['prod', 'app/ios/prod', 'app/web/prod']);
+    for (const id of ['ahs-control', 'ahs-control-lock', `ahs-control-lock-${hash64('x')}`]) expect(isSentinelAsset(id)).toBe(true);
+    for (const id of ['ahs-controls', 'my-ahs-control', 'ahs-control-x', 'app']) expect(isSentinelAsset(id)).toBe(false);
+  });
+});
+
+describe('names read back', () => {
+  it('times to the second, UTC; anything else is not a time', () => {
+    expect(compactTime(T + 999)).toBe('20261204T120000Z');
+    expect(parseCompactTime('20261204T120000Z')).toBe(T);
+    for (const bad of ['20261304T120000Z', '20261204T120000', '2026-12-04T12:00:00Z', '20261231T246000Z']) expect(parseCompactTime(bad)).toBeUndefined();
+  });
+  it.each([
+    [lock('abc123', 10), { kind: 'lock', lockId: 'abc123', leaseEnd: T + 10 * S, since: T - 60 * S }],
+    ['free', { kind: 'free' }],
+    ['lock 20261204T120000Z 20261204T120000Z AB', undefined],
+    ['lock 20261204T120000Z abc123', undefined],
+    ['lock x y abc123', undefined],
+    ['1.4.2', undefined],
+  ])('%j', (name, parsed) => {
+    expect(parseCellName(name)).toEqual(parsed);
+  });
+  it('lock ids', () => {
+    expect(isLockId('0a1b2c3d4e5f')).toBe(true);
+    for (const bad of ['short', 'UPPER123', '-leading', 'a'.repeat(33)]) expect(isLockId(bad)).toBe(false);
+  });
+});
+
+describe('holders and acquiring', () => {
+  it.each([
+    ['no Default', undefined, 'mine', { action: 'take', over: null, renew: false }],
+    ['free', 'free', 'mine', { action: 'take', over: 'GEN1', renew: false }],
+    ['an unreadable Default decides nothing', 'garbage', 'mine', { action: 'take', over: 'GEN1', renew: false }],
+    ['another holder, lease running', lock('other1', 10), 'mine01', { action: 'wait' }],
+    ['another holder, lease ended exactly now', lock('other1', 0), 'mine01', { action: 'take', over: 'GEN1', renew: false }],
+    ['its own lock: renewed, since kept', lock('mine01', 10), 'mine01', { action: 'take', over: 'GEN1', renew: true, since: T - 60 * S }],
+  ])('%s', (_what, name, lockId, decision: Record<string, unknown>) => {
+    const cell = { scope: ENV, ...(name === undefined ? {} : { defaultName: name, defaultVersionId: 'GEN1' }) };
+    expect(decideAcquire(cell, lockId, T)).toMatchObject(decision);
+    expect(holderOf(cell, T) === undefined).toBe(decision.action === 'take' && !decision.renew);
+  });
+});
+
+describe('freezes', () => {
+  it.each([
+    ['Fri 16:00-Mon 08:00', 'UTC', 'Fri 16:00-Mon 08:00'],
+    ['fri 9:05 - sat 10:00', 'Europe/Berlin', 'Fri 09:05-Sat 10:00'],
+  ])('%s in %s', (text, zone, shown) => {
+    expect(parseWeekly(text, zone)).toMatchObject({ text: shown, zone });
+  });
+  it.each([['Fri 16:00'], ['Fri 25:00-Mon 08:00'], ['Fri 16:60-Mon 08:00'], ['Xy 16:00-Mon 08:00'], ['Fri 16:00-Fri 16:00']])('%j is refused', (text) => {
+    expect(parseWeekly(text)).toHaveProperty('error');
+  });
+  it('an unknown zone is refused', () => {
+    expect(parseWeekly('Fri 16:00-Mon 08:00', 'Mars/Olympus')).toHaveProperty('error');
+  });
+  const weekly = (text: string, zone = 'UTC') => ({ env: 'prod', window: { kind: 'weekly' as const, window: parseWeekly(text, zone) as Exclude<ReturnType<typeof parseWeekly>, { error: string }> } });
+  it.each([
+    // [window, zone, now, end or undefined]
+    ['Fri 16:00-Mon 08:00', 'UTC', '2026-12-04T15:59:59Z', undefined],
+    ['Fri 16:00-Mon 08:00', 'UTC', '2026-12-04T16:00:00Z', '2026-12-07T08:00:00Z'],
+    ['Fri 16:00-Mon 08:00', 'UTC', '2026-12-06T23:00:00Z', '2026-12-07T08:00:00Z'],
+    ['Fri 16:00-Mon 08:00', 'UTC', '2026-12-07T08:00:00Z', undefined],
+    ['Fri 16:00-Mon 08:00', 'UTC', '2026-12-02T12:00:00Z', undefined],
+    ['Mon 09:00-Mon 17:00', 'UTC', '2026-12-07T12:30:00Z', '2026-12-07T17:00:00Z'],
+    // Berlin is UTC+1 in December: 16:00 there is 15:00Z.
+    ['Fri 16:00-Mon 08:00', 'Europe/Berlin', '2026-12-04T15:00:00Z', '2026-12-07T07:00:00Z'],
+    ['Fri 16:00-Mon 08:00', 'Europe/Berlin', '2026-12-04T14:59:00Z', undefined],
+  ])('%s %s at %s: until %s', (text, zone, now, end) => {
+    const got = freezeEnd(weekly(text, zone), Date.parse(now));
+    expect(got === undefined ? undefined : new Date(got).toISOString().replace('.000', '')).toBe(end);
+  });
+  it('until: holds before its end only', () => {
+    const f = { env: 'prod', window: { kind: 'until' as const, until: T } };
+    expect(freezeEnd(f, T - 1)).toBe(T);
+    expect(freezeEnd(f, T)).toBeUndefined();
+  });
+  it.each([
+    [{ kind: 'until', until: T }, 'freeze prod until 20261204T120000Z'],
+    [{ kind: 'weekly', window: parseWeekly('Fri 16:00-Mon 08:00') }, 'freeze prod weekly Fri 16:00-Mon 08:00'],
+    [{ kind: 'weekly', window: parseWeekly('Fri 16:00-Mon 08:00', 'Europe/Berlin') }, 'freeze prod weekly Fri 16:00-Mon 08:00 Europe/Berlin'],
+  ])('written and read back: %j', (window, name) => {
+    expect(freezeName('prod', window as never)).toBe(name);
+    expect(parseFreezeName(name)).toEqual({ env: 'prod', window });
+  });
+  it.each(['freeze prod until tomorrow', 'freeze prod weekly Fri 16:00', 'freeze  until 20261204T120000Z', 'block a/b'])('%j is not a freeze', (name) => {
+    expect(parseFreezeName(name)).toBeUndefined();
+  });
+});
+
+describe('blocks', () => {
+  it('named by asset and version, hashed past 64 characters', () => {
+    expect(blockName('app', 'IOS7')).toBe('block app/IOS7');
+    const long = blockName('a'.repeat(60), 'IOS7');
+    expect(long).toBe(`block #${hash64(`${'a'.repeat(60)}/IOS7`)}`);
+    expect(isBlockName(long) && isBlockName('block app/IOS7')).toBe(true);
+    expect(isBlockName('block app') || isBlockName('blocked app/IOS7')).toBe(false);
+  });
+});
+
+describe('decideWrite: what blocks one write', () => {
+  const facts = (over: Partial<ControlFacts> = {}): ControlFacts => ({ now: T, cells: [], records: [], ...over });
+  const write = (over: Partial<WriteIntent> = {}): WriteIntent => ({ scopes: [CHAN], promotes: [{ assetId: 'app', versionId: 'IOS7' }], ...over });
+  const envHeld = { scope: ENV, defaultName: lock('other1', 60), defaultVersionId: 'GEN9' };
+  const chanHeld = { scope: CHAN, defaultName: lock('other2', 60), defaultVersionId: 'GEN3' };
+  const frozen = { name: 'freeze prod until 20261205T000000Z', versionId: 'GEN2' };
+  const blocked = { name: 'block app/IOS7', versionId: 'GEN5' };
+  it.each([
+    ['nothing read: ok', facts(), write(), { ok: true, brokenFreezes: [] }],
+    ['an env lock of another holder covers the channel', facts({ cells: [envHeld] }), write(), { ok: false, blockedBy: 'lock', scope: ENV, versionId: 'GEN9' }],
+    ['the channel\'s own lock', facts({ cells: [{ scope: ENV }, chanHeld] }), write(), { ok: false, blockedBy: 'lock', scope: CHAN }],
+    ['its own lock id passes', facts({ cells: [envHeld] }), write({ lockId: 'other1' }), { ok: true }],
+    ['an ended lease passes', facts({ cells: [envHeld], now: T + 61 * S }), write(), { ok: true }],
+    ['another env\'s lock does not', facts({ cells: [{ ...envHeld, scope: { kind: 'env', env: 'dev' } }] }), write(), { ok: true }],
+    ['a freeze of its env', facts({ records: [frozen] }), write(), { ok: false, blockedBy: 'freeze', until: Date.parse('2026-12-05T00:00:00Z') }],
+    ['a freeze that ended', facts({ records: [frozen], now: Date.parse('2026-12-05T00:00:00Z') }), write(), { ok: true }],
+    ['a freeze of another env', facts({ records: [{ ...frozen, name: 'freeze dev until 20261205T000000Z' }] }), write(), { ok: true }],
+    ['a rollback goes through a freeze', facts({ records: [frozen] }), write({ freezeExempt: true }), { ok: true, brokenFreezes: [] }],
+    ['--break-glass goes through and names it', facts({ records: [frozen] }), write({ breakGlass: true }), { ok: true, brokenFreezes: [{ env: 'prod', versionId: 'GEN2' }] }],
+    ['a blocked version it promotes', facts({ records: [blocked] }), write(), { ok: false, blockedBy: 'version', assetId: 'app', versionId: 'IOS7', blockVersionId: 'GEN5' }],
+    ['a blocked version it does not promote', facts({ records: [blocked] }), write({ promotes: [] }), { ok: true }],
+    ['a blocked version: not even a rollback or break-glass', facts({ records: [blocked] }), write({ freezeExempt: true, breakGlass: true }), { ok: false, blockedBy: 'version' }],
+    ['a lock before a freeze', facts({ cells: [envHeld], records: [frozen, blocked] }), write(), { ok: false, blockedBy: 'lock' }],
+    ['a freeze before a block', facts({ records: [blocked, frozen] }), write(), { ok: false, blockedBy: 'freeze' }],
+    ['records that are neither decide nothing', facts({ records: [{ name: 'freeze prod', versionId: 'X' }, { name: 'block', versionId: 'Y' }] }), write(), { ok: true }],
+  ])('%s', (_what, read, intent, decision) => {
+    expect(decideWrite(read, intent)).toMatchObject(decision);
+  });
+});
