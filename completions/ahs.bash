@@ -159,6 +159,7 @@ _ahs_service_argument() {
 _ahs_default_command() {
     case "$1" in
         'rollout') echo 'start' ;;
+        'freeze') echo 'set' ;;
     esac
 }
 

@@ -100,6 +100,8 @@ function __fish_ahs_default_command --argument-names cmdpath
     switch "$cmdpath"
         case 'rollout'
             printf '%s\n' 'start'
+        case 'freeze'
+            printf '%s\n' 'set'
     end
 end
 

@@ -184,6 +184,7 @@ _ahs_default_command() {
     reply=()
     case "$1" in
         ('rollout') reply=('start') ;;
+        ('freeze') reply=('set') ;;
     esac
 }
 
