@@ -4,20 +4,22 @@
 #   ~/.local/share/bash-completion/completions/ahs  (or /usr/share/bash-completion/completions/ahs)
 
 # global options: accepted anywhere on the line
-_ahs_global_options='-o --output --json --query --dry-run -y --yes --no-input -q --quiet -v --verbose --no-color --timeout --retries --profile --base-url --delivery-url --domain --env --platform --user --journal --no-journal -V --version -h --help'
-_ahs_global_value_options='-o --output --query --timeout --retries --profile --base-url --delivery-url --domain --env --platform --user --journal'
+_ahs_global_options='-o --output --json --query --dry-run -y --yes --no-input -q --quiet -v --verbose --no-color --timeout --retries --profile --base-url --delivery-url --domain --env --platform --user --journal --no-journal --lock-timeout --lock-id --break-glass --reason -V --version -h --help'
+_ahs_global_value_options='-o --output --query --timeout --retries --profile --base-url --delivery-url --domain --env --platform --user --journal --lock-timeout --lock-id --reason'
 
 # subcommands of a command path
 _ahs_subcommands() {
     case "$1" in
-        '') echo 'profile asset version deploy promote-default release rollback rollout collection item collection-deploy journal history fetch plan apply show export schema verify api emulator completion help' ;;
+        '') echo 'profile asset version deploy promote-default release rollback rollout collection item collection-deploy journal history lock freeze unfreeze fetch plan apply show export schema verify api emulator completion help' ;;
         'profile') echo 'add list show use remove check help' ;;
         'asset') echo 'create get list search update delete status undeploy version-count help' ;;
-        'version') echo 'upload get list delete urls download help' ;;
+        'version') echo 'upload get list delete urls download block unblock help' ;;
         'rollout') echo 'start status abort help' ;;
         'collection') echo 'create get list update delete restore purge status url undeploy help' ;;
         'item') echo 'upload sync get list remove help' ;;
         'journal') echo 'init help' ;;
+        'lock') echo 'acquire release status break help' ;;
+        'freeze') echo 'set list help' ;;
         'emulator') echo 'start env help' ;;
     esac
 }
@@ -38,7 +40,7 @@ _ahs_options() {
         'deploy') echo '--state --idempotent' ;;
         'promote-default') echo '--from-env --make-live --expect-current --idempotent' ;;
         'release') echo '--name --state --expect-current' ;;
-        'rollback') echo '--to' ;;
+        'rollback') echo '--to --block' ;;
         'rollout start') echo '--name --waves --soak --check --approve --approved --file --wait --resume --supersede' ;;
         'rollout status') echo '--name --waves --soak --check --approve --approved --file --wait' ;;
         'rollout abort') echo '--name --waves --soak --check --approve --approved --file --wait --to' ;;
@@ -51,6 +53,8 @@ _ahs_options() {
         'item list') echo '--since --until --page --page-size --all' ;;
         'collection-deploy') echo '--state --idempotent --reconcile' ;;
         'history') echo '--since --until --limit' ;;
+        'lock acquire') echo '--ttl' ;;
+        'freeze set') echo '--until --for --weekly --zone' ;;
         'fetch') echo '--url --dir --item --pattern --skip-existing --concurrency --manifest --verify' ;;
         'plan') echo '-f --file --out --detailed-exitcode --checksum --target' ;;
         'apply') echo '-f --file --checksum --target' ;;
@@ -89,6 +93,8 @@ _ahs_value_options() {
         'item list') echo '--since --until --page --page-size' ;;
         'collection-deploy') echo '--state' ;;
         'history') echo '--since --until --limit' ;;
+        'lock acquire') echo '--ttl' ;;
+        'freeze set') echo '--until --for --weekly --zone' ;;
         'fetch') echo '--url --dir --item --pattern --concurrency --verify' ;;
         'plan') echo '-f --file --out --target' ;;
         'apply') echo '-f --file --target' ;;
@@ -139,8 +145,8 @@ _ahs_listed_option() {
 _ahs_service_choices() {
     local kind=""
     case "$1" in
-        'asset get|0'|'asset update|0'|'asset delete|0'|'asset status|0'|'asset undeploy|0'|'asset version-count|0'|'version upload|0'|'version get|0'|'version list|0'|'version delete|0'|'version urls|0'|'version download|0'|'deploy|0'|'promote-default|0'|'release|0'|'rollback|0'|'rollout start|0'|'rollout status|0'|'rollout abort|0') kind=assets ;;
-        'version get|1'|'version delete|1'|'version urls|1'|'version download|1'|'deploy|1'|'promote-default|1'|'rollout start|1'|'rollout status|1'|'rollout abort|1') kind="versions:$2" ;;
+        'asset get|0'|'asset update|0'|'asset delete|0'|'asset status|0'|'asset undeploy|0'|'asset version-count|0'|'version upload|0'|'version get|0'|'version list|0'|'version delete|0'|'version urls|0'|'version download|0'|'version block|0'|'version unblock|0'|'deploy|0'|'promote-default|0'|'release|0'|'rollback|0'|'rollout start|0'|'rollout status|0'|'rollout abort|0') kind=assets ;;
+        'version get|1'|'version delete|1'|'version urls|1'|'version download|1'|'version block|1'|'version unblock|1'|'deploy|1'|'promote-default|1'|'rollout start|1'|'rollout status|1'|'rollout abort|1') kind="versions:$2" ;;
         'collection get|0'|'collection update|0'|'collection delete|0'|'collection restore|0'|'collection purge|0'|'collection status|0'|'collection url|0'|'collection undeploy|0'|'item upload|0'|'item sync|0'|'item get|0'|'item list|0'|'item remove|0'|'collection-deploy|0'|'journal init|0'|'fetch|0') kind=collections ;;
         'history|0'|'verify|0') kind=ids ;;
     esac
@@ -150,7 +156,7 @@ _ahs_service_choices() {
 # whether a positional argument takes ids read from the service (then ids or nothing, never file names): "PATH|INDEX"
 _ahs_service_argument() {
     case "$1" in
-        'asset get|0'|'asset update|0'|'asset delete|0'|'asset status|0'|'asset undeploy|0'|'asset version-count|0'|'version upload|0'|'version get|0'|'version get|1'|'version list|0'|'version delete|0'|'version delete|1'|'version urls|0'|'version urls|1'|'version download|0'|'version download|1'|'deploy|0'|'deploy|1'|'promote-default|0'|'promote-default|1'|'release|0'|'rollback|0'|'rollout start|0'|'rollout start|1'|'rollout status|0'|'rollout status|1'|'rollout abort|0'|'rollout abort|1'|'collection get|0'|'collection update|0'|'collection delete|0'|'collection restore|0'|'collection purge|0'|'collection status|0'|'collection url|0'|'collection undeploy|0'|'item upload|0'|'item sync|0'|'item get|0'|'item list|0'|'item remove|0'|'collection-deploy|0'|'journal init|0'|'history|0'|'fetch|0'|'verify|0') return 0 ;;
+        'asset get|0'|'asset update|0'|'asset delete|0'|'asset status|0'|'asset undeploy|0'|'asset version-count|0'|'version upload|0'|'version get|0'|'version get|1'|'version list|0'|'version delete|0'|'version delete|1'|'version urls|0'|'version urls|1'|'version download|0'|'version download|1'|'version block|0'|'version block|1'|'version unblock|0'|'version unblock|1'|'deploy|0'|'deploy|1'|'promote-default|0'|'promote-default|1'|'release|0'|'rollback|0'|'rollout start|0'|'rollout start|1'|'rollout status|0'|'rollout status|1'|'rollout abort|0'|'rollout abort|1'|'collection get|0'|'collection update|0'|'collection delete|0'|'collection restore|0'|'collection purge|0'|'collection status|0'|'collection url|0'|'collection undeploy|0'|'item upload|0'|'item sync|0'|'item get|0'|'item list|0'|'item remove|0'|'collection-deploy|0'|'journal init|0'|'history|0'|'fetch|0'|'verify|0') return 0 ;;
     esac
     return 1
 }

@@ -7,13 +7,13 @@
 function __fish_ahs_subcommands --argument-names cmdpath
     switch "$cmdpath"
         case ''
-            printf '%s\n' 'profile' 'asset' 'version' 'deploy' 'promote-default' 'release' 'rollback' 'rollout' 'collection' 'item' 'collection-deploy' 'journal' 'history' 'fetch' 'plan' 'apply' 'show' 'export' 'schema' 'verify' 'api' 'emulator' 'completion' 'help'
+            printf '%s\n' 'profile' 'asset' 'version' 'deploy' 'promote-default' 'release' 'rollback' 'rollout' 'collection' 'item' 'collection-deploy' 'journal' 'history' 'lock' 'freeze' 'unfreeze' 'fetch' 'plan' 'apply' 'show' 'export' 'schema' 'verify' 'api' 'emulator' 'completion' 'help'
         case 'profile'
             printf '%s\n' 'add' 'list' 'show' 'use' 'remove' 'check' 'help'
         case 'asset'
             printf '%s\n' 'create' 'get' 'list' 'search' 'update' 'delete' 'status' 'undeploy' 'version-count' 'help'
         case 'version'
-            printf '%s\n' 'upload' 'get' 'list' 'delete' 'urls' 'download' 'help'
+            printf '%s\n' 'upload' 'get' 'list' 'delete' 'urls' 'download' 'block' 'unblock' 'help'
         case 'rollout'
             printf '%s\n' 'start' 'status' 'abort' 'help'
         case 'collection'
@@ -22,6 +22,10 @@ function __fish_ahs_subcommands --argument-names cmdpath
             printf '%s\n' 'upload' 'sync' 'get' 'list' 'remove' 'help'
         case 'journal'
             printf '%s\n' 'init' 'help'
+        case 'lock'
+            printf '%s\n' 'acquire' 'release' 'status' 'break' 'help'
+        case 'freeze'
+            printf '%s\n' 'set' 'list' 'help'
         case 'emulator'
             printf '%s\n' 'start' 'env' 'help'
     end
@@ -76,6 +80,10 @@ function __fish_ahs_value_options --argument-names cmdpath
             printf '%s\n' '--state'
         case 'history'
             printf '%s\n' '--since' '--until' '--limit'
+        case 'lock acquire'
+            printf '%s\n' '--ttl'
+        case 'freeze set'
+            printf '%s\n' '--until' '--for' '--weekly' '--zone'
         case 'fetch'
             printf '%s\n' '--url' '--dir' '--item' '--pattern' '--concurrency' '--verify'
         case 'plan'
@@ -138,7 +146,7 @@ function __fish_ahs_path
                 set platform (string replace -r -- '^[^=]*=' '' $t)
             case '--*=*'
             case '-*'
-                if contains -- $t (__fish_ahs_value_options "$cmdpath") -o --output --query --timeout --retries --profile --base-url --delivery-url --domain --env --platform --user --journal
+                if contains -- $t (__fish_ahs_value_options "$cmdpath") -o --output --query --timeout --retries --profile --base-url --delivery-url --domain --env --platform --user --journal --lock-timeout --lock-id --reason
                     set skip 1
                     contains -- $t --profile; and set skip 2
                     contains -- $t --platform; and set skip 3
@@ -208,6 +216,10 @@ complete -c ahs -l platform -x -a '(__fish_ahs_service platforms)' -d 'target pl
 complete -c ahs -l user -r -d 'acting user e-mail for createdBy/updatedBy/deletedBy (env AHS_USER)'
 complete -c ahs -l journal -r -d 'the journal collection writes are recorded in and history reads (env AHS_JOURNAL; default: the domain\'s ahs-journal when it is one; start one with ahs journal init)'
 complete -c ahs -l no-journal -d 'record nothing in the journal for this run (AHS_JOURNAL= too)'
+complete -c ahs -l lock-timeout -r -d 'a write waits this long for a lock another run holds (30s, 5m), within --timeout'
+complete -c ahs -l lock-id -r -d 'the lock this run already holds (printed by ahs lock acquire; env AHS_LOCK_ID)'
+complete -c ahs -l break-glass -d 'let this one write through a freeze (needs --reason; recorded in the journal)'
+complete -c ahs -l reason -r -d 'why: recorded with a lock, a freeze, a block, a lock break or a --break-glass write'
 complete -c ahs -s V -l version -d 'print the version'
 complete -c ahs -s h -l help -d 'show help for a command'
 
@@ -225,6 +237,9 @@ complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'item' -d 'items: the files inside
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'collection-deploy' -d 'deploy a collection LIVE or OFFLINE in an environment (the API key\'s own, or --env with a domain-wide key); --reconcile re-runs every Live deployment'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'journal' -d 'the shared journal of writes that `ahs history` reads'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'history' -d 'what the journal recorded, newest first: time, actor, command, before -> after, outcome, CI run'
+complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'lock' -d 'leased locks: one apply or rollout on a scope at a time'
+complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'freeze' -d 'freeze an environment (no writes but the ways out of an incident), list freezes'
+complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'unfreeze' -d 'lift every freeze of an environment'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'fetch' -d 'download the items of a deployed collection into a folder (no arguments, in a terminal: browse and pick)'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'plan' -d 'show what ahs apply would change to make the service hold the desired-state file (ahs.yaml)'
 complete -c ahs -f -n '__fish_ahs_is \'\'' -a 'apply' -d 'make the service hold the desired-state file (ahs.yaml), or send a plan saved by ahs plan --out'
@@ -315,6 +330,8 @@ complete -c ahs -f -n '__fish_ahs_is \'version\'' -a 'list' -d 'list the version
 complete -c ahs -f -n '__fish_ahs_is \'version\'' -a 'delete' -d 'delete a version (it must not be LIVE or DEFAULT anywhere)'
 complete -c ahs -f -n '__fish_ahs_is \'version\'' -a 'urls' -d 'the deployed URL of a version in one environment (--env)'
 complete -c ahs -f -n '__fish_ahs_is \'version\'' -a 'download' -d 'download a version\'s file from where it is deployed (LIVE or DEFAULT), streamed and atomic'
+complete -c ahs -f -n '__fish_ahs_is \'version\'' -a 'block' -d 'block a version: deploy, promote-default, release, rollout and apply refuse it (exit 12) until unblocked'
+complete -c ahs -f -n '__fish_ahs_is \'version\'' -a 'unblock' -d 'lift the block of a version (allowed during a freeze)'
 complete -c ahs -f -n '__fish_ahs_is \'version\'' -a 'help' -d 'display help for command'
 
 # ahs version upload
@@ -344,6 +361,14 @@ complete -c ahs -n '__fish_ahs_is \'version download\'' -s O -l out -r -d 'where
 complete -c ahs -f -n '__fish_ahs_is \'version download\' 0' -a '(__fish_ahs_service assets)'
 complete -c ahs -f -n '__fish_ahs_is \'version download\' 1' -a '(__fish_ahs_service versions)'
 
+# ahs version block
+complete -c ahs -f -n '__fish_ahs_is \'version block\' 0' -a '(__fish_ahs_service assets)'
+complete -c ahs -f -n '__fish_ahs_is \'version block\' 1' -a '(__fish_ahs_service versions)'
+
+# ahs version unblock
+complete -c ahs -f -n '__fish_ahs_is \'version unblock\' 0' -a '(__fish_ahs_service assets)'
+complete -c ahs -f -n '__fish_ahs_is \'version unblock\' 1' -a '(__fish_ahs_service versions)'
+
 # ahs deploy
 complete -c ahs -n '__fish_ahs_is \'deploy\'' -l state -x -a 'LIVE OFFLINE' -d 'target state'
 complete -c ahs -n '__fish_ahs_is \'deploy\'' -l idempotent -d 'already in the target state: say so, send nothing, exit 0'
@@ -366,6 +391,7 @@ complete -c ahs -f -n '__fish_ahs_is \'release\' 0' -a '(__fish_ahs_service asse
 
 # ahs rollback
 complete -c ahs -n '__fish_ahs_is \'rollback\'' -l to -r -d 'the version to make the Default again (it must be LIVE on the channel)'
+complete -c ahs -n '__fish_ahs_is \'rollback\'' -l block -d 'also block the version it moves away from (ahs version block), so no re-run or job promotes it again; --reason says why'
 complete -c ahs -f -n '__fish_ahs_is \'rollback\' 0' -a '(__fish_ahs_service assets)'
 
 # ahs rollout
@@ -538,6 +564,27 @@ complete -c ahs -n '__fish_ahs_is \'history\'' -l since -r -d 'entries from this
 complete -c ahs -n '__fish_ahs_is \'history\'' -l until -r -d 'entries up to this time (a plain date includes that day)'
 complete -c ahs -n '__fish_ahs_is \'history\'' -l limit -r -d 'at most this many entries (the newest)'
 complete -c ahs -f -n '__fish_ahs_is \'history\' 0' -a '(__fish_ahs_service ids)'
+
+# ahs lock
+complete -c ahs -f -n '__fish_ahs_is \'lock\'' -a 'acquire' -d 'take the lock of a scope for this job (a lease: it ends at --ttl unless renewed); prints its lock id'
+complete -c ahs -f -n '__fish_ahs_is \'lock\'' -a 'release' -d 'release a lock this run holds (--lock-id or AHS_LOCK_ID)'
+complete -c ahs -f -n '__fish_ahs_is \'lock\'' -a 'status' -d 'who holds the lock of a scope (default: the environment of --env), since when, why, and when its lease ends'
+complete -c ahs -f -n '__fish_ahs_is \'lock\'' -a 'break' -d 'end another run\'s lock (needs --reason; recorded in the journal)'
+complete -c ahs -f -n '__fish_ahs_is \'lock\'' -a 'help' -d 'display help for command'
+
+# ahs lock acquire
+complete -c ahs -n '__fish_ahs_is \'lock acquire\'' -l ttl -r -d 'the lease: the lock ends by itself this long after it was taken or last renewed (default 15m)'
+
+# ahs freeze
+complete -c ahs -f -n '__fish_ahs_is \'freeze\'' -a 'set' -d 'freeze an environment: every write to it is refused (exit 12) except rollback, rollout abort and version unblock'
+complete -c ahs -f -n '__fish_ahs_is \'freeze\'' -a 'list' -d 'the freezes of every environment, and whether each holds now'
+complete -c ahs -f -n '__fish_ahs_is \'freeze\'' -a 'help' -d 'display help for command'
+
+# ahs freeze set
+complete -c ahs -n '__fish_ahs_is \'freeze set\'' -l until -r -d 'the freeze ends at this time (ISO 8601, e.g. 2026-12-27T08:00:00Z)'
+complete -c ahs -n '__fish_ahs_is \'freeze set\'' -l for -r -d 'the freeze ends this long from now (on the service\'s clock): 2h, 3d'
+complete -c ahs -n '__fish_ahs_is \'freeze set\'' -l weekly -r -d 'every week in this window: \'Fri 16:00-Mon 08:00\''
+complete -c ahs -n '__fish_ahs_is \'freeze set\'' -l zone -r -d 'the time zone of --weekly (default UTC), e.g. Europe/Berlin'
 
 # ahs fetch
 complete -c ahs -n '__fish_ahs_is \'fetch\'' -l url -r -d 'fetch from a deployed collection URL directly (no key needed unless secured)'

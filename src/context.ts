@@ -140,7 +140,12 @@ export async function createContext(globals: GlobalOptions, inputs: ContextInput
     const trusted = new Set([s.get('baseUrl'), s.get('deliveryUrl')].filter((v): v is string => Boolean(v)).map(originOf));
     return makeClient(s, { baseUrl: base, apiKey: trusted.has(originOf(base)) ? s.get('apiKey') : undefined, connections });
   };
-  const api = once(async () => clientFor(await settings()));
+  const api = once(async () => {
+    // A command that writes (it uses the acting user) runs change control's check before its first write:
+    // its module loads while the command's first reads are in flight, not between them and the writes.
+    if (uses.has('user') && !globals.dryRun) void import('./plan/change-control.js').catch(() => undefined);
+    return clientFor(await settings());
+  });
 
   const ctx: Context = {
     io,

@@ -20,7 +20,6 @@ import type { RetryPolicy } from '../http/retry.js';
 import { runBatch } from './batch.js';
 import { KINDS, type Kind, type KindIO } from './kinds/index.js';
 import { stepBudget } from './retry.js';
-import { gate } from './change-control.js';
 
 /** What the executor needs of a command's context (tests give a fake one). */
 export type ExecutorContext = Pick<PlanContext, 'api' | 'output' | 'signal' | 'globals' | 'confirm' | 'progress' | 'multiProgress' | 'io'> &
@@ -33,6 +32,8 @@ export type ExecutorContext = Pick<PlanContext, 'api' | 'output' | 'signal' | 'g
  */
 export async function executePlan<R>(plan: Plan<R>, ctx: ExecutorContext): Promise<R | undefined> {
   // Change control, once for every write (src/plan/change-control.ts): a lock, a freeze, a blocked version stop it here.
+  // Loaded when a plan runs, not at start-up (the check's schemas are not on the --help path).
+  const { gate } = await import('./change-control.js');
   const gated = await gate(plan, ctx);
   try {
     return await executeGated(gated.plan, gated.ctx);
