@@ -588,6 +588,9 @@ async function rollout(session: Session, mode: 'start' | 'status' | 'abort', par
       check: params.check,
       approve: params.approve,
       approved: params.approved,
+      resume: params.resume,
+      supersede: params.supersede,
+      to: Object.entries(params.to ?? {}).map(([env, versionId]) => `${env}=${versionId}`),
       user: () => ctx.setting('user'),
     };
     return mode === 'start' ? operations.startRollout(ctx, options) : mode === 'status' ? operations.rolloutStatus(ctx, options) : operations.abortRollout(ctx, options);

@@ -895,13 +895,18 @@ export interface Client {
    * rejects with the CLI's error.
    * @throws {UsageError} a missing parameter, or a soak without a journal (nothing sent)
    * @throws {ConflictError} a wave's channel was moved by another writer
+   * @throws {PartialFailureError} a check failed: the rollout halts (recorded; `resume: true` runs that check again)
+   * @throws {BlockedError} another version's rollout is in flight (`supersede: true` ends it), or this one was superseded
    * @example
    * const where = await client.rollout({ assetId: 'my-bundle', versionId: 'IOS3', platform: 'ios', waves: ['dev', 'staging', 'prod'], soak: { staging: '30m' } });
    * if (where.next.action === 'wait') console.log(where.next);
    */
   rollout(params: RolloutParams, options?: CallOptions): Promise<RolloutDocument>;
   /**
-   * Where a rollout stands (`ahs rollout status`). Reads only.
+   * Where a rollout stands (`ahs rollout status`). Reads only. A rollout that
+   * needs a person rejects as its run would: halted by a failed check
+   * (PartialFailureError), blocked by or superseded by another version's
+   * rollout (BlockedError), a wave moved since (ConflictError).
    * @throws {UsageError} a missing parameter
    * @example
    * const { waves } = await client.rolloutStatus({ assetId: 'my-bundle', versionId: 'IOS3', platform: 'ios', waves: ['dev', 'prod'] });
@@ -963,6 +968,12 @@ export interface RolloutParams {
   check?: string;
   approve?: string[];
   approved?: string[];
+  /** rollout: after a failed check (halted), run that check again and go on when it passes (`--resume`). */
+  resume?: boolean;
+  /** rollout: end another version's rollout in flight on the asset and platform, on the record, instead of a BlockedError (`--supersede`). */
+  supersede?: boolean;
+  /** rolloutAbort: the Default a wave gets back when the journal does not prove it, by environment: `{prod: 'WEB6'}` (`--to`). */
+  to?: Record<string, string>;
   user?: string;
 }
 

@@ -348,7 +348,7 @@ class RolloutRun {
     const events = eventsOf(entries);
     const now = this.api.serviceNow();
     const inFlight = this.journal ? await this.inFlight(waves, entries, events) : undefined;
-    const status = decideRollout({ versionId: r.versionId, waves: facts, soakMs: r.soakMs, approve: r.approve, approved: r.approved, now, events, resume: r.resume, inFlight, supersede: r.supersede });
+    const status = decideRollout({ versionId: r.versionId, waves: facts, soakMs: r.soakMs, approve: r.approve, approved: r.approved, now, events, resume: r.resume, inFlight });
     return { waves, facts, status, now };
   }
 
@@ -686,9 +686,11 @@ class RolloutRun {
 
   /**
    * --check, with the run's own settings in its environment (the service,
-   * the delivery host, the domain, the key: an `ahs fetch --url
-   * "$AHS_ROLLOUT_URL"` or `ahs verify` inside it reads a secured asset as
-   * this run does; the key is never on a command line). Its exit code (null: killed).
+   * the delivery host, the domain, the key, the acting user, the journal;
+   * AHS_PLATFORM and AHS_ENV of the wave): an `ahs version download
+   * "$AHS_ROLLOUT_ASSET" "$AHS_ROLLOUT_VERSION"` or another ahs inside it
+   * reads a secured asset as this run does, the key on no command line.
+   * Its exit code (null: killed).
    */
   private async runCheck(env: string, phase: 'before' | 'after'): Promise<number | null> {
     const r = this.rollout;
@@ -702,7 +704,7 @@ class RolloutRun {
       const value = settings.get(name);
       if (value) own[variable] = value;
     }
-    return runCheck(this.ctx, r.check!, { ...own, AHS_PLATFORM: r.platform, AHS_ENV: env, AHS_ROLLOUT_ENV: env, AHS_ROLLOUT_WAVE: String(wave), AHS_ROLLOUT_URL: url, AHS_ROLLOUT_PHASE: phase });
+    return runCheck(this.ctx, r.check!, { ...own, AHS_PLATFORM: r.platform, AHS_ENV: env, AHS_ROLLOUT_ASSET: r.assetId, AHS_ROLLOUT_VERSION: r.versionId, AHS_ROLLOUT_ENV: env, AHS_ROLLOUT_WAVE: String(wave), AHS_ROLLOUT_URL: url, AHS_ROLLOUT_PHASE: phase });
   }
 
   /** A check's exit code: 0 passes, 1 fails (halt, exit 1), anything else is inconclusive (exit 11). */

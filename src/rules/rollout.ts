@@ -78,9 +78,8 @@ export interface RolloutInput {
   events?: readonly RolloutEvent[];
   /** --resume: a halt by a failed check does not stop this run (it checks again). */
   resume?: boolean;
-  /** Another version's rollout in flight: this one is blocked by it unless `supersede`. */
+  /** Another version's rollout in flight: this one is blocked by it (a run given --supersede ends it, on the record, and reads again). */
   inFlight?: InFlight | undefined;
-  supersede?: boolean;
 }
 
 export type WaveState = 'done' | 'soaking' | 'unrecorded' | 'next' | 'waiting-approval' | 'pending' | 'moved' | 'halted' | 'aborted';
@@ -172,7 +171,7 @@ export function decideRollout(input: RolloutInput): RolloutStatus {
     ? { action: 'superseded', version: superseded.version, by: superseded.by, at: superseded.at }
     : aborted
       ? { action: 'aborted' }
-      : input.inFlight && !input.supersede
+      : input.inFlight
         ? { action: 'blocked', by: input.inFlight }
         : halt
           ? { action: 'halt', env: halt.env, found: input.waves.find((w) => w.env === halt.env)?.currentDefault ?? null, reason: 'check', halt: { env: halt.env, at: halt.at, by: halt.by, check: halt.check, phase: halt.phase, exitCode: halt.exitCode } }

@@ -1,6 +1,8 @@
 // The rollout workflow of docs/rollouts.md works as written: its jobs' shell steps,
-// extracted from the YAML, run in order (dev, staging, prod) under `bash
-// -eo pipefail` against the emulator with the journal set. Only what cannot
+// extracted from the YAML, run in order (dev, staging, prod), each job twice
+// at once (a re-run while the first still runs), under `bash -eo pipefail`
+// against the emulator with the journal set; its check reads the secured
+// asset with the run's own key. Only what cannot
 // run here is stood in for: the service is the emulator, `npm install` a
 // shim, the soaks a second each (SOAK_DEV, SOAK_STAGING, as a repository
 // variable would set them).
@@ -72,7 +74,7 @@ afterAll(async () => {
 });
 
 describe('the rollout workflow of docs/rollouts.md', () => {
-  it('runs as written, one job per wave in order: dev, staging, then prod behind its environment; every wave ends on the version', async () => {
+  it('runs as written, one job per wave in order, each twice at once: dev, staging, then prod behind its environment; every job passes, every wave ends on the version, promoted once', async () => {
     const { env, jobs } = rolloutExample();
     expect(jobs.map((j) => [j.name, j.needs, j.environment])).toEqual([
       ['dev', undefined, undefined],
@@ -103,6 +105,7 @@ describe('the rollout workflow of docs/rollouts.md', () => {
       AHS_CONFIG_DIR: join(work, 'config'),
       CI: 'true',
       GITHUB_REF_NAME: 'v2.0.0',
+      RUNNER_TEMP: work,
     };
     const run = (script: string) => promisify(execFile)('bash', ['-eo', 'pipefail', '-c', script], { cwd: work, env: runEnv });
     // Once, before the first rollout: the journal the soaks are measured from.
@@ -110,12 +113,19 @@ describe('the rollout workflow of docs/rollouts.md', () => {
     const defaults = async () => (await h.records('my-bundle')).filter((r) => r.endsWith('=DEFAULT'));
     const after: string[][] = [];
     for (const job of jobs) {
-      for (const script of job.runs) await run(script);
+      // Two runs of the job at once: both pass.
+      await Promise.all([0, 1].map(async () => {
+        for (const script of job.runs) await run(script);
+      }));
       after.push(await defaults());
     }
     expect(after[0]).toContain(`web/dev/${version}=DEFAULT`);
     expect(after[1]).toEqual([`web/dev/${version}=DEFAULT`, `web/prod/${old}=DEFAULT`, `web/staging/${version}=DEFAULT`]);
     expect(after[2]).toEqual([`web/dev/${version}=DEFAULT`, `web/prod/${version}=DEFAULT`, `web/staging/${version}=DEFAULT`]);
+    // Each wave promoted once, by one of the two jobs; the check fetched what each wave serves.
+    const history = JSON.parse((await run('ahs history --json')).stdout).results.filter((e: any) => e.rollout?.asset === 'my-bundle' && e.rollout.action === 'promote');
+    expect(history.map((e: any) => e.rollout.wave).sort()).toEqual(['dev', 'prod', 'staging']);
+    expect(readFileSync(join(work, 'after-prod.zip'), 'utf8')).toBe('payload');
     // A re-run of the whole workflow: complete, nothing sent.
     const again = await promisify(execFile)('bash', ['-eo', 'pipefail', '-c', `${jobs[2]!.runs[1]!} --verbose`], { cwd: work, env: runEnv });
     expect(again.stderr).not.toMatch(/> POST /);

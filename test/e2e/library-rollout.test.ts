@@ -40,6 +40,43 @@ describe('client.rollout', () => {
     await expect(client.rollout({ ...params, waves: [] })).rejects.toMatchObject({ kind: 'usage' });
   });
 
+  it('with a journal: calls at once agree; a failed check rejects and so does rolloutStatus; resume goes on; another version is blocked until supersede', async () => {
+    const journal = uid('lib-jr');
+    expect((await h.ahs(['journal', 'init', journal, '--env', 'dev'])).exitCode).toBe(0);
+    const own = lib.createClient({ baseUrl: h.emu.baseUrl, domainId: 'demo', apiKey: DEMO_API_KEY, user: DEMO_USER, journal });
+    try {
+      const id = uid('lib-ro');
+      await h.createAsset(id);
+      const v1 = await h.uploadVersion(id, 'web', '1.0');
+      const v2 = await h.uploadVersion(id, 'web', '2.0');
+      await h.deploy(id, v1, 'web', 'prod', 'LIVE');
+      await h.deploy(id, v1, 'web', 'prod', 'DEFAULT');
+      const params = { assetId: id, versionId: v2, platform: 'web', waves: ['dev', 'prod'] };
+      // Three calls at once: each resolves with the rollout as it finds it; each wave promoted by one of them.
+      const failing = { ...params, check: '[ "$AHS_ROLLOUT_ENV" != prod ]' };
+      const runs = await Promise.allSettled([own.rollout(failing), own.rollout(failing), own.rollout(failing)]);
+      expect(runs.some((r) => r.status === 'rejected' && (r.reason as { exitCode: number }).exitCode === 1)).toBe(true);
+      for (const r of runs) if (r.status === 'rejected') expect((r.reason as { exitCode: number }).exitCode).toBe(1);
+      await expect(own.rolloutStatus(params)).rejects.toMatchObject({ exitCode: 1, message: expect.stringContaining('halted: the check failed before promoting prod (exit 1)') });
+      const resumed = await own.rollout({ ...params, check: 'true', resume: true });
+      expect(resumed).toMatchObject({ promoted: ['prod'], next: { action: 'complete' } });
+
+      // A rollout in flight (prod waits for approval): another version's rollout rejects until supersede.
+      const v3 = await h.uploadVersion(id, 'web', '3.0');
+      expect(await own.rollout({ ...params, versionId: v3, approve: ['prod'] })).toMatchObject({ promoted: ['dev'], next: { action: 'wait', for: 'approval' } });
+      const v4 = await h.uploadVersion(id, 'web', '4.0');
+      const blocked = await own.rollout({ ...params, versionId: v4 }).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(blocked).toMatchObject({ exitCode: 12, blockedBy: 'rollout', message: expect.stringContaining(`the rollout of ${v3} is in flight`) });
+      expect(await own.rollout({ ...params, versionId: v4, supersede: true })).toMatchObject({ promoted: ['dev', 'prod'], next: { action: 'complete' } });
+      await expect(own.rolloutStatus({ ...params, versionId: v3, approve: ['prod'] })).rejects.toMatchObject({ exitCode: 12, blockedBy: 'rollout' });
+    } finally {
+      await own.close();
+    }
+  });
+
   it('the version and the check are named as the call\'s parameters (not VERSION_ID, --name or --check), before any request', async () => {
     const seen: string[] = [];
     const watched = lib.createClient({ baseUrl: h.emu.baseUrl, domainId: 'demo', apiKey: DEMO_API_KEY, user: DEMO_USER, onEvent: (e) => e.type === 'request' && seen.push(e.path) });

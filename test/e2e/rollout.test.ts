@@ -7,7 +7,7 @@ import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_API_KEY, DEMO_USER, harness, uid, type Harness } from './helpers.js';
+import { BIN, DEMO_API_KEY, DEMO_USER, assertFreshBuild, harness, uid, type Harness } from './helpers.js';
 import { WAVES, seededRollout, waveDefaults } from './rollout-fixture.js';
 
 let h: Harness;
@@ -121,6 +121,27 @@ describe('ahs rollout: approvals, checks', () => {
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/^out key=\*+$/m);
     expect(r.stderr).toMatch(/^err key=\*+$/m);
+    expect(r.stderr + r.stdout).not.toContain(DEMO_API_KEY);
+  });
+
+  it('a check reads the secured asset with the run\'s own settings (a profile here): ahs version download inside it gets the version, the key on no command line', async () => {
+    assertFreshBuild();
+    const { id, v1, v2 } = await seeded();
+    const config = join(h.dir, `${id}-config`);
+    const bare = { bare: true, env: { AHS_CONFIG_DIR: config } };
+    // The current profile has no key that works; the run is given another one (--profile ci): only what the run passes to the check reads the asset.
+    const other = await h.ahs(['profile', 'add', 'other', '--base-url', h.emu.baseUrl, '--domain', 'demo', '--api-key-stdin'], { ...bare, input: 'not-a-key\n' });
+    expect(other.exitCode, other.stderr).toBe(0);
+    const add = await h.ahs(['profile', 'add', 'ci', '--base-url', h.emu.baseUrl, '--delivery-url', h.emu.deliveryUrl, '--domain', 'demo', '--platform', 'web', '--user', DEMO_USER, '--api-key-stdin'], { ...bare, input: `${DEMO_API_KEY}\n` });
+    expect(add.exitCode, add.stderr).toBe(0);
+    const out = join(h.dir, `${id}-fetched`);
+    // Without the run's settings in its environment, the check's ahs would have no key: the asset is secured (403).
+    const refused = await h.ahs(['fetch', '--url', `${h.emu.deliveryUrl}/api/vi/demo/va/${id}/web/dev/${v1}/bundle.zip`, '--dir', out], { bare: true, env: { AHS_CONFIG_DIR: join(h.dir, `${id}-none`) } });
+    expect(refused.exitCode).not.toBe(0);
+    const check = `mkdir -p "${out}/$AHS_ROLLOUT_PHASE-$AHS_ROLLOUT_ENV" && node '${BIN}' version download "$AHS_ROLLOUT_ASSET" "$AHS_ROLLOUT_VERSION" -O "${out}/$AHS_ROLLOUT_PHASE-$AHS_ROLLOUT_ENV/bundle.zip" --quiet`;
+    const r = await h.ahs(['rollout', id, v2, '--waves', 'dev,staging', '--check', check, '--profile', 'ci'], bare);
+    expect(r.exitCode, r.stderr).toBe(0);
+    for (const where of ['before-dev', 'after-dev', 'before-staging', 'after-staging']) expect(readFileSync(join(out, where, 'bundle.zip'), 'utf8')).toBe('payload');
     expect(r.stderr + r.stdout).not.toContain(DEMO_API_KEY);
   });
 
@@ -425,6 +446,16 @@ describe('ahs rollout with the journal: soak, abort', () => {
     expect(status.exitCode).toBe(1);
     expect(status.json()).toMatchObject({ waves: [{ state: 'done' }, { state: 'halted' }, { state: 'pending' }], next: { action: 'halt', reason: 'check', env: 'staging', halt: { env: 'staging', phase: 'before', exitCode: 1, by: DEMO_USER, check: '[ "$AHS_ROLLOUT_ENV/$AHS_ROLLOUT_PHASE" != staging/before ]' } } });
     expect(status.errJson().title).toMatch(new RegExp(`: halted: the check failed before promoting staging \\(exit 1\\) at \\S+Z, run by ${DEMO_USER.replace('.', '\\.')}: `));
+    // Under GitHub Actions, status's outputs name the halt: the wave, the check, its exit code, when and who.
+    const output = join(h.dir, `${id}.status.out`);
+    const summary = join(h.dir, `${id}.status.md`);
+    const gh = await ahs(['rollout', 'status', id, v2, ...WAVES], { ...journal, GITHUB_ACTIONS: 'true', GITHUB_OUTPUT: output, GITHUB_STEP_SUMMARY: summary });
+    expect(gh.exitCode).toBe(1);
+    const outputs = Object.fromEntries([...readFileSync(output, 'utf8').matchAll(/^(.+?)<<(ghadelimiter_[^\n]+)\n([\s\S]*?)\n\2$/gm)].map((m) => [m[1], m[3]]));
+    expect(outputs).toMatchObject({ 'exit-code': '1', state: 'halt', 'halted-wave': 'staging', 'halt-exit-code': '1', 'halted-by': DEMO_USER, 'halt-check': '[ "$AHS_ROLLOUT_ENV/$AHS_ROLLOUT_PHASE" != staging/before ]' });
+    expect(outputs['halted-at']).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(readFileSync(summary, 'utf8')).toContain(`| staging | halted |`);
+    expect(readFileSync(summary, 'utf8')).toMatch(/next: halted: the check failed before promoting staging \(exit 1\) at \S+, run by /);
 
     // --resume: the check again. Inconclusive (exit 3) before prod's promotion, staging passed on this run: prod's LIVE deploy is one entry, exit 11.
     const unsure = await ahs(['rollout', id, v2, ...WAVES, '--resume', '--check', '[ "$AHS_ROLLOUT_ENV/$AHS_ROLLOUT_PHASE" != prod/before ] || exit 3'], journal);
@@ -438,6 +469,43 @@ describe('ahs rollout with the journal: soak, abort', () => {
     const abort = await ahs(['rollout', 'abort', id, v2, ...WAVES], journal);
     expect(abort.exitCode, abort.stderr).toBe(0);
     expect(await defaults(id)).toEqual([v1, v1, v1]);
+  });
+
+  it("a hotfix's rollout while another is in flight: exit 12 naming it and its state, nothing sent; --supersede ends the earlier one on the record (its status: superseded, exit 12); rollback is never gated", async () => {
+    const { id, v1, v2 } = await seeded();
+    const v3 = await h.uploadVersion(id, 'web', '2.0.1');
+    const first = await ahs(['rollout', id, v2, ...WAVES, '--approve', 'prod'], journal);
+    expect(first.exitCode, first.stderr).toBe(11);
+    const refused = await ahs(['rollout', id, v3, ...WAVES, '--json', '--verbose'], journal);
+    expect(refused.exitCode, refused.stderr).toBe(12);
+    expect(refused.errJson()).toMatchObject({ type: 'urn:ahs:blocked', title: `${v3} of ${id} (web): blocked: the rollout of ${v2} is in flight on this asset and platform (dev done, staging done, prod pending); to end it there and roll out ${v3} instead: the same command with --supersede` });
+    expect(refused.json()).toMatchObject({ next: { action: 'blocked', by: { version: v2 } }, promoted: [] });
+    expect(refused.stderr).not.toMatch(/> POST /);
+    const blocked = await ahs(['rollout', 'status', id, v3, ...WAVES], journal);
+    expect(blocked.exitCode).toBe(12);
+
+    // rollback (the way out of an incident) is never gated by a rollout.
+    const back = await ahs(['rollback', id, '--platform', 'web', '--env', 'dev'], journal);
+    expect(back.exitCode, back.stderr).toBe(0);
+    expect(await defaults(id)).toEqual([v1, v2, v1]);
+
+    const hotfix = await ahs(['rollout', id, v3, ...WAVES, '--supersede'], journal);
+    expect(hotfix.exitCode, hotfix.stderr).toBe(0);
+    expect(hotfix.stderr).toContain(`the rollout of ${v2} (`);
+    expect(hotfix.stderr).toContain(`ends here: superseded by ${v3}'s, on the record`);
+    expect(await defaults(id)).toEqual([v3, v3, v3]);
+    const earlier = await ahs(['rollout', 'status', id, v2, ...WAVES, '--approve', 'prod', '--json'], journal);
+    expect(earlier.exitCode).toBe(12);
+    expect(earlier.json().next).toMatchObject({ action: 'superseded', version: v3, by: DEMO_USER });
+    expect(earlier.errJson().title).toMatch(new RegExp(`: superseded: ${DEMO_USER.replace('.', '\\.')} started the rollout of ${v3} in its place at `));
+    // The earlier rollout's own line: over, nothing sent.
+    const rerun = await ahs(['rollout', id, v2, ...WAVES, '--approve', 'prod', '--approved', 'prod', '--verbose'], journal);
+    expect(rerun.exitCode).toBe(12);
+    expect(rerun.stderr).not.toMatch(/> POST /);
+    // A complete rollout blocks nothing: the next version goes without --supersede.
+    const v4 = await h.uploadVersion(id, 'web', '2.0.2');
+    const next = await ahs(['rollout', id, v4, '--platform', 'web', '--waves', 'dev'], journal);
+    expect(next.exitCode, next.stderr).toBe(0);
   });
 
   it('abort without a journal is exit 2 naming ahs journal init', async () => {

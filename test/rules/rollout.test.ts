@@ -108,13 +108,13 @@ describe('decideRollout: halts, resumes, supersedes and blocks', () => {
     expect(decideRollout(input(['d p@0', 'd p@1', 'o'], { events: [{ action: 'resume', env: 'staging', at: T + 1 * S, by: 'x' }, halt('staging', 2)] })).next).toMatchObject({ action: 'halt' });
   });
   it('superseded by another version\'s rollout: over, whatever else', () => {
-    const status = decideRollout(input(['d p@0', 'o', 'o'], { events: [{ action: 'supersede', at: T + 5 * S, by: 'bo@acme.test', version: 'WEB3' }, halt('dev', 6)], supersede: true }));
+    const status = decideRollout(input(['d p@0', 'o', 'o'], { events: [{ action: 'supersede', at: T + 5 * S, by: 'bo@acme.test', version: 'WEB3' }, halt('dev', 6)], inFlight: { version: 'WEB1', state: '' } }));
     expect(status.next).toEqual({ action: 'superseded', version: 'WEB3', by: 'bo@acme.test', at: T + 5 * S });
   });
-  it('another version\'s rollout in flight blocks this one, unless --supersede', () => {
+  it('another version\'s rollout in flight blocks this one, over a halt too', () => {
     const inFlight = { version: 'WEB1', state: 'dev done, staging pending' };
     expect(decideRollout(input(['o', 'o', 'o'], { inFlight })).next).toEqual({ action: 'blocked', by: inFlight });
-    expect(decideRollout(input(['o', 'o', 'o'], { inFlight, supersede: true })).next).toEqual({ action: 'promote', env: 'dev' });
+    expect(decideRollout(input(['o', 'o', 'o'], { inFlight, events: [halt('dev', 1, 'before')] })).next).toEqual({ action: 'blocked', by: inFlight });
   });
   it('aborted wins over a block', () => {
     expect(decideRollout(input(['o a@5', 'o', 'o'], { inFlight: { version: 'WEB1', state: '' } })).next).toEqual({ action: 'aborted' });
