@@ -7,11 +7,12 @@
 // its access-log lines, in any encoding.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { createServer as createTlsServer, type Server as TlsServer } from 'node:tls';
-import { DEMO_API_KEY, harness, uid, type Harness } from '../e2e/helpers.js';
+import { DEMO_API_KEY, harness, type Harness } from '../e2e/helpers.js';
+import { workflows } from './workflows.js';
 import { keyEncodings } from '../support/key-encodings.js';
 import { intermediaryBinaries, startSquid, type Intermediary } from '../support/intermediaries.js';
 import { tempDirs } from '../support/temp-dir.js';
@@ -34,38 +35,6 @@ afterAll(async () => {
   await h?.close();
 });
 
-/** The four workflows, each exit 0; `run` runs one command against the service `base`. */
-async function workflows(run: (args: string[], extra?: Record<string, string>) => Promise<{ exitCode: number; stderr: string; stdout: string }>) {
-  const asset = uid('sq');
-  await h.createAsset(asset);
-  const file = await h.file(`${asset}.bin`, `release of ${asset}`);
-  const journal = uid('sqj');
-  const init = await run(['journal', 'init', journal, '--env', 'dev']);
-  expect(init.exitCode, init.stderr).toBe(0);
-  const release = await run(['release', asset, file, '--name', 'r1', '--platform', 'ios', '--env', 'dev'], { AHS_JOURNAL: journal });
-  expect(release.exitCode, release.stderr).toBe(0);
-  expect((await h.call('GET', `/va/${asset}/versions`)).body.totalResults).toBe(1);
-
-  const collection = uid('sqc');
-  expect((await h.call('POST', '/vc', { collectionId: collection, collectionName: collection, allowedAssetTypes: ['1001'], createdBy: 'owner@demo.test' })).status).toBe(201);
-  const folder = join(dir, collection);
-  await mkdir(folder, { recursive: true });
-  await writeFile(join(folder, 'a.txt'), 'alpha');
-  await writeFile(join(folder, 'b.txt'), 'beta');
-  const sync = await run(['item', 'sync', collection, folder, '--type', '1001']);
-  expect(sync.exitCode, sync.stderr).toBe(0);
-  const deploy = await run(['collection-deploy', collection, '--env', 'dev']);
-  expect(deploy.exitCode, deploy.stderr).toBe(0);
-  const out = join(dir, `${collection}-out`);
-  const fetched = await run(['fetch', collection, '--env', 'dev', '--dir', out]);
-  expect(fetched.exitCode, fetched.stderr).toBe(0);
-  expect(await readFile(join(out, 'a.txt'), 'utf8')).toBe('alpha');
-
-  const history = await run(['history', asset, '--json'], { AHS_JOURNAL: journal });
-  expect(history.exitCode, history.stderr).toBe(0);
-  expect(history.stdout).toContain('release');
-}
-
 function keyInLog(log: string): string[] {
   const lines = log.split('\n').filter(Boolean);
   return Object.entries(keyEncodings(DEMO_API_KEY)).flatMap(([form, text]) => lines.filter((line) => line.includes(text)).map((line) => `${form}: ${line}`));
@@ -74,7 +43,7 @@ function keyInLog(log: string): string[] {
 describe.skipIf(bins.skip)('squid, stock configuration', () => {
   it('an http:// service: forwarded, never tunnelled; release, sync, fetch and history exit 0; the key in no log line', async () => {
     const before = (await readFile(squid.accessLog, 'utf8').catch(() => '')).length;
-    await workflows((args, extra = {}) => h.ahs(args, { env: { HTTP_PROXY: squid.url, HTTPS_PROXY: squid.url, NO_PROXY: '', ...extra } }));
+    await workflows(h, dir, (args, extra = {}) => h.ahs(args, { env: { HTTP_PROXY: squid.url, HTTPS_PROXY: squid.url, NO_PROXY: '', ...extra } }));
     const log = (await readFile(squid.accessLog, 'utf8')).slice(before);
     const lines = log.split('\n').filter(Boolean);
     expect(lines.length).toBeGreaterThan(10);
@@ -111,7 +80,7 @@ describe.skipIf(bins.skip)('squid, stock configuration', () => {
       const base = `https://${host}`;
       const before = (await readFile(squid.accessLog, 'utf8').catch(() => '')).length;
       const tunnels = () => readFile(squid.accessLog, 'utf8').then((text) => text.slice(before).split('\n').filter((line) => / CONNECT /.test(line)));
-      await workflows((args, extra = {}) =>
+      await workflows(h, dir, (args, extra = {}) =>
         h.ahs(args, { binary: true, env: { AHS_BASE_URL: base, AHS_DELIVERY_URL: base, HTTPS_PROXY: squid.url, HTTP_PROXY: squid.url, NO_PROXY: '', NODE_EXTRA_CA_CERTS: join(certs, 'cert.pem'), ...extra } }),
       );
       // squid logs a tunnel when it closes: the last commands' are written once the process ended.

@@ -15,6 +15,7 @@ import { existsSync } from 'node:fs';
 import { chmod, chown, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { connect, createServer, type AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
+import { inject } from 'vitest';
 
 export const NGINX = '/usr/sbin/nginx';
 export const SQUID = '/usr/sbin/squid';
@@ -24,7 +25,8 @@ export function intermediaryBinaries(...wanted: Array<'nginx' | 'squid'>): { mis
   const paths = { nginx: NGINX, squid: SQUID };
   const missing = wanted.filter((name) => !existsSync(paths[name]));
   const why = `${missing.join(' and ')} not installed (${missing.map((name) => paths[name]).join(', ')}): apt-get install ${missing.join(' ')} to run the real-intermediaries tier`;
-  if (missing.length > 0 && process.env.CI) throw new Error(`under CI the real-intermediaries tier must run: ${why}`);
+  // CI as it was when the run began: hermetic.ts removes it from each file's environment.
+  if (missing.length > 0 && (inject('underCI') || process.env.CI)) throw new Error(`under CI the real-intermediaries tier must run: ${why}`);
   return { missing, skip: missing.length > 0, why };
 }
 

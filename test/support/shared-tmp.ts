@@ -14,11 +14,14 @@ import type { TestProject } from 'vitest/node';
 declare module 'vitest' {
   export interface ProvidedContext {
     sharedTmp: string;
+    /** CI was set when the run began (hermetic.ts removes it from each file's environment): a tier that must run under CI fails rather than skip. */
+    underCI: boolean;
   }
 }
 
 export default function setup(project: TestProject): () => void {
   const dir = mkdtempSync(join(tmpdir(), 'ahs-suite-'));
   project.provide('sharedTmp', dir);
+  project.provide('underCI', Boolean(process.env.CI));
   return () => rmSync(dir, { recursive: true, force: true });
 }
