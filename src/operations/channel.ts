@@ -40,7 +40,8 @@ export async function deployVersion(ctx: PlanContext, input: DeployInput, names:
   // --idempotent rests on the version's record on the channel (the Default does not decide a LIVE or OFFLINE deploy): its own asset-urls,
   // else the channel's state=OFFLINE records (a service may leave OFFLINE out of the former); a dry run's prediction on the version too: read at once.
   const dryRun = ctx.globals.dryRun === true;
-  const read = input.idempotent ? await readVersionOnChannel(api, { assetId, platform, envId }, versionId, { version: dryRun, withDefault: false }) : undefined;
+  // The OFFLINE records at once with the version's own: one round before the deploy, whether or not it finds it.
+  const read = input.idempotent ? await readVersionOnChannel(api, { assetId, platform, envId }, versionId, { version: dryRun, withDefault: false, offlineAtOnce: true }) : undefined;
   const current = read?.channel.records[versionId];
   if (current === state) return noop(current, `${versionId} is already ${current} on ${name}; nothing sent`);
   const predicted = read && dryRun ? { channel: read.channel, version: read.version } : {};

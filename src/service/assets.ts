@@ -157,7 +157,12 @@ export async function versionRecords(api: ApiClient, assetId: string, versionId:
  * OFFLINE records (the `state=OFFLINE` filter) are read: absence there and
  * there proves "not deployed".
  */
-export async function versionRecordOnChannel(api: ApiClient, where: ChannelKey, versionId: string): Promise<AssetUrl | undefined> {
+export async function versionRecordOnChannel(api: ApiClient, where: ChannelKey, versionId: string, atOnce = false): Promise<AssetUrl | undefined> {
+  if (atOnce) {
+    // Both in one round (deploy --idempotent: issue 45): a deploy that changes something waits two rounds, not three.
+    const [[first], offline] = await Promise.all([versionRecords(api, where.assetId, versionId, { platform: where.platform, envId: where.envId }), offlineRecordOnChannel(api, where, versionId)]);
+    return first ?? offline;
+  }
   const [own] = await versionRecords(api, where.assetId, versionId, { platform: where.platform, envId: where.envId });
   return own ?? offlineRecordOnChannel(api, where, versionId);
 }
@@ -189,10 +194,10 @@ export interface VersionOnChannel {
  * `version: false`) the version itself, in parallel: one round whatever the
  * channel's size, where the whole channel takes two or more (issue 21).
  */
-export async function readVersionOnChannel(api: ApiClient, where: ChannelKey, versionId: string, options: { version?: boolean; withDefault?: boolean } = {}): Promise<VersionOnChannel> {
+export async function readVersionOnChannel(api: ApiClient, where: ChannelKey, versionId: string, options: { version?: boolean; withDefault?: boolean; offlineAtOnce?: boolean } = {}): Promise<VersionOnChannel> {
   const [defaultRecord, record, version] = await Promise.all([
     options.withDefault === false ? undefined : readDefault(api, where),
-    versionRecordOnChannel(api, where, versionId),
+    versionRecordOnChannel(api, where, versionId, options.offlineAtOnce === true),
     options.version === false ? undefined : findVersion(api, where.assetId, versionId).then((found) => found ?? null),
   ]);
   return { channel: channelOf([defaultRecord, record]), defaultRecord, record, ...(version !== undefined ? { version } : {}) };
