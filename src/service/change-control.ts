@@ -129,9 +129,10 @@ export function unreadable(error: unknown): AhsError {
 class ChangeControlUnreadable extends NetworkError {}
 
 /** The content of a control version that is deployed (a lock cell's Default, a freeze's record), or undefined. */
-async function readContent<T>(ctx: Pick<ServiceContext, 'settings' | 'deliveryClient'>, api: ApiClient, assetId: string, versionId: string, envId: string, schema: z.ZodType<T>): Promise<T | undefined> {
+async function readContent<T>(ctx: Pick<ServiceContext, 'settings' | 'deliveryClient'>, api: ApiClient, assetId: string, versionId: string, envId: string | undefined, schema: z.ZodType<T>): Promise<T | undefined> {
   try {
-    const [entry] = await fetchAll<AssetUrl>(api, assetPath(api, assetId, 'versions', versionId, 'asset-urls'), { envId }, { item: assetUrlSchema });
+    const entries = await fetchAll<AssetUrl>(api, assetPath(api, assetId, 'versions', versionId, 'asset-urls'), envId ? { envId } : {}, { item: assetUrlSchema });
+    const entry = entries.find((e) => e.downloadUrl);
     if (!entry?.downloadUrl) return undefined;
     const { url, deliveryBase } = await servedUrl(ctx as ServiceContext, api, entry.downloadUrl);
     const client = await ctx.deliveryClient(deliveryBase);
@@ -465,7 +466,7 @@ export async function removeBlock(api: ApiClient, assetId: string, versionId: st
 /** A block as its record says it (who, when; why when it reads back). */
 export async function readBlock(ctx: Pick<ServiceContext, 'settings' | 'deliveryClient'>, api: ApiClient, assetId: string, versionId: string, blockVersionId: string, envId: string | undefined): Promise<BlockRecord> {
   const version = await api.get<Version>(assetPath(api, CONTROL_ASSET, 'versions', blockVersionId), undefined, { schema: versionSchema }).catch(() => undefined);
-  const doc = envId ? await readContent(ctx, api, CONTROL_ASSET, blockVersionId, envId, recordDocSchema) : undefined;
+  const doc = await readContent(ctx, api, CONTROL_ASSET, blockVersionId, envId, recordDocSchema);
   return { assetId, versionId, blockVersionId, actor: version?.createdBy ?? null, createdAt: version?.createdAt ?? null, reason: doc?.reason ?? null };
 }
 

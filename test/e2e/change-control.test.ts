@@ -107,3 +107,128 @@ describe('10 lock acquire prod at once (built binary, processes)', () => {
     expect((await h.ahs(['lock', 'release', 'prod', '--lock-id', winner])).exitCode).toBe(0);
   });
 });
+
+describe('freezes', () => {
+  let f: Harness;
+  beforeAll(async () => {
+    f = await harness();
+  });
+  afterAll(async () => f?.close());
+
+  async function released() {
+    const id = uid('fz');
+    await f.createAsset(id);
+    const v1 = await f.uploadVersion(id, 'ios', '1.0');
+    const v2 = await f.uploadVersion(id, 'ios', '1.1');
+    for (const v of [v1, v2]) await f.deploy(id, v, 'ios', 'prod', 'LIVE');
+    await f.deploy(id, v1, 'ios', 'prod', 'DEFAULT');
+    await f.deploy(id, v2, 'ios', 'prod', 'DEFAULT', { currentVersionId: v1, currentAssetIntent: 'LIVE' });
+    return { id, v1, v2 };
+  }
+
+  it('a freeze on prod: a deploy exits 12 naming it; rollback passes; --break-glass passes and history shows it', async () => {
+    const journal = uid('jr');
+    expect((await f.ahs(['journal', 'init', journal, '--env', 'prod'])).exitCode).toBe(0);
+    const env = { AHS_JOURNAL: journal };
+    const { id, v1, v2 } = await released();
+    const frozen = await f.ahs(['freeze', 'prod', '--for', '2h', '--reason', 'holiday', '--json'], { env });
+    expect(frozen.exitCode, frozen.stderr).toBe(0);
+    expect(frozen.json()).toMatchObject({ env: 'prod', until: expect.any(String) });
+    const before = await f.records(id);
+    const refused = await f.ahs(['deploy', id, v1, ...PROD, '--state', 'OFFLINE', '--json'], { env });
+    expect(refused.exitCode).toBe(12);
+    expect(refused.errJson()).toMatchObject({ type: 'urn:ahs:blocked', blockedBy: 'freeze', until: frozen.json().until });
+    expect(refused.errJson().detail).toMatch(/prod is frozen .* by owner@demo\.test .*: holiday; frozen until/);
+    expect(await f.records(id)).toEqual(before);
+    // The way out of an incident goes through.
+    const back = await f.ahs(['rollback', id, ...PROD, '--to', v1], { env });
+    expect(back.exitCode, back.stderr).toBe(0);
+    // One write through the freeze, recorded as such.
+    const glass = await f.ahs(['deploy', id, v2, ...PROD, '--state', 'OFFLINE', '--break-glass', '--reason', 'INC-7 hotfix'], { env });
+    expect(glass.exitCode, glass.stderr).toBe(0);
+    expect(glass.stderr).toContain('--break-glass: going through the freeze of prod');
+    const history = await f.ahs(['history', id, '--env', 'prod', '--json'], { env });
+    expect(history.exitCode, history.stderr).toBe(0);
+    expect(history.json().results[0]).toMatchObject({ command: 'deploy', control: { action: 'break-glass', target: 'prod', reason: 'INC-7 hotfix' } });
+    const list = await f.ahs(['freeze', 'list', '--json']);
+    expect(list.json().results).toEqual([expect.objectContaining({ env: 'prod', active: true, reason: 'holiday', actor: 'owner@demo.test' })]);
+    expect((await f.ahs(['unfreeze', 'prod'], { env })).exitCode).toBe(0);
+    expect((await f.ahs(['deploy', id, v2, ...PROD, '--state', 'LIVE'])).exitCode).toBe(0);
+  });
+
+  it('a weekly window, on the service\'s clock moved into and out of it', async () => {
+    const { id, v1 } = await released();
+    // The emulator's clock on Saturday 12:00 in Berlin, then on Monday 09:00.
+    const at = (iso: string) => f.emu.setClockOffset(Date.parse(iso) - Date.now());
+    try {
+      at('2026-12-05T11:00:00Z');
+      const set = await f.ahs(['freeze', 'prod', '--weekly', 'Fri 16:00-Mon 08:00', '--zone', 'Europe/Berlin', '--reason', 'no weekend deploys', '--json']);
+      expect(set.exitCode, set.stderr).toBe(0);
+      expect(set.json()).toMatchObject({ until: '2026-12-07T07:00:00.000Z' });
+      const weekend = await f.ahs(['deploy', id, v1, ...PROD, '--state', 'OFFLINE']);
+      expect(weekend.exitCode).toBe(12);
+      expect(weekend.stderr).toContain('weekly Fri 16:00-Mon 08:00 Europe/Berlin');
+      at('2026-12-07T08:00:00Z');
+      const monday = await f.ahs(['deploy', id, v1, ...PROD, '--state', 'OFFLINE']);
+      expect(monday.exitCode, monday.stderr).toBe(0);
+    } finally {
+      f.emu.setClockOffset(0);
+      await f.ahs(['unfreeze', 'prod']);
+    }
+  });
+});
+
+describe('blocked versions', () => {
+  let b: Harness;
+  beforeAll(async () => {
+    b = await harness();
+  });
+  afterAll(async () => b?.close());
+
+  it.each([
+    ['deploy LIVE', (id: string, v: string) => ['deploy', id, v, ...PROD]],
+    ['promote-default', (id: string, v: string) => ['promote-default', id, v, ...PROD, '--make-live']],
+    ['rollback --to', (id: string, v: string) => ['rollback', id, ...PROD, '--to', v]],
+  ])('%s of a blocked version is refused, exit 12 naming who and why; accepted after unblock', async (_what, args) => {
+    const id = uid('bl');
+    await b.createAsset(id);
+    const good = await b.uploadVersion(id, 'ios', '1.0');
+    const bad = await b.uploadVersion(id, 'ios', '1.1');
+    await b.deploy(id, good, 'ios', 'prod', 'LIVE');
+    await b.deploy(id, good, 'ios', 'prod', 'DEFAULT');
+    await b.deploy(id, bad, 'ios', 'prod', 'OFFLINE');
+    if (_what === 'rollback --to') await b.deploy(id, bad, 'ios', 'prod', 'LIVE');
+    const blocked = await b.ahs(['version', 'block', id, bad, '--reason', 'crash on start', '--env', 'prod']);
+    expect(blocked.exitCode, blocked.stderr).toBe(0);
+    const before = await b.records(id);
+    const refused = await b.ahs([...args(id, bad), '--json']);
+    expect(refused.exitCode, refused.stderr).toBe(12);
+    expect(refused.errJson()).toMatchObject({ blockedBy: 'version', until: null });
+    expect(refused.errJson().detail).toMatch(new RegExp(`version ${bad} of ${id} is blocked by owner@demo\\.test at \\S+: crash on start`));
+    expect(await b.records(id)).toEqual(before);
+    // A blocked version stays downloadable where it is deployed: nothing was deleted.
+    expect((await b.call('GET', `/va/${id}/versions/${bad}`)).status).toBe(200);
+    expect((await b.ahs(['version', 'unblock', id, bad])).exitCode).toBe(0);
+    const through = await b.ahs(args(id, bad));
+    expect(through.exitCode, through.stderr).toBe(0);
+  });
+
+  it('release reusing a blocked version is refused; rollback --block blocks the version it moves away from', async () => {
+    const id = uid('br');
+    await b.createAsset(id);
+    const file = await b.file(`${id}.zip`, 'build one');
+    const first = await b.ahs(['release', id, file, ...PROD, '--name', '1.0', '--json']);
+    expect(first.exitCode, first.stderr).toBe(0);
+    const v1 = first.json().version.versionId;
+    const file2 = await b.file(`${id}-2.zip`, 'build two');
+    const second = await b.ahs(['release', id, file2, ...PROD, '--name', '2.0', '--json']);
+    const v2 = second.json().version.versionId;
+    const back = await b.ahs(['rollback', id, ...PROD, '--to', v1, '--block', '--reason', 'INC-9']);
+    expect(back.exitCode, back.stderr).toBe(0);
+    expect(back.stderr).toContain(`blocked ${v2}`);
+    const again = await b.ahs(['release', id, file2, ...PROD, '--name', '2.0']);
+    expect(again.exitCode, again.stderr).toBe(12);
+    expect(again.stderr).toMatch(/is blocked by .*: INC-9/);
+    expect((await b.ahs(['version', 'unblock', id, v2])).exitCode).toBe(0);
+  });
+});

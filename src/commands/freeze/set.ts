@@ -19,7 +19,8 @@ export const run: Run<typeof setSpec> = async (options, ctx) => {
     if ('error' in weekly) throw new UsageError(weekly.error);
     window = { kind: 'weekly', window: weekly };
   } else if (options.until !== undefined) {
-    const until = Date.parse(options.until);
+    // To the second, as the freeze's record keeps it.
+    const until = Math.floor(Date.parse(options.until) / 1000) * 1000;
     if (!Number.isFinite(until)) throw new UsageError(`--until ${JSON.stringify(options.until)} is not a time: give it as 2026-12-27T08:00:00Z`);
     window = { kind: 'until', until };
   } else if (options.for !== undefined) {
@@ -27,7 +28,7 @@ export const run: Run<typeof setSpec> = async (options, ctx) => {
     if (ms === undefined) throw new UsageError(`--for ${JSON.stringify(options.for)} is not a duration: give it as 2h or 3d`);
     // "Now" is the service's clock: one read tells it (its Date header).
     await api.get(api.path('va'), { pageSize: '1' }).catch(() => undefined);
-    window = { kind: 'until', until: api.serviceNow() + ms };
+    window = { kind: 'until', until: Math.floor((api.serviceNow() + ms) / 1000) * 1000 };
   } else {
     throw new UsageError('freeze needs --until TIME, --for DURATION or --weekly WINDOW');
   }
