@@ -25,7 +25,7 @@
 // AHS_DELIVERY_URL pointing ahs there and curl fetching the same URLs; the
 // digest is measured against both. Options:
 //   --quick             small sizes and few runs (64 MiB upload, 50 x 1 MiB, 128 MiB file, 10 start-up runs, 2,000 assets)
-//   --only LIST         comma-separated: startup,read,upload,download,large,emulator,rounds,desired (the default), sea
+//   --only LIST         comma-separated: startup,read,upload,download,large,emulator,rounds,desired (the default), sea, journal (bench/journal.mjs)
 //   --runs N            runs per timed command (medians are reported)
 //   --upload-mib N      size of the uploaded file
 //   --items N           files in the fetched collection
@@ -705,6 +705,17 @@ if (only.has('rounds')) {
   if (result.status !== 0) {
     failed = true;
     log('rounds: FAILED');
+  }
+}
+
+if (only.has('journal')) {
+  // The journal's reads at 1,000 and 5,000 entries (issue 42): requests and rounds, its own table.
+  log('journal: node bench/journal.mjs');
+  const result = spawnSync(process.execPath, [join(root, 'bench', 'journal.mjs')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  process.stdout.write(result.stdout ?? '');
+  if (result.status !== 0) {
+    failed = true;
+    log('journal: FAILED');
   }
 }
 

@@ -7,6 +7,7 @@
 import { UsageError } from '../errors.js';
 import { COLLECTION_REFUSED_UPDATE_FIELDS, decideCollectionPurge, decideCollectionUpdate, liveEnvironments, resolveCollectionDeployEnv } from '../rules/index.js';
 import { collectionCreateBody, collectionUpdateBody, type Collection } from '../rules/schemas.js';
+import { historyErased } from '../service/journal.js';
 import { currentOf, itemParents, readSnapshot } from '../service/collections.js';
 import { noop, plan, type Plan } from '../plan/plan.js';
 import { steps } from '../plan/steps.js';
@@ -154,12 +155,14 @@ export interface CollectionWriteInput {
  */
 export async function deleteCollection(ctx: PlanContext, input: CollectionWriteInput): Promise<Plan<CollectionMessage>> {
   const { collectionId, user } = input;
-  const { snapshot } = await readSnapshot(await ctx.api(), collectionId);
+  const { collection, snapshot } = await readSnapshot(await ctx.api(), collectionId);
   const live = snapshot ? liveEnvironments(snapshot) : [];
   const offline = live.map((envId) => `ahs collection-deploy ${collectionId} --state OFFLINE --env ${envId}`);
   const refuse = { hint: live.length > 0 ? `first ${offline.join('; ')}` : snapshot?.deleted ? `it is deleted already: ahs collection restore ${collectionId} brings it back` : `see ahs collection get ${collectionId}` };
   const deletion = steps.collectionDelete({ collectionId, user }, { refuse });
-  const confirm = { message: `Delete collection ${collectionId}? (soft delete: \`ahs collection restore\` brings it back)`, action: `collection delete ${collectionId}` };
+  // The journal is not content: deleting it says that history goes with it.
+  const erased = historyErased(collection);
+  const confirm = { message: `Delete collection ${collectionId}? (soft delete: \`ahs collection restore\` brings it back)${erased}`, action: `collection delete ${collectionId}${erased ? " (the ahs journal: it erases the team's history of writes)" : ''}` };
   return plan([deletion], (results) => results.of(deletion)!, { confirm });
 }
 
@@ -188,7 +191,8 @@ export async function purgeCollection(ctx: PlanContext, input: CollectionWriteIn
       for (const effect of decision.effects) out.info(`  - ${effect.description}`);
     }
     // Asked even when the rules predict a refusal: the state may have moved since the read.
-    await ctx.confirm(`Purge collection ${collectionId}? This cannot be undone`);
+    const erased = historyErased(view.collection);
+    await ctx.confirm(`Purge collection ${collectionId}? This cannot be undone${erased ? `.${erased}` : ''}`, `collection purge ${collectionId}${erased ? " (the ahs journal: it erases the team's history of writes for good)" : ''}`);
   }
   // Planned from what was read (also what the question said): the dry run shows the same.
   const current = view.snapshot ? { ...(currentOf(view) as object), items } : null;

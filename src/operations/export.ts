@@ -5,6 +5,8 @@
 // the file it writes shows no changes.
 import type { ApiClient } from '../http/client.js';
 import { fetchAll } from '../http/paging.js';
+// The journal is not content (cli.md, "Memory"): an export never lists it, so a plan never reads it.
+import { isJournalCollection } from '../service/journal.js';
 import type { Asset, AssetUrl, Collection, Item, Version } from '../rules/schemas.js';
 import { findAsset, listAllVersions, listRecords } from '../service/assets.js';
 import { deploymentsFrom, listItems, readCollection, readDeploymentStatus } from '../service/collections.js';
@@ -34,7 +36,7 @@ export async function exportState(ctx: PlanContext, filter: ExportFilter): Promi
   const { signal } = ctx;
   const named = filter.assets !== undefined || filter.collections !== undefined;
   const assetIds = filter.assets ?? (named ? [] : (await fetchAll<Asset>(api, api.path('va'))).map((a) => a.assetId));
-  const collectionIds = filter.collections ?? (named ? [] : (await fetchAll<Collection>(api, api.path('vc'))).filter((c) => !c.deleted).map((c) => c.collectionId));
+  const collectionIds = filter.collections ?? (named ? [] : (await fetchAll<Collection>(api, api.path('vc'))).filter((c) => !c.deleted && !isJournalCollection(c)).map((c) => c.collectionId));
   const assets: Record<string, DesiredAsset> = {};
   const collections: Record<string, DesiredCollection> = {};
   const work = [

@@ -8,6 +8,7 @@
 // (src/service/item-work.ts): one plan step per request, a failed file does
 // not stop the others, and the result says what happened to each file.
 // Nothing to do: no step, no write.
+import { historyErased } from '../service/journal.js';
 import type { PlanContext, PlanOutput } from '../plan/context.js';
 import { ExitCode, NotFoundError, PartialFailureError, type AhsError, type ErrorBody } from '../errors.js';
 import { formatSize } from '../rules/assets.js';
@@ -86,7 +87,12 @@ export async function planFolderSync(ctx: PlanContext, input: ItemSyncInput & { 
   const reconcile = input.reconcile ? reconcileStep(out, collectionId, snapshot.deployments, sync.all, user) : undefined;
   const all = reconcile ? [...sync.all, reconcile] : sync.all;
   // Deleting is destructive: the items it removes are named, and a terminal asks (elsewhere --yes).
-  const confirm = removals.length > 0 ? { message: `Remove ${removals.length} item(s) with no file from ${collectionId}: ${removals.map((item) => `${item.assetItemName} (${item.assetItemId})`).join(', ')}?`, action: `item sync --delete (removes ${removals.length} item(s))` } : undefined;
+  // In the journal, they are the team's history of writes: the question says that history goes.
+  const erased = historyErased(view.collection);
+  const confirm =
+    removals.length > 0
+      ? { message: `Remove ${removals.length} item(s) with no file from ${collectionId}: ${removals.map((item) => `${item.assetItemName} (${item.assetItemId})`).join(', ')}?${erased}`, action: `item sync --delete (removes ${removals.length} item(s)${erased ? " of the ahs journal: it erases that part of the team's history of writes" : ''})` }
+      : undefined;
   // The summary table of each result `done` made, for the command to print.
   const details = new WeakMap<ItemSyncResult, SyncDetails>();
   return {

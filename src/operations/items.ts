@@ -5,6 +5,7 @@
 import { stat } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import { ApiError, ExitCode, PartialFailureError, UsageError, type AhsError, type ErrorBody } from '../errors.js';
+import { historyErased } from '../service/journal.js';
 import { decideItemAdd, liveEnvironments } from '../rules/index.js';
 import { formatSize } from '../rules/assets.js';
 import { LIMITS, itemUploadFields, type Item } from '../rules/schemas.js';
@@ -180,19 +181,21 @@ export type ItemRemoved = { message: string };
 export async function removeItem(ctx: PlanContext, input: { collectionId: string; itemId: string; user: string }): Promise<Plan<ItemRemoved>> {
   const { collectionId, itemId, user } = input;
   const removal = steps.itemRemove({ collectionId, itemId, user });
-  const confirm = { message: await question(ctx, collectionId, itemId), action: `item remove ${itemId}` };
+  const asked = await question(ctx, collectionId, itemId);
+  const confirm = { message: asked.message, action: `item remove ${itemId}${asked.erased ? " (from the ahs journal: it erases that entry of the team's history of writes)" : ''}` };
   return plan([removal], (results) => results.of(removal)!, { confirm });
 }
 
 /** The confirmation, with the environments where removing the item takes it out of a live delivery (read only when it will be asked). */
-async function question(ctx: PlanContext, collectionId: string, itemId: string): Promise<string> {
+async function question(ctx: PlanContext, collectionId: string, itemId: string): Promise<{ message: string; erased: boolean }> {
   const tail = 'If it is in no other collection it is gone for good';
-  if (ctx.globals.yes || ctx.globals.dryRun) return `Remove item ${itemId} from ${collectionId}? ${tail}`;
+  if (ctx.globals.yes || ctx.globals.dryRun) return { message: `Remove item ${itemId} from ${collectionId}? ${tail}`, erased: false };
   const api = await ctx.api();
   // The item's name, as a person knows it (an item the collection does not hold is the removal's own 404).
-  const [{ snapshot }, item] = await Promise.all([readSnapshot(api, collectionId), api.get<Item>(vcPath(api, collectionId, 'items', itemId)).catch(() => undefined)]);
+  const [{ collection, snapshot }, item] = await Promise.all([readSnapshot(api, collectionId), api.get<Item>(vcPath(api, collectionId, 'items', itemId)).catch(() => undefined)]);
+  const erased = historyErased(collection);
   const base = `Remove item ${item?.assetItemName ? `${item.assetItemName} (${itemId})` : itemId} from ${collectionId}?`;
   const live = snapshot ? liveEnvironments(snapshot) : [];
   const where = live.length > 0 ? ` ${collectionId} is LIVE in ${live.join(', ')}: the item leaves its delivery there at once.` : '';
-  return `${base}${where} ${tail}`;
+  return { message: `${base}${where} ${tail}${erased ? `.${erased}` : ''}`, erased: erased !== '' };
 }

@@ -4,6 +4,7 @@
 import type { Context } from '../io/context.js';
 import type { Source } from '../config/settings.js';
 import { NotFoundError, UsageError } from '../errors.js';
+import { isJournalCollection } from '../service/journal.js';
 import { fetchAll } from '../http/paging.js';
 import { OTHER_ASSET_TYPE } from '../rules/index.js';
 import { collectionId as collectionIdSchema, type Collection } from '../rules/schemas.js';
@@ -25,7 +26,7 @@ export async function collectionArg(ctx: Context, value: string | undefined, opt
       return all
         .filter((c) => options.includeDeleted || !c.deleted)
         .map((c) => ({
-          name: `${c.collectionName} (${c.collectionId})${c.deleted ? ' [deleted]' : ''} · ${c.assetItems?.length ?? 0} item(s)`,
+          name: `${c.collectionName} (${c.collectionId})${c.deleted ? ' [deleted]' : ''}${isJournalCollection(c) ? ' [ahs journal: not content]' : ''} · ${c.assetItems?.length ?? 0} item(s)`,
           value: c.collectionId,
         }));
     },

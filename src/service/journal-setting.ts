@@ -43,3 +43,15 @@ export async function requireJournal(ctx: Pick<ServiceContext, 'settings'>, what
   if (choice.id) return choice.id;
   throw new UsageError(`${what} needs a journal, and it is turned off for this run (${choice.setting}): start one with \`ahs journal init --env ENV\` ${nameOne}`);
 }
+
+/**
+ * The words a destructive command's confirmation adds when `collectionId`
+ * is the run's journal (or a collection it continues in, ID--N): said
+ * before anything is read, so that a refusal without --yes says that
+ * history is erased. Empty for any other collection.
+ */
+export async function journalErasure(ctx: Pick<ServiceContext, 'settings'>, collectionId: string): Promise<string> {
+  const id = journalChoice(await ctx.settings()).id;
+  const ours = id !== undefined && (collectionId === id || collectionId.startsWith(`${id.slice(0, 40)}--`));
+  return ours ? " (the ahs journal: it erases the team's history of writes)" : '';
+}

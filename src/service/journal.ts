@@ -104,6 +104,15 @@ export function isJournalCollection(collection: { description?: string | null } 
   return typeof collection?.description === 'string' && collection.description.startsWith(JOURNAL_MARK);
 }
 
+/**
+ * What a confirmation adds when the collection is a journal (or one a
+ * journal continues in): its entries are the team's history of writes,
+ * which deleting them erases. Empty for any other collection.
+ */
+export function historyErased(collection: { description?: string | null } | undefined): string {
+  return isJournalCollection(collection) ? " It is an ahs journal: its entries are the team's history of writes (history, rollback and rollouts read them), and this erases that history." : '';
+}
+
 /** Whether `collection` is a journal ahs may append to and read: marked, not deleted, holding its first entry; else why not. */
 export function journalMark(id: string, collection: Collection | undefined): { marked: true } | { marked: false; why: string; absent?: boolean } {
   if (!collection) return { marked: false, why: `there is no collection ${id}`, absent: true };

@@ -4,6 +4,7 @@
 // nothing at a full journal, and history's flags. main() against the
 // emulator over real HTTP; the emulator's state checked directly.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { DEMO_USER, harness, uid, type Harness } from './helpers.js';
 
 let h: Harness;
@@ -174,6 +175,58 @@ describe('the domain\'s ahs-journal, with no set-up', () => {
   });
 });
 
+describe('the journal is not content', () => {
+  let d: Harness;
+  beforeAll(async () => {
+    d = await harness();
+  });
+  afterAll(async () => d?.close());
+
+  it('export leaves it out, a saved plan applies after a write appended an entry, collection list marks it, and delete|purge|item remove|sync --delete refuse without --yes saying history is erased', async () => {
+    expect((await d.ahs(['journal', 'init', '--env', 'prod'])).exitCode).toBe(0);
+    const id = uid('jc');
+    await d.createAsset(id);
+    expect((await d.ahs(['asset', 'update', id, '--name', 'first'])).exitCode).toBe(0);
+    const exported = await d.ahs(['export']);
+    expect(exported.exitCode, exported.stderr).toBe(0);
+    expect(exported.stdout).toContain(id);
+    expect(exported.stdout).not.toContain('ahs-journal');
+    const file = await d.file(`${id}.yaml`, exported.stdout);
+    const planFile = `${d.dir}/${id}.plan`;
+    expect((await d.ahs(['plan', '-f', file, '--out', planFile])).exitCode).toBe(0);
+    // An unrelated write: its entry is appended to the journal.
+    const other = uid('jo');
+    expect((await d.ahs(['asset', 'create', other, '--name', other, '--type', '1001'])).exitCode).toBe(0);
+    const applied = await d.ahs(['apply', planFile, '--yes']);
+    expect(applied.exitCode, applied.stderr).toBe(0);
+    expect(applied.stderr).not.toContain('stale');
+
+    const list = await d.ahs(['collection', 'list']);
+    expect(list.stdout).toMatch(/^ahs-journal\t[^\n]*\tactive \(ahs journal\)\t/m);
+
+    const items = async () => (await d.call('GET', '/vc/ahs-journal/items?pageSize=1000')).body.totalResults as number;
+    const held = await items();
+    const firstItem = (await d.call('GET', '/vc/ahs-journal/items?pageSize=1')).body.results[0].assetItemId as string;
+    const refusals = [
+      ['collection', 'delete', 'ahs-journal'],
+      ['collection', 'purge', 'ahs-journal'],
+      ['item', 'remove', 'ahs-journal', firstItem],
+    ];
+    for (const args of refusals) {
+      const r = await d.ahs(args);
+      expect(r.exitCode, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toMatch(/ahs journal: it erases .*history of writes.* needs confirmation: pass --yes/);
+    }
+    const empty = `${d.dir}/empty-${id}`;
+    await mkdir(empty);
+    await writeFile(`${empty}/keep.txt`, 'x');
+    const sync = await d.ahs(['item', 'sync', 'ahs-journal', empty, '--delete', '--type', '9999']);
+    expect(sync.exitCode).not.toBe(0);
+    expect(sync.stderr).toMatch(/erases that part of the team's history of writes/);
+    expect(await items()).toBe(held);
+  });
+});
+
 describe('appends lose nothing', () => {
   it('eight writers at once on a journal one entry from its maxAssets: every entry stored once, in ID--2, and no warning (ten rounds)', async () => {
     for (let round = 0; round < 10; round++) {
@@ -194,5 +247,5 @@ describe('appends lose nothing', () => {
       const created = history.json().results.filter((e: { command: string }) => e.command === 'asset create').map((e: { changes: Array<{ address: string }> }) => e.changes[0]!.address);
       expect(created.sort()).toEqual(ids.map((id) => `asset.${id}`).sort());
     }
-  });
+  }, 300_000);
 });

@@ -4,6 +4,7 @@ import type { listSpec } from './index.js';
 import type { Collection } from '../../rules/schemas.js';
 import { listPages, pageFooter } from '../../http/paging.js';
 import { listEnvelope } from '../../io/output.js';
+import { isJournalCollection } from '../../service/journal.js';
 
 export const run: Run<typeof listSpec> = async (options, ctx) => {
   const api = await ctx.api();
@@ -20,7 +21,8 @@ export const run: Run<typeof listSpec> = async (options, ctx) => {
     [
       { header: 'COLLECTION', get: (c: Collection) => c.collectionId },
       { header: 'NAME', get: (c: Collection) => c.collectionName },
-      { header: 'STATUS', get: (c: Collection) => (c.deleted ? s.red('deleted') : 'active') },
+      // The journal is not content (cli.md, "Memory"): marked as such.
+      { header: 'STATUS', get: (c: Collection) => `${c.deleted ? s.red('deleted') : 'active'}${isJournalCollection(c) ? ' (ahs journal)' : ''}` },
       { header: 'ITEMS', get: (c: Collection) => `${c.assetItems?.length ?? 0}/${c.maxAssets}` },
       { header: 'TYPES', get: (c: Collection) => c.allowedAssetTypes },
       { header: 'PLATFORM', get: (c: Collection) => c.targetPlatform },

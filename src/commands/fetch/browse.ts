@@ -5,6 +5,7 @@
 // pseudo-terminal).
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import { isJournalCollection } from '../../service/journal.js';
 import { fetchAll } from '../../http/paging.js';
 import type { Collection, Item } from '../../rules/schemas.js';
 import { formatBytes } from '../../io/progress.js';
@@ -47,7 +48,8 @@ export async function browse(ctx: Context, prompts?: BrowsePrompts): Promise<Bro
     const collectionId = await ask.search(
       'Collection (type to search)',
       collections.map((c) => ({
-        name: `${c.collectionName} (${c.collectionId}) · ${c.assetItems?.length ?? 0} item(s)`,
+        // The journal is not content (cli.md, "Memory"): offered, marked as such.
+        name: `${c.collectionName} (${c.collectionId})${isJournalCollection(c) ? ' [ahs journal: the team\'s record of writes, not content]' : ''} · ${c.assetItems?.length ?? 0} item(s)`,
         value: c.collectionId,
         description: c.description ?? undefined,
       })),

@@ -2,6 +2,7 @@
 // only collection, it is gone for good. The operation (src/operations/items.ts)
 // asks, saying where the collection is LIVE.
 import type { Run } from '../define.js';
+import { journalErasure } from '../../service/journal-setting.js';
 import type { removeSpec } from './index.js';
 import { removeItem } from '../../operations/items.js';
 import { actingUser, collectionArg, itemArg } from '../../pickers/pick-collection.js';
@@ -10,7 +11,7 @@ import { thenDo } from '../../plan/plan.js';
 export const run: Run<typeof removeSpec> = async (options, ctx) => {
   const collectionId = await collectionArg(ctx, options.collectionId);
   const itemId = await itemArg(ctx, collectionId, options.itemId);
-  ctx.confirmable(`item remove ${itemId}`);
+  ctx.confirmable(`item remove ${itemId}${await journalErasure(ctx, collectionId)}`);
   const user = await actingUser(ctx);
   const out = await ctx.output();
   return thenDo(await removeItem(ctx, { collectionId, itemId, user }), (answer) => out.outcome(answer, `${answer.message}: ${itemId} from ${collectionId}`));
