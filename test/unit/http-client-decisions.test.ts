@@ -189,7 +189,8 @@ describe('what is sent', () => {
     expect(transport.seen[0]!.init.body).toBe('{"x":1}');
     const stream = { contentType: 'multipart/form-data; boundary=b', length: 42, open: async function* () {} };
     await api.json({ method: 'POST', path: '/up', stream });
-    expect(transport.seen[1]!.init.body).toBe(stream);
+    // As given, its passes counted (a lost upload says whether its body was all sent).
+    expect(transport.seen[1]!.init.body).toMatchObject({ contentType: stream.contentType, length: 42 });
     expect(transport.seen[1]!.init.headers).toMatchObject({ 'content-type': 'multipart/form-data; boundary=b', 'content-length': '42' });
     await api.get('/noauth', undefined, { auth: false });
     expect(transport.seen[2]!.init.headers.apikey).toBeUndefined();
