@@ -287,6 +287,8 @@ class RolloutRun {
   private readonly runId = randomUUID();
   /** The waves whose promotion this run recorded for another (recordFound): once each. */
   private readonly recorded = new Set<string>();
+  /** The end of this run's --timeout (a start's), for --wait. */
+  private deadline = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly ctx: PlanContext,
@@ -415,6 +417,7 @@ class RolloutRun {
   async start(hooks: RolloutHooks): Promise<RolloutResult> {
     const out = await this.ctx.output();
     const deadline = Date.now() + (await this.ctx.settings()).timeoutMs;
+    this.deadline = deadline;
     for (;;) {
       const snapshot = await this.read();
       const next = snapshot.status.next;
@@ -560,10 +563,23 @@ class RolloutRun {
     });
     const { executePlan } = await import('../plan/execute.js');
     let results: Results | undefined;
+    // --wait: a wave locked by another run of the rollout is waited for (as --lock-timeout, within --timeout), then read again.
+    const left = this.deadline - Date.now();
+    const ctx = r.wait && this.ctx.globals.lockTimeout === undefined && left >= 1000 ? { ...this.ctx, globals: { ...this.ctx.globals, lockTimeout: `${Math.floor(left / 1000)}s` } } : this.ctx;
     try {
-      await executePlan({ ...recording, done: (res: Results) => void (results = res) }, this.ctx);
+      await executePlan({ ...recording, done: (res: Results) => void (results = res) }, ctx);
     } catch (error) {
       if (failed && !haltRecorded) await this.recordHalt(env, 'before', failed.code);
+      // The wave's channel locked by another run of a rollout (change control: a rollout holds its wave's lock while it
+      // writes it): that run is promoting this wave, or was killed doing so (its lease ends by itself). Not a refusal
+      // of this rollout: it waits (exit 11) and the next run reads what that one did.
+      if (error instanceof BlockedError && error.blockedBy === 'lock') {
+        const { lockStatus, describeHolder } = await import('../service/change-control.js');
+        const status = await lockStatus(this.ctx, this.api, { kind: 'channel', assetId: r.assetId, platform: r.platform, env }).catch(() => undefined);
+        if (status?.held && (status.command === 'rollout start' || status.command === 'rollout')) {
+          throw new WaitingError(`${env} is being written by another run of a rollout (${describeHolder(status)}): run the same command again once it is done${status.leaseEnd ? ` (its lease ends ${status.leaseEnd} at the latest)` : ''}`, status.leaseEnd);
+        }
+      }
       // The compare-and-set on the Default read did not hold: another writer moved it meanwhile (to another version).
       if (error instanceof ConflictError) throw new ConflictError(`${env}'s Default moved while this rollout was promoting ${r.versionId} there (${error.message}); run the same command again to see where the rollout stands`);
       throw error;
