@@ -146,6 +146,22 @@ describe('journal identity', () => {
   });
 });
 
+describe('ahs api', () => {
+  it('a write is recorded as the raw request; a read is not', async () => {
+    const journal = await startJournal();
+    const env = { AHS_JOURNAL: journal };
+    const id = uid('jq');
+    const write = await h.ahs(['api', 'POST', '/va', '--field', `assetId=${id}`, '--field', `assetName=${id}`, '--field', 'assetType=1001', '--field', `createdBy=${DEMO_USER}`], { env });
+    expect(write.exitCode, write.stderr).toBe(0);
+    expect((await h.ahs(['api', 'GET', `/va/${id}`], { env })).exitCode).toBe(0);
+    const history = await h.ahs(['history', '--json'], { env });
+    const [entry] = history.json().results;
+    expect(entry).toMatchObject({ command: 'api', arguments: ['POST', '/api/v2/demo/va'], outcome: 'applied', exitCode: 0, changes: [{ address: 'request.POST', before: null, after: { method: 'POST', path: '/api/v2/demo/va' } }] });
+    expect(JSON.parse(entry.changes[0].after.body)).toMatchObject({ assetId: id, assetType: '1001' });
+    expect(history.json().results.filter((e: { command: string }) => e.command === 'api')).toHaveLength(1);
+  });
+});
+
 describe('the domain\'s ahs-journal, with no set-up', () => {
   let d: Harness;
   beforeAll(async () => {

@@ -92,4 +92,33 @@ describe('client.history()', () => {
       await client.close();
     }
   });
+
+  it('client.journal.init() starts a journal (marked, first entry, LIVE), run again changes nothing; a library write is then recorded in it, and a malformed entry is a warning, not an entry', async () => {
+    const journal = uid('jli');
+    const warnings: string[] = [];
+    const client = lib.createClient({ baseUrl: h.emu.baseUrl, domainId: 'demo', apiKey: DEMO_API_KEY, user: DEMO_USER, journal, onMessage: (line: string) => warnings.push(line) });
+    try {
+      const started = await client.journal.init({ collectionId: journal, envId: 'prod' });
+      expect(started).toMatchObject({ journal, envId: 'prod', created: true, deployed: true, wrote: true, raced: false });
+      expect(await client.journal.init({ collectionId: journal, envId: 'prod' })).toMatchObject({ created: false, deployed: false, wrote: false });
+      const collection = (await h.call('GET', `/vc/${journal}`)).body;
+      expect(collection.description).toBe('ahs journal; env=prod');
+      const id = uid('jla');
+      await (await client.assets.create({ assetId: id, name: id, type: '1001' })).apply();
+      const form = new FormData();
+      form.set('assetItemName', 'planted');
+      form.set('assetType', '9999');
+      form.set('createdBy', DEMO_USER);
+      form.set('assetFile', new Blob([JSON.stringify({ apiVersion: 'ahs/journal/v1', changes: [null] })]), 'entry.json');
+      const planted = (await h.call('POST', `/vc/${journal}/items`, form)).body.assetItemId as string;
+      const seen: Library.JournalEntry[] = [];
+      for await (const entry of client.history()) seen.push(entry);
+      // The library call's name as the journal gives it (assets.create, or the CLI's words).
+      expect(seen.map((e) => e.command)).toEqual([expect.stringMatching(/^assets?[. ]create$/), 'journal init']);
+      expect(seen[1]!.apiVersion).toBe('ahs/journal/v2');
+      expect(JSON.stringify(warnings)).toContain(`unreadable entry ${planted}`);
+    } finally {
+      await client.close();
+    }
+  });
 });
