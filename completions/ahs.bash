@@ -113,7 +113,7 @@ _ahs_option_choices() {
         'deploy|--state') printf '%s\n' 'LIVE' 'OFFLINE' ;;
         'release|--state') printf '%s\n' 'LIVE' 'DEFAULT' ;;
         'collection-deploy|--state') printf '%s\n' 'LIVE' 'OFFLINE' ;;
-        *'|-o'|*'|--output') printf '%s\n' 'table' 'json' ;;
+        *'|-o'|*'|--output') printf '%s\n' 'table' 'wide' 'json' 'yaml' ;;
     esac
 }
 

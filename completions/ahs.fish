@@ -196,7 +196,7 @@ function __fish_ahs_is --argument-names want index
 end
 
 # global options: anywhere on the line
-complete -c ahs -s o -l output -x -a 'table json' -d 'output format'
+complete -c ahs -s o -l output -x -a 'table wide json yaml' -d 'output format'
 complete -c ahs -l json -d 'short for --output json'
 complete -c ahs -l query -r -d 'a JMESPath expression applied to the JSON output (implies json); a string result prints raw, e.g. --query versionId'
 complete -c ahs -l dry-run -d 'predict the outcome of a write with the service\'s rules; send nothing'

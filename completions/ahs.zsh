@@ -136,7 +136,7 @@ _ahs_option_choices() {
         ('deploy|--state') reply=('LIVE' 'OFFLINE') ;;
         ('release|--state') reply=('LIVE' 'DEFAULT') ;;
         ('collection-deploy|--state') reply=('LIVE' 'OFFLINE') ;;
-        (*'|-o'|*'|--output') reply=('table' 'json') ;;
+        (*'|-o'|*'|--output') reply=('table' 'wide' 'json' 'yaml') ;;
     esac
 }
 

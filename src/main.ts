@@ -224,6 +224,7 @@ function ioOptionsFrom(argv: string[]) {
 function wantsJson(argv: string[]): boolean {
   if (argv.includes('--json') || argv.some((arg) => arg === '--query' || arg.startsWith('--query='))) return true;
   const index = argv.findIndex((arg) => arg === '-o' || arg === '--output');
-  if (index >= 0) return argv[index + 1] === 'json';
-  return argv.some((arg) => arg === '--output=json' || arg === '-ojson');
+  // -o yaml is the same document: its errors are the same one JSON object (JSON is YAML too).
+  if (index >= 0) return argv[index + 1] === 'json' || argv[index + 1] === 'yaml';
+  return argv.some((arg) => arg === '--output=json' || arg === '-ojson' || arg === '--output=yaml' || arg === '-oyaml');
 }

@@ -4,7 +4,8 @@
 // through program.ts when it was declared there). program.ts checks that
 // its flags give exactly this type.
 
-export const OUTPUT_FORMATS = ['table', 'json'] as const;
+/** table: for people, fitted to the terminal; wide: the same, never cut; json: the document; yaml: the same document as YAML (cli.md "Output"). */
+export const OUTPUT_FORMATS = ['table', 'wide', 'json', 'yaml'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 /** As commander gives them: a flag given is `true`, a `--no-` flag given is `false`, absent is undefined. */

@@ -12,7 +12,7 @@ import type { Redactor } from '../http/redact.js';
 import { escapeControls } from '../util/escape.js';
 import type { Envelope } from '../rules/schemas.js';
 
-export type Format = 'table' | 'json';
+export type Format = 'table' | 'wide' | 'json' | 'yaml';
 
 export interface Column<T> {
   header: string;
@@ -72,6 +72,7 @@ export interface OutputOptions {
  */
 let chalk: typeof import('chalk') | undefined;
 let Table: typeof import('cli-table3') | undefined;
+let YAML: typeof import('yaml') | undefined;
 
 /** chalk's interface without colour (what chalk does at level 0), so that chalk is loaded only to colour. */
 const PLAIN: ChalkInstance = new Proxy(((...text: unknown[]) => text.join(' ')) as unknown as ChalkInstance, {
@@ -87,6 +88,7 @@ export class Output {
   static async create(io: IO, options: OutputOptions): Promise<Output> {
     if ((io.color || io.errColor) && !chalk) chalk = await import('chalk');
     if (io.outIsTTY && !Table) Table = (await import('cli-table3')).default;
+    if (options.format === 'yaml' && !YAML) YAML = await import('yaml');
     return new Output(io, options);
   }
 
@@ -99,7 +101,8 @@ export class Output {
     this.onDocument = options.onDocument;
     this.quiet = Boolean(options.quiet);
     this.redactor = options.redactor;
-    this.kit = makeKit(io.color, io.outIsTTY, () => terminalWidth(io));
+    // -o wide: the terminal's table, never fitted to its width (nothing is cut or wrapped).
+    this.kit = makeKit(io.color, io.outIsTTY, () => (options.format === 'wide' ? Number.POSITIVE_INFINITY : terminalWidth(io)));
     this.colours = io.color || io.errColor;
     this.errStyle = styleFor(io.errColor);
   }
@@ -110,8 +113,9 @@ export class Output {
   private readonly colours: boolean;
   private readonly onDocument: ((doc: unknown) => void) | undefined;
 
+  /** A document for a program (json, or yaml: the same document), not a table for a person. */
   get json(): boolean {
-    return this.format === 'json';
+    return this.format === 'json' || this.format === 'yaml';
   }
 
   /**
@@ -124,7 +128,10 @@ export class Output {
     if (this.json) {
       const value = this.query ? this.query(doc) : doc;
       // As the aws CLI: a string result prints raw, for `id=$(ahs … --query versionId)`.
-      this.write(typeof value === 'string' && this.query ? `${value}\n` : `${JSON.stringify(value, null, 2)}\n`);
+      if (typeof value === 'string' && this.query) this.write(`${value}\n`);
+      // -o yaml: the JSON document as YAML (no aliases: a value seen twice is written twice, as JSON has it).
+      else if (this.format === 'yaml') this.write(value === undefined ? '' : YAML!.stringify(value, { aliasDuplicateObjects: false }));
+      else this.write(`${JSON.stringify(value, null, 2)}\n`);
       return;
     }
     const text = render ? render(doc, this.kit) : defaultRender(doc, this.kit);
@@ -222,35 +229,22 @@ function makeKit(color: boolean, terminal: boolean, width: () => number): Kit {
       const body = rows.map((row) => columns.map((c) => cell(c.get(row, kit))));
       if (!terminal) return [header, ...body].map((r) => r.join('\t')).join('\n');
       const columnsWidth = width();
-      // As gh: boxed when it fits; else plain columns, the widest cut with an ellipsis until the rows fit (a wrapped table is unreadable).
+      // Boxed, whatever the width, so a table looks the same from run to run. A table wider than the
+      // terminal wraps its widest cells inside their column rather than cutting them (cli.md "Output":
+      // a version id, a wave's state stays whole); -o wide never fits at all.
       const widths = header.map((h, i) => Math.max(visibleWidth(h), ...body.map((r) => visibleWidth(r[i]!))));
-      if (widths.reduce((sum, w) => sum + w + 3, 1) <= columnsWidth) {
-        const drawn = table({ head: header.map((h) => style.bold(h)), style: { head: [], border: [] }, chars: COMPACT });
-        drawn.push(...body);
-        return drawn.toString();
-      }
-      // A kept column still cut once the others are at their least: the last other columns make room, left out whole.
-      let shown = columns.map((_, i) => i);
-      const fit = () => fitWidths(shown.map((i) => widths[i]!), columnsWidth - 2 * (shown.length - 1), shown.map((i) => columns[i]!.keep === true));
-      let fitted = fit();
-      const cutKept = () => shown.some((i, at) => columns[i]!.keep === true && fitted[at]! < widths[i]!);
-      while (cutKept()) {
-        const drop = [...shown].reverse().find((i) => i !== shown[0] && columns[i]!.keep !== true);
-        if (drop === undefined) break;
-        shown = shown.filter((i) => i !== drop);
-        fitted = fit();
-      }
-      const line = (all: string[], bold: boolean) =>
-        shown
-          .map((i) => all[i]!)
-          .map((text, i, cells) => {
-            const cut = cutTo(text, fitted[i]!);
-            const padded = i === cells.length - 1 ? cut : cut + ' '.repeat(Math.max(0, fitted[i]! - visibleWidth(cut)));
-            return bold ? style.bold(padded) : padded;
-          })
-          .join('  ')
-          .trimEnd();
-      return [line(header, true), ...body.map((r) => line(r, false))].join('\n');
+      const fits = widths.reduce((sum, w) => sum + w + 3, 1) <= columnsWidth;
+      // Each column adds a space either side and a border; one more border closes the row.
+      const room = columnsWidth - 3 * columns.length - 1;
+      const fitted = fits ? undefined : fitWidths(widths, room, columns.map((c) => c.keep === true), wordFloor(widths, body, room));
+      const drawn = table({
+        head: header.map((h, i) => style.bold(fitted ? wrapTo(h, fitted[i]!) : h)),
+        style: { head: [], border: [] },
+        chars: COMPACT,
+        ...(fitted ? { colWidths: fitted.map((w) => w + 2) } : {}),
+      });
+      drawn.push(...(fitted ? body.map((r) => r.map((text, i) => wrapTo(text, fitted[i]!))) : body));
+      return drawn.toString();
     },
     grid(head, rows) {
       const drawn = table({ head: head.map((h) => style.bold(h)), style: { head: [], border: [] } });
@@ -278,16 +272,63 @@ function makeKit(color: boolean, terminal: boolean, width: () => number): Kit {
 
 const ANSI = /\x1b\[[0-9;]*m/g;
 
+/** Where a line may break: between words, and after a `-`, `=`, `/`, `.`, `:` or `,` inside one (`waiting-` `approval`). */
+function pieces(text: string): Array<{ text: string; space: boolean }> {
+  return text
+    .replace(ANSI, '')
+    .split(/\s+/)
+    .filter((word) => word !== '')
+    .flatMap((word) => word.split(/(?<=[-=/.:,])(?=.)/).map((part, index) => ({ text: part, space: index === 0 })));
+}
+
+/**
+ * The least width of each column when a table must wrap: its longest piece
+ * of a cell (a version id, a state, `(none)`; headers wrap too), up to 24
+ * columns, so that wrapping breaks between words and not inside the value a
+ * person came for; the widest give way first when those do not all fit in
+ * `room`, so that the short columns stay whole.
+ */
+function wordFloor(widths: number[], body: string[][], room: number): number[] {
+  const floor = widths.map((width, i) => Math.min(width, 24, Math.max(4, ...body.map((r) => Math.max(0, ...pieces(r[i]!).map((p) => [...p.text].length))))));
+  for (let total = floor.reduce((sum, w) => sum + w, 0); total > room; total--) {
+    let widest = -1;
+    for (let i = 0; i < floor.length; i++) if (floor[i]! > 4 && (widest < 0 || floor[i]! > floor[widest]!)) widest = i;
+    if (widest < 0) break;
+    floor[widest]! -= 1;
+  }
+  return floor;
+}
+
+/**
+ * A cell in lines of at most `width` columns: broken where pieces() allows,
+ * a piece longer than the line in parts (never cut: the whole value stays).
+ * A cell that fits keeps its colours; one that wraps is drawn plain.
+ */
+function wrapTo(text: string, width: number): string {
+  if (visibleWidth(text) <= width) return text;
+  const lines: string[] = [];
+  let line = '';
+  for (const piece of pieces(text)) {
+    let rest = [...piece.text];
+    const joined = line === '' ? rest.length : [...line].length + (piece.space ? 1 : 0) + rest.length;
+    if (line !== '' && joined <= width) {
+      line += `${piece.space ? ' ' : ''}${piece.text}`;
+      continue;
+    }
+    if (line !== '') lines.push(line);
+    while (rest.length > width) {
+      lines.push(rest.slice(0, width).join(''));
+      rest = rest.slice(width);
+    }
+    line = rest.join('');
+  }
+  if (line !== '') lines.push(line);
+  return lines.join('\n');
+}
+
 /** Columns a cell takes on screen: its colours take none. */
 function visibleWidth(text: string): number {
   return [...text.replace(ANSI, '')].length;
-}
-
-/** The text in at most `width` columns: cut with an ellipsis (and its colours dropped) when longer. */
-function cutTo(text: string, width: number): string {
-  if (visibleWidth(text) <= width) return text;
-  const plain = [...text.replace(ANSI, '')];
-  return width <= 1 ? plain.slice(0, width).join('') : `${plain.slice(0, width - 1).join('')}…`;
 }
 
 /**
@@ -296,7 +337,7 @@ function cutTo(text: string, width: number): string {
  * A kept column (the one a person looks for) gives up nothing until every
  * other column is at its least.
  */
-export function fitWidths(widths: number[], room: number, keep: boolean[] = []): number[] {
+export function fitWidths(widths: number[], room: number, keep: boolean[] = [], floor: number[] = []): number[] {
   const fitted = [...widths];
   const shrink = (least: (i: number) => number) => {
     while (fitted.reduce((sum, w) => sum + w, 0) > room) {
@@ -306,7 +347,7 @@ export function fitWidths(widths: number[], room: number, keep: boolean[] = []):
       fitted[widest]! -= 1;
     }
   };
-  const least = (i: number) => Math.min(widths[i]!, 6);
+  const least = (i: number) => Math.min(widths[i]!, floor[i] ?? 6);
   if (keep.some(Boolean)) shrink((i) => (keep[i] ? widths[i]! : least(i)));
   shrink(least);
   return fitted;

@@ -19,7 +19,11 @@ describe('output', () => {
     expect(a.json()).toEqual(server);
     expect(b.json()).toEqual(server);
     expect(a.stderr).toBe('');
-    expect((await h.ahs(['asset', 'get', id, '-o', 'yaml'])).exitCode).toBe(2);
+    // -o yaml: the same document as YAML.
+    const yaml = await h.ahs(['asset', 'get', id, '-o', 'yaml']);
+    expect(yaml.exitCode).toBe(0);
+    expect((await import('yaml')).parse(yaml.stdout)).toEqual(server);
+    expect(yaml.stdout).toContain(`assetId: ${id}`);
   });
 
   it('table mode: data on stdout, status on stderr, no colour without a terminal, silence with -q', async () => {
