@@ -18,8 +18,12 @@ function lines(screen: string): string[] {
     .map((line) => line.replace(/\r/g, ''))
     .filter((line) => line.trim() !== '');
 }
-/** The widest line of the table (a message line after it is the terminal's to wrap). */
-const widest = (screen: string) => Math.max(...lines(screen).filter((line) => /^[│┌└├]/.test(line)).map((line) => [...line].length));
+/**
+ * The widest line of the table (a message line after it is the terminal's to
+ * wrap; a line where the pty's output was split inside a character, decoded
+ * chunk by chunk by runInPty, is left out: its U+FFFDs are not the table's).
+ */
+const widest = (screen: string) => Math.max(...lines(screen).filter((line) => /^[│┌└├]/.test(line) && !line.includes('\ufffd')).map((line) => [...line].length));
 /** Every cell of every table row, as drawn (a wrapped value is in pieces on lines of its own). */
 const cells = (screen: string) => lines(screen).filter((line) => line.startsWith('│')).flatMap((line) => line.split('│').map((cell) => cell.trim()));
 
