@@ -3,6 +3,7 @@
 // by id where a name is ambiguous), collections with their fields, their
 // items as a listing (names, not files) and their deployments. `ahs plan` of
 // the file it writes shows no changes.
+import { isSentinelAsset } from '../rules/change-control.js';
 import type { ApiClient } from '../http/client.js';
 import { fetchAll } from '../http/paging.js';
 // The journal is not content (cli.md, "Memory"): an export never lists it, so a plan never reads it.
@@ -35,7 +36,7 @@ export async function exportState(ctx: PlanContext, filter: ExportFilter): Promi
   const api = await ctx.api();
   const { signal } = ctx;
   const named = filter.assets !== undefined || filter.collections !== undefined;
-  const assetIds = filter.assets ?? (named ? [] : (await fetchAll<Asset>(api, api.path('va'))).map((a) => a.assetId));
+  const assetIds = filter.assets ?? (named ? [] : (await fetchAll<Asset>(api, api.path('va'))).map((a) => a.assetId).filter((id) => !isSentinelAsset(id)));
   const collectionIds = filter.collections ?? (named ? [] : (await fetchAll<Collection>(api, api.path('vc'))).filter((c) => !c.deleted && !isJournalCollection(c)).map((c) => c.collectionId));
   const assets: Record<string, DesiredAsset> = {};
   const collections: Record<string, DesiredCollection> = {};

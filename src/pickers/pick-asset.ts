@@ -2,6 +2,7 @@
 // deploy: in a terminal they are picked from lists read from the service;
 // without one (CI, --no-input, a pipe) they stay a usage error naming the
 // argument (Context.need). Nothing here is read unless a prompt is shown.
+import { isSentinelAsset } from '../rules/change-control.js';
 import type { Context } from '../io/context.js';
 import { UsageError } from '../errors.js';
 import { fetchAll } from '../http/paging.js';
@@ -18,7 +19,8 @@ export function askAssetId(ctx: Context, given: string | undefined, message = 'A
     schema: assetIdSchema,
     choices: async () => {
       const api = await ctx.api();
-      const assets = await fetchAll<Asset>(api, api.path('va'));
+      // Change control's sentinels are not content: never offered.
+      const assets = (await fetchAll<Asset>(api, api.path('va'))).filter((a) => !isSentinelAsset(a.assetId));
       if (assets.length === 0) throw new UsageError('ASSET_ID is required: the domain has no assets yet (create one with ahs asset create ASSET_ID)');
       return assets.map((a) => ({ name: `${a.assetId}  ${a.assetName}`, value: a.assetId }));
     },

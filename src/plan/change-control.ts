@@ -10,7 +10,7 @@
 // (--lock-id / AHS_LOCK_ID), which it renews and leaves held.
 import { randomBytes } from 'node:crypto';
 import { AhsError, BlockedError, UsageError } from '../errors.js';
-import { cellsToRead, decideWrite, describeWindow, isLockId, parseScope, scopeText, type ControlFacts, type Scope, type WriteIntent } from '../rules/change-control.js';
+import { cellsToRead, decideWrite, holderOf, describeWindow, isLockId, parseScope, scopeText, type ControlFacts, type Scope, type WriteIntent } from '../rules/change-control.js';
 import { formatDuration, parseDuration } from '../rules/rollout.js';
 import { acquireLock, LeaseKeeper, lockBlocked, readBlock, readControlFacts, releaseLock, type HeldLock } from '../service/change-control.js';
 import type { ControlField } from '../service/journal.js';
@@ -23,10 +23,13 @@ type ExecutorContext = Pick<PlanContext, 'api' | 'output' | 'signal' | 'globals'
 
 /**
  * The commands that take their scope's lock for their duration (cli.md).
- * `release` is checked (a lock another run holds refuses it) but takes none
- * of its own: a lease costs four rounds to take and two to give back, on a
- * write of four (bench/rounds.mjs: release stays within 1.3x its floor);
- * given --lock-id it goes through that lock.
+ * They take it when the run coordinates through locks: given --lock-id (the
+ * lock it holds: renewed while it runs, left held) or --lock-timeout (wait
+ * for another holder, then take it, renew it, release it). Without either,
+ * the write is checked (another holder's lock refuses it) and takes none:
+ * a lease costs four rounds to take and two to give back, and a run that
+ * nobody coordinates with gains nothing from them. `release` is only
+ * checked (a write of four rounds; bench/rounds.mjs keeps it at its floor).
  */
 const HOLDERS = new Set(['apply', 'rollout', 'rollout start', 'item sync', 'collection-deploy']);
 /** The commands a freeze lets through: the ways out of an incident. */
@@ -170,7 +173,8 @@ export async function gate<R>(plan: Plan<R>, ctx: ExecutorContext): Promise<Gate
   const facts = await factsFor(api, intent.scopes);
   const write: WriteIntent = { ...intent, lockId, freezeExempt: plan.control?.freezeExempt ?? FREEZE_EXEMPT.has(command), breakGlass: ctx.globals.breakGlass === true };
   const decision = decideWrite(facts, write);
-  const holds = !ctx.globals.dryRun && (plan.control?.hold ?? HOLDERS.has(command));
+  const coordinated = lockId !== undefined || ctx.globals.lockTimeout !== undefined;
+  const holds = !ctx.globals.dryRun && (plan.control?.hold ?? (coordinated && HOLDERS.has(command)));
   if (!decision.ok) {
     // A lock this run will wait for (--lock-timeout) is taken below, not refused here.
     const waits = decision.blockedBy === 'lock' && holds && lockTimeoutMs(ctx) > 0;
@@ -187,7 +191,10 @@ export async function gate<R>(plan: Plan<R>, ctx: ExecutorContext): Promise<Gate
   }
   const recorded = control ? { ...plan, journal: { ...plan.journal, control } } : plan;
   if (!holds) return { ...open, plan: recorded };
-  return hold(recorded, ctx, api, holdScopes(intent.scopes), lockId, command);
+  // A run given its lock renews the locks that id holds (an env lock taken by `ahs lock acquire prod`); it takes no other.
+  const scopes = lockId ? facts.cells.filter((cell) => holderOf(cell, facts.now)?.lockId === lockId).map((cell) => cell.scope) : holdScopes(intent.scopes);
+  if (scopes.length === 0) return { ...open, plan: recorded };
+  return hold(recorded, ctx, api, scopes, lockId, command);
 }
 
 /** Takes (or renews) the run's lock on each scope, keeps it renewed while the plan runs, and releases what it took. */

@@ -232,3 +232,26 @@ describe('blocked versions', () => {
     expect((await b.ahs(['version', 'unblock', id, v2])).exitCode).toBe(0);
   });
 });
+
+describe('the sentinel is not content', () => {
+  it('asset list marks it, export leaves it out, asset delete refuses it without --yes saying the locks go with it', async () => {
+    const s = await harness();
+    try {
+      const taken = await s.ahs(['lock', 'acquire', 'prod', '--json']);
+      expect(taken.exitCode, taken.stderr).toBe(0);
+      await s.createAsset('content');
+      const list = await s.ahs(['asset', 'list']);
+      expect(list.stdout).toMatch(/ahs-control-lock\s.*\(ahs change control: locks, freezes, blocks; not content\)/);
+      const exported = await s.ahs(['export']);
+      expect(exported.exitCode, exported.stderr).toBe(0);
+      expect(exported.stdout).toContain('content');
+      expect(exported.stdout).not.toContain('ahs-control');
+      const refused = await s.ahs(['asset', 'delete', 'ahs-control-lock']);
+      expect(refused.exitCode).toBe(2);
+      expect(refused.stderr).toContain('deleting it drops every lock, freeze and block it holds (they go with it); pass --yes');
+      expect((await s.call('GET', '/va/ahs-control-lock')).status).toBe(200);
+    } finally {
+      await s.close();
+    }
+  });
+});

@@ -1,5 +1,6 @@
 // Table renderings of assets, versions and deployment records, shared by the
 // asset, version, deploy and promote-default commands.
+import { isSentinelAsset } from '../../rules/change-control.js';
 import type { Column, Field, Kit } from '../output.js';
 import type { Asset, AssetUrl, Version } from '../../rules/schemas.js';
 
@@ -24,7 +25,8 @@ export function renderAsset(asset: Asset, kit: Kit): string {
 
 export const assetColumns: Column<Asset>[] = [
   { header: 'ASSET ID', get: (a) => a.assetId },
-  { header: 'NAME', get: (a) => a.assetName },
+  // Change control's sentinels are not content (src/rules/change-control.ts): marked as what they are.
+  { header: 'NAME', get: (a) => (isSentinelAsset(a.assetId) ? `${a.assetName} (ahs change control: locks, freezes, blocks; not content)` : a.assetName) },
   { header: 'TYPE', get: (a) => a.assetType },
   { header: 'SECURED', get: (a) => a.secured },
   { header: 'ACTIVE', get: (a) => a.active },
