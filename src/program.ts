@@ -3,7 +3,7 @@
 // generators walk it.
 import { Command, Help, type Option } from 'commander';
 import { commandTree } from './commands/index.js';
-import { flag, positiveNumber, wholeNumber, type Flag, type Node } from './commands/define.js';
+import { flag, flagName, positiveNumber, SETTING_FLAGS, wholeNumber, type Flag, type Node } from './commands/define.js';
 import { attachNode, buildCommand, type Runner } from './commands/tree.js';
 import { nearest } from './commands/suggest.js';
 
@@ -205,5 +205,29 @@ export function globalsHelp(program: Command): string {
   const options = help.visibleOptions(program).filter((option) => option.long !== '--help' && option.long !== '--version');
   const width = Math.max(...options.map((option) => help.optionTerm(option).length));
   const lines = options.map((option) => `  ${help.optionTerm(option).padEnd(width)}  ${help.optionDescription(option)}`);
-  return `Global options: accepted by every command, anywhere on the line.\n\n${lines.join('\n')}\n`;
+  const settings = SETTING_FLAGS.map(flagName).join(', ');
+  return [
+    'Global options: given anywhere on the line. The output and behaviour options are taken by every command;',
+    `a setting flag (${settings}) is taken only by the commands whose requests use it:`,
+    'one that a command has no use for is refused (exit 2, naming it), while the same setting from the',
+    'environment (AHS_ENV, ...) or a profile is simply not used (cli.md "Output").',
+    '',
+    lines.join('\n'),
+    '',
+    'Setting flags each command uses (from its declaration):',
+    '',
+    ...settingsByCommand(),
+    '',
+  ].join('\n');
+}
+
+/** `  asset list        --profile, --base-url, --domain`: each command and the setting flags it declares it uses. */
+function settingsByCommand(): string[] {
+  const rows: Array<[string, string]> = [];
+  for (const node of commandTree) {
+    const leaves = node.kind === 'group' ? node.commands.map((leaf) => [`${node.name} ${leaf.spec.name}`, leaf] as const) : [[node.spec.name, node] as const];
+    for (const [name, leaf] of leaves) rows.push([name, (leaf.spec.uses ?? []).map(flagName).join(', ') || 'none']);
+  }
+  const width = Math.max(...rows.map(([name]) => name.length));
+  return rows.map(([name, uses]) => `  ${name.padEnd(width)}  ${uses}`);
 }

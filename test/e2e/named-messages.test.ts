@@ -73,6 +73,19 @@ describe('messages that name what is wrong', () => {
   });
 });
 
+describe('ahs help globals and the behaviour agree', () => {
+  it('says a setting flag with no use is refused, and lists the settings each command uses; asset list --env is refused as it says', async () => {
+    const help = await h.ahs(['help', 'globals']);
+    expect(help.exitCode).toBe(0);
+    expect(help.stdout).toContain('one that a command has no use for is refused (exit 2, naming it)');
+    expect(help.stdout).toMatch(/^ {2}asset list +--profile, --base-url, --domain$/m);
+    expect(help.stdout).toMatch(/^ {2}deploy +.*--platform, --env/m);
+    const refused = await h.ahs(['asset', 'list', '--env', 'prod']);
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toContain('--env');
+  });
+});
+
 describe('the library speaks its own words', () => {
   it('a service that cannot be reached names the client\'s baseUrl, not a CLI flag', async () => {
     const port = await closedPort();
