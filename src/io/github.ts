@@ -166,7 +166,8 @@ function rolloutOutputs(isWrite: boolean): CommandOutputs {
     'halted-at': (d) => (d.waves ? (next(d).halt?.at ?? null) : undefined),
     'halted-by': (d) => (d.waves ? (next(d).halt?.by ?? null) : undefined),
     'superseded-by': (d) => (d.waves ? (next(d).action === 'superseded' ? next(d).version : null) : undefined),
-    'blocked-by': (d) => (d.waves ? (next(d).action === 'blocked' ? (next(d).by?.version ?? null) : null) : undefined),
+    // Not `blocked-by`: that one names the cause of an exit 12 (lock, freeze, version, rollout), set for every write.
+    'in-flight': (d) => (d.waves ? (next(d).action === 'blocked' ? (next(d).by?.version ?? null) : null) : undefined),
     promoted: (d) => d.promoted,
   };
   if (isWrite) outputs.changed = (d) => (Array.isArray(d.promoted) ? d.promoted.length > 0 : undefined);

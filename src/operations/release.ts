@@ -7,7 +7,7 @@
 import { prefetchControl } from '../plan/change-control.js';
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { ConflictError, ExitCode, MismatchError, PartialFailureError } from '../errors.js';
+import { ConflictError, ExitCode, PartialFailureError } from '../errors.js';
 import type { ApiClient } from '../http/client.js';
 import type { DeploymentState } from '../rules/index.js';
 import { versionUploadFields, type AssetUrl, type DeployBody, type Version } from '../rules/schemas.js';
@@ -248,8 +248,8 @@ async function reusableVersion(
     return { match: { version, by: 'content', matched: `matched by content: ${fileName} and what ${equal.id} serves have the same SHA-256 ${local}` }, record: await recordOn(version) };
   }
   const other = hashes.hashed[0]!;
-  // Content differs from what was expected (cli.md, urn:ahs:mismatch, exit 1), established by SHA-256.
-  throw new MismatchError(
+  // Another content under the name (cli.md, "Release workflows": a conflict, exit 5, urn:ahs:conflict), established by SHA-256.
+  throw new ConflictError(
     `${where.platform} version ${other.id} of ${where.assetId} is already named ${versionName}, with the same file name and size but another content: it serves SHA-256 ${other.sha256}, ${fileName} is ${local}; nothing was written: release under another ${fieldName(names, 'versionName')}`,
   );
 }

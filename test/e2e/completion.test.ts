@@ -73,7 +73,7 @@ describe('ahs completion', () => {
     const [registered, shells, formats, commands] = result.stdout.split('\n');
     expect(registered).toBe('complete -o default -F _ahs ahs');
     expect(shells).toBe('bash zsh fish');
-    expect(formats).toBe('table json');
+    expect(formats).toBe('table wide json yaml');
     expect(commands?.split(' ')).toEqual(expect.arrayContaining(['completion', 'help']));
   });
 

@@ -154,7 +154,7 @@ describe('verify', () => {
 });
 
 describe('release compares content', () => {
-  it('a same-size rebuild of a LIVE version is refused (exit 1, urn:ahs:mismatch, nothing written, both digests named); the same bytes are reused, matched by content', async () => {
+  it('a same-size rebuild of a LIVE version is a conflict (exit 5, urn:ahs:conflict, nothing written, both digests named); the same bytes are reused, matched by content', async () => {
     const asset = uid('rc');
     await h.createAsset(asset);
     const dir = join(h.dir, asset);
@@ -173,12 +173,12 @@ describe('release compares content', () => {
     const spy = await stubServer(() => false, h.emu.baseUrl);
     try {
       const rebuilt = await h.ahs(args, { env: { AHS_BASE_URL: spy.url } });
-      // Content differs from what was expected (cli.md, urn:ahs:mismatch): exit 1.
-      expect(rebuilt.exitCode).toBe(1);
+      // A version of that name with another content is a conflict (cli.md, "Release workflows"): exit 5.
+      expect(rebuilt.exitCode).toBe(5);
       expect(rebuilt.stderr).toContain(`it serves SHA-256 ${sha('build 0001')}, ci.zip is ${sha('build 0002')}; nothing was written`);
       const json = await h.ahs([...args, '--json'], { env: { AHS_BASE_URL: spy.url } });
-      expect(json.exitCode).toBe(1);
-      expect(json.errJson()).toMatchObject({ type: 'urn:ahs:mismatch', status: null });
+      expect(json.exitCode).toBe(5);
+      expect(json.errJson()).toMatchObject({ type: 'urn:ahs:conflict', status: null });
       expect(spy.requests.filter((r) => r.method !== 'GET')).toEqual([]);
     } finally {
       await spy.close();
