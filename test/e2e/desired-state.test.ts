@@ -660,7 +660,7 @@ describe('plan -out (Terraform\'s spelling)', () => {
     try {
       const result = await h.ahs(['plan', '-f', file, '-out', join(h.dir, 'r.plan')]);
       expect(result.exitCode).toBe(2);
-      expect(result.stderr).toBe('error: --output must be table or json (got ut): did you mean --out? (-out is read as -o ut; ahs plan --out PLAN saves the plan); run with --help for usage');
+      expect(result.stderr).toBe('error: --output must be one of table, wide, json, yaml (got ut): did you mean --out? (-out is read as -o ut; ahs plan --out PLAN saves the plan); run with --help for usage');
       await expect(readFile(join(h.dir, 'r.plan'))).rejects.toThrow();
     } finally {
       await h.close();

@@ -152,8 +152,8 @@ describe('under GitHub Actions', () => {
       const into = join(h.dir, `${collectionId}-fetched`);
       const fetch = await h.ahs(['fetch', collectionId, '--env', 'prod', '--dir', into], { env: gh.env });
       expect(fetch.exitCode, fetch.stderr).toBe(0);
-      expect(await gh.outputs()).toMatchObject({ dir: into, downloaded: '2', skipped: '0', failed: '0', files: `${join(into, 'a.txt')}\n${join(into, 'b_pipe.txt')}` });
-      expect(await gh.summary()).toContain(`### ahs fetch\n\n${collectionId} (prod) → ${into}\n\n| result | count | files |\n|---|---|---|\n| downloaded | 2 | a.txt, b_pipe.txt |`);
+      expect(await gh.outputs()).toMatchObject({ dir: into, downloaded: '2', skipped: '0', failed: '0', files: `${join(into, 'a.txt')}\n${join(into, 'b|pipe.txt')}` });
+      expect(await gh.summary()).toContain(`### ahs fetch\n\n${collectionId} (prod) → ${into}\n\n| result | count | files |\n|---|---|---|\n| downloaded | 2 | a.txt, b\\|pipe.txt |`);
 
       // With --dry-run: what it would send, nothing changed.
       writeFileSync(join(dir, 'c.txt'), 'c');

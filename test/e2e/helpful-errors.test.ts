@@ -32,12 +32,12 @@ describe('usage errors that point somewhere', () => {
     expect(r.stderr.split('\n').filter(Boolean)).toHaveLength(1);
   });
 
-  it('a bad choice names its flag: --state SIDEWAYS, -o yaml', async () => {
+  it('a bad choice names its flag: --state SIDEWAYS, -o xml', async () => {
     const state = await runInProcess(['collection-deploy', 'c1', '--state', 'SIDEWAYS'], NOWHERE);
     expect(state.exitCode).toBe(2);
     expect(state.stderr).toBe('error: --state must be LIVE or OFFLINE (got SIDEWAYS); run with --help for usage');
-    const output = await runInProcess(['asset', 'list', '-o', 'yaml'], NOWHERE);
-    expect(output.stderr).toBe('error: --output must be table or json (got yaml); run with --help for usage');
+    const output = await runInProcess(['asset', 'list', '-o', 'xml'], NOWHERE);
+    expect(output.stderr).toBe('error: --output must be one of table, wide, json, yaml (got xml); run with --help for usage');
   });
 
   it('missing settings are named all at once', async () => {

@@ -45,7 +45,8 @@ function signal(): AbortSignal {
 describe('a server that closes the connection after each answer, without Connection: close', () => {
   it('asset update (a read, then a write): exit 0, each request on a connection of its own', async () => {
     await withServer(rawServer(() => json(asset), { closeAfter: true }), async (server) => {
-      const r = await h.ahs(['asset', 'update', 'a1', '--name', 'm', '--json'], { env: { AHS_BASE_URL: server.url } });
+      // --no-journal: the domain journal's check (a read beside the write) is not this test's point.
+      const r = await h.ahs(['asset', 'update', 'a1', '--name', 'm', '--json', '--no-journal'], { env: { AHS_BASE_URL: server.url } });
       expect(r.exitCode, r.stderr).toBe(0);
       expect(server.requests.map((request) => request.method)).toEqual(['GET', 'PUT']);
       expect(server.requests.map((request) => request.onConnection)).toEqual([1, 1]);
