@@ -26,7 +26,7 @@ export function parseErrorBody(status: number, text: string, statusText = ''): E
   }
   // A page is never printed: it is a gateway's or a web server's, not the service's words.
   if (isHtml(undefined, trimmed)) {
-    const title = status >= 500 ? `a gateway answered ${status} (an HTML page)` : `the server answered ${status} with an HTML page, not the service's error body: check --base-url`;
+    const title = status >= 500 ? `a gateway answered ${status} (an HTML page)` : `the server answered ${status} with an HTML page, not the service's error body: check the service's base URL`;
     return { type: SERVICE_ERROR_TYPE_FALLBACK, title, status, detail: title };
   }
   // Bytes that are not text (an encoding ahs could not undo, a file) are never printed.
@@ -196,7 +196,7 @@ export class UnexpectedAnswerError extends AhsError {
     readonly status: number,
     what: string,
   ) {
-    super(`${request} answered ${status} with ${what}; this is not what the service returns (check --base-url / --delivery-url)`);
+    super(`${request} answered ${status} with ${what}; this is not what the service returns (check the base URL and the delivery URL)`);
   }
   toBody(): ErrorBody {
     return { type: 'urn:ahs:unexpected-answer', title: this.message, status: null, detail: this.message };

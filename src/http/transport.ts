@@ -293,7 +293,7 @@ function proxyFailure(error: unknown, proxy: { url: string; variable: string } |
 /** A 407 that reached the client as an answer (a proxy that forwards rather than tunnels): the proxy named. */
 export function proxyAuthenticationRequired(env: NodeJS.ProcessEnv, url: string): ProxyError {
   const proxy = proxyFor(proxiesOf(env), new URL(url).protocol);
-  if (!proxy) return new ProxyError('a proxy answered 407 Proxy Authentication Required, but none is set: check HTTPS_PROXY/HTTP_PROXY and --base-url', false);
+  if (!proxy) return new ProxyError('a proxy answered 407 Proxy Authentication Required, but none is set: check HTTPS_PROXY/HTTP_PROXY and the base URL', false);
   return proxyAnswered(407, withoutCredentials(proxy.url), proxy.variable, hasCredentials(proxy.url));
 }
 
@@ -303,7 +303,7 @@ export function proxyAnswered(status: number, shown: string, variable: string, c
     const fix = credentials ? `the credentials in ${variable} were refused: check them (http://user:pass@host:port)` : `put credentials in ${variable} (http://user:pass@host:port)`;
     return new ProxyError(`the proxy ${shown} answered 407 Proxy Authentication Required: ${fix} or check NO_PROXY`, false);
   }
-  return new ProxyError(`the proxy ${shown} answered ${status} and opened no connection to the service: check ${variable}, NO_PROXY and --base-url`, status >= 500);
+  return new ProxyError(`the proxy ${shown} answered ${status} and opened no connection to the service: check ${variable}, NO_PROXY and the base URL`, status >= 500);
 }
 
 /** The proxy's URL with no user name or password (what messages may show). */

@@ -371,7 +371,7 @@ describe('answers that are not the service\'s', () => {
     const { client: api, api: transport } = client([{ status: 301, headers: { location: 'https://elsewhere/' } }]);
     const error = await caught(api.get('/a'));
     expect(error).toBeInstanceOf(UnexpectedAnswerError);
-    expect(error.message).toBe('GET /a answered 301 with a redirect to https://elsewhere/; this is not what the service returns (check --base-url / --delivery-url)');
+    expect(error.message).toBe('GET /a answered 301 with a redirect to https://elsewhere/; this is not what the service returns (check the base URL and the delivery URL)');
     expect(transport.destroyedBodies).toBe(1);
     expect((await caught(client([{ status: 302 }]).client.get('/a'))).message).toContain('answered 302 with a redirect;');
   });
@@ -396,7 +396,7 @@ describe('answers that are not the service\'s', () => {
     const { client: api, api: transport } = client([{ error: new StatusOutOfRangeError(0) }]);
     const error = await caught(api.post('/va', {}));
     expect(error).toBeInstanceOf(UnexpectedAnswerError);
-    expect(error.message).toBe('POST /va answered 0 with a status outside 100-599; this is not what the service returns (check --base-url / --delivery-url)');
+    expect(error.message).toBe('POST /va answered 0 with a status outside 100-599; this is not what the service returns (check the base URL and the delivery URL)');
     expect(transport.seen).toHaveLength(1);
   });
 

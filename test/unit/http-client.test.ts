@@ -74,7 +74,7 @@ describe('ApiClient', () => {
 
   it('never makes an HTML page the title of an error', () => {
     expect(parseErrorBody(504, '<html><body><h1>504 Gateway Time-out</h1></body></html>').title).toBe('a gateway answered 504 (an HTML page)');
-    expect(parseErrorBody(404, '<!DOCTYPE html><p>Not here</p>').title).toBe("the server answered 404 with an HTML page, not the service's error body: check --base-url");
+    expect(parseErrorBody(404, '<!DOCTYPE html><p>Not here</p>').title).toBe("the server answered 404 with an HTML page, not the service's error body: check the service's base URL");
   });
 
   it('waits what Retry-After asks for, on the policy\'s clock, then sends the read again', async () => {
@@ -99,7 +99,7 @@ describe('ApiClient', () => {
     plan = [(res) => res.writeHead(407).end()];
     const error = (await client().get('/x').catch((e: unknown) => e)) as NetworkError;
     expect(error).toBeInstanceOf(NetworkError);
-    expect(error.message).toBe('a proxy answered 407 Proxy Authentication Required, but none is set: check HTTPS_PROXY/HTTP_PROXY and --base-url');
+    expect(error.message).toBe('a proxy answered 407 Proxy Authentication Required, but none is set: check HTTPS_PROXY/HTTP_PROXY and the base URL');
   });
 
   it('turns refused connections into NetworkError and traces with the key redacted', async () => {
