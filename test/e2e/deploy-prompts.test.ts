@@ -134,7 +134,7 @@ describe.skipIf(!hasScript)('rollback in a terminal, when the journal disagrees 
     const [v1, v2] = [r1.json().version.versionId, r2.json().version.versionId];
     // Someone promotes 1.0 again with another tool: the journal's last change says v2.
     expect((await h.deploy(id, v1, 'ios', 'prod', 'DEFAULT', { currentVersionId: v2, currentAssetIntent: 'LIVE' })).status).toBe(201);
-    const { code, screen } = await runInPty({ ...h.env, ...env }, ['rollback', id, ...CH], [[new RegExp(`Roll ${id}/ios/prod back from ${v1} \\(Default\\) to \\(the journal does not\\s+prove which was the Default before\\)[\\s\\S]*❯ ${v2}`), '\r']]);
+    const { code, screen } = await runInPty({ ...h.env, ...env }, ['rollback', id, ...CH], [[new RegExp(`Roll ${id}/ios/prod back\\s+from\\s+${v1}\\s+\\(Default\\)\\s+to\\s+\\(the\\s+journal\\s+does\\s+not\\s+prove\\s+which\\s+was\\s+the\\s+Default\\s+before\\)[\\s\\S]*❯ ${v2}`), '\r']]);
     expect(code, screen).toBe(0);
     expect(screen).toMatch(new RegExp(`warning: the journal does not prove the target, so it is yours to pick: the Default of ${id}/ios/prod is ${v1}, but the journal's last change of it .* made it ${v2}: it was moved outside ahs`));
     expect(screen).toContain(`rolling back ${id}/ios/prod to ${v2}: picked (the journal does not prove it)`);
