@@ -531,6 +531,13 @@ class RolloutRun {
     const user = await this.user();
     const channel = snapshot.waves.find((w) => w.env === env)!.channel;
     const readDefault = defaultOf(channel) ?? null;
+    // The channel as read (a re-read included) already has the version as its Default: another run of this rollout
+    // promoted it meanwhile. Its promotion is that run's to record; sending ours would be the service's "already in
+    // the target state" 400, which the prediction refuses (exit 1), though the rollout stands where it should.
+    if (readDefault === r.versionId) {
+      out.info(`${env}: another run of this rollout promoted ${r.versionId} meanwhile; it records and checks that wave`);
+      return;
+    }
     const { live, promotion, all } = this.waveSteps(env, channel, user);
     let failed: { code: number; phase: 'before' } | undefined;
     // The promotion was made by this run, or may have been (its answer lost): the entry is the wave's promotion.
