@@ -230,12 +230,13 @@ async function interactiveBash(cwd: string, env: Record<string, string>, lines: 
   const child = spawn('script', ['-qfec', 'bash --norc --noprofile -i', '/dev/null'], { cwd, env: { PATH: process.env.PATH ?? '', TERM: 'xterm', PS1: '$ ', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
   let screen = '';
   const screens: string[] = [];
-  let waiting: { marker: string; resolve: () => void } | undefined;
+  let waiting: { marker: string; from: number; resolve: () => void } | undefined;
   child.stdout.on('data', (chunk: Buffer) => {
     screen += chunk.toString('utf8');
-    if (waiting && screen.includes(waiting.marker)) waiting.resolve();
+    // Only what came since the line was typed: an earlier listing of the same name is not this one.
+    if (waiting && screen.slice(waiting.from).includes(waiting.marker)) waiting.resolve();
   });
-  const until = (marker: string, from = 0) => new Promise<void>((resolve) => (screen.slice(from).includes(marker) ? resolve() : (waiting = { marker, resolve })));
+  const until = (marker: string, from = 0) => new Promise<void>((resolve) => (screen.slice(from).includes(marker) ? resolve() : (waiting = { marker, from, resolve })));
   return (async () => {
     child.stdin.write(`${ahsFunction}; source ${JSON.stringify(script)}; echo "READY""-0"\n`);
     await until('READY-0\r\n');
