@@ -37,6 +37,7 @@ import { assetPath } from './assets.js';
 import type { ServiceContext } from './context.js';
 import { servedUrl } from './delivery.js';
 import { ciRunOf, type CiRun } from './journal.js';
+import { memoryMultipart } from './multipart.js';
 
 /** What a holder's version carries (its content): read only to explain, never to decide. */
 export const lockDocSchema = z.object({
@@ -177,23 +178,6 @@ export function describeHolder(status: Pick<LockStatus, 'holder' | 'command' | '
 
 // --- writes -----------------------------------------------------------------------
 
-/** A small JSON file as a multipart upload (the version's content). */
-function jsonMultipart(fields: Record<string, string>, fileName: string, content: unknown) {
-  const boundary = `----ahscontrol${Math.random().toString(36).slice(2)}${Date.now().toString(36)}`;
-  let head = '';
-  for (const [name, value] of Object.entries(fields)) head += `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
-  head += `--${boundary}\r\nContent-Disposition: form-data; name="assetFile"; filename="${fileName}"\r\nContent-Type: application/json\r\n\r\n`;
-  const whole = Buffer.concat([Buffer.from(head, 'utf8'), Buffer.from(JSON.stringify(content), 'utf8'), Buffer.from(`\r\n--${boundary}--\r\n`, 'utf8')]);
-  return {
-    contentType: `multipart/form-data; boundary=${boundary}`,
-    length: whole.length,
-    async *open() {
-      yield whole;
-    },
-    whole: () => whole,
-  };
-}
-
 async function ensureAsset(api: ApiClient, assetId: string, user: string): Promise<void> {
   try {
     await api.json({
@@ -209,7 +193,7 @@ async function ensureAsset(api: ApiClient, assetId: string, user: string): Promi
 /** Uploads a control version (creating its sentinel asset on first use). */
 async function uploadVersion(api: ApiClient, assetId: string, name: string, content: unknown, user: string): Promise<Version> {
   if (name.length > 64) throw new UsageError(`the record ${JSON.stringify(name)} is longer than a version name may be (64): use a shorter environment or zone name`);
-  const send = () => api.json<Version>({ method: 'POST', path: assetPath(api, assetId, 'versions'), query: { targetPlatformId: CONTROL_PLATFORM }, stream: jsonMultipart({ versionName: name, createdBy: user }, 'control.json', content) });
+  const send = () => api.json<Version>({ method: 'POST', path: assetPath(api, assetId, 'versions'), query: { targetPlatformId: CONTROL_PLATFORM }, stream: memoryMultipart({ versionName: name, createdBy: user }, 'control.json', JSON.stringify(content)) });
   try {
     return await send();
   } catch (error) {

@@ -20,6 +20,7 @@ import { OTHER_ASSET_TYPE } from '../rules/collections.js';
 import { fetchAll } from '../http/paging.js';
 import { eachLimited } from '../util/pool.js';
 import { readCollection, vcPath } from './collections.js';
+import { memoryMultipart } from './multipart.js';
 import { deliveryBaseOf, deliveryDocumentUrl, deliveryFileUrl } from './delivery.js';
 import { entryFileName, entryNonce, JOURNAL_API_VERSION, parseEntry, readFileName, type Change, type CiRun, type EntryDocument, type EntryDocumentV2 } from './journal-format.js';
 
@@ -125,23 +126,6 @@ export function journalMark(id: string, collection: Collection | undefined): { m
 /** A new entry's document: the v2 format, with its nonce. */
 export function newEntry(fields: Omit<EntryDocumentV2, 'apiVersion' | 'id'>, id: string = entryNonce()): EntryDocumentV2 {
   return { apiVersion: JOURNAL_API_VERSION, id, ...fields };
-}
-
-/** A multipart body of one small in-memory file. */
-function memoryMultipart(fields: Record<string, string>, fileName: string, content: string) {
-  const boundary = `----ahsjournal${Math.random().toString(36).slice(2)}${Date.now().toString(36)}`;
-  let head = '';
-  for (const [name, value] of Object.entries(fields)) head += `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
-  head += `--${boundary}\r\nContent-Disposition: form-data; name="assetFile"; filename="${fileName}"\r\nContent-Type: application/json\r\n\r\n`;
-  const whole = Buffer.concat([Buffer.from(head, 'utf8'), Buffer.from(content, 'utf8'), Buffer.from(`\r\n--${boundary}--\r\n`, 'utf8')]);
-  return {
-    contentType: `multipart/form-data; boundary=${boundary}`,
-    length: whole.length,
-    async *open() {
-      yield whole;
-    },
-    whole: () => whole,
-  };
 }
 
 /** What an entry item says it is, to the listing and to the upload: its name and its file's. */
