@@ -51,6 +51,19 @@ describe('ahs emulator env', () => {
     });
   });
 
+  it('-o yaml prints the same variables as YAML, which a YAML reader parses back whole', async () => {
+    const yaml = await execa('node', [BIN, 'emulator', 'env', '--port', '4010', '-o', 'yaml']);
+    expect(yaml.stderr).toMatch(/^warning: nothing listens on 127\.0\.0\.1:4010/);
+    expect(yaml.stdout).toContain('AHS_BASE_URL: http://127.0.0.1:4010\n');
+    expect((await import('yaml')).parse(yaml.stdout)).toEqual({
+      AHS_BASE_URL: 'http://127.0.0.1:4010',
+      AHS_DELIVERY_URL: 'http://127.0.0.1:4010',
+      AHS_DOMAIN: 'demo',
+      AHS_API_KEY: 'demo-key',
+      AHS_USER: 'owner@demo.test',
+    });
+  });
+
   it('without --port it is a usage error: the port of a default start changes every time', async () => {
     const r = await execa('node', [BIN, 'emulator', 'env'], { reject: false });
     expect(r.exitCode).toBe(2);
@@ -76,6 +89,32 @@ describe('ahs emulator start', () => {
       // --port 0: the banner says the port changes and how to keep it.
       expect(banner).toContain('start with a fixed --port N');
       const r = await bash(`${exported!.trim()}\nahs asset list --json --query totalResults`);
+      expect(r.stderr).toBe('');
+      expect(r.stdout).toBe('0');
+    } finally {
+      if (child.exitCode === null) {
+        const exited = once(child, 'exit');
+        child.kill('SIGINT');
+        await exited;
+      }
+    }
+  });
+
+  it('-o yaml prints its addresses as a YAML document, and they answer', async () => {
+    const child = spawn('node', [BIN, 'emulator', 'start', '--port', '0', '-o', 'yaml'], { env: { PATH: process.env.PATH ?? '', HOME: home, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'ignore'] });
+    try {
+      const printed = await new Promise<string>((resolve, reject) => {
+        let text = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          text += chunk.toString('utf8');
+          if (/deliveryUrl: .*\n/.test(text)) resolve(text);
+        });
+        child.on('exit', (code) => reject(new Error(`emulator exited (${code}) before it was ready:\n${text}`)));
+      });
+      const addresses = (await import('yaml')).parse(printed) as { baseUrl: string; deliveryUrl: string };
+      expect(Object.keys(addresses)).toEqual(['baseUrl', 'deliveryUrl']);
+      expect(addresses.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const r = await bash(`export AHS_BASE_URL=${addresses.baseUrl} AHS_DOMAIN=demo AHS_API_KEY=demo-key\nahs asset list --json --query totalResults`);
       expect(r.stderr).toBe('');
       expect(r.stdout).toBe('0');
     } finally {

@@ -5,7 +5,7 @@ import { FixtureError, loadFixture } from '../../emulator/index.js';
 import { rawStream } from '../../io/streams.js';
 import { nameOf, type Run } from '../define.js';
 import { envSpec } from './index.js';
-import { addressUrl, emulatorVariables, exportLine } from './variables.js';
+import { addressUrl, documentOrLine, emulatorVariables, exportLine } from './variables.js';
 
 export const run: Run<typeof envSpec> = async (opts, ctx) => {
   if (opts.port === undefined) {
@@ -27,7 +27,7 @@ export const run: Run<typeof envSpec> = async (opts, ctx) => {
   // The fixture's key is printed on purpose (it is the emulator's, for eval), even when
   // AHS_API_KEY holds the same value: around the redaction every other output gets.
   const out = rawStream(ctx.io.out);
-  out.write(ctx.format === 'json' ? `${JSON.stringify(variables, null, 2)}\n` : `${exportLine(variables)}\n`);
+  out.write(await documentOrLine(ctx.format, variables, () => `${exportLine(variables)}\n`));
   // The settings are printed either way (one may set them before starting the emulator), but a port where
   // nothing listens is said: the next command would fail with "connection refused".
   const silent = await nothingListens(new URL(url));

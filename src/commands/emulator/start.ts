@@ -6,7 +6,7 @@ import { DataDirError, FixtureError, startEmulator, type Fixture, type RunningEm
 import type { Options, Run } from '../define.js';
 import type { startSpec } from './index.js';
 import { canAct } from '../../rules/index.js';
-import { emulatorVariables, exportLine } from './variables.js';
+import { documentOrLine, emulatorVariables, exportLine } from './variables.js';
 
 type StartOptions = Options<typeof startSpec>;
 
@@ -35,9 +35,11 @@ export const run: Run<typeof startSpec> = async (opts, ctx) => {
     throw error;
   }
 
-  if (json) io.out.write(`${JSON.stringify({ baseUrl: emu.baseUrl, deliveryUrl: emu.deliveryUrl })}\n`);
+  // -o json: one line (a script reads the first line it gets); -o yaml: the same document.
   // The banner names the fixture's keys on purpose (they are the emulator's): around the redaction.
-  else rawStream(io.out).write(readyText(emu, opts));
+  const addresses = { baseUrl: emu.baseUrl, deliveryUrl: emu.deliveryUrl };
+  if (json) io.out.write(`${JSON.stringify(addresses)}\n`);
+  else rawStream(io.out).write(await documentOrLine(ctx.format, addresses, () => readyText(emu, opts)));
 
   await new Promise<void>((resolve) => {
     if (ctx.signal.aborted) resolve();

@@ -40,3 +40,14 @@ export function addressUrl(host: string, port: number): string {
   if (host === '::') return `http://[::1]:${port}`;
   return host.includes(':') ? `http://[${host}]:${port}` : `http://${host}:${port}`;
 }
+
+/**
+ * What `emulator env|start` print for the output format asked: the document
+ * as indented JSON or as YAML (`-o json|yaml`), else the text form (the
+ * export line, the banner: -o table and -o wide alike, they have no table).
+ */
+export async function documentOrLine(format: string, document: object, text: () => string): Promise<string> {
+  if (format === 'json') return `${JSON.stringify(document, null, 2)}\n`;
+  if (format === 'yaml') return (await import('yaml')).stringify(document);
+  return text();
+}
