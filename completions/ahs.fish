@@ -116,7 +116,16 @@ end
 # The command path before the cursor ("asset create"), how many positional arguments follow it,
 # the --profile and the --platform given on the line (or empty lines), then those positional arguments
 function __fish_ahs_path
+    __fish_ahs_read_line
+    printf '%s\n' $__fish_ahs_path_state
+end
+
+# What __fish_ahs_path prints, kept in $__fish_ahs_path_state: fish asks every entry's condition at one <TAB>
+# (hundreds of them), so the line is read once, and read again only when the words before the cursor change
+function __fish_ahs_read_line
     set -l tokens (commandline -opc)
+    set -l line (string join  -- $tokens)
+    set -q __fish_ahs_path_line; and test "$__fish_ahs_path_line" = "$line"; and return
     set -e tokens[1]
     set -l cmdpath ''
     set -l npos 0
@@ -165,11 +174,8 @@ function __fish_ahs_path
                 end
         end
     end
-    echo $cmdpath
-    echo $npos
-    echo $profile
-    echo $platform
-    printf '%s\n' $pos
+    set -g __fish_ahs_path_line $line
+    set -g __fish_ahs_path_state $cmdpath $npos $profile $platform $pos
 end
 
 # Values ahs reads at <TAB> (ids from the service; profiles, environments, platforms), with the line's
@@ -190,9 +196,9 @@ end
 
 # True when the cursor is at that command path (and, if given, at that positional argument)
 function __fish_ahs_is --argument-names want index
-    set -l state (__fish_ahs_path)
-    test "$state[1]" = "$want"; or return 1
-    test -z "$index"; or test "$state[2]" = "$index"
+    __fish_ahs_read_line
+    test "$__fish_ahs_path_state[1]" = "$want"; or return 1
+    test -z "$index"; or test "$__fish_ahs_path_state[2]" = "$index"
 end
 
 # global options: anywhere on the line

@@ -598,7 +598,16 @@ ${defaults}
 # The command path before the cursor ("asset create"), how many positional arguments follow it,
 # the --profile and the --platform given on the line (or empty lines), then those positional arguments
 function ${fn}_path
+    ${fn}_read_line
+    printf '%s\\n' $${fn}_path_state
+end
+
+# What ${fn}_path prints, kept in $${fn}_path_state: fish asks every entry's condition at one <TAB>
+# (hundreds of them), so the line is read once, and read again only when the words before the cursor change
+function ${fn}_read_line
     set -l tokens (commandline -opc)
+    set -l line (string join \x1f -- $tokens)
+    set -q ${fn}_path_line; and test "$${fn}_path_line" = "$line"; and return
     set -e tokens[1]
     set -l cmdpath ''
     set -l npos 0
@@ -647,11 +656,8 @@ function ${fn}_path
                 end
         end
     end
-    echo $cmdpath
-    echo $npos
-    echo $profile
-    echo $platform
-    printf '%s\\n' $pos
+    set -g ${fn}_path_line $line
+    set -g ${fn}_path_state $cmdpath $npos $profile $platform $pos
 end
 
 # Values ahs reads at <TAB> (ids from the service; profiles, environments, platforms), with the line's
@@ -672,9 +678,9 @@ end
 
 # True when the cursor is at that command path (and, if given, at that positional argument)
 function ${fn}_is --argument-names want index
-    set -l state (${fn}_path)
-    test "$state[1]" = "$want"; or return 1
-    test -z "$index"; or test "$state[2]" = "$index"
+    ${fn}_read_line
+    test "$${fn}_path_state[1]" = "$want"; or return 1
+    test -z "$index"; or test "$${fn}_path_state[2]" = "$index"
 end
 
 ${lines.join('\n')}
