@@ -3,7 +3,7 @@
 // by id where a name is ambiguous), collections with their fields, their
 // items as a listing (names, not files) and their deployments. `ahs plan` of
 // the file it writes shows no changes.
-import { isSentinelAsset } from '../rules/change-control.js';
+import { isSentinelAsset } from '../rules/control-names.js';
 import type { ApiClient } from '../http/client.js';
 import { fetchAll } from '../http/paging.js';
 // The journal is not content (cli.md, "Memory"): an export never lists it, so a plan never reads it.

@@ -2,7 +2,7 @@
 // deploy: in a terminal they are picked from lists read from the service;
 // without one (CI, --no-input, a pipe) they stay a usage error naming the
 // argument (Context.need). Nothing here is read unless a prompt is shown.
-import { isSentinelAsset } from '../rules/change-control.js';
+import { isSentinelAsset } from '../rules/control-names.js';
 import type { Context } from '../io/context.js';
 import { UsageError } from '../errors.js';
 import { fetchAll } from '../http/paging.js';

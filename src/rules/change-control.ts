@@ -60,9 +60,9 @@
 // - Not content. `ahs-control` and `ahs-control-lock*` are sentinels:
 //   export, plan and the pickers leave them out (isSentinelAsset).
 import { z } from 'zod';
+import { LOCK_ASSET } from './control-names.js';
 
-export const CONTROL_ASSET = 'ahs-control';
-export const LOCK_ASSET = 'ahs-control-lock';
+export { CONTROL_ASSET, LOCK_ASSET, isSentinelAsset } from './control-names.js';
 /** The platform of every sentinel version (collections' default: every service has it). */
 export const CONTROL_PLATFORM = 'generic';
 /** Other: the type the journal uses too. */
@@ -70,11 +70,6 @@ export const CONTROL_ASSET_TYPE = '9999';
 export const FREE_NAME = 'free';
 /** The spec's versionName limit. */
 const NAME_MAX = 64;
-
-/** Whether an asset is one of change control's sentinels (not content). */
-export function isSentinelAsset(assetId: string): boolean {
-  return assetId === CONTROL_ASSET || assetId === LOCK_ASSET || assetId.startsWith(`${LOCK_ASSET}-`);
-}
 
 // --- scopes -----------------------------------------------------------------
 

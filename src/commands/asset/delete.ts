@@ -6,7 +6,7 @@ import { deleteAsset } from '../../operations/assets.js';
 import { askAssetId } from '../../pickers/pick-asset.js';
 import { thenDo } from '../../plan/plan.js';
 import { UsageError } from '../../errors.js';
-import { isSentinelAsset } from '../../rules/change-control.js';
+import { isSentinelAsset } from '../../rules/control-names.js';
 
 export const run: Run<typeof deleteSpec> = async (options, ctx) => {
   const assetId = await askAssetId(ctx, options.assetId, 'Asset to delete');

@@ -1,6 +1,6 @@
 // Table renderings of assets, versions and deployment records, shared by the
 // asset, version, deploy and promote-default commands.
-import { isSentinelAsset } from '../../rules/change-control.js';
+import { isSentinelAsset } from '../../rules/control-names.js';
 import type { Column, Field, Kit } from '../output.js';
 import type { Asset, AssetUrl, Version } from '../../rules/schemas.js';
 
