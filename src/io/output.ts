@@ -236,7 +236,7 @@ function makeKit(color: boolean, terminal: boolean, width: () => number): Kit {
       const fits = widths.reduce((sum, w) => sum + w + 3, 1) <= columnsWidth;
       // Each column adds a space either side and a border; one more border closes the row.
       const room = columnsWidth - 3 * columns.length - 1;
-      const fitted = fits ? undefined : fitWidths(widths, room, columns.map((c) => c.keep === true), wordFloor(widths, body, room));
+      const fitted = fits ? undefined : fitWidths(widths, room, columns.map((c) => c.keep === true), wordFloor(widths, [header, ...body], room));
       const drawn = table({
         head: header.map((h, i) => style.bold(fitted ? wrapTo(h, fitted[i]!) : h)),
         style: { head: [], border: [] },
@@ -283,13 +283,14 @@ function pieces(text: string): Array<{ text: string; space: boolean }> {
 
 /**
  * The least width of each column when a table must wrap: its longest piece
- * of a cell (a version id, a state, `(none)`; headers wrap too), up to 24
+ * of a cell or of its header (a version id, a state, `(none)`, PREVIOUS of
+ * PREVIOUS DEFAULT: headers wrap between their words too), up to 24
  * columns, so that wrapping breaks between words and not inside the value a
  * person came for; the widest give way first when those do not all fit in
  * `room`, so that the short columns stay whole.
  */
-function wordFloor(widths: number[], body: string[][], room: number): number[] {
-  const floor = widths.map((width, i) => Math.min(width, 24, Math.max(4, ...body.map((r) => Math.max(0, ...pieces(r[i]!).map((p) => [...p.text].length))))));
+function wordFloor(widths: number[], rows: string[][], room: number): number[] {
+  const floor = widths.map((width, i) => Math.min(width, 24, Math.max(4, ...rows.map((r) => Math.max(0, ...pieces(r[i]!).map((p) => [...p.text].length))))));
   for (let total = floor.reduce((sum, w) => sum + w, 0); total > room; total--) {
     let widest = -1;
     for (let i = 0; i < floor.length; i++) if (floor[i]! > 4 && (widest < 0 || floor[i]! > floor[widest]!)) widest = i;

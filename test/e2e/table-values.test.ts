@@ -67,6 +67,9 @@ describe.skipIf(!hasScript)('tables keep the values a person came for', () => {
       expect(drawn.filter((cell) => cell === 'done'), screen).toHaveLength(2);
       // A state wraps only where it breaks itself (after its dash).
       expect(drawn.join(' '), screen).toMatch(/waiting-(?: approval|approval)/);
+      // A header wraps between its words, never inside one (PREVIOU / S DEFAULT at 60 columns once).
+      const words = drawn.join(' ').split(/\s+/);
+      for (const word of ['WAVE', 'STATE', 'PREVIOUS', 'DEFAULT']) expect(words, screen).toContain(word);
     }
   });
 });

@@ -29,6 +29,19 @@ describe('Output', () => {
     expect(colour.out.text).toMatch(/\x1b\[/);
   });
 
+  it('a table wider than the terminal wraps a header between its words, never inside one', async () => {
+    const tty = bufferIO({ outIsTTY: true, color: false });
+    Object.assign(tty.out, { columns: 60 });
+    const out = await Output.create(tty, { format: 'table' });
+    const rows = [{ wave: 'staging', state: 'pending', gate: 'after dev soaks 3s', since: 'just now', until: 'in a moment', previous: '' }];
+    const columns = (['WAVE', 'STATE', 'GATE', 'SINCE', 'UNTIL', 'PREVIOUS DEFAULT'] as const).map((header, i) => ({ header, get: (r: (typeof rows)[0]) => Object.values(r)[i]! }));
+    tty.out.write(`${out.kit.table(columns, rows)}\n`);
+    const lines = tty.out.text.trimEnd().split('\n');
+    expect(Math.max(...lines.map((line) => [...line].length))).toBeLessThanOrEqual(60);
+    const words = lines.flatMap((line) => line.split('│').map((cell) => cell.trim())).join(' ').split(/\s+/);
+    for (const word of ['PREVIOUS', 'DEFAULT', 'staging', 'pending', 'moment']) expect(words, tty.out.text).toContain(word);
+  });
+
   it('styles without colour as chalk does at level 0 (chalk is loaded only to colour)', async () => {
     const plain = (await Output.create(bufferIO({ outIsTTY: true, color: false }), { format: 'table' })).kit.style;
     expect(plain.bold.green('a', 'b')).toBe('a b');
