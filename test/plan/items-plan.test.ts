@@ -208,7 +208,7 @@ describe('planSync: the steps of a sync', () => {
     expect(sync.uploads[0]!.step.refuse).toEqual({ hint: 'h' });
     expect(sync.uploads[0]!.step.prediction!.notes).toEqual(['the file type (extension) is checked by the service', "a changed file is one whose byte size differs from its item's"]);
     const checksum = planSync(inputs(comparisonOf([local('a')], []), { itemCount: 0, maxAssets: 10, checksum: true }));
-    expect(checksum.uploads[0]!.step.prediction!.notes[1]).toBe("a changed file is one whose SHA-256 differs from what its Live item serves (an item Live nowhere: whose byte size differs from its item's)");
+    expect(checksum.uploads[0]!.step.prediction!.notes![1]).toBe("a changed file is one whose SHA-256 differs from what its Live item serves (an item Live nowhere: whose byte size differs from its item's)");
     const removal = planSync(inputs(comparisonOf([], []), { itemCount: 1, maxAssets: 10, removals: [item('G', 'g', 1, undefined, { parentCollections: ['C', 'D'] } as never)] }));
     expect(removal.removals[0]!.step.prediction!.decision.ok).toBe(true);
     expect(removal.removals[0]!.step.prediction!.notes).toEqual([]);
