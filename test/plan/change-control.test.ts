@@ -1,0 +1,265 @@
+// Change control's gate (src/plan/change-control.ts), below the commands:
+// what each kind of step writes (its scopes and the versions it promotes),
+// the settings a run coordinates with, and the gate itself called with a
+// real context over the emulator on port 0: a lock of another holder, a
+// freeze, a blocked version refuse the plan (BlockedError, nothing sent);
+// the ways out of an incident and --break-glass go through; a holding
+// command takes its lock and gives it back.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { bufferIO } from '../unit/helpers.js';
+import { DEMO_USER, harness, uid, type Harness } from '../e2e/helpers.js';
+import { createContext, type Context } from '../../src/context.js';
+import type { GlobalOptions } from '../../src/options.js';
+import { gate, givenLockId, holdScopes, intentOf, isBlocked, lockTimeoutMs, newLockId, parseScopeOrThrow, planIntent } from '../../src/plan/change-control.js';
+import { BlockedError, UsageError } from '../../src/errors.js';
+import type { Plan, Step } from '../../src/plan/plan.js';
+
+let h: Harness;
+let configDir: string;
+const contexts: Context[] = [];
+beforeAll(async () => {
+  h = await harness();
+  configDir = await mkdtemp(join(tmpdir(), 'ahs-change-control-'));
+});
+afterAll(async () => {
+  for (const ctx of contexts.splice(0)) await ctx.dispose();
+  await h?.close();
+  await rm(configDir, { recursive: true, force: true });
+});
+
+type Ctx = Context & { io: ReturnType<typeof bufferIO> };
+async function context(globals: GlobalOptions = {}, command = 'deploy', env: Record<string, string | undefined> = {}): Promise<Ctx> {
+  const io = bufferIO({ env: { ...h.env, AHS_CONFIG_DIR: configDir, AHS_JOURNAL: '', ...env } });
+  const ctx = await createContext(globals, { io, signal: new AbortController().signal, run: { command, arguments: [] } });
+  contexts.push(ctx);
+  return ctx as Ctx;
+}
+
+const step = (kind: string, params: Record<string, unknown>): Step => ({ id: uid('s'), kind, params }) as Step;
+const plan = (steps: Step[], extra: Partial<Plan> = {}): Plan => ({ steps, done: async () => undefined, ...extra }) as unknown as Plan;
+const deploy = (assetId: string, versionId: string, envId = 'prod', intent = 'LIVE') => step('version.deploy', { assetId, versionId, platform: 'ios', body: { envId, intent } });
+
+async function failure(promise: Promise<unknown>): Promise<Error> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('expected a failure');
+}
+
+describe('what a step writes', () => {
+  const ch = (assetId: string, env: string) => ({ kind: 'channel', assetId, platform: 'ios', env });
+  const rows: Array<[string, Step, string | undefined, unknown]> = [
+    ['a LIVE deploy', deploy('A', 'V1'), undefined, { scopes: [ch('A', 'prod')], promotes: [{ assetId: 'A', versionId: 'V1' }] }],
+    ['a DEFAULT deploy', deploy('A', 'V1', 'dev', 'DEFAULT'), undefined, { scopes: [ch('A', 'dev')], promotes: [{ assetId: 'A', versionId: 'V1' }] }],
+    ['an OFFLINE deploy', deploy('A', 'V1', 'prod', 'OFFLINE'), undefined, { scopes: [ch('A', 'prod')], promotes: [] }],
+    ['a deploy of a version not known yet', step('version.deploy', { assetId: 'A', versionId: { $ref: 's', field: 'versionId' }, platform: 'ios', body: { envId: 'prod', intent: 'LIVE' } }), undefined, { scopes: [ch('A', 'prod')], promotes: [] }],
+    ['a deploy to no environment', step('version.deploy', { assetId: 'A', versionId: 'V', platform: 'ios', body: {} }), 'prod', { scopes: [], promotes: [] }],
+    ['a deploy of an asset not known yet', step('version.deploy', { assetId: { $ref: 's', field: 'assetId' }, versionId: 'V', platform: 'ios', body: { envId: 'prod' } }), undefined, { scopes: [], promotes: [] }],
+    ['a deploy to no platform', step('version.deploy', { assetId: 'A', versionId: 'V', body: { envId: 'prod' } }), undefined, { scopes: [], promotes: [] }],
+    ['a promotion', step('version.promote', { assetId: 'A', versionId: 'V2', platform: 'ios', envId: 'prod' }), undefined, { scopes: [ch('A', 'prod')], promotes: [{ assetId: 'A', versionId: 'V2' }] }],
+    ['a promotion of a version not known yet', step('version.promote', { assetId: 'A', versionId: { $ref: 's', field: 'versionId' }, platform: 'ios', envId: 'prod' }), undefined, { scopes: [ch('A', 'prod')], promotes: [] }],
+    ['a promotion of no environment', step('version.promote', { assetId: 'A', versionId: 'V2', platform: 'ios' }), 'prod', { scopes: [], promotes: [] }],
+    ['a promotion of no asset', step('version.promote', { versionId: 'V2', platform: 'ios', envId: 'prod' }), undefined, { scopes: [], promotes: [] }],
+    ['a promotion of no platform', step('version.promote', { assetId: 'A', versionId: 'V2', envId: 'prod' }), undefined, { scopes: [], promotes: [] }],
+    ['an undeploy of two platforms', step('asset.undeploy', { assetId: 'A', body: { envId: 'prod', targetPlatforms: ['ios', 7, 'web'] } }), undefined, { scopes: [ch('A', 'prod'), { kind: 'channel', assetId: 'A', platform: 'web', env: 'prod' }], promotes: [] }],
+    ['an undeploy of no platform list', step('asset.undeploy', { assetId: 'A', body: { envId: 'prod' } }), undefined, { scopes: [], promotes: [] }],
+    ['an undeploy of no environment', step('asset.undeploy', { assetId: 'A', body: { targetPlatforms: ['ios'] } }), 'prod', { scopes: [], promotes: [] }],
+    ['an undeploy of no asset', step('asset.undeploy', { body: { envId: 'prod', targetPlatforms: ['ios'] } }), undefined, { scopes: [], promotes: [] }],
+    ['a collection deploy', step('collection.deploy', { collectionId: 'C', envId: 'dev' }), 'prod', { scopes: [{ kind: 'collection', collectionId: 'C', env: 'dev' }], promotes: [] }],
+    ['an item upload in the run\'s environment', step('item.upload', { collectionId: 'C' }), 'prod', { scopes: [{ kind: 'collection', collectionId: 'C', env: 'prod' }], promotes: [] }],
+    ['an item upload with no environment', step('item.upload', { collectionId: 'C' }), undefined, { scopes: [], promotes: [] }],
+    ['an item remove of no collection', step('item.remove', { envId: 'prod' }), undefined, { scopes: [], promotes: [] }],
+    ['an asset create', step('asset.create', { body: { assetId: 'A' } }), 'prod', { scopes: [], promotes: [] }],
+  ];
+  it.each(rows)('%s', (_name, s, env, intent) => {
+    expect(intentOf(s, env)).toEqual(intent);
+  });
+
+  it('each collection kind writes its collection in the environment', () => {
+    for (const kind of ['collection.undeploy', 'collection.reconcile', 'collection.update', 'collection.delete', 'collection.restore', 'collection.purge', 'item.remove', 'item.converge']) {
+      expect(intentOf(step(kind, { collectionId: 'C' }), 'prod').scopes).toEqual([{ kind: 'collection', collectionId: 'C', env: 'prod' }]);
+    }
+  });
+
+  it('a plan\'s intent: its steps\' scopes and promotions, each once', () => {
+    const intent = planIntent(plan([deploy('A', 'V1'), step('version.promote', { assetId: 'A', versionId: 'V1', platform: 'ios', envId: 'prod' }), deploy('B', 'V1', 'dev')]), undefined);
+    expect(intent.scopes.map((s) => JSON.stringify(s))).toEqual([
+      JSON.stringify({ kind: 'channel', assetId: 'A', platform: 'ios', env: 'prod' }),
+      JSON.stringify({ kind: 'channel', assetId: 'B', platform: 'ios', env: 'dev' }),
+    ]);
+    expect(intent.promotes).toEqual([{ assetId: 'A', versionId: 'V1' }, { assetId: 'B', versionId: 'V1' }]);
+  });
+
+  it('a holding command locks its one scope, or each environment of several', () => {
+    const a = { kind: 'channel' as const, assetId: 'A', platform: 'ios', env: 'prod' };
+    const b = { kind: 'collection' as const, collectionId: 'C', env: 'prod' };
+    const c = { kind: 'channel' as const, assetId: 'B', platform: 'ios', env: 'dev' };
+    expect(holdScopes([])).toEqual([]);
+    expect(holdScopes([a])).toEqual([a]);
+    expect(holdScopes([a, b, c])).toEqual([{ kind: 'env', env: 'prod' }, { kind: 'env', env: 'dev' }]);
+  });
+});
+
+describe('the settings a run coordinates with', () => {
+  const ctx = (globals: GlobalOptions, env: Record<string, string> = {}) => ({ globals, io: { env } as never });
+  it('--lock-id, else AHS_LOCK_ID (empty: none), checked', () => {
+    expect(givenLockId(ctx({ lockId: 'abc123' }, { AHS_LOCK_ID: 'zzz999' }))).toBe('abc123');
+    expect(givenLockId(ctx({}, { AHS_LOCK_ID: 'zzz999' }))).toBe('zzz999');
+    expect(givenLockId(ctx({}, { AHS_LOCK_ID: '' }))).toBeUndefined();
+    expect(givenLockId(ctx({}))).toBeUndefined();
+    expect(() => givenLockId(ctx({ lockId: 'NOT A LOCK' }))).toThrow(new UsageError('--lock-id "NOT A LOCK" is not a lock id: use the one ahs lock acquire printed (6 to 32 lower-case letters, digits and dashes)'));
+    expect(newLockId()).toMatch(/^[0-9a-f]{12}$/);
+    expect(newLockId()).not.toBe(newLockId());
+  });
+
+  it('--lock-timeout as ms, never past --timeout; 0 when not given', () => {
+    expect(lockTimeoutMs({ globals: {} })).toBe(0);
+    expect(lockTimeoutMs({ globals: { lockTimeout: '5s' } })).toBe(5000);
+    expect(lockTimeoutMs({ globals: { lockTimeout: '5m', timeout: 30 } })).toBe(30_000);
+    expect(lockTimeoutMs({ globals: { lockTimeout: '5s', timeout: 30 } })).toBe(5000);
+    expect(() => lockTimeoutMs({ globals: { lockTimeout: 'soon' } })).toThrow(new UsageError('--lock-timeout "soon" is not a duration: give it as 30s, 5m or 1h'));
+  });
+
+  it('a scope in words, or the rules\' error; change control\'s refusal told from others', () => {
+    expect(parseScopeOrThrow('A/ios/prod')).toEqual({ kind: 'channel', assetId: 'A', platform: 'ios', env: 'prod' });
+    expect(() => parseScopeOrThrow('a b')).toThrow(UsageError);
+    expect(isBlocked(new BlockedError('x', 'lock'))).toBe(true);
+    expect(isBlocked(new UsageError('x'))).toBe(false);
+    expect(isBlocked(new Error('x'))).toBe(false);
+  });
+});
+
+describe('the gate', () => {
+  async function asset(): Promise<{ id: string; v1: string; v2: string }> {
+    const id = uid('cc');
+    await h.createAsset(id);
+    const v1 = await h.uploadVersion(id, 'ios', '1.0');
+    const v2 = await h.uploadVersion(id, 'ios', '1.1');
+    return { id, v1, v2 };
+  }
+
+  it('nothing to check: an empty plan, a plan told to skip, a context without settings, a plan that writes no scope', async () => {
+    const ctx = await context();
+    const empty = plan([]);
+    expect((await gate(empty, ctx)).plan).toBe(empty);
+    const skip = plan([deploy('A', 'V1')], { control: { skip: true } });
+    expect((await gate(skip, ctx)).plan).toBe(skip);
+    const bare = plan([deploy('A', 'V1')]);
+    const { settings: _settings, ...withoutSettings } = ctx;
+    expect((await gate(bare, withoutSettings as never)).plan).toBe(bare);
+    const create = plan([step('asset.create', { body: { assetId: 'A' } })]);
+    const open = await gate(create, ctx);
+    expect(open.plan).toBe(create);
+    expect(open.ctx).toBe(ctx);
+    await open.end();
+  });
+
+  it('--break-glass needs --reason', async () => {
+    const error = await failure(gate(plan([deploy('A', 'V1')]), await context({ breakGlass: true })));
+    expect(error).toEqual(new UsageError('--break-glass needs --reason R: the reason is recorded in the journal with the write'));
+  });
+
+  it('another holder\'s lock refuses the write, naming the holder; --dry-run says a real run would be refused; the holder\'s own lock id goes through', async () => {
+    const { id, v1 } = await asset();
+    const acquired = await h.ahs(['lock', 'acquire', `${id}/ios/prod`, '--ttl', '10m', '--reason', 'release train', '--json']);
+    expect(acquired.exitCode, acquired.stderr).toBe(0);
+    const lockId = acquired.json().lockId as string;
+    const refused = await failure(gate(plan([deploy(id, v1)]), await context()));
+    expect(refused).toBeInstanceOf(BlockedError);
+    expect(refused).toMatchObject({ blockedBy: 'lock' });
+    expect(refused.message).toContain(`${id}/ios/prod`);
+    expect(refused.message).toContain('release train');
+    const dry = await context({ dryRun: true });
+    expect(await failure(gate(plan([deploy(id, v1)]), dry))).toBeInstanceOf(BlockedError);
+    expect(dry.io.err.text).toContain('a real run would be refused: ');
+    const mine = await context({ lockId });
+    const through = await gate(plan([deploy(id, v1)]), mine);
+    await through.end();
+    // A holding command given the id renews the lock it holds, and leaves it held.
+    const holding = await context({ lockId }, 'apply');
+    const held = await gate(plan([deploy(id, v1)]), holding);
+    expect(holding.io.err.text).toContain(`holding the lock on ${id}/ios/prod (lock id ${lockId}, given)`);
+    await held.end();
+    const status = await h.ahs(['lock', 'status', `${id}/ios/prod`, '--json']);
+    expect(JSON.stringify(status.json())).toContain(lockId);
+    expect((await h.ahs(['lock', 'release', `${id}/ios/prod`, '--lock-id', lockId])).exitCode).toBe(0);
+    await (await gate(plan([deploy(id, v1)]), await context())).end();
+  });
+
+  it('a holding command that coordinates (--lock-timeout) takes the lock for its run and gives it back', async () => {
+    const { id, v1 } = await asset();
+    const ctx = await context({ lockTimeout: '5s' }, 'apply');
+    const held = await gate(plan([deploy(id, v1)]), ctx);
+    expect(ctx.io.err.text).toMatch(new RegExp(`holding the lock on ${id}/ios/prod \\(lease 15m, renewed while the run goes\\)`));
+    expect(held.ctx).not.toBe(ctx);
+    expect(held.ctx.signal.aborted).toBe(false);
+    // Another run is refused while it is held.
+    expect(await failure(gate(plan([deploy(id, v1)]), await context()))).toBeInstanceOf(BlockedError);
+    await held.end();
+    await (await gate(plan([deploy(id, v1)]), await context())).end();
+    // Not coordinated, or a dry run: checked only, no lock taken.
+    const plain = await context({}, 'apply');
+    await (await gate(plan([deploy(id, v1)]), plain)).end();
+    expect(plain.io.err.text).not.toContain('holding the lock');
+    const dry = await context({ dryRun: true, lockTimeout: '5s' }, 'apply');
+    await (await gate(plan([deploy(id, v1)]), dry)).end();
+    expect(dry.io.err.text).not.toContain('holding the lock');
+    // A command that does not hold takes none, even coordinated.
+    const deployer = await context({ lockTimeout: '5s' }, 'deploy');
+    await (await gate(plan([deploy(id, v1)]), deployer)).end();
+    expect(deployer.io.err.text).not.toContain('holding the lock');
+  });
+
+  it('a holder that waits (--lock-timeout) for a lock released meanwhile takes it', async () => {
+    const { id, v1 } = await asset();
+    const other = await h.ahs(['lock', 'acquire', `${id}/ios/prod`, '--ttl', '10m', '--json']);
+    const otherId = other.json().lockId as string;
+    const ctx = await context({ lockTimeout: '20s' }, 'rollout');
+    const waiting = gate(plan([deploy(id, v1)]), ctx);
+    // The release comes while it waits (its wait line says so).
+    for (let i = 0; i < 200 && !ctx.io.err.text.includes('is locked by another run'); i++) await new Promise((resolve) => setImmediate(resolve));
+    expect((await h.ahs(['lock', 'release', `${id}/ios/prod`, '--lock-id', otherId])).exitCode).toBe(0);
+    const held = await waiting;
+    expect(ctx.io.err.text).toContain(`holding the lock on ${id}/ios/prod`);
+    await held.end();
+  });
+
+  it('a freeze refuses a write, naming it, who and why; rollback goes through; --break-glass --reason goes through, said and recorded', async () => {
+    const { id, v1 } = await asset();
+    const frozen = await h.ahs(['freeze', 'staging', '--for', '2h', '--reason', 'holiday', '--json']);
+    expect(frozen.exitCode, frozen.stderr).toBe(0);
+    try {
+      const refused = await failure(gate(plan([deploy(id, v1, 'staging')]), await context()));
+      expect(refused).toMatchObject({ blockedBy: 'freeze', until: frozen.json().until });
+      expect(refused.message).toMatch(new RegExp(`^staging is frozen \\(.+\\) by ${DEMO_USER} at .+: holiday; frozen until .+; nothing was sent \\(rollback, rollout abort and version unblock still go through; --break-glass --reason R lets one write through, recorded\\)$`));
+      for (const command of ['rollback', 'rollout abort', 'version unblock']) await (await gate(plan([deploy(id, v1, 'staging')]), await context({}, command))).end();
+      // A plan may say it is exempt itself.
+      await (await gate(plan([deploy(id, v1, 'staging')], { control: { freezeExempt: true } }), await context())).end();
+      const glass = await context({ breakGlass: true, reason: 'INC-7' });
+      const through = await gate(plan([deploy(id, v1, 'staging')], { journal: { command: 'deploy' } }), glass);
+      expect(through.plan.journal).toMatchObject({ command: 'deploy', control: { action: 'break-glass', target: 'staging', reason: 'INC-7', freezes: [{ env: 'staging', window: expect.any(String) }] } });
+      expect(glass.io.err.text).toMatch(/--break-glass: going through the freeze of staging \(.+\); recorded with the reason "INC-7"/);
+      // Another environment is not frozen.
+      const other = plan([deploy(id, v1, 'dev')]);
+      expect((await gate(other, await context())).plan).toBe(other);
+    } finally {
+      expect((await h.ahs(['unfreeze', 'staging'])).exitCode).toBe(0);
+    }
+  });
+
+  it('a blocked version is refused where it would be made LIVE or DEFAULT, naming who and why; OFFLINE goes through', async () => {
+    const { id, v1, v2 } = await asset();
+    const blocked = await h.ahs(['version', 'block', id, v2, '--reason', 'crash on start', '--env', 'prod']);
+    expect(blocked.exitCode, blocked.stderr).toBe(0);
+    const refused = await failure(gate(plan([deploy(id, v2)]), await context()));
+    expect(refused).toMatchObject({ blockedBy: 'version', until: null });
+    expect(refused.message).toMatch(new RegExp(`^version ${v2} of ${id} is blocked by ${DEMO_USER} at .+: crash on start; nothing was sent \\(ahs version unblock ${id} ${v2} --reason R lifts it\\)$`));
+    await (await gate(plan([deploy(id, v2, 'prod', 'OFFLINE')]), await context())).end();
+    await (await gate(plan([deploy(id, v1)]), await context())).end();
+  });
+});
