@@ -145,7 +145,7 @@ async function planInit(ctx: PlanContext, { collectionId, envId, user, raced, en
     const upload = {
       collectionId,
       fields: { assetItemName: entry.assetItemName, assetType: JOURNAL_ASSET_TYPE, createdBy: user },
-      file: { path: entryFile, name: entry.fileName, size: Buffer.byteLength(entry.content) },
+      file: { path: entryFile, name: entry.fileName, label: 'the journal\'s first entry', size: Buffer.byteLength(entry.content) },
     };
     const decision = decideItemAdd(collectionId, made, { assetType: JOURNAL_ASSET_TYPE, allowedAssetTypes: [JOURNAL_ASSET_TYPE] });
     planned.push(steps.itemUpload(upload, { prediction: { current: null, decision, notes: [ITEM_FILE_TYPE_NOTE] } }));

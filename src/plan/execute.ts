@@ -222,7 +222,7 @@ class Run {
     const params = resolveParams(step.params, this.answers);
     if (step.refuse && hasRefs(step.params)) await this.refuseIfRejected(step, params);
     const file = kind.file?.(params);
-    const progress = file ? await this.ctx.progress(`Uploading ${file.name}`) : undefined;
+    const progress = file ? await this.ctx.progress(`Uploading ${file.label ?? file.name}`) : undefined;
     try {
       const answer = await this.send(step, kind, params, (sent, total) => progress?.update(sent, total));
       progress?.done(kind.uploaded?.(params, answer));
@@ -267,7 +267,7 @@ class Run {
     const kind = kindOf(step);
     const params = resolveParams(step.params, this.answers);
     const file = kind.file?.(params);
-    if (file) progress.start(step.id, file.name, file.size);
+    if (file) progress.start(step.id, file.label ?? file.name, file.size);
     try {
       const answer = await this.send(step, kind, params, (sent) => progress.update(step.id, sent));
       progress.log(() => this.record(step, answer));

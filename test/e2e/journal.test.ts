@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { tempDirs } from '../support/temp-dir.js';
-import { DEMO_API_KEY, DEMO_USER, harness, uid, type Harness } from './helpers.js';
+import { DEMO_API_KEY, DEMO_USER, harness, runInPty, uid, type Harness } from './helpers.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -50,6 +50,13 @@ async function startJournal() {
 }
 
 describe('ahs journal and history', () => {
+  it('journal init in a terminal calls its first entry that, not by its file name (the whole entry, hundreds of characters)', async () => {
+    const { code, screen } = await runInPty(h.env, ['journal', 'init', uid('jr'), '--env', 'prod'], [], { columns: 60 });
+    expect(code, screen).toBe(0);
+    expect(screen).toContain("Uploading the journal's first entry");
+    expect(screen).not.toContain('ahs2.');
+  });
+
   it('journal init, release 1.0, release 1.1, rollback in CI without --to: back to 1.0, proven by the journal; history lists all three with the service times, actors and run URL', async () => {
     const journal = await startJournal();
     const env = { AHS_JOURNAL: journal };

@@ -25,6 +25,8 @@ export interface StepFile {
   path: string;
   /** The name the service is told (the file part's filename). */
   name: string;
+  /** What the progress line calls it, when not its name (a journal entry's name is the entry itself, hundreds of characters). */
+  label?: string;
   size: number;
   sha256?: string;
 }
