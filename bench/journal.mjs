@@ -9,7 +9,8 @@
 // Targets: history of 5,000 <= 20 requests; a day's range <= 4 rounds;
 // rollout status <= 8 requests on 5,000.
 //
-//   npm run build && node bench/journal.mjs [--delay 50] [--sizes 1000,5000]
+//   npm run build && node bench/journal.mjs [--delay 50] [--sizes 1000,5000] [--requests]
+// (--requests prints each request of the runs at no delay on stderr.)
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -21,7 +22,9 @@ import { longestChain, startLatencyProxy } from './latency-proxy.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin', 'ahs.js');
-const { values: flags } = parseArgs({ options: { delay: { type: 'string', default: '50' }, sizes: { type: 'string', default: '1000,5000' } } });
+const { values: flags } = parseArgs({
+  options: { delay: { type: 'string', default: '50' }, sizes: { type: 'string', default: '1000,5000' }, requests: { type: 'boolean', default: false } },
+});
 const DELAY = Number(flags.delay);
 const SIZES = flags.sizes.split(',').map(Number);
 const KEY = 'demo-key';
@@ -92,6 +95,8 @@ async function measure(proxy, env, args) {
     const started = performance.now();
     await ahs(env, args);
     rows[delay] = { ms: performance.now() - started, requests: proxy.log.length, chain: longestChain(proxy.log) };
+    // --requests: each request of the run at no delay, to see where they go.
+    if (flags.requests && delay === 0) for (const entry of proxy.log) log(`  ${entry.method} ${entry.path}`);
   }
   return { requests: rows[0].requests, rounds: rows[DELAY].chain, msAtDelay: Math.round(rows[DELAY].ms) };
 }
@@ -120,11 +125,26 @@ try {
     await writeFile(file, 'bench');
     await ahs(withJournal, ['version', 'upload', asset, file, '--platform', 'generic', '--name', '1.0']);
     const versionId = JSON.parse(await ahs(withJournal, ['version', 'list', asset, '--json'])).results[0].versionId;
+    // A hotfix's status: the previous version (uploaded after the entries too) is the Default of every wave, so the
+    // rollout looks for that version's rollout in flight (its version and its entries) before it promotes anything.
+    // Its set-up is not journaled (AHS_JOURNAL=): the journal's history rows read the same entries as before.
+    const hotfixAsset = `bench-hotfix-${size}`;
+    const unjournaled = { ...env, AHS_JOURNAL: '' };
+    await ahs(unjournaled, ['asset', 'create', hotfixAsset, '--name', hotfixAsset, '--type', '1001']);
+    await ahs(unjournaled, ['version', 'upload', hotfixAsset, file, '--platform', 'generic', '--name', '1.0']);
+    const previous = JSON.parse(await ahs(unjournaled, ['version', 'list', hotfixAsset, '--json'])).results[0].versionId;
+    for (const wave of ['dev', 'staging', 'prod']) {
+      await ahs(unjournaled, ['deploy', hotfixAsset, previous, '--env', wave, '--state', 'LIVE']);
+      await ahs(unjournaled, ['promote-default', hotfixAsset, previous, '--env', wave]);
+    }
+    await ahs(unjournaled, ['version', 'upload', hotfixAsset, file, '--platform', 'generic', '--name', '1.0.1']);
+    const hotfix = JSON.parse(await ahs(unjournaled, ['version', 'list', hotfixAsset, '--json'])).results.find((v) => v.versionId !== previous).versionId;
     const history = await measure(proxy, withJournal, ['history', '--json']);
     const day = await measure(proxy, withJournal, ['history', '--since', '1d', '--json']);
     const status = await measure(proxy, withJournal, ['rollout', 'status', asset, versionId, '--platform', 'generic', '--waves', 'dev,staging,prod', '--json']);
-    results.push({ size, history, day, status });
-    log(`journal of ${size}: history ${history.requests} requests, ${history.rounds} rounds; --since 1d ${day.requests} requests, ${day.rounds} rounds; rollout status ${status.requests} requests, ${status.rounds} rounds`);
+    const hotfixStatus = await measure(proxy, withJournal, ['rollout', 'status', hotfixAsset, hotfix, '--platform', 'generic', '--waves', 'dev,staging,prod', '--json']);
+    results.push({ size, history, day, status, hotfixStatus });
+    log(`journal of ${size}: history ${history.requests} requests, ${history.rounds} rounds; --since 1d ${day.requests} requests, ${day.rounds} rounds; rollout status ${status.requests} requests, ${status.rounds} rounds; a hotfix's ${hotfixStatus.requests} requests, ${hotfixStatus.rounds} rounds`);
   }
 } finally {
   await proxy.close?.();
@@ -139,5 +159,6 @@ process.stdout.write(
     line('`ahs history` (all)', (r) => r.history, '<= 20 requests at 5,000'),
     line('`ahs history --since 1d`', (r) => r.day, '<= 4 rounds'),
     line('`ahs rollout status` (3 waves)', (r) => r.status, '<= 8 requests at 5,000'),
+    line('`ahs rollout status` of a hotfix (the previous version the Default of each wave)', (r) => r.hotfixStatus, '<= 8 requests at 5,000'),
   ].join('\n') + '\n',
 );

@@ -23,12 +23,13 @@ import { randomUUID } from 'node:crypto';
 import { AhsError, BlockedError, CancelledError, ConflictError, NotFoundError, OutcomeUnknownError, PartialFailureError, ExitCode, UsageError, WaitingError } from '../errors.js';
 import { defaultOf, type ChannelSnapshot } from '../rules/index.js';
 import { decideAbort, decideRollout, formatClock, formatDuration, parseDuration, type AbortFacts, type Halt, type InFlight, type Next, type RolloutEvent, type RolloutStatus, type WaveFacts, type WaveState } from '../rules/rollout.js';
-import type { DeployBody, Version } from '../rules/schemas.js';
-import { findVersion, listAllVersions, readChannel, readVersionOnChannel, versionNotFound, versionRecords } from '../service/assets.js';
+import type { AssetUrl, DeployBody, Version } from '../rules/schemas.js';
+import { channelOf, findVersion, listAllVersions, readChannel, readDefaults, readVersionOnChannel, versionNotFound, versionRecordOnChannel, versionRecords } from '../service/assets.js';
 import { channelName } from '../service/promote.js';
 import { sizeAgrees } from '../service/size.js';
 import { hashServed } from '../service/delivery.js';
 import { journalOf, rolloutEntries, type RolloutEntry, type RolloutField } from '../service/rollout-journal.js';
+import type { KnownChain } from '../service/journal.js';
 import { appendRolloutEntry, recordRolloutEvent } from '../plan/journal-record.js';
 import { isByAnother, type DeployResponse } from '../plan/answers.js';
 import type { PromoteResult } from '../plan/kinds/versions.js';
@@ -322,34 +323,52 @@ class RolloutRun {
 
   /** Where the rollout stands, read only (plan's view). */
   snapshot(): Promise<Snapshot> {
-    return this.read();
+    return this.read({ records: false });
   }
 
   /**
-   * The version, each wave's channel, then the rollout's journal entries:
-   * the journal after the channels, so that a promotion the channels show
-   * has its intent (written before it was sent) in what is read.
+   * The version and every wave's Default (one listing of the platform's
+   * Defaults: cli.md's "rollout status in at most 8 requests"), then the
+   * rollout's journal entries: the journal after the channels, so that a
+   * promotion the channels show has its intent (written before it was
+   * sent) in what is read. `records` (a run that may write: start, its
+   * dry run): the version's own record on each wave's channel too, in the
+   * same round, which the wave's LIVE deploy and promotion are predicted
+   * from; a status decides from the Defaults alone.
    */
-  private async read(): Promise<Snapshot> {
+  private async read(options: { records: boolean }): Promise<Snapshot> {
     const r = this.rollout;
-    // The version first (once): entries older than its upload cannot be of its rollout.
-    const version = this.version ?? (await findVersion(this.api, r.assetId, r.versionId));
+    // The version (once): entries older than its upload cannot be of its rollout. Beside it, the Defaults.
+    const versionRead = this.version ? Promise.resolve(this.version) : findVersion(this.api, r.assetId, r.versionId);
+    const defaultsRead = readDefaults(this.api, r.assetId, r.platform);
+    const recordsRead = options.records ? Promise.all(r.waves.map((env) => versionRecordOnChannel(this.api, { assetId: r.assetId, platform: r.platform, envId: env }, r.versionId))) : undefined;
+    // A missing version is said as such, whichever read fails first.
+    defaultsRead.catch(() => undefined);
+    recordsRead?.catch(() => undefined);
+    const version = await versionRead;
     if (!version) throw await versionNotFound(this.api, r.assetId, r.versionId);
     if (version.targetPlatform !== r.platform) throw new UsageError(`${r.versionId} is a ${version.targetPlatform} version of ${r.assetId}, not ${r.platform}: give --platform ${version.targetPlatform}`);
-    const channelOf = async (env: string) => (await readVersionOnChannel(this.api, { assetId: r.assetId, platform: r.platform, envId: env }, r.versionId, { version: false })).channel;
-    const waves = await Promise.all(r.waves.map(async (env) => ({ env, channel: await channelOf(env) })));
-    const entries = this.journal ? await rolloutEntries(this.ctx, this.journal, { asset: r.assetId, version: r.versionId, platform: r.platform }, new Date(Date.parse(version.createdAt) - 60_000)) : [];
+    const [defaults, records] = await Promise.all([defaultsRead, recordsRead]);
+    const waves: WaveRead[] = r.waves.map((env, i) => ({ env, channel: channelOf([defaults.get(env), records?.[i]]) }));
+    // The journal's collections, read once for this read's ranges (this rollout's, another in flight's).
+    const chain: KnownChain = {};
+    const entries = this.journal ? await rolloutEntries(this.ctx, this.journal, { asset: r.assetId, version: r.versionId, platform: r.platform }, new Date(Date.parse(version.createdAt) - 60_000), chain) : [];
     this.version = version;
     // A wave whose promotion the journal has while its channel, read before the journal, did not show it: another
     // run promoted it between the two reads; read that channel again (once), or the wave would look moved.
     for (const wave of waves) {
       const newest = entries.find((e) => e.rollout.wave === wave.env && (e.rollout.action === 'promote' || e.rollout.action === 'abort'));
-      if (newest?.rollout.action === 'promote' && defaultOf(wave.channel) !== r.versionId) wave.channel = await channelOf(wave.env);
+      if (newest?.rollout.action === 'promote' && defaultOf(wave.channel) !== r.versionId) {
+        const again = await readVersionOnChannel(this.api, { assetId: r.assetId, platform: r.platform, envId: wave.env }, r.versionId, { version: false });
+        wave.channel = again.channel;
+        if (again.defaultRecord) defaults.set(wave.env, again.defaultRecord);
+        else defaults.delete(wave.env);
+      }
     }
     const facts = factsOf(waves, entries, r.versionId, this.runId);
     const events = eventsOf(entries);
     const now = this.api.serviceNow();
-    const inFlight = this.journal ? await this.inFlight(waves, entries, events) : undefined;
+    const inFlight = this.journal ? await this.inFlight(waves, entries, events, defaults, chain) : undefined;
     const status = decideRollout({ versionId: r.versionId, waves: facts, soakMs: r.soakMs, approve: r.approve, approved: r.approved, now, events, resume: r.resume, inFlight });
     return { waves, facts, status, now };
   }
@@ -361,27 +380,32 @@ class RolloutRun {
    * is not yet the Default of every one of its waves. Looked for only while
    * this rollout has promoted nothing (once it has, it took over).
    */
-  private async inFlight(waves: WaveRead[], entries: RolloutEntry[], events: RolloutEvent[]): Promise<InFlight | undefined> {
+  private async inFlight(waves: WaveRead[], entries: RolloutEntry[], events: RolloutEvent[], defaults: Map<string, AssetUrl>, chain: KnownChain): Promise<InFlight | undefined> {
     const r = this.rollout;
     if (entries.some((e) => e.rollout.action === 'promote' || e.rollout.action === 'intent') || events.some((e) => e.action === 'supersede')) return undefined;
     const others = [...new Set(waves.map((w) => defaultOf(w.channel)).filter((v): v is string => v !== undefined && v !== r.versionId))];
     for (const other of others) {
-      const found = await this.rolloutOf(other);
+      const found = await this.rolloutOf(other, defaults, chain);
       if (found) return found;
     }
     return undefined;
   }
 
-  /** The rollout of `versionId` when one is in flight: its waves' states in words. */
-  private async rolloutOf(versionId: string): Promise<(InFlight & { waves: string[] }) | undefined> {
+  /**
+   * The rollout of `versionId` when one is in flight: its waves' states in
+   * words. Its waves' Defaults are those this read listed (every
+   * environment of the platform), its entries read over the chain this
+   * read already has.
+   */
+  private async rolloutOf(versionId: string, platformDefaults: Map<string, AssetUrl>, chain: KnownChain): Promise<(InFlight & { waves: string[] }) | undefined> {
     const r = this.rollout;
     const version = await findVersion(this.api, r.assetId, versionId);
     if (!version) return undefined;
-    const entries = await rolloutEntries(this.ctx, this.journal!, { asset: r.assetId, version: versionId, platform: r.platform }, new Date(Date.parse(version.createdAt) - 60_000));
+    const entries = await rolloutEntries(this.ctx, this.journal!, { asset: r.assetId, version: versionId, platform: r.platform }, new Date(Date.parse(version.createdAt) - 60_000), chain);
     const newest = entries.find((e) => e.rollout.action !== 'live' && e.rollout.action !== 'intent');
     if (!newest || newest.rollout.action === 'abort' || entries.some((e) => e.rollout.action === 'supersede')) return undefined;
     const waves = newest.rollout.waves;
-    const defaults = await Promise.all(waves.map(async (env) => defaultOf((await readVersionOnChannel(this.api, { assetId: r.assetId, platform: r.platform, envId: env }, versionId, { version: false, withDefault: true })).channel) ?? null));
+    const defaults = waves.map((env) => platformDefaults.get(env)?.versionId ?? null);
     if (defaults.every((d) => d === versionId)) return undefined;
     const halted = newest.rollout.action === 'halt' ? ` (halted by a failed check on ${newest.rollout.wave})` : '';
     return { version: versionId, state: `${waves.map((env, i) => `${env} ${defaults[i] === versionId ? 'done' : 'pending'}`).join(', ')}${halted}`, waves };
@@ -408,7 +432,7 @@ class RolloutRun {
 
   /** Where the rollout stands; it ends as a run would when a person must act (halted: 1, moved: 5, blocked or superseded: 12). */
   async status(): Promise<RolloutResult> {
-    const snapshot = await this.read();
+    const snapshot = await this.read({ records: false });
     const next = snapshot.status.next;
     const needsPerson = next.action === 'halt' || next.action === 'blocked' || next.action === 'superseded';
     return this.result(snapshot, {}, needsPerson ? this.stopOf(next, snapshot.now) : undefined);
@@ -419,7 +443,7 @@ class RolloutRun {
     const deadline = Date.now() + (await this.ctx.settings()).timeoutMs;
     this.deadline = deadline;
     for (;;) {
-      const snapshot = await this.read();
+      const snapshot = await this.read({ records: true });
       const next = snapshot.status.next;
       if (this.ctx.globals.dryRun) return this.dryRun(snapshot);
       try {
@@ -439,7 +463,7 @@ class RolloutRun {
       } catch (error) {
         // A halt (a check, the served bytes) or a wait (a check, the journal): the document still says where the rollout stands.
         if (!(error instanceof AhsError) || error instanceof CancelledError) throw error;
-        const after = await this.read().catch(() => undefined);
+        const after = await this.read({ records: false }).catch(() => undefined);
         if (!after) throw error;
         return this.result(after, {}, error);
       }
@@ -745,7 +769,7 @@ class RolloutRun {
     const r = this.rollout;
     const out = await this.ctx.output();
     const user = await this.user();
-    const snapshot = await this.read();
+    const snapshot = await this.read({ records: false });
     const facts: AbortFacts[] = await Promise.all(
       snapshot.facts.map(async (f) => {
         // The versions LIVE there, for the --to of a wave whose previous Default nothing proves.
@@ -821,7 +845,7 @@ class RolloutRun {
     }
     // Nothing is deleted: the version stays LIVE where it was the Default (issue 48: said, with the command that takes it offline).
     if (stillLive.length > 0) out.info(`${r.versionId} stays LIVE on ${stillLive.join(', ')} (abort deletes nothing); to take it offline there: ${stillLive.map((env) => `ahs deploy ${r.assetId} ${r.versionId} --platform ${r.platform} --env ${env} --state OFFLINE`).join('; ')}`);
-    const after = await this.read();
+    const after = await this.read({ records: false });
     const stop =
       left.length > 0
         ? new ConflictError(

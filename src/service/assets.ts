@@ -133,6 +133,20 @@ export async function readDefault(api: ApiClient, where: ChannelKey): Promise<As
 }
 
 /**
+ * The Default of every environment of one platform of an asset (envId →
+ * its Default record), from one listing (the `state=DEFAULT` filter with no
+ * `envId`): one record per environment at most, so one page whatever the
+ * channels' sizes. An environment absent from the map has no Default.
+ */
+export async function readDefaults(api: ApiClient, assetId: string, platform: string): Promise<Map<string, AssetUrl>> {
+  const defaults = new Map<string, AssetUrl>();
+  for (const record of await listRecords(api, assetId, { platform, state: 'DEFAULT' })) {
+    if (record.targetPlatform === platform && !defaults.has(record.envId)) defaults.set(record.envId, record);
+  }
+  return defaults;
+}
+
+/**
  * A version's own records on its platform (its asset-urls: LIVE and DEFAULT;
  * OFFLINE only if the service lists it there, which the spec leaves open:
  * see versionRecordOnChannel), in one environment or in all; none when the service

@@ -288,6 +288,11 @@ export async function journalChain(api: ApiClient, journalId: string, first?: Pr
   return chain;
 }
 
+/** A journal's chain as a run read it once, for its later reads of the same journal (readEntries fills it on its first). */
+export interface KnownChain {
+  links?: ChainLink[];
+}
+
 /** The delivery document of a journal collection and the base its files come from. */
 async function readJournalDelivery(ctx: JournalContext, api: ApiClient, collectionId: string, envId: string): Promise<{ urls: Map<string, string>; deliveryBase: string; client: ApiClient }> {
   const { downloadUrl } = await api.get<{ downloadUrl: string }>(vcPath(api, collectionId, 'deployments', envId));
@@ -347,18 +352,23 @@ function listedItem(value: unknown): ListedItem | undefined {
  * listing of the journal runs beside the read of its collection: a range
  * of one collection takes two rounds (collection and listing's first
  * page, its other pages). `first`: the journal's collection, when the
- * caller is already reading it.
+ * caller is already reading it; or the chain the caller read (or wants
+ * filled) for several ranges of one journal, whose collections are then
+ * read once.
  */
-export async function* readEntries(ctx: JournalContext, journalId: string, range: EntryRange = {}, first?: Promise<Collection | undefined>): AsyncGenerator<EntryRead> {
+export async function* readEntries(ctx: JournalContext, journalId: string, range: EntryRange = {}, first?: Promise<Collection | undefined> | KnownChain): AsyncGenerator<EntryRead> {
   const api = await ctx.api();
   const list = (collectionId: string) => fetchAll<unknown>(api, vcPath(api, collectionId, 'items'), rangeQuery(range));
   const firstList = list(journalId).then(
     (items) => ({ items }),
     (error: unknown) => ({ error }),
   );
-  const chain = await journalChain(api, journalId, first ?? readCollection(api, journalId));
+  // A chain this run already read (a second range of the same journal): its collections are not read again.
+  const known = first instanceof Promise ? undefined : first;
+  const chain = known?.links ?? (await journalChain(api, journalId, (first instanceof Promise ? first : undefined) ?? readCollection(api, journalId)));
+  if (known) known.links ??= chain;
   // Newest collection first: its entries are the newest.
-  for (const link of chain.reverse()) {
+  for (const link of [...chain].reverse()) {
     let listed: unknown[];
     if (link.collectionId === journalId) {
       const answered = await firstList;

@@ -9,7 +9,7 @@
 // ROLLOUT_ACTIONS): an entry whose field does not parse is unreadable and
 // decides nothing.
 import type { ServiceContext } from './context.js';
-import { isUnreadable, journalMark, readEntries } from './journal.js';
+import { isUnreadable, journalMark, readEntries, type KnownChain } from './journal.js';
 import { readCollection } from './collections.js';
 import { journalChoice } from './journal-setting.js';
 import { NotFoundError, UsageError } from '../errors.js';
@@ -43,12 +43,14 @@ export async function journalOf(ctx: ServiceContext): Promise<string | undefined
  * listing's pages carry the entries (their file names): the cost is the
  * pages of the range, not its entries. An unreadable entry decides nothing
  * (skipped). The domain's ahs-journal, used with no setting, that is not
- * there (or not a journal) holds no entry.
+ * there (or not a journal) holds no entry. `chain`: the journal's
+ * collections as this run read them (filled by the first read), so that
+ * another rollout's entries cost only their listing.
  */
-export async function rolloutEntries(ctx: ServiceContext, journal: string, key: { asset: string; version: string; platform: string }, since: Date): Promise<RolloutEntry[]> {
+export async function rolloutEntries(ctx: ServiceContext, journal: string, key: { asset: string; version: string; platform: string }, since: Date, chain?: KnownChain): Promise<RolloutEntry[]> {
   const found: RolloutEntry[] = [];
   try {
-    for await (const entry of readEntries(ctx, journal, { since })) {
+    for await (const entry of readEntries(ctx, journal, { since }, chain)) {
       // An unreadable entry (its rollout field included) decides nothing.
       if (isUnreadable(entry)) continue;
       const rollout = entry.rollout;
