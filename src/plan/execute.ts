@@ -185,12 +185,15 @@ class Run {
     const unknown = await this.settleCut();
     const steps = this.plan.steps;
     const done = steps.filter((step) => this.answers.has(step.id));
-    const said = done.length > 3 ? [`${done.length} of ${steps.length} writes were done`] : done.map((step) => appliedPhrase(kindOf(step), resolveParams(step.params, this.answers), this.answers.get(step.id)));
-    for (const { kind, params } of unknown) {
-      const what = steps.length === 1 ? 'the write' : kind.describe(params);
-      said.push(`${what} may have been applied: check with \`${kind.check(params)}\``);
-    }
     const untouched = steps.length - done.length - unknown.length - this.failures.size;
+    const said = done.length > 3 ? [`${done.length} of ${steps.length} writes were done`] : done.map((step) => appliedPhrase(kindOf(step), resolveParams(step.params, this.answers), this.answers.get(step.id)));
+    for (const { step, kind, params } of unknown) {
+      const what = steps.length === 1 ? 'the write' : kind.describe(params);
+      const text = `${what} may have been applied: check with \`${kind.check(params)}\``;
+      said.push(text);
+      // The step's outcome is unknown: the journal's entry names it (src/plan/journal-record.ts's changesOf).
+      this.failures.set(step.id, { error: new OutcomeUnknownError(`interrupted: ${text}`) });
+    }
     if (said.length === 0) said.push('nothing was sent');
     else if (untouched > 0) said.push('the rest was not sent');
     const outcome = unknown.length > 0 ? 'unknown' : done.length > 0 ? 'applied' : 'not-applied';
