@@ -468,7 +468,7 @@ async function planCollection(inputs: PlanInputs, collectionId: string, spec: De
     if (!anchor) throw file.error([...at, 'anchor'], `no item named ${spec.anchor} in ${collectionId} or in its items folder`);
     const anchorId = 'assetItemId' in anchor ? anchor.assetItemId : ref(anchor, 'assetItemId');
     if (typeof anchorId !== 'string' || collection?.anchorAsset !== anchorId) {
-      const update = steps.collectionUpdate({ collectionId, body: { anchorAsset: anchorId, updatedBy: user } }, { prediction: { current: collection?.anchorAsset ?? null, decision: allow(200, { anchorAsset: spec.anchor }) } });
+      const update = steps.collectionUpdate({ collectionId, body: { anchorAsset: anchorId, updatedBy: user }, before: { anchorAsset: collection?.anchorAsset ?? null } }, { prediction: { current: collection?.anchorAsset ?? null, decision: allow(200, { anchorAsset: spec.anchor }) } });
       part.steps.push(update);
       part.changes.push(change(update, address, 'update', { anchor: anchorName(collection?.anchorAsset ?? undefined, items) ?? null }, { anchor: spec.anchor }));
     }

@@ -36,15 +36,16 @@ export async function deployVersion(ctx: PlanContext, input: DeployInput, names:
   const api = await ctx.api();
   const name = channelName(input);
   // Change control's reads go beside this command's (src/plan/change-control.ts): its check costs no round of its own.
-  if (input.idempotent) await prefetchControl(ctx, [{ kind: 'channel', assetId, platform, env: envId }]);
-  // --idempotent rests on the version's record on the channel (the Default does not decide a LIVE or OFFLINE deploy): its own asset-urls,
-  // else the channel's state=OFFLINE records (a service may leave OFFLINE out of the former); a dry run's prediction on the version too: read at once.
+  await prefetchControl(ctx, [{ kind: 'channel', assetId, platform, env: envId }]);
+  // The version's record on the channel (the Default does not decide a LIVE or OFFLINE deploy), read before the deploy:
+  // what --idempotent decides on, and the state the journal's entry records as before (cli.md "Memory": true values).
+  // Its own asset-urls, and the channel's state=OFFLINE records at once (a service may leave OFFLINE out of the former):
+  // one round before the deploy, whether or not it finds it; a dry run's prediction on the version too.
   const dryRun = ctx.globals.dryRun === true;
-  // The OFFLINE records at once with the version's own: one round before the deploy, whether or not it finds it.
-  const read = input.idempotent ? await readVersionOnChannel(api, { assetId, platform, envId }, versionId, { version: dryRun, withDefault: false, offlineAtOnce: true }) : undefined;
-  const current = read?.channel.records[versionId];
-  if (current === state) return noop(current, `${versionId} is already ${current} on ${name}; nothing sent`);
-  const predicted = read && dryRun ? { channel: read.channel, version: read.version } : {};
+  const read = await readVersionOnChannel(api, { assetId, platform, envId }, versionId, { version: dryRun, withDefault: false, offlineAtOnce: true });
+  const current = read.channel.records[versionId];
+  if (input.idempotent && current === state) return noop(current, `${versionId} is already ${current} on ${name}; nothing sent`);
+  const predicted = dryRun ? { channel: read.channel, version: read.version } : { channel: read.channel };
   const deploy = steps.versionDeploy({ assetId, versionId, platform, body, ...predicted, notes: ['the environment and platform codes are checked by the service (404 when unknown)'] });
   return plan([deploy], (results) => results.of(deploy)!);
 }

@@ -5,13 +5,13 @@
 // commands ask for what is missing and print; the library's
 // client.collections.* call the same functions.
 import { UsageError } from '../errors.js';
-import { COLLECTION_REFUSED_UPDATE_FIELDS, decideCollectionPurge, decideCollectionUpdate, liveEnvironments, resolveCollectionDeployEnv } from '../rules/index.js';
+import { COLLECTION_REFUSED_UPDATE_FIELDS, decideCollectionDeploy, decideCollectionPurge, decideCollectionUpdate, liveEnvironments, resolveCollectionDeployEnv, type Decision } from '../rules/index.js';
 import { collectionCreateBody, collectionUpdateBody, type Collection } from '../rules/schemas.js';
 import { historyErased } from '../service/journal.js';
 import { currentOf, itemParents, readSnapshot } from '../service/collections.js';
 import { noop, plan, type Plan } from '../plan/plan.js';
 import { steps } from '../plan/steps.js';
-import type { CollectionDeployParams, DeployAnswer } from '../plan/kinds/collections.js';
+import { DEPLOY_ENV_NOTE, type CollectionDeployParams, type DeployAnswer } from '../plan/kinds/collections.js';
 import type { PlanContext } from '../plan/context.js';
 import { validateInput, type FieldNames } from './validate.js';
 
@@ -121,13 +121,15 @@ export async function updateCollection(ctx: PlanContext, input: CollectionUpdate
   const { collectionId, patch, user } = input;
   collectionChanges(patch, messages);
   const body = validateInput(collectionUpdateBody().strict(), { ...patch, updatedBy: user }, names);
-  // maxAssets is checked against the current item count before sending, in a dry run too (exit 2).
-  const view = body.maxAssets !== undefined ? await readSnapshot(await ctx.api(), collectionId) : undefined;
-  if (view?.snapshot) {
+  // Read before the write: the fields as they were (the journal records them as before: cli.md "Memory"), and
+  // maxAssets checked against the current item count before sending, in a dry run too (exit 2).
+  const view = await readSnapshot(await ctx.api(), collectionId);
+  if (view.snapshot && body.maxAssets !== undefined) {
     const decision = decideCollectionUpdate(collectionId, view.snapshot, body);
     if (!decision.ok) throw new UsageError(`${decision.title}; nothing was sent`);
   }
-  const update = steps.collectionUpdate({ collectionId, body });
+  const before = view.collection ? (({ assetItems: _items, ...fields }) => fields)(view.collection) : undefined;
+  const update = steps.collectionUpdate({ collectionId, body, ...(before ? { before } : {}) });
   return plan([update], (results) => results.of(update)!);
 }
 
@@ -244,12 +246,24 @@ export async function deployCollection(ctx: PlanContext, input: CollectionDeploy
   const { state, envId, envSource } = input;
   // The key's scope is not visible to the CLI: predict for the named environment.
   const target = resolveCollectionDeployEnv(undefined, envId);
-  if (input.idempotent && target.ok) {
-    const { snapshot } = await readSnapshot(await ctx.api(), collectionId);
-    if (snapshot && !snapshot.deleted && snapshot.deployments[target.envId] === state) {
-      return noop(state, `Collection ${collectionId} is already ${state} in ${target.envId}; nothing sent`);
-    }
+  // The deployment's state in that environment, read before the write: what --idempotent decides on, and what the
+  // journal's entry records as before (cli.md "Memory": true values). A key's own environment (no envId) is not
+  // visible to the CLI: there, before stays unknown. A dry run's prediction is the step's own (it reads the same).
+  const dryRun = ctx.globals.dryRun === true;
+  if (!target.ok || (dryRun && !input.idempotent)) {
+    const deploy = steps.collectionDeploy({ collectionId, user, state, envId, envSource });
+    return plan([deploy], (results) => results.of(deploy)!);
   }
-  const deploy = steps.collectionDeploy({ collectionId, user, state, envId, envSource });
+  const { snapshot } = await readSnapshot(await ctx.api(), collectionId);
+  if (input.idempotent && snapshot && !snapshot.deleted && snapshot.deployments[target.envId] === state) {
+    return noop(state, `Collection ${collectionId} is already ${state} in ${target.envId}; nothing sent`);
+  }
+  if (dryRun) {
+    const deploy = steps.collectionDeploy({ collectionId, user, state, envId, envSource });
+    return plan([deploy], (results) => results.of(deploy)!);
+  }
+  const decision = decideCollectionDeploy(collectionId, snapshot, { state, envId: target.envId, createdBy: user, updatedBy: user });
+  const current = snapshot ? (snapshot.deployments[target.envId] ?? null) : null;
+  const deploy = steps.collectionDeploy({ collectionId, user, state, envId, envSource }, { prediction: { current, decision: decision as Decision<unknown>, notes: [DEPLOY_ENV_NOTE] } });
   return plan([deploy], (results) => results.of(deploy)!);
 }

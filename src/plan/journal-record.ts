@@ -72,6 +72,7 @@ export function changeOf(step: Step, answer: A, answered: boolean): Change | und
       return { address: `collection.${p.collectionId}`, before: null, after: defined(answered && answer ? answer : p.body) };
     case 'collection.update': {
       const predicted = step.prediction?.current;
+      // The collection as the command read it, or the fields the desired state's plan read.
       const before = p.before ?? (predicted && typeof predicted === 'object' ? predicted : undefined);
       return { address: `collection.${p.collectionId}`, ...fieldChanges(before, p.body, 'updatedBy') };
     }

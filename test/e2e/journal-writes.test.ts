@@ -65,14 +65,62 @@ describe('the journal and every write', () => {
     expect(list.map((e) => e.command)).toEqual(['apply', 'collection-deploy', 'item sync', 'item upload', 'collection create', 'deploy', 'promote-default', 'deploy', 'deploy', 'journal init']);
     const [apply, colDeploy, sync, upload, create, offline, promote] = list;
     expect(apply!.changes).toEqual([{ address: `asset.${id}`, before: { assetName: id }, after: { assetName: 'renamed' } }]);
-    // collection deploy reads nothing before sending: the state it replaced is not known, and said so.
-    expect(colDeploy!.changes).toEqual([{ address: `collection.${col}.deployment.prod`, before: null, after: { state: 'LIVE' }, unknownBefore: ['state'] }]);
+    // collection-deploy reads the deployment's state before sending: not deployed in prod before (cli.md: true values).
+    expect(colDeploy!.changes).toEqual([{ address: `collection.${col}.deployment.prod`, before: { state: null }, after: { state: 'LIVE' } }]);
     expect(sync!.changes.map((c) => c.address)).toContain(`item.${col}.a.json`);
     expect(upload!.changes).toEqual([{ address: `item.${col}.${col}-b.json`, before: null, after: { itemId: expect.any(String), size: 2 } }]);
     expect(create!.changes[0]).toMatchObject({ address: `collection.${col}`, before: null });
-    expect(offline!.changes).toEqual([{ address: `channel.${id}.ios.prod`, before: { version: v2, state: null }, after: { version: v2, state: 'OFFLINE' }, unknownBefore: ['state'] }]);
+    // deploy reads the version's record on the channel before sending: LIVE, from the deploy before.
+    expect(offline!.changes).toEqual([{ address: `channel.${id}.ios.prod`, before: { version: v2, state: 'LIVE' }, after: { version: v2, state: 'OFFLINE' } }]);
     expect(promote!.changes).toEqual([{ address: `channel.${id}.ios.prod`, before: { default: null }, after: { default: v1 }, current: { default: v1 }, disagrees: false }]);
     expect(list.every((e) => e.outcome === 'applied' && e.exitCode === 0)).toBe(true);
+  });
+
+  it('before is what the service held, read before the write: deploy (not deployed, LIVE, OFFLINE), collection update (the old name), collection-deploy (none, LIVE, OFFLINE), apply of an anchor (none)', async () => {
+    const journal = await startJournal(h);
+    const env = { AHS_JOURNAL: journal };
+    const run = async (args: string[]) => {
+      const r = await h.ahs(args, { env });
+      expect(r.exitCode, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+      expect(r.stderr).not.toContain('did not record');
+    };
+    const id = uid('jb');
+    await h.createAsset(id);
+    const v1 = await h.uploadVersion(id, 'ios', '1.0');
+    await run(['deploy', id, v1, ...CH, '--state', 'OFFLINE']);
+    await run(['deploy', id, v1, ...CH, '--state', 'LIVE']);
+    await run(['deploy', id, v1, ...CH, '--state', 'OFFLINE']);
+    await run(['deploy', id, v1, ...CH, '--state', 'LIVE']);
+    const channel = (await entries(h, journal, [id])).map((e) => e.changes);
+    expect(channel).toEqual([
+      [{ address: `channel.${id}.ios.prod`, before: { version: v1, state: 'OFFLINE' }, after: { version: v1, state: 'LIVE' } }],
+      [{ address: `channel.${id}.ios.prod`, before: { version: v1, state: 'LIVE' }, after: { version: v1, state: 'OFFLINE' } }],
+      [{ address: `channel.${id}.ios.prod`, before: { version: v1, state: 'OFFLINE' }, after: { version: v1, state: 'LIVE' } }],
+      [{ address: `channel.${id}.ios.prod`, before: { version: v1, state: null }, after: { version: v1, state: 'OFFLINE' } }],
+    ]);
+    const col = uid('jbc');
+    await run(['collection', 'create', col, '--name', 'Before', '--allowed-types', '9999']);
+    await run(['collection', 'update', col, '--name', 'After']);
+    await run(['item', 'upload', col, await h.file(`${col}.json`, '{}'), '--type', '9999']);
+    await run(['collection-deploy', col, '--env', 'prod', '--state', 'LIVE']);
+    await run(['collection-deploy', col, '--env', 'prod', '--state', 'OFFLINE']);
+    await run(['collection-deploy', col, '--env', 'prod', '--state', 'LIVE']);
+    // The desired state names the anchor among its items folder's files (the same file as the item: unchanged).
+    const folder = join(h.dir, `${col}-items`);
+    await mkdir(folder);
+    await writeFile(join(folder, `${col}.json`), '{}');
+    const yaml = join(h.dir, `${col}.yaml`);
+    await writeFile(yaml, `apiVersion: ahs/v1\ncollections:\n  ${col}:\n    name: After\n    allowedTypes: ["9999"]\n    items: { dir: ${folder}, type: "9999" }\n    anchor: ${col}.json\n`);
+    await run(['apply', '-f', yaml, '--yes']);
+    const [anchor, live, offline, first, , update] = await entries(h, journal, [col]);
+    expect(update!.changes).toEqual([{ address: `collection.${col}`, before: { collectionName: 'Before' }, after: { collectionName: 'After' } }]);
+    expect(first!.changes).toEqual([{ address: `collection.${col}.deployment.prod`, before: { state: null }, after: { state: 'LIVE' } }]);
+    expect(offline!.changes).toEqual([{ address: `collection.${col}.deployment.prod`, before: { state: 'LIVE' }, after: { state: 'OFFLINE' } }]);
+    expect(live!.changes).toEqual([{ address: `collection.${col}.deployment.prod`, before: { state: 'OFFLINE' }, after: { state: 'LIVE' } }]);
+    expect(anchor!.command).toBe('apply');
+    expect(anchor!.changes).toEqual([{ address: `collection.${col}`, before: { anchorAsset: null }, after: { anchorAsset: expect.any(String) } }]);
+    // No change of any of these says its before is unknown.
+    for (const e of [...(await entries(h, journal, [id])), ...(await entries(h, journal, [col]))]) for (const c of e.changes) expect(c).not.toHaveProperty('unknownBefore');
   });
 
   it('a write whose outcome is unknown (answer lost, and the read that would tell failed) leaves an entry with outcome unknown and its exit code', async () => {
@@ -84,6 +132,8 @@ describe('the journal and every write', () => {
     try {
       proxy.inject({ kind: 'reset-after' }, { method: 'POST', path: /\/deploy$/ });
       // The channel's reads only: change control's (ahs-control*) must answer, or the deploy is stopped before it is sent (exit 6).
+      // The deploy's own read before it (the version's record and the channel's OFFLINE records: the entry's before) answers; the settling reads after it do not.
+      proxy.inject({ kind: 'pass' }, { method: 'GET', path: new RegExp(`/va/${id}/.*asset-urls$`), times: 2 });
       proxy.inject({ kind: 'status', status: 500 }, { method: 'GET', path: new RegExp(`/va/${id}/.*asset-urls$`), times: 50 });
       const r = await h.ahs(['deploy', id, v1, ...CH, '--retries', '0'], { env: { AHS_JOURNAL: journal, AHS_BASE_URL: proxy.url } });
       expect(r.exitCode, r.stderr).toBe(6);

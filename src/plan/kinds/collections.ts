@@ -85,6 +85,8 @@ export const collectionCreate = kind<CollectionCreateParams, Collection>({
 
 export interface CollectionUpdateParams extends Named {
   body: Record<string, unknown> & { updatedBy?: string; maxAssets?: number };
+  /** The collection's fields as read before the write, when the command read them: the journal's before. */
+  before?: Record<string, unknown>;
 }
 
 export const collectionUpdate = kind<CollectionUpdateParams, Collection>({
