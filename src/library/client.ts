@@ -312,12 +312,15 @@ export function createClient(options: ClientOptions): Client {
           return result;
         }),
     },
-    request: <T>(request: RawRequest, opts?: CallOptions) =>
-      session.readOne(opts, async (api) => {
-        const { method, path, query, body } = checkRequest(request);
-        const { pathOf } = await import('../service/api-path.js');
-        return api.json<T>({ method, path: pathOf(path, api.domainId ?? ''), query, body });
-      }),
+    // A read is sent at once; a write is planned and applied at once, as every write of the client:
+    // gated by change control and recorded in the journal as the raw request (src/operations/api-request.ts).
+    request: async <T>(request: RawRequest, opts?: CallOptions): Promise<T> => {
+      const { method, path, query, body } = checkRequest(request);
+      const [{ pathOf }, { planWriteRequest, readRequest }] = await Promise.all([import('../service/api-path.js'), import('../operations/api-request.js')]);
+      if (method === 'GET') return session.readOne(opts, async (api) => (await readRequest({ api: async () => api }, { method, path: pathOf(path, api.domainId ?? ''), query })) as T);
+      const planned = await session.plan(opts, 'request', request, [], {}, async (ctx) => planWriteRequest(ctx, { method, path: pathOf(path, (await ctx.api()).domainId ?? ''), query, body }));
+      return (await planned.apply()) as T;
+    },
     close: () => session.close(),
   };
 }

@@ -74,8 +74,44 @@ export function intentOf(step: Step, env: string | undefined): { scopes: Scope[]
       if (!concrete(p.collectionId) || !envId) return { scopes: [], promotes: [] };
       return { scopes: [{ kind: 'collection', collectionId: p.collectionId, env: envId }], promotes: [] };
     }
+    case 'api.request':
+      return rawRequestIntent(p, env);
     default:
       return { scopes: [], promotes: [] };
+  }
+}
+
+/**
+ * What a raw request (`ahs api`) writes, from its path, query and body: a
+ * channel when it names the environment (`envId`) and the platform
+ * (`targetPlatformId`, as the deploy endpoint takes it), else the whole
+ * environment it names under /va (every lock and freeze of it applies); a
+ * collection in the environment it names (or the run's) under /vc; a
+ * version it deploys LIVE or DEFAULT. A path that names no environment
+ * writes none (an asset's own fields).
+ */
+function rawRequestIntent(p: P, env: string | undefined): { scopes: Scope[]; promotes: WriteIntent['promotes'] } {
+  const [pathPart = '', search = ''] = typeof p.path === 'string' ? p.path.split('?', 2) : [];
+  const segments = pathPart.replace(/^\/api\/v2\/[^/]+\//, '').split('/').map((part: string) => safeDecode(part));
+  const inPath = new URLSearchParams(search);
+  const given = (name: string) => [p.body?.[name], p.query?.[name], inPath.get(name)].find((value): value is string => typeof value === 'string' && value !== '');
+  const named = given('envId');
+  const [root, id, child, versionId, action] = segments;
+  if (root === 'va' && id && named) {
+    const promotes = child === 'versions' && versionId && action === 'deploy' && (p.body?.intent === 'LIVE' || p.body?.intent === 'DEFAULT') ? [{ assetId: id, versionId }] : [];
+    const platform = given('targetPlatformId');
+    return { scopes: [platform ? { kind: 'channel', assetId: id, platform, env: named } : { kind: 'env', env: named }], promotes };
+  }
+  const collectionEnv = named ?? env;
+  if (root === 'vc' && id && collectionEnv) return { scopes: [{ kind: 'collection', collectionId: id, env: collectionEnv }], promotes: [] };
+  return { scopes: [], promotes: [] };
+}
+
+function safeDecode(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
   }
 }
 

@@ -104,9 +104,24 @@ export function changeOf(step: Step, answer: A, answered: boolean): Change | und
       };
     case 'item.remove':
       return { address: `item.${p.collectionId}.${p.name ?? p.itemId}`, before: { itemId: p.itemId }, after: null };
+    case 'api.request':
+      return rawRequestChange(p, answered);
     default:
       return undefined;
   }
+}
+
+/**
+ * `ahs api`'s write (or the library's request()): the request as sent, the
+ * body as JSON text of at most 2,000 characters; what it changed is the
+ * service's to say, so `after` is the request and `answer` is unknown when
+ * no answer came.
+ */
+function rawRequestChange(p: P, answered: boolean): Change {
+  const text = p.body === undefined ? undefined : JSON.stringify(p.body);
+  const query = p.query && Object.keys(p.query).length > 0 ? { query: JSON.stringify(p.query) } : {};
+  const body = text !== undefined ? { body: text.length > 2000 ? `${text.slice(0, 2000)}…` : text } : {};
+  return { address: `request.${p.method}`, before: null, after: { method: p.method, path: p.path, ...query, ...body }, ...(answered ? {} : { unknownAfter: ['answer'] }) };
 }
 
 /** The value without its undefined fields (a change never holds an undefined, nor a null it did not read). */

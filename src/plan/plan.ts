@@ -93,7 +93,8 @@ export type StepKind =
   | 'collection.reconcile'
   | 'item.upload'
   | 'item.remove'
-  | 'item.converge';
+  | 'item.converge'
+  | 'api.request';
 
 /** One step: plain data. `R` is the type of its answer (phantom: typing `Results.of`). */
 export interface Step<R = unknown> {

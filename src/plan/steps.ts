@@ -17,6 +17,7 @@ import type {
   ItemRemoveParams,
   ItemUploadParams,
 } from './kinds/collections.js';
+import type { ApiRequestParams } from './kinds/api.js';
 
 /** A value known now or taken from an earlier step's answer, at any depth. */
 type OrRef<T> = Ref<T> | (T extends Array<infer U> ? Array<OrRef<U>> : T extends object ? { [K in keyof T]: OrRef<T[K]> } : T);
@@ -51,6 +52,7 @@ export const steps = {
   itemUpload: builder<ItemUploadParams, Item>('item.upload'),
   itemRemove: builder<ItemRemoveParams, Message>('item.remove'),
   itemConverge: builder<ItemConvergeParams, Converged>('item.converge'),
+  apiRequest: builder<ApiRequestParams, unknown>('api.request'),
 };
 
 export type { PromoteResult } from './kinds/versions.js';

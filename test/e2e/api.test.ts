@@ -80,3 +80,68 @@ describe('ahs api', () => {
     expect(r.stderr).toBe(message);
   });
 });
+
+// A raw write is a write of ahs (cli.md "Change control"): the executor gates it as every
+// other, by the environment or the collection its path and body name, and predicts it in a
+// dry run; the library's request() alike.
+describe('ahs api under change control', () => {
+  let c: Harness;
+  let asset: string;
+  let version: string;
+  beforeAll(async () => {
+    c = await harness();
+    expect((await c.ahs(['journal', 'init', '--env', 'dev'])).exitCode).toBe(0);
+    asset = uid('raw');
+    await c.createAsset(asset);
+    version = await c.uploadVersion(asset, 'web', '1.0');
+  });
+  afterAll(async () => c?.close());
+
+  const deployArgs = (env: string) => ['api', 'POST', `va/${asset}/versions/${version}/deploy?targetPlatformId=web`, '--field', `envId=${env}`, '--field', 'intent=LIVE', '--field', `createdBy=${DEMO_USER}`];
+
+  it('a deploy through ahs api to a frozen environment is exit 12 naming the freeze, nothing sent; --break-glass sends it and history shows it', async () => {
+    expect((await c.ahs(['freeze', 'staging', '--for', '1h', '--reason', 'launch week'])).exitCode).toBe(0);
+    const refused = await c.ahs(deployArgs('staging'));
+    expect(refused.exitCode, refused.stderr).toBe(12);
+    expect(refused.stderr).toMatch(/^error: staging is frozen .*launch week/m);
+    expect(await c.records(asset)).toEqual([]);
+    const through = await c.ahs([...deployArgs('staging'), '--break-glass', '--reason', 'hotfix by hand']);
+    expect(through.exitCode, through.stderr).toBe(0);
+    expect(await c.records(asset)).toEqual([`web/staging/${version}=LIVE`]);
+    const history = (await c.ahs(['history', '--json'])).json().results as Array<{ command: string; changes: Array<{ address: string }> }>;
+    expect(history.find((entry) => entry.command === 'api')?.changes[0]?.address).toBe('request.POST');
+    expect((await c.ahs(['unfreeze', 'staging'])).exitCode).toBe(0);
+  });
+
+  it('a blocked version deployed through ahs api is exit 12 naming the block; --dry-run says so and sends nothing', async () => {
+    expect((await c.ahs(['version', 'block', asset, version, '--reason', 'crashes on start'])).exitCode).toBe(0);
+    const refused = await c.ahs(deployArgs('prod'));
+    expect(refused.exitCode, refused.stderr).toBe(12);
+    expect(refused.stderr).toMatch(new RegExp(`^error: version ${version} of ${asset} is blocked by ${DEMO_USER}`, 'm'));
+    const dry = await c.ahs([...deployArgs('prod'), '--dry-run', '--json']);
+    expect(dry.exitCode).toBe(12);
+    expect(await c.records(asset)).toEqual([`web/staging/${version}=LIVE`]);
+    expect((await c.ahs(['version', 'unblock', asset, version, '--reason', 'fixed server side'])).exitCode).toBe(0);
+    const predicted = await c.ahs([...deployArgs('prod'), '--dry-run', '--json']);
+    expect(predicted.exitCode, predicted.stderr).toBe(0);
+    expect(predicted.json()).toMatchObject({ dryRun: true, request: { method: 'POST', path: `/api/v2/demo/va/${asset}/versions/${version}/deploy?targetPlatformId=web`, body: { envId: 'prod', intent: 'LIVE' } } });
+    expect(await c.records(asset)).toEqual([`web/staging/${version}=LIVE`]);
+  });
+
+  it("the library's request() of a write obeys the same gate: a BlockedError under a lock another run holds", async () => {
+    const lock = await c.ahs(['lock', 'acquire', 'prod', '--ttl', '10m', '--reason', 'release train', '--json']);
+    expect(lock.exitCode, lock.stderr).toBe(0);
+    const { createClient, BlockedError } = await import('../../src/library/index.js');
+    const client = createClient({ baseUrl: c.emu.baseUrl, domainId: 'demo', apiKey: DEMO_API_KEY, user: DEMO_USER });
+    try {
+      const write = client.request({ method: 'POST', path: `va/${asset}/versions/${version}/deploy?targetPlatformId=web`, body: { envId: 'prod', intent: 'LIVE', createdBy: DEMO_USER } });
+      await expect(write).rejects.toBeInstanceOf(BlockedError);
+      await expect(write).rejects.toMatchObject({ blockedBy: 'lock', exitCode: 12 });
+      expect(await c.records(asset)).toEqual([`web/staging/${version}=LIVE`]);
+      // A read is not gated.
+      expect(await client.request<{ assetId: string }>({ method: 'GET', path: `va/${asset}` })).toMatchObject({ assetId: asset });
+    } finally {
+      await client.close();
+    }
+  });
+});

@@ -156,7 +156,7 @@ describe('ahs api', () => {
     expect((await h.ahs(['api', 'GET', `/va/${id}`], { env })).exitCode).toBe(0);
     const history = await h.ahs(['history', '--json'], { env });
     const [entry] = history.json().results;
-    expect(entry).toMatchObject({ command: 'api', arguments: ['POST', '/api/v2/demo/va'], outcome: 'applied', exitCode: 0, changes: [{ address: 'request.POST', before: null, after: { method: 'POST', path: '/api/v2/demo/va' } }] });
+    expect(entry).toMatchObject({ command: 'api', arguments: ['api', 'POST', '/va', '--field', `assetId=${id}`, '--field', `assetName=${id}`, '--field', 'assetType=1001', '--field', `createdBy=${DEMO_USER}`], outcome: 'applied', exitCode: 0, changes: [{ address: 'request.POST', before: null, after: { method: 'POST', path: '/api/v2/demo/va' } }] });
     expect(JSON.parse(entry.changes[0].after.body)).toMatchObject({ assetId: id, assetType: '1001' });
     expect(history.json().results.filter((e: { command: string }) => e.command === 'api')).toHaveLength(1);
   });

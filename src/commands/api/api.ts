@@ -1,16 +1,17 @@
 // ahs api METHOD PATH [--field k=v...] [--input FILE] [--paginate]
 // One request as given, with the settings every command uses; the answer
-// printed as JSON. --paginate reads a list page after page (src/http/paging.ts).
+// printed as JSON. --paginate reads a list page after page (src/http/paging.ts);
+// a write is a plan the executor runs (src/operations/api-request.ts).
 import { readFile } from 'node:fs/promises';
 import { text } from 'node:stream/consumers';
 import type { Run } from '../define.js';
 import { nameOf } from '../define.js';
 import { apiSpec } from './index.js';
 import type { Context } from '../../context.js';
-import { AhsError, UsageError } from '../../errors.js';
-import { startRecording, type EntryFields } from '../../plan/journal-record.js';
-import type { Method, Query } from '../../http/client.js';
-import { fetchAll } from '../../http/paging.js';
+import { UsageError } from '../../errors.js';
+import type { Query } from '../../http/client.js';
+import { thenDo } from '../../plan/plan.js';
+import { planWriteRequest, readRequest } from '../../operations/api-request.js';
 import { pathOf } from '../../service/api-path.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -28,32 +29,14 @@ export const run: Run<typeof apiSpec> = async (options, ctx) => {
   const domainId = (await ctx.settings()).require('domainId');
   const path = pathOf(options.path, domainId);
   const out = await ctx.output();
-  if (ctx.globals.dryRun) {
-    out.print({ dryRun: true, request: { method, path, query: query ?? {}, body: body ?? null } }, (doc) => JSON.stringify(doc, null, 2));
-    return;
-  }
-  const api = await ctx.api();
-  // A write is recorded in the journal as the raw request (its collection is read beside it).
-  const recording = method === 'GET' ? undefined : startRecording(ctx);
-  let answer: unknown;
-  try {
-    answer = options.paginate ? listOf(await fetchAll<unknown>(api, path, query)) : await api.json<unknown>({ method: method as Method, path, query, body });
-  } catch (error) {
-    if (error instanceof AhsError && error.outcome === 'unknown') await recording?.record(requestEntry(method, path, query, body, 'unknown', error.exitCode));
-    throw error;
-  }
-  await recording?.record(requestEntry(method, path, query, body, 'applied', 0));
   // An empty answer (204, a DELETE) prints nothing; anything else as JSON, whatever the format: it is the API's own document.
-  if (answer === undefined) return;
-  out.print(answer, (doc) => JSON.stringify(doc, null, 2));
+  const print = (answer: unknown) => {
+    if (answer !== undefined) out.print(answer, (doc) => JSON.stringify(doc, null, 2));
+  };
+  if (method === 'GET') return print(await readRequest(ctx, { method, path, query, paginate: options.paginate }));
+  // A write runs through the executor: change control's gate, the journal's entry of the raw request, --dry-run's prediction.
+  return thenDo(planWriteRequest(ctx, { method, path, query, body }), print);
 };
-
-/** The journal's entry of a raw request: what was sent, as sent (the body as JSON text, at most 2,000 characters). */
-function requestEntry(method: string, path: string, query: Query | undefined, body: unknown, outcome: 'applied' | 'unknown', exitCode: number): EntryFields {
-  const text = body === undefined ? undefined : JSON.stringify(body);
-  const after = { method, path, ...(query && Object.keys(query).length ? { query: JSON.stringify(query) } : {}), ...(text !== undefined ? { body: text.length > 2000 ? `${text.slice(0, 2000)}…` : text } : {}) };
-  return { command: 'api', arguments: [method, path], changes: [{ address: `request.${method}`, before: null, after, ...(outcome === 'unknown' ? { unknownAfter: ['answer'] } : {}) }], outcome, exitCode };
-}
 
 function methodOf(raw: string): ApiMethod {
   const method = raw.toUpperCase();
@@ -103,8 +86,4 @@ async function readInput(ctx: Context, file: string): Promise<unknown> {
   } catch (error) {
     throw new UsageError(`--input: ${file === '-' ? 'stdin' : file} is not JSON: ${(error as Error).message}`);
   }
-}
-
-function listOf(results: unknown[]) {
-  return { totalResults: results.length, pageNumber: 1, pageSize: results.length, results };
 }

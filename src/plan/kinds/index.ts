@@ -1,6 +1,7 @@
 // The executor's registry: every kind of step, by name.
 import type { StepKind } from '../plan.js';
 import type { Kind } from './kind.js';
+import { apiRequest } from './api.js';
 import { assetCreate, assetDelete, assetUndeploy, assetUpdate } from './assets.js';
 import { versionDelete, versionDeploy, versionPromote, versionUpload } from './versions.js';
 import {
@@ -37,6 +38,7 @@ export const KINDS: Record<StepKind, Kind> = {
   'item.upload': itemUpload,
   'item.remove': itemRemove,
   'item.converge': itemConverge,
+  'api.request': apiRequest,
 };
 
 export type { Kind, KindIO, StepFile } from './kind.js';
