@@ -95,6 +95,19 @@ for (const [file, targets] of graph) {
   }
 }
 
+// A command parses and renders (issue 46): whether a write is only predicted is the executor's and
+// the operations' to decide (--dry-run prints the executor's prediction), so no command reads the flag.
+// A document's own dryRun field (which renderer draws it) is rendering, and allowed.
+for (const file of all) {
+  if (partOf(file) !== 'commands/') continue;
+  const text = readFileSync(file, 'utf8');
+  const at = text.search(/globals\s*\.\s*dryRun|\{[^}]*\bdryRun\b[^}]*\}\s*=\s*[\w.]*globals\b/);
+  if (at >= 0) {
+    const line = text.slice(0, at).split('\n').length;
+    problems.push(`${relative(root, file)}:${line} reads --dry-run: a command parses and renders; the operation plans and the executor predicts (src/plan/execute.ts)`);
+  }
+}
+
 // Tables are drawn only by src/io (issue 34): no other folder loads cli-table3.
 for (const file of all) {
   if (partOf(file) === 'io/') continue;

@@ -93,6 +93,17 @@ describe('check-imports', () => {
   });
 });
 
+describe('check-imports: commands parse and render', () => {
+  it('refuses a command that reads --dry-run (the executor predicts); a document\'s dryRun field choosing its renderer passes', () => {
+    const run = check({
+      'commands/api/api.ts': "export const run = (o, ctx) => {\n  if (ctx.globals.dryRun) return print();\n};\n",
+      'commands/rollout/start.ts': 'export const run = (doc, out) => out.print(doc, doc.dryRun ? a : b);\n',
+    });
+    expect(run.status).toBe(1);
+    expect(run.err.trim()).toBe('src/commands/api/api.ts:2 reads --dry-run: a command parses and renders; the operation plans and the executor predicts (src/plan/execute.ts)');
+  });
+});
+
 describe('check-imports: tables', () => {
   it('refuses cli-table3 outside src/io', () => {
     const run = check({
