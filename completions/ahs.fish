@@ -593,7 +593,7 @@ complete -c ahs -n '__fish_ahs_is \'freeze set\'' -l weekly -r -d 'every week in
 complete -c ahs -n '__fish_ahs_is \'freeze set\'' -l zone -r -d 'the time zone of --weekly (default UTC), e.g. Europe/Berlin'
 
 # ahs fetch
-complete -c ahs -n '__fish_ahs_is \'fetch\'' -l url -r -d 'fetch from a deployed collection URL directly (no key needed unless secured)'
+complete -c ahs -n '__fish_ahs_is \'fetch\'' -l url -r -d 'fetch from a download URL directly: a deployed collection\'s (its items) or one file\'s, such as a version\'s (a rollout check\'s $AHS_ROLLOUT_URL); the key is sent only to the configured service\'s hosts'
 complete -c ahs -n '__fish_ahs_is \'fetch\'' -l dir -r -d 'target folder (default: a folder named after the collection)'
 complete -c ahs -n '__fish_ahs_is \'fetch\'' -l item -r -d 'only these items (repeatable)'
 complete -c ahs -n '__fish_ahs_is \'fetch\'' -l pattern -r -d 'only items whose name matches a glob: * ? [abc] (repeatable; quote it for the shell)'

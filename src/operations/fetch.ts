@@ -8,10 +8,12 @@
 // bytes go to the context's progress (the CLI's bars, the library's
 // `bytes` events).
 import { access, constants, lstat, mkdir, rmdir, stat } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { streamBody, type AnswerBody } from '../http/body.js';
 import { basename, dirname, resolve } from 'node:path';
 import { ApiError, CancelledError, ExitCode, mismatchBody, NotFoundError, PartialFailureError, UsageError, type AhsError } from '../errors.js';
 import { SERVICE_ERROR_TYPE_FALLBACK } from '../http/errors.js';
-import type { AssetUrl, DeliveryDocument, DeliveryEntry, Item, Version } from '../rules/schemas.js';
+import { deliveryDocument, type AssetUrl, type DeliveryDocument, type DeliveryEntry, type Item, type Version } from '../rules/schemas.js';
 import { formatSize } from '../rules/assets.js';
 import { DownloadHttpError, downloadAll, type Renamed, DEFAULT_CONCURRENCY, DigestMismatchError, isNetworkFailure, type DownloadSummary, type DownloadTask } from '../transfer/download.js';
 import { readSums, sumsFinder, sumsFromInside, type Sums, type SumsMatch } from '../transfer/digest.js';
@@ -173,6 +175,152 @@ async function fetchDelivered(ctx: PlanContext, { doc, deliveryBase, records }: 
   const notChecked = summary.failed.filter((f) => unchecked.has(f.id)).length;
   const failure = summary.failed.length > 0 ? failed(summary, entries.length, networkFailed, { ids: mismatched, sums: input.verify }, unchecked, names('verify')) : undefined;
   return failure ? { result, notChecked, failure } : { result, notChecked };
+}
+
+/** The JSON document of `ahs fetch --url` of a file (a version's download URL, as a rollout's AHS_ROLLOUT_URL). */
+export interface FetchFileResult extends DownloadSummary {
+  /** The URL as read. */
+  url: string;
+  dir: string;
+}
+
+/** What `fetch --url` answers: a collection's items (its delivery document), or the one file the URL is. */
+export interface FetchedUrl {
+  result: FetchResult | FetchFileResult;
+  notChecked: number;
+  failure?: AhsError;
+}
+
+/** The most of a JSON answer read to tell a collection's delivery document from a JSON file (a delivery document of 5,000 items is about 1 MB). */
+const DOCUMENT_BYTES = 64 * 1024 * 1024;
+
+/**
+ * `ahs fetch --url URL`: one GET of the URL, whose answer says what it is.
+ * A collection's delivery document (JSON of that shape): its items, as
+ * fetchCollection fetches them. Any other answer of 200 (a version's file:
+ * the downloadUrl of its asset-urls record, a rollout check's
+ * AHS_ROLLOUT_URL): that file, streamed into `dir` (default: the current
+ * folder) under the URL's last path segment, atomically (a partial file
+ * never takes the name). An HTML page is neither and is refused; an error
+ * answer is the file's failure (exit by its status: 403 is 3, 404 is 4).
+ * The key goes only to the hosts of the configured service (the delivery
+ * client decides), so a check run by a rollout reads a secured version
+ * with the run's own settings.
+ */
+export async function fetchUrl(ctx: PlanContext, input: FetchInput & { source: { url: string } }, names: FetchNames = PARAMETER_NAMES): Promise<FetchedUrl> {
+  const sums = input.sums ?? (input.verify !== undefined ? await readSums(input.verify, names('verify')) : undefined);
+  const url = parseUrl(input.source.url, await configuredDeliveryUrl(ctx), names);
+  const deliveryBase = ctx.globals.deliveryUrl ?? deliveryBaseOf(url);
+  const out = await ctx.output();
+  const client = await ctx.deliveryClient(url.origin, 1);
+  let closed = false;
+  const close = async () => {
+    if (!closed) await client.close().catch(() => undefined);
+    closed = true;
+  };
+  try {
+    const response = await client.send({ method: 'GET', path: url.toString(), headers: { accept: '*/*' } });
+    const type = String(headerOf(response.headers['content-type']) ?? '');
+    let body = response.body;
+    const length = Number(headerOf(response.headers['content-length']) ?? NaN);
+    // A JSON answer may be a collection's delivery document: read whole (unless announced larger than any), then told.
+    if (response.status === 200 && /json/i.test(type) && !(length > DOCUMENT_BYTES)) {
+      const bytes = await collectBytes(body, DOCUMENT_BYTES);
+      if (!bytes) throw new UsageError(`${names('url')} ${url.toString()} answered JSON of more than ${DOCUMENT_BYTES / 1024 / 1024} MiB without saying its length: nothing saved`);
+      const doc = parsedDocument(bytes);
+      if (doc) {
+        await close();
+        const found = await fetchDelivered(ctx, { doc, deliveryBase, records: new Map() }, { ...input, sums }, names);
+        return found;
+      }
+      body = streamBody(Readable.from([bytes]));
+    }
+    if (response.status === 200 && /text\/html/i.test(type)) {
+      body.destroy();
+      throw new UsageError(`${names('url')} ${url.toString()} answered an HTML page, neither a file nor a collection's delivery document: check the URL (a version's downloadUrl, as AHS_ROLLOUT_URL gives it, or a deployed collection's URL)`);
+    }
+    if ((input.itemIds?.length ?? 0) > 0 || (input.patterns?.length ?? 0) > 0) {
+      body.destroy();
+      throw new UsageError(`${names('url')} ${url.toString()} is one file, not a collection: it has no items to choose (remove --item and --pattern)`);
+    }
+    const segment = url.pathname.split('/').filter(Boolean).pop() ?? '';
+    let raw = segment;
+    try {
+      raw = decodeURIComponent(segment);
+    } catch {
+      /* kept as it is */
+    }
+    const name = safeFileName(raw, 'download');
+    if (name !== raw) out.warn(`${escapeControls(JSON.stringify(raw))} is written as ${escapeControls(name)}: not a file name here`);
+    const dir = input.dir ?? '.';
+    const byBaseName: string[] = [];
+    let sha256: DownloadTask['sha256'];
+    try {
+      sha256 = expectedDigest(sums ? sumsFinder(sums) : undefined, name, input.verify, byBaseName, names('verify'));
+    } catch (error) {
+      body.destroy();
+      throw new UsageError(`${name}: ${(error as Error).message}`);
+    }
+    const task: DownloadTask = { id: name, name, url: url.toString(), ...(sha256 ? { sha256 } : {}) };
+    const created = await prepareDir(dir, names('dir'));
+    const progress = await ctx.progress(`downloading ${name}`);
+    let error: Error | undefined;
+    let summary: DownloadSummary;
+    try {
+      summary = await downloadAll([task], {
+        dir,
+        signal: ctx.signal,
+        skipExisting: input.skipExisting,
+        skipExistingName: names('skipExisting'),
+        open: async () => ({ status: response.status, headers: response.headers, body }),
+        onEvent: (event) => {
+          if (event.type === 'progress') progress.update(event.bytes, event.size);
+          if (event.type === 'failed') error = event.error;
+        },
+      });
+      progress.done();
+    } catch (thrown) {
+      progress.stop();
+      if (thrown instanceof CancelledError && ctx.signal.aborted) throw interrupted(ctx, thrown.message);
+      throw thrown;
+    } finally {
+      if (created) await removeEmptyDirs(dir, created);
+    }
+    const result: FetchFileResult = { url: url.toString(), dir, ...summary };
+    if (summary.failed.length === 0) return { result, notChecked: 0 };
+    if (error instanceof DownloadHttpError && error.status === 403 && !out.json) {
+      out.info(`hint: what the URL serves is secured. The API key is sent only to the hosts of the configured service: set ${names('deliveryUrl')}, or ${names('baseUrl')}, to ${deliveryBaseOf(url)} if this is it.`);
+    }
+    return { result, notChecked: 0, failure: error instanceof DigestMismatchError ? new PartialFailureError(`${escapeControls(name)} is not what ${escapeControls(input.verify ?? 'the sums file')} lists (SHA-256): not saved, a copy already at the name stays as it was`, ExitCode.rejected, mismatchBody(`${name} is not what the sums file lists`)) : downloadFailed(task, error) };
+  } finally {
+    await close();
+  }
+}
+
+/** The first value of a header. */
+function headerOf(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** The whole body, when it is at most `limit` bytes; undefined (the body consumed) when longer. */
+async function collectBytes(body: AnswerBody, limit: number): Promise<Buffer | undefined> {
+  const pieces: Buffer[] = [];
+  let size = 0;
+  await body.consume((piece) => {
+    size += piece.length;
+    if (size <= limit) pieces.push(Buffer.from(piece));
+  });
+  return size <= limit ? Buffer.concat(pieces) : undefined;
+}
+
+/** The delivery document the bytes are, or undefined (another JSON file, or not JSON). */
+function parsedDocument(bytes: Buffer): DeliveryDocument | undefined {
+  try {
+    const parsed = deliveryDocument.safeParse(JSON.parse(bytes.toString('utf8')));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The JSON document of `ahs version download` (and client.versions.download's result). */

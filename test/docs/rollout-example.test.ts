@@ -125,7 +125,9 @@ describe('the rollout workflow of docs/rollouts.md', () => {
     // Each wave promoted once, by one of the two jobs; the check fetched what each wave serves.
     const history = JSON.parse((await run('ahs history --json')).stdout).results.filter((e: any) => e.rollout?.asset === 'my-bundle' && e.rollout.action === 'promote');
     expect(history.map((e: any) => e.rollout.wave).sort()).toEqual(['dev', 'prod', 'staging']);
-    expect(readFileSync(join(work, 'after-prod.zip'), 'utf8')).toBe('payload');
+    // ahs fetch --url "$AHS_ROLLOUT_URL" wrote the file the wave serves under its own name.
+    expect(readFileSync(join(work, 'after-prod', 'bundle.zip'), 'utf8')).toBe('payload');
+    expect(readFileSync(join(work, 'before-staging', 'bundle.zip'), 'utf8')).toBe('payload');
     // A re-run of the whole workflow: complete, nothing sent.
     const again = await promisify(execFile)('bash', ['-eo', 'pipefail', '-c', `${jobs[2]!.runs[1]!} --verbose`], { cwd: work, env: runEnv });
     expect(again.stderr).not.toMatch(/> POST /);

@@ -119,6 +119,47 @@ describe('fetch', () => {
     expect((await readFile(join(dir, 'big.bin'))).equals(big)).toBe(true);
   });
 
+  it('--url of one file (not a delivery document): that file, streamed into --dir under the URL\'s last segment; a JSON file that is no delivery document is a file too; an HTML page, --item, a 404: one line, nothing saved', async () => {
+    const bytes = randomBytes(3 * 1024 * 1024 + 17);
+    const json = '{"name":"app","version":"1.2.3"}';
+    const stub = await stubServer((req, res) => {
+      if (req.url === '/f/app%20bundle.bin') res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(bytes);
+      else if (req.url === '/f/app.json') res.writeHead(200, { 'content-type': 'application/json' }).end(json);
+      else if (req.url === '/page') res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<html><body>sign in</body></html>');
+      else res.writeHead(404, { 'content-type': 'text/plain' }).end('no such file');
+      return true;
+    });
+    const root = await mkdtemp(join(tmpdir(), 'ahs-fetch-file-'));
+    try {
+      const dir = join(root, 'out');
+      const run = await h.ahs(['fetch', '--url', `${stub.url}/f/app%20bundle.bin`, '--dir', dir, '--json']);
+      expect(run.exitCode, run.stderr).toBe(0);
+      expect(run.json()).toEqual({ url: `${stub.url}/f/app%20bundle.bin`, dir, downloaded: [{ id: 'app bundle.bin', name: 'app bundle.bin', path: join(dir, 'app bundle.bin'), bytes: bytes.length }], skipped: [], failed: [] });
+      expect((await readFile(join(dir, 'app bundle.bin'))).equals(bytes)).toBe(true);
+      const plain = await h.ahs(['fetch', '--url', `${stub.url}/f/app.json`, '--dir', dir]);
+      expect(plain.exitCode, plain.stderr).toBe(0);
+      expect(plain.stderr).toContain(`1 downloaded, 0 skipped, 0 failed → ${dir}`);
+      expect(await readFile(join(dir, 'app.json'), 'utf8')).toBe(json);
+      const kept = await h.ahs(['fetch', '--url', `${stub.url}/f/app.json`, '--dir', dir, '--skip-existing', '--json']);
+      expect(kept.exitCode, kept.stderr).toBe(0);
+      expect(kept.json()).toMatchObject({ downloaded: [], skipped: [{ name: 'app.json' }] });
+      const page = await h.ahs(['fetch', '--url', `${stub.url}/page`, '--dir', join(root, 'page')]);
+      expect(page.exitCode).toBe(2);
+      expect(page.stderr).toMatch(/^error: --url http:\/\/127\.0\.0\.1:\d+\/page answered an HTML page, neither a file nor a collection's delivery document: check the URL/m);
+      const item = await h.ahs(['fetch', '--url', `${stub.url}/f/app.json`, '--dir', join(root, 'item'), '--item', 'x']);
+      expect(item.exitCode).toBe(2);
+      expect(item.stderr).toMatch(/is one file, not a collection: it has no items to choose \(remove --item and --pattern\)$/m);
+      const missing = await h.ahs(['fetch', '--url', `${stub.url}/f/gone.zip`, '--dir', join(root, 'missing')]);
+      expect(missing.exitCode).toBe(4);
+      expect(missing.stderr).toMatch(/^error: the service answered 404: no such file$/m);
+      expect((await readdir(root)).sort()).toEqual(['out']);
+      expect((await readdir(dir)).sort()).toEqual(['app bundle.bin', 'app.json']);
+    } finally {
+      await stub.close();
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+
   it('--url run twice with --skip-existing: the second run sends no file request and keeps the files', async () => {
     const url = (await h.ahs(['collection', 'url', id, '--env', 'dev'])).stdout.trim();
     const dir = join(h.dir, 'out-url-twice');

@@ -2,7 +2,7 @@
 // emulator over real HTTP (the built binary's exit 11 is the first test's).
 // Each run reads the channels (and the journal) and moves the rollout on
 // from where it stands; nothing is kept locally.
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -143,6 +143,30 @@ describe('ahs rollout: approvals, checks', () => {
     expect(r.exitCode, r.stderr).toBe(0);
     for (const where of ['before-dev', 'after-dev', 'before-staging', 'after-staging']) expect(readFileSync(join(out, where, 'bundle.zip'), 'utf8')).toBe('payload');
     expect(r.stderr + r.stdout).not.toContain(DEMO_API_KEY);
+  });
+
+  it('a check fetches what it checks: ahs fetch --url "$AHS_ROLLOUT_URL" --dir "$DIR" inside it downloads the secured version file with the run\'s own settings (a profile here), the key on no command line', async () => {
+    assertFreshBuild();
+    const { id, v1, v2 } = await seeded();
+    const config = join(h.dir, `${id}-config`);
+    const bare = { bare: true, env: { AHS_CONFIG_DIR: config } };
+    const add = await h.ahs(['profile', 'add', 'ci', '--base-url', h.emu.baseUrl, '--delivery-url', h.emu.deliveryUrl, '--domain', 'demo', '--platform', 'web', '--user', DEMO_USER, '--api-key-stdin'], { ...bare, input: `${DEMO_API_KEY}\n` });
+    expect(add.exitCode, add.stderr).toBe(0);
+    const out = join(h.dir, `${id}-fetched-url`);
+    // Without the run's settings, the same fetch of the secured file is refused: the service's 403 (exit 3), nothing saved.
+    const refused = await h.ahs(['fetch', '--url', `${h.emu.deliveryUrl}/api/vi/demo/va/${id}/web/dev/${v1}/bundle.zip`, '--dir', join(out, 'refused')], { bare: true, env: { AHS_CONFIG_DIR: join(h.dir, `${id}-none`) } });
+    expect(refused.exitCode, refused.stderr).toBe(3);
+    expect(existsSync(join(out, 'refused'))).toBe(false);
+    const check = `node '${BIN}' fetch --url "$AHS_ROLLOUT_URL" --dir "${out}/$AHS_ROLLOUT_PHASE-$AHS_ROLLOUT_ENV" --quiet`;
+    const r = await h.ahs(['rollout', id, v2, '--waves', 'dev,staging', '--check', check, '--profile', 'ci'], bare);
+    expect(r.exitCode, r.stderr).toBe(0);
+    // Before a promotion the check reads the version LIVE there, after it the Default: the same file, byte for byte.
+    for (const where of ['before-dev', 'after-dev', 'before-staging', 'after-staging']) {
+      expect(readdirSync(join(out, where))).toEqual(['bundle.zip']);
+      expect(readFileSync(join(out, where, 'bundle.zip'), 'utf8')).toBe('payload');
+    }
+    expect(r.stderr + r.stdout).not.toContain(DEMO_API_KEY);
+    expect(await defaults(id)).toEqual([v2, v2, v1]);
   });
 
   it('bad input: one line naming the fix, exit 2, nothing sent', async () => {

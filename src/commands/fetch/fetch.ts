@@ -1,5 +1,5 @@
 // ahs fetch COLLECTION_ID [--env E] [--dir DIR] [--item ID...] [--pattern GLOB...] [--skip-existing] [--concurrency N] [--manifest]
-// ahs fetch --url DOWNLOAD_URL [--dir DIR]
+// ahs fetch --url DOWNLOAD_URL [--dir DIR]   (a deployed collection's URL, or one file's: a version's download URL)
 // ahs fetch                      (in a terminal: browse, pick, download)
 //
 // Asks for what is missing (browse, pick), then the operation
@@ -19,7 +19,7 @@ import { escapeControls } from '../../util/escape.js';
 import { deliveryFileUrl } from '../../service/delivery.js';
 import { collectionArg, liveEnvArg } from '../../pickers/pick-collection.js';
 import { compareText } from '../../order.js';
-import { fetchCollection, readFetchSource, type FetchNames, type FetchSource } from '../../operations/fetch.js';
+import { fetchCollection, fetchUrl, readFetchSource, type FetchNames, type FetchSource } from '../../operations/fetch.js';
 
 /** Messages name the command's flags and arguments, and where the settings come from. */
 const SETTINGS = { deliveryUrl: "--delivery-url (or AHS_DELIVERY_URL, or the profile's deliveryUrl)", baseUrl: '--base-url (or AHS_BASE_URL, or the profile\'s baseUrl)' };
@@ -75,11 +75,9 @@ export const run: Run<typeof fetchSpec> = async (options, ctx) => {
     return;
   }
 
-  const { result, notChecked, failure } = await fetchCollection(
-    ctx,
-    { source, dir: options.dir, itemIds, patterns: options.pattern, skipExisting: options.skipExisting, concurrency: options.concurrency, verify: options.verify, sums },
-    names,
-  );
+  const input = { dir: options.dir, itemIds, patterns: options.pattern, skipExisting: options.skipExisting, concurrency: options.concurrency, verify: options.verify, sums };
+  // A --url is a collection's delivery document or one file (a version's download URL): its answer says which.
+  const { result, notChecked, failure } = 'url' in source ? await fetchUrl(ctx, { ...input, source }, names) : await fetchCollection(ctx, { ...input, source }, names);
   out.print(result, (r, kit) => {
     const rows = [
       ...r.downloaded.map((f) => ({ name: f.name, id: f.id, result: kit.style.green('downloaded'), detail: formatBytes(f.bytes) })),

@@ -10,7 +10,7 @@ export const fetchSpec = defineCommand({
     collectionId: arg.optional('COLLECTION_ID', 'collection to download (browsed and picked in a terminal when omitted)'),
   },
   flags: {
-    url: flag.text('downloadUrl', 'fetch from a deployed collection URL directly (no key needed unless secured)'),
+    url: flag.text('downloadUrl', "fetch from a download URL directly: a deployed collection's (its items) or one file's, such as a version's (a rollout check's $AHS_ROLLOUT_URL); the key is sent only to the configured service's hosts"),
     dir: flag.text('dir', 'target folder (default: a folder named after the collection)'),
     item: flag.list('itemId', 'only these items (repeatable)'),
     pattern: flag.list('glob', 'only items whose name matches a glob: * ? [abc] (repeatable; quote it for the shell)'),
@@ -24,6 +24,8 @@ export const fetchSpec = defineCommand({
     '# only the images; a re-run keeps what is already there',
     'ahs fetch my-collection --env prod --dir ./assets --pattern \'*.png\' --pattern \'*.jpg\' --skip-existing',
     'ahs fetch --url "$(ahs collection url my-collection --env prod)" --dir ./assets --json',
+    '# inside a rollout --check: the version being rolled out, with the run\'s own settings (secured assets too)',
+    'ahs fetch --url "$AHS_ROLLOUT_URL" --dir "$TMP"',
     '# only the bytes that were published: each file checked against SHA256SUMS',
     'ahs fetch my-collection --env prod --dir ./assets --verify SHA256SUMS',
   ],
@@ -49,9 +51,14 @@ export const fetchSpec = defineCommand({
     'A line naming a folder (sha256sum dist/* writes "dist/a.txt") is the line of the file of its base name (a.txt)',
     'unless another folder\'s line has that base name too; the output says which lines were matched so.',
     '',
+    '--url URL is read once and its answer says what it is: a collection\'s delivery document (its items are fetched as',
+    'above), or any other file (a version\'s download URL), written into --dir (default: the current folder) under the',
+    'URL\'s last path segment, streamed and atomically. An HTML page is neither: refused (exit 2).',
+    '',
     'JSON: {"collectionId", "envId", "dir", "downloaded": [{"id", "name", "path", "bytes", "renamed"?}],',
     '"skipped": [{"id", "name", "path", "reason"}], "failed": [{"id", "name", "error"}]} (id: the item id; name: the file',
-    'name in DIR; path: where it is). With --manifest: the delivery document unchanged.',
+    'name in DIR; path: where it is); of one file\'s URL: {"url", "dir", "downloaded", "skipped", "failed"} (id: the file\'s',
+    'name). With --manifest: the delivery document unchanged.',
   ].join('\n'),
 });
 
