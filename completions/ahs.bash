@@ -4,8 +4,8 @@
 #   ~/.local/share/bash-completion/completions/ahs  (or /usr/share/bash-completion/completions/ahs)
 
 # global options: accepted anywhere on the line
-_ahs_global_options='-o --output --json --query --dry-run -y --yes --no-input -q --quiet -v --verbose --no-color --timeout --retries --profile --base-url --delivery-url --domain --env --platform --user --journal --no-journal --lock-timeout --lock-id --break-glass --reason -V --version -h --help'
-_ahs_global_value_options='-o --output --query --timeout --retries --profile --base-url --delivery-url --domain --env --platform --user --journal --lock-timeout --lock-id --reason'
+_ahs_global_options='-o --output --json --query --dry-run -y --yes --no-input -q --quiet -v --verbose --no-color --timeout --retries --profile --base-url --delivery-url --domain --env --platform --user --journal --no-journal --lock-timeout --lock-ttl --lock-id --break-glass --reason -V --version -h --help'
+_ahs_global_value_options='-o --output --query --timeout --retries --profile --base-url --delivery-url --domain --env --platform --user --journal --lock-timeout --lock-ttl --lock-id --reason'
 
 # subcommands of a command path
 _ahs_subcommands() {

@@ -34,6 +34,8 @@ export interface GlobalOptions {
   journal?: string | false;
   /** How long a write waits for a lock another run holds (a duration: 30s, 5m). */
   lockTimeout?: string;
+  /** The lease of the lock a run takes for itself (apply, rollout, release, item sync, collection-deploy), renewed every third of it. */
+  lockTtl?: string;
   /** The lock this run holds already (ahs lock acquire printed it); env AHS_LOCK_ID. */
   lockId?: string;
   /** Let this one write through a freeze (needs --reason; recorded). */

@@ -12,6 +12,7 @@ export interface DeploymentHold {
 }
 
 interface ActiveHold {
+  matches?: (key: string) => boolean;
   released: Promise<void>;
   release(): void;
   arrivals: number;
@@ -28,13 +29,13 @@ export class Deployments {
     return this.running.has(key);
   }
 
-  /** From now on every deployment stays in progress until the returned function is called. */
-  holdDeployments(): DeploymentHold {
+  /** From now on every deployment (that `matches`) stays in progress until the returned function is called. */
+  holdDeployments(matches?: (key: string) => boolean): DeploymentHold {
     let release!: () => void;
     const released = new Promise<void>((resolve) => {
       release = resolve;
     });
-    const hold: ActiveHold = { released, release, arrivals: 0, waiters: [] };
+    const hold: ActiveHold = { ...(matches ? { matches } : {}), released, release, arrivals: 0, waiters: [] };
     this.hold = hold;
     const releaseHold = () => {
       if (this.hold === hold) this.hold = undefined;
@@ -54,7 +55,7 @@ export class Deployments {
    * it went straight through.
    */
   async pass(key: string): Promise<boolean> {
-    const hold = this.hold;
+    const hold = this.hold && (!this.hold.matches || this.hold.matches(key)) ? this.hold : undefined;
     if (this.delayMs <= 0 && !hold) return false;
     this.running.add(key);
     try {

@@ -59,9 +59,12 @@ export interface RunningEmulator {
   /**
    * From now on every version or collection deployment stays in progress
    * (a deploy to the same channel gets the 500) until the returned function
-   * is called; `await hold.held()` waits until one is held.
+   * is called; `await hold.held()` waits until one is held. `matches`
+   * narrows it to the deployments whose key (JSON of
+   * `['channel', domain, asset, platform, env]` or of a collection's) it
+   * accepts: the others go through.
    */
-  holdDeployments(): DeploymentHold;
+  holdDeployments(matches?: (key: string) => boolean): DeploymentHold;
   /**
    * Moves the service's clock (a test-only control): from now on every
    * createdAt, updatedAt and Date header is `offsetMs` from the machine's
@@ -116,7 +119,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     deliveryUrl: emu.deliveryUrl,
     fixture,
     variation,
-    holdDeployments: () => emu.deployments.holdDeployments(),
+    holdDeployments: (matches) => emu.deployments.holdDeployments(matches),
     setClockOffset: (offsetMs) => {
       emu.clock.offsetMs = offsetMs;
     },

@@ -9,10 +9,11 @@
 // plan runs and releases it after, unless the run came with its own
 // (--lock-id / AHS_LOCK_ID), which it renews and leaves held.
 import { randomBytes } from 'node:crypto';
-import { AhsError, BlockedError, UsageError } from '../errors.js';
-import { cellsToRead, decideWrite, holderOf, describeWindow, isLockId, parseScope, scopeText, type ControlFacts, type Scope, type WriteIntent } from '../rules/change-control.js';
+import { setMaxListeners } from 'node:events';
+import { AhsError, ApiError, BlockedError, UsageError } from '../errors.js';
+import { cellsToRead, decideWrite, holderOf, describeWindow, isLockId, isRunLock, parseScope, RUN_LOCK_PREFIX, scopeText, type ControlFacts, type Scope, type WriteIntent } from '../rules/change-control.js';
 import { formatDuration, parseDuration } from '../rules/rollout.js';
-import { acquireLock, LeaseKeeper, lockBlocked, readBlock, readControlFacts, releaseLock, type HeldLock } from '../service/change-control.js';
+import { acquireLock, dropLockVersion, LeaseKeeper, lockBlocked, readBlock, readControlFacts, releaseHeld, sweepCell, type HeldLock } from '../service/change-control.js';
 import type { ControlField } from '../service/journal.js';
 import { isRef, type Plan, type Step } from './plan.js';
 import type { PlanContext } from './context.js';
@@ -22,20 +23,24 @@ type ExecutorContext = Pick<PlanContext, 'api' | 'output' | 'signal' | 'globals'
   Partial<Pick<PlanContext, 'settings' | 'deliveryClient' | 'run' | 'redactor'>>;
 
 /**
- * The commands that take their scope's lock for their duration (cli.md).
- * They take it when the run coordinates through locks: given --lock-id (the
- * lock it holds: renewed while it runs, left held) or --lock-timeout (wait
- * for another holder, then take it, renew it, release it). Without either,
- * the write is checked (another holder's lock refuses it) and takes none:
- * a lease costs four rounds to take and two to give back, and a run that
- * nobody coordinates with gains nothing from them. `release` is only
- * checked (a write of four rounds; bench/rounds.mjs keeps it at its floor).
+ * The commands that take their scope's lock for their duration (cli.md),
+ * by default: a lease of their own (`run-` id, DEFAULT_RUN_TTL_MS or
+ * --lock-ttl), renewed every third of it while the plan runs, released when
+ * it ends. A killed run's lease ends by itself within the TTL, and a re-run
+ * (any write) watches such a lease instead of refusing at once: renewed, its
+ * holder is alive (exit 12); ended, the run goes on (the design is in
+ * src/rules/change-control.ts, "a run's own lock"). Given --lock-id (the
+ * lock it holds already) a run renews that lock and leaves it held.
  */
-const HOLDERS = new Set(['apply', 'rollout', 'rollout start', 'item sync', 'collection-deploy']);
+const HOLDERS = new Set(['apply', 'rollout', 'rollout start', 'release', 'item sync', 'collection-deploy']);
+/** The steps that change no channel or collection: sent while a run's lock is being taken (a release's upload). */
+const BESIDE_THE_LOCK = new Set(['version.upload', 'asset.create', 'asset.update', 'collection.create']);
 /** The commands a freeze lets through: the ways out of an incident. */
 const FREEZE_EXEMPT = new Set(['rollback', 'rollout abort', 'version unblock']);
-/** A run's own lock when it takes one: long enough for a slow step, renewed every third of it. */
+/** The lease of `ahs lock acquire` (--ttl): a job's lock, not renewed by the process that took it. */
 export const DEFAULT_TTL_MS = 15 * 60_000;
+/** A run's own lock: short, so that a killed run's ends soon; renewed every third of it while the run goes (--lock-ttl). */
+export const DEFAULT_RUN_TTL_MS = 15_000;
 
 type P = Record<string, any>;
 
@@ -141,8 +146,18 @@ export function givenLockId(ctx: Pick<ExecutorContext, 'globals' | 'io'>): strin
   return id;
 }
 
-export function newLockId(): string {
-  return randomBytes(6).toString('hex');
+/** The id of a run's own lock. */
+export function newRunLockId(): string {
+  return `${RUN_LOCK_PREFIX}${randomBytes(6).toString('hex')}`;
+}
+
+/** --lock-ttl as ms: the lease of the lock a run takes for itself. */
+export function runTtlMs(ctx: Pick<ExecutorContext, 'globals'>): number {
+  const given = ctx.globals.lockTtl;
+  if (given === undefined) return DEFAULT_RUN_TTL_MS;
+  const ms = parseDuration(given);
+  if (ms === undefined || ms < 1000) throw new UsageError(`--lock-ttl ${JSON.stringify(given)} is not a lease: give a duration of 1s or more, such as 15s`);
+  return ms;
 }
 
 /** --lock-timeout as ms (0 when not given): within --timeout. */
@@ -187,6 +202,8 @@ export interface Gate<R> {
   plan: Plan<R>;
   ctx: ExecutorContext;
   end(): Promise<void>;
+  /** Awaited before a step (or a batch) is sent: the run's lock is held before anything that writes its scope. */
+  before?: (steps: Step[]) => Promise<void>;
 }
 
 /**
@@ -203,22 +220,38 @@ export async function gate<R>(plan: Plan<R>, ctx: ExecutorContext): Promise<Gate
   const env = settings?.get('envId');
   const intent = planIntent(plan, env);
   if (intent.scopes.length === 0) return open;
+  const started = Date.now();
+  const budgetMs = settings?.timeoutMs ?? 30_000;
   const command = plan.control?.command ?? ctx.run?.command ?? '';
   const lockId = givenLockId(ctx);
   const api = await ctx.api();
-  const facts = await factsFor(api, intent.scopes);
-  const write: WriteIntent = { ...intent, lockId, freezeExempt: plan.control?.freezeExempt ?? FREEZE_EXEMPT.has(command), breakGlass: ctx.globals.breakGlass === true };
-  const decision = decideWrite(facts, write);
-  const coordinated = lockId !== undefined || ctx.globals.lockTimeout !== undefined;
-  const holds = !ctx.globals.dryRun && (plan.control?.hold ?? (coordinated && HOLDERS.has(command)));
-  if (!decision.ok) {
-    // A lock this run will wait for (--lock-timeout) is taken below, not refused here.
-    const waits = decision.blockedBy === 'lock' && holds && lockTimeoutMs(ctx) > 0;
-    if (!waits) {
-      const blocked = await explain(decision, ctx, api, facts);
-      if (ctx.globals.dryRun) (await ctx.output()).warn(`a real run would be refused: ${blocked.message}`);
-      throw blocked;
+  const { ciSelfId, watchLock } = await import('../service/change-control.js');
+  const write: WriteIntent = { ...intent, ...(lockId ? { lockId } : {}), ...(ciSelfId(ctx.io.env) ? { ciLockId: ciSelfId(ctx.io.env)! } : {}), freezeExempt: plan.control?.freezeExempt ?? FREEZE_EXEMPT.has(command), breakGlass: ctx.globals.breakGlass === true };
+  const holds = !ctx.globals.dryRun && (plan.control?.hold ?? HOLDERS.has(command));
+  const reader = { settings: ctx.settings!, deliveryClient: ctx.deliveryClient! };
+  // The scopes a holding run locks: those its given lock holds (renewed, left held), else its own (taken, released).
+  const givenScopes = (read: ControlFacts) => (lockId ? read.cells.filter((cell) => holderOf(cell, read.now)?.lockId === lockId).map((cell) => cell.scope) : []);
+  const takes = (read: ControlFacts) => (givenScopes(read).length > 0 ? givenScopes(read) : holdScopes(intent.scopes));
+  let facts = await factsFor(api, intent.scopes);
+  let decision = decideWrite(facts, write);
+  for (let watched = 0; !decision.ok; watched++) {
+    // A lock this run will take waits there (--lock-timeout, or another run's lease that may be a dead one's).
+    const blockedScope = decision.blockedBy === 'lock' ? scopeText(decision.scope) : undefined;
+    if (blockedScope && holds && takes(facts).some((scope) => scopeText(scope) === blockedScope)) break;
+    // Another lock on what it writes (a covering environment's, or any for a write that takes none): waited for with
+    // --lock-timeout; another run's lease that may end within --timeout is watched (a dead holder's is waited out, a live one refuses).
+    const cell = blockedScope ? facts.cells.find((c) => scopeText(c.scope) === blockedScope) : undefined;
+    const explicitMs = lockTimeoutMs(ctx) - (Date.now() - started);
+    if (cell && decision.blockedBy === 'lock' && !ctx.globals.dryRun && watched < 20 && (explicitMs > 0 || isRunLock(decision.holder.lockId))) {
+      if (watched === 0) (await ctx.output()).info(`${blockedScope} is locked by another run (lock id ${decision.holder.lockId}, lease ends ${new Date(decision.holder.leaseEnd).toISOString()}): waiting ${explicitMs > 0 ? `up to ${ctx.globals.lockTimeout} (--lock-timeout)` : 'to see whether it renews it (a killed run\'s lease ends by itself)'}`);
+      await watchLock(reader, api, cell, budgetMs - (Date.now() - started), ctx.signal, Math.max(0, explicitMs));
+      facts = await readControlFacts(api, intent.scopes);
+      decision = decideWrite(facts, write);
+      continue;
     }
+    const blocked = await explain(decision, ctx, api, facts);
+    if (ctx.globals.dryRun) (await ctx.output()).warn(`a real run would be refused: ${blocked.message}`);
+    throw blocked;
   }
   let control: ControlField | undefined;
   if (decision.ok && decision.brokenFreezes.length > 0) {
@@ -227,60 +260,116 @@ export async function gate<R>(plan: Plan<R>, ctx: ExecutorContext): Promise<Gate
   }
   const recorded = control ? { ...plan, journal: { ...plan.journal, control } } : plan;
   if (!holds) return { ...open, plan: recorded };
-  // A run given its lock renews the locks that id holds (an env lock taken by `ahs lock acquire prod`); it takes no other.
-  const scopes = lockId ? facts.cells.filter((cell) => holderOf(cell, facts.now)?.lockId === lockId).map((cell) => cell.scope) : holdScopes(intent.scopes);
-  if (scopes.length === 0) return { ...open, plan: recorded };
-  return hold(recorded, ctx, api, scopes, lockId, command);
+  // A run given its lock renews the locks that id holds (an env lock taken by `ahs lock acquire prod`) and takes no other;
+  // given an id that holds none of them (its lease ended), it takes its own.
+  const given = givenScopes(facts).length > 0 ? lockId : undefined;
+  return hold(recorded, ctx, api, takes(facts), given, command, budgetMs - (Date.now() - started), facts);
 }
 
-/** Takes (or renews) the run's lock on each scope, keeps it renewed while the plan runs, and releases what it took. */
-async function hold<R>(plan: Plan<R>, ctx: ExecutorContext, api: Awaited<ReturnType<ExecutorContext['api']>>, scopes: Scope[], given: string | undefined, command: string): Promise<Gate<R>> {
+/**
+ * Takes (or renews) the run's lock on each scope, keeps it renewed while the
+ * plan runs (every third of the lease), and releases what it took when the
+ * plan ends. `given`: the run's --lock-id, renewed and left held.
+ */
+async function hold<R>(plan: Plan<R>, ctx: ExecutorContext, api: Awaited<ReturnType<ExecutorContext['api']>>, scopes: Scope[], given: string | undefined, command: string, watchMs: number, facts: ControlFacts): Promise<Gate<R>> {
   const settings = ctx.settings ? await ctx.settings() : undefined;
   const user = settings?.get('user') ?? '';
-  const lockId = given ?? newLockId();
-  const ttlMs = plan.control?.ttlMs ?? DEFAULT_TTL_MS;
+  const lockId = given ?? newRunLockId();
+  const ttlMs = plan.control?.ttlMs ?? runTtlMs(ctx);
   const controller = new AbortController();
+  // Every request of the run listens to this signal (more than 10 at once: an apply's uploads): no leak (as main()'s).
+  setMaxListeners(0, controller.signal);
   const follow = () => controller.abort(ctx.signal.reason);
   if (ctx.signal.aborted) follow();
   else ctx.signal.addEventListener('abort', follow, { once: true });
   const reader = { settings: ctx.settings!, deliveryClient: ctx.deliveryClient! };
   const out = await ctx.output();
   const keepers: LeaseKeeper[] = [];
-  const take = (scope: Scope) =>
+  // Housekeeping beside the run (former leases deleted, the cell's free version found): never on its path.
+  const chores: Array<Promise<unknown>> = [];
+  const frees = new Map<string, Promise<string | undefined>>();
+  const tidy = (held: HeldLock) => {
+    if (held.replaced) chores.push(dropLockVersion(api, held.scope, held.replaced, user));
+  };
+  const take = (scope: Scope, wait: boolean) =>
     acquireLock(reader, api, {
       scope,
+      ...(wait ? { first: facts.cells.find((cell) => scopeText(cell.scope) === scopeText(scope)) } : {}),
       lockId,
       ttlMs,
       user,
       command,
       env: ctx.io.env,
       ...(ctx.globals.reason ? { reason: ctx.globals.reason } : {}),
-      waitMs: lockTimeoutMs(ctx),
+      waitMs: wait ? lockTimeoutMs(ctx) : 0,
+      watchMs: wait ? watchMs : 0,
       signal: ctx.signal,
       onWait: () => out.info(`${scopeText(scope)} is locked by another run: waiting for it (--lock-timeout ${ctx.globals.lockTimeout})`),
+      onWatch: (holder) => out.info(`${scopeText(scope)} is locked by another run (lock id ${holder.lockId}, lease ends ${new Date(holder.leaseEnd).toISOString()}): waiting to see whether it renews it (a killed run's lease ends by itself)`),
     });
   const release = async () => {
     await Promise.all(keepers.map((keeper) => keeper.stop()));
     ctx.signal.removeEventListener('abort', follow);
-    if (given) return;
-    await Promise.all(keepers.map((keeper) => releaseLock(reader, api, keeper.lock.scope, lockId, user).catch((error: unknown) => out.warn(`the lock on ${scopeText(keeper.lock.scope)} was not released (${(error as Error).message}); its lease ends by itself`))));
-  };
-  try {
-    for (const scope of scopes) {
-      const held: HeldLock = await take(scope);
-      keepers.push(
-        new LeaseKeeper(held, (lock) => take(lock.scope), ttlMs, (error) => {
-          const lost = error instanceof BlockedError ? error : new BlockedError(`the lock on ${scopeText(held.scope)} could not be renewed (${error.message}); the run stopped before its next write`, 'lock');
-          controller.abort(lost);
+    if (!given) {
+      await Promise.all(
+        keepers.map(async (keeper) => {
+          const free = await frees.get(scopeText(keeper.lock.scope));
+          await releaseHeld(api, keeper.lock, user, free).catch((error: unknown) => out.warn(`the lock on ${scopeText(keeper.lock.scope)} was not released (${(error as Error).message}); its lease ends by itself within ${formatDuration(ttlMs)}`));
         }),
       );
     }
-  } catch (error) {
+    await Promise.all(chores);
+  };
+  const acquire = async () => {
+    for (const scope of scopes) {
+      let held: HeldLock;
+      try {
+        held = await take(scope, true);
+      } catch (error) {
+        // The service refused the lock's own records (an environment it does not know, a key scoped to another
+        // environment): the run's writes there meet the same refusal, in their own words, so they are not stopped
+        // here; said, and the run goes on without this lock. Another holder (BlockedError), a failed read or a
+        // lost answer (exit 6) stop the run.
+        if (!(error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 409)) throw error;
+        out.warn(`the lock on ${scopeText(scope)} could not be taken (the service answered ${error.status}: ${error.message}); going on without it`);
+        continue;
+      }
+      tidy(held);
+      if (!given) {
+        const sweep = sweepCell(api, scope, user, new Set([held.versionId]));
+        frees.set(scopeText(scope), sweep);
+        chores.push(sweep);
+      }
+      keepers.push(
+        new LeaseKeeper(
+          held,
+          async (lock) => {
+            const next = await take(lock.scope, false);
+            tidy(next);
+            return next;
+          },
+          ttlMs,
+          (error) => {
+            const lost = error instanceof BlockedError ? error : new BlockedError(`the lock on ${scopeText(held.scope)} could not be renewed (${error.message}); the run stopped before its next write`, 'lock');
+            controller.abort(lost);
+          },
+        ),
+      );
+    }
+    // Said when the run goes through the lock it was given (--lock-id); a run's own short lease goes unsaid.
+    if (given) out.info(`holding the lock on ${scopes.map(scopeText).join(', ')} (${given ? `lock id ${lockId}, given` : `lease ${formatDuration(ttlMs)}, renewed while the run goes`})`);
+  };
+  // Taken beside the plan's first steps that write no scope (a release's upload), awaited before the first that does.
+  const acquiring = acquire();
+  acquiring.catch(() => undefined);
+  const before = async (steps: Step[]) => {
+    if (steps.some((step) => !BESIDE_THE_LOCK.has(step.kind))) await acquiring;
+  };
+  const end = async () => {
+    await acquiring.catch(() => undefined);
     await release();
-    throw error;
-  }
-  out.info(`holding the lock on ${scopes.map(scopeText).join(', ')} (${given ? `lock id ${lockId}, given` : `lease ${formatDuration(ttlMs)}, renewed while the run goes`})`);
-  return { plan, ctx: { ...ctx, signal: controller.signal }, end: release };
+  };
+  return { plan, ctx: { ...ctx, signal: controller.signal }, end, before };
 }
 
 /** The refusal, in a person's words: who, since when, why, until when. */

@@ -36,13 +36,13 @@ export async function executePlan<R>(plan: Plan<R>, ctx: ExecutorContext): Promi
   const { gate } = await import('./change-control.js');
   const gated = await gate(plan, ctx);
   try {
-    return await executeGated(gated.plan, gated.ctx);
+    return await executeGated(gated.plan, gated.ctx, gated.before);
   } finally {
     await gated.end();
   }
 }
 
-async function executeGated<R>(plan: Plan<R>, ctx: ExecutorContext): Promise<R | undefined> {
+async function executeGated<R>(plan: Plan<R>, ctx: ExecutorContext, before?: (steps: Step[]) => Promise<void>): Promise<R | undefined> {
   const out = await ctx.output();
   if (plan.noop) {
     const { state, message } = plan.noop;
@@ -54,7 +54,7 @@ async function executeGated<R>(plan: Plan<R>, ctx: ExecutorContext): Promise<R |
   }
   if (ctx.globals.dryRun) return printPredictions(plan, ctx);
   const api = await ctx.api();
-  const run = new Run(plan, ctx, api, out);
+  const run = new Run(plan, ctx, api, out, before);
   await run.refuseUpfront();
   if (plan.confirm && plan.steps.length > 0) await ctx.confirm(plan.confirm.message, plan.confirm.action);
   // The journal's one entry, once the run's outcome is known (src/plan/journal-record.ts).
@@ -130,6 +130,8 @@ class Run {
     private readonly ctx: ExecutorContext,
     private readonly api: ApiClient,
     private readonly out: PlanOutput,
+    /** Change control's wait before a step or batch is sent (the run's lock, taken beside the steps that write no scope). */
+    private readonly before?: (steps: Step[]) => Promise<void>,
   ) {}
 
   results(): Results {
@@ -158,6 +160,7 @@ class Run {
         const group = steps[index]!.batch?.group;
         let end = index + 1;
         while (group !== undefined && end < steps.length && steps[end]!.batch?.group === group) end++;
+        await this.before?.(steps.slice(index, end));
         if (group === undefined) {
           await this.plan.beforeSend?.(steps[index]!, this.results());
           await this.sendOne(steps[index]!);

@@ -186,13 +186,84 @@ export function holderOf(cell: CellFacts, now: number): LockName | undefined {
   return name?.kind === 'lock' && name.leaseEnd > now ? name : undefined;
 }
 
+// --- a run's own lock, and a holder that may be dead ------------------------------
+//
+// apply, rollout, release, item sync and collection-deploy take their
+// scope's lock for their duration by default, so a run killed while it
+// holds it must neither leave a lock that needs a person nor stop its own
+// re-run. Terraform's statemgr names a holder (LockInfo: a random ID, Who =
+// user@host, Operation, Created) but gives it no lease, so a killed run's
+// lock waits for `force-unlock ID` (the most duplicated request of its
+// tracker). Here:
+//
+// - A run's own lock has the id `run-<12 hex>` and a short lease (15 s by
+//   default, --lock-ttl), renewed every third of it while the run goes and
+//   released when it ends: a holder that is alive keeps moving its lease
+//   end; a killed one leaves a lease that ends within the TTL.
+// - A write that meets another run's lock (a `run-` id) whose lease ends
+//   within what its --timeout leaves does not refuse at once: it watches the
+//   cell. The lock renewed (the Default replaced by another lock version
+//   while the first lease runs): its holder is alive, exit 12 naming it.
+//   The lease ended, or the lock was released: the holder is gone, and the
+//   write goes on (a holding run takes the lock over by compare-and-set
+//   against the dead holder's version). So the re-run of a killed run waits
+//   at most one TTL and converges; a live run is refused within a third of
+//   its TTL. A lock taken with `ahs lock acquire` is a person's or a job's
+//   on purpose: it is waited for only with --lock-timeout.
+// - Under GitHub Actions `ahs lock acquire` names its lock for the job
+//   (`gh-<10 hex of server/repo/run id/job>-<attempt>-<6 hex>`). GitHub
+//   re-runs a job (GITHUB_RUN_ATTEMPT + 1) only once its run has completed,
+//   so a lock named for an earlier attempt of the same job has no live
+//   holder: the re-run takes it over instead of waiting out a long lease
+//   (a cancelled job whose `trap ... EXIT` never ran). Matrix legs share
+//   the job and the attempt: they never take over one another's.
+
+export const RUN_LOCK_PREFIX = 'run-';
+
+/** A lock a run took for itself (its lease is short and renewed while it runs). */
+export function isRunLock(lockId: string): boolean {
+  return lockId.startsWith(RUN_LOCK_PREFIX);
+}
+
+/** A GitHub Actions job's lock id: the job's key, the attempt, a random tail. */
+const CI_LOCK = /^gh-([0-9a-f]{10})-(\d{1,4})-[0-9a-f]{6}$/;
+
+export function ciLockId(jobKey: string, attempt: number, random: string): string {
+  return `gh-${jobKey}-${attempt}-${random}`;
+}
+
+/** Whether `holder` was taken by an earlier attempt of the job `self` runs in (so its holder is gone). */
+export function isEarlierAttempt(holder: string, self: string | undefined): boolean {
+  const a = CI_LOCK.exec(holder);
+  const b = self === undefined ? null : CI_LOCK.exec(self);
+  return a !== null && b !== null && a[1] === b[1] && Number(a[2]) < Number(b[2]);
+}
+
+/** Whether a write that meets `holder` watches it (a run's lease ending within `budgetMs`) rather than refusing at once. */
+export function watchesLease(holder: LockName, now: number, budgetMs: number): boolean {
+  return isRunLock(holder.lockId) && holder.leaseEnd - now <= budgetMs;
+}
+
+/**
+ * What a watched cell says now, against the lock first seen there: `ended`
+ * (free, its lease over, or unreadable: nobody holds it), `alive` (another
+ * lock version holds it: the holder renewed, or another run took it),
+ * `watching` (the same version, its lease still running).
+ */
+export function watchOutcome(firstVersionId: string | undefined, cell: CellFacts, now: number): 'ended' | 'alive' | 'watching' {
+  const holder = holderOf(cell, now);
+  if (!holder) return 'ended';
+  return cell.defaultVersionId === firstVersionId ? 'watching' : 'alive';
+}
+
 /** What an acquirer does with the cell it read: take it (compare-and-set against `over`), or wait for the holder. */
 export type AcquireDecision = { action: 'take'; over: string | null; renew: boolean; since: number | undefined } | { action: 'wait'; holder: LockName };
 
 export function decideAcquire(cell: CellFacts, lockId: string, now: number): AcquireDecision {
   const holder = holderOf(cell, now);
   const over = cell.defaultVersionId ?? null;
-  if (holder && holder.lockId !== lockId) return { action: 'wait', holder };
+  if (holder && holder.lockId !== lockId && !isEarlierAttempt(holder.lockId, lockId)) return { action: 'wait', holder };
+  if (holder && holder.lockId !== lockId) return { action: 'take', over, renew: false, since: undefined };
   return { action: 'take', over, renew: holder !== undefined, since: holder?.since };
 }
 
@@ -316,6 +387,8 @@ export interface WriteIntent {
   promotes: Array<{ assetId: string; versionId: string }>;
   /** The run's own lock (--lock-id / AHS_LOCK_ID, or the one it took). */
   lockId?: string;
+  /** The lock id this run would take under GitHub Actions (a lock of an earlier attempt of its job is not another holder's). */
+  ciLockId?: string;
   /** rollback, rollout abort, version unblock: the ways out of an incident. */
   freezeExempt?: boolean;
   /** --break-glass --reason R: a freeze lets this one write through (recorded). */
@@ -351,7 +424,7 @@ export function decideWrite(facts: ControlFacts, write: WriteIntent): WriteDecis
       const cell = facts.cells.find((c) => scopeText(c.scope) === scopeText(covering));
       if (!cell) continue;
       const holder = holderOf(cell, facts.now);
-      if (holder && holder.lockId !== write.lockId) return { ok: false, blockedBy: 'lock', scope: covering, holder, versionId: cell.defaultVersionId };
+      if (holder && holder.lockId !== write.lockId && !isEarlierAttempt(holder.lockId, write.ciLockId)) return { ok: false, blockedBy: 'lock', scope: covering, holder, versionId: cell.defaultVersionId };
     }
   }
   const brokenFreezes: Freeze[] = [];

@@ -4,6 +4,7 @@
 // lock by compare-and-set promotions on a sentinel asset, and freezes and
 // blocks as versions of `ahs-control`. Like the journal's appends, these
 // are ahs's own records, not content: they are sent here, not as plans.
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { ApiClient } from '../http/client.js';
 import { isApiError } from '../http/client.js';
@@ -16,8 +17,16 @@ import {
   CONTROL_ASSET,
   CONTROL_ASSET_TYPE,
   CONTROL_PLATFORM,
+  ciLockId,
   decideAcquire,
   FREE_NAME,
+  hash64,
+  holderOf,
+  isRunLock,
+  LOCK_ASSET,
+  parseScope,
+  watchesLease,
+  watchOutcome,
   freezeName,
   freezesOf,
   isBlockName,
@@ -80,6 +89,8 @@ export interface HeldLock {
   versionId: string;
   leaseEnd: number;
   since: number;
+  /** The lock version this one took the place of (the holder's former lease, a dead holder's): no longer needed. */
+  replaced?: string;
 }
 
 // --- reads ------------------------------------------------------------------------
@@ -247,6 +258,16 @@ export interface AcquireOptions {
   signal: AbortSignal;
   /** Told once when it starts waiting for a holder. */
   onWait?: (holder: LockName, cell: CellFacts) => void;
+  /**
+   * How long it may watch another run's lock (a `run-` id) whose lease ends
+   * within it, to tell a dead holder (its lease ends: taken over) from a
+   * live one (it renews: exit 12); 0: not at all (rules/change-control.ts).
+   */
+  watchMs?: number;
+  /** The cell as the write's check read it just now: the first decision is taken from it (no second read). */
+  first?: CellFacts;
+  /** Told once when it starts watching another run's lock. */
+  onWatch?: (holder: LockName) => void;
 }
 
 /**
@@ -257,21 +278,34 @@ export async function acquireLock(ctx: Pick<ServiceContext, 'settings' | 'delive
   const started = Date.now();
   const { scope, lockId, user } = options;
   let waited = false;
+  let watched: { versionId: string | undefined } | undefined;
+  let takes = 0;
   for (;;) {
     if (options.signal.aborted) throw options.signal.reason instanceof AhsError ? options.signal.reason : new (await import('../errors.js')).CancelledError();
-    const cell = await readCell(api, scope);
+    const cell = takes === 0 && !waited && options.first ? options.first : await readCell(api, scope);
     const now = api.serviceNow();
     const decision = decideAcquire(cell, lockId, now);
     if (decision.action === 'wait') {
       const left = options.waitMs - (Date.now() - started);
-      if (left <= 0) throw await lockBlocked(ctx, api, scope, cell, options.waitMs > 0 ? ` (waited ${formatDuration(options.waitMs)}, --lock-timeout)` : '');
-      if (!waited) options.onWait?.(decision.holder, cell);
+      const watchLeft = (options.watchMs ?? 0) - (Date.now() - started);
+      // Another run's lock: watched while its lease may still end within the budget; renewed, its holder is alive.
+      if (left <= 0 && watched && watchOutcome(watched.versionId, cell, now) === 'alive') throw await lockBlocked(ctx, api, scope, cell, '', `${scopeText(scope)} is locked by a run that is alive (it renewed its lease)`);
+      if (left <= 0 && !watchesLease(decision.holder, now, watchLeft)) throw await lockBlocked(ctx, api, scope, cell, options.waitMs > 0 ? ` (waited ${formatDuration(options.waitMs)}, --lock-timeout)` : '');
+      if (left <= 0 && !watched) options.onWatch?.(decision.holder);
+      if (left <= 0) watched ??= { versionId: cell.defaultVersionId };
+      else if (!waited) options.onWait?.(decision.holder, cell);
       waited = true;
-      await sleep(Math.max(50, Math.min(500, left, decision.holder.leaseEnd - now)), options.signal);
+      await sleep(Math.max(50, Math.min(500, Math.max(left, watchLeft), decision.holder.leaseEnd - now)), options.signal);
       continue;
     }
+    // A lock given to the run (--lock-id) whose lease outlasts a fresh one: nothing to renew (its holder chose it).
+    if (decision.renew && cell.defaultVersionId && holderOf(cell, now)!.leaseEnd > now + options.ttlMs) {
+      const holder = holderOf(cell, now)!;
+      return { scope, lockId, versionId: cell.defaultVersionId, leaseEnd: holder.leaseEnd, since: holder.since };
+    }
     const since = decision.since ?? now;
-    const leaseEnd = now + options.ttlMs;
+    // To the second, as the name carries it, rounded up: a lease never shorter than asked.
+    const leaseEnd = Math.ceil((now + options.ttlMs) / 1000) * 1000;
     const doc: LockDoc = {
       apiVersion: 'ahs/lock/v1',
       scope: scopeText(scope),
@@ -283,15 +317,83 @@ export async function acquireLock(ctx: Pick<ServiceContext, 'settings' | 'delive
       since: new Date(since).toISOString(),
       leaseEnd: new Date(leaseEnd).toISOString(),
     };
+    if (++takes > 8) throw unreadable(new Error(`the lock of ${scopeText(scope)} could not be taken after ${takes - 1} tries`));
     const version = await uploadVersion(api, lockAssetOf(scope), lockName({ lockId, leaseEnd, since }), doc, user);
-    await deploy(api, lockAssetOf(scope), version.versionId, { envId: scope.env, intent: 'LIVE', createdBy: user, updatedBy: user });
+    // LIVE first (the spec's way to DEFAULT); an answer lost or refused here is settled by the promotion's re-read.
+    await deploy(api, lockAssetOf(scope), version.versionId, { envId: scope.env, intent: 'LIVE', createdBy: user, updatedBy: user }).catch((error: unknown) => {
+      if (!(error instanceof NetworkError && error.mayHaveApplied) && !isApiError(error, 400)) throw error;
+    });
     if (await compareAndSet(api, scope, version.versionId, decision.over, user)) {
       // The version it replaced (its own former lease, a stale holder's): no longer needed.
-      return { scope, lockId, versionId: version.versionId, leaseEnd, since };
+      const replacedLock = decision.over !== null && cell.defaultName !== undefined && parseCellName(cell.defaultName)?.kind === 'lock';
+      const held: HeldLock = { scope, lockId, versionId: version.versionId, leaseEnd, since, ...(replacedLock ? { replaced: decision.over! } : {}) };
+      // Taken, then checked against the locks it overlaps (the environment's for a channel or a collection; every
+      // channel's and collection's in it for an environment): another holder there, and it gives its own back.
+      // Two acquirers of overlapping scopes each read the other's cell after their own compare-and-set applied,
+      // so at most one of them finds the other free: never both held.
+      const clash = decision.renew ? undefined : await overlapping(ctx, api, scope, lockId);
+      if (!clash) return held;
+      await releaseHeld(api, held, user).catch(() => undefined);
+      if (clash.scope) throw await lockBlocked(ctx, api, clash.scope, { ...clash.cell, scope: clash.scope }, '', `${scopeText(clash.scope)} is locked`);
+      const name = parseCellName(clash.cell.defaultName ?? '');
+      const lease = name?.kind === 'lock' ? new Date(name.leaseEnd).toISOString() : null;
+      throw new BlockedError(`${scopeText(scope)} overlaps a lock inside it (${clash.assetId}, lock id ${name?.kind === 'lock' ? name.lockId : '?'}, lease ends ${lease}); nothing was sent`, 'lock', lease);
     }
     // Lost the race: the winner holds it now; this run's version is left LIVE on the cell (it means nothing there).
     if (decision.renew) throw await lockBlocked(ctx, api, scope, undefined, '', 'the lock was lost while renewing it');
   }
+}
+
+/**
+ * A write that meets another run's lock (not one it would take: a deploy,
+ * a rollback): watches the cell while that lease may end within `budgetMs`
+ * (rules/change-control.ts). Answers once nobody holds it (the lease ended,
+ * the lock was released); BlockedError naming the holder when it renewed
+ * (alive) or its lease outlasts the budget.
+ */
+export async function watchLock(ctx: Pick<ServiceContext, 'settings' | 'deliveryClient'>, api: ApiClient, first: CellFacts, budgetMs: number, signal: AbortSignal, waitMs = 0): Promise<void> {
+  const started = Date.now();
+  let cell = first;
+  for (;;) {
+    const now = api.serviceNow();
+    const outcome = watchOutcome(first.defaultVersionId, cell, now);
+    if (outcome === 'ended') return;
+    const holder = holderOf(cell, now)!;
+    // --lock-timeout: any holder is waited for while it lasts.
+    if (Date.now() - started < waitMs) {
+      if (signal.aborted) throw signal.reason instanceof AhsError ? signal.reason : new (await import('../errors.js')).CancelledError();
+      await sleep(Math.max(50, Math.min(500, waitMs - (Date.now() - started))), signal);
+      cell = await readCell(api, cell.scope);
+      first = cell;
+      continue;
+    }
+    if (waitMs > 0 && !isRunLock(holder.lockId)) throw await lockBlocked(ctx, api, cell.scope, cell, ` (waited ${formatDuration(waitMs)}, --lock-timeout)`);
+    if (outcome === 'alive') throw await lockBlocked(ctx, api, cell.scope, cell, '', `${scopeText(cell.scope)} is locked by a run that is alive (it renewed its lease)`);
+    if (!watchesLease(holder, now, budgetMs - (Date.now() - started))) throw await lockBlocked(ctx, api, cell.scope, cell);
+    if (signal.aborted) throw signal.reason instanceof AhsError ? signal.reason : new (await import('../errors.js')).CancelledError();
+    await sleep(Math.max(50, Math.min(500, holder.leaseEnd - now)), signal);
+    cell = await readCell(api, cell.scope);
+  }
+}
+
+/** The id of the GitHub Actions job this process runs in, hashed (undefined outside one), and its attempt. */
+export function ciJobOf(env: NodeJS.ProcessEnv): { key: string; attempt: number } | undefined {
+  const { GITHUB_ACTIONS: actions, GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repo, GITHUB_RUN_ID: run, GITHUB_JOB: job, GITHUB_RUN_ATTEMPT: attempt } = env;
+  if (actions !== 'true' || !run || !job) return undefined;
+  const n = Number(attempt ?? '1');
+  return { key: hash64(`${server ?? ''}/${repo ?? ''}/${run}/${job}`).slice(0, 10), attempt: Number.isInteger(n) && n > 0 && n < 10_000 ? n : 1 };
+}
+
+/** The lock id `ahs lock acquire` takes: named for its GitHub Actions job when it runs in one (an earlier attempt's is taken over). */
+export function newExplicitLockId(env: NodeJS.ProcessEnv): string {
+  const job = ciJobOf(env);
+  return job ? ciLockId(job.key, job.attempt, randomBytes(3).toString('hex')) : randomBytes(6).toString('hex');
+}
+
+/** The CI lock id form of this process's job (for recognising an earlier attempt's lock), with a placeholder tail. */
+export function ciSelfId(env: NodeJS.ProcessEnv): string | undefined {
+  const job = ciJobOf(env);
+  return job ? ciLockId(job.key, job.attempt, '000000') : undefined;
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -331,6 +433,84 @@ export async function releaseLock(ctx: Pick<ServiceContext, 'settings' | 'delive
     if (await compareAndSet(api, scope, free, cell.defaultVersionId, user)) return status;
   }
   throw new BlockedError(`${scopeText(scope)} kept moving while it was being released: run ahs lock status ${scopeText(scope)}`, 'lock');
+}
+
+/**
+ * A run's release of the lock it took: `free` promoted as a compare-and-set
+ * against its own version (one round when the free version is known). A
+ * lock that is no longer this run's (taken over after its lease ended) is
+ * left to its holder. Answers whether it released it.
+ */
+export async function releaseHeld(api: ApiClient, held: HeldLock, user: string, freeId?: string): Promise<boolean> {
+  const free = freeId ?? (await freeVersion(api, held.scope, user));
+  return compareAndSet(api, held.scope, free, held.versionId, user);
+}
+
+/**
+ * The first cell overlapping `scope` that another holder has: the
+ * environment's for a channel or a collection; for an environment, each
+ * channel's and collection's lock cell in it (the sentinel assets
+ * `ahs-control-lock-*`, listed).
+ */
+async function overlapping(ctx: Pick<ServiceContext, 'settings' | 'deliveryClient'>, api: ApiClient, scope: Scope, lockId: string): Promise<{ cell: CellFacts; scope?: Scope; assetId: string } | undefined> {
+  const other = (cell: CellFacts) => {
+    const holder = holderOf(cell, api.serviceNow());
+    return holder !== undefined && holder.lockId !== lockId;
+  };
+  if (scope.kind !== 'env') {
+    const envScope: Scope = { kind: 'env', env: scope.env };
+    const env = await readCell(api, envScope);
+    return other(env) ? { cell: env, scope: envScope, assetId: LOCK_ASSET } : undefined;
+  }
+  const assets = await fetchAll<{ assetId: string }>(api, api.path('va'), {});
+  const inner = assets.map((a) => a.assetId).filter((assetId) => assetId.startsWith(`${LOCK_ASSET}-`));
+  const cells = await Promise.all(inner.map(async (assetId) => ({ assetId, cell: await readInnerCell(api, assetId, scope.env) })));
+  const clash = cells.find((c) => c.cell !== undefined && other(c.cell));
+  if (!clash) return undefined;
+  // Its scope in words, from the holder's content (read to explain only; the decision is the name's).
+  const doc = clash.cell!.defaultVersionId ? await readContent(ctx, api, clash.assetId, clash.cell!.defaultVersionId, scope.env, lockDocSchema) : undefined;
+  const named = doc ? parseScope(doc.scope) : undefined;
+  const inWords = named && !('error' in named) && lockAssetOf(named) === clash.assetId ? named : undefined;
+  return { cell: clash.cell!, assetId: clash.assetId, ...(inWords ? { scope: inWords } : {}) };
+}
+
+/** A channel's or collection's lock cell in `env`, read by its sentinel asset. */
+async function readInnerCell(api: ApiClient, assetId: string, env: string): Promise<CellFacts | undefined> {
+  try {
+    const records = await fetchAll<AssetUrl>(api, assetPath(api, assetId, 'asset-urls'), { targetPlatform: CONTROL_PLATFORM, envId: env, state: 'DEFAULT' }, { item: assetUrlSchema });
+    const record = records.find((r) => r.state === 'DEFAULT' && r.envId === env);
+    return record ? { scope: { kind: 'env', env }, defaultName: record.versionName, defaultVersionId: record.versionId } : undefined;
+  } catch (error) {
+    if (isApiError(error, 404)) return undefined;
+    throw error;
+  }
+}
+
+/** How long a lock version whose lease ended stays before a sweep deletes it (a late reader may still name it). */
+const SWEEP_AFTER_MS = 60_000;
+
+/**
+ * Deletes a cell's lock versions whose lease ended a while ago (LIVE, not
+ * the Default: runs' former leases, races lost, dead holders'), a few a
+ * run, so that the sentinel does not grow with every run; and answers the
+ * cell's `free` version when it is LIVE (the release needs it). Best
+ * effort: a version another sweep deleted first is fine. Never a version
+ * whose lease runs, so never one an acquirer is about to promote.
+ */
+export async function sweepCell(api: ApiClient, scope: Scope, user: string, keep: Set<string> = new Set()): Promise<string | undefined> {
+  const records = await fetchAll<AssetUrl>(api, assetPath(api, lockAssetOf(scope), 'asset-urls'), { targetPlatform: CONTROL_PLATFORM, envId: scope.env }, { item: assetUrlSchema }).catch(() => [] as AssetUrl[]);
+  const now = api.serviceNow();
+  const stale = records.filter((r) => {
+    const name = r.envId === scope.env && r.state === 'LIVE' && !keep.has(r.versionId) ? parseCellName(r.versionName) : undefined;
+    return name?.kind === 'lock' && name.leaseEnd < now - SWEEP_AFTER_MS;
+  });
+  await Promise.all(stale.slice(0, 8).map((r) => deleteVersion(api, lockAssetOf(scope), r.versionId, [scope.env], user).catch(() => undefined)));
+  return records.find((r) => r.versionName === FREE_NAME && r.state === 'LIVE' && r.envId === scope.env)?.versionId;
+}
+
+/** Deletes a lock version this run no longer needs (its own former lease), best effort. */
+export async function dropLockVersion(api: ApiClient, scope: Scope, versionId: string, user: string): Promise<void> {
+  await deleteVersion(api, lockAssetOf(scope), versionId, [scope.env], user).catch(() => undefined);
 }
 
 /** The cell's `free` version, LIVE on it (uploaded and deployed the first time). */

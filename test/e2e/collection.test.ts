@@ -176,7 +176,8 @@ describe('collection lifecycle', () => {
   it('explains the env-scoped key rule: naming another environment is 403 (exit 3)', async () => {
     const other = await h.ahs(['collection-deploy', id, '--env', 'dev'], { env: { AHS_API_KEY: 'prod-key' } });
     expect(other.exitCode).toBe(3);
-    expect(other.stderr).toMatch(/scoped to another environment/);
+    // The run's lock on dev (change control) is the first write the key is refused: the service's words, or ahs's hint.
+    expect(other.stderr).toMatch(/scoped to (another environment|environment prod; it cannot act in dev)/);
     // A domain-wide key without an environment: the service's 400, and how to fix it.
     const unnamed = await h.ahs(['collection-deploy', id]);
     expect(unnamed.exitCode).toBe(1);

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { harness, DEMO_USER, type Harness } from './helpers.js';
-import { startFaultProxy } from '../support/fault-proxy.js';
+import { SPARE_CONTROL, startFaultProxy } from '../support/fault-proxy.js';
+import { lockAssetOf, parseScope, type Scope } from '../../src/rules/change-control.js';
 import type { EmulatorOptions } from '../../src/emulator/index.js';
 
 /** cli.md's example, with the versions its channels name given files (a fresh emulator has none). */
@@ -43,7 +44,8 @@ interface Setup {
 
 async function setup(options: EmulatorOptions = {}, yaml = EXAMPLE): Promise<Setup> {
   const writes: string[] = [];
-  const h = await harness({ ...options, log: (line) => void (line.startsWith('GET ') ? undefined : writes.push(line.replace(/ \d+ms$/, ''))) });
+  // The content's writes (a run's change-control lock, on its sentinel asset, is not content).
+  const h = await harness({ ...options, log: (line) => void (line.startsWith('GET ') || line.includes('/va/ahs-control') ? undefined : writes.push(line.replace(/ \d+ms$/, ''))) });
   await mkdir(join(h.dir, 'build'));
   await mkdir(join(h.dir, 'launch-pack'));
   for (const name of ['1.3.0', '1.4.1', '1.4.2']) await writeFile(join(h.dir, 'build', `${name}.zip`), `ios ${name}`);
@@ -52,6 +54,10 @@ async function setup(options: EmulatorOptions = {}, yaml = EXAMPLE): Promise<Set
   await writeFile(join(h.dir, 'launch-pack', 'level1.json'), '{"level":1}');
   const file = join(h.dir, 'ahs.yaml');
   await writeFile(file, yaml);
+  // Change control's sentinels made beforehand (an apply takes the lock of its environment, channel or collection,
+  // whose first use creates the sentinel asset: a POST /va that is not the file's).
+  for (const scope of ['prod', 'my-bundle/ios/prod', 'launch-pack@prod']) await h.createAsset(lockAssetOf(parseScope(scope) as Scope));
+  writes.length = 0;
   return { h, writes, file };
 }
 
@@ -287,7 +293,7 @@ collections:
 
   it.each(Array.from({ length: WRITES }, (_, index) => index + 1))('cut after write %i: the re-run ends in the file\'s state, no duplicate version or item', async (cutAfter) => {
     const { h, file, writes } = await setup({}, SMALL);
-    const proxy = await startFaultProxy(h.emu.baseUrl, { cutAfterWrites: cutAfter });
+    const proxy = await startFaultProxy(h.emu.baseUrl, { cutAfterWrites: cutAfter, spare: SPARE_CONTROL });
     try {
       const cut = await h.ahs(['apply', '-f', file, '--yes', '--retries', '0', '--timeout', '2'], { env: { AHS_BASE_URL: proxy.url } });
       expect(cut.exitCode, cut.stderr).not.toBe(0);

@@ -4,7 +4,7 @@
 // API body").
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harness, uid, type Harness } from './helpers.js';
-import { startFaultProxy } from '../support/fault-proxy.js';
+import { SPARE_CONTROL, startFaultProxy } from '../support/fault-proxy.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -28,7 +28,7 @@ const ASSET_URL = ['assetId', 'assetType', 'envId', 'secured', 'state', 'targetP
 
 /** Runs ahs with every answer to a deploy POST lost after the service applied it (settled by reads). */
 async function answersLost(args: string[]) {
-  const proxy = await startFaultProxy(h.emu.baseUrl);
+  const proxy = await startFaultProxy(h.emu.baseUrl, { spare: SPARE_CONTROL });
   try {
     proxy.inject({ kind: 'reset-after' }, { method: 'POST', path: /\/deploy$/, times: 5 });
     const run = await h.ahs(args, { env: { AHS_BASE_URL: proxy.url } });

@@ -2,7 +2,7 @@
 // a re-run of a finished release sends no write (cli.md, "Release workflows").
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harness, stubServer, uid, type Harness } from './helpers.js';
-import { startFaultProxy } from '../support/fault-proxy.js';
+import { SPARE_CONTROL, startFaultProxy } from '../support/fault-proxy.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -68,7 +68,7 @@ describe('ahs release', () => {
   it('interrupted after the upload, a re-run resumes with the same version: one version in the end', async () => {
     const id = await asset();
     const file = await h.file('resume.zip', 'resumable');
-    const proxy = await startFaultProxy(h.emu.baseUrl);
+    const proxy = await startFaultProxy(h.emu.baseUrl, { spare: SPARE_CONTROL });
     try {
       proxy.inject({ kind: 'reset-before' }, { method: 'POST', path: /\/deploy$/, times: 10 });
       const broken = await h.ahs(['release', id, file, ...CH, '--name', '2.0', '--retries', '0', '--timeout', '1'], { env: { AHS_BASE_URL: proxy.url } });

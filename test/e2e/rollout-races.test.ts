@@ -132,6 +132,9 @@ async function entriesOf(id: string): Promise<any[]> {
   return hist.json().results.filter((entry: any) => entry.rollout?.asset === id).reverse();
 }
 
+/** The asset's own deployments (the run's change-control lock, renewed meanwhile, is not held). */
+const ofAsset = (id: string) => (key: string) => JSON.parse(key)[2] === id;
+
 const isVersionRead = (id: string, version: string) => (seen: Seen) => seen.method === 'GET' && seen.path.endsWith(`/va/${id}/versions/${version}`);
 
 describe('the same rollout line started by several CI jobs at once', () => {
@@ -198,7 +201,7 @@ describe('a run killed at each step of a wave: the same command line converges',
   it('killed after the LIVE deploy was sent (the deployment still in progress): the next runs promote dev once, and go on', async () => {
     const { id, v1, v2 } = await seededRollout(h);
     const line = ['rollout', id, v2, ...WAVES, ...SOAK];
-    const hold = h.emu.holdDeployments();
+    const hold = h.emu.holdDeployments(ofAsset(id));
     const child = started(line);
     await hold.held(1);
     child.kill('SIGKILL');
@@ -213,10 +216,10 @@ describe('a run killed at each step of a wave: the same command line converges',
   it('killed after the promotion was sent (applied after the kill): the next run waits for its entry until the killed run\'s time is up, then records it, and the soak runs from that record; abort then restores every previous Default', async () => {
     const { id, v1, v2 } = await seededRollout(h);
     const line = ['rollout', id, v2, ...WAVES, ...SOAK];
-    const live = h.emu.holdDeployments();
+    const live = h.emu.holdDeployments(ofAsset(id));
     const child = started(line);
     await live.held(1);
-    const promotion = h.emu.holdDeployments();
+    const promotion = h.emu.holdDeployments(ofAsset(id));
     live.release();
     await promotion.held(1);
     child.kill('SIGKILL');

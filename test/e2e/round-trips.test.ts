@@ -45,10 +45,12 @@ async function traced(args: string[]) {
   const run = await h.ahs(args, { env: { AHS_BASE_URL: proxy.url } });
   // The journal's check (the domain's ahs-journal, with no setting) rides beside a run's writes, in no round of its own (issue 42): left out here.
   const all = proxy.log.map((r) => `${r.method} ${r.path.replace(/^\/api\/v2\/demo/, '').replace(/[?&]pageNumber=\d+&pageSize=\d+$/, '')}`).filter((r) => r !== 'GET /vc/ahs-journal');
-  const isControl = (line: string) => /^GET \/va\/ahs-control/.test(line);
+  // Change control's requests: its reads, and the lock a holding run (release) takes and gives back.
+  // (POST /va: the lock's sentinel asset made on its first use; release creates no asset of its own.)
+  const isControl = (line: string) => /^[A-Z]+ \/va\/ahs-control/.test(line) || line === 'POST /va';
   const requests = all.filter((line) => !isControl(line));
   const control = all.flatMap((line, index) => (isControl(line) ? [{ line, after: all.slice(0, index).filter((l) => !isControl(l)).length }] : []));
-  return { run, requests, control };
+  return { run, requests, control, all };
 }
 
 describe('release reads what the decision needs, at once', () => {
@@ -56,16 +58,24 @@ describe('release reads what the decision needs, at once', () => {
     const { id, versions } = await channel(4);
     const file = await h.file('new.zip', 'a new build');
     const barrier = proxy.together([{ method: 'GET', path: `/${id}/versions` }, DEFAULT_READ]);
-    const { run, requests, control } = await traced(['release', id, file, ...CH, '--name', 'new', '--json']);
+    const { run, requests, control, all } = await traced(['release', id, file, ...CH, '--name', 'new', '--json']);
     expect(run.exitCode, run.stderr).toBe(0);
     expect(barrier.met).toBe(true);
     // Change control's check: freezes and blocks, the env's lock and the channel's, beside the first reads (before any write).
-    expect(control.map((c) => c.line.replace(/lock-[0-9a-f]{16}/, 'lock-H')).sort()).toEqual([
+    const H = (c: { line: string }) => c.line.replace(/lock-[0-9a-f]{16}/, 'lock-H');
+    expect(control.slice(0, 3).map(H).sort()).toEqual([
       'GET /va/ahs-control-lock-H/asset-urls?targetPlatform=generic&envId=prod&state=DEFAULT',
       'GET /va/ahs-control-lock/asset-urls?targetPlatform=generic&envId=prod&state=DEFAULT',
       'GET /va/ahs-control/versions',
     ]);
-    expect(control.every((c) => c.after < 3)).toBe(true);
+    expect(control.slice(0, 3).every((c) => c.after < 3)).toBe(true);
+    // Then the channel's lock, taken from that read (no second one) beside the upload, before the deploy; given back after the promotion.
+    // (LIVE, then DEFAULT by compare-and-set: taken; DEFAULT of the cell's free version: given back; a first use uploads it.)
+    const lockDeploys = all.flatMap((line, index) => (/^POST \/va\/ahs-control-lock-[0-9a-f]{16}\/versions\/\w+\/deploy/.test(line) ? [index] : []));
+    const contentDeploys = all.flatMap((line, index) => (line === `POST /va/${id}/versions/IOS5/deploy?targetPlatformId=ios` ? [index] : []));
+    expect(lockDeploys.length).toBeGreaterThanOrEqual(3);
+    expect(lockDeploys[1]!).toBeLessThan(contentDeploys[0]!);
+    expect(lockDeploys.at(-1)!).toBeGreaterThan(contentDeploys[1]!);
     // 4 versions under a page cap of 2: two pages of the list; then only the three writes.
     expect(requests.filter((r) => r.startsWith('GET')).sort()).toEqual([
       `GET /va/${id}/asset-urls?targetPlatform=ios&envId=prod&state=DEFAULT`,

@@ -126,12 +126,17 @@ interface Upstream {
   body: Buffer;
 }
 
+/** Change control's sentinel assets (a run's lock): spared by a proxy that tests the content's writes. */
+export const SPARE_CONTROL = /\/va\/ahs-control/;
+
 /** A gateway's error page, as a load balancer serves it. */
 export const GATEWAY_PAGE = '<!DOCTYPE html>\n<html><head><title>504 Gateway Time-out</title></head>\n<body><center><h1>504 Gateway Time-out</h1></center><hr><center>nginx</center></body></html>\n';
 
-export async function startFaultProxy(target: string, options: { pageSizeCap?: number; proxyAuth?: string; cutAfterWrites?: number } = {}): Promise<FaultProxy> {
+export async function startFaultProxy(target: string, options: { pageSizeCap?: number; proxyAuth?: string; cutAfterWrites?: number; spare?: RegExp } = {}): Promise<FaultProxy> {
   // cutAfterWrites N: the Nth write is applied and its answer lost, and every later request is reset before it is
   // forwarded: a runner lost right after that write.
+  // spare: requests whose path matches are forwarded untouched, never counted, cut or faulted (change control's
+  // sentinel, SPARE_CONTROL, for a test of the content's writes).
   let writes = 0;
   const targetUrl = new URL(target);
   let rules: Rule[] = [];
@@ -220,10 +225,11 @@ export async function startFaultProxy(target: string, options: { pageSizeCap?: n
     }
     const served = (served_.get(req.socket) ?? 0) + 1;
     served_.set(req.socket, served);
-    const write = req.method !== 'GET' && req.method !== 'HEAD';
+    const spared = options.spare !== undefined && options.spare.test(req.url ?? '/');
+    const write = req.method !== 'GET' && req.method !== 'HEAD' && !spared;
     if (write && options.cutAfterWrites !== undefined) writes++;
-    const cut = options.cutAfterWrites !== undefined && writes >= options.cutAfterWrites;
-    const fault: Fault | undefined = cut ? { kind: write && writes === options.cutAfterWrites ? 'reset-after' : 'reset-before' } : pick(req, served > 1);
+    const cut = !spared && options.cutAfterWrites !== undefined && writes >= options.cutAfterWrites;
+    const fault: Fault | undefined = spared ? undefined : cut ? { kind: write && writes === options.cutAfterWrites ? 'reset-after' : 'reset-before' } : pick(req, served > 1);
     const entry: LoggedRequest = { method: req.method!, path: req.url ?? '/', fault: fault?.kind, forwarded: false, connection: connectionIds.get(req.socket) ?? 0 };
     log.push(entry);
     if (fault?.kind === 'reset-before') return void req.socket.resetAndDestroy();
