@@ -128,6 +128,50 @@ export function createClient(options: ClientOptions): Client {
           const { assetId, versionId, envId, out } = need('versions.download', params, ['assetId', 'versionId']);
           return (await import('../operations/fetch.js')).downloadVersion(ctx, { assetId, versionId, envId, out });
         }),
+      block: async (params, opts) =>
+        session.run(opts, { envId: params.envId, user: params.user, command: 'versions.block' }, async (ctx) => {
+          const { assetId, versionId, reason } = need('versions.block', params, ['assetId', 'versionId', 'reason']);
+          const envId = (await ctx.settings()).get('envId');
+          return (await import('../operations/change-control.js')).blockVersion(ctx, { assetId, versionId, reason, user: await ctx.setting('user'), ...(envId ? { envId } : {}) });
+        }),
+      unblock: async (params, opts) =>
+        session.run(opts, { user: params.user, command: 'versions.unblock' }, async (ctx) => {
+          const { assetId, versionId, reason } = need('versions.unblock', params, ['assetId', 'versionId']);
+          return (await import('../operations/change-control.js')).unblockVersion(ctx, { assetId, versionId, user: await ctx.setting('user'), ...(reason ? { reason } : {}) });
+        }),
+    },
+    locks: {
+      acquire: async (params, opts) =>
+        session.run(opts, { user: params.user, command: 'locks.acquire' }, async (ctx) => {
+          const { scope, ttlMs, reason, lockId, waitMs } = need('locks.acquire', params, ['scope']);
+          return (await import('../operations/change-control.js')).acquireScopeLock(ctx, { scope, user: await ctx.setting('user'), ...(ttlMs !== undefined ? { ttlMs } : {}), ...(reason ? { reason } : {}), ...(lockId ? { lockId } : {}), ...(waitMs !== undefined ? { waitMs } : {}) });
+        }),
+      release: async (params, opts) =>
+        session.run(opts, { user: params.user, command: 'locks.release' }, async (ctx) => {
+          const { scope, lockId } = need('locks.release', params, ['scope', 'lockId']);
+          return (await import('../operations/change-control.js')).releaseScopeLock(ctx, { scope, lockId, user: await ctx.setting('user') });
+        }),
+      status: async (scope, opts) =>
+        session.run(opts, { command: 'locks.status' }, async (ctx) => (await import('../operations/change-control.js')).scopeLockStatus(ctx, { scope: need('locks.status', { scope }).scope })),
+      break: async (params, opts) =>
+        session.run(opts, { user: params.user, command: 'locks.break' }, async (ctx) => {
+          const { scope, reason } = need('locks.break', params, ['scope', 'reason']);
+          return (await import('../operations/change-control.js')).breakScopeLock(ctx, { scope, reason, user: await ctx.setting('user') });
+        }),
+    },
+    freezes: {
+      set: async (params, opts) =>
+        session.run(opts, { user: params.user, command: 'freezes.set' }, async (ctx) => {
+          const { envId, reason, until, forMs, weekly, zone } = need('freezes.set', params, ['envId', 'reason']);
+          const window = { ...(until !== undefined ? { until: until instanceof Date ? until.toISOString() : until } : {}), ...(forMs !== undefined ? { forMs } : {}), ...(weekly !== undefined ? { weekly } : {}), ...(zone !== undefined ? { zone } : {}) };
+          return (await import('../operations/change-control.js')).setFreeze(ctx, { env: envId, reason, user: await ctx.setting('user'), ...window });
+        }),
+      list: async (opts) => session.run(opts, { command: 'freezes.list' }, async (ctx) => (await import('../operations/change-control.js')).listEnvFreezes(ctx)),
+      remove: async (params, opts) =>
+        session.run(opts, { user: params.user, command: 'freezes.remove' }, async (ctx) => {
+          const { envId, reason } = need('freezes.remove', params, ['envId']);
+          return (await import('../operations/change-control.js')).removeFreeze(ctx, { env: envId, user: await ctx.setting('user'), ...(reason ? { reason } : {}) });
+        }),
     },
     collections: {
       list: (options) => session.list(options, async (api) => ({ path: api.path('vc') })),
@@ -343,7 +387,8 @@ class Session {
 
   /** A call's context: the client's options with the call's own above them (its signal aborts it alone). */
   private async context(settings: CallSettings = {}, call: CallOptions = {}): Promise<LibraryContext> {
-    const made = await libraryContext(withCallOptions(this.options, call), settings);
+    const control = { ...(call.lockId !== undefined ? { lockId: call.lockId } : {}), ...(call.breakGlass !== undefined ? { breakGlass: call.breakGlass } : {}) };
+    const made = await libraryContext(withCallOptions(this.options, call), { ...settings, ...control });
     this.open.add(made.ctx);
     return made;
   }
@@ -786,6 +831,8 @@ function checkCallOptions(call: CallOptions | undefined): CallOptions {
   if (call.signal !== undefined && !(call.signal instanceof AbortSignal)) throw new UsageError('signal must be an AbortSignal');
   if (call.timeoutMs !== undefined && !(typeof call.timeoutMs === 'number' && call.timeoutMs > 0)) throw new UsageError(`timeoutMs must be a number of milliseconds above 0 (got ${String(call.timeoutMs)})`);
   if (call.retries !== undefined && !(Number.isInteger(call.retries) && call.retries >= 0)) throw new UsageError(`retries must be a whole number of at least 0 (got ${String(call.retries)})`);
+  if (call.lockId !== undefined && typeof call.lockId !== 'string') throw new UsageError('lockId must be the lock id locks.acquire() answered (a string)');
+  if (call.breakGlass !== undefined && !(typeof call.breakGlass === 'object' && call.breakGlass !== null && typeof call.breakGlass.reason === 'string' && call.breakGlass.reason.trim() !== '')) throw new UsageError('breakGlass must be { reason: "..." }: the reason is recorded in the journal with the write');
   return call;
 }
 

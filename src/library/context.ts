@@ -24,6 +24,9 @@ export interface CallSettings {
   user?: string;
   /** The library call, as a journal entry names it (`release`). */
   command?: string;
+  /** Change control (CallOptions): the lock this call holds already, a write let through a freeze. */
+  lockId?: string;
+  breakGlass?: { reason: string };
 }
 
 export interface LibraryContext {
@@ -54,6 +57,8 @@ export async function libraryContext(options: ClientOptions, call: CallSettings 
     timeout: options.timeoutMs === undefined ? undefined : options.timeoutMs / 1000,
     retries: options.retries,
     profile: options.profile,
+    ...(call.lockId !== undefined ? { lockId: call.lockId } : {}),
+    ...(call.breakGlass !== undefined ? { breakGlass: true as const, reason: call.breakGlass.reason } : {}),
   };
   const given: GivenSettings = {
     baseUrl: options.baseUrl,

@@ -36,6 +36,19 @@ import type { FetchResult, VersionDownloadInput as DownloadVersionParams, Versio
 import type { ApplyResult } from '../desired/render.js';
 import type { Change as JournalChange, JournalEntry } from '../service/journal.js';
 import type { JournalInitResult } from '../operations/journal-init.js';
+import type {
+  AcquireLockInput,
+  FreezeInput,
+  FreezeListed,
+  FreezeRemoved,
+  FreezeSet,
+  LockAcquired,
+  LockBroken,
+  LockReleased,
+  LockStatus,
+  VersionBlocked,
+  VersionUnblocked,
+} from '../operations/change-control.js';
 
 export type {
   /** An asset (spec: GET /va/{assetId}). */
@@ -111,6 +124,24 @@ export type {
   JournalEntry,
   /** What journal.init() did: created, deployed, whether it raced another init. */
   JournalInitResult,
+  /** What locks.acquire() took: the lock id, the holder, since when, when its lease ends. */
+  LockAcquired,
+  /** What locks.release() did. */
+  LockReleased,
+  /** Who holds a scope's lock (locks.status()): the holder, command, CI run, reason, since, lease end. */
+  LockStatus,
+  /** What locks.break() ended. */
+  LockBroken,
+  /** The freeze freezes.set() recorded. */
+  FreezeSet,
+  /** A freeze as freezes.list() lists it. */
+  FreezeListed,
+  /** What freezes.remove() lifted. */
+  FreezeRemoved,
+  /** What versions.block() recorded. */
+  VersionBlocked,
+  /** What versions.unblock() lifted. */
+  VersionUnblocked,
 };
 
 /** How to reach the service. Only what is given here is used, unless `profile` or `fromEnvironment` asks for more. */
@@ -502,6 +533,14 @@ export interface CallOptions {
   timeoutMs?: number;
   /** Retries of a request that surely did not apply (default: the client's `retries`). */
   retries?: number;
+  /**
+   * The lock this call's write holds already (what locks.acquire() answered,
+   * `--lock-id`): a scope it locks is not another holder's, and the write
+   * renews it rather than taking one of its own.
+   */
+  lockId?: string;
+  /** Lets this one write through a freeze (`--break-glass --reason R`), recorded in the journal with the reason. */
+  breakGlass?: { reason: string };
 }
 
 /** A request of request(), as `ahs api` sends it. */
@@ -674,6 +713,22 @@ export interface Client {
      * const { path, bytes } = await client.versions.download({ assetId: 'my-bundle', versionId: 'IOS3', envId: 'prod', out: 'build/app.zip' });
      */
     download(params: DownloadVersionParams, options?: CallOptions): Promise<VersionDownloadResult>;
+    /**
+     * Blocks a version (`ahs version block`): deploy, promoteDefault,
+     * release reusing it, rollout and apply refuse it with a BlockedError
+     * naming who, when and why, until unblock(). Nothing is deleted.
+     * @throws {UsageError} no reason
+     * @example
+     * await client.versions.block({ assetId: 'my-bundle', versionId: 'IOS7', reason: 'crash on start (INC-42)' });
+     */
+    block(params: BlockParams, options?: CallOptions): Promise<VersionBlocked>;
+    /**
+     * Lifts a version's block (`ahs version unblock`; allowed during a freeze).
+     * @throws {NetworkError} the service could not be reached
+     * @example
+     * const { unblocked } = await client.versions.unblock({ assetId: 'my-bundle', versionId: 'IOS7' });
+     */
+    unblock(params: UnblockParams, options?: CallOptions): Promise<VersionUnblocked>;
   };
   /** Collections: sets of items delivered together (`ahs collection ...`). */
   collections: {
@@ -929,6 +984,76 @@ export interface Client {
    * for await (const entry of client.history({ id: 'my-bundle', envId: 'prod', limit: 10 })) console.log(entry.createdAt, entry.command);
    */
   history(params?: HistoryParams, options?: CallOptions): AsyncIterable<JournalEntry>;
+  /** Leased locks (`ahs lock`): one apply or rollout on a scope at a time. A scope is an environment (`prod`), a channel (`my-bundle/ios/prod`) or a collection in an environment (`pack@prod`). */
+  locks: {
+    /**
+     * Takes the lock of a scope for this caller (a compare-and-set in the
+     * service): a lease that ends by itself at `ttlMs` (default 15 minutes)
+     * unless renewed (acquire again with its `lockId`). Writes given its
+     * `lockId` (CallOptions) go through it; every other ahs write of the
+     * scope is refused with a BlockedError naming it.
+     * @throws {BlockedError} another run holds it (after `waitMs`, when given)
+     * @example
+     * const lock = await client.locks.acquire({ scope: 'prod', ttlMs: 30 * 60_000, reason: 'release 1.4.2' });
+     * try {
+     *   const planned = await client.release({ assetId: 'my-bundle', file: 'build/app.zip', platform: 'ios', envId: 'prod', name: '1.4.2' }, { lockId: lock.lockId });
+     *   await planned.apply();
+     * } finally {
+     *   await client.locks.release({ scope: 'prod', lockId: lock.lockId });
+     * }
+     */
+    acquire(params: LockAcquireParams, options?: CallOptions): Promise<LockAcquired>;
+    /**
+     * Releases a lock this caller holds (`ahs lock release`); one it does not hold any more (its lease ended) is `released: false`.
+     * @throws {BlockedError} another run holds it (locks.break() ends that one)
+     * @example
+     * const { lockId } = await client.locks.acquire({ scope: 'prod' });
+     * await client.locks.release({ scope: 'prod', lockId });
+     */
+    release(params: LockReleaseParams, options?: CallOptions): Promise<LockReleased>;
+    /**
+     * Who holds the lock of a scope (`ahs lock status`): the holder, the command, the CI run, why, since when, when its lease ends.
+     * @throws {UsageError} not a scope
+     * @example
+     * const status = await client.locks.status('prod');
+     * if (status.held) console.log(`${status.holder} until ${status.leaseEnd}`);
+     */
+    status(scope: string, options?: CallOptions): Promise<LockStatus>;
+    /**
+     * Ends whoever holds the lock of a scope (`ahs lock break`), recorded in the journal with the reason. A killed job needs none: its lease ends by itself.
+     * @throws {UsageError} no reason
+     * @example
+     * await client.locks.break({ scope: 'prod', reason: 'the job was cancelled' });
+     */
+    break(params: LockBreakParams, options?: CallOptions): Promise<LockBroken>;
+  };
+  /** Freezes (`ahs freeze`, `ahs unfreeze`): no writes to an environment but the ways out of an incident. */
+  freezes: {
+    /**
+     * Freezes an environment (`ahs freeze`): until a time, for a duration
+     * (on the service's clock) or a weekly window; every write to it is then
+     * a BlockedError naming the freeze, except rollback, rolloutAbort,
+     * versions.unblock and a write given `breakGlass` (CallOptions).
+     * @throws {UsageError} no reason, or not exactly one of until, forMs and weekly
+     * @example
+     * await client.freezes.set({ envId: 'prod', weekly: 'Fri 16:00-Mon 08:00', zone: 'Europe/Berlin', reason: 'no weekend deploys' });
+     */
+    set(params: FreezeParams, options?: CallOptions): Promise<FreezeSet>;
+    /**
+     * Every freeze (`ahs freeze list`): whether it holds now on the service's clock, who set it and why.
+     * @throws {NetworkError} the service could not be reached
+     * @example
+     * for (const freeze of await client.freezes.list()) if (freeze.active) console.log(freeze.env, freeze.until);
+     */
+    list(options?: CallOptions): Promise<FreezeListed[]>;
+    /**
+     * Lifts every freeze of an environment (`ahs unfreeze`).
+     * @throws {NetworkError} the service could not be reached
+     * @example
+     * await client.freezes.remove({ envId: 'prod' });
+     */
+    remove(params: UnfreezeParams, options?: CallOptions): Promise<FreezeRemoved>;
+  };
   /** The journal (`ahs journal`). */
   journal: {
     /**
@@ -974,6 +1099,50 @@ export interface RolloutParams {
   supersede?: boolean;
   /** rolloutAbort: the Default a wave gets back when the journal does not prove it, by environment: `{prod: 'WEB6'}` (`--to`). */
   to?: Record<string, string>;
+  user?: string;
+}
+
+/** locks.acquire(): the scope, the lease (ms), why; `lockId` renews a lock this caller holds; `waitMs` waits for another holder; the acting user. */
+export type LockAcquireParams = Omit<AcquireLockInput, 'user' | 'onWait'> & { user?: string };
+
+/** locks.release(): the scope and the lock id locks.acquire() answered. */
+export interface LockReleaseParams {
+  scope: string;
+  lockId: string;
+  user?: string;
+}
+
+/** locks.break(): the scope and why (recorded). */
+export interface LockBreakParams {
+  scope: string;
+  reason: string;
+  user?: string;
+}
+
+/** freezes.set(): the environment, why, and one of `until` (a time), `forMs` (from now, on the service's clock) and `weekly` (in `zone`). */
+export type FreezeParams = Omit<FreezeInput, 'env' | 'user' | 'until'> & { envId: string; until?: Date | string; user?: string };
+
+/** freezes.remove(): the environment. */
+export interface UnfreezeParams {
+  envId: string;
+  reason?: string;
+  user?: string;
+}
+
+/** versions.block(): the version and why; `envId`, where its record is deployed so that its reason reads back (default: the client's). */
+export interface BlockParams {
+  assetId: string;
+  versionId: string;
+  reason: string;
+  envId?: string;
+  user?: string;
+}
+
+/** versions.unblock(): the version. */
+export interface UnblockParams {
+  assetId: string;
+  versionId: string;
+  reason?: string;
   user?: string;
 }
 
