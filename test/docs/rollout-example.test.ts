@@ -12,51 +12,11 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, DEMO_API_KEY, DEMO_USER, assertFreshBuild, harness, ROOT, type Harness } from '../e2e/helpers.js';
-
-interface Job {
-  name: string;
-  needs?: string;
-  environment?: string;
-  runs: string[];
-}
+import { BIN, DEMO_API_KEY, DEMO_USER, assertFreshBuild, harness, type Harness } from '../e2e/helpers.js';
+import { docWorkflow } from './workflow.js';
 
 /** The workflow's env and its jobs' `run` scripts, from docs/rollouts.md's rollout YAML block. */
-function rolloutExample(): { env: Record<string, string>; jobs: Job[] } {
-  const readme = readFileSync(join(ROOT, 'docs', 'rollouts.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('# Rollouts across environments'));
-  const yaml = /```yaml\n([\s\S]*?)```/.exec(section)![1]!.split('\n');
-  const env: Record<string, string> = {};
-  const jobs: Job[] = [];
-  let block = '';
-  for (let i = 0; i < yaml.length; i++) {
-    const line = yaml[i]!;
-    if (/^\S/.test(line)) block = line.replace(/:.*$/, '');
-    if (block === 'env' && /^ {2}(\w+): (.*)$/.test(line)) {
-      const [, key, value] = /^ {2}(\w+): (.*)$/.exec(line)!;
-      env[key!] = value!;
-    }
-    if (block !== 'jobs') continue;
-    const job = /^ {2}([\w-]+):$/.exec(line);
-    if (job) jobs.push({ name: job[1]!, runs: [] });
-    const current = jobs[jobs.length - 1];
-    if (!current) continue;
-    const needs = /^ {4}needs: (\S+)/.exec(line);
-    if (needs) current.needs = needs[1];
-    const environment = /^ {4}environment: (\S+)/.exec(line);
-    if (environment) current.environment = environment[1];
-    const run = /^ {6}- run: (.*)$/.exec(line);
-    if (!run) continue;
-    if (run[1] !== '|') {
-      current.runs.push(run[1]!);
-      continue;
-    }
-    const body: string[] = [];
-    while (i + 1 < yaml.length && /^ {10}/.test(yaml[i + 1]!)) body.push(yaml[++i]!.slice(10));
-    current.runs.push(body.join('\n'));
-  }
-  return { env, jobs };
-}
+const rolloutExample = () => docWorkflow('rollouts.md', '# Rollouts across environments');
 
 let h: Harness;
 let work: string;
