@@ -13,7 +13,7 @@ import { bufferIO } from '../unit/helpers.js';
 import { DEMO_USER, harness, uid, type Harness } from '../e2e/helpers.js';
 import { createContext, type Context } from '../../src/context.js';
 import type { GlobalOptions } from '../../src/options.js';
-import { gate, givenLockId, holdScopes, intentOf, isBlocked, lockTimeoutMs, newLockId, parseScopeOrThrow, planIntent } from '../../src/plan/change-control.js';
+import { gate, givenLockId, holdScopes, intentOf, isBlocked, lockTimeoutMs, newRunLockId, parseScopeOrThrow, planIntent } from '../../src/plan/change-control.js';
 import { BlockedError, UsageError } from '../../src/errors.js';
 import type { Plan, Step } from '../../src/plan/plan.js';
 
@@ -113,8 +113,8 @@ describe('the settings a run coordinates with', () => {
     expect(givenLockId(ctx({}, { AHS_LOCK_ID: '' }))).toBeUndefined();
     expect(givenLockId(ctx({}))).toBeUndefined();
     expect(() => givenLockId(ctx({ lockId: 'NOT A LOCK' }))).toThrow(new UsageError('--lock-id "NOT A LOCK" is not a lock id: use the one ahs lock acquire printed (6 to 32 lower-case letters, digits and dashes)'));
-    expect(newLockId()).toMatch(/^[0-9a-f]{12}$/);
-    expect(newLockId()).not.toBe(newLockId());
+    expect(newRunLockId()).toMatch(/^run-[0-9a-f]{12}$/);
+    expect(newRunLockId()).not.toBe(newRunLockId());
   });
 
   it('--lock-timeout as ms, never past --timeout; 0 when not given', () => {
@@ -183,6 +183,8 @@ describe('the gate', () => {
     // A holding command given the id renews the lock it holds, and leaves it held.
     const holding = await context({ lockId }, 'apply');
     const held = await gate(plan([deploy(id, v1)]), holding);
+    // Taken beside the plan's first steps, held before the first that writes the scope.
+    await held.before!([deploy(id, v1)]);
     expect(holding.io.err.text).toContain(`holding the lock on ${id}/ios/prod (lock id ${lockId}, given)`);
     await held.end();
     const status = await h.ahs(['lock', 'status', `${id}/ios/prod`, '--json']);
@@ -191,28 +193,39 @@ describe('the gate', () => {
     await (await gate(plan([deploy(id, v1)]), await context())).end();
   });
 
-  it('a holding command that coordinates (--lock-timeout) takes the lock for its run and gives it back', async () => {
+  it('a holding command takes a lock of its own for its run (a short lease, renewed) and gives it back; a dry run and a command that does not hold take none', async () => {
     const { id, v1 } = await asset();
-    const ctx = await context({ lockTimeout: '5s' }, 'apply');
+    const status = async () => (await h.ahs(['lock', 'status', `${id}/ios/prod`, '--json'])).json();
+    const ctx = await context({ lockTtl: '3s' }, 'apply');
     const held = await gate(plan([deploy(id, v1)]), ctx);
-    expect(ctx.io.err.text).toMatch(new RegExp(`holding the lock on ${id}/ios/prod \\(lease 15m, renewed while the run goes\\)`));
+    await held.before!([deploy(id, v1)]);
     expect(held.ctx).not.toBe(ctx);
     expect(held.ctx.signal.aborted).toBe(false);
-    // Another run is refused while it is held.
-    expect(await failure(gate(plan([deploy(id, v1)]), await context()))).toBeInstanceOf(BlockedError);
+    const taken = await status();
+    expect(taken).toMatchObject({ held: true, command: 'apply' });
+    expect(taken.lockId).toMatch(/^run-[0-9a-f]{12}$/);
+    // Its own short lease goes unsaid.
+    expect(ctx.io.err.text).not.toContain('holding the lock');
+    // Another run is refused while it is held: it watches the lease, which is renewed (its holder is alive).
+    const other = await context();
+    const refused = await failure(gate(plan([deploy(id, v1)]), other));
+    expect(refused).toBeInstanceOf(BlockedError);
+    expect(refused.message).toContain(`${id}/ios/prod is locked by a run that is alive (it renewed its lease)`);
+    expect(other.io.err.text).toContain(`is locked by another run (lock id ${taken.lockId}, lease ends `);
     await held.end();
+    expect(await status()).toMatchObject({ held: false });
     await (await gate(plan([deploy(id, v1)]), await context())).end();
-    // Not coordinated, or a dry run: checked only, no lock taken.
-    const plain = await context({}, 'apply');
-    await (await gate(plan([deploy(id, v1)]), plain)).end();
-    expect(plain.io.err.text).not.toContain('holding the lock');
-    const dry = await context({ dryRun: true, lockTimeout: '5s' }, 'apply');
-    await (await gate(plan([deploy(id, v1)]), dry)).end();
-    expect(dry.io.err.text).not.toContain('holding the lock');
-    // A command that does not hold takes none, even coordinated.
+    // A dry run: checked only, no lock taken.
+    const dry = await context({ dryRun: true }, 'apply');
+    const predicted = await gate(plan([deploy(id, v1)]), dry);
+    expect(predicted.before).toBeUndefined();
+    await predicted.end();
+    // A command that does not hold takes none.
     const deployer = await context({ lockTimeout: '5s' }, 'deploy');
-    await (await gate(plan([deploy(id, v1)]), deployer)).end();
-    expect(deployer.io.err.text).not.toContain('holding the lock');
+    const checked = await gate(plan([deploy(id, v1)]), deployer);
+    expect(checked.before).toBeUndefined();
+    await checked.end();
+    expect(await status()).toMatchObject({ held: false });
   });
 
   it('a holder that waits (--lock-timeout) for a lock released meanwhile takes it', async () => {
@@ -225,7 +238,10 @@ describe('the gate', () => {
     for (let i = 0; i < 200 && !ctx.io.err.text.includes('is locked by another run'); i++) await new Promise((resolve) => setImmediate(resolve));
     expect((await h.ahs(['lock', 'release', `${id}/ios/prod`, '--lock-id', otherId])).exitCode).toBe(0);
     const held = await waiting;
-    expect(ctx.io.err.text).toContain(`holding the lock on ${id}/ios/prod`);
+    await held.before!([deploy(id, v1)]);
+    const status = (await h.ahs(['lock', 'status', `${id}/ios/prod`, '--json'])).json();
+    expect(status).toMatchObject({ held: true, command: 'rollout' });
+    expect(status.lockId).not.toBe(otherId);
     await held.end();
   });
 
