@@ -369,6 +369,8 @@ class RolloutRun {
     const events = eventsOf(entries);
     const now = this.api.serviceNow();
     const inFlight = this.journal ? await this.inFlight(waves, entries, events, defaults, chain) : undefined;
+    const succeeded = this.journal && !events.some((e) => e.action === 'supersede') ? await this.succeededBy(facts, chain) : undefined;
+    if (succeeded) events.push(succeeded);
     const status = decideRollout({ versionId: r.versionId, waves: facts, soakMs: r.soakMs, approve: r.approve, approved: r.approved, now, events, resume: r.resume, inFlight });
     return { waves, facts, status, now };
   }
@@ -387,6 +389,26 @@ class RolloutRun {
     for (const other of others) {
       const found = await this.rolloutOf(other, defaults, chain);
       if (found) return found;
+    }
+    return undefined;
+  }
+
+  /**
+   * A wave this rollout promoted whose Default is now another version that
+   * the journal shows another rollout promoting there afterwards: that
+   * rollout took over (a release train's next version), on the record; not
+   * "moved by someone else". Read only when a wave looks moved.
+   */
+  private async succeededBy(facts: WaveFacts[], chain: KnownChain): Promise<RolloutEvent | undefined> {
+    const r = this.rollout;
+    for (const wave of facts) {
+      const found = wave.currentDefault;
+      if (wave.entry?.action !== 'promote' || found === null || found === r.versionId) continue;
+      const version = await findVersion(this.api, r.assetId, found);
+      if (!version) continue;
+      const theirs = await rolloutEntries(this.ctx, this.journal!, { asset: r.assetId, version: found, platform: r.platform }, new Date(Date.parse(version.createdAt) - 60_000), chain);
+      const promotion = theirs.find((e) => e.rollout.wave === wave.env && e.rollout.action === 'promote' && e.at >= wave.entry!.at);
+      if (promotion) return { action: 'supersede', at: promotion.at, by: promotion.actor, version: found };
     }
     return undefined;
   }

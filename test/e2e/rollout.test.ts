@@ -532,6 +532,36 @@ describe('ahs rollout with the journal: soak, abort', () => {
     expect(next.exitCode, next.stderr).toBe(0);
   });
 
+  it("a complete rollout that the next version's rollout moved on from: its status and a re-run say superseded by that rollout (exit 12, nothing sent), never \"moved by someone else\"", async () => {
+    const { id, v2 } = await seeded();
+    const v3 = await h.uploadVersion(id, 'web', '2.1.0');
+    expect((await ahs(['rollout', id, v2, ...WAVES], journal)).exitCode).toBe(0);
+    // The next release train: v3 takes dev; prod waits for its approval.
+    const next = await ahs(['rollout', id, v3, ...WAVES, '--approve', 'prod'], journal);
+    expect(next.exitCode, next.stderr).toBe(11);
+    expect(await defaults(id)).toEqual([v3, v3, v2]);
+    const earlier = await ahs(['rollout', 'status', id, v2, ...WAVES, '--json'], journal);
+    expect(earlier.exitCode, earlier.stderr).toBe(12);
+    expect(earlier.json().next).toMatchObject({ action: 'superseded', version: v3, by: DEMO_USER });
+    expect(earlier.errJson().title).not.toContain('moved by someone else');
+    // An old pipeline re-run: over, nothing sent, prod left to v3's rollout.
+    const rerun = await ahs(['rollout', id, v2, ...WAVES, '--verbose'], journal);
+    expect(rerun.exitCode).toBe(12);
+    expect(rerun.stderr).toContain(`superseded: ${DEMO_USER} started the rollout of ${v3} in its place at `);
+    expect(rerun.stderr).not.toMatch(/> POST /);
+    expect(await defaults(id)).toEqual([v3, v3, v2]);
+  });
+
+  it("a wave moved by a plain promotion (no rollout of the version on the record) is still halted, naming the version found", async () => {
+    const { id, v2 } = await seeded();
+    const v3 = await h.uploadVersion(id, 'web', '2.2.0');
+    expect((await ahs(['rollout', id, v2, ...WAVES], journal)).exitCode).toBe(0);
+    expect((await ahs(['promote-default', id, v3, '--platform', 'web', '--env', 'dev', '--make-live'], journal)).exitCode).toBe(0);
+    const status = await ahs(['rollout', 'status', id, v2, ...WAVES], journal);
+    expect(status.exitCode).toBe(5);
+    expect(status.stderr).toContain(`halted: dev's Default is ${v3} now, moved by someone else since this rollout promoted it`);
+  });
+
   it('abort without a journal is exit 2 naming ahs journal init', async () => {
     const { id, v2 } = await seeded();
     const r = await ahs(['rollout', 'abort', id, v2, ...WAVES]);
