@@ -10,7 +10,7 @@
 // rollout status <= 8 requests on 5,000.
 //
 //   npm run build && node bench/journal.mjs [--delay 50] [--sizes 1000,5000] [--requests]
-// (--requests prints each request of the runs at no delay on stderr.)
+// (--requests prints each request of the runs on stderr: at no delay, and at the delay with their times.)
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -97,6 +97,11 @@ async function measure(proxy, env, args) {
     rows[delay] = { ms: performance.now() - started, requests: proxy.log.length, chain: longestChain(proxy.log) };
     // --requests: each request of the run at no delay, to see where they go.
     if (flags.requests && delay === 0) for (const entry of proxy.log) log(`  ${entry.method} ${entry.path}`);
+    // --requests: the run at the delay too, each request's start and end (ms from the first), to see its chain.
+    if (flags.requests && delay !== 0) {
+      const t0 = Math.min(...proxy.log.map((entry) => entry.start));
+      for (const entry of [...proxy.log].sort((a, b) => a.start - b.start)) log(`  @${Math.round(entry.start - t0)}..${Math.round(entry.end - t0)} ${entry.method} ${entry.path.slice(0, 110)}`);
+    }
   }
   return { requests: rows[0].requests, rounds: rows[DELAY].chain, msAtDelay: Math.round(rows[DELAY].ms) };
 }
