@@ -13,7 +13,7 @@ import { setMaxListeners } from 'node:events';
 import { AhsError, ApiError, BlockedError, UsageError } from '../errors.js';
 import { cellsToRead, decideWrite, holderOf, describeWindow, isLockId, isRunLock, parseScope, RUN_LOCK_PREFIX, scopeText, type ControlFacts, type Scope, type WriteIntent } from '../rules/change-control.js';
 import { formatDuration, parseDuration } from '../rules/rollout.js';
-import { acquireLock, dropLockVersion, LeaseKeeper, lockBlocked, readBlock, readControlFacts, releaseHeld, sweepCell, type HeldLock } from '../service/change-control.js';
+import { acquireLock, dropLockVersion, freeVersion, LeaseKeeper, lockBlocked, readBlock, readControlFacts, releaseHeld, sweepCell, type HeldLock } from '../service/change-control.js';
 import type { ControlField } from '../service/journal.js';
 import { isRef, type Plan, type Step } from './plan.js';
 import type { PlanContext } from './context.js';
@@ -336,7 +336,8 @@ async function hold<R>(plan: Plan<R>, ctx: ExecutorContext, api: Awaited<ReturnT
       }
       tidy(held);
       if (!given) {
-        const sweep = sweepCell(api, scope, user, new Set([held.versionId]));
+        // The cell's free version, for the release: found by the sweep, or made now (a first use), beside the run.
+        const sweep = sweepCell(api, scope, user, new Set([held.versionId])).then((found) => found ?? freeVersion(api, scope, user).catch(() => undefined));
         frees.set(scopeText(scope), sweep);
         chores.push(sweep);
       }

@@ -514,7 +514,7 @@ export async function dropLockVersion(api: ApiClient, scope: Scope, versionId: s
 }
 
 /** The cell's `free` version, LIVE on it (uploaded and deployed the first time). */
-async function freeVersion(api: ApiClient, scope: Scope, user: string): Promise<string> {
+export async function freeVersion(api: ApiClient, scope: Scope, user: string): Promise<string> {
   const assetId = lockAssetOf(scope);
   const records = await fetchAll<AssetUrl>(api, assetPath(api, assetId, 'asset-urls'), { targetPlatform: CONTROL_PLATFORM, envId: scope.env }, { item: assetUrlSchema }).catch(() => [] as AssetUrl[]);
   const live = records.find((r) => r.versionName === FREE_NAME && r.state === 'LIVE' && r.envId === scope.env);

@@ -149,3 +149,25 @@ describe('a killed run\'s lease', () => {
     expect(await h.records(id)).toEqual([`ios/prod/${v1}=OFFLINE`, `ios/prod/${v2}=LIVE`]);
   });
 });
+
+describe('under GitHub Actions', () => {
+  const job = (attempt: number) => ({ GITHUB_ACTIONS: 'true', GITHUB_SERVER_URL: 'https://github.com', GITHUB_REPOSITORY: 'acme/app', GITHUB_RUN_ID: '4242', GITHUB_JOB: 'release', GITHUB_RUN_ATTEMPT: String(attempt) });
+  const acquire = (attempt: number) => h.ahs(['lock', 'acquire', 'staging', '--ttl', '1h', '--json'], { env: job(attempt) });
+
+  it('a re-run of the job (a later attempt) takes over the lock its cancelled attempt left, whatever its lease; the same attempt (a matrix leg) does not', async () => {
+    const first = await acquire(1);
+    expect(first.exitCode, first.stderr).toBe(0);
+    expect(first.json().lockId).toMatch(/^gh-[0-9a-f]{10}-1-[0-9a-f]{6}$/);
+    const leg = await acquire(1);
+    expect(leg.exitCode).toBe(12);
+    expect(leg.stderr).toContain(`lock id ${first.json().lockId}`);
+    const rerun = await acquire(2);
+    expect(rerun.exitCode, rerun.stderr).toBe(0);
+    expect(rerun.json().lockId).toMatch(/^gh-[0-9a-f]{10}-2-[0-9a-f]{6}$/);
+    expect(await status('staging')).toMatchObject({ held: true, lockId: rerun.json().lockId });
+    // The cancelled attempt's late release is refused, naming the re-run's lock, which stays.
+    const late = await h.ahs(['lock', 'release', 'staging', '--lock-id', first.json().lockId], { env: job(1) });
+    expect(late.exitCode).toBe(12);
+    expect((await h.ahs(['lock', 'release', 'staging', '--lock-id', rerun.json().lockId], { env: job(2) })).exitCode).toBe(0);
+  });
+});

@@ -5,6 +5,11 @@ import { describe, expect, it } from 'vitest';
 import {
   blockName,
   cellsToRead,
+  ciLockId,
+  isEarlierAttempt,
+  isRunLock,
+  watchesLease,
+  watchOutcome,
   compactTime,
   decideAcquire,
   decideWrite,
@@ -150,6 +155,62 @@ describe('blocks', () => {
     expect(long).toBe(`block #${hash64(`${'a'.repeat(60)}/IOS7`)}`);
     expect(isBlockName(long) && isBlockName('block app/IOS7')).toBe(true);
     expect(isBlockName('block app') || isBlockName('blocked app/IOS7')).toBe(false);
+  });
+});
+
+describe('a run\'s own lock, and a holder that may be dead', () => {
+  const job = 'abcdef0123';
+  const attempt = (n: number, tail = '000000') => ciLockId(job, n, tail);
+  it('a run\'s lock is told by its id', () => {
+    expect(isRunLock('run-0123456789ab')).toBe(true);
+    expect(isRunLock('0123456789ab')).toBe(false);
+    expect(isRunLock(attempt(1))).toBe(false);
+    expect(isLockId(attempt(12, 'a1b2c3'))).toBe(true);
+    expect(isLockId('run-0123456789ab')).toBe(true);
+  });
+
+  it.each([
+    ['an earlier attempt of the same job', attempt(1, 'aaaaaa'), attempt(2), true],
+    ['two attempts earlier', attempt(1, 'aaaaaa'), attempt(3), true],
+    ['the same attempt (a matrix leg, another step)', attempt(2, 'aaaaaa'), attempt(2), false],
+    ['a later attempt', attempt(3, 'aaaaaa'), attempt(2), false],
+    ['another job', ciLockId('0000000000', 1, 'aaaaaa'), attempt(2), false],
+    ['not a job\'s lock', 'run-0123456789ab', attempt(2), false],
+    ['outside a job', attempt(1, 'aaaaaa'), undefined, false],
+    ['attempts compared as numbers, not text', attempt(9, 'aaaaaa'), attempt(10), true],
+  ])('%s', (_what, holder, self, earlier) => {
+    expect(isEarlierAttempt(holder, self)).toBe(earlier);
+  });
+
+  it('an earlier attempt\'s lock is taken over (acquiring) and passes (writing); the same attempt\'s is another holder\'s', () => {
+    const cell = { scope: ENV, defaultName: lock(attempt(1, 'aaaaaa'), 600), defaultVersionId: 'GEN4' };
+    expect(decideAcquire(cell, attempt(2, 'bbbbbb'), T)).toEqual({ action: 'take', over: 'GEN4', renew: false, since: undefined });
+    expect(decideAcquire(cell, attempt(1, 'bbbbbb'), T)).toMatchObject({ action: 'wait' });
+    const facts: ControlFacts = { now: T, cells: [cell], records: [] };
+    expect(decideWrite(facts, { scopes: [CHAN], promotes: [], ciLockId: attempt(2) })).toMatchObject({ ok: true });
+    expect(decideWrite(facts, { scopes: [CHAN], promotes: [], ciLockId: attempt(1) })).toMatchObject({ ok: false, blockedBy: 'lock' });
+  });
+
+  it.each([
+    ['a run\'s lease ending within the budget is watched', 'run-0123456789ab', 10, 10_000, true],
+    ['one ending past it is not', 'run-0123456789ab', 11, 10_000, false],
+    ['a lock acquire\'s lease is never watched (only --lock-timeout waits for it)', '0123456789ab', 1, 10_000, false],
+  ])('%s', (_what, id, endIn, budget, watched) => {
+    const holder = parseCellName(lock(id, endIn));
+    expect(holder?.kind).toBe('lock');
+    expect(watchesLease(holder as never, T, budget)).toBe(watched);
+  });
+
+  it.each([
+    ['the same version, its lease running', 'GEN1', lock('run-0123456789ab', 5), 'GEN1', 'watching'],
+    ['renewed: another version of a running lease', 'GEN1', lock('run-0123456789ab', 15), 'GEN2', 'alive'],
+    ['taken by another run', 'GEN1', lock('run-ffffffffffff', 15), 'GEN3', 'alive'],
+    ['its lease ended', 'GEN1', lock('run-0123456789ab', 0), 'GEN1', 'ended'],
+    ['released', 'GEN1', 'free', 'GEN5', 'ended'],
+    ['no Default any more', 'GEN1', undefined, undefined, 'ended'],
+  ])('%s', (_what, first, name, versionId, outcome) => {
+    const cell = { scope: CHAN, ...(name === undefined ? {} : { defaultName: name }), ...(versionId === undefined ? {} : { defaultVersionId: versionId }) };
+    expect(watchOutcome(first, cell, T)).toBe(outcome);
   });
 });
 
