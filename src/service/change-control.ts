@@ -214,6 +214,24 @@ async function uploadVersion(api: ApiClient, assetId: string, name: string, cont
   }
 }
 
+/**
+ * An upload of a control version whose answer may be lost (a reset, a
+ * gateway's 504 before a slow service): settled by a read of the asset's
+ * versions, the name being this holder's alone (its lock id and lease end);
+ * not found, it surely did not apply, and the caller's next try uploads again.
+ */
+async function settledUpload(api: ApiClient, assetId: string, name: string, content: unknown, user: string): Promise<Version> {
+  try {
+    return await uploadVersion(api, assetId, name, content, user);
+  } catch (error) {
+    if (!(error instanceof NetworkError && error.mayHaveApplied)) throw error;
+    const versions = await fetchAll<Version>(api, assetPath(api, assetId, 'versions'), {}, { item: versionSchema });
+    const found = versions.find((v) => v.versionName === name);
+    if (found) return found;
+    throw error;
+  }
+}
+
 async function deploy(api: ApiClient, assetId: string, versionId: string, body: Record<string, unknown>): Promise<void> {
   await api.json({ method: 'POST', path: assetPath(api, assetId, 'versions', versionId, 'deploy'), query: { targetPlatformId: CONTROL_PLATFORM }, body });
 }
@@ -318,7 +336,7 @@ export async function acquireLock(ctx: Pick<ServiceContext, 'settings' | 'delive
       leaseEnd: new Date(leaseEnd).toISOString(),
     };
     if (++takes > 8) throw unreadable(new Error(`the lock of ${scopeText(scope)} could not be taken after ${takes - 1} tries`));
-    const version = await uploadVersion(api, lockAssetOf(scope), lockName({ lockId, leaseEnd, since }), doc, user);
+    const version = await settledUpload(api, lockAssetOf(scope), lockName({ lockId, leaseEnd, since }), doc, user);
     // LIVE first (the spec's way to DEFAULT); an answer lost or refused here is settled by the promotion's re-read.
     await deploy(api, lockAssetOf(scope), version.versionId, { envId: scope.env, intent: 'LIVE', createdBy: user, updatedBy: user }).catch((error: unknown) => {
       if (!(error instanceof NetworkError && error.mayHaveApplied) && !isApiError(error, 400)) throw error;
@@ -519,8 +537,12 @@ export async function freeVersion(api: ApiClient, scope: Scope, user: string): P
   const records = await fetchAll<AssetUrl>(api, assetPath(api, assetId, 'asset-urls'), { targetPlatform: CONTROL_PLATFORM, envId: scope.env }, { item: assetUrlSchema }).catch(() => [] as AssetUrl[]);
   const live = records.find((r) => r.versionName === FREE_NAME && r.state === 'LIVE' && r.envId === scope.env);
   if (live) return live.versionId;
-  const version = await uploadVersion(api, assetId, FREE_NAME, { apiVersion: 'ahs/lock/v1', free: true }, user);
-  await deploy(api, assetId, version.versionId, { envId: scope.env, intent: 'LIVE', createdBy: user, updatedBy: user });
+  // Any version named free does (a lost answer's upload found by its name, one left by another run).
+  const version = await settledUpload(api, assetId, FREE_NAME, { apiVersion: 'ahs/lock/v1', free: true }, user);
+  await deploy(api, assetId, version.versionId, { envId: scope.env, intent: 'LIVE', createdBy: user, updatedBy: user }).catch((error: unknown) => {
+    // LIVE already, or an answer lost: the release's compare-and-set and its re-read decide.
+    if (!(error instanceof NetworkError && error.mayHaveApplied) && !isApiError(error, 400)) throw error;
+  });
   return version.versionId;
 }
 
