@@ -4,12 +4,17 @@
 import { describe, expect, it } from 'vitest';
 import {
   blockName,
+  cellNameSchema,
   cellsToRead,
   ciLockId,
   isEarlierAttempt,
   isRunLock,
   watchesLease,
   watchOutcome,
+  coveringScopes,
+  describeWindow,
+  freezesOf,
+  isTimeZone,
   compactTime,
   decideAcquire,
   decideWrite,
@@ -241,5 +246,127 @@ describe('decideWrite: what blocks one write', () => {
     ['records that are neither decide nothing', facts({ records: [{ name: 'freeze prod', versionId: 'X' }, { name: 'block', versionId: 'Y' }] }), write(), { ok: true }],
   ])('%s', (_what, read, intent, decision) => {
     expect(decideWrite(read, intent)).toMatchObject(decision);
+  });
+});
+
+describe('the names, read back strictly (rows for what the mutation run found untested)', () => {
+  const WHEN = compactTime(T);
+  it.each([
+    ['a b/ios/prod', 'error'],
+    ['app/ios /prod', 'error'],
+    ['app /ios/prod', 'error'],
+    ['app/ios/prod', 'channel'],
+  ])('scope %s: %s', (text, kind) => {
+    const scope = parseScope(text);
+    expect('error' in scope ? 'error' : scope.kind).toBe(kind);
+  });
+
+  it('a scope that is none says what to give', () => {
+    expect(parseScope('a b')).toEqual({ error: '"a b" is not a scope: give an environment (prod), a channel (ASSET/PLATFORM/ENV) or a collection in an environment (COLLECTION@ENV)' });
+  });
+
+  it('the scopes that cover one: its environment, then itself', () => {
+    expect(coveringScopes(ENV)).toEqual([ENV]);
+    expect(coveringScopes(CHAN)).toEqual([{ kind: 'env', env: 'prod' }, CHAN]);
+  });
+
+  it('a lock name with anything before or after it, a bad time or a bad lock id is no lock', () => {
+    const good = lockName({ lockId: 'abcdef', leaseEnd: T, since: T - S });
+    expect(parseCellName(good)).toMatchObject({ kind: 'lock', lockId: 'abcdef' });
+    expect(parseCellName(`x${good}`)).toBeUndefined();
+    expect(parseCellName(`${good} extra`)).toBeUndefined();
+    expect(parseCellName(`lock notatime ${WHEN} abcdef`)).toBeUndefined();
+    expect(parseCellName(`lock ${WHEN} notatime abcdef`)).toBeUndefined();
+    expect(parseCellName(`lock ${WHEN} ${WHEN} BAD!`)).toBeUndefined();
+    const refused = cellNameSchema.safeParse('lock x');
+    expect(refused.success).toBe(false);
+    expect(refused.error?.issues[0]?.message).toBe('not a lock: "lock x"');
+  });
+
+  it('a time zone is one Intl knows', () => {
+    expect(isTimeZone('Europe/Berlin')).toBe(true);
+    expect(isTimeZone('Nope/Nowhere')).toBe(false);
+  });
+
+  it.each([
+    ['Fri 16:00-Mon 08:00', 'Fri 16:00-Mon 08:00'],
+    ['Friday 16:00-Monday 08:00', 'Fri 16:00-Mon 08:00'],
+    ['Sun 00:00-Sun 23:59', 'Sun 00:00-Sun 23:59'],
+    ['Fri  16:00 - Mon   08:00', 'Fri 16:00-Mon 08:00'],
+    ['Fr 16:00-Mon 08:00', 'error'],
+    ['Fri 24:00-Mon 08:00', 'error'],
+    ['Fri 16:60-Mon 08:00', 'error'],
+    ['Fri 23:59-Mon 08:00', 'Fri 23:59-Mon 08:00'],
+    ['x Fri 16:00-Mon 08:00', 'error'],
+    ['Fri 16:00-Mon 08:00 x', 'error'],
+  ])('weekly %s: %s', (text, said) => {
+    const window = parseWeekly(text);
+    expect('error' in window ? 'error' : window.text).toBe(said);
+  });
+
+  it('a weekly window: UTC unless a zone is given; what is wrong, said', () => {
+    expect(parseWeekly('Fri 16:00-Mon 08:00')).toMatchObject({ zone: 'UTC' });
+    expect(parseWeekly('Fri 16:00')).toEqual({ error: `--weekly "Fri 16:00" is not a weekly window: give it as 'Fri 16:00-Mon 08:00' (day, 24-hour time, a dash, day, time)` });
+    expect(parseWeekly('Fri 16:00-Fri 16:00')).toEqual({ error: '--weekly "Fri 16:00-Fri 16:00" starts and ends at the same time: a window needs a length' });
+    expect(parseWeekly('Fri 16:00-Mon 08:00', 'Mars/Base')).toEqual({ error: '--zone "Mars/Base" is not a time zone: give one such as Europe/Berlin or UTC' });
+  });
+
+  const weekly = (text: string, zone = 'UTC') => {
+    const window = parseWeekly(text, zone);
+    if ('error' in window) throw new Error(window.error);
+    return { env: 'prod', versionId: 'F', window: { kind: 'weekly' as const, window } };
+  };
+  const at = (iso: string) => Date.parse(iso);
+  it.each([
+    // T is Friday 2026-12-04.
+    ['Fri 11:00-Fri 13:00', '2026-12-04T11:00:00.000Z', '2026-12-04T13:00:00.000Z'],
+    ['Fri 11:00-Fri 13:00', '2026-12-04T10:59:59.000Z', undefined],
+    ['Fri 11:00-Fri 13:00', '2026-12-04T13:00:00.000Z', undefined],
+    ['Fri 11:00-Fri 13:00', '2026-12-04T12:00:30.500Z', '2026-12-04T13:00:00.000Z'],
+    ['Fri 16:00-Mon 08:00', '2026-12-04T12:00:00.000Z', undefined],
+    ['Fri 16:00-Mon 08:00', '2026-12-04T16:00:00.000Z', '2026-12-07T08:00:00.000Z'],
+    ['Fri 16:00-Mon 08:00', '2026-12-05T03:00:00.000Z', '2026-12-07T08:00:00.000Z'],
+    ['Fri 16:00-Mon 08:00', '2026-12-07T07:59:59.250Z', '2026-12-07T08:00:00.000Z'],
+    ['Fri 16:00-Mon 08:00', '2026-12-07T08:00:00.000Z', undefined],
+    ['Fri 16:00-Mon 08:00', '2026-12-09T12:00:00.000Z', undefined],
+  ])('weekly %s at %s: frozen until %s', (text, now, until) => {
+    const end = freezeEnd(weekly(text), at(now));
+    expect(end === undefined ? undefined : new Date(end).toISOString()).toBe(until);
+  });
+
+  it('a weekly window in a zone ends in that zone\'s time', () => {
+    // 12:00Z is 13:00 in Berlin (winter): inside Fri 12:00-14:00 there, ending at 13:00Z.
+    expect(freezeEnd(weekly('Fri 12:00-Fri 14:00', 'Europe/Berlin'), T)).toBe(at('2026-12-04T13:00:00.000Z'));
+  });
+
+  it('a freeze name read back: the weekly kind and zone kept; anything around it is no freeze', () => {
+    const window = weekly('Fri 16:00-Mon 08:00', 'Europe/Berlin').window;
+    expect(parseFreezeName(freezeName('prod', window))).toEqual({ env: 'prod', window });
+    const until = { kind: 'until' as const, until: T };
+    expect(parseFreezeName(freezeName('prod', until))).toEqual({ env: 'prod', window: until });
+    expect(parseFreezeName(`x${freezeName('prod', until)}`)).toBeUndefined();
+    expect(parseFreezeName(`${freezeName('prod', until)} x`)).toBeUndefined();
+    expect(parseFreezeName('freeze prod weekly Fri 16:00-Fri 16:00')).toBeUndefined();
+    expect(freezesOf([{ name: 'not a freeze', versionId: 'V' }, { name: freezeName('dev', until), versionId: 'W' }])).toEqual([{ env: 'dev', window: until, versionId: 'W' }]);
+  });
+
+  it('a window in words', () => {
+    expect(describeWindow({ kind: 'until', until: T })).toBe('until 2026-12-04T12:00:00.000Z');
+    expect(describeWindow(weekly('Fri 16:00-Mon 08:00', 'Europe/Berlin').window)).toBe('weekly Fri 16:00-Mon 08:00 Europe/Berlin');
+  });
+
+  it('a block name of exactly 64 characters is plain; anything around a block name is none', () => {
+    const plain = blockName('a'.repeat(28), 'v'.repeat(29));
+    expect(plain).toBe(`block ${'a'.repeat(28)}/${'v'.repeat(29)}`);
+    expect(plain.length).toBe(64);
+    expect(blockName('a'.repeat(28), 'v'.repeat(30))).toMatch(/^block #[0-9a-f]{16}$/);
+    expect(isBlockName('xblock a/b')).toBe(false);
+    expect(isBlockName('block a/b x')).toBe(false);
+    expect(isBlockName('block a/b')).toBe(true);
+  });
+
+  it('hash64 is FNV-1a over the UTF-8 bytes, 16 hex digits', () => {
+    expect(hash64('')).toBe('cbf29ce484222325');
+    expect(hash64('a')).toBe('af63dc4c8601ec8c');
   });
 });
