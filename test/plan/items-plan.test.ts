@@ -7,7 +7,12 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { compare, ITEM_CONCURRENCY, planSync, type Comparison, type LocalFile, type SyncInputs } from '../../src/plan/items-plan.js';
+import { compare, ITEM_CONCURRENCY, planSync, servedContent, type Comparison, type LocalFile, type SyncInputs } from '../../src/plan/items-plan.js';
+import { bufferIO } from '../unit/helpers.js';
+import { DEMO_USER, harness, uid, type Harness } from '../e2e/helpers.js';
+import { createContext } from '../../src/context.js';
+import { listItems, readSnapshot } from '../../src/service/collections.js';
+import { byAnother, isByAnother } from '../../src/plan/answers.js';
 import type { Item } from '../../src/rules/schemas.js';
 import type { CollectionView } from '../../src/service/collections.js';
 import type { Results, Step } from '../../src/plan/plan.js';
@@ -239,5 +244,75 @@ describe('planSync: the steps of a sync', () => {
     answers.set(full.replacements[0]!.upload.id, { assetItemId: 'NEW3' });
     expect(full.describe(full.replacements[0]!.upload, results)).toBe('r.txt → NEW3 (2.0 KB), replacing OLD, removed first: the collection is at maxAssets');
     expect(full.describe(full.replacements[0]!.remove, results)).toBeUndefined();
+  });
+});
+
+describe('servedContent (--checksum\'s reads), against the emulator', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await harness();
+  });
+  afterAll(async () => h?.close());
+
+  async function upload(collectionId: string, name: string, content: string): Promise<string> {
+    const form = new FormData();
+    form.set('assetItemName', name);
+    form.set('assetType', '9999');
+    form.set('createdBy', DEMO_USER);
+    form.set('assetFile', new Blob([content]), name);
+    const answer = await h.call('POST', `/vc/${collectionId}/items`, form);
+    expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+    return answer.body.assetItemId as string;
+  }
+
+  it('the items Live in a LIVE environment, and the SHA-256 of what is served for those asked about; others compared by size', async () => {
+    const id = uid('sc');
+    expect((await h.call('POST', '/vc', { collectionId: id, collectionName: id, allowedAssetTypes: ['9999'], createdBy: DEMO_USER, updatedBy: DEMO_USER })).status).toBe(201);
+    const a = await upload(id, 'a.txt', 'aaa');
+    const b = await upload(id, 'b.txt', 'bbbb');
+    expect((await h.call('POST', `/vc/${id}/deployments`, { state: 'LIVE', createdBy: DEMO_USER, envId: 'prod' })).status).toBeLessThan(300);
+    const io = bufferIO({ env: { ...h.env, AHS_CONFIG_DIR: dir, AHS_JOURNAL: '' } });
+    const ctx = await createContext({}, { io, signal: new AbortController().signal });
+    try {
+      const api = await ctx.api();
+      const view = await readSnapshot(api, id);
+      const items = await listItems(api, id);
+      const read = servedContent(ctx, view);
+      const one = await read(items.filter((i) => i.assetItemId === a));
+      expect([...one.live].sort()).toEqual([a, b].sort());
+      expect([...one.digests]).toEqual([[a, sha('aaa')]]);
+      const both = await read(items);
+      expect(Object.fromEntries(both.digests)).toEqual({ [a]: sha('aaa'), [b]: sha('bbbb') });
+      const none = await read([]);
+      expect(none.digests.size).toBe(0);
+      expect(none.live.size).toBe(2);
+      // A view whose environments are not LIVE (read before a deployment) has nothing Live.
+      const offline = servedContent(ctx, { ...view, snapshot: { ...view.snapshot!, deployments: {} } });
+      expect((await offline(items)).live.size).toBe(0);
+      // An item the delivery document does not list is not downloaded.
+      const ghost = await read([{ ...items[0]!, assetItemId: 'not-there' }]);
+      expect(ghost.digests.size).toBe(0);
+      // Compared by content, end to end: the same bytes unchanged, other bytes replaced.
+      const same = await file('a.txt', 'aaa');
+      const changed = await file('b.txt', 'bbbx');
+      const comparison = await compare([same, changed], items, read);
+      expect(comparison.unchanged.map((u) => u.item.assetItemId)).toEqual([a]);
+      expect(comparison.replacements.map((r) => r.old.assetItemId)).toEqual([b]);
+      expect(Object.fromEntries(comparison.rules)).toEqual({ 'a.txt': 'content', 'b.txt': 'content' });
+      expect(io.err.text).not.toContain('could not download');
+    } finally {
+      await ctx.dispose();
+    }
+  });
+});
+
+describe('an answer marked as another writer\'s change', () => {
+  it('is told apart from any other value, null and undefined included', () => {
+    expect(isByAnother(byAnother({ x: 1 }))).toBe(true);
+    expect(isByAnother({ x: 1 })).toBe(false);
+    expect(isByAnother(null)).toBe(false);
+    expect(isByAnother(undefined)).toBe(false);
+    expect(isByAnother('made')).toBe(false);
+    expect(isByAnother({ [Symbol.for('ahs.madeByAnother')]: 'yes' })).toBe(false);
   });
 });
