@@ -16,7 +16,8 @@ export default {
   // The decision files: the rules (change control's locks*, freeze* and
   // block* files among them, as they come), the plan and its executor (the
   // journal's record, src/plan/journal-record.ts, among them), the journal's
-  // storage and format, the history, the rollout, and three more.
+  // storage, format and setting, the history, a rollout's entries and the
+  // rollout, change control's reads and writes, and three more.
   mutate: [
     'src/rules/**/*.ts',
     'src/rules/**/locks*.ts',
@@ -25,6 +26,8 @@ export default {
     'src/plan/**/*.ts',
     'src/service/journal*.ts',
     'src/service/history.ts',
+    'src/service/rollout-journal.ts',
+    'src/service/change-control.ts',
     'src/operations/rollout.ts',
     'src/http/paging.ts',
     'src/service/promote.ts',

@@ -294,6 +294,8 @@ describe('the names, read back strictly (rows for what the mutation run found un
     ['Sun 00:00-Sun 23:59', 'Sun 00:00-Sun 23:59'],
     ['Fri  16:00 - Mon   08:00', 'Fri 16:00-Mon 08:00'],
     ['Fr 16:00-Mon 08:00', 'error'],
+    ['Xyz 16:00-Mon 08:00', 'error'],
+    ['Fri 16:00-Xyz 08:00', 'error'],
     ['Fri 24:00-Mon 08:00', 'error'],
     ['Fri 16:60-Mon 08:00', 'error'],
     ['Fri 23:59-Mon 08:00', 'Fri 23:59-Mon 08:00'],
