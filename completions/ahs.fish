@@ -223,7 +223,7 @@ complete -c ahs -l user -r -d 'acting user e-mail for createdBy/updatedBy/delete
 complete -c ahs -l journal -r -d 'the journal collection writes are recorded in and history reads (env AHS_JOURNAL; default: the domain\'s ahs-journal when it is one; start one with ahs journal init)'
 complete -c ahs -l no-journal -d 'record nothing in the journal for this run (AHS_JOURNAL= too)'
 complete -c ahs -l lock-timeout -r -d 'a write waits this long for a lock another run holds (30s, 5m), within --timeout'
-complete -c ahs -l lock-ttl -r -d 'the lease of the lock apply, rollout, release, item sync and collection-deploy take for their run (default 15s), renewed every third of it while they run'
+complete -c ahs -l lock-ttl -r -d 'apply, rollout, release, item sync and collection-deploy take their scope\'s lock for their run with this lease (15s when held with --lock-timeout alone), renewed every third of it while they run'
 complete -c ahs -l lock-id -r -d 'the lock this run already holds (printed by ahs lock acquire; env AHS_LOCK_ID)'
 complete -c ahs -l break-glass -d 'let this one write through a freeze (needs --reason; recorded in the journal)'
 complete -c ahs -l reason -r -d 'why: recorded with a lock, a freeze, a block, a lock break or a --break-glass write'

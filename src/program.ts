@@ -37,7 +37,7 @@ export const globalFlags = {
   journal: flag.textOrOff('id', 'the journal collection writes are recorded in and history reads (env AHS_JOURNAL; default: the domain\'s ahs-journal when it is one; start one with ahs journal init)', 'record nothing in the journal for this run (AHS_JOURNAL= too)'),
   // Change control (cli.md): every write's options, declared once.
   lockTimeout: flag.text('duration', 'a write waits this long for a lock another run holds (30s, 5m), within --timeout'),
-  lockTtl: flag.text('duration', 'the lease of the lock apply, rollout, release, item sync and collection-deploy take for their run (default 15s), renewed every third of it while they run'),
+  lockTtl: flag.text('duration', 'apply, rollout, release, item sync and collection-deploy take their scope\'s lock for their run with this lease (15s when held with --lock-timeout alone), renewed every third of it while they run'),
   lockId: flag.text('id', 'the lock this run already holds (printed by ahs lock acquire; env AHS_LOCK_ID)'),
   breakGlass: flag.bool('let this one write through a freeze (needs --reason; recorded in the journal)'),
   reason: flag.text('text', 'why: recorded with a lock, a freeze, a block, a lock break or a --break-glass write'),

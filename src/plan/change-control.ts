@@ -24,7 +24,14 @@ type ExecutorContext = Pick<PlanContext, 'api' | 'output' | 'signal' | 'globals'
 
 /**
  * The commands that take their scope's lock for their duration (cli.md),
- * by default: a lease of their own (`run-` id, DEFAULT_RUN_TTL_MS or
+ * when the run coordinates through locks: given --lock-id / AHS_LOCK_ID,
+ * --lock-timeout or --lock-ttl (coordinates() below). Taken by every run,
+ * a lease cost a release 5 rounds more than its floor of 4 (2.3x) and an
+ * item sync of 10 files 4x (npm run bench), and five identical rollouts at
+ * once met each other's live leases (exit 12 where 0 or 11 is the
+ * rollout's state): every write still refuses another holder's lock, and
+ * a run that nobody coordinates with gains nothing from taking one. A
+ * holding run takes a lease of its own (`run-` id, DEFAULT_RUN_TTL_MS or
  * --lock-ttl), renewed every third of it while the plan runs, released when
  * it ends. A killed run's lease ends by itself within the TTL, and a re-run
  * (any write) watches such a lease instead of refusing at once: renewed, its
@@ -146,6 +153,11 @@ export function givenLockId(ctx: Pick<ExecutorContext, 'globals' | 'io'>): strin
   return id;
 }
 
+/** Whether the run coordinates through locks (HOLDERS): it names its lock, a wait for another's, or its own lease. */
+export function coordinates(ctx: Pick<ExecutorContext, 'globals' | 'io'>): boolean {
+  return givenLockId(ctx) !== undefined || ctx.globals.lockTimeout !== undefined || ctx.globals.lockTtl !== undefined;
+}
+
 /** The id of a run's own lock. */
 export function newRunLockId(): string {
   return `${RUN_LOCK_PREFIX}${randomBytes(6).toString('hex')}`;
@@ -227,7 +239,7 @@ export async function gate<R>(plan: Plan<R>, ctx: ExecutorContext): Promise<Gate
   const api = await ctx.api();
   const { ciSelfId, watchLock } = await import('../service/change-control.js');
   const write: WriteIntent = { ...intent, ...(lockId ? { lockId } : {}), ...(ciSelfId(ctx.io.env) ? { ciLockId: ciSelfId(ctx.io.env)! } : {}), freezeExempt: plan.control?.freezeExempt ?? FREEZE_EXEMPT.has(command), breakGlass: ctx.globals.breakGlass === true };
-  const holds = !ctx.globals.dryRun && (plan.control?.hold ?? HOLDERS.has(command));
+  const holds = !ctx.globals.dryRun && (plan.control?.hold ?? (HOLDERS.has(command) && coordinates(ctx)));
   const reader = { settings: ctx.settings!, deliveryClient: ctx.deliveryClient! };
   // The scopes a holding run locks: those its given lock holds (renewed, left held), else its own (taken, released).
   const givenScopes = (read: ControlFacts) => (lockId ? read.cells.filter((cell) => holderOf(cell, read.now)?.lockId === lockId).map((cell) => cell.scope) : []);

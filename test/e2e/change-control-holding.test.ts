@@ -59,6 +59,23 @@ async function outliveTheLease(scope: string): Promise<Awaited<ReturnType<typeof
 }
 
 describe('a run holds its scope\'s lock by default, renewed through a run longer than its lease', () => {
+  it('a run that does not coordinate through locks (no --lock-ttl, --lock-timeout or --lock-id) takes none: its channel has no lock asset, and another holder\'s lock still refuses it', async () => {
+    const id = uid('nolock');
+    await h.createAsset(id);
+    const lockAssets = async () => ((await h.call('GET', '/va?pageSize=500')).body.results as Array<{ assetId: string }>).filter((a) => a.assetId.startsWith('ahs-control-lock')).length;
+    const before = await lockAssets();
+    const release = await h.ahs(['release', id, await h.file(`${id}-1.zip`, 'no lock taken'), '--name', '1.0', '--platform', 'web', '--env', 'dev', '--no-journal']);
+    expect(release.exitCode, release.stderr).toBe(0);
+    expect(await lockAssets()).toBe(before);
+    expect((await h.ahs(['lock', 'status', `${id}/web/dev`, '--json'])).json()).toMatchObject({ held: false });
+    const lock = await h.ahs(['lock', 'acquire', `${id}/web/dev`, '--ttl', '10m', '--reason', 'hands off', '--json']);
+    expect(lock.exitCode, lock.stderr).toBe(0);
+    const refused = await h.ahs(['release', id, await h.file(`${id}-2.zip`, 'the next one'), '--name', '1.1', '--platform', 'web', '--env', 'dev', '--no-journal']);
+    expect(refused.exitCode, refused.stderr).toBe(12);
+    expect(refused.stderr).toContain('hands off');
+    expect((await h.ahs(['lock', 'release', `${id}/web/dev`, '--lock-id', lock.json().lockId])).exitCode).toBe(0);
+  });
+
   it('apply: another lock acquire during the run exits 12 naming it; after the run the lock is free', async () => {
     const id = uid('hold');
     await h.createAsset(id);

@@ -69,13 +69,9 @@ describe('release reads what the decision needs, at once', () => {
       'GET /va/ahs-control/versions',
     ]);
     expect(control.slice(0, 3).every((c) => c.after < 3)).toBe(true);
-    // Then the channel's lock, taken from that read (no second one) beside the upload, before the deploy; given back after the promotion.
-    // (LIVE, then DEFAULT by compare-and-set: taken; DEFAULT of the cell's free version: given back; a first use uploads it.)
-    const lockDeploys = all.flatMap((line, index) => (/^POST \/va\/ahs-control-lock-[0-9a-f]{16}\/versions\/\w+\/deploy/.test(line) ? [index] : []));
-    const contentDeploys = all.flatMap((line, index) => (line === `POST /va/${id}/versions/IOS5/deploy?targetPlatformId=ios` ? [index] : []));
-    expect(lockDeploys.length).toBeGreaterThanOrEqual(3);
-    expect(lockDeploys[1]!).toBeLessThan(contentDeploys[0]!);
-    expect(lockDeploys.at(-1)!).toBeGreaterThan(contentDeploys[1]!);
+    // A run that coordinates through no lock (no --lock-ttl, --lock-timeout, --lock-id) takes none: no write to a lock cell,
+    // the release at its floor (src/plan/change-control.ts, HOLDERS; change-control-holding.test.ts holds one).
+    expect(all.filter((line) => /^(POST|PUT|DELETE) \/va\/ahs-control/.test(line))).toEqual([]);
     // 4 versions under a page cap of 2: two pages of the list; then only the three writes.
     expect(requests.filter((r) => r.startsWith('GET')).sort()).toEqual([
       `GET /va/${id}/asset-urls?targetPlatform=ios&envId=prod&state=DEFAULT`,
