@@ -165,6 +165,9 @@ async function planInit(ctx: PlanContext, { collectionId, envId, user, raced, en
     {
       // Its first entry is its own upload: the executor appends nothing after it.
       journal: { record: false },
+      // The journal is not content, and change control keeps its record there: a lock or a freeze of the
+      // environment never stands between a team and its memory (a frozen prod still gets its journal).
+      control: { skip: true },
       onAnswer: (step) => {
         did.wrote = true;
         if (step.kind === 'collection.create') did.created = true;

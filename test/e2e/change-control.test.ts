@@ -255,3 +255,29 @@ describe('the sentinel is not content', () => {
     }
   });
 });
+
+// The journal is not content (cli.md "Memory"), and change control keeps its record there.
+describe('the journal under change control', () => {
+  let j: Harness;
+  beforeAll(async () => {
+    j = await harness();
+  });
+  afterAll(async () => j?.close());
+
+  it('journal init goes through a lock another run holds and a freeze of its environment: the memory is never locked out', async () => {
+    const lock = await j.ahs(['lock', 'acquire', 'prod', '--ttl', '10m', '--reason', 'release train', '--json']);
+    expect(lock.exitCode, lock.stderr).toBe(0);
+    const freeze = await j.ahs(['freeze', 'prod', '--for', '2h', '--reason', 'launch']);
+    expect(freeze.exitCode, freeze.stderr).toBe(0);
+    const init = await j.ahs(['journal', 'init', 'team-journal', '--env', 'prod', '--json']);
+    expect(init.exitCode, init.stderr).toBe(0);
+    expect(init.json()).toMatchObject({ journal: 'team-journal', envId: 'prod', created: true, deployed: true });
+    // Content is still refused: the lock and the freeze stand.
+    const id = uid('cj');
+    await j.createAsset(id);
+    const v = await j.uploadVersion(id, 'ios', '1.0');
+    const deploy = await j.ahs(['deploy', id, v, '--platform', 'ios', '--env', 'prod', '--state', 'LIVE']);
+    expect(deploy.exitCode).toBe(12);
+    expect(await j.records(id)).toEqual([]);
+  });
+});
