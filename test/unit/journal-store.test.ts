@@ -318,13 +318,13 @@ describe('appending and reading entries', () => {
 
 describe('history', () => {
   it('address parts of each kind', () => {
-    expect(addressParts('channel.A.ios.prod')).toEqual({ kind: 'channel', id: 'A', platform: 'ios', envId: 'prod' });
-    expect(addressParts('collection.C.deployment.prod')).toEqual({ kind: 'collection', id: 'C', envId: 'prod' });
-    expect(addressParts('collection.C')).toEqual({ kind: 'collection', id: 'C' });
-    expect(addressParts('asset.A.deployments.dev')).toEqual({ kind: 'asset', id: 'A', envId: 'dev' });
-    expect(addressParts('asset.A')).toEqual({ kind: 'asset', id: 'A' });
-    expect(addressParts('version.A.V1')).toEqual({ kind: 'version', id: 'A' });
-    expect(addressParts('')).toEqual({ kind: '', id: undefined });
+    expect(addressParts('channel.A.ios.prod')).toStrictEqual({ kind: 'channel', id: 'A', platform: 'ios', envId: 'prod' });
+    expect(addressParts('collection.C.deployment.prod')).toStrictEqual({ kind: 'collection', id: 'C', envId: 'prod' });
+    expect(addressParts('collection.C')).toStrictEqual({ kind: 'collection', id: 'C' });
+    expect(addressParts('asset.A.deployments.dev')).toStrictEqual({ kind: 'asset', id: 'A', envId: 'dev' });
+    expect(addressParts('asset.A')).toStrictEqual({ kind: 'asset', id: 'A' });
+    expect(addressParts('version.A.V1')).toStrictEqual({ kind: 'version', id: 'A' });
+    expect(addressParts('')).toStrictEqual({ kind: '', id: undefined });
   });
 
   const upload = { address: 'version.A.V1', before: null, after: { versionId: 'V1', platform: 'ios' } };
