@@ -576,7 +576,8 @@ class RolloutRun {
     const out = await this.ctx.output();
     const user = await this.user();
     const channel = snapshot.waves.find((w) => w.env === env)!.channel;
-    const readDefault = defaultOf(channel) ?? null;
+    // The version's own record may be read later than the channel's Default (sent at once): either one showing it DEFAULT is the later truth.
+    const readDefault = channel.records[r.versionId] === 'DEFAULT' ? r.versionId : (defaultOf(channel) ?? null);
     // The channel as read (a re-read included) already has the version as its Default: another run of this rollout
     // promoted it meanwhile. Its promotion is that run's to record; sending ours would be the service's "already in
     // the target state" 400, which the prediction refuses (exit 1), though the rollout stands where it should.
@@ -826,7 +827,8 @@ class RolloutRun {
       }
       // The Default and the target's own record (it must be LIVE there to be the Default again).
       const { channel } = await readVersionOnChannel(this.api, { assetId: r.assetId, platform: r.platform, envId: step.env }, step.to, { version: false });
-      if (defaultOf(channel) === step.to && !this.ctx.globals.dryRun) {
+      // Either read (the Default's, the target's own record: sent at once, answered at two moments) may be the later one.
+      if ((defaultOf(channel) === step.to || channel.records[step.to] === 'DEFAULT') && !this.ctx.globals.dryRun) {
         // Another abort of this rollout put it back since this run's first read: that abort's change, not this one's.
         out.info(`${name}: ${step.to} is the Default again: another abort put it back meanwhile`);
         stillLive.push(step.env);
