@@ -202,9 +202,9 @@ async function ensureAsset(api: ApiClient, assetId: string, user: string): Promi
 }
 
 /** Uploads a control version (creating its sentinel asset on first use). */
-async function uploadVersion(api: ApiClient, assetId: string, name: string, content: unknown, user: string): Promise<Version> {
+async function uploadVersion(api: ApiClient, assetId: string, name: string, content: unknown, user: string, fileName = 'control.json'): Promise<Version> {
   if (name.length > 64) throw new UsageError(`the record ${JSON.stringify(name)} is longer than a version name may be (64): use a shorter environment or zone name`);
-  const send = () => api.json<Version>({ method: 'POST', path: assetPath(api, assetId, 'versions'), query: { targetPlatformId: CONTROL_PLATFORM }, stream: memoryMultipart({ versionName: name, createdBy: user }, 'control.json', JSON.stringify(content)) });
+  const send = () => api.json<Version>({ method: 'POST', path: assetPath(api, assetId, 'versions'), query: { targetPlatformId: CONTROL_PLATFORM }, stream: memoryMultipart({ versionName: name, createdBy: user }, fileName, JSON.stringify(content)) });
   try {
     return await send();
   } catch (error) {
@@ -636,9 +636,28 @@ export async function addBlock(api: ApiClient, assetId: string, versionId: strin
   const existing = (await readControlRecords(api)).find((v) => v.versionName === name);
   if (existing) return { version: existing, existed: true };
   const doc = { apiVersion: 'ahs/control/v1', kind: 'block', actor: user, reason, at: new Date(api.serviceNow()).toISOString(), assetId, versionId, ...(ciRunOf(ciEnv)?.runUrl ? { ci: { runUrl: ciRunOf(ciEnv)!.runUrl } } : {}) };
-  const version = await uploadVersion(api, CONTROL_ASSET, name, doc, user);
+  // The reason rides in the file's name too, which every listing of the versions returns: a record's content is
+  // readable only where it is deployed, and a block made without an environment is deployed nowhere.
+  const version = await uploadVersion(api, CONTROL_ASSET, name, doc, user, blockFileName(reason));
   if (envId) await deploy(api, CONTROL_ASSET, version.versionId, { envId, intent: 'LIVE', createdBy: user, updatedBy: user }).catch(() => undefined);
   return { version, existed: false };
+}
+
+const BLOCK_FILE = /^block\.([A-Za-z0-9_-]+)\.json$/;
+
+/** `block.<the reason, base64url>.json`, the reason cut to fit a file name (200 bytes in all). */
+export function blockFileName(reason: string): string {
+  let text = reason;
+  while (Buffer.from(text).toString('base64url').length > 180) text = text.slice(0, -1);
+  return `block.${Buffer.from(text).toString('base64url')}.json`;
+}
+
+/** The reason a block's file name carries; undefined for any other name (a service that drops or renames it). */
+export function reasonOfBlockFile(fileName: string | undefined): string | undefined {
+  const match = fileName ? BLOCK_FILE.exec(fileName) : null;
+  if (!match) return undefined;
+  const text = Buffer.from(match[1]!, 'base64url').toString('utf8');
+  return text.length > 0 && !/[\u0000-\u001f\u007f]/.test(text) ? text : undefined;
 }
 
 export async function removeBlock(api: ApiClient, assetId: string, versionId: string, user: string, envs: string[]): Promise<Version | undefined> {
@@ -652,8 +671,9 @@ export async function removeBlock(api: ApiClient, assetId: string, versionId: st
 /** A block as its record says it (who, when; why when it reads back). */
 export async function readBlock(ctx: Pick<ServiceContext, 'settings' | 'deliveryClient'>, api: ApiClient, assetId: string, versionId: string, blockVersionId: string, envId: string | undefined): Promise<BlockRecord> {
   const version = await api.get<Version>(assetPath(api, CONTROL_ASSET, 'versions', blockVersionId), undefined, { schema: versionSchema }).catch(() => undefined);
-  const doc = await readContent(ctx, api, CONTROL_ASSET, blockVersionId, envId, recordDocSchema);
-  return { assetId, versionId, blockVersionId, actor: version?.createdBy ?? null, createdAt: version?.createdAt ?? null, reason: doc?.reason ?? null };
+  const named = reasonOfBlockFile(version?.fileName);
+  const doc = named === undefined ? await readContent(ctx, api, CONTROL_ASSET, blockVersionId, envId, recordDocSchema) : undefined;
+  return { assetId, versionId, blockVersionId, actor: version?.createdBy ?? null, createdAt: version?.createdAt ?? null, reason: named ?? doc?.reason ?? null };
 }
 
 export function blocksOf(versions: Version[]): Array<{ name: string; versionId: string; createdBy: string; createdAt: string }> {

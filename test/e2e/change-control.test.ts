@@ -281,3 +281,15 @@ describe('the journal under change control', () => {
     expect(await j.records(id)).toEqual([]);
   });
 });
+
+describe('a blocked version refused', () => {
+  it('names who, when and why, for a block made with no environment set (its record deployed nowhere)', async () => {
+    const { id, v2 } = await channel();
+    const block = await h.ahs(['version', 'block', id, v2, '--reason', 'crashes on start — see INC-42']);
+    expect(block.exitCode, block.stderr).toBe(0);
+    const refused = await h.ahs(['deploy', id, v2, ...PROD, '--state', 'LIVE']);
+    expect(refused.exitCode).toBe(12);
+    expect(refused.stderr).toMatch(new RegExp(`^error: version ${v2} of ${id} is blocked by owner@demo\\.test at \\S+: crashes on start — see INC-42; nothing was sent`, 'm'));
+    expect((await h.ahs(['version', 'unblock', id, v2, '--reason', 'fixed'])).exitCode).toBe(0);
+  });
+});
