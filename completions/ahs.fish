@@ -575,7 +575,7 @@ complete -c ahs -f -n '__fish_ahs_is \'history\' 0' -a '(__fish_ahs_service ids)
 # ahs lock
 complete -c ahs -f -n '__fish_ahs_is \'lock\'' -a 'acquire' -d 'take the lock of a scope for this job (a lease: it ends at --ttl unless renewed); prints its lock id'
 complete -c ahs -f -n '__fish_ahs_is \'lock\'' -a 'release' -d 'release a lock this run holds (--lock-id or AHS_LOCK_ID)'
-complete -c ahs -f -n '__fish_ahs_is \'lock\'' -a 'status' -d 'who holds the lock of a scope (default: the environment of --env), since when, why, and when its lease ends'
+complete -c ahs -f -n '__fish_ahs_is \'lock\'' -a 'status' -d 'who holds the lock of a scope, since when, why, and when its lease ends; without SCOPE, every lock held now'
 complete -c ahs -f -n '__fish_ahs_is \'lock\'' -a 'break' -d 'end another run\'s lock (needs --reason; recorded in the journal)'
 complete -c ahs -f -n '__fish_ahs_is \'lock\'' -a 'help' -d 'display help for command'
 

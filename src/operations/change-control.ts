@@ -9,7 +9,7 @@
 import { UsageError } from '../errors.js';
 import { describeWindow, freezeEnd, parseScope, parseWeekly, scopeText, type FreezeWindow, type LockName, type Scope } from '../rules/change-control.js';
 import { parseDuration } from '../rules/rollout.js';
-import { acquireLock, addBlock, addFreeze, listFreezes, lockStatus, newExplicitLockId, releaseLock, removeBlock, removeFreezes, type LockStatus } from '../service/change-control.js';
+import { acquireLock, addBlock, addFreeze, listFreezes, listLocks, lockStatus, newExplicitLockId, releaseLock, removeBlock, removeFreezes, type LockStatus } from '../service/change-control.js';
 import { fetchAll } from '../http/paging.js';
 import { DEFAULT_TTL_MS, recordControl } from '../plan/change-control.js';
 import type { PlanContext } from '../plan/context.js';
@@ -97,6 +97,11 @@ export async function releaseScopeLock(ctx: PlanContext, input: { scope: string;
 export async function scopeLockStatus(ctx: PlanContext, input: { scope: string }): Promise<LockStatus> {
   const scope = scopeOf(input.scope);
   return lockStatus(ctx, await ctx.api(), scope);
+}
+
+/** Every lock held now, of every scope (`ahs lock status` without SCOPE); in one environment when `env` is given. */
+export async function heldLocks(ctx: PlanContext, input: { env?: string | undefined } = {}): Promise<LockStatus[]> {
+  return listLocks(ctx, await ctx.api(), input.env);
 }
 
 /** `ahs lock break --json`. */

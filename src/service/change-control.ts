@@ -181,6 +181,42 @@ export async function lockStatus(ctx: Pick<ServiceContext, 'settings' | 'deliver
   };
 }
 
+/**
+ * Every lock held now (`ahs lock status` without a scope), in `env` only when
+ * given: each lock sentinel's Defaults in every environment, read at once,
+ * the scope of a lock inside an environment from its own record.
+ */
+export async function listLocks(ctx: Pick<ServiceContext, 'settings' | 'deliveryClient'>, api: ApiClient, env?: string): Promise<LockStatus[]> {
+  const assets = (await fetchAll<{ assetId: string }>(api, api.path('va'), {})).map((a) => a.assetId).filter((id) => id === LOCK_ASSET || id.startsWith(`${LOCK_ASSET}-`));
+  const now = api.serviceNow();
+  const cells = (
+    await Promise.all(
+      assets.map(async (assetId) => {
+        const records = await fetchAll<AssetUrl>(api, assetPath(api, assetId, 'asset-urls'), { targetPlatform: CONTROL_PLATFORM, state: 'DEFAULT', ...(env ? { envId: env } : {}) }, { item: assetUrlSchema }).catch((error: unknown) => {
+          if (isApiError(error, 404)) return [] as AssetUrl[];
+          throw error;
+        });
+        return records.filter((r) => r.state === 'DEFAULT' && (!env || r.envId === env)).map((record) => ({ assetId, record }));
+      }),
+    )
+  ).flat();
+  const held = cells.filter(({ record }) => {
+    const name = parseCellName(record.versionName);
+    return name?.kind === 'lock' && name.leaseEnd > now;
+  });
+  const statuses = await Promise.all(
+    held.map(async ({ assetId, record }) => {
+      const doc = assetId === LOCK_ASSET ? undefined : await readContent(ctx, api, assetId, record.versionId, record.envId, lockDocSchema);
+      const parsed = doc ? parseScope(doc.scope) : undefined;
+      const scope: Scope = assetId === LOCK_ASSET ? { kind: 'env', env: record.envId } : parsed && !('error' in parsed) && lockAssetOf(parsed) === assetId ? parsed : { kind: 'env', env: record.envId };
+      // A lock inside an environment whose record does not read back is still listed: its sentinel and environment named.
+      if (assetId !== LOCK_ASSET && scope.kind === 'env') return { ...(await lockStatus(ctx, api, scope, { scope, defaultName: record.versionName, defaultVersionId: record.versionId })), scope: `${assetId}@${record.envId} (unreadable record)` };
+      return lockStatus(ctx, api, scope, { scope, defaultName: record.versionName, defaultVersionId: record.versionId });
+    }),
+  );
+  return statuses.sort((a, b) => a.scope.localeCompare(b.scope));
+}
+
 /** "held by a@b.c (release my-bundle, https://ci/run/1) since 14:02Z, until 14:17Z: hotfix" */
 export function describeHolder(status: Pick<LockStatus, 'holder' | 'command' | 'ci' | 'reason' | 'since' | 'leaseEnd' | 'lockId'>): string {
   const what = [status.command, status.ci?.runUrl].filter(Boolean).join(', ');

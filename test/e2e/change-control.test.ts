@@ -293,3 +293,33 @@ describe('a blocked version refused', () => {
     expect((await h.ahs(['version', 'unblock', id, v2, '--reason', 'fixed'])).exitCode).toBe(0);
   });
 });
+
+describe('lock status without a scope', () => {
+  let s: Harness;
+  beforeAll(async () => {
+    s = await harness();
+  });
+  afterAll(async () => s?.close());
+
+  it('lists every lock held now, of every scope (no --env needed, as in CI); --env narrows it to that environment', async () => {
+    const none = await s.ahs(['lock', 'status', '--json']);
+    expect(none.exitCode, none.stderr).toBe(0);
+    expect(none.json()).toMatchObject({ totalResults: 0, results: [] });
+    for (const [scope, reason] of [['prod', 'release train'], ['my-bundle/ios/staging', 'hotfix'], ['pack@dev', 'content freeze']]) {
+      const taken = await s.ahs(['lock', 'acquire', scope!, '--ttl', '10m', '--reason', reason!]);
+      expect(taken.exitCode, taken.stderr).toBe(0);
+    }
+    const all = await s.ahs(['lock', 'status', '--json']);
+    expect(all.exitCode, all.stderr).toBe(0);
+    expect(all.json().results.map((l: { scope: string; reason: string; held: boolean }) => [l.scope, l.reason, l.held])).toEqual([
+      ['my-bundle/ios/staging', 'hotfix', true],
+      ['pack@dev', 'content freeze', true],
+      ['prod', 'release train', true],
+    ]);
+    const staging = await s.ahs(['lock', 'status', '--env', 'staging', '--json']);
+    expect(staging.json().results.map((l: { scope: string }) => l.scope)).toEqual(['my-bundle/ios/staging']);
+    const table = await s.ahs(['lock', 'status']);
+    expect(table.stdout.split('\n')[0]).toBe('SCOPE\tHOLDER\tCOMMAND\tLOCK ID\tSINCE\tLEASE ENDS\tREASON');
+    expect(table.stdout).toContain('prod\towner@demo.test\tlock acquire');
+  });
+});

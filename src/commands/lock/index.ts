@@ -33,10 +33,10 @@ export const releaseSpec = defineCommand({
 export const statusSpec = defineCommand({
   name: 'status',
   uses: [...SERVICE, 'env'],
-  summary: 'who holds the lock of a scope (default: the environment of --env), since when, why, and when its lease ends',
-  args: { scope: arg.optional('SCOPE', 'an environment, ASSET/PLATFORM/ENV or COLLECTION@ENV (default: the --env setting)') },
-  examples: ['ahs lock status prod', 'ahs lock status my-bundle/ios/prod --json'],
-  notes: 'JSON: {scope, held, lockId, holder, command, ci, reason, since, leaseEnd, expired, versionId}.',
+  summary: 'who holds the lock of a scope, since when, why, and when its lease ends; without SCOPE, every lock held now',
+  args: { scope: arg.optional('SCOPE', 'an environment, ASSET/PLATFORM/ENV or COLLECTION@ENV (default: every lock held, in the --env environment when set)') },
+  examples: ['ahs lock status prod', 'ahs lock status my-bundle/ios/prod --json', 'ahs lock status'],
+  notes: 'JSON: {scope, held, lockId, holder, command, ci, reason, since, leaseEnd, expired, versionId}; without SCOPE, a list envelope of those, one per lock held.',
 });
 
 export const breakSpec = defineCommand({
