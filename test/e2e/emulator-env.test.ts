@@ -29,6 +29,20 @@ function bash(script: string) {
   return execa('bash', ['--norc', '--noprofile', '-c', `set -euo pipefail\nahs() { node ${JSON.stringify(BIN)} "$@"; }\n${script}`], { env, extendEnv: false, reject: false });
 }
 
+/** `ahs emulator start --port 0 ARGS` as a process; `printed` resolves with its stdout once `ready` says it is. */
+function startEmulator(args: string[], ready: (stdout: string) => boolean) {
+  const child = spawn('node', [BIN, 'emulator', 'start', '--port', '0', ...args], { env: { PATH: process.env.PATH ?? '', HOME: home, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'ignore'] });
+  const printed = new Promise<string>((resolve, reject) => {
+    let text = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      text += chunk.toString('utf8');
+      if (ready(text)) resolve(text);
+    });
+    child.on('exit', (code) => reject(new Error(`emulator exited (${code}) before it was ready:\n${text}`)));
+  });
+  return { child, printed };
+}
+
 describe('ahs emulator env', () => {
   it('eval "$(ahs emulator env --port N)" points ahs at the emulator on that port', async () => {
     const port = new URL(h.emu.baseUrl).port;
@@ -74,16 +88,9 @@ describe('ahs emulator env', () => {
 
 describe('ahs emulator start', () => {
   it('prints an export line that, pasted in a shell, reaches it', async () => {
-    const child = spawn('node', [BIN, 'emulator', 'start', '--port', '0'], { env: { PATH: process.env.PATH ?? '', HOME: home, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'ignore'] });
+    const { child, printed } = startEmulator([], (text) => text.includes('Ctrl-C'));
     try {
-      const banner = await new Promise<string>((resolve, reject) => {
-        let text = '';
-        child.stdout.on('data', (chunk: Buffer) => {
-          text += chunk.toString('utf8');
-          if (text.includes('Ctrl-C')) resolve(text);
-        });
-        child.on('exit', (code) => reject(new Error(`emulator exited (${code}) before it was ready:\n${text}`)));
-      });
+      const banner = await printed;
       const exported = banner.split('\n').find((row) => row.trim().startsWith('export AHS_BASE_URL='));
       expect(exported).toMatch(/^ {2}export AHS_BASE_URL=http:\/\/127\.0\.0\.1:\d+ AHS_DELIVERY_URL=\S+ AHS_DOMAIN=demo AHS_API_KEY=demo-key AHS_USER=owner@demo\.test$/);
       // --port 0: the banner says the port changes and how to keep it.
@@ -101,17 +108,10 @@ describe('ahs emulator start', () => {
   });
 
   it('-o yaml prints its addresses as a YAML document, and they answer', async () => {
-    const child = spawn('node', [BIN, 'emulator', 'start', '--port', '0', '-o', 'yaml'], { env: { PATH: process.env.PATH ?? '', HOME: home, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'ignore'] });
+    const started = startEmulator(['-o', 'yaml'], (text) => /deliveryUrl: .*\n/.test(text));
+    const { child } = started;
     try {
-      const printed = await new Promise<string>((resolve, reject) => {
-        let text = '';
-        child.stdout.on('data', (chunk: Buffer) => {
-          text += chunk.toString('utf8');
-          if (/deliveryUrl: .*\n/.test(text)) resolve(text);
-        });
-        child.on('exit', (code) => reject(new Error(`emulator exited (${code}) before it was ready:\n${text}`)));
-      });
-      const addresses = (await import('yaml')).parse(printed) as { baseUrl: string; deliveryUrl: string };
+      const addresses = (await import('yaml')).parse(await started.printed) as { baseUrl: string; deliveryUrl: string };
       expect(Object.keys(addresses)).toEqual(['baseUrl', 'deliveryUrl']);
       expect(addresses.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       const r = await bash(`export AHS_BASE_URL=${addresses.baseUrl} AHS_DOMAIN=demo AHS_API_KEY=demo-key\nahs asset list --json --query totalResults`);

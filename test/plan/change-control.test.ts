@@ -5,37 +5,23 @@
 // freeze, a blocked version refuse the plan (BlockedError, nothing sent);
 // the ways out of an incident and --break-glass go through; a holding
 // command takes its lock and gives it back.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { bufferIO } from '../unit/helpers.js';
-import { DEMO_USER, harness, uid, type Harness } from '../e2e/helpers.js';
-import { createContext, type Context } from '../../src/context.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_USER, uid, type Harness } from '../e2e/helpers.js';
+import { runContexts, type RunContext } from '../support/run-contexts.js';
 import type { GlobalOptions } from '../../src/options.js';
 import { gate, givenLockId, holdScopes, intentOf, isBlocked, lockTimeoutMs, newRunLockId, parseScopeOrThrow, planIntent } from '../../src/plan/change-control.js';
 import { BlockedError, UsageError } from '../../src/errors.js';
 import type { Plan, Step } from '../../src/plan/plan.js';
 
+const runs = runContexts('change-control');
 let h: Harness;
-let configDir: string;
-const contexts: Context[] = [];
-beforeAll(async () => {
-  h = await harness();
-  configDir = await mkdtemp(join(tmpdir(), 'ahs-change-control-'));
-});
-afterAll(async () => {
-  for (const ctx of contexts.splice(0)) await ctx.dispose();
-  await h?.close();
-  await rm(configDir, { recursive: true, force: true });
+beforeAll(() => {
+  h = runs.h;
 });
 
-type Ctx = Context & { io: ReturnType<typeof bufferIO> };
-async function context(globals: GlobalOptions = {}, command = 'deploy', env: Record<string, string | undefined> = {}): Promise<Ctx> {
-  const io = bufferIO({ env: { ...h.env, AHS_CONFIG_DIR: configDir, AHS_JOURNAL: '', ...env } });
-  const ctx = await createContext(globals, { io, signal: new AbortController().signal, run: { command, arguments: [] } });
-  contexts.push(ctx);
-  return ctx as Ctx;
+type Ctx = RunContext;
+function context(globals: GlobalOptions = {}, command = 'deploy', env: Record<string, string | undefined> = {}): Promise<Ctx> {
+  return runs.context({ AHS_JOURNAL: '', ...env }, globals, { command, arguments: [] });
 }
 
 const step = (kind: string, params: Record<string, unknown>): Step => ({ id: uid('s'), kind, params }) as Step;

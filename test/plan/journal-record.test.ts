@@ -4,13 +4,9 @@
 // against the emulator on port 0 with a real context: a marked journal gets
 // one entry, anything else a warning or nothing, and the command's outcome
 // never changes.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { bufferIO } from '../unit/helpers.js';
-import { DEMO_API_KEY, DEMO_USER, harness, uid, type Harness } from '../e2e/helpers.js';
-import { createContext, type Context } from '../../src/context.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_API_KEY, DEMO_USER, uid, type Harness } from '../e2e/helpers.js';
+import { runContexts, type RunContext } from '../support/run-contexts.js';
 import type { GlobalOptions } from '../../src/options.js';
 import { appendRolloutEntry, changeOf, changesOf, journaled, recordRolloutEvent, startRecording } from '../../src/plan/journal-record.js';
 import { byAnother } from '../../src/plan/answers.js';
@@ -18,25 +14,15 @@ import { appendEntry, describeJournal, isUnreadable, newEntry, readEntries, type
 import { OutcomeUnknownError, UsageError } from '../../src/errors.js';
 import type { Plan, Results, Step } from '../../src/plan/plan.js';
 
+const runs = runContexts('journal-record');
 let h: Harness;
-let configDir: string;
-const contexts: Context[] = [];
-beforeAll(async () => {
-  h = await harness();
-  configDir = await mkdtemp(join(tmpdir(), 'ahs-journal-record-'));
-});
-afterAll(async () => {
-  for (const ctx of contexts.splice(0)) await ctx.dispose();
-  await h?.close();
-  await rm(configDir, { recursive: true, force: true });
+beforeAll(() => {
+  h = runs.h;
 });
 
-type Ctx = Context & { io: ReturnType<typeof bufferIO> };
-async function context(env: Record<string, string | undefined> = {}, globals: GlobalOptions = {}, run: { command: string; arguments: string[] } | null = { command: 'deploy', arguments: ['A', 'V1'] }): Promise<Ctx> {
-  const io = bufferIO({ env: { ...h.env, AHS_CONFIG_DIR: configDir, ...env } });
-  const ctx = await createContext(globals, { io, signal: new AbortController().signal, ...(run ? { run } : {}) });
-  contexts.push(ctx);
-  return ctx as Ctx;
+type Ctx = RunContext;
+function context(env: Record<string, string | undefined> = {}, globals: GlobalOptions = {}, run: { command: string; arguments: string[] } | null = { command: 'deploy', arguments: ['A', 'V1'] }): Promise<Ctx> {
+  return runs.context(env, globals, run ?? undefined);
 }
 
 async function startJournal(id = uid('jr')): Promise<string> {

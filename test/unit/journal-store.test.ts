@@ -6,13 +6,10 @@
 // back (time, author, item, collection), what is unreadable and why, the
 // continuation of a full journal, history's filters and rollback's proof,
 // the journal a run uses and the words that name it.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { bufferIO } from './helpers.js';
-import { DEMO_USER, harness, uid, type Harness } from '../e2e/helpers.js';
-import { createContext, type Context } from '../../src/context.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_USER, uid, type Harness } from '../e2e/helpers.js';
+import type { Context } from '../../src/context.js';
+import { runContexts } from '../support/run-contexts.js';
 import type { GlobalOptions } from '../../src/options.js';
 import { appendEntry, ciRunOf, deployContinuation, describeJournal, entryName, entryUpload, historyErased, isJournalCollection, isUnreadable, journalChain, journalMark, newEntry, nextJournalId, parseJournalDescription, readEntries, type EntryDocumentV2, type EntryRead, type JournalEntry } from '../../src/service/journal.js';
 import { addressParts, historyEntries, journalRollbackTarget, markDisagreements, matches, provenance, readDefault, readHistory, unreadableLine, type HistoryEntry, type RangeEnd } from '../../src/service/history.js';
@@ -21,24 +18,15 @@ import { choiceText, journalChoice, journalErasure, journalId, requireJournal } 
 import { resolveSettings } from '../../src/config/settings.js';
 import { NotFoundError, UsageError } from '../../src/errors.js';
 
+const runs = runContexts('journal-store');
 let h: Harness;
-let configDir: string;
-const contexts: Context[] = [];
-beforeAll(async () => {
-  h = await harness();
-  configDir = await mkdtemp(join(tmpdir(), 'ahs-journal-store-'));
-});
-afterAll(async () => {
-  for (const ctx of contexts.splice(0)) await ctx.dispose();
-  await h?.close();
-  await rm(configDir, { recursive: true, force: true });
+beforeAll(() => {
+  h = runs.h;
 });
 
 /** A real context of a run with `env` over the harness's (AHS_JOURNAL etc.) and `globals`. */
-async function context(env: Record<string, string | undefined> = {}, globals: GlobalOptions = {}): Promise<Context> {
-  const ctx = await createContext(globals, { io: bufferIO({ env: { ...h.env, AHS_CONFIG_DIR: configDir, ...env } }), signal: new AbortController().signal });
-  contexts.push(ctx);
-  return ctx;
+function context(env: Record<string, string | undefined> = {}, globals: GlobalOptions = {}): Promise<Context> {
+  return runs.context(env, globals);
 }
 
 /** A marked journal of its own, LIVE in prod (or in no environment: `envId` undefined), holding its first entry. */

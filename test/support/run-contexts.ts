@@ -1,0 +1,48 @@
+// Real contexts of runs (src/context.ts createContext) over an emulator on
+// port 0, for the tests below the commands (the journal's storage, its
+// record, change control's gate): what a command's run gets, without the
+// command. Registers the file's set-up and clean-up: every context made is
+// disposed, the emulator closed and the config folder removed after it.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
+import { bufferIO } from '../unit/helpers.js';
+import { harness, type Harness } from '../e2e/helpers.js';
+import { createContext, type Context } from '../../src/context.js';
+import type { GlobalOptions } from '../../src/options.js';
+
+export type RunContext = Context & { io: ReturnType<typeof bufferIO> };
+
+export interface RunContexts {
+  /** The file's emulator and its helpers (after beforeAll). */
+  readonly h: Harness;
+  /** A context with `env` over the harness's settings (AHS_CONFIG_DIR a folder of the file's own), `globals`, and the run's command line when given. */
+  context(env?: Record<string, string | undefined>, globals?: GlobalOptions, run?: { command: string; arguments: string[] }): Promise<RunContext>;
+}
+
+export function runContexts(name: string): RunContexts {
+  let h: Harness | undefined;
+  let configDir: string | undefined;
+  const contexts: Context[] = [];
+  beforeAll(async () => {
+    h = await harness();
+    configDir = await mkdtemp(join(tmpdir(), `ahs-${name}-`));
+  });
+  afterAll(async () => {
+    for (const ctx of contexts.splice(0)) await ctx.dispose();
+    await h?.close();
+    if (configDir) await rm(configDir, { recursive: true, force: true });
+  });
+  return {
+    get h() {
+      return h!;
+    },
+    async context(env = {}, globals = {}, run) {
+      const io = bufferIO({ env: { ...h!.env, AHS_CONFIG_DIR: configDir, ...env } });
+      const ctx = await createContext(globals, { io, signal: new AbortController().signal, ...(run ? { run } : {}) });
+      contexts.push(ctx);
+      return ctx as RunContext;
+    },
+  };
+}
