@@ -273,6 +273,8 @@ interface Snapshot {
   facts: WaveFacts[];
   status: RolloutStatus;
   now: number;
+  /** --resume: the halt by a failed check that still holds, which the status (decided with --resume) passes over. */
+  halt?: Halt | undefined;
 }
 
 /** How much longer than its --timeout a run that wrote an intent has to record its promotion (the entry's own append). */
@@ -371,8 +373,11 @@ class RolloutRun {
     const inFlight = this.journal ? await this.inFlight(waves, entries, events, defaults, chain) : undefined;
     const succeeded = this.journal && !events.some((e) => e.action === 'supersede') ? await this.succeededBy(facts, chain) : undefined;
     if (succeeded) events.push(succeeded);
-    const status = decideRollout({ versionId: r.versionId, waves: facts, soakMs: r.soakMs, approve: r.approve, approved: r.approved, now, events, resume: r.resume, inFlight });
-    return { waves, facts, status, now };
+    const input = { versionId: r.versionId, waves: facts, soakMs: r.soakMs, approve: r.approve, approved: r.approved, now, events, resume: r.resume, inFlight };
+    const status = decideRollout(input);
+    // --resume runs a check that failed after a promotion again (resumeAfterCheck): the halt as a run without it decides.
+    const halt = r.resume ? newestHalt(decideRollout({ ...input, resume: false }).next) : undefined;
+    return { waves, facts, status, now, halt };
   }
 
   /**
@@ -469,6 +474,8 @@ class RolloutRun {
       const next = snapshot.status.next;
       if (this.ctx.globals.dryRun) return this.dryRun(snapshot);
       try {
+        // --resume after a check failed once its wave was promoted: that check again before anything else is sent.
+        if (this.rollout.resume && (await this.resumeAfterCheck(snapshot))) continue;
         if (next.action === 'blocked' && this.rollout.supersede) {
           await this.supersede(next.by);
           continue;
@@ -481,7 +488,6 @@ class RolloutRun {
           await this.recordFound(next.env, snapshot);
           continue;
         }
-        if (this.rollout.resume && (await this.resumeAfterCheck(snapshot))) continue;
       } catch (error) {
         // A halt (a check, the served bytes) or a wait (a check, the journal): the document still says where the rollout stands.
         if (!(error instanceof AhsError) || error instanceof CancelledError) throw error;
@@ -699,14 +705,16 @@ class RolloutRun {
   private async resumeAfterCheck(snapshot: Snapshot): Promise<boolean> {
     const r = this.rollout;
     const facts = snapshot.facts;
-    const halt = newestHalt(snapshot);
+    const halt = snapshot.halt;
     if (!halt || halt.phase !== 'after' || !r.check) return false;
     if (facts.find((f) => f.env === halt.env)?.currentDefault !== r.versionId) return false;
     const code = await this.runCheck(halt.env, 'after');
     if (code === 1) await this.recordHalt(halt.env, 'after', code);
     this.checkOutcome(halt.env, 'after', code);
     await this.user();
-    await recordRolloutEvent(this.ctx, this.journal!, this.field(halt.env, 'resume', { check: { command: r.check, phase: 'after', exitCode: 0 } }));
+    const ok = await recordRolloutEvent(this.ctx, this.journal!, this.field(halt.env, 'resume', { check: { command: r.check, phase: 'after', exitCode: 0 } }));
+    // Not on the record, the halt would still hold for the next read (and this run would check again, and again).
+    if (!ok) throw new WaitingError(`the check passed after promoting ${halt.env} again, but the journal did not take the record that the halt ends (see the warning above): run the same command again once the journal takes entries`);
     return true;
   }
 
@@ -882,8 +890,7 @@ class RolloutRun {
 }
 
 /** The newest halt of the rollout, when it still holds (src/rules/rollout.ts decided it). */
-function newestHalt(snapshot: Snapshot): Halt | undefined {
-  const next = snapshot.status.next;
+function newestHalt(next: Next): Halt | undefined {
   return next.action === 'halt' && 'reason' in next ? next.halt : undefined;
 }
 
