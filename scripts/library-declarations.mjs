@@ -8,8 +8,8 @@
 // client, its options, its parameters). Those imports name internal modules
 // and zod's inferred types, which a package must not ship: here each
 // re-exported type is written out whole, as the compiler resolves it, under
-// its public name, with the documentation of its declaration (or of its
-// export specifier in types.ts, which wins) and of each of its fields. A
+// its public name, with the documentation of its declaration and of each of
+// its fields. A
 // type the library declares itself is copied as written, except the parts
 // that name an internal type that is not public (`Pick<Step, 'id'>`): those
 // are written out. Inside a written-out type, a type that is public (another
@@ -110,13 +110,6 @@ export function libraryTypesDeclarations(root, publicModules = ['../errors.js'])
     }
     return undefined;
   };
-  const specifierDoc = (element) => {
-    const text = file.getFullText();
-    const ranges = ts.getLeadingCommentRanges(text, element.getFullStart()) ?? [];
-    const doc = ranges.filter((r) => text.slice(r.pos, r.pos + 3) === '/**').pop();
-    return doc ? text.slice(doc.pos, doc.end) : '';
-  };
-
   const names = (text) => /^[A-Za-z_$][\w$]*$/.test(text) ? text : JSON.stringify(text);
 
   /** `top`: the type of the declaration being written (its own name is not an answer). */
@@ -250,7 +243,7 @@ export function libraryTypesDeclarations(root, publicModules = ['../errors.js'])
   function reexported(name, element) {
     const symbol = checker.getAliasedSymbol(checker.getSymbolAtLocation(element.name));
     const declaration = symbol.declarations?.[0];
-    const doc = specifierDoc(element) ? `${specifierDoc(element)}\n` : declaration ? docOf(declaration, '') : '';
+    const doc = declaration ? docOf(declaration, '') : '';
     const params = declaration?.typeParameters?.length ? `<${declaration.typeParameters.map((p) => p.name.text).join(', ')}>` : '';
     const type = checker.getDeclaredTypeOfSymbol(symbol);
     {

@@ -98,6 +98,7 @@ export interface AppliedStep {
   outcome: 'done' | 'failed' | 'unknown' | 'not sent';
 }
 
+/** What apply() of the desired state resolves to: each request sent and its outcome. */
 export interface ApplyResult {
   changed: number;
   steps: AppliedStep[];

@@ -6,9 +6,9 @@
 // only what is the library's own (the client, its options, its parameters,
 // its lists). The shipped declarations (dist/types/) write each re-exported
 // type out whole with its documentation (scripts/library-declarations.mjs),
-// naming no internal module and no bundled package (zod, undici). A doc
-// comment on a name of the `export type { ... }` below is the one users
-// see, in place of its declaration's.
+// naming no internal module and no bundled package (zod, undici). Their
+// documentation is where they are declared, once (a doc comment on a name
+// of the `export type { ... }` below is refused by test/unit/library-docs).
 //
 // A write's parameters are the command's own arguments and flags, by the
 // same camelCase keys as `run` receives them (`ahs release ASSET FILE --name
@@ -51,97 +51,13 @@ import type {
 } from '../operations/change-control.js';
 
 export type {
-  /** An asset (spec: GET /va/{assetId}). */
-  Asset,
-  /** A version's state on one channel (asset, platform, environment): GET /va/{id}/asset-urls. */
-  ChannelRecord,
-  /** A collection (spec: GET /vc/{collectionId}). */
-  Collection,
-  /** The deploy endpoint's record of a version on a channel (spec: PUT /va/{id}/versions/{versionId}/deploy). */
-  DeploymentRecord,
-  /** A version's state on a channel: LIVE (served at its own URL), DEFAULT (served as the channel's default; one per channel) or OFFLINE. */
-  DeploymentState,
-  /** An item of a collection: one uploaded file (spec: GET /vc/{collectionId}/items/{itemId}). */
-  Item,
-  /** A version of an asset: one uploaded file for one platform (spec: GET /va/{assetId}/versions/{versionId}). */
-  Version,
-  /** The dry-run document of cli.md: the last request, with the ones before it in `before`; `predicted.error` is set when the service would refuse. */
-  DryRunDocument,
-  /** Nothing to send: the target is already as asked (`{changed: false, state, message}` as the CLI prints it). */
-  Unchanged,
-  /** What deploy() resolves to: the deploy endpoint's answer. */
-  DeployResult,
-  ReadBackRecord,
-  /** A promotion (promoteDefault, rollback): the deploy answer, the Default it replaced and how many compare-and-set attempts it took. */
-  PromotionResult,
-  /** `asset undeploy`: the service's answer. */
-  UndeployResult,
-  /** `asset delete`: the service answers with no body; the CLI's JSON names what went. */
-  AssetDeleted,
-  /** `version delete`: the service answers with no body; the CLI's JSON names what went. */
-  VersionDeleted,
-  /** `collection-deploy`: LIVE answers with the collection's download URL; OFFLINE and a reconcile with a message. */
-  CollectionDeployResult,
-  /** What a collection write that answers with a message resolves to (delete, restore, purge, undeploy). */
-  MessageResult,
-  /** What items.remove() resolves to: the service's message. */
-  ItemRemoved,
-  /** `item upload`: the items made, and each file the service refused (a refused file does not stop the others; apply() then throws). */
-  ItemUploadResult,
-  /** What items.sync() resolves to: what was uploaded, replaced, removed and left as it was. */
-  SyncResult,
-  /** What release() resolves to: the version, its record on the channel, the Default it replaced and each stage (done now, or found done). */
-  ReleaseResult,
-  /** `ahs plan --json`: the plan document, as `--out` saves it. */
-  DesiredPlanDocument,
-  PlanChange,
-  PlanChangeAction,
-  /** What apply() of the desired state resolves to: each request sent and its outcome. */
-  ApplyResult,
-  /** The answer of a verify, everything matched or not (names as the files in dir, `file`, or the lines of `sums`). */
-  VerifyResult,
-  /** verify() of a collection against a folder (or a sums file). */
-  VerifyCollectionParams,
-  /** What fetch() resolves to: `ahs fetch --json`'s document. `path`: where the file is; `name`: its name in `dir`. */
-  FetchResult,
-  /** What versions.download() resolves to: `ahs version download --json`'s document. */
-  VersionDownloadResult,
-  /** Parameters of versions.download() (`ahs version download`). */
-  DownloadVersionParams,
-  /** A desired-state document (`ahs export --json`; the file plan() and apply() read, as YAML). */
-  DesiredStateDocument,
-  /** One asset of a desired-state file. */
-  DesiredAsset,
-  /** One channel of a desired-state file: the versions it names and their state. */
-  DesiredChannel,
-  /** One collection of a desired-state file. */
-  DesiredCollection,
-  /** Where a rollout stands (rollout(), rolloutStatus(), rolloutAbort()): each wave, and what comes next. */
-  RolloutDocument,
-  /** One change of a journal entry, in the shared address scheme (`channel.A.P.E`, `version.A.V`, `item.C.NAME`, ...). */
-  JournalChange,
-  /** A journal entry (ahs/journal/v1 or v2): what ahs recorded, with the service's createdAt/createdBy of it. */
-  JournalEntry,
-  /** What journal.init() did: created, deployed, whether it raced another init. */
-  JournalInitResult,
-  /** What locks.acquire() took: the lock id, the holder, since when, when its lease ends. */
-  LockAcquired,
-  /** What locks.release() did. */
-  LockReleased,
-  /** Who holds a scope's lock (locks.status()): the holder, command, CI run, reason, since, lease end. */
-  LockStatus,
-  /** What locks.break() ended. */
-  LockBroken,
-  /** The freeze freezes.set() recorded. */
-  FreezeSet,
-  /** A freeze as freezes.list() lists it. */
-  FreezeListed,
-  /** What freezes.remove() lifted. */
-  FreezeRemoved,
-  /** What versions.block() recorded. */
-  VersionBlocked,
-  /** What versions.unblock() lifted. */
-  VersionUnblocked,
+  Asset, ChannelRecord, Collection, DeploymentRecord, DeploymentState, Item, Version, DryRunDocument, Unchanged,
+  DeployResult, ReadBackRecord, PromotionResult, UndeployResult, AssetDeleted, VersionDeleted, CollectionDeployResult,
+  MessageResult, ItemRemoved, ItemUploadResult, SyncResult, ReleaseResult, DesiredPlanDocument, PlanChange,
+  PlanChangeAction, ApplyResult, VerifyResult, VerifyCollectionParams, FetchResult, VersionDownloadResult,
+  DownloadVersionParams, DesiredStateDocument, DesiredAsset, DesiredChannel, DesiredCollection, RolloutDocument,
+  JournalChange, JournalEntry, JournalInitResult, LockAcquired, LockReleased, LockStatus, LockBroken, FreezeSet,
+  FreezeListed, FreezeRemoved, VersionBlocked, VersionUnblocked
 };
 
 /** How to reach the service. Only what is given here is used, unless `profile` or `fromEnvironment` asks for more. */

@@ -73,6 +73,7 @@ export async function updateAsset(ctx: PlanContext, input: AssetUpdateInput, nam
   return plan([update], (results) => results.of(update)!);
 }
 
+/** `asset delete`: the service answers with no body; the CLI's JSON names what went. */
 export interface AssetDeleted {
   deleted: true;
   assetId: string;

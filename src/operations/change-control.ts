@@ -40,7 +40,7 @@ export interface AcquireLockInput {
   onWait?: (holder: { lockId: string; leaseEnd: string }) => void;
 }
 
-/** A lock taken (or renewed): `ahs lock acquire --json`. */
+/** What locks.acquire() took, or renewed (`ahs lock acquire --json`): the lock id, the holder, since when, when its lease ends. */
 export interface LockAcquired {
   scope: string;
   lockId: string;
@@ -75,7 +75,7 @@ export async function acquireScopeLock(ctx: PlanContext, input: AcquireLockInput
   return doc;
 }
 
-/** `ahs lock release --json`. */
+/** What locks.release() did (`ahs lock release --json`). */
 export interface LockReleased {
   scope: string;
   /** False: the lock was not held by `lockId` (free, or its lease ended). */
@@ -104,7 +104,7 @@ export async function heldLocks(ctx: PlanContext, input: { env?: string | undefi
   return listLocks(ctx, await ctx.api(), input.env);
 }
 
-/** `ahs lock break --json`. */
+/** What locks.break() ended (`ahs lock break --json`). */
 export interface LockBroken {
   scope: string;
   /** False: nobody held it. */
@@ -139,7 +139,7 @@ export interface FreezeInput {
   zone?: string;
 }
 
-/** `ahs freeze --json`. */
+/** The freeze freezes.set() recorded (`ahs freeze --json`). */
 export interface FreezeSet {
   env: string;
   window: string;
@@ -179,7 +179,7 @@ export async function setFreeze(ctx: PlanContext, input: FreezeInput, names: { u
   return doc;
 }
 
-/** A freeze as `ahs freeze list --json` lists it. */
+/** A freeze as freezes.list() lists it (`ahs freeze list --json`). */
 export interface FreezeListed {
   env: string;
   window: string;
@@ -204,7 +204,7 @@ export async function listEnvFreezes(ctx: PlanContext): Promise<FreezeListed[]> 
   });
 }
 
-/** `ahs unfreeze --json`. */
+/** What freezes.remove() lifted (`ahs unfreeze --json`). */
 export interface FreezeRemoved {
   env: string;
   /** The records deleted (none: it was not frozen). */
@@ -221,7 +221,7 @@ export async function removeFreeze(ctx: PlanContext, input: { env: string; user:
   return { env: input.env, removed: removed.map((f) => f.versionId!), windows };
 }
 
-/** `ahs version block --json`. */
+/** What versions.block() recorded (`ahs version block --json`). */
 export interface VersionBlocked {
   assetId: string;
   versionId: string;
@@ -240,7 +240,7 @@ export async function blockVersion(ctx: PlanContext, input: { assetId: string; v
   return { assetId: input.assetId, versionId: input.versionId, blocked: true, existed, blockVersionId: version.versionId };
 }
 
-/** `ahs version unblock --json`. */
+/** What versions.unblock() lifted (`ahs version unblock --json`). */
 export interface VersionUnblocked {
   assetId: string;
   versionId: string;

@@ -34,7 +34,7 @@ export type FetchNames = (field: 'url' | 'dir' | 'pattern' | 'skipExisting' | 'v
 
 const PARAMETER_NAMES: FetchNames = (field) => (field === 'deliveryUrl' || field === 'baseUrl' ? `the client's ${field}` : field);
 
-/** The JSON document of `ahs fetch` (and client.fetch's result). */
+/** What a fetch did (`ahs fetch --json`; fetch() resolves to it). `path`: where the file is; `name`: its name in `dir`. */
 export interface FetchResult extends DownloadSummary {
   collectionId: string;
   envId: string;
@@ -336,6 +336,7 @@ export interface VersionDownloadResult {
   bytes: number;
 }
 
+/** Parameters of versions.download() (`ahs version download`). */
 export interface VersionDownloadInput {
   assetId: string;
   versionId: string;

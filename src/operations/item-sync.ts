@@ -20,7 +20,7 @@ import { matchesAny } from '../util/glob.js';
 import { sendableName } from '../transfer/upload-name.js';
 import type { FieldNames } from './validate.js';
 
-/** What an item sync did: the JSON document `ahs item sync` prints, and items.sync() resolves to. */
+/** What an item sync did (`ahs item sync --json`; items.sync() resolves to it): what was uploaded, replaced, removed and left as it was. */
 export type ItemSyncResult = {
   uploaded: Item[];
   replaced: Array<{ old: string; new: Item; removedFirst: boolean }>;

@@ -19,7 +19,7 @@ import { uploadName } from '../transfer/upload.js';
 import { validateInput, type FieldNames } from './validate.js';
 import { PartialResultError } from './partial.js';
 
-/** `item upload`: the items made, and each file the service refused. */
+/** What an item upload did (`ahs item upload --json`): the items made, and each file the service refused (a refused file does not stop the others; apply() then throws). */
 export type ItemUploadResult = {
   uploaded: Item[];
   failed: Array<{ file: string; error: ErrorBody }>;
@@ -171,6 +171,7 @@ function fieldName(names: FieldNames, field: string): string {
   return typeof names === 'function' ? names(field) : (names[field] ?? field);
 }
 
+/** What items.remove() resolves to: the service's message. */
 export type ItemRemoved = { message: string };
 
 /**

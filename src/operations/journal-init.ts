@@ -26,7 +26,7 @@ export interface JournalInitInput {
   user: string;
 }
 
-/** What journal init did: undefined from a dry run (the executor printed its prediction). */
+/** What journal init did (`ahs journal init --json`; journal.init() resolves to it): created, deployed, whether it raced another init. */
 export interface JournalInitResult {
   journal: string;
   envId: string;

@@ -38,6 +38,7 @@ function channelEntry(record: Omit<ChannelEntry, 'assetId' | 'targetPlatform' | 
 /** How a version already there was found to be FILE's: its content compared, or (it cannot be downloaded) its name and size only. */
 export type MatchedBy = 'content' | 'name and size';
 
+/** What release() resolves to: the version, its record on the channel, the Default it replaced and each stage (done now, or found done). */
 export interface ReleaseResult {
   version: Version;
   /** Always the version on the channel, as asset-urls gives it without downloadUrl, whatever stages ran. */

@@ -128,7 +128,7 @@ export type NextDocument =
   | { action: 'aborted' }
   | { action: 'complete' };
 
-/** The JSON document of a rollout run, status, abort and dry run (cli.md). */
+/** Where a rollout stands: each wave, and what comes next. The JSON document of `ahs rollout` (a run, its status, its abort, a dry run; cli.md), and what rollout(), rolloutStatus() and rolloutAbort() resolve to. */
 export interface RolloutDocument {
   asset: string;
   version: string;

@@ -21,7 +21,7 @@ import { compareText } from '../order.js';
 import type { PlanContext, PlanOutput } from '../plan/context.js';
 import type { FieldNames } from './validate.js';
 
-/** The document `ahs verify --json` prints and the library's verify() answers. */
+/** The answer of a verify (`ahs verify --json`; verify() resolves to it), everything matched or not (names as the files in dir, `file`, or the lines of `sums`). */
 export interface VerifyResult {
   matched: string[];
   /** expected: the local (or listed) SHA-256; actual: the SHA-256 of what the delivery network serves. */
@@ -34,7 +34,7 @@ export interface VerifyResult {
   failed: Array<{ name: string; error: string }>;
 }
 
-/** A collection's items in `envId` against the files at the top of `dir`, or the lines of `sums`. */
+/** verify() of a collection: its items in `envId` against the files at the top of `dir`, or the lines of `sums`. */
 export interface VerifyCollectionInput {
   collectionId: string;
   envId: string;

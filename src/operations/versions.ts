@@ -44,6 +44,7 @@ export async function warnEmpty(ctx: PlanContext, file: { path: string; size: nu
   if (file.size === 0) (await ctx.output()).warn(`${file.path} is empty (0 bytes): a version cannot be replaced once uploaded (check the step that built it; ahs version delete removes one deployed nowhere)`);
 }
 
+/** `version delete`: the service answers with no body; the CLI's JSON names what went. */
 export interface VersionDeleted {
   deleted: true;
   assetId: string;

@@ -11,6 +11,7 @@ import type { DeploymentRecord } from '../rules/schemas.js';
 export type ReadBackRecord = Omit<DeploymentRecord, UnreadFields> & { [K in UnreadFields]: null };
 type UnreadFields = 'fallback' | 'lock' | 'createdBy' | 'updatedBy' | 'createdAt' | 'updatedAt';
 
+/** What deploy() resolves to: the deploy endpoint's answer. */
 export interface DeployResponse {
   /** The service's record; or, when a lost answer was settled by a read of the channel, the record as read (./ReadBackRecord). */
   assetVersion: DeploymentRecord | ReadBackRecord;

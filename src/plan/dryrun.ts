@@ -6,6 +6,7 @@ import { AhsError, exitCodeForStatus, ExitCode, type ErrorBody } from '../errors
 import { errorBody, type Effect } from '../rules/index.js';
 import type { PlannedRequest, Prediction } from './plan.js';
 
+/** The dry-run document of cli.md: the last request, with the ones before it in `before`; `predicted.error` is set when the service would refuse. */
 export interface DryRunDocument {
   dryRun: true;
   request: { method: string; path: string; query: Record<string, string>; body: unknown };

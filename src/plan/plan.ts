@@ -213,7 +213,7 @@ export function noop(state: unknown, message: string): Plan<never> {
   return { steps: [], done: () => undefined as never, noop: { state, message } };
 }
 
-/** What a plan ends with, whatever it was: `{changed: false, state, message}` when there was nothing to send. */
+/** Nothing to send: the target is already as asked (`{changed: false, state, message}` as the CLI prints it). */
 export interface Unchanged {
   changed: false;
   state: unknown;

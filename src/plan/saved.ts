@@ -101,6 +101,7 @@ export interface PlannedChange {
   notes?: string[];
 }
 
+/** `ahs plan --json`: the plan document, as `--out` saves it. */
 export interface SavedPlan {
   formatVersion: typeof FORMAT_VERSION;
   baseUrl: string;

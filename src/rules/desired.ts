@@ -92,9 +92,13 @@ export const desiredFileSchema = z
     'ahs desired state (ahs plan, ahs apply). Read as written: beyond this schema, ahs refuses a key given twice in one mapping (in JSON as in YAML, where a JSON parser keeps the last), and a plain YAML key, or a value where text is expected, that YAML reads as a number, a boolean or null (1.10 read as 1.1, 0755, on, yes): quote it ("1.10").',
   );
 
+/** A desired-state document (`ahs export --json`; the file plan() and apply() read, as YAML). */
 export type DesiredState = z.output<typeof desiredFileSchema>;
+/** One asset of a desired-state file. */
 export type DesiredAsset = z.output<typeof assetSchema>;
+/** One channel of a desired-state file: the versions it names and their state. */
 export type DesiredChannel = z.output<typeof channelSchema>;
+/** One collection of a desired-state file. */
 export type DesiredCollection = z.output<typeof collectionFileSchema>;
 export type VersionRef = z.output<typeof versionRef>;
 

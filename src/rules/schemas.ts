@@ -64,6 +64,7 @@ export const assetSchema = z.object({
   createdAt: timestamp,
   updatedAt: timestamp,
 });
+/** An asset (spec: GET /va/{assetId}). */
 export type Asset = z.infer<typeof assetSchema>;
 
 export const assetCreateBody = z.strictObject({
@@ -132,6 +133,7 @@ export const versionSchema = z.object({
   createdAt: timestamp,
   updatedAt: timestamp,
 });
+/** A version of an asset: one uploaded file for one platform (spec: GET /va/{assetId}/versions/{versionId}). */
 export type Version = z.infer<typeof versionSchema>;
 
 /** The form fields of a version upload (the file goes in `assetFile`). */
@@ -160,6 +162,7 @@ export const deploymentRecordSchema = z.object({
   targetPlatform: z.string(),
   uploadStatus: z.string(),
 });
+/** The deploy endpoint's record of a version on a channel (spec: PUT /va/{id}/versions/{versionId}/deploy). */
 export type DeploymentRecord = z.infer<typeof deploymentRecordSchema>;
 
 export const deployBody = z.strictObject({
@@ -202,6 +205,7 @@ export const assetUrlSchema = z.object({
   envId: z.string(),
   downloadUrl: z.string().optional(),
 });
+/** A version's state on one channel (asset, platform, environment): GET /va/{id}/asset-urls. */
 export type AssetUrl = z.infer<typeof assetUrlSchema>;
 
 // --- collections and items ---------------------------------------------------
@@ -227,6 +231,7 @@ export const collectionSchema = z.object({
   createdAt: timestamp,
   updatedAt: timestamp,
 });
+/** A collection (spec: GET /vc/{collectionId}). */
 export type Collection = z.infer<typeof collectionSchema>;
 
 export const collectionCreateBody = (ceiling: number = LIMITS.maxAssetsCeiling) =>
@@ -283,6 +288,7 @@ export const itemSchema = z.object({
   createdAt: timestamp,
   updatedAt: timestamp,
 });
+/** An item of a collection: one uploaded file (spec: GET /vc/{collectionId}/items/{itemId}). */
 export type Item = z.infer<typeof itemSchema>;
 
 // limits.ts's itemUploadFieldsFit checks the same without zod.

@@ -17,6 +17,7 @@ import {
 } from './rejections.js';
 
 export const DEPLOYMENT_STATES = ['LIVE', 'OFFLINE', 'DEFAULT'] as const;
+/** A version's state on a channel: LIVE (served at its own URL), DEFAULT (served as the channel's default; one per channel) or OFFLINE. */
 export type DeploymentState = (typeof DEPLOYMENT_STATES)[number];
 
 export interface ChannelSnapshot {

@@ -66,7 +66,7 @@ export type LockDoc = z.infer<typeof lockDocSchema>;
 export const recordDocSchema = z.object({ apiVersion: z.literal('ahs/control/v1'), kind: z.enum(['freeze', 'block']), actor: z.string(), reason: z.string(), at: z.string(), ci: z.object({ runUrl: z.string().optional() }).optional() });
 export type RecordDoc = z.infer<typeof recordDocSchema>;
 
-/** A lock as `lock status` shows it. */
+/** Who holds a scope's lock (`ahs lock status --json`, locks.status()): the holder, command, CI run, reason, since, lease end. */
 export interface LockStatus {
   scope: string;
   held: boolean;

@@ -155,6 +155,7 @@ export const entryV2Schema = z.object({
 /** The one schema of an entry's document, of either version. */
 export const entrySchema = z.discriminatedUnion('apiVersion', [entryV1Schema, entryV2Schema]);
 
+/** One change of a journal entry, in the shared address scheme (`channel.A.P.E`, `version.A.V`, `item.C.NAME`, ...). */
 export type Change = z.infer<typeof changeSchema>;
 export type CiRun = z.infer<typeof ciSchema>;
 export type RolloutField = z.infer<typeof rolloutFieldSchema>;

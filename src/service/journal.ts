@@ -44,7 +44,7 @@ export interface EntryItem {
   collectionId: string;
 }
 
-/** An entry as read back: its document, and the service's time and author. */
+/** A journal entry as read back (ahs/journal/v1 or v2): what ahs recorded, with the service's createdAt/createdBy of it. */
 export type JournalEntry = EntryDocument & EntryItem;
 
 /** An item of the journal that is not a readable entry: shown with its id, never the basis of a decision. */

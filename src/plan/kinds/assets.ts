@@ -91,6 +91,7 @@ export const assetDelete = kind<AssetDeleteParams, undefined>({
   },
 });
 
+/** `asset undeploy`: the service's answer. */
 export interface UndeployAnswer {
   message: string;
   totalUndeployedVersions: number;

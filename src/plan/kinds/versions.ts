@@ -206,7 +206,7 @@ async function settleDeploy({ assetId, versionId, platform, body }: VersionDeplo
   return { applied: true, how, result: { assetVersion: await readBack(api, record), message: CONFIRMED_BY_READ } };
 }
 
-/** What promote-default prints in json: the deploy response, the Default it replaced, and how many sends it took. */
+/** A promotion (`ahs promote-default --json`, `ahs rollback --json`; promoteDefault() and rollback() resolve to it): the deploy answer, the Default it replaced and how many compare-and-set attempts it took. */
 export interface PromoteResult extends DeployResponse {
   previousDefault: string | null;
   attempts: number;
