@@ -9,10 +9,19 @@ import { escapeControls } from '../util/escape.js';
 import { readChannel, currentDefault } from './assets.js';
 import { readCollection } from './collections.js';
 import type { Collection } from '../rules/schemas.js';
-import { isUnreadable, readEntries, type Change, type EntryRange, type JournalContext, type JournalEntry, type UnreadableEntry } from './journal.js';
+import { isUnreadable, listEarly, readEntries, type Change, type EarlyListing, type EntryRange, type JournalContext, type JournalEntry, type UnreadableEntry } from './journal.js';
 
 /** A range's end given back from now (`--since 10m`): measured on the service's clock when the read starts. */
 export type RangeEnd = Date & { backMs?: number };
+
+/** How far this runner's clock may be off the service's for the early listing of a relative range to serve. */
+export const CLOCK_MARGIN_MS = 10 * 60_000;
+
+/** An end of a range on this runner's clock (before the service's is known), moved by `marginMs`; an absolute end as given. */
+export function widened(end: RangeEnd | undefined, now: number, marginMs: number): Date | undefined {
+  if (end === undefined) return undefined;
+  return end.backMs === undefined ? end : new Date(now - end.backMs + marginMs);
+}
 
 export interface HistoryFilter extends EntryRange {
   /** An asset id or a collection id. */
@@ -66,10 +75,10 @@ export function matches(change: Change, filter: HistoryFilter): boolean {
  * narrowed to those; at most `limit` of them (an unreadable entry, passed
  * on wherever it comes, is not counted: it may concern anything).
  */
-export async function* historyEntries(ctx: JournalContext, journalId: string, filter: HistoryFilter = {}, first?: Promise<Collection | undefined>): AsyncGenerator<HistoryEntry | UnreadableEntry> {
+export async function* historyEntries(ctx: JournalContext, journalId: string, filter: HistoryFilter = {}, first?: Promise<Collection | undefined>, early?: EarlyListing): AsyncGenerator<HistoryEntry | UnreadableEntry> {
   let count = 0;
   const narrowed = filter.id !== undefined || filter.platform !== undefined || filter.envId !== undefined;
-  for await (const entry of readEntries(ctx, journalId, filter, first)) {
+  for await (const entry of readEntries(ctx, journalId, filter, first, early)) {
     if (filter.limit !== undefined && count >= filter.limit) return;
     if (isUnreadable(entry)) {
       yield entry;
@@ -98,10 +107,14 @@ export async function* readHistory(ctx: JournalContext, journalId: string, filte
     }
     const api = await ctx.api();
     const first = readCollection(api, journalId);
+    // Beside it, the listing of the range as this runner's clock puts it, widened by CLOCK_MARGIN_MS: used when the
+    // service's clock (the collection's Date header) puts the range inside it, the entries outside it filtered out;
+    // a runner whose clock is further off lists again (one round more, never an entry missed).
+    const early = await listEarly(ctx, journalId, { since: widened(filter.since, api.serviceNow(), -CLOCK_MARGIN_MS), until: widened(filter.until, api.serviceNow(), CLOCK_MARGIN_MS) });
     // Its answer's Date header is the service's clock.
     await first.catch(() => undefined);
     const onService = (end: RangeEnd | undefined) => (end?.backMs !== undefined ? new Date(api.serviceNow() - end.backMs) : end);
-    yield* historyEntries(ctx, journalId, { ...filter, since: onService(filter.since), until: onService(filter.until) }, first);
+    yield* historyEntries(ctx, journalId, { ...filter, since: onService(filter.since), until: onService(filter.until) }, first, early);
   } catch (error) {
     // No setting, and no ahs-journal in the domain: no journal, said as such (not "ahs-journal not found").
     if (error instanceof NotFoundError && journalChoice(await ctx.settings()).source === 'default') {

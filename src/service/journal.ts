@@ -323,6 +323,32 @@ async function readJournalDelivery(ctx: JournalContext, api: ApiClient, collecti
 /** Entry contents read at once (one connection each). */
 const ENTRY_READS = 32;
 
+/** A listing of a journal collection started early, over a range at least as wide as the one it will serve. */
+export interface EarlyListing {
+  range: EntryRange;
+  items: Promise<unknown[]>;
+}
+
+/**
+ * Starts the listing of `range` over the journal's own collection now
+ * (history's relative range, sent beside the collection whose Date header
+ * then puts the range on the service's clock): readEntries takes it when
+ * it covers the range it is given, and lists again when it does not.
+ */
+export async function listEarly(ctx: Pick<JournalContext, 'api'>, journalId: string, range: EntryRange): Promise<EarlyListing> {
+  const api = await ctx.api();
+  const items = fetchAll<unknown>(api, vcPath(api, journalId, 'items'), rangeQuery(range));
+  items.catch(() => undefined);
+  return { range, items };
+}
+
+/** Whether a listing of `outer` holds every item of `inner` (an open end covers any). */
+export function covers(outer: EntryRange, inner: EntryRange): boolean {
+  const since = !outer.since || (inner.since !== undefined && inner.since.getTime() >= outer.since.getTime());
+  const until = !outer.until || (inner.until !== undefined && inner.until.getTime() <= outer.until.getTime());
+  return since && until;
+}
+
 /** The listing's date parameters of a range. */
 function rangeQuery(range: EntryRange): Record<string, string | undefined> {
   return { startDate: range.since?.toISOString(), endDate: range.until?.toISOString() };
@@ -356,13 +382,15 @@ function listedItem(value: unknown): ListedItem | undefined {
  * filled) for several ranges of one journal, whose collections are then
  * read once.
  */
-export async function* readEntries(ctx: JournalContext, journalId: string, range: EntryRange = {}, first?: Promise<Collection | undefined> | KnownChain): AsyncGenerator<EntryRead> {
+export async function* readEntries(ctx: JournalContext, journalId: string, range: EntryRange = {}, first?: Promise<Collection | undefined> | KnownChain, early?: EarlyListing): AsyncGenerator<EntryRead> {
   const api = await ctx.api();
   const list = (collectionId: string) => fetchAll<unknown>(api, vcPath(api, collectionId, 'items'), rangeQuery(range));
-  const firstList = list(journalId).then(
+  // A listing of the journal's own collection started before the range was known (listEarly), used when it covers it.
+  const firstList = (early && covers(early.range, range) ? early.items : list(journalId)).then(
     (items) => ({ items }),
     (error: unknown) => ({ error }),
   );
+  if (early && !covers(early.range, range)) early.items.catch(() => undefined);
   // A chain this run already read (a second range of the same journal): its collections are not read again.
   const known = first instanceof Promise ? undefined : first;
   const chain = known?.links ?? (await journalChain(api, journalId, (first instanceof Promise ? first : undefined) ?? readCollection(api, journalId)));

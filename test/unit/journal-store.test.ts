@@ -11,8 +11,8 @@ import { DEMO_USER, uid, type Harness } from '../e2e/helpers.js';
 import type { Context } from '../../src/context.js';
 import { runContexts } from '../support/run-contexts.js';
 import type { GlobalOptions } from '../../src/options.js';
-import { appendEntry, ciRunOf, deployContinuation, describeJournal, entryName, entryUpload, historyErased, isJournalCollection, isUnreadable, journalChain, journalMark, newEntry, nextJournalId, parseJournalDescription, readEntries, type EntryDocumentV2, type EntryRead, type JournalEntry } from '../../src/service/journal.js';
-import { addressParts, historyEntries, journalRollbackTarget, markDisagreements, matches, provenance, readDefault, readHistory, unreadableLine, type HistoryEntry, type RangeEnd } from '../../src/service/history.js';
+import { appendEntry, ciRunOf, deployContinuation, describeJournal, entryName, entryUpload, historyErased, isJournalCollection, isUnreadable, covers, journalChain, journalMark, newEntry, nextJournalId, parseJournalDescription, readEntries, type EntryDocumentV2, type EntryRead, type JournalEntry } from '../../src/service/journal.js';
+import { addressParts, CLOCK_MARGIN_MS, historyEntries, widened, journalRollbackTarget, markDisagreements, matches, provenance, readDefault, readHistory, unreadableLine, type HistoryEntry, type RangeEnd } from '../../src/service/history.js';
 import { journalOf, rolloutEntries } from '../../src/service/rollout-journal.js';
 import { choiceText, journalChoice, journalErasure, journalId, requireJournal } from '../../src/service/journal-setting.js';
 import { resolveSettings } from '../../src/config/settings.js';
@@ -374,6 +374,46 @@ describe('history', () => {
     expect(await all(readHistory(ctx, journal, { since: new Date(Date.now() + 3_600_000) }))).toEqual([]);
   });
 
+  it('a relative range on a runner whose clock is off the service\'s: a few minutes off, the early listing serves it, filtered to the range; 3 h fast, it is listed again', async () => {
+    // 17 minutes before the runner's now on the service's clock (the journal's first entry among them), then 5: the service 5 minutes behind the runner.
+    h.emu.setClockOffset(-17 * 60_000);
+    const journal = await startJournal();
+    const ctx = await context();
+    const back = (ms: number): RangeEnd => Object.assign(new Date(0), { backMs: ms });
+    const listings: string[] = [];
+    const counted = await context();
+    const api = await counted.api();
+    const get = api.get.bind(api);
+    let journalListed = journal;
+    api.get = ((path: string, query?: Record<string, unknown>, options?: unknown) => {
+      if (path.endsWith(`/vc/${journalListed}/items`)) listings.push(String(query?.startDate));
+      return get(path, query as never, options as never);
+    }) as typeof api.get;
+    try {
+      await appendEntry(ctx, journal, doc('twelve minutes ago'));
+      h.emu.setClockOffset(-5 * 60_000);
+      await appendEntry(ctx, journal, doc('just now'));
+      const tenMinutes = readable((await all(readHistory(counted, journal, { since: back(10 * 60_000) }))) as EntryRead[]).map((e) => e.command);
+      expect(tenMinutes).toEqual(['just now']);
+      // One listing of the journal: the early one, sent beside the collection's read on this runner's clock, so wider
+      // than the range by the margin (it held the entry of 12 minutes ago, filtered out).
+      expect(listings.length).toBe(1);
+      expect(Date.parse(listings[0]!)).toBeLessThanOrEqual(Date.now() - 10 * 60_000 - CLOCK_MARGIN_MS + 1000);
+      // The runner 3 h fast: the early listing starts after the range does; listed again from the service's time.
+      listings.length = 0;
+      h.emu.setClockOffset(-3 * 3_600_000);
+      const behind = await startJournal();
+      await appendEntry(ctx, behind, doc('three hours behind'));
+      journalListed = behind;
+      const fast = readable((await all(readHistory(counted, behind, { since: back(10 * 60_000) }))) as EntryRead[]).map((e) => e.command);
+      expect(fast).toEqual(['three hours behind', 'journal init']);
+      expect(listings.length).toBe(2);
+      expect(Date.parse(listings[1]!)).toBeLessThan(Date.parse(listings[0]!));
+    } finally {
+      h.emu.setClockOffset(0);
+    }
+  });
+
   it('no journal set and no ahs-journal: said as such; a named journal that is absent keeps its own error', async () => {
     const none = await failure(all(readHistory(await context(), 'ahs-journal')));
     expect(none).toBeInstanceOf(UsageError);
@@ -536,5 +576,30 @@ describe('a rollout\'s entries', () => {
     expect(await rolloutEntries(await context(), 'ahs-journal', { asset: 'A', version: 'V', platform: 'web' }, new Date(0))).toEqual([]);
     const named = await failure(rolloutEntries(await context({ AHS_JOURNAL: 'nope' }), 'nope', { asset: 'A', version: 'V', platform: 'web' }, new Date(0)));
     expect(named).toBeInstanceOf(NotFoundError);
+  });
+});
+
+describe('the early listing of a relative range (history)', () => {
+  const at = (iso: string) => new Date(iso);
+  it.each([
+    ['open outer covers any range', {}, { since: at('2026-01-01T00:00:00Z') }, true],
+    ['an outer start at or before the inner one', { since: at('2026-01-01T00:00:00Z') }, { since: at('2026-01-01T00:00:00Z') }, true],
+    ['an outer start after the inner one', { since: at('2026-01-01T00:00:01Z') }, { since: at('2026-01-01T00:00:00Z') }, false],
+    ['an outer start, an inner range open at its start', { since: at('2026-01-01T00:00:00Z') }, {}, false],
+    ['an outer end at or after the inner one', { until: at('2026-01-02T00:00:00Z') }, { until: at('2026-01-02T00:00:00Z') }, true],
+    ['an outer end before the inner one', { until: at('2026-01-01T23:59:59Z') }, { until: at('2026-01-02T00:00:00Z') }, false],
+    ['an outer end, an inner range open at its end', { until: at('2026-01-02T00:00:00Z') }, {}, false],
+    ['both ends inside', { since: at('2026-01-01T00:00:00Z'), until: at('2026-01-03T00:00:00Z') }, { since: at('2026-01-02T00:00:00Z'), until: at('2026-01-02T01:00:00Z') }, true],
+  ])('%s', (_name, outer, inner, expected) => {
+    expect(covers(outer, inner)).toBe(expected);
+  });
+
+  it.each([
+    ['no end', undefined, 0, undefined],
+    ['an absolute end, as given', at('2026-01-01T00:00:00Z'), -600_000, '2026-01-01T00:00:00.000Z'],
+    ['a relative end, moved earlier', Object.assign(new Date(0), { backMs: 60_000 }), -600_000, new Date(Date.parse('2026-06-01T12:00:00Z') - 660_000).toISOString()],
+    ['a relative end, moved later', Object.assign(new Date(0), { backMs: 60_000 }), 600_000, new Date(Date.parse('2026-06-01T12:00:00Z') + 540_000).toISOString()],
+  ])('widened: %s', (_name, end, margin, expected) => {
+    expect(widened(end as RangeEnd | undefined, Date.parse('2026-06-01T12:00:00Z'), margin)?.toISOString()).toBe(expected);
   });
 });
