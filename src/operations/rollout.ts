@@ -28,7 +28,7 @@ import { channelOf, findVersion, listAllVersions, readChannel, readDefaults, rea
 import { channelName } from '../service/promote.js';
 import { sizeAgrees } from '../service/size.js';
 import { hashServed } from '../service/delivery.js';
-import { journalOf, rolloutEntries, type RolloutEntry, type RolloutField } from '../service/rollout-journal.js';
+import { journalOf, rolloutEntries, rolloutEntriesByVersion, type RolloutEntry, type RolloutField } from '../service/rollout-journal.js';
 import type { KnownChain } from '../service/journal.js';
 import { appendRolloutEntry, recordRolloutEvent } from '../plan/journal-record.js';
 import { isByAnother, type DeployResponse } from '../plan/answers.js';
@@ -354,7 +354,8 @@ class RolloutRun {
     const waves: WaveRead[] = r.waves.map((env, i) => ({ env, channel: channelOf([defaults.get(env), records?.[i]]) }));
     // The journal's collections, read once for this read's ranges (this rollout's, another in flight's).
     const chain: KnownChain = {};
-    const entries = this.journal ? await rolloutEntries(this.ctx, this.journal, { asset: r.assetId, version: r.versionId, platform: r.platform }, new Date(Date.parse(version.createdAt) - 60_000), chain) : [];
+    const read = this.journal ? await this.readEntries(version, waves, chain) : undefined;
+    const entries = read ? entriesSince(read.byVersion.get(r.versionId) ?? [], rangeStart(version)) : [];
     this.version = version;
     // A wave whose promotion the journal has while its channel, read before the journal, did not show it: another
     // run promoted it between the two reads; read that channel again (once), or the wave would look moved.
@@ -370,8 +371,8 @@ class RolloutRun {
     const facts = factsOf(waves, entries, r.versionId, this.runId);
     const events = eventsOf(entries);
     const now = this.api.serviceNow();
-    const inFlight = this.journal ? await this.inFlight(waves, entries, events, defaults, chain) : undefined;
-    const succeeded = this.journal && !events.some((e) => e.action === 'supersede') ? await this.succeededBy(facts, chain) : undefined;
+    const inFlight = read ? await this.inFlight(waves, entries, events, defaults, chain, read) : undefined;
+    const succeeded = read && !events.some((e) => e.action === 'supersede') ? await this.succeededBy(facts, chain, read) : undefined;
     if (succeeded) events.push(succeeded);
     const input = { versionId: r.versionId, waves: facts, soakMs: r.soakMs, approve: r.approve, approved: r.approved, now, events, resume: r.resume, inFlight };
     const status = decideRollout(input);
@@ -381,18 +382,50 @@ class RolloutRun {
   }
 
   /**
+   * This rollout's entries, and, when this version is the Default of none
+   * of its waves (a rollout not started, a hotfix before its first
+   * promotion, one superseded everywhere), those of the versions that are:
+   * such a read looks at their rollouts (inFlight, succeededBy), so their
+   * uploads are read first and one listing from the oldest serves every
+   * range (cli.md's "rollout status in at most 8 requests": a hotfix's
+   * status read the journal's listing twice). A rollout under way (its
+   * version the Default of a wave) reads its own range only.
+   */
+  private async readEntries(version: Version, waves: WaveRead[], chain: KnownChain): Promise<EntriesRead> {
+    const r = this.rollout;
+    const defaults = [...new Set(waves.map((w) => defaultOf(w.channel)).filter((v): v is string => v !== undefined))];
+    const others = defaults.includes(r.versionId) ? [] : defaults;
+    const versions = new Map<string, Version>([[r.versionId, version]]);
+    for (const other of await Promise.all(others.map((id) => findVersion(this.api, r.assetId, id)))) if (other) versions.set(other.versionId, other);
+    const since = new Date(Math.min(...[...versions.values()].map((v) => rangeStart(v).getTime())));
+    const byVersion = await rolloutEntriesByVersion(this.ctx, this.journal!, { asset: r.assetId, platform: r.platform }, [...versions.keys()], since, chain);
+    return { since, versions, byVersion };
+  }
+
+  /** Another version's upload and rollout entries: from this read's listing when it covers their range, else read now. */
+  private async entriesOf(versionId: string, chain: KnownChain, read: EntriesRead): Promise<{ version: Version; entries: RolloutEntry[] } | undefined> {
+    const r = this.rollout;
+    const version = read.versions.get(versionId) ?? (await findVersion(this.api, r.assetId, versionId));
+    if (!version) return undefined;
+    const from = rangeStart(version);
+    const listed = read.byVersion.get(versionId);
+    if (listed && read.since.getTime() <= from.getTime()) return { version, entries: entriesSince(listed, from) };
+    return { version, entries: await rolloutEntries(this.ctx, this.journal!, { asset: r.assetId, version: versionId, platform: r.platform }, from, chain) };
+  }
+
+  /**
    * Another version's rollout in flight on this asset and platform: a
    * version that is the Default of one of the waves, whose own entries say
    * a rollout promoted it and has not ended (aborted, superseded), and that
    * is not yet the Default of every one of its waves. Looked for only while
    * this rollout has promoted nothing (once it has, it took over).
    */
-  private async inFlight(waves: WaveRead[], entries: RolloutEntry[], events: RolloutEvent[], defaults: Map<string, AssetUrl>, chain: KnownChain): Promise<InFlight | undefined> {
+  private async inFlight(waves: WaveRead[], entries: RolloutEntry[], events: RolloutEvent[], defaults: Map<string, AssetUrl>, chain: KnownChain, read: EntriesRead): Promise<InFlight | undefined> {
     const r = this.rollout;
     if (entries.some((e) => e.rollout.action === 'promote' || e.rollout.action === 'intent') || events.some((e) => e.action === 'supersede')) return undefined;
     const others = [...new Set(waves.map((w) => defaultOf(w.channel)).filter((v): v is string => v !== undefined && v !== r.versionId))];
     for (const other of others) {
-      const found = await this.rolloutOf(other, defaults, chain);
+      const found = await this.rolloutOf(other, defaults, chain, read);
       if (found) return found;
     }
     return undefined;
@@ -404,14 +437,13 @@ class RolloutRun {
    * rollout took over (a release train's next version), on the record; not
    * "moved by someone else". Read only when a wave looks moved.
    */
-  private async succeededBy(facts: WaveFacts[], chain: KnownChain): Promise<RolloutEvent | undefined> {
+  private async succeededBy(facts: WaveFacts[], chain: KnownChain, read: EntriesRead): Promise<RolloutEvent | undefined> {
     const r = this.rollout;
     for (const wave of facts) {
       const found = wave.currentDefault;
       if (wave.entry?.action !== 'promote' || found === null || found === r.versionId) continue;
-      const version = await findVersion(this.api, r.assetId, found);
-      if (!version) continue;
-      const theirs = await rolloutEntries(this.ctx, this.journal!, { asset: r.assetId, version: found, platform: r.platform }, new Date(Date.parse(version.createdAt) - 60_000), chain);
+      const theirs = (await this.entriesOf(found, chain, read))?.entries;
+      if (!theirs) continue;
       const promotion = theirs.find((e) => e.rollout.wave === wave.env && e.rollout.action === 'promote' && e.at >= wave.entry!.at);
       if (promotion) return { action: 'supersede', at: promotion.at, by: promotion.actor, version: found };
     }
@@ -424,11 +456,9 @@ class RolloutRun {
    * environment of the platform), its entries read over the chain this
    * read already has.
    */
-  private async rolloutOf(versionId: string, platformDefaults: Map<string, AssetUrl>, chain: KnownChain): Promise<(InFlight & { waves: string[] }) | undefined> {
-    const r = this.rollout;
-    const version = await findVersion(this.api, r.assetId, versionId);
-    if (!version) return undefined;
-    const entries = await rolloutEntries(this.ctx, this.journal!, { asset: r.assetId, version: versionId, platform: r.platform }, new Date(Date.parse(version.createdAt) - 60_000), chain);
+  private async rolloutOf(versionId: string, platformDefaults: Map<string, AssetUrl>, chain: KnownChain, read: EntriesRead): Promise<(InFlight & { waves: string[] }) | undefined> {
+    const entries = (await this.entriesOf(versionId, chain, read))?.entries;
+    if (!entries) return undefined;
     const newest = entries.find((e) => e.rollout.action !== 'live' && e.rollout.action !== 'intent');
     if (!newest || newest.rollout.action === 'abort' || entries.some((e) => e.rollout.action === 'supersede')) return undefined;
     const waves = newest.rollout.waves;
@@ -972,3 +1002,20 @@ export function runCheck(ctx: Pick<PlanContext, 'io' | 'signal'>, command: strin
   });
 }
 
+
+/** What one read of a rollout took from the journal: the range's start, the versions it covers, their entries. */
+interface EntriesRead {
+  since: Date;
+  versions: Map<string, Version>;
+  byVersion: Map<string, RolloutEntry[]>;
+}
+
+/** Where a version's rollout entries can start: a minute before its upload (no rollout of it is older). */
+function rangeStart(version: Version): Date {
+  return new Date(Date.parse(version.createdAt) - 60_000);
+}
+
+/** The entries at or after `from` (newest first, as given). */
+function entriesSince(entries: RolloutEntry[], from: Date): RolloutEntry[] {
+  return entries.filter((entry) => entry.at >= from.getTime());
+}

@@ -48,19 +48,29 @@ export async function journalOf(ctx: ServiceContext): Promise<string | undefined
  * another rollout's entries cost only their listing.
  */
 export async function rolloutEntries(ctx: ServiceContext, journal: string, key: { asset: string; version: string; platform: string }, since: Date, chain?: KnownChain): Promise<RolloutEntry[]> {
-  const found: RolloutEntry[] = [];
+  return (await rolloutEntriesByVersion(ctx, journal, { asset: key.asset, platform: key.platform }, [key.version], since, chain)).get(key.version)!;
+}
+
+/**
+ * The entries of the rollouts of several versions of one asset and
+ * platform, in one read of the range: by version (every version asked
+ * has its list, empty or not), newest first each.
+ */
+export async function rolloutEntriesByVersion(ctx: ServiceContext, journal: string, key: { asset: string; platform: string }, versions: readonly string[], since: Date, chain?: KnownChain): Promise<Map<string, RolloutEntry[]>> {
+  const found = new Map<string, RolloutEntry[]>(versions.map((version) => [version, []]));
   try {
     for await (const entry of readEntries(ctx, journal, { since }, chain)) {
       // An unreadable entry (its rollout field included) decides nothing.
       if (isUnreadable(entry)) continue;
       const rollout = entry.rollout;
-      if (!rollout || rollout.asset !== key.asset || rollout.version !== key.version || rollout.platform !== key.platform) continue;
-      found.push({ rollout, at: Date.parse(entry.createdAt), actor: entry.actor || entry.createdBy });
+      if (!rollout || rollout.asset !== key.asset || rollout.platform !== key.platform) continue;
+      found.get(rollout.version)?.push({ rollout, at: Date.parse(entry.createdAt), actor: entry.actor || entry.createdBy });
     }
   } catch (error) {
     const byDefault = journalChoice(await ctx.settings()).source === 'default';
-    if (byDefault && (error instanceof NotFoundError || error instanceof UsageError)) return [];
+    if (byDefault && (error instanceof NotFoundError || error instanceof UsageError)) return new Map(versions.map((version) => [version, []]));
     throw error;
   }
-  return found.sort((a, b) => b.at - a.at);
+  for (const list of found.values()) list.sort((a, b) => b.at - a.at);
+  return found;
 }
