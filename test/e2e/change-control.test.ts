@@ -168,12 +168,22 @@ describe('freezes', () => {
       const weekend = await f.ahs(['deploy', id, v1, ...PROD, '--state', 'OFFLINE']);
       expect(weekend.exitCode).toBe(12);
       expect(weekend.stderr).toContain('weekly Fri 16:00-Mon 08:00 Europe/Berlin');
+      // The table's NOW says what the window does not: this weekend's end; a freeze until a time, "frozen" (its
+      // window says until when), then "ended"; a weekly window outside it, "not in force".
+      expect((await f.ahs(['freeze', 'staging', '--until', '2026-12-06T00:00:00Z', '--reason', 'audit'])).exitCode).toBe(0);
+      const rows = (await f.ahs(['freeze', 'list'])).stdout.split('\n');
+      expect(rows.find((row) => row.startsWith('prod'))).toMatch(/^prod\s+weekly Fri 16:00-Mon 08:00 Europe\/Berlin\s+frozen until 2026-12-07T07:00:00.000Z\s+owner@demo\.test\s+no weekend deploys\s*$/);
+      expect(rows.find((row) => row.startsWith('staging'))).toMatch(/^staging\s+until 2026-12-06T00:00:00.000Z\s+frozen\s+owner@demo\.test\s+audit\s*$/);
       at('2026-12-07T08:00:00Z');
       const monday = await f.ahs(['deploy', id, v1, ...PROD, '--state', 'OFFLINE']);
       expect(monday.exitCode, monday.stderr).toBe(0);
+      const later = (await f.ahs(['freeze', 'list'])).stdout.split('\n');
+      expect(later.find((row) => row.startsWith('prod'))).toMatch(/^prod\s+weekly Fri 16:00-Mon 08:00 Europe\/Berlin\s+not in force\s+/);
+      expect(later.find((row) => row.startsWith('staging'))).toMatch(/^staging\s+until 2026-12-06T00:00:00.000Z\s+ended\s+/);
     } finally {
       f.emu.setClockOffset(0);
       await f.ahs(['unfreeze', 'prod']);
+      await f.ahs(['unfreeze', 'staging']);
     }
   });
 });

@@ -12,7 +12,7 @@ export const run: Run<typeof listSpec> = async (_options, ctx) => {
       [
         { header: 'ENV', get: (r: FreezeListed) => r.env },
         { header: 'WINDOW', get: (r: FreezeListed) => r.window },
-        { header: 'NOW', get: (r: FreezeListed) => (r.active ? `frozen until ${r.until}` : 'not in force') },
+        { header: 'NOW', get: nowCell },
         { header: 'BY', get: (r: FreezeListed) => r.actor ?? '' },
         { header: 'REASON', get: (r: FreezeListed) => r.reason ?? '(unreadable)' },
       ],
@@ -20,3 +20,14 @@ export const run: Run<typeof listSpec> = async (_options, ctx) => {
     );
   });
 };
+
+/**
+ * Whether the freeze holds now, saying only what its window does not:
+ * a weekly window's end this week; a window until a time is "frozen" (its
+ * end is the window) or, past it, "ended".
+ */
+export function nowCell(r: Pick<FreezeListed, 'active' | 'until' | 'window'>): string {
+  const once = r.window.startsWith('until ');
+  if (r.active) return once ? 'frozen' : `frozen until ${r.until}`;
+  return once ? 'ended' : 'not in force';
+}
