@@ -147,8 +147,10 @@ export function libraryTypesDeclarations(root, publicModules = ['../errors.js'])
         return /^[\w$.<>\[\]'"]+$/.test(inner) ? `${readonly}${inner}[]` : `${readonly ? 'ReadonlyArray' : 'Array'}<${inner}>`;
       }
       if (checker.isTupleType(type)) return `[${checker.getTypeArguments(type).map((t) => printType(t, indent, seen)).join(', ')}]`;
-      // Pick<>, Omit<>, Record<>, Date, AbortSignal: by name, unless a type of ours names the instance (ChannelEntry = Pick<...>).
-      if (isGlobal(type.aliasSymbol ?? type.symbol)) {
+      // Pick<>, Omit<>, Record<>, Date, AbortSignal: by name, unless a type of ours names the instance (ChannelEntry = Pick<...>);
+      // a type of ours that is one of an internal type (JournalInitParams = Partial<JournalInitInput>) is written out.
+      const mapsInternal = top && type.aliasSymbol && ['Partial', 'Required', 'Readonly', 'Pick', 'Omit'].includes(type.aliasSymbol.name);
+      if (isGlobal(type.aliasSymbol ?? type.symbol) && !mapsInternal) {
         const symbol = type.aliasSymbol ?? type.symbol;
         const args = type.aliasSymbol ? type.aliasTypeArguments : type.objectFlags & ts.ObjectFlags.Reference ? checker.getTypeArguments(type) : undefined;
         return args?.length ? `${symbol.name}<${args.map((a) => printType(a, indent, seen)).join(', ')}>` : symbol.name;

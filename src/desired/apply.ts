@@ -30,7 +30,7 @@ export async function checkSavedPlan(doc: SavedPlan, path: string, api: ApiClien
 
 /** What `ahs apply` is given, typed: the file (as `ahs plan`), or the path of a saved plan. */
 export interface ApplyInput extends DesiredInput {
-  /** A plan saved by `ahs plan --out`, sent as it was saved (instead of the file). */
+  /** A plan saved by `ahs plan --out` (instead of the file): checked for staleness first, then sent as it was saved. */
   plan?: string | undefined;
   /** PLAN, already read (readPlanFile): `ahs apply` reads it before it asks for --yes. */
   saved?: SavedPlan | undefined;

@@ -27,15 +27,21 @@ import type { UndeployAnswer as UndeployResult } from '../plan/kinds/assets.js';
 import type { AssetDeleted } from '../operations/assets.js';
 import type { VersionDeleted } from '../operations/versions.js';
 import type { CollectionDeployAnswer as CollectionDeployResult, CollectionMessage as MessageResult } from '../operations/collections.js';
-import type { ItemRemoved, ItemUploadResult } from '../operations/items.js';
-import type { ItemSyncResult as SyncResult } from '../operations/item-sync.js';
-import type { ReleaseResult } from '../operations/release.js';
+import type { ItemRemoved, ItemUploadInput, ItemUploadResult } from '../operations/items.js';
+import type { ItemSyncInput, ItemSyncResult as SyncResult } from '../operations/item-sync.js';
+import type { ReleaseInput, ReleaseResult } from '../operations/release.js';
 import type { RolloutDocument } from '../operations/rollout.js';
 import type { VerifyAssetInput, VerifyCollectionInput as VerifyCollectionParams, VerifyResult } from '../operations/verify.js';
 import type { FetchResult, VersionDownloadInput as DownloadVersionParams, VersionDownloadResult } from '../operations/fetch.js';
 import type { ApplyResult } from '../desired/render.js';
 import type { Change as JournalChange, JournalEntry } from '../service/journal.js';
-import type { JournalInitResult } from '../operations/journal-init.js';
+import type { JournalInitInput, JournalInitResult } from '../operations/journal-init.js';
+import type { Channel } from '../service/promote.js';
+import type { HistoryFilter } from '../service/history.js';
+import type { DeployInput, PromoteInput } from '../operations/channel.js';
+import type { RollbackInput } from '../operations/rollback.js';
+import type { AssetStatusInput } from '../operations/asset-status.js';
+import type { ApplyInput } from '../desired/apply.js';
 import type {
   AcquireLockInput,
   FreezeInput,
@@ -148,12 +154,7 @@ export type PlanStep = Pick<Step, 'id' | 'kind' | 'params' | 'batch' | 'after'>;
 // --- parameters ------------------------------------------------------------------
 
 /** The channel a write targets; `user` overrides the client's. */
-export interface ChannelParams {
-  assetId: string;
-  platform: string;
-  envId: string;
-  user?: string;
-}
+export type ChannelParams = Channel & { user?: string };
 
 /** Parameters of assets.create() (`ahs asset create`). */
 export interface CreateAssetParams {
@@ -265,18 +266,11 @@ export interface DeployCollectionParams extends CollectionParams {
 }
 
 /** Parameters of items.upload() (`ahs item upload`). */
-export interface UploadItemsParams {
-  collectionId: string;
-  /** The paths of the files to upload. */
-  files: string[];
+export type UploadItemsParams = Omit<ItemUploadInput, 'assetType' | 'user'> & {
   /** Asset type code of the items: one of the collection's allowed types, or 9999 (Other). */
   type: string;
-  /** The item's name, with one file only (default: the file name). */
-  name?: string;
-  /** Files uploaded at the same time (default 8). */
-  concurrency?: number;
   user?: string;
-}
+};
 
 /** An item named by its collection and id. */
 export interface ItemParams {
@@ -296,44 +290,20 @@ export interface UploadVersionParams {
   user?: string;
 }
 
-/** Parameters of deploy() (`ahs deploy`). */
-export interface DeployParams extends ChannelParams {
-  versionId: string;
-  /** Default LIVE. */
-  state?: 'LIVE' | 'OFFLINE';
-  /** Already in that state: nothing to send (`unchanged`). */
-  idempotent?: boolean;
-}
+/** Parameters of deploy() (`ahs deploy`); `state` LIVE when not given. */
+export type DeployParams = ChannelParams & Pick<DeployInput, 'versionId' | 'idempotent'> & Partial<Pick<DeployInput, 'state'>>;
 
 /** Parameters of promoteDefault() (`ahs promote-default`): a version, or the Default of `fromEnv`. */
-export interface PromoteParams extends ChannelParams {
-  /** The version to promote (or `fromEnv`). */
-  versionId?: string;
-  /** Promote the Default of this environment instead. */
-  fromEnv?: string;
-  /** Deploy it LIVE first when it is not. */
-  makeLive?: boolean;
-  /** Compare-and-set: the current Default must be this version ('none': no Default yet); else a ConflictError. */
-  expectCurrent?: string;
-  idempotent?: boolean;
-}
+export type PromoteParams = ChannelParams & Omit<PromoteInput, keyof Channel | 'user' | 'offerMakeLive'>;
 
-/** Parameters of release() (`ahs release`). */
-export interface ReleaseParams extends ChannelParams {
-  /** The path of the file to release. */
-  file: string;
+/** Parameters of release() (`ahs release`); `state` DEFAULT when not given. */
+export type ReleaseParams = ChannelParams & Pick<ReleaseInput, 'file' | 'expectCurrent'> & Partial<Pick<ReleaseInput, 'state'>> & {
   /** The version name: the key that makes a re-run resume. */
   name: string;
-  /** Where the release ends. Default DEFAULT. */
-  state?: 'LIVE' | 'DEFAULT';
-  expectCurrent?: string;
-}
+};
 
 /** Parameters of rollback() (`ahs rollback`). */
-export interface RollbackParams extends ChannelParams {
-  /** The version to make the Default again; without it, the one the journal (when set) or the channel's records prove was the Default before. */
-  to?: string;
-}
+export type RollbackParams = ChannelParams & Pick<RollbackInput, 'to'>;
 
 /**
  * What `ahs verify` checks (cli.md, "In CI, and from code"): the items a
@@ -348,23 +318,11 @@ export type VerifyParams = VerifyCollectionParams | VerifyAssetParams;
 export type VerifyAssetParams = Omit<VerifyAssetInput, 'concurrency'>;
 
 /** Parameters of items.sync() (`ahs item sync`). */
-export interface SyncParams {
-  collectionId: string;
-  /** The folder whose files the collection should hold (its top level). */
-  dir: string;
+export type SyncParams = Omit<ItemSyncInput, 'entries' | 'assetType' | 'user'> & {
   /** Asset type code of uploaded items: one of the collection's allowed types, or 9999 (Other). */
   type: string;
-  /** Remove the items that have no file of their name in `dir`. */
-  delete?: boolean;
-  followLinks?: boolean;
-  /** Only files (and items) whose name matches one of these globs. */
-  pattern?: string[];
-  /** Re-run the Live deployments of the collection at the end. */
-  reconcile?: boolean;
-  /** Compare content by SHA-256 where it can be downloaded. */
-  checksum?: boolean;
   user?: string;
-}
+};
 
 /** The desired-state file of plan() and apply() (`ahs plan -f`). */
 export interface DesiredStateParams {
@@ -378,17 +336,10 @@ export interface DesiredStateParams {
 }
 
 /** Parameters of apply(): the file, or a saved plan. */
-export interface ApplyParams extends DesiredStateParams {
-  /** A plan saved by `ahs plan --out` (instead of `file`): checked for staleness first. */
-  plan?: string;
-}
+export type ApplyParams = DesiredStateParams & Pick<ApplyInput, 'plan'>;
 
 /** Narrows records(): a platform, an environment, a state. */
-export interface RecordFilter {
-  platform?: string;
-  envId?: string;
-  state?: DeploymentState;
-}
+export type RecordFilter = Omit<AssetStatusInput, 'assetId'>;
 
 // --- downloads and exports (issue 35) ------------------------------------------------
 
@@ -1063,21 +1014,12 @@ export interface UnblockParams {
 }
 
 /** journal.init(): which collection (default ahs-journal), the environment it is read in, the acting user. */
-export interface JournalInitParams {
-  collectionId?: string;
-  envId?: string;
-  user?: string;
-}
+export type JournalInitParams = Partial<JournalInitInput>;
 
 /** Narrows history(): an asset or collection, a platform, an environment, a time range, a number of entries. */
-export interface HistoryParams {
-  /** An asset id or a collection id: only its changes. */
-  id?: string;
-  platform?: string;
-  envId?: string;
+export type HistoryParams = Omit<HistoryFilter, 'since' | 'until'> & {
   /** Entries from this time on (a Date or an ISO 8601 date or timestamp). */
   since?: Date | string;
   until?: Date | string;
-  limit?: number;
-}
+};
 

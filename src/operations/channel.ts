@@ -22,7 +22,7 @@ export type { DeployResponse, PromoteResult };
 export interface DeployInput extends Channel {
   versionId: string;
   state: 'LIVE' | 'OFFLINE';
-  /** Already in that state: nothing to send (a no-op plan). */
+  /** Already in that state: nothing to send (a no-op plan, `unchanged`). */
   idempotent?: boolean | undefined;
   /** The acting user (createdBy for a first deploy, updatedBy for a change). */
   user: string;
@@ -57,9 +57,9 @@ export interface PromoteInput extends Channel {
   fromEnv?: string | undefined;
   /** Deploy it LIVE first when it is OFFLINE or not deployed on the channel. */
   makeLive?: boolean | undefined;
-  /** Compare-and-set: the current Default must be this version (`none`: no Default yet). */
+  /** Compare-and-set: the current Default must be this version (`none`: no Default yet); else a ConflictError. */
   expectCurrent?: string | undefined;
-  /** Already the Default: nothing to send (a no-op plan). */
+  /** Already the Default: nothing to send (a no-op plan, `unchanged`). */
   idempotent?: boolean | undefined;
   user: string;
   /**

@@ -62,12 +62,12 @@ export interface ItemSyncInput {
   entries?: string[] | undefined;
   assetType: string;
   user: string;
-  /** Remove the items that have no file of their name. */
+  /** Remove the items that have no file of their name in `dir`. */
   delete?: boolean | undefined;
   followLinks?: boolean | undefined;
   /** Only files (and items) whose name matches one of these globs. */
   pattern?: string[] | undefined;
-  /** Re-run the Live deployments at the end. */
+  /** Re-run the Live deployments of the collection at the end. */
   reconcile?: boolean | undefined;
   /** Compare content by SHA-256 where it can be downloaded. */
   checksum?: boolean | undefined;

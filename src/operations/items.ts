@@ -27,7 +27,7 @@ export type ItemUploadResult = {
 
 export interface ItemUploadInput {
   collectionId: string;
-  /** The files, each uploaded as one item. */
+  /** The paths of the files, each uploaded as one item. */
   files: string[];
   assetType: string;
   /** The item's name, with one file only (default: the file's name, shortened to the service's limit). */

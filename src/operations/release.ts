@@ -55,7 +55,7 @@ export interface ReleaseInput extends Channel {
   versionName: string;
   /** Where the release ends: LIVE, or DEFAULT (promoted). */
   state: 'LIVE' | 'DEFAULT';
-  /** Compare-and-set: promote only if the current Default is this version (`none`: no Default yet). */
+  /** Compare-and-set: promote only if the current Default is this version (`none`: no Default yet); else a ConflictError. */
   expectCurrent?: string | undefined;
   /** The acting user (createdBy, updatedBy). */
   user: string;

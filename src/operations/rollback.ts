@@ -18,7 +18,7 @@ import type { PlanContext } from '../plan/context.js';
 import { fieldName, givenAs, type FieldNames } from './validate.js';
 
 export interface RollbackInput extends Channel {
-  /** The version to make the Default again; without it, the one the journal (when set) or the channel's records prove. */
+  /** The version to make the Default again; without it, the one the journal (when set) or the channel's records prove was the Default before. */
   to?: string | undefined;
   user: string;
   /**

@@ -24,7 +24,7 @@ export function widened(end: RangeEnd | undefined, now: number, marginMs: number
 }
 
 export interface HistoryFilter extends EntryRange {
-  /** An asset id or a collection id. */
+  /** An asset id or a collection id: only its changes. */
   id?: string;
   platform?: string;
   envId?: string;
