@@ -1,6 +1,7 @@
 // ahs rollout where CI puts it (issue 43): the built binary, several
 // processes of the same command line at once, and a process killed (SIGKILL)
-// at each step of a wave. Every run goes through a small proxy in front of
+// at each step of a wave; the runs after a kill, one at a time, are main()
+// in this process (the same code, no Node start-up each: issue 46). Every run goes through a small proxy in front of
 // the emulator that can hold the first reads of several runs until all have
 // arrived (so they plan from the same read), hold a request's answer or the
 // request itself (the moment to kill), and move the service's clock on: its
@@ -118,7 +119,10 @@ afterAll(async () => {
   await h?.close();
 });
 
+/** The built binary: the runs that race each other (several processes at once). */
 const binary = (args: string[]) => h.ahs(args, { binary: true, env: journal });
+/** main() in this process: a run after another has ended or was killed, where the process is not the point (issue 46). */
+const run = (args: string[]) => h.ahs(args, { env: journal });
 
 /** The built binary, started: killed by the test at the moment it waits for. */
 function started(args: string[]) {
@@ -159,7 +163,7 @@ describe('the same rollout line started by several CI jobs at once', () => {
 
   it('10 aborts at once all exit 0, each wave put back once', { timeout: 200_000 }, async () => {
     const { id, v1, v2 } = await seededRollout(h);
-    const done = await binary(['rollout', id, v2, ...WAVES]);
+    const done = await run(['rollout', id, v2, ...WAVES]);
     expect(done.exitCode, done.stderr).toBe(0);
     gate.barrier(10, isVersionRead(id, v2));
     const aborts = await Promise.all(Array.from({ length: 10 }, () => binary(['rollout', 'abort', id, v2, ...WAVES, '--json'])));
@@ -178,10 +182,10 @@ describe('a run killed at each step of a wave: the same command line converges',
   async function converge(line: string[]): Promise<Run[]> {
     const runs: Run[] = [];
     for (let attempt = 0; attempt < 8; attempt++) {
-      const run = await binary([...line, '--json']);
-      runs.push(run);
-      if (run.exitCode === 0) return runs;
-      expect(run.exitCode, run.stderr).toBe(11);
+      const ran = await run([...line, '--json']);
+      runs.push(ran);
+      if (ran.exitCode === 0) return runs;
+      expect(ran.exitCode, ran.stderr).toBe(11);
       gate.shift += 2 * 3_600_000;
     }
     throw new Error(`no convergence: ${runs.map((r) => r.stderr).join('\n---\n')}`);
@@ -225,7 +229,7 @@ describe('a run killed at each step of a wave: the same command line converges',
     child.kill('SIGKILL');
     await child;
     promotion.release();
-    const first = await binary([...line, '--json']);
+    const first = await run([...line, '--json']);
     // dev is the Default now, or is about to be: either the run waits for the killed run's entry, or (a read
     // taken before the deployment ended) it finds dev LIVE and its promotion already made.
     expect(first.exitCode, first.stderr).toBe(11);
@@ -234,7 +238,7 @@ describe('a run killed at each step of a wave: the same command line converges',
     expect(await waveDefaults(h, id)).toEqual([v2, v2, v2]);
     await checkEntries(id);
 
-    const abort = await binary(['rollout', 'abort', id, v2, ...WAVES]);
+    const abort = await run(['rollout', 'abort', id, v2, ...WAVES]);
     expect(abort.exitCode, abort.stderr).toBe(0);
     expect(await waveDefaults(h, id)).toEqual([v1, v1, v1]);
   });
@@ -249,17 +253,17 @@ describe('a run killed at each step of a wave: the same command line converges',
     await child;
     expect(await waveDefaults(h, id)).toEqual([v2, v1, v1]);
     // The next run: the killed run's promotion, its entry still due: exit 11 until then.
-    const waiting = await binary([...line, '--json']);
+    const waiting = await run([...line, '--json']);
     expect(waiting.exitCode, waiting.stderr).toBe(11);
     expect(waiting.json()).toMatchObject({ next: { action: 'wait', for: 'entry', recording: 'dev', env: 'staging' }, waves: [{ state: 'unrecorded', previousDefault: v1 }, { state: 'pending' }, { state: 'pending' }] });
     // status says the same, exit 0.
-    const status = await binary(['rollout', 'status', id, v2, ...WAVES, ...SOAK, '--json']);
+    const status = await run(['rollout', 'status', id, v2, ...WAVES, ...SOAK, '--json']);
     expect(status.exitCode, status.stderr).toBe(0);
     expect(status.json().next).toMatchObject({ action: 'wait', for: 'entry' });
 
     // Abort now: a rollout holds no lock unless given --lock-id or --lock-timeout (change control), so the killed
     // run left none, and the intent proves dev's previous Default.
-    const abort = await binary(['rollout', 'abort', id, v2, ...WAVES, '--json']);
+    const abort = await run(['rollout', 'abort', id, v2, ...WAVES, '--json']);
     expect(abort.exitCode, abort.stderr).toBe(0);
     expect(abort.json().restored).toEqual(['dev']);
     expect(abort.stderr).toContain(`${v2} stays LIVE on dev (abort deletes nothing); to take it offline there: ahs deploy ${id} ${v2} --platform web --env dev --state OFFLINE`);
