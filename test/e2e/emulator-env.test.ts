@@ -9,7 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertFreshBuild, BIN, harness, type Harness } from './helpers.js';
+import { assertFreshBuild, BIN, harness, runInProcess, type Harness } from './helpers.js';
 
 let h: Harness;
 let home: string;
@@ -43,6 +43,9 @@ function startEmulator(args: string[], ready: (stdout: string) => boolean) {
   return { child, printed };
 }
 
+/** `ahs ARGS` as main() in this process, with this process's (hermetic) environment: what it prints is the point, not the process (issue 46). */
+const ahs = (args: string[]) => runInProcess(args, { ...process.env });
+
 describe('ahs emulator env', () => {
   it('eval "$(ahs emulator env --port N)" points ahs at the emulator on that port', async () => {
     const port = new URL(h.emu.baseUrl).port;
@@ -53,9 +56,11 @@ describe('ahs emulator env', () => {
   });
 
   it('prints one export line; --json the same variables', async () => {
-    const line = await execa('node', [BIN, 'emulator', 'env', '--port', '4010']);
+    const line = await ahs(['emulator', 'env', '--port', '4010']);
+    expect(line.exitCode, line.stderr).toBe(0);
     expect(line.stdout).toBe('export AHS_BASE_URL=http://127.0.0.1:4010 AHS_DELIVERY_URL=http://127.0.0.1:4010 AHS_DOMAIN=demo AHS_API_KEY=demo-key AHS_USER=owner@demo.test');
-    const json = await execa('node', [BIN, 'emulator', 'env', '--port', '4010', '--host', '0.0.0.0', '--json']);
+    const json = await ahs(['emulator', 'env', '--port', '4010', '--host', '0.0.0.0', '--json']);
+    expect(json.exitCode, json.stderr).toBe(0);
     expect(JSON.parse(json.stdout)).toEqual({
       AHS_BASE_URL: 'http://127.0.0.1:4010',
       AHS_DELIVERY_URL: 'http://127.0.0.1:4010',
@@ -66,7 +71,8 @@ describe('ahs emulator env', () => {
   });
 
   it('-o yaml prints the same variables as YAML, which a YAML reader parses back whole', async () => {
-    const yaml = await execa('node', [BIN, 'emulator', 'env', '--port', '4010', '-o', 'yaml']);
+    const yaml = await ahs(['emulator', 'env', '--port', '4010', '-o', 'yaml']);
+    expect(yaml.exitCode, yaml.stderr).toBe(0);
     expect(yaml.stderr).toMatch(/^warning: nothing listens on 127\.0\.0\.1:4010/);
     expect(yaml.stdout).toContain('AHS_BASE_URL: http://127.0.0.1:4010\n');
     expect((await import('yaml')).parse(yaml.stdout)).toEqual({
@@ -79,7 +85,7 @@ describe('ahs emulator env', () => {
   });
 
   it('without --port it is a usage error: the port of a default start changes every time', async () => {
-    const r = await execa('node', [BIN, 'emulator', 'env'], { reject: false });
+    const r = await ahs(['emulator', 'env']);
     expect(r.exitCode).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^error: --port is required/);
