@@ -61,4 +61,23 @@ describe("the library's declarations as shipped", () => {
     }
     // TypeScript and @types/node loaded and checked: 20 to 60 s on a loaded 2-core machine.
   }, 180_000);
+
+  it("keep every field of the library's type test (test/types/library-fields.ts, compiled against dist/types instead of src/)", async () => {
+    // The written-out declarations (scripts/library-declarations.mjs) must not lose, add or make required a field of what src/ declares.
+    const types = join(ROOT, 'dist', 'types', 'library');
+    const fixture = await readFile(join(ROOT, 'test', 'types', 'library-fields.ts'), 'utf8');
+    const from = "from '../../src/library/types.js';";
+    expect(fixture).toContain(from);
+    const file = join(types, 'fields.check.ts');
+    const { default: ts } = await import('typescript');
+    const { writeFile: write, rm } = await import('node:fs/promises');
+    await write(file, fixture.replace(from, "from './index.js';"));
+    try {
+      const program = ts.createProgram([file], { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, strict: true, exactOptionalPropertyTypes: true, noEmit: true, skipLibCheck: true, types: ['node'], typeRoots: [join(ROOT, 'node_modules', '@types')] });
+      const errors = ts.getPreEmitDiagnostics(program).map((d) => `${d.file ? `${d.file.fileName.slice(types.length + 1)}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}: ` : ''}${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+      expect(errors).toEqual([]);
+    } finally {
+      await rm(file, { force: true });
+    }
+  }, 180_000);
 });

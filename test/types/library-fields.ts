@@ -1,6 +1,7 @@
 // The library's public types, checked by the compiler (`tsc --noEmit`, part
 // of npm test; test/docs/library-types.test.ts proves that these lines fail
-// when a field goes). The types are the operations' own (src/library/types.ts
+// when a field goes; test/e2e/library-package.test.ts compiles this file
+// against the shipped dist/types too). The types are the operations' own (src/library/types.ts
 // re-exports them), so they cannot drift from what a call returns; what can
 // go unnoticed is a result losing a field its users read. So:
 // - `optional`: every optional field of every re-exported type and of
