@@ -280,7 +280,7 @@ export function libraryTypesDeclarations(root, publicModules = ['../errors.js'])
  * the files to parse, and no public type is theirs (a field typed by one
  * would be written `any`, and fail the review of the declarations' diff).
  */
-function typesOnlyHost(options) {
+export function typesOnlyHost(options) {
   const host = ts.createCompilerHost(options);
   const cache = ts.createModuleResolutionCache(host.getCurrentDirectory(), (name) => name, options);
   host.resolveModuleNameLiterals = (literals, containingFile, redirected, compilerOptions, containingSourceFile) =>

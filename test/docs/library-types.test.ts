@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import ts from 'typescript';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { typesOnlyHost } from '../../scripts/library-declarations.mjs';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const FIXTURE = join(ROOT, 'test', 'types', 'library-fields.ts');
@@ -19,17 +20,8 @@ function compileFixture(edits: Record<string, [from: string, to: string]>): stri
   const options: ts.CompilerOptions = { ...config!.options, incremental: false, noEmit: true };
   delete options.tsBuildInfoFile;
   const changed = new Map(Object.entries(edits).map(([path, edit]) => [resolve(ROOT, path), edit]));
-  const host = ts.createCompilerHost(options);
-  // src/'s own modules, zod (whose inferred types are the records') and @types/node only, as scripts/library-declarations.mjs
-  // resolves them: no public type is another package's, and the others are most of the time a program takes.
-  const cache = ts.createModuleResolutionCache(host.getCurrentDirectory(), (name) => name, options);
-  host.resolveModuleNameLiterals = (literals, containingFile, redirected, compilerOptions, containingSourceFile) =>
-    literals.map((literal) => {
-      const name = literal.text;
-      const wanted = name.startsWith('.') || /^zod(\/|$)/.test(name) || /[\\/]node_modules[\\/](@types[\\/]node|undici-types|zod)[\\/]/.test(containingFile);
-      if (!wanted) return { resolvedModule: undefined };
-      return ts.resolveModuleName(name, containingFile, compilerOptions, host, cache, redirected, ts.getModeForUsageLocation(containingSourceFile, literal, compilerOptions));
-    });
+  // src/'s own modules, zod (whose inferred types are the records') and @types/node only, as the shipped declarations are made.
+  const host = typesOnlyHost(options);
   const getSourceFile = host.getSourceFile.bind(host);
   host.getSourceFile = (fileName, language, ...rest) => {
     const edit = changed.get(resolve(fileName));

@@ -17,29 +17,24 @@ type Leaf = string | number | boolean | bigint | symbol | null | undefined;
 type Depth = [never, 0, 1, 2, 3, 4, 5, 6, 7];
 type Prefixed<K extends string, P> = P extends string ? `${K}.${P}` : never;
 
-/** Every field path of T: `assetVersion.downloadUrl`, `stages[].matched` (through arrays, unions and optional fields). */
-type Paths<T, D extends number = 8> = [D] extends [never]
+/**
+ * The field paths of T: `assetVersion.downloadUrl`, `stages[].matched` (through arrays, unions and optional fields);
+ * with `Only` 'optional', those of its optional fields only. A phantom `__` field of the implementation is left out.
+ */
+type Paths<T, Only extends 'all' | 'optional' = 'all', D extends number = 8> = [D] extends [never]
   ? never
   : T extends Leaf
     ? never
     : T extends readonly (infer E)[]
-      ? Paths<E, Depth[D]>
+      ? Paths<E, Only, Depth[D]>
       : string extends keyof T
         ? never
-        : { [K in keyof T & string]-?: K | Below<K, NonNullable<T[K]>, Depth[D]> }[keyof T & string];
-type Below<K extends string, V, D extends number> = V extends readonly (infer E)[] ? `${K}[]` | Prefixed<`${K}[]`, Paths<E, D>> : Prefixed<K, Paths<V, D>>;
-
-/** The paths of T's optional fields only (a phantom `__` field of the implementation left out). */
-type OptionalPaths<T, D extends number = 8> = [D] extends [never]
-  ? never
-  : T extends Leaf
-    ? never
-    : T extends readonly (infer E)[]
-      ? OptionalPaths<E, Depth[D]>
-      : string extends keyof T
-        ? never
-        : { [K in keyof T & string]-?: K extends `__${string}` ? never : ({} extends Pick<T, K> ? K : never) | OptionalBelow<K, NonNullable<T[K]>, Depth[D]> }[keyof T & string];
-type OptionalBelow<K extends string, V, D extends number> = V extends readonly (infer E)[] ? Prefixed<`${K}[]`, OptionalPaths<E, D>> : Prefixed<K, OptionalPaths<V, D>>;
+        : { [K in keyof T & string]-?: K extends `__${string}` ? never : Here<T, K, Only> | Below<K, NonNullable<T[K]>, Only, Depth[D]> }[keyof T & string];
+type Here<T, K extends keyof T, Only> = Only extends 'optional' ? ({} extends Pick<T, K> ? K : never) : K;
+type Below<K extends string, V, Only extends 'all' | 'optional', D extends number> = V extends readonly (infer E)[]
+  ? (Only extends 'optional' ? never : `${K}[]`) | Prefixed<`${K}[]`, Paths<E, Only, D>>
+  : Prefixed<K, Paths<V, Only, D>>;
+type OptionalPaths<T> = Paths<T, 'optional'>;
 
 /** true when every path of P is a field of T; else the paths that are not (tsc prints them). */
 type Fields<T, P extends string> = [Exclude<P, Paths<T>>] extends [never] ? true : Exclude<P, Paths<T>>;
