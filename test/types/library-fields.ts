@@ -36,6 +36,9 @@ type Below<K extends string, V, Only extends 'all' | 'optional', D extends numbe
   : Prefixed<K, Paths<V, Only, D>>;
 type OptionalPaths<T> = Paths<T, 'optional'>;
 
+/** A check: T must be true (else tsc names what it is instead, on the line of the check). */
+type Is<T extends true> = T;
+
 /** true when every path of P is a field of T; else the paths that are not (tsc prints them). */
 type Fields<T, P extends string> = [Exclude<P, Paths<T>>] extends [never] ? true : Exclude<P, Paths<T>>;
 
@@ -47,145 +50,76 @@ type Optional<T, P extends string> = [Exclude<P, OptionalPaths<T>>] extends [nev
   : { gone: Exclude<P, OptionalPaths<T>> };
 
 // Each line: a public type, and every optional field of it (nested ones by their path).
-export const optional: {
-  Asset: Optional<Library.Asset, never>;
-  ChannelRecord: Optional<Library.ChannelRecord, 'downloadUrl'>;
-  Collection: Optional<Library.Collection, 'description' | 'anchorAsset' | 'deletedAt'>;
-  DeploymentRecord: Optional<Library.DeploymentRecord, never>;
-  DeploymentState: Optional<Library.DeploymentState, never>;
-  Item: Optional<Library.Item, never>;
-  Version: Optional<Library.Version, 'fileName'>;
-  DryRunDocument: Optional<Library.DryRunDocument, 'predicted.error.blockedBy' | 'predicted.error.until' | 'before' | 'before[].predicted.error.blockedBy' | 'before[].predicted.error.until'>;
-  Unchanged: Optional<Library.Unchanged, never>;
-  DeployResult: Optional<Library.DeployResult, never>;
-  ReadBackRecord: Optional<Library.ReadBackRecord, never>;
-  PromotionResult: Optional<Library.PromotionResult, never>;
-  UndeployResult: Optional<Library.UndeployResult, never>;
-  AssetDeleted: Optional<Library.AssetDeleted, never>;
-  VersionDeleted: Optional<Library.VersionDeleted, never>;
-  CollectionDeployResult: Optional<Library.CollectionDeployResult, 'downloadUrl' | 'message'>;
-  MessageResult: Optional<Library.MessageResult, never>;
-  ItemRemoved: Optional<Library.ItemRemoved, never>;
-  ItemUploadResult: Optional<Library.ItemUploadResult, 'failed[].error.blockedBy' | 'failed[].error.until'>;
-  SyncResult: Optional<Library.SyncResult, 'failed[].error.blockedBy' | 'failed[].error.until' | 'reconciled'>;
-  ReleaseResult: Optional<Library.ReleaseResult, 'version.fileName' | 'stages[].matched'>;
-  DesiredPlanDocument: Optional<Library.DesiredPlanDocument, 'file' | 'reads[].scope' | 'steps[].prediction' | 'steps[].prediction.decision.resource' | 'steps[].prediction.decision.message' | 'steps[].prediction.unchanged' | 'steps[].prediction.notes' | 'steps[].refuse' | 'steps[].refuse.byKind' | 'steps[].refuse.byKind.state' | 'steps[].refuse.byKind.not-found' | 'steps[].refuse.byKind.unknown-reference' | 'steps[].refuse.byKind.conflict' | 'steps[].refuse.byKind.access' | 'steps[].refuse.byKind.plan-limit' | 'steps[].refuse.byKind.validation' | 'steps[].refuse.byKind.internal' | 'steps[].batch' | 'steps[].batch.bounds' | 'steps[].after' | 'changes' | 'changes[].unknownAfter' | 'changes[].name' | 'changes[].compared' | 'changes[].request' | 'changes[].prediction' | 'changes[].prediction.title' | 'changes[].notes' | 'notes'>;
-  PlanChange: Optional<Library.PlanChange, 'unknownAfter' | 'name' | 'compared' | 'request' | 'prediction' | 'prediction.title' | 'notes'>;
-  PlanChangeAction: Optional<Library.PlanChangeAction, never>;
-  ApplyResult: Optional<Library.ApplyResult, 'failed[].error.blockedBy' | 'failed[].error.until'>;
-  VerifyResult: Optional<Library.VerifyResult, never>;
-  VerifyCollectionParams: Optional<Library.VerifyCollectionParams, 'dir' | 'sums' | 'followLinks' | 'concurrency'>;
-  FetchResult: Optional<Library.FetchResult, 'downloaded[].renamed' | 'skipped[].renamed' | 'failed[].renamed'>;
-  VersionDownloadResult: Optional<Library.VersionDownloadResult, never>;
-  DownloadVersionParams: Optional<Library.DownloadVersionParams, 'envId' | 'out'>;
-  DesiredStateDocument: Optional<Library.DesiredStateDocument, '$schema' | 'assets' | 'collections'>;
-  DesiredAsset: Optional<Library.DesiredAsset, 'description' | 'secured' | 'localCacheControl' | 'localCacheMaxAge' | 'active' | 'versions' | 'channels' | 'rollout' | 'rollout.soak' | 'rollout.check' | 'rollout.approve'>;
-  DesiredChannel: Optional<Library.DesiredChannel, 'default' | 'live' | 'offline' | 'exclusive'>;
-  DesiredCollection: Optional<Library.DesiredCollection, 'description' | 'maxAssets' | 'editable' | 'deployable' | 'platform' | 'localCacheControl' | 'localCacheMaxAge' | 'anchor' | 'items' | 'items.prune' | 'items.pattern' | 'items.compare' | 'items.followLinks' | 'deployments'>;
-  RolloutDocument: Optional<Library.RolloutDocument, 'restored' | 'left' | 'left[].found' | 'left[].to' | 'dryRun' | 'requests' | 'requests[].predicted.error.blockedBy' | 'requests[].predicted.error.until' | 'requests[].before' | 'requests[].before[].predicted.error.blockedBy' | 'requests[].before[].predicted.error.until'>;
-  JournalChange: Optional<Library.JournalChange, 'unknownAfter' | 'unknownBefore'>;
-  JournalEntry: Optional<Library.JournalEntry, 'rollout' | 'control' | 'ci' | 'ci.runUrl' | 'ci.sha' | 'ci.ref' | 'changes[].unknownAfter' | 'changes[].unknownBefore'>;
-  JournalInitResult: Optional<Library.JournalInitResult, never>;
-  LockAcquired: Optional<Library.LockAcquired, never>;
-  LockReleased: Optional<Library.LockReleased, never>;
-  LockStatus: Optional<Library.LockStatus, 'ci.runUrl' | 'ci.sha' | 'ci.ref'>;
-  LockBroken: Optional<Library.LockBroken, never>;
-  FreezeSet: Optional<Library.FreezeSet, never>;
-  FreezeListed: Optional<Library.FreezeListed, never>;
-  FreezeRemoved: Optional<Library.FreezeRemoved, never>;
-  VersionBlocked: Optional<Library.VersionBlocked, never>;
-  VersionUnblocked: Optional<Library.VersionUnblocked, never>;
-  PlannedWrite: Optional<Library.PlannedWrite<unknown>, 'steps[].after' | 'steps[].batch' | 'steps[].batch.bounds' | 'unchanged'>;
-} = {
-  Asset: true,
-  ChannelRecord: true,
-  Collection: true,
-  DeploymentRecord: true,
-  DeploymentState: true,
-  Item: true,
-  Version: true,
-  DryRunDocument: true,
-  Unchanged: true,
-  DeployResult: true,
-  ReadBackRecord: true,
-  PromotionResult: true,
-  UndeployResult: true,
-  AssetDeleted: true,
-  VersionDeleted: true,
-  CollectionDeployResult: true,
-  MessageResult: true,
-  ItemRemoved: true,
-  ItemUploadResult: true,
-  SyncResult: true,
-  ReleaseResult: true,
-  DesiredPlanDocument: true,
-  PlanChange: true,
-  PlanChangeAction: true,
-  ApplyResult: true,
-  VerifyResult: true,
-  VerifyCollectionParams: true,
-  FetchResult: true,
-  VersionDownloadResult: true,
-  DownloadVersionParams: true,
-  DesiredStateDocument: true,
-  DesiredAsset: true,
-  DesiredChannel: true,
-  DesiredCollection: true,
-  RolloutDocument: true,
-  JournalChange: true,
-  JournalEntry: true,
-  JournalInitResult: true,
-  LockAcquired: true,
-  LockReleased: true,
-  LockStatus: true,
-  LockBroken: true,
-  FreezeSet: true,
-  FreezeListed: true,
-  FreezeRemoved: true,
-  VersionBlocked: true,
-  VersionUnblocked: true,
-  PlannedWrite: true,
+export type OptionalFields = {
+  Asset: Is<Optional<Library.Asset, never>>;
+  ChannelRecord: Is<Optional<Library.ChannelRecord, 'downloadUrl'>>;
+  Collection: Is<Optional<Library.Collection, 'description' | 'anchorAsset' | 'deletedAt'>>;
+  DeploymentRecord: Is<Optional<Library.DeploymentRecord, never>>;
+  DeploymentState: Is<Optional<Library.DeploymentState, never>>;
+  Item: Is<Optional<Library.Item, never>>;
+  Version: Is<Optional<Library.Version, 'fileName'>>;
+  DryRunDocument: Is<Optional<Library.DryRunDocument, 'predicted.error.blockedBy' | 'predicted.error.until' | 'before' | 'before[].predicted.error.blockedBy' | 'before[].predicted.error.until'>>;
+  Unchanged: Is<Optional<Library.Unchanged, never>>;
+  DeployResult: Is<Optional<Library.DeployResult, never>>;
+  ReadBackRecord: Is<Optional<Library.ReadBackRecord, never>>;
+  PromotionResult: Is<Optional<Library.PromotionResult, never>>;
+  UndeployResult: Is<Optional<Library.UndeployResult, never>>;
+  AssetDeleted: Is<Optional<Library.AssetDeleted, never>>;
+  VersionDeleted: Is<Optional<Library.VersionDeleted, never>>;
+  CollectionDeployResult: Is<Optional<Library.CollectionDeployResult, 'downloadUrl' | 'message'>>;
+  MessageResult: Is<Optional<Library.MessageResult, never>>;
+  ItemRemoved: Is<Optional<Library.ItemRemoved, never>>;
+  ItemUploadResult: Is<Optional<Library.ItemUploadResult, 'failed[].error.blockedBy' | 'failed[].error.until'>>;
+  SyncResult: Is<Optional<Library.SyncResult, 'failed[].error.blockedBy' | 'failed[].error.until' | 'reconciled'>>;
+  ReleaseResult: Is<Optional<Library.ReleaseResult, 'version.fileName' | 'stages[].matched'>>;
+  DesiredPlanDocument: Is<Optional<Library.DesiredPlanDocument, 'file' | 'reads[].scope' | 'steps[].prediction' | 'steps[].prediction.decision.resource' | 'steps[].prediction.decision.message' | 'steps[].prediction.unchanged' | 'steps[].prediction.notes' | 'steps[].refuse' | 'steps[].refuse.byKind' | 'steps[].refuse.byKind.state' | 'steps[].refuse.byKind.not-found' | 'steps[].refuse.byKind.unknown-reference' | 'steps[].refuse.byKind.conflict' | 'steps[].refuse.byKind.access' | 'steps[].refuse.byKind.plan-limit' | 'steps[].refuse.byKind.validation' | 'steps[].refuse.byKind.internal' | 'steps[].batch' | 'steps[].batch.bounds' | 'steps[].after' | 'changes' | 'changes[].unknownAfter' | 'changes[].name' | 'changes[].compared' | 'changes[].request' | 'changes[].prediction' | 'changes[].prediction.title' | 'changes[].notes' | 'notes'>>;
+  PlanChange: Is<Optional<Library.PlanChange, 'unknownAfter' | 'name' | 'compared' | 'request' | 'prediction' | 'prediction.title' | 'notes'>>;
+  PlanChangeAction: Is<Optional<Library.PlanChangeAction, never>>;
+  ApplyResult: Is<Optional<Library.ApplyResult, 'failed[].error.blockedBy' | 'failed[].error.until'>>;
+  VerifyResult: Is<Optional<Library.VerifyResult, never>>;
+  VerifyCollectionParams: Is<Optional<Library.VerifyCollectionParams, 'dir' | 'sums' | 'followLinks' | 'concurrency'>>;
+  FetchResult: Is<Optional<Library.FetchResult, 'downloaded[].renamed' | 'skipped[].renamed' | 'failed[].renamed'>>;
+  VersionDownloadResult: Is<Optional<Library.VersionDownloadResult, never>>;
+  DownloadVersionParams: Is<Optional<Library.DownloadVersionParams, 'envId' | 'out'>>;
+  DesiredStateDocument: Is<Optional<Library.DesiredStateDocument, '$schema' | 'assets' | 'collections'>>;
+  DesiredAsset: Is<Optional<Library.DesiredAsset, 'description' | 'secured' | 'localCacheControl' | 'localCacheMaxAge' | 'active' | 'versions' | 'channels' | 'rollout' | 'rollout.soak' | 'rollout.check' | 'rollout.approve'>>;
+  DesiredChannel: Is<Optional<Library.DesiredChannel, 'default' | 'live' | 'offline' | 'exclusive'>>;
+  DesiredCollection: Is<Optional<Library.DesiredCollection, 'description' | 'maxAssets' | 'editable' | 'deployable' | 'platform' | 'localCacheControl' | 'localCacheMaxAge' | 'anchor' | 'items' | 'items.prune' | 'items.pattern' | 'items.compare' | 'items.followLinks' | 'deployments'>>;
+  RolloutDocument: Is<Optional<Library.RolloutDocument, 'restored' | 'left' | 'left[].found' | 'left[].to' | 'dryRun' | 'requests' | 'requests[].predicted.error.blockedBy' | 'requests[].predicted.error.until' | 'requests[].before' | 'requests[].before[].predicted.error.blockedBy' | 'requests[].before[].predicted.error.until'>>;
+  JournalChange: Is<Optional<Library.JournalChange, 'unknownAfter' | 'unknownBefore'>>;
+  JournalEntry: Is<Optional<Library.JournalEntry, 'rollout' | 'control' | 'ci' | 'ci.runUrl' | 'ci.sha' | 'ci.ref' | 'changes[].unknownAfter' | 'changes[].unknownBefore'>>;
+  JournalInitResult: Is<Optional<Library.JournalInitResult, never>>;
+  LockAcquired: Is<Optional<Library.LockAcquired, never>>;
+  LockReleased: Is<Optional<Library.LockReleased, never>>;
+  LockStatus: Is<Optional<Library.LockStatus, 'ci.runUrl' | 'ci.sha' | 'ci.ref'>>;
+  LockBroken: Is<Optional<Library.LockBroken, never>>;
+  FreezeSet: Is<Optional<Library.FreezeSet, never>>;
+  FreezeListed: Is<Optional<Library.FreezeListed, never>>;
+  FreezeRemoved: Is<Optional<Library.FreezeRemoved, never>>;
+  VersionBlocked: Is<Optional<Library.VersionBlocked, never>>;
+  VersionUnblocked: Is<Optional<Library.VersionUnblocked, never>>;
+  PlannedWrite: Is<Optional<Library.PlannedWrite<unknown>, 'steps[].after' | 'steps[].batch' | 'steps[].batch.bounds' | 'unchanged'>>;
 };
 
 // Each line: a public type, and the fields (nested ones by their path) that the library's documentation names.
-export const documented: {
-  channelRecord: Fields<Library.ChannelRecord, 'downloadUrl'>;
-  collection: Fields<Library.Collection, 'description' | 'anchorAsset' | 'deletedAt'>;
-  version: Fields<Library.Version, 'fileName'>;
-  dryRun: Fields<Library.DryRunDocument, 'before' | 'before[].predicted.error.detail' | 'predicted.effects[].description'>;
-  collectionDeploy: Fields<Library.CollectionDeployResult, 'downloadUrl' | 'message'>;
-  sync: Fields<Library.SyncResult, 'reconciled' | 'skipped[].reason' | 'failed[].error.title' | 'compared.checksum'>;
-  release: Fields<Library.ReleaseResult, 'stages[].matched' | 'assetVersion.envId'>;
-  plan: Fields<Library.DesiredPlanDocument, 'file' | 'file.sha256' | 'reads[].scope' | 'steps[].batch' | 'steps[].batch.bounds' | 'steps[].after' | 'changes' | 'changes[].unknownAfter' | 'changes[].compared' | 'changes[].prediction.title' | 'notes'>;
-  planChange: Fields<Library.PlanChange, 'unknownAfter' | 'name' | 'compared' | 'request' | 'prediction' | 'prediction.title' | 'notes'>;
-  apply: Fields<Library.ApplyResult, 'steps[].request.body' | 'failed[].error.detail'>;
-  desired: Fields<Library.DesiredStateDocument, '$schema' | 'assets' | 'collections'>;
-  desiredAsset: Fields<Library.DesiredAsset, 'description' | 'secured' | 'active' | 'versions' | 'channels' | 'rollout' | 'rollout.soak' | 'rollout.check' | 'rollout.approve'>;
-  desiredChannel: Fields<Library.DesiredChannel, 'default' | 'default.versionId' | 'live' | 'live[].versionId' | 'offline' | 'exclusive'>;
-  desiredCollection: Fields<Library.DesiredCollection, 'description' | 'maxAssets' | 'anchor' | 'items' | 'items.prune' | 'items.pattern' | 'items.compare' | 'items.followLinks' | 'items.names' | 'deployments'>;
-  rollout: Fields<Library.RolloutDocument, 'next.env' | 'next.for' | 'next.until' | 'next.found' | 'next.reason' | 'next.halt' | 'restored' | 'left' | 'dryRun' | 'requests' | 'waves[].previousDefault'>;
-  journalEntry: Fields<Library.JournalEntry, 'ci' | 'ci.runUrl' | 'ci.sha' | 'ci.ref' | 'rollout' | 'changes[].unknownAfter' | 'changes[].unknownBefore'>;
-  promotion: Fields<Library.PromotionResult, 'assetVersion.fallback' | 'previousDefault'>;
-  fetch: Fields<Library.FetchResult, 'skipped[].reason' | 'failed[].error'>;
-  planned: Fields<Library.PlannedWrite<unknown>, 'unchanged' | 'steps[].batch.bounds' | 'steps[].after'>;
-} = {
-  channelRecord: true,
-  collection: true,
-  version: true,
-  dryRun: true,
-  collectionDeploy: true,
-  sync: true,
-  release: true,
-  plan: true,
-  planChange: true,
-  apply: true,
-  desired: true,
-  desiredAsset: true,
-  desiredChannel: true,
-  desiredCollection: true,
-  rollout: true,
-  journalEntry: true,
-  promotion: true,
-  fetch: true,
-  planned: true,
+export type DocumentedFields = {
+  channelRecord: Is<Fields<Library.ChannelRecord, 'downloadUrl'>>;
+  collection: Is<Fields<Library.Collection, 'description' | 'anchorAsset' | 'deletedAt'>>;
+  version: Is<Fields<Library.Version, 'fileName'>>;
+  dryRun: Is<Fields<Library.DryRunDocument, 'before' | 'before[].predicted.error.detail' | 'predicted.effects[].description'>>;
+  collectionDeploy: Is<Fields<Library.CollectionDeployResult, 'downloadUrl' | 'message'>>;
+  sync: Is<Fields<Library.SyncResult, 'reconciled' | 'skipped[].reason' | 'failed[].error.title' | 'compared.checksum'>>;
+  release: Is<Fields<Library.ReleaseResult, 'stages[].matched' | 'assetVersion.envId'>>;
+  plan: Is<Fields<Library.DesiredPlanDocument, 'file' | 'file.sha256' | 'reads[].scope' | 'steps[].batch' | 'steps[].batch.bounds' | 'steps[].after' | 'changes' | 'changes[].unknownAfter' | 'changes[].compared' | 'changes[].prediction.title' | 'notes'>>;
+  planChange: Is<Fields<Library.PlanChange, 'unknownAfter' | 'name' | 'compared' | 'request' | 'prediction' | 'prediction.title' | 'notes'>>;
+  apply: Is<Fields<Library.ApplyResult, 'steps[].request.body' | 'failed[].error.detail'>>;
+  desired: Is<Fields<Library.DesiredStateDocument, '$schema' | 'assets' | 'collections'>>;
+  desiredAsset: Is<Fields<Library.DesiredAsset, 'description' | 'secured' | 'active' | 'versions' | 'channels' | 'rollout' | 'rollout.soak' | 'rollout.check' | 'rollout.approve'>>;
+  desiredChannel: Is<Fields<Library.DesiredChannel, 'default' | 'default.versionId' | 'live' | 'live[].versionId' | 'offline' | 'exclusive'>>;
+  desiredCollection: Is<Fields<Library.DesiredCollection, 'description' | 'maxAssets' | 'anchor' | 'items' | 'items.prune' | 'items.pattern' | 'items.compare' | 'items.followLinks' | 'items.names' | 'deployments'>>;
+  rollout: Is<Fields<Library.RolloutDocument, 'next.env' | 'next.for' | 'next.until' | 'next.found' | 'next.reason' | 'next.halt' | 'restored' | 'left' | 'dryRun' | 'requests' | 'waves[].previousDefault'>>;
+  journalEntry: Is<Fields<Library.JournalEntry, 'ci' | 'ci.runUrl' | 'ci.sha' | 'ci.ref' | 'rollout' | 'changes[].unknownAfter' | 'changes[].unknownBefore'>>;
+  promotion: Is<Fields<Library.PromotionResult, 'assetVersion.fallback' | 'previousDefault'>>;
+  fetch: Is<Fields<Library.FetchResult, 'skipped[].reason' | 'failed[].error'>>;
+  planned: Is<Fields<Library.PlannedWrite<unknown>, 'unchanged' | 'steps[].batch.bounds' | 'steps[].after'>>;
 };
