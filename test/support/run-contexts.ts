@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { bufferIO } from '../unit/helpers.js';
 import { harness, type Harness } from '../e2e/helpers.js';
+import type { EmulatorOptions } from '../../src/emulator/index.js';
 import { createContext, type Context } from '../../src/context.js';
 import type { GlobalOptions } from '../../src/options.js';
 
@@ -17,16 +18,17 @@ export type RunContext = Context & { io: ReturnType<typeof bufferIO> };
 export interface RunContexts {
   /** The file's emulator and its helpers (after beforeAll). */
   readonly h: Harness;
-  /** A context with `env` over the harness's settings (AHS_CONFIG_DIR a folder of the file's own), `globals`, and the run's command line when given. */
-  context(env?: Record<string, string | undefined>, globals?: GlobalOptions, run?: { command: string; arguments: string[] }): Promise<RunContext>;
+  /** A context with `env` over the harness's settings (AHS_CONFIG_DIR a folder of the file's own), `globals`, the run's command line when given, and the run's signal (its Ctrl-C) when given. */
+  context(env?: Record<string, string | undefined>, globals?: GlobalOptions, run?: { command: string; arguments: string[] }, signal?: AbortSignal): Promise<RunContext>;
 }
 
-export function runContexts(name: string): RunContexts {
+/** `emulator`: the emulator's options (a variation: a delivery network of its own, say). */
+export function runContexts(name: string, emulator: EmulatorOptions = {}): RunContexts {
   let h: Harness | undefined;
   let configDir: string | undefined;
   const contexts: Context[] = [];
   beforeAll(async () => {
-    h = await harness();
+    h = await harness(emulator);
     configDir = await mkdtemp(join(tmpdir(), `ahs-${name}-`));
   });
   afterAll(async () => {
@@ -38,9 +40,9 @@ export function runContexts(name: string): RunContexts {
     get h() {
       return h!;
     },
-    async context(env = {}, globals = {}, run) {
+    async context(env = {}, globals = {}, run, signal = new AbortController().signal) {
       const io = bufferIO({ env: { ...h!.env, AHS_CONFIG_DIR: configDir, ...env } });
-      const ctx = await createContext(globals, { io, signal: new AbortController().signal, ...(run ? { run } : {}) });
+      const ctx = await createContext(globals, { io, signal, ...(run ? { run } : {}) });
       contexts.push(ctx);
       return ctx as RunContext;
     },

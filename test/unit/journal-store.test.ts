@@ -11,14 +11,18 @@ import { DEMO_USER, uid, type Harness } from '../e2e/helpers.js';
 import type { Context } from '../../src/context.js';
 import { runContexts } from '../support/run-contexts.js';
 import type { GlobalOptions } from '../../src/options.js';
-import { appendEntry, ciRunOf, deployContinuation, describeJournal, entryName, entryUpload, historyErased, isJournalCollection, isUnreadable, covers, journalChain, journalMark, newEntry, nextJournalId, parseJournalDescription, readEntries, type EntryDocumentV2, type EntryRead, type JournalEntry } from '../../src/service/journal.js';
+import { appendEntry, ciRunOf, deployContinuation, describeJournal, entryName, entryUpload, historyErased, isJournalCollection, isUnreadable, covers, journalChain, journalMark, newEntry, nextJournalId, parseJournalDescription, readEntries, type EntryDocumentV2, type EntryRead, type JournalContext, type JournalEntry, type KnownChain } from '../../src/service/journal.js';
 import { addressParts, CLOCK_MARGIN_MS, historyEntries, widened, journalRollbackTarget, markDisagreements, matches, provenance, readDefault, readHistory, unreadableLine, type HistoryEntry, type RangeEnd } from '../../src/service/history.js';
 import { journalOf, rolloutEntries } from '../../src/service/rollout-journal.js';
 import { choiceText, journalChoice, journalErasure, journalId, requireJournal } from '../../src/service/journal-setting.js';
 import { resolveSettings } from '../../src/config/settings.js';
-import { NotFoundError, UsageError } from '../../src/errors.js';
+import { ApiError, NotFoundError, OutcomeUnknownError, UsageError } from '../../src/errors.js';
+import type { ApiClient, RequestOptions } from '../../src/http/client.js';
+import { readCollection } from '../../src/service/collections.js';
 
 const runs = runContexts('journal-store');
+/** A second service whose delivery network has a host and path of its own (a CDN), not the API's. */
+const cdn = runContexts('journal-store-cdn', { variation: { deliveryPrefix: '/cdn' } });
 let h: Harness;
 beforeAll(() => {
   h = runs.h;
@@ -109,11 +113,16 @@ describe('the journal\'s pure parts', () => {
     expect(parseJournalDescription('ahs journal; env=prod; next=j--2')).toEqual({ envId: 'prod', next: 'j--2' });
     expect(parseJournalDescription('env=dev')).toEqual({ envId: 'dev' });
     expect(parseJournalDescription('ahs journal;next=x_y')).toEqual({ next: 'x_y' });
+    expect(parseJournalDescription('ahs journal;env=prod;  next=j--2')).toEqual({ envId: 'prod', next: 'j--2' });
+    expect(parseJournalDescription('next=j--3; env=dev')).toEqual({ envId: 'dev', next: 'j--3' });
     expect(parseJournalDescription('ahs journal; myenv=prod; the next=j')).toEqual({});
     expect(parseJournalDescription(null)).toEqual({});
     expect(parseJournalDescription(undefined)).toEqual({});
     expect(nextJournalId('j--9')).toBe('j--10');
     expect(nextJournalId('j--x')).toBe('j--x--2');
+    expect(nextJournalId('j--12')).toBe('j--13');
+    expect(nextJournalId('j--9x')).toBe('j--9x--2');
+    expect(nextJournalId('j')).toBe('j--2');
     expect(nextJournalId(`${'a'.repeat(46)}--9`)).toBe(`${'a'.repeat(46)}--10`.slice(-50).padStart(50, 'a').slice(0, 46) + '--10');
   });
 
@@ -439,7 +448,10 @@ describe('history', () => {
     const upload = { address: `version.${asset}.${v1}`, before: null, after: { default: v1 } };
     const cleared = { address: `channel.${asset}.ios.dev`, before: { default: v1 }, after: { default: null } };
     const partial = { address: `channel.${asset}`, before: null, after: { default: v1 } };
-    const entries = [entry([newest, upload, cleared, partial]), entry([older, staging])];
+    const noEnv = { address: `channel.${asset}.ios`, before: null, after: { default: v1 } };
+    const noId = { address: 'channel..ios.prod', before: null, after: { default: v1 } };
+    const removed = { address: `channel.${asset}.ios.prod`, before: { default: v1 }, after: null };
+    const entries = [entry([removed, newest, upload, cleared, partial, noEnv, noId]), entry([older, staging])];
     const disagreements = await markDisagreements(api, entries);
     expect(disagreements.sort((a, b) => a.address.localeCompare(b.address))).toEqual([
       { address: `channel.${asset}.ios.prod`, journal: v2, current: v1 },
@@ -450,6 +462,9 @@ describe('history', () => {
     expect(upload).not.toHaveProperty('current');
     expect(cleared).not.toHaveProperty('current');
     expect(partial).not.toHaveProperty('current');
+    expect(noEnv).not.toHaveProperty('current');
+    expect(noId).not.toHaveProperty('current');
+    expect(removed).not.toHaveProperty('current');
     const agree = { ...promotion(asset, null, v1) };
     expect(await markDisagreements(api, [entry([agree])], new Map([[agree.address, Promise.resolve(v1)]]))).toEqual([]);
     expect(agree).toMatchObject({ current: { default: v1 }, disagrees: false });
@@ -469,6 +484,11 @@ describe('history', () => {
     const firstDefault = await failure(journalRollbackTarget(ctx, journal, channel, 'V1', '`to`'));
     expect(firstDefault.message).toMatch(new RegExp(`^the journal's last change of ${name} \\(.+ by ${DEMO_USER}, deploy\\) made V1 its first Default: there is nothing to roll back to; name a version with \`to\`$`));
     await appendEntry(ctx, journal, doc('release', { changes: [{ address: `channel.${asset}.ios.prod`, before: { default: '' }, after: { default: 'V1' } }] }));
+    expect((await failure(journalRollbackTarget(ctx, journal, channel, 'V1'))).message).toMatch(/made V1 its first Default/);
+    await appendEntry(ctx, journal, doc('release', { changes: [{ address: `channel.${asset}.ios.prod`, before: null, after: { default: 'V1' } }] }));
+    expect((await failure(journalRollbackTarget(ctx, journal, channel, 'V1'))).message).toMatch(/made V1 its first Default/);
+    // A change of the channel that is not of its Default (a removal, a state) is passed over.
+    await appendEntry(ctx, journal, doc('undeploy', { changes: [{ address: `channel.${asset}.ios.prod`, before: { default: 'V1' }, after: null }] }));
     expect((await failure(journalRollbackTarget(ctx, journal, channel, 'V1'))).message).toMatch(/made V1 its first Default/);
     await appendEntry(ctx, journal, doc('deploy', { changes: [{ address: `channel.${asset}.ios.prod`, before: { version: 'V5', state: null }, after: { version: 'V5', state: 'LIVE' } }] }));
     const promoted = await appendEntry(ctx, journal, doc('promote-default', { changes: [promotion(asset, 'V1', 'V2')] }));
@@ -576,6 +596,439 @@ describe('a rollout\'s entries', () => {
     expect(await rolloutEntries(await context(), 'ahs-journal', { asset: 'A', version: 'V', platform: 'web' }, new Date(0))).toEqual([]);
     const named = await failure(rolloutEntries(await context({ AHS_JOURNAL: 'nope' }), 'nope', { asset: 'A', version: 'V', platform: 'web' }, new Date(0)));
     expect(named).toBeInstanceOf(NotFoundError);
+  });
+
+  it('the domain\'s ahs-journal used by default that is a content collection holds no entry; named, it is an error', async () => {
+    // On a service of its own: this file's other tests need a domain without an ahs-journal.
+    expect((await cdn.h.call('POST', '/vc', { collectionId: 'ahs-journal', collectionName: 'ahs-journal', description: 'bundle', allowedAssetTypes: ['9999'], createdBy: DEMO_USER, updatedBy: DEMO_USER })).status).toBe(201);
+    const key = { asset: 'A', version: 'V', platform: 'web' };
+    expect(await rolloutEntries(await cdn.context(), 'ahs-journal', key, new Date(0))).toEqual([]);
+    const named = await failure(rolloutEntries(await cdn.context({ AHS_JOURNAL: 'ahs-journal' }), 'ahs-journal', key, new Date(0)));
+    expect(named).toBeInstanceOf(UsageError);
+    expect(named.message).toMatch(/^ahs-journal is not an ahs journal/);
+    expect(await journalOf(await cdn.context())).toBeUndefined();
+    expect(await journalOf(await cdn.context({ AHS_JOURNAL: 'ahs-journal' }))).toBe('ahs-journal');
+  });
+});
+
+// The journal against a service that answers otherwise than the emulator
+// does by itself: the run's own client over the emulator, each request seen
+// first by a hook that may answer in the service's place (a refusal, a full
+// collection, a listing with junk in it) or send it and then lose the
+// answer. What is sent is recorded: a journal's reads and writes cost the
+// round trips its comments promise.
+/** `send`: sends the request (or another in its place) to the emulator. */
+type Hook = (request: RequestOptions, send: (instead?: RequestOptions) => Promise<unknown>) => Promise<unknown>;
+interface Scripted extends ApiClient {
+  sent: RequestOptions[];
+}
+
+function scripted(api: ApiClient, hook: Hook = (_request, send) => send()): Scripted {
+  const client = Object.create(api) as Scripted;
+  client.sent = [];
+  client.json = ((request: RequestOptions) => {
+    client.sent.push(request);
+    return hook(request, (instead = request) => api.json(instead));
+  }) as ApiClient['json'];
+  return client;
+}
+
+/** `GET /vc/ID/items`: a request as a line, the domain's prefix left out. */
+const lines = (api: Scripted) => api.sent.map((r) => `${r.method} ${r.path.replace(/^\/api\/v2\/demo/, '')}`);
+const isPost = (r: RequestOptions, path: RegExp) => r.method === 'POST' && path.test(r.path);
+const isGet = (r: RequestOptions, path: RegExp) => r.method === 'GET' && path.test(r.path);
+const refusal = (status: number, title: string, detail = title) => new ApiError(status, { type: 'about:blank', title, status, detail });
+
+interface Through {
+  ctx: JournalContext;
+  api: Scripted;
+  /** The delivery clients asked for (their base URLs), and how many were closed. */
+  delivery: { opened: string[]; closed: number };
+}
+
+/** A run's context whose client goes through `hook`, and whose delivery client goes through `onDelivery` (its requests by URL). */
+async function through(hook?: Hook, onDelivery?: Hook, env: Record<string, string | undefined> = {}, signal?: AbortSignal, from: typeof runs = runs): Promise<Through> {
+  const ctx = await from.context(env);
+  const api = scripted(await ctx.api(), hook);
+  const delivery = { opened: [] as string[], closed: 0 };
+  const deliveryClient = async (base: string, connections?: number) => {
+    delivery.opened.push(base);
+    const real = await ctx.deliveryClient(base, connections);
+    const client = scripted(real, onDelivery);
+    client.close = async () => {
+      delivery.closed += 1;
+      await real.close();
+    };
+    return client;
+  };
+  return { ctx: { ...ctx, api: async () => api, deliveryClient, ...(signal ? { signal } : {}) }, api, delivery };
+}
+
+describe('the journal against a service that answers otherwise', () => {
+  it('an append to a journal with room is one request; a read of one collection two, none from the delivery network when every entry is in its name', async () => {
+    const journal = await startJournal();
+    const { ctx, api, delivery } = await through();
+    await appendEntry(ctx, journal, doc('deploy'));
+    expect(lines(api)).toEqual([`POST /vc/${journal}/items`]);
+    api.sent.length = 0;
+    expect(readable(await all(readEntries(ctx, journal))).map((e) => e.command)).toEqual(['deploy', 'journal init']);
+    expect(lines(api).sort()).toEqual([`GET /vc/${journal}`, `GET /vc/${journal}/items`]);
+    expect(delivery.opened).toEqual([]);
+    // The journal's collection already being read (by the caller): only the listing.
+    api.sent.length = 0;
+    const first = readCollection(await (await context()).api(), journal);
+    expect(readable(await all(readEntries(ctx, journal, {}, first))).length).toBe(2);
+    expect(lines(api)).toEqual([`GET /vc/${journal}/items`]);
+    // A chain the run fills on its first read: the second read lists only.
+    const known: KnownChain = {};
+    api.sent.length = 0;
+    await all(readEntries(ctx, journal, {}, known));
+    expect(known.links?.map((link) => [link.collectionId, link.envId])).toEqual([[journal, 'prod']]);
+    expect(lines(api).sort()).toEqual([`GET /vc/${journal}`, `GET /vc/${journal}/items`]);
+    api.sent.length = 0;
+    expect(readable(await all(readEntries(ctx, journal, {}, known))).length).toBe(2);
+    expect(lines(api)).toEqual([`GET /vc/${journal}/items`]);
+  });
+
+  it('a range is asked of the listing (startDate, endDate), and applied again to what a service answers outside it', async () => {
+    const journal = await startJournal();
+    await appendEntry(await context(), journal, doc('later'));
+    const { ctx, api } = await through();
+    const times = readable(await all(readEntries(ctx, journal))).map((e) => new Date(e.createdAt));
+    const [newest, oldest] = [times[0]!, times[times.length - 1]!];
+    api.sent.length = 0;
+    await all(readEntries(ctx, journal, { since: oldest, until: newest }));
+    const listing = api.sent.find((r) => isGet(r, /\/items$/))!;
+    expect(listing.query).toMatchObject({ startDate: oldest.toISOString(), endDate: newest.toISOString() });
+    // A service that ignores the dates: the range still holds.
+    const deaf = await through((request, send) => {
+      if (!isGet(request, /\/items$/)) return send();
+      const { startDate: _since, endDate: _until, ...rest } = request.query ?? {};
+      return send({ ...request, query: rest });
+    });
+    expect(readable(await all(readEntries(deaf.ctx, journal, { since: newest }))).map((e) => e.command)).toEqual(['later']);
+    expect(readable(await all(readEntries(deaf.ctx, journal, { until: oldest }))).map((e) => e.command)).toEqual(['journal init']);
+    expect(readable(await all(readEntries(deaf.ctx, journal, { since: new Date(newest.getTime() + 1) })))).toEqual([]);
+  });
+
+  it('an answer lost after the entry was stored is settled by one read of the last minute\'s items: that entry, stored once', async () => {
+    const journal = await startJournal();
+    const { ctx, api } = await through(async (request, send) => {
+      if (!isPost(request, /\/items$/)) return send();
+      await send();
+      throw new OutcomeUnknownError('the answer was lost');
+    });
+    const entry = doc('deploy');
+    const before = Date.now();
+    const landed = await appendEntry(ctx, journal, entry);
+    const after = Date.now();
+    expect(lines(api)).toEqual([`POST /vc/${journal}/items`, `GET /vc/${journal}/items`]);
+    const since = Date.parse(String(api.sent[1]!.query!.startDate));
+    // A minute before the send, on the service's clock (its Date header: to the second).
+    expect(since).toBeGreaterThanOrEqual(before - 62_000);
+    expect(since).toBeLessThanOrEqual(after - 58_000);
+    const stored = readable(await all(readEntries(await context(), journal)));
+    expect(stored.map((e) => e.command)).toEqual(['deploy', 'journal init']);
+    expect(landed).toMatchObject({ collectionId: journal, item: { assetItemId: stored[0]!.itemId } });
+  });
+
+  it('an answer lost before the service stored it: the error, after the one read; nothing else is made', async () => {
+    const journal = await startJournal();
+    const lost = new OutcomeUnknownError('the answer was lost');
+    const { ctx, api } = await through(async (request, send) => {
+      if (isPost(request, /\/items$/)) throw lost;
+      return send();
+    });
+    expect(await failure(appendEntry(ctx, journal, doc('deploy')))).toBe(lost);
+    expect(lines(api)).toEqual([`POST /vc/${journal}/items`, `GET /vc/${journal}/items`]);
+    expect(await readCollection(await (await context()).api(), `${journal}--2`)).toBeUndefined();
+  });
+
+  const refusals: Array<[string, () => Error]> = [
+    ['a 400 that is not about room', () => refusal(400, 'assetType 1001 is not allowed in this collection')],
+    ['a 409 that names a limit', () => refusal(409, 'the limit of writers was reached')],
+    ['a 500 that says full', () => refusal(500, 'the disk is full')],
+    ['an error of the client that says full', () => new Error('the queue is full')],
+  ];
+  it.each(refusals)('an append refused otherwise is the error, at once: %s', async (_name, make) => {
+    const journal = await startJournal();
+    const error = make();
+    const { ctx, api } = await through(async (request, send) => {
+      if (isPost(request, /\/items$/)) throw error;
+      return send();
+    });
+    expect(await failure(appendEntry(ctx, journal, doc('deploy')))).toBe(error);
+    expect(lines(api)).toEqual([`POST /vc/${journal}/items`]);
+  });
+
+  it('a 400 that names the limit in its detail only is a full journal: it continues', async () => {
+    const journal = await startJournal();
+    const { ctx } = await through(async (request, send) => {
+      if (isPost(request, new RegExp(`/vc/${journal}/items$`))) throw refusal(400, 'Bad Request', 'maxAssets reached');
+      return send();
+    });
+    expect((await appendEntry(ctx, journal, doc('deploy'))).collectionId).toBe(`${journal}--2`);
+    expect((await h.call('GET', `/vc/${journal}`)).body.description).toBe(`ahs journal; env=prod; next=${journal}--2`);
+  });
+
+  it('a chain of full collections that links on and on ends after 1,000 tries, saying so', async () => {
+    const id = uid('loop');
+    const { ctx, api } = await through(async (request) => {
+      if (isPost(request, /\/items$/)) throw refusal(400, 'the collection is full');
+      return { collectionId: id, collectionName: id, description: `ahs journal; next=${id}`, deleted: false, assetItems: [] };
+    });
+    const error = await failure(appendEntry(ctx, id, doc('deploy')));
+    expect(error).toBeInstanceOf(UsageError);
+    expect(error.message).toBe(`the journal ${id} links on and on: fix its collections' descriptions (next=ID)`);
+    expect(api.sent.filter((r) => isPost(r, /\/items$/)).length).toBe(1000);
+  });
+
+  it('a full journal whose link names a continuation made by hand: the entry lands there, nothing is created', async () => {
+    const journal = await startJournal();
+    const other = uid('hand');
+    expect((await h.call('POST', '/vc', { collectionId: other, collectionName: other, description: 'ahs journal; env=prod', allowedAssetTypes: ['9999'], createdBy: DEMO_USER, updatedBy: DEMO_USER })).status).toBe(201);
+    expect((await h.call('PATCH', `/vc/${journal}`, { maxAssets: 1, description: `ahs journal; env=prod; next=${other}`, updatedBy: DEMO_USER })).status).toBe(200);
+    expect((await appendEntry(await context(), journal, doc('deploy'))).collectionId).toBe(other);
+    expect(await readCollection(await (await context()).api(), `${journal}--2`)).toBeUndefined();
+    expect((await h.call('GET', `/vc/${journal}`)).body.description).toBe(`ahs journal; env=prod; next=${other}`);
+  });
+
+  it('a continuation another writer created first is taken (409): linked, and the entry lands in it', async () => {
+    const journal = await startJournal();
+    expect((await h.call('POST', '/vc', { collectionId: `${journal}--2`, collectionName: 'theirs', description: 'ahs journal; env=prod', allowedAssetTypes: ['9999'], createdBy: DEMO_USER, updatedBy: DEMO_USER })).status).toBe(201);
+    expect((await h.call('PATCH', `/vc/${journal}`, { maxAssets: 1, updatedBy: DEMO_USER })).status).toBe(200);
+    const { ctx, api } = await through();
+    expect((await appendEntry(ctx, journal, doc('deploy'))).collectionId).toBe(`${journal}--2`);
+    expect(lines(api)).toContain(`GET /vc/${journal}--2`);
+    expect((await h.call('GET', `/vc/${journal}`)).body.description).toBe(`ahs journal; env=prod; next=${journal}--2`);
+  });
+
+  it('a continuation\'s create whose answer was lost is read: made, it is linked and used; not made, the error', async () => {
+    const journal = await startJournal();
+    expect((await h.call('PATCH', `/vc/${journal}`, { maxAssets: 1, updatedBy: DEMO_USER })).status).toBe(200);
+    const lost = new OutcomeUnknownError('the answer was lost');
+    const { ctx } = await through(async (request, send) => {
+      if (!isPost(request, /\/vc$/)) return send();
+      await send();
+      throw lost;
+    });
+    expect((await appendEntry(ctx, journal, doc('deploy'))).collectionId).toBe(`${journal}--2`);
+    expect((await h.call('GET', `/vc/${journal}`)).body.description).toBe(`ahs journal; env=prod; next=${journal}--2`);
+    const unmade = await startJournal();
+    expect((await h.call('PATCH', `/vc/${unmade}`, { maxAssets: 1, updatedBy: DEMO_USER })).status).toBe(200);
+    const never = await through(async (request, send) => {
+      if (isPost(request, /\/vc$/)) throw lost;
+      return send();
+    });
+    expect(await failure(appendEntry(never.ctx, unmade, doc('deploy')))).toBe(lost);
+    expect((await h.call('GET', `/vc/${unmade}`)).body.description).toBe('ahs journal; env=prod');
+  });
+
+  it('a continuation\'s create refused otherwise is the error, even with a journal of that name there', async () => {
+    const journal = await startJournal();
+    expect((await h.call('POST', '/vc', { collectionId: `${journal}--2`, collectionName: 'theirs', description: 'ahs journal; env=prod', allowedAssetTypes: ['9999'], createdBy: DEMO_USER, updatedBy: DEMO_USER })).status).toBe(201);
+    expect((await h.call('PATCH', `/vc/${journal}`, { maxAssets: 1, updatedBy: DEMO_USER })).status).toBe(200);
+    const refused = refusal(403, 'the key may not create collections');
+    const { ctx } = await through(async (request, send) => {
+      if (isPost(request, /\/vc$/)) throw refused;
+      return send();
+    });
+    expect(await failure(appendEntry(ctx, journal, doc('deploy')))).toBe(refused);
+    expect((await h.call('GET', `/vc/${journal}`)).body.description).toBe('ahs journal; env=prod');
+  });
+
+  const deployments: Array<[string, () => Error, boolean]> = [
+    ['400 (deployed already)', () => refusal(400, 'already LIVE'), true],
+    ['409 (another deployment at once)', () => refusal(409, 'a deployment is in progress'), true],
+    ['403', () => refusal(403, 'forbidden'), false],
+    ['an error of the client', () => new Error('socket hang up'), false],
+  ];
+  it.each(deployments)('a continuation\'s deployment answered %s: the same (true) or the error', async (_name, make, same) => {
+    const error = make();
+    const { api } = await through(async () => {
+      throw error;
+    });
+    const deployed = deployContinuation(api, 'j--2', 'prod', DEMO_USER);
+    if (same) await expect(deployed).resolves.toBeUndefined();
+    else expect(await failure(deployed)).toBe(error);
+    expect(lines(api)).toEqual(['POST /vc/j--2/deployments']);
+  });
+
+  /** A journal with an entry too large for its name (read from its content) between two read from their names. */
+  async function journalWithContent(): Promise<{ journal: string; big: string }> {
+    const journal = await startJournal();
+    const ctx = await context();
+    const big = (await appendEntry(ctx, journal, doc('apply', { arguments: BIG }))).item.assetItemId;
+    await appendEntry(ctx, journal, doc('deploy'));
+    return { journal, big };
+  }
+  const summary = (entries: EntryRead[]) => entries.map((e) => (isUnreadable(e) ? `unreadable ${e.itemId}: ${e.reason}` : e.command));
+
+  it('an entry read from its content: one delivery client, of the delivery URL set (or the one the deployment gives), closed once, also when the reader stops early', async () => {
+    const { journal, big } = await journalWithContent();
+    const slash = `${h.env.AHS_DELIVERY_URL}/`;
+    const set = await through(undefined, undefined, { AHS_DELIVERY_URL: slash });
+    expect(summary(await all(readEntries(set.ctx, journal)))).toEqual(['deploy', 'apply', 'journal init']);
+    expect(set.delivery).toEqual({ opened: [slash], closed: 1 });
+    const unset = await through(undefined, undefined, { AHS_DELIVERY_URL: undefined });
+    expect(summary(await all(readEntries(unset.ctx, journal)))).toEqual(['deploy', 'apply', 'journal init']);
+    expect(unset.delivery).toEqual({ opened: [h.env.AHS_DELIVERY_URL], closed: 1 });
+    for await (const entry of readEntries(set.ctx, journal)) if (!isUnreadable(entry) && entry.command === 'apply') break;
+    expect(set.delivery.closed).toBe(2);
+    expect(big).not.toBe('');
+  });
+
+  it('a delivery document that is not one, or not read: the error, the client closed', async () => {
+    const { journal } = await journalWithContent();
+    const notOne = await through(undefined, async () => null);
+    const error = await failure(all(readEntries(notOne.ctx, journal)));
+    expect(error).toBeInstanceOf(UsageError);
+    expect(error.message).toMatch(/^http\S+ did not answer with a collection delivery document \(assetItemUrls: expected an array\)$/);
+    expect(notOne.delivery.closed).toBe(1);
+    const down = refusal(503, 'the delivery network is down');
+    const unread = await through(undefined, async () => {
+      throw down;
+    });
+    expect(await failure(all(readEntries(unread.ctx, journal)))).toBe(down);
+    expect(unread.delivery.closed).toBe(1);
+  });
+
+  it('a delivery document without an entry, or listing junk beside it; a file that fails, its reason cut at 120 characters', async () => {
+    const { journal, big } = await journalWithContent();
+    let documentUrl = '';
+    const without = await through(undefined, async (request, send) => {
+      const answer = (await send()) as { assetItemUrls?: Array<{ assetItemId: string }> };
+      if (!Array.isArray(answer?.assetItemUrls)) return answer;
+      documentUrl = request.path;
+      return { ...answer, assetItemUrls: answer.assetItemUrls.filter((entry) => entry.assetItemId !== big) };
+    });
+    expect(summary(await all(readEntries(without.ctx, journal)))).toEqual(['deploy', `unreadable ${big}: its content is not in ${journal}'s delivery document (deployed before it was added?)`, 'journal init']);
+    expect(documentUrl).toMatch(/^http/);
+    const junk = await through(undefined, async (_request, send) => {
+      const answer = (await send()) as { assetItemUrls?: unknown[] };
+      if (!Array.isArray(answer?.assetItemUrls)) return answer;
+      return { ...answer, assetItemUrls: [null, 5, { assetItemId: 7, downloadUrl: '/api/vi/x' }, ...answer.assetItemUrls, { assetItemId: big, downloadUrl: 7 }, { assetItemId: big }] };
+    });
+    expect(summary(await all(readEntries(junk.ctx, journal)))).toEqual(['deploy', 'apply', 'journal init']);
+    const failing = await through(undefined, async (request, send) => {
+      const answer = await send();
+      if (Array.isArray((answer as { assetItemUrls?: unknown })?.assetItemUrls)) return answer;
+      throw new Error(`${'e'.repeat(150)} ${request.path}`);
+    });
+    expect(summary(await all(readEntries(failing.ctx, journal)))).toEqual(['deploy', `unreadable ${big}: its content could not be read (${'e'.repeat(120)})`, 'journal init']);
+  });
+
+  it('a file read cut by the run\'s interrupt is the interrupt, not an unreadable entry', async () => {
+    const { journal } = await journalWithContent();
+    const controller = new AbortController();
+    const cut = new Error('aborted');
+    const { ctx } = await through(
+      undefined,
+      async (_request, send) => {
+        const answer = await send();
+        if (Array.isArray((answer as { assetItemUrls?: unknown })?.assetItemUrls)) return answer;
+        controller.abort();
+        throw cut;
+      },
+      {},
+      controller.signal,
+    );
+    expect(await failure(all(readEntries(ctx, journal)))).toBe(cut);
+  });
+
+  it('the listing is checked item by item: junk left out, missing names and authors read as empty', async () => {
+    const journal = await startJournal();
+    const ctx0 = await context();
+    const [init] = readable(await all(readEntries(ctx0, journal)));
+    await appendEntry(ctx0, journal, doc('apply', { arguments: BIG }));
+    const now = new Date().toISOString();
+    const junk = [null, 5, 'item', { createdAt: now }, { assetItemId: 7, createdAt: now }, { assetItemId: 'j1', createdAt: 7 }, { assetItemId: 'j2', createdAt: 'yesterday' }, { assetItemId: 'j3' }];
+    const { ctx } = await through(async (request, send) => {
+      const answer = (await send()) as { results?: Array<Record<string, unknown>> };
+      if (!isGet(request, /\/items$/) || !Array.isArray(answer?.results)) return answer;
+      // The apply entry's item as a service might list it: a name and an author not strings, no file name (read from its content).
+      const odd = answer.results.map((item) => (String(item.assetItemName).endsWith(' apply') ? { ...item, assetItemName: 5, createdBy: null, fileName: 42 } : item));
+      return { ...answer, results: [...junk, ...odd] };
+    });
+    const entries = await all(readEntries(ctx, journal));
+    expect(entries.map((e) => (isUnreadable(e) ? `unreadable ${e.itemId}` : `${e.command} [${e.itemName}] [${e.createdBy}]`))).toEqual(['apply [] []', `journal init [${init!.itemName}] [${DEMO_USER}]`]);
+  });
+
+  it('entries of the same time come newest id first, whatever the listing\'s order; the time decides before the id', async () => {
+    const journal = await startJournal();
+    const ctx0 = await context();
+    for (const command of ['a', 'b', 'c']) await appendEntry(ctx0, journal, doc(command));
+    const same = '2026-01-01T00:00:00.000Z';
+    const tied = await through(async (request, send) => {
+      const answer = (await send()) as { results?: Array<Record<string, unknown>> };
+      if (!isGet(request, /\/items$/) || !Array.isArray(answer?.results)) return answer;
+      return { ...answer, results: answer.results.map((item) => ({ ...item, createdAt: same })).reverse() };
+    });
+    const entries = readable(await all(readEntries(tied.ctx, journal)));
+    const ids = entries.map((e) => e.itemId);
+    expect(ids).toEqual([...ids].sort().reverse());
+    expect(new Set(entries.map((e) => e.createdAt))).toEqual(new Set([same]));
+    // The time first: the highest id made the oldest.
+    const byId = [...ids].sort();
+    const aged = await through(async (request, send) => {
+      const answer = (await send()) as { results?: Array<Record<string, unknown>> };
+      if (!isGet(request, /\/items$/) || !Array.isArray(answer?.results)) return answer;
+      return { ...answer, results: answer.results.map((item) => ({ ...item, createdAt: new Date(Date.parse(same) + byId.indexOf(String(item.assetItemId)) * -1000).toISOString() })) };
+    });
+    expect(readable(await all(readEntries(aged.ctx, journal))).map((e) => e.itemId)).toEqual(byId);
+  });
+
+  it('the listing of the journal refused: its error', async () => {
+    const journal = await startJournal();
+    const refused = refusal(403, 'the key may not list items');
+    const { ctx } = await through(async (request, send) => {
+      if (isGet(request, /\/items$/)) throw refused;
+      return send();
+    });
+    expect(await failure(all(readEntries(ctx, journal)))).toBe(refused);
+  });
+
+  it('an entry that needs its content as the oldest of a range is read too', async () => {
+    const journal = await startJournal();
+    const ctx = await context();
+    const init = readable(await all(readEntries(ctx, journal)))[0]!;
+    await appendEntry(ctx, journal, doc('apply', { arguments: BIG }));
+    const since = new Date(Date.parse(init.createdAt) + 1);
+    expect(summary(await all(readEntries(ctx, journal, { since })))).toEqual(['apply']);
+  });
+
+  it('a chain read with its first collection given reads only the others, each link with its own collection; it stops at a link that is not a journal', async () => {
+    const journal = await startJournal();
+    const ctx = await context();
+    expect((await h.call('PATCH', `/vc/${journal}`, { maxAssets: 1, updatedBy: DEMO_USER })).status).toBe(200);
+    await appendEntry(ctx, journal, doc('two'));
+    const { api } = await through();
+    const chain = await journalChain(api, journal, readCollection(await ctx.api(), journal));
+    expect(chain.map((link) => [link.collectionId, link.collection.collectionId])).toEqual([[journal, journal], [`${journal}--2`, `${journal}--2`]]);
+    expect(lines(api)).toEqual([`GET /vc/${journal}--2`]);
+    const content = uid('content');
+    expect((await h.call('POST', '/vc', { collectionId: content, collectionName: content, description: 'bundle', allowedAssetTypes: ['9999'], createdBy: DEMO_USER, updatedBy: DEMO_USER })).status).toBe(201);
+    expect((await h.call('PATCH', `/vc/${journal}`, { description: `ahs journal; env=prod; next=${content}`, updatedBy: DEMO_USER })).status).toBe(200);
+    expect((await journalChain(api, journal)).map((l) => l.collectionId)).toEqual([journal]);
+  });
+
+  it('with no delivery URL set, the content is asked of the host the deployment names, not of the API\'s (the setting\'s default)', async () => {
+    const journal = uid('cdn');
+    const ch = cdn.h;
+    expect((await ch.call('POST', '/vc', { collectionId: journal, collectionName: journal, description: describeJournal({ envId: 'prod' }), allowedAssetTypes: ['9999'], createdBy: DEMO_USER, updatedBy: DEMO_USER })).status).toBe(201);
+    const writer = await cdn.context();
+    await appendEntry(writer, journal, doc('journal init'));
+    expect((await ch.call('POST', `/vc/${journal}/deployments`, { state: 'LIVE', createdBy: DEMO_USER, envId: 'prod' })).status).toBeLessThan(300);
+    await appendEntry(writer, journal, doc('apply', { arguments: BIG }));
+    expect(ch.env.AHS_DELIVERY_URL).not.toBe(ch.env.AHS_BASE_URL);
+    const { ctx, delivery } = await through(undefined, undefined, { AHS_DELIVERY_URL: undefined }, undefined, cdn);
+    // Its host is not one the settings name, so the key is not sent there: this service's delivery refuses it.
+    const refused = await failure(all(readEntries(ctx, journal)));
+    expect(refused.message).toMatch(/secured; send an API key/);
+    expect(delivery).toEqual({ opened: [ch.env.AHS_DELIVERY_URL], closed: 1 });
+    const set = await through(undefined, undefined, {}, undefined, cdn);
+    expect(summary(await all(readEntries(set.ctx, journal)))).toEqual(['apply', 'journal init']);
+    expect(set.delivery.opened).toEqual([ch.env.AHS_DELIVERY_URL]);
   });
 });
 
