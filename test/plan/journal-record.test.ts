@@ -13,6 +13,8 @@ import { byAnother } from '../../src/plan/answers.js';
 import { appendEntry, describeJournal, isUnreadable, newEntry, readEntries, type JournalEntry } from '../../src/service/journal.js';
 import { OutcomeUnknownError, UsageError } from '../../src/errors.js';
 import type { Plan, Results, Step } from '../../src/plan/plan.js';
+import type { ApiClient, RequestOptions } from '../../src/http/client.js';
+import type { Settings } from '../../src/config/settings.js';
 
 const runs = runContexts('journal-record');
 let h: Harness;
@@ -21,8 +23,16 @@ beforeAll(() => {
 });
 
 type Ctx = RunContext;
-function context(env: Record<string, string | undefined> = {}, globals: GlobalOptions = {}, run: { command: string; arguments: string[] } | null = { command: 'deploy', arguments: ['A', 'V1'] }): Promise<Ctx> {
-  return runs.context(env, globals, run ?? undefined);
+function context(env: Record<string, string | undefined> = {}, globals: GlobalOptions = {}, run: { command: string; arguments: string[] } | null = { command: 'deploy', arguments: ['A', 'V1'] }, signal?: AbortSignal): Promise<Ctx> {
+  return runs.context(env, globals, run ?? undefined, signal);
+}
+
+/** `ctx` with its client's item uploads (the journal's appends) answered by `refuse` instead of the service. */
+async function appendsRefused(ctx: Ctx, refuse: () => Error): Promise<Ctx> {
+  const real = await ctx.api();
+  const api = Object.create(real) as ApiClient;
+  api.json = ((request: RequestOptions) => (request.method === 'POST' && request.path.endsWith('/items') ? Promise.reject(refuse()) : real.json(request))) as ApiClient['json'];
+  return { ...ctx, api: async () => api } as Ctx;
 }
 
 async function startJournal(id = uid('jr')): Promise<string> {
@@ -118,6 +128,14 @@ describe('what each kind of write records', () => {
     ['an item upload unknown', step('item.upload', { collectionId: 'C', fields: { assetItemName: 'a.txt' }, file }), undefined, false, { address: 'item.C.a.txt', before: null, after: { itemId: null, size: 7 }, unknownAfter: ['itemId'] }],
     ['an item remove, by name', step('item.remove', { collectionId: 'C', itemId: 'I1', name: 'a.txt' }), {}, true, { address: 'item.C.a.txt', before: { itemId: 'I1' }, after: null }],
     ['an item remove, by id', step('item.remove', { collectionId: 'C', itemId: 'I1' }), {}, true, { address: 'item.C.I1', before: { itemId: 'I1' }, after: null }],
+    ['a raw write with a body and a query', step('api.request', { method: 'POST', path: '/api/v2/demo/va', query: { dryRun: 'false' }, body: { assetId: 'A' } }), { assetId: 'A' }, true,
+      { address: 'request.POST', before: null, after: { method: 'POST', path: '/api/v2/demo/va', query: '{"dryRun":"false"}', body: '{"assetId":"A"}' } }],
+    ['a raw write with no body and an empty query, its answer lost', step('api.request', { method: 'DELETE', path: '/api/v2/demo/va/A', query: {} }), undefined, false,
+      { address: 'request.DELETE', before: null, after: { method: 'DELETE', path: '/api/v2/demo/va/A' }, unknownAfter: ['answer'] }],
+    ['a raw write whose body is over 2,000 characters: cut, marked', step('api.request', { method: 'PUT', path: '/p', body: 'x'.repeat(2100) }), {}, true,
+      { address: 'request.PUT', before: null, after: { method: 'PUT', path: '/p', body: `"${'x'.repeat(1999)}…` } }],
+    ['a raw write whose body is 2,000 characters exactly: whole', step('api.request', { method: 'PUT', path: '/p', body: 'y'.repeat(1998) }), {}, true,
+      { address: 'request.PUT', before: null, after: { method: 'PUT', path: '/p', body: `"${'y'.repeat(1998)}"` } }],
     ['a step that changes nothing tracked', step('item.converge', { collectionId: 'C' }), {}, true, undefined],
   ];
   it.each(rows)('%s', (_name, s, answer, answered, change) => {
@@ -276,5 +294,65 @@ describe('the append', () => {
     const made = appendRolloutEntry(base, (r) => ({ wave: r.has({ id: 'x' } as Step) ? 'yes' : 'no' }) as never);
     expect((made.journal!.rollout as (r: Results) => unknown)(results({ x: 1 }))).toEqual({ wave: 'yes' });
     expect(base.journal!.rollout).toBeUndefined();
+  });
+
+  it('a run cut by Ctrl-C is still recorded: the journal read again and the entry appended by a client of its own', async () => {
+    const journal = await startJournal();
+    const interrupt = new AbortController();
+    const ctx = await context({ AHS_JOURNAL: journal }, {}, undefined, interrupt.signal);
+    const { s, answers } = promoted();
+    // Ctrl-C as the run's writes end: the journal's read, started beside them, is cut.
+    await journaled(ctx, plan([s]), () => results(answers), async () => {
+      interrupt.abort();
+    });
+    expect((await entries(journal)).map((e) => [e.command, e.changes[0]!.address])).toEqual([['deploy', `channel.${(s.params as { assetId: string }).assetId}.ios.prod`]]);
+    expect(ctx.io.err.text).toBe('');
+  });
+
+  it('a context whose settings cannot be read records nothing and keeps the outcome; a rollout\'s event is not taken', async () => {
+    const journal = await startJournal();
+    const base = await context({ AHS_JOURNAL: journal });
+    const broken = { ...base, settings: async () => Promise.reject(new Error('the profiles file is not JSON')) } as Ctx;
+    const { s, answers } = promoted();
+    await journaled(broken, plan([s]), () => results(answers), async () => undefined);
+    expect(await recordRolloutEvent(broken, journal, { asset: 'A', version: 'V2', platform: 'ios', waves: ['prod'], wave: 'prod', action: 'intent' } as never)).toBe(false);
+    expect(await entries(journal)).toEqual([]);
+    expect(base.io.err.text).toBe('');
+  });
+
+  it('a context without a redactor records the arguments as given, and warns as the others do', async () => {
+    const journal = await startJournal();
+    const ctx = { ...(await context({ AHS_JOURNAL: journal }, {}, { command: 'deploy', arguments: ['A', '--note=x'] })), redactor: undefined } as unknown as Ctx;
+    const { s, answers } = promoted('A');
+    await journaled(ctx, plan([s]), () => results(answers), async () => undefined);
+    expect((await entries(journal))[0]!.arguments).toEqual(['A', '--note=x']);
+    const content = uid('content');
+    expect((await h.call('POST', '/vc', { collectionId: content, collectionName: content, description: 'bundle', allowedAssetTypes: ['9999'], createdBy: DEMO_USER, updatedBy: DEMO_USER })).status).toBe(201);
+    const other = { ...(await context({ AHS_JOURNAL: content })), redactor: undefined } as unknown as Ctx;
+    await journaled(other, plan([s]), () => results(answers), async () => undefined);
+    expect(other.io.err.text).toContain(`was not recorded: the journal setting (AHS_JOURNAL) names ${content}, and ${content} is not an ahs journal`);
+  });
+
+  it('a journal setting naming a deleted journal, or set in a profile: the warning says which and what to fix', async () => {
+    const journal = await startJournal();
+    expect((await h.call('DELETE', `/vc/${journal}`, { deletedBy: DEMO_USER })).status).toBeLessThan(300);
+    const ctx = await context({ AHS_JOURNAL: journal });
+    const { s, answers } = promoted('A');
+    await journaled(ctx, plan([s]), () => results(answers), async () => undefined);
+    expect(ctx.io.err.text).toContain(`this deploy (channel.A.ios.prod) was not recorded: the journal setting (AHS_JOURNAL) names ${journal}, and the collection ${journal} is deleted; nothing was added to it. Start a journal with \`ahs journal init\`, or fix AHS_JOURNAL`);
+    const base = await context();
+    const real = await base.settings();
+    const profiled: Settings = { ...real, profileName: 'ci', resolve: (name) => (name === 'journal' ? { value: journal, source: 'profile' } : real.resolve(name)) };
+    const fromProfile = { ...base, settings: async () => profiled } as Ctx;
+    await journaled(fromProfile, plan([s]), () => results(answers), async () => undefined);
+    expect(base.io.err.text).toContain(`the journal setting (profile ci's key journal) names ${journal}, and the collection ${journal} is deleted; nothing was added to it. Start a journal with \`ahs journal init\`, or fix the profile's key journal`);
+  });
+
+  it('a failed append\'s reason is given without its closing dot or spaces', async () => {
+    const journal = await startJournal();
+    const ctx = await appendsRefused(await context({ AHS_JOURNAL: journal }), () => new Error('the service is down for maintenance. \n'));
+    const { s, answers } = promoted('A');
+    await journaled(ctx, plan([s]), () => results(answers), async () => undefined);
+    expect(ctx.io.err.text).toContain(`the journal ${journal} did not record this deploy (channel.A.ios.prod): the service is down for maintenance; ahs profile check says whether the journal is reachable`);
   });
 });
