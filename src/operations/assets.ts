@@ -112,7 +112,7 @@ export async function undeployAsset(ctx: PlanContext, input: AssetUndeployInput,
   const body = validateInput(undeployBody, { envId, targetPlatforms }, names);
   const records = await targetedRecords(await ctx.api(), assetId, body);
   const removed = records.length ? `removes ${recordList(records)}` : 'no deployment record there now';
-  await ctx.confirm(`Undeploy every version of ${assetId} for ${targetPlatforms.join(', ')} in ${envId} (${removed})?`, `asset undeploy ${assetId}`);
   const undeploy = steps.assetUndeploy({ assetId, body, records });
-  return plan([undeploy], (results) => results.of(undeploy)!);
+  // Asked by the executor, once change control let the write through: never a question whose yes is then refused.
+  return plan([undeploy], (results) => results.of(undeploy)!, { confirm: { message: `Undeploy every version of ${assetId} for ${targetPlatforms.join(', ')} in ${envId} (${removed})?`, action: `asset undeploy ${assetId}` } });
 }

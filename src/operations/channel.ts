@@ -5,7 +5,7 @@
 // whose `done` is the typed result: the JSON document `ahs deploy` and
 // `ahs promote-default` print and the library's deploy() and
 // promoteDefault() return.
-import { prefetchControl } from '../plan/change-control.js';
+import { prefetchControl, refuseBeforeAsking } from '../plan/change-control.js';
 import { UsageError } from '../errors.js';
 import type { DeploymentState } from '../rules/index.js';
 import { deployBody, type DeployBody } from '../rules/schemas.js';
@@ -102,7 +102,10 @@ export async function promoteDefault(ctx: PlanContext, input: PromoteInput, name
   checkExpected(channel, expected, name);
 
   const undeployed = state === undefined || state === 'OFFLINE';
-  const makeLive = undeployed && (input.makeLive === true || (input.offerMakeLive !== undefined && (await input.offerMakeLive(versionId, state, name))));
+  // A person is not asked about a write that change control refuses.
+  const asks = undeployed && input.makeLive !== true && input.offerMakeLive !== undefined;
+  if (asks) await refuseBeforeAsking(ctx, [{ kind: 'channel', ...where, env: envId }], [{ assetId, versionId }]);
+  const makeLive = undeployed && (input.makeLive === true || (asks && (await input.offerMakeLive!(versionId, state, name))));
   const liveBody: DeployBody = { envId, intent: 'LIVE', createdBy: user, updatedBy: user };
   const live = makeLive ? steps.versionDeploy({ assetId, versionId, platform, body: liveBody, channel, version, notes: ['--make-live: the version is deployed LIVE first'] }) : undefined;
   // Without --make-live, a version that is not LIVE is refused before sending: the channel was read.

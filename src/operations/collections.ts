@@ -192,22 +192,23 @@ export async function purgeCollection(ctx: PlanContext, input: CollectionWriteIn
       out.info(`Purging collection ${collectionId} removes, for good:`);
       for (const effect of decision.effects) out.info(`  - ${effect.description}`);
     }
-    // Asked even when the rules predict a refusal: the state may have moved since the read.
-    const erased = historyErased(view.collection);
-    await ctx.confirm(`Purge collection ${collectionId}? This cannot be undone${erased ? `.${erased}` : ''}`, `collection purge ${collectionId}${erased ? " (the ahs journal: it erases the team's history of writes for good)" : ''}`);
   }
+  // Asked even when the rules predict a refusal (the state may have moved since the read), by the executor once
+  // change control let the write through.
+  const erased = historyErased(view.collection);
+  const confirm = view.snapshot ? { message: `Purge collection ${collectionId}? This cannot be undone${erased ? `.${erased}` : ''}`, action: `collection purge ${collectionId}${erased ? " (the ahs journal: it erases the team's history of writes for good)" : ''}` } : undefined;
   // Planned from what was read (also what the question said): the dry run shows the same.
   const current = view.snapshot ? { ...(currentOf(view) as object), items } : null;
   const purge = steps.collectionPurge({ collectionId, user }, { prediction: { current, decision: view.snapshot ? decision : { ...decision, ...(decision.ok ? {} : { kind: 'not-found' as const, resource: 'collection' as const }) } } });
-  return plan([purge], (results) => results.of(purge)!);
+  return plan([purge], (results) => results.of(purge)!, confirm ? { confirm } : {});
 }
 
 /** Removes the Live record in one environment, after a confirmation; only a fresh deploy makes it Live again. */
 export async function undeployCollection(ctx: PlanContext, input: CollectionWriteInput & { envId: string }): Promise<Plan<CollectionMessage>> {
   const { collectionId, envId, user } = input;
-  await ctx.confirm(`Undeploy collection ${collectionId} from ${envId}? Its URL there stops working until a fresh deploy`);
   const undeploy = steps.collectionUndeploy({ collectionId, envId, user });
-  return plan([undeploy], (results) => results.of(undeploy)!);
+  // Asked by the executor, once change control let the write through.
+  return plan([undeploy], (results) => results.of(undeploy)!, { confirm: { message: `Undeploy collection ${collectionId} from ${envId}? Its URL there stops working until a fresh deploy`, action: `collection undeploy ${collectionId}` } });
 }
 
 /** `collection-deploy`: LIVE answers with the collection's download URL; OFFLINE and a reconcile with a message. */

@@ -202,6 +202,32 @@ export async function prefetchControl(ctx: Pick<PlanContext, 'api' | 'globals'>,
   prefetched.set(api, { key: cellsKey(scopes), facts });
 }
 
+/**
+ * Before a question whose answer only shapes a write (promote-default's
+ * offer of --make-live): the reads started by prefetchControl, decided now,
+ * so that a person is not asked about a write change control refuses (the
+ * gate decides again when the plan runs). Only what waiting would not
+ * lift: a freeze, a blocked version, another holder's lock when the run
+ * gives no --lock-timeout and the holder is not a run's own lease (which
+ * the gate watches); with --dry-run the gate says it. Without prefetched
+ * reads, nothing is read here.
+ */
+export async function refuseBeforeAsking(ctx: ExecutorContext, scopes: Scope[], promotes: WriteIntent['promotes']): Promise<void> {
+  if (ctx.globals.dryRun || !ctx.settings) return;
+  const api = await ctx.api();
+  const early = prefetched.get(api);
+  if (!early || early.key !== cellsKey(scopes)) return;
+  const facts = await early.facts.catch(() => undefined);
+  if (!facts) return;
+  const command = ctx.run?.command ?? '';
+  const lockId = givenLockId(ctx);
+  const ciLockId = (await import('../service/change-control.js')).ciSelfId(ctx.io.env);
+  const decision = decideWrite(facts, { scopes, promotes, ...(lockId ? { lockId } : {}), ...(ciLockId ? { ciLockId } : {}), freezeExempt: FREEZE_EXEMPT.has(command), breakGlass: ctx.globals.breakGlass === true });
+  if (decision.ok) return;
+  if (decision.blockedBy === 'lock' && (lockTimeoutMs(ctx) > 0 || isRunLock(decision.holder.lockId))) return;
+  throw await explain(decision, ctx, api, facts);
+}
+
 async function factsFor(api: Awaited<ReturnType<ExecutorContext['api']>>, scopes: Scope[]): Promise<ControlFacts> {
   const early = prefetched.get(api);
   prefetched.delete(api);

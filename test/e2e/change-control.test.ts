@@ -5,7 +5,7 @@
 // and the killed holder with the built binary.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
-import { assertFreshBuild, BIN, harness, uid, type Harness } from './helpers.js';
+import { assertFreshBuild, BIN, harness, hasScript, runInPty, uid, type Harness } from './helpers.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -154,6 +154,32 @@ describe('freezes', () => {
     expect(list.json().results).toEqual([expect.objectContaining({ env: 'prod', active: true, reason: 'holiday', actor: 'owner@demo.test' })]);
     expect((await f.ahs(['unfreeze', 'prod'], { env })).exitCode).toBe(0);
     expect((await f.ahs(['deploy', id, v2, ...PROD, '--state', 'LIVE'])).exitCode).toBe(0);
+  });
+
+  it.skipIf(!hasScript)('in a terminal, a frozen environment refuses a write that asks for confirmation (exit 12) before asking: asset undeploy, collection undeploy', async () => {
+    const { id } = await released();
+    const collection = uid('frozen-pack');
+    expect((await f.ahs(['collection', 'create', collection, '--name', collection, '--allowed-types', '9999'])).exitCode).toBe(0);
+    expect((await f.ahs(['freeze', 'prod', '--for', '1h', '--reason', 'launch day'])).exitCode).toBe(0);
+    let asked = false;
+    const onScreen = (shown: string) => {
+      asked ||= /Undeploy (every version|collection)/.test(shown);
+    };
+    try {
+      // Before, the question came first: a yes was then refused (exit 12), a no was exit 2.
+      const undeploy = await runInPty(f.env, ['asset', 'undeploy', id, '--platform', 'ios', '--env', 'prod'], [], { onScreen });
+      expect(undeploy.code, undeploy.screen).toBe(12);
+      expect(undeploy.screen).toMatch(/prod is frozen .*: launch day; frozen until .*; nothing was sent/);
+      const offline = await runInPty(f.env, ['collection', 'undeploy', collection, '--env', 'prod'], [], { onScreen });
+      expect(offline.code, offline.screen).toBe(12);
+      expect(asked).toBe(false);
+    } finally {
+      await f.ahs(['unfreeze', 'prod']);
+    }
+    // Unfrozen, the question is asked; answered no, nothing is sent.
+    const asks = await runInPty(f.env, ['asset', 'undeploy', id, '--platform', 'ios', '--env', 'prod'], [[/Undeploy every version of [\s\S]*\(y\/N\)/, 'n\r']]);
+    expect(asks.code, asks.screen).toBe(2);
+    expect((await f.ahs(['version', 'list', id, '--json'])).exitCode).toBe(0);
   });
 
   it('a weekly window, on the service\'s clock moved into and out of it', async () => {

@@ -92,6 +92,24 @@ describe.skipIf(!hasScript)('promote-default in a terminal, a version not LIVE o
     expect(await h.records(id)).toEqual([]);
   });
 
+  it('a channel another holder has locked: refused (exit 12) before the question, nothing sent', async () => {
+    const id = uid('locked');
+    await h.createAsset(id);
+    const v = await h.uploadVersion(id, 'ios');
+    const lock = await h.ahs(['lock', 'acquire', `${id}/ios/prod`, '--ttl', '10m', '--reason', 'maintenance']);
+    expect(lock.exitCode, lock.stderr).toBe(0);
+    let asked = false;
+    const { code, screen } = await runInPty(h.env, ['promote-default', id, v, '--platform', 'ios', '--env', 'prod'], [], {
+      onScreen: (shown) => {
+        asked ||= /\(--make-live\)\?/.test(shown);
+      },
+    });
+    expect(code, screen).toBe(12);
+    expect(asked, screen).toBe(false);
+    expect(screen).toMatch(new RegExp(`${id}/ios/prod is locked: held by [^ ]+ \\(lock acquire\\), lock id ${lock.stdout.trim()}, .*reason: maintenance; nothing was sent`));
+    expect(await h.records(id)).toEqual([]);
+  });
+
   it('answering Yes deploys it LIVE, then promotes it', async () => {
     const id = uid('accept');
     await h.createAsset(id);
