@@ -63,7 +63,7 @@ export async function acquireScopeLock(ctx: PlanContext, input: AcquireLockInput
     lockId,
     ttlMs,
     user: input.user,
-    command: input.reason ? `lock acquire (${input.reason})` : 'lock acquire',
+    command: 'lock acquire',
     env: ctx.io.env,
     ...(input.reason ? { reason: input.reason } : {}),
     waitMs: input.waitMs ?? 0,
