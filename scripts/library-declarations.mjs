@@ -170,13 +170,31 @@ export function libraryTypesDeclarations(root, publicModules = ['../errors.js'])
     return (type.flags & F.Object && checker.getSignaturesOfType(type, ts.SignatureKind.Call).length > 0 && !checker.isArrayType(type)) || type.flags & F.Intersection && text.includes(' & ') ? `(${text})` : text;
   }
 
+  /**
+   * The properties of a type in the order they are written: those of one
+   * declaration (an interface, a schema's object literal) by their position,
+   * the declarations in the order the type names them. The compiler's order
+   * for a mapped type (Pick<>, Omit<>, zod's inferred objects) follows the
+   * order in which their names were first seen anywhere in the program.
+   */
+  function inSourceOrder(properties) {
+    const rank = new Map();
+    const keyed = properties.map((property, i) => {
+      const declaration = property.declarations?.[0];
+      if (!declaration) return { property, group: Number.MAX_SAFE_INTEGER, at: i };
+      if (!rank.has(declaration.parent)) rank.set(declaration.parent, rank.size);
+      return { property, group: rank.get(declaration.parent), at: declaration.pos };
+    });
+    return keyed.sort((a, b) => a.group - b.group || a.at - b.at).map((k) => k.property);
+  }
+
   function printObject(type, indent, seen, multiline = false) {
     if (seen.has(type)) throw new Error(`the library's declarations: ${checker.typeToString(type)} refers to itself: make it public in src/library/types.ts`);
     const inner = new Set(seen).add(type);
     const deeper = `${indent}  `;
     const lines = [];
     for (const info of checker.getIndexInfosOfType(type)) lines.push(`${info.isReadonly ? 'readonly ' : ''}[key: ${checker.typeToString(info.keyType)}]: ${printType(info.type, deeper, inner)};`);
-    for (const property of checker.getPropertiesOfType(type)) {
+    for (const property of inSourceOrder(checker.getPropertiesOfType(type))) {
       // A phantom (Step's __answer): a type-level device of the implementation, never a value.
       if (property.name.startsWith('__')) continue;
       const declaration = property.declarations?.[0];
