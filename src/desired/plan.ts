@@ -560,13 +560,13 @@ function drift(record: { updatedBy?: string | null; updatedAt?: string | null })
 
 /** What `ahs plan` (and `ahs apply` without a saved plan) is given, typed: the library's plan() and apply() give the same. */
 export interface DesiredInput {
-  /** The desired-state file (default ahs.yaml in the working folder). */
+  /** The desired-state file, YAML or JSON (default ahs.yaml in the working folder). */
   file?: string | undefined;
   /** How the caller names that file, for messages (default the CLI's `-f FILE`). */
   fileAs?: string | undefined;
   /** --target: `asset.ID`, `collection.ID`, or an id of either; none: everything. */
   targets?: string[] | undefined;
-  /** --checksum: items compared by content wherever they are Live. */
+  /** Compare items by content (SHA-256 of what a Live item serves), as `compare: checksum` in the file's items and `ahs plan --checksum`. */
   checksum?: boolean | undefined;
   /** The acting user, read (or asked for) once the file is read. */
   user: () => Promise<string>;

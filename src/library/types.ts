@@ -26,13 +26,13 @@ import type { PromoteResult as PromotionResult } from '../plan/kinds/versions.js
 import type { UndeployAnswer as UndeployResult } from '../plan/kinds/assets.js';
 import type { AssetDeleted } from '../operations/assets.js';
 import type { VersionDeleted } from '../operations/versions.js';
-import type { CollectionDeployAnswer as CollectionDeployResult, CollectionMessage as MessageResult } from '../operations/collections.js';
+import type { CollectionCreateInput, CollectionDeployAnswer as CollectionDeployResult, CollectionMessage as MessageResult } from '../operations/collections.js';
 import type { ItemRemoved, ItemUploadInput, ItemUploadResult } from '../operations/items.js';
 import type { ItemSyncInput, ItemSyncResult as SyncResult } from '../operations/item-sync.js';
 import type { ReleaseInput, ReleaseResult } from '../operations/release.js';
 import type { RolloutDocument } from '../operations/rollout.js';
 import type { VerifyAssetInput, VerifyCollectionInput as VerifyCollectionParams, VerifyResult } from '../operations/verify.js';
-import type { FetchResult, VersionDownloadInput as DownloadVersionParams, VersionDownloadResult } from '../operations/fetch.js';
+import type { FetchInput, FetchResult, VersionDownloadInput as DownloadVersionParams, VersionDownloadResult } from '../operations/fetch.js';
 import type { ApplyResult } from '../desired/render.js';
 import type { Change as JournalChange, JournalEntry } from '../service/journal.js';
 import type { JournalInitInput, JournalInitResult } from '../operations/journal-init.js';
@@ -42,6 +42,7 @@ import type { DeployInput, PromoteInput } from '../operations/channel.js';
 import type { RollbackInput } from '../operations/rollback.js';
 import type { AssetStatusInput } from '../operations/asset-status.js';
 import type { ApplyInput } from '../desired/apply.js';
+import type { DesiredInput } from '../desired/plan.js';
 import type {
   AcquireLockInput,
   FreezeInput,
@@ -206,27 +207,14 @@ export interface VersionParams {
 }
 
 /** Parameters of collections.create() (`ahs collection create`). */
-export interface CreateCollectionParams {
-  collectionId: string;
+export type CreateCollectionParams = Omit<CollectionCreateInput, 'collectionName' | 'allowedAssetTypes' | 'anchorAsset' | 'platformFrom' | 'user'> & {
   name: string;
   /** Asset type codes items may have (9999 = Other is always allowed). */
   allowedTypes: string[];
-  description?: string;
-  maxAssets?: number;
-  /** false: items cannot be added or removed. Default true. */
-  editable?: boolean;
-  /** false: the collection cannot be deployed. Default true. */
-  deployable?: boolean;
   /** The anchor (default) item's id. */
   anchor?: string;
-  /** The collection's platform (permanent; default generic). */
-  platform?: string;
-  /** false: delivered without an API key. Default true. */
-  secured?: boolean;
-  localCacheControl?: boolean;
-  localCacheMaxAge?: number;
   user?: string;
-}
+};
 
 /** The updatable fields (`ahs collection update`); the id, allowed types, platform and `secured` are permanent. */
 export interface UpdateCollectionParams {
@@ -325,15 +313,11 @@ export type SyncParams = Omit<ItemSyncInput, 'entries' | 'assetType' | 'user'> &
 };
 
 /** The desired-state file of plan() and apply() (`ahs plan -f`). */
-export interface DesiredStateParams {
-  /** The desired-state file, YAML or JSON (default ahs.yaml in the working folder). */
-  file?: string;
+export type DesiredStateParams = Pick<DesiredInput, 'file' | 'checksum'> & {
   /** Only these resources of the file: asset.ID, collection.ID. */
   target?: string[];
-  /** Compare items by content (SHA-256 of what a Live item serves), as `compare: checksum` in the file's items and `ahs plan --checksum`. */
-  checksum?: boolean;
   user?: string;
-}
+};
 
 /** Parameters of apply(): the file, or a saved plan. */
 export type ApplyParams = DesiredStateParams & Pick<ApplyInput, 'plan'>;
@@ -344,20 +328,12 @@ export type RecordFilter = Omit<AssetStatusInput, 'assetId'>;
 // --- downloads and exports (issue 35) ------------------------------------------------
 
 /** What fetch() downloads, and how (the flags of `ahs fetch` by their camelCase names). */
-export interface FetchFilesOptions {
-  /** The folder to download into (default: a folder named after the collection, in the current folder); created when missing. */
-  dir?: string;
+export type FetchFilesOptions = Pick<FetchInput, 'dir' | 'skipExisting' | 'concurrency' | 'verify'> & {
   /** Only these items, by id (each must be in the deployed collection). */
   item?: string[];
   /** Only items whose name matches one of these globs (`*.png`). */
   pattern?: string[];
-  /** Keep a file (or a symbolic link, not followed) already at an item's name as it is (default: replaced). */
-  skipExisting?: boolean;
-  /** Files downloaded at the same time (default 8). */
-  concurrency?: number;
-  /** A sums file (SHA256SUMS, as `sha256sum -c` reads it): each file takes its name only when its SHA-256 is the one listed. */
-  verify?: string;
-}
+};
 
 /** fetch() of a collection deployed in an environment. */
 export interface FetchCollectionParams extends FetchFilesOptions {

@@ -25,13 +25,16 @@ export interface CollectionCreateInput {
   allowedAssetTypes: string[];
   description?: string | undefined;
   maxAssets?: number | undefined;
+  /** false: items cannot be added or removed. Default true. */
   editable?: boolean | undefined;
+  /** false: the collection cannot be deployed. Default true. */
   deployable?: boolean | undefined;
   anchorAsset?: string | undefined;
+  /** false: delivered without an API key. Default true. */
   secured?: boolean | undefined;
   localCacheControl?: boolean | undefined;
   localCacheMaxAge?: number | undefined;
-  /** The collection's platform (permanent); absent: the service's default. */
+  /** The collection's platform (permanent); absent: the service's default (generic). */
   platform?: string | undefined;
   /** Where a platform nobody typed for this write came from (an environment variable, a profile): said in a note, since it can never change. */
   platformFrom?: string | undefined;

@@ -53,17 +53,17 @@ export interface Delivered {
 
 export interface FetchInput {
   source: FetchSource;
-  /** Target folder (default: a folder named after the collection). */
+  /** The folder to download into (default: a folder named after the collection, in the current folder); created when missing. */
   dir?: string | undefined;
   /** Only these items (each must be in the document). */
   itemIds?: string[] | undefined;
   /** Only items whose name matches one of these globs. */
   patterns?: string[] | undefined;
-  /** Keep a file (or a symbolic link) already at an item's name. */
+  /** Keep a file (or a symbolic link, not followed) already at an item's name as it is (default: replaced). */
   skipExisting?: boolean | undefined;
   /** Files downloaded at the same time (default 8). */
   concurrency?: number | undefined;
-  /** A sums file each file must match (SHA-256) before it takes its name. */
+  /** A sums file (SHA256SUMS, as `sha256sum -c` reads it): each file takes its name only when its SHA-256 is the one listed. */
   verify?: string | undefined;
   /** The sums file, already read (the CLI reads it before anything else); read from `verify` when absent. */
   sums?: Sums | undefined;
