@@ -13,7 +13,11 @@
 // A write's parameters are the command's own arguments and flags, by the
 // same camelCase keys as `run` receives them (`ahs release ASSET FILE --name
 // N --expect-current V` is `release({ assetId, file, name, expectCurrent })`),
-// plus the settings the command reads (`platform`, `envId`, `user`).
+// plus the settings the command reads (`platform`, `envId`, `user`). Where
+// those are the operation's input fields, the parameters are that input
+// (Pick<>, Omit<>), documented there; a field the command names otherwise
+// (`name` for versionName, `type` for assetType) is declared here. A removed
+// or added optional field of a public type fails test/types/library-fields.ts.
 
 import type { Asset, AssetUrl as ChannelRecord, Collection, DeploymentRecord, Item, Version } from '../rules/schemas.js';
 import type { DeploymentState } from '../rules/version-deploy.js';
