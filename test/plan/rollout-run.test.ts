@@ -7,6 +7,8 @@
 // moving the emulator's clock (emulator.md, "A clock of its own"), never by
 // sleeping.
 import { readFileSync } from 'node:fs';
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_USER, uid, type Harness } from '../e2e/helpers.js';
@@ -14,8 +16,10 @@ import { ENVS, seededRollout, waveDefaults } from '../e2e/rollout-fixture.js';
 import { runContexts, type RunContext } from '../support/run-contexts.js';
 import type { GlobalOptions } from '../../src/options.js';
 import { abortRollout, rolloutStanding, rolloutStatus, sentence, startRollout, type RolloutOptions, type RolloutResult } from '../../src/operations/rollout.js';
-import { AhsError, type BlockedError, type WaitingError } from '../../src/errors.js';
+import { AhsError, UsageError, type BlockedError, type WaitingError } from '../../src/errors.js';
 import type { Next } from '../../src/rules/rollout.js';
+import { recordRolloutEvent } from '../../src/plan/journal-record.js';
+import { acquireLock, lockStatus } from '../../src/service/change-control.js';
 
 const runs = runContexts('rollout-run');
 let h: Harness;
@@ -30,6 +34,13 @@ beforeAll(async () => {
 /** A run's context: the journal on (`true`) or off, the run named as `ahs rollout start` names itself. */
 function context(withJournal: boolean, globals: GlobalOptions = {}, env: Record<string, string | undefined> = {}): Promise<RunContext> {
   return runs.context({ AHS_JOURNAL: withJournal ? journal : '', ...env }, globals, { command: 'rollout start', arguments: [] });
+}
+
+/** How far this file moved the service's clock ahead of the machine's (its emulator is the file's own). */
+let clockMoved = 0;
+function advanceClock(ms: number): void {
+  clockMoved += ms;
+  h.emu.advanceClock(ms);
 }
 
 const seeded = () => seededRollout(h);
@@ -117,6 +128,36 @@ describe('the options, refused before anything is sent', () => {
     expect(await defaults(id)).toEqual([v1, v1, v1]);
   });
 
+  it('a status with a soak and no journal reads as a start would (nothing to refuse: it writes nothing)', async () => {
+    const r = await rolloutStatus(await context(false), options(id, v2, { soak: ['staging=30m'] }));
+    expect(r.document.next).toEqual({ action: 'promote', env: 'dev' });
+  });
+
+  it('two versions of the name on the platform: the name is not enough (exit 2, naming both)', async () => {
+    const twice = uid('ro');
+    await h.createAsset(twice);
+    const a = await h.uploadVersion(twice, 'web', '5.0');
+    const b = await h.uploadVersion(twice, 'web', '5.0');
+    await h.uploadVersion(twice, 'ios', '5.0');
+    const error = await failure(rolloutStatus(await context(false), options(twice, undefined, { name: '5.0' })));
+    expect(error).toEqual(new UsageError(`${twice} has 2 web versions named 5.0 (${a}, ${b}): name one by VERSION_ID`));
+  });
+
+  it('the acting user is asked for only once a wave is written, and once', async () => {
+    let asked = 0;
+    const user = async () => {
+      asked += 1;
+      return DEMO_USER;
+    };
+    await rolloutStatus(await context(false), options(id, v2, { user }));
+    await startRollout(await context(false, { dryRun: true }), options(id, v2, { user }));
+    expect(asked).toBe(0);
+    const other = await seeded();
+    const r = await startRollout(await context(false), options(other.id, other.v2, { user }));
+    expect(r.document.promoted).toEqual(ENVS);
+    expect(asked).toBe(1);
+  });
+
   it('the same soak given twice, and an approval given twice or as a list, are taken once; a version found by its name', async () => {
     const ctx = await context(true);
     const r = await rolloutStatus(ctx, options(id, undefined, { name: '2.0', soak: ['staging=30m', 'staging=30m'], approve: ['prod', 'prod,staging', ''] }));
@@ -183,6 +224,11 @@ describe('rollout start', () => {
     expect(r.document.promoted).toEqual(['dev', 'staging']);
     expect(await defaults(id)).toEqual([v2, v2, v1]);
 
+    // plan's one line of it, the gates as a desired-state file declares them (an approval of another environment left out).
+    const standing = (approve?: string[]) => context(false).then(async (ctx) => rolloutStanding(ctx, await ctx.api(), { assetId: id, versionId: v2, platform: 'web' }, { waves: ENVS, ...(approve ? { approve } : {}) }));
+    expect(await standing(['prod', 'qa'])).toBe('dev done, staging done, prod waiting-approval: prod waits for approval: run with --approved prod');
+    expect(await standing()).toBe('dev done, staging done, prod next: prod is promoted next');
+
     // --wait does not wait for a person.
     const waiting = await startRollout(await context(false), options(id, v2, { approve: ['prod'], wait: true }), { sleep: () => Promise.reject(new Error('slept')) });
     expect(stopOf(waiting)?.exitCode).toBe(11);
@@ -211,6 +257,10 @@ describe('rollout start', () => {
     const approvals = await startRollout(await context(false, { dryRun: true }), options(id, v2, { approve: ['dev'] }));
     expect(approvals.document.requests).toEqual([]);
     expect(stopOf(approvals)?.type).toBe('WaitingError');
+    // A wave where the version is LIVE already: its promotion alone.
+    await h.deploy(id, v2, 'web', 'dev', 'LIVE');
+    const promotionOnly = await startRollout(await context(false, { dryRun: true }), options(id, v2));
+    expect(promotionOnly.document.requests?.map((q) => (q.request.body as { intent: string }).intent)).toEqual(['DEFAULT']);
     const complete = await startRollout(await context(false, { dryRun: true }), options(id, v1));
     expect(complete.summary).toBe(`${v1} of ${id} (web): the rollout is complete`);
   });
@@ -275,6 +325,9 @@ describe('rollout start: --check', () => {
     expect(status.stop?.message).toMatch(new RegExp(`^${v2} of ${id} \\(web\\): halted: the check failed after promoting staging \\(exit 1\\) at \\d\\d:\\d\\d:\\d\\dZ, run by ${DEMO_USER.replace('.', '\\.')}: .*; to put back the waves it promoted: ${abortLine(id, v2)}; to run the check again and go on: the same command with --resume$`));
     expect(status.document.waves.map((w) => w.state)).toEqual(['done', 'halted', 'pending']);
 
+    const standing = await rolloutStanding(await context(true), await (await context(true)).api(), { assetId: id, versionId: v2, platform: 'web' }, { waves: ENVS });
+    expect(standing).toMatch(/^dev done, staging halted, prod pending: halted: the check failed after promoting staging \(exit 1\) at /);
+
     // A run without --resume stays halted and sends nothing.
     const rerun = await startRollout(await context(true), options(id, v2, { check: 'true' }));
     expect(stopOf(rerun)?.type).toBe('PartialFailureError');
@@ -328,7 +381,7 @@ describe('rollout start: soaks on the service\'s clock', () => {
     const soak = options(id, v2, { soak: ['staging=30m'] });
     const first = await startRollout(await context(true), soak);
     expect(stopOf(first)?.type).toBe('WaitingError');
-    expect(first.stop?.message).toMatch(new RegExp(`^${v2} of ${id} \\(web\\): staging soaks until (\\d{4}-\\d\\d-\\d\\d )?\\d\\d:\\d\\dZ, (30m|29m\\d+s) left \\(then prod\\)$`));
+    expect(first.stop?.message).toMatch(new RegExp(`^${v2} of ${id} \\(web\\): staging soaks until (\\d{4}-\\d\\d-\\d\\d )?\\d\\d:\\d\\dZ, (30m(1s)?|29m\\d+s) left \\(then prod\\)$`));
     const staging = first.document.waves[1]!;
     expect(staging).toMatchObject({ env: 'staging', state: 'soaking', previousDefault: v1 });
     expect(Date.parse(staging.until!) - Date.parse(staging.since!)).toBe(1_800_000);
@@ -341,13 +394,13 @@ describe('rollout start: soaks on the service\'s clock', () => {
     expect(status.stop).toBeUndefined();
     expect(status.summary).toBe(`${v2} of ${id} (web): ${status.next}`);
     expect(status.document.next).toEqual(first.document.next);
-    expect(await rolloutStanding(await context(true), await (await context(true)).api(), { assetId: id, versionId: v2, platform: 'web' }, { waves: ENVS, soak: { staging: '30m', qa: '1h', prod: 'later' } })).toMatch(/^dev done, staging soaking until \d\d:\d\dZ, prod pending: staging soaks until \d\d:\d\dZ, (30m|29m\d+s) left \(then prod\)$/);
+    expect(await rolloutStanding(await context(true), await (await context(true)).api(), { assetId: id, versionId: v2, platform: 'web' }, { waves: ENVS, soak: { staging: '30m', qa: '1h', prod: 'later' } })).toMatch(/^dev done, staging soaking until \d\d:\d\dZ, prod pending: staging soaks until \d\d:\d\dZ, (30m(1s)?|29m\d+s) left \(then prod\)$/);
 
     // --wait beyond what --timeout leaves: said, and the run waits no more.
     const short = await context(true, { timeout: 60 });
     const tooLong = await startRollout(short, { ...soak, wait: true }, { sleep: () => Promise.reject(new Error('slept')) });
     expect(stopOf(tooLong)?.exitCode).toBe(11);
-    expect(short.io.err.text).toMatch(/--wait: staging soaks until .*, longer than what --timeout leaves \((1m|59s)\)/);
+    expect(short.io.err.text).toMatch(/--wait: staging soaks until .*, longer than what --timeout leaves \((1m(1s)?|59s)\)/);
 
     // --wait: the run's sleep moves the service's clock on by what it is asked to wait.
     const slept: string[] = [];
@@ -355,10 +408,10 @@ describe('rollout start: soaks on the service\'s clock', () => {
     const waited = await startRollout(ctx, { ...soak, wait: true }, {
       sleep: async (ms, line) => {
         slept.push(line(ms));
-        h.emu.advanceClock(ms + 1000);
+        advanceClock(ms + 1000);
       },
     });
-    expect(slept).toEqual([expect.stringMatching(/^waiting: staging soaks until \d\d:\d\dZ, (30m|29m\d+s) left$/)]);
+    expect(slept).toEqual([expect.stringMatching(/^waiting: staging soaks until \d\d:\d\dZ, (30m(1s)?|29m\d+s) left$/)]);
     expect(waited.stop).toBeUndefined();
     expect(waited.document.promoted).toEqual(['prod']);
     expect(await defaults(id)).toEqual([v2, v2, v2]);
@@ -374,11 +427,132 @@ describe('rollout start: soaks on the service\'s clock', () => {
     const ctx = await context(true);
     const r = await startRollout(ctx, soak);
     expect(ctx.io.err.text).toContain(`dev: ${v2} is the Default without an entry of its promotion (its run stopped before recording it, or it was promoted outside the rollout): recorded now; its soak of 1h starts here\n`);
-    expect(stopOf(r)?.message).toMatch(/: dev soaks until .*, (1h|1h1s|59m\d+s) left \(then staging\)$/);
+    expect(stopOf(r)?.message).toMatch(/: dev soaks until .*, (1h(1s)?|59m\d+s) left \(then staging\)$/);
     expect(Date.parse(r.document.waves[0]!.until!) - Date.parse(r.document.waves[0]!.since!)).toBe(3_600_000);
     expect(r.document.waves[0]).toMatchObject({ state: 'soaking', previousDefault: null });
     expect(r.document.promoted).toEqual([]);
     expect(await defaults(id)).toEqual([v2, v1, v1]);
+  });
+});
+
+describe('rollout start: another run of the same rollout', () => {
+  it('a wave another run promoted, whose entry that run records by its time: status and start wait for it (exit 11, until then); past that time, the next run records it', async () => {
+    const { id, v1, v2 } = await seeded();
+    const soak = options(id, v2, { soak: ['dev=10m'] });
+    // Another run's intent (written before its promotion of dev), then its promotion: its own entry is still due.
+    const recordBy = new Date(Date.now() + clockMoved + 300_000).toISOString();
+    const intent = { asset: id, version: v2, platform: 'web', waves: ENVS, wave: 'dev', action: 'intent' as const, previousDefault: v1, recordBy, run: 'another-run' };
+    expect(await recordRolloutEvent(await context(true), journal, intent)).toBe(true);
+    await h.deploy(id, v2, 'web', 'dev', 'LIVE');
+    expect((await h.deploy(id, v2, 'web', 'dev', 'DEFAULT', { currentVersionId: v1, currentAssetIntent: 'LIVE' })).status).toBe(201);
+
+    const status = await rolloutStatus(await context(true), soak);
+    expect(status.document.next).toEqual({ action: 'wait', for: 'entry', env: 'staging', recording: 'dev', until: recordBy });
+    expect(status.document.waves[0]).toMatchObject({ env: 'dev', state: 'unrecorded', until: recordBy, previousDefault: v1 });
+    expect(status.next).toMatch(/^dev was promoted by another run, which records it by \d\d:\d\d(:\d\d)?Z \((5m(1s)?|4m\d+s) left\); its soak is measured from that record \(then staging\)$/);
+    const standing = await rolloutStanding(await context(true), await (await context(true)).api(), { assetId: id, versionId: v2, platform: 'web' }, { waves: ENVS, soak: { dev: '10m' } });
+    expect(standing).toMatch(/^dev unrecorded, staging pending, prod pending: dev was promoted by another run, which records it by /);
+    const start = await startRollout(await context(true), soak);
+    expect(stopOf(start)?.type).toBe('WaitingError');
+    expect((start.stop as WaitingError).resumeAfter).toBe(recordBy);
+    expect(start.document.promoted).toEqual([]);
+
+    // --wait: the run waits for the other run's entry as for a soak.
+    const lines: string[] = [];
+    const waited = await startRollout(await context(true, { timeout: 3600 }), { ...soak, wait: true }, {
+      sleep: async (ms, line) => {
+        lines.push(line(ms));
+        advanceClock(ms + 1000);
+      },
+    });
+    expect(lines[0]).toMatch(/^waiting: the run that promoted dev records it until \d\d:\d\d(:\d\d)?Z, (5m(1s)?|4m\d+s) left$/);
+    // Past its time, that run's entry never came: this one records the promotion (the intent's previous Default kept), and its soak starts then.
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toMatch(/^waiting: dev soaks until \d\d:\d\d(:\d\d)?Z, (10m(1s)?|9m\d+s) left$/);
+    expect(waited.stop).toBeUndefined();
+    expect(waited.document.waves[0]).toMatchObject({ state: 'done', previousDefault: v1 });
+    expect(await defaults(id)).toEqual([v2, v2, v2]);
+  });
+});
+
+describe('rollout status: another run promotes between the two reads', () => {
+  /** The emulator behind a proxy that runs `once` (another run's promotion) before the first read of the journal's collections goes through. */
+  async function racing(once: () => Promise<void>): Promise<{ url: string; close(): Promise<void> }> {
+    let fired = false;
+    const server = createServer((req, res) => {
+      const forward = async () => {
+        if (!fired && req.url?.includes('/vc/')) {
+          fired = true;
+          await once();
+        }
+        const upstream = new URL(req.url ?? '/', h.emu.baseUrl);
+        const out = httpRequest(upstream, { method: req.method, headers: { ...req.headers, host: upstream.host } }, (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        });
+        out.on('error', () => res.writeHead(502).end());
+        req.pipe(out);
+      };
+      void forward();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    return {
+      url: `http://127.0.0.1:${port}`,
+      close: () =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        }),
+    };
+  }
+
+  it('the journal (read after the channels) has the promotion the channels did not show yet: that channel is read again, and the wave is done, not moved', async () => {
+    const { id, v1, v2 } = await seeded();
+    // Another run's intent and its entry of dev's promotion are on the record; its promotion lands between this run's two reads.
+    const field = { asset: id, version: v2, platform: 'web', waves: ENVS, wave: 'dev', previousDefault: v1 };
+    expect(await recordRolloutEvent(await context(true), journal, { ...field, action: 'intent', recordBy: new Date(Date.now() + clockMoved + 300_000).toISOString(), run: 'another-run' })).toBe(true);
+    expect(await recordRolloutEvent(await context(true), journal, { ...field, action: 'promote' })).toBe(true);
+    await h.deploy(id, v2, 'web', 'dev', 'LIVE');
+    const proxy = await racing(async () => {
+      expect((await h.deploy(id, v2, 'web', 'dev', 'DEFAULT', { currentVersionId: v1, currentAssetIntent: 'LIVE' })).status).toBe(201);
+    });
+    try {
+      const r = await rolloutStatus(await context(true, {}, { AHS_BASE_URL: proxy.url }), options(id, v2));
+      expect(r.document.waves.map((w) => w.state)).toEqual(['done', 'next', 'pending']);
+      expect(r.document.next).toEqual({ action: 'promote', env: 'staging' });
+      expect(r.stop).toBeUndefined();
+    } finally {
+      await proxy.close();
+    }
+    expect(await defaults(id)).toEqual([v2, v1, v1]);
+  });
+});
+
+describe('rollout start: a wave locked by another holder', () => {
+  async function lock(id: string, command: string, lockId: string): Promise<string> {
+    const ctx = await context(false);
+    const held = await acquireLock(ctx, await ctx.api(), { scope: { kind: 'channel', assetId: id, platform: 'web', env: 'dev' }, lockId, ttlMs: 600_000, user: DEMO_USER, command, env: {}, reason: 'holding', waitMs: 0, signal: new AbortController().signal });
+    return (await lockStatus(ctx, await ctx.api(), held.scope)).leaseEnd!;
+  }
+
+  it('by another run of a rollout: it waits (exit 11, until that lease ends), nothing promoted; by any other command: blocked (exit 12)', async () => {
+    const { id, v1, v2 } = await seeded();
+    const leaseEnd = await lock(id, 'rollout start', 'other-rollout-run');
+    const r = await startRollout(await context(false), options(id, v2, { waves: ['dev'] }));
+    expect(stopOf(r)?.type).toBe('WaitingError');
+    expect(r.stop?.message).toMatch(new RegExp(`^dev is being written by another run of a rollout \\(.*rollout start.*\\): run the same command again once it is done \\(its lease ends ${leaseEnd.replace(/[.]/g, '\\.')} at the latest\\)$`));
+    expect((r.stop as WaitingError).resumeAfter).toBe(leaseEnd);
+    expect(r.document.promoted).toEqual([]);
+    expect(await defaults(id)).toEqual([v1, v1, v1]);
+
+    const other = await seeded();
+    await lock(other.id, 'deploy', 'someone-deploying');
+    const blocked = await startRollout(await context(false), options(other.id, other.v2, { waves: ['dev'] }));
+    expect(stopOf(blocked)).toMatchObject({ type: 'BlockedError', exitCode: 12 });
+    expect((blocked.stop as BlockedError).blockedBy).toBe('lock');
+    expect(blocked.document.next).toEqual({ action: 'promote', env: 'dev' });
+    expect(await defaults(other.id)).toEqual([other.v1, other.v1, other.v1]);
   });
 });
 
@@ -411,6 +585,28 @@ describe('rollout start: another rollout in flight, a Default moved', () => {
     const rerun = await startRollout(await context(true), options(id, v2, { approve: ['prod'], approved: ['prod'] }));
     expect(stopOf(rerun)?.type).toBe('BlockedError');
     expect(await defaults(id)).toEqual([v3, v3, v3]);
+  });
+
+  it('a complete rollout that the next version\'s rollout moved on from says superseded by it (exit 12, nothing sent), never moved; a wave moved by a plain promotion is still moved', async () => {
+    const { id, v2 } = await seeded();
+    const v3 = await h.uploadVersion(id, 'web', '3.0');
+    const v4 = await h.uploadVersion(id, 'web', '4.0');
+    expect((await startRollout(await context(true), options(id, v2))).stop).toBeUndefined();
+    // The next release train: v3 takes dev and staging; prod waits for its approval. Nothing blocks it.
+    const next = await startRollout(await context(true), options(id, v3, { approve: ['prod'] }));
+    expect(next.document.promoted).toEqual(['dev', 'staging']);
+    const earlier = await rolloutStatus(await context(true), options(id, v2));
+    expect(earlier.document.next).toEqual({ action: 'superseded', version: v3, by: DEMO_USER, at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+    expect(stopOf(earlier)).toMatchObject({ type: 'BlockedError', exitCode: 12 });
+    const rerun = await startRollout(await context(true), options(id, v2));
+    expect(stopOf(rerun)?.message).toMatch(new RegExp(`superseded: ${DEMO_USER.replace('.', '\\.')} started the rollout of ${v3} in its place at .*; nothing was sent$`));
+    expect(await defaults(id)).toEqual([v3, v3, v2]);
+
+    // v3's prod made v4's Default by hand (no rollout of v4 on the record): v3's rollout is halted there, moved.
+    await h.deploy(id, v4, 'web', 'dev', 'LIVE');
+    expect((await h.deploy(id, v4, 'web', 'dev', 'DEFAULT', { currentVersionId: v3, currentAssetIntent: 'LIVE' })).status).toBe(201);
+    const moved = await rolloutStatus(await context(true), options(id, v3, { approve: ['prod'] }));
+    expect(moved.document.next).toEqual({ action: 'halt', env: 'dev', found: v4 });
   });
 
   it('a halted rollout blocks another, its state saying so; an aborted or a complete one blocks nothing', async () => {
@@ -454,7 +650,7 @@ describe('rollout abort without the journal', () => {
     const { id, v1, v2 } = await seeded();
     await startRollout(await context(false), options(id, v2));
     const ctx = await context(false);
-    const abort = await abortRollout(ctx, options(id, v2, { to: ['prod=' + v1] }));
+    const abort = await abortRollout(ctx, options(id, v2, { to: [` prod = ${v1} `] }));
     expect(abort.document.restored).toEqual(['prod']);
     expect(abort.document.left).toEqual([
       { env: 'staging', why: 'unknown', to: `--to staging=${v1}` },
