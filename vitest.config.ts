@@ -17,7 +17,8 @@ export default defineConfig({
     maxWorkers: 3,
     isolate: false,
     // A release engineer's AHS_* settings and profile never reach a test (issue 34).
-    setupFiles: ['test/support/hermetic.ts'],
+    // AHS_TEST_CPU_LOG=FILE: each file's CPU and the processes it started, a JSON line each (test/README.md, issue 46).
+    setupFiles: ['test/support/hermetic.ts', ...(process.env.AHS_TEST_CPU_LOG ? ['test/support/cpu-probe.ts'] : [])],
     // One temporary folder per run, for what the test files share (the local release).
     globalSetup: ['test/support/shared-tmp.ts'],
   },
