@@ -609,6 +609,32 @@ describe('rollout start: another rollout in flight, a Default moved', () => {
     expect(moved.document.next).toEqual({ action: 'halt', env: 'dev', found: v4 });
   });
 
+  it('which rollout is in flight: a superseded one blocks nothing though its version still serves a wave; one behind a plain Default is found, its waves with no Default pending', async () => {
+    const { id, v1, v2 } = await seeded();
+    const v3 = await h.uploadVersion(id, 'web', '3.0');
+    const v4 = await h.uploadVersion(id, 'web', '4.0');
+    await startRollout(await context(true), options(id, v2, { approve: ['prod'] }));
+    const hotfix = await startRollout(await context(true), options(id, v3, { waves: [...ENVS, 'qa'], approve: ['staging'], supersede: true }));
+    expect(hotfix.document.promoted).toEqual(['dev']);
+    expect(await defaults(id)).toEqual([v3, v2, v1]);
+    // staging still serves v2, whose rollout v3's superseded: nothing in flight there.
+    const free = await rolloutStatus(await context(true), options(id, v4, { waves: ['staging', 'prod'] }));
+    expect(free.document.next).toEqual({ action: 'promote', env: 'staging' });
+    // prod's Default (v1) has no rollout; dev's (v3) has, in flight: that one blocks.
+    const blocked = await rolloutStatus(await context(true), options(id, v4, { waves: ['prod', 'dev'] }));
+    expect(blocked.document.next).toEqual({ action: 'blocked', by: { version: v3, state: 'dev done, staging pending, prod pending, qa pending', waves: [...ENVS, 'qa'] } });
+  });
+
+  it('a rollout that has promoted a wave is not blocked by another version\'s rollout started since', async () => {
+    const { id, v2 } = await seeded();
+    const v3 = await h.uploadVersion(id, 'web', '3.0');
+    expect((await startRollout(await context(true), options(id, v3, { waves: ['dev', 'staging'], approve: ['staging'] }))).document.promoted).toEqual(['dev']);
+    expect((await startRollout(await context(true), options(id, v2, { waves: ['staging', 'prod'], approve: ['prod'] }))).document.promoted).toEqual(['staging']);
+    const status = await rolloutStatus(await context(true), options(id, v3, { waves: ['dev', 'staging'], approve: ['staging'] }));
+    expect(status.document.next.action).not.toBe('blocked');
+    expect(status.document.next).toEqual({ action: 'wait', for: 'approval', env: 'staging' });
+  });
+
   it('a halted rollout blocks another, its state saying so; an aborted or a complete one blocks nothing', async () => {
     const { id, v1, v2 } = await seeded();
     const v3 = await h.uploadVersion(id, 'web', '3.0');
