@@ -189,6 +189,32 @@ const workflows = [
     },
   },
   {
+    // Issue 44: a rollout's first run over one wave, with its journal (the soak's and the crash's record) and the
+    // change-control checks in place. The floor, as cli.md has a rollout work: the channels (1), then the journal
+    // from the uploads of the versions they name, change control beside it (1); the LIVE deploy (1); the promotion's
+    // intent, written ahead (1); the promotion (1); what the wave serves: its URL beside the entry (1), its bytes
+    // (1). The state after the run's own work taken from what it did: 7.
+    name: 'rollout of one wave, with a journal',
+    key: 'rollout',
+    floor: 7,
+    prepare: async (s) => {
+      const assetId = `ro-${s}`;
+      const [, version] = await seedChannel(assetId, 1, 1);
+      const journal = `ro-journal-${s}`;
+      await api('POST', '/vc', { collectionId: journal, collectionName: journal, description: `ahs journal; env=${ENV}`, allowedAssetTypes: ['9999'], createdBy: USER });
+      const form = new FormData();
+      form.set('assetItemName', `${new Date().toISOString()} journal init`);
+      form.set('assetType', '9999');
+      form.set('createdBy', USER);
+      // Its first entry as ahs writes it (ahs/journal/v2, the document carried in its file's name).
+      const doc = { apiVersion: 'ahs/journal/v2', id: `bench${s.replace(/[^A-Za-z0-9]/g, '')}0000`, command: 'journal init', arguments: [journal], actor: USER, changes: [], outcome: 'applied', exitCode: 0 };
+      form.set('assetFile', new Blob([JSON.stringify(doc)]), `ahs2.${doc.id}.${Buffer.from(JSON.stringify(doc)).toString('base64url')}.json`);
+      await api('POST', `/vc/${journal}/items`, form);
+      await api('POST', `/vc/${journal}/deployments`, { envId: ENV, state: 'LIVE', createdBy: USER });
+      return ['rollout', assetId, version, '--platform', PLATFORM, '--waves', ENV, '--journal', journal];
+    },
+  },
+  {
     name: 'rollback --to',
     key: 'rollback',
     floor: 2,

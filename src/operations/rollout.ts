@@ -31,6 +31,7 @@ import { hashServed } from '../service/delivery.js';
 import { journalOf, rolloutEntries, rolloutEntriesByVersion, type RolloutEntry, type RolloutField } from '../service/rollout-journal.js';
 import type { KnownChain } from '../service/journal.js';
 import { appendRolloutEntry, recordRolloutEvent } from '../plan/journal-record.js';
+import { prefetchControl } from '../plan/change-control.js';
 import { isByAnother, type DeployResponse } from '../plan/answers.js';
 import type { PromoteResult } from '../plan/kinds/versions.js';
 import { plan, type Plan, type Results, type Step } from '../plan/plan.js';
@@ -283,6 +284,10 @@ const RECORD_MARGIN_MS = 60_000;
 class RolloutRun {
   private readonly promoted: string[] = [];
   private version: Version | undefined;
+  /** The version's download URL in each wave read so far (servedUrl). */
+  private readonly urls = new Map<string, Promise<string>>();
+  /** The journal's collections as the last read found them (the intent's append goes out without reading them again). */
+  private chain: KnownChain | undefined;
   /** The SHA-256 of what an earlier wave serves, once read in this run. */
   private reference: { env: string; sha256: string } | undefined;
   private actingUser: Promise<string> | undefined;
@@ -343,7 +348,8 @@ class RolloutRun {
     // The version (once): entries older than its upload cannot be of its rollout. Beside it, the Defaults.
     const versionRead = this.version ? Promise.resolve(this.version) : findVersion(this.api, r.assetId, r.versionId);
     const defaultsRead = readDefaults(this.api, r.assetId, r.platform);
-    const recordsRead = options.records ? Promise.all(r.waves.map((env) => versionRecordOnChannel(this.api, { assetId: r.assetId, platform: r.platform, envId: env }, r.versionId))) : undefined;
+    // Each wave's own record and, beside it, the channel's OFFLINE records (a record the first cannot show): one round.
+    const recordsRead = options.records ? Promise.all(r.waves.map((env) => versionRecordOnChannel(this.api, { assetId: r.assetId, platform: r.platform, envId: env }, r.versionId, true))) : undefined;
     // A missing version is said as such, whichever read fails first.
     defaultsRead.catch(() => undefined);
     recordsRead?.catch(() => undefined);
@@ -352,8 +358,14 @@ class RolloutRun {
     if (version.targetPlatform !== r.platform) throw new UsageError(`${r.versionId} is a ${version.targetPlatform} version of ${r.assetId}, not ${r.platform}: give --platform ${version.targetPlatform}`);
     const [defaults, records] = await Promise.all([defaultsRead, recordsRead]);
     const waves: WaveRead[] = r.waves.map((env, i) => ({ env, channel: channelOf([defaults.get(env), records?.[i]]) }));
+    // A run that may write: change control's reads for the wave it would promote next (the first whose Default is not
+    // this version), sent now beside the journal's, so that the wave's gate finds them read (cli.md: at most one
+    // round, beside the first reads). Another wave's plan, or none, reads its own.
+    const nextWave = options.records && !this.ctx.globals.dryRun ? waves.find((w) => defaultOf(w.channel) !== r.versionId) : undefined;
+    if (nextWave) await prefetchControl(this.ctx, [{ kind: 'channel', assetId: r.assetId, platform: r.platform, env: nextWave.env }]);
     // The journal's collections, read once for this read's ranges (this rollout's, another in flight's).
     const chain: KnownChain = {};
+    this.chain = chain;
     const read = this.journal ? await this.readEntries(version, waves, chain) : undefined;
     const entries = read ? entriesSince(read.byVersion.get(r.versionId) ?? [], rangeStart(version)) : [];
     this.version = version;
@@ -635,7 +647,11 @@ class RolloutRun {
     const wave: Plan = plan(all, () => undefined, {
       onAnswer: (step, results) => {
         if (step === live && !isByAnother(results.of(live))) out.info(`${r.versionId} deployed LIVE on ${name}`);
-        if (step === promotion && !isByAnother(results.of(promotion))) out.info(`${r.versionId} is now the Default of ${name}${readDefault ? ` (previous Default ${readDefault}, now LIVE)` : ''}`);
+        if (step === promotion && !isByAnother(results.of(promotion))) {
+          out.info(`${r.versionId} is now the Default of ${name}${readDefault ? ` (previous Default ${readDefault}, now LIVE)` : ''}`);
+          // What it serves is verified next: its URL read now, beside the promotion's entry.
+          this.servedUrl(env).catch(() => undefined);
+        }
       },
       beforeSend: async (step: Step) => {
         if (step !== promotion) return;
@@ -696,7 +712,8 @@ class RolloutRun {
   private async intent(env: string, previousDefault: string | null): Promise<void> {
     if (!this.journal) return;
     const recordBy = new Date(this.api.serviceNow() + (await this.ctx.settings()).timeoutMs + RECORD_MARGIN_MS).toISOString();
-    const ok = await recordRolloutEvent(this.ctx, this.journal, this.field(env, 'intent', { previousDefault, recordBy, run: this.runId }));
+    const known = this.chain?.links?.find((link) => link.collectionId === this.journal)?.collection;
+    const ok = await recordRolloutEvent(this.ctx, this.journal, this.field(env, 'intent', { previousDefault, recordBy, run: this.runId }), 0, [], known);
     if (!ok) throw new WaitingError(`the journal did not take the record of ${env}'s promotion before it (see the warning above): ${env} is not promoted; run the same command again once the journal takes entries`);
   }
 
@@ -755,7 +772,23 @@ class RolloutRun {
   }
 
   /** The version's record on the wave's channel, with its download URL. */
-  private async servedUrl(env: string): Promise<string> {
+  /**
+   * The version's download URL in `env` (the same path LIVE or DEFAULT),
+   * read once a run: the check before a promotion and the verification
+   * after it share it, and a promotion's answer starts its read beside the
+   * promotion's entry.
+   */
+  private servedUrl(env: string): Promise<string> {
+    let url = this.urls.get(env);
+    if (!url) {
+      url = this.readServedUrl(env);
+      this.urls.set(env, url);
+      url.catch(() => this.urls.delete(env));
+    }
+    return url;
+  }
+
+  private async readServedUrl(env: string): Promise<string> {
     const r = this.rollout;
     const [record] = await versionRecords(this.api, r.assetId, r.versionId, { platform: r.platform, envId: env });
     if (!record?.downloadUrl) throw new UsageError(`${r.versionId} has no download URL on ${channelName({ assetId: r.assetId, platform: r.platform, envId: env })} (${record?.state ?? 'not deployed'})`);

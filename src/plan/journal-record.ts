@@ -330,7 +330,7 @@ export function startRecording(ctx: RecordingContext): { record(fields: EntryFie
  * lock, when rollouts take one, is checked by the executor before the
  * wave's plan; these entries are records, not writes.
  */
-export async function recordRolloutEvent(ctx: RecordingContext, journalId: string, rollout: RolloutField, exitCode = 0, changes: Change[] = []): Promise<boolean> {
+export async function recordRolloutEvent(ctx: RecordingContext, journalId: string, rollout: RolloutField, exitCode = 0, changes: Change[] = [], known?: Collection): Promise<boolean> {
   if (!ctx.settings || !ctx.api) return false;
   let choice: JournalChoice;
   try {
@@ -339,10 +339,14 @@ export async function recordRolloutEvent(ctx: RecordingContext, journalId: strin
     return false;
   }
   const api = await ctx.api();
-  const collection = readCollection(api, journalId).then(
-    (found) => ({ collection: found }),
-    (error: unknown) => ({ error }),
-  );
+  // The journal's collection as the run read it just before (a rollout's read of its entries): its mark and its
+  // continuation are not read again, the append going straight out (a round less before a promotion).
+  const collection = known
+    ? Promise.resolve({ collection: known })
+    : readCollection(api, journalId).then(
+        (found) => ({ collection: found }),
+        (error: unknown) => ({ error }),
+      );
   return recordEntry(ctx, { choice, collection }, { command: ctx.run?.command ?? 'rollout', arguments: ctx.run?.arguments ?? [], changes, outcome: 'applied', exitCode, rollout });
 }
 
