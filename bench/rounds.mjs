@@ -193,10 +193,11 @@ const workflows = [
     // change-control checks in place. The floor, as cli.md has a rollout work: the channels (1), then the journal
     // from the uploads of the versions they name, change control beside it (1); the LIVE deploy (1); the promotion's
     // intent, written ahead (1); the promotion (1); what the wave serves: its URL beside the entry (1), its bytes
-    // (1). The state after the run's own work taken from what it did: 7.
+    // (1); then "the rollout's state as it finds it after its own work": the channels, then the journal (2: read at
+    // once, a promotion the channels show could lack its entry, which the run would then record as its own). 9.
     name: 'rollout of one wave, with a journal',
     key: 'rollout',
-    floor: 7,
+    floor: 9,
     prepare: async (s) => {
       const assetId = `ro-${s}`;
       const [, version] = await seedChannel(assetId, 1, 1);
