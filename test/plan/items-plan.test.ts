@@ -7,6 +7,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { compare, ITEM_CONCURRENCY, planSync, servedContent, type Comparison, type LocalFile, type SyncInputs } from '../../src/plan/items-plan.js';
 import { bufferIO } from '../unit/helpers.js';
 import { DEMO_USER, harness, uid, type Harness } from '../e2e/helpers.js';
@@ -90,6 +92,15 @@ describe('compare: each file against the items of its name', () => {
     expect(result.compared).toEqual({ content: 1, size: 1, checksum: true });
   });
 
+  it('by content, of two items of the same size the one whose served bytes prove it is the file\'s, though a newer one is Live nowhere', async () => {
+    const a = await file('a.txt', 'aaa');
+    const items = [item('NEWER', 'a.txt', 3, '2026-01-03T00:00:00Z'), item('PROVEN', 'a.txt', 3, '2026-01-01T00:00:00Z')];
+    const result = await compare([a], items, async () => ({ live: new Set(['PROVEN']), digests: new Map([['PROVEN', sha('aaa')]]) }));
+    expect(result.unchanged.map((u) => u.item.assetItemId)).toEqual(['PROVEN']);
+    expect(result.orphans.map((i) => i.assetItemId)).toEqual(['NEWER']);
+    expect(Object.fromEntries(result.rules)).toEqual({ 'a.txt': 'content' });
+  });
+
   it('a file whose only item serves other bytes is a replacement of it, by content', async () => {
     const a = await file('a.txt', 'aaa');
     const items = [item('IA', 'a.txt', 3)];
@@ -134,6 +145,13 @@ const local = (name: string, size = 10): LocalFile => ({ name, path: `/tmp/${nam
 const shape = (steps: Step[]) => steps.map((s) => `${s.kind}:${s.batch?.group}/${s.batch?.concurrency}${s.batch?.bounds ? `/${s.batch.bounds}` : ''}${s.after?.length ? ` after ${s.after.length}` : ''}`);
 
 describe('planSync: the steps of a sync', () => {
+  it('over a view whose collection was not read (no allowed types known): an Other upload is predicted to go through', () => {
+    const base = inputs(comparisonOf([local('n1.txt')], []), { itemCount: 0, maxAssets: 10 });
+    const sync = planSync({ ...base, view: { ...base.view, collection: undefined } });
+    expect(sync.uploads[0]!.step.prediction?.decision).toMatchObject({ ok: true, next: { itemCount: 1 } });
+    expect(sync.itemCount).toBe(1);
+  });
+
   it('with room for everything: removals first, then one batch of uploads (replacements upload first), bounded by requests, and the settling last', () => {
     const r1 = { file: local('r1.txt'), old: item('OLD1', 'r1.txt', 3) };
     const sync = planSync(inputs(comparisonOf([local('n1.txt'), local('n2.txt')], [r1]), { itemCount: 3, maxAssets: 10, removals: [item('GONE', 'g.txt', 1)] }));
@@ -300,8 +318,47 @@ describe('servedContent (--checksum\'s reads), against the emulator', () => {
       expect(comparison.replacements.map((r) => r.old.assetItemId)).toEqual([b]);
       expect(Object.fromEntries(comparison.rules)).toEqual({ 'a.txt': 'content', 'b.txt': 'content' });
       expect(io.err.text).not.toContain('could not download');
+      // A view read without the deployment status: nothing is Live, nothing downloaded.
+      const unread = await servedContent(ctx, { ...view, status: undefined })(items);
+      expect(unread.live.size).toBe(0);
+      expect(unread.digests.size).toBe(0);
     } finally {
       await ctx.dispose();
+    }
+  });
+
+  it('a download that fails leaves its item to be compared by size, and says so', async () => {
+    const id = uid('sc');
+    expect((await h.call('POST', '/vc', { collectionId: id, collectionName: id, allowedAssetTypes: ['9999'], createdBy: DEMO_USER, updatedBy: DEMO_USER })).status).toBe(201);
+    const a = await upload(id, 'a.txt', 'aaa');
+    const b = await upload(id, 'b.txt', 'bbbb');
+    expect((await h.call('POST', `/vc/${id}/deployments`, { state: 'LIVE', createdBy: DEMO_USER, envId: 'prod' })).status).toBeLessThan(300);
+    // The delivery network behind a proxy that answers 404 for a.txt's bytes.
+    const proxy = createServer((req, res) => {
+      if (req.url?.endsWith('/a.txt')) return void res.writeHead(404, { 'content-type': 'text/plain' }).end('gone');
+      const upstream = new URL(req.url ?? '/', h.emu.deliveryUrl);
+      const out = httpRequest(upstream, { method: req.method, headers: { ...req.headers, host: upstream.host } }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      out.on('error', () => res.writeHead(502).end());
+      req.pipe(out);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const io = bufferIO({ env: { ...h.env, AHS_CONFIG_DIR: dir, AHS_JOURNAL: '', AHS_DELIVERY_URL: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}` } });
+    const ctx = await createContext({}, { io, signal: new AbortController().signal });
+    try {
+      const api = await ctx.api();
+      const view = await readSnapshot(api, id);
+      const items = await listItems(api, id);
+      const read = await servedContent(ctx, view)(items);
+      expect([...read.live].sort()).toEqual([a, b].sort());
+      expect([...read.digests]).toEqual([[b, sha('bbbb')]]);
+      expect(io.err.text).toContain(`could not download a.txt (${a}): compared by size`);
+    } finally {
+      await ctx.dispose();
+      proxy.closeAllConnections();
+      await new Promise<void>((resolve) => proxy.close(() => resolve()));
     }
   });
 });
