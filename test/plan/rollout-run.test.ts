@@ -205,11 +205,18 @@ describe('rollout start', () => {
     await h.createAsset(id);
     const v1 = await h.uploadVersion(id, 'web', '1.0');
     await h.deploy(id, v1, 'web', 'dev', 'LIVE');
-    const ctx = await context(false);
+    const ctx = await context(true);
     const r = await startRollout(ctx, options(id, v1, { waves: ['dev'] }));
     expect(r.stop).toBeUndefined();
     expect(ctx.io.err.text).not.toContain('deployed LIVE');
     expect(ctx.io.err.text).toContain(`${v1} is now the Default of ${id}/web/dev\n`);
+    expect(await h.records(id)).toEqual([`web/dev/${v1}=DEFAULT`]);
+    // Abort: nothing to put back there (nothing is deleted).
+    const abortCtx = await context(true);
+    const abort = await abortRollout(abortCtx, options(id, v1, { waves: ['dev'] }));
+    expect(abort.document).toMatchObject({ restored: [], left: [] });
+    expect(abort.summary).toBe(`abort of ${v1} of ${id} (web): nothing to put back`);
+    expect(abortCtx.io.err.text).toContain(`${id}/web/dev: had no Default before this rollout; left as is (nothing is deleted: undeploy it with ahs asset undeploy if needed)\n`);
     expect(await h.records(id)).toEqual([`web/dev/${v1}=DEFAULT`]);
   });
 
@@ -248,8 +255,12 @@ describe('rollout start', () => {
       ['POST', expect.stringMatching(new RegExp(`/va/${id}/versions/${v2}/deploy$`)), 'LIVE', 201],
       ['POST', expect.stringMatching(new RegExp(`/va/${id}/versions/${v2}/deploy$`)), 'DEFAULT', 201],
     ]);
+    expect(r.document.requests?.map((q) => (q.request.body as { createdBy: string }).createdBy)).toEqual([DEMO_USER, DEMO_USER]);
     expect(r.stop).toBeUndefined();
     expect(r.summary).toBeUndefined();
+    // With no acting user set, a dry run asks none: the requests say so.
+    const anonymous = await startRollout(await context(false, { dryRun: true }, { AHS_USER: undefined }), options(id, v2, { user: () => Promise.reject(new Error('asked')) }));
+    expect(anonymous.document.requests?.map((q) => (q.request.body as { createdBy: string }).createdBy)).toEqual(['(acting user)', '(acting user)']);
     expect(r.document.promoted).toEqual([]);
     expect(await defaults(id)).toEqual([v1, v1, v1]);
 
@@ -271,8 +282,9 @@ describe('rollout start: --check', () => {
     const { id, v2 } = await seeded();
     const log = join(h.dir, `${id}.env`);
     // The run's own settings (its --user, --journal), not the environment it was started in.
-    const ctx = await context(false, { user: DEMO_USER, journal }, { AHS_USER: 'someone.else@example.com' });
-    const check = `echo "$AHS_ROLLOUT_PHASE $AHS_ROLLOUT_ENV $AHS_ROLLOUT_WAVE $AHS_ENV $AHS_PLATFORM $AHS_ROLLOUT_ASSET $AHS_ROLLOUT_VERSION $AHS_USER $AHS_JOURNAL $AHS_DOMAIN $AHS_ROLLOUT_URL" >> ${log}; echo checked-out; echo checked-err >&2`;
+    const elsewhere = 'http://127.0.0.1:9';
+    const ctx = await context(false, { user: DEMO_USER, journal, baseUrl: h.emu.baseUrl, deliveryUrl: h.emu.deliveryUrl, domain: 'demo' }, { AHS_USER: 'someone.else@example.com', AHS_BASE_URL: elsewhere, AHS_DELIVERY_URL: elsewhere, AHS_DOMAIN: 'nowhere' });
+    const check = `echo "$AHS_ROLLOUT_PHASE $AHS_ROLLOUT_ENV $AHS_ROLLOUT_WAVE $AHS_ENV $AHS_PLATFORM $AHS_ROLLOUT_ASSET $AHS_ROLLOUT_VERSION $AHS_USER $AHS_JOURNAL $AHS_DOMAIN $AHS_ROLLOUT_URL" >> ${log}; echo "$AHS_BASE_URL $AHS_DELIVERY_URL" > ${log}.urls; echo checked-out; echo checked-err >&2`;
     const r = await startRollout(ctx, options(id, v2, { waves: ['dev', 'staging'], check }));
     expect(r.stop, ctx.io.err.text).toBeUndefined();
     const url = (env: string) => `${h.emu.deliveryUrl}/api/vi/demo/va/${id}/web/${env}/${v2}/bundle.zip`;
@@ -282,6 +294,7 @@ describe('rollout start: --check', () => {
       `before staging 2 staging web ${id} ${v2} ${DEMO_USER} ${journal} demo ${url('staging')}`,
       `after staging 2 staging web ${id} ${v2} ${DEMO_USER} ${journal} demo ${url('staging')}`,
     ]);
+    expect(readFileSync(`${log}.urls`, 'utf8').trim()).toBe(`${h.emu.baseUrl} ${h.emu.deliveryUrl}`);
     expect(ctx.io.err.text).toContain(`check before promoting dev: ${check}\n`);
     expect(ctx.io.err.text).toContain(`check after promoting staging: ${check}\n`);
     expect(ctx.io.err.text.match(/^checked-out$/gm)).toHaveLength(4);
