@@ -120,7 +120,7 @@ describe('429 and 503 with Retry-After', () => {
     gateway.inject({ kind: 'status', status: 503, headers: { 'retry-after': '3600' } }, { method: 'GET', times: 5 });
     const run = await through(['asset', 'get', id, '--timeout', '30']);
     expect(run.exitCode).toBe(6);
-    expect(run.stderr).toMatch(new RegExp(`^error: GET /va/${id} answered 503, and the service asked to retry after 3600 s, more than the \\d+ s left of --timeout \\(30 s\\): try again later, or allow more time with --timeout SECONDS$`));
+    expect(run.stderr).toMatch(new RegExp(`^error: GET /va/${id} answered 503, and the service asked to retry after 3600 s, more than the \\d+(\\.\\d)? s left of --timeout \\(30 s\\): try again later, or allow more time with --timeout SECONDS$`));
     expect(gateway.log).toHaveLength(1);
   });
 
