@@ -382,7 +382,9 @@ class RolloutRun {
     }
     const facts = factsOf(waves, entries, r.versionId, this.runId);
     const events = eventsOf(entries);
-    const now = this.api.serviceNow();
+    // The service's clock is at least the time of the newest entry it wrote: a tighter lower end than its Date
+    // header's (a second's resolution, late on a loaded machine), so a soak just started says 1h left, not 1h1s.
+    const now = Math.max(this.api.serviceNow(), ...entries.map((e) => e.at).filter(Number.isFinite));
     const inFlight = read ? await this.inFlight(waves, entries, events, defaults, chain, read) : undefined;
     const succeeded = read && !events.some((e) => e.action === 'supersede') ? await this.succeededBy(facts, chain, read) : undefined;
     if (succeeded) events.push(succeeded);

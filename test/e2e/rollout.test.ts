@@ -308,6 +308,20 @@ describe('ahs rollout with the journal: soak, abort', () => {
     expect(second.stderr).toMatch(/^waiting: .*staging soaks until (\d{4}-\d\d-\d\d )?\d\d:\d\dZ, (1h|59m\d+s) left \(then prod\)$/m);
     expect(second.stderr).not.toMatch(/> POST /);
 
+    // The Date headers 3 s late (a loaded gateway, a second's resolution): the service's clock is still at least the
+    // time of the newest entry it wrote, so the soak never reads longer than asked ("1h3s left" before).
+    const late = await shiftedClock(-3_000);
+    try {
+      const status = await ahs(['rollout', 'status', id, v2, ...WAVES, '--soak', 'staging=1h'], { ...journal, AHS_BASE_URL: late.url });
+      expect(status.exitCode, status.stderr).toBe(0);
+      expect(status.stderr).toMatch(/staging soaks until .*, (1h|59m\d+s) left \(then prod\)/);
+      const again = await ahs([...line, '--json'], { ...journal, AHS_BASE_URL: late.url });
+      expect(again.exitCode, again.stderr).toBe(11);
+      expect(again.errJson().title).toMatch(/, (1h|59m\d+s) left \(then prod\)$/);
+    } finally {
+      await late.close();
+    }
+
     // An hour later on the service's clock (its Date headers; this machine's clock has not moved): prod is promoted.
     const later = await shiftedClock(3_601_000);
     try {
