@@ -12,6 +12,7 @@ import { harness, type Harness } from '../e2e/helpers.js';
 import type { EmulatorOptions } from '../../src/emulator/index.js';
 import { createContext, type Context } from '../../src/context.js';
 import type { GlobalOptions } from '../../src/options.js';
+import { setMaxListeners } from 'node:events';
 
 export type RunContext = Context & { io: ReturnType<typeof bufferIO> };
 
@@ -40,11 +41,18 @@ export function runContexts(name: string, emulator: EmulatorOptions = {}): RunCo
     get h() {
       return h!;
     },
-    async context(env = {}, globals = {}, run, signal = new AbortController().signal) {
+    async context(env = {}, globals = {}, run, signal = quietSignal()) {
       const io = bufferIO({ env: { ...h!.env, AHS_CONFIG_DIR: configDir, ...env } });
       const ctx = await createContext(globals, { io, signal, ...(run ? { run } : {}) });
       contexts.push(ctx);
       return ctx as RunContext;
     },
   };
+}
+
+/** A run's signal as main() makes it: many requests at once listen to it (no MaxListenersExceededWarning in the test's output). */
+function quietSignal(): AbortSignal {
+  const { signal } = new AbortController();
+  setMaxListeners(0, signal);
+  return signal;
 }
