@@ -27,7 +27,7 @@ import type { AssetUrl, DeployBody, Version } from '../rules/schemas.js';
 import { channelOf, findVersion, listAllVersions, readChannel, readDefaults, readVersionOnChannel, versionNotFound, versionRecordOnChannel, versionRecords } from '../service/assets.js';
 import { channelName } from '../service/promote.js';
 import { sizeAgrees } from '../service/size.js';
-import { hashServed } from '../service/delivery.js';
+import { hashServed, servedUrl as deliveredUrl } from '../service/delivery.js';
 import { journalOf, rolloutEntries, rolloutEntriesByVersion, type RolloutEntry, type RolloutField } from '../service/rollout-journal.js';
 import type { KnownChain } from '../service/journal.js';
 import { appendRolloutEntry, recordRolloutEvent } from '../plan/journal-record.js';
@@ -794,7 +794,8 @@ class RolloutRun {
     const r = this.rollout;
     const [record] = await versionRecords(this.api, r.assetId, r.versionId, { platform: r.platform, envId: env });
     if (!record?.downloadUrl) throw new UsageError(`${r.versionId} has no download URL on ${channelName({ assetId: r.assetId, platform: r.platform, envId: env })} (${record?.state ?? 'not deployed'})`);
-    return new URL(record.downloadUrl, this.api.baseUrl).toString();
+    // Where the delivery network serves it: a relative download URL (or one on another host) on the delivery URL set, as verify reads it.
+    return (await deliveredUrl(this.ctx, this.api, record.downloadUrl)).url;
   }
 
   private async sha256Served(env: string): Promise<{ sha256: string; bytes: number }> {
