@@ -111,7 +111,13 @@ export async function harness(options: EmulatorOptions = {}): Promise<Harness> {
       headers['content-type'] = 'application/json';
       payload = JSON.stringify(body);
     }
-    const response = await fetch(`${emu.baseUrl}/api/v2/demo${path}`, { method, headers, ...(payload !== undefined ? { body: payload } : {}) });
+    const send = () => fetch(`${emu.baseUrl}/api/v2/demo${path}`, { method, headers, ...(payload !== undefined ? { body: payload } : {}) });
+    // A kept-alive connection the emulator closed idle (its keep-alive timeout, reached late on a loaded machine)
+    // resets the set-up's next request before the server read it (ECONNRESET on read): sent again, once, on a new one.
+    const response = await send().catch((error: unknown) => {
+      if ((error as { cause?: { code?: string } }).cause?.code !== 'ECONNRESET') throw error;
+      return send();
+    });
     const text = await response.text();
     let parsed: unknown = text;
     try {
