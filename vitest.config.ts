@@ -1,11 +1,13 @@
 import { configDefaults, defineConfig } from 'vitest/config';
+import { SYSTEM_TIER } from './test/system-tier.js';
 
 // Tests run on a slow, busy 2-core machine: generous timeouts, no timing asserts.
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     // The single executable's smoke test needs its own build: `npm run test:sea` (vitest.sea.config.ts).
-    exclude: [...configDefaults.exclude, 'test/sea/**'],
+    // The system tier (the machine's tools: npm, git, real shells, nginx, squid): `npm run test:system` (test/system-tier.ts).
+    exclude: [...configDefaults.exclude, 'test/sea/**', ...SYSTEM_TIER],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',

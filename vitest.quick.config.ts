@@ -4,7 +4,7 @@ import base from './vitest.config.js';
 // `npm run test:quick`: the inner loop (issue 34), under 15 s on a quiet
 // 2-core machine. The tests that load src/ in-process: state rules, plans and
 // the executor, units, the emulator's handlers; no build, no spawned binary.
-// `npm test` runs these and everything else (end to end, packaging, docs).
+// `npm test` runs these and the rest (end to end, docs); `npm run test:system` the machine's tools.
 export default defineConfig({
   test: {
     ...base.test,
