@@ -1032,6 +1032,31 @@ describe('the journal against a service that answers otherwise', () => {
   });
 });
 
+describe('history\'s reads', () => {
+  it('a range relative at both ends is listed once, the early listing widened at both ends', async () => {
+    const journal = await startJournal();
+    await appendEntry(await context(), journal, doc('recent'));
+    const { ctx, api } = await through();
+    const back = (ms: number): RangeEnd => Object.assign(new Date(0), { backMs: ms });
+    const found = readable((await all(readHistory(ctx, journal, { since: back(10 * 60_000), until: back(-60_000) }))) as EntryRead[]).map((e) => e.command);
+    expect(found).toEqual(['recent', 'journal init']);
+    const listings = api.sent.filter((r) => isGet(r, /\/items$/));
+    expect(listings.length).toBe(1);
+    expect(Date.parse(String(listings[0]!.query!.endDate))).toBeGreaterThanOrEqual(Date.now() + CLOCK_MARGIN_MS);
+  });
+
+  it('a Default already being read is not read again; an address without its platform is not read at all', async () => {
+    const { api } = await through();
+    const entry = (changes: object[]) => ({ changes }) as unknown as HistoryEntry;
+    const known = { ...promotion('K', null, 'V1') };
+    const noPlatform = { address: 'channel.K..prod', before: null, after: { default: 'V1' } };
+    expect(await markDisagreements(api, [entry([known, noPlatform])], new Map([[known.address, Promise.resolve('V0')]]))).toEqual([{ address: known.address, journal: 'V1', current: 'V0' }]);
+    expect(known).toMatchObject({ current: { default: 'V0' }, disagrees: true });
+    expect(noPlatform).not.toHaveProperty('current');
+    expect(api.sent).toEqual([]);
+  });
+});
+
 describe('the early listing of a relative range (history)', () => {
   const at = (iso: string) => new Date(iso);
   it.each([
