@@ -95,6 +95,8 @@ describe('what each kind of write records', () => {
     ['an asset create unknown', step('asset.create', { body: { assetId: 'A', assetName: 'n', x: undefined } }), undefined, false, { address: 'asset.A', before: null, after: { assetId: 'A', assetName: 'n' } }],
     ['an asset update: only what changed; the description never read', step('asset.update', { assetId: 'A', before: { assetName: 'Old', assetType: '1001', active: true }, body: { assetName: 'New', assetType: '1001', active: true, description: 'd', updatedBy: 'u', localCacheMaxAge: undefined } }), {}, true,
       { address: 'asset.A', before: { assetName: 'Old' }, after: { assetName: 'New', description: 'd' }, unknownBefore: ['description'] }],
+    ['an asset update whose before holds the description: still the service\'s to say, so unknown', step('asset.update', { assetId: 'A', before: { assetName: 'n', description: 'd' }, body: { assetName: 'n', description: 'd' } }), {}, true,
+      { address: 'asset.A', before: {}, after: { description: 'd' }, unknownBefore: ['description'] }],
     ['an asset update of a field never read', step('asset.update', { assetId: 'A', before: { assetName: 'Old' }, body: { assetName: 'Old', active: false } }), {}, true,
       { address: 'asset.A', before: {}, after: { active: false }, unknownBefore: ['active'] }],
     ['an asset update that read nothing first', step('asset.update', { assetId: 'A', body: { assetName: 'New', updatedBy: 'u' } }), {}, true, { address: 'asset.A', before: null, after: { assetName: 'New' }, unknownBefore: ['assetName'] }],
@@ -354,5 +356,60 @@ describe('the append', () => {
     const { s, answers } = promoted('A');
     await journaled(ctx, plan([s]), () => results(answers), async () => undefined);
     expect(ctx.io.err.text).toContain(`the journal ${journal} did not record this deploy (channel.A.ios.prod): the service is down for maintenance; ahs profile check says whether the journal is reachable`);
+  });
+
+  it('a step whose outcome is unknown and that changes nothing tracked: an entry of outcome unknown, with no changes', async () => {
+    const journal = await startJournal();
+    const ctx = await context({ AHS_JOURNAL: journal });
+    const converge = step('item.converge', { collectionId: 'C' });
+    await journaled(ctx, plan([converge]), () => results({}, { [converge.id]: { error: new OutcomeUnknownError('lost') } }), async () => undefined);
+    expect((await entries(journal)).map((e) => [e.command, e.outcome, e.exitCode, e.changes])).toEqual([['deploy', 'unknown', 0, []]]);
+  });
+
+  it('a run with no command line and a plan that names none is recorded as a write; a plan\'s rollout field given as a value is kept', async () => {
+    const journal = await startJournal();
+    const ctx = await context({ AHS_JOURNAL: journal }, {}, null);
+    const { s, answers } = promoted();
+    const rollout = { asset: 'A', version: 'V2', platform: 'ios', waves: ['prod'], wave: 'prod', action: 'promote' };
+    await journaled(ctx, plan([s], { rollout: rollout as never }), () => results(answers), async () => undefined);
+    expect(await entries(journal)).toMatchObject([{ command: 'write', arguments: [], rollout }]);
+  });
+
+  it('GITHUB_ACTIONS set to anything but true: the warning without its ::warning line', async () => {
+    const content = uid('content');
+    expect((await h.call('POST', '/vc', { collectionId: content, collectionName: content, description: 'bundle', allowedAssetTypes: ['9999'], createdBy: DEMO_USER, updatedBy: DEMO_USER })).status).toBe(201);
+    const ctx = await context({ AHS_JOURNAL: content, GITHUB_ACTIONS: 'false' });
+    const { s, answers } = promoted('A');
+    await journaled(ctx, plan([s]), () => results(answers), async () => undefined);
+    expect(ctx.io.err.text).toContain('was not recorded');
+    expect(ctx.io.err.text).not.toContain('::warning');
+  });
+
+  it('a journal that continues elsewhere is appended to there at once: its collection, read beside the writes, names the link', async () => {
+    const journal = await startJournal();
+    const next = uid('next');
+    expect((await h.call('POST', '/vc', { collectionId: next, collectionName: next, description: describeJournal({ envId: 'prod' }), allowedAssetTypes: ['9999'], createdBy: DEMO_USER, updatedBy: DEMO_USER })).status).toBe(201);
+    expect((await h.call('PATCH', `/vc/${journal}`, { maxAssets: 1, description: describeJournal({ envId: 'prod', next }), updatedBy: DEMO_USER })).status).toBe(200);
+    const base = await context({ AHS_JOURNAL: journal });
+    const real = await base.api();
+    const posted: string[] = [];
+    const api = Object.create(real) as ApiClient;
+    api.json = ((request: RequestOptions) => {
+      if (request.method === 'POST') posted.push(request.path.replace(/^\/api\/v2\/demo/, ''));
+      return real.json(request);
+    }) as ApiClient['json'];
+    const ctx = { ...base, api: async () => api } as Ctx;
+    const { s, answers } = promoted();
+    await journaled(ctx, plan([s]), () => results(answers), async () => undefined);
+    expect(posted).toEqual([`/vc/${next}/items`]);
+    expect(base.io.err.text).toBe('');
+  });
+
+  it('a rollout\'s event with a context that has settings but no client is not taken', async () => {
+    const journal = await startJournal();
+    const ctx = await context();
+    const noClient = { output: ctx.output, io: ctx.io, settings: ctx.settings } as never;
+    expect(await recordRolloutEvent(noClient, journal, { asset: 'A', version: 'V2', platform: 'ios', waves: ['prod'], wave: 'prod', action: 'intent' } as never)).toBe(false);
+    expect(await entries(journal)).toEqual([]);
   });
 });
