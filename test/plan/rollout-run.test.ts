@@ -648,6 +648,21 @@ describe('rollout start: another rollout in flight, a Default moved', () => {
     expect(status.document.next).toEqual({ action: 'wait', for: 'approval', env: 'staging' });
   });
 
+  it('an aborted rollout that left a wave alone (nothing proved its previous Default) blocks nothing, though its version is still that wave\'s Default', async () => {
+    const { id, v1, v2 } = await seeded();
+    const v3 = await h.uploadVersion(id, 'web', '3.0');
+    // dev made v2's Default by hand: no entry proves what was there before.
+    await h.deploy(id, v2, 'web', 'dev', 'LIVE');
+    expect((await h.deploy(id, v2, 'web', 'dev', 'DEFAULT', { currentVersionId: v1, currentAssetIntent: 'LIVE' })).status).toBe(201);
+    const waves = { waves: ['dev', 'staging'] };
+    expect((await startRollout(await context(true), options(id, v2, waves))).document.promoted).toEqual(['staging']);
+    const abort = await abortRollout(await context(true), options(id, v2, waves));
+    expect(abort.document).toMatchObject({ restored: ['staging'], left: [{ env: 'dev', why: 'unknown', to: `--to dev=${v1}` }] });
+    expect(await defaults(id)).toEqual([v2, v1, v1]);
+    const next = await rolloutStatus(await context(true), options(id, v3, waves));
+    expect(next.document.next).toEqual({ action: 'promote', env: 'dev' });
+  });
+
   it('a halted rollout blocks another, its state saying so; an aborted or a complete one blocks nothing', async () => {
     const { id, v1, v2 } = await seeded();
     const v3 = await h.uploadVersion(id, 'web', '3.0');
