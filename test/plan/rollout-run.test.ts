@@ -20,6 +20,7 @@ import { AhsError, UsageError, type BlockedError, type WaitingError } from '../.
 import type { Next } from '../../src/rules/rollout.js';
 import { recordRolloutEvent } from '../../src/plan/journal-record.js';
 import { acquireLock, lockStatus } from '../../src/service/change-control.js';
+import { rolloutEntries } from '../../src/service/rollout-journal.js';
 
 const runs = runContexts('rollout-run');
 let h: Harness;
@@ -300,6 +301,31 @@ describe('rollout start: --check', () => {
     expect(ctx.io.err.text.match(/^checked-out$/gm)).toHaveLength(4);
     expect(ctx.io.err.text.match(/^checked-err$/gm)).toHaveLength(4);
     expect(ctx.io.out.text).toBe('');
+  });
+
+  it('what the journal records of each wave: the intent before its promotion (the Default before, by when it is recorded), the promotion, a failed check\'s halt (the LIVE deploy alone), a resume', async () => {
+    const { id, v1, v2 } = await seeded();
+    const started = Date.now() + clockMoved;
+    const halted = await startRollout(await context(true, { timeout: 120 }), options(id, v2, { check: '[ "$AHS_ROLLOUT_ENV/$AHS_ROLLOUT_PHASE" != staging/before ]' }));
+    expect(stopOf(halted)?.exitCode).toBe(1);
+    const entries = async (wave: string) => (await rolloutEntries(await context(true), journal, { asset: id, version: v2, platform: 'web' }, new Date(started - 120_000))).filter((e) => e.rollout.wave === wave);
+    const dev = await entries('dev');
+    expect(dev.map((e) => [e.rollout.action, e.rollout.previousDefault, e.actor])).toEqual([['promote', v1, DEMO_USER], ['intent', v1, DEMO_USER]]);
+    const recordBy = Date.parse(dev[1]!.rollout.recordBy!);
+    // Its run's --timeout (120 s) and a minute more, from the service's now.
+    expect(recordBy - dev[1]!.at).toBeGreaterThanOrEqual(180_000 - 2_000);
+    expect(recordBy - dev[1]!.at).toBeLessThanOrEqual(180_000 + 2_000);
+    expect(dev[1]!.rollout.run).toMatch(/^[0-9a-f-]{36}$/);
+    const staging = await entries('staging');
+    expect(staging.map((e) => [e.rollout.action, e.rollout.previousDefault, e.rollout.check])).toEqual([['halt', v1, { command: '[ "$AHS_ROLLOUT_ENV/$AHS_ROLLOUT_PHASE" != staging/before ]', phase: 'before', exitCode: 1 }]]);
+
+    // Halted after a promotion, then resumed: the halt, then the resume with the check that passed.
+    const failing = '[ "$AHS_ROLLOUT_ENV/$AHS_ROLLOUT_PHASE" != staging/after ]';
+    await startRollout(await context(true), options(id, v2, { check: failing, resume: true }));
+    expect((await entries('staging')).map((e) => [e.rollout.action, e.rollout.check?.phase ?? null])).toEqual([['halt', 'after'], ['promote', null], ['intent', null], ['halt', 'before']]);
+    await startRollout(await context(true), options(id, v2, { check: 'true', resume: true, waves: ['dev', 'staging'] }));
+    expect((await entries('staging'))[0]!.rollout).toMatchObject({ action: 'resume', check: { command: 'true', phase: 'after', exitCode: 0 } });
+    expect(await defaults(id)).toEqual([v2, v2, v1]);
   });
 
   it('a check failing before a promotion halts there (exit 1, that wave LIVE only); an inconclusive one waits (exit 11); a killed one too', async () => {
