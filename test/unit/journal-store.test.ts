@@ -608,6 +608,10 @@ describe('a rollout\'s entries', () => {
     expect(named.message).toMatch(/^ahs-journal is not an ahs journal/);
     expect(await journalOf(await cdn.context())).toBeUndefined();
     expect(await journalOf(await cdn.context({ AHS_JOURNAL: 'ahs-journal' }))).toBe('ahs-journal');
+    // Any other failure of the default's read is the failure, not an empty journal.
+    const refused = await failure(rolloutEntries(await cdn.context({ AHS_API_KEY: 'wrong-key' }), 'ahs-journal', key, new Date(0)));
+    expect(refused).toBeInstanceOf(ApiError);
+    expect((refused as ApiError).status).toBe(403);
   });
 });
 
