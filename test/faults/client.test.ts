@@ -9,6 +9,7 @@ import { getAsset, listRecords } from '../../src/service/assets.js';
 import { AnswerLostError, ServiceError, UnexpectedAnswerError } from '../../src/http/errors.js';
 import { ApiError, ExitCode, NetworkError } from '../../src/errors.js';
 import { startFaultProxy, type FaultProxy } from '../support/fault-proxy.js';
+import { failure } from '../support/failure.js';
 
 let emulator: RunningEmulator;
 let proxy: FaultProxy;
@@ -35,15 +36,6 @@ function client(baseUrl = proxy.url, extra: Partial<ClientOptions> = {}): ApiCli
 
 function createAsset(api: ApiClient, assetId: string) {
   return api.post(api.path('va'), { assetId, assetName: assetId, assetType: '1001', createdBy: DEMO_USER });
-}
-
-async function failure(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected a failure');
 }
 
 describe('paging by the envelope', () => {

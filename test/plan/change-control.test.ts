@@ -12,6 +12,7 @@ import type { GlobalOptions } from '../../src/options.js';
 import { gate, givenLockId, holdScopes, intentOf, isBlocked, lockTimeoutMs, newRunLockId, parseScopeOrThrow, planIntent } from '../../src/plan/change-control.js';
 import { BlockedError, UsageError } from '../../src/errors.js';
 import type { Plan, Step } from '../../src/plan/plan.js';
+import { failure } from '../support/failure.js';
 
 const runs = runContexts('change-control');
 let h: Harness;
@@ -27,15 +28,6 @@ function context(globals: GlobalOptions = {}, command = 'deploy', env: Record<st
 const step = (kind: string, params: Record<string, unknown>): Step => ({ id: uid('s'), kind, params }) as Step;
 const plan = (steps: Step[], extra: Partial<Plan> = {}): Plan => ({ steps, done: async () => undefined, ...extra }) as unknown as Plan;
 const deploy = (assetId: string, versionId: string, envId = 'prod', intent = 'LIVE') => step('version.deploy', { assetId, versionId, platform: 'ios', body: { envId, intent } });
-
-async function failure(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected a failure');
-}
 
 describe('what a step writes', () => {
   const ch = (assetId: string, env: string) => ({ kind: 'channel', assetId, platform: 'ios', env });

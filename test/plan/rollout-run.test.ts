@@ -21,6 +21,7 @@ import type { Next } from '../../src/rules/rollout.js';
 import { recordRolloutEvent } from '../../src/plan/journal-record.js';
 import { acquireLock, lockStatus } from '../../src/service/change-control.js';
 import { rolloutEntries } from '../../src/service/rollout-journal.js';
+import { failure } from '../support/failure.js';
 
 const runs = runContexts('rollout-run');
 let h: Harness;
@@ -48,15 +49,6 @@ const seeded = () => seededRollout(h);
 const defaults = (id: string) => waveDefaults(h, id);
 const options = (assetId: string, versionId: string | undefined, extra: Partial<RolloutOptions> = {}): RolloutOptions => ({ assetId, versionId, platform: 'web', waves: ENVS, user: DEMO_USER, ...extra });
 const abortLine = (id: string, v: string) => `ahs rollout abort ${id} ${v} --platform web --waves dev,staging,prod`;
-
-async function failure(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected a failure');
-}
 
 /** The stop's class, exit code and message. */
 function stopOf(result: RolloutResult): { type: string; exitCode: number; message: string } | undefined {

@@ -19,6 +19,7 @@ import { resolveSettings } from '../../src/config/settings.js';
 import { ApiError, NotFoundError, OutcomeUnknownError, UsageError } from '../../src/errors.js';
 import type { ApiClient, RequestOptions } from '../../src/http/client.js';
 import { readCollection } from '../../src/service/collections.js';
+import { failure } from '../support/failure.js';
 
 const runs = runContexts('journal-store');
 /** A second service whose delivery network has a host and path of its own (a CDN), not the API's. */
@@ -77,15 +78,6 @@ async function all<T>(entries: AsyncIterable<T>): Promise<T[]> {
 }
 
 const readable = (entries: EntryRead[]) => entries.filter((e): e is JournalEntry => !isUnreadable(e));
-
-async function failure(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected a failure');
-}
 
 describe('the journal\'s pure parts', () => {
   it('the CI run of GitHub Actions, in parts; nothing outside CI', () => {
