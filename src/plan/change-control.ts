@@ -219,13 +219,17 @@ export async function refuseBeforeAsking(ctx: ExecutorContext, scopes: Scope[], 
   if (!early || early.key !== cellsKey(scopes)) return;
   const facts = await early.facts.catch(() => undefined);
   if (!facts) return;
-  const command = ctx.run?.command ?? '';
-  const lockId = givenLockId(ctx);
-  const ciLockId = (await import('../service/change-control.js')).ciSelfId(ctx.io.env);
-  const decision = decideWrite(facts, { scopes, promotes, ...(lockId ? { lockId } : {}), ...(ciLockId ? { ciLockId } : {}), freezeExempt: FREEZE_EXEMPT.has(command), breakGlass: ctx.globals.breakGlass === true });
+  const decision = decideWrite(facts, await writeIntent(ctx, { scopes, promotes }, FREEZE_EXEMPT.has(ctx.run?.command ?? '')));
   if (decision.ok) return;
   if (decision.blockedBy === 'lock' && (lockTimeoutMs(ctx) > 0 || isRunLock(decision.holder.lockId))) return;
   throw await explain(decision, ctx, api, facts);
+}
+
+/** What change control decides a write on: its scopes and promotions, the run's lock (given, or its CI job's), the freeze's exemption, --break-glass. */
+async function writeIntent(ctx: Pick<ExecutorContext, 'globals' | 'io'>, intent: Pick<WriteIntent, 'scopes' | 'promotes'>, freezeExempt: boolean): Promise<WriteIntent> {
+  const lockId = givenLockId(ctx);
+  const ciLockId = (await import('../service/change-control.js')).ciSelfId(ctx.io.env);
+  return { ...intent, ...(lockId ? { lockId } : {}), ...(ciLockId ? { ciLockId } : {}), freezeExempt, breakGlass: ctx.globals.breakGlass === true };
 }
 
 async function factsFor(api: Awaited<ReturnType<ExecutorContext['api']>>, scopes: Scope[]): Promise<ControlFacts> {
@@ -263,8 +267,8 @@ export async function gate<R>(plan: Plan<R>, ctx: ExecutorContext): Promise<Gate
   const command = plan.control?.command ?? ctx.run?.command ?? '';
   const lockId = givenLockId(ctx);
   const api = await ctx.api();
-  const { ciSelfId, watchLock } = await import('../service/change-control.js');
-  const write: WriteIntent = { ...intent, ...(lockId ? { lockId } : {}), ...(ciSelfId(ctx.io.env) ? { ciLockId: ciSelfId(ctx.io.env)! } : {}), freezeExempt: plan.control?.freezeExempt ?? FREEZE_EXEMPT.has(command), breakGlass: ctx.globals.breakGlass === true };
+  const { watchLock } = await import('../service/change-control.js');
+  const write = await writeIntent(ctx, intent, plan.control?.freezeExempt ?? FREEZE_EXEMPT.has(command));
   const holds = !ctx.globals.dryRun && (plan.control?.hold ?? (HOLDERS.has(command) && coordinates(ctx)));
   const reader = { settings: ctx.settings!, deliveryClient: ctx.deliveryClient! };
   // The scopes a holding run locks: those its given lock holds (renewed, left held), else its own (taken, released).
