@@ -144,11 +144,11 @@ export class Output {
     this.print(doc, (d, kit) => renderDryRun(d, kit, notes));
   }
 
-  /** A list: json prints `doc` (an API envelope or listEnvelope), table prints rows + a footer. */
-  list<T>(doc: unknown, rows: T[], columns: Column<T>[], footer?: string): void {
+  /** A list: json prints `doc` (an API envelope or listEnvelope), table prints rows + a footer, or `empty` for none. */
+  list<T>(doc: unknown, rows: T[], columns: Column<T>[], footer?: string, empty = 'no results'): void {
     this.print(doc, (_doc, kit) => {
       if (rows.length === 0) {
-        this.info('no results');
+        this.info(empty);
         return undefined;
       }
       const table = kit.table(columns, rows);

@@ -341,6 +341,11 @@ describe('lock status without a scope', () => {
     const none = await s.ahs(['lock', 'status', '--json']);
     expect(none.exitCode, none.stderr).toBe(0);
     expect(none.json()).toMatchObject({ totalResults: 0, results: [] });
+    // For a person, one line that says so (not "no results" beside it).
+    const noneText = await s.ahs(['lock', 'status', '--env', 'dev']);
+    expect(noneText.exitCode, noneText.stderr).toBe(0);
+    expect(noneText.stdout).toBe('');
+    expect(noneText.stderr.trim()).toBe('no lock is held in dev');
     for (const [scope, reason] of [['prod', 'release train'], ['my-bundle/ios/staging', 'hotfix'], ['pack@dev', 'content freeze']]) {
       const taken = await s.ahs(['lock', 'acquire', scope!, '--ttl', '10m', '--reason', reason!]);
       expect(taken.exitCode, taken.stderr).toBe(0);

@@ -19,8 +19,7 @@ export const run: Run<typeof statusSpec> = async (options, ctx) => {
       { header: 'SINCE', get: (l) => l.since },
       { header: 'LEASE ENDS', get: (l) => l.leaseEnd },
       { header: 'REASON', get: (l) => l.reason },
-    ]);
-    if (locks.length === 0) out.info(`no lock is held${env ? ` in ${env}` : ''}`);
+    ], undefined, `no lock is held${env ? ` in ${env}` : ''}`);
     return;
   }
   const status = await scopeLockStatus(ctx, { scope: options.scope });
