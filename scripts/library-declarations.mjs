@@ -9,10 +9,10 @@
 // and zod's inferred types, which a package must not ship: here each
 // re-exported type is written out whole, as the compiler resolves it, under
 // its public name, with the documentation of its declaration and of each of
-// its fields. A
-// type the library declares itself is copied as written, except the parts
-// that name an internal type that is not public (`Pick<Step, 'id'>`): those
-// are written out. Inside a written-out type, a type that is public (another
+// its fields. A type the library declares itself is copied as written,
+// except the parts that name an internal type that is not public (`Pick<Step,
+// 'id'>`) or a helper of types.ts that is not exported (`ActingUser<>`, left
+// out of the declarations): those are written out. Inside a written-out type, a type that is public (another
 // re-export, a type of types.ts or of errors.ts) is named, not repeated.
 //
 // Then the declarations are compiled on their own, strict and without
@@ -70,8 +70,13 @@ export function libraryTypesDeclarations(root, publicModules = ['../errors.js'])
     // A primitive named (type Id = string) is not a public name of every string.
     if (type.flags & (F.Object | F.Union | F.Intersection) && !(type.flags & F.Boolean)) publicByType.set(type, name);
   };
+  // types.ts's own helpers (ActingUser<>, not exported): not public, so each type that names one is written out.
+  const isExported = (statement) => ts.getModifiers(statement)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword) ?? false;
+  const helpers = new Set();
   for (const statement of file.statements) {
-    if ((ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement)) && statement.name) addPublic(checker.getSymbolAtLocation(statement.name), statement.name.text);
+    if (!(ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement)) || !statement.name) continue;
+    if (isExported(statement)) addPublic(checker.getSymbolAtLocation(statement.name), statement.name.text);
+    else helpers.add(statement.name.text);
   }
   for (const [name, element] of reexports) addPublic(checker.getSymbolAtLocation(element.name), name);
   for (const statement of keptImports) for (const element of statement.importClause?.namedBindings?.elements ?? []) addPublic(checker.getSymbolAtLocation(element.name), element.name.text);
@@ -219,7 +224,7 @@ export function libraryTypesDeclarations(root, publicModules = ['../errors.js'])
     let found = false;
     const visit = (n) => {
       if (found) return;
-      if (ts.isIdentifier(n) && internalImports.has(n.text) && !reexports.has(n.text)) found = true;
+      if (ts.isIdentifier(n) && ((internalImports.has(n.text) && !reexports.has(n.text)) || helpers.has(n.text))) found = true;
       else ts.forEachChild(n, visit);
     };
     visit(node);
@@ -280,6 +285,7 @@ export function libraryTypesDeclarations(root, publicModules = ['../errors.js'])
       for (const element of statement.exportClause.elements) parts.push(reexported(element.name.text, element));
       continue;
     }
+    if (!isExported(statement)) continue;
     parts.push(localDeclaration(statement));
   }
   const imports = [...keptImports.map((s) => s.getText(file))];

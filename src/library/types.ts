@@ -28,13 +28,13 @@ import type { ChangeAction as PlanChangeAction, PlannedChange as PlanChange, Sav
 import type { DeployResponse as DeployResult, ReadBackRecord } from '../plan/answers.js';
 import type { PromoteResult as PromotionResult } from '../plan/kinds/versions.js';
 import type { UndeployAnswer as UndeployResult } from '../plan/kinds/assets.js';
-import type { AssetDeleted } from '../operations/assets.js';
-import type { VersionDeleted } from '../operations/versions.js';
-import type { CollectionCreateInput, CollectionDeployAnswer as CollectionDeployResult, CollectionMessage as MessageResult } from '../operations/collections.js';
-import type { ItemRemoved, ItemUploadInput, ItemUploadResult } from '../operations/items.js';
+import type { AssetCreateInput, AssetDeleted, AssetDeleteInput, AssetUndeployInput, AssetUpdateInput } from '../operations/assets.js';
+import type { VersionDeleted, VersionKey, VersionUploadInput } from '../operations/versions.js';
+import type { CollectionCreateInput, CollectionDeployAnswer as CollectionDeployResult, CollectionMessage as MessageResult, CollectionUndeployInput, CollectionWriteInput } from '../operations/collections.js';
+import type { ItemRemoved, ItemRemoveInput, ItemUploadInput, ItemUploadResult } from '../operations/items.js';
 import type { ItemSyncInput, ItemSyncResult as SyncResult } from '../operations/item-sync.js';
 import type { ReleaseInput, ReleaseResult } from '../operations/release.js';
-import type { RolloutDocument } from '../operations/rollout.js';
+import type { RolloutDocument, RolloutOptions } from '../operations/rollout.js';
 import type { VerifyAssetInput, VerifyCollectionInput as VerifyCollectionParams, VerifyResult } from '../operations/verify.js';
 import type { FetchInput, FetchResult, VersionDownloadInput as DownloadVersionParams, VersionDownloadResult } from '../operations/fetch.js';
 import type { ApplyResult } from '../desired/render.js';
@@ -47,19 +47,8 @@ import type { RollbackInput } from '../operations/rollback.js';
 import type { AssetStatusInput } from '../operations/asset-status.js';
 import type { ApplyInput } from '../desired/apply.js';
 import type { DesiredInput } from '../desired/plan.js';
-import type {
-  AcquireLockInput,
-  FreezeInput,
-  FreezeListed,
-  FreezeRemoved,
-  FreezeSet,
-  LockAcquired,
-  LockBroken,
-  LockReleased,
-  LockStatus,
-  VersionBlocked,
-  VersionUnblocked,
-} from '../operations/change-control.js';
+import type { AcquireLockInput, FreezeInput, FreezeListed, FreezeRemoved, FreezeRemoveInput, FreezeSet, LockAcquired, LockBreakInput, LockBroken } from '../operations/change-control.js';
+import type { LockReleased, LockReleaseInput, LockStatus, VersionBlocked, VersionBlockInput, VersionUnblocked, VersionUnblockInput } from '../operations/change-control.js';
 
 export type {
   Asset, ChannelRecord, Collection, DeploymentRecord, DeploymentState, Item, Version, DryRunDocument, Unchanged,
@@ -158,57 +147,42 @@ export type PlanStep = Pick<Step, 'id' | 'kind' | 'params' | 'batch' | 'after'>;
 
 // --- parameters ------------------------------------------------------------------
 
+/** An operation's input as the library takes it: the acting user is optional (the client's `user` by default). */
+type ActingUser<T extends { user: unknown }> = Omit<T, 'user'> & { user?: string };
+
 /** The channel a write targets; `user` overrides the client's. */
 export type ChannelParams = Channel & { user?: string };
 
 /** Parameters of assets.create() (`ahs asset create`). */
-export interface CreateAssetParams {
-  assetId: string;
+export type CreateAssetParams = Omit<AssetCreateInput, 'assetName' | 'assetType' | 'localCacheMaxAge' | 'user'> & {
   name: string;
   /** Asset type code. */
   type: string;
-  description?: string;
-  /** false: delivered without an API key. Default true. */
-  secured?: boolean;
-  localCacheControl?: boolean;
   localCacheMaxAge?: number;
   user?: string;
-}
+};
 
 /** Parameters of assets.update() (`ahs asset update`); only what is given changes. */
-export interface UpdateAssetParams {
-  assetId: string;
+export type UpdateAssetParams = Omit<AssetUpdateInput, 'assetName' | 'assetType' | 'localCacheMaxAge' | 'user'> & {
   name?: string;
-  description?: string;
   /** Sent as the asset's current type when absent (the service requires it; it cannot actually change). */
   type?: string;
-  localCacheControl?: boolean;
   localCacheMaxAge?: number;
-  /** false: mark the asset inactive; true: active again. */
-  active?: boolean;
   user?: string;
-}
+};
 
 /** An asset named by id, with the acting user. */
-export interface AssetParams {
-  assetId: string;
-  user?: string;
-}
+export type AssetParams = ActingUser<AssetDeleteInput>;
 
 /** Parameters of assets.undeploy() (`ahs asset undeploy`). */
-export interface UndeployAssetParams {
-  assetId: string;
-  envId: string;
+export type UndeployAssetParams = Omit<AssetUndeployInput, 'platforms'> & {
   /** The platforms whose records go (every version's): one, or several. */
   platform: string | string[];
   user?: string;
-}
+};
 
 /** A version named by its asset and id. */
-export interface VersionParams {
-  assetId: string;
-  versionId: string;
-}
+export type VersionParams = VersionKey;
 
 /** Parameters of collections.create() (`ahs collection create`). */
 export type CreateCollectionParams = Omit<CollectionCreateInput, 'collectionName' | 'allowedAssetTypes' | 'anchorAsset' | 'platformFrom' | 'user'> & {
@@ -235,15 +209,10 @@ export interface UpdateCollectionParams {
 }
 
 /** A collection named by id, with the acting user. */
-export interface CollectionParams {
-  collectionId: string;
-  user?: string;
-}
+export type CollectionParams = ActingUser<CollectionWriteInput>;
 
 /** Parameters of collections.undeploy(). */
-export interface UndeployCollectionParams extends CollectionParams {
-  envId: string;
-}
+export type UndeployCollectionParams = ActingUser<CollectionUndeployInput>;
 
 /** Parameters of collections.deploy() (`ahs collection-deploy`). */
 export interface DeployCollectionParams extends CollectionParams {
@@ -265,22 +234,14 @@ export type UploadItemsParams = Omit<ItemUploadInput, 'assetType' | 'user'> & {
 };
 
 /** An item named by its collection and id. */
-export interface ItemParams {
-  collectionId: string;
-  itemId: string;
-  user?: string;
-}
+export type ItemParams = ActingUser<ItemRemoveInput>;
 
 /** Parameters of versions.upload() (`ahs version upload`). */
-export interface UploadVersionParams {
-  assetId: string;
-  /** The path of the file to upload. */
-  file: string;
-  platform: string;
+export type UploadVersionParams = Omit<VersionUploadInput, 'versionName' | 'user'> & {
   /** The version name (max 64 characters). */
   name: string;
   user?: string;
-}
+};
 
 /** Parameters of deploy() (`ahs deploy`); `state` LIVE when not given. */
 export type DeployParams = ChannelParams & Pick<DeployInput, 'versionId' | 'idempotent'> & Partial<Pick<DeployInput, 'state'>>;
@@ -925,73 +886,36 @@ export interface Client {
 }
 
 /** A rollout (`ahs rollout`): the same arguments for a run, its status and its abort. */
-
-export interface RolloutParams {
-  assetId: string;
-  /** The version, or `name` on the platform. */
-  versionId?: string;
-  name?: string;
-  platform: string;
+export type RolloutParams = Pick<RolloutOptions, 'assetId' | 'versionId' | 'name' | 'platform' | 'check' | 'approve' | 'approved' | 'resume' | 'supersede'> & {
   /** The environments, in order. */
   waves: string[];
   /** Soak after a wave's promotion, by environment: `{staging: '30m'}`. Needs the journal. */
   soak?: Record<string, string>;
-  /** A shell command run before and after each promotion (`--check`). */
-  check?: string;
-  approve?: string[];
-  approved?: string[];
-  /** rollout: after a failed check (halted), run that check again and go on when it passes (`--resume`). */
-  resume?: boolean;
-  /** rollout: end another version's rollout in flight on the asset and platform, on the record, instead of a BlockedError (`--supersede`). */
-  supersede?: boolean;
   /** rolloutAbort: the Default a wave gets back when the journal does not prove it, by environment: `{prod: 'WEB6'}` (`--to`). */
   to?: Record<string, string>;
   user?: string;
-}
+};
 
 /** locks.acquire(): the scope, the lease (ms), why; `lockId` renews a lock this caller holds; `waitMs` waits for another holder; the acting user. */
-export type LockAcquireParams = Omit<AcquireLockInput, 'user' | 'onWait'> & { user?: string };
+export type LockAcquireParams = ActingUser<Omit<AcquireLockInput, 'onWait'>>;
 
 /** locks.release(): the scope and the lock id locks.acquire() answered. */
-export interface LockReleaseParams {
-  scope: string;
-  lockId: string;
-  user?: string;
-}
+export type LockReleaseParams = ActingUser<LockReleaseInput>;
 
 /** locks.break(): the scope and why (recorded). */
-export interface LockBreakParams {
-  scope: string;
-  reason: string;
-  user?: string;
-}
+export type LockBreakParams = ActingUser<LockBreakInput>;
 
 /** freezes.set(): the environment, why, and one of `until` (a time), `forMs` (from now, on the service's clock) and `weekly` (in `zone`). */
 export type FreezeParams = Omit<FreezeInput, 'env' | 'user' | 'until'> & { envId: string; until?: Date | string; user?: string };
 
 /** freezes.remove(): the environment. */
-export interface UnfreezeParams {
-  envId: string;
-  reason?: string;
-  user?: string;
-}
+export type UnfreezeParams = Omit<FreezeRemoveInput, 'env' | 'user'> & { envId: string; user?: string };
 
 /** versions.block(): the version and why; `envId`, where its record is deployed so that its reason reads back (default: the client's). */
-export interface BlockParams {
-  assetId: string;
-  versionId: string;
-  reason: string;
-  envId?: string;
-  user?: string;
-}
+export type BlockParams = ActingUser<VersionBlockInput>;
 
 /** versions.unblock(): the version. */
-export interface UnblockParams {
-  assetId: string;
-  versionId: string;
-  reason?: string;
-  user?: string;
-}
+export type UnblockParams = ActingUser<VersionUnblockInput>;
 
 /** journal.init(): which collection (default ahs-journal), the environment it is read in, the acting user. */
 export type JournalInitParams = Partial<JournalInitInput>;

@@ -17,6 +17,7 @@ export interface AssetCreateInput {
   assetName: string;
   assetType: string;
   description?: string | undefined;
+  /** false: delivered without an API key. Default true. */
   secured?: boolean | undefined;
   localCacheControl?: boolean | undefined;
   /** Seconds (a string of digits is taken too: it is checked by the schema). */
@@ -52,6 +53,7 @@ export interface AssetUpdateInput {
   localCacheControl?: boolean | undefined;
   /** Seconds (a string of digits is taken too: it is checked by the schema). */
   localCacheMaxAge?: number | string | undefined;
+  /** false: mark the asset inactive; true: active again. */
   active?: boolean | undefined;
   user: string;
 }
@@ -79,12 +81,18 @@ export interface AssetDeleted {
   assetId: string;
 }
 
+export interface AssetDeleteInput {
+  assetId: string;
+  /** The acting user (deletedBy). */
+  user: string;
+}
+
 /**
  * DELETE /va/{id}, after a confirmation; an asset that still has versions is
  * refused before the question. A lost answer is settled by reading the asset
  * (404: it was deleted).
  */
-export async function deleteAsset(_ctx: PlanContext, input: { assetId: string; user: string }): Promise<Plan<AssetDeleted>> {
+export async function deleteAsset(_ctx: PlanContext, input: AssetDeleteInput): Promise<Plan<AssetDeleted>> {
   const { assetId, user } = input;
   const body = validateInput(deleteBody, { deletedBy: user });
   // The rules already say whether the service will refuse (versions left): the executor refuses before asking.

@@ -83,8 +83,15 @@ export interface LockReleased {
   lockId: string;
 }
 
+/** A lock to release: its scope and the lock id acquiring it answered. */
+export interface LockReleaseInput {
+  scope: string;
+  lockId: string;
+  user: string;
+}
+
 /** Releases a lock the caller holds; BlockedError when another run holds it (lock break ends that one). */
-export async function releaseScopeLock(ctx: PlanContext, input: { scope: string; lockId: string; user: string }): Promise<LockReleased> {
+export async function releaseScopeLock(ctx: PlanContext, input: LockReleaseInput): Promise<LockReleased> {
   const scope = scopeOf(input.scope);
   const api = await ctx.api();
   const ended = await releaseLock(ctx, api, scope, input.lockId, input.user);
@@ -113,8 +120,15 @@ export interface LockBroken {
   holder: string | null;
 }
 
+/** A lock to break: its scope and why (recorded). */
+export interface LockBreakInput {
+  scope: string;
+  reason: string;
+  user: string;
+}
+
 /** Ends whoever holds the lock of a scope, recorded in the journal with the reason. */
-export async function breakScopeLock(ctx: PlanContext, input: { scope: string; reason: string; user: string }): Promise<LockBroken> {
+export async function breakScopeLock(ctx: PlanContext, input: LockBreakInput): Promise<LockBroken> {
   const scope = scopeOf(input.scope);
   if (!input.reason) throw new UsageError('lock break needs --reason R: a break is recorded in the journal with its reason');
   const api = await ctx.api();
@@ -212,8 +226,15 @@ export interface FreezeRemoved {
   windows: string[];
 }
 
+/** The environment whose freezes are lifted, and why (recorded). */
+export interface FreezeRemoveInput {
+  env: string;
+  reason?: string;
+  user: string;
+}
+
 /** Lifts every freeze of an environment. */
-export async function removeFreeze(ctx: PlanContext, input: { env: string; user: string; reason?: string }): Promise<FreezeRemoved> {
+export async function removeFreeze(ctx: PlanContext, input: FreezeRemoveInput): Promise<FreezeRemoved> {
   const api = await ctx.api();
   const removed = await removeFreezes(api, input.env, input.user);
   const windows = removed.map((f) => describeWindow(f.window));
@@ -231,8 +252,18 @@ export interface VersionBlocked {
   blockVersionId: string;
 }
 
+/** The version to block, and why (shown to every write the block refuses). */
+export interface VersionBlockInput {
+  assetId: string;
+  versionId: string;
+  reason: string;
+  /** Where the block's record is deployed, so that its reason reads back. */
+  envId?: string;
+  user: string;
+}
+
 /** Blocks a version: deploy, promote-default, release, rollout and apply refuse it (BlockedError) until unblocked. */
-export async function blockVersion(ctx: PlanContext, input: { assetId: string; versionId: string; reason: string; user: string; envId?: string }): Promise<VersionBlocked> {
+export async function blockVersion(ctx: PlanContext, input: VersionBlockInput): Promise<VersionBlocked> {
   if (!input.reason) throw new UsageError('version block needs --reason R: it is shown to every write the block refuses');
   const api = await ctx.api();
   const { version, existed } = await addBlock(api, input.assetId, input.versionId, input.reason, input.user, input.envId, ctx.io.env);
@@ -248,8 +279,16 @@ export interface VersionUnblocked {
   unblocked: boolean;
 }
 
+/** The version whose block is lifted, and why (recorded). */
+export interface VersionUnblockInput {
+  assetId: string;
+  versionId: string;
+  reason?: string;
+  user: string;
+}
+
 /** Lifts a version's block (allowed during a freeze). */
-export async function unblockVersion(ctx: PlanContext, input: { assetId: string; versionId: string; user: string; reason?: string }): Promise<VersionUnblocked> {
+export async function unblockVersion(ctx: PlanContext, input: VersionUnblockInput): Promise<VersionUnblocked> {
   const api = await ctx.api();
   // The block's record may be deployed in some environment (its reason is read there): OFFLINE there before it is deleted.
   const envs = await fetchAll<{ envId: string; versionName: string }>(api, api.path('va', 'ahs-control', 'asset-urls'), {}).catch(() => []);

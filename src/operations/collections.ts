@@ -206,8 +206,12 @@ export async function purgeCollection(ctx: PlanContext, input: CollectionWriteIn
   return plan([purge], (results) => results.of(purge)!, confirm ? { confirm } : {});
 }
 
+export interface CollectionUndeployInput extends CollectionWriteInput {
+  envId: string;
+}
+
 /** Removes the Live record in one environment, after a confirmation; only a fresh deploy makes it Live again. */
-export async function undeployCollection(ctx: PlanContext, input: CollectionWriteInput & { envId: string }): Promise<Plan<CollectionMessage>> {
+export async function undeployCollection(ctx: PlanContext, input: CollectionUndeployInput): Promise<Plan<CollectionMessage>> {
   const { collectionId, envId, user } = input;
   const undeploy = steps.collectionUndeploy({ collectionId, envId, user });
   // Asked by the executor, once change control let the write through.

@@ -174,12 +174,19 @@ function fieldName(names: FieldNames, field: string): string {
 /** What items.remove() resolves to: the service's message. */
 export type ItemRemoved = { message: string };
 
+/** An item, by its collection and id, with the acting user. */
+export interface ItemRemoveInput {
+  collectionId: string;
+  itemId: string;
+  user: string;
+}
+
 /**
  * Detaches the item, after a confirmation; if this was its only collection,
  * it is gone for good. The question says where the collection is LIVE: the
  * item leaves its delivery there at once (spec).
  */
-export async function removeItem(ctx: PlanContext, input: { collectionId: string; itemId: string; user: string }): Promise<Plan<ItemRemoved>> {
+export async function removeItem(ctx: PlanContext, input: ItemRemoveInput): Promise<Plan<ItemRemoved>> {
   const { collectionId, itemId, user } = input;
   const removal = steps.itemRemove({ collectionId, itemId, user });
   const asked = await question(ctx, collectionId, itemId);

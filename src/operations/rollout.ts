@@ -47,19 +47,21 @@ import { delay } from '../util/delay.js';
  */
 export interface RolloutOptions {
   assetId: string;
+  /** The version, or `name` on the platform. */
   versionId?: string | undefined;
   name?: string | undefined;
   platform: string;
   waves?: string[] | undefined;
   /** ENV=DURATION, each. */
   soak?: string[] | undefined;
+  /** A shell command run before and after each promotion (`--check`). */
   check?: string | undefined;
   approve?: string[] | undefined;
   approved?: string[] | undefined;
   wait?: boolean | undefined;
-  /** A halt by a failed check does not stop this run: it runs that check again and goes on when it passes. */
+  /** A halt by a failed check does not stop this run: it runs that check again and goes on when it passes (`--resume`). */
   resume?: boolean | undefined;
-  /** Another version's rollout in flight on the asset and platform ends here (recorded), instead of blocking this one (exit 12). */
+  /** Another version's rollout in flight on the asset and platform ends here (recorded), instead of blocking this one (a BlockedError, exit 12; `--supersede`). */
   supersede?: boolean | undefined;
   /** abort: ENV=VERSION, each: the Default a wave gets back when the journal does not prove it. */
   to?: string[] | undefined;

@@ -22,6 +22,12 @@ export interface VersionUploadInput {
   user: string;
 }
 
+/** A version, by its asset and id. */
+export interface VersionKey {
+  assetId: string;
+  versionId: string;
+}
+
 /** POST of the file as a streamed multipart body, progress on stderr (src/service/version-upload.ts): the version it made. */
 export async function uploadVersion(ctx: PlanContext, input: VersionUploadInput, names: FieldNames = {}): Promise<Plan<Version>> {
   const { assetId, file, platform, versionName, user } = input;
@@ -58,7 +64,7 @@ export interface VersionDeleted {
  * service's error and how to get past it). A lost answer is settled by
  * reading the version.
  */
-export async function deleteVersion(ctx: PlanContext, input: { assetId: string; versionId: string }): Promise<Plan<VersionDeleted>> {
+export async function deleteVersion(ctx: PlanContext, input: VersionKey): Promise<Plan<VersionDeleted>> {
   const { assetId, versionId } = input;
   const deployments = await deploymentsOf(await ctx.api(), assetId, versionId);
   const step = steps.versionDelete({ assetId, versionId, records: deployments.records }, { refuse: { hint: howToFree(assetId, versionId, deployments) } });
