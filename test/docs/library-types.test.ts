@@ -3,7 +3,8 @@
 // src/library/types.ts re-exports. Here it is compiled once more, with the
 // operations' sources changed in memory as a change to them would: an
 // optional nested field of a result taken away (an operation's interface, a
-// zod schema of the rules), and one added. Each must fail on its line, naming
+// zod schema of the rules), one added, and an optional field of an input a
+// parameter type derives from taken away. Each must fail on its line, naming
 // the field's path; nothing else may fail.
 import { describe, expect, it } from 'vitest';
 import ts from 'typescript';
@@ -50,6 +51,8 @@ describe("the library's type test (test/types/library-fields.ts)", () => {
       'src/operations/release.ts': ['stages: Array<{ stage: Stage; changed: boolean; matched?: MatchedBy }>;', 'stages: Array<{ stage: Stage; changed: boolean }>;'],
       // A zod schema of the rules, two levels down: a desired-state file's collections[].items.followLinks.
       'src/rules/desired.ts': ["  followLinks: bool.optional().describe('follow symbolic links", "  followLinksX: bool.optional().describe('follow symbolic links"],
+      // An operation's input, which a parameter type derives from: locks.acquire()'s ttlMs.
+      'src/operations/change-control.ts': ['  ttlMs?: number;\n', ''],
       // A new optional field of versions.download()'s result.
       'src/operations/fetch.ts': ['  /** Where it was written. */\n  path: string;\n  bytes: number;\n}', '  /** Where it was written. */\n  path: string;\n  bytes: number;\n  checksum?: string;\n}'],
     });
@@ -57,6 +60,7 @@ describe("the library's type test (test/types/library-fields.ts)", () => {
     const fails = (line: string, instead: string) => expect.stringMatching(new RegExp(`^${line}: Is<.*>; Type '${instead.replace(/[[\]{}.]/g, '\\$&')}' does not satisfy the constraint 'true'\\.$`));
     expect(said).toEqual([
       fails('DesiredCollection', '{ gone: "items.followLinks"; }'),
+      fails('LockAcquireParams', '{ gone: "ttlMs"; }'),
       fails('ReleaseResult', '{ gone: "stages[].matched"; }'),
       fails('VersionDownloadResult', '{ unlisted: "checksum"; }'),
       fails('desiredCollection', '"items.followLinks"'),

@@ -8,12 +8,15 @@
 //   PlannedWrite, nested ones included, by its path, exactly. A field taken
 //   away (or made required) fails on its line, naming the path (`gone`); a
 //   new optional field fails until it is listed here (`unlisted`).
+// - `parameters`: the same for every parameter type, most of which are an
+//   operation's input (Pick<>, Omit<>): an input that loses an optional
+//   field takes it from the library's callers too.
 // - `documented`: the fields (optional or not) that the library's
 //   declarations and cli.md's JSON documents name, by their paths.
 // Remove a path only with the field's removal announced.
 import type * as Library from '../../src/library/types.js';
 
-type Leaf = string | number | boolean | bigint | symbol | null | undefined;
+type Leaf = string | number | boolean | bigint | symbol | null | undefined | Date;
 type Depth = [never, 0, 1, 2, 3, 4, 5, 6, 7];
 type Prefixed<K extends string, P> = P extends string ? `${K}.${P}` : never;
 
@@ -99,6 +102,50 @@ export type OptionalFields = {
   VersionBlocked: Is<Optional<Library.VersionBlocked, never>>;
   VersionUnblocked: Is<Optional<Library.VersionUnblocked, never>>;
   PlannedWrite: Is<Optional<Library.PlannedWrite<unknown>, 'steps[].after' | 'steps[].batch' | 'steps[].batch.bounds' | 'unchanged'>>;
+};
+
+// Each line: a parameter type of the library, and every optional field of it. Most are an operation's input
+// (Pick<>, Omit<>, src/library/types.ts), so an input that loses an optional field fails here, as a result does.
+export type OptionalParameters = {
+  ChannelParams: Is<Optional<Library.ChannelParams, 'user'>>;
+  CreateAssetParams: Is<Optional<Library.CreateAssetParams, 'description' | 'localCacheControl' | 'localCacheMaxAge' | 'secured' | 'user'>>;
+  UpdateAssetParams: Is<Optional<Library.UpdateAssetParams, 'active' | 'description' | 'localCacheControl' | 'localCacheMaxAge' | 'name' | 'type' | 'user'>>;
+  AssetParams: Is<Optional<Library.AssetParams, 'user'>>;
+  UndeployAssetParams: Is<Optional<Library.UndeployAssetParams, 'user'>>;
+  VersionParams: Is<Optional<Library.VersionParams, never>>;
+  CreateCollectionParams: Is<Optional<Library.CreateCollectionParams, 'anchor' | 'deployable' | 'description' | 'editable' | 'localCacheControl' | 'localCacheMaxAge' | 'maxAssets' | 'platform' | 'secured' | 'user'>>;
+  UpdateCollectionParams: Is<Optional<Library.UpdateCollectionParams, 'anchor' | 'deployable' | 'description' | 'editable' | 'localCacheControl' | 'localCacheMaxAge' | 'maxAssets' | 'name' | 'user'>>;
+  CollectionParams: Is<Optional<Library.CollectionParams, 'user'>>;
+  UndeployCollectionParams: Is<Optional<Library.UndeployCollectionParams, 'user'>>;
+  DeployCollectionParams: Is<Optional<Library.DeployCollectionParams, 'envId' | 'idempotent' | 'reconcile' | 'state' | 'user'>>;
+  UploadItemsParams: Is<Optional<Library.UploadItemsParams, 'concurrency' | 'name' | 'user'>>;
+  ItemParams: Is<Optional<Library.ItemParams, 'user'>>;
+  UploadVersionParams: Is<Optional<Library.UploadVersionParams, 'user'>>;
+  DeployParams: Is<Optional<Library.DeployParams, 'idempotent' | 'state' | 'user'>>;
+  PromoteParams: Is<Optional<Library.PromoteParams, 'expectCurrent' | 'fromEnv' | 'idempotent' | 'makeLive' | 'user' | 'versionId'>>;
+  ReleaseParams: Is<Optional<Library.ReleaseParams, 'expectCurrent' | 'state' | 'user'>>;
+  RollbackParams: Is<Optional<Library.RollbackParams, 'to' | 'user'>>;
+  VerifyParams: Is<Optional<Library.VerifyParams, 'concurrency' | 'dir' | 'file' | 'followLinks' | 'sums' | 'versionId'>>;
+  VerifyAssetParams: Is<Optional<Library.VerifyAssetParams, 'file' | 'sums' | 'versionId'>>;
+  SyncParams: Is<Optional<Library.SyncParams, 'checksum' | 'delete' | 'followLinks' | 'pattern' | 'reconcile' | 'user'>>;
+  DesiredStateParams: Is<Optional<Library.DesiredStateParams, 'checksum' | 'file' | 'target' | 'user'>>;
+  ApplyParams: Is<Optional<Library.ApplyParams, 'checksum' | 'file' | 'plan' | 'target' | 'user'>>;
+  RecordFilter: Is<Optional<Library.RecordFilter, 'envId' | 'platform' | 'state'>>;
+  FetchFilesOptions: Is<Optional<Library.FetchFilesOptions, 'concurrency' | 'dir' | 'item' | 'pattern' | 'skipExisting' | 'verify'>>;
+  FetchCollectionParams: Is<Optional<Library.FetchCollectionParams, 'concurrency' | 'dir' | 'item' | 'pattern' | 'skipExisting' | 'verify'>>;
+  FetchUrlParams: Is<Optional<Library.FetchUrlParams, 'concurrency' | 'dir' | 'item' | 'pattern' | 'skipExisting' | 'verify'>>;
+  FetchParams: Is<Optional<Library.FetchParams, 'concurrency' | 'dir' | 'item' | 'pattern' | 'skipExisting' | 'verify'>>;
+  ExportParams: Is<Optional<Library.ExportParams, 'asset' | 'collection' | 'envId' | 'platform'>>;
+  RolloutParams: Is<Optional<Library.RolloutParams, 'approve' | 'approved' | 'check' | 'name' | 'resume' | 'soak' | 'supersede' | 'to' | 'user' | 'versionId'>>;
+  LockAcquireParams: Is<Optional<Library.LockAcquireParams, 'lockId' | 'reason' | 'ttlMs' | 'user' | 'waitMs'>>;
+  LockReleaseParams: Is<Optional<Library.LockReleaseParams, 'user'>>;
+  LockBreakParams: Is<Optional<Library.LockBreakParams, 'user'>>;
+  FreezeParams: Is<Optional<Library.FreezeParams, 'forMs' | 'until' | 'user' | 'weekly' | 'zone'>>;
+  UnfreezeParams: Is<Optional<Library.UnfreezeParams, 'reason' | 'user'>>;
+  BlockParams: Is<Optional<Library.BlockParams, 'envId' | 'user'>>;
+  UnblockParams: Is<Optional<Library.UnblockParams, 'reason' | 'user'>>;
+  JournalInitParams: Is<Optional<Library.JournalInitParams, 'collectionId' | 'envId' | 'user'>>;
+  HistoryParams: Is<Optional<Library.HistoryParams, 'envId' | 'id' | 'limit' | 'platform' | 'since' | 'until'>>;
 };
 
 // Each line: a public type, and the fields (nested ones by their path) that the library's documentation names.
