@@ -1,0 +1,340 @@
+// Rollouts (src/operations/rollout.ts) against a service that answers
+// otherwise than the emulator does by itself, below the commands: a real
+// run context over the emulator on port 0 whose API client and delivery
+// clients go through a hook that sees each request first and may answer in
+// the service's place, send another in its place, or do another run's write
+// before sending it (test/unit/journal-store.test.ts's "the journal against
+// a service that answers otherwise"). Each row asserts the answer (the
+// document, how the run stops, its exit code and message), what the run
+// said, and the channels or journal entries afterwards.
+import { createHash } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_USER, uid, type Harness } from '../e2e/helpers.js';
+import { ENVS, seededRollout, waveDefaults } from '../e2e/rollout-fixture.js';
+import { runContexts, type RunContext } from '../support/run-contexts.js';
+import type { ApiClient, RawResponse, RequestOptions } from '../../src/http/client.js';
+import type { GlobalOptions } from '../../src/options.js';
+import { ApiError, CancelledError, NetworkError } from '../../src/errors.js';
+import { abortRollout, startRollout, type RolloutOptions, type RolloutResult } from '../../src/operations/rollout.js';
+import { rolloutEntries } from '../../src/service/rollout-journal.js';
+import { failure } from '../support/failure.js';
+
+const runs = runContexts('rollout-faults');
+let h: Harness;
+let journal: string;
+beforeAll(async () => {
+  h = runs.h;
+  journal = uid('jr');
+  const init = await h.ahs(['journal', 'init', journal, '--env', 'dev']);
+  expect(init.exitCode, init.stderr).toBe(0);
+});
+
+/** `send`: sends the request (or another in its place) to the emulator. */
+type Hook = (request: RequestOptions, send: (instead?: RequestOptions) => Promise<unknown>) => Promise<unknown>;
+type DeliveryHook = (request: RequestOptions, send: (instead?: RequestOptions) => Promise<RawResponse>) => Promise<RawResponse>;
+const pass: Hook = (_request, send) => send();
+
+/** A run's context (the journal on or off) whose API client goes through `hook` and whose delivery clients through `onDelivery`. */
+async function through(hook: Hook = pass, options: { journal?: boolean; globals?: GlobalOptions; onDelivery?: DeliveryHook; signal?: AbortSignal } = {}): Promise<RunContext> {
+  const ctx = await runs.context({ AHS_JOURNAL: options.journal === false ? '' : journal }, options.globals ?? {}, { command: 'rollout start', arguments: [] }, options.signal);
+  const api = await ctx.api();
+  const client = Object.create(api) as ApiClient;
+  client.json = ((request: RequestOptions) => hook(request, (instead = request) => api.json(instead))) as ApiClient['json'];
+  const onDelivery = options.onDelivery;
+  const deliveryClient = async (base: string, connections?: number) => {
+    const real = await ctx.deliveryClient(base, connections);
+    if (!onDelivery) return real;
+    const scripted = Object.create(real) as ApiClient;
+    scripted.send = ((request: RequestOptions) => onDelivery(request, (instead = request) => real.send(instead))) as ApiClient['send'];
+    return scripted;
+  };
+  return Object.assign(Object.create(ctx) as RunContext, { api: async () => client, deliveryClient });
+}
+
+const options = (assetId: string, versionId: string, extra: Partial<RolloutOptions> = {}): RolloutOptions => ({ assetId, versionId, platform: 'web', waves: ENVS, user: DEMO_USER, ...extra });
+const abortLine = (id: string, v: string) => `ahs rollout abort ${id} ${v} --platform web --waves dev,staging,prod`;
+const defaults = (id: string) => waveDefaults(h, id);
+const stopOf = (result: RolloutResult) => (result.stop ? { type: result.stop.constructor.name, exitCode: result.stop.exitCode, message: result.stop.message } : undefined);
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** A deploy of `env` with this intent (the promotion: DEFAULT). */
+const isDeploy = (r: RequestOptions, env: string, intent: 'LIVE' | 'DEFAULT') => r.method === 'POST' && r.path.endsWith('/deploy') && (r.body as { envId?: string; intent?: string } | undefined)?.envId === env && (r.body as { intent?: string }).intent === intent;
+const isAppend = (r: RequestOptions) => r.method === 'POST' && r.path.endsWith(`/vc/${journal}/items`);
+const refusal = (status: number, title: string) => new ApiError(status, { type: 'about:blank', title, status, detail: title });
+
+/** A version of the asset with these bytes (the seeded ones are all `payload`), LIVE on `env` when given: served at its own URL. */
+async function versionWith(id: string, content: string, env?: string): Promise<string> {
+  const form = new FormData();
+  form.set('versionName', 'other bytes');
+  form.set('createdBy', DEMO_USER);
+  form.set('assetFile', new Blob([content]), 'bundle.zip');
+  const r = await h.call('POST', `/va/${id}/versions?targetPlatformId=web`, form);
+  expect(r.status).toBe(201);
+  const versionId = r.body.versionId as string;
+  if (env) expect((await h.deploy(id, versionId, 'web', env, 'LIVE')).status).toBe(201);
+  return versionId;
+}
+
+/** The rollout's journal entries of `wave`, newest first, as `[action, previousDefault]`. */
+async function entriesOf(id: string, v: string, wave: string): Promise<Array<[string, string | null | undefined]>> {
+  const all = await rolloutEntries(await runs.context({ AHS_JOURNAL: journal }), journal, { asset: id, version: v, platform: 'web' }, new Date(Date.now() - 24 * 3_600_000));
+  return all.filter((e) => e.rollout.wave === wave).map((e) => [e.rollout.action, e.rollout.previousDefault]);
+}
+
+describe('rollout start: what is served, verified after each promotion', () => {
+  it('a wave whose record has no download URL: exit 2 naming the channel and the record\'s state; the promotion stands', async () => {
+    const { id, v1, v2 } = await seededRollout(h);
+    let promoted = false;
+    const ctx = await through(async (request, send) => {
+      if (isDeploy(request, 'dev', 'DEFAULT')) promoted = true;
+      const answer = (await send()) as { results?: Array<Record<string, unknown>> };
+      if (!promoted || request.method !== 'GET' || !request.path.endsWith(`/versions/${v2}/asset-urls`)) return answer;
+      return { ...answer, results: answer.results!.map(({ downloadUrl: _, ...record }) => record) };
+    });
+    const r = await startRollout(ctx, options(id, v2));
+    expect(stopOf(r)).toEqual({ type: 'UsageError', exitCode: 2, message: `${v2} has no download URL on ${id}/web/dev (DEFAULT)` });
+    expect(r.document.promoted).toEqual(['dev']);
+    expect(r.document.next).toEqual({ action: 'promote', env: 'staging' });
+    expect(await defaults(id)).toEqual([v2, v1, v1]);
+  });
+
+  it('a wave whose record the service no longer lists: exit 2, "not deployed"', async () => {
+    const { id, v2 } = await seededRollout(h);
+    let promoted = false;
+    const ctx = await through(async (request, send) => {
+      if (isDeploy(request, 'dev', 'DEFAULT')) promoted = true;
+      const answer = (await send()) as { results?: unknown[] };
+      if (!promoted || request.method !== 'GET' || !request.path.endsWith(`/versions/${v2}/asset-urls`)) return answer;
+      return { ...answer, results: [], totalResults: 0 };
+    });
+    const r = await startRollout(ctx, options(id, v2, { waves: ['dev'] }));
+    expect(stopOf(r)).toEqual({ type: 'UsageError', exitCode: 2, message: `${v2} has no download URL on ${id}/web/dev (not deployed)` });
+  });
+
+  const unread: Array<[string, number, DeliveryHook, RegExp]> = [
+    ['answered 404', 1, (request, send) => send({ ...request, path: request.path.replace(/\/WEB\d+\//, '/WEB404/') }), /\(.*404.*\)/],
+    ['lost on the network', 6, () => Promise.reject(new NetworkError('the connection was reset')), /\(.*the connection was reset.*\)/],
+  ];
+  it.each(unread)('a download %s: the promotion stands, the run halts (exit %s) with the abort that puts it back', async (_name, exitCode, onDelivery, why) => {
+    const { id, v1, v2 } = await seededRollout(h);
+    const ctx = await through(pass, { journal: false, onDelivery });
+    const r = await startRollout(ctx, options(id, v2));
+    expect(stopOf(r)).toMatchObject({ type: 'PartialFailureError', exitCode });
+    expect(r.stop!.message).toMatch(new RegExp(`^${v2} on dev: what is served could not be read `));
+    expect(r.stop!.message).toMatch(why);
+    expect(r.stop!.message.endsWith(`; the promotion stands: check with ahs verify, or abort: ${abortLine(id, v2)}`)).toBe(true);
+    expect(r.document.promoted).toEqual(['dev']);
+    expect(await defaults(id)).toEqual([v2, v1, v1]);
+  });
+
+  it('a wave that serves other bytes than the version\'s size: halted (exit 1, a mismatch), the next wave untouched', async () => {
+    const { id, v1, v2 } = await seededRollout(h);
+    const longer = await versionWith(id, 'payload, but longer', 'dev');
+    const r = await startRollout(await through(pass, { journal: false, onDelivery: (request, send) => send({ ...request, path: request.path.replace(`/${v2}/`, `/${longer}/`) }) }), options(id, v2));
+    const text = `${v2} on dev is not what was uploaded: 19 bytes served, the version's size is 7 B; halted: to put back the waves this rollout promoted: ${abortLine(id, v2)}`;
+    expect(stopOf(r)).toEqual({ type: 'PartialFailureError', exitCode: 1, message: text });
+    expect(r.stop!.toBody()).toMatchObject({ type: 'urn:ahs:mismatch', title: text, detail: text });
+    expect(await defaults(id)).toEqual([v2, v1, v1]);
+  });
+
+  it('a later wave that serves other bytes of the same size: halted naming both digests; the earlier wave read by a later run is the reference', async () => {
+    const { id, v1, v2 } = await seededRollout(h);
+    const other = await versionWith(id, 'PAYLOAD', 'staging');
+    const swap = (env: string, to: string): DeliveryHook => (request, send) => send({ ...request, path: request.path.replace(`/web/${env}/${v2}/`, `/web/${env}/${to}/`) });
+    const r = await startRollout(await through(pass, { journal: false, onDelivery: swap('staging', other) }), options(id, v2));
+    expect(stopOf(r)).toEqual({ type: 'PartialFailureError', exitCode: 1, message: `${v2} on staging is not what was uploaded: SHA-256 ${sha256('PAYLOAD')}, while dev serves ${sha256('payload')}; halted: to put back the waves this rollout promoted: ${abortLine(id, v2)}` });
+    expect(r.document.promoted).toEqual(['dev', 'staging']);
+    expect(await defaults(id)).toEqual([v2, v2, v1]);
+
+    // The next run promotes prod: dev (the first wave) is its reference, read now, here serving the other bytes.
+    await h.deploy(id, other, 'web', 'dev', 'LIVE');
+    const ctx = await through(pass, { journal: false, onDelivery: swap('dev', other) });
+    const again = await startRollout(ctx, options(id, v2, { waves: ['dev', 'prod'] }));
+    expect(stopOf(again)?.message).toBe(`${v2} on prod is not what was uploaded: SHA-256 ${sha256('payload')}, while dev serves ${sha256('PAYLOAD')}; halted: to put back the waves this rollout promoted: ahs rollout abort ${id} ${v2} --platform web --waves dev,prod`);
+    // Unaltered, the wave before it is read as the reference and named.
+    const { id: id2, v2: w2 } = await seededRollout(h);
+    await startRollout(await through(pass, { journal: false }), options(id2, w2, { waves: ['dev'] }));
+    const plain = await through(pass, { journal: false });
+    expect((await startRollout(plain, options(id2, w2, { waves: ['dev', 'staging'] }))).stop).toBeUndefined();
+    expect(plain.io.err.text).toContain(`staging serves ${w2} byte for byte (7 bytes, SHA-256 ${sha256('payload').slice(0, 12)}…, as dev)\n`);
+  });
+});
+
+describe('rollout start: another writer between this run\'s read and its send', () => {
+  it('another run promotes the wave first: that run\'s promotion, not this one\'s (recorded as its LIVE deploy only, not verified here); a LIVE deploy made first is not said as this run\'s', async () => {
+    const { id, v1, v2 } = await seededRollout(h);
+    const ctx = await through(async (request, send) => {
+      if (isDeploy(request, 'dev', 'DEFAULT')) expect((await h.deploy(id, v2, 'web', 'dev', 'DEFAULT', { currentVersionId: v1, currentAssetIntent: 'LIVE' })).status).toBe(201);
+      if (isDeploy(request, 'staging', 'LIVE')) expect((await h.deploy(id, v2, 'web', 'staging', 'LIVE')).status).toBe(201);
+      return send();
+    });
+    const r = await startRollout(ctx, options(id, v2, { waves: ['dev', 'staging'] }));
+    expect(r.stop).toBeUndefined();
+    expect(r.document.promoted).toEqual(['staging']);
+    const err = ctx.io.err.text;
+    expect(err).toContain(`dev: another run of this rollout promoted ${v2} meanwhile; it records and checks that wave\n`);
+    expect(err).not.toContain(`${v2} is now the Default of ${id}/web/dev`);
+    expect(err).not.toMatch(/^dev serves/m);
+    expect(err).toContain(`${v2} deployed LIVE on ${id}/web/dev\n`);
+    expect(err).not.toContain(`${v2} deployed LIVE on ${id}/web/staging\n`);
+    expect(err).toContain(`${v2} is now the Default of ${id}/web/staging (previous Default ${v1}, now LIVE)\n`);
+    expect(await entriesOf(id, v2, 'dev')).toEqual([['live', v1], ['intent', v1]]);
+    expect(await entriesOf(id, v2, 'staging')).toEqual([['promote', v1], ['intent', v1]]);
+  });
+
+  it('another writer makes another version the Default first: the compare-and-set does not hold (exit 5), the wave LIVE only, the document read again', async () => {
+    const { id, v1, v2 } = await seededRollout(h);
+    const v3 = await versionWith(id, 'payload', 'dev');
+    const ctx = await through(async (request, send) => {
+      if (isDeploy(request, 'dev', 'DEFAULT')) expect((await h.deploy(id, v3, 'web', 'dev', 'DEFAULT', { currentVersionId: v1, currentAssetIntent: 'LIVE' })).status).toBe(201);
+      return send();
+    });
+    const r = await startRollout(ctx, options(id, v2));
+    expect(stopOf(r)).toEqual({ type: 'ConflictError', exitCode: 5, message: `dev's Default moved while this rollout was promoting ${v2} there (the compare-and-set did not hold: the Default of ${id}/web/dev is ${v3}, not ${v1} as expected; nothing was written); run the same command again to see where the rollout stands` });
+    expect(r.document.promoted).toEqual([]);
+    expect(r.document.waves.map((w) => w.state)).toEqual(['next', 'pending', 'pending']);
+    expect(await entriesOf(id, v2, 'dev')).toEqual([['live', v1], ['intent', v1]]);
+    expect(await defaults(id)).toEqual([v3, v1, v1]);
+  });
+});
+
+describe('rollout start: a journal that does not take the entry', () => {
+  /** Every append to the journal refused (a 403: not retried), the rest sent. */
+  const refusing: Hook = (request, send) => (isAppend(request) ? Promise.reject(refusal(403, 'Forbidden')) : send());
+  const rows: Array<[string, (id: string, v1: string, v2: string) => Promise<RolloutOptions>, (v2: string) => string, (v1: string, v2: string) => string[]]> = [
+    [
+      'the intent before a promotion: the wave is not promoted (LIVE only)',
+      async (id, _v1, v2) => options(id, v2),
+      () => "the journal did not take the record of dev's promotion before it (see the warning above): dev is not promoted; run the same command again once the journal takes entries",
+      (v1) => [v1, v1, v1],
+    ],
+    [
+      'the end of another rollout in flight (--supersede): nothing sent',
+      async (id, _v1, v2) => {
+        const v3 = await h.uploadVersion(id, 'web', '3.0');
+        expect((await startRollout(await through(), options(id, v2, { approve: ['prod'] }))).document.promoted).toEqual(['dev', 'staging']);
+        return options(id, v3, { supersede: true });
+      },
+      (v2) => `the journal did not take the record that ${v2}'s rollout ends here (see the warning above): nothing was sent; run the same command again once the journal takes entries`,
+      (v1, v2) => [v2, v2, v1],
+    ],
+    [
+      'the end of a halt (--resume, the check passing now)',
+      async (id, _v1, v2) => {
+        const halted = await startRollout(await through(), options(id, v2, { check: '[ "$AHS_ROLLOUT_ENV/$AHS_ROLLOUT_PHASE" != staging/after ]' }));
+        expect(stopOf(halted)?.exitCode).toBe(1);
+        return options(id, v2, { check: 'true', resume: true });
+      },
+      () => 'the check passed after promoting staging again, but the journal did not take the record that the halt ends (see the warning above): run the same command again once the journal takes entries',
+      (v1, v2) => [v2, v2, v1],
+    ],
+    [
+      'a promotion found without its entry (made outside the rollout, a soak to keep)',
+      async (id, v1, v2) => {
+        await h.deploy(id, v2, 'web', 'dev', 'LIVE');
+        expect((await h.deploy(id, v2, 'web', 'dev', 'DEFAULT', { currentVersionId: v1, currentAssetIntent: 'LIVE' })).status).toBe(201);
+        return options(id, v2, { soak: ['dev=1h'] });
+      },
+      (v2) => `dev is the Default of ${v2}, but the journal did not take the record of its promotion (see the warning above): its soak starts once a run records it; run the same command again`,
+      (v1, v2) => [v2, v1, v1],
+    ],
+  ];
+  it.each(rows)('%s: a wait (exit 11), said with the journal\'s warning', async (_name, setUp, message, after) => {
+    const { id, v1, v2 } = await seededRollout(h);
+    const given = await setUp(id, v1, v2);
+    const ctx = await through(refusing);
+    const r = await startRollout(ctx, given);
+    expect(stopOf(r)).toEqual({ type: 'WaitingError', exitCode: 11, message: message(v2) });
+    expect(r.document.promoted).toEqual([]);
+    expect(ctx.io.err.text).toMatch(new RegExp(`^warning: the journal ${journal} did not record this rollout start .*: Forbidden;`, 'm'));
+    expect(await defaults(id)).toEqual(after(v1, v2));
+  });
+
+  it('a promotion found and recorded, which the journal then does not list: recorded once, then a wait (exit 11)', async () => {
+    const { id, v1, v2 } = await seededRollout(h);
+    await h.deploy(id, v2, 'web', 'dev', 'LIVE');
+    expect((await h.deploy(id, v2, 'web', 'dev', 'DEFAULT', { currentVersionId: v1, currentAssetIntent: 'LIVE' })).status).toBe(201);
+    // Each listing of the journal's items answered as the first was: what this run appends is never listed.
+    let first: Promise<unknown> | undefined;
+    const ctx = await through((request, send) => (request.method === 'GET' && request.path.endsWith(`/vc/${journal}/items`) ? (first ??= send()) : send()));
+    const r = await startRollout(ctx, options(id, v2, { soak: ['dev=1h'] }));
+    expect(stopOf(r)).toEqual({ type: 'WaitingError', exitCode: 11, message: "dev's promotion was recorded, but the journal does not list the entry yet: run the same command again" });
+    expect(ctx.io.err.text.match(/recorded now; its soak of 1h starts here$/gm)).toHaveLength(1);
+    expect(await entriesOf(id, v2, 'dev')).toEqual([['promote', undefined]]);
+  });
+});
+
+describe('rollout start: a wave that fails, then the read after it', () => {
+  it('the read after a failed check fails too: the check\'s failure is the error (no document)', async () => {
+    const { id, v1, v2 } = await seededRollout(h);
+    let failing = false;
+    const ctx = await through(async (request, send) => {
+      if (isDeploy(request, 'staging', 'LIVE')) failing = true;
+      if (failing && request.method === 'GET' && request.query?.state === 'DEFAULT' && request.path.endsWith(`/va/${id}/asset-urls`)) throw refusal(403, 'Forbidden');
+      return send();
+    }, { journal: false });
+    const error = await failure(startRollout(ctx, options(id, v2, { check: '[ "$AHS_ROLLOUT_ENV" != staging ]' })));
+    expect(error.constructor.name).toBe('PartialFailureError');
+    expect(error.message).toMatch(/^the check failed before promoting staging \(exit 1\)/);
+    expect(await defaults(id)).toEqual([v2, v1, v1]);
+  });
+
+  it('an error that is not ahs\'s, and an interruption: thrown as they are, no document', async () => {
+    const { id, v1, v2 } = await seededRollout(h);
+    const boom = new TypeError('not an answer');
+    const odd = await failure(startRollout(await through((request, send) => (isDeploy(request, 'dev', 'LIVE') ? Promise.reject(boom) : send()), { journal: false }), options(id, v2)));
+    expect(odd).toBe(boom);
+    const controller = new AbortController();
+    const interrupted = await failure(
+      startRollout(
+        await through(async (request, send) => {
+          const answer = await send();
+          if (isDeploy(request, 'dev', 'LIVE')) controller.abort(new CancelledError('interrupted'));
+          return answer;
+        }, { journal: false, signal: controller.signal }),
+        options(id, v2, { check: 'true' }),
+      ),
+    );
+    expect(interrupted).toBeInstanceOf(CancelledError);
+    expect(await defaults(id)).toEqual([v1, v1, v1]);
+  });
+});
+
+describe('rollout abort against other writers', () => {
+  it('nothing promoted: nothing to put back, nothing said to stay LIVE', async () => {
+    const { id, v1, v2 } = await seededRollout(h);
+    const ctx = await through();
+    const r = await abortRollout(ctx, options(id, v2));
+    expect(r.summary).toBe(`abort of ${v2} of ${id} (web): nothing to put back`);
+    expect(r.document).toMatchObject({ restored: [], left: [] });
+    expect(ctx.io.err.text).not.toContain('stays LIVE');
+    expect(await defaults(id)).toEqual([v1, v1, v1]);
+  });
+
+  it('prod put back by another abort before this one reads it, staging before this one sends, dev moved to another version: restored nothing (exit 5), prod and staging said to stay LIVE', async () => {
+    const { id, v1, v2 } = await seededRollout(h);
+    const v3 = await versionWith(id, 'payload', 'dev');
+    expect((await startRollout(await through(), options(id, v2))).document.promoted).toEqual(ENVS);
+    const back = (env: string) => h.deploy(id, v1, 'web', env, 'DEFAULT', { currentVersionId: v2, currentAssetIntent: 'LIVE' });
+    let prodRead = false;
+    const ctx = await through(async (request, send) => {
+      if (!prodRead && request.method === 'GET' && request.query?.envId === 'prod' && request.query.state === 'DEFAULT') {
+        prodRead = true;
+        expect((await back('prod')).status).toBe(201);
+      }
+      if (isDeploy(request, 'staging', 'DEFAULT')) expect((await back('staging')).status).toBe(201);
+      if (isDeploy(request, 'dev', 'DEFAULT')) expect((await h.deploy(id, v3, 'web', 'dev', 'DEFAULT', { currentVersionId: v2, currentAssetIntent: 'LIVE' })).status).toBe(201);
+      return send();
+    });
+    const r = await abortRollout(ctx, options(id, v2));
+    expect(stopOf(r)).toEqual({ type: 'ConflictError', exitCode: 5, message: `abort of ${v2} of ${id} (web): restored nothing; left alone: dev (moved by someone else since)` });
+    expect(r.document).toMatchObject({ restored: [], left: [{ env: 'dev', why: 'moved', found: v3 }] });
+    const err = ctx.io.err.text;
+    expect(err).toContain(`${id}/web/prod: ${v1} is the Default again: another abort put it back meanwhile\n`);
+    expect(err).toContain(`${id}/web/staging: ${v1} is the Default again: another abort put it back meanwhile\n`);
+    expect(err).toMatch(new RegExp(`^warning: ${id}/web/dev: left alone, its Default moved since this rollout made it ${v2} \\(.*${v3}.*\\)$`, 'm'));
+    expect(err).not.toContain('is the Default again (was');
+    expect(err).toContain(`${v2} stays LIVE on prod, staging (abort deletes nothing); to take it offline there: ahs deploy ${id} ${v2} --platform web --env prod --state OFFLINE; ahs deploy ${id} ${v2} --platform web --env staging --state OFFLINE\n`);
+    expect(await defaults(id)).toEqual([v3, v1, v1]);
+  });
+});
