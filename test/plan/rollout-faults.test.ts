@@ -15,8 +15,9 @@ import { runContexts, type RunContext } from '../support/run-contexts.js';
 import type { ApiClient, RawResponse, RequestOptions } from '../../src/http/client.js';
 import type { GlobalOptions } from '../../src/options.js';
 import { ApiError, CancelledError, NetworkError } from '../../src/errors.js';
-import { abortRollout, startRollout, type RolloutOptions, type RolloutResult } from '../../src/operations/rollout.js';
+import { abortRollout, runCheck, startRollout, type RolloutOptions, type RolloutResult } from '../../src/operations/rollout.js';
 import { rolloutEntries } from '../../src/service/rollout-journal.js';
+import { acquireLock, releaseHeld } from '../../src/service/change-control.js';
 import { failure } from '../support/failure.js';
 
 const runs = runContexts('rollout-faults');
@@ -34,12 +35,21 @@ type Hook = (request: RequestOptions, send: (instead?: RequestOptions) => Promis
 type DeliveryHook = (request: RequestOptions, send: (instead?: RequestOptions) => Promise<RawResponse>) => Promise<RawResponse>;
 const pass: Hook = (_request, send) => send();
 
+type Through = RunContext & {
+  /** Each request sent to the API, in order, as `GET /va/ID/asset-urls` (the domain's prefix left out). */
+  sent: string[];
+};
+
 /** A run's context (the journal on or off) whose API client goes through `hook` and whose delivery clients through `onDelivery`. */
-async function through(hook: Hook = pass, options: { journal?: boolean; globals?: GlobalOptions; onDelivery?: DeliveryHook; signal?: AbortSignal } = {}): Promise<RunContext> {
+async function through(hook: Hook = pass, options: { journal?: boolean; globals?: GlobalOptions; onDelivery?: DeliveryHook; signal?: AbortSignal } = {}): Promise<Through> {
   const ctx = await runs.context({ AHS_JOURNAL: options.journal === false ? '' : journal }, options.globals ?? {}, { command: 'rollout start', arguments: [] }, options.signal);
   const api = await ctx.api();
   const client = Object.create(api) as ApiClient;
-  client.json = ((request: RequestOptions) => hook(request, (instead = request) => api.json(instead))) as ApiClient['json'];
+  const sent: string[] = [];
+  client.json = ((request: RequestOptions) => {
+    sent.push(`${request.method} ${request.path.replace(/^\/api\/v2\/demo/, '')}`);
+    return hook(request, (instead = request) => api.json(instead));
+  }) as ApiClient['json'];
   const onDelivery = options.onDelivery;
   const deliveryClient = async (base: string, connections?: number) => {
     const real = await ctx.deliveryClient(base, connections);
@@ -48,7 +58,7 @@ async function through(hook: Hook = pass, options: { journal?: boolean; globals?
     scripted.send = ((request: RequestOptions) => onDelivery(request, (instead = request) => real.send(instead))) as ApiClient['send'];
     return scripted;
   };
-  return Object.assign(Object.create(ctx) as RunContext, { api: async () => client, deliveryClient });
+  return { ...ctx, api: async () => client, deliveryClient, sent } as Through;
 }
 
 const options = (assetId: string, versionId: string, extra: Partial<RolloutOptions> = {}): RolloutOptions => ({ assetId, versionId, platform: 'web', waves: ENVS, user: DEMO_USER, ...extra });
@@ -336,5 +346,82 @@ describe('rollout abort against other writers', () => {
     expect(err).not.toContain('is the Default again (was');
     expect(err).toContain(`${v2} stays LIVE on prod, staging (abort deletes nothing); to take it offline there: ahs deploy ${id} ${v2} --platform web --env prod --state OFFLINE; ahs deploy ${id} ${v2} --platform web --env staging --state OFFLINE\n`);
     expect(await defaults(id)).toEqual([v3, v1, v1]);
+  });
+});
+
+describe('rollout abort: a wave that nothing proves', () => {
+  it('the versions LIVE there are its candidates (an OFFLINE one listed by the service is not); a wave the journal proves reads no channel more', async () => {
+    const { id, v1, v2 } = await seededRollout(h);
+    await h.deploy(id, v2, 'web', 'dev', 'LIVE');
+    expect((await h.deploy(id, v2, 'web', 'dev', 'DEFAULT', { currentVersionId: v1, currentAssetIntent: 'LIVE' })).status).toBe(201);
+    const v3 = await versionWith(id, 'payload', 'dev');
+    const v4 = await versionWith(id, 'payload', 'dev');
+    await h.deploy(id, v4, 'web', 'dev', 'OFFLINE');
+    expect((await startRollout(await through(), options(id, v2, { waves: ['dev', 'staging'] }))).document.promoted).toEqual(['staging']);
+    // A service that lists OFFLINE records in a channel's listing too (the spec leaves it open).
+    let channelReads = 0;
+    const ctx = await through(async (request, send) => {
+      const whole = request.method === 'GET' && request.path.endsWith(`/va/${id}/asset-urls`) && request.query?.envId !== undefined && request.query.state === undefined;
+      if (!whole) return send();
+      channelReads += 1;
+      const answer = (await send()) as { results: Array<Record<string, unknown>> };
+      return { ...answer, results: [...answer.results, { ...answer.results[0], versionId: v4, state: 'OFFLINE' }] };
+    });
+    const r = await abortRollout(ctx, options(id, v2, { waves: ['dev', 'staging'] }));
+    expect(channelReads).toBe(1);
+    expect(r.document).toMatchObject({ restored: ['staging'], left: [{ env: 'dev', why: 'unknown', to: '--to dev=VERSION_ID' }] });
+    const line = ctx.io.err.text.split('\n').find((l) => l.startsWith(`warning: ${id}/web/dev: left alone`));
+    const candidates = /\(LIVE there: ([^)]*)\)/.exec(line ?? '')?.[1]?.split(', ');
+    expect([...(candidates ?? [])].sort()).toEqual([v1, v3].sort());
+    expect(line).toBe(`warning: ${id}/web/dev: left alone: ${v2} is its Default, and neither the journal nor --to says what was before (LIVE there: ${candidates!.join(', ')}); to put one back: ahs rollout abort ${id} ${v2} --platform web --waves dev,staging --to dev=VERSION_ID`);
+    expect(await defaults(id)).toEqual([v2, v1, v1]);
+  });
+});
+
+describe('rollout start: --wait', () => {
+  it('with no sleep of the caller\'s: the line said, then a wait that Ctrl-C ends (the interruption, no document)', async () => {
+    const { id, v1, v2 } = await seededRollout(h);
+    const controller = new AbortController();
+    const ctx = await through(pass, { signal: controller.signal, globals: { timeout: 7200 } });
+    const write = ctx.io.err._write.bind(ctx.io.err);
+    ctx.io.err._write = (chunk, encoding, done) => {
+      if (String(chunk).startsWith('waiting: ')) controller.abort(new CancelledError('interrupted'));
+      write(chunk, encoding, done);
+    };
+    const error = await failure(startRollout(ctx, options(id, v2, { soak: ['dev=1h'], wait: true })));
+    expect(error).toBeInstanceOf(CancelledError);
+    expect(ctx.io.err.text).toMatch(/^waiting: dev soaks until \d\d:\d\dZ, (1h|59m\d+s) left$/m);
+    expect(await defaults(id)).toEqual([v2, v1, v1]);
+  });
+
+  it('a wave locked by another holder is waited for as --lock-timeout, within what --timeout leaves; promoted once the lock is released', async () => {
+    const { id, v1, v2 } = await seededRollout(h);
+    const scope = { kind: 'channel' as const, assetId: id, platform: 'web', env: 'dev' };
+    const holder = await through();
+    const held = await acquireLock(holder, await holder.api(), { scope, lockId: 'someone-deploying', ttlMs: 600_000, user: DEMO_USER, command: 'deploy', env: {}, reason: 'holding', waitMs: 0, signal: new AbortController().signal });
+    // Released when the waiting run reads the lock the second time.
+    let lockReads = 0;
+    const ctx = await through(async (request, send) => {
+      if (request.method === 'GET' && /\/va\/ahs-control-lock-[0-9a-f]+\/asset-urls$/.test(request.path) && ++lockReads === 2) await releaseHeld(await holder.api(), held, DEMO_USER);
+      return send();
+    }, { journal: false, globals: { timeout: 30 } });
+    const r = await startRollout(ctx, options(id, v2, { waves: ['dev'], wait: true }));
+    expect(r.stop, ctx.io.err.text).toBeUndefined();
+    expect(r.document.promoted).toEqual(['dev']);
+    expect(ctx.io.err.text).toMatch(new RegExp(`^${id}/web/dev is locked by another run: waiting for it \\(--lock-timeout 2\\ds\\)$`, 'm'));
+    expect(await defaults(id)).toEqual([v2, v1, v1]);
+  });
+});
+
+describe('the check\'s process', () => {
+  it('its output as text (a character split between two writes is kept whole); an interruption ends it with the signal\'s reason', async () => {
+    const ctx = await through();
+    expect(await runCheck(ctx, "printf 'caf\\303'; sleep 0.1; printf '\\251 \\342\\202'; sleep 0.1; printf '\\254\\n'; exit 4", {})).toBe(4);
+    expect(ctx.io.err.text).toBe('café €\n');
+    const controller = new AbortController();
+    const reason = new CancelledError('interrupted');
+    const running = runCheck({ io: ctx.io, signal: controller.signal }, 'sleep 30', {});
+    controller.abort(reason);
+    expect(await failure(running)).toBe(reason);
   });
 });
