@@ -271,6 +271,8 @@ describe('rollout start: a journal that does not take the entry', () => {
     expect(stopOf(r)).toEqual({ type: 'WaitingError', exitCode: 11, message: "dev's promotion was recorded, but the journal does not list the entry yet: run the same command again" });
     expect(ctx.io.err.text.match(/recorded now; its soak of 1h starts here$/gm)).toHaveLength(1);
     expect(await entriesOf(id, v2, 'dev')).toEqual([['promote', undefined]]);
+    const [found] = await rolloutEntries(await runs.context({ AHS_JOURNAL: journal }), journal, { asset: id, version: v2, platform: 'web' }, new Date(Date.now() - 3_600_000));
+    expect(found!.rollout).toMatchObject({ action: 'promote', wave: 'dev', recovered: true, waves: ENVS });
   });
 });
 

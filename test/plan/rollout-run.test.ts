@@ -349,6 +349,11 @@ describe('rollout start: --check', () => {
       message: `the check failed after promoting staging (exit 1): the rollout of ${v2} of ${id} (web) halts (staging is promoted); to put back the waves it promoted: ${abortLine(id, v2)}; to run the check again and go on: the same command with --resume`,
     });
     expect(halted.document.next).toMatchObject({ action: 'halt', env: 'staging', reason: 'check', halt: { env: 'staging', by: DEMO_USER, check: failing, phase: 'after', exitCode: 1, at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) } });
+    // The document's times are the entries' own: the halt's, each promotion's (the wave's since).
+    const recorded = await rolloutEntries(await context(true), journal, { asset: id, version: v2, platform: 'web' }, new Date(Date.now() + clockMoved - 600_000));
+    const at = (action: string, wave: string) => new Date(recorded.find((e) => e.rollout.action === action && e.rollout.wave === wave)!.at).toISOString();
+    expect((halted.document.next as { halt: { at: string } }).halt.at).toBe(at('halt', 'staging'));
+    expect(halted.document.waves.map((w) => w.since)).toEqual([at('promote', 'dev'), at('promote', 'staging'), null]);
     expect(await defaults(id)).toEqual([v2, v2, v1]);
 
     const status = await rolloutStatus(await context(true), options(id, v2, { check: failing }));
@@ -611,6 +616,10 @@ describe('rollout start: another rollout in flight, a Default moved', () => {
 
     const earlier = await rolloutStatus(await context(true), options(id, v2, { approve: ['prod'] }));
     expect(earlier.document.next).toMatchObject({ action: 'superseded', version: v3, by: DEMO_USER, at: expect.stringMatching(/^\d{4}-/) });
+    // Its time is that of the supersede entry (on v2's record).
+    const ended = (await rolloutEntries(await context(true), journal, { asset: id, version: v2, platform: 'web' }, new Date(Date.now() + clockMoved - 600_000))).find((e) => e.rollout.action === 'supersede')!;
+    expect(ended.rollout).toMatchObject({ wave: '*', by: v3 });
+    expect((earlier.document.next as { at: string }).at).toBe(new Date(ended.at).toISOString());
     expect(stopOf(earlier)).toMatchObject({ type: 'BlockedError', exitCode: 12 });
     expect(earlier.stop?.message).toMatch(new RegExp(`: superseded: ${DEMO_USER.replace('.', '\\.')} started the rollout of ${v3} in its place at \\d\\d:\\d\\d(:\\d\\d)?Z; nothing was sent$`));
     const rerun = await startRollout(await context(true), options(id, v2, { approve: ['prod'], approved: ['prod'] }));
