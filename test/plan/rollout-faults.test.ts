@@ -15,9 +15,10 @@ import { runContexts, type RunContext } from '../support/run-contexts.js';
 import type { ApiClient, RawResponse, RequestOptions } from '../../src/http/client.js';
 import type { GlobalOptions } from '../../src/options.js';
 import { ApiError, CancelledError, NetworkError } from '../../src/errors.js';
-import { abortRollout, runCheck, startRollout, type RolloutOptions, type RolloutResult } from '../../src/operations/rollout.js';
+import { abortRollout, rolloutStatus, runCheck, startRollout, type RolloutOptions, type RolloutResult } from '../../src/operations/rollout.js';
 import { rolloutEntries } from '../../src/service/rollout-journal.js';
 import { acquireLock, releaseHeld } from '../../src/service/change-control.js';
+import { recordRolloutEvent } from '../../src/plan/journal-record.js';
 import { failure } from '../support/failure.js';
 
 const runs = runContexts('rollout-faults');
@@ -425,5 +426,100 @@ describe('the check\'s process', () => {
     const running = runCheck({ io: ctx.io, signal: controller.signal }, 'sleep 30', {});
     controller.abort(reason);
     expect(await failure(running)).toBe(reason);
+  });
+});
+
+describe('rollout start: the reads it decides on', () => {
+  it('another run promotes a wave between the Defaults\' listing and the version\'s own record: that run\'s, nothing sent there', async () => {
+    const { id, v1, v2 } = await seededRollout(h);
+    // The listing answered first, then dev promoted, then the version's record on dev read (DEFAULT).
+    let listing: Promise<unknown> | undefined;
+    let promoted = false;
+    const ctx = await through(async (request, send) => {
+      if (!listing && request.method === 'GET' && request.path.endsWith(`/va/${id}/asset-urls`) && request.query?.state === 'DEFAULT') return (listing = send());
+      if (!promoted && request.method === 'GET' && request.path.endsWith(`/versions/${v2}/asset-urls`) && request.query?.envId === 'dev') {
+        promoted = true;
+        await listing;
+        expect((await h.deploy(id, v2, 'web', 'dev', 'LIVE')).status).toBe(201);
+        expect((await h.deploy(id, v2, 'web', 'dev', 'DEFAULT', { currentVersionId: v1, currentAssetIntent: 'LIVE' })).status).toBe(201);
+      }
+      return send();
+    });
+    const r = await startRollout(ctx, options(id, v2, { waves: ['dev', 'staging'] }));
+    expect(r.stop).toBeUndefined();
+    expect(r.document.promoted).toEqual(['staging']);
+    expect(ctx.io.err.text.startsWith(`dev: another run of this rollout promoted ${v2} meanwhile; it records and checks that wave\n${v2} deployed LIVE on ${id}/web/staging\n`)).toBe(true);
+    expect(await entriesOf(id, v2, 'dev')).toEqual([]);
+  });
+
+  it('another run\'s intent with no time to record by (an older ahs): its promotion is recorded by the next run at once, not waited for', async () => {
+    const { id, v1, v2 } = await seededRollout(h);
+    expect(await recordRolloutEvent(await through(), journal, { asset: id, version: v2, platform: 'web', waves: ENVS, wave: 'dev', action: 'intent', previousDefault: v1, run: 'an-older-run' })).toBe(true);
+    await h.deploy(id, v2, 'web', 'dev', 'LIVE');
+    expect((await h.deploy(id, v2, 'web', 'dev', 'DEFAULT', { currentVersionId: v1, currentAssetIntent: 'LIVE' })).status).toBe(201);
+    const r = await rolloutStatus(await through(), options(id, v2, { soak: ['dev=10m'] }));
+    expect(r.document.next).toEqual({ action: 'record', env: 'dev' });
+    expect(r.document.waves[0]).toMatchObject({ state: 'unrecorded', previousDefault: v1 });
+  });
+
+  it('a version of an asset that does not exist: not found (exit 4), its other reads\' failures left unsaid', async () => {
+    const error = await failure(rolloutStatus(await through(), options(uid('none'), 'WEB1')));
+    expect(error.constructor.name).toBe('NotFoundError');
+    expect(error.message).toMatch(/^asset none-[\w-]+ not found$/);
+    const start = await failure(startRollout(await through(), options(uid('none'), 'WEB1')));
+    expect(start.constructor.name).toBe('NotFoundError');
+  });
+
+  it('a wave\'s round trips: change control read beside the first reads; the intent appended without reading the journal again; the served URL read beside the promotion\'s entry', async () => {
+    const { id, v2 } = await seededRollout(h);
+    const ctx = await through();
+    expect((await startRollout(ctx, options(id, v2, { waves: ['dev'] }))).stop).toBeUndefined();
+    const sent = ctx.sent;
+    const first = (line: string) => sent.findIndex((s) => s.startsWith(line));
+    expect(first('GET /va/ahs-control')).toBeGreaterThan(-1);
+    expect(first('GET /va/ahs-control')).toBeLessThan(first(`GET /vc/${journal}/items`));
+    const deploys = sent.flatMap((s, i) => (s === `POST /va/${id}/versions/${v2}/deploy` ? [i] : []));
+    expect(deploys).toHaveLength(2);
+    expect(sent.slice(deploys[0]! + 1, deploys[1])).toEqual([`POST /vc/${journal}/items`]);
+    expect(sent.slice(deploys[1]! + 1, deploys[1]! + 3)).toEqual([`GET /va/${id}/versions/${v2}/asset-urls`, `POST /vc/${journal}/items`]);
+  });
+
+  it('the served URL\'s read beside the entry fails: read again for the verification, which passes', async () => {
+    const { id, v1, v2 } = await seededRollout(h);
+    let promoted = false;
+    let failed = 0;
+    const ctx = await through(async (request, send) => {
+      if (isDeploy(request, 'dev', 'DEFAULT')) {
+        const answer = await send();
+        promoted = true;
+        return answer;
+      }
+      if (promoted && !failed && request.method === 'GET' && request.path.endsWith(`/versions/${v2}/asset-urls`)) {
+        failed += 1;
+        throw refusal(403, 'Forbidden');
+      }
+      return send();
+    }, { journal: false });
+    const r = await startRollout(ctx, options(id, v2, { waves: ['dev'] }));
+    expect(failed).toBe(1);
+    expect(r.stop).toBeUndefined();
+    expect(ctx.io.err.text).toMatch(/^dev serves WEB\d+ byte for byte/m);
+    expect(await defaults(id)).toEqual([v2, v1, v1]);
+  });
+
+  it('--resume of a halt whose wave was moved since: no check run, the rollout halted there (exit 5)', async () => {
+    const { id, v1, v2 } = await seededRollout(h);
+    const v3 = await versionWith(id, 'payload', 'staging');
+    const halted = await startRollout(await through(), options(id, v2, { check: '[ "$AHS_ROLLOUT_ENV/$AHS_ROLLOUT_PHASE" != staging/after ]' }));
+    expect(stopOf(halted)?.exitCode).toBe(1);
+    expect((await h.deploy(id, v3, 'web', 'staging', 'DEFAULT', { currentVersionId: v2, currentAssetIntent: 'LIVE' })).status).toBe(201);
+    const ctx = await through();
+    const r = await startRollout(ctx, options(id, v2, { check: 'true', resume: true }));
+    expect(stopOf(r)).toMatchObject({ type: 'ConflictError', exitCode: 5 });
+    expect(r.document.next).toEqual({ action: 'halt', env: 'staging', found: v3 });
+    expect(ctx.io.err.text).toBe('');
+    expect(await defaults(id)).toEqual([v2, v3, v1]);
+    // Its newest entry is still the halt (no resume recorded).
+    expect((await entriesOf(id, v2, 'staging'))[0]).toEqual(['halt', undefined]);
   });
 });
