@@ -322,7 +322,8 @@ describe('rollout start: --check', () => {
 
   it('a check failing before a promotion halts there (exit 1, that wave LIVE only); an inconclusive one waits (exit 11); a killed one too', async () => {
     const { id, v1, v2 } = await seeded();
-    const failed = await startRollout(await context(false), options(id, v2, { check: '[ "$AHS_ROLLOUT_ENV" != staging ]' }));
+    const failedCtx = await context(false);
+    const failed = await startRollout(failedCtx, options(id, v2, { check: '[ "$AHS_ROLLOUT_ENV" != staging ]' }));
     expect(stopOf(failed)).toEqual({
       type: 'PartialFailureError',
       exitCode: 1,
@@ -331,6 +332,9 @@ describe('rollout start: --check', () => {
     expect(failed.document.promoted).toEqual(['dev']);
     expect(await defaults(id)).toEqual([v2, v1, v1]);
     expect(await h.records(id)).toContain(`web/staging/${v2}=LIVE`);
+    expect(failed.stop!.toBody()).toMatchObject({ type: 'urn:ahs:rejected', title: failed.stop!.message, detail: failed.stop!.message });
+    // No journal: nothing tried to record the halt.
+    expect(failedCtx.io.err.text).not.toMatch(/^warning:/m);
 
     const unsure = await startRollout(await context(false), options(id, v2, { check: 'exit 3' }));
     expect(stopOf(unsure)).toEqual({ type: 'WaitingError', exitCode: 11, message: 'the check was inconclusive before promoting staging (exit 3): staging is not promoted; run the same command again later' });
@@ -358,6 +362,7 @@ describe('rollout start: --check', () => {
 
     const status = await rolloutStatus(await context(true), options(id, v2, { check: failing }));
     expect(stopOf(status)).toMatchObject({ type: 'PartialFailureError', exitCode: 1 });
+    expect(status.stop!.toBody()).toMatchObject({ type: 'urn:ahs:rejected', title: status.stop!.message, detail: status.stop!.message });
     expect(status.stop?.message).toMatch(new RegExp(`^${v2} of ${id} \\(web\\): halted: the check failed after promoting staging \\(exit 1\\) at \\d\\d:\\d\\d:\\d\\dZ, run by ${DEMO_USER.replace('.', '\\.')}: .*; to put back the waves it promoted: ${abortLine(id, v2)}; to run the check again and go on: the same command with --resume$`));
     expect(status.document.waves.map((w) => w.state)).toEqual(['done', 'halted', 'pending']);
 
@@ -373,6 +378,9 @@ describe('rollout start: --check', () => {
     // --resume runs staging's check again, first: still failing, halted again (prod untouched); inconclusive, a wait.
     const stillFailing = await startRollout(await context(true), options(id, v2, { check: failing, resume: true }));
     expect(stopOf(stillFailing)?.message).toBe(halted.stop?.message);
+    // Recorded as a halt again (the newest of staging's entries), not as its end.
+    const [newest] = (await rolloutEntries(await context(true), journal, { asset: id, version: v2, platform: 'web' }, new Date(Date.now() + clockMoved - 600_000))).filter((e) => e.rollout.wave === 'staging');
+    expect(newest!.rollout).toMatchObject({ action: 'halt', check: { command: failing, phase: 'after', exitCode: 1 } });
     const unsure = await startRollout(await context(true), options(id, v2, { check: '[ "$AHS_ROLLOUT_ENV/$AHS_ROLLOUT_PHASE" != staging/after ] || exit 3', resume: true }));
     expect(stopOf(unsure)).toEqual({ type: 'WaitingError', exitCode: 11, message: 'the check was inconclusive after promoting staging (exit 3): staging is promoted; run the same command again later' });
     expect(await defaults(id)).toEqual([v2, v2, v1]);
@@ -581,6 +589,11 @@ describe('rollout start: a wave locked by another holder', () => {
     expect((r.stop as WaitingError).resumeAfter).toBe(leaseEnd);
     expect(r.document.promoted).toEqual([]);
     expect(await defaults(id)).toEqual([v1, v1, v1]);
+    // The library's rollout() holds it as `rollout`: the same.
+    const library = await seeded();
+    await lock(library.id, 'rollout', 'library-rollout-run');
+    const byLibrary = await startRollout(await context(false), options(library.id, library.v2, { waves: ['dev'] }));
+    expect(stopOf(byLibrary)?.message).toMatch(/^dev is being written by another run of a rollout \(/);
 
     const other = await seeded();
     await lock(other.id, 'deploy', 'someone-deploying');
