@@ -343,9 +343,11 @@ class RolloutRun {
    * sent) in what is read. `records` (a run that may write: start, its
    * dry run): the version's own record on each wave's channel too, in the
    * same round, which the wave's LIVE deploy and promotion are predicted
-   * from; a status decides from the Defaults alone.
+   * from; a status decides from the Defaults alone. `resume: false`: decided
+   * as a run without --resume would (the document after a wave that failed:
+   * a halt it recorded holds until a run given --resume checks again).
    */
-  private async read(options: { records: boolean }): Promise<Snapshot> {
+  private async read(options: { records: boolean; resume?: boolean }): Promise<Snapshot> {
     const r = this.rollout;
     // The version (once): entries older than its upload cannot be of its rollout. Beside it, the Defaults.
     const versionRead = this.version ? Promise.resolve(this.version) : findVersion(this.api, r.assetId, r.versionId);
@@ -390,10 +392,11 @@ class RolloutRun {
     const inFlight = read ? await this.inFlight(waves, entries, events, defaults, chain, read) : undefined;
     const succeeded = read && !events.some((e) => e.action === 'supersede') ? await this.succeededBy(facts, chain, read) : undefined;
     if (succeeded) events.push(succeeded);
-    const input = { versionId: r.versionId, waves: facts, soakMs: r.soakMs, approve: r.approve, approved: r.approved, now, events, resume: r.resume, inFlight };
+    const resume = options.resume ?? r.resume;
+    const input = { versionId: r.versionId, waves: facts, soakMs: r.soakMs, approve: r.approve, approved: r.approved, now, events, resume, inFlight };
     const status = decideRollout(input);
     // --resume runs a check that failed after a promotion again (resumeAfterCheck): the halt as a run without it decides.
-    const halt = r.resume ? newestHalt(decideRollout({ ...input, resume: false }).next) : undefined;
+    const halt = resume ? newestHalt(decideRollout({ ...input, resume: false }).next) : undefined;
     return { waves, facts, status, now, halt };
   }
 
@@ -535,9 +538,10 @@ class RolloutRun {
           continue;
         }
       } catch (error) {
-        // A halt (a check, the served bytes) or a wait (a check, the journal): the document still says where the rollout stands.
+        // A halt (a check, the served bytes) or a wait (a check, the journal): the document still says where the rollout
+        // stands, as a run without --resume sees it (a check that failed again under --resume halted it again).
         if (!(error instanceof AhsError) || error instanceof CancelledError) throw error;
-        const after = await this.read({ records: false }).catch(() => undefined);
+        const after = await this.read({ records: false, resume: false }).catch(() => undefined);
         if (!after) throw error;
         return this.result(after, {}, error);
       }
