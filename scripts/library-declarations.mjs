@@ -4,8 +4,9 @@
 //
 // src/library/types.ts imports the operations' types and re-exports them
 // (`import type { ReleaseResult } from '../operations/release.js'; export
-// type { ReleaseResult };`), and declares only what is the library's own (the
-// client, its options, its parameters). Those imports name internal modules
+// type { ReleaseResult };`), and declares only what is the library's own (its
+// options, its lists, its parameters; the Client interface is client.ts's, as
+// tsc emits it, naming only these). Those imports name internal modules
 // and zod's inferred types, which a package must not ship: here each
 // re-exported type is written out whole, as the compiler resolves it, under
 // its public name, with the documentation of its declaration and of each of

@@ -5,7 +5,9 @@
 // executor predicts it (dry run) or sends it, and its result is the call's
 // answer, the document the command prints with --json. Reads are the service
 // reads the commands make (src/service/*.ts over src/http/paging.ts), yielded
-// one by one.
+// one by one. Client, the interface it implements, is declared here with the
+// documentation of each method; what the methods take and give is
+// ./types.ts's.
 import { setMaxListeners } from 'node:events';
 import type { Context } from '../context.js';
 import type { Plan } from '../plan/plan.js';
@@ -15,34 +17,503 @@ import type { ApiClient } from '../http/client.js';
 import type { Query } from '../http/client.js';
 import type { ResponseSchema } from '../http/responses.js';
 import type {
-  ApplyParams,
-  CallOptions,
-  HistoryParams,
-  JournalEntry,
-  Client,
-  ClientEvent,
-  ClientOptions,
-  DesiredPlanDocument,
-  DesiredStateParams,
-  DryRunDocument,
-  ListOptions,
-  Page,
-  PagedList,
-  RawRequest,
-  PlannedWrite,
-  PlanStep,
-  Unchanged,
-  VerifyCollectionParams,
-  VerifyParams,
-  VerifyResult,
-  RolloutDocument,
-  RolloutParams,
-  ExportParams,
-  FetchParams,
-  FetchResult,
+  ApplyParams, ApplyResult, Asset, AssetDeleted, AssetParams, BlockParams, CallOptions, ChannelRecord, ClientEvent,
+  ClientOptions, Collection, CollectionDeployResult, CollectionParams, CreateAssetParams, CreateCollectionParams,
+  DeployCollectionParams, DeployParams, DeployResult, DesiredPlanDocument, DesiredStateDocument, DesiredStateParams,
+  DownloadVersionParams, DryRunDocument, ExportParams, FetchParams, FetchResult, FreezeListed, FreezeParams,
+  FreezeRemoved, FreezeSet, HistoryParams, Item, ItemParams, ItemRemoved, ItemUploadResult, JournalEntry,
+  JournalInitParams, JournalInitResult, ListOptions, LockAcquireParams, LockAcquired, LockBreakParams, LockBroken,
+  LockReleaseParams, LockReleased, LockStatus, MessageResult, Page, PagedList, PlanStep, PlannedWrite,
+  PromoteParams, PromotionResult, RawRequest, RecordFilter, ReleaseParams, ReleaseResult, RollbackParams,
+  RolloutDocument, RolloutParams, SyncParams, SyncResult, UnblockParams, Unchanged, UndeployAssetParams,
+  UndeployCollectionParams, UndeployResult, UnfreezeParams, UpdateAssetParams, UpdateCollectionParams,
+  UploadItemsParams, UploadVersionParams, VerifyCollectionParams, VerifyParams, VerifyResult, Version,
+  VersionBlocked, VersionDeleted, VersionDownloadResult, VersionParams, VersionUnblocked,
 } from './types.js';
 import type { FetchInput, FetchSource } from '../operations/fetch.js';
 import type { ExportFilter } from '../operations/export.js';
+
+/**
+ * The service, as the CLI sees it. Lists are read lazily, page by page
+ * (PagedList); writes resolve to a PlannedWrite. Every method takes the
+ * options of its own call last (CallOptions: `signal`, `timeoutMs`,
+ * `retries`). Every failure is an AhsError with the CLI's `exitCode` and
+ * `kind`.
+ */
+export interface Client {
+  /** Assets: the things versions are uploaded to (`ahs asset ...`). */
+  assets: {
+    /**
+     * Every asset of the domain, read page by page as the iteration goes.
+     * @throws {NetworkError} nothing answered (exit code 6)
+     * @throws {ApiError} the service refused the read (a 403 for a key of another domain: exit code 3)
+     * @example
+     * for await (const asset of client.assets.list()) console.log(asset.assetId);
+     */
+    list(options?: ListOptions): PagedList<Asset>;
+    /**
+     * One asset.
+     * @throws {ApiError} `kind: 'not-found'` (exit code 4) when there is no such asset
+     * @throws {NetworkError} nothing answered
+     * @example
+     * const asset = await client.assets.get('my-bundle');
+     */
+    get(assetId: string, options?: CallOptions): Promise<Asset>;
+    /**
+     * Plans the creation of an asset (`ahs asset create`): apply() sends it.
+     * @throws {UsageError} a missing or invalid parameter (nothing sent)
+     * @example
+     * const asset = await (await client.assets.create({ assetId: 'my-bundle', name: 'My bundle', type: '1001' })).apply();
+     */
+    create(params: CreateAssetParams, options?: CallOptions): Promise<PlannedWrite<Asset>>;
+    /**
+     * Plans a change of an asset's fields (`ahs asset update`).
+     * @throws {UsageError} a missing or invalid parameter (nothing sent)
+     * @throws {ApiError} `kind: 'not-found'` when there is no such asset
+     * @example
+     * await (await client.assets.update({ assetId: 'my-bundle', description: 'iOS and Android bundle' })).apply();
+     */
+    update(params: UpdateAssetParams, options?: CallOptions): Promise<PlannedWrite<Asset>>;
+    /**
+     * Plans the deletion of an asset with no versions (`ahs asset delete`).
+     * @throws {UsageError} a missing parameter (nothing sent)
+     * @example
+     * await (await client.assets.delete({ assetId: 'old-bundle' })).apply();
+     */
+    delete(params: AssetParams, options?: CallOptions): Promise<PlannedWrite<AssetDeleted>>;
+    /**
+     * Plans the removal of every version's deployment record for the platforms in one environment (`ahs asset undeploy`).
+     * @throws {UsageError} a missing parameter or an empty platform list (nothing sent)
+     * @example
+     * await (await client.assets.undeploy({ assetId: 'my-bundle', envId: 'dev', platform: ['ios', 'android'] })).apply();
+     */
+    undeploy(params: UndeployAssetParams, options?: CallOptions): Promise<PlannedWrite<UndeployResult>>;
+    /**
+     * Every deployment record of an asset, OFFLINE included, narrowed by the
+     * filter (`ahs asset status --json`: one list envelope). A filter that
+     * would match only with other case is refused, not answered empty.
+     * @throws {UsageError} a filter that differs from the records' ids only by case (`envId: 'PROD'` where they say `prod`)
+     * @throws {NotFoundError} there is no such asset
+     * @example
+     * const { results } = await client.assets.status('my-bundle', { envId: 'prod' });
+     * for (const r of results) console.log(r.targetPlatform, r.versionId, r.state);
+     */
+    status(assetId: string, filter?: RecordFilter, options?: CallOptions): Promise<Page<ChannelRecord>>;
+  };
+  /** Versions: the uploaded files of an asset, one platform each (`ahs version ...`). */
+  versions: {
+    /**
+     * The versions of an asset, page by page.
+     * @throws {ApiError} `kind: 'not-found'` when there is no such asset
+     * @example
+     * const latest = await client.versions.list('my-bundle').toArray({ limit: 20 });
+     */
+    list(assetId: string, options?: ListOptions): PagedList<Version>;
+    /**
+     * One version.
+     * @throws {ApiError} `kind: 'not-found'` when the asset or the version does not exist
+     * @example
+     * const version = await client.versions.get('my-bundle', 'IOS3');
+     */
+    get(assetId: string, versionId: string, options?: CallOptions): Promise<Version>;
+    /**
+     * The records of a version in one environment, with their download URLs (`ahs version urls`).
+     * @throws {ApiError} `kind: 'not-found'` when the asset or the version does not exist
+     * @example
+     * const [live] = await client.versions.urls('my-bundle', 'IOS3', 'prod').toArray();
+     * console.log(live?.downloadUrl);
+     */
+    urls(assetId: string, versionId: string, envId: string, options?: ListOptions): PagedList<ChannelRecord>;
+    /**
+     * Plans the upload of a file as a new version (`ahs version upload`); the file is streamed when applied.
+     * @throws {UsageError} a missing parameter or an unreadable file (nothing sent)
+     * @example
+     * const version = await (await client.versions.upload({ assetId: 'my-bundle', file: 'build/ios.zip', platform: 'ios', name: '1.5.0' })).apply();
+     */
+    upload(params: UploadVersionParams, options?: CallOptions): Promise<PlannedWrite<Version>>;
+    /**
+     * Plans the deletion of a version that is deployed nowhere (`ahs version delete`).
+     * @throws {UsageError} a missing parameter (nothing sent)
+     * @example
+     * await (await client.versions.delete({ assetId: 'my-bundle', versionId: 'IOS1' })).apply();
+     */
+    delete(params: VersionParams, options?: CallOptions): Promise<PlannedWrite<VersionDeleted>>;
+    /**
+     * Downloads a version's file through its deployed URL (`ahs version
+     * download`), from `envId` or the first environment where it is LIVE or
+     * DEFAULT: streamed to a hidden partial file and renamed when complete, so
+     * `out` is never half a file; its bytes are `bytes` events. An abort
+     * through the call's `signal` removes the partial file.
+     * @throws {NotFoundError} the asset or version does not exist, or the version is deployed nowhere (no URL)
+     * @throws {PartialFailureError} the download was refused or cut (`exitCode` 6 when nothing answered)
+     * @throws {CancelledError} the call's signal fired (nothing left at `out`)
+     * @example
+     * const { path, bytes } = await client.versions.download({ assetId: 'my-bundle', versionId: 'IOS3', envId: 'prod', out: 'build/app.zip' });
+     */
+    download(params: DownloadVersionParams, options?: CallOptions): Promise<VersionDownloadResult>;
+    /**
+     * Blocks a version (`ahs version block`): deploy, promoteDefault,
+     * release reusing it, rollout and apply refuse it with a BlockedError
+     * naming who, when and why, until unblock(). Nothing is deleted.
+     * @throws {UsageError} no reason
+     * @example
+     * await client.versions.block({ assetId: 'my-bundle', versionId: 'IOS7', reason: 'crash on start (INC-42)' });
+     */
+    block(params: BlockParams, options?: CallOptions): Promise<VersionBlocked>;
+    /**
+     * Lifts a version's block (`ahs version unblock`; allowed during a freeze).
+     * @throws {NetworkError} the service could not be reached
+     * @example
+     * const { unblocked } = await client.versions.unblock({ assetId: 'my-bundle', versionId: 'IOS7' });
+     */
+    unblock(params: UnblockParams, options?: CallOptions): Promise<VersionUnblocked>;
+  };
+  /** Collections: sets of items delivered together (`ahs collection ...`). */
+  collections: {
+    /**
+     * Every collection of the domain, page by page.
+     * @throws {NetworkError} nothing answered
+     * @example
+     * for await (const collection of client.collections.list()) console.log(collection.collectionId);
+     */
+    list(options?: ListOptions): PagedList<Collection>;
+    /**
+     * One collection.
+     * @throws {NotFoundError} there is no such collection
+     * @example
+     * const collection = await client.collections.get('launch-pack');
+     */
+    get(collectionId: string, options?: CallOptions): Promise<Collection>;
+    /**
+     * Plans the creation of a collection (`ahs collection create`); its platform can never change.
+     * @throws {UsageError} a missing or invalid parameter (nothing sent)
+     * @example
+     * await (await client.collections.create({ collectionId: 'launch-pack', name: 'Launch pack', allowedTypes: ['9999'] })).apply();
+     */
+    create(params: CreateCollectionParams, options?: CallOptions): Promise<PlannedWrite<Collection>>;
+    /**
+     * Plans a change of a collection's fields (`ahs collection update`).
+     * @throws {UsageError} a missing or invalid parameter (nothing sent)
+     * @example
+     * await (await client.collections.update({ collectionId: 'launch-pack', maxAssets: 300 })).apply();
+     */
+    update(params: UpdateCollectionParams, options?: CallOptions): Promise<PlannedWrite<Collection>>;
+    /**
+     * Plans a soft delete (`ahs collection delete`): restore() brings it back, purge() removes it for good.
+     * @throws {UsageError} a missing parameter (nothing sent)
+     * @example
+     * await (await client.collections.delete({ collectionId: 'launch-pack' })).apply();
+     */
+    delete(params: CollectionParams, options?: CallOptions): Promise<PlannedWrite<MessageResult>>;
+    /**
+     * Plans the restore of a soft-deleted collection (`ahs collection restore`).
+     * @throws {UsageError} a missing parameter (nothing sent)
+     * @example
+     * await (await client.collections.restore({ collectionId: 'launch-pack' })).apply();
+     */
+    restore(params: CollectionParams, options?: CallOptions): Promise<PlannedWrite<MessageResult>>;
+    /**
+     * Plans the removal for good of a soft-deleted collection (`ahs collection purge`).
+     * @throws {UsageError} a missing parameter (nothing sent)
+     * @example
+     * await (await client.collections.purge({ collectionId: 'launch-pack' })).apply();
+     */
+    purge(params: CollectionParams, options?: CallOptions): Promise<PlannedWrite<MessageResult>>;
+    /**
+     * Plans a deployment LIVE or OFFLINE in an environment, or the re-run of every Live deployment (`ahs collection-deploy`).
+     * @throws {UsageError} a missing parameter (nothing sent)
+     * @example
+     * const { downloadUrl } = (await (await client.collections.deploy({ collectionId: 'launch-pack', envId: 'prod' })).apply()) as CollectionDeployResult;
+     */
+    deploy(params: DeployCollectionParams, options?: CallOptions): Promise<PlannedWrite<CollectionDeployResult | Unchanged>>;
+    /**
+     * Plans the removal of a collection's deployment in an environment (`ahs collection undeploy`).
+     * @throws {UsageError} a missing parameter (nothing sent)
+     * @example
+     * await (await client.collections.undeploy({ collectionId: 'launch-pack', envId: 'dev' })).apply();
+     */
+    undeploy(params: UndeployCollectionParams, options?: CallOptions): Promise<PlannedWrite<MessageResult>>;
+  };
+  /** Items: the files of a collection (`ahs item ...`). */
+  items: {
+    /**
+     * The items of a collection, page by page.
+     * @throws {ApiError} `kind: 'not-found'` (exit code 4) when there is no such collection
+     * @example
+     * const names = (await client.items.list('launch-pack').toArray()).map((item) => item.assetItemName);
+     */
+    list(collectionId: string, options?: ListOptions): PagedList<Item>;
+    /**
+     * Plans the upload of files into a collection, several at once (`ahs item upload`).
+     * @throws {UsageError} a missing parameter or an unreadable file (nothing sent)
+     * @throws {PartialFailureError} when applied, some files were refused (the others are in the result)
+     * @example
+     * await (await client.items.upload({ collectionId: 'launch-pack', files: ['a.png', 'b.png'], type: '9999' })).apply();
+     */
+    upload(params: UploadItemsParams, options?: CallOptions): Promise<PlannedWrite<ItemUploadResult>>;
+    /**
+     * Plans the removal of an item (`ahs item remove`).
+     * @throws {UsageError} a missing parameter (nothing sent)
+     * @example
+     * await (await client.items.remove({ collectionId: 'launch-pack', itemId: 'item-000001' })).apply();
+     */
+    remove(params: ItemParams, options?: CallOptions): Promise<PlannedWrite<ItemRemoved>>;
+    /**
+     * Plans making a collection hold the files of a folder (`ahs item sync`): uploads, replacements and, with `delete`, removals.
+     * @throws {UsageError} a missing parameter or an unreadable folder (nothing sent)
+     * @throws {PartialFailureError} when applied, some files failed (each in the result's `failed`)
+     * @example
+     * const plan = await client.items.sync({ collectionId: 'launch-pack', dir: './launch-pack', type: '9999' });
+     * console.log(plan.steps.length, 'requests'); await plan.apply();
+     */
+    sync(params: SyncParams, options?: CallOptions): Promise<PlannedWrite<SyncResult>>;
+  };
+  /**
+   * The deployment records of an asset, OFFLINE included, sorted as `ahs asset status` prints them (two listings merged: one page).
+   * @throws {ApiError} `kind: 'not-found'` when there is no such asset
+   * @example
+   * const live = await client.records('my-bundle', { envId: 'prod', state: 'LIVE' }).toArray();
+   */
+  records(assetId: string, filter?: RecordFilter, options?: CallOptions): PagedList<ChannelRecord>;
+  /**
+   * The records of one channel (asset, platform, environment), one page.
+   * @throws {ApiError} `kind: 'not-found'` when there is no such asset
+   * @example
+   * const current = (await client.channel('my-bundle', 'ios', 'prod').toArray()).find((r) => r.state === 'DEFAULT');
+   */
+  channel(assetId: string, platform: string, envId: string, options?: CallOptions): PagedList<ChannelRecord>;
+  /**
+   * Plans the deployment of a version LIVE or OFFLINE on a channel (`ahs deploy`); with `idempotent`, a version already in that state is `unchanged`.
+   * @throws {UsageError} a missing parameter (nothing sent)
+   * @example
+   * await (await client.deploy({ assetId: 'my-bundle', versionId: 'IOS3', platform: 'ios', envId: 'staging' })).apply();
+   */
+  deploy(params: DeployParams, options?: CallOptions): Promise<PlannedWrite<DeployResult | Unchanged>>;
+  /**
+   * Plans making a version the Default of a channel (`ahs promote-default`), as a compare-and-set with `expectCurrent`.
+   * @throws {UsageError} a missing parameter, or `fromEnv` without a Default (nothing sent)
+   * @throws {ConflictError} when applied, `expectCurrent` did not hold, or the Default kept moving (exit code 5)
+   * @example
+   * await (await client.promoteDefault({ assetId: 'my-bundle', versionId: 'IOS3', platform: 'ios', envId: 'prod', expectCurrent: 'IOS2' })).apply();
+   */
+  promoteDefault(params: PromoteParams, options?: CallOptions): Promise<PlannedWrite<PromotionResult | Unchanged>>;
+  /**
+   * Plans the whole release of one file on one channel (`ahs release`): upload, deploy LIVE, promote; each stage skipped when already done, so a re-run resumes.
+   * @throws {UsageError} a missing parameter or an unreadable file (nothing sent)
+   * @throws {ConflictError} a version of that name with other content exists (nothing sent), or, when applied, `expectCurrent` did not hold
+   * @example
+   * const { version } = await (await client.release({ assetId: 'my-bundle', file: 'build/ios.zip', platform: 'ios', envId: 'prod', name: '1.5.0' })).apply();
+   */
+  release(params: ReleaseParams, options?: CallOptions): Promise<PlannedWrite<ReleaseResult>>;
+  /**
+   * Plans making the channel's previous Default the Default again (`ahs rollback`), as a compare-and-set on the Default read.
+   * @throws {UsageError} no previous Default can be proven and `to` is not given (nothing sent)
+   * @throws {ConflictError} when applied, another writer moved the Default meanwhile (exit code 5)
+   * @example
+   * await (await client.rollback({ assetId: 'my-bundle', platform: 'ios', envId: 'prod', to: 'IOS2' })).apply();
+   */
+  rollback(params: RollbackParams, options?: CallOptions): Promise<PlannedWrite<PromotionResult | Unchanged>>;
+  /**
+   * Whether what is Live is byte for byte the local files (`ahs verify`):
+   * resolves with the answer whether or not everything matched (a difference
+   * is where the CLI exits 1). Reads only.
+   * @throws {UsageError} a bad sums file or path
+   * @throws {NotFoundError} the asset, version or collection does not exist
+   * @example
+   * const { differ, missing, extra, failed } = await client.verify({ assetId: 'my-bundle', file: 'build/ios.zip', platform: 'ios', envId: 'prod' });
+   */
+  verify(params: VerifyParams, options?: CallOptions): Promise<VerifyResult>;
+  /**
+   * Downloads the items of a deployed collection into a folder (`ahs
+   * fetch`): in parallel, each streamed to a hidden partial file and renamed
+   * when complete, so a file at an item's name is replaced whole or not at
+   * all; each file's bytes are `bytes` events (its name the label). An abort
+   * through the call's `signal` removes this call's partial files (and a
+   * folder it made, when nothing landed). A file that fails does not stop
+   * the others; the call then rejects.
+   * @throws {UsageError} both or neither of `collectionId` and `url`, a bad sums file or a `dir` that cannot be written (nothing downloaded)
+   * @throws {NotFoundError} the collection is not deployed in `envId`, or an `item` is not in it
+   * @throws {PartialFailureError} some file failed (its message names them; `exitCode` 6 when only the network failed)
+   * @throws {CancelledError} the call's signal fired (no partial file left)
+   * @example
+   * const { downloaded } = await client.fetch({ collectionId: 'launch-pack', envId: 'prod', dir: './assets', pattern: ['*.png'] });
+   * console.log(downloaded.map((f) => f.path));
+   */
+  fetch(params: FetchParams, options?: CallOptions): Promise<FetchResult>;
+  /**
+   * The service's current state as a desired-state document (`ahs export
+   * --json`): assets with their fields and channels, collections with their
+   * fields, item names and deployments. plan() of it, as a file, shows no
+   * change. Reads only.
+   * @throws {NotFoundError} an asset or collection asked for does not exist
+   * @throws {NetworkError} nothing answered
+   * @example
+   * // JSON is YAML: plan() and apply() read the file as it is written.
+   * await writeFile('ahs.yaml', JSON.stringify(await client.export({ asset: ['my-bundle'], envId: ['prod'] }), null, 2));
+   */
+  export(params?: ExportParams, options?: CallOptions): Promise<DesiredStateDocument>;
+  /**
+   * What apply would change to make the service hold the desired-state file (`ahs plan`). Sends nothing.
+   * @throws {UsageError} a file that does not parse, or a plan error naming its line
+   * @example
+   * const plan = await client.plan({ file: 'ahs.yaml', checksum: true });
+   */
+  plan(params?: DesiredStateParams, options?: CallOptions): Promise<DesiredPlanDocument>;
+  /**
+   * Plans making the service hold the desired-state file, or sending a saved plan (`ahs apply`).
+   * @throws {UsageError} a file that does not parse, or a plan error
+   * @throws {ConflictError} a saved plan is stale (nothing sent)
+   * @example
+   * await (await client.apply({ file: 'ahs.yaml' })).apply();
+   */
+  apply(params?: ApplyParams, options?: CallOptions): Promise<PlannedWrite<ApplyResult>>;
+  /**
+   * One request to the API as given, for what the client has no method for
+   * (`ahs api`): `path` under `/api/v2/` (`va/...` and `vc/...` under the
+   * domain; `{domainId}` is filled), the key sent, the answer's JSON
+   * returned (undefined for an empty one). A write sent this way is not a
+   * plan: it is not predicted, and a lost answer is not settled by a read.
+   * @throws {UsageError} a bad method or path (nothing sent)
+   * @throws {ApiError} the service's error answer, its body as `body`
+   * @throws {NetworkError} nothing answered
+   * @example
+   * const types = await client.request<{ results: unknown[] }>({ method: 'GET', path: 'va', query: { pageSize: 5 } });
+   */
+  request<T = unknown>(request: RawRequest, options?: CallOptions): Promise<T>;
+  /**
+   * Moves a rollout on from where it stands (`ahs rollout`): promotes every
+   * wave whose gates hold, then resolves with where it stands. A rollout
+   * that waits (a soak, an approval: the CLI's exit 11) resolves too, its
+   * `next.action` being `wait`; a halt (a failed check, a moved channel)
+   * rejects with the CLI's error.
+   * @throws {UsageError} a missing parameter, or a soak without a journal (nothing sent)
+   * @throws {ConflictError} a wave's channel was moved by another writer
+   * @throws {PartialFailureError} a check failed: the rollout halts (recorded; `resume: true` runs that check again)
+   * @throws {BlockedError} another version's rollout is in flight (`supersede: true` ends it), or this one was superseded
+   * @example
+   * const where = await client.rollout({ assetId: 'my-bundle', versionId: 'IOS3', platform: 'ios', waves: ['dev', 'staging', 'prod'], soak: { staging: '30m' } });
+   * if (where.next.action === 'wait') console.log(where.next);
+   */
+  rollout(params: RolloutParams, options?: CallOptions): Promise<RolloutDocument>;
+  /**
+   * Where a rollout stands (`ahs rollout status`). Reads only. A rollout that
+   * needs a person rejects as its run would: halted by a failed check
+   * (PartialFailureError), blocked by or superseded by another version's
+   * rollout (BlockedError), a wave moved since (ConflictError).
+   * @throws {UsageError} a missing parameter
+   * @example
+   * const { waves } = await client.rolloutStatus({ assetId: 'my-bundle', versionId: 'IOS3', platform: 'ios', waves: ['dev', 'prod'] });
+   */
+  rolloutStatus(params: RolloutParams, options?: CallOptions): Promise<RolloutDocument>;
+  /**
+   * Each wave's previous Default back, newest first (`ahs rollout abort`); a channel moved since rejects (conflict) after the others.
+   * @throws {UsageError} a missing parameter, or no journal to read the previous Defaults from
+   * @throws {ConflictError} a channel another writer moved since was left alone
+   * @example
+   * await client.rolloutAbort({ assetId: 'my-bundle', versionId: 'IOS3', platform: 'ios', waves: ['dev', 'staging', 'prod'] });
+   */
+  rolloutAbort(params: RolloutParams, options?: CallOptions): Promise<RolloutDocument>;
+  /**
+   * The journal's entries, newest first (`ahs history`): read a chunk at a
+   * time, so stopping early reads no more. Needs a journal (the `journal`
+   * option, or with `fromEnvironment`/`profile` the journal setting).
+   * @throws {UsageError} no journal is set, or a bad date
+   * @example
+   * for await (const entry of client.history({ id: 'my-bundle', envId: 'prod', limit: 10 })) console.log(entry.createdAt, entry.command);
+   */
+  history(params?: HistoryParams, options?: CallOptions): AsyncIterable<JournalEntry>;
+  /** Leased locks (`ahs lock`): one apply or rollout on a scope at a time. A scope is an environment (`prod`), a channel (`my-bundle/ios/prod`) or a collection in an environment (`pack@prod`). */
+  locks: {
+    /**
+     * Takes the lock of a scope for this caller (a compare-and-set in the
+     * service): a lease that ends by itself at `ttlMs` (default 15 minutes)
+     * unless renewed (acquire again with its `lockId`). Writes given its
+     * `lockId` (CallOptions) go through it; every other ahs write of the
+     * scope is refused with a BlockedError naming it.
+     * @throws {BlockedError} another run holds it (after `waitMs`, when given)
+     * @example
+     * const lock = await client.locks.acquire({ scope: 'prod', ttlMs: 30 * 60_000, reason: 'release 1.4.2' });
+     * try {
+     *   const planned = await client.release({ assetId: 'my-bundle', file: 'build/app.zip', platform: 'ios', envId: 'prod', name: '1.4.2' }, { lockId: lock.lockId });
+     *   await planned.apply();
+     * } finally {
+     *   await client.locks.release({ scope: 'prod', lockId: lock.lockId });
+     * }
+     */
+    acquire(params: LockAcquireParams, options?: CallOptions): Promise<LockAcquired>;
+    /**
+     * Releases a lock this caller holds (`ahs lock release`); one it does not hold any more (its lease ended) is `released: false`.
+     * @throws {BlockedError} another run holds it (locks.break() ends that one)
+     * @example
+     * const { lockId } = await client.locks.acquire({ scope: 'prod' });
+     * await client.locks.release({ scope: 'prod', lockId });
+     */
+    release(params: LockReleaseParams, options?: CallOptions): Promise<LockReleased>;
+    /**
+     * Who holds the lock of a scope (`ahs lock status`): the holder, the command, the CI run, why, since when, when its lease ends.
+     * @throws {UsageError} not a scope
+     * @example
+     * const status = await client.locks.status('prod');
+     * if (status.held) console.log(`${status.holder} until ${status.leaseEnd}`);
+     */
+    status(scope: string, options?: CallOptions): Promise<LockStatus>;
+    /**
+     * Ends whoever holds the lock of a scope (`ahs lock break`), recorded in the journal with the reason. A killed job needs none: its lease ends by itself.
+     * @throws {UsageError} no reason
+     * @example
+     * await client.locks.break({ scope: 'prod', reason: 'the job was cancelled' });
+     */
+    break(params: LockBreakParams, options?: CallOptions): Promise<LockBroken>;
+  };
+  /** Freezes (`ahs freeze`, `ahs unfreeze`): no writes to an environment but the ways out of an incident. */
+  freezes: {
+    /**
+     * Freezes an environment (`ahs freeze`): until a time, for a duration
+     * (on the service's clock) or a weekly window; every write to it is then
+     * a BlockedError naming the freeze, except rollback, rolloutAbort,
+     * versions.unblock and a write given `breakGlass` (CallOptions).
+     * @throws {UsageError} no reason, or not exactly one of until, forMs and weekly
+     * @example
+     * await client.freezes.set({ envId: 'prod', weekly: 'Fri 16:00-Mon 08:00', zone: 'Europe/Berlin', reason: 'no weekend deploys' });
+     */
+    set(params: FreezeParams, options?: CallOptions): Promise<FreezeSet>;
+    /**
+     * Every freeze (`ahs freeze list`): whether it holds now on the service's clock, who set it and why.
+     * @throws {NetworkError} the service could not be reached
+     * @example
+     * for (const freeze of await client.freezes.list()) if (freeze.active) console.log(freeze.env, freeze.until);
+     */
+    list(options?: CallOptions): Promise<FreezeListed[]>;
+    /**
+     * Lifts every freeze of an environment (`ahs unfreeze`).
+     * @throws {NetworkError} the service could not be reached
+     * @example
+     * await client.freezes.remove({ envId: 'prod' });
+     */
+    remove(params: UnfreezeParams, options?: CallOptions): Promise<FreezeRemoved>;
+  };
+  /** The journal (`ahs journal`). */
+  journal: {
+    /**
+     * Starts the journal (`ahs journal init`): the collection (default
+     * ahs-journal), marked as a journal with a first entry, LIVE in
+     * `envId`; run again, it does only what is missing. With no journal
+     * setting every write of the domain is recorded in `ahs-journal`.
+     * @throws {UsageError} the collection exists and is not a journal, or is deleted
+     * @example
+     * const started = await client.journal.init({ envId: 'prod' });
+     * console.log(started.journal, started.created);
+     */
+    init(params?: JournalInitParams, options?: CallOptions): Promise<JournalInitResult>;
+  };
+  /**
+   * Closes the connections of the writes planned and never applied.
+   * @throws never
+   * @example
+   * try { ... } finally { await client.close(); }
+   */
+  close(): Promise<void>;
+}
 
 /** A client for the service `options` name. Nothing is sent until a call is made. */
 export function createClient(options: ClientOptions): Client {

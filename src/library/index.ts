@@ -3,7 +3,7 @@
 // with the CLI's exit code, kind and JSON body), and the public types.
 // Bundled as dist/lib.mjs (scripts/build.mjs), without commander or the
 // CLI's start-up; its declarations are dist/lib.d.ts.
-export { createClient } from './client.js';
+export { createClient, type Client } from './client.js';
 export {
   AhsError,
   BlockedError,

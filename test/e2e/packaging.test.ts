@@ -367,7 +367,7 @@ await ahs.close();
     const installed = join(project, 'node_modules', 'ahs-cli');
     const library = await readFile(join(installed, 'dist', 'lib.mjs'), 'utf8');
     expect(library).not.toContain('CommanderError');
-    const types = await readFile(join(installed, 'dist', 'types', 'library', 'types.d.ts'), 'utf8');
+    const types = await readFile(join(installed, 'dist', 'types', 'library', 'client.d.ts'), 'utf8');
     expect(types).toContain('export interface Client');
   });
 });

@@ -19,9 +19,9 @@ function jsDocOf(node: ts.Node): string {
 
 /** Each method of Client and of its groups: "assets.list", "release"... with its doc comment. */
 function clientMethods(): Array<[string, string]> {
-  const file = source('src/library/types.ts');
+  const file = source('src/library/client.ts');
   const client = file.statements.find((s): s is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(s) && s.name.text === 'Client');
-  if (!client) throw new Error('no Client interface in src/library/types.ts');
+  if (!client) throw new Error('no Client interface in src/library/client.ts');
   const out: Array<[string, string]> = [];
   for (const member of client.members) {
     const name = member.name?.getText(file) ?? '?';
