@@ -1229,7 +1229,7 @@ async function fetchFiles(session: Session, params: FetchParams, call?: CallOpti
 function exportFilter(params: ExportParams): ExportFilter {
   if (params === null || typeof params !== 'object') throw new UsageError('export: expected an object of parameters');
   const ids = (key: keyof ExportParams) => (params[key] === undefined ? undefined : strings('export', key, params[key]));
-  return { assets: ids('asset'), collections: ids('collection'), platforms: ids('platform'), envs: ids('envId') };
+  return { asset: ids('asset'), collection: ids('collection'), platform: ids('platform'), envId: ids('envId') };
 }
 
 function checkOptions(options: ClientOptions): void {

@@ -28,6 +28,7 @@ import type { ItemRemoved, ItemRemoveInput, ItemUploadInput, ItemUploadResult } 
 import type { ItemSyncInput, ItemSyncResult as SyncResult } from '../operations/item-sync.js';
 import type { ReleaseInput, ReleaseResult } from '../operations/release.js';
 import type { RolloutDocument, RolloutOptions } from '../operations/rollout.js';
+import type { ExportFilter } from '../operations/export.js';
 import type { VerifyAssetInput, VerifyCollectionInput as VerifyCollectionParams, VerifyResult } from '../operations/verify.js';
 import type { FetchInput, FetchResult, VersionDownloadInput as DownloadVersionParams, VersionDownloadResult } from '../operations/fetch.js';
 import type { ApplyResult } from '../desired/render.js';
@@ -309,16 +310,7 @@ export interface FetchUrlParams extends FetchFilesOptions {
 export type FetchParams = FetchCollectionParams | FetchUrlParams;
 
 /** Parameters of export() (`ahs export`): without assets or collections, every asset and every collection not deleted. */
-export interface ExportParams {
-  /** These assets only (with `collection`: these and those). */
-  asset?: string[];
-  /** These collections only. */
-  collection?: string[];
-  /** Only the channels of these platforms. */
-  platform?: string[];
-  /** Only the channels of these environments. */
-  envId?: string[];
-}
+export type ExportParams = ExportFilter;
 
 // --- calls and lists ---------------------------------------------------------------
 

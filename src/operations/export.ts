@@ -18,12 +18,16 @@ import type { PlanContext } from '../plan/context.js';
 
 const RESOURCES_IN_FLIGHT = 8;
 
+/** What to export (`ahs export`'s --asset, --collection, --platform, --env): without assets or collections, every asset and every collection not deleted. */
 export interface ExportFilter {
-  assets?: string[];
-  collections?: string[];
-  /** Only the channels of these platforms / environments (all when absent). */
-  platforms?: string[];
-  envs?: string[];
+  /** These assets only (with `collection`: these and those). */
+  asset?: string[] | undefined;
+  /** These collections only. */
+  collection?: string[] | undefined;
+  /** Only the channels of these platforms. */
+  platform?: string[] | undefined;
+  /** Only the channels of these environments. */
+  envId?: string[] | undefined;
 }
 
 /**
@@ -35,9 +39,9 @@ export interface ExportFilter {
 export async function exportState(ctx: PlanContext, filter: ExportFilter): Promise<DesiredState> {
   const api = await ctx.api();
   const { signal } = ctx;
-  const named = filter.assets !== undefined || filter.collections !== undefined;
-  const assetIds = filter.assets ?? (named ? [] : (await fetchAll<Asset>(api, api.path('va'))).map((a) => a.assetId).filter((id) => !isSentinelAsset(id)));
-  const collectionIds = filter.collections ?? (named ? [] : (await fetchAll<Collection>(api, api.path('vc'))).filter((c) => !c.deleted && !isJournalCollection(c)).map((c) => c.collectionId));
+  const named = filter.asset !== undefined || filter.collection !== undefined;
+  const assetIds = filter.asset ?? (named ? [] : (await fetchAll<Asset>(api, api.path('va'))).map((a) => a.assetId).filter((id) => !isSentinelAsset(id)));
+  const collectionIds = filter.collection ?? (named ? [] : (await fetchAll<Collection>(api, api.path('vc'))).filter((c) => !c.deleted && !isJournalCollection(c)).map((c) => c.collectionId));
   const assets: Record<string, DesiredAsset> = {};
   const collections: Record<string, DesiredCollection> = {};
   const work = [
@@ -75,9 +79,9 @@ async function exportAsset(api: ApiClient, assetId: string, filter: ExportFilter
 /** The records of the channels the filter names: one value is asked of the service, several are kept from every record. */
 async function channelRecords(api: ApiClient, assetId: string, filter: ExportFilter): Promise<AssetUrl[]> {
   const only = (values: string[] | undefined) => (values?.length === 1 ? values[0] : undefined);
-  const records = await listRecords(api, assetId, { platform: only(filter.platforms), envId: only(filter.envs) });
+  const records = await listRecords(api, assetId, { platform: only(filter.platform), envId: only(filter.envId) });
   const kept = (values: string[] | undefined, value: string) => values === undefined || values.includes(value);
-  return records.filter((record) => kept(filter.platforms, record.targetPlatform) && kept(filter.envs, record.envId));
+  return records.filter((record) => kept(filter.platform, record.targetPlatform) && kept(filter.envId, record.envId));
 }
 
 /** A version by its name, or by its id when another version of the platform has the same name. */
