@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_USER, uid, type Harness } from '../e2e/helpers.js';
 import { runContexts, type RunContext } from '../support/run-contexts.js';
 import type { GlobalOptions } from '../../src/options.js';
-import { gate, givenLockId, holdScopes, intentOf, isBlocked, lockTimeoutMs, newRunLockId, parseScopeOrThrow, planIntent } from '../../src/plan/change-control.js';
+import { coordinates, DEFAULT_RUN_TTL_MS, gate, givenLockId, holdScopes, intentOf, isBlocked, lockTimeoutMs, newRunLockId, parseScopeOrThrow, planIntent, prefetchControl, refuseBeforeAsking, runTtlMs } from '../../src/plan/change-control.js';
 import { BlockedError, UsageError } from '../../src/errors.js';
 import type { Plan, Step } from '../../src/plan/plan.js';
 import { failure } from '../support/failure.js';
@@ -255,5 +255,70 @@ describe('the gate', () => {
     expect(refused.message).toMatch(new RegExp(`^version ${v2} of ${id} is blocked by ${DEMO_USER} at .+: crash on start; nothing was sent \\(ahs version unblock ${id} ${v2} --reason R lifts it\\)$`));
     await (await gate(plan([deploy(id, v2, 'prod', 'OFFLINE')]), await context())).end();
     await (await gate(plan([deploy(id, v1)]), await context())).end();
+  });
+});
+
+describe('what a raw request writes (ahs api)', () => {
+  const P = '/api/v2/demo';
+  const raw = (path: unknown, extra: Record<string, unknown> = {}) => step('api.request', { method: 'POST', path, ...extra });
+  const ch = (assetId: string, env: string, platform = 'ios') => ({ kind: 'channel', assetId, platform, env });
+  const none = { scopes: [], promotes: [] };
+  const rows: Array<[string, Step, string | undefined, unknown]> = [
+    ['a LIVE deploy naming its channel', raw(`${P}/va/A/versions/V/deploy`, { query: { targetPlatformId: 'ios' }, body: { envId: 'prod', intent: 'LIVE' } }), 'dev', { scopes: [ch('A', 'prod')], promotes: [{ assetId: 'A', versionId: 'V' }] }],
+    ['a DEFAULT deploy, its channel in the path\'s query', raw(`${P}/va/A/versions/V/deploy?targetPlatformId=web&envId=stg`, { body: { intent: 'DEFAULT' } }), undefined, { scopes: [ch('A', 'stg', 'web')], promotes: [{ assetId: 'A', versionId: 'V' }] }],
+    ['an OFFLINE deploy', raw(`${P}/va/A/versions/V/deploy`, { query: { targetPlatformId: 'ios' }, body: { envId: 'prod', intent: 'OFFLINE' } }), undefined, { scopes: [ch('A', 'prod')], promotes: [] }],
+    ['a write of an asset in an environment, no platform: the environment', raw(`${P}/va/A/undeploy`, { body: { envId: 'prod', intent: 'LIVE' } }), undefined, { scopes: [{ kind: 'env', env: 'prod' }], promotes: [] }],
+    ['another action of a version', raw(`${P}/va/A/versions/V/undeploy`, { body: { envId: 'prod', intent: 'LIVE', targetPlatformId: 'ios' } }), undefined, { scopes: [ch('A', 'prod')], promotes: [] }],
+    ['a deploy not under versions', raw(`${P}/va/A/other/V/deploy`, { body: { envId: 'prod', intent: 'LIVE', targetPlatformId: 'ios' } }), undefined, { scopes: [ch('A', 'prod')], promotes: [] }],
+    ['the versions of an asset', raw(`${P}/va/A/versions`, { body: { envId: 'prod', intent: 'LIVE', targetPlatformId: 'ios' } }), undefined, { scopes: [ch('A', 'prod')], promotes: [] }],
+    ['the environment named in the body first, then the query, then the path', raw(`${P}/va/A?envId=path`, { query: { envId: 'query' }, body: { envId: 'body' } }), undefined, { scopes: [{ kind: 'env', env: 'body' }], promotes: [] }],
+    ['the query before the path', raw(`${P}/va/A?envId=path`, { query: { envId: 'query' }, body: { envId: '' } }), undefined, { scopes: [{ kind: 'env', env: 'query' }], promotes: [] }],
+    ['the path when nothing else names one (an empty or non-string value does not)', raw(`${P}/va/A?envId=path`, { query: { envId: '' }, body: { envId: 7 } }), undefined, { scopes: [{ kind: 'env', env: 'path' }], promotes: [] }],
+    ['a platform named empty: the environment', raw(`${P}/va/A`, { body: { envId: 'prod', targetPlatformId: '' } }), undefined, { scopes: [{ kind: 'env', env: 'prod' }], promotes: [] }],
+    ['an asset id encoded in the path', raw(`${P}/va/my%20asset/versions/V%2F1/deploy`, { body: { envId: 'prod', intent: 'LIVE', targetPlatformId: 'ios' } }), undefined, { scopes: [ch('my asset', 'prod')], promotes: [{ assetId: 'my asset', versionId: 'V/1' }] }],
+    ['a segment that does not decode: as it is', raw(`${P}/va/A%E0%A4%A`, { body: { envId: 'prod' }, query: { targetPlatformId: 'ios' } }), undefined, { scopes: [ch('A%E0%A4%A', 'prod')], promotes: [] }],
+    ['a write of an asset naming no environment: none', raw(`${P}/va/A`, { body: { assetName: 'x' } }), 'prod', none],
+    ['the asset list: none', raw(`${P}/va`, { body: { envId: 'prod' } }), 'prod', none],
+    ['a collection in the run\'s environment', raw(`${P}/vc/C/items`), 'prod', { scopes: [{ kind: 'collection', collectionId: 'C', env: 'prod' }], promotes: [] }],
+    ['a collection in the environment it names', raw(`${P}/vc/C/deploy`, { body: { envId: 'dev' } }), 'prod', { scopes: [{ kind: 'collection', collectionId: 'C', env: 'dev' }], promotes: [] }],
+    ['a collection and no environment: none', raw(`${P}/vc/C`), undefined, none],
+    ['the collection list: none', raw(`${P}/vc`), 'prod', none],
+    ['another root: none', raw(`${P}/users/U`, { body: { envId: 'prod' } }), 'prod', none],
+    ['a path without the domain\'s prefix: none', raw('/va/A', { body: { envId: 'prod' } }), 'prod', none],
+    ['no path: none', raw(undefined, { body: { envId: 'prod' } }), 'prod', none],
+  ];
+  it.each(rows)('%s', (_name, s, env, intent) => {
+    expect(intentOf(s, env)).toEqual(intent);
+  });
+
+  it('a deploy or an undeploy with no body writes nothing it can name; an unknown kind nothing', () => {
+    expect(intentOf(step('version.deploy', { assetId: 'A', versionId: 'V', platform: 'ios' }), 'prod')).toEqual({ scopes: [], promotes: [] });
+    expect(intentOf(step('asset.undeploy', { assetId: 'A' }), 'prod')).toEqual({ scopes: [], promotes: [] });
+    expect(intentOf(step('version.upload', { assetId: 'A', envId: 'prod', collectionId: 'C' }), 'prod')).toEqual({ scopes: [], promotes: [] });
+  });
+});
+
+describe('how a run coordinates: its lock, its wait, its lease', () => {
+  const ctx = (globals: GlobalOptions, env: Record<string, string> = {}) => ({ globals, io: { env } as never });
+  it.each<[string, GlobalOptions, Record<string, string>, boolean]>([
+    ['nothing given', {}, {}, false],
+    ['--lock-id', { lockId: 'abc123' }, {}, true],
+    ['AHS_LOCK_ID', {}, { AHS_LOCK_ID: 'abc123' }, true],
+    ['AHS_LOCK_ID empty', {}, { AHS_LOCK_ID: '' }, false],
+    ['--lock-timeout', { lockTimeout: '5s' }, {}, true],
+    ['--lock-ttl', { lockTtl: '5s' }, {}, true],
+    ['--timeout only', { timeout: 30 }, {}, false],
+  ])('%s', (_name, globals, env, expected) => {
+    expect(coordinates(ctx(globals, env))).toBe(expected);
+  });
+
+  it('--lock-ttl as ms, 1s or more; 15 s when not given', () => {
+    expect(runTtlMs({ globals: {} })).toBe(DEFAULT_RUN_TTL_MS);
+    expect(DEFAULT_RUN_TTL_MS).toBe(15_000);
+    expect(runTtlMs({ globals: { lockTtl: '1s' } })).toBe(1000);
+    expect(runTtlMs({ globals: { lockTtl: '2m' } })).toBe(120_000);
+    for (const given of ['999ms', '0s', 'soon']) {
+      expect(() => runTtlMs({ globals: { lockTtl: given } })).toThrow(new UsageError(`--lock-ttl ${JSON.stringify(given)} is not a lease: give a duration of 1s or more, such as 15s`));
+    }
   });
 });
