@@ -10,7 +10,8 @@ import { DEMO_USER, uid, type Harness } from '../e2e/helpers.js';
 import { runContexts, type RunContext } from '../support/run-contexts.js';
 import type { GlobalOptions } from '../../src/options.js';
 import { coordinates, DEFAULT_RUN_TTL_MS, gate, givenLockId, holdScopes, intentOf, isBlocked, lockTimeoutMs, newRunLockId, parseScopeOrThrow, planIntent, prefetchControl, refuseBeforeAsking, runTtlMs } from '../../src/plan/change-control.js';
-import { BlockedError, UsageError } from '../../src/errors.js';
+import { ApiError, BlockedError, CancelledError, NetworkError, UsageError } from '../../src/errors.js';
+import type { ApiClient, RequestOptions } from '../../src/http/client.js';
 import type { Plan, Step } from '../../src/plan/plan.js';
 import { failure } from '../support/failure.js';
 
@@ -320,5 +321,286 @@ describe('how a run coordinates: its lock, its wait, its lease', () => {
     for (const given of ['999ms', '0s', 'soon']) {
       expect(() => runTtlMs({ globals: { lockTtl: given } })).toThrow(new UsageError(`--lock-ttl ${JSON.stringify(given)} is not a lease: give a duration of 1s or more, such as 15s`));
     }
+  });
+});
+
+// The gate against a service that answers otherwise than the emulator does by
+// itself: the run's own client, each request seen first by a hook that may
+// fail it, hold it while something else happens, or send it.
+type Hook = (request: RequestOptions, send: () => Promise<unknown>) => Promise<unknown>;
+interface Scripted extends ApiClient {
+  sent: RequestOptions[];
+}
+async function through(ctx: Ctx, hook: Hook = (_request, send) => send()): Promise<{ ctx: Ctx; api: Scripted }> {
+  const real = await ctx.api();
+  const api = Object.create(real) as Scripted;
+  api.sent = [];
+  api.json = ((request: RequestOptions) => {
+    api.sent.push(request);
+    return hook(request, () => real.json(request));
+  }) as ApiClient['json'];
+  return { ctx: { ...ctx, api: async () => api } as Ctx, api };
+}
+const isLockWrite = (r: RequestOptions) => r.method !== 'GET' && /\/va\/ahs-control-lock/.test(r.path);
+const isLockRead = (r: RequestOptions) => r.method === 'GET' && /\/va\/ahs-control-lock[^/]*\/asset-urls$/.test(r.path);
+const isControlRead = (r: RequestOptions) => r.method === 'GET' && /\/va\/ahs-control\/versions$/.test(r.path);
+const refusal = (status: number, title: string) => new ApiError(status, { type: 'about:blank', title, status, detail: title });
+
+describe('the gate, further', () => {
+  async function asset(): Promise<{ id: string; v1: string; v2: string; scope: string }> {
+    const id = uid('cc');
+    await h.createAsset(id);
+    const v1 = await h.uploadVersion(id, 'ios', '1.0');
+    const v2 = await h.uploadVersion(id, 'ios', '1.1');
+    return { id, v1, v2, scope: `${id}/ios/prod` };
+  }
+  const status = async (scope: string) => (await h.ahs(['lock', 'status', scope, '--json'])).json();
+  async function acquire(scope: string, ...extra: string[]): Promise<string> {
+    const taken = await h.ahs(['lock', 'acquire', scope, '--ttl', '10m', '--json', ...extra]);
+    expect(taken.exitCode, taken.stderr).toBe(0);
+    return taken.json().lockId as string;
+  }
+
+  it('the command a plan names decides its exemption and its lock before the run\'s', async () => {
+    const { id, v1, scope } = await asset();
+    expect((await h.ahs(['freeze', 'qa', '--for', '1h', '--reason', 'audit'])).exitCode).toBe(0);
+    try {
+      await (await gate(plan([deploy(id, v1, 'qa')], { control: { command: 'rollback' } }), await context({}, 'deploy'))).end();
+      expect(await failure(gate(plan([deploy(id, v1, 'qa')], { control: { command: 'deploy' } }), await context({}, 'rollback')))).toMatchObject({ blockedBy: 'freeze' });
+    } finally {
+      expect((await h.ahs(['unfreeze', 'qa'])).exitCode).toBe(0);
+    }
+    // A plan that says it holds takes its lock whatever the command; one that says it does not takes none.
+    const told = await gate(plan([deploy(id, v1)], { control: { hold: true, command: 'deploy', ttlMs: 120_000 } }), await context());
+    await told.before!([deploy(id, v1)]);
+    const held = await status(scope);
+    expect(held).toMatchObject({ held: true, command: 'deploy' });
+    expect(Date.parse(held.leaseEnd) - Date.parse(held.since)).toBeGreaterThanOrEqual(120_000);
+    await told.end();
+    expect(await status(scope)).toMatchObject({ held: false });
+    const not = await gate(plan([deploy(id, v1)], { control: { hold: false } }), await context({ lockTtl: '5s' }, 'apply'));
+    expect(not.before).toBeUndefined();
+    await not.end();
+  });
+
+  it('the run\'s environment names what a write without one writes; settings that cannot be read name none', async () => {
+    const collection = uid('col');
+    const otherId = await acquire(`${collection}@prod`);
+    const upload = plan([step('item.upload', { collectionId: collection })]);
+    const refused = await failure(gate(upload, await context({}, 'item upload', { AHS_ENV: 'prod' })));
+    expect(refused).toMatchObject({ blockedBy: 'lock' });
+    expect(refused.message).toContain(`${collection}@prod is locked: held by`);
+    const ctx = await context({}, 'item upload', { AHS_ENV: 'prod' });
+    const unreadable = { ...ctx, settings: () => Promise.reject(new Error('no settings')) } as unknown as Ctx;
+    expect((await gate(upload, unreadable)).plan).toBe(upload);
+    expect((await h.ahs(['lock', 'release', `${collection}@prod`, '--lock-id', otherId])).exitCode).toBe(0);
+  });
+
+  it('a write that is not a holder waits with --lock-timeout for a lock released meanwhile, saying so; one that is not released is refused after the wait', async () => {
+    const { id, v1, scope } = await asset();
+    const otherId = await acquire(scope);
+    const ctx = await context({ lockTimeout: '20s' }, 'deploy');
+    const waiting = gate(plan([deploy(id, v1)]), ctx);
+    for (let i = 0; i < 400 && !ctx.io.err.text.includes('waiting up to'); i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(ctx.io.err.text).toMatch(new RegExp(`${scope} is locked by another run \\(lock id ${otherId}, lease ends \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z\\): waiting up to 20s \\(--lock-timeout\\)`));
+    expect((await h.ahs(['lock', 'release', scope, '--lock-id', otherId])).exitCode).toBe(0);
+    const open = await waiting;
+    expect(open.before).toBeUndefined();
+    await open.end();
+    const againId = await acquire(scope);
+    const short = await failure(gate(plan([deploy(id, v1)]), await context({ lockTimeout: '1s' }, 'deploy')));
+    expect(short).toBeInstanceOf(BlockedError);
+    expect(short.message).toContain(`lock id ${againId}`);
+    expect(short.message).toContain('(waited 1s, --lock-timeout)');
+    expect((await h.ahs(['lock', 'release', scope, '--lock-id', againId])).exitCode).toBe(0);
+  });
+
+  it('a dry run that meets another run\'s lease says at once that a real run would be refused, watching nothing', async () => {
+    const { id, v1, scope } = await asset();
+    const holder = await gate(plan([deploy(id, v1)]), await context({ lockTtl: '30s' }, 'apply'));
+    await holder.before!([deploy(id, v1)]);
+    try {
+      const dry = await context({ dryRun: true }, 'deploy');
+      const refused = await failure(gate(plan([deploy(id, v1)]), dry));
+      expect(refused).toMatchObject({ blockedBy: 'lock' });
+      expect(refused.message).toMatch(new RegExp(`^${scope} is locked: held by .*lock id run-`));
+      expect(dry.io.err.text).toContain('a real run would be refused: ');
+      expect(dry.io.err.text).not.toContain('waiting');
+    } finally {
+      await holder.end();
+    }
+  });
+
+  it('a holding run given a lock id that holds nothing takes a lock of its own, and gives it back', async () => {
+    const { id, v1, scope } = await asset();
+    const ctx = await context({ lockId: 'nothing-held-1' }, 'apply');
+    const held = await gate(plan([deploy(id, v1)]), ctx);
+    await held.before!([deploy(id, v1)]);
+    const taken = await status(scope);
+    expect(taken).toMatchObject({ held: true, command: 'apply' });
+    expect(taken.lockId).toMatch(/^run-/);
+    expect(ctx.io.err.text).not.toContain('holding the lock');
+    await held.end();
+    expect(await status(scope)).toMatchObject({ held: false });
+  });
+
+  it('a holding run waiting with --lock-timeout says what it waits for', async () => {
+    const { id, v1, scope } = await asset();
+    const otherId = await acquire(scope);
+    const ctx = await context({ lockTimeout: '20s' }, 'rollout');
+    const held = await gate(plan([deploy(id, v1)]), ctx);
+    const taking = held.before!([deploy(id, v1)]);
+    for (let i = 0; i < 400 && !ctx.io.err.text.includes('waiting for it'); i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(ctx.io.err.text).toContain(`${scope} is locked by another run: waiting for it (--lock-timeout 20s)`);
+    expect((await h.ahs(['lock', 'release', scope, '--lock-id', otherId])).exitCode).toBe(0);
+    await taking;
+    expect(await status(scope)).toMatchObject({ held: true, command: 'rollout' });
+    await held.end();
+  });
+
+  it('a holding run that meets another run\'s live lease watches it, says so, and is refused when it renews', async () => {
+    const { id, v1, scope } = await asset();
+    const other = await gate(plan([deploy(id, v1)]), await context({ lockTtl: '1s' }, 'apply'));
+    await other.before!([deploy(id, v1)]);
+    try {
+      const otherId = (await status(scope)).lockId as string;
+      const ctx = await context({ lockTtl: '5s' }, 'apply');
+      const held = await gate(plan([deploy(id, v1)]), ctx);
+      const refused = await failure(held.before!([deploy(id, v1)]));
+      expect(refused).toBeInstanceOf(BlockedError);
+      expect(refused.message).toContain(`${scope} is locked by a run that is alive (it renewed its lease)`);
+      expect(ctx.io.err.text).toMatch(new RegExp(`${scope} is locked by another run \\(lock id ${otherId}, lease ends [^)]+\\): waiting to see whether it renews it \\(a killed run's lease ends by itself\\)`));
+      await held.end();
+    } finally {
+      await other.end();
+    }
+  });
+
+  it('a holding run that cannot take a lock another holder has: its steps beside the lock go, the first that writes the scope is refused', async () => {
+    const { id, v1, scope } = await asset();
+    const otherId = await acquire(scope);
+    const held = await gate(plan([deploy(id, v1)], { control: { hold: true } }), await context());
+    await held.before!([step('version.upload', { assetId: id }), step('asset.update', { assetId: id })]);
+    const refused = await failure(held.before!([step('version.upload', { assetId: id }), deploy(id, v1)]));
+    expect(refused).toMatchObject({ blockedBy: 'lock' });
+    expect(refused.message).toContain(`lock id ${otherId}`);
+    await held.end();
+    expect(await status(scope)).toMatchObject({ held: true, lockId: otherId });
+    expect((await h.ahs(['lock', 'release', scope, '--lock-id', otherId])).exitCode).toBe(0);
+  });
+
+  it.each<[string, Error, boolean]>([
+    ['a 400', refusal(400, 'unknown environment'), true],
+    ['a 403', refusal(403, 'the key is scoped to another environment'), true],
+    ['a 499', refusal(499, 'odd'), true],
+    ['a 409', refusal(409, 'conflict'), false],
+    ['a 500', refusal(500, 'broken'), false],
+    ['a lost answer', new NetworkError('the connection was reset'), false],
+  ])('a lock the service refuses to record (%s): said, and the run goes on without it only for a refusal of its own', async (_name, error, goesOn) => {
+    const { id, v1, scope } = await asset();
+    const base = await context({ lockTtl: '5s' }, 'apply');
+    const { ctx } = await through(base, (request, send) => (isLockWrite(request) && request.method === 'POST' && /\/versions$/.test(request.path) ? Promise.reject(error) : send()));
+    const held = await gate(plan([deploy(id, v1)]), ctx);
+    if (goesOn) {
+      await held.before!([deploy(id, v1)]);
+      expect(base.io.err.text).toContain(`the lock on ${scope} could not be taken (the service answered ${(error as ApiError).status}: ${error.message}); going on without it`);
+    } else {
+      expect(await failure(held.before!([deploy(id, v1)]))).toBe(error);
+      expect(base.io.err.text).not.toContain('going on without it');
+    }
+    await held.end();
+    expect(await status(scope)).toMatchObject({ held: false });
+  });
+
+  it('a release that fails is said, the lease left to end by itself', async () => {
+    const { id, v1, scope } = await asset();
+    const base = await context({}, 'apply');
+    let ending = false;
+    const { ctx } = await through(base, (request, send) => (ending && isLockWrite(request) ? Promise.reject(new NetworkError('the connection was reset')) : send()));
+    const held = await gate(plan([deploy(id, v1)], { control: { hold: true } }), ctx);
+    await held.before!([deploy(id, v1)]);
+    ending = true;
+    await held.end();
+    expect(base.io.err.text).toContain(`the lock on ${scope} was not released (the connection was reset); its lease ends by itself within 15s`);
+    expect(await status(scope)).toMatchObject({ held: true });
+    h.emu.advanceClock(16_000);
+    expect(await status(scope)).toMatchObject({ held: false, expired: true });
+  });
+
+  it('a renewal that finds the lock taken stops the run through its signal, naming the new holder; one that fails stops it so', async () => {
+    const { id, v1, scope } = await asset();
+    let otherId: string | undefined;
+    let renewals = 0;
+    const base = await context({ lockTtl: '1s' }, 'apply');
+    const { ctx } = await through(base, async (request, send) => {
+      if (renewals === 0 || !isLockRead(request)) return send();
+      renewals = 0;
+      // The renewal's read, held while another holder breaks the lock and takes it.
+      expect((await h.ahs(['lock', 'break', scope, '--reason', 'taken'])).exitCode).toBe(0);
+      otherId = await acquire(scope);
+      return send();
+    });
+    const held = await gate(plan([deploy(id, v1)]), ctx);
+    await held.before!([deploy(id, v1)]);
+    const stopped = new Promise((resolve) => held.ctx.signal.addEventListener('abort', resolve, { once: true }));
+    renewals = 1;
+    await stopped;
+    const lost = held.ctx.signal.reason as BlockedError;
+    expect(lost).toBeInstanceOf(BlockedError);
+    expect(lost.message).toMatch(new RegExp(`^${scope} is locked: held by .*lock id ${otherId}`));
+    await held.end();
+    expect(await status(scope)).toMatchObject({ held: true, lockId: otherId });
+    expect((await h.ahs(['lock', 'release', scope, '--lock-id', otherId!])).exitCode).toBe(0);
+
+    let failing = false;
+    const next = await context({ lockTtl: '1s' }, 'apply');
+    const broken = await through(next, (request, send) => (failing && isLockRead(request) ? Promise.reject(new Error('the service went away')) : send()));
+    const run = await gate(plan([deploy(id, v1)]), broken.ctx);
+    await run.before!([deploy(id, v1)]);
+    const cut = new Promise((resolve) => run.ctx.signal.addEventListener('abort', resolve, { once: true }));
+    failing = true;
+    await cut;
+    failing = false;
+    expect(run.ctx.signal.reason).toEqual(new BlockedError(`the lock on ${scope} could not be renewed (change control could not be read (the service went away): the write was stopped, nothing was sent; ahs lock status and ahs freeze list read it); the run stopped before its next write`, 'lock'));
+    await run.end();
+  });
+
+  it('Ctrl-C reaches a holding run\'s requests through its own signal, until the run ends', async () => {
+    const { id, v1 } = await asset();
+    const outer = new AbortController();
+    const ctx = await runs.context({ AHS_JOURNAL: '' }, { lockTtl: '5s' }, { command: 'apply', arguments: [] }, outer.signal);
+    const held = await gate(plan([deploy(id, v1)]), ctx);
+    await held.before!([deploy(id, v1)]);
+    expect(held.ctx.signal.aborted).toBe(false);
+    const reason = new Error('interrupted');
+    outer.abort(reason);
+    expect(held.ctx.signal.aborted).toBe(true);
+    expect(held.ctx.signal.reason).toBe(reason);
+    await held.end();
+    // Ended: the run's signal no longer follows Ctrl-C (another channel: the cut run's lease is left to end by itself).
+    const second = await asset();
+    const later = new AbortController();
+    const again = await gate(plan([deploy(second.id, second.v1)]), await runs.context({ AHS_JOURNAL: '' }, { lockTtl: '5s' }, { command: 'apply', arguments: [] }, later.signal));
+    await again.before!([deploy(second.id, second.v1)]);
+    await again.end();
+    later.abort(new Error('after'));
+    expect(again.ctx.signal.aborted).toBe(false);
+    // Cut after the gate's reads, before it holds: the run's signal is cut already, and the lock is not taken.
+    const gone = new AbortController();
+    const cutBase = await runs.context({ AHS_JOURNAL: '' }, { lockTtl: '5s' }, { command: 'apply', arguments: [] }, gone.signal);
+    let reads = 0;
+    const cutting = await through(cutBase, async (request, send) => {
+      try {
+        return await send();
+      } finally {
+        // The gate's one round: ahs-control's versions, the environment's lock cell and the channel's.
+        if (request.method === 'GET' && ++reads === 3) gone.abort(reason);
+      }
+    });
+    const cut = await gate(plan([deploy(id, v1)]), cutting.ctx);
+    expect(cut.ctx.signal.aborted).toBe(true);
+    expect(cut.ctx.signal.reason).toBe(reason);
+    expect(await failure(cut.before!([deploy(id, v1)]))).toBeInstanceOf(CancelledError);
+    await cut.end();
   });
 });
