@@ -14,6 +14,7 @@ import { ApiError, BlockedError, CancelledError, NetworkError, UsageError } from
 import type { ApiClient, RequestOptions } from '../../src/http/client.js';
 import type { Plan, Step } from '../../src/plan/plan.js';
 import { failure } from '../support/failure.js';
+import { compactTime, type Scope } from '../../src/rules/change-control.js';
 
 const runs = runContexts('change-control');
 let h: Harness;
@@ -602,5 +603,129 @@ describe('the gate, further', () => {
     expect(cut.ctx.signal.reason).toBe(reason);
     expect(await failure(cut.before!([deploy(id, v1)]))).toBeInstanceOf(CancelledError);
     await cut.end();
+  });
+});
+
+describe('reads started early, and a refusal before a question', () => {
+  async function asset(): Promise<{ id: string; v1: string; v2: string; scope: Scope }> {
+    const id = uid('cc');
+    await h.createAsset(id);
+    const v1 = await h.uploadVersion(id, 'ios', '1.0');
+    const v2 = await h.uploadVersion(id, 'ios', '1.1');
+    return { id, v1, v2, scope: { kind: 'channel', assetId: id, platform: 'ios', env: 'prod' } };
+  }
+  const reads = (api: Scripted) => api.sent.filter((r) => r.method === 'GET').map((r) => r.path.replace(/^\/api\/v2\/demo/, '')).sort();
+
+  it('the gate takes the reads prefetchControl started for the scopes it writes (no round of its own), once; for other scopes it reads its own', async () => {
+    const { id, v1, scope } = await asset();
+    const { ctx, api } = await through(await context());
+    await prefetchControl(ctx, [scope]);
+    const early = reads(api);
+    expect(early).toHaveLength(3);
+    await (await gate(plan([deploy(id, v1)]), ctx)).end();
+    expect(reads(api)).toEqual(early);
+    // Taken once: the next gate reads again.
+    await (await gate(plan([deploy(id, v1)]), ctx)).end();
+    expect(reads(api)).toEqual([...early, ...early].sort());
+    // Started for another scope: the gate reads its own.
+    const other = await through(await context());
+    await prefetchControl(other.ctx, [{ kind: 'channel', assetId: id, platform: 'web', env: 'prod' }]);
+    await (await gate(plan([deploy(id, v1)]), other.ctx)).end();
+    expect(reads(other.api)).toHaveLength(6);
+  });
+
+  it('before a question: what waiting would not lift refuses; what the gate would wait for, a dry run, or no reads started, do not', async () => {
+    const { id, v1, v2, scope } = await asset();
+    const otherScope: Scope = { kind: 'channel', assetId: id, platform: 'web', env: 'prod' };
+    const promotes = (versionId: string) => [{ assetId: id, versionId }];
+    const ask = async (globals: GlobalOptions = {}, command = 'promote-default', prefetch: Scope[] | null = [scope], versionId = v1, hook?: Hook) => {
+      const { ctx, api } = await through(await context(globals, command), hook);
+      if (prefetch) await prefetchControl(ctx, prefetch);
+      const sent = api.sent.length;
+      const refused = await refuseBeforeAsking(ctx, [scope], promotes(versionId)).then(() => undefined, (error: unknown) => error as BlockedError);
+      return { refused, sentAfter: api.sent.slice(sent) };
+    };
+    // Nothing in the way.
+    expect((await ask()).refused).toBeUndefined();
+    // A blocked version.
+    expect((await h.ahs(['version', 'block', id, v2, '--reason', 'bad build', '--env', 'prod'])).exitCode).toBe(0);
+    const blocked = await ask({}, 'promote-default', [scope], v2);
+    expect(blocked.refused).toMatchObject({ blockedBy: 'version' });
+    expect(blocked.refused!.message).toMatch(new RegExp(`^version ${v2} of ${id} is blocked by ${DEMO_USER} at .+: bad build; nothing was sent`));
+    expect((await ask({ dryRun: true }, 'promote-default', [scope], v2)).refused).toBeUndefined();
+    expect((await ask({}, 'promote-default', null, v2)).refused).toBeUndefined();
+    expect((await ask({}, 'promote-default', null, v2)).sentAfter).toEqual([]);
+    expect((await ask({}, 'promote-default', [otherScope], v2)).refused).toBeUndefined();
+    expect((await ask({}, 'promote-default', [scope], v2, (request, send) => (isControlRead(request) ? Promise.reject(new Error('unreadable')) : send()))).refused).toBeUndefined();
+    const { ctx: bare } = await through(await context());
+    await prefetchControl(bare, [scope]);
+    const { settings: _settings, ...withoutSettings } = bare;
+    await refuseBeforeAsking(withoutSettings as never, [scope], promotes(v2));
+    // Another holder's lock: refused, unless the run waits for it (--lock-timeout).
+    const lockId = (await h.ahs(['lock', 'acquire', `${id}/ios/prod`, '--ttl', '10m', '--json'])).json().lockId as string;
+    const locked = await ask();
+    expect(locked.refused).toMatchObject({ blockedBy: 'lock' });
+    expect(locked.refused!.message).toContain(`lock id ${lockId}`);
+    expect((await ask({ lockTimeout: '10s' })).refused).toBeUndefined();
+    expect((await ask({ lockId })).refused).toBeUndefined();
+    expect((await h.ahs(['lock', 'release', `${id}/ios/prod`, '--lock-id', lockId])).exitCode).toBe(0);
+    // Another run's own lease: the gate watches it.
+    const holder = await gate(plan([deploy(id, v1)]), await context({ lockTtl: '30s' }, 'apply'));
+    await holder.before!([deploy(id, v1)]);
+    expect((await ask()).refused).toBeUndefined();
+    await holder.end();
+    // A freeze, and the ways out of an incident.
+    expect((await h.ahs(['freeze', 'prod', '--for', '1h', '--reason', 'launch'])).exitCode).toBe(0);
+    try {
+      const frozen = await ask();
+      expect(frozen.refused).toMatchObject({ blockedBy: 'freeze' });
+      expect(frozen.refused!.message).toMatch(/^prod is frozen \(until .+\) by .+: launch; frozen until /);
+      expect((await ask({}, 'rollback')).refused).toBeUndefined();
+      expect((await ask({ breakGlass: true, reason: 'INC-1' })).refused).toBeUndefined();
+    } finally {
+      expect((await h.ahs(['unfreeze', 'prod'])).exitCode).toBe(0);
+    }
+  });
+});
+
+describe('a refusal explained without its record', () => {
+  async function asset(): Promise<{ id: string; v1: string }> {
+    const id = uid('cc');
+    await h.createAsset(id);
+    return { id, v1: await h.uploadVersion(id, 'ios', '1.0') };
+  }
+  /** A record of ahs-control made by hand: its name only, deployed nowhere (so its content does not read back). */
+  async function record(name: string): Promise<string> {
+    await h.call('POST', '/va', { assetId: 'ahs-control', assetName: 'ahs-control', assetType: '9999', createdBy: DEMO_USER });
+    return h.uploadVersion('ahs-control', 'generic', name);
+  }
+
+  it('a freeze whose reason does not read back is named without it; one whose records cannot be read again, without who', async () => {
+    const { id, v1 } = await asset();
+    const versionId = await record(`freeze hand until ${compactTime(Date.now() + 3_600_000 + 2000)}`);
+    try {
+      const refused = await failure(gate(plan([deploy(id, v1, 'hand')]), await context()));
+      expect(refused.message).toMatch(new RegExp(`^hand is frozen \\(until [^)]+\\) by ${DEMO_USER} at [^:]+:\\d\\d:\\d\\d[.\\dZ]*; frozen until `));
+      let listed = 0;
+      const { ctx } = await through(await context(), (request, send) => (isControlRead(request) && ++listed === 2 ? Promise.reject(new Error('gone')) : send()));
+      const unnamed = await failure(gate(plan([deploy(id, v1, 'hand')]), ctx));
+      expect(unnamed.message).toMatch(/^hand is frozen \(until [^)]+\); frozen until /);
+    } finally {
+      await h.call('DELETE', `/va/ahs-control/versions/${versionId}`);
+    }
+  });
+
+  it('a block whose reason does not read back is named without it', async () => {
+    const { id, v1 } = await asset();
+    const versionId = await record(`block ${id}/${v1}`);
+    try {
+      const refused = await failure(gate(plan([deploy(id, v1)]), await context()));
+      expect(refused.message).toMatch(new RegExp(`^version ${v1} of ${id} is blocked by ${DEMO_USER} at [^;:]+:\\d\\d:\\d\\d[.\\dZ]*; nothing was sent`));
+      const { ctx } = await through(await context(), (request, send) => (request.method === 'GET' && request.path.endsWith(`/va/ahs-control/versions/${versionId}`) ? Promise.reject(new Error('gone')) : send()));
+      const unnamed = await failure(gate(plan([deploy(id, v1)]), ctx));
+      expect(unnamed.message).toBe(`version ${v1} of ${id} is blocked; nothing was sent (ahs version unblock ${id} ${v1} --reason R lifts it)`);
+    } finally {
+      await h.call('DELETE', `/va/ahs-control/versions/${versionId}`);
+    }
   });
 });
