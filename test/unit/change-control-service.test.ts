@@ -246,3 +246,207 @@ describe('reads', () => {
     }
   });
 });
+
+describe('taking a lock', () => {
+  it('taken, renewed by its holder (a new version over its own), and a lease that outlasts a fresh one left as it is', async () => {
+    const scope = channel();
+    const { api, reader } = await service();
+    const first = await acquireLock(reader, api, take(scope, 'holder-one', { ttlMs: 600_000 }));
+    expect(first.replaced).toBeUndefined();
+    // Renewed with a shorter lease than it has: nothing sent but the read.
+    api.sent.length = 0;
+    const kept = await acquireLock(reader, api, take(scope, 'holder-one', { ttlMs: 5000 }));
+    expect(kept).toEqual({ scope, lockId: 'holder-one', versionId: first.versionId, leaseEnd: first.leaseEnd, since: Math.floor(first.since / 1000) * 1000 });
+    expect(api.sent.map(line)).toEqual([`GET /va/${lockAssetOf(scope)}/asset-urls`]);
+    // Renewed with a longer one: a new version, the same since, the former one replaced.
+    const renewed = await acquireLock(reader, api, take(scope, 'holder-one', { ttlMs: 1_200_000 }));
+    expect(renewed.versionId).not.toBe(first.versionId);
+    expect(renewed.replaced).toBe(first.versionId);
+    expect(renewed.since).toBe(Math.floor(first.since / 1000) * 1000);
+    expect(renewed.leaseEnd).toBeGreaterThan(first.leaseEnd);
+    expect(await status(scope)).toMatchObject({ held: true, lockId: 'holder-one', versionId: renewed.versionId });
+    // Another holder is refused at once, naming it.
+    const refused = await failure(acquireLock(reader, api, take(scope, 'holder-two')));
+    expect(refused).toBeInstanceOf(BlockedError);
+    expect(refused.message).toMatch(new RegExp(`^${scope.assetId}/ios/prod is locked: held by ${DEMO_USER} \\(test\\), lock id holder-one, since .+, lease ends .+; nothing was sent \\(ahs lock status ${scope.assetId}/ios/prod\\)$`));
+    expect(refused).toMatchObject({ blockedBy: 'lock', until: new Date(renewed.leaseEnd).toISOString() });
+    expect(await releaseHeld(api, renewed, DEMO_USER)).toBe(true);
+  });
+
+  it('the first decision taken from the cell the check read (no second read); a stopped run stops before it', async () => {
+    const scope = channel();
+    const { api, reader } = await service();
+    api.sent.length = 0;
+    const held = await acquireLock(reader, api, take(scope, 'holder-one', { first: { scope } }));
+    // Its only read: the environment's cell, for an overlapping lock, after its own was taken.
+    expect(api.sent.filter((r) => r.method === 'GET').map(line)).toEqual([`GET /va/${LOCK_ASSET}/asset-urls`]);
+    const stop = new AbortController();
+    const why = new BlockedError('stopped for a reason', 'lock');
+    stop.abort(why);
+    expect(await failure(acquireLock(reader, api, take(scope, 'holder-one', { signal: stop.signal })))).toBe(why);
+    const cut = new AbortController();
+    cut.abort(new Error('Ctrl-C'));
+    expect(await failure(acquireLock(reader, api, take(scope, 'holder-one', { signal: cut.signal })))).toBeInstanceOf(CancelledError);
+    await releaseHeld(api, held, DEMO_USER);
+  });
+
+  it('waits for another holder with --lock-timeout (told once), and takes it when released; refused after the wait', async () => {
+    const scope = channel();
+    const { api, reader } = await service();
+    const other = await acquireLock(reader, api, take(scope, 'holder-one'));
+    const waits: string[] = [];
+    const waiting = acquireLock(reader, api, take(scope, 'holder-two', { waitMs: 20_000, onWait: (holder) => waits.push(holder.lockId) }));
+    for (let i = 0; i < 400 && waits.length === 0; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(waits).toEqual(['holder-one']);
+    await releaseHeld(api, other, DEMO_USER);
+    const held = await waiting;
+    expect(waits).toEqual(['holder-one']);
+    expect(await status(scope)).toMatchObject({ held: true, lockId: 'holder-two' });
+    const refused = await failure(acquireLock(reader, api, take(scope, 'holder-three', { waitMs: 300 })));
+    expect(refused.message).toMatch(/lock id holder-two, .*\(waited 1s, --lock-timeout\); nothing was sent/);
+    await releaseHeld(api, held, DEMO_USER);
+  });
+
+  it('watches another run\'s lease: a dead one\'s is taken over when it ends, a live one (renewed) refuses; one that outlasts the watch refuses at once', async () => {
+    const scope = channel();
+    const { api, reader } = await service();
+    const dead = await acquireLock(reader, api, take(scope, 'run-000000000001', { ttlMs: 1000 }));
+    const watched: string[] = [];
+    const next = await acquireLock(reader, api, take(scope, 'holder-two', { watchMs: 10_000, onWatch: (holder) => watched.push(holder.lockId) }));
+    expect(watched).toEqual(['run-000000000001']);
+    expect(next.replaced).toBe(dead.versionId);
+    await releaseHeld(api, next, DEMO_USER);
+    // Alive: renewed while watched.
+    const alive = await acquireLock(reader, api, take(scope, 'run-000000000002', { ttlMs: 2000 }));
+    let renewed: HeldLock | undefined;
+    const watching = acquireLock(reader, api, take(scope, 'holder-three', { watchMs: 10_000, onWatch: () => void acquireLock(reader, api, take(scope, 'run-000000000002', { ttlMs: 4000 })).then((lock) => (renewed = lock)) }));
+    const refused = await failure(watching);
+    expect(refused.message).toMatch(new RegExp(`^${scope.assetId}/ios/prod is locked by a run that is alive \\(it renewed its lease\\): held by .*lock id run-000000000002`));
+    expect(renewed).toBeDefined();
+    // A lease longer than the watch: refused at once; a lock that is not a run's: refused at once.
+    const long = await failure(acquireLock(reader, api, take(scope, 'holder-four', { watchMs: 500 })));
+    expect(long.message).toMatch(/is locked: held by .*lock id run-000000000002/);
+    await releaseHeld(api, renewed!, DEMO_USER);
+    void alive;
+  });
+
+  it('an earlier attempt of the same CI job is taken over at once; the same attempt (a matrix leg) is not', async () => {
+    const scope = channel();
+    const { api, reader } = await service();
+    const earlier = await acquireLock(reader, api, take(scope, ciLockId('0123456789', 1, 'aaaaaa'), { ttlMs: 600_000 }));
+    const later = await acquireLock(reader, api, take(scope, ciLockId('0123456789', 2, 'bbbbbb')));
+    expect(later.replaced).toBe(earlier.versionId);
+    expect(await failure(acquireLock(reader, api, take(scope, ciLockId('0123456789', 2, 'cccccc'))))).toBeInstanceOf(BlockedError);
+    await releaseHeld(api, later, DEMO_USER);
+  });
+
+  it('a lock overlapping another holder\'s is given back: a channel\'s inside a locked environment, an environment\'s over a locked channel (named by its record, or by its sentinel)', async () => {
+    const env = 'dev';
+    const inner = channel(env);
+    const { api, reader } = await service();
+    const envLock = await acquireLock(reader, api, take({ kind: 'env', env }, 'holder-env'));
+    try {
+      const refused = await failure(acquireLock(reader, api, take(inner, 'holder-inner')));
+      expect(refused.message).toMatch(/^dev is locked: held by .*lock id holder-env/);
+      expect(await status(inner)).toMatchObject({ held: false });
+      // Its own environment lock does not clash with itself.
+      const mine = await acquireLock(reader, api, take(channel(env), 'holder-env'));
+      await releaseHeld(api, mine, DEMO_USER);
+    } finally {
+      await releaseHeld(api, envLock, DEMO_USER);
+    }
+    const innerLock = await acquireLock(reader, api, take(inner, 'holder-inner'));
+    try {
+      const refused = await failure(acquireLock(reader, api, take({ kind: 'env', env }, 'holder-env')));
+      expect(refused.message).toMatch(new RegExp(`^${inner.assetId}/ios/dev is locked: held by .*lock id holder-inner`));
+      expect(await status({ kind: 'env', env })).toMatchObject({ held: false });
+      const blind = await service((request, send) => (request.method === 'GET' && request.path.includes(`/va/${lockAssetOf(inner)}/versions/`) ? Promise.reject(new Error('gone')) : send()));
+      const unnamed = await failure(acquireLock(blind.reader, blind.api, take({ kind: 'env', env }, 'holder-env')));
+      expect(unnamed).toBeInstanceOf(BlockedError);
+      expect(unnamed.message).toMatch(new RegExp(`^dev overlaps a lock inside it \\(${lockAssetOf(inner)}, lock id holder-inner, lease ends \\d{4}-.+Z\\); nothing was sent$`));
+      expect((unnamed as BlockedError).until).toBe(new Date(innerLock.leaseEnd).toISOString());
+    } finally {
+      await releaseHeld(api, innerLock, DEMO_USER);
+    }
+    // Free again: the environment's lock is taken.
+    const taken = await acquireLock(reader, api, take({ kind: 'env', env }, 'holder-env'));
+    await releaseHeld(api, taken, DEMO_USER);
+  });
+
+  it('a promotion another run won: tried again from a re-read (lost), lost while renewing, and given up after 8 tries', async () => {
+    const scope = channel();
+    const { api, reader } = await service();
+    // Another holder's promotion lands while this one's is sent: it waits no more (refused, naming the winner).
+    let raced = false;
+    const racing = await service(async (request, send) => {
+      if (!raced && request.method === 'POST' && request.path.endsWith('/deploy') && (request.body as { intent?: string }).intent === 'DEFAULT') {
+        raced = true;
+        await acquireLock(reader, api, take(scope, 'holder-winner'));
+        return send();
+      }
+      return send();
+    });
+    const lost = await failure(acquireLock(racing.reader, racing.api, take(scope, 'holder-loser')));
+    expect(lost.message).toMatch(/lock id holder-winner/);
+    expect(await status(scope)).toMatchObject({ lockId: 'holder-winner' });
+    // A renewal that loses: the lock was lost.
+    let stolen = false;
+    const renewing = await service(async (request, send) => {
+      if (!stolen && request.method === 'POST' && request.path.endsWith('/deploy') && (request.body as { intent?: string }).intent === 'DEFAULT') {
+        stolen = true;
+        const current = await lockStatus(reader, api, scope);
+        await releaseLock(reader, api, scope, undefined, DEMO_USER);
+        await acquireLock(reader, api, take(scope, 'holder-thief'));
+        void current;
+      }
+      return send();
+    });
+    const gone = await failure(acquireLock(renewing.reader, renewing.api, take(scope, 'holder-winner', { ttlMs: 3_600_000 })));
+    expect(gone.message).toMatch(/^the lock was lost while renewing it: held by .*lock id holder-thief/);
+    await releaseLock(reader, api, scope, undefined, DEMO_USER);
+    // Every promotion refused, the cell never moving: given up.
+    const stuck = await service((request, send) => (request.method === 'POST' && request.path.endsWith('/deploy') && (request.body as { intent?: string }).intent === 'DEFAULT' ? Promise.reject(refusal(409, 'moved')) : send()));
+    const given = await failure(acquireLock(stuck.reader, stuck.api, take(channel(), 'holder-one')));
+    expect(given).toBeInstanceOf(NetworkError);
+    expect(given.message).toMatch(/^change control could not be read \(the lock of .+ could not be taken after 8 tries\)/);
+    expect(stuck.api.sent.filter((r) => r.method === 'POST' && r.path.endsWith('/deploy') && (r.body as { intent?: string }).intent === 'DEFAULT')).toHaveLength(8);
+  });
+
+  it('a lost answer: the upload found by its name, the promotion by the cell; an answer surely not applied is the error; a 5xx too', async () => {
+    const { reader } = await service();
+    const scope = channel();
+    const losing = (matches: (r: RequestOptions) => boolean, error: Error) => {
+      let lost = false;
+      return service(async (request, send) => {
+        if (lost || !matches(request)) return send();
+        lost = true;
+        await send();
+        throw error;
+      });
+    };
+    const isUpload = (r: RequestOptions) => r.method === 'POST' && /\/versions$/.test(r.path);
+    const isPromotion = (r: RequestOptions) => r.method === 'POST' && r.path.endsWith('/deploy') && (r.body as { intent?: string }).intent === 'DEFAULT';
+    // The sentinel made (a first upload is refused 404 before it is), and free again.
+    await releaseHeld((await service()).api, await acquireLock(reader, (await service()).api, take(scope, 'holder-zero')), DEMO_USER);
+    const upload = await losing(isUpload, new OutcomeUnknownError('the answer was lost'));
+    const held = await acquireLock(upload.reader, upload.api, take(scope, 'holder-one'));
+    expect(upload.api.sent.filter(isUpload)).toHaveLength(1);
+    expect(await status(scope)).toMatchObject({ lockId: 'holder-one', versionId: held.versionId });
+    const promoted = await losing(isPromotion, new OutcomeUnknownError('the answer was lost'));
+    const renewed = await acquireLock(promoted.reader, promoted.api, take(scope, 'holder-one', { ttlMs: 3_600_000 }));
+    expect(await status(scope)).toMatchObject({ versionId: renewed.versionId });
+    // Not applied (refused before it was sent): the error, after the re-read.
+    const notSent = new NetworkError('could not connect');
+    const refusing = await service((request, send) => (isPromotion(request) ? Promise.reject(notSent) : send()));
+    expect(await failure(acquireLock(refusing.reader, refusing.api, take(channel(), 'holder-two')))).toBe(notSent);
+    const broken = refusal(503, 'unavailable');
+    const down = await service((request, send) => (isPromotion(request) ? Promise.reject(broken) : send()));
+    expect(await failure(acquireLock(down.reader, down.api, take(channel(), 'holder-two')))).toBe(broken);
+    // An upload lost and not found (it never reached the service): the error.
+    const vanished = new OutcomeUnknownError('the answer was lost');
+    const nowhere = await service((request, send) => (isUpload(request) && request.path.includes(lockAssetOf(scope)) ? Promise.reject(vanished) : send()));
+    await releaseLock(reader, (await service()).api, scope, 'holder-one', DEMO_USER);
+    expect(await failure(acquireLock(nowhere.reader, nowhere.api, take(scope, 'holder-two')))).toBe(vanished);
+    expect(await status(scope)).toMatchObject({ held: false });
+  });
+});
