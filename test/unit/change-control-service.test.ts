@@ -450,3 +450,190 @@ describe('taking a lock', () => {
     expect(await status(scope)).toMatchObject({ held: false });
   });
 });
+
+describe('watching, releasing, sweeping', () => {
+  it('a write watching another run\'s lease: on when it ends or is released, refused when renewed or when it outlasts the budget; --lock-timeout waits for any holder', async () => {
+    const scope = channel();
+    const { api, reader } = await service();
+    const cellNow = () => readCell(api, scope);
+    // Ended: the lease runs out on the service's clock while it is watched.
+    const short = await acquireLock(reader, api, take(scope, 'run-00000000000a', { ttlMs: 20_000 }));
+    const ending = watchLock(reader, api, await cellNow(), 30_000, quiet);
+    h.emu.advanceClock(21_000);
+    await ending;
+    expect(await status(scope)).toMatchObject({ held: false });
+    // Released while watched.
+    const released = await acquireLock(reader, api, take(scope, 'run-00000000000b', { ttlMs: 20_000 }));
+    const watching = watchLock(reader, api, await cellNow(), 30_000, quiet);
+    await releaseHeld(api, released, DEMO_USER);
+    await watching;
+    // Renewed: alive.
+    const live = await acquireLock(reader, api, take(scope, 'run-00000000000c', { ttlMs: 20_000 }));
+    const first = await cellNow();
+    const renewed = await acquireLock(reader, api, take(scope, 'run-00000000000c', { ttlMs: 40_000 }));
+    const alive = await failure(watchLock(reader, api, first, 60_000, quiet));
+    expect(alive.message).toMatch(new RegExp(`^${scope.assetId}/ios/prod is locked by a run that is alive \\(it renewed its lease\\): held by .*lock id run-00000000000c`));
+    // Outlasting the budget: refused at once.
+    expect((await failure(watchLock(reader, api, await cellNow(), 1000, quiet))).message).toMatch(/^.+ is locked: held by .*lock id run-00000000000c, .*; nothing was sent/);
+    // Stopped: the stop's reason.
+    const stop = new AbortController();
+    stop.abort(new Error('Ctrl-C'));
+    expect(await failure(watchLock(reader, api, await cellNow(), 60_000, stop.signal))).toBeInstanceOf(CancelledError);
+    const told = new AbortController();
+    const why = new BlockedError('lost', 'lock');
+    told.abort(why);
+    expect(await failure(watchLock(reader, api, await cellNow(), 60_000, told.signal, 5000))).toBe(why);
+    await releaseHeld(api, renewed, DEMO_USER);
+    void live;
+    void short;
+    // --lock-timeout: a person's lock waited for, then refused naming the wait; released within it: on.
+    const person = await acquireLock(reader, api, take(scope, 'holder-person'));
+    const waited = await failure(watchLock(reader, api, await cellNow(), 60_000, quiet, 300));
+    expect(waited.message).toMatch(/lock id holder-person, .*\(waited 1s, --lock-timeout\); nothing was sent/);
+    const waiting = watchLock(reader, api, await cellNow(), 60_000, quiet, 20_000);
+    await releaseHeld(api, person, DEMO_USER);
+    await waiting;
+  });
+
+  it('release and break: free stays free; another holder is not released by a wrong id (refused while it holds); a break ends whoever holds it', async () => {
+    const scope = channel();
+    const { api, reader } = await service();
+    expect(await releaseLock(reader, api, scope, 'holder-one', DEMO_USER)).toBeUndefined();
+    const held = await acquireLock(reader, api, take(scope, 'holder-one', { reason: 'train' }));
+    const wrong = await failure(releaseLock(reader, api, scope, 'holder-two', DEMO_USER));
+    expect(wrong).toBeInstanceOf(BlockedError);
+    expect(wrong.message).toMatch(new RegExp(`^${scope.assetId}/ios/prod is not held by holder-two: held by .*lock id holder-one.*reason: train`));
+    const ended = await releaseLock(reader, api, scope, 'holder-one', DEMO_USER);
+    expect(ended).toMatchObject({ lockId: 'holder-one', held: true, reason: 'train', versionId: held.versionId });
+    expect(await status(scope)).toMatchObject({ held: false });
+    expect(await releaseLock(reader, api, scope, 'holder-one', DEMO_USER)).toBeUndefined();
+    // A wrong id over a lease that ended: nothing to release.
+    await acquireLock(reader, api, take(scope, 'holder-three', { ttlMs: 1000 }));
+    h.emu.advanceClock(2000);
+    expect(await releaseLock(reader, api, scope, 'holder-two', DEMO_USER)).toBeUndefined();
+    expect(await status(scope)).toMatchObject({ lockId: 'holder-three', expired: true });
+    // A break: whoever holds it.
+    await acquireLock(reader, api, take(scope, 'holder-four'));
+    expect(await releaseLock(reader, api, scope, undefined, DEMO_USER)).toMatchObject({ lockId: 'holder-four' });
+    expect(await status(scope)).toMatchObject({ held: false, lockId: null });
+    // A cell whose Default is not a lock (unreadable): a release by id leaves it; a break ends it.
+    const { versionId } = await freeOf(scope);
+    void versionId;
+  });
+
+  it('a release that keeps losing its compare-and-set gives up after 5 tries, saying so', async () => {
+    const scope = channel();
+    const { api, reader } = await service();
+    await acquireLock(reader, api, take(scope, 'holder-one'));
+    const moving = await service((request, send) => (request.method === 'POST' && request.path.endsWith('/deploy') && (request.body as { intent?: string }).intent === 'DEFAULT' ? Promise.reject(refusal(409, 'moved')) : send()));
+    const error = await failure(releaseLock(moving.reader, moving.api, scope, 'holder-one', DEMO_USER));
+    expect(error).toEqual(new BlockedError(`${scopeText(scope)} kept moving while it was being released: run ahs lock status ${scopeText(scope)}`, 'lock'));
+    expect(moving.api.sent.filter((r) => r.method === 'POST' && r.path.endsWith('/deploy') && (r.body as { intent?: string }).intent === 'DEFAULT')).toHaveLength(5);
+    expect(await status(scope)).toMatchObject({ held: true, lockId: 'holder-one' });
+    await releaseLock(reader, api, scope, 'holder-one', DEMO_USER);
+  });
+
+  it('the cell\'s free version: made once and kept LIVE; a release with it known is one promotion', async () => {
+    const scope = channel();
+    const { api, reader } = await service();
+    const held = await acquireLock(reader, api, take(scope, 'holder-one'));
+    const free = await freeVersion(api, scope, DEMO_USER);
+    expect(await freeVersion(api, scope, DEMO_USER)).toBe(free);
+    expect(await h.records(lockAssetOf(scope))).toContain(`generic/prod/${free}=LIVE`);
+    api.sent.length = 0;
+    expect(await releaseHeld(api, held, DEMO_USER, free)).toBe(true);
+    expect(api.sent.map(line)).toEqual([`POST /va/${lockAssetOf(scope)}/versions/${free}/deploy`]);
+    expect(api.sent[0]!.body).toMatchObject({ envId: 'prod', intent: 'DEFAULT', currentVersionId: held.versionId, currentAssetIntent: 'LIVE' });
+    // Released again once another holder took it: not released, the other's lock left.
+    const other = await acquireLock(reader, api, take(scope, 'holder-other'));
+    expect(await releaseHeld(api, held, DEMO_USER, free)).toBe(false);
+    expect(await status(scope)).toMatchObject({ held: true, lockId: 'holder-other' });
+    await releaseHeld(api, other, DEMO_USER, free);
+    // Its deploy refused as LIVE already (400) or lost: the version still answered.
+    const fresh = channel();
+    await releaseHeld(api, await acquireLock(reader, api, take(fresh, 'holder-two')), DEMO_USER);
+    for (const error of [refusal(400, 'already LIVE'), new OutcomeUnknownError('lost')]) {
+      const other = channel();
+      await releaseLock(reader, api, other, undefined, DEMO_USER);
+      const odd = await service((request, send) => (request.method === 'POST' && request.path.endsWith('/deploy') && (request.body as { intent?: string }).intent === 'LIVE' ? Promise.reject(error) : send()));
+      await acquireLock(reader, api, take(other, 'holder-three'));
+      expect(await freeVersion(odd.api, other, DEMO_USER)).toMatch(/^\S+$/);
+    }
+    const failing = await service((request, send) => (request.method === 'POST' && request.path.endsWith('/deploy') && (request.body as { intent?: string }).intent === 'LIVE' ? Promise.reject(refusal(403, 'forbidden')) : send()));
+    const third = channel();
+    await acquireLock(reader, api, take(third, 'holder-four'));
+    expect((await failure(freeVersion(failing.api, third, DEMO_USER))).message).toBe('forbidden');
+  });
+
+  it('a sweep deletes a cell\'s lock versions whose lease ended over a minute ago (8 at most), keeps the others and the Default, and answers the free version', async () => {
+    const scope = channel();
+    const { api, reader } = await service();
+    let last: HeldLock | undefined;
+    for (let i = 0; i < 10; i++) {
+      last = await acquireLock(reader, api, take(scope, `holder-${String(i).padStart(4, '0')}`, { ttlMs: 1000 }));
+      h.emu.advanceClock(2500);
+    }
+    const recent = await acquireLock(reader, api, take(scope, 'holder-recent', { ttlMs: 1000 }));
+    const before = (await h.records(lockAssetOf(scope))).filter((r) => r.endsWith('=LIVE'));
+    // The ten former leases LIVE, the recent one the Default.
+    expect(before).toHaveLength(10);
+    // Within a minute of their end: none swept.
+    expect(await sweepCell(api, scope, DEMO_USER)).toBeUndefined();
+    expect((await h.records(lockAssetOf(scope))).filter((r) => r.endsWith('=LIVE'))).toHaveLength(10);
+    h.emu.advanceClock(61_000);
+    const fresh = await acquireLock(reader, api, take(scope, 'holder-fresh', { ttlMs: 600_000 }));
+    const free = await freeVersion(api, scope, DEMO_USER);
+    expect(await sweepCell(api, scope, DEMO_USER, new Set([recent.versionId]))).toBe(free);
+    const after = await h.records(lockAssetOf(scope));
+    // 11 former leases LIVE that ended over a minute ago, one of them kept: 8 of the 10 deleted; the Default and free stay.
+    expect(after.filter((r) => r.endsWith('=LIVE'))).toHaveLength(11 + 1 - 8);
+    expect(after).toContain(`generic/prod/${recent.versionId}=LIVE`);
+    expect(after).toContain(`generic/prod/${fresh.versionId}=DEFAULT`);
+    expect(after).toContain(`generic/prod/${free}=LIVE`);
+    expect(after).toContain(`generic/prod/${last!.versionId}=LIVE`);
+    expect(await status(scope)).toMatchObject({ held: true, lockId: 'holder-fresh' });
+    // A sentinel that cannot be read: nothing swept, no free version.
+    const blind = await service((request, send) => (request.method === 'GET' ? Promise.reject(refusal(500, 'broken')) : send()));
+    expect(await sweepCell(blind.api, scope, DEMO_USER)).toBeUndefined();
+  });
+
+  it('a lease kept: renewed every third of its TTL (200 ms at least) until stopped; a renewal that fails is the run\'s loss', async () => {
+    const held: HeldLock = { scope: channel(), lockId: 'holder-one', versionId: 'V0', leaseEnd: 0, since: 0 };
+    const renewals: number[] = [];
+    const started = Date.now();
+    let n = 0;
+    const keeper = new LeaseKeeper(held, async (lock) => {
+      renewals.push(Date.now() - started);
+      return { ...lock, versionId: `V${++n}` };
+    }, 300, () => undefined);
+    for (let i = 0; i < 2000 && renewals.length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    await keeper.stop();
+    const stoppedAt = renewals.length;
+    expect(stoppedAt).toBeGreaterThanOrEqual(2);
+    expect(renewals[0]).toBeGreaterThanOrEqual(190);
+    expect(keeper.lock.versionId).toBe(`V${stoppedAt}`);
+    await new Promise((resolve) => setTimeout(resolve, 450));
+    expect(renewals.length).toBe(stoppedAt);
+    // A TTL of 3 s: a renewal every second, none within the first 900 ms.
+    const slow: number[] = [];
+    const slowKeeper = new LeaseKeeper(held, async (lock) => (slow.push(Date.now()), lock), 3000, () => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(slow).toEqual([]);
+    await slowKeeper.stop();
+    // Lost: an AhsError as it is, anything else as exit 6.
+    const losses: Error[] = [];
+    const blocked = new BlockedError('taken', 'lock');
+    const k1 = new LeaseKeeper(held, () => Promise.reject(blocked), 300, (error) => losses.push(error));
+    const k2 = new LeaseKeeper(held, () => Promise.reject(new Error('boom')), 300, (error) => losses.push(error));
+    for (let i = 0; i < 2000 && losses.length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    await k1.stop();
+    await k2.stop();
+    expect(losses).toContain(blocked);
+    expect(losses.find((e) => e !== blocked)?.message).toMatch(/^change control could not be read \(boom\)/);
+  });
+});
+
+/** The cell's free version, made and deployed. */
+async function freeOf(scope: Scope): Promise<{ versionId: string }> {
+  return { versionId: await freeVersion((await service()).api, scope, DEMO_USER) };
+}
