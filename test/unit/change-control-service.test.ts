@@ -637,3 +637,95 @@ describe('watching, releasing, sweeping', () => {
 async function freeOf(scope: Scope): Promise<{ versionId: string }> {
   return { versionId: await freeVersion((await service()).api, scope, DEMO_USER) };
 }
+
+describe('the sentinels, freezes and blocks', () => {
+  it('a lock\'s sentinel made on its first use, marked as change control; made by another at once (409) is fine; another refusal is the error', async () => {
+    const scope = channel();
+    const { api, reader } = await service();
+    const held = await acquireLock(reader, api, take(scope, 'holder-one'));
+    const made = await h.call('GET', `/va/${lockAssetOf(scope)}`);
+    expect(made.body).toMatchObject({ assetId: lockAssetOf(scope), assetName: 'ahs change control: a lock', assetType: '9999' });
+    await releaseHeld(api, held, DEMO_USER);
+    // The upload answered 404 though the sentinel is there (another run made it meanwhile): its create's 409 is fine.
+    let first = true;
+    const late = await service((request, send) => {
+      if (first && request.method === 'POST' && request.path.endsWith(`/va/${lockAssetOf(scope)}/versions`)) {
+        first = false;
+        return Promise.reject(refusal(404, 'no such asset'));
+      }
+      return send();
+    });
+    const again = await acquireLock(late.reader, late.api, take(scope, 'holder-two'));
+    expect(late.api.sent.filter((r) => r.method === 'POST' && /\/va$/.test(r.path))).toHaveLength(1);
+    await releaseHeld(api, again, DEMO_USER);
+    const forbidden = refusal(403, 'no assets for you');
+    const refused = await service((request, send) => (request.method === 'POST' && /\/va$/.test(request.path) ? Promise.reject(forbidden) : send()));
+    expect(await failure(acquireLock(refused.reader, refused.api, take(channel(), 'holder-three')))).toBe(forbidden);
+  });
+
+  it('a freeze recorded with who, when and why (its CI run too), listed with or without reasons, lifted in its environment only', async () => {
+    const { api, reader } = await service();
+    const until = Math.ceil((Date.now() + 3_600_000) / 1000) * 1000;
+    const ci = { GITHUB_SERVER_URL: 'https://github.com', GITHUB_REPOSITORY: 'o/r', GITHUB_RUN_ID: '9' };
+    const a = await addFreeze(api, 'dev', { kind: 'until', until }, 'launch', DEMO_USER, ci);
+    const b = await addFreeze(api, 'staging', { kind: 'until', until }, 'audit', DEMO_USER, {});
+    const sentinel = await h.call('GET', `/va/${CONTROL_ASSET}`);
+    expect(sentinel.body).toMatchObject({ assetName: 'ahs change control: freezes and blocks', assetType: '9999' });
+    const listed = (await listFreezes(reader, api)).filter((f) => f.env === 'dev' || f.env === 'staging');
+    expect(listed).toEqual([
+      { env: 'dev', window: { kind: 'until', until }, versionId: a.versionId, actor: DEMO_USER, createdAt: a.createdAt, reason: 'launch' },
+      { env: 'staging', window: { kind: 'until', until }, versionId: b.versionId, actor: DEMO_USER, createdAt: b.createdAt, reason: 'audit' },
+    ]);
+    const quick = (await listFreezes(reader, api, false)).filter((f) => f.env === 'dev');
+    expect(quick).toEqual([{ env: 'dev', window: { kind: 'until', until }, versionId: a.versionId, actor: DEMO_USER, createdAt: a.createdAt, reason: null }]);
+    // Its record's content: the CI run that made it.
+    expect(await served(CONTROL_ASSET, a.versionId, 'dev')).toEqual({ apiVersion: 'ahs/control/v1', kind: 'freeze', actor: DEMO_USER, reason: 'launch', at: expect.any(String), ci: { runUrl: 'https://github.com/o/r/actions/runs/9' } });
+    expect(await served(CONTROL_ASSET, b.versionId, 'staging')).not.toHaveProperty('ci');
+    expect(await removeFreezes(api, 'dev', DEMO_USER)).toEqual([{ env: 'dev', window: { kind: 'until', until }, versionId: a.versionId }]);
+    expect((await listFreezes(reader, api)).map((f) => f.env)).not.toContain('dev');
+    expect((await listFreezes(reader, api)).map((f) => f.env)).toContain('staging');
+    expect(await removeFreezes(api, 'dev', DEMO_USER)).toEqual([]);
+    await removeFreezes(api, 'staging', DEMO_USER);
+    // A name longer than a version name may be: refused before anything is sent.
+    const long = 'e'.repeat(60);
+    const error = await failure(addFreeze(api, long, { kind: 'until', until }, 'x', DEMO_USER, {}));
+    expect(error).toEqual(new UsageError(`the record ${JSON.stringify(`freeze ${long} until ${new Date(until).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z')}`)} is longer than a version name may be (64): use a shorter environment or zone name`));
+  });
+
+  it('a block: made once (an existing one kept), its reason in its file name, read back with who and when; without an environment deployed nowhere; lifted', async () => {
+    const { api, reader } = await service();
+    const assetId = uid('blk');
+    const first = await addBlock(api, assetId, 'V1', 'crash on start', DEMO_USER, 'prod', { GITHUB_SERVER_URL: 'https://github.com', GITHUB_REPOSITORY: 'o/r', GITHUB_RUN_ID: '9' });
+    expect(first.existed).toBe(false);
+    expect(first.version.versionName).toBe(`block ${assetId}/V1`);
+    expect(first.version.fileName).toBe(blockFileName('crash on start'));
+    expect(await h.records(CONTROL_ASSET)).toContain(`generic/prod/${first.version.versionId}=LIVE`);
+    expect(await served(CONTROL_ASSET, first.version.versionId, 'prod')).toEqual({ apiVersion: 'ahs/control/v1', kind: 'block', actor: DEMO_USER, reason: 'crash on start', at: expect.any(String), assetId, versionId: 'V1', ci: { runUrl: 'https://github.com/o/r/actions/runs/9' } });
+    const again = await addBlock(api, assetId, 'V1', 'another reason', DEMO_USER, 'prod', {});
+    expect(again).toEqual({ version: expect.objectContaining({ versionId: first.version.versionId }), existed: true });
+    expect(await readBlock(reader, api, assetId, 'V1', first.version.versionId, 'prod')).toEqual({ assetId, versionId: 'V1', blockVersionId: first.version.versionId, actor: DEMO_USER, createdAt: first.version.createdAt, reason: 'crash on start' });
+    // Nowhere deployed: the file name still carries the reason.
+    const nowhere = await addBlock(api, assetId, 'V2', 'bad', DEMO_USER, undefined, {});
+    expect((await h.records(CONTROL_ASSET)).filter((r) => r.includes(`/${nowhere.version.versionId}=`))).toEqual([]);
+    expect((await readBlock(reader, api, assetId, 'V2', nowhere.version.versionId, undefined)).reason).toBe('bad');
+    // A record whose file name was changed by the service: the reason from its content, where it is deployed.
+    const renamed = await service((request, send) => send().then((answer) => (request.method === 'GET' && request.path.endsWith(`/versions/${first.version.versionId}`) ? { ...(answer as object), fileName: 'control.json' } : answer)));
+    expect((await readBlock(renamed.reader, renamed.api, assetId, 'V1', first.version.versionId, 'prod')).reason).toBe('crash on start');
+    // Its record unreadable: nobody, no time, no reason.
+    const blind = await service((request, send) => (request.method === 'GET' && request.path.includes(`/versions/${nowhere.version.versionId}`) ? Promise.reject(new Error('gone')) : send()));
+    expect(await readBlock(blind.reader, blind.api, assetId, 'V2', nowhere.version.versionId, undefined)).toEqual({ assetId, versionId: 'V2', blockVersionId: nowhere.version.versionId, actor: null, createdAt: null, reason: null });
+    // Lifted: deleted (taken off the environments named first); a second unblock finds none.
+    expect((await removeBlock(api, assetId, 'V1', DEMO_USER, ['prod']))?.versionId).toBe(first.version.versionId);
+    expect(await removeBlock(api, assetId, 'V1', DEMO_USER, ['prod'])).toBeUndefined();
+    expect((await h.call('GET', `/va/${CONTROL_ASSET}/versions/${first.version.versionId}`)).status).toBe(404);
+    expect((await removeBlock(api, assetId, 'V2', DEMO_USER, []))?.versionId).toBe(nowhere.version.versionId);
+  });
+});
+
+/** The content of a control version deployed in `env`, as the delivery network serves it. */
+async function served(assetId: string, versionId: string, env: string): Promise<unknown> {
+  const urls = await h.call('GET', `/va/${assetId}/versions/${versionId}/asset-urls?envId=${env}`);
+  const url = (urls.body.results as Array<{ downloadUrl?: string }>).find((r) => r.downloadUrl)!.downloadUrl!;
+  const response = await fetch(new URL(url, h.env.AHS_DELIVERY_URL), { headers: { apikey: h.env.AHS_API_KEY! } });
+  return response.json();
+}
