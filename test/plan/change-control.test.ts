@@ -409,7 +409,7 @@ describe('the gate, further', () => {
     expect(open.before).toBeUndefined();
     await open.end();
     const againId = await acquire(scope);
-    const short = await failure(gate(plan([deploy(id, v1)]), await context({ lockTimeout: '1s' }, 'deploy')));
+    const short = await failure(gate(plan([deploy(id, v1)]), await context({ lockTimeout: '300ms' }, 'deploy')));
     expect(short).toBeInstanceOf(BlockedError);
     expect(short.message).toContain(`lock id ${againId}`);
     expect(short.message).toContain('(waited 1s, --lock-timeout)');

@@ -310,9 +310,10 @@ describe('taking a lock', () => {
   it('watches another run\'s lease: a dead one\'s is taken over when it ends, a live one (renewed) refuses; one that outlasts the watch refuses at once', async () => {
     const scope = channel();
     const { api, reader } = await service();
-    const dead = await acquireLock(reader, api, take(scope, 'run-000000000001', { ttlMs: 1000 }));
+    const dead = await acquireLock(reader, api, take(scope, 'run-000000000001', { ttlMs: 5000 }));
     const watched: string[] = [];
-    const next = await acquireLock(reader, api, take(scope, 'holder-two', { watchMs: 10_000, onWatch: (holder) => watched.push(holder.lockId) }));
+    // Its lease ends on the service's clock while it is watched.
+    const next = await acquireLock(reader, api, take(scope, 'holder-two', { watchMs: 10_000, onWatch: (holder) => (watched.push(holder.lockId), h.emu.advanceClock(6000)) }));
     expect(watched).toEqual(['run-000000000001']);
     expect(next.replaced).toBe(dead.versionId);
     await releaseHeld(api, next, DEMO_USER);
@@ -612,12 +613,12 @@ describe('watching, releasing, sweeping', () => {
     expect(stoppedAt).toBeGreaterThanOrEqual(2);
     expect(renewals[0]).toBeGreaterThanOrEqual(190);
     expect(keeper.lock.versionId).toBe(`V${stoppedAt}`);
-    await new Promise((resolve) => setTimeout(resolve, 450));
+    await new Promise((resolve) => setTimeout(resolve, 250));
     expect(renewals.length).toBe(stoppedAt);
-    // A TTL of 3 s: a renewal every second, none within the first 900 ms.
+    // A TTL of 3 s: a renewal every second, none within the first 400 ms.
     const slow: number[] = [];
     const slowKeeper = new LeaseKeeper(held, async (lock) => (slow.push(Date.now()), lock), 3000, () => undefined);
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    await new Promise((resolve) => setTimeout(resolve, 400));
     expect(slow).toEqual([]);
     await slowKeeper.stop();
     // Lost: an AhsError as it is, anything else as exit 6.
