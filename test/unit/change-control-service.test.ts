@@ -12,7 +12,7 @@ import { runContexts } from '../support/run-contexts.js';
 import { failure } from '../support/failure.js';
 import { ApiError, BlockedError, CancelledError, NetworkError, OutcomeUnknownError, UsageError } from '../../src/errors.js';
 import type { ApiClient, RequestOptions } from '../../src/http/client.js';
-import { ciLockId, CONTROL_ASSET, LOCK_ASSET, lockAssetOf, lockName, scopeText, type Scope } from '../../src/rules/change-control.js';
+import { ciLockId, CONTROL_ASSET, LOCK_ASSET, lockAssetOf, scopeText, type Scope } from '../../src/rules/change-control.js';
 import {
   acquireLock,
   addBlock,
@@ -67,7 +67,7 @@ async function service(hook: Hook = (_request, send) => send(), env: Record<stri
 }
 const line = (r: RequestOptions) => `${r.method} ${r.path.replace(/^\/api\/v2\/demo/, '')}`;
 const refusal = (status: number, title: string) => new ApiError(status, { type: 'about:blank', title, status, detail: title });
-const channel = (env = 'prod'): Scope => ({ kind: 'channel', assetId: uid('a'), platform: 'ios', env });
+const channel = (env = 'prod'): Extract<Scope, { kind: 'channel' }> => ({ kind: 'channel', assetId: uid('a'), platform: 'ios', env });
 const quiet = new AbortController().signal;
 const take = (scope: Scope, lockId: string, extra: Partial<AcquireOptions> = {}): AcquireOptions => ({ scope, lockId, ttlMs: 60_000, user: DEMO_USER, command: 'test', env: {}, waitMs: 0, signal: quiet, ...extra });
 const status = async (scope: Scope) => {
