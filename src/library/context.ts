@@ -12,21 +12,18 @@ import type { GlobalOptions } from '../options.js';
 import { Redactor } from '../http/redact.js';
 import { redactedIO, type IO } from '../io/streams.js';
 import { UsageError } from '../errors.js';
-import type { ClientEvent, ClientOptions } from './types.js';
+import type { CallOptions, ClientEvent, ClientOptions } from './types.js';
 import type { RequestFeedback } from '../http/client.js';
 import type { Progress } from '../io/progress.js';
 import type { MultiProgress } from '../plan/context.js';
 
-/** Settings of one call (the channel of a release, the acting user), above the client's. */
-export interface CallSettings {
+/** Settings of one call (the channel of a release, the acting user, change control's CallOptions), above the client's. */
+export interface CallSettings extends Pick<CallOptions, 'lockId' | 'breakGlass'> {
   platform?: string;
   envId?: string;
   user?: string;
   /** The library call, as a journal entry names it (`release`). */
   command?: string;
-  /** Change control (CallOptions): the lock this call holds already, a write let through a freeze. */
-  lockId?: string;
-  breakGlass?: { reason: string };
 }
 
 export interface LibraryContext {
