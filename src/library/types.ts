@@ -148,21 +148,19 @@ type ActingUser<T extends { user: unknown }> = Omit<T, 'user'> & { user?: string
 export type ChannelParams = Channel & { user?: string };
 
 /** Parameters of assets.create() (`ahs asset create`). */
-export type CreateAssetParams = Omit<AssetCreateInput, 'assetName' | 'assetType' | 'localCacheMaxAge' | 'user'> & {
+export type CreateAssetParams = ActingUser<Omit<AssetCreateInput, 'assetName' | 'assetType' | 'localCacheMaxAge'>> & {
   name: string;
   /** Asset type code. */
   type: string;
   localCacheMaxAge?: number;
-  user?: string;
 };
 
 /** Parameters of assets.update() (`ahs asset update`); only what is given changes. */
-export type UpdateAssetParams = Omit<AssetUpdateInput, 'assetName' | 'assetType' | 'localCacheMaxAge' | 'user'> & {
+export type UpdateAssetParams = ActingUser<Omit<AssetUpdateInput, 'assetName' | 'assetType' | 'localCacheMaxAge'>> & {
   name?: string;
   /** Sent as the asset's current type when absent (the service requires it; it cannot actually change). */
   type?: string;
   localCacheMaxAge?: number;
-  user?: string;
 };
 
 /** An asset named by id, with the acting user. */
@@ -179,13 +177,12 @@ export type UndeployAssetParams = Omit<AssetUndeployInput, 'platforms'> & {
 export type VersionParams = VersionKey;
 
 /** Parameters of collections.create() (`ahs collection create`). */
-export type CreateCollectionParams = Omit<CollectionCreateInput, 'collectionName' | 'allowedAssetTypes' | 'anchorAsset' | 'platformFrom' | 'user'> & {
+export type CreateCollectionParams = ActingUser<Omit<CollectionCreateInput, 'collectionName' | 'allowedAssetTypes' | 'anchorAsset' | 'platformFrom'>> & {
   name: string;
   /** Asset type codes items may have (9999 = Other is always allowed). */
   allowedTypes: string[];
   /** The anchor (default) item's id. */
   anchor?: string;
-  user?: string;
 };
 
 /** The updatable fields (`ahs collection update`); the id, allowed types, platform and `secured` are permanent. */
@@ -221,20 +218,18 @@ export interface DeployCollectionParams extends CollectionParams {
 }
 
 /** Parameters of items.upload() (`ahs item upload`). */
-export type UploadItemsParams = Omit<ItemUploadInput, 'assetType' | 'user'> & {
+export type UploadItemsParams = ActingUser<Omit<ItemUploadInput, 'assetType'>> & {
   /** Asset type code of the items: one of the collection's allowed types, or 9999 (Other). */
   type: string;
-  user?: string;
 };
 
 /** An item named by its collection and id. */
 export type ItemParams = ActingUser<ItemRemoveInput>;
 
 /** Parameters of versions.upload() (`ahs version upload`). */
-export type UploadVersionParams = Omit<VersionUploadInput, 'versionName' | 'user'> & {
+export type UploadVersionParams = ActingUser<Omit<VersionUploadInput, 'versionName'>> & {
   /** The version name (max 64 characters). */
   name: string;
-  user?: string;
 };
 
 /** Parameters of deploy() (`ahs deploy`); `state` LIVE when not given. */
@@ -265,10 +260,9 @@ export type VerifyParams = VerifyCollectionParams | VerifyAssetParams;
 export type VerifyAssetParams = Omit<VerifyAssetInput, 'concurrency'>;
 
 /** Parameters of items.sync() (`ahs item sync`). */
-export type SyncParams = Omit<ItemSyncInput, 'entries' | 'assetType' | 'user'> & {
+export type SyncParams = ActingUser<Omit<ItemSyncInput, 'entries' | 'assetType'>> & {
   /** Asset type code of uploaded items: one of the collection's allowed types, or 9999 (Other). */
   type: string;
-  user?: string;
 };
 
 /** The desired-state file of plan() and apply() (`ahs plan -f`). */
@@ -407,10 +401,10 @@ export type LockReleaseParams = ActingUser<LockReleaseInput>;
 export type LockBreakParams = ActingUser<LockBreakInput>;
 
 /** freezes.set(): the environment, why, and one of `until` (a time), `forMs` (from now, on the service's clock) and `weekly` (in `zone`). */
-export type FreezeParams = Omit<FreezeInput, 'env' | 'user' | 'until'> & { envId: string; until?: Date | string; user?: string };
+export type FreezeParams = ActingUser<Omit<FreezeInput, 'env' | 'until'>> & { envId: string; until?: Date | string };
 
 /** freezes.remove(): the environment. */
-export type UnfreezeParams = Omit<FreezeRemoveInput, 'env' | 'user'> & { envId: string; user?: string };
+export type UnfreezeParams = ActingUser<Omit<FreezeRemoveInput, 'env'>> & { envId: string };
 
 /** versions.block(): the version and why; `envId`, where its record is deployed so that its reason reads back (default: the client's). */
 export type BlockParams = ActingUser<VersionBlockInput>;
