@@ -141,27 +141,27 @@ export type PlanStep = Pick<Step, 'id' | 'kind' | 'params' | 'batch' | 'after'>;
 
 // --- parameters ------------------------------------------------------------------
 
-/** An operation's input as the library takes it: the acting user is optional (the client's `user` by default). */
-type ActingUser<T extends { user: unknown }> = Omit<T, 'user'> & { user?: string };
+/** An operation's input as the library takes it, with fields of its own (`Own`): the acting user is optional (the client's `user` by default). */
+type ActingUser<T extends { user: unknown }, Own = {}> = Omit<T, 'user'> & Own & { user?: string };
 
 /** The channel a write targets; `user` overrides the client's. */
 export type ChannelParams = Channel & { user?: string };
 
 /** Parameters of assets.create() (`ahs asset create`). */
-export type CreateAssetParams = ActingUser<Omit<AssetCreateInput, 'assetName' | 'assetType' | 'localCacheMaxAge'>> & {
+export type CreateAssetParams = ActingUser<Omit<AssetCreateInput, 'assetName' | 'assetType' | 'localCacheMaxAge'>, {
   name: string;
   /** Asset type code. */
   type: string;
   localCacheMaxAge?: number;
-};
+}>;
 
 /** Parameters of assets.update() (`ahs asset update`); only what is given changes. */
-export type UpdateAssetParams = ActingUser<Omit<AssetUpdateInput, 'assetName' | 'assetType' | 'localCacheMaxAge'>> & {
+export type UpdateAssetParams = ActingUser<Omit<AssetUpdateInput, 'assetName' | 'assetType' | 'localCacheMaxAge'>, {
   name?: string;
   /** Sent as the asset's current type when absent (the service requires it; it cannot actually change). */
   type?: string;
   localCacheMaxAge?: number;
-};
+}>;
 
 /** An asset named by id, with the acting user. */
 export type AssetParams = ActingUser<AssetDeleteInput>;
@@ -177,13 +177,13 @@ export type UndeployAssetParams = Omit<AssetUndeployInput, 'platforms'> & {
 export type VersionParams = VersionKey;
 
 /** Parameters of collections.create() (`ahs collection create`). */
-export type CreateCollectionParams = ActingUser<Omit<CollectionCreateInput, 'collectionName' | 'allowedAssetTypes' | 'anchorAsset' | 'platformFrom'>> & {
+export type CreateCollectionParams = ActingUser<Omit<CollectionCreateInput, 'collectionName' | 'allowedAssetTypes' | 'anchorAsset' | 'platformFrom'>, {
   name: string;
   /** Asset type codes items may have (9999 = Other is always allowed). */
   allowedTypes: string[];
   /** The anchor (default) item's id. */
   anchor?: string;
-};
+}>;
 
 /** The updatable fields (`ahs collection update`); the id, allowed types, platform and `secured` are permanent. */
 export interface UpdateCollectionParams {
@@ -218,19 +218,19 @@ export interface DeployCollectionParams extends CollectionParams {
 }
 
 /** Parameters of items.upload() (`ahs item upload`). */
-export type UploadItemsParams = ActingUser<Omit<ItemUploadInput, 'assetType'>> & {
+export type UploadItemsParams = ActingUser<Omit<ItemUploadInput, 'assetType'>, {
   /** Asset type code of the items: one of the collection's allowed types, or 9999 (Other). */
   type: string;
-};
+}>;
 
 /** An item named by its collection and id. */
 export type ItemParams = ActingUser<ItemRemoveInput>;
 
 /** Parameters of versions.upload() (`ahs version upload`). */
-export type UploadVersionParams = ActingUser<Omit<VersionUploadInput, 'versionName'>> & {
+export type UploadVersionParams = ActingUser<Omit<VersionUploadInput, 'versionName'>, {
   /** The version name (max 64 characters). */
   name: string;
-};
+}>;
 
 /** Parameters of deploy() (`ahs deploy`); `state` LIVE when not given. */
 export type DeployParams = ChannelParams & Pick<DeployInput, 'versionId' | 'idempotent'> & Partial<Pick<DeployInput, 'state'>>;
@@ -260,10 +260,10 @@ export type VerifyParams = VerifyCollectionParams | VerifyAssetParams;
 export type VerifyAssetParams = Omit<VerifyAssetInput, 'concurrency'>;
 
 /** Parameters of items.sync() (`ahs item sync`). */
-export type SyncParams = ActingUser<Omit<ItemSyncInput, 'entries' | 'assetType'>> & {
+export type SyncParams = ActingUser<Omit<ItemSyncInput, 'entries' | 'assetType'>, {
   /** Asset type code of uploaded items: one of the collection's allowed types, or 9999 (Other). */
   type: string;
-};
+}>;
 
 /** The desired-state file of plan() and apply() (`ahs plan -f`). */
 export type DesiredStateParams = Pick<DesiredInput, 'file' | 'checksum'> & {
@@ -401,10 +401,10 @@ export type LockReleaseParams = ActingUser<LockReleaseInput>;
 export type LockBreakParams = ActingUser<LockBreakInput>;
 
 /** freezes.set(): the environment, why, and one of `until` (a time), `forMs` (from now, on the service's clock) and `weekly` (in `zone`). */
-export type FreezeParams = ActingUser<Omit<FreezeInput, 'env' | 'until'>> & { envId: string; until?: Date | string };
+export type FreezeParams = ActingUser<Omit<FreezeInput, 'env' | 'until'>, { envId: string; until?: Date | string }>;
 
 /** freezes.remove(): the environment. */
-export type UnfreezeParams = ActingUser<Omit<FreezeRemoveInput, 'env'>> & { envId: string };
+export type UnfreezeParams = ActingUser<Omit<FreezeRemoveInput, 'env'>, { envId: string }>;
 
 /** versions.block(): the version and why; `envId`, where its record is deployed so that its reason reads back (default: the client's). */
 export type BlockParams = ActingUser<VersionBlockInput>;
