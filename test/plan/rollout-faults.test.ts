@@ -223,21 +223,21 @@ describe('rollout start: a journal that does not take the entry', () => {
       'the end of another rollout in flight (--supersede): nothing sent',
       async (id, _v1, v2) => {
         const v3 = await h.uploadVersion(id, 'web', '3.0');
-        expect((await startRollout(await through(), options(id, v2, { approve: ['prod'] }))).document.promoted).toEqual(['dev', 'staging']);
-        return options(id, v3, { supersede: true });
+        expect((await startRollout(await through(), options(id, v2, { waves: ['dev', 'staging'], approve: ['staging'] }))).document.promoted).toEqual(['dev']);
+        return options(id, v3, { waves: ['dev', 'staging'], supersede: true });
       },
       (v2) => `the journal did not take the record that ${v2}'s rollout ends here (see the warning above): nothing was sent; run the same command again once the journal takes entries`,
-      (v1, v2) => [v2, v2, v1],
+      (v1, v2) => [v2, v1, v1],
     ],
     [
       'the end of a halt (--resume, the check passing now)',
       async (id, _v1, v2) => {
-        const halted = await startRollout(await through(), options(id, v2, { check: '[ "$AHS_ROLLOUT_ENV/$AHS_ROLLOUT_PHASE" != staging/after ]' }));
+        const halted = await startRollout(await through(), options(id, v2, { waves: ['dev'], check: '[ "$AHS_ROLLOUT_PHASE" != after ]' }));
         expect(stopOf(halted)?.exitCode).toBe(1);
-        return options(id, v2, { check: 'true', resume: true });
+        return options(id, v2, { waves: ['dev'], check: 'true', resume: true });
       },
-      () => 'the check passed after promoting staging again, but the journal did not take the record that the halt ends (see the warning above): run the same command again once the journal takes entries',
-      (v1, v2) => [v2, v2, v1],
+      () => 'the check passed after promoting dev again, but the journal did not take the record that the halt ends (see the warning above): run the same command again once the journal takes entries',
+      (v1, v2) => [v2, v1, v1],
     ],
     [
       'a promotion found without its entry (made outside the rollout, a soak to keep)',
@@ -509,17 +509,18 @@ describe('rollout start: the reads it decides on', () => {
 
   it('--resume of a halt whose wave was moved since: no check run, the rollout halted there (exit 5)', async () => {
     const { id, v1, v2 } = await seededRollout(h);
-    const v3 = await versionWith(id, 'payload', 'staging');
-    const halted = await startRollout(await through(), options(id, v2, { check: '[ "$AHS_ROLLOUT_ENV/$AHS_ROLLOUT_PHASE" != staging/after ]' }));
+    const v3 = await versionWith(id, 'payload', 'dev');
+    const waves = { waves: ['dev', 'staging'] };
+    const halted = await startRollout(await through(), options(id, v2, { ...waves, check: '[ "$AHS_ROLLOUT_PHASE" != after ]' }));
     expect(stopOf(halted)?.exitCode).toBe(1);
-    expect((await h.deploy(id, v3, 'web', 'staging', 'DEFAULT', { currentVersionId: v2, currentAssetIntent: 'LIVE' })).status).toBe(201);
+    expect((await h.deploy(id, v3, 'web', 'dev', 'DEFAULT', { currentVersionId: v2, currentAssetIntent: 'LIVE' })).status).toBe(201);
     const ctx = await through();
-    const r = await startRollout(ctx, options(id, v2, { check: 'true', resume: true }));
+    const r = await startRollout(ctx, options(id, v2, { ...waves, check: 'true', resume: true }));
     expect(stopOf(r)).toMatchObject({ type: 'ConflictError', exitCode: 5 });
-    expect(r.document.next).toEqual({ action: 'halt', env: 'staging', found: v3 });
+    expect(r.document.next).toEqual({ action: 'halt', env: 'dev', found: v3 });
     expect(ctx.io.err.text).toBe('');
-    expect(await defaults(id)).toEqual([v2, v3, v1]);
+    expect(await defaults(id)).toEqual([v3, v1, v1]);
     // Its newest entry is still the halt (no resume recorded).
-    expect((await entriesOf(id, v2, 'staging'))[0]).toEqual(['halt', undefined]);
+    expect((await entriesOf(id, v2, 'dev'))[0]).toEqual(['halt', undefined]);
   });
 });
