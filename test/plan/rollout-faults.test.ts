@@ -330,7 +330,9 @@ describe('rollout abort against other writers', () => {
     expect((await startRollout(await through(), options(id, v2))).document.promoted).toEqual(ENVS);
     const back = (env: string) => h.deploy(id, v1, 'web', env, 'DEFAULT', { currentVersionId: v2, currentAssetIntent: 'LIVE' });
     let prodRead = false;
+    let prodSent = 0;
     const ctx = await through(async (request, send) => {
+      if (isDeploy(request, 'prod', 'DEFAULT')) prodSent += 1;
       if (!prodRead && request.method === 'GET' && request.query?.envId === 'prod' && request.query.state === 'DEFAULT') {
         prodRead = true;
         expect((await back('prod')).status).toBe(201);
@@ -349,6 +351,8 @@ describe('rollout abort against other writers', () => {
     expect(err).not.toContain('is the Default again (was');
     expect(err).toContain(`${v2} stays LIVE on prod, staging (abort deletes nothing); to take it offline there: ahs deploy ${id} ${v2} --platform web --env prod --state OFFLINE; ahs deploy ${id} ${v2} --platform web --env staging --state OFFLINE\n`);
     expect(await defaults(id)).toEqual([v3, v1, v1]);
+    // prod, found put back by the read, was sent nothing.
+    expect(prodSent).toBe(0);
   });
 });
 
@@ -378,6 +382,8 @@ describe('rollout abort: a wave that nothing proves', () => {
     expect([...(candidates ?? [])].sort()).toEqual([v1, v3].sort());
     expect(line).toBe(`warning: ${id}/web/dev: left alone: ${v2} is its Default, and neither the journal nor --to says what was before (LIVE there: ${candidates!.join(', ')}); to put one back: ahs rollout abort ${id} ${v2} --platform web --waves dev,staging --to dev=VERSION_ID`);
     expect(await defaults(id)).toEqual([v2, v1, v1]);
+    // The restored wave's entry: its abort, from this rollout's version.
+    expect((await entriesOf(id, v2, 'staging'))[0]).toEqual(['abort', v2]);
   });
 });
 
@@ -460,6 +466,12 @@ describe('rollout start: the reads it decides on', () => {
     const r = await rolloutStatus(await through(), options(id, v2, { soak: ['dev=10m'] }));
     expect(r.document.next).toEqual({ action: 'record', env: 'dev' });
     expect(r.document.waves[0]).toMatchObject({ state: 'unrecorded', previousDefault: v1 });
+    expect(r.stop).toBeUndefined();
+    // A dry run of it: what the next run does, no stop (nothing recorded).
+    const dry = await startRollout(await through(pass, { globals: { dryRun: true } }), options(id, v2, { soak: ['dev=10m'] }));
+    expect(dry.document).toMatchObject({ dryRun: true, requests: [], next: { action: 'record', env: 'dev' } });
+    expect(dry.stop).toBeUndefined();
+    expect(await entriesOf(id, v2, 'dev')).toEqual([['intent', v1]]);
   });
 
   it('a version of an asset that does not exist: not found (exit 4), its other reads\' failures left unsaid', async () => {
