@@ -11,9 +11,10 @@ import { runContexts, type RunContext } from '../support/run-contexts.js';
 import type { GlobalOptions } from '../../src/options.js';
 import { coordinates, DEFAULT_RUN_TTL_MS, gate, givenLockId, holdScopes, intentOf, isBlocked, lockTimeoutMs, newRunLockId, parseScopeOrThrow, planIntent, prefetchControl, refuseBeforeAsking, runTtlMs } from '../../src/plan/change-control.js';
 import { ApiError, BlockedError, CancelledError, NetworkError, UsageError } from '../../src/errors.js';
-import type { ApiClient, RequestOptions } from '../../src/http/client.js';
+import type { RequestOptions } from '../../src/http/client.js';
 import type { Plan, Step } from '../../src/plan/plan.js';
 import { failure } from '../support/failure.js';
+import { scripted, type Hook, type Scripted } from '../support/scripted-client.js';
 import { compactTime, type Scope } from '../../src/rules/change-control.js';
 
 const runs = runContexts('change-control');
@@ -328,18 +329,8 @@ describe('how a run coordinates: its lock, its wait, its lease', () => {
 // The gate against a service that answers otherwise than the emulator does by
 // itself: the run's own client, each request seen first by a hook that may
 // fail it, hold it while something else happens, or send it.
-type Hook = (request: RequestOptions, send: () => Promise<unknown>) => Promise<unknown>;
-interface Scripted extends ApiClient {
-  sent: RequestOptions[];
-}
-async function through(ctx: Ctx, hook: Hook = (_request, send) => send()): Promise<{ ctx: Ctx; api: Scripted }> {
-  const real = await ctx.api();
-  const api = Object.create(real) as Scripted;
-  api.sent = [];
-  api.json = ((request: RequestOptions) => {
-    api.sent.push(request);
-    return hook(request, () => real.json(request));
-  }) as ApiClient['json'];
+async function through(ctx: Ctx, hook?: Hook): Promise<{ ctx: Ctx; api: Scripted }> {
+  const api = scripted(await ctx.api(), hook);
   return { ctx: { ...ctx, api: async () => api } as Ctx, api };
 }
 const isLockWrite = (r: RequestOptions) => r.method !== 'GET' && /\/va\/ahs-control-lock/.test(r.path);

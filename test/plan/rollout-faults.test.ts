@@ -20,6 +20,7 @@ import { rolloutEntries } from '../../src/service/rollout-journal.js';
 import { acquireLock, releaseHeld } from '../../src/service/change-control.js';
 import { recordRolloutEvent } from '../../src/plan/journal-record.js';
 import { failure } from '../support/failure.js';
+import { lines, scripted, type Hook } from '../support/scripted-client.js';
 
 const runs = runContexts('rollout-faults');
 let h: Harness;
@@ -31,8 +32,6 @@ beforeAll(async () => {
   expect(init.exitCode, init.stderr).toBe(0);
 });
 
-/** `send`: sends the request (or another in its place) to the emulator. */
-type Hook = (request: RequestOptions, send: (instead?: RequestOptions) => Promise<unknown>) => Promise<unknown>;
 type DeliveryHook = (request: RequestOptions, send: (instead?: RequestOptions) => Promise<RawResponse>) => Promise<RawResponse>;
 const pass: Hook = (_request, send) => send();
 
@@ -44,22 +43,16 @@ type Through = RunContext & {
 /** A run's context (the journal on or off) whose API client goes through `hook` and whose delivery clients through `onDelivery`. */
 async function through(hook: Hook = pass, options: { journal?: boolean; globals?: GlobalOptions; onDelivery?: DeliveryHook; signal?: AbortSignal } = {}): Promise<Through> {
   const ctx = await runs.context({ AHS_JOURNAL: options.journal === false ? '' : journal }, options.globals ?? {}, { command: 'rollout start', arguments: [] }, options.signal);
-  const api = await ctx.api();
-  const client = Object.create(api) as ApiClient;
-  const sent: string[] = [];
-  client.json = ((request: RequestOptions) => {
-    sent.push(`${request.method} ${request.path.replace(/^\/api\/v2\/demo/, '')}`);
-    return hook(request, (instead = request) => api.json(instead));
-  }) as ApiClient['json'];
+  const client = scripted(await ctx.api(), hook);
   const onDelivery = options.onDelivery;
   const deliveryClient = async (base: string, connections?: number) => {
     const real = await ctx.deliveryClient(base, connections);
     if (!onDelivery) return real;
-    const scripted = Object.create(real) as ApiClient;
-    scripted.send = ((request: RequestOptions) => onDelivery(request, (instead = request) => real.send(instead))) as ApiClient['send'];
-    return scripted;
+    const hooked = Object.create(real) as ApiClient;
+    hooked.send = ((request: RequestOptions) => onDelivery(request, (instead = request) => real.send(instead))) as ApiClient['send'];
+    return hooked;
   };
-  return { ...ctx, api: async () => client, deliveryClient, sent } as Through;
+  return { ...ctx, api: async () => client, deliveryClient, get sent() { return lines(client); } } as Through;
 }
 
 const options = (assetId: string, versionId: string, extra: Partial<RolloutOptions> = {}): RolloutOptions => ({ assetId, versionId, platform: 'web', waves: ENVS, user: DEMO_USER, ...extra });

@@ -10,8 +10,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_USER, uid, type Harness } from '../e2e/helpers.js';
 import { runContexts } from '../support/run-contexts.js';
 import { failure } from '../support/failure.js';
+import { scripted, type Hook } from '../support/scripted-client.js';
 import { ApiError, BlockedError, CancelledError, NetworkError, OutcomeUnknownError, UsageError } from '../../src/errors.js';
-import type { ApiClient, RequestOptions } from '../../src/http/client.js';
+import type { RequestOptions } from '../../src/http/client.js';
 import { ciLockId, CONTROL_ASSET, LOCK_ASSET, lockAssetOf, scopeText, type Scope } from '../../src/rules/change-control.js';
 import {
   acquireLock,
@@ -49,20 +50,11 @@ beforeAll(() => {
   h = runs.h;
 });
 
-type Hook = (request: RequestOptions, send: () => Promise<unknown>) => Promise<unknown>;
-interface Scripted extends ApiClient {
-  sent: RequestOptions[];
-}
+
 /** A run's context and its client, each request seen first by `hook`. */
-async function service(hook: Hook = (_request, send) => send(), env: Record<string, string | undefined> = {}) {
+async function service(hook?: Hook, env: Record<string, string | undefined> = {}) {
   const ctx = await runs.context({ AHS_JOURNAL: '', ...env });
-  const real = await ctx.api();
-  const api = Object.create(real) as Scripted;
-  api.sent = [];
-  api.json = ((request: RequestOptions) => {
-    api.sent.push(request);
-    return hook(request, () => real.json(request));
-  }) as ApiClient['json'];
+  const api = scripted(await ctx.api(), hook);
   return { ctx, api, reader: { settings: ctx.settings, deliveryClient: ctx.deliveryClient } };
 }
 const line = (r: RequestOptions) => `${r.method} ${r.path.replace(/^\/api\/v2\/demo/, '')}`;

@@ -17,9 +17,10 @@ import { journalOf, rolloutEntries } from '../../src/service/rollout-journal.js'
 import { choiceText, journalChoice, journalErasure, journalId, requireJournal } from '../../src/service/journal-setting.js';
 import { resolveSettings } from '../../src/config/settings.js';
 import { ApiError, NotFoundError, OutcomeUnknownError, UsageError } from '../../src/errors.js';
-import type { ApiClient, RequestOptions } from '../../src/http/client.js';
+import type { RequestOptions } from '../../src/http/client.js';
 import { readCollection } from '../../src/service/collections.js';
 import { failure } from '../support/failure.js';
+import { lines, scripted, type Hook, type Scripted } from '../support/scripted-client.js';
 
 const runs = runContexts('journal-store');
 /** A second service whose delivery network has a host and path of its own (a CDN), not the API's. */
@@ -613,24 +614,6 @@ describe('a rollout\'s entries', () => {
 // collection, a listing with junk in it) or send it and then lose the
 // answer. What is sent is recorded: a journal's reads and writes cost the
 // round trips its comments promise.
-/** `send`: sends the request (or another in its place) to the emulator. */
-type Hook = (request: RequestOptions, send: (instead?: RequestOptions) => Promise<unknown>) => Promise<unknown>;
-interface Scripted extends ApiClient {
-  sent: RequestOptions[];
-}
-
-function scripted(api: ApiClient, hook: Hook = (_request, send) => send()): Scripted {
-  const client = Object.create(api) as Scripted;
-  client.sent = [];
-  client.json = ((request: RequestOptions) => {
-    client.sent.push(request);
-    return hook(request, (instead = request) => api.json(instead));
-  }) as ApiClient['json'];
-  return client;
-}
-
-/** `GET /vc/ID/items`: a request as a line, the domain's prefix left out. */
-const lines = (api: Scripted) => api.sent.map((r) => `${r.method} ${r.path.replace(/^\/api\/v2\/demo/, '')}`);
 const isPost = (r: RequestOptions, path: RegExp) => r.method === 'POST' && path.test(r.path);
 const isGet = (r: RequestOptions, path: RegExp) => r.method === 'GET' && path.test(r.path);
 const refusal = (status: number, title: string, detail = title) => new ApiError(status, { type: 'about:blank', title, status, detail });
