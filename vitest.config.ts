@@ -18,6 +18,9 @@ export default defineConfig({
     // more in imports than it fills.
     maxWorkers: 3,
     isolate: false,
+    // Each module's transform kept on disk between runs, keyed by its content (node_modules/.experimental-vitest-cache):
+    // a rerun skips esbuild and vite's plugins for what did not change (issue 46).
+    experimental: { fsModuleCache: true },
     // A release engineer's AHS_* settings and profile never reach a test (issue 34).
     // AHS_TEST_CPU_LOG=FILE: each file's CPU and the processes it started, a JSON line each (test/README.md, issue 46).
     setupFiles: ['test/support/hermetic.ts', ...(process.env.AHS_TEST_CPU_LOG ? ['test/support/cpu-probe.ts'] : [])],
