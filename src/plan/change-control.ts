@@ -103,9 +103,9 @@ export function intentOf(step: Step, env: string | undefined): { scopes: Scope[]
  * writes none (an asset's own fields).
  */
 function rawRequestIntent(p: P, env: string | undefined): { scopes: Scope[]; promotes: WriteIntent['promotes'] } {
-  const [pathPart = '', search = ''] = typeof p.path === 'string' ? p.path.split('?', 2) : [];
-  const segments = pathPart.replace(/^\/api\/v2\/[^/]+\//, '').split('/').map((part: string) => safeDecode(part));
-  const inPath = new URLSearchParams(search);
+  const url = typeof p.path === 'string' ? requestUrl(p.path) : undefined;
+  const segments = (url?.pathname ?? '').replace(/^\/api\/v2\/[^/]+\//, '').split('/').map((part: string) => safeDecode(part));
+  const inPath = url?.searchParams ?? new URLSearchParams();
   const given = (name: string) => [p.body?.[name], p.query?.[name], inPath.get(name)].find((value): value is string => typeof value === 'string' && value !== '');
   const named = given('envId');
   const [root, id, child, versionId, action] = segments;
@@ -117,6 +117,17 @@ function rawRequestIntent(p: P, env: string | undefined): { scopes: Scope[]; pro
   const collectionEnv = named ?? env;
   if (root === 'vc' && id && collectionEnv) return { scopes: [{ kind: 'collection', collectionId: id, env: collectionEnv }], promotes: [] };
   return { scopes: [], promotes: [] };
+}
+
+/**
+ * The path and query a raw request is sent to, as the API client makes its
+ * URL (the base URL and the path): its dot segments resolved, its query all
+ * that follows the first `?` (a later `?` is the query's own), its fragment
+ * not sent. Undefined for a path no URL is made of.
+ */
+function requestUrl(path: string): URL | undefined {
+  const text = `http://ahs.invalid${path}`;
+  return URL.canParse(text) ? new URL(text) : undefined;
 }
 
 function safeDecode(part: string): string {

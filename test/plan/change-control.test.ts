@@ -289,6 +289,13 @@ describe('what a raw request writes (ahs api)', () => {
     ['another root: none', raw(`${P}/users/U`, { body: { envId: 'prod' } }), 'prod', none],
     ['a path without the domain\'s prefix: none', raw('/va/A', { body: { envId: 'prod' } }), 'prod', none],
     ['no path: none', raw(undefined, { body: { envId: 'prod' } }), 'prod', none],
+    // As the client sends it (the URL of the base and the path): the query is all after the first ?, dot segments resolved, no fragment.
+    ['a query holding a second ?: the environment after it', raw(`${P}/va/A/versions/V/deploy?note=a?b&envId=prod&targetPlatformId=ios`, { body: { intent: 'LIVE' } }), undefined, { scopes: [ch('A', 'prod')], promotes: [{ assetId: 'A', versionId: 'V' }] }],
+    ['dot segments: the path they resolve to', raw(`${P}/va/A/../../vc/C`), 'prod', { scopes: [{ kind: 'collection', collectionId: 'C', env: 'prod' }], promotes: [] }],
+    ['encoded dot segments too', raw(`${P}/vc/C/%2e%2e/%2E%2E/va/A`, { body: { envId: 'prod', targetPlatformId: 'ios' } }), undefined, { scopes: [ch('A', 'prod')], promotes: [] }],
+    ['a fragment, not sent: it names nothing', raw(`${P}/va/A#?envId=prod&targetPlatformId=ios`), 'prod', none],
+    ['an empty version id: no promotion', raw(`${P}/va/A/versions//deploy`, { body: { envId: 'prod', intent: 'LIVE', targetPlatformId: 'ios' } }), undefined, { scopes: [ch('A', 'prod')], promotes: [] }],
+    ['a path no URL is made of: none', raw(':0x', { body: { envId: 'prod' } }), 'prod', none],
   ];
   it.each(rows)('%s', (_name, s, env, intent) => {
     expect(intentOf(s, env)).toEqual(intent);
