@@ -42,7 +42,9 @@ import {
   watchLock,
   type AcquireOptions,
   type HeldLock,
+  type LockStatus,
 } from '../../src/service/change-control.js';
+import type { AssetUrl } from '../../src/rules/schemas.js';
 
 const runs = runContexts('cc-service');
 let h: Harness;
@@ -722,3 +724,80 @@ async function served(assetId: string, versionId: string, env: string): Promise<
   const response = await fetch(new URL(url, h.env.AHS_DELIVERY_URL), { headers: { apikey: h.env.AHS_API_KEY! } });
   return response.json();
 }
+
+// A service whose asset-urls listings ignore their filters (targetPlatform,
+// envId, state) and answer every record of the sentinel, the ones asked for
+// last: what ahs reads of a cell must still be the record of its environment
+// and state, not the first of the listing.
+describe('against a service whose listings ignore their filters', () => {
+  const unfiltered: Hook = async (request, send) => {
+    if (request.method !== 'GET' || !/\/va\/ahs-control-lock[^/]*\/asset-urls$/.test(request.path)) return send();
+    const { targetPlatform, envId, state, ...paging } = (request.query ?? {}) as Record<string, unknown>;
+    const answer = (await send({ ...request, query: paging })) as { results: AssetUrl[] };
+    const asked = (r: AssetUrl) => (targetPlatform === undefined || r.targetPlatform === targetPlatform) && (envId === undefined || r.envId === envId) && (state === undefined ? r.state !== 'OFFLINE' : r.state === state);
+    return { ...answer, results: [...answer.results.filter((r) => !asked(r)), ...answer.results.filter(asked)] };
+  };
+
+  it('a cell\'s holder, the locks listed, an overlapping lock, the sweep and the free version: each of its environment and state', async () => {
+    const { api, reader } = await service();
+    const odd = await service(unfiltered);
+    const main = channel('staging');
+    const other: Scope = { ...main, env: 'dev' };
+    // dev: a former lease (LIVE) and a holder (the Default), its free version; staging: the same, and a lease given back before.
+    const devFormer = await acquireLock(reader, api, take(other, 'holder-dev-old', { ttlMs: 1000 }));
+    h.emu.advanceClock(2500);
+    const devHolder = await acquireLock(reader, api, take(other, 'holder-dev'));
+    const devFree = await freeVersion(api, other, DEMO_USER);
+    const given = await acquireLock(reader, api, take(main, 'holder-zero'));
+    await releaseHeld(api, given, DEMO_USER);
+    const former = await acquireLock(reader, api, take(main, 'holder-one', { ttlMs: 1000 }));
+    h.emu.advanceClock(2500);
+    const holder = await acquireLock(reader, api, take(main, 'holder-two', { ttlMs: 600_000 }));
+    expect(holder.replaced).toBe(former.versionId);
+    const free = await freeVersion(api, main, DEMO_USER);
+    expect(free).not.toBe(devFree);
+
+    expect(await lockStatus(odd.reader, odd.api, main)).toMatchObject({ held: true, lockId: 'holder-two', versionId: holder.versionId });
+    expect(await lockStatus(odd.reader, odd.api, other)).toMatchObject({ held: true, lockId: 'holder-dev', versionId: devHolder.versionId });
+    const mine = (list: LockStatus[]) => list.filter((s) => s.scope.startsWith(main.assetId)).map((s) => [s.scope, s.lockId]);
+    expect(mine(await listLocks(odd.reader, odd.api, 'staging'))).toEqual([[scopeText(main), 'holder-two']]);
+    expect(mine(await listLocks(odd.reader, odd.api))).toEqual([[scopeText(other), 'holder-dev'], [scopeText(main), 'holder-two']]);
+    // An environment's lock over the channel's: refused naming the channel's holder in that environment.
+    const clash = await failure(acquireLock(odd.reader, odd.api, take({ kind: 'env', env: 'staging' }, 'holder-env')));
+    expect(clash.message).toMatch(new RegExp(`^${main.assetId}/ios/staging is locked: held by .*lock id holder-two,`));
+    // The service that filters is asked for the Defaults of the one environment only, of the lock sentinels only (the environments' one among them).
+    const plain = uid('plain');
+    await h.createAsset(plain);
+    api.sent.length = 0;
+    await listLocks(reader, api, 'staging');
+    const listings = api.sent.filter((r) => /^\/api\/v2\/demo\/va\/[^/]+\/asset-urls$/.test(r.path));
+    expect(listings.map(line)).toContain(`GET /va/${LOCK_ASSET}/asset-urls`);
+    expect(listings.map(line)).toContain(`GET /va/${lockAssetOf(main)}/asset-urls`);
+    for (const r of listings) {
+      expect(r.path).toMatch(/\/va\/ahs-control-lock(-[^/]+)?\/asset-urls$/);
+      expect(r.query).toMatchObject({ targetPlatform: 'generic', state: 'DEFAULT', envId: 'staging' });
+    }
+    // Each read of a sentinel asks for what it reads: a cell's Default; the cell's records (the sweep, the free version).
+    const asks = async (read: () => Promise<unknown>) => {
+      api.sent.length = 0;
+      await read();
+      return api.sent.filter((r) => r.path.endsWith(`/va/${lockAssetOf(main)}/asset-urls`)).map((r) => r.query);
+    };
+    const page = { pageNumber: 1, pageSize: 1000 };
+    expect(await asks(() => readCell(api, main))).toEqual([{ targetPlatform: 'generic', envId: 'staging', state: 'DEFAULT', ...page }]);
+    expect(await asks(() => sweepCell(api, main, DEMO_USER))).toEqual([{ targetPlatform: 'generic', envId: 'staging', ...page }]);
+    expect(await asks(() => freeVersion(api, main, DEMO_USER))).toEqual([{ targetPlatform: 'generic', envId: 'staging', ...page }]);
+    expect(await asks(() => failure(acquireLock(reader, api, take({ kind: 'env', env: 'staging' }, 'holder-env'))))).toEqual([{ targetPlatform: 'generic', envId: 'staging', state: 'DEFAULT', ...page }]);
+    // An environment's lock reads the cells inside it, not the other assets' records.
+    expect(api.sent.map(line).filter((l) => l.includes(`/va/${plain}/`))).toEqual([]);
+    // Their leases ended over a minute ago: the sweep of staging deletes its former leases only, and answers its free version.
+    h.emu.advanceClock(700_000);
+    const records = async () => (await h.records(lockAssetOf(main))).sort();
+    const before = await records();
+    expect(before).toEqual(expect.arrayContaining([`generic/staging/${former.versionId}=LIVE`, `generic/dev/${devFormer.versionId}=LIVE`, `generic/staging/${holder.versionId}=DEFAULT`]));
+    expect(await sweepCell(odd.api, main, DEMO_USER)).toBe(free);
+    expect(await records()).toEqual(before.filter((r) => r !== `generic/staging/${former.versionId}=LIVE` && r !== `generic/staging/${given.versionId}=LIVE`));
+    expect(await freeVersion(odd.api, main, DEMO_USER)).toBe(free);
+    expect(await freeVersion(odd.api, other, DEMO_USER)).toBe(devFree);
+  });
+});
