@@ -511,9 +511,24 @@ describe('watching, releasing, sweeping', () => {
     await acquireLock(reader, api, take(scope, 'holder-four'));
     expect(await releaseLock(reader, api, scope, undefined, DEMO_USER)).toMatchObject({ lockId: 'holder-four' });
     expect(await status(scope)).toMatchObject({ held: false, lockId: null });
-    // A cell whose Default is not a lock (unreadable): a release by id leaves it; a break ends it.
-    const { versionId } = await freeOf(scope);
-    void versionId;
+    // Free (its free version the Default): a break ends nothing, and sends nothing but the read.
+    api.sent.length = 0;
+    expect(await releaseLock(reader, api, scope, undefined, DEMO_USER)).toBeUndefined();
+    expect(api.sent.map(line)).toEqual([`GET /va/${lockAssetOf(scope)}/asset-urls`]);
+    // Never locked (no Default): the same.
+    const fresh = channel();
+    expect(await releaseLock(reader, api, fresh, undefined, DEMO_USER)).toBeUndefined();
+    expect(await h.records(lockAssetOf(fresh)).catch(() => [])).toEqual([]);
+    // A cell whose Default is not a lock (a version named otherwise, made by hand): a release by id leaves it; a break ends it.
+    const junk = await h.uploadVersion(lockAssetOf(scope), 'generic', 'junk');
+    expect((await h.deploy(lockAssetOf(scope), junk, 'generic', 'prod', 'LIVE')).status).toBeLessThan(300);
+    const freeNow = (await readCell(api, scope)).defaultVersionId!;
+    expect((await h.deploy(lockAssetOf(scope), junk, 'generic', 'prod', 'DEFAULT', { currentVersionId: freeNow, currentAssetIntent: 'LIVE' })).status).toBeLessThan(300);
+    expect(await releaseLock(reader, api, scope, 'holder-one', DEMO_USER)).toBeUndefined();
+    expect(await h.records(lockAssetOf(scope))).toContain(`generic/prod/${junk}=DEFAULT`);
+    expect(await releaseLock(reader, api, scope, undefined, DEMO_USER)).toMatchObject({ held: false, lockId: null });
+    expect(await readCell(api, scope)).toMatchObject({ defaultName: 'free', defaultVersionId: freeNow });
+    expect(await h.records(lockAssetOf(scope))).toContain(`generic/prod/${junk}=LIVE`);
   });
 
   it('a release that keeps losing its compare-and-set gives up after 5 tries, saying so', async () => {
@@ -628,10 +643,6 @@ describe('watching, releasing, sweeping', () => {
   });
 });
 
-/** The cell's free version, made and deployed. */
-async function freeOf(scope: Scope): Promise<{ versionId: string }> {
-  return { versionId: await freeVersion((await service()).api, scope, DEMO_USER) };
-}
 
 describe('the sentinels, freezes and blocks', () => {
   it('a lock\'s sentinel made on its first use, marked as change control; made by another at once (409) is fine; another refusal is the error', async () => {
@@ -732,7 +743,7 @@ async function served(assetId: string, versionId: string, env: string): Promise<
 describe('against a service whose listings ignore their filters', () => {
   const unfiltered: Hook = async (request, send) => {
     if (request.method !== 'GET' || !/\/va\/ahs-control-lock[^/]*\/asset-urls$/.test(request.path)) return send();
-    const { targetPlatform, envId, state, ...paging } = (request.query ?? {}) as Record<string, unknown>;
+    const { targetPlatform, envId, state, ...paging } = request.query ?? {};
     const answer = (await send({ ...request, query: paging })) as { results: AssetUrl[] };
     const asked = (r: AssetUrl) => (targetPlatform === undefined || r.targetPlatform === targetPlatform) && (envId === undefined || r.envId === envId) && (state === undefined ? r.state !== 'OFFLINE' : r.state === state);
     return { ...answer, results: [...answer.results.filter((r) => !asked(r)), ...answer.results.filter(asked)] };
