@@ -407,6 +407,30 @@ describe('taking a lock', () => {
     expect(stuck.api.sent.filter((r) => r.method === 'POST' && r.path.endsWith('/deploy') && (r.body as { intent?: string }).intent === 'DEFAULT')).toHaveLength(8);
   });
 
+  it.each<[string, Error, boolean]>([
+    ['refused as LIVE already (400)', refusal(400, 'already LIVE'), true],
+    ['its answer lost', new OutcomeUnknownError('the answer was lost'), true],
+    ['refused otherwise (403)', refusal(403, 'forbidden'), false],
+    ['surely not sent', new NetworkError('could not connect'), false],
+  ])('the lock version\'s LIVE deploy %s: the promotion goes on, or the error', async (_name, error, taken) => {
+    const scope = channel();
+    const { reader } = await service();
+    // Applied and then answered so (LIVE already, an answer lost on its way back), or not applied.
+    const odd = await service(async (request, send) => {
+      if (!(request.method === 'POST' && request.path.endsWith('/deploy') && (request.body as { intent?: string }).intent === 'LIVE')) return send();
+      if (taken) await send();
+      throw error;
+    });
+    if (taken) {
+      const held = await acquireLock(odd.reader, odd.api, take(scope, 'holder-one'));
+      expect(await status(scope)).toMatchObject({ held: true, lockId: 'holder-one', versionId: held.versionId });
+      await releaseHeld((await service()).api, held, DEMO_USER);
+    } else {
+      expect(await failure(acquireLock(odd.reader, odd.api, take(scope, 'holder-one')))).toBe(error);
+      expect(await lockStatus(reader, (await service()).api, scope)).toMatchObject({ held: false });
+    }
+  });
+
   it('a lost answer: the upload found by its name, the promotion by the cell; an answer surely not applied is the error; a 5xx too', async () => {
     const { reader } = await service();
     const scope = channel();
