@@ -15,7 +15,8 @@ import type { RequestOptions } from '../../src/http/client.js';
 import type { Plan, Step } from '../../src/plan/plan.js';
 import { failure } from '../support/failure.js';
 import { scripted, type Hook, type Scripted } from '../support/scripted-client.js';
-import { compactTime, type Scope } from '../../src/rules/change-control.js';
+import { compactTime, lockAssetOf, type Scope } from '../../src/rules/change-control.js';
+import { acquireLock } from '../../src/service/change-control.js';
 
 const runs = runContexts('change-control');
 let h: Harness;
@@ -412,6 +413,26 @@ describe('the gate, further', () => {
     expect(short.message).toContain(`lock id ${againId}`);
     expect(short.message).toContain('(waited 1s, --lock-timeout)');
     expect((await h.ahs(['lock', 'release', scope, '--lock-id', againId])).exitCode).toBe(0);
+  });
+
+  it('another run\'s lease is watched within --timeout: one that outlasts it refuses at once; without readable settings, within 30 s', async () => {
+    const { id, v1, scope } = await asset();
+    const base = await context();
+    const lease = await acquireLock({ settings: base.settings, deliveryClient: base.deliveryClient }, await base.api(), { scope: parseScopeOrThrow(scope), lockId: newRunLockId(), ttlMs: 20_000, user: DEMO_USER, command: 'apply', env: {}, waitMs: 0, signal: base.signal });
+    const short = await context({ timeout: 5 });
+    const refused = await failure(gate(plan([deploy(id, v1)]), short));
+    expect(refused.message).toMatch(new RegExp(`^${scope} is locked: held by .*lock id ${lease.lockId}`));
+    // Settings that cannot be read: the watch's own budget, 30 s. The lease is over when the watch reads the cell again (the
+    // service answers it free; the emulator's clock is left as it is: moved, it would read to the second only, for the leases of the tests after).
+    let cellReads = 0;
+    const free = { results: [], totalResults: 0, pageNumber: 1, pageSize: 1000 };
+    const blind = await through({ ...(await context()), settings: () => Promise.reject(new Error('no settings')) } as unknown as Ctx, (request, send) =>
+      isLockRead(request) && request.path.includes(`/${lockAssetOf(parseScopeOrThrow(scope))}/`) && ++cellReads >= 2 ? Promise.resolve(free) : send(),
+    );
+    const open = await gate(plan([deploy(id, v1)]), blind.ctx);
+    expect(open.plan.steps).toHaveLength(1);
+    expect(cellReads).toBe(3);
+    await open.end();
   });
 
   it('a dry run that meets another run\'s lease says at once that a real run would be refused, watching nothing', async () => {
