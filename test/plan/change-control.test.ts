@@ -586,6 +586,28 @@ describe('the gate, further', () => {
     await run.end();
   });
 
+  it('a holding run: its reason on its lock; its signal heard by many requests at once without a warning; nothing deleted that it did not replace', async () => {
+    const { id, v1, scope } = await asset();
+    const warnings: Error[] = [];
+    const warned = (warning: Error) => warnings.push(warning);
+    process.on('warning', warned);
+    try {
+      const { ctx, api } = await through(await context({ lockTtl: '30s', reason: 'release train' }, 'apply'));
+      const held = await gate(plan([deploy(id, v1)]), ctx);
+      await held.before!([deploy(id, v1)]);
+      expect(await status(scope)).toMatchObject({ held: true, command: 'apply', reason: 'release train' });
+      // An apply's uploads: more than 10 requests listening to the run's signal at once.
+      for (let i = 0; i < 12; i++) held.ctx.signal.addEventListener('abort', () => undefined);
+      await new Promise((resolve) => setImmediate(resolve));
+      await held.end();
+      expect(warnings.map((w) => w.name)).not.toContain('MaxListenersExceededWarning');
+      // A lock taken afresh replaced no lease of its own: no version deleted.
+      expect(api.sent.filter((r) => r.method === 'DELETE')).toEqual([]);
+    } finally {
+      process.off('warning', warned);
+    }
+  });
+
   it('Ctrl-C reaches a holding run\'s requests through its own signal, until the run ends', async () => {
     const { id, v1 } = await asset();
     const outer = new AbortController();
