@@ -512,6 +512,16 @@ describe('watching, releasing, sweeping', () => {
     const waiting = watchLock(reader, api, await cellNow(), 60_000, quiet, 20_000);
     await releaseHeld(api, person, DEMO_USER);
     await waiting;
+    // --lock-timeout over another run's lease: waited for, then watched as any run's (its lease ends within the budget: on).
+    const runLease = await acquireLock(reader, api, take(scope, 'run-00000000000d', { ttlMs: 20_000 }));
+    let reads = 0;
+    const watcher = await service((request, send) => {
+      if (request.method === 'GET' && request.path.endsWith(`/va/${lockAssetOf(scope)}/asset-urls`) && ++reads === 2) h.emu.advanceClock(21_000);
+      return send();
+    });
+    await watchLock(watcher.reader, watcher.api, await cellNow(), 60_000, quiet, 300);
+    expect(reads).toBe(2);
+    void runLease;
   });
 
   it('release and break: free stays free; another holder is not released by a wrong id (refused while it holds); a break ends whoever holds it', async () => {
