@@ -12,6 +12,7 @@
 // (no redirects, JSON of the expected shape, at most MAX_JSON_BYTES),
 // honours HTTP(S)_PROXY/NO_PROXY (a proxy's failure named as the proxy's)
 // and traces on stderr with --verbose, key redacted.
+import { setMaxListeners } from 'node:events';
 import type { Writable } from 'node:stream';
 import { ApiError, CancelledError, ConflictError, NetworkError, UsageError } from '../errors.js';
 import { AnswerLostError, GatewayAnswerError, NotNeededError, ProxyError, UnexpectedAnswerError, apiError, certificateRefused, errorCode, gatewayAnswer, neverSent, StatusOutOfRangeError, toNetworkError, isAbort, transportReason } from './errors.js';
@@ -182,6 +183,9 @@ export class ApiClient {
     this.redactor.add(options.apiKey);
     this.env = options.env ?? process.env;
     this.policy = RetryPolicy.fromSettings(options, { signal: options.signal, baseMs: options.backoffMs, clock: options.clock });
+    // Each attempt in flight listens to it (attemptSignal, removed when the attempt ends): 20 downloads at once are
+    // 20 listeners, not a leak; Node's default of 10 printed a MaxListenersExceededWarning on the user's stderr.
+    setMaxListeners(0, this.unneeded.signal);
   }
 
   /**
