@@ -740,7 +740,7 @@ class RolloutRun {
     const previous = facts.intent ? { previousDefault: facts.intent.previousDefault } : {};
     const ok = this.journal ? await recordRolloutEvent(this.ctx, this.journal, this.field(env, 'promote', { ...previous, recovered: true })) : false;
     if (!ok) {
-      throw new WaitingError(`${env} is the Default of ${this.name.replace(/ of .*/, '')}, but the journal did not take the record of its promotion (see the warning above): its soak starts once a run records it; run the same command again`);
+      throw new WaitingError(`${this.name.replace(/ of .*/, '')} is the Default of ${env}, but the journal did not take the record of its promotion (see the warning above): its soak starts once a run records it; run the same command again`);
     }
     out.info(`${env}: ${this.rollout.versionId} is the Default without an entry of its promotion (its run stopped before recording it, or it was promoted outside the rollout): recorded now; its soak of ${formatDuration(this.rollout.soakMs[env] ?? 0)} starts here`);
   }

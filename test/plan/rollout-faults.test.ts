@@ -239,7 +239,7 @@ describe('rollout start: a journal that does not take the entry', () => {
         expect((await h.deploy(id, v2, 'web', 'dev', 'DEFAULT', { currentVersionId: v1, currentAssetIntent: 'LIVE' })).status).toBe(201);
         return options(id, v2, { soak: ['dev=1h'] });
       },
-      (v2) => `dev is the Default of ${v2}, but the journal did not take the record of its promotion (see the warning above): its soak starts once a run records it; run the same command again`,
+      (v2) => `${v2} is the Default of dev, but the journal did not take the record of its promotion (see the warning above): its soak starts once a run records it; run the same command again`,
       (v1, v2) => [v2, v1, v1],
     ],
   ];
