@@ -357,7 +357,8 @@ export async function acquireLock(ctx: Pick<ServiceContext, 'settings' | 'delive
       const holder = holderOf(cell, now)!;
       return { scope, lockId, versionId: cell.defaultVersionId, leaseEnd: holder.leaseEnd, since: holder.since };
     }
-    const since = decision.since ?? now;
+    // To the second, as the lock's name records it (what `lock status` reads back), rounded down.
+    const since = decision.since ?? Math.floor(now / 1000) * 1000;
     // To the second, as the name carries it, rounded up: a lease never shorter than asked.
     const leaseEnd = Math.ceil((now + options.ttlMs) / 1000) * 1000;
     const doc: LockDoc = {

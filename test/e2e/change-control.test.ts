@@ -346,12 +346,19 @@ describe('lock status without a scope', () => {
     expect(noneText.exitCode, noneText.stderr).toBe(0);
     expect(noneText.stdout).toBe('');
     expect(noneText.stderr.trim()).toBe('no lock is held in dev');
+    const acquired: Array<{ scope: string; lockId: string; since: string; leaseEnd: string }> = [];
     for (const [scope, reason] of [['prod', 'release train'], ['my-bundle/ios/staging', 'hotfix'], ['pack@dev', 'content freeze']]) {
-      const taken = await s.ahs(['lock', 'acquire', scope!, '--ttl', '10m', '--reason', reason!]);
+      const taken = await s.ahs(['lock', 'acquire', scope!, '--ttl', '10m', '--reason', reason!, '--json']);
       expect(taken.exitCode, taken.stderr).toBe(0);
+      acquired.push(taken.json());
     }
     const all = await s.ahs(['lock', 'status', '--json']);
     expect(all.exitCode, all.stderr).toBe(0);
+    // What acquire said of each lock is what status reads back: since and the lease's end to the second, as recorded.
+    for (const lock of acquired) {
+      expect(lock.since).toMatch(/:\d\d\.000Z$/);
+      expect(all.json().results.find((l: { scope: string }) => l.scope === lock.scope)).toMatchObject({ lockId: lock.lockId, since: lock.since, leaseEnd: lock.leaseEnd });
+    }
     expect(all.json().results.map((l: { scope: string; reason: string; held: boolean }) => [l.scope, l.reason, l.held])).toEqual([
       ['my-bundle/ios/staging', 'hotfix', true],
       ['pack@dev', 'content freeze', true],
