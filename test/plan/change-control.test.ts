@@ -547,6 +547,34 @@ describe('the gate, further', () => {
     expect(await status(scope)).toMatchObject({ held: false, expired: true });
   });
 
+  it('a renewal waits for nobody: given --lock-timeout, it finds another run\'s lease in its place and stops the run at once', async () => {
+    const { id, v1, scope } = await asset();
+    let takeover = false;
+    let otherId: string | undefined;
+    const base = await context({ lockTtl: '1s', lockTimeout: '20s' }, 'apply');
+    const { ctx } = await through(base, async (request, send) => {
+      if (!takeover || !isLockRead(request) || !request.path.includes('/ahs-control-lock-') || request.query?.state !== 'DEFAULT') return send();
+      takeover = false;
+      // The renewal's read, held while the lock is broken and another run's lease (not renewed) takes its place.
+      expect((await h.ahs(['lock', 'break', scope, '--reason', 'taken'])).exitCode).toBe(0);
+      otherId = newRunLockId();
+      const other = await context();
+      await acquireLock({ settings: other.settings, deliveryClient: other.deliveryClient }, await other.api(), { scope: parseScopeOrThrow(scope), lockId: otherId, ttlMs: 20_000, user: DEMO_USER, command: 'apply', env: {}, waitMs: 0, signal: other.signal });
+      return send();
+    });
+    const held = await gate(plan([deploy(id, v1)]), ctx);
+    await held.before!([deploy(id, v1)]);
+    const stopped = new Promise((resolve) => held.ctx.signal.addEventListener('abort', resolve, { once: true }));
+    takeover = true;
+    await stopped;
+    const lost = held.ctx.signal.reason as BlockedError;
+    expect(lost).toBeInstanceOf(BlockedError);
+    expect(lost.message).toMatch(new RegExp(`^${scope} is locked: held by .*lock id ${otherId}, [^;]*; nothing was sent`));
+    expect(base.io.err.text).not.toContain('waiting');
+    await held.end();
+    expect(await status(scope)).toMatchObject({ held: true, lockId: otherId });
+  });
+
   it('a renewal that finds the lock taken stops the run through its signal, naming the new holder; one that fails stops it so', async () => {
     const { id, v1, scope } = await asset();
     let otherId: string | undefined;
