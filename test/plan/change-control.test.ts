@@ -15,7 +15,7 @@ import type { RequestOptions } from '../../src/http/client.js';
 import type { Plan, Step } from '../../src/plan/plan.js';
 import { failure } from '../support/failure.js';
 import { scripted, type Hook, type Scripted } from '../support/scripted-client.js';
-import { compactTime, lockAssetOf, type Scope } from '../../src/rules/change-control.js';
+import { compactTime, lockAssetOf, lockName, type Scope } from '../../src/rules/change-control.js';
 import { acquireLock } from '../../src/service/change-control.js';
 
 const runs = runContexts('change-control');
@@ -432,6 +432,31 @@ describe('the gate, further', () => {
     const open = await gate(plan([deploy(id, v1)]), blind.ctx);
     expect(open.plan.steps).toHaveLength(1);
     expect(cellReads).toBe(3);
+    await open.end();
+  });
+
+  it('a write that meets other runs\' leases in turn watches each, and says once that it waits', async () => {
+    const { id, v1, scope } = await asset();
+    const sentinel = lockAssetOf(parseScopeOrThrow(scope));
+    const lease = (versionId: string, lockId: string) => {
+      const now = Date.now();
+      const versionName = lockName({ lockId, leaseEnd: Math.ceil((now + 1000) / 1000) * 1000, since: now - 5000 });
+      return { assetId: sentinel, version: 1, versionId, versionName, targetPlatform: 'generic', assetType: '9999', secured: false, state: 'DEFAULT', envId: 'prod' };
+    };
+    // The cell as the service answers each read: a lease, gone when watched; another's; gone; free.
+    const answers = [[lease('L1', 'run-00000000aaaa')], [], [lease('L2', 'run-00000000bbbb')], [], []];
+    let reads = 0;
+    const base = await context();
+    const { ctx } = await through(base, (request, send) => {
+      if (!(isLockRead(request) && request.path.includes(`/${sentinel}/`))) return send();
+      const results = answers[Math.min(reads++, answers.length - 1)]!;
+      return Promise.resolve({ results, totalResults: results.length, pageNumber: 1, pageSize: 1000 });
+    });
+    const open = await gate(plan([deploy(id, v1)]), ctx);
+    expect(reads).toBe(5);
+    const said = base.io.err.text.split('\n').filter((l) => l.includes('is locked by another run'));
+    expect(said).toHaveLength(1);
+    expect(said[0]).toContain(`${scope} is locked by another run (lock id run-00000000aaaa, lease ends `);
     await open.end();
   });
 
