@@ -572,6 +572,34 @@ describe('the gate, further', () => {
     expect(await status(scope)).toMatchObject({ held: false, expired: true });
   });
 
+  it('a renewal is a new lease of the same holder since the same time; the lease it replaced is deleted', async () => {
+    const { id, v1, scope } = await asset();
+    let renewed = (): void => undefined;
+    const renewal = new Promise<void>((resolve) => (renewed = resolve));
+    let promotions = 0;
+    const refused: unknown[] = [];
+    const { ctx } = await through(await context({ lockTtl: '1s' }, 'apply'), async (request, send) => {
+      const promotion = request.method === 'POST' && request.path.includes('/ahs-control-lock-') && request.path.endsWith('/deploy') && (request.body as { intent?: string }).intent === 'DEFAULT';
+      const answer = await send().catch((error: unknown) => {
+        if (promotion) refused.push(error);
+        throw error;
+      });
+      if (promotion && ++promotions === 2) renewed();
+      return answer;
+    });
+    const held = await gate(plan([deploy(id, v1)]), ctx);
+    await held.before!([deploy(id, v1)]);
+    const first = await status(scope);
+    await renewal;
+    const second = await status(scope);
+    expect(second).toMatchObject({ held: true, lockId: first.lockId, since: first.since, command: 'apply' });
+    expect(second.versionId).not.toBe(first.versionId);
+    // Each renewal promoted over the lease it read then (none refused: not over the cell the gate read before the lock).
+    expect(refused).toEqual([]);
+    await held.end();
+    expect((await h.records(lockAssetOf(parseScopeOrThrow(scope)))).filter((r) => r.includes(`/${first.versionId}=`))).toEqual([]);
+  });
+
   it('a renewal waits for nobody: given --lock-timeout, it finds another run\'s lease in its place and stops the run at once', async () => {
     const { id, v1, scope } = await asset();
     let takeover = false;
