@@ -572,6 +572,29 @@ describe('the gate, further', () => {
     expect(await status(scope)).toMatchObject({ held: false, expired: true });
   });
 
+  it('a cell whose free version cannot be made: the run ends all the same, its lock left to end by itself, said', async () => {
+    const { id, v1, scope } = await asset();
+    let taken = false;
+    let refused = 0;
+    const base = await context({ lockTtl: '30s' }, 'apply');
+    // The lock's own upload goes; once it is taken, the free version's is refused.
+    const { ctx } = await through(base, async (request, send) => {
+      if (taken && request.method === 'POST' && /\/va\/ahs-control-lock-[^/]+\/versions$/.test(request.path)) {
+        refused++;
+        throw refusal(403, 'no uploads now');
+      }
+      const answer = await send();
+      if (request.method === 'POST' && request.path.endsWith('/deploy') && (request.body as { intent?: string }).intent === 'DEFAULT') taken = true;
+      return answer;
+    });
+    const held = await gate(plan([deploy(id, v1)]), ctx);
+    await held.before!([deploy(id, v1)]);
+    await held.end();
+    expect(refused).toBeGreaterThan(0);
+    expect(base.io.err.text).toContain(`the lock on ${scope} was not released (no uploads now); its lease ends by itself within 30s`);
+    expect(await status(scope)).toMatchObject({ held: true, command: 'apply' });
+  });
+
   it('a renewal is a new lease of the same holder since the same time; the lease it replaced is deleted', async () => {
     const { id, v1, scope } = await asset();
     let renewed = (): void => undefined;
