@@ -15,8 +15,8 @@ import type { RequestOptions } from '../../src/http/client.js';
 import type { Plan, Step } from '../../src/plan/plan.js';
 import { failure } from '../support/failure.js';
 import { scripted, type Hook, type Scripted } from '../support/scripted-client.js';
-import { compactTime, lockAssetOf, lockName, type Scope } from '../../src/rules/change-control.js';
-import { acquireLock } from '../../src/service/change-control.js';
+import { ciLockId, compactTime, lockAssetOf, lockName, type Scope } from '../../src/rules/change-control.js';
+import { acquireLock, ciJobOf } from '../../src/service/change-control.js';
 
 const runs = runContexts('change-control');
 let h: Harness;
@@ -570,6 +570,19 @@ describe('the gate, further', () => {
     expect(await status(scope)).toMatchObject({ held: true });
     h.emu.advanceClock(16_000);
     expect(await status(scope)).toMatchObject({ held: false, expired: true });
+  });
+
+  it('a CI job\'s re-run writes through the lock its earlier attempt left; the same attempt\'s other leg (or another job) is refused', async () => {
+    const { id, v1, scope } = await asset();
+    const job = { GITHUB_ACTIONS: 'true', GITHUB_SERVER_URL: 'https://github.com', GITHUB_REPOSITORY: 'o/r', GITHUB_RUN_ID: '77', GITHUB_JOB: 'deploy' };
+    const key = ciJobOf(job)!.key;
+    const base = await context();
+    const earlier = await acquireLock({ settings: base.settings, deliveryClient: base.deliveryClient }, await base.api(), { scope: parseScopeOrThrow(scope), lockId: ciLockId(key, 1, 'aaaaaa'), ttlMs: 600_000, user: DEMO_USER, command: 'lock acquire', env: job, waitMs: 0, signal: base.signal });
+    await (await gate(plan([deploy(id, v1)]), await context({}, 'deploy', { ...job, GITHUB_RUN_ATTEMPT: '2' }))).end();
+    for (const env of [{ ...job, GITHUB_RUN_ATTEMPT: '1' }, { ...job, GITHUB_JOB: 'test', GITHUB_RUN_ATTEMPT: '2' }]) {
+      expect(await failure(gate(plan([deploy(id, v1)]), await context({}, 'deploy', env)))).toMatchObject({ blockedBy: 'lock' });
+    }
+    expect((await h.ahs(['lock', 'release', scope, '--lock-id', earlier.lockId])).exitCode).toBe(0);
   });
 
   it('a cell whose free version cannot be made: the run ends all the same, its lock left to end by itself, said', async () => {
