@@ -139,6 +139,13 @@ describe('the gate', () => {
     expect(open.plan).toBe(create);
     expect(open.ctx).toBe(ctx);
     await open.end();
+    // A holding command's plan that writes no scope: nothing read, no lock taken.
+    const holding = await through(await context({ lockTtl: '5s' }, 'apply'));
+    const free = await gate(create, holding.ctx);
+    expect(free.before).toBeUndefined();
+    expect(free.ctx).toBe(holding.ctx);
+    expect(holding.api.sent).toEqual([]);
+    await free.end();
   });
 
   it('--break-glass needs --reason', async () => {
@@ -816,6 +823,10 @@ describe('reads started early, and a refusal before a question', () => {
     expect((await ask({}, 'promote-default', null, v2)).sentAfter).toEqual([]);
     expect((await ask({}, 'promote-default', [otherScope], v2)).refused).toBeUndefined();
     expect((await ask({}, 'promote-default', [scope], v2, (request, send) => (isControlRead(request) ? Promise.reject(new Error('unreadable')) : send()))).refused).toBeUndefined();
+    // Reads started and then not taken (the command stopped before its plan), failing meanwhile: nothing unhandled.
+    const dropped = await through(await context(), (request, send) => (isControlRead(request) ? Promise.reject(new Error('unreadable')) : send()));
+    await prefetchControl(dropped.ctx, [scope]);
+    await new Promise((resolve) => setImmediate(resolve));
     const { ctx: bare } = await through(await context());
     await prefetchControl(bare, [scope]);
     const { settings: _settings, ...withoutSettings } = bare;
