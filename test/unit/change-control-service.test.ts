@@ -253,7 +253,10 @@ describe('taking a lock', () => {
     expect(kept).toEqual({ scope, lockId: 'holder-one', versionId: first.versionId, leaseEnd: first.leaseEnd, since: Math.floor(first.since / 1000) * 1000 });
     expect(api.sent.map(line)).toEqual([`GET /va/${lockAssetOf(scope)}/asset-urls`]);
     // Renewed with a longer one: a new version, the same since, the former one replaced.
+    api.sent.length = 0;
     const renewed = await acquireLock(reader, api, take(scope, 'holder-one', { ttlMs: 1_200_000 }));
+    // A renewal reads its own cell only: it overlaps nothing it did not overlap when it was taken.
+    expect(api.sent.filter((r) => r.method === 'GET').map(line)).toEqual([`GET /va/${lockAssetOf(scope)}/asset-urls`]);
     expect(renewed.versionId).not.toBe(first.versionId);
     expect(renewed.replaced).toBe(first.versionId);
     expect(renewed.since).toBe(Math.floor(first.since / 1000) * 1000);
@@ -381,7 +384,8 @@ describe('taking a lock', () => {
       }
       return send();
     });
-    const lost = await failure(acquireLock(racing.reader, racing.api, take(scope, 'holder-loser')));
+    // Its first decision from the cell the check read (free): lost, the next is from a read of its own.
+    const lost = await failure(acquireLock(racing.reader, racing.api, take(scope, 'holder-loser', { first: { scope } })));
     expect(lost.message).toMatch(/lock id holder-winner/);
     expect(await status(scope)).toMatchObject({ lockId: 'holder-winner' });
     // A renewal that loses: the lock was lost.
@@ -458,9 +462,10 @@ describe('taking a lock', () => {
     const notSent = new NetworkError('could not connect');
     const refusing = await service((request, send) => (isPromotion(request) ? Promise.reject(notSent) : send()));
     expect(await failure(acquireLock(refusing.reader, refusing.api, take(channel(), 'holder-two')))).toBe(notSent);
-    const broken = refusal(503, 'unavailable');
-    const down = await service((request, send) => (isPromotion(request) ? Promise.reject(broken) : send()));
-    expect(await failure(acquireLock(down.reader, down.api, take(channel(), 'holder-two')))).toBe(broken);
+    for (const broken of [refusal(503, 'unavailable'), refusal(500, 'broken')]) {
+      const down = await service((request, send) => (isPromotion(request) ? Promise.reject(broken) : send()));
+      expect(await failure(acquireLock(down.reader, down.api, take(channel(), 'holder-two')))).toBe(broken);
+    }
     // An upload lost and not found (it never reached the service): the error.
     const vanished = new OutcomeUnknownError('the answer was lost');
     const nowhere = await service((request, send) => (isUpload(request) && request.path.includes(lockAssetOf(scope)) ? Promise.reject(vanished) : send()));
@@ -590,6 +595,8 @@ describe('watching, releasing, sweeping', () => {
     expect(api.sent[0]!.body).toMatchObject({ envId: 'prod', intent: 'DEFAULT', currentVersionId: held.versionId, currentAssetIntent: 'LIVE' });
     // Released again once another holder took it: not released, the other's lock left.
     const other = await acquireLock(reader, api, take(scope, 'holder-other'));
+    // Taken over the free version: it replaced no lease (the free version is not for deleting).
+    expect(other.replaced).toBeUndefined();
     expect(await releaseHeld(api, held, DEMO_USER, free)).toBe(false);
     expect(await status(scope)).toMatchObject({ held: true, lockId: 'holder-other' });
     await releaseHeld(api, other, DEMO_USER, free);
