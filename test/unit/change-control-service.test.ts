@@ -13,7 +13,7 @@ import { failure } from '../support/failure.js';
 import { scripted, type Hook } from '../support/scripted-client.js';
 import { ApiError, BlockedError, CancelledError, NetworkError, OutcomeUnknownError, UsageError } from '../../src/errors.js';
 import type { RequestOptions } from '../../src/http/client.js';
-import { ciLockId, CONTROL_ASSET, LOCK_ASSET, lockAssetOf, scopeText, type Scope } from '../../src/rules/change-control.js';
+import { ciLockId, CONTROL_ASSET, freezeName, LOCK_ASSET, lockAssetOf, scopeText, type Scope } from '../../src/rules/change-control.js';
 import {
   acquireLock,
   addBlock,
@@ -733,7 +733,10 @@ describe('the sentinels, freezes and blocks', () => {
     expect((await listFreezes(reader, api)).map((f) => f.env)).toContain('staging');
     expect(await removeFreezes(api, 'dev', DEMO_USER)).toEqual([]);
     await removeFreezes(api, 'staging', DEMO_USER);
-    // A name longer than a version name may be: refused before anything is sent.
+    // A name of 64 characters is a version's name; longer, it is refused before anything is sent.
+    const fits = 'e'.repeat(64 - freezeName('', { kind: 'until', until }).length);
+    expect((await addFreeze(api, fits, { kind: 'until', until }, 'x', DEMO_USER, {})).versionName).toHaveLength(64);
+    await removeFreezes(api, fits, DEMO_USER);
     const long = 'e'.repeat(60);
     const error = await failure(addFreeze(api, long, { kind: 'until', until }, 'x', DEMO_USER, {}));
     expect(error).toEqual(new UsageError(`the record ${JSON.stringify(`freeze ${long} until ${new Date(until).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z')}`)} is longer than a version name may be (64): use a shorter environment or zone name`));
