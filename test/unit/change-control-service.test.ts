@@ -292,8 +292,17 @@ describe('taking a lock', () => {
     const { api, reader } = await service();
     const other = await acquireLock(reader, api, take(scope, 'holder-one'));
     const waits: string[] = [];
-    const waiting = acquireLock(reader, api, take(scope, 'holder-two', { waitMs: 20_000, onWait: (holder) => waits.push(holder.lockId) }));
-    for (let i = 0; i < 400 && waits.length === 0; i++) await new Promise((resolve) => setImmediate(resolve));
+    // Released once it has read the cell a second time (still held): told once however long it waits.
+    let again = (): void => undefined;
+    const readTwice = new Promise<void>((resolve) => (again = resolve));
+    let reads = 0;
+    const waiter = await service(async (request, send) => {
+      const answer = await send();
+      if (request.method === 'GET' && request.path.endsWith(`/va/${lockAssetOf(scope)}/asset-urls`) && ++reads === 2) again();
+      return answer;
+    });
+    const waiting = acquireLock(waiter.reader, waiter.api, take(scope, 'holder-two', { waitMs: 20_000, onWait: (holder) => waits.push(holder.lockId) }));
+    await readTwice;
     expect(waits).toEqual(['holder-one']);
     await releaseHeld(api, other, DEMO_USER);
     const held = await waiting;
@@ -309,8 +318,14 @@ describe('taking a lock', () => {
     const { api, reader } = await service();
     const dead = await acquireLock(reader, api, take(scope, 'run-000000000001', { ttlMs: 5000 }));
     const watched: string[] = [];
-    // Its lease ends on the service's clock while it is watched.
-    const next = await acquireLock(reader, api, take(scope, 'holder-two', { watchMs: 10_000, onWatch: (holder) => (watched.push(holder.lockId), h.emu.advanceClock(6000)) }));
+    // Its lease ends on the service's clock while it is watched (after its second read of the cell: told once all the same).
+    let reads = 0;
+    const watcher = await service((request, send) => {
+      if (request.method === 'GET' && request.path.endsWith(`/va/${lockAssetOf(scope)}/asset-urls`) && ++reads === 3) h.emu.advanceClock(6000);
+      return send();
+    });
+    const next = await acquireLock(watcher.reader, watcher.api, take(scope, 'holder-two', { watchMs: 10_000, onWatch: (holder) => watched.push(holder.lockId) }));
+    expect(reads).toBeGreaterThanOrEqual(3);
     expect(watched).toEqual(['run-000000000001']);
     expect(next.replaced).toBe(dead.versionId);
     await releaseHeld(api, next, DEMO_USER);
