@@ -200,6 +200,8 @@ describe('the gate', () => {
     const refused = await failure(gate(plan([deploy(id, v1)]), other));
     expect(refused).toBeInstanceOf(BlockedError);
     expect(refused.message).toContain(`${id}/ios/prod is locked by a run that is alive (it renewed its lease)`);
+    // Named as its record says: who, the command it runs.
+    expect(refused.message).toContain(`held by ${DEMO_USER} (apply), lock id ${taken.lockId}`);
     expect(other.io.err.text).toContain(`is locked by another run (lock id ${taken.lockId}, lease ends `);
     await held.end();
     expect(await status()).toMatchObject({ held: false });
@@ -521,6 +523,7 @@ describe('the gate, further', () => {
       const refused = await failure(held.before!([deploy(id, v1)]));
       expect(refused).toBeInstanceOf(BlockedError);
       expect(refused.message).toContain(`${scope} is locked by a run that is alive (it renewed its lease)`);
+      expect(refused.message).toContain(`held by ${DEMO_USER} (apply), lock id ${otherId}`);
       expect(ctx.io.err.text).toMatch(new RegExp(`${scope} is locked by another run \\(lock id ${otherId}, lease ends [^)]+\\): waiting to see whether it renews it \\(a killed run's lease ends by itself\\)`));
       await held.end();
     } finally {
