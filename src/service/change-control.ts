@@ -386,7 +386,13 @@ export async function acquireLock(ctx: Pick<ServiceContext, 'settings' | 'delive
       // channel's and collection's in it for an environment): another holder there, and it gives its own back.
       // Two acquirers of overlapping scopes each read the other's cell after their own compare-and-set applied,
       // so at most one of them finds the other free: never both held.
-      const clash = decision.renew ? undefined : await overlapping(ctx, api, scope, lockId);
+      // That check unread (a failed read of a cell inside it), the lock just taken is given back, not left held for its lease.
+      const clash = decision.renew
+        ? undefined
+        : await overlapping(ctx, api, scope, lockId).catch(async (error: unknown) => {
+            await releaseHeld(api, held, user).catch(() => undefined);
+            throw error;
+          });
       if (!clash) return held;
       await releaseHeld(api, held, user).catch(() => undefined);
       if (clash.scope) throw await lockBlocked(ctx, api, clash.scope, { ...clash.cell, scope: clash.scope }, '', `${scopeText(clash.scope)} is locked`);

@@ -386,6 +386,35 @@ describe('taking a lock', () => {
     await releaseHeld(api, taken, DEMO_USER);
   });
 
+  it('an environment\'s lock whose check of the locks inside it cannot be read is given back, and the failure is the error; a sentinel gone meanwhile holds nothing', async () => {
+    const env = 'dev';
+    const inner = channel(env);
+    const { api, reader } = await service();
+    const innerLock = await acquireLock(reader, api, take(inner, 'holder-inner'));
+    await releaseHeld(api, innerLock, DEMO_USER);
+    // The inner cell's read fails (500): the environment's lock just taken is released, not left held for its lease.
+    const broken = refusal(500, 'broken');
+    const failing = await service((request, send) => (request.method === 'GET' && request.path.endsWith(`/va/${lockAssetOf(inner)}/asset-urls`) ? Promise.reject(broken) : send()));
+    expect(await failure(acquireLock(failing.reader, failing.api, take({ kind: 'env', env }, 'holder-env', { ttlMs: 900_000 })))).toBe(broken);
+    expect(await status({ kind: 'env', env })).toMatchObject({ held: false });
+    // Its release failing too: the read's failure is the error (the lease is left to end by itself).
+    let unread = false;
+    const both = await service((request, send) => {
+      if (request.method === 'GET' && request.path.endsWith(`/va/${lockAssetOf(inner)}/asset-urls`)) {
+        unread = true;
+        return Promise.reject(broken);
+      }
+      return unread && request.method === 'POST' && request.path.endsWith('/deploy') ? Promise.reject(refusal(503, 'unavailable')) : send();
+    });
+    expect(await failure(acquireLock(both.reader, both.api, take({ kind: 'env', env }, 'holder-env', { ttlMs: 1000 })))).toBe(broken);
+    h.emu.advanceClock(2000);
+    // Deleted between the listing and its read (404): nothing held there, the lock is taken.
+    const vanished = await service((request, send) => (request.method === 'GET' && request.path.endsWith(`/va/${lockAssetOf(inner)}/asset-urls`) ? Promise.reject(refusal(404, 'not found')) : send()));
+    const taken = await acquireLock(vanished.reader, vanished.api, take({ kind: 'env', env }, 'holder-env'));
+    expect(await status({ kind: 'env', env })).toMatchObject({ held: true, lockId: 'holder-env' });
+    await releaseHeld(api, taken, DEMO_USER);
+  });
+
   it('a promotion another run won: tried again from a re-read (lost), lost while renewing, and given up after 8 tries', async () => {
     const scope = channel();
     const { api, reader } = await service();
