@@ -624,7 +624,8 @@ describe('the gate, further', () => {
     const renewal = new Promise<void>((resolve) => (renewed = resolve));
     let promotions = 0;
     const refused: unknown[] = [];
-    const { ctx } = await through(await context({ lockTtl: '1s' }, 'apply'), async (request, send) => {
+    // A lease of 3 s, renewed every second: room for a slow run (the mutation run's instrumented code) to read it between.
+    const { ctx } = await through(await context({ lockTtl: '3s' }, 'apply'), async (request, send) => {
       const promotion = request.method === 'POST' && request.path.includes('/ahs-control-lock-') && request.path.endsWith('/deploy') && (request.body as { intent?: string }).intent === 'DEFAULT';
       const answer = await send().catch((error: unknown) => {
         if (promotion) refused.push(error);
