@@ -887,6 +887,7 @@ class RolloutRun {
     const left: NonNullable<RolloutDocument['left']> = [];
     const requests: DryRunDocument[] = [];
     const stillLive: string[] = [];
+    const noPrevious: string[] = [];
     for (const step of decided) {
       const name = channelName({ assetId: r.assetId, platform: r.platform, envId: step.env });
       if (step.action === 'nothing') continue;
@@ -897,6 +898,7 @@ class RolloutRun {
       }
       if (step.action === 'no-previous') {
         out.warn(`${name}: had no Default before this rollout; left as is (nothing is deleted: undeploy it with ahs asset undeploy if needed)`);
+        noPrevious.push(step.env);
         continue;
       }
       if (step.action === 'unknown') {
@@ -949,6 +951,16 @@ class RolloutRun {
     }
     // Nothing is deleted: the version stays LIVE where it was the Default (issue 48: said, with the command that takes it offline).
     if (stillLive.length > 0) out.info(`${r.versionId} stays LIVE on ${stillLive.join(', ')} (abort deletes nothing); to take it offline there: ${stillLive.map((env) => `ahs deploy ${r.assetId} ${r.versionId} --platform ${r.platform} --env ${env} --state OFFLINE`).join('; ')}`);
+    // An abort that puts nothing back (no wave had a Default before this rollout, or none was promoted yet: a halt
+    // before the first) still ends the rollout, on its record: later runs exit 5 (aborted) instead of going on, and its
+    // status no longer says to abort it. Only when no abort of this run or another one is on the record already.
+    if (restored.length === 0 && left.length === 0 && stillLive.length === 0 && snapshot.status.next.action !== 'aborted' && this.journal) {
+      await this.user();
+      const wave = noPrevious[0] ?? r.waves[0]!;
+      const ok = await recordRolloutEvent(this.ctx, this.journal, this.field(wave, 'abort', { previousDefault: r.versionId }));
+      if (!ok) throw new WaitingError(`abort of ${this.name}: nothing to put back, but the journal did not take the record that the rollout ends here (see the warning above): run the same command again once the journal takes entries`);
+      out.info(`the rollout of ${this.name} ends here, on the record: a later run of it exits 5 (aborted)`);
+    }
     const after = await this.read({ records: false });
     const stop =
       left.length > 0

@@ -411,6 +411,45 @@ describe('ahs rollout with the journal: soak, abort', () => {
     expect(rerun.stderr).not.toMatch(/> POST /);
   });
 
+  it('an abort with nothing to put back still ends the rollout on the record: a first rollout (no wave had a Default) and one halted before its first wave; later runs exit 5, status says aborted', async () => {
+    // A first rollout: the version is the first Default of dev and staging, prod not reached (a check fails before it).
+    const id = uid('ro');
+    await h.createAsset(id);
+    const v1 = await h.uploadVersion(id, 'web', '1.0');
+    const halted = await ahs(['rollout', id, v1, ...WAVES, '--check', '[ "$AHS_ROLLOUT_ENV/$AHS_ROLLOUT_PHASE" != prod/before ]'], journal);
+    expect(halted.exitCode, halted.stderr).toBe(1);
+    expect(await defaults(id)).toEqual([v1, v1, 'none']);
+    const abort = await ahs(['rollout', 'abort', id, v1, ...WAVES], journal);
+    expect(abort.exitCode, abort.stderr).toBe(0);
+    expect(abort.stderr).toContain(`${id}/web/staging: had no Default before this rollout; left as is`);
+    expect(abort.stderr).toContain('a later run of it exits 5 (aborted)');
+    expect(await defaults(id)).toEqual([v1, v1, 'none']);
+    const status = await ahs(['rollout', 'status', id, v1, ...WAVES, '--json'], journal);
+    expect(status.exitCode, status.stderr).toBe(0);
+    expect(status.json().next).toEqual({ action: 'aborted' });
+    const rerun = await ahs(['rollout', id, v1, ...WAVES, '--verbose'], journal);
+    expect(rerun.exitCode).toBe(5);
+    expect(rerun.stderr).toContain('the rollout was aborted');
+    expect(rerun.stderr).not.toMatch(/> POST /);
+    // A second abort finds it aborted: nothing recorded again.
+    const again = await ahs(['rollout', 'abort', id, v1, ...WAVES, '--verbose'], journal);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(again.stderr).not.toMatch(/> POST /);
+
+    // Halted before its first wave: nothing promoted, the abort ends it all the same.
+    const { id: other, v1: before, v2 } = await seeded();
+    const first = await ahs(['rollout', other, v2, ...WAVES, '--check', 'exit 1'], journal);
+    expect(first.exitCode, first.stderr).toBe(1);
+    expect((await ahs(['rollout', 'status', other, v2, ...WAVES], journal)).exitCode).toBe(1);
+    const stop = await ahs(['rollout', 'abort', other, v2, ...WAVES], journal);
+    expect(stop.exitCode, stop.stderr).toBe(0);
+    const after = await ahs(['rollout', 'status', other, v2, ...WAVES, '--json'], journal);
+    expect(after.exitCode, after.stderr).toBe(0);
+    expect(after.json().next).toEqual({ action: 'aborted' });
+    expect((await ahs(['rollout', other, v2, ...WAVES], journal)).exitCode).toBe(5);
+    expect(await defaults(other)).toEqual([before, before, before]);
+  });
+
   it('after someone else promotes on staging, abort leaves staging alone, names it and exits 5; dev is restored', async () => {
     const { id, v1, v2 } = await seeded();
     const v3 = await h.uploadVersion(id, 'web', '3.0');
