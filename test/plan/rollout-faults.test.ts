@@ -357,7 +357,8 @@ describe('rollout abort: a wave that nothing proves', () => {
     const v3 = await versionWith(id, 'payload', 'dev');
     const v4 = await versionWith(id, 'payload', 'dev');
     await h.deploy(id, v4, 'web', 'dev', 'OFFLINE');
-    expect((await startRollout(await through(), options(id, v2, { waves: ['dev', 'staging'] }))).document.promoted).toEqual(['staging']);
+    // prod waits for its approval: promoted nowhere, nothing of it in the journal.
+    expect((await startRollout(await through(), options(id, v2, { approve: ['prod'] }))).document.promoted).toEqual(['staging']);
     // A service that lists OFFLINE records in a channel's listing too (the spec leaves it open).
     let channelReads = 0;
     const ctx = await through(async (request, send) => {
@@ -367,16 +368,54 @@ describe('rollout abort: a wave that nothing proves', () => {
       const answer = (await send()) as { results: Array<Record<string, unknown>> };
       return { ...answer, results: [...answer.results, { ...answer.results[0], versionId: v4, state: 'OFFLINE' }] };
     });
-    const r = await abortRollout(ctx, options(id, v2, { waves: ['dev', 'staging'] }));
+    const r = await abortRollout(ctx, options(id, v2));
+    // dev's alone: prod (promoted nowhere) and staging (the journal has its intent) read none.
     expect(channelReads).toBe(1);
     expect(r.document).toMatchObject({ restored: ['staging'], left: [{ env: 'dev', why: 'unknown', to: '--to dev=VERSION_ID' }] });
     const line = ctx.io.err.text.split('\n').find((l) => l.startsWith(`warning: ${id}/web/dev: left alone`));
     const candidates = /\(LIVE there: ([^)]*)\)/.exec(line ?? '')?.[1]?.split(', ');
     expect([...(candidates ?? [])].sort()).toEqual([v1, v3].sort());
-    expect(line).toBe(`warning: ${id}/web/dev: left alone: ${v2} is its Default, and neither the journal nor --to says what was before (LIVE there: ${candidates!.join(', ')}); to put one back: ahs rollout abort ${id} ${v2} --platform web --waves dev,staging --to dev=VERSION_ID`);
+    expect(line).toBe(`warning: ${id}/web/dev: left alone: ${v2} is its Default, and neither the journal nor --to says what was before (LIVE there: ${candidates!.join(', ')}); to put one back: ${abortLine(id, v2)} --to dev=VERSION_ID`);
     expect(await defaults(id)).toEqual([v2, v1, v1]);
     // The restored wave's entry: its abort, from this rollout's version.
     expect((await entriesOf(id, v2, 'staging'))[0]).toEqual(['abort', v2]);
+    // Given --to, dev reads no channel either: put back to what it names.
+    const again = await abortRollout(ctx, options(id, v2, { to: [`dev=${v3}`] }));
+    expect(channelReads).toBe(1);
+    expect(again.document).toMatchObject({ restored: ['dev'], left: [] });
+    expect(await defaults(id)).toEqual([v3, v1, v1]);
+  });
+
+  it('a wave whose newest entry is a promotion with no intent before it: one that names its previous Default is proven by it (no channel read); one recorded as found (none named) is not', async () => {
+    // Recorded by another ahs, which wrote no intent: the promotion and the Default before it.
+    const { id, v1, v2 } = await seededRollout(h);
+    await h.deploy(id, v2, 'web', 'dev', 'LIVE');
+    expect((await h.deploy(id, v2, 'web', 'dev', 'DEFAULT', { currentVersionId: v1, currentAssetIntent: 'LIVE' })).status).toBe(201);
+    expect(await recordRolloutEvent(await through(), journal, { asset: id, version: v2, platform: 'web', waves: ['dev'], wave: 'dev', action: 'promote', previousDefault: v1, run: 'an-older-run' })).toBe(true);
+    const channelRead = (request: RequestOptions) => request.method === 'GET' && request.path.endsWith('/asset-urls') && request.query?.envId !== undefined && request.query.state === undefined && !request.path.includes('/versions/');
+    let reads = 0;
+    const counting: Hook = (request, send) => {
+      if (channelRead(request)) reads += 1;
+      return send();
+    };
+    const proven = await abortRollout(await through(counting), options(id, v2, { waves: ['dev'] }));
+    expect(proven.document).toMatchObject({ restored: ['dev'], left: [] });
+    expect(reads).toBe(0);
+    expect(await defaults(id)).toEqual([v1, v1, v1]);
+
+    // Found by a run (made outside the rollout) and recorded then: no Default before it on the record.
+    const { id: id2, v1: w1, v2: w2 } = await seededRollout(h);
+    await h.deploy(id2, w2, 'web', 'dev', 'LIVE');
+    expect((await h.deploy(id2, w2, 'web', 'dev', 'DEFAULT', { currentVersionId: w1, currentAssetIntent: 'LIVE' })).status).toBe(201);
+    const two = { waves: ['dev', 'staging'] };
+    expect(stopOf(await startRollout(await through(), options(id2, w2, { ...two, soak: ['dev=1h'] })))?.exitCode).toBe(11);
+    expect(await entriesOf(id2, w2, 'dev')).toEqual([['promote', undefined]]);
+    const ctx = await through(counting);
+    const found = await abortRollout(ctx, options(id2, w2, two));
+    expect(reads).toBe(1);
+    expect(found.document).toMatchObject({ restored: [], left: [{ env: 'dev', why: 'unknown', to: `--to dev=${w1}` }] });
+    expect(ctx.io.err.text).toContain(`warning: ${id2}/web/dev: left alone: ${w2} is its Default, and neither the journal nor --to says what was before (LIVE there: ${w1}); to put one back: ahs rollout abort ${id2} ${w2} --platform web --waves dev,staging --to dev=${w1}\n`);
+    expect(await defaults(id2)).toEqual([w2, w1, w1]);
   });
 });
 
