@@ -349,6 +349,82 @@ describe('rollout abort against other writers', () => {
   });
 });
 
+describe('rollout abort: its reads', () => {
+  it('its round trips: the version, the Defaults and the journal; for each wave it puts back, that wave\'s Default and the target\'s own record, then the promotion; the same read again after', async () => {
+    const { id, v1, v2 } = await seededRollout(h);
+    expect((await startRollout(await through(), options(id, v2, { waves: ['dev'] }))).stop).toBeUndefined();
+    const ctx = await through();
+    const r = await abortRollout(ctx, options(id, v2, { waves: ['dev'] }));
+    expect(r.document).toMatchObject({ restored: ['dev'], left: [] });
+    const sent = ctx.sent;
+    const read = (version: string) => [`GET /va/${id}/versions/${version}`, `GET /va/${id}/asset-urls`, `GET /vc/${journal}/items`, `GET /vc/${journal}`];
+    // No record of the version per wave in the first read (a status's read: the Defaults decide), none in the last.
+    expect(sent.slice(0, 4)).toEqual(read(v2));
+    expect(sent.slice(4, 6)).toEqual([`GET /va/${id}/asset-urls`, `GET /va/${id}/versions/${v1}/asset-urls`]);
+    // Its version is not read there (the promotion's own plan reads it), change control's reads next.
+    expect(sent[6]).toMatch(/^GET \/va\/ahs-control/);
+    const append = sent.lastIndexOf(`POST /vc/${journal}/items`);
+    expect(sent[append - 1]).toBe(`POST /va/${id}/versions/${v1}/deploy`);
+    // After: dev's Default is the version before, read as another version's.
+    expect(sent.slice(append + 1)).toEqual([`GET /va/${id}/asset-urls`, `GET /va/${id}/versions/${v1}`, `GET /vc/${journal}/items`, `GET /vc/${journal}`]);
+    expect(await defaults(id)).toEqual([v1, v1, v1]);
+  });
+
+  it('a wave put back by another abort between its two reads (the Default read before it, the target\'s record after): that abort\'s, nothing sent or recorded', async () => {
+    const { id, v1, v2 } = await seededRollout(h);
+    expect((await startRollout(await through(), options(id, v2, { waves: ['dev'] }))).stop).toBeUndefined();
+    let defaultRead: Promise<unknown> | undefined;
+    let deploys = 0;
+    const ctx = await through(async (request, send) => {
+      if (isDeploy(request, 'dev', 'DEFAULT')) deploys += 1;
+      if (request.method === 'GET' && request.path.endsWith(`/va/${id}/asset-urls`) && request.query?.envId === 'dev' && request.query.state === 'DEFAULT') return (defaultRead = send());
+      if (defaultRead && request.method === 'GET' && request.path.endsWith(`/versions/${v1}/asset-urls`)) {
+        await defaultRead;
+        expect((await h.deploy(id, v1, 'web', 'dev', 'DEFAULT', { currentVersionId: v2, currentAssetIntent: 'LIVE' })).status).toBe(201);
+      }
+      return send();
+    });
+    const r = await abortRollout(ctx, options(id, v2, { waves: ['dev'] }));
+    expect(r.stop).toBeUndefined();
+    expect(r.document).toMatchObject({ restored: [], left: [] });
+    expect(ctx.io.err.text).toContain(`${id}/web/dev: ${v1} is the Default again: another abort put it back meanwhile\n`);
+    expect(deploys).toBe(0);
+    expect((await entriesOf(id, v2, 'dev'))[0]).toEqual(['promote', v1]);
+    expect(await defaults(id)).toEqual([v1, v1, v1]);
+  });
+
+  it('two waves put back and one moved at its send: exit 5 naming both restored, newest first', async () => {
+    const { id, v1, v2 } = await seededRollout(h);
+    const v3 = await versionWith(id, 'payload', 'dev');
+    expect((await startRollout(await through(), options(id, v2))).document.promoted).toEqual(ENVS);
+    const ctx = await through(async (request, send) => {
+      if (isDeploy(request, 'dev', 'DEFAULT')) expect((await h.deploy(id, v3, 'web', 'dev', 'DEFAULT', { currentVersionId: v2, currentAssetIntent: 'LIVE' })).status).toBe(201);
+      return send();
+    });
+    const r = await abortRollout(ctx, options(id, v2));
+    expect(stopOf(r)).toEqual({ type: 'ConflictError', exitCode: 5, message: `abort of ${v2} of ${id} (web): restored prod, staging; left alone: dev (moved by someone else since)` });
+    expect(await defaults(id)).toEqual([v3, v1, v1]);
+  });
+
+  it('a wave the service lists no Default for: left alone, said moved to none (exit 5)', async () => {
+    const { id, v1, v2 } = await seededRollout(h);
+    expect((await startRollout(await through(), options(id, v2, { waves: ['dev', 'staging'] }))).document.promoted).toEqual(['dev', 'staging']);
+    // Every read of the asset's records answered without dev's Default (a service that lost it).
+    const ctx = await through(async (request, send) => {
+      const answer = (await send()) as { results?: Array<{ envId?: string; state?: string }> };
+      const records = request.method === 'GET' && request.path.startsWith(`/api/v2/demo/va/${id}/`) && request.path.endsWith('/asset-urls');
+      if (!records) return answer;
+      const results = answer.results!.filter((record) => record.envId !== 'dev' || record.state !== 'DEFAULT');
+      return { ...answer, results, totalResults: results.length };
+    });
+    const r = await abortRollout(ctx, options(id, v2, { waves: ['dev', 'staging'] }));
+    expect(stopOf(r)).toEqual({ type: 'ConflictError', exitCode: 5, message: `abort of ${v2} of ${id} (web): restored staging; left alone: dev (moved by someone else since)` });
+    expect(r.document).toMatchObject({ restored: ['staging'], left: [{ env: 'dev', why: 'moved', found: null }] });
+    expect(ctx.io.err.text).toContain(`warning: ${id}/web/dev: left alone, someone moved its Default to none since this rollout made it ${v2}\n`);
+    expect(await defaults(id)).toEqual([v2, v1, v1]);
+  });
+});
+
 describe('rollout abort: a wave that nothing proves', () => {
   it('the versions LIVE there are its candidates (an OFFLINE one listed by the service is not); a wave the journal proves reads no channel more', async () => {
     const { id, v1, v2 } = await seededRollout(h);
