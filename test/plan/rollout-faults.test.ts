@@ -541,6 +541,12 @@ describe('the check\'s process', () => {
     controller.abort(reason);
     expect(await failure(running)).toBe(reason);
   });
+
+  it('its input is empty (none of ahs\'s): a check that reads it ends at once', async () => {
+    const ctx = await through();
+    expect(await runCheck(ctx, 'timeout 5 cat; echo "cat: $?" >&2', {})).toBe(0);
+    expect(ctx.io.err.text).toBe('cat: 0\n');
+  });
 });
 
 describe('rollout start: the reads it decides on', () => {
@@ -624,6 +630,20 @@ describe('rollout start: the reads it decides on', () => {
     expect(failed).toBe(1);
     expect(r.stop).toBeUndefined();
     expect(ctx.io.err.text).toMatch(/^dev serves WEB\d+ byte for byte/m);
+    expect(await defaults(id)).toEqual([v2, v1, v1]);
+  });
+
+  it('a halt that --resume ended, the next wave waiting for its approval: a run and the status after say it waits, not halted', async () => {
+    const { id, v1, v2 } = await seededRollout(h);
+    const waves = { waves: ['dev', 'staging'], approve: ['staging'] };
+    expect(stopOf(await startRollout(await through(), options(id, v2, { ...waves, check: '[ "$AHS_ROLLOUT_PHASE" != after ]' })))?.exitCode).toBe(1);
+    const resumed = await startRollout(await through(), options(id, v2, { ...waves, check: 'true', resume: true }));
+    expect(resumed.document.next).toEqual({ action: 'wait', for: 'approval', env: 'staging' });
+    expect((await entriesOf(id, v2, 'dev'))[0]).toEqual(['resume', undefined]);
+    const status = await rolloutStatus(await through(), options(id, v2, waves));
+    expect(status.stop).toBeUndefined();
+    expect(status.document.next).toEqual({ action: 'wait', for: 'approval', env: 'staging' });
+    expect(status.document.waves.map((w) => w.state)).toEqual(['done', 'waiting-approval']);
     expect(await defaults(id)).toEqual([v2, v1, v1]);
   });
 
