@@ -254,6 +254,18 @@ describe('rollout start: a journal that does not take the entry', () => {
     expect(await defaults(id)).toEqual(after(v1, v2));
   });
 
+  it('this run\'s own promotion, its intent taken and its entry not: the run records it itself at once (no wait for another run), then a wait (exit 11)', async () => {
+    const { id, v1, v2 } = await seededRollout(h);
+    let appends = 0;
+    const ctx = await through((request, send) => (isAppend(request) && ++appends > 1 ? Promise.reject(refusal(403, 'Forbidden')) : send()));
+    const r = await startRollout(ctx, options(id, v2, { waves: ['dev', 'staging'], soak: ['dev=1h'] }));
+    expect(stopOf(r)).toEqual({ type: 'WaitingError', exitCode: 11, message: `${v2} is the Default of dev, but the journal did not take the record of its promotion (see the warning above): its soak starts once a run records it; run the same command again` });
+    expect(appends).toBe(3);
+    expect(r.document.promoted).toEqual(['dev']);
+    expect(await entriesOf(id, v2, 'dev')).toEqual([['intent', v1]]);
+    expect(await defaults(id)).toEqual([v2, v1, v1]);
+  });
+
   it('a promotion found and recorded, which the journal then does not list: recorded once, then a wait (exit 11)', async () => {
     const { id, v1, v2 } = await seededRollout(h);
     await h.deploy(id, v2, 'web', 'dev', 'LIVE');
