@@ -229,13 +229,19 @@ describe('rollout start', () => {
     expect(await standing(['prod', 'qa'])).toBe('dev done, staging done, prod waiting-approval: prod waits for approval: run with --approved prod');
     expect(await standing()).toBe('dev done, staging done, prod next: prod is promoted next');
 
-    // --wait does not wait for a person.
-    const waiting = await startRollout(await context(false), options(id, v2, { approve: ['prod'], wait: true }), { sleep: () => Promise.reject(new Error('slept')) });
+    // --wait does not wait for a person, nor says it would.
+    const noSleep = { sleep: () => Promise.reject(new Error('slept')) };
+    const waitingCtx = await context(false);
+    const waiting = await startRollout(waitingCtx, options(id, v2, { approve: ['prod'], wait: true }), noSleep);
     expect(stopOf(waiting)?.exitCode).toBe(11);
+    expect(waitingCtx.io.err.text).not.toContain('--wait');
 
-    const approved = await startRollout(await context(false), options(id, v2, { approve: ['prod'], approved: ['prod'] }));
+    // Nor once the rollout is complete.
+    const approvedCtx = await context(false);
+    const approved = await startRollout(approvedCtx, options(id, v2, { approve: ['prod'], approved: ['prod'], wait: true }), noSleep);
     expect(approved.stop).toBeUndefined();
     expect(approved.document.promoted).toEqual(['prod']);
+    expect(approvedCtx.io.err.text).not.toContain('--wait');
     expect(await defaults(id)).toEqual([v2, v2, v2]);
   });
 
