@@ -266,6 +266,21 @@ describe('rollout start: a journal that does not take the entry', () => {
     expect(await defaults(id)).toEqual([v2, v1, v1]);
   });
 
+  it('a promotion found in a later wave, whose intent another run wrote: recorded with that wave\'s previous Default, not an earlier wave\'s', async () => {
+    const { id, v1, v2 } = await seededRollout(h);
+    // staging's Default was another version when the other run (an older ahs: no time to record by) wrote its intent.
+    const v3 = await versionWith(id, 'payload', 'staging');
+    expect(await recordRolloutEvent(await through(), journal, { asset: id, version: v2, platform: 'web', waves: ENVS, wave: 'staging', action: 'intent', previousDefault: v3, run: 'an-older-run' })).toBe(true);
+    await h.deploy(id, v2, 'web', 'staging', 'LIVE');
+    expect((await h.deploy(id, v2, 'web', 'staging', 'DEFAULT', { currentVersionId: v1, currentAssetIntent: 'LIVE' })).status).toBe(201);
+    const r = await startRollout(await through(), options(id, v2, { soak: ['staging=1h'] }));
+    expect(r.document.promoted).toEqual(['dev']);
+    expect(r.document.next).toMatchObject({ action: 'wait', for: 'soak', soaking: 'staging', env: 'prod' });
+    expect((await entriesOf(id, v2, 'staging'))[0]).toEqual(['promote', v3]);
+    expect((await entriesOf(id, v2, 'dev'))[0]).toEqual(['promote', v1]);
+    expect(await defaults(id)).toEqual([v2, v2, v1]);
+  });
+
   it('a promotion found and recorded, which the journal then does not list: recorded once, then a wait (exit 11)', async () => {
     const { id, v1, v2 } = await seededRollout(h);
     await h.deploy(id, v2, 'web', 'dev', 'LIVE');
@@ -380,6 +395,10 @@ describe('rollout abort: its reads', () => {
     // After: dev's Default is the version before, read as another version's.
     expect(sent.slice(append + 1)).toEqual([`GET /va/${id}/asset-urls`, `GET /va/${id}/versions/${v1}`, `GET /vc/${journal}/items`, `GET /vc/${journal}`]);
     expect(await defaults(id)).toEqual([v1, v1, v1]);
+    // A status's read is the same first read, and nothing else (no record of the version per wave, no change control).
+    const status = await through();
+    await rolloutStatus(status, options(id, v2, { waves: ['dev'] }));
+    expect(status.sent).toEqual([...read(v2).slice(0, 2), `GET /va/${id}/versions/${v1}`, ...read(v2).slice(2)]);
   });
 
   it('a wave put back by another abort between its two reads (the Default read before it, the target\'s record after): that abort\'s, nothing sent or recorded', async () => {
