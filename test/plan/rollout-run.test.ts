@@ -385,13 +385,19 @@ describe('rollout start: --check', () => {
     const stillFailing = await startRollout(await context(true), options(id, v2, { check: failing, resume: true }));
     expect(stopOf(stillFailing)?.message).toBe(halted.stop?.message);
     // Recorded as a halt again (the newest of staging's entries), not as its end.
-    const [newest] = (await rolloutEntries(await context(true), journal, { asset: id, version: v2, platform: 'web' }, new Date(Date.now() + clockMoved - 600_000))).filter((e) => e.rollout.wave === 'staging');
+    const stagingEntries = async () => (await rolloutEntries(await context(true), journal, { asset: id, version: v2, platform: 'web' }, new Date(Date.now() + clockMoved - 600_000))).filter((e) => e.rollout.wave === 'staging');
+    const [newest, first] = await stagingEntries();
     expect(newest!.rollout).toMatchObject({ action: 'halt', check: { command: failing, phase: 'after', exitCode: 1 } });
+    // A halt of its own, after the first.
+    expect((await stagingEntries()).map((e) => e.rollout.action)).toEqual(['halt', 'halt', 'promote', 'intent']);
+    expect(newest!.at).toBeGreaterThan(first!.at);
     // The document says so too: halted there by the check that failed again (not where --resume would go next).
     expect(stillFailing.document.waves.map((w) => w.state)).toEqual(['done', 'halted', 'pending']);
     expect(stillFailing.document.next).toMatchObject({ action: 'halt', env: 'staging', reason: 'check', halt: { phase: 'after', exitCode: 1, at: new Date(newest!.at).toISOString() } });
     const unsure = await startRollout(await context(true), options(id, v2, { check: '[ "$AHS_ROLLOUT_ENV/$AHS_ROLLOUT_PHASE" != staging/after ] || exit 3', resume: true }));
     expect(stopOf(unsure)).toEqual({ type: 'WaitingError', exitCode: 11, message: 'the check was inconclusive after promoting staging (exit 3): staging is promoted; run the same command again later' });
+    // Inconclusive: no halt recorded.
+    expect((await stagingEntries()).map((e) => e.rollout.action)).toEqual(['halt', 'halt', 'promote', 'intent']);
     expect(await defaults(id)).toEqual([v2, v2, v1]);
 
     // Passing, the halt ends on the record and the rollout goes on: each check in order, staging's again first.
