@@ -150,6 +150,9 @@ describe('freezes', () => {
     const history = await f.ahs(['history', id, '--env', 'prod', '--json'], { env });
     expect(history.exitCode, history.stderr).toBe(0);
     expect(history.json().results[0]).toMatchObject({ command: 'deploy', control: { action: 'break-glass', target: 'prod', reason: 'INC-7 hotfix' } });
+    // And for a person: the table's command says it went through with --break-glass, and why.
+    const table = await f.ahs(['history', id, '--env', 'prod'], { env });
+    expect(table.stdout.split('\n')[1]).toContain('\tdeploy --break-glass (INC-7 hotfix)\t');
     const list = await f.ahs(['freeze', 'list', '--json']);
     expect(list.json().results).toEqual([expect.objectContaining({ env: 'prod', active: true, reason: 'holiday', actor: 'owner@demo.test' })]);
     expect((await f.ahs(['unfreeze', 'prod'], { env })).exitCode).toBe(0);

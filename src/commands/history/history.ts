@@ -47,7 +47,7 @@ export const run: Run<typeof historySpec> = async (options, ctx) => {
       [
         { header: 'TIME', get: (row: (typeof rows)[number]) => (row.first ? row.entry.createdAt : '') },
         { header: 'ACTOR', get: (row) => (row.first ? row.entry.createdBy : '') },
-        { header: 'COMMAND', get: (row) => (row.first ? row.entry.command : '') },
+        { header: 'COMMAND', get: (row) => (row.first ? commandText(row.entry) : '') },
         { header: 'CHANGE', get: (row) => (row.change ? changeText(row.change) : controlText(row.entry)) },
         { header: 'OUTCOME', get: (row) => (row.first ? `${row.entry.outcome}${row.entry.exitCode ? ` (exit ${row.entry.exitCode})` : ''}` : '') },
         { header: 'CI RUN', get: (row) => (row.first ? (row.entry.ci?.runUrl ?? '-') : '') },
@@ -58,6 +58,12 @@ export const run: Run<typeof historySpec> = async (options, ctx) => {
     return [table, ...marks].join('\n');
   });
 };
+
+/** The command, and a write let through a freeze with --break-glass marked as such (its changes fill the row). */
+function commandText(entry: HistoryEntry): string {
+  const control = entry.apiVersion === 'ahs/journal/v2' ? entry.control : undefined;
+  return control?.action === 'break-glass' ? `${entry.command} --break-glass (${control.reason ?? 'no reason'})` : entry.command;
+}
 
 function controlText(entry: HistoryEntry): string {
   const control = entry.apiVersion === 'ahs/journal/v2' ? entry.control : undefined;
