@@ -511,7 +511,17 @@ class RolloutRun {
     const snapshot = await this.read({ records: false });
     const next = snapshot.status.next;
     const needsPerson = next.action === 'halt' || next.action === 'blocked' || next.action === 'superseded';
-    return this.result(snapshot, {}, needsPerson ? this.stopOf(next, snapshot.now) : undefined);
+    if (needsPerson) return this.result(snapshot, {}, this.stopOf(next, snapshot.now));
+    // The wave it promotes next, as a run would meet it: a freeze, a blocked version or another holder's lock (exit 12).
+    return this.result(snapshot, {}, next.action === 'promote' ? await this.controlBlock(next.env) : undefined);
+  }
+
+  /** What change control would refuse of this rollout's promotion of `env` now (blockOf: nothing waited for, nothing sent). */
+  private async controlBlock(env: string): Promise<BlockedError | undefined> {
+    const r = this.rollout;
+    const { blockOf } = await import('../plan/change-control.js');
+    const blocked = await blockOf(this.ctx, { scopes: [{ kind: 'channel', assetId: r.assetId, platform: r.platform, env }], promotes: [{ assetId: r.assetId, versionId: r.versionId }] }, 'rollout');
+    return blocked ? new BlockedError(`${this.name}: ${env} is promoted next, but ${blocked.message}`, blocked.blockedBy, blocked.until) : undefined;
   }
 
   async start(hooks: RolloutHooks): Promise<RolloutResult> {
@@ -589,9 +599,12 @@ class RolloutRun {
         requests.push(dryRunDocument(kind.request(step.params, this.api), step.prediction ?? (await kind.predict(step.params, this.api))));
       }
     }
-    const result = this.result(snapshot, { dryRun: true, requests }, this.stopOf(next, snapshot.now));
+    // What a real run would meet at that wave: said, and the dry run ends as the run would (exit 12).
+    const blocked = next.action === 'promote' ? await this.controlBlock(next.env) : undefined;
+    if (blocked) (await this.ctx.output()).warn(`a real run would be refused: ${blocked.message}`);
+    const result = this.result(snapshot, { dryRun: true, requests }, blocked ?? this.stopOf(next, snapshot.now));
     // A dry run that would promote says nothing after its document.
-    if (next.action === 'promote') delete result.summary;
+    if (next.action === 'promote' && !blocked) delete result.summary;
     return result;
   }
 

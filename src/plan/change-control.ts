@@ -236,6 +236,20 @@ export async function refuseBeforeAsking(ctx: ExecutorContext, scopes: Scope[], 
   throw await explain(decision, ctx, api, facts);
 }
 
+/**
+ * What would refuse a write now (a freeze, a blocked version, another
+ * holder's lock), decided as the gate decides it but without waiting,
+ * holding or sending anything: `rollout status` and a rollout's --dry-run
+ * say the block a run would meet at the wave it promotes next.
+ */
+export async function blockOf(ctx: ExecutorContext, intent: Pick<WriteIntent, 'scopes' | 'promotes'>, command: string): Promise<BlockedError | undefined> {
+  if (intent.scopes.length === 0 || !ctx.settings) return undefined;
+  const api = await ctx.api();
+  const facts = await factsFor(api, intent.scopes);
+  const decision = decideWrite(facts, await writeIntent(ctx, intent, FREEZE_EXEMPT.has(command)));
+  return decision.ok ? undefined : explain(decision, ctx, api, facts);
+}
+
 /** What change control decides a write on: its scopes and promotions, the run's lock (given, or its CI job's), the freeze's exemption, --break-glass. */
 async function writeIntent(ctx: Pick<ExecutorContext, 'globals' | 'io'>, intent: Pick<WriteIntent, 'scopes' | 'promotes'>, freezeExempt: boolean): Promise<WriteIntent> {
   const lockId = givenLockId(ctx);

@@ -169,6 +169,32 @@ describe('ahs rollout: approvals, checks', () => {
     expect(await defaults(id)).toEqual([v2, v2, v1]);
   });
 
+  it('status and --dry-run say what change control would refuse at the next wave (a freeze, a blocked version): exit 12, nothing sent; 0 once lifted', async () => {
+    const { id, v1, v2 } = await seeded();
+    expect((await ahs(['version', 'block', id, v2, '--reason', 'INC-9 crash'])).exitCode).toBe(0);
+    const status = await ahs(['rollout', 'status', id, v2, ...WAVES]);
+    expect(status.exitCode, status.stderr).toBe(12);
+    expect(status.stderr).toContain(`error: ${v2} of ${id} (web): dev is promoted next, but version ${v2} of ${id} is blocked by owner@demo.test`);
+    expect(status.stderr).toContain('INC-9 crash');
+    const dry = await ahs(['rollout', id, v2, ...WAVES, '--dry-run', '--json']);
+    expect(dry.exitCode, dry.stderr).toBe(12);
+    expect(dry.stderr).toContain('warning: a real run would be refused:');
+    expect(JSON.parse(dry.stderr.trim().split('\n').pop()!)).toMatchObject({ type: 'urn:ahs:blocked', blockedBy: 'version' });
+    expect((await ahs(['version', 'unblock', id, v2, '--reason', 'fixed'])).exitCode).toBe(0);
+    expect((await ahs(['freeze', 'dev', '--for', '1h', '--reason', 'holiday'])).exitCode).toBe(0);
+    try {
+      const frozen = await ahs(['rollout', 'status', id, v2, ...WAVES, '--json']);
+      expect(frozen.exitCode, frozen.stderr).toBe(12);
+      expect(frozen.errJson()).toMatchObject({ type: 'urn:ahs:blocked', blockedBy: 'freeze', until: expect.stringMatching(/^20\d\d-/) });
+    } finally {
+      expect((await ahs(['unfreeze', 'dev'])).exitCode).toBe(0);
+    }
+    const open = await ahs(['rollout', 'status', id, v2, ...WAVES]);
+    expect(open.exitCode, open.stderr).toBe(0);
+    expect(open.stderr).toContain('dev is promoted next');
+    expect(await defaults(id)).toEqual([v1, v1, v1]);
+  });
+
   it('bad input: one line naming the fix, exit 2, nothing sent', async () => {
     const { id, v2 } = await seeded();
     const cases: Array<[string[], RegExp]> = [
