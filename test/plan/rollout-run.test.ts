@@ -273,6 +273,12 @@ describe('rollout start', () => {
     expect(promotionOnly.document.requests?.map((q) => (q.request.body as { intent: string }).intent)).toEqual(['DEFAULT']);
     const complete = await startRollout(await context(false, { dryRun: true }), options(id, v1));
     expect(complete.summary).toBe(`${v1} of ${id} (web): the rollout is complete`);
+    // A later wave's, from its own channel: dev done, staging's LIVE deploy and promotion.
+    expect((await startRollout(await context(false), options(id, v2, { waves: ['dev'] }))).stop).toBeUndefined();
+    const later = await startRollout(await context(false, { dryRun: true }), options(id, v2));
+    expect(later.document.next).toEqual({ action: 'promote', env: 'staging' });
+    expect(later.document.requests?.map((q) => [(q.request.body as { envId: string }).envId, (q.request.body as { intent: string }).intent])).toEqual([['staging', 'LIVE'], ['staging', 'DEFAULT']]);
+    expect(await defaults(id)).toEqual([v2, v1, v1]);
   });
 });
 
