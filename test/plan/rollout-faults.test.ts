@@ -639,6 +639,9 @@ describe('rollout start: the reads it decides on', () => {
     expect(deploys).toHaveLength(2);
     expect(sent.slice(deploys[0]! + 1, deploys[1])).toEqual([`POST /vc/${journal}/items`]);
     expect(sent.slice(deploys[1]! + 1, deploys[1]! + 3)).toEqual([`GET /va/${id}/versions/${v2}/asset-urls`, `POST /vc/${journal}/items`]);
+    // That URL serves the verification too: read once, up to the next read of the rollout.
+    const nextRead = sent.indexOf(`GET /va/${id}/asset-urls`, deploys[1]);
+    expect(sent.slice(deploys[1]! + 1, nextRead).filter((s) => s === `GET /va/${id}/versions/${v2}/asset-urls`)).toHaveLength(1);
   });
 
   it('the served URL\'s read beside the entry fails: read again for the verification, which passes', async () => {
