@@ -656,6 +656,8 @@ describe('rollout start: another rollout in flight, a Default moved', () => {
     expect((earlier.document.next as { at: string }).at).toBe(new Date(ended.at).toISOString());
     expect(stopOf(earlier)).toMatchObject({ type: 'BlockedError', exitCode: 12 });
     expect(earlier.stop?.message).toMatch(new RegExp(`: superseded: ${DEMO_USER.replace('.', '\\.')} started the rollout of ${v3} in its place at \\d\\d:\\d\\d(:\\d\\d)?Z; nothing was sent$`));
+    // Its error body says by what: a rollout (as a blocked one's does).
+    expect(earlier.stop!.toBody()).toMatchObject({ type: 'urn:ahs:blocked', blockedBy: 'rollout' });
     const rerun = await startRollout(await context(true), options(id, v2, { approve: ['prod'], approved: ['prod'] }));
     expect(stopOf(rerun)?.type).toBe('BlockedError');
     expect(await defaults(id)).toEqual([v3, v3, v3]);
