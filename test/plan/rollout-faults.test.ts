@@ -395,10 +395,11 @@ describe('rollout abort: its reads', () => {
     // After: dev's Default is the version before, read as another version's.
     expect(sent.slice(append + 1)).toEqual([`GET /va/${id}/asset-urls`, `GET /va/${id}/versions/${v1}`, `GET /vc/${journal}/items`, `GET /vc/${journal}`]);
     expect(await defaults(id)).toEqual([v1, v1, v1]);
-    // A status's read is the same first read, and nothing else (no record of the version per wave, no change control).
+    // A status reads the same (the Default's version besides: v1's range), and no record of the version per wave.
     const status = await through();
     await rolloutStatus(status, options(id, v2, { waves: ['dev'] }));
-    expect(status.sent).toEqual([...read(v2).slice(0, 2), `GET /va/${id}/versions/${v1}`, ...read(v2).slice(2)]);
+    expect(status.sent).toEqual(expect.arrayContaining([...read(v2), `GET /va/${id}/versions/${v1}`]));
+    expect(status.sent.filter((line) => line.startsWith(`GET /va/${id}/versions/${v2}/`))).toEqual([]);
   });
 
   it('a wave put back by another abort between its two reads (the Default read before it, the target\'s record after): that abort\'s, nothing sent or recorded', async () => {
