@@ -20,6 +20,7 @@ import { spawn } from 'node:child_process';
 import type { PlanContext } from '../plan/context.js';
 import type { ApiClient } from '../http/client.js';
 import { randomUUID } from 'node:crypto';
+import type { ControlFacts } from '../rules/change-control.js';
 import { AhsError, BlockedError, CancelledError, ConflictError, NotFoundError, OutcomeUnknownError, PartialFailureError, ExitCode, UsageError, WaitingError } from '../errors.js';
 import { defaultOf, type ChannelSnapshot } from '../rules/index.js';
 import { decideAbort, decideRollout, formatClock, formatDuration, parseDuration, type AbortFacts, type Halt, type InFlight, type Next, type RolloutEvent, type RolloutStatus, type WaveFacts, type WaveState } from '../rules/rollout.js';
@@ -508,19 +509,24 @@ class RolloutRun {
 
   /** Where the rollout stands; it ends as a run would when a person must act (halted: 1, moved: 5, blocked or superseded: 12). */
   async status(): Promise<RolloutResult> {
+    // The freezes and blocks a run would meet (one listing, beside the status's own reads). Not the lock cells: a lock
+    // is a moment's, a run meets it at its gate, and its reads would take status past cli.md's 8 requests.
+    const { readControlFacts } = await import('../service/change-control.js');
+    const control = readControlFacts(this.api, []);
+    control.catch(() => undefined);
     const snapshot = await this.read({ records: false });
     const next = snapshot.status.next;
     const needsPerson = next.action === 'halt' || next.action === 'blocked' || next.action === 'superseded';
     if (needsPerson) return this.result(snapshot, {}, this.stopOf(next, snapshot.now));
-    // The wave it promotes next, as a run would meet it: a freeze, a blocked version or another holder's lock (exit 12).
-    return this.result(snapshot, {}, next.action === 'promote' ? await this.controlBlock(next.env) : undefined);
+    // The wave it promotes next, as a run would meet it: a freeze or a blocked version (exit 12).
+    return this.result(snapshot, {}, next.action === 'promote' ? await this.controlBlock(next.env, control) : undefined);
   }
 
   /** What change control would refuse of this rollout's promotion of `env` now (blockOf: nothing waited for, nothing sent). */
-  private async controlBlock(env: string): Promise<BlockedError | undefined> {
+  private async controlBlock(env: string, read?: Promise<ControlFacts>): Promise<BlockedError | undefined> {
     const r = this.rollout;
     const { blockOf } = await import('../plan/change-control.js');
-    const blocked = await blockOf(this.ctx, { scopes: [{ kind: 'channel', assetId: r.assetId, platform: r.platform, env }], promotes: [{ assetId: r.assetId, versionId: r.versionId }] }, 'rollout');
+    const blocked = await blockOf(this.ctx, { scopes: [{ kind: 'channel', assetId: r.assetId, platform: r.platform, env }], promotes: [{ assetId: r.assetId, versionId: r.versionId }] }, 'rollout', read);
     return blocked ? new BlockedError(`${this.name}: ${env} is promoted next, but ${blocked.message}`, blocked.blockedBy, blocked.until) : undefined;
   }
 

@@ -242,10 +242,11 @@ export async function refuseBeforeAsking(ctx: ExecutorContext, scopes: Scope[], 
  * holding or sending anything: `rollout status` and a rollout's --dry-run
  * say the block a run would meet at the wave it promotes next.
  */
-export async function blockOf(ctx: ExecutorContext, intent: Pick<WriteIntent, 'scopes' | 'promotes'>, command: string): Promise<BlockedError | undefined> {
+export async function blockOf(ctx: ExecutorContext, intent: Pick<WriteIntent, 'scopes' | 'promotes'>, command: string, read?: Promise<ControlFacts>): Promise<BlockedError | undefined> {
   if (intent.scopes.length === 0 || !ctx.settings) return undefined;
   const api = await ctx.api();
-  const facts = await factsFor(api, intent.scopes);
+  // `read`: facts read already (beside a status's own reads); a lock cell they lack decides nothing.
+  const facts = await (read ?? factsFor(api, intent.scopes));
   const decision = decideWrite(facts, await writeIntent(ctx, intent, FREEZE_EXEMPT.has(command)));
   return decision.ok ? undefined : explain(decision, ctx, api, facts);
 }
