@@ -176,10 +176,14 @@ function commanderMessage(error: CommanderError): string {
 
 /** commander's error on one line: its "(Did you mean x?)" goes on a line of its own. */
 function oneLine(text: string): string {
-  return text
-    .trimEnd()
-    .replace(/\n\(Did you mean (.+?)\?\)/g, ' (did you mean $1?)')
-    .replace(/\s*\n\s*/g, ' ');
+  return (
+    text
+      .trimEnd()
+      .replace(/\n\(Did you mean (.+?)\?\)/g, ' (did you mean $1?)')
+      .replace(/\s*\n\s*/g, ' ')
+      // commander ends some of its messages with a full stop ("Allowed choices are bash, zsh, fish."): the hint follows.
+      .replace(/\.$/, '')
+  );
 }
 
 function writeError(io: IO, body: ErrorBody, json: boolean): void {

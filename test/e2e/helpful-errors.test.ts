@@ -38,6 +38,10 @@ describe('usage errors that point somewhere', () => {
     expect(state.stderr).toBe('error: --state must be LIVE or OFFLINE (got SIDEWAYS); run with --help for usage');
     const output = await runInProcess(['asset', 'list', '-o', 'xml'], NOWHERE);
     expect(output.stderr).toBe('error: --output must be one of table, wide, json, yaml (got xml); run with --help for usage');
+    // commander's own sentence, its full stop left out before the hint.
+    const shell = await runInProcess(['completion', 'powershell'], NOWHERE);
+    expect(shell.exitCode).toBe(2);
+    expect(shell.stderr).toBe("error: command-argument value 'powershell' is invalid for argument 'shell'. Allowed choices are bash, zsh, fish; run with --help for usage");
   });
 
   it('missing settings are named all at once', async () => {
