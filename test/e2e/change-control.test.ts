@@ -134,6 +134,10 @@ describe('freezes', () => {
     const frozen = await f.ahs(['freeze', 'prod', '--for', '2h', '--reason', 'holiday', '--json'], { env });
     expect(frozen.exitCode, frozen.stderr).toBe(0);
     expect(frozen.json()).toMatchObject({ env: 'prod', until: expect.any(String) });
+    // For a person: its end, once.
+    const told = await f.ahs(['freeze', 'dev', '--for', '1h', '--reason', 'audit'], { env });
+    expect(told.stderr.trim()).toMatch(/^✓ froze dev \(until 20\d\d-\d\d-\d\dT\d\d:\d\d:\d\d\.000Z\)$/);
+    expect((await f.ahs(['unfreeze', 'dev'], { env })).exitCode).toBe(0);
     const before = await f.records(id);
     const refused = await f.ahs(['deploy', id, v1, ...PROD, '--state', 'OFFLINE', '--json'], { env });
     expect(refused.exitCode).toBe(12);

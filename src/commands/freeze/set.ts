@@ -19,5 +19,5 @@ export const run: Run<typeof setSpec> = async (options, ctx) => {
   const user = await actingUser(ctx);
   const window = options.weekly !== undefined ? { weekly: options.weekly, ...(options.zone !== undefined ? { zone: options.zone } : {}) } : options.until !== undefined ? { until: options.until } : { forMs: forMs! };
   const doc = await setFreeze(ctx, { env: options.env, reason, user, ...window }, { until: '--until', for: '--for', weekly: '--weekly', zone: '--zone' });
-  (await ctx.output()).outcome(doc, `froze ${options.env} (${doc.window})${doc.until ? `: in force until ${doc.until}` : ': not in force right now'}`);
+  (await ctx.output()).outcome(doc, `froze ${options.env} (${doc.window})${doc.until ? (doc.window.includes(doc.until) ? '' : `: in force until ${doc.until}`) : ': not in force right now'}`);
 };
