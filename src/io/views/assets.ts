@@ -26,7 +26,7 @@ export function renderAsset(asset: Asset, kit: Kit): string {
 export const assetColumns: Column<Asset>[] = [
   { header: 'ASSET ID', get: (a) => a.assetId },
   // Change control's sentinels are not content (src/rules/change-control.ts): marked as what they are.
-  { header: 'NAME', get: (a) => (isSentinelAsset(a.assetId) ? `${a.assetName} (ahs change control: locks, freezes, blocks; not content)` : a.assetName) },
+  { header: 'NAME', get: (a) => (isSentinelAsset(a.assetId) ? sentinelName(a.assetName) : a.assetName) },
   { header: 'TYPE', get: (a) => a.assetType },
   { header: 'SECURED', get: (a) => a.secured },
   { header: 'ACTIVE', get: (a) => a.active },
@@ -69,4 +69,9 @@ export function recordColumns(kit: Kit): Column<AssetUrl>[] {
     { header: 'STATE', get: (r) => (kit.terminal ? kit.state(r.state) : r.state) },
     { header: 'DOWNLOAD URL', get: (r) => r.downloadUrl ?? '' },
   ];
+}
+
+/** A sentinel's name marked as not content; ahs's own name for it says change control already, once. */
+function sentinelName(name: string): string {
+  return name.startsWith('ahs change control') ? `${name} (not content)` : `${name} (ahs change control: locks, freezes, blocks; not content)`;
 }
