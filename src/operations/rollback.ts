@@ -44,7 +44,7 @@ export async function rollback(ctx: PlanContext, input: RollbackInput, names: Fi
   const out = await ctx.output();
   out.info(`rolling back ${name} to ${versionId}: ${reason}`);
   const refuse = {
-    hint: `${versionId} is ${channel.records[versionId] ?? 'not deployed'} on ${name}: deploy it LIVE first (ahs deploy ${assetId} ${versionId})`,
+    hint: `${versionId} is ${channel.records[versionId] ?? 'not deployed'} on ${name}: deploy it LIVE first (ahs deploy ${assetId} ${versionId} --platform ${platform} --env ${envId})`,
     byKind: { 'not-found': `${assetId} has no ${platform} version ${versionId}` },
   };
   const promotion = steps.versionPromote({ ...where, versionId, user, channel, expected: current, ...(version !== undefined ? { version } : {}) }, { refuse });

@@ -69,6 +69,8 @@ describe('ahs rollback', () => {
     const offline = await h.ahs(['rollback', id, ...CH, '--to', v4]);
     expect(offline.exitCode).toBe(1);
     expect(offline.stderr).toMatch(/nothing was sent: the service would answer 400: .*deploy it LIVE first/);
+    // The command that would, whole: its channel named.
+    expect(offline.stderr).toContain(`deploy it LIVE first (ahs deploy ${id} ${v4} --platform ios --env prod)`);
     expect((await h.records(id)).filter((r) => r.endsWith('=DEFAULT'))).toEqual([`ios/prod/${v1}=DEFAULT`]);
     // An environment the asset has nothing in (or the domain does not have: the spec has no read that tells): exit 4 naming it, as deploy's 404.
     const nowhere = await h.ahs(['rollback', id, '--platform', 'ios', '--env', 'qa']);
