@@ -102,6 +102,11 @@ describe('ahs journal and history', () => {
     expect(table.stdout).toContain(`channel.${id}.ios.prod: ${v2} → ${v1}`);
     expect(table.stdout).toContain('https://github.example/acme/app/actions/runs/4242');
     expect(table.stdout).not.toContain('changed outside ahs');
+    // Given on the command line, a filter goes unsaid; taken from the environment (or a profile), history says it narrows.
+    expect(table.stderr).not.toContain('history narrowed');
+    const implied = await h.ahs(['history', id], { env: { ...env, AHS_ENV: 'prod' } });
+    expect(implied.exitCode, implied.stderr).toBe(0);
+    expect(implied.stderr).toContain('history narrowed to the changes of environment prod (from AHS_ENV); --env names another');
   });
 
   it('two journal init started together (two CI jobs\' first runs): both exit 0, the journal LIVE once, its history readable', async () => {

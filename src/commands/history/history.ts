@@ -36,6 +36,14 @@ export const run: Run<typeof historySpec> = async (options, ctx) => {
   }
   const disagreements = await markDisagreements(api, entries, known);
   const out = await ctx.output();
+  // A filter the command line did not give (the profile's platform, AHS_ENV) narrows the team's history: said.
+  const implied = (['platform', 'envId'] as const).flatMap((name) => {
+    const { value, source } = settings.resolve(name);
+    if (!value || (source !== 'profile' && source !== 'env')) return [];
+    const from = source === 'profile' ? `the profile ${settings.profileName ?? ''}`.trimEnd() : name === 'platform' ? 'AHS_PLATFORM' : 'AHS_ENV';
+    return [`${name === 'platform' ? 'platform' : 'environment'} ${value} (from ${from})`];
+  });
+  if (implied.length > 0) out.info(`history narrowed to the changes of ${implied.join(' and ')}; --${implied.length > 1 ? 'platform and --env name others' : implied[0]!.startsWith('platform') ? 'platform names another' : 'env names another'}`);
   for (const entry of unreadable) out.warn(unreadableLine(entry));
   const envelope = { totalResults: entries.length, pageNumber: 1, pageSize: entries.length, results: entries, ...(unreadable.length ? { unreadable } : {}) };
   out.print(envelope, (doc, kit) => {
