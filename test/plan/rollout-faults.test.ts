@@ -164,6 +164,20 @@ describe('rollout start: what is served, verified after each promotion', () => {
   });
 });
 
+describe('rollout start: a promotion the service would refuse', () => {
+  it('a version read as inactive: refused before anything is sent (the service\'s 404, exit 4), naming the wave', async () => {
+    const { id, v1, v2 } = await seededRollout(h);
+    const ctx = await through(async (request, send) => {
+      const answer = await send();
+      return request.method === 'GET' && request.path.endsWith(`/va/${id}/versions/${v2}`) ? { ...(answer as object), active: false } : answer;
+    }, { journal: false });
+    const r = await startRollout(ctx, options(id, v2));
+    expect(stopOf(r)).toEqual({ type: 'PredictedRejection', exitCode: 4, message: `nothing was sent: the service would answer 404: Version ${v2} not found for platform web under Virtual Asset ${id}; the rollout's promotion of dev would be refused` });
+    expect(ctx.sent.filter((line) => line.startsWith('POST '))).toEqual([]);
+    expect(await defaults(id)).toEqual([v1, v1, v1]);
+  });
+});
+
 describe('rollout start: another writer between this run\'s read and its send', () => {
   it('another run promotes the wave first: that run\'s promotion, not this one\'s (recorded as its LIVE deploy only, not verified here); a LIVE deploy made first is not said as this run\'s', async () => {
     const { id, v1, v2 } = await seededRollout(h);
