@@ -6,7 +6,9 @@
 // and print or answer the documents they return. They write ahs's own
 // records (src/service/change-control.ts), not content: no plan, each
 // recorded in the journal with its `control` field.
-import { UsageError } from '../errors.js';
+import { NotFoundError, UsageError } from '../errors.js';
+import { findAsset, findVersion, versionNotFound } from '../service/assets.js';
+import { readCollection } from '../service/collections.js';
 import { describeWindow, freezeEnd, parseScope, parseWeekly, scopeText, type FreezeWindow, type LockName, type Scope } from '../rules/change-control.js';
 import { parseDuration } from '../rules/rollout.js';
 import { acquireLock, addBlock, addFreeze, listFreezes, listLocks, lockStatus, newExplicitLockId, releaseLock, removeBlock, removeFreezes, type LockStatus } from '../service/change-control.js';
@@ -58,6 +60,7 @@ export async function acquireScopeLock(ctx: PlanContext, input: AcquireLockInput
   if (!Number.isFinite(ttlMs) || ttlMs < 1000) throw new UsageError(`a lease of ${ttlMs} ms is too short: give 1 s or more, such as 15m`);
   const lockId = input.lockId ?? newExplicitLockId(ctx.io.env);
   const api = await ctx.api();
+  await assertScopeExists(api, scope);
   const held = await acquireLock(ctx, api, {
     scope,
     lockId,
@@ -73,6 +76,18 @@ export async function acquireScopeLock(ctx: PlanContext, input: AcquireLockInput
   const doc: LockAcquired = { scope: scopeText(scope), lockId, holder: input.user, since: new Date(held.since).toISOString(), leaseEnd: new Date(held.leaseEnd).toISOString(), renewed: input.lockId !== undefined && held.since < held.leaseEnd - ttlMs };
   await recordControl(ctx, { address: `lock.${doc.scope}`, before: null, after: { lockId, holder: input.user, leaseEnd: doc.leaseEnd } }, { action: 'lock', target: doc.scope, until: doc.leaseEnd, lockId, ...(input.reason ? { reason: input.reason } : {}) });
   return doc;
+}
+
+/**
+ * A channel's asset and a collection must exist to be locked: a typo (`ahs lock
+ * acquire my-bundel/ios/prod`) would otherwise lock nothing anyone writes, and
+ * say it did. An environment is judged by the service at the compare-and-set
+ * (unknown: 404, exit 4). Release and break take any scope: a lock outlives
+ * what it locked.
+ */
+async function assertScopeExists(api: Awaited<ReturnType<PlanContext['api']>>, scope: Scope): Promise<void> {
+  if (scope.kind === 'channel' && !(await findAsset(api, scope.assetId))) throw new NotFoundError(`asset ${scope.assetId} not found: a channel's lock names an existing asset (ahs asset list)`);
+  if (scope.kind === 'collection' && !(await readCollection(api, scope.collectionId))) throw new NotFoundError(`collection ${scope.collectionId} not found: a collection's lock names an existing one (ahs collection list)`);
 }
 
 /** What locks.release() did (`ahs lock release --json`). */
@@ -178,6 +193,9 @@ export async function setFreeze(ctx: PlanContext, input: FreezeInput, names: { u
     // To the second, as the freeze's record keeps it.
     const until = Math.floor(Date.parse(input.until) / 1000) * 1000;
     if (!Number.isFinite(until)) throw new UsageError(`${names.until} ${JSON.stringify(input.until)} is not a time: give it as 2026-12-27T08:00:00Z`);
+    // A freeze that ended before it was set would freeze nothing: on the service's clock (one read tells it).
+    await api.get(api.path('va'), { pageSize: '1' }).catch(() => undefined);
+    if (until <= api.serviceNow()) throw new UsageError(`${names.until} ${input.until} is in the past (the service's clock says ${new Date(api.serviceNow()).toISOString()}): give a later time, or ${names.for} DURATION`);
     window = { kind: 'until', until };
   } else {
     const ms = input.forMs!;
@@ -186,7 +204,7 @@ export async function setFreeze(ctx: PlanContext, input: FreezeInput, names: { u
     await api.get(api.path('va'), { pageSize: '1' }).catch(() => undefined);
     window = { kind: 'until', until: Math.floor((api.serviceNow() + ms) / 1000) * 1000 };
   }
-  const version = await addFreeze(api, input.env, window, input.reason, input.user, ctx.io.env);
+  const version = await addFreeze(api, input.env, window, input.reason, input.user, ctx.io.env, true);
   const until = freezeEnd({ env: input.env, window }, api.serviceNow());
   const doc: FreezeSet = { env: input.env, window: describeWindow(window), until: until === undefined ? null : new Date(until).toISOString(), versionId: version.versionId };
   await recordControl(ctx, { address: `freeze.${input.env}`, before: null, after: { window: doc.window } }, { action: 'freeze', target: input.env, until: doc.until, reason: input.reason, window: doc.window });
@@ -266,6 +284,8 @@ export interface VersionBlockInput {
 export async function blockVersion(ctx: PlanContext, input: VersionBlockInput): Promise<VersionBlocked> {
   if (!input.reason) throw new UsageError('version block needs --reason R: it is shown to every write the block refuses');
   const api = await ctx.api();
+  // A block of a version that does not exist would refuse nothing and say it blocked it (a typo of the id).
+  if (!(await findVersion(api, input.assetId, input.versionId))) throw await versionNotFound(api, input.assetId, input.versionId);
   const { version, existed } = await addBlock(api, input.assetId, input.versionId, input.reason, input.user, input.envId, ctx.io.env);
   if (!existed) await recordControl(ctx, { address: `block.${input.assetId}.${input.versionId}`, before: null, after: { blocked: true } }, { action: 'block', target: `version.${input.assetId}.${input.versionId}`, reason: input.reason });
   return { assetId: input.assetId, versionId: input.versionId, blocked: true, existed, blockVersionId: version.versionId };

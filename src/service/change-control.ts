@@ -635,11 +635,18 @@ export interface FreezeRecord extends Freeze {
   reason: string | null;
 }
 
-export async function addFreeze(api: ApiClient, env: string, window: FreezeWindow, reason: string, user: string, ciEnv: NodeJS.ProcessEnv): Promise<Version> {
+/** `strict`: an environment the service does not know (its LIVE deploy's 404) is the error, and no freeze is left. */
+export async function addFreeze(api: ApiClient, env: string, window: FreezeWindow, reason: string, user: string, ciEnv: NodeJS.ProcessEnv, strict = false): Promise<Version> {
   const doc: RecordDoc = { apiVersion: 'ahs/control/v1', kind: 'freeze', actor: user, reason, at: new Date(api.serviceNow()).toISOString(), ...(ciRunOf(ciEnv)?.runUrl ? { ci: { runUrl: ciRunOf(ciEnv)!.runUrl } } : {}) };
   const version = await uploadVersion(api, CONTROL_ASSET, freezeName(env, window), doc, user);
   // Deployed LIVE in its environment so that its reason can be read back (delivery); a LIVE control version is not content.
-  await deploy(api, CONTROL_ASSET, version.versionId, { envId: env, intent: 'LIVE', createdBy: user, updatedBy: user }).catch(() => undefined);
+  await deploy(api, CONTROL_ASSET, version.versionId, { envId: env, intent: 'LIVE', createdBy: user, updatedBy: user }).catch(async (error: unknown) => {
+    // The asset and the version were just made, its platform is the uploads': a 404 is the environment, unknown to the
+    // service (`ahs freeze prdo`). The record goes (it would freeze a name nobody writes to) and the error is the answer.
+    if (!strict || !isApiError(error, 404)) return;
+    await api.json({ method: 'DELETE', path: assetPath(api, CONTROL_ASSET, 'versions', version.versionId) }).catch(() => undefined);
+    throw error;
+  });
   return version;
 }
 

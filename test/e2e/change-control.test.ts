@@ -108,6 +108,42 @@ describe('10 lock acquire prod at once (built binary, processes)', () => {
   });
 });
 
+describe('what change control names must exist (a typo protects nothing)', () => {
+  let n: Harness;
+  beforeAll(async () => {
+    n = await harness();
+  });
+  afterAll(async () => n?.close());
+
+  it('a freeze of an unknown environment, a block of an unknown version or asset, a lock of an unknown asset or collection: exit 4, nothing recorded; a freeze that ended already: exit 2', async () => {
+    const id = uid('nx');
+    await n.createAsset(id);
+    const v1 = await n.uploadVersion(id, 'ios', '1.0');
+    const cases: Array<[string[], number, RegExp]> = [
+      [['freeze', 'prdo', '--for', '1h', '--reason', 'typo'], 4, /^error: Environment prdo not found in domain demo/],
+      [['freeze', 'dev', '--until', '2020-01-01T00:00:00Z', '--reason', 'past'], 2, /^error: --until 2020-01-01T00:00:00Z is in the past \(the service's clock says 20\d\d-/],
+      [['version', 'block', id, 'IOS77', '--reason', 'x'], 4, new RegExp(`^error: version IOS77 of ${id} not found$`)],
+      [['version', 'block', 'no-such-asset', v1, '--reason', 'x'], 4, /^error: asset no-such-asset not found$/],
+      [['lock', 'acquire', 'no-such-asset/ios/prod'], 4, /^error: asset no-such-asset not found: a channel's lock names an existing asset/],
+      [['lock', 'acquire', 'no-such-pack@prod'], 4, /^error: collection no-such-pack not found: a collection's lock names an existing one/],
+    ];
+    for (const [args, exitCode, said] of cases) {
+      const run = await n.ahs(args);
+      expect(run.exitCode, `${args.join(' ')}: ${run.stderr}`).toBe(exitCode);
+      expect(run.stderr.trim(), args.join(' ')).toMatch(said);
+    }
+    // Nothing of them is on the service: no freeze, no block, no lock, no sentinel version left behind.
+    expect((await n.ahs(['freeze', 'list', '--json'])).json()).toMatchObject({ results: [] });
+    expect((await n.ahs(['lock', 'status', '--json'])).json()).toMatchObject({ totalResults: 0 });
+    const control = await n.call('GET', '/va/ahs-control/versions');
+    expect(control.status === 404 ? [] : control.body.results).toEqual([]);
+    // What exists is taken: the same commands on real names go through.
+    expect((await n.ahs(['version', 'block', id, v1, '--reason', 'real'])).exitCode).toBe(0);
+    expect((await n.ahs(['lock', 'acquire', `${id}/ios/prod`, '--ttl', '1m'])).exitCode).toBe(0);
+    expect((await n.ahs(['freeze', 'prod', '--for', '1h', '--reason', 'real'])).exitCode).toBe(0);
+  });
+});
+
 describe('freezes', () => {
   let f: Harness;
   beforeAll(async () => {
@@ -354,6 +390,9 @@ describe('lock status without a scope', () => {
     expect(noneText.exitCode, noneText.stderr).toBe(0);
     expect(noneText.stdout).toBe('');
     expect(noneText.stderr.trim()).toBe('no lock is held in dev');
+    // What a channel's and a collection's lock name exists.
+    await s.createAsset('my-bundle');
+    expect((await s.call('POST', '/vc', { collectionId: 'pack', collectionName: 'pack', allowedAssetTypes: ['1001'], createdBy: 'owner@demo.test' })).status).toBe(201);
     const acquired: Array<{ scope: string; lockId: string; since: string; leaseEnd: string }> = [];
     for (const [scope, reason] of [['prod', 'release train'], ['my-bundle/ios/staging', 'hotfix'], ['pack@dev', 'content freeze']]) {
       const taken = await s.ahs(['lock', 'acquire', scope!, '--ttl', '10m', '--reason', reason!, '--json']);

@@ -372,12 +372,12 @@ describe('the gate, further', () => {
 
   it('the command a plan names decides its exemption and its lock before the run\'s', async () => {
     const { id, v1, scope } = await asset();
-    expect((await h.ahs(['freeze', 'qa', '--for', '1h', '--reason', 'audit'])).exitCode).toBe(0);
+    expect((await h.ahs(['freeze', 'staging', '--for', '1h', '--reason', 'audit'])).exitCode).toBe(0);
     try {
-      await (await gate(plan([deploy(id, v1, 'qa')], { control: { command: 'rollback' } }), await context({}, 'deploy'))).end();
-      expect(await failure(gate(plan([deploy(id, v1, 'qa')], { control: { command: 'deploy' } }), await context({}, 'rollback')))).toMatchObject({ blockedBy: 'freeze' });
+      await (await gate(plan([deploy(id, v1, 'staging')], { control: { command: 'rollback' } }), await context({}, 'deploy'))).end();
+      expect(await failure(gate(plan([deploy(id, v1, 'staging')], { control: { command: 'deploy' } }), await context({}, 'rollback')))).toMatchObject({ blockedBy: 'freeze' });
     } finally {
-      expect((await h.ahs(['unfreeze', 'qa'])).exitCode).toBe(0);
+      expect((await h.ahs(['unfreeze', 'staging'])).exitCode).toBe(0);
     }
     // A plan that says it holds takes its lock whatever the command; one that says it does not takes none.
     const told = await gate(plan([deploy(id, v1)], { control: { hold: true, command: 'deploy', ttlMs: 120_000 } }), await context());
@@ -394,6 +394,8 @@ describe('the gate, further', () => {
 
   it('the run\'s environment names what a write without one writes; settings that cannot be read name none', async () => {
     const collection = uid('col');
+    // A collection's lock names an existing one.
+    expect((await h.call('POST', '/vc', { collectionId: collection, collectionName: collection, allowedAssetTypes: ['1001'], createdBy: DEMO_USER })).status).toBe(201);
     const otherId = await acquire(`${collection}@prod`);
     const upload = plan([step('item.upload', { collectionId: collection })]);
     const refused = await failure(gate(upload, await context({}, 'item upload', { AHS_ENV: 'prod' })));
