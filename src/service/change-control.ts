@@ -472,7 +472,7 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 /** The BlockedError for a scope another run holds: who, since when, why, until when. */
 export async function lockBlocked(ctx: Pick<ServiceContext, 'settings' | 'deliveryClient'>, api: ApiClient, scope: Scope, cell?: CellFacts, waited = '', lead?: string): Promise<BlockedError> {
   const status = await lockStatus(ctx, api, scope, cell);
-  return new BlockedError(`${lead ?? `${scopeText(scope)} is locked`}: ${describeHolder(status)}${waited}; nothing was sent (ahs lock status ${scopeText(scope)})`, 'lock', status.leaseEnd);
+  return new BlockedError(`${lead ?? `${scopeText(scope)} is locked`}: ${describeHolder(status)}${waited}; nothing was sent (ahs lock status ${scopeText(scope)}; a lock that must go now, in an incident: ahs lock break ${scopeText(scope)} --reason R)`, 'lock', status.leaseEnd);
 }
 
 /**

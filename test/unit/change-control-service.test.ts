@@ -265,7 +265,7 @@ describe('taking a lock', () => {
     // Another holder is refused at once, naming it.
     const refused = await failure(acquireLock(reader, api, take(scope, 'holder-two')));
     expect(refused).toBeInstanceOf(BlockedError);
-    expect(refused.message).toMatch(new RegExp(`^${scope.assetId}/ios/prod is locked: held by ${DEMO_USER} \\(test\\), lock id holder-one, since .+, lease ends .+; nothing was sent \\(ahs lock status ${scope.assetId}/ios/prod\\)$`));
+    expect(refused.message).toMatch(new RegExp(`^${scope.assetId}/ios/prod is locked: held by ${DEMO_USER} \\(test\\), lock id holder-one, since .+, lease ends .+; nothing was sent \\(ahs lock status ${scope.assetId}/ios/prod; a lock that must go now, in an incident: ahs lock break ${scope.assetId}/ios/prod --reason R\\)$`));
     expect(refused).toMatchObject({ blockedBy: 'lock', until: new Date(renewed.leaseEnd).toISOString() });
     expect(await releaseHeld(api, renewed, DEMO_USER)).toBe(true);
   });
