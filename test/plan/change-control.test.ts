@@ -804,6 +804,13 @@ describe('reads started early, and a refusal before a question', () => {
     await prefetchControl(other.ctx, [{ kind: 'channel', assetId: id, platform: 'web', env: 'prod' }]);
     await (await gate(plan([deploy(id, v1)]), other.ctx)).end();
     expect(reads(other.api)).toHaveLength(6);
+    // Started for the same scopes named in another order: taken.
+    const web: Scope = { kind: 'channel', assetId: id, platform: 'web', env: 'prod' };
+    const both = await through(await context());
+    await prefetchControl(both.ctx, [web, scope]);
+    const prefetchedReads = reads(both.api);
+    await (await gate(plan([deploy(id, v1), step('version.deploy', { assetId: id, versionId: v1, platform: 'web', body: { envId: 'prod', intent: 'LIVE' } })]), both.ctx)).end();
+    expect(reads(both.api)).toEqual(prefetchedReads);
   });
 
   it('before a question: what waiting would not lift refuses; what the gate would wait for, a dry run, or no reads started, do not', async () => {
