@@ -9,7 +9,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_USER, uid, type Harness } from '../e2e/helpers.js';
 import { runContexts, type RunContext } from '../support/run-contexts.js';
 import type { GlobalOptions } from '../../src/options.js';
-import { coordinates, DEFAULT_RUN_TTL_MS, gate, givenLockId, holdScopes, intentOf, isBlocked, lockTimeoutMs, newRunLockId, parseScopeOrThrow, planIntent, prefetchControl, refuseBeforeAsking, runTtlMs } from '../../src/plan/change-control.js';
+import { coordinates, DEFAULT_RUN_TTL_MS, gate, givenLockId, holdScopes, intentOf, isBlocked, lockTimeoutMs, newRunLockId, parseScopeOrThrow, planIntent, prefetchControl, recordControl, refuseBeforeAsking, runTtlMs } from '../../src/plan/change-control.js';
+import { appendEntry, describeJournal, isUnreadable, newEntry, readEntries, type JournalEntry } from '../../src/service/journal.js';
 import { ApiError, BlockedError, CancelledError, NetworkError, UsageError } from '../../src/errors.js';
 import type { RequestOptions } from '../../src/http/client.js';
 import type { Plan, Step } from '../../src/plan/plan.js';
@@ -868,6 +869,27 @@ describe('reads started early, and a refusal before a question', () => {
     } finally {
       expect((await h.ahs(['unfreeze', 'prod'])).exitCode).toBe(0);
     }
+  });
+});
+
+describe('a change-control command\'s journal entry', () => {
+  it('its command and arguments as run (else the action, none), its change and its control field', async () => {
+    const journal = uid('jcc');
+    const created = await h.call('POST', '/vc', { collectionId: journal, collectionName: journal, description: describeJournal({ envId: 'prod' }), allowedAssetTypes: ['9999'], createdBy: DEMO_USER, updatedBy: DEMO_USER });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    await appendEntry(await context(), journal, newEntry({ command: 'journal init', arguments: [journal], actor: DEMO_USER, changes: [], outcome: 'applied', exitCode: 0 }));
+    const env = { AHS_JOURNAL: journal };
+    const change = { address: 'lock.A/ios/prod', before: null, after: { lockId: 'abc123' } };
+    const control = { action: 'lock' as const, target: 'A/ios/prod', reason: 'release train' };
+    await recordControl(await runs.context(env, {}, { command: 'lock acquire', arguments: ['A/ios/prod'] }), change, control);
+    await recordControl(await runs.context(env), { ...change, before: change.after, after: null }, { action: 'unlock', target: 'A/ios/prod' });
+    const read: JournalEntry[] = [];
+    for await (const entry of readEntries(await context(), journal)) if (!isUnreadable(entry) && entry.command !== 'journal init') read.push(entry);
+    // Newest first.
+    expect(read.map((e) => [e.command, e.arguments, e.changes, e.outcome, e.exitCode, 'control' in e ? e.control : undefined])).toEqual([
+      ['unlock', [], [{ ...change, before: change.after, after: null }], 'applied', 0, { action: 'unlock', target: 'A/ios/prod' }],
+      ['lock acquire', ['A/ios/prod'], [change], 'applied', 0, control],
+    ]);
   });
 });
 
