@@ -130,11 +130,16 @@ describe('the gate', () => {
     const ctx = await context();
     const empty = plan([]);
     expect((await gate(empty, ctx)).plan).toBe(empty);
-    const skip = plan([deploy('A', 'V1')], { control: { skip: true } });
+    // Another holder's lock on what they write: not checked, so not refused.
+    const locked = uid('cc');
+    await h.createAsset(locked);
+    const lockId = (await h.ahs(['lock', 'acquire', `${locked}/ios/prod`, '--ttl', '10m', '--json'])).json().lockId as string;
+    const skip = plan([deploy(locked, 'V1')], { control: { skip: true } });
     expect((await gate(skip, ctx)).plan).toBe(skip);
-    const bare = plan([deploy('A', 'V1')]);
+    const bare = plan([deploy(locked, 'V1')]);
     const { settings: _settings, ...withoutSettings } = ctx;
     expect((await gate(bare, withoutSettings as never)).plan).toBe(bare);
+    expect((await h.ahs(['lock', 'release', `${locked}/ios/prod`, '--lock-id', lockId])).exitCode).toBe(0);
     const create = plan([step('asset.create', { body: { assetId: 'A' } })]);
     const open = await gate(create, ctx);
     expect(open.plan).toBe(create);
@@ -159,17 +164,22 @@ describe('the gate', () => {
     const acquired = await h.ahs(['lock', 'acquire', `${id}/ios/prod`, '--ttl', '10m', '--reason', 'release train', '--json']);
     expect(acquired.exitCode, acquired.stderr).toBe(0);
     const lockId = acquired.json().lockId as string;
-    const refused = await failure(gate(plan([deploy(id, v1)]), await context()));
+    const plain = await context();
+    const counted = await through(plain);
+    const refused = await failure(gate(plan([deploy(id, v1)]), counted.ctx));
     expect(refused).toBeInstanceOf(BlockedError);
     expect(refused).toMatchObject({ blockedBy: 'lock' });
     expect(refused.message).toContain(`${id}/ios/prod`);
     expect(refused.message).toContain('release train');
+    // A person's lock, no --lock-timeout: refused at once (no wait said, no prediction), explained from the cell the check read.
+    expect(plain.io.err.text).toBe('');
+    expect(counted.api.sent.filter((r) => isLockRead(r) && r.path.includes('/ahs-control-lock-') && r.query?.state === 'DEFAULT')).toHaveLength(1);
     const dry = await context({ dryRun: true });
     expect(await failure(gate(plan([deploy(id, v1)]), dry))).toBeInstanceOf(BlockedError);
     expect(dry.io.err.text).toContain('a real run would be refused: ');
     const mine = await context({ lockId });
-    const through = await gate(plan([deploy(id, v1)]), mine);
-    await through.end();
+    const passed = await gate(plan([deploy(id, v1)]), mine);
+    await passed.end();
     // A holding command given the id renews the lock it holds, and leaves it held.
     const holding = await context({ lockId }, 'apply');
     const held = await gate(plan([deploy(id, v1)]), holding);
@@ -468,7 +478,7 @@ describe('the gate, further', () => {
     expect(reads).toBe(5);
     const said = base.io.err.text.split('\n').filter((l) => l.includes('is locked by another run'));
     expect(said).toHaveLength(1);
-    expect(said[0]).toContain(`${scope} is locked by another run (lock id run-00000000aaaa, lease ends `);
+    expect(said[0]).toMatch(new RegExp(`^${scope} is locked by another run \\(lock id run-00000000aaaa, lease ends [^)]+\\): waiting to see whether it renews it \\(a killed run's lease ends by itself\\)$`));
     await open.end();
   });
 
@@ -727,6 +737,8 @@ describe('the gate, further', () => {
       const held = await gate(plan([deploy(id, v1)]), ctx);
       await held.before!([deploy(id, v1)]);
       expect(await status(scope)).toMatchObject({ held: true, command: 'apply', reason: 'release train' });
+      // Taken from the cell the check read: read once.
+      expect(api.sent.filter((r) => isLockRead(r) && r.path.includes('/ahs-control-lock-') && r.query?.state === 'DEFAULT')).toHaveLength(1);
       // An apply's uploads: more than 10 requests listening to the run's signal at once.
       for (let i = 0; i < 12; i++) held.ctx.signal.addEventListener('abort', () => undefined);
       await new Promise((resolve) => setImmediate(resolve));
@@ -827,6 +839,11 @@ describe('reads started early, and a refusal before a question', () => {
     };
     // Nothing in the way.
     expect((await ask()).refused).toBeUndefined();
+    // A run that names no command (the library's): the same.
+    const norun = await through(await runs.context({ AHS_JOURNAL: '' }));
+    await prefetchControl(norun.ctx, [scope]);
+    await refuseBeforeAsking(norun.ctx, [scope], promotes(v1));
+    await (await gate(plan([deploy(id, v1)]), norun.ctx)).end();
     // A blocked version.
     expect((await h.ahs(['version', 'block', id, v2, '--reason', 'bad build', '--env', 'prod'])).exitCode).toBe(0);
     const blocked = await ask({}, 'promote-default', [scope], v2);
