@@ -9,15 +9,15 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_USER, uid, type Harness } from '../e2e/helpers.js';
 import { runContexts, type RunContext } from '../support/run-contexts.js';
 import type { GlobalOptions } from '../../src/options.js';
-import { coordinates, DEFAULT_RUN_TTL_MS, gate, givenLockId, holdScopes, intentOf, isBlocked, lockTimeoutMs, newRunLockId, parseScopeOrThrow, planIntent, prefetchControl, recordControl, refuseBeforeAsking, runTtlMs } from '../../src/plan/change-control.js';
+import { blockOf, coordinates, DEFAULT_RUN_TTL_MS, gate, givenLockId, holdScopes, intentOf, isBlocked, lockTimeoutMs, newRunLockId, parseScopeOrThrow, planIntent, prefetchControl, recordControl, refuseBeforeAsking, runTtlMs } from '../../src/plan/change-control.js';
 import { appendEntry, describeJournal, isUnreadable, newEntry, readEntries, type JournalEntry } from '../../src/service/journal.js';
 import { ApiError, BlockedError, CancelledError, NetworkError, UsageError } from '../../src/errors.js';
 import type { RequestOptions } from '../../src/http/client.js';
 import type { Plan, Step } from '../../src/plan/plan.js';
 import { failure } from '../support/failure.js';
 import { scripted, type Hook, type Scripted } from '../support/scripted-client.js';
-import { ciLockId, compactTime, lockAssetOf, lockName, type Scope } from '../../src/rules/change-control.js';
-import { acquireLock, ciJobOf } from '../../src/service/change-control.js';
+import { ciLockId, compactTime, lockAssetOf, lockName, type ControlFacts, type Scope } from '../../src/rules/change-control.js';
+import { acquireLock, ciJobOf, readControlFacts } from '../../src/service/change-control.js';
 
 const runs = runContexts('change-control');
 let h: Harness;
@@ -315,6 +315,7 @@ describe('what a raw request writes (ahs api)', () => {
     ['dot segments: the path they resolve to', raw(`${P}/va/A/../../vc/C`), 'prod', { scopes: [{ kind: 'collection', collectionId: 'C', env: 'prod' }], promotes: [] }],
     ['encoded dot segments too', raw(`${P}/vc/C/%2e%2e/%2E%2E/va/A`, { body: { envId: 'prod', targetPlatformId: 'ios' } }), undefined, { scopes: [ch('A', 'prod')], promotes: [] }],
     ['a fragment, not sent: it names nothing', raw(`${P}/va/A#?envId=prod&targetPlatformId=ios`), 'prod', none],
+    ['a deploy with no body, its channel in the query: no promotion', raw(`${P}/va/A/versions/V/deploy?envId=prod&targetPlatformId=ios`), undefined, { scopes: [ch('A', 'prod')], promotes: [] }],
     ['an empty version id: no promotion', raw(`${P}/va/A/versions//deploy`, { body: { envId: 'prod', intent: 'LIVE', targetPlatformId: 'ios' } }), undefined, { scopes: [ch('A', 'prod')], promotes: [] }],
     ['a path no URL is made of: none', raw(':0x', { body: { envId: 'prod' } }), 'prod', none],
   ];
@@ -593,6 +594,24 @@ describe('the gate, further', () => {
     expect(await status(scope)).toMatchObject({ held: true });
     h.emu.advanceClock(16_000);
     expect(await status(scope)).toMatchObject({ held: false, expired: true });
+  });
+
+  it('an environment\'s lock: another holder\'s refuses a holding run at the gate; given its id, the run renews it and takes no lock of its own', async () => {
+    const { id, v1 } = await asset();
+    const channelScope = `${id}/ios/dev`;
+    const envLock = await acquire('dev');
+    try {
+      expect(await failure(gate(plan([deploy(id, v1, 'dev')]), await context({ lockTtl: '5s' }, 'apply')))).toMatchObject({ blockedBy: 'lock' });
+      const ctx = await context({ lockId: envLock }, 'apply');
+      const held = await gate(plan([deploy(id, v1, 'dev')]), ctx);
+      await held.before!([deploy(id, v1, 'dev')]);
+      expect(ctx.io.err.text).toContain(`holding the lock on dev (lock id ${envLock}, given)`);
+      expect(await status(channelScope)).toMatchObject({ held: false });
+      await held.end();
+      expect(await status('dev')).toMatchObject({ held: true, lockId: envLock });
+    } finally {
+      expect((await h.ahs(['lock', 'release', 'dev', '--lock-id', envLock])).exitCode).toBe(0);
+    }
   });
 
   it('a CI job\'s re-run writes through the lock its earlier attempt left; the same attempt\'s other leg (or another job) is refused', async () => {
@@ -883,6 +902,45 @@ describe('reads started early, and a refusal before a question', () => {
       expect(frozen.refused!.message).toMatch(/^prod is frozen \(until .+\) by .+: launch; frozen until /);
       expect((await ask({}, 'rollback')).refused).toBeUndefined();
       expect((await ask({ breakGlass: true, reason: 'INC-1' })).refused).toBeUndefined();
+    } finally {
+      expect((await h.ahs(['unfreeze', 'prod'])).exitCode).toBe(0);
+    }
+  });
+});
+
+describe('what would refuse a write now (blockOf: rollout status, a rollout\'s --dry-run)', () => {
+  it('a freeze, another holder\'s lock: the refusal as the gate words it, nothing waited for or sent, facts read already not read again; the ways out and free scopes: none', async () => {
+    const id = uid('cc');
+    await h.createAsset(id);
+    const v1 = await h.uploadVersion(id, 'ios', '1.0');
+    const scope: Scope = { kind: 'channel', assetId: id, platform: 'ios', env: 'prod' };
+    const intent = { scopes: [scope], promotes: [{ assetId: id, versionId: v1 }] };
+    const check = async (command = 'rollout start', read?: Promise<ControlFacts>) => {
+      const { ctx, api } = await through(await context({}, command));
+      const blocked = await blockOf(ctx, intent, command, read);
+      return { blocked, writes: api.sent.filter((r) => r.method !== 'GET') };
+    };
+    expect((await check()).blocked).toBeUndefined();
+    const { settings: _settings, ...withoutSettings } = await context();
+    expect(await blockOf(withoutSettings as never, intent, 'rollout start')).toBeUndefined();
+    expect(await blockOf(await context(), { scopes: [], promotes: [] }, 'rollout start')).toBeUndefined();
+    const lockId = (await h.ahs(['lock', 'acquire', `${id}/ios/prod`, '--ttl', '10m', '--reason', 'train', '--json'])).json().lockId as string;
+    const locked = await check();
+    expect(locked.blocked).toMatchObject({ blockedBy: 'lock' });
+    expect(locked.blocked!.message).toMatch(new RegExp(`^${id}/ios/prod is locked: held by .*lock id ${lockId}, .*reason: train`));
+    expect(locked.writes).toEqual([]);
+    // Facts read already: decided on them, nothing read again.
+    const { ctx: early, api: earlyApi } = await through(await context({}, 'rollout start'));
+    const read = readControlFacts(await early.api(), [scope]);
+    await read;
+    const before = earlyApi.sent.length;
+    expect(await blockOf(early, intent, 'rollout start', read)).toMatchObject({ blockedBy: 'lock' });
+    expect(earlyApi.sent.slice(before).filter((r) => /\/va\/ahs-control(-lock[^/]*)?\/(asset-urls|versions)$/.test(r.path))).toEqual([]);
+    expect((await h.ahs(['lock', 'release', `${id}/ios/prod`, '--lock-id', lockId])).exitCode).toBe(0);
+    expect((await h.ahs(['freeze', 'prod', '--for', '1h', '--reason', 'launch'])).exitCode).toBe(0);
+    try {
+      expect((await check()).blocked).toMatchObject({ blockedBy: 'freeze' });
+      expect((await check('rollback')).blocked).toBeUndefined();
     } finally {
       expect((await h.ahs(['unfreeze', 'prod'])).exitCode).toBe(0);
     }
