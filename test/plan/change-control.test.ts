@@ -265,8 +265,16 @@ describe('the gate', () => {
       // Another environment is not frozen.
       const other = plan([deploy(id, v1, 'dev')]);
       expect((await gate(other, await context())).plan).toBe(other);
+      // Two frozen environments in one write: both named, recorded and said.
+      expect((await h.ahs(['freeze', 'dev', '--for', '2h', '--reason', 'audit'])).exitCode).toBe(0);
+      const twice = await context({ breakGlass: true, reason: 'INC-8' });
+      const both = await gate(plan([deploy(id, v1, 'staging'), deploy(id, v1, 'dev')]), twice);
+      const target = (both.plan.journal as { control?: { target?: string } } | undefined)?.control?.target;
+      expect(target?.split(',').sort()).toEqual(['dev', 'staging']);
+      expect(twice.io.err.text).toMatch(/--break-glass: going through the freeze of (staging|dev) \(.+\), (staging|dev) \(.+\); recorded with the reason "INC-8"/);
     } finally {
       expect((await h.ahs(['unfreeze', 'staging'])).exitCode).toBe(0);
+      expect((await h.ahs(['unfreeze', 'dev'])).exitCode).toBe(0);
     }
   });
 
