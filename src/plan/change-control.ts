@@ -187,8 +187,9 @@ export function runTtlMs(ctx: Pick<ExecutorContext, 'globals'>): number {
 export function lockTimeoutMs(ctx: Pick<ExecutorContext, 'globals'>): number {
   const given = ctx.globals.lockTimeout;
   if (given === undefined) return 0;
-  const ms = parseDuration(given);
-  if (ms === undefined) throw new UsageError(`--lock-timeout ${JSON.stringify(given)} is not a duration: give it as 30s, 5m or 1h`);
+  // 0s as Terraform's -lock-timeout=0s: no wait (a duration elsewhere must be more than nothing).
+  const ms = /^\s*0+(\.0+)?(ms|s|m|h|d)?\s*$/i.test(given) ? 0 : parseDuration(given);
+  if (ms === undefined) throw new UsageError(`--lock-timeout ${JSON.stringify(given)} is not a duration: give it as 0s, 30s, 5m or 1h`);
   const budget = (ctx.globals.timeout ?? Number.POSITIVE_INFINITY) * 1000;
   return Math.min(ms, budget);
 }

@@ -38,6 +38,10 @@ describe('locks', () => {
     expect(refused.exitCode, refused.stderr).toBe(12);
     expect(refused.stderr).toMatch(/prod is locked: held by .*lock id [0-9a-f]{12}.*reason: release train/);
     expect(await h.records(id)).toEqual(before);
+    // --lock-timeout 0s, as Terraform's: no wait, the same refusal (not "is not a duration").
+    const noWait = await h.ahs(['deploy', id, v2, ...PROD, '--lock-timeout', '0s']);
+    expect(noWait.exitCode, noWait.stderr).toBe(12);
+    expect(noWait.stderr).toMatch(/prod is locked: held by /);
     const mine = await h.ahs(['deploy', id, v2, ...PROD, '--lock-id', lockId]);
     expect(mine.exitCode, mine.stderr).toBe(0);
     const released = await h.ahs(['lock', 'release', 'prod', '--lock-id', lockId, '--json']);

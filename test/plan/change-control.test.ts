@@ -105,7 +105,7 @@ describe('the settings a run coordinates with', () => {
     expect(lockTimeoutMs({ globals: { lockTimeout: '5s' } })).toBe(5000);
     expect(lockTimeoutMs({ globals: { lockTimeout: '5m', timeout: 30 } })).toBe(30_000);
     expect(lockTimeoutMs({ globals: { lockTimeout: '5s', timeout: 30 } })).toBe(5000);
-    expect(() => lockTimeoutMs({ globals: { lockTimeout: 'soon' } })).toThrow(new UsageError('--lock-timeout "soon" is not a duration: give it as 30s, 5m or 1h'));
+    expect(() => lockTimeoutMs({ globals: { lockTimeout: 'soon' } })).toThrow(new UsageError('--lock-timeout "soon" is not a duration: give it as 0s, 30s, 5m or 1h'));
   });
 
   it('a scope in words, or the rules\' error; change control\'s refusal told from others', () => {
