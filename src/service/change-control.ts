@@ -641,9 +641,12 @@ export async function addFreeze(api: ApiClient, env: string, window: FreezeWindo
   const version = await uploadVersion(api, CONTROL_ASSET, freezeName(env, window), doc, user);
   // Deployed LIVE in its environment so that its reason can be read back (delivery); a LIVE control version is not content.
   await deploy(api, CONTROL_ASSET, version.versionId, { envId: env, intent: 'LIVE', createdBy: user, updatedBy: user }).catch(async (error: unknown) => {
-    // The asset and the version were just made, its platform is the uploads': a 404 is the environment, unknown to the
-    // service (`ahs freeze prdo`). The record goes (it would freeze a name nobody writes to) and the error is the answer.
+    // A 404 names the asset, the environment, the platform, or a version missing or inactive: the asset and the
+    // platform are the upload's own, and the version read back active leaves the environment, unknown to the service
+    // (`ahs freeze prdo`). The record goes (it would freeze a name nobody writes to) and the error is the answer.
     if (!strict || !isApiError(error, 404)) return;
+    const made = await api.json<{ active?: boolean }>({ method: 'GET', path: assetPath(api, CONTROL_ASSET, 'versions', version.versionId) }).catch(() => undefined);
+    if (!made || made.active === false) return;
     await api.json({ method: 'DELETE', path: assetPath(api, CONTROL_ASSET, 'versions', version.versionId) }).catch(() => undefined);
     throw error;
   });
