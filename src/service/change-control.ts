@@ -42,7 +42,7 @@ import {
   type Scope,
 } from '../rules/change-control.js';
 import { formatDuration } from '../rules/rollout.js';
-import { assetPath } from './assets.js';
+import { assetPath, findVersion } from './assets.js';
 import type { ServiceContext } from './context.js';
 import { servedUrl } from './delivery.js';
 import { ciRunOf, type CiRun } from './journal.js';
@@ -645,8 +645,9 @@ export async function addFreeze(api: ApiClient, env: string, window: FreezeWindo
     // platform are the upload's own, and the version read back active leaves the environment, unknown to the service
     // (`ahs freeze prdo`). The record goes (it would freeze a name nobody writes to) and the error is the answer.
     if (!strict || !isApiError(error, 404)) return;
-    const made = await api.json<{ active?: boolean }>({ method: 'GET', path: assetPath(api, CONTROL_ASSET, 'versions', version.versionId) }).catch(() => undefined);
-    if (!made || made.active === false) return;
+    // Parsed (versionSchema); not read, or not active, it proves nothing and the record stays as before.
+    const made = await findVersion(api, CONTROL_ASSET, version.versionId).catch(() => undefined);
+    if (made?.active !== true) return;
     await api.json({ method: 'DELETE', path: assetPath(api, CONTROL_ASSET, 'versions', version.versionId) }).catch(() => undefined);
     throw error;
   });
