@@ -3,7 +3,7 @@
 // JSON line to FILE: its worker's CPU over the file (user + sys, from
 // /proc/self/stat, in ms), that of the child processes it started and
 // waited for (cutime + cstime: the built binary, shells, npm, tsc...), its
-// wall time, and the processes it started through node:child_process by
+// wall time (and its start and end, epoch ms: the suite's timeline), and the processes it started through node:child_process by
 // kind ("ahs" for the built binary). On a shared machine CPU is the figure
 // to compare, not wall. A child still running when the file ends (a
 // long-lived esbuild service) is counted where it is reaped, or not at all.
@@ -62,6 +62,7 @@ afterAll(() => {
   const kinds: Record<string, number> = {};
   for (const kind of state.started) kinds[kind] = (kinds[kind] ?? 0) + 1;
   const file = (expect.getState().testPath ?? '?').replace(/^.*?\/test\//, 'test/');
-  const line = { file, pid: process.pid, wallMs: Date.now() - startedAt, selfMs: (end.self - start.self) * 10, childrenMs: (end.children - start.children) * 10, started: state.started.length, kinds };
+  const endedAt = Date.now();
+  const line = { file, pid: process.pid, startedAt, endedAt, wallMs: endedAt - startedAt, selfMs: (end.self - start.self) * 10, childrenMs: (end.children - start.children) * 10, started: state.started.length, kinds };
   appendFileSync(process.env.AHS_TEST_CPU_LOG!, `${JSON.stringify(line)}\n`);
 });
