@@ -85,7 +85,7 @@ export async function* historyEntries(ctx: JournalContext, journalId: string, fi
       continue;
     }
     const changes = narrowed ? entry.changes.filter((change) => matches(change, filter)) : entry.changes;
-    if (narrowed && changes.length === 0 && !controlMatches(entry, filter)) continue;
+    if (narrowed && changes.length === 0 && !controlMatches(entry, filter) && !rolloutMatches(entry, filter)) continue;
     count++;
     yield { ...entry, changes };
   }
@@ -129,6 +129,19 @@ function controlMatches(entry: JournalEntry, filter: HistoryFilter): boolean {
   if (entry.apiVersion !== 'ahs/journal/v2' || !entry.control || entry.changes.length > 0) return false;
   const parts = addressParts(entry.control.target);
   return (filter.id === undefined || parts.id === filter.id) && (filter.envId === undefined || parts.envId === filter.envId) && (filter.platform === undefined || parts.platform === filter.platform);
+}
+
+/**
+ * A rollout's own record (an intent, a halt, an abort that put nothing back,
+ * a supersede) concerns its asset, its platform and its wave's environment
+ * (a supersede, wave `*`, every environment of its waves): `history ASSET`
+ * shows that a rollout halted there, not only the channels it moved.
+ */
+export function rolloutMatches(entry: Pick<JournalEntry, 'rollout'>, filter: HistoryFilter): boolean {
+  const rollout = entry.rollout;
+  if (!rollout) return false;
+  const inEnv = filter.envId === undefined || (rollout.wave === '*' ? rollout.waves.includes(filter.envId) : rollout.wave === filter.envId);
+  return (filter.id === undefined || rollout.asset === filter.id) && (filter.platform === undefined || rollout.platform === filter.platform) && inEnv;
 }
 
 function isDefaultChange(change: Change): boolean {

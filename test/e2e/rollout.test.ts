@@ -572,6 +572,16 @@ describe('ahs rollout with the journal: soak, abort', () => {
     const abort = await ahs(['rollout', 'abort', id, v2, ...WAVES], journal);
     expect(abort.exitCode, abort.stderr).toBe(0);
     expect(await defaults(id)).toEqual([v1, v1, v1]);
+
+    // The asset's history says what the rollout's own records did (no row reads "-", an applied change of nothing):
+    // the intent written before each promotion, the halt with its check, the abort beside the Defaults it put back.
+    const table = await ahs(['history', id], journal);
+    expect(table.exitCode, table.stderr).toBe(0);
+    const of = `rollout of ${v2} (${id}/web)`;
+    expect(table.stdout).toContain(`\t${of}: promoting dev, its Default was ${v1} (the promotion's own entry follows)\tapplied\t`);
+    expect(table.stdout).toContain(`\t${of}: halted at staging (the check before promoting exited 1: [ "$AHS_ROLLOUT_ENV/$AHS_ROLLOUT_PHASE" != staging/before ])\t`);
+    expect(table.stdout).toMatch(new RegExp(`\\t${of.replace(/[()/]/g, '\\$&')}: aborted at (dev|staging)\\t`));
+    expect(table.stdout).not.toMatch(/\t-\tapplied/);
   });
 
   it("a hotfix's rollout while another is in flight: exit 12 naming it and its state, nothing sent; --supersede ends the earlier one on the record (its status: superseded, exit 12); rollback is never gated", async () => {

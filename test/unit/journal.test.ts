@@ -2,7 +2,7 @@
 // the collection it continues in, the CI run, and history's filter.
 import { describe, expect, it } from 'vitest';
 import { ciRunOf, describeJournal, entryName, isEntryDocument, nextJournalId, parseJournalDescription } from '../../src/service/journal.js';
-import { addressParts, matches } from '../../src/service/history.js';
+import { addressParts, matches, rolloutMatches } from '../../src/service/history.js';
 import { changesOf } from '../../src/plan/journal-record.js';
 import { OutcomeUnknownError } from '../../src/errors.js';
 import type { Results, Step } from '../../src/plan/plan.js';
@@ -69,5 +69,24 @@ describe('history filter', () => {
     expect(matches(version, { envId: 'prod' })).toBe(false);
     expect(matches({ address: 'collection.C.deployment.prod', before: null, after: { state: 'LIVE' } }, { envId: 'prod' })).toBe(true);
     expect(matches({ address: 'collection.C', before: null, after: { description: 'x' } }, { envId: 'prod' })).toBe(false);
+  });
+});
+
+describe("history filter: a rollout's own records (an intent, a halt, a supersede) concern its asset, platform and wave", () => {
+  const rollout = (wave: string, action: 'intent' | 'halt' | 'supersede') => ({ rollout: { asset: 'A', version: 'V2', platform: 'web', waves: ['dev', 'staging', 'prod'], wave, action } });
+  it.each([
+    ['a halt at staging, no filter', rollout('staging', 'halt'), {}, true],
+    ['its asset', rollout('staging', 'halt'), { id: 'A' }, true],
+    ['another asset', rollout('staging', 'halt'), { id: 'B' }, false],
+    ['its platform', rollout('staging', 'halt'), { platform: 'web' }, true],
+    ['another platform', rollout('staging', 'halt'), { platform: 'ios' }, false],
+    ['its wave', rollout('staging', 'halt'), { envId: 'staging' }, true],
+    ['another wave of the rollout', rollout('staging', 'halt'), { envId: 'prod' }, false],
+    ['all three', rollout('prod', 'intent'), { id: 'A', platform: 'web', envId: 'prod' }, true],
+    ['a supersede (wave *), one of its waves', rollout('*', 'supersede'), { envId: 'prod' }, true],
+    ['a supersede, an environment not among its waves', rollout('*', 'supersede'), { envId: 'qa' }, false],
+    ['an entry of no rollout', {}, {}, false],
+  ])('%s', (_name, entry, filter, expected) => {
+    expect(rolloutMatches(entry as Parameters<typeof rolloutMatches>[0], filter)).toBe(expected);
   });
 });

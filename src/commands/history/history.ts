@@ -48,9 +48,11 @@ export const run: Run<typeof historySpec> = async (options, ctx) => {
   const envelope = { totalResults: entries.length, pageNumber: 1, pageSize: entries.length, results: entries, ...(unreadable.length ? { unreadable } : {}) };
   out.print(envelope, (doc, kit) => {
     if (doc.results.length === 0) return `the journal ${journalId} holds no ${unreadable.length ? 'readable ' : ''}entry${options.id ? ` about ${options.id}` : ''} in that range`;
-    const rows = doc.results.flatMap((entry) =>
-      (entry.changes.length ? entry.changes : [undefined]).map((change, index) => ({ entry, change, first: index === 0 })),
-    );
+    // An entry's changes, a row each; a rollout's halt, resume, abort or supersede also said beside the changes it made.
+    const rows = doc.results.flatMap((entry) => {
+      const said = entry.changes.length > 0 && entry.rollout && SAID_BESIDE.has(entry.rollout.action) ? [undefined] : [];
+      return [...(entry.changes.length ? entry.changes : [undefined]), ...said].map((change, index) => ({ entry, change, first: index === 0 }));
+    });
     const table = kit.table(
       [
         { header: 'TIME', get: (row: (typeof rows)[number]) => (row.first ? row.entry.createdAt : '') },
@@ -67,15 +69,46 @@ export const run: Run<typeof historySpec> = async (options, ctx) => {
   });
 };
 
+const SAID_BESIDE = new Set(['halt', 'resume', 'abort', 'supersede']);
+
 /** The command, and a write let through a freeze with --break-glass marked as such (its changes fill the row). */
 function commandText(entry: HistoryEntry): string {
   const control = entry.apiVersion === 'ahs/journal/v2' ? entry.control : undefined;
   return control?.action === 'break-glass' ? `${entry.command} --break-glass (${control.reason ?? 'no reason'})` : entry.command;
 }
 
+/** A row of an entry that changed no address: what change control or the rollout did ("-" when neither says). */
 function controlText(entry: HistoryEntry): string {
   const control = entry.apiVersion === 'ahs/journal/v2' ? entry.control : undefined;
-  return control ? `${control.action} ${control.target}${control.until ? ` until ${control.until}` : ''}` : '-';
+  if (control) return `${control.action} ${control.target}${control.until ? ` until ${control.until}` : ''}`;
+  return entry.rollout ? rolloutText(entry.rollout) : '-';
+}
+
+/**
+ * A rollout's own record, in words: an intent is written before a promotion
+ * is sent (the promotion's entry follows it), a halt names its check, a
+ * supersede the version that took over. Shown rather than "-", which read as
+ * an applied change of nothing.
+ */
+function rolloutText(rollout: NonNullable<HistoryEntry['rollout']>): string {
+  const of = `rollout of ${rollout.version} (${rollout.asset}/${rollout.platform})`;
+  const before = rollout.previousDefault ? `, its Default was ${rollout.previousDefault}` : '';
+  switch (rollout.action) {
+    case 'intent':
+      return `${of}: promoting ${rollout.wave}${before} (the promotion's own entry follows)`;
+    case 'halt':
+      return `${of}: halted at ${rollout.wave}${rollout.check ? ` (the check ${rollout.check.phase === 'before' ? 'before promoting' : 'after promoting'} exited ${rollout.check.exitCode}: ${rollout.check.command})` : ''}`;
+    case 'resume':
+      return `${of}: resumed at ${rollout.wave} (--resume; the check passed)`;
+    case 'abort':
+      return `${of}: aborted${rollout.wave === '*' ? '' : ` at ${rollout.wave}`}`;
+    case 'supersede':
+      return `${of}: superseded${rollout.by ? ` by ${rollout.by}` : ''}`;
+    case 'promote':
+      return `${of}: ${rollout.wave} promoted${rollout.recovered ? ' (recorded by a later run)' : ''}`;
+    case 'live':
+      return `${of}: ${rollout.wave} LIVE`;
+  }
 }
 
 function value(v: unknown, unknown: string[] = [], unread = '(known after apply)'): string {
