@@ -730,6 +730,19 @@ export async function readBlock(ctx: Pick<ServiceContext, 'settings' | 'delivery
   return { assetId, versionId, blockVersionId, actor: version?.createdBy ?? null, createdAt: version?.createdAt ?? null, reason: named ?? doc?.reason ?? null };
 }
 
+/**
+ * The blocks among `versionIds` of one asset, as ahs-control's versions
+ * (readControlRecords) say them: who, when, and why from the record's file
+ * name. For `version list`, which shows them beside the versions.
+ */
+export function blocksAmong(records: Version[], assetId: string, versionIds: string[]): BlockRecord[] {
+  const byName = new Map(records.map((v) => [v.versionName, v]));
+  return versionIds.flatMap((versionId) => {
+    const record = byName.get(blockName(assetId, versionId));
+    return record ? [{ assetId, versionId, blockVersionId: record.versionId, actor: record.createdBy ?? null, createdAt: record.createdAt ?? null, reason: reasonOfBlockFile(record.fileName) ?? null }] : [];
+  });
+}
+
 export function blocksOf(versions: Version[]): Array<{ name: string; versionId: string; createdBy: string; createdAt: string }> {
   return versions.filter((v) => isBlockName(v.versionName)).map((v) => ({ name: v.versionName, versionId: v.versionId, createdBy: v.createdBy, createdAt: v.createdAt }));
 }

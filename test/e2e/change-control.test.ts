@@ -296,6 +296,26 @@ describe('blocked versions', () => {
     expect(through.exitCode, through.stderr).toBe(0);
   });
 
+  it('version list says which versions are blocked (who, when, why) under its table and in its JSON; after unblock, none', async () => {
+    const id = uid('bv');
+    await b.createAsset(id);
+    const good = await b.uploadVersion(id, 'ios', '1.0');
+    const bad = await b.uploadVersion(id, 'ios', '1.1');
+    expect((await b.ahs(['version', 'block', id, bad, '--reason', 'crash on start'])).exitCode).toBe(0);
+    const table = await b.ahs(['version', 'list', id]);
+    expect(table.exitCode, table.stderr).toBe(0);
+    // stdout keeps the service's columns (a script's TSV); the block is said on stderr.
+    expect(table.stdout.split('\n')[0]).toBe('VERSION ID\tNAME\tPLATFORM\tFILE\tSIZE\tACTIVE\tCREATED');
+    expect(table.stderr).toMatch(new RegExp(`^! ${bad} is blocked \\(by owner@demo\\.test at \\S+Z: crash on start\\): promotions refuse it until ahs version unblock ${id} ${bad}; it stays downloadable$`, 'm'));
+    expect(table.stderr).not.toContain(`! ${good} `);
+    const json = await b.ahs(['version', 'list', id, '--platform', 'ios', '--json']);
+    expect(json.json().blocked).toEqual([{ versionId: bad, actor: 'owner@demo.test', createdAt: expect.stringMatching(/Z$/), reason: 'crash on start' }]);
+    expect((await b.ahs(['version', 'unblock', id, bad])).exitCode).toBe(0);
+    const after = await b.ahs(['version', 'list', id, '--json']);
+    expect(after.json()).not.toHaveProperty('blocked');
+    expect(after.stderr).not.toContain('is blocked');
+  });
+
   it('release reusing a blocked version is refused; rollback --block blocks the version it moves away from', async () => {
     const id = uid('br');
     await b.createAsset(id);
