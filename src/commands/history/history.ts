@@ -58,7 +58,8 @@ export const run: Run<typeof historySpec> = async (options, ctx) => {
         { header: 'TIME', get: (row: (typeof rows)[number]) => (row.first ? row.entry.createdAt : '') },
         { header: 'ACTOR', get: (row) => (row.first ? row.entry.createdBy : '') },
         { header: 'COMMAND', get: (row) => (row.first ? commandText(row.entry) : '') },
-        { header: 'CHANGE', get: (row) => (row.change ? changeText(row.change) : controlText(row.entry)) },
+        // The column a person reads history for: the others give up room first.
+        { header: 'CHANGE', get: (row) => (row.change ? changeText(row.change) : controlText(row.entry)), keep: true },
         { header: 'OUTCOME', get: (row) => (row.first ? `${row.entry.outcome}${row.entry.exitCode ? ` (exit ${row.entry.exitCode})` : ''}` : '') },
         { header: 'CI RUN', get: (row) => (row.first ? (row.entry.ci?.runUrl ?? '-') : '') },
       ],
