@@ -10,6 +10,7 @@ import { listAllVersions, listRecords } from '../service/assets.js';
 import { assetId as assetIdSchema, type Asset, type AssetUrl, type Version } from '../rules/schemas.js';
 import type { Choice } from '../io/prompt.js';
 import { compareText } from '../order.js';
+import { blocksAmong, readControlRecords } from '../service/change-control.js';
 
 /** ASSET_ID: given, or picked from the domain's assets in a terminal. */
 export function askAssetId(ctx: Context, given: string | undefined, message = 'Asset'): Promise<string> {
@@ -42,15 +43,21 @@ export function askVersionId(ctx: Context, assetId: string, given: string | unde
     message: filter.message ?? 'Version',
     choices: async () => {
       const api = await ctx.api();
-      const [versions, records] = await Promise.all([listAllVersions(api, assetId), listRecords(api, assetId, { platform: filter.platform })]);
+      // Blocked versions are marked (a promotion of one is refused, exit 12); a listing that cannot be read marks none.
+      const [versions, records, control] = await Promise.all([listAllVersions(api, assetId), listRecords(api, assetId, { platform: filter.platform }), readControlRecords(api).catch(() => [])]);
       const candidates = versions.filter((v) => !filter.platform || v.targetPlatform === filter.platform);
       if (candidates.length === 0) {
         const where = filter.platform ? ` for platform ${filter.platform}` : '';
         throw new UsageError(`VERSION_ID is required: asset ${assetId} has no versions${where} (upload one with ahs version upload ${assetId} FILE)`);
       }
+      const blocked = new Map(blocksAmong(control, assetId, candidates.map((v) => v.versionId)).map((b) => [b.versionId, b]));
       return candidates
         .sort((a, b) => compareText(a.targetPlatform, b.targetPlatform) || b.version - a.version)
-        .map((v): Choice<string> => ({ name: versionLabel(v, records, filter), value: v.versionId }));
+        .map((v): Choice<string> => {
+          const block = blocked.get(v.versionId);
+          const mark = block ? `  BLOCKED${block.reason ? ` (${block.reason})` : ''}` : '';
+          return { name: `${versionLabel(v, records, filter)}${mark}`, value: v.versionId };
+        });
     },
   });
 }

@@ -79,6 +79,16 @@ describe.skipIf(!hasScript)('in a terminal, missing arguments are picked from li
     expect(code).toBe(0);
     expect(screen).toMatch(/version id\s*│\s*IOS1/);
   });
+
+  it('a blocked version is marked in the list, with its reason (a promotion of it is refused, exit 12)', async () => {
+    const id = uid('pickbl');
+    await h.createAsset(id);
+    await h.uploadVersion(id, 'ios', '1.0');
+    const bad = await h.uploadVersion(id, 'ios', '1.1');
+    expect((await h.ahs(['version', 'block', id, bad, '--reason', 'crash on start'])).exitCode).toBe(0);
+    const { code, screen } = await inPty(['version', 'get', id], [[new RegExp(`❯ ${bad} [^\r\n]*BLOCKED \\(crash on start\\)[\\s\\S]*navigate`), '\r']]);
+    expect(code, screen).toBe(0);
+  });
 });
 
 describe.skipIf(!hasScript)('promote-default in a terminal, a version not LIVE on the channel', () => {
