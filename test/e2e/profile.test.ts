@@ -100,6 +100,21 @@ describe('ahs profile', () => {
     expect(noKey.exitCode).toBe(2);
   });
 
+  it('an update says what it changed, and that an AHS_API_KEY in the environment replaced the stored key (never the key itself)', async () => {
+    const first = await h.ahs(['profile', 'add', 'upd', '--base-url', 'http://127.0.0.1:9', '--domain', 'demo', '--api-key-stdin'], { bare: true, input: 'stored-key-1\n' });
+    expect(first.exitCode, first.stderr).toBe(0);
+    const replaced = await h.ahs(['profile', 'add', 'upd', '--env', 'prod'], { bare: true, env: { AHS_API_KEY: 'exported-key-2' } });
+    expect(replaced.exitCode, replaced.stderr).toBe(0);
+    expect(replaced.stderr).toContain('Updated profile upd: environment (none) → prod, API key replaced (from AHS_API_KEY)');
+    expect(replaced.stdout + replaced.stderr).not.toMatch(/stored-key-1|exported-key-2/);
+    expect(JSON.parse(await readFile(join(h.configDir, 'config.json'), 'utf8')).profiles.upd.apiKey).toBe('exported-key-2');
+    const domain = await h.ahs(['profile', 'add', 'upd', '--domain', 'acme'], { bare: true });
+    expect(domain.stderr).toContain('Updated profile upd: domain demo → acme\n');
+    const same = await h.ahs(['profile', 'add', 'upd', '--domain', 'acme'], { bare: true });
+    expect(same.stderr).toContain('Updated profile upd: nothing changed');
+    expect((await h.ahs(['profile', 'remove', 'upd'], { bare: true })).exitCode).toBe(0);
+  });
+
   it('switches and removes profiles', async () => {
     const use = await h.ahs(['profile', 'use', 'other'], { bare: true });
     expect(use.exitCode).toBe(0);

@@ -39,7 +39,7 @@ export const run: Run<typeof addSpec> = async (options, ctx) => {
   const view = profileView(name, merged, store.current() === name);
   if (out.json) out.print(view);
   else {
-    out.success(`${existing ? 'Updated' : 'Added'} profile ${name}${becameCurrent ? ' (now the current profile)' : ''}`);
+    out.success(`${existing ? 'Updated' : 'Added'} profile ${name}${existing ? changesSaid(existing, merged, options.apiKeyStdin ? 'stdin' : 'AHS_API_KEY') : ''}${becameCurrent ? ' (now the current profile)' : ''}`);
     out.print(view, renderProfile);
   }
   if (!out.json) {
@@ -51,6 +51,27 @@ export const run: Run<typeof addSpec> = async (options, ctx) => {
   }
   if (!merged.apiKey) out.warn(`profile ${name} has no API key: add one with --api-key-stdin or set AHS_API_KEY`);
 };
+
+const LABELS: Array<[keyof Profile, string]> = [
+  ['baseUrl', 'base URL'],
+  ['deliveryUrl', 'delivery URL'],
+  ['domainId', 'domain'],
+  ['envId', 'environment'],
+  ['platform', 'platform'],
+  ['user', 'user'],
+  ['journal', 'journal'],
+];
+
+/**
+ * What an update changed, said (the key never shown): an AHS_API_KEY left
+ * exported from another domain replaces the stored key, which the user
+ * must see (`: domain demo → acme, API key replaced (from AHS_API_KEY)`).
+ */
+function changesSaid(before: Profile, after: Profile, keyFrom: string): string {
+  const said = LABELS.filter(([key]) => before[key] !== after[key]).map(([key, label]) => `${label} ${before[key] ?? '(none)'} → ${after[key] ?? '(none)'}`);
+  if (before.apiKey !== after.apiKey) said.push(`API key ${before.apiKey ? 'replaced' : 'set'} (from ${keyFrom})`);
+  return said.length > 0 ? `: ${said.join(', ')}` : ': nothing changed';
+}
 
 /** One line of stdin, trimmed (a masked prompt in a terminal); refused when empty or holding control characters. */
 async function keyFromStdin(ctx: Context): Promise<string> {
