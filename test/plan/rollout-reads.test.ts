@@ -15,7 +15,7 @@ import { ENVS, seededRollout, waveDefaults } from '../e2e/rollout-fixture.js';
 import { runContexts, type RunContext } from '../support/run-contexts.js';
 import type { RequestOptions } from '../../src/http/client.js';
 import type { GlobalOptions } from '../../src/options.js';
-import { rolloutStanding, rolloutStatus, startRollout, type RolloutOptions, type RolloutResult } from '../../src/operations/rollout.js';
+import { abortRollout, rolloutStanding, rolloutStatus, startRollout, type RolloutOptions, type RolloutResult } from '../../src/operations/rollout.js';
 import type { RolloutField } from '../../src/service/rollout-journal.js';
 import { recordRolloutEvent } from '../../src/plan/journal-record.js';
 import { scripted, type Hook, type Scripted } from '../support/scripted-client.js';
@@ -96,6 +96,17 @@ describe('rollout status: its requests (at most 8, whatever the journal holds)',
         await startRollout(await through(), options(id, v2, { approve: ['prod'] }));
         const ctx = await through();
         const result = await rolloutStatus(ctx, options(id, v3));
+        return { ctx, result, expected: [control, `GET /va/${id}/versions/${v3}`, `GET /va/${id}/asset-urls state=DEFAULT`, `GET /va/${id}/versions/${v2}`, `GET /va/${id}/versions/${v1}`, ...listing(journal)], next: { action: 'blocked', by: { version: v2, state: 'dev done, staging done, prod pending', waves: ENVS } } };
+      },
+    ],
+    [
+      'a hotfix whose first wave has no Default yet: nothing read of it',
+      async () => {
+        const { id, v1, v2 } = await seededRollout(h);
+        const v3 = await h.uploadVersion(id, 'web', '3.0');
+        await startRollout(await through(), options(id, v2, { approve: ['prod'] }));
+        const ctx = await through();
+        const result = await rolloutStatus(ctx, options(id, v3, { waves: ['qa', ...ENVS] }));
         return { ctx, result, expected: [control, `GET /va/${id}/versions/${v3}`, `GET /va/${id}/asset-urls state=DEFAULT`, `GET /va/${id}/versions/${v2}`, `GET /va/${id}/versions/${v1}`, ...listing(journal)], next: { action: 'blocked', by: { version: v2, state: 'dev done, staging done, prod pending', waves: ENVS } } };
       },
     ],
@@ -209,6 +220,20 @@ describe('another rollout\'s entries in the same journal', () => {
     expect(r.document.next).toEqual({ action: 'blocked', by: { version: v2, state: 'dev done, staging pending, prod pending (halted by a failed check on staging)', waves: ENVS } });
     expect(stopOf(r)).toEqual({ type: 'BlockedError', exitCode: 12 });
     expect(await defaults(id)).toEqual([v2, v1, v1]);
+  });
+
+  it('an aborted rollout whose wave the next version\'s rollout promoted since: still aborted, not superseded', async () => {
+    const { id, v1, v2 } = await seededRollout(h);
+    const v3 = await h.uploadVersion(id, 'web', '3.0');
+    const dev = { waves: ['dev'] };
+    expect((await startRollout(await through(), options(id, v2, dev))).document.promoted).toEqual(['dev']);
+    expect((await abortRollout(await through(), options(id, v2, dev))).document.restored).toEqual(['dev']);
+    expect((await startRollout(await through(), options(id, v3, dev))).document.promoted).toEqual(['dev']);
+    const r = await rolloutStatus(await through(), options(id, v2, dev));
+    expect(r.document.next).toEqual({ action: 'aborted' });
+    expect(r.document.waves.map((w) => w.state)).toEqual(['aborted']);
+    expect(r.stop).toBeUndefined();
+    expect(await defaults(id)).toEqual([v3, v1, v1]);
   });
 
   // dev promoted by this rollout, then made v3's Default by hand: superseded only when v3's own rollout promoted dev after this one did.
