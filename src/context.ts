@@ -212,8 +212,8 @@ export async function createContext(globals: GlobalOptions, inputs: ContextInput
       const { SETTINGS } = await import('./config/settings.js');
       return ctx.need<string>(undefined, { flag: SETTINGS[name].flag ?? SETTINGS[name].env, ...ask });
     },
-    async confirmable(action, more) {
-      if (!globals.yes && !globals.dryRun && !io.canPrompt) throw new UsageError(`${action}${more ? await more().catch(() => '') : ''} needs confirmation: pass --yes${why(io)}`);
+    confirmable(action) {
+      if (!globals.yes && !globals.dryRun && !io.canPrompt) throw new UsageError(`${action} needs confirmation: pass --yes${why(io)}`);
     },
     async confirm(message, action) {
       // A dry run sends nothing, so there is nothing to confirm.

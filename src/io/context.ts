@@ -68,8 +68,7 @@ export interface Context extends PlanContext {
   /**
    * A destructive command calls this first: outside a terminal without
    * --yes it is refused (exit 2) before any request, even the reads that
-   * would word the question; `more`, asked only then, adds words that need
-   * a read (a journal the settings do not name is known by its description).
+   * would word the question.
    */
-  confirmable(action: string, more?: () => Promise<string>): Promise<void>;
+  confirmable(action: string): void;
 }

@@ -6,8 +6,7 @@
 import type { ServiceContext } from './context.js';
 import type { Settings } from '../config/settings.js';
 import { UsageError } from '../errors.js';
-import { DEFAULT_JOURNAL_ID, isJournalCollection } from './journal.js';
-import { readCollection } from './collections.js';
+import { DEFAULT_JOURNAL_ID } from './journal.js';
 
 /** The journal of a run: the id named (or the default), where that comes from, and how a message names it. */
 export interface JournalChoice {
@@ -47,20 +46,12 @@ export async function requireJournal(ctx: Pick<ServiceContext, 'settings'>, what
 
 /**
  * The words a destructive command's confirmation adds when `collectionId`
- * is a journal: the run's own (or a collection it continues in, ID--N),
- * known from the settings before anything is read; or, with `other` (a
- * command about to be refused for want of --yes), any other collection
- * marked as a journal (a teammate's, a former one), read once on that path
- * only, so that the refusal says that history is erased. Empty otherwise.
+ * is the run's journal (or a collection it continues in, ID--N): said
+ * before anything is read, so that a refusal without --yes says that
+ * history is erased. Empty for any other collection.
  */
-export async function journalErasure(ctx: Pick<ServiceContext, 'settings'> & Partial<Pick<ServiceContext, 'api'>>, collectionId: string, other = false): Promise<string> {
+export async function journalErasure(ctx: Pick<ServiceContext, 'settings'>, collectionId: string): Promise<string> {
   const id = journalChoice(await ctx.settings()).id;
   const ours = id !== undefined && (collectionId === id || collectionId.startsWith(`${id.slice(0, 40)}--`));
-  // `other`: the words for a journal the settings do not name; the run's own has them already.
-  if (ours) return other ? '' : ERASES;
-  if (!other || !ctx.api) return '';
-  const collection = await readCollection(await ctx.api(), collectionId).catch(() => undefined);
-  return isJournalCollection(collection) ? ERASES : '';
+  return ours ? " (the ahs journal: it erases the team's history of writes)" : '';
 }
-
-const ERASES = " (the ahs journal: it erases the team's history of writes)";

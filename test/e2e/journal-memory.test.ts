@@ -233,17 +233,6 @@ describe('the journal is not content', () => {
       expect(r.exitCode, args.join(' ')).toBe(2);
       expect(r.stderr, args.join(' ')).toMatch(/ahs journal: it erases .*history of writes.* needs confirmation: pass --yes/);
     }
-    // A journal the settings do not name (a teammate's, a former one): known by its description, read on the refusal's path.
-    const former = `old-${id}`.slice(0, 40);
-    expect((await d.ahs(['journal', 'init', former, '--env', 'dev'])).exitCode).toBe(0);
-    for (const args of [['collection', 'delete', former], ['collection', 'purge', former]]) {
-      const r = await d.ahs(args);
-      expect(r.exitCode, args.join(' ')).toBe(2);
-      expect(r.stderr, args.join(' ')).toContain(`${args.join(' ').replace(/^collection /, 'collection ')} (the ahs journal: it erases the team's history of writes) needs confirmation: pass --yes`);
-    }
-    // Any other collection: no such words, and nothing to read for them.
-    const plain = await d.ahs(['collection', 'delete', `plain-${id}`.slice(0, 40)]);
-    expect(plain.stderr).toMatch(/^error: collection delete plain-\S+ needs confirmation: pass --yes/m);
     const empty = `${d.dir}/empty-${id}`;
     await mkdir(empty);
     await writeFile(`${empty}/keep.txt`, 'x');

@@ -14,7 +14,7 @@ export const run: Run<typeof applySpec> = async (options, ctx) => {
   }
   // A file that is not a plan is said before --yes is asked for: the fix is another file, not a flag.
   const saved = options.plan !== undefined ? await readPlanFile(options.plan) : undefined;
-  await ctx.confirmable('apply');
+  ctx.confirmable('apply');
   const user = () => ctx.setting('user', { message: 'Acting user e-mail' });
   const doc = await planToApply(ctx, { plan: options.plan, saved, file: options.file, targets: options.target, checksum: options.checksum, user });
   const out = await ctx.output();

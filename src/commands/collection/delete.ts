@@ -10,8 +10,7 @@ import { thenDo } from '../../plan/plan.js';
 
 export const run: Run<typeof deleteSpec> = async (options, ctx) => {
   const collectionId = await collectionArg(ctx, options.collectionId);
-  // The run's own journal is known from the settings; any other journal, by a read made only if the run is refused.
-  await ctx.confirmable(`collection delete ${collectionId}${await journalErasure(ctx, collectionId)}`, () => journalErasure(ctx, collectionId, true));
+  ctx.confirmable(`collection delete ${collectionId}${await journalErasure(ctx, collectionId)}`);
   const user = await actingUser(ctx);
   const out = await ctx.output();
   return thenDo(await deleteCollection(ctx, { collectionId, user }), (answer) => out.outcome(answer, answer.message));

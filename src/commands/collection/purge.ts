@@ -9,8 +9,7 @@ import { thenDo } from '../../plan/plan.js';
 
 export const run: Run<typeof purgeSpec> = async (options, ctx) => {
   const collectionId = await collectionArg(ctx, options.collectionId, { includeDeleted: true, message: 'Collection to purge' });
-  // The run's own journal is known from the settings; any other journal, by a read made only if the run is refused.
-  await ctx.confirmable(`collection purge ${collectionId}${await journalErasure(ctx, collectionId)}`, () => journalErasure(ctx, collectionId, true));
+  ctx.confirmable(`collection purge ${collectionId}${await journalErasure(ctx, collectionId)}`);
   const user = await actingUser(ctx);
   const out = await ctx.output();
   return thenDo(await purgeCollection(ctx, { collectionId, user }), (answer) => out.outcome(answer, answer.message));

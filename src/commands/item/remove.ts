@@ -11,8 +11,7 @@ import { thenDo } from '../../plan/plan.js';
 export const run: Run<typeof removeSpec> = async (options, ctx) => {
   const collectionId = await collectionArg(ctx, options.collectionId);
   const itemId = await itemArg(ctx, collectionId, options.itemId);
-  // The run's own journal is known from the settings; any other journal, by a read made only if the run is refused.
-  await ctx.confirmable(`item remove ${itemId}${await journalErasure(ctx, collectionId)}`, () => journalErasure(ctx, collectionId, true));
+  ctx.confirmable(`item remove ${itemId}${await journalErasure(ctx, collectionId)}`);
   const user = await actingUser(ctx);
   const out = await ctx.output();
   return thenDo(await removeItem(ctx, { collectionId, itemId, user }), (answer) => out.outcome(answer, `${answer.message}: ${itemId} from ${collectionId}`));
