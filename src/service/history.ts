@@ -132,14 +132,15 @@ function controlMatches(entry: JournalEntry, filter: HistoryFilter): boolean {
 }
 
 /**
- * A rollout's own record (an intent, a halt, an abort that put nothing back,
+ * A rollout's own record (a halt, a resume, an abort that put nothing back,
  * a supersede) concerns its asset, its platform and its wave's environment
  * (a supersede, wave `*`, every environment of its waves): `history ASSET`
- * shows that a rollout halted there, not only the channels it moved.
+ * shows that a rollout halted there, not only the channels it moved. An
+ * intent is not one: the promotion's own entry, which follows it, is.
  */
 export function rolloutMatches(entry: Pick<JournalEntry, 'rollout'>, filter: HistoryFilter): boolean {
   const rollout = entry.rollout;
-  if (!rollout) return false;
+  if (!rollout || rollout.action === 'intent') return false;
   const inEnv = filter.envId === undefined || (rollout.wave === '*' ? rollout.waves.includes(filter.envId) : rollout.wave === filter.envId);
   return (filter.id === undefined || rollout.asset === filter.id) && (filter.platform === undefined || rollout.platform === filter.platform) && inEnv;
 }

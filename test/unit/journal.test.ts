@@ -72,7 +72,7 @@ describe('history filter', () => {
   });
 });
 
-describe("history filter: a rollout's own records (an intent, a halt, a supersede) concern its asset, platform and wave", () => {
+describe("history filter: a rollout's own records (a halt, a supersede) concern its asset, platform and wave", () => {
   const rollout = (wave: string, action: 'intent' | 'halt' | 'supersede') => ({ rollout: { asset: 'A', version: 'V2', platform: 'web', waves: ['dev', 'staging', 'prod'], wave, action } });
   it.each([
     ['a halt at staging, no filter', rollout('staging', 'halt'), {}, true],
@@ -82,7 +82,8 @@ describe("history filter: a rollout's own records (an intent, a halt, a supersed
     ['another platform', rollout('staging', 'halt'), { platform: 'ios' }, false],
     ['its wave', rollout('staging', 'halt'), { envId: 'staging' }, true],
     ['another wave of the rollout', rollout('staging', 'halt'), { envId: 'prod' }, false],
-    ['all three', rollout('prod', 'intent'), { id: 'A', platform: 'web', envId: 'prod' }, true],
+    ['all three', rollout('prod', 'halt'), { id: 'A', platform: 'web', envId: 'prod' }, true],
+    ['an intent (the promotion\'s own entry follows it)', rollout('prod', 'intent'), {}, false],
     ['a supersede (wave *), one of its waves', rollout('*', 'supersede'), { envId: 'prod' }, true],
     ['a supersede, an environment not among its waves', rollout('*', 'supersede'), { envId: 'qa' }, false],
     ['an entry of no rollout', {}, {}, false],
