@@ -728,6 +728,74 @@ describe('watching, releasing, sweeping', () => {
   });
 });
 
+describe('how often a wait reads the cell', () => {
+  /** A client whose reads of `scope`'s cell are timed (ms since `started`); `onRead(n)` before the n-th is sent. */
+  const timed = async (scope: Scope, onRead: (n: number) => void = () => undefined) => {
+    const at: number[] = [];
+    const started = Date.now();
+    const client = await service((request, send) => {
+      if (request.method === 'GET' && request.path.endsWith(`/va/${lockAssetOf(scope)}/asset-urls`)) onRead(at.push(Date.now() - started));
+      return send();
+    });
+    return { ...client, at };
+  };
+  const gaps = (at: number[]) => at.map((t, i) => t - (i === 0 ? 0 : at[i - 1]!));
+
+  it('a write watching a run\'s lease that ends later: every half second (its lease further off than that)', async () => {
+    const scope = channel();
+    const { api, reader } = await service();
+    const lease = await acquireLock(reader, api, take(scope, 'run-0000000000e1', { ttlMs: 20_000 }));
+    const first = await readCell(api, scope);
+    // The lease ends on the service's clock before the second re-read.
+    const watcher = await timed(scope, (n) => n === 2 && h.emu.advanceClock(21_000));
+    await watchLock(watcher.reader, watcher.api, first, 60_000, quiet);
+    expect(watcher.at).toHaveLength(2);
+    for (const gap of gaps(watcher.at)) expect(gap).toBeGreaterThanOrEqual(450);
+    void lease;
+  });
+
+  it('a write with --lock-timeout over a person\'s lock: read again when the wait is over, not before', async () => {
+    const scope = channel();
+    const { api, reader } = await service();
+    const person = await acquireLock(reader, api, take(scope, 'holder-person'));
+    const first = await readCell(api, scope);
+    const watcher = await timed(scope);
+    const refused = await failure(watchLock(watcher.reader, watcher.api, first, 60_000, quiet, 300));
+    expect(refused.message).toMatch(/lock id holder-person, .*\(waited 1s, --lock-timeout\); nothing was sent/);
+    // Once after the wait (twice when a timer fires a millisecond early), not every 50 ms.
+    expect(watcher.at.length).toBeGreaterThanOrEqual(1);
+    expect(watcher.at.length).toBeLessThanOrEqual(2);
+    expect(watcher.at[0]).toBeGreaterThanOrEqual(250);
+    await releaseHeld(api, person, DEMO_USER);
+  });
+
+  it('a lock taken with --lock-timeout over a person\'s lock: its cell read again when the wait is over, not before', async () => {
+    const scope = channel();
+    const { api, reader } = await service();
+    const person = await acquireLock(reader, api, take(scope, 'holder-person'));
+    const waiter = await timed(scope);
+    const refused = await failure(acquireLock(waiter.reader, waiter.api, take(scope, 'holder-two', { waitMs: 300 })));
+    expect(refused.message).toMatch(/lock id holder-person, .*\(waited 1s, --lock-timeout\); nothing was sent/);
+    // Its first read, one after the wait (two when a timer fires a millisecond early).
+    expect(waiter.at.length).toBeGreaterThanOrEqual(2);
+    expect(waiter.at.length).toBeLessThanOrEqual(3);
+    expect(waiter.at[1]! - waiter.at[0]!).toBeGreaterThanOrEqual(250);
+    await releaseHeld(api, person, DEMO_USER);
+  });
+
+  it('a lock taken over a run\'s lease it watches: read every half second until the lease ends, then taken', async () => {
+    const scope = channel();
+    const { api, reader } = await service();
+    const dead = await acquireLock(reader, api, take(scope, 'run-0000000000e2', { ttlMs: 20_000 }));
+    const watcher = await timed(scope, (n) => n === 3 && h.emu.advanceClock(21_000));
+    const next = await acquireLock(watcher.reader, watcher.api, take(scope, 'holder-two', { watchMs: 30_000 }));
+    expect(next.replaced).toBe(dead.versionId);
+    expect(watcher.at).toHaveLength(3);
+    for (const gap of gaps(watcher.at).slice(1)) expect(gap).toBeGreaterThanOrEqual(450);
+    await releaseHeld(api, next, DEMO_USER);
+  });
+});
+
 
 describe('the sentinels, freezes and blocks', () => {
   it('a lock\'s sentinel made on its first use, marked as change control; made by another at once (409) is fine; another refusal is the error', async () => {
