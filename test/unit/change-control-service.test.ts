@@ -32,6 +32,7 @@ import {
   readBlock,
   readCell,
   readControlFacts,
+  readControlRecords,
   reasonOfBlockFile,
   releaseHeld,
   releaseLock,
@@ -95,6 +96,8 @@ describe('names and words', () => {
     expect(ciJobOf({ ...GH, GITHUB_RUN_ATTEMPT: '2' })!.key).toBe(key);
     // Without a server or repository named, the job still has a key of its own.
     expect(ciJobOf({ ...GH, GITHUB_SERVER_URL: '', GITHUB_REPOSITORY: '' })!.key).not.toBe(key);
+    // Unset is the same job as empty (a runner that leaves them out).
+    expect(ciJobOf({ ...GH, GITHUB_SERVER_URL: undefined, GITHUB_REPOSITORY: undefined })!.key).toBe(ciJobOf({ ...GH, GITHUB_SERVER_URL: '', GITHUB_REPOSITORY: '' })!.key);
     expect(newExplicitLockId({ ...GH, GITHUB_RUN_ATTEMPT: '2' })).toMatch(new RegExp(`^gh-${key}-2-[0-9a-f]{6}$`));
     expect(newExplicitLockId({})).toMatch(/^[0-9a-f]{12}$/);
     expect(newExplicitLockId({})).not.toBe(newExplicitLockId({}));
@@ -113,7 +116,7 @@ describe('names and words', () => {
     expect(reasonOfBlockFile(blockFileName('x'.repeat(135)))).toBe('x'.repeat(135));
     expect(reasonOfBlockFile(blockFileName('x'.repeat(136)))).toBe('x'.repeat(135));
     expect(reasonOfBlockFile(blockFileName('crash on start'))).toBe('crash on start');
-    for (const name of [undefined, '', 'bundle.zip', 'block..json', 'block.YQ.json.gz', 'xblock.YQ.json', `block.${Buffer.from('a\nb').toString('base64url')}.json`, `block.${Buffer.from('a\u007fb').toString('base64url')}.json`, 'block.=.json']) {
+    for (const name of [undefined, '', 'bundle.zip', 'block..json', 'block.YQ.json.gz', 'xblock.YQ.json', `block.${Buffer.from('a\nb').toString('base64url')}.json`, `block.${Buffer.from('a\u007fb').toString('base64url')}.json`, 'block.=.json', 'block.A.json']) {
       expect(reasonOfBlockFile(name)).toBeUndefined();
     }
   });
@@ -748,6 +751,8 @@ describe('how often a wait reads the cell', () => {
     const first = await readCell(api, scope);
     // The lease ends on the service's clock before the second re-read.
     const watcher = await timed(scope, (n) => n === 2 && h.emu.advanceClock(21_000));
+    // The watcher's client learns the service's clock (moved on by earlier rows) from an answer's Date, as a run's first reads do.
+    await readControlRecords(watcher.api);
     await watchLock(watcher.reader, watcher.api, first, 60_000, quiet);
     expect(watcher.at).toHaveLength(2);
     for (const gap of gaps(watcher.at)) expect(gap).toBeGreaterThanOrEqual(450);
@@ -852,6 +857,19 @@ describe('the sentinels, freezes and blocks', () => {
     const long = 'e'.repeat(60);
     const error = await failure(addFreeze(api, long, { kind: 'until', until }, 'x', DEMO_USER, {}));
     expect(error).toEqual(new UsageError(`the record ${JSON.stringify(`freeze ${long} until ${new Date(until).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z')}`)} is longer than a version name may be (64): use a shorter environment or zone name`));
+  });
+
+  it('a freeze of an environment the service does not know: strict, the error and no record left; not strict, the record stays', async () => {
+    const { api, reader } = await service();
+    const until = Math.ceil((Date.now() + 3_600_000) / 1000) * 1000;
+    const unknown = uid('prdo');
+    const refused = await failure(addFreeze(api, unknown, { kind: 'until', until }, 'typo', DEMO_USER, {}, true));
+    expect(refused).toBeInstanceOf(ApiError);
+    expect((refused as ApiError).status).toBe(404);
+    expect((await listFreezes(reader, api, false)).map((f) => f.env)).not.toContain(unknown);
+    const kept = await addFreeze(api, unknown, { kind: 'until', until }, 'typo', DEMO_USER, {});
+    expect((await listFreezes(reader, api, false)).filter((f) => f.env === unknown).map((f) => f.versionId)).toEqual([kept.versionId]);
+    await removeFreezes(api, unknown, DEMO_USER);
   });
 
   it('a block: made once (an existing one kept), its reason in its file name, read back with who and when; without an environment deployed nowhere; lifted', async () => {
