@@ -244,6 +244,21 @@ describe('reads', () => {
   });
 });
 
+describe('an environment\'s lock listed', () => {
+  it('is listed under its environment, as its scope, with its holder', async () => {
+    const { api, reader } = await service();
+    const env: Scope = { kind: 'env', env: 'dev' };
+    const lock = await acquireLock(reader, api, take(env, 'holder-env'));
+    try {
+      expect((await listLocks(reader, api, 'dev')).filter((s) => s.lockId === 'holder-env').map((s) => [s.scope, s.held])).toEqual([['dev', true]]);
+      expect((await listLocks(reader, api, 'prod')).map((s) => s.lockId)).not.toContain('holder-env');
+    } finally {
+      await releaseHeld(api, lock, DEMO_USER);
+    }
+    expect((await listLocks(reader, api, 'dev')).map((s) => s.lockId)).not.toContain('holder-env');
+  });
+});
+
 describe('taking a lock', () => {
   it('taken, renewed by its holder (a new version over its own), and a lease that outlasts a fresh one left as it is', async () => {
     const scope = channel();
