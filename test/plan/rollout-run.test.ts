@@ -245,6 +245,21 @@ describe('rollout start', () => {
     expect(await defaults(id)).toEqual([v2, v2, v2]);
   });
 
+  it('a blocked version: status says the next wave is blocked, and a dry run that a real run would be refused', async () => {
+    const { id, v1, v2 } = await seeded();
+    expect((await h.ahs(['version', 'block', id, v2, '--reason', 'crash on start'])).exitCode).toBe(0);
+    try {
+      const status = await rolloutStatus(await context(false), options(id, v2));
+      expect(stopOf(status)).toMatchObject({ type: 'BlockedError', exitCode: 12, message: expect.stringMatching(new RegExp(`^${v2} of ${id} \\(web\\): dev is promoted next, but version ${v2} of ${id} is blocked by `)) });
+      const ctx = await context(false, { dryRun: true });
+      await startRollout(ctx, options(id, v2)).catch(() => undefined);
+      expect(ctx.io.err.text).toMatch(new RegExp(`a real run would be refused: ${v2} of ${id} \\(web\\): dev is promoted next, but version ${v2} of ${id} is blocked by \\S+ at \\S+: crash on start`));
+      expect(await defaults(id)).toEqual([v1, v1, v1]);
+    } finally {
+      expect((await h.ahs(['version', 'unblock', id, v2])).exitCode).toBe(0);
+    }
+  });
+
   it('--dry-run: the next wave\'s requests, each with its prediction; nothing sent, no line after the document', async () => {
     const { id, v1, v2 } = await seeded();
     const r = await startRollout(await context(false, { dryRun: true }), options(id, v2));
