@@ -10,7 +10,6 @@ import { listAllVersions, listRecords } from '../service/assets.js';
 import { assetId as assetIdSchema, type Asset, type AssetUrl, type Version } from '../rules/schemas.js';
 import type { Choice } from '../io/prompt.js';
 import { compareText } from '../order.js';
-import { blocksAmong, readControlRecords } from '../service/change-control.js';
 
 /** ASSET_ID: given, or picked from the domain's assets in a terminal. */
 export function askAssetId(ctx: Context, given: string | undefined, message = 'Asset'): Promise<string> {
@@ -44,6 +43,8 @@ export function askVersionId(ctx: Context, assetId: string, given: string | unde
     choices: async () => {
       const api = await ctx.api();
       // Blocked versions are marked (a promotion of one is refused, exit 12); a listing that cannot be read marks none.
+      // Imported here: every command that may pick loads this module, and only a prompt needs change control's reads.
+      const { blocksAmong, readControlRecords } = await import('../service/change-control.js');
       const [versions, records, control] = await Promise.all([listAllVersions(api, assetId), listRecords(api, assetId, { platform: filter.platform }), readControlRecords(api).catch(() => [])]);
       const candidates = versions.filter((v) => !filter.platform || v.targetPlatform === filter.platform);
       if (candidates.length === 0) {

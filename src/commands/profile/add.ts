@@ -30,8 +30,15 @@ export const run: Run<typeof addSpec> = async (options, ctx) => {
   for (const [flag, value] of [['--base-url', given.baseUrl], ['--delivery-url', given.deliveryUrl]] as const) {
     if (value !== undefined && !HTTP_URL.test(value)) throw new UsageError(`${flag} must be an http(s) URL (got ${JSON.stringify(value)})`);
   }
-  if (options.apiKeyStdin) given.apiKey = await keyFromStdin(ctx);
-  else if (ctx.io.env.AHS_API_KEY?.trim()) given.apiKey = ctx.io.env.AHS_API_KEY.trim();
+  // Where the key came from, said when it replaces a stored one (a prompt fills it below when none came).
+  let keyFrom = 'the prompt';
+  if (options.apiKeyStdin) {
+    given.apiKey = await keyFromStdin(ctx);
+    keyFrom = 'stdin';
+  } else if (ctx.io.env.AHS_API_KEY?.trim()) {
+    given.apiKey = ctx.io.env.AHS_API_KEY.trim();
+    keyFrom = 'AHS_API_KEY';
+  }
   const merged: Profile = { ...existing, ...Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)) };
   if (ctx.io.canPrompt) await askWhatIsMissing(ctx, merged);
   const becameCurrent = await store.put(name, merged, options.use);
@@ -39,7 +46,7 @@ export const run: Run<typeof addSpec> = async (options, ctx) => {
   const view = profileView(name, merged, store.current() === name);
   if (out.json) out.print(view);
   else {
-    out.success(`${existing ? 'Updated' : 'Added'} profile ${name}${existing ? changesSaid(existing, merged, options.apiKeyStdin ? 'stdin' : 'AHS_API_KEY') : ''}${becameCurrent ? ' (now the current profile)' : ''}`);
+    out.success(`${existing ? 'Updated' : 'Added'} profile ${name}${existing ? changesSaid(existing, merged, keyFrom) : ''}${becameCurrent ? ' (now the current profile)' : ''}`);
     out.print(view, renderProfile);
   }
   if (!out.json) {
