@@ -27,7 +27,9 @@ beforeAll(async () => {
 });
 afterAll(async () => h?.close());
 
-const TTL = ['--lock-ttl', '5s'];
+/** The run's lease: renewed every third of it (1 s), so that the file waits seconds, not tens of them. */
+const LEASE_MS = 3000;
+const TTL = ['--lock-ttl', `${LEASE_MS / 1000}s`];
 /** The asset's own deployments (not the lock's). */
 const ofAsset = (id: string) => (key: string) => JSON.parse(key)[2] === id;
 
@@ -66,23 +68,25 @@ async function leasePast(scope: string, after: number): Promise<Awaited<ReturnTy
 }
 
 /**
- * While the run is held mid-promotion: the service's clock moved on seven
- * times by 1 s (7 s in all, past the 5 s lease), each time waiting for a
- * renewal (the lease end moves on). The same holder throughout, since the
- * first take: a lease that lapsed and was taken again would start anew.
+ * While the run is held mid-promotion: the service's clock moved on four
+ * times by 0.8 s (3.2 s in all, past the 3 s lease), each time waiting for
+ * a renewal (the lease end moves on); a renewal comes every second, so a
+ * lease never lapses between two unless the run is 1.2 s late. The same
+ * holder throughout, since the first take: a lease that lapsed and was
+ * taken again would start anew.
  */
 async function outliveTheLease(scope: string): Promise<Awaited<ReturnType<typeof status>>> {
   const first = await leasePast(scope, 0);
   let last = first;
   let clock = 0;
-  for (let move = 0; move < 7; move++) {
-    clock += 1000;
+  for (let move = 0; move < 4; move++) {
+    clock += 800;
     h.emu.setClockOffset(clock);
     last = await leasePast(scope, Date.parse(last.leaseEnd!));
   }
   expect(last).toMatchObject({ held: true, lockId: first.lockId, since: first.since });
   // Held for longer than its lease on the service's clock, by renewals.
-  expect(Date.parse(last.leaseEnd!) - Date.parse(last.since!)).toBeGreaterThan(6000);
+  expect(Date.parse(last.leaseEnd!) - Date.parse(last.since!)).toBeGreaterThan(LEASE_MS + 3200);
   return last;
 }
 
@@ -186,7 +190,7 @@ describe('a killed run\'s lease', () => {
     await h.deploy(id, v2, 'ios', 'prod', 'LIVE');
     const scope = `${id}/ios/prod`;
     // A run's lock left by a holder that is gone: taken as a run takes it, never renewed.
-    const left = await h.ahs(['lock', 'acquire', scope, '--ttl', '2s', '--lock-id', 'run-0123456789ab']);
+    const left = await h.ahs(['lock', 'acquire', scope, '--ttl', '1s', '--lock-id', 'run-0123456789ab']);
     expect(left.exitCode, left.stderr).toBe(0);
     const through = await h.ahs(['deploy', id, v1, '--platform', 'ios', '--env', 'prod', '--state', 'OFFLINE']);
     expect(through.exitCode, through.stderr).toBe(0);
