@@ -13,12 +13,13 @@ import { failure } from '../support/failure.js';
 import { scripted, type Hook } from '../support/scripted-client.js';
 import { ApiError, BlockedError, CancelledError, NetworkError, OutcomeUnknownError, UsageError } from '../../src/errors.js';
 import type { RequestOptions } from '../../src/http/client.js';
-import { ciLockId, CONTROL_ASSET, freezeName, LOCK_ASSET, lockAssetOf, scopeText, type Scope } from '../../src/rules/change-control.js';
+import { blockName, ciLockId, CONTROL_ASSET, freezeName, LOCK_ASSET, lockAssetOf, scopeText, type Scope } from '../../src/rules/change-control.js';
 import {
   acquireLock,
   addBlock,
   addFreeze,
   blockFileName,
+  blocksAmong,
   blocksOf,
   ciJobOf,
   ciSelfId,
@@ -64,6 +65,8 @@ const line = (r: RequestOptions) => `${r.method} ${r.path.replace(/^\/api\/v2\/d
 const refusal = (status: number, title: string) => new ApiError(status, { type: 'about:blank', title, status, detail: title });
 const channel = (env = 'prod'): Extract<Scope, { kind: 'channel' }> => ({ kind: 'channel', assetId: uid('a'), platform: 'ios', env });
 const quiet = new AbortController().signal;
+/** A lease's end or a since as a refusal says it: the ISO text, then the rest of the message at once. */
+const ISO = '\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z';
 const take = (scope: Scope, lockId: string, extra: Partial<AcquireOptions> = {}): AcquireOptions => ({ scope, lockId, ttlMs: 60_000, user: DEMO_USER, command: 'test', env: {}, waitMs: 0, signal: quiet, ...extra });
 const status = async (scope: Scope) => {
   const read = await h.ahs(['lock', 'status', scopeText(scope), '--json']);
@@ -137,6 +140,30 @@ describe('names and words', () => {
     ]);
   });
 
+  describe('the blocks among an asset\'s versions, from ahs-control\'s records', () => {
+    const record = (versionName: string, versionId: string, fileName?: string, createdBy = 'ana@example.com') => ({ versionId, versionName, createdBy, createdAt: '2026-12-01T10:00:00Z', ...(fileName ? { fileName } : {}) }) as never;
+    const long = `a-${'x'.repeat(70)}`;
+    const records = [
+      record(blockName('A', 'V1'), 'B1', blockFileName('crash on start')),
+      record(blockName('A', 'V2'), 'B2', 'control.json', 'ben@example.com'),
+      record(blockName('Z', 'V3'), 'B3', blockFileName('elsewhere')),
+      record(freezeName('prod', { kind: 'until', until: Date.UTC(2026, 11, 24) }), 'F1'),
+      record(blockName(long, 'V1'), 'B4', blockFileName('hashed')),
+    ];
+    it.each<[string, string, string[], Array<[string, string, string, string | null]>]>([
+      ['one blocked, its reason from its file name', 'A', ['V1'], [['V1', 'B1', 'ana@example.com', 'crash on start']]],
+      ['in the order asked, a record whose file name was changed has no reason', 'A', ['V2', 'V1'], [['V2', 'B2', 'ben@example.com', null], ['V1', 'B1', 'ana@example.com', 'crash on start']]],
+      ['a version not among those asked', 'A', ['V2'], [['V2', 'B2', 'ben@example.com', null]]],
+      ['none blocked', 'A', ['V3', 'V9'], []],
+      ['nothing asked', 'A', [], []],
+      ['another asset\'s block', 'Z', ['V1', 'V3'], [['V3', 'B3', 'ana@example.com', 'elsewhere']]],
+      ['a long name\'s block (named by its hash)', long, ['V1', 'V2'], [['V1', 'B4', 'ana@example.com', 'hashed']]],
+    ])('%s', (_name, assetId, versionIds, expected) => {
+      expect(blocksAmong(records, assetId, versionIds)).toEqual(expected.map(([versionId, blockVersionId, actor, reason]) => ({ assetId, versionId, blockVersionId, actor, createdAt: '2026-12-01T10:00:00Z', reason })));
+    });
+    it('no records: no blocks', () => expect(blocksAmong([], 'A', ['V1'])).toEqual([]));
+  });
+
   it('a read that failed, as exit 6 naming it (a network error as it is)', () => {
     const lost = new NetworkError('the connection was reset');
     expect(unreadable(lost)).toBe(lost);
@@ -165,6 +192,17 @@ describe('reads', () => {
     expect(facts.cells.map((c) => scopeText(c.scope))).toEqual(['prod', scopeText(scope), 'C@prod']);
     expect(counted.sent.map(line).sort()).toEqual([`GET /va/${CONTROL_ASSET}/versions`, `GET /va/${LOCK_ASSET}/asset-urls`, `GET /va/${lockAssetOf(scope)}/asset-urls`, `GET /va/${lockAssetOf({ kind: 'collection', collectionId: 'C', env: 'prod' })}/asset-urls`].sort());
     expect(Math.abs(facts.now - Date.now())).toBeLessThan(60_000);
+  });
+
+  it('ahs-control not there (404) is no freezes and no blocks; any other refusal of its listing is the failure, and a check\'s is exit 6', async () => {
+    const listing = (error: Error) => service((request, send) => (request.method === 'GET' && request.path.endsWith(`/va/${CONTROL_ASSET}/versions`) ? Promise.reject(error) : send()));
+    const none = await listing(refusal(404, 'no such asset'));
+    expect(await readControlRecords(none.api)).toEqual([]);
+    expect((await readControlFacts(none.api, [])).records).toEqual([]);
+    const broken = refusal(500, 'broken');
+    const down = await listing(broken);
+    expect(await failure(readControlRecords(down.api))).toBe(broken);
+    expect((await failure(readControlFacts(down.api, []))).message).toMatch(/^change control could not be read \(broken\): the write was stopped/);
   });
 
   it('a held lock\'s status: holder, command, CI run, reason, since, lease end; expired once its lease passed on the service\'s clock; free', async () => {
@@ -197,7 +235,12 @@ describe('reads', () => {
     expect(next.replaced).toBe(held.versionId);
     expect(next.since).toBeGreaterThan(held.since);
     expect(await releaseHeld(api, next, DEMO_USER)).toBe(true);
-    expect(await lockStatus(reader, api, scope)).toEqual({ scope: scopeText(scope), held: false, lockId: null, holder: null, command: null, ci: null, reason: null, since: null, leaseEnd: null, expired: false, versionId: null });
+    // Free (its free version the Default), or never locked: the cell's read and nothing else (no holder to read about).
+    for (const cell of [scope, channel()]) {
+      api.sent.length = 0;
+      expect(await lockStatus(reader, api, cell)).toEqual({ scope: scopeText(cell), held: false, lockId: null, holder: null, command: null, ci: null, reason: null, since: null, leaseEnd: null, expired: false, versionId: null });
+      expect(api.sent.map(line)).toEqual([`GET /va/${lockAssetOf(cell)}/asset-urls`]);
+    }
   });
 
   it('a holder whose version\'s record cannot be read is named by its content; one whose content cannot be read either, unknown', async () => {
@@ -209,6 +252,9 @@ describe('reads', () => {
     expect(await lockStatus(noRecord.reader, noRecord.api, scope)).toMatchObject({ holder: DEMO_USER, command: 'test' });
     const nothing = await service((request, send) => (request.method === 'GET' && /\/versions\/[^/]+(\/asset-urls)?$/.test(request.path) ? Promise.reject(new Error('gone')) : send()));
     expect(await lockStatus(nothing.reader, nothing.api, scope)).toMatchObject({ held: true, holder: null, command: null, ci: null, reason: null });
+    // The service recorded another creator than the content says (its own account of who sent it): the service's word.
+    const recorded = await service((request, send) => send().then((answer) => (request.method === 'GET' && versionPath.test(request.path) ? { ...(answer as object), createdBy: 'gateway@example.com' } : answer)));
+    expect(await lockStatus(recorded.reader, recorded.api, scope)).toMatchObject({ held: true, holder: 'gateway@example.com', command: 'test' });
     await releaseHeld(api, held, DEMO_USER);
   });
 
@@ -283,7 +329,7 @@ describe('taking a lock', () => {
     // Another holder is refused at once, naming it.
     const refused = await failure(acquireLock(reader, api, take(scope, 'holder-two')));
     expect(refused).toBeInstanceOf(BlockedError);
-    expect(refused.message).toMatch(new RegExp(`^${scope.assetId}/ios/prod is locked: held by ${DEMO_USER} \\(test\\), lock id holder-one, since .+, lease ends .+; nothing was sent \\(ahs lock status ${scope.assetId}/ios/prod; a lock that must go now, in an incident: ahs lock break ${scope.assetId}/ios/prod --reason R\\)$`));
+    expect(refused.message).toMatch(new RegExp(`^${scope.assetId}/ios/prod is locked: held by ${DEMO_USER} \\(test\\), lock id holder-one, since ${ISO}, lease ends ${ISO}; nothing was sent \\(ahs lock status ${scope.assetId}/ios/prod; a lock that must go now, in an incident: ahs lock break ${scope.assetId}/ios/prod --reason R\\)$`));
     expect(refused).toMatchObject({ blockedBy: 'lock', until: new Date(renewed.leaseEnd).toISOString() });
     expect(await releaseHeld(api, renewed, DEMO_USER)).toBe(true);
   });
@@ -352,7 +398,7 @@ describe('taking a lock', () => {
     let renewed: HeldLock | undefined;
     const watching = acquireLock(reader, api, take(scope, 'holder-three', { watchMs: 10_000, onWatch: () => void acquireLock(reader, api, take(scope, 'run-000000000002', { ttlMs: 4000 })).then((lock) => (renewed = lock)) }));
     const refused = await failure(watching);
-    expect(refused.message).toMatch(new RegExp(`^${scope.assetId}/ios/prod is locked by a run that is alive \\(it renewed its lease\\): held by .*lock id run-000000000002`));
+    expect(refused.message).toMatch(new RegExp(`^${scope.assetId}/ios/prod is locked by a run that is alive \\(it renewed its lease\\): held by .*lock id run-000000000002, since ${ISO}, lease ends ${ISO}; nothing was sent \\(`));
     expect(renewed).toBeDefined();
     // A lease longer than the watch: refused at once; a lock that is not a run's: refused at once.
     const long = await failure(acquireLock(reader, api, take(scope, 'holder-four', { watchMs: 500 })));
@@ -378,7 +424,7 @@ describe('taking a lock', () => {
     const envLock = await acquireLock(reader, api, take({ kind: 'env', env }, 'holder-env'));
     try {
       const refused = await failure(acquireLock(reader, api, take(inner, 'holder-inner')));
-      expect(refused.message).toMatch(/^dev is locked: held by .*lock id holder-env/);
+      expect(refused.message).toMatch(new RegExp(`^dev is locked: held by .*lock id holder-env, since ${ISO}, lease ends ${ISO}; nothing was sent \\(ahs lock status dev;`));
       expect(await status(inner)).toMatchObject({ held: false });
       // Its own environment lock does not clash with itself.
       const mine = await acquireLock(reader, api, take(channel(env), 'holder-env'));
@@ -463,7 +509,7 @@ describe('taking a lock', () => {
       return send();
     });
     const gone = await failure(acquireLock(renewing.reader, renewing.api, take(scope, 'holder-winner', { ttlMs: 3_600_000 })));
-    expect(gone.message).toMatch(/^the lock was lost while renewing it: held by .*lock id holder-thief/);
+    expect(gone.message).toMatch(new RegExp(`^the lock was lost while renewing it: held by .*lock id holder-thief, since ${ISO}, lease ends ${ISO}; nothing was sent \\(`));
     await releaseLock(reader, api, scope, undefined, DEMO_USER);
     // Every promotion refused, the cell never moving: given up.
     const stuck = await service((request, send) => (request.method === 'POST' && request.path.endsWith('/deploy') && (request.body as { intent?: string }).intent === 'DEFAULT' ? Promise.reject(refusal(409, 'moved')) : send()));
@@ -558,9 +604,9 @@ describe('watching, releasing, sweeping', () => {
     const first = await cellNow();
     const renewed = await acquireLock(reader, api, take(scope, 'run-00000000000c', { ttlMs: 40_000 }));
     const alive = await failure(watchLock(reader, api, first, 60_000, quiet));
-    expect(alive.message).toMatch(new RegExp(`^${scope.assetId}/ios/prod is locked by a run that is alive \\(it renewed its lease\\): held by .*lock id run-00000000000c`));
+    expect(alive.message).toMatch(new RegExp(`^${scope.assetId}/ios/prod is locked by a run that is alive \\(it renewed its lease\\): held by .*lock id run-00000000000c, since ${ISO}, lease ends ${ISO}; nothing was sent \\(`));
     // Outlasting the budget: refused at once.
-    expect((await failure(watchLock(reader, api, await cellNow(), 1000, quiet))).message).toMatch(/^.+ is locked: held by .*lock id run-00000000000c, .*; nothing was sent/);
+    expect((await failure(watchLock(reader, api, await cellNow(), 1000, quiet))).message).toMatch(new RegExp(`^${scope.assetId}/ios/prod is locked: held by .*lock id run-00000000000c, since ${ISO}, lease ends ${ISO}; nothing was sent \\(`));
     // Stopped: the stop's reason.
     const stop = new AbortController();
     stop.abort(new Error('Ctrl-C'));
@@ -574,6 +620,10 @@ describe('watching, releasing, sweeping', () => {
     void short;
     // --lock-timeout: a person's lock waited for, then refused naming the wait; released within it: on.
     const person = await acquireLock(reader, api, take(scope, 'holder-person'));
+    // Without a wait: refused at once, no wait named.
+    expect((await failure(watchLock(reader, api, await cellNow(), 60_000, quiet))).message).toMatch(new RegExp(`^${scope.assetId}/ios/prod is locked: held by .*lock id holder-person, since ${ISO}, lease ends ${ISO}; nothing was sent \\(`));
+    // Stopped while it waits: the stop's reason, not a refusal after the wait.
+    expect(await failure(watchLock(reader, api, await cellNow(), 60_000, told.signal, 300))).toBe(why);
     const waited = await failure(watchLock(reader, api, await cellNow(), 60_000, quiet, 300));
     expect(waited.message).toMatch(/lock id holder-person, .*\(waited 1s, --lock-timeout\); nothing was sent/);
     const waiting = watchLock(reader, api, await cellNow(), 60_000, quiet, 20_000);
@@ -598,7 +648,7 @@ describe('watching, releasing, sweeping', () => {
     const held = await acquireLock(reader, api, take(scope, 'holder-one', { reason: 'train' }));
     const wrong = await failure(releaseLock(reader, api, scope, 'holder-two', DEMO_USER));
     expect(wrong).toBeInstanceOf(BlockedError);
-    expect(wrong.message).toMatch(new RegExp(`^${scope.assetId}/ios/prod is not held by holder-two: held by .*lock id holder-one.*reason: train`));
+    expect(wrong.message).toMatch(new RegExp(`^${scope.assetId}/ios/prod is not held by holder-two: held by .*lock id holder-one, since ${ISO}, lease ends ${ISO}; reason: train; nothing was sent \\(`));
     const ended = await releaseLock(reader, api, scope, 'holder-one', DEMO_USER);
     expect(ended).toMatchObject({ lockId: 'holder-one', held: true, reason: 'train', versionId: held.versionId });
     expect(await status(scope)).toMatchObject({ held: false });
@@ -627,6 +677,8 @@ describe('watching, releasing, sweeping', () => {
     expect((await h.deploy(lockAssetOf(scope), junk, 'generic', 'prod', 'DEFAULT', { currentVersionId: freeNow, currentAssetIntent: 'LIVE' })).status).toBeLessThan(300);
     expect(await releaseLock(reader, api, scope, 'holder-one', DEMO_USER)).toBeUndefined();
     expect(await h.records(lockAssetOf(scope))).toContain(`generic/prod/${junk}=DEFAULT`);
+    // Nor is it listed as a lock (and the listing of the others still answers).
+    expect((await listLocks(reader, api, 'prod')).map((s) => s.scope)).not.toContain(scopeText(scope));
     expect(await releaseLock(reader, api, scope, undefined, DEMO_USER)).toMatchObject({ held: false, lockId: null });
     expect(await readCell(api, scope)).toMatchObject({ defaultName: 'free', defaultVersionId: freeNow });
     expect(await h.records(lockAssetOf(scope))).toContain(`generic/prod/${junk}=LIVE`);
@@ -651,10 +703,14 @@ describe('watching, releasing, sweeping', () => {
     const free = await freeVersion(api, scope, DEMO_USER);
     expect(await freeVersion(api, scope, DEMO_USER)).toBe(free);
     expect(await h.records(lockAssetOf(scope))).toContain(`generic/prod/${free}=LIVE`);
+    // Its content, as a reader of the cell gets it.
+    expect(await served(lockAssetOf(scope), free, 'prod')).toEqual({ apiVersion: 'ahs/lock/v1', free: true });
     api.sent.length = 0;
     expect(await releaseHeld(api, held, DEMO_USER, free)).toBe(true);
     expect(api.sent.map(line)).toEqual([`POST /va/${lockAssetOf(scope)}/versions/${free}/deploy`]);
     expect(api.sent[0]!.body).toMatchObject({ envId: 'prod', intent: 'DEFAULT', currentVersionId: held.versionId, currentAssetIntent: 'LIVE' });
+    // The free version the Default now: a sweep answers no LIVE free version.
+    expect(await sweepCell(api, scope, DEMO_USER)).toBeUndefined();
     // Released again once another holder took it: not released, the other's lock left.
     const other = await acquireLock(reader, api, take(scope, 'holder-other'));
     // Taken over the free version: it replaced no lease (the free version is not for deleting).
@@ -662,6 +718,11 @@ describe('watching, releasing, sweeping', () => {
     expect(await releaseHeld(api, held, DEMO_USER, free)).toBe(false);
     expect(await status(scope)).toMatchObject({ held: true, lockId: 'holder-other' });
     await releaseHeld(api, other, DEMO_USER, free);
+    // A run whose lock was broken meanwhile: its release releases nothing (it says so), the cell stays free.
+    const broken = await acquireLock(reader, api, take(scope, 'holder-broken'));
+    expect(await releaseLock(reader, api, scope, undefined, DEMO_USER)).toMatchObject({ lockId: 'holder-broken' });
+    expect(await releaseHeld(api, broken, DEMO_USER)).toBe(false);
+    expect(await status(scope)).toMatchObject({ held: false, lockId: null });
     // Its deploy refused as LIVE already (400) or lost: the version still answered.
     const fresh = channel();
     await releaseHeld(api, await acquireLock(reader, api, take(fresh, 'holder-two')), DEMO_USER);
@@ -705,6 +766,16 @@ describe('watching, releasing, sweeping', () => {
     expect(after).toContain(`generic/prod/${free}=LIVE`);
     expect(after).toContain(`generic/prod/${last!.versionId}=LIVE`);
     expect(await status(scope)).toMatchObject({ held: true, lockId: 'holder-fresh' });
+    // A dead holder's lock, the Default, its lease over a minute ago: never swept (the next acquirer takes it over).
+    const dead = channel();
+    const gone = await acquireLock(reader, api, take(dead, 'holder-dead', { ttlMs: 1000 }));
+    h.emu.advanceClock(70_000);
+    api.sent.length = 0;
+    await sweepCell(api, dead, DEMO_USER);
+    // Nothing sent for it (no OFFLINE deploy, no delete: a service that let a Default go offline would drop the cell).
+    expect(api.sent.filter((r) => r.path.includes(gone.versionId)).map(line)).toEqual([]);
+    expect(await h.records(lockAssetOf(dead))).toContain(`generic/prod/${gone.versionId}=DEFAULT`);
+    expect(await status(dead)).toMatchObject({ lockId: 'holder-dead', expired: true, versionId: gone.versionId });
     // A sentinel that cannot be read: nothing swept, no free version.
     const blind = await service((request, send) => (request.method === 'GET' ? Promise.reject(refusal(500, 'broken')) : send()));
     expect(await sweepCell(blind.api, scope, DEMO_USER)).toBeUndefined();
@@ -794,8 +865,11 @@ describe('how often a wait reads the cell', () => {
     const { api, reader } = await service();
     const person = await acquireLock(reader, api, take(scope, 'holder-person'));
     const waiter = await timed(scope);
-    const refused = await failure(acquireLock(waiter.reader, waiter.api, take(scope, 'holder-two', { waitMs: 300 })));
-    expect(refused.message).toMatch(/lock id holder-person, .*\(waited 1s, --lock-timeout\); nothing was sent/);
+    const watched: string[] = [];
+    const refused = await failure(acquireLock(waiter.reader, waiter.api, take(scope, 'holder-two', { waitMs: 300, watchMs: 60_000, onWatch: (holder) => watched.push(holder.lockId) })));
+    expect(refused.message).toMatch(new RegExp(`lock id holder-person, since ${ISO}, lease ends ${ISO} \\(waited 1s, --lock-timeout\\); nothing was sent \\(`));
+    // A person's lock is waited for, never watched (nobody told of a watch).
+    expect(watched).toEqual([]);
     // Its first read, one after the wait (two when a timer fires a millisecond early).
     expect(waiter.at.length).toBeGreaterThanOrEqual(2);
     expect(waiter.at.length).toBeLessThanOrEqual(3);
@@ -898,10 +972,15 @@ describe('the sentinels, freezes and blocks', () => {
     expect(await served(CONTROL_ASSET, first.version.versionId, 'prod')).toEqual({ apiVersion: 'ahs/control/v1', kind: 'block', actor: DEMO_USER, reason: 'crash on start', at: expect.any(String), assetId, versionId: 'V1', ci: { runUrl: 'https://github.com/o/r/actions/runs/9' } });
     const again = await addBlock(api, assetId, 'V1', 'another reason', DEMO_USER, 'prod', {});
     expect(again).toEqual({ version: expect.objectContaining({ versionId: first.version.versionId }), existed: true });
+    api.sent.length = 0;
     expect(await readBlock(reader, api, assetId, 'V1', first.version.versionId, 'prod')).toEqual({ assetId, versionId: 'V1', blockVersionId: first.version.versionId, actor: DEMO_USER, createdAt: first.version.createdAt, reason: 'crash on start' });
+    // Its reason in its file name: the record's read only, not its content.
+    expect(api.sent.map(line)).toEqual([`GET /va/${CONTROL_ASSET}/versions/${first.version.versionId}`]);
     // Nowhere deployed: the file name still carries the reason.
+    api.sent.length = 0;
     const nowhere = await addBlock(api, assetId, 'V2', 'bad', DEMO_USER, undefined, {});
     expect((await h.records(CONTROL_ASSET)).filter((r) => r.includes(`/${nowhere.version.versionId}=`))).toEqual([]);
+    expect(api.sent.filter((r) => r.path.endsWith('/deploy'))).toEqual([]);
     expect((await readBlock(reader, api, assetId, 'V2', nowhere.version.versionId, undefined)).reason).toBe('bad');
     // A record whose file name was changed by the service: the reason from its content, where it is deployed.
     const renamed = await service((request, send) => send().then((answer) => (request.method === 'GET' && request.path.endsWith(`/versions/${first.version.versionId}`) ? { ...(answer as object), fileName: 'control.json' } : answer)));
@@ -909,6 +988,12 @@ describe('the sentinels, freezes and blocks', () => {
     // Its record unreadable: nobody, no time, no reason.
     const blind = await service((request, send) => (request.method === 'GET' && request.path.includes(`/versions/${nowhere.version.versionId}`) ? Promise.reject(new Error('gone')) : send()));
     expect(await readBlock(blind.reader, blind.api, assetId, 'V2', nowhere.version.versionId, undefined)).toEqual({ assetId, versionId: 'V2', blockVersionId: nowhere.version.versionId, actor: null, createdAt: null, reason: null });
+    // Beside a version listing (version list): the blocks among its versions, as ahs-control's listing says them.
+    expect(blocksAmong(await readControlRecords(api), assetId, ['V0', 'V2', 'V1'])).toEqual([
+      { assetId, versionId: 'V2', blockVersionId: nowhere.version.versionId, actor: DEMO_USER, createdAt: nowhere.version.createdAt, reason: 'bad' },
+      { assetId, versionId: 'V1', blockVersionId: first.version.versionId, actor: DEMO_USER, createdAt: first.version.createdAt, reason: 'crash on start' },
+    ]);
+    expect(blocksAmong(await readControlRecords(api), uid('other'), ['V1', 'V2'])).toEqual([]);
     // Lifted: deleted (taken off the environments named first); a second unblock finds none.
     expect((await removeBlock(api, assetId, 'V1', DEMO_USER, ['prod']))?.versionId).toBe(first.version.versionId);
     expect(await removeBlock(api, assetId, 'V1', DEMO_USER, ['prod'])).toBeUndefined();
