@@ -13,7 +13,7 @@ import { failure } from '../support/failure.js';
 import { scripted, type Hook } from '../support/scripted-client.js';
 import { ApiError, BlockedError, CancelledError, NetworkError, OutcomeUnknownError, UsageError } from '../../src/errors.js';
 import type { RequestOptions } from '../../src/http/client.js';
-import { blockName, ciLockId, CONTROL_ASSET, freezeName, LOCK_ASSET, lockAssetOf, scopeText, type Scope } from '../../src/rules/change-control.js';
+import { blockName, ciLockId, CONTROL_ASSET, freezeName, LOCK_ASSET, lockAssetOf, lockName, scopeText, type Scope } from '../../src/rules/change-control.js';
 import {
   acquireLock,
   addBlock,
@@ -46,7 +46,8 @@ import {
   type HeldLock,
   type LockStatus,
 } from '../../src/service/change-control.js';
-import type { AssetUrl } from '../../src/rules/schemas.js';
+import type { AssetUrl, Version } from '../../src/rules/schemas.js';
+import { memoryMultipart } from '../../src/service/multipart.js';
 
 const runs = runContexts('cc-service');
 let h: Harness;
@@ -448,6 +449,30 @@ describe('taking a lock', () => {
     // Free again: the environment's lock is taken.
     const taken = await acquireLock(reader, api, take({ kind: 'env', env }, 'holder-env'));
     await releaseHeld(api, taken, DEMO_USER);
+  });
+
+  it('a lock whose record names a scope of another sentinel (copied there by hand): listed by its sentinel, and an environment\'s lock over it refused naming the sentinel, not the record\'s words', async () => {
+    const env = 'dev';
+    const [here, named] = [channel(env), channel(env)];
+    const { api, reader } = await service();
+    // The sentinel made, its free version the Default; then a lock version uploaded by hand whose content names another channel.
+    await releaseHeld(api, await acquireLock(reader, api, take(here, 'holder-zero')), DEMO_USER);
+    const free = (await readCell(api, here)).defaultVersionId!;
+    const now = api.serviceNow();
+    const [since, leaseEnd] = [Math.floor(now / 1000) * 1000, Math.ceil((now + 600_000) / 1000) * 1000];
+    const doc = { apiVersion: 'ahs/lock/v1', scope: scopeText(named), lockId: 'holder-copy', actor: DEMO_USER, command: 'by hand', since: new Date(since).toISOString(), leaseEnd: new Date(leaseEnd).toISOString() };
+    const copy = await api.json<Version>({ method: 'POST', path: api.path('va', lockAssetOf(here), 'versions'), query: { targetPlatformId: 'generic' }, stream: memoryMultipart({ versionName: lockName({ lockId: 'holder-copy', leaseEnd, since }), createdBy: DEMO_USER }, 'control.json', JSON.stringify(doc)) });
+    expect((await h.deploy(lockAssetOf(here), copy.versionId, 'generic', env, 'LIVE')).status).toBeLessThan(300);
+    expect((await h.deploy(lockAssetOf(here), copy.versionId, 'generic', env, 'DEFAULT', { currentVersionId: free, currentAssetIntent: 'LIVE' })).status).toBeLessThan(300);
+    try {
+      const listed = (await listLocks(reader, api, env)).filter((s) => s.lockId === 'holder-copy');
+      expect(listed.map((s) => [s.scope, s.held, s.leaseEnd])).toEqual([[`${lockAssetOf(here)}@${env} (unreadable record)`, true, new Date(leaseEnd).toISOString()]]);
+      const refused = await failure(acquireLock(reader, api, take({ kind: 'env', env }, 'holder-env')));
+      expect(refused.message).toBe(`${env} overlaps a lock inside it (${lockAssetOf(here)}, lock id holder-copy, lease ends ${new Date(leaseEnd).toISOString()}); nothing was sent`);
+      expect(await status({ kind: 'env', env })).toMatchObject({ held: false });
+    } finally {
+      await releaseLock(reader, api, here, undefined, DEMO_USER);
+    }
   });
 
   it('an environment\'s lock whose check of the locks inside it cannot be read is given back, and the failure is the error; a sentinel gone meanwhile holds nothing', async () => {
