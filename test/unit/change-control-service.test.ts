@@ -299,6 +299,10 @@ describe('an environment\'s lock listed', () => {
     try {
       expect((await listLocks(reader, api, 'dev')).filter((s) => s.lockId === 'holder-env').map((s) => [s.scope, s.held])).toEqual([['dev', true]]);
       expect((await listLocks(reader, api, 'prod')).map((s) => s.lockId)).not.toContain('holder-env');
+      // Its record's content read once (for its holder's words), not once more for its scope: an environment's sentinel names it.
+      api.sent.length = 0;
+      await listLocks(reader, api, 'dev');
+      expect(api.sent.filter((r) => r.path.includes(`/va/${LOCK_ASSET}/versions/${lock.versionId}/`)).map(line)).toEqual([`GET /va/${LOCK_ASSET}/versions/${lock.versionId}/asset-urls`]);
     } finally {
       await releaseHeld(api, lock, DEMO_USER);
     }
@@ -762,6 +766,12 @@ describe('watching, releasing, sweeping', () => {
     const third = channel();
     await acquireLock(reader, api, take(third, 'holder-four'));
     expect((await failure(freeVersion(failing.api, third, DEMO_USER))).message).toBe('forbidden');
+    // Surely not sent (no answer lost): the error, not a free version that is not LIVE.
+    const notSent = new NetworkError('could not connect');
+    const offline = await service((request, send) => (request.method === 'POST' && request.path.endsWith('/deploy') && (request.body as { intent?: string }).intent === 'LIVE' ? Promise.reject(notSent) : send()));
+    const fourth = channel();
+    await acquireLock(reader, api, take(fourth, 'holder-five'));
+    expect(await failure(freeVersion(offline.api, fourth, DEMO_USER))).toBe(notSent);
   });
 
   it('a sweep deletes a cell\'s lock versions whose lease ended over a minute ago (8 at most), keeps the others and the Default, and answers the free version', async () => {
@@ -935,6 +945,8 @@ describe('the sentinels, freezes and blocks', () => {
     });
     const again = await acquireLock(late.reader, late.api, take(scope, 'holder-two'));
     expect(late.api.sent.filter((r) => r.method === 'POST' && /\/va$/.test(r.path))).toHaveLength(1);
+    // Its description (never echoed by the service, found by a search) says what it is and what deleting it does.
+    expect(late.api.sent.find((r) => r.method === 'POST' && /\/va$/.test(r.path))!.body).toMatchObject({ assetId: lockAssetOf(scope), assetName: 'ahs change control: a lock', description: 'ahs change control (not content: deleting it drops locks, freezes and blocks)' });
     await releaseHeld(api, again, DEMO_USER);
     const forbidden = refusal(403, 'no assets for you');
     const refused = await service((request, send) => (request.method === 'POST' && /\/va$/.test(request.path) ? Promise.reject(forbidden) : send()));
@@ -981,6 +993,12 @@ describe('the sentinels, freezes and blocks', () => {
     expect(refused).toBeInstanceOf(ApiError);
     expect((refused as ApiError).status).toBe(404);
     expect((await listFreezes(reader, api, false)).map((f) => f.env)).not.toContain(unknown);
+    // Strict, but the record not read back (404: not there yet, as far as the read says): it proves nothing, the record stays, no error.
+    const unread = await service((request, send) => (request.method === 'GET' && new RegExp(`/va/${CONTROL_ASSET}/versions/[^/]+$`).test(request.path) ? Promise.reject(refusal(404, 'no such version')) : send()));
+    const left = await addFreeze(unread.api, unknown, { kind: 'until', until }, 'typo', DEMO_USER, {}, true);
+    expect((await listFreezes(reader, api, false)).filter((f) => f.env === unknown).map((f) => f.versionId)).toEqual([left.versionId]);
+    expect(unread.api.sent.filter((r) => r.method === 'DELETE')).toEqual([]);
+    await removeFreezes(api, unknown, DEMO_USER);
     const kept = await addFreeze(api, unknown, { kind: 'until', until }, 'typo', DEMO_USER, {});
     expect((await listFreezes(reader, api, false)).filter((f) => f.env === unknown).map((f) => f.versionId)).toEqual([kept.versionId]);
     await removeFreezes(api, unknown, DEMO_USER);
