@@ -503,8 +503,10 @@ export async function releaseLock(ctx: Pick<ServiceContext, 'settings' | 'delive
  * left to its holder. Answers whether it released it.
  */
 export async function releaseHeld(api: ApiClient, held: HeldLock, user: string, freeId?: string): Promise<boolean> {
-  const free = freeId ?? (await freeVersion(api, held.scope, user));
-  return compareAndSet(api, held.scope, free, held.versionId, user);
+  const free = freeId === undefined ? await freeOf(api, held.scope, user) : { versionId: freeId, isDefault: false };
+  // The cell free already (a break, a holder that took it over and released it): nothing of this run's to end.
+  if (free.isDefault) return false;
+  return compareAndSet(api, held.scope, free.versionId, held.versionId, user);
 }
 
 /**
@@ -574,19 +576,31 @@ export async function dropLockVersion(api: ApiClient, scope: Scope, versionId: s
   await deleteVersion(api, lockAssetOf(scope), versionId, [scope.env], user).catch(() => undefined);
 }
 
-/** The cell's `free` version, LIVE on it (uploaded and deployed the first time). */
+/** The cell's `free` version, LIVE on it (uploaded and deployed the first time), or its Default when the cell is free. */
 export async function freeVersion(api: ApiClient, scope: Scope, user: string): Promise<string> {
+  return (await freeOf(api, scope, user)).versionId;
+}
+
+/**
+ * The cell's `free` version and whether it is the Default. One that is the
+ * Default is answered as it is: a release of a cell found free would
+ * otherwise upload another `free` version each time.
+ */
+async function freeOf(api: ApiClient, scope: Scope, user: string): Promise<{ versionId: string; isDefault: boolean }> {
   const assetId = lockAssetOf(scope);
   const records = await fetchAll<AssetUrl>(api, assetPath(api, assetId, 'asset-urls'), { targetPlatform: CONTROL_PLATFORM, envId: scope.env }, { item: assetUrlSchema }).catch(() => [] as AssetUrl[]);
-  const live = records.find((r) => r.versionName === FREE_NAME && r.state === 'LIVE' && r.envId === scope.env);
-  if (live) return live.versionId;
+  const named = records.filter((r) => r.versionName === FREE_NAME && r.envId === scope.env);
+  const live = named.find((r) => r.state === 'LIVE');
+  if (live) return { versionId: live.versionId, isDefault: false };
+  const asDefault = named.find((r) => r.state === 'DEFAULT');
+  if (asDefault) return { versionId: asDefault.versionId, isDefault: true };
   // Any version named free does (a lost answer's upload found by its name, one left by another run).
   const version = await settledUpload(api, assetId, FREE_NAME, { apiVersion: 'ahs/lock/v1', free: true }, user);
   await deploy(api, assetId, version.versionId, { envId: scope.env, intent: 'LIVE', createdBy: user, updatedBy: user }).catch((error: unknown) => {
     // LIVE already, or an answer lost: the release's compare-and-set and its re-read decide.
     if (!(error instanceof NetworkError && error.mayHaveApplied) && !isApiError(error, 400)) throw error;
   });
-  return version.versionId;
+  return { versionId: version.versionId, isDefault: false };
 }
 
 /**

@@ -750,8 +750,13 @@ describe('watching, releasing, sweeping', () => {
     // A run whose lock was broken meanwhile: its release releases nothing (it says so), the cell stays free.
     const broken = await acquireLock(reader, api, take(scope, 'holder-broken'));
     expect(await releaseLock(reader, api, scope, undefined, DEMO_USER)).toMatchObject({ lockId: 'holder-broken' });
+    api.sent.length = 0;
     expect(await releaseHeld(api, broken, DEMO_USER)).toBe(false);
     expect(await status(scope)).toMatchObject({ held: false, lockId: null });
+    // Found free by its one read: no other free version uploaded, nothing promoted, however often it is released.
+    expect(await releaseHeld(api, broken, DEMO_USER)).toBe(false);
+    expect(api.sent.map(line)).toEqual([`GET /va/${lockAssetOf(scope)}/asset-urls`, `GET /va/${lockAssetOf(scope)}/asset-urls`]);
+    expect(await freeVersion(api, scope, DEMO_USER)).toBe(free);
     // Its deploy refused as LIVE already (400) or lost: the version still answered.
     const fresh = channel();
     await releaseHeld(api, await acquireLock(reader, api, take(fresh, 'holder-two')), DEMO_USER);
